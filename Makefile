@@ -1,0 +1,50 @@
+# storyreel: two commands set up a fresh Debian machine: `make demo` and `make test`.
+PREFIX ?= /usr/local
+SWIFT ?= swift
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+BIN := .build/release/storyreel
+DEMO := build/demo
+
+# Build: FFmpeg 5.1 libraries. Tests and benches: the ffmpeg CLI, mediainfo, ffmpegthumbnailer,
+# hyperfine and a JSON Schema validator. The tool itself needs only the libraries at run time.
+DEB_PACKAGES := pkg-config libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libavfilter-dev \
+	ffmpeg mediainfo ffmpegthumbnailer hyperfine python3 python3-jsonschema time
+
+.PHONY: deps build test demo bench samples install clean lint
+
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "deps: installing$$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "deps: all Debian packages present"; fi
+
+build: deps
+	$(SWIFT) build -c release --product storyreel
+
+test: deps
+	$(SWIFT) build --build-tests
+	STORYREEL_BIN=$(CURDIR)/.build/debug/storyreel $(SWIFT) test --skip-build --parallel --num-workers 2
+
+lint:
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+
+demo: build
+	@echo "== storyreel inspect samples/*.mp4 samples/*.mov"
+	@$(BIN) inspect samples/*.mp4 samples/*.mov
+
+bench: build
+	$(SWIFT) build -c release --product storyreel-bench
+	bash bench/run.sh
+
+samples:
+	bash samples/make-samples.sh
+
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/storyreel
+
+clean:
+	rm -rf .build build

@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "storyreel",
+    products: [
+        .executable(name: "storyreel", targets: ["storyreel"])
+    ],
+    targets: [
+        // The C bridge: FFmpeg 5.1 from Debian's -dev packages, plus a shim for its macros.
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [
+                .apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev", "libavfilter-dev"])
+            ]
+        ),
+        // The media layer: owns every FFmpeg pointer.
+        .target(name: "StoryMedia", dependencies: ["CFFmpeg"]),
+        // The cube renderer: pure Swift, no FFmpeg.
+        .target(
+            name: "CubeRender",
+            swiftSettings: [.unsafeFlags(["-Ounchecked"])]
+        ),
+        // The stories pipeline: bundles, manifests, ingest.
+        .target(name: "StoryPipeline", dependencies: ["StoryMedia"]),
+        // Command-line parsing, commands, printing and exit codes.
+        .target(name: "StoryreelCLI", dependencies: ["StoryPipeline", "StoryMedia"]),
+        // The thin executable.
+        .executableTarget(name: "storyreel", dependencies: ["StoryreelCLI"]),
+        // Render-only micro benchmark used by `make bench`.
+        .executableTarget(
+            name: "storyreel-bench",
+            dependencies: ["CubeRender"],
+            swiftSettings: [.unsafeFlags(["-Ounchecked"])]
+        ),
+        // Helpers shared by the test targets: run the built binary, ffprobe, temp folders, PSNR.
+        .target(name: "StoryreelTestSupport", path: "Tests/StoryreelTestSupport"),
+        .testTarget(name: "StoryMediaTests", dependencies: ["StoryMedia", "StoryreelTestSupport"]),
+        .testTarget(name: "CubeRenderTests", dependencies: ["CubeRender"]),
+        .testTarget(name: "StoryPipelineTests", dependencies: ["StoryPipeline", "StoryreelTestSupport"]),
+        .testTarget(name: "StoryreelCLITests", dependencies: ["StoryreelCLI", "StoryreelTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

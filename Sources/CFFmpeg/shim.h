@@ -1,0 +1,70 @@
+// The C bridge to FFmpeg 5.1 (Debian's -dev packages, headers under /usr/include/x86_64-linux-gnu/).
+// Swift cannot import function-like macros or compound literals, so each one used by storyreel
+// gets a `static inline` twin here, prefixed `cff_`.
+#ifndef STORYREEL_CFFMPEG_SHIM_H
+#define STORYREEL_CFFMPEG_SHIM_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <libavformat/avformat.h>
+#include <libavformat/avio.h>
+#include <libavcodec/avcodec.h>
+#include <libavutil/avutil.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/display.h>
+#include <libavutil/dovi_meta.h>
+#include <libavutil/error.h>
+#include <libavutil/hash.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/mastering_display_metadata.h>
+#include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
+#include <libavutil/time.h>
+#include <libswscale/swscale.h>
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersink.h>
+#include <libavfilter/buffersrc.h>
+
+/// AVERROR(e): a negative FFmpeg error code from a POSIX errno value.
+static inline int cff_averror(int posix_errno) { return AVERROR(posix_errno); }
+/// AVERROR(EAGAIN): "output is not available in this state, feed more input".
+static inline int cff_error_eagain(void) { return AVERROR(EAGAIN); }
+/// AVERROR_EOF: end of file / end of stream.
+static inline int cff_error_eof(void) { return AVERROR_EOF; }
+/// AVERROR_INVALIDDATA.
+static inline int cff_error_invalid_data(void) { return AVERROR_INVALIDDATA; }
+/// AVERROR_EXIT: what an interrupted call returns.
+static inline int cff_error_exit(void) { return AVERROR_EXIT; }
+/// AVERROR_DECODER_NOT_FOUND.
+static inline int cff_error_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
+/// AVERROR_ENCODER_NOT_FOUND.
+static inline int cff_error_encoder_not_found(void) { return AVERROR_ENCODER_NOT_FOUND; }
+/// AV_NOPTS_VALUE: "no timestamp".
+static inline int64_t cff_nopts_value(void) { return AV_NOPTS_VALUE; }
+/// AV_TIME_BASE: microseconds.
+static inline int cff_time_base(void) { return AV_TIME_BASE; }
+/// AV_TIME_BASE_Q, a compound literal in C.
+static inline AVRational cff_time_base_q(void) { return (AVRational){1, AV_TIME_BASE}; }
+/// AVINDEX_DISCARD_FRAME: an index entry an edit list hides from the viewer.
+static inline int cff_index_discard_frame(void) { return AVINDEX_DISCARD_FRAME; }
+
+/// av_err2str is a compound literal; this fills a caller-owned buffer instead.
+static inline const char *cff_error_string(int code, char *buffer, size_t size) {
+    return av_make_error_string(buffer, size, code);
+}
+
+/// The interrupt callback behind per-file deadlines: `opaque` points at an int64_t holding an
+/// av_gettime_relative() deadline in microseconds, or 0 for none. Returning 1 aborts the
+/// blocking libavformat call with AVERROR_EXIT.
+static int cff_deadline_interrupt(void *opaque) {
+    const int64_t deadline = *(const int64_t *)opaque;
+    return deadline > 0 && av_gettime_relative() > deadline;
+}
+
+/// Installs the deadline callback on a format context before it is opened.
+static inline void cff_install_deadline(AVFormatContext *context, int64_t *deadline) {
+    context->interrupt_callback.callback = cff_deadline_interrupt;
+    context->interrupt_callback.opaque = deadline;
+}
+
+#endif

@@ -1,0 +1,72 @@
+import CFFmpeg
+
+/// A video or audio decoder for one stream: owns an `AVCodecContext`, freed with
+/// `avcodec_free_context`.
+public final class Decoder {
+    /// What one `receive` call produced.
+    public enum Output {
+        /// A frame was written into the caller's frame.
+        case frame
+        /// The decoder needs another packet first (EAGAIN: a state, not an error).
+        case needsInput
+        /// The decoder is fully drained (EOF: a state, not an error).
+        case endOfStream
+    }
+
+    /// Which frames the decoder may skip.
+    public enum Skipping {
+        /// Decode every frame.
+        case none
+        /// Decode keyframes only (`skip_frame = AVDISCARD_NONKEY`).
+        case nonKeyframes
+    }
+
+    let context: UnsafeMutablePointer<AVCodecContext>
+    private let path: String
+
+    /// Opens a decoder for `stream` with frame threads on (`thread_count` 0 = automatic).
+    public init(stream: MediaStream, threads: Int = 0, skipping: Skipping = .none) throws {
+        path = stream.file.path
+        let parameters = stream.parameters
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw MediaError(
+                .unsupported, path: path, "no decoder for codec \(stream.codecName) in this FFmpeg build",
+                ffmpegCode: cff_error_decoder_not_found())
+        }
+        guard let allocated = avcodec_alloc_context3(codec) else {
+            throw MediaError(.ioFailure, path: path, "out of memory (decoder)")
+        }
+        context = allocated
+        try ffmpegCheck(avcodec_parameters_to_context(context, parameters), "bad codec parameters", path: path)
+        context.pointee.pkt_timebase = stream.timeBaseRational
+        context.pointee.thread_count = Int32(threads)
+        if skipping == .nonKeyframes { context.pointee.skip_frame = AVDISCARD_NONKEY }
+        try ffmpegCheck(avcodec_open2(context, codec, nil), "cannot open the \(stream.codecName) decoder", path: path)
+    }
+
+    deinit {
+        var pointer: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&pointer)
+    }
+
+    /// Sends a packet, or nil to start draining. Returns false when the decoder must first
+    /// give up frames (EAGAIN).
+    public func send(_ packet: Packet?) throws -> Bool {
+        let result = avcodec_send_packet(context, packet?.pointer)
+        if result == cff_error_eagain() || result == cff_error_eof() { return false }
+        try ffmpegCheck(result, "cannot decode", path: path)
+        return true
+    }
+
+    /// Receives the next decoded frame into `frame`.
+    public func receive(into frame: Frame) throws -> Output {
+        let result = avcodec_receive_frame(context, frame.pointer)
+        if result == cff_error_eagain() { return .needsInput }
+        if result == cff_error_eof() { return .endOfStream }
+        try ffmpegCheck(result, "cannot decode", path: path)
+        return .frame
+    }
+
+    /// Forgets buffered frames, as needed after a seek.
+    public func flush() { avcodec_flush_buffers(context) }
+}

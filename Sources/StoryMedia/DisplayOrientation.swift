@@ -1,0 +1,33 @@
+/// How a stored picture is turned to display upright, from the display-matrix side data.
+public struct DisplayOrientation: Sendable, Equatable {
+    /// Clockwise degrees to turn the stored picture to display it upright: 0, 90, 180 or 270.
+    /// This is (−display-matrix rotation) mod 360: ffprobe prints −90 for an iPhone portrait
+    /// clip, whose rotation here is 90.
+    public var rotation: Int
+    /// True when the picture is also mirrored left to right (applied before turning).
+    public var mirrored: Bool
+
+    /// No turn, no mirror.
+    public static let upright = DisplayOrientation(rotation: 0, mirrored: false)
+
+    /// Makes an orientation from its parts.
+    public init(rotation: Int, mirrored: Bool) {
+        self.rotation = rotation
+        self.mirrored = mirrored
+    }
+
+    /// Reads an orientation from a display matrix and FFmpeg's `av_display_rotation_get` angle.
+    init(matrix: [Int32], counterClockwiseDegrees: Double) {
+        let determinant = Int64(matrix[0]) * Int64(matrix[4]) - Int64(matrix[1]) * Int64(matrix[3])
+        mirrored = determinant < 0
+        guard counterClockwiseDegrees.isFinite else {
+            rotation = 0
+            return
+        }
+        let rounded = Int((-counterClockwiseDegrees / 90).rounded()) * 90
+        rotation = ((rounded % 360) + 360) % 360
+    }
+
+    /// True when the turn swaps width and height.
+    public var swapsDimensions: Bool { rotation == 90 || rotation == 270 }
+}

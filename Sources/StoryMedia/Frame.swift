@@ -1,0 +1,42 @@
+import CFFmpeg
+
+/// A decoded picture (or audio chunk): owns an `AVFrame`, freed with `av_frame_free`.
+public final class Frame {
+    let pointer: UnsafeMutablePointer<AVFrame>
+
+    /// Allocates an empty frame.
+    public init() throws {
+        guard let allocated = av_frame_alloc() else { throw MediaError(.ioFailure, "out of memory (frame)") }
+        pointer = allocated
+    }
+
+    deinit {
+        var frame: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&frame)
+    }
+
+    /// Releases the frame's buffers so it can be reused.
+    public func unref() { av_frame_unref(pointer) }
+
+    /// Moves `other`'s buffers into this frame, leaving `other` empty.
+    public func take(from other: Frame) {
+        av_frame_unref(pointer)
+        av_frame_move_ref(pointer, other.pointer)
+    }
+
+    /// Width in pixels.
+    public var width: Int { Int(pointer.pointee.width) }
+    /// Height in pixels.
+    public var height: Int { Int(pointer.pointee.height) }
+
+    /// The best-effort presentation timestamp in the stream's time base, or nil when unknown.
+    public var presentationTimestamp: Int64? {
+        let value = pointer.pointee.best_effort_timestamp
+        return value == cff_nopts_value() ? nil : value
+    }
+
+    /// True when the decoder marked this frame as a keyframe.
+    public var isKeyframe: Bool { pointer.pointee.key_frame != 0 }
+
+    var pixelFormat: AVPixelFormat { AVPixelFormat(rawValue: pointer.pointee.format) }
+}

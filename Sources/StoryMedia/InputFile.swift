@@ -1,0 +1,152 @@
+import CFFmpeg
+import Foundation
+
+/// An opened QuickTime/MP4 clip: owns its `AVFormatContext` and closes it with
+/// `avformat_close_input`.
+///
+/// Only local regular files are opened, through the `mov` demuxer alone with the `file`
+/// protocol alone: libavformat never guesses the format, follows a playlist, or opens a
+/// reference (`dref`) to another file or URL.
+public final class InputFile {
+    /// The path the clip was opened from.
+    public let path: String
+    /// The file's size in bytes.
+    public let fileSize: UInt64
+    /// Warnings noticed while opening, for a person (e.g. a truncated upload).
+    public private(set) var warnings: [String] = []
+
+    var context: UnsafeMutablePointer<AVFormatContext>
+    private let deadline: Deadline
+
+    /// Opens `path`, giving up after `timeout` seconds (nil: no limit) for the whole life of
+    /// this object. Throws a ``MediaError`` naming the path and the reason.
+    public init(path: String, timeout: Double? = nil) throws {
+        self.path = path
+        fileSize = try InputFile.checkRegularFile(path)
+        let findings = try ContainerSniffer.sniff(path: path, fileSize: fileSize)
+        deadline = Deadline(seconds: timeout)
+
+        guard var allocated = avformat_alloc_context() else {
+            throw MediaError(.ioFailure, path: path, "out of memory")
+        }
+        cff_install_deadline(allocated, deadline.storage)
+        var options: OpaquePointer?
+        av_dict_set(&options, "format_whitelist", "mov,mp4,m4a,3gp,3g2,mj2", 0)
+        av_dict_set(&options, "protocol_whitelist", "file", 0)
+        av_dict_set(&options, "enable_drefs", "0", 0)
+        av_dict_set(&options, "use_absolute_path", "0", 0)
+        defer { av_dict_free(&options) }
+        var contextPointer: UnsafeMutablePointer<AVFormatContext>? = allocated
+        // On failure avformat_open_input frees the context and sets the pointer to NULL.
+        let opened = avformat_open_input(&contextPointer, "file:" + path, av_find_input_format("mov"), &options)
+        try InputFile.check(opened, "not a readable QuickTime/MP4 file", path: path, deadline: deadline)
+        allocated = contextPointer!
+        context = allocated
+        if findings.truncated {
+            warnings.append("the file ends before its last atom: the upload looks truncated")
+        }
+    }
+
+    deinit {
+        var contextPointer: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&contextPointer)
+    }
+
+    /// Returns the size of the regular file at `path`, or throws `.missingInput` /
+    /// `.unreadableInput`.
+    public static func checkRegularFile(_ path: String) throws -> UInt64 {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR {
+                throw MediaError(.missingInput, path: path, "no such file")
+            }
+            throw MediaError(.unreadableInput, path: path, String(cString: strerror(errno)))
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            let what = (status.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "not a regular file"
+            throw MediaError(.unreadableInput, path: path, "\(what), not a clip")
+        }
+        guard access(path, R_OK) == 0 else {
+            throw MediaError(.unreadableInput, path: path, "permission denied")
+        }
+        return UInt64(status.st_size)
+    }
+
+    /// Reads codec details (profile, pixel format) that the container header alone does not
+    /// give. Decodes at most a few packets.
+    public func findStreamInfo() throws {
+        context.pointee.max_analyze_duration = 500_000
+        try check(avformat_find_stream_info(context, nil), "cannot read stream details")
+    }
+
+    /// All streams of the file, in container order.
+    public var streams: [MediaStream] {
+        (0..<Int(context.pointee.nb_streams)).map { MediaStream(file: self, index: $0) }
+    }
+
+    /// The default stream of a kind, as FFmpeg ranks them, or nil when there is none.
+    public func bestStream(_ kind: MediaStream.Kind) -> MediaStream? {
+        let index = av_find_best_stream(context, kind.mediaType, -1, -1, nil, 0)
+        return index >= 0 ? MediaStream(file: self, index: Int(index)) : nil
+    }
+
+    /// The container duration in seconds (ffprobe's `format.duration`, after edit lists), or
+    /// nil when unknown.
+    public var duration: Double? {
+        let value = context.pointee.duration
+        return value == cff_nopts_value() ? nil : Double(value) / Double(cff_time_base())
+    }
+
+    /// The container start time in seconds (0 when unknown).
+    public var startTime: Double {
+        let value = context.pointee.start_time
+        return value == cff_nopts_value() ? 0 : Double(value) / Double(cff_time_base())
+    }
+
+    /// The overall bit rate in bits per second (file size over duration, as ffprobe reports
+    /// it), or nil when unknown.
+    public var bitRate: Int? {
+        let value = context.pointee.bit_rate
+        if value > 0 { return Int(value) }
+        guard let duration, duration > 0 else { return nil }
+        return Int(Double(fileSize) * 8 / duration)
+    }
+
+    /// The container's metadata tags, e.g. `major_brand`, `creation_time`,
+    /// `com.apple.quicktime.model`.
+    public var tags: [String: String] { MediaStream.dictionary(context.pointee.metadata) }
+
+    /// Reads the next packet into `packet`. Returns false at the end of the file.
+    public func readPacket(into packet: Packet) throws -> Bool {
+        packet.unref()
+        let result = av_read_frame(context, packet.pointer)
+        if result == cff_error_eof() { return false }
+        try check(result, "cannot read packet")
+        return true
+    }
+
+    /// Seeks `stream` to the keyframe at or before `timestamp` (in the stream's time base).
+    public func seek(stream: MediaStream, toKeyframeBefore timestamp: Int64) throws {
+        try check(av_seek_frame(context, Int32(stream.index), timestamp, AVSEEK_FLAG_BACKWARD), "cannot seek")
+    }
+
+    /// Like ``ffmpegCheck``, but a failure after the deadline is reported as a timeout, since an
+    /// interrupted demuxer often returns "invalid data" rather than AVERROR_EXIT.
+    func check(_ code: Int32, _ what: @autoclosure () -> String) throws {
+        try InputFile.check(code, what(), path: path, deadline: deadline)
+    }
+
+    private static func check(_ code: Int32, _ what: String, path: String, deadline: Deadline) throws {
+        if code < 0, deadline.hasPassed {
+            throw MediaError(.timedOut, path: path, "timed out (\(what)); raise --timeout for very large files")
+        }
+        try ffmpegCheck(code, what, path: path)
+    }
+
+    /// Discards every stream but `keep`, so the demuxer skips their packets cheaply.
+    public func discardAllStreams(except keep: MediaStream) {
+        for index in 0..<Int(context.pointee.nb_streams) where index != keep.index {
+            context.pointee.streams[index]!.pointee.discard = AVDISCARD_ALL
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import CFFmpeg
+
+/// An error from the media layer, written for a person: it names the file and the reason.
+///
+/// `kind` says what went wrong in a way a caller can branch on (the CLI maps it to a sysexits
+/// code); `ffmpegCode` keeps the underlying FFmpeg return code when there is one.
+public struct MediaError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong, as a small extensible set of cases.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        private enum Code: Hashable, Sendable {
+            case missingInput, unreadableInput, invalidMedia, noVideoStream, timedOut, cannotCreateOutput, ioFailure,
+                unsupported
+        }
+        private let code: Code
+        private init(_ code: Code) { self.code = code }
+
+        /// The path does not exist.
+        public static let missingInput = Kind(.missingInput)
+        /// The path exists but cannot be read as a file (a folder, a device, no permission).
+        public static let unreadableInput = Kind(.unreadableInput)
+        /// The file is not valid media of the accepted kinds (empty, garbage, truncated, disguised).
+        public static let invalidMedia = Kind(.invalidMedia)
+        /// The clip has no video stream.
+        public static let noVideoStream = Kind(.noVideoStream)
+        /// The per-file deadline passed.
+        public static let timedOut = Kind(.timedOut)
+        /// An output file or folder could not be created.
+        public static let cannotCreateOutput = Kind(.cannotCreateOutput)
+        /// Reading or writing failed part-way.
+        public static let ioFailure = Kind(.ioFailure)
+        /// A codec or feature this build of FFmpeg lacks.
+        public static let unsupported = Kind(.unsupported)
+
+        public var description: String { "\(code)" }
+    }
+
+    /// What went wrong.
+    public let kind: Kind
+    /// The file concerned, when there is one.
+    public let path: String?
+    /// The reason, for a person.
+    public let reason: String
+    /// The FFmpeg return code behind the error, when there is one.
+    public let ffmpegCode: Int32?
+
+    /// Makes an error of `kind` about `path`.
+    public init(_ kind: Kind, path: String? = nil, _ reason: String, ffmpegCode: Int32? = nil) {
+        self.kind = kind
+        self.path = path
+        self.reason = reason
+        self.ffmpegCode = ffmpegCode
+    }
+
+    /// The same error, about `path`.
+    public func about(_ path: String) -> MediaError {
+        MediaError(kind, path: path, reason, ffmpegCode: ffmpegCode)
+    }
+
+    /// `PATH: reason`, or just the reason when no path is known.
+    public var description: String { path.map { "\($0): \(reason)" } ?? reason }
+
+    /// FFmpeg's own text for an error code, from `av_make_error_string` into a buffer we own.
+    public static func ffmpegMessage(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        return buffer.withUnsafeMutableBufferPointer { storage in
+            String(cString: cff_error_string(code, storage.baseAddress!, storage.count))
+        }
+    }
+}
+
+/// Turns a negative FFmpeg return code into a thrown ``MediaError``; passes others through.
+///
+/// Every FFmpeg call whose result can be negative goes through here, so no call site compares
+/// against zero by hand.
+@discardableResult
+func ffmpegCheck(
+    _ code: Int32, _ what: @autoclosure () -> String, kind: MediaError.Kind = .invalidMedia, path: String? = nil
+) throws -> Int32 {
+    guard code < 0 else { return code }
+    if code == cff_error_exit() {
+        throw MediaError(.timedOut, path: path, "timed out (\(what()))", ffmpegCode: code)
+    }
+    throw MediaError(kind, path: path, "\(what()): \(MediaError.ffmpegMessage(code))", ffmpegCode: code)
+}

@@ -1,0 +1,160 @@
+import CFFmpeg
+
+/// One stream of an ``InputFile``. It keeps its file alive, so the `AVStream` it reads from
+/// stays valid for as long as the stream is used.
+public final class MediaStream {
+    /// The kind of a stream.
+    public enum Kind: Sendable {
+        case video, audio
+
+        var mediaType: AVMediaType { self == .video ? AVMEDIA_TYPE_VIDEO : AVMEDIA_TYPE_AUDIO }
+    }
+
+    /// The file the stream belongs to.
+    public let file: InputFile
+    /// The stream's index in its file.
+    public let index: Int
+
+    init(file: InputFile, index: Int) {
+        self.file = file
+        self.index = index
+    }
+
+    var stream: UnsafeMutablePointer<AVStream> { file.context.pointee.streams[index]! }
+    var parameters: UnsafeMutablePointer<AVCodecParameters> { stream.pointee.codecpar }
+
+    /// The stream's kind, or nil for data, subtitle and other streams.
+    public var kind: Kind? {
+        switch parameters.pointee.codec_type {
+        case AVMEDIA_TYPE_VIDEO: return .video
+        case AVMEDIA_TYPE_AUDIO: return .audio
+        default: return nil
+        }
+    }
+
+    /// FFmpeg's short codec name, e.g. `h264`, `hevc`, `aac`.
+    public var codecName: String { String(cString: avcodec_get_name(parameters.pointee.codec_id)) }
+
+    /// The codec profile's name, e.g. `High` or `Main 10`, or nil when unknown.
+    public var profileName: String? {
+        avcodec_profile_name(parameters.pointee.codec_id, parameters.pointee.profile).map { String(cString: $0) }
+    }
+
+    /// The four-character codec tag from the container, e.g. `hvc1` or `avc1`.
+    public var codecTag: String {
+        let tag = parameters.pointee.codec_tag
+        let bytes = (0..<4).map { UInt8((tag >> (8 * UInt32($0))) & 0xFF) }
+        return bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) ? String(decoding: bytes, as: UTF8.self) : ""
+    }
+
+    /// Coded width and height in pixels.
+    public var codedSize: (width: Int, height: Int) {
+        (Int(parameters.pointee.width), Int(parameters.pointee.height))
+    }
+
+    /// The stream's time base in seconds per tick.
+    public var timeBase: Double { av_q2d(stream.pointee.time_base) }
+
+    /// The stream time base as a fraction.
+    var timeBaseRational: AVRational { stream.pointee.time_base }
+
+    /// The stream's start time in its time base, or 0 when unknown.
+    public var startTimestamp: Int64 {
+        let value = stream.pointee.start_time
+        return value == cff_nopts_value() ? 0 : value
+    }
+
+    /// The stream's duration in seconds, or nil when unknown.
+    public var duration: Double? {
+        let value = stream.pointee.duration
+        return value == cff_nopts_value() ? nil : Double(value) * timeBase
+    }
+
+    /// FFmpeg's average frame rate (ffprobe's `avg_frame_rate`), or nil when unknown.
+    public var averageFrameRate: Double? {
+        let rate = stream.pointee.avg_frame_rate
+        return rate.num > 0 && rate.den > 0 ? av_q2d(rate) : nil
+    }
+
+    /// The display matrix from the container, if any, as 9 fixed-point values.
+    public var displayMatrix: [Int32]? {
+        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, nil) else { return nil }
+        return data.withMemoryRebound(to: Int32.self, capacity: 9) { Array(UnsafeBufferPointer(start: $0, count: 9)) }
+    }
+
+    /// How the stored picture must be turned to display upright.
+    public var orientation: DisplayOrientation {
+        guard var matrix = displayMatrix else { return .upright }
+        let degrees = matrix.withUnsafeMutableBufferPointer { av_display_rotation_get($0.baseAddress!) }
+        return DisplayOrientation(matrix: matrix, counterClockwiseDegrees: degrees)
+    }
+
+    /// The Dolby Vision configuration record, if the stream carries one.
+    public var dolbyVision: (profile: Int, compatibilityID: Int)? {
+        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DOVI_CONF, nil) else { return nil }
+        return data.withMemoryRebound(to: AVDOVIDecoderConfigurationRecord.self, capacity: 1) {
+            (Int($0.pointee.dv_profile), Int($0.pointee.dv_bl_signal_compatibility_id))
+        }
+    }
+
+    /// The pixel format's name, e.g. `yuv420p10le`, or nil when unknown.
+    public var pixelFormatName: String? {
+        let format = AVPixelFormat(rawValue: parameters.pointee.format)
+        return av_get_pix_fmt_name(format).map { String(cString: $0) }
+    }
+
+    /// Bits per sample of the first colour component, e.g. 8 or 10.
+    public var bitDepth: Int? {
+        guard let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: parameters.pointee.format)) else {
+            return nil
+        }
+        return Int(descriptor.pointee.comp.0.depth)
+    }
+
+    /// The colour transfer's FFmpeg name, e.g. `bt709` or `arib-std-b67`; nil when unspecified.
+    public var colorTransferName: String? {
+        let transfer = parameters.pointee.color_trc
+        guard transfer != AVCOL_TRC_UNSPECIFIED else { return nil }
+        return av_color_transfer_name(transfer).map { String(cString: $0) }
+    }
+
+    /// The sample aspect ratio, or nil when unknown or square.
+    public var sampleAspectRatio: Double? {
+        let ratio = parameters.pointee.sample_aspect_ratio
+        guard ratio.num > 0, ratio.den > 0, ratio.num != ratio.den else { return nil }
+        return av_q2d(ratio)
+    }
+
+    /// Audio sample rate in Hz.
+    public var sampleRate: Int { Int(parameters.pointee.sample_rate) }
+
+    /// Audio channel count.
+    public var channelCount: Int { Int(parameters.pointee.ch_layout.nb_channels) }
+
+    /// The stream's metadata tags.
+    public var tags: [String: String] { MediaStream.dictionary(stream.pointee.metadata) }
+
+    /// The container's index for this stream: (timestamp, flags) of every sample, in decode
+    /// order, without decoding anything.
+    public var indexEntries: [IndexEntry] {
+        let count = avformat_index_get_entries_count(stream)
+        return (0..<count).compactMap { position in
+            avformat_index_get_entry(stream, position).map {
+                IndexEntry(
+                    timestamp: $0.pointee.timestamp, position: $0.pointee.pos,
+                    size: Int($0.pointee.size), isKeyframe: $0.pointee.flags & AVINDEX_KEYFRAME != 0,
+                    isDiscarded: $0.pointee.flags & cff_index_discard_frame() != 0)
+            }
+        }
+    }
+
+    static func dictionary(_ dictionary: OpaquePointer?) -> [String: String] {
+        var result: [String: String] = [:]
+        var entry: UnsafeMutablePointer<AVDictionaryEntry>?
+        while let next = av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
+            result[String(cString: next.pointee.key)] = String(cString: next.pointee.value)
+            entry = next
+        }
+        return result
+    }
+}

@@ -1,0 +1,31 @@
+import CFFmpeg
+
+/// A compressed packet: owns an `AVPacket`, freed with `av_packet_free`.
+public final class Packet {
+    let pointer: UnsafeMutablePointer<AVPacket>
+
+    /// Allocates an empty packet.
+    public init() throws {
+        guard let allocated = av_packet_alloc() else { throw MediaError(.ioFailure, "out of memory (packet)") }
+        pointer = allocated
+    }
+
+    deinit {
+        var packet: UnsafeMutablePointer<AVPacket>? = pointer
+        av_packet_free(&packet)
+    }
+
+    /// Releases the packet's data so it can be reused.
+    public func unref() { av_packet_unref(pointer) }
+
+    /// The index of the stream the packet belongs to.
+    public var streamIndex: Int { Int(pointer.pointee.stream_index) }
+
+    /// Presentation timestamp in the stream's time base, or nil when unknown.
+    public var presentationTimestamp: Int64? {
+        pointer.pointee.pts == cff_nopts_value() ? nil : pointer.pointee.pts
+    }
+
+    /// True for a keyframe packet.
+    public var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+}

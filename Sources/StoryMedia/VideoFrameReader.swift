@@ -1,0 +1,74 @@
+import CFFmpeg
+
+/// The decode loop, written once: reads one video stream's packets, feeds the decoder, and
+/// hands out frames in presentation order until the stream is drained.
+///
+/// `send_packet`, then `receive_frame` until EAGAIN; at the end a NULL packet and a drain
+/// until EOF; after a seek, a flush.
+public final class VideoFrameReader {
+    /// The stream being decoded.
+    public let stream: MediaStream
+    private let decoder: Decoder
+    private let packet: Packet
+    private var draining = false
+    private var finished = false
+
+    /// Opens a decoder for `stream` (usually `file.bestStream(.video)`), skipping the file's
+    /// other streams at the demuxer.
+    public init(stream: MediaStream, threads: Int = 0, skipping: Decoder.Skipping = .none) throws {
+        self.stream = stream
+        decoder = try Decoder(stream: stream, threads: threads, skipping: skipping)
+        packet = try Packet()
+        stream.file.discardAllStreams(except: stream)
+    }
+
+    /// Decodes the next frame into `frame`. Returns false when the stream is exhausted.
+    public func next(into frame: Frame) throws -> Bool {
+        while !finished {
+            switch try decoder.receive(into: frame) {
+            case .frame:
+                return true
+            case .endOfStream:
+                finished = true
+            case .needsInput:
+                if draining {
+                    finished = true
+                    break
+                }
+                if try readStreamPacket() {
+                    do {
+                        _ = try decoder.send(packet)
+                    } catch let error as MediaError where error.ffmpegCode == cff_error_invalid_data() {
+                        // A damaged packet: skip it, as the ffmpeg CLI does, and keep decoding.
+                    }
+                    packet.unref()
+                } else {
+                    draining = true
+                    _ = try decoder.send(nil)
+                }
+            }
+        }
+        return false
+    }
+
+    /// Seeks to the keyframe at or before `timestamp` (stream time base) and flushes.
+    public func seek(toKeyframeBefore timestamp: Int64) throws {
+        try stream.file.seek(stream: stream, toKeyframeBefore: timestamp)
+        decoder.flush()
+        draining = false
+        finished = false
+    }
+
+    /// Reads the next packet of the stream. A read error other than a timeout ends the stream,
+    /// so a truncated clip still gives its last decodable frame.
+    private func readStreamPacket() throws -> Bool {
+        do {
+            while try stream.file.readPacket(into: packet) {
+                if packet.streamIndex == stream.index { return true }
+            }
+        } catch let error as MediaError where error.kind != .timedOut {
+            return false
+        }
+        return false
+    }
+}

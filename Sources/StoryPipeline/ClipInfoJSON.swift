@@ -1,0 +1,61 @@
+import StoryMedia
+
+extension ClipInfo {
+    /// The clip as the `inspect --json` object; keys are documented in the README.
+    public var json: JSONValue {
+        .object([
+            ("path", .string(path)),
+            ("container", .string(container)),
+            ("duration", .number(duration)),
+            ("size", .int(Int(size))),
+            ("bitRate", .int(bitRate)),
+            ("creationTime", .string(creationTime)),
+            ("video", video.map(\.json) ?? .null),
+            ("audio", audio.map(\.json) ?? .null),
+            ("tags", .object(tags.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+            ("warnings", .array(warnings.map { .string($0) })),
+            ("error", .null),
+        ])
+    }
+
+    /// The `inspect --json` object for a path that could not be read.
+    public static func failureJSON(path: String, message: String) -> JSONValue {
+        .object([
+            ("path", .string(path)), ("container", .null), ("duration", .null), ("size", .null),
+            ("bitRate", .null), ("creationTime", .null), ("video", .null), ("audio", .null),
+            ("tags", .object([])), ("warnings", .array([])), ("error", .string(message)),
+        ])
+    }
+}
+
+extension ClipInfo.Video {
+    /// The `video` object of `inspect --json`.
+    public var json: JSONValue {
+        .object([
+            ("codec", .string(codec)),
+            ("profile", .string(profile)),
+            ("codecTag", .string(codecTag)),
+            ("width", .int(width)),
+            ("height", .int(height)),
+            ("rotation", .int(rotation)),
+            ("mirrored", .bool(mirrored)),
+            ("displayWidth", .int(displayWidth)),
+            ("displayHeight", .int(displayHeight)),
+            ("frameRate", .number(frameRate)),
+            ("variableFrameRate", .bool(variableFrameRate)),
+            ("frameCount", .int(frameCount)),
+            ("pixelFormat", .string(pixelFormat)),
+            ("bitDepth", .int(bitDepth)),
+            ("colorTransfer", .string(colorTransfer)),
+            ("hdr", .string(hdr)),
+            ("dolbyVisionProfile", .number(dolbyVisionProfile)),
+        ])
+    }
+}
+
+extension ClipInfo.Audio {
+    /// The `audio` object of `inspect --json`.
+    public var json: JSONValue {
+        .object([("codec", .string(codec)), ("sampleRate", .int(sampleRate)), ("channels", .int(channels))])
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import StoryMedia
+
+/// The human-readable `inspect` block for one clip: aligned label/value rows.
+enum ClipInfoReport {
+    /// The block for `info`, ending with a newline.
+    static func text(_ info: ClipInfo) -> String {
+        var rows: [(String, String)] = []
+        let duration = info.duration.map { String(format: "%.3f s", $0) } ?? "unknown duration"
+        let brand = info.majorBrand.map { " (\($0.trimmingCharacters(in: .whitespaces)))" } ?? ""
+        var container = "\(info.container)\(brand), \(duration), \(byteCount(info.size))"
+        if let bitRate = info.bitRate { container += ", \(String(format: "%.0f", Double(bitRate) / 1000)) kb/s" }
+        rows.append(("container", container))
+        if let video = info.video {
+            let profile = video.profile.map { " (\($0))" } ?? ""
+            let tag = video.codecTag.isEmpty ? "" : ", \(video.codecTag)"
+            rows.append(("video", "\(video.codec)\(profile)\(tag)"))
+            rows.append(("coded size", "\(video.width)x\(video.height)"))
+            let mirror = video.mirrored ? ", mirrored" : ""
+            rows.append(
+                ("display size", "\(video.displayWidth)x\(video.displayHeight) (rotation \(video.rotation)°\(mirror))"))
+            let rate = video.frameRate.map { String(format: "%.3f fps", $0) } ?? "unknown rate"
+            rows.append(("frame rate", "\(rate), \(video.variableFrameRate ? "variable (VFR)" : "constant (CFR)")"))
+            rows.append(("frames", "\(video.frameCount)"))
+            let depth = video.bitDepth.map { ", \($0)-bit" } ?? ""
+            rows.append(("pixel format", "\(video.pixelFormat ?? "unknown")\(depth)"))
+            rows.append(("transfer", video.colorTransfer ?? "unspecified"))
+            var hdr = video.hdr
+            if let profile = video.dolbyVisionProfile { hdr += String(format: " (Dolby Vision %.1f)", profile) }
+            rows.append(("HDR", hdr))
+        } else {
+            rows.append(("video", "none"))
+        }
+        if let audio = info.audio {
+            rows.append(
+                (
+                    "audio",
+                    "\(audio.codec), \(audio.sampleRate) Hz, \(audio.channels) channel\(audio.channels == 1 ? "" : "s")"
+                ))
+        } else {
+            rows.append(("audio", "none"))
+        }
+        if let created = info.creationTime { rows.append(("created", created)) }
+        let appleTags = [
+            ("make", "com.apple.quicktime.make"), ("model", "com.apple.quicktime.model"),
+            ("software", "com.apple.quicktime.software"), ("creation date", "com.apple.quicktime.creationdate"),
+            ("location", "com.apple.quicktime.location.ISO6709"),
+        ]
+        for (label, key) in appleTags {
+            if let value = info.tags[key] { rows.append((label, value)) }
+        }
+        for warning in info.warnings { rows.append(("warning", warning)) }
+        let width = rows.map(\.0.count).max() ?? 0
+        let lines = rows.map { "  " + $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
+        return info.path + "\n" + lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func byteCount(_ bytes: UInt64) -> String {
+        let value = Double(bytes)
+        if value >= 1_000_000 { return String(format: "%.1f MB", value / 1_000_000) }
+        if value >= 1_000 { return String(format: "%.1f kB", value / 1_000) }
+        return "\(bytes) bytes"
+    }
+}

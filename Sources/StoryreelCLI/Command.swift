@@ -1,0 +1,36 @@
+/// A storyreel subcommand: its help and its run function. The CLI stays thin: parse, call the
+/// library, print, return an exit code.
+public protocol Command {
+    /// The subcommand's name, e.g. `inspect`.
+    static var name: String { get }
+    /// One line saying what it does.
+    static var abstract: String { get }
+    /// The usage line after `storyreel`, e.g. `inspect CLIP... [--json]`.
+    static var usage: String { get }
+    /// Options it accepts.
+    static var options: [OptionSpec] { get }
+    /// Example invocations with a comment each, for `--help`.
+    static var examples: [String] { get }
+    /// Runs the command; throws ``UsageError`` for bad usage.
+    static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode
+}
+
+extension Command {
+    /// The full `--help` text: USAGE, OPTIONS, EXAMPLES.
+    static var helpText: String {
+        let rows = options.map { ($0.synopsis, $0.help) } + [("-h, --help", "Show this help.")]
+        let width = rows.map(\.0.count).max() ?? 0
+        let optionLines = rows.map { "  " + $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
+        return """
+            OVERVIEW: \(abstract)
+
+            USAGE: storyreel \(usage)
+
+            OPTIONS:
+            \(optionLines.joined(separator: "\n"))
+
+            EXAMPLES:
+            \(examples.map { "  " + $0 }.joined(separator: "\n"))
+            """
+    }
+}

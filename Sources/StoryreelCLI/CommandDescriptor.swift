@@ -1,0 +1,17 @@
+/// A subcommand as the dispatcher sees it: its name, help and run function, captured from a
+/// ``Command`` type so the command table is a plain Sendable array.
+struct CommandDescriptor: Sendable {
+    let name: String
+    let abstract: String
+    let helpText: String
+    let options: [OptionSpec]
+    let run: @Sendable (ParsedArguments, Console) throws -> ExitCode
+
+    init<C: Command & SendableMetatype>(_ command: C.Type) {
+        name = C.name
+        abstract = C.abstract
+        helpText = C.helpText
+        options = C.options
+        run = { try C.run($0, console: $1) }
+    }
+}

@@ -1,0 +1,41 @@
+import StoryMedia
+
+/// The process exit codes storyreel uses, from sysexits.h, mapped from errors in one place.
+public struct ExitCode: RawRepresentable, Hashable, Sendable {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// Everything asked for was done.
+    public static let success = ExitCode(rawValue: 0)
+    /// EX_USAGE: a bad flag, a missing argument, a bad value.
+    public static let usage = ExitCode(rawValue: 64)
+    /// EX_DATAERR: invalid media (empty, garbage, truncated, no video, timed out).
+    public static let dataError = ExitCode(rawValue: 65)
+    /// EX_NOINPUT: a missing or unreadable input path.
+    public static let noInput = ExitCode(rawValue: 66)
+    /// EX_SOFTWARE: an internal error.
+    public static let software = ExitCode(rawValue: 70)
+    /// EX_CANTCREAT: an output could not be created.
+    public static let cannotCreate = ExitCode(rawValue: 73)
+    /// EX_IOERR: reading or writing failed part-way.
+    public static let ioError = ExitCode(rawValue: 74)
+    /// EX_TEMPFAIL: try again later (e.g. the bundle is locked by another render).
+    public static let temporaryFailure = ExitCode(rawValue: 75)
+
+    /// The exit code for an error: the one place errors become exit codes.
+    public init(for error: Error) {
+        switch error {
+        case is UsageError:
+            self = .usage
+        case let error as MediaError:
+            switch error.kind {
+            case .missingInput, .unreadableInput: self = .noInput
+            case .invalidMedia, .noVideoStream, .timedOut, .unsupported: self = .dataError
+            case .cannotCreateOutput: self = .cannotCreate
+            default: self = .ioError
+            }
+        default:
+            self = .software
+        }
+    }
+}

@@ -1,0 +1,1 @@
+print("storyreel-bench: renderer not yet built")

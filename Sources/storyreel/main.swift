@@ -1,0 +1,4 @@
+import Foundation
+import StoryreelCLI
+
+exit(Storyreel.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,130 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+/// Bad and hostile input gets one clear line on stderr and the documented sysexits code.
+@Suite struct InspectBadInputTests {
+    let folder: TemporaryFolder
+    init() throws { folder = try TemporaryFolder() }
+
+    var goodClip: String { TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path }
+
+    func inspect(_ arguments: [String]) throws -> ProcessResult {
+        try TestEnvironment.storyreel(["inspect"] + arguments)
+    }
+
+    @Test func emptyFileIsInvalidMedia() throws {
+        let path = try folder.write("empty.mov", Data())
+        let result = try inspect([path])
+        #expect(result.status == 65)
+        #expect(result.stderr == "storyreel: error: \(path): empty file (0 bytes)\n")
+    }
+
+    @Test func garbageIsNotQuickTime() throws {
+        var generator = SystemRandomNumberGenerator()
+        let path = try folder.write(
+            "garbage.mov", Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+        let result = try inspect([path])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("\(path): not a QuickTime/MP4 file"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func playlistDisguisedAsMovIsRefused() throws {
+        let path = try folder.write(
+            "story.mov", Data("#EXTM3U\n#EXT-X-VERSION:3\n#EXTINF:2,\nhttp://127.0.0.1:9/a.ts\n".utf8))
+        let result = try inspect([path])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("HLS playlist"))
+    }
+
+    @Test func truncatedUploadWithoutMoovIsInvalid() throws {
+        let full = folder.path("moov-last.mp4")
+        let made = try TestEnvironment.run(
+            "ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:d=2", "-c:v", "libx264", full])
+        #expect(made.status == 0)
+        let data = try Data(contentsOf: URL(fileURLWithPath: full))
+        let path = try folder.write("truncated.mp4", data.prefix(data.count / 2))
+        let result = try inspect([path])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("moov atom not found"))
+    }
+
+    @Test func truncatedUploadWithIntactMoovIsReadWithAWarning() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: goodClip))
+        let path = try folder.write("cut.mp4", data.prefix(data.count * 2 / 3))
+        let result = try inspect(["--json", path])
+        #expect(result.status == 0)
+        let object = try #require(
+            (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)
+        let warnings = try #require(object["warnings"] as? [String])
+        #expect(warnings.contains { $0.contains("past the end of the file") })
+        #expect(result.stderr.contains("warning: \(path)"))
+    }
+
+    @Test func missingPathAndFolderAreNoInput() throws {
+        let missing = folder.path("nope.mov")
+        let result = try inspect([missing])
+        #expect(result.status == 66)
+        #expect(result.stderr == "storyreel: error: \(missing): no such file\n")
+        let directory = try inspect([folder.url.path])
+        #expect(directory.status == 66)
+        #expect(directory.stderr.contains("a directory"))
+    }
+
+    @Test func audioOnlyClipHasNullVideo() throws {
+        let path = folder.path("voice.m4a")
+        let made = try TestEnvironment.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=d=1", path])
+        #expect(made.status == 0)
+        let result = try inspect(["--json", path])
+        #expect(result.status == 0)
+        let object = try #require(
+            (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)
+        #expect(object["video"] is NSNull)
+        #expect((object["audio"] as? [String: Any])?["codec"] as? String == "aac")
+    }
+
+    @Test func batchReportsGoodClipsAndTheFirstFailureDecidesTheExitCode() throws {
+        let empty = try folder.write("empty.mov", Data())
+        let missing = folder.path("missing.mov")
+        let result = try inspect(["--json", goodClip, missing, empty])
+        #expect(result.status == 66, "the first failing clip (missing) decides")
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(array.count == 3)
+        #expect(array[0]["error"] is NSNull)
+        #expect(array[0]["video"] is [String: Any])
+        #expect(array[1]["error"] as? String == "no such file")
+        #expect(array[2]["error"] as? String == "empty file (0 bytes)")
+        #expect(result.stderr.split(separator: "\n").count == 2)
+        let reversed = try inspect([empty, missing])
+        #expect(reversed.status == 65)
+    }
+
+    @Test func expiredDeadlineTimesOut() throws {
+        let result = try inspect(["--timeout", "0.000001", goodClip])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("timed out"))
+    }
+
+    @Test func badFlagsAreUsageErrors() throws {
+        let unknown = try inspect(["--jsn", goodClip])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("unknown option '--jsn'; did you mean '--json'?"))
+        #expect(try inspect([]).status == 64)
+        #expect(try inspect(["--timeout", "soon", goodClip]).status == 64)
+        #expect(try inspect(["--timeout", "-1", goodClip]).status == 64)
+        let help = try inspect(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("USAGE: storyreel inspect"))
+        #expect(help.stdout.contains("EXAMPLES:"))
+    }
+
+    @Test func versionAndUnknownCommand() throws {
+        let version = try TestEnvironment.storyreel(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.hasPrefix("storyreel "))
+        let unknown = try TestEnvironment.storyreel(["inspcet"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("did you mean 'inspect'?"))
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Paths and processes the tests share: the package root, the samples, the built `storyreel`
+/// binary, and the ffmpeg/ffprobe CLIs used as trusted peers.
+public enum TestEnvironment {
+    /// The package's root folder.
+    public static let packageRoot: URL = {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+    }()
+
+    /// `samples/` in the package.
+    public static var samples: URL { packageRoot.appendingPathComponent("samples") }
+
+    /// The sample clips at the top of `samples/`, sorted by name.
+    public static var sampleClips: [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: samples.path)) ?? []
+        return names.filter { $0.hasSuffix(".mp4") || $0.hasSuffix(".mov") }.sorted()
+            .map { samples.appendingPathComponent($0) }
+    }
+
+    /// Every clip under `samples/stories/`, sorted by path.
+    public static var storyClips: [URL] {
+        let root = samples.appendingPathComponent("stories")
+        let enumerator = FileManager.default.enumerator(atPath: root.path)
+        var clips: [URL] = []
+        while let relative = enumerator?.nextObject() as? String {
+            let lower = relative.lowercased()
+            if lower.hasSuffix(".mov") || lower.hasSuffix(".mp4") || lower.hasSuffix(".m4v") {
+                clips.append(root.appendingPathComponent(relative))
+            }
+        }
+        return clips.sorted { $0.path < $1.path }
+    }
+
+    /// The built `storyreel` binary: `$STORYREEL_BIN`, or `.build/debug/storyreel`.
+    public static var storyreelBinary: String {
+        if let path = ProcessInfo.processInfo.environment["STORYREEL_BIN"], !path.isEmpty { return path }
+        return packageRoot.appendingPathComponent(".build/debug/storyreel").path
+    }
+
+    /// Runs the built `storyreel` with `arguments`.
+    public static func storyreel(_ arguments: [String], in folder: URL? = nil) throws -> ProcessResult {
+        try run(storyreelBinary, arguments, in: folder)
+    }
+
+    /// Runs `executable` (a path, or a name looked up on PATH) and captures its output.
+    public static func run(_ executable: String, _ arguments: [String], in folder: URL? = nil) throws -> ProcessResult {
+        let process = Process()
+        if executable.contains("/") {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [executable] + arguments
+        }
+        if let folder { process.currentDirectoryURL = folder }
+        let captures = try TemporaryFolder()
+        let stdoutFile = URL(fileURLWithPath: try captures.write("stdout", Data()))
+        let stderrFile = URL(fileURLWithPath: try captures.write("stderr", Data()))
+        let stdoutHandle = try FileHandle(forWritingTo: stdoutFile)
+        let stderrHandle = try FileHandle(forWritingTo: stderrFile)
+        process.standardOutput = stdoutHandle
+        process.standardError = stderrHandle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try stdoutHandle.close()
+        try stderrHandle.close()
+        let result = ProcessResult(
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: stdoutFile), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: stderrFile), as: UTF8.self))
+        return result
+    }
+
+    /// ffprobe's JSON (`-show_format -show_streams`) for a clip, parsed.
+    public static func ffprobe(_ path: String, extra: [String] = []) throws -> [String: Any] {
+        let result = try run(
+            "ffprobe", ["-v", "error", "-show_format", "-show_streams", "-of", "json"] + extra + [path])
+        guard result.status == 0,
+            let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        else { throw TestFailure("ffprobe failed on \(path): \(result.stderr)") }
+        return object
+    }
+}
