@@ -1,0 +1,105 @@
+import CFFmpeg
+
+/// Converts and resizes pictures with libswscale: owns a `SwsContext`, freed with
+/// `sws_freeContext`.
+///
+/// The source's colour matrix and range are honoured; an untagged source is treated as libswscale
+/// (and so the ffmpeg CLI) treats it by default: BT.601 matrix, limited range.
+public final class Scaler {
+    private let context: OpaquePointer
+    /// Destination width in pixels.
+    public let destinationWidth: Int
+    /// Destination height in pixels.
+    public let destinationHeight: Int
+    let destinationFormat: AVPixelFormat
+
+    /// A scaler from `source`'s size, pixel format and colour tags to `width` × `height` in
+    /// `destinationFormat`. `destinationColorSpace` and `destinationFullRange` describe the
+    /// output when it is YUV (ignored for RGB).
+    init(
+        sourceWidth: Int, sourceHeight: Int, sourceFormat: AVPixelFormat,
+        sourceColorSpace: AVColorSpace = AVCOL_SPC_UNSPECIFIED, sourceFullRange: Bool = false,
+        width: Int, height: Int, destinationFormat: AVPixelFormat,
+        destinationColorSpace: AVColorSpace = AVCOL_SPC_BT709, destinationFullRange: Bool = true,
+        flags: Int32 = SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT
+    ) throws {
+        guard
+            let context = sws_getContext(
+                Int32(sourceWidth), Int32(sourceHeight), sourceFormat, Int32(width), Int32(height),
+                destinationFormat, flags, nil, nil, nil)
+        else {
+            throw MediaError(.unsupported, "cannot convert \(sourceWidth)x\(sourceHeight) pixel format \(sourceFormat.rawValue)")
+        }
+        self.context = context
+        destinationWidth = width
+        destinationHeight = height
+        self.destinationFormat = destinationFormat
+        let sourceTable = sws_getCoefficients(Scaler.swsColorSpace(sourceColorSpace))
+        let destinationTable = sws_getCoefficients(Scaler.swsColorSpace(destinationColorSpace))
+        sws_setColorspaceDetails(
+            context, sourceTable, sourceFullRange ? 1 : 0, destinationTable, destinationFullRange ? 1 : 0, 0, 1 << 16,
+            1 << 16)
+    }
+
+    /// A scaler for decoded `frame`s of this shape, honouring the frame's colour tags.
+    convenience init(
+        for frame: Frame, width: Int, height: Int, destinationFormat: AVPixelFormat = AV_PIX_FMT_RGBA
+    ) throws {
+        try self.init(
+            sourceWidth: frame.width, sourceHeight: frame.height, sourceFormat: frame.pixelFormat,
+            sourceColorSpace: frame.pointer.pointee.colorspace,
+            sourceFullRange: frame.pointer.pointee.color_range == AVCOL_RANGE_JPEG
+                || Scaler.isFullRangeFormat(frame.pixelFormat),
+            width: width, height: height, destinationFormat: destinationFormat)
+    }
+
+    deinit { sws_freeContext(context) }
+
+    /// Scales `source` into `destination`, allocating its buffers when it has none.
+    public func scale(_ source: Frame, into destination: Frame) throws {
+        if destination.pointer.pointee.data.0 == nil {
+            destination.pointer.pointee.width = Int32(destinationWidth)
+            destination.pointer.pointee.height = Int32(destinationHeight)
+            destination.pointer.pointee.format = destinationFormat.rawValue
+            try ffmpegCheck(av_frame_get_buffer(destination.pointer, 0), "cannot allocate a frame", kind: .ioFailure)
+        }
+        try ffmpegCheck(
+            sws_scale_frame(context, destination.pointer, source.pointer), "cannot scale the picture", kind: .ioFailure)
+    }
+
+    /// Scales `source` into a packed RGBA buffer (the scaler's destination format must be RGBA).
+    public func scaleToRGBA(_ source: Frame) throws -> RGBAImageBuffer {
+        precondition(destinationFormat == AV_PIX_FMT_RGBA)
+        var pixels = [UInt8](repeating: 0, count: destinationWidth * destinationHeight * 4)
+        try pixels.withUnsafeMutableBufferPointer { buffer in
+            var planes: [UnsafeMutablePointer<UInt8>?] = [buffer.baseAddress, nil, nil, nil]
+            var strides: [Int32] = [Int32(destinationWidth * 4), 0, 0, 0]
+            let source = source.pointer
+            let sourcePlanes = withUnsafeBytes(of: source.pointee.data) { raw in
+                Array(raw.bindMemory(to: UnsafePointer<UInt8>?.self).prefix(4))
+            }
+            let sourceStrides = withUnsafeBytes(of: source.pointee.linesize) { raw in
+                Array(raw.bindMemory(to: Int32.self).prefix(4))
+            }
+            let rows = sws_scale(context, sourcePlanes, sourceStrides, 0, source.pointee.height, &planes, &strides)
+            try ffmpegCheck(rows, "cannot scale the picture", kind: .ioFailure)
+        }
+        return RGBAImageBuffer(width: destinationWidth, height: destinationHeight, pixels: pixels)
+    }
+
+    /// libswscale's colour-space constant for an FFmpeg colour space (BT.601 when unspecified).
+    static func swsColorSpace(_ space: AVColorSpace) -> Int32 {
+        switch space {
+        case AVCOL_SPC_BT709: return SWS_CS_ITU709
+        case AVCOL_SPC_FCC: return SWS_CS_FCC
+        case AVCOL_SPC_SMPTE240M: return SWS_CS_SMPTE240M
+        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: return SWS_CS_BT2020
+        default: return SWS_CS_DEFAULT
+        }
+    }
+
+    /// The deprecated `yuvj*` formats are full range whatever the frame's tag says.
+    static func isFullRangeFormat(_ format: AVPixelFormat) -> Bool {
+        [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P].contains(format)
+    }
+}
