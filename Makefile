@@ -3,7 +3,6 @@ PREFIX ?= /usr/local
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/storyreel
-DEMO := build/demo
 
 # Build: FFmpeg 5.1 libraries. Tests and benches: the ffmpeg CLI, mediainfo, ffmpegthumbnailer,
 # hyperfine and a JSON Schema validator. The tool itself needs only the libraries at run time.
@@ -32,8 +31,7 @@ lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
 
 demo: build
-	@echo "== storyreel inspect samples/*.mp4 samples/*.mov"
-	@$(BIN) inspect samples/*.mp4 samples/*.mov
+	STORYREEL_BIN=$(BIN) bash scripts/demo.sh
 
 bench: build
 	$(SWIFT) build -c release --product storyreel-bench

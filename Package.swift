@@ -23,9 +23,9 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Ounchecked"])]
         ),
         // The stories pipeline: bundles, manifests, ingest.
-        .target(name: "StoryPipeline", dependencies: ["StoryMedia"]),
+        .target(name: "StoryPipeline", dependencies: ["StoryMedia", "CubeRender"]),
         // Command-line parsing, commands, printing and exit codes.
-        .target(name: "StoryreelCLI", dependencies: ["StoryPipeline", "StoryMedia"]),
+        .target(name: "StoryreelCLI", dependencies: ["StoryPipeline", "StoryMedia", "CubeRender"]),
         // The thin executable.
         .executableTarget(name: "storyreel", dependencies: ["StoryreelCLI"]),
         // Render-only micro benchmark used by `make bench`.

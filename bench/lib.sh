@@ -1,7 +1,7 @@
 # Shared helpers for the benches: side-by-side timing with hyperfine, ratios printed.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BIN="$ROOT/.build/release/storyreel"
+BIN="${STORYREEL_BIN:-$ROOT/.build/release/storyreel}"
 WORK="$ROOT/build/bench"
 mkdir -p "$WORK"
 

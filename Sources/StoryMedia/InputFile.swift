@@ -1,12 +1,13 @@
 import CFFmpeg
 import Foundation
 
-/// An opened QuickTime/MP4 clip: owns its `AVFormatContext` and closes it with
-/// `avformat_close_input`.
+/// An opened QuickTime/MP4 clip (or, when asked, a PNG/JPEG still): owns its `AVFormatContext`
+/// and closes it with `avformat_close_input`.
 ///
 /// Only local regular files are opened, through the `mov` demuxer alone with the `file`
 /// protocol alone: libavformat never guesses the format, follows a playlist, or opens a
-/// reference (`dref`) to another file or URL.
+/// reference (`dref`) to another file or URL. Stills go through their own whitelist
+/// (``ContainerFamily/stillImage``).
 public final class InputFile {
     /// The path the clip was opened from.
     public let path: String
@@ -19,11 +20,12 @@ public final class InputFile {
     private let deadline: Deadline
 
     /// Opens `path`, giving up after `timeout` seconds (nil: no limit) for the whole life of
-    /// this object. Throws a ``MediaError`` naming the path and the reason.
-    public init(path: String, timeout: Double? = nil) throws {
+    /// this object; `family` says which kind of file is accepted (clips unless told otherwise).
+    /// Throws a ``MediaError`` naming the path and the reason.
+    public init(path: String, timeout: Double? = nil, family: ContainerFamily = .quickTime) throws {
         self.path = path
         fileSize = try InputFile.checkRegularFile(path)
-        let findings = try ContainerSniffer.sniff(path: path, fileSize: fileSize)
+        let opening = try family.sniff(path: path, fileSize: fileSize)
         deadline = Deadline(seconds: timeout)
 
         guard var allocated = avformat_alloc_context() else {
@@ -31,18 +33,19 @@ public final class InputFile {
         }
         cff_install_deadline(allocated, deadline.storage)
         var options: OpaquePointer?
-        av_dict_set(&options, "format_whitelist", "mov,mp4,m4a,3gp,3g2,mj2", 0)
+        av_dict_set(&options, "format_whitelist", family.formatWhitelist, 0)
         av_dict_set(&options, "protocol_whitelist", "file", 0)
         av_dict_set(&options, "enable_drefs", "0", 0)
         av_dict_set(&options, "use_absolute_path", "0", 0)
         defer { av_dict_free(&options) }
         var contextPointer: UnsafeMutablePointer<AVFormatContext>? = allocated
         // On failure avformat_open_input frees the context and sets the pointer to NULL.
-        let opened = avformat_open_input(&contextPointer, "file:" + path, av_find_input_format("mov"), &options)
-        try InputFile.check(opened, "not a readable QuickTime/MP4 file", path: path, deadline: deadline)
+        let opened = avformat_open_input(
+            &contextPointer, "file:" + path, av_find_input_format(opening.demuxer), &options)
+        try InputFile.check(opened, family.openFailure, path: path, deadline: deadline)
         allocated = contextPointer!
         context = allocated
-        if findings.truncated {
+        if opening.truncated {
             warnings.append("the file ends before its last atom: the upload looks truncated")
         }
     }

@@ -43,15 +43,20 @@ public final class Scaler {
 
     /// A scaler for decoded `frame`s of this shape, honouring the frame's colour tags.
     convenience init(
-        for frame: Frame, width: Int, height: Int, destinationFormat: AVPixelFormat = AV_PIX_FMT_RGBA
+        for frame: Frame, width: Int, height: Int, destinationFormat: AVPixelFormat = AV_PIX_FMT_RGBA,
+        flags: Int32 = SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT
     ) throws {
         try self.init(
             sourceWidth: frame.width, sourceHeight: frame.height, sourceFormat: frame.pixelFormat,
             sourceColorSpace: frame.pointer.pointee.colorspace,
             sourceFullRange: frame.pointer.pointee.color_range == AVCOL_RANGE_JPEG
                 || Scaler.isFullRangeFormat(frame.pixelFormat),
-            width: width, height: height, destinationFormat: destinationFormat)
+            width: width, height: height, destinationFormat: destinationFormat, flags: flags)
     }
+
+    /// The flags the ffmpeg CLI's scale filter uses (`-sws_flags bicubic`): chroma is
+    /// interpolated as libswscale does by default, so a picture matches what `ffmpeg` writes.
+    static let ffmpegCLIFlags: Int32 = SWS_BICUBIC | SWS_ACCURATE_RND
 
     deinit { sws_freeContext(context) }
 

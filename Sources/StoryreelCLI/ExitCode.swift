@@ -1,4 +1,5 @@
 import StoryMedia
+import StoryPipeline
 
 /// The process exit codes storyreel uses, from sysexits.h, mapped from errors in one place.
 public struct ExitCode: RawRepresentable, Hashable, Sendable {
@@ -27,6 +28,8 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable {
         switch error {
         case is UsageError:
             self = .usage
+        case is BundleLock.Timeout:
+            self = .temporaryFailure
         case let error as MediaError:
             switch error.kind {
             case .missingInput, .unreadableInput: self = .noInput

@@ -1,13 +1,22 @@
 import StoryMedia
+import StoryPipeline
 
 /// The storyreel command line: picks the subcommand, parses its options, runs it, and maps
 /// every error to a one-line message and a sysexits code.
 public enum Storyreel {
     /// The version printed by `--version` and written into manifests.
-    public static let version = "0.1.0"
+    public static let version = BundlePlan.toolVersion
 
     /// Every subcommand, in the order `--help` lists them.
-    static let commands: [CommandDescriptor] = [CommandDescriptor(InspectCommand.self)]
+    static let commands: [CommandDescriptor] = [
+        CommandDescriptor(InspectCommand.self),
+        CommandDescriptor(ThumbnailCommand.self),
+        CommandDescriptor(CubeCommand.self),
+        CommandDescriptor(RenderCommand.self),
+        CommandDescriptor(IngestCommand.self),
+        CommandDescriptor(PlanCommand.self),
+        CommandDescriptor(ValidateCommand.self),
+    ]
 
     /// Runs storyreel with `arguments` (without the program name) and returns the exit status.
     public static func main(_ arguments: [String]) -> Int32 {

@@ -1,0 +1,278 @@
+import CFFmpeg
+
+/// One open clip and its video decoder, handing out upright, 8-bit, full-range RGBA pictures:
+/// the frame shown at a time, the first and the last frame, and a smart poster.
+///
+/// Every picture is turned upright by the display matrix (90/180/270° and mirroring), scaled
+/// with libswscale honouring the clip's colour tags (untagged: BT.601 limited, like the ffmpeg
+/// CLI), and HLG/PQ clips are tone-mapped to SDR BT.709. Only what is needed is decoded: a seek
+/// to the keyframe at or before the wanted frame, then forward.
+///
+/// Not thread-safe: use one per thread.
+public final class ClipFrameSource {
+    /// The path the clip was opened from.
+    public let path: String
+    /// Width as displayed, after rotation and sample aspect ratio (`inspect`'s display width).
+    public let displayWidth: Int
+    /// Height as displayed, after rotation (`inspect`'s display height).
+    public let displayHeight: Int
+    /// True when the last ``frame(at:size:)`` asked for a time after the last frame and got the
+    /// last frame instead.
+    public private(set) var lastRequestWasClamped = false
+    /// When the picture the last request returned is shown, in seconds from the clip's start.
+    public private(set) var lastFrameTime: Double?
+
+    /// Most candidates the poster pick decodes, the first frame included.
+    public static let posterCandidateLimit = 12
+    /// The poster pick looks at the first third of the clip, at most this many seconds.
+    public static let posterWindowLimit = 3.0
+
+    private let file: InputFile
+    private let stream: MediaStream
+    private let threads: Int
+    private let converter: FrameConverter
+    /// The container index of the video stream, in decode order.
+    private let index: [IndexEntry]
+    /// The clip's start (the container's start time, as `ffmpeg -ss` counts from) in stream ticks.
+    private let origin: Int64
+    private var sequentialReader: VideoFrameReader?
+    private var keyframeReader: KeyframeReader?
+
+    /// Opens the clip at `path`, giving up after `timeout` seconds (nil: no limit) for the life
+    /// of this object. `threads` is the decoder's thread count for sequential decoding (0:
+    /// automatic). Throws a ``MediaError``: `.noVideoStream` ("no video stream") for a clip
+    /// without video.
+    public init(path: String, timeout: Double? = nil, threads: Int = 0) throws {
+        self.path = path
+        self.threads = threads
+        file = try InputFile(path: path, timeout: timeout)
+        guard let video = file.bestStream(.video) else {
+            throw MediaError(.noVideoStream, path: path, "no video stream")
+        }
+        stream = video
+        // A packet cut short by a truncated upload is dropped rather than decoded into garbage.
+        file.context.pointee.flags |= AVFMT_FLAG_DISCARD_CORRUPT
+        let orientation = video.orientation
+        let transform = DisplayTransform(matrix: video.displayMatrix, orientation: orientation)
+        converter = FrameConverter(transform: transform, sampleAspectRatio: video.sampleAspectRatio ?? 1)
+        let (width, height) = video.codedSize
+        guard width > 0, height > 0 else { throw MediaError(.invalidMedia, path: path, "the video has no size") }
+        let shownWidth = Int((Double(width) * (video.sampleAspectRatio ?? 1)).rounded())
+        (displayWidth, displayHeight) = transform.displaySize(width: shownWidth, height: height)
+        index = video.indexEntries
+        let containerStart = file.context.pointee.start_time
+        origin =
+            containerStart == cff_nopts_value()
+            ? video.startTimestamp : av_rescale_q(containerStart, cff_time_base_q(), video.timeBaseRational)
+    }
+
+    /// The container's duration in seconds (after edit lists), or nil when unknown.
+    public var duration: Double? { file.duration }
+
+    /// The frame shown at `seconds` from the clip's start: the first frame whose presentation
+    /// time is at or after it, as `ffmpeg -ss` picks it. A time after the last frame gives the last
+    /// frame and sets ``lastRequestWasClamped``.
+    public func frame(at seconds: Double, size: FrameSize) throws -> RGBAImageBuffer {
+        guard seconds.isFinite, seconds >= 0 else {
+            throw MediaError(.unsupported, path: path, "cannot take a frame at \(seconds) s")
+        }
+        let target = timestamp(atSeconds: seconds)
+        let (frame, clamped) = try decodeFrame(atOrAfter: target)
+        return try deliver(frame, size: size, clamped: clamped)
+    }
+
+    /// The first frame a viewer sees.
+    public func firstFrame(size: FrameSize) throws -> RGBAImageBuffer {
+        let (frame, _) = try decodeFrame(atOrAfter: origin)
+        return try deliver(frame, size: size, clamped: false)
+    }
+
+    /// The last frame a viewer sees, found without decoding the whole clip: decoding starts at
+    /// the last keyframe of the index and steps back a keyframe at a time while that yields
+    /// nothing. For a truncated clip, the last frame that can be decoded.
+    public func lastFrame(size: FrameSize) throws -> RGBAImageBuffer {
+        let reader = try sequential()
+        let frame = try Frame()
+        let latest = try Frame()
+        for request in lastFrameRequests() {
+            try reader.seek(toKeyframeBefore: request)
+            var found = false
+            while try reader.next(into: frame) {
+                latest.take(from: frame)
+                found = true
+            }
+            if found { return try deliver(latest, size: size, clamped: false) }
+        }
+        throw MediaError(.invalidMedia, path: path, "no decodable video frame")
+    }
+
+    /// The smart poster. Candidates are the first frame and the keyframes of the clip's opening
+    /// (its first third, at most its first 3 s), up to 12, spread evenly. Near-black, near-white
+    /// and flat frames are dropped; of the rest, the one closest to their mean colour histogram
+    /// wins. When the whole opening is dropped (a long fade-in, a title card), keyframes of the
+    /// rest of the clip's first half are tried the same way; when they are too, the first
+    /// decodable frame is used.
+    public func posterFrame(size: FrameSize) throws -> RGBAImageBuffer {
+        let clipDuration = duration ?? 3 * ClipFrameSource.posterWindowLimit
+        let opening = min(clipDuration / 3, ClipFrameSource.posterWindowLimit)
+        var candidates = try posterCandidates(after: nil, through: opening, limit: ClipFrameSource.posterCandidateLimit)
+        var chosen = FrameStatistics.typicalIndex(of: candidates.map(\.statistics))
+        if chosen == nil, clipDuration / 2 > opening {
+            let later = try posterCandidates(
+                after: opening, through: clipDuration / 2, limit: ClipFrameSource.posterCandidateLimit - candidates.count)
+            chosen = FrameStatistics.typicalIndex(of: later.map(\.statistics)).map { $0 + candidates.count }
+            candidates += later
+        }
+        guard !candidates.isEmpty else { throw MediaError(.invalidMedia, path: path, "no decodable video frame") }
+        return try deliver(candidates[chosen ?? 0].frame, size: size, clamped: false)
+    }
+
+    // MARK: - Decoding
+
+    /// Decodes the first frame whose presentation timestamp is at least `target`, or the last
+    /// frame when there is none (then `clamped` is true).
+    private func decodeFrame(atOrAfter target: Int64) throws -> (frame: Frame, clamped: Bool) {
+        let reader = try sequential()
+        let frame = try Frame()
+        let previous = try Frame()
+        var request = target
+        var attempts = 0
+        while attempts < 8 {
+            attempts += 1
+            try reader.seek(toKeyframeBefore: request)
+            var decodedAny = false
+            var steppedBack = false
+            while try reader.next(into: frame) {
+                let timestamp = frame.presentationTimestamp ?? target
+                if !decodedAny, timestamp > target, target > origin, let earlier = keyframeRequest(before: request) {
+                    // The seek went by decode time and landed after a frame shown at or after the
+                    // target (reordered frames): start one keyframe earlier.
+                    request = earlier
+                    steppedBack = true
+                    break
+                }
+                decodedAny = true
+                if timestamp >= target { return (frame, false) }
+                previous.take(from: frame)
+            }
+            if steppedBack { continue }
+            if decodedAny { return (previous, true) }
+            // Nothing decodable after this keyframe (a damaged or truncated end): step back.
+            guard let earlier = keyframeRequest(before: request) else { break }
+            request = earlier
+        }
+        throw MediaError(.invalidMedia, path: path, "no decodable video frame")
+    }
+
+    /// Seek requests for the last frame, latest first: one per keyframe whose data is in the
+    /// file, at the end of its group of pictures; a single request past the end when the index
+    /// is empty.
+    private func lastFrameRequests() -> [Int64] {
+        let requests = keyframeRequests(where: { $0.position + Int64($0.size) <= Int64(file.fileSize) })
+        guard !requests.isEmpty else { return [Int64.max / 2, origin] }
+        return Array(requests.reversed().prefix(16))
+    }
+
+    /// For each keyframe of the index that passes `include`, in decode order: the timestamp
+    /// whose backward seek lands on that keyframe (the decode time of the last sample of its
+    /// group of pictures, which also satisfies the demuxer's open-GOP check), paired with the
+    /// keyframe's own entry.
+    private func keyframeGroups(where include: (IndexEntry) -> Bool) -> [(keyframe: IndexEntry, request: Int64)] {
+        var groups: [(keyframe: IndexEntry, request: Int64)] = []
+        for (position, entry) in index.enumerated() where entry.isKeyframe && include(entry) {
+            var last = position
+            while last + 1 < index.count, !index[last + 1].isKeyframe { last += 1 }
+            groups.append((entry, max(entry.timestamp, index[last].timestamp)))
+        }
+        return groups
+    }
+
+    private func keyframeRequests(where include: (IndexEntry) -> Bool) -> [Int64] {
+        keyframeGroups(where: include).map(\.request)
+    }
+
+    /// The seek request one keyframe before the keyframe a backward seek to `request` lands on,
+    /// or nil when there is none.
+    private func keyframeRequest(before request: Int64) -> Int64? {
+        let keyframes = index.enumerated().filter { $0.element.isKeyframe }
+        guard let landed = keyframes.lastIndex(where: { $0.element.timestamp <= request }), landed > 0 else {
+            return nil
+        }
+        let position = keyframes[landed].offset
+        return index[position - 1].timestamp
+    }
+
+    /// Decoded poster candidates with their statistics: the keyframes shown after `start` seconds
+    /// (nil: from the first frame on, which is a candidate even when it is not a keyframe) up to
+    /// `end` seconds, at most `limit`, spread evenly.
+    private func posterCandidates(after start: Double?, through end: Double, limit: Int) throws
+        -> [(frame: Frame, statistics: FrameStatistics)]
+    {
+        let startTimestamp = start.map { timestamp(atSeconds: $0) }
+        let endTimestamp = timestamp(atSeconds: end)
+        let fileSize = Int64(file.fileSize)
+        let groups = keyframeGroups { entry in
+            !entry.isDiscarded && entry.timestamp <= endTimestamp && entry.position + Int64(entry.size) <= fileSize
+                && startTimestamp.map { entry.timestamp > $0 } ?? true
+        }
+        var frames: [Frame] = []
+        var seen = Set<Int64>()
+        if start == nil, index.first(where: { !$0.isDiscarded }) != groups.first?.keyframe {
+            // The first frame shown is not a keyframe (an edit list starts mid-GOP): decode it.
+            if let first = try? decodeFrame(atOrAfter: origin).frame {
+                frames.append(first)
+                if let timestamp = first.presentationTimestamp { seen.insert(timestamp) }
+            }
+        }
+        let reader = try keyframes()
+        for group in ClipFrameSource.evenlySpread(groups, limit: max(0, limit - frames.count)) {
+            let frame = try Frame()
+            guard try reader.decodeKeyframe(seekingTo: group.request, into: frame) else { continue }
+            // A demuxer that steps back a keyframe (open GOPs) may hand out one seen already.
+            if let timestamp = frame.presentationTimestamp, !seen.insert(timestamp).inserted { continue }
+            frames.append(frame)
+        }
+        if start == nil, frames.isEmpty, let first = try? decodeFrame(atOrAfter: origin).frame {
+            frames.append(first)
+        }
+        return try frames.map { ($0, try converter.statistics(of: $0)) }
+    }
+
+    /// Up to `limit` elements of `items`, evenly spread, always keeping the first.
+    static func evenlySpread<Element>(_ items: [Element], limit: Int) -> [Element] {
+        guard items.count > limit else { return items }
+        guard limit > 1 else { return Array(items.prefix(limit)) }
+        let last = Double(items.count - 1)
+        return (0..<limit).map { items[Int((Double($0) * last / Double(limit - 1)).rounded())] }
+    }
+
+    /// The reader that decodes every frame, opened on first use.
+    private func sequential() throws -> VideoFrameReader {
+        if let sequentialReader { return sequentialReader }
+        let reader = try VideoFrameReader(stream: stream, threads: threads)
+        sequentialReader = reader
+        return reader
+    }
+
+    /// The reader that decodes single keyframes, opened on first use.
+    private func keyframes() throws -> KeyframeReader {
+        if let keyframeReader { return keyframeReader }
+        let reader = try KeyframeReader(stream: stream)
+        keyframeReader = reader
+        return reader
+    }
+
+    // MARK: - Time
+
+    /// `seconds` from the clip's start in stream ticks.
+    private func timestamp(atSeconds seconds: Double) -> Int64 {
+        let microseconds = Int64((min(seconds, 1e9) * 1_000_000).rounded())
+        return origin + av_rescale_q(microseconds, cff_time_base_q(), stream.timeBaseRational)
+    }
+
+    private func deliver(_ frame: Frame, size: FrameSize, clamped: Bool) throws -> RGBAImageBuffer {
+        lastRequestWasClamped = clamped
+        lastFrameTime = frame.presentationTimestamp.map { Double($0 - origin) * stream.timeBase }
+        return try converter.picture(from: frame, size: size)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// The kinds of file ``InputFile`` accepts, each through its own libavformat whitelist.
+///
+/// Clips and stills are separate families so a clip path never reaches an image demuxer and a
+/// still path never reaches the QuickTime demuxer: the file's first bytes pick the one demuxer
+/// that is forced, and the whitelist holds only that family's demuxers.
+public enum ContainerFamily: Sendable, Equatable {
+    /// QuickTime/MP4 clips (`.mov`, `.mp4`, `.m4v`), through the `mov` demuxer.
+    case quickTime
+    /// PNG and JPEG stills, through `png_pipe` and `jpeg_pipe` (never `image2`, which expands
+    /// `%d` patterns in file names into sequences).
+    case stillImage
+
+    /// What FFmpeg is told to open, decided before it opens anything.
+    struct Opening {
+        /// The demuxer forced on the file, e.g. `mov` or `png_pipe`.
+        var demuxer: String
+        /// True when the file ends before its last QuickTime atom.
+        var truncated = false
+    }
+
+    /// The demuxers libavformat may use for this family (`format_whitelist`).
+    var formatWhitelist: String {
+        switch self {
+        case .quickTime: return "mov,mp4,m4a,3gp,3g2,mj2"
+        case .stillImage: return "png_pipe,jpeg_pipe"
+        }
+    }
+
+    /// What an open failure says, e.g. "not a readable QuickTime/MP4 file".
+    var openFailure: String {
+        switch self {
+        case .quickTime: return "not a readable QuickTime/MP4 file"
+        case .stillImage: return "not a readable PNG or JPEG image"
+        }
+    }
+
+    /// Looks at the first bytes of the file at `path` (of `fileSize` bytes) and picks the
+    /// demuxer, or throws `.invalidMedia` saying why the file is not of this family.
+    func sniff(path: String, fileSize: UInt64) throws -> Opening {
+        switch self {
+        case .quickTime:
+            let findings = try ContainerSniffer.sniff(path: path, fileSize: fileSize)
+            return Opening(demuxer: "mov", truncated: findings.truncated)
+        case .stillImage:
+            guard fileSize > 0 else { throw MediaError(.invalidMedia, path: path, "empty file (0 bytes)") }
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                throw MediaError(.unreadableInput, path: path, "cannot open for reading")
+            }
+            defer { try? handle.close() }
+            let head = [UInt8]((try? handle.read(upToCount: 8)) ?? Data())
+            if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+                return Opening(demuxer: "png_pipe")
+            }
+            if head.starts(with: [0xFF, 0xD8, 0xFF]) { return Opening(demuxer: "jpeg_pipe") }
+            throw MediaError(.invalidMedia, path: path, "not a PNG or JPEG image (unknown signature)")
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import CFFmpeg
+import Foundation
+
+/// SHA-256 with libavutil's hash API: owns an `AVHashContext`, freed with `av_hash_freep`.
+/// Used for clip identities and for the content keys that name bundle outputs.
+public final class ContentHasher {
+    private var context: OpaquePointer?
+
+    /// A fresh SHA-256 state.
+    public init() throws {
+        guard av_hash_alloc(&context, "SHA256") >= 0, context != nil else {
+            throw MediaError(.unsupported, "libavutil has no SHA256")
+        }
+        av_hash_init(context)
+    }
+
+    deinit { av_hash_freep(&context) }
+
+    /// Adds bytes to the hash.
+    public func update(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        av_hash_update(context, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+    }
+
+    /// Adds a string's UTF-8 bytes to the hash.
+    public func update(_ text: String) {
+        var text = text
+        text.withUTF8 { update(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The digest as 64 lowercase hex digits. The hasher is spent afterwards.
+    public func finalHex() -> String {
+        var buffer = [UInt8](repeating: 0, count: 65)
+        av_hash_final_hex(context, &buffer, Int32(buffer.count))
+        return String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
+    }
+
+    /// SHA-256 of a string, as hex.
+    public static func sha256(of text: String) throws -> String {
+        let hasher = try ContentHasher()
+        hasher.update(text)
+        return hasher.finalHex()
+    }
+
+    /// SHA-256 of a file's contents, as hex, read in 1 MiB chunks.
+    public static func sha256(ofFileAt path: String) throws -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            _ = try InputFile.checkRegularFile(path)
+            throw MediaError(.unreadableInput, path: path, "cannot open for reading")
+        }
+        defer { try? handle.close() }
+        let hasher = try ContentHasher()
+        while true {
+            let chunk: Data
+            do {
+                chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            } catch {
+                throw MediaError(.ioFailure, path: path, "read failed: \(error.localizedDescription)")
+            }
+            if chunk.isEmpty { break }
+            chunk.withUnsafeBytes { hasher.update($0) }
+        }
+        return hasher.finalHex()
+    }
+}

@@ -1,0 +1,24 @@
+import CFFmpeg
+
+extension Frame {
+    /// Points this frame at caller-owned packed RGBA bytes (`width` × `height`, stride `width` × 4)
+    /// without copying them, so a ``Scaler`` can read them.
+    ///
+    /// The frame holds a reference-counted buffer whose free function does nothing: the caller
+    /// keeps `pixels` alive and calls ``unref()`` when done, before the memory goes away.
+    func borrow(rgba pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int) throws {
+        precondition(pixels.count >= width * height * 4, "RGBA buffer smaller than \(width)x\(height)")
+        unref()
+        guard let base = pixels.baseAddress,
+            let buffer = av_buffer_create(
+                UnsafeMutablePointer(mutating: base), pixels.count, { _, _ in }, nil, AV_BUFFER_FLAG_READONLY)
+        else { throw MediaError(.ioFailure, "out of memory (frame buffer)") }
+        pointer.pointee.buf.0 = buffer
+        pointer.pointee.data.0 = buffer.pointee.data
+        pointer.pointee.linesize.0 = Int32(width * 4)
+        pointer.pointee.width = Int32(width)
+        pointer.pointee.height = Int32(height)
+        pointer.pointee.format = AV_PIX_FMT_RGBA.rawValue
+        pointer.pointee.color_range = AVCOL_RANGE_JPEG
+    }
+}

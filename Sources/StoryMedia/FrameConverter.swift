@@ -1,0 +1,93 @@
+import CFFmpeg
+
+/// Turns decoded frames of one clip into upright, 8-bit, full-range RGBA pictures of a requested
+/// ``FrameSize``: scale (libswscale, honouring the frame's colour tags), tone-map HLG/PQ to SDR,
+/// turn upright at the small size, then crop for ``FrameSize/fill(width:height:)``.
+///
+/// It keeps its last scalers, since every frame of a clip has the same shape.
+final class FrameConverter {
+    /// How stored pictures are turned upright.
+    let transform: DisplayTransform
+    /// Horizontal stretch of a stored pixel (1 for square pixels).
+    let sampleAspectRatio: Double
+
+    private var pictureScaler: (key: ScalerKey, scaler: Scaler)?
+    private var statisticsScaler: (key: ScalerKey, scaler: Scaler)?
+
+    /// Side of the square the poster statistics are measured on.
+    static let statisticsSide = 64
+
+    init(transform: DisplayTransform, sampleAspectRatio: Double) {
+        self.transform = transform
+        self.sampleAspectRatio = sampleAspectRatio
+    }
+
+    /// The upright size `frame` displays at.
+    func displaySize(of frame: Frame) -> (width: Int, height: Int) {
+        let shownWidth = max(1, Int((Double(frame.width) * sampleAspectRatio).rounded()))
+        return transform.displaySize(width: shownWidth, height: frame.height)
+    }
+
+    /// `frame` as an upright RGBA picture of `size`.
+    func picture(from frame: Frame, size: FrameSize) throws -> RGBAImageBuffer {
+        guard size.isValid else { throw MediaError(.unsupported, "invalid picture size \(size)") }
+        let display = displaySize(of: frame)
+        let scaled = size.scaledSize(displayWidth: display.width, displayHeight: display.height)
+        let stored = transform.storedSize(displayWidth: scaled.width, displayHeight: scaled.height)
+        var image: RGBAImageBuffer
+        if let toneMapper = HDRToneMapper(for: frame) {
+            let scaler = try scaler(for: frame, width: stored.width, height: stored.height, format: AV_PIX_FMT_RGB48LE)
+            image = try toneMapper.map(frame, with: scaler)
+        } else {
+            let scaler = try scaler(for: frame, width: stored.width, height: stored.height, format: AV_PIX_FMT_RGBA)
+            image = try scaler.scaleToRGBA(frame)
+        }
+        image = transform.apply(to: image)
+        let output = size.outputSize(displayWidth: display.width, displayHeight: display.height)
+        return image.centreCropped(width: min(output.width, image.width), height: min(output.height, image.height))
+    }
+
+    /// Luma and colour statistics of `frame`, measured on a 64 × 64 copy (orientation does not
+    /// matter to them).
+    func statistics(of frame: Frame) throws -> FrameStatistics {
+        let side = FrameConverter.statisticsSide
+        let key = ScalerKey(frame: frame, width: side, height: side, format: AV_PIX_FMT_RGBA)
+        if statisticsScaler?.key != key {
+            statisticsScaler = (key, try Scaler(for: frame, width: side, height: side))
+        }
+        return FrameStatistics(of: try statisticsScaler!.scaler.scaleToRGBA(frame))
+    }
+
+    private func scaler(for frame: Frame, width: Int, height: Int, format: AVPixelFormat) throws -> Scaler {
+        let key = ScalerKey(frame: frame, width: width, height: height, format: format)
+        if let cached = pictureScaler, cached.key == key { return cached.scaler }
+        let scaler = try Scaler(
+            for: frame, width: width, height: height, destinationFormat: format, flags: Scaler.ffmpegCLIFlags)
+        pictureScaler = (key, scaler)
+        return scaler
+    }
+
+    /// What makes a scaler reusable for another frame: the source's shape and colour tags and the
+    /// destination's.
+    private struct ScalerKey: Equatable {
+        let sourceWidth: Int
+        let sourceHeight: Int
+        let sourceFormat: Int
+        let colorSpace: Int
+        let colorRange: Int
+        let width: Int
+        let height: Int
+        let format: Int
+
+        init(frame: Frame, width: Int, height: Int, format: AVPixelFormat) {
+            sourceWidth = frame.width
+            sourceHeight = frame.height
+            sourceFormat = Int(frame.pointer.pointee.format)
+            colorSpace = Int(frame.pointer.pointee.colorspace.rawValue)
+            colorRange = Int(frame.pointer.pointee.color_range.rawValue)
+            self.width = width
+            self.height = height
+            self.format = Int(format.rawValue)
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import CFFmpeg
+import Foundation
+
+/// An MP4 (or QuickTime) file being written: owns the muxer's `AVFormatContext`, closed with
+/// `avio_closep` + `avformat_free_context`.
+///
+/// The file is written to a temporary path next to the final one (same folder, so the rename is
+/// atomic) and renamed into place by ``finish()``; until then, and if anything fails, the final
+/// path is untouched and the temporary file is removed when the object goes away. The `moov`
+/// index is moved to the front (`+faststart`) so players can start before the download ends.
+public final class OutputFile {
+    /// The path the finished file will have.
+    public let path: String
+    /// Where the file is written until it is finished.
+    let temporaryPath: String
+
+    private let context: UnsafeMutablePointer<AVFormatContext>
+    private var stream: UnsafeMutablePointer<AVStream>?
+    private var streamSourceTimeBase = AVRational(num: 1, den: 1)
+    private var headerWritten = false
+    private var finished = false
+
+    /// Creates the temporary file next to `path`. The container is QuickTime for a `.mov` path and
+    /// MP4 otherwise. Throws `.cannotCreateOutput` when the folder cannot be written.
+    public init(path: String) throws {
+        self.path = path
+        let url = URL(fileURLWithPath: path)
+        let folderURL = url.deletingLastPathComponent()
+        let folder = folderURL.path
+        let temporaryName = ".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp"
+        temporaryPath = folderURL.appendingPathComponent(temporaryName).path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw MediaError(.cannotCreateOutput, path: path, "no such folder: \(folder)")
+        }
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw MediaError(.cannotCreateOutput, path: path, "is a directory")
+        }
+        let formatName = url.pathExtension.lowercased() == "mov" ? "mov" : "mp4"
+        var allocated: UnsafeMutablePointer<AVFormatContext>?
+        try ffmpegCheck(
+            avformat_alloc_output_context2(&allocated, nil, formatName, "file:" + temporaryPath),
+            "cannot set up the \(formatName) muxer", kind: .cannotCreateOutput, path: path)
+        guard let allocated else { throw MediaError(.ioFailure, path: path, "out of memory (muxer)") }
+        context = allocated
+        // From here on a throw runs deinit, which frees the context.
+        try ffmpegCheck(
+            avio_open(&context.pointee.pb, "file:" + temporaryPath, AVIO_FLAG_WRITE), "cannot create the file",
+            kind: .cannotCreateOutput, path: path)
+    }
+
+    deinit {
+        avio_closep(&context.pointee.pb)
+        avformat_free_context(context)
+        if !finished { unlink(temporaryPath) }
+    }
+
+    /// True when the container wants codec parameter sets out of band (MP4 does).
+    public var needsGlobalHeader: Bool { context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
+
+    /// Adds the one video stream, described by `encoder` (which must already be open).
+    public func addVideoStream(for encoder: VideoEncoder) throws {
+        precondition(stream == nil, "OutputFile writes one video stream")
+        guard let created = avformat_new_stream(context, nil) else {
+            throw MediaError(.ioFailure, path: path, "out of memory (stream)")
+        }
+        try ffmpegCheck(
+            avcodec_parameters_from_context(created.pointee.codecpar, encoder.context), "bad encoder parameters",
+            kind: .ioFailure, path: path)
+        if encoder.settings.codec == .hevc {
+            // QuickTime and AVPlayer play HEVC only when tagged hvc1 (parameter sets in the sample entry).
+            created.pointee.codecpar.pointee.codec_tag = OutputFile.fourCharacterCode("hvc1")
+        }
+        created.pointee.time_base = encoder.timeBase
+        created.pointee.avg_frame_rate = encoder.context.pointee.framerate
+        stream = created
+        streamSourceTimeBase = encoder.timeBase
+    }
+
+    /// Writes the container header (`+faststart`: the index goes to the front at the end).
+    public func writeHeader() throws {
+        var options: OpaquePointer?
+        defer { av_dict_free(&options) }
+        av_dict_set(&options, "movflags", "+faststart", 0)
+        try ffmpegCheck(
+            avformat_write_header(context, &options), "cannot write the header", kind: .ioFailure, path: path)
+        headerWritten = true
+    }
+
+    /// Writes an encoded packet, rescaling its timestamps from the encoder's time base to the
+    /// stream's (which the muxer may have changed in ``writeHeader()``).
+    public func write(_ packet: Packet) throws {
+        guard let stream else { preconditionFailure("addVideoStream before write") }
+        packet.pointer.pointee.stream_index = stream.pointee.index
+        av_packet_rescale_ts(packet.pointer, streamSourceTimeBase, stream.pointee.time_base)
+        try ffmpegCheck(
+            av_interleaved_write_frame(context, packet.pointer), "cannot write a packet", kind: .ioFailure,
+            path: path)
+    }
+
+    /// Writes the trailer, closes the file and renames it to ``path``.
+    public func finish() throws {
+        precondition(headerWritten && !finished, "finish once, after writeHeader")
+        try ffmpegCheck(av_write_trailer(context), "cannot write the trailer", kind: .ioFailure, path: path)
+        try ffmpegCheck(avio_closep(&context.pointee.pb), "cannot close the file", kind: .ioFailure, path: path)
+        guard rename(temporaryPath, path) == 0 else {
+            throw MediaError(.cannotCreateOutput, path: path, String(cString: strerror(errno)))
+        }
+        finished = true
+    }
+
+    /// MKTAG: a four-character code as FFmpeg stores it (first character in the low byte).
+    static func fourCharacterCode(_ text: String) -> UInt32 {
+        text.utf8.prefix(4).enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+    }
+}

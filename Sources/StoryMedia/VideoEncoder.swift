@@ -1,0 +1,159 @@
+import CFFmpeg
+
+/// A constant-frame-rate video encoder: owns an `AVCodecContext`, freed with
+/// `avcodec_free_context`.
+///
+/// H.264 goes through libx264 (High profile), HEVC through libx265; both take 8-bit yuv420p tagged
+/// BT.709 (primaries, transfer, matrix) and limited range. The time base is 1/fps and a frame's
+/// timestamp is its index, so the output is CFR by construction.
+public final class VideoEncoder {
+    /// The codecs storyreel writes.
+    public enum Codec: String, Sendable, CaseIterable {
+        /// H.264 High profile through libx264, tagged `avc1`.
+        case h264
+        /// HEVC Main profile through libx265, tagged `hvc1` (what AVPlayer requires).
+        case hevc
+
+        /// FFmpeg's encoder name.
+        var encoderName: String { self == .h264 ? "libx264" : "libx265" }
+    }
+
+    /// How the encoder trades latency and memory against compression, on top of the preset.
+    public enum Tuning: Sendable, Equatable {
+        /// The preset as it is.
+        case standard
+        /// For clips of a few dozen frames, such as cube transitions: no B-frames, a 5-frame
+        /// rate-control lookahead and, for H.264, slice threads instead of frame threads. Each
+        /// frame is encoded as it arrives (the work overlaps rendering, no long drain at the end)
+        /// and far fewer frames are held in memory. Measured on 15 cube frames at 1080x1920:
+        /// the same size within 0.5%, about 20% less CPU and 45% less memory than `veryfast`.
+        case shortClip
+    }
+
+    /// What one ``receive(into:)`` call produced.
+    public enum Output {
+        /// A packet was written into the caller's packet.
+        case packet
+        /// The encoder needs another frame first (EAGAIN: a state, not an error).
+        case needsInput
+        /// The encoder is fully drained (EOF: a state, not an error).
+        case endOfStream
+    }
+
+    /// The encoder's settings.
+    public struct Settings: Sendable, Equatable {
+        /// The codec.
+        public var codec: Codec
+        /// Width in pixels (even).
+        public var width: Int
+        /// Height in pixels (even).
+        public var height: Int
+        /// Frames per second.
+        public var fps: Double
+        /// Constant rate factor: lower is better and bigger (x264/x265 scale, 0...51).
+        public var crf: Int
+        /// The x264/x265 preset, e.g. `veryfast`.
+        public var preset: String
+        /// Encoder threads (0 = as many as the encoder likes).
+        public var threads: Int
+        /// Latency and memory against compression, on top of the preset.
+        public var tuning: Tuning
+
+        /// Settings with storyreel's defaults: CRF 20, preset `veryfast`, automatic threads, the
+        /// preset untuned.
+        public init(
+            codec: Codec = .h264, width: Int, height: Int, fps: Double, crf: Int = 20, preset: String = "veryfast",
+            threads: Int = 0, tuning: Tuning = .standard
+        ) {
+            self.codec = codec
+            self.width = width
+            self.height = height
+            self.fps = fps
+            self.crf = crf
+            self.preset = preset
+            self.threads = threads
+            self.tuning = tuning
+        }
+    }
+
+    /// The settings the encoder was opened with.
+    public let settings: Settings
+    let context: UnsafeMutablePointer<AVCodecContext>
+
+    /// Opens the encoder. `globalHeader` asks for out-of-band parameter sets, as MP4 needs
+    /// (``OutputFile/needsGlobalHeader``).
+    public init(settings: Settings, globalHeader: Bool) throws {
+        self.settings = settings
+        guard let codec = avcodec_find_encoder_by_name(settings.codec.encoderName) else {
+            throw MediaError(
+                .unsupported, "this FFmpeg build has no \(settings.codec.encoderName) encoder",
+                ffmpegCode: cff_error_encoder_not_found())
+        }
+        guard let allocated = avcodec_alloc_context3(codec) else {
+            throw MediaError(.ioFailure, "out of memory (encoder)")
+        }
+        context = allocated
+        let frameRate = av_d2q(settings.fps, 1_000_000)
+        context.pointee.width = Int32(settings.width)
+        context.pointee.height = Int32(settings.height)
+        context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        context.pointee.framerate = frameRate
+        context.pointee.time_base = AVRational(num: frameRate.den, den: frameRate.num)
+        context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+        context.pointee.color_primaries = AVCOL_PRI_BT709
+        context.pointee.color_trc = AVCOL_TRC_BT709
+        context.pointee.colorspace = AVCOL_SPC_BT709
+        context.pointee.color_range = AVCOL_RANGE_MPEG
+        context.pointee.thread_count = Int32(settings.threads)
+        if globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+
+        var options: OpaquePointer?
+        defer { av_dict_free(&options) }
+        av_dict_set(&options, "preset", settings.preset, 0)
+        av_dict_set(&options, "crf", String(settings.crf), 0)
+        let shortClip = settings.tuning == .shortClip
+        if shortClip { context.pointee.max_b_frames = 0 }
+        switch settings.codec {
+        case .h264:
+            av_dict_set(&options, "profile", "high", 0)
+            if shortClip { av_dict_set(&options, "x264-params", "sliced-threads=1:rc-lookahead=5", 0) }
+        case .hevc:
+            // x265 logs to stderr by itself; storyreel reports errors its own way.
+            av_dict_set(&options, "x265-params", "log-level=error" + (shortClip ? ":rc-lookahead=5" : ""), 0)
+        }
+        try ffmpegCheck(
+            avcodec_open2(context, codec, &options), "cannot open the \(settings.codec.encoderName) encoder",
+            kind: .unsupported)
+        if let unused = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
+            throw MediaError(
+                .unsupported,
+                "the \(settings.codec.encoderName) encoder does not accept '\(String(cString: unused.pointee.key))'")
+        }
+    }
+
+    deinit {
+        var pointer: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&pointer)
+    }
+
+    /// The encoder's time base: one tick per frame.
+    var timeBase: AVRational { context.pointee.time_base }
+
+    /// Sends a frame, or nil to start draining. Returns false when the encoder must first give
+    /// up packets (EAGAIN).
+    public func send(_ frame: Frame?) throws -> Bool {
+        let result = avcodec_send_frame(context, frame?.pointer)
+        if result == cff_error_eagain() { return false }
+        try ffmpegCheck(result, "cannot encode", kind: .ioFailure)
+        return true
+    }
+
+    /// Receives the next encoded packet into `packet`.
+    public func receive(into packet: Packet) throws -> Output {
+        let result = avcodec_receive_packet(context, packet.pointer)
+        if result == cff_error_eagain() { return .needsInput }
+        if result == cff_error_eof() { return .endOfStream }
+        try ffmpegCheck(result, "cannot encode", kind: .ioFailure)
+        return .packet
+    }
+}

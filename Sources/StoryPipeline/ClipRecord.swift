@@ -1,0 +1,45 @@
+import StoryMedia
+
+/// What the bundle needs to know of one clip: its content hash and the metadata the manifest
+/// lists. Cached by path, size, mtime and inode, so an unchanged clip is neither re-hashed nor
+/// re-probed.
+public struct ClipRecord: Sendable, Equatable, Codable {
+    /// SHA-256 of the file's contents, hex.
+    public var sha256: String
+    /// Seconds (the container's duration after edit lists).
+    public var duration: Double
+    /// Display width, after rotation.
+    public var width: Int
+    /// Display height, after rotation.
+    public var height: Int
+    /// Clockwise degrees to turn upright.
+    public var rotation: Int
+    /// Average frame rate.
+    public var frameRate: Double
+    /// FFmpeg's codec name.
+    public var codec: String
+    /// `hlg`, `pq`, `dolbyVision` or `none`.
+    public var hdr: String
+    /// True when the clip has an audio stream.
+    public var hasAudio: Bool
+
+    /// The first 16 hex digits of the hash: the item's id.
+    public var id: String { String(sha256.prefix(16)) }
+
+    /// Makes a record from a probe, or throws when the clip cannot be played as a story item.
+    public init(sha256: String, info: ClipInfo, path: String) throws {
+        guard let video = info.video else { throw MediaError(.noVideoStream, path: path, "no video stream") }
+        guard let duration = info.duration, duration > 0 else {
+            throw MediaError(.invalidMedia, path: path, "no duration")
+        }
+        self.sha256 = sha256
+        self.duration = duration
+        width = video.displayWidth
+        height = video.displayHeight
+        rotation = video.rotation
+        frameRate = video.frameRate ?? 0
+        codec = video.codec
+        hdr = video.hdr
+        hasAudio = info.audio != nil
+    }
+}

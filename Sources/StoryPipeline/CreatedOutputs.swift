@@ -1,0 +1,42 @@
+import Foundation
+import StoryMedia
+
+/// The files and folders a job has created so far, so that a job that fails part-way can remove
+/// every one of them and leave nothing behind.
+struct CreatedOutputs {
+    /// Finished files, in the order they were added.
+    private(set) var files: [String] = []
+    /// Folders the job created (the outermost new folder of each path), removed with their contents.
+    private var folders: [String] = []
+
+    /// Makes sure `path` is a folder, creating it (and missing parents) when needed. Throws
+    /// `.cannotCreateOutput` when it is a file or cannot be created.
+    mutating func createFolder(_ path: String) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw MediaError(.cannotCreateOutput, path: path, "not a folder") }
+            return
+        }
+        var outermostNew = URL(fileURLWithPath: path).standardizedFileURL
+        while case let parent = outermostNew.deletingLastPathComponent(), parent.path != outermostNew.path,
+            !FileManager.default.fileExists(atPath: parent.path)
+        {
+            outermostNew = parent
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw MediaError(.cannotCreateOutput, path: path, "cannot create the folder")
+        }
+        folders.append(outermostNew.path)
+    }
+
+    /// Records a finished file.
+    mutating func add(_ file: String) { files.append(file) }
+
+    /// Removes every recorded file, then every folder the job created.
+    func removeAll() {
+        for file in files.reversed() { unlink(file) }
+        for folder in folders.reversed() { try? FileManager.default.removeItem(atPath: folder) }
+    }
+}

@@ -1,0 +1,286 @@
+import CubeRender
+import Foundation
+import StoryMedia
+
+/// Renders one cube transition between two faces (clips or stills) and writes it as an encoded
+/// clip, a folder of PNG frames and/or a filmstrip: what `storyreel cube` runs and what the
+/// pipeline calls between two users' stories.
+///
+/// Faces: going forward, the last displayed frame of FROM and the first of TO; going backward,
+/// the first frames of both (the renderer plays `forward(TO, FROM)` in reverse). A still is
+/// its own face. Both faces are decoded in parallel, scaled to fill the canvas and centre-cropped,
+/// and their decoders are freed before encoding starts. Frames are then rendered one at a time
+/// into one reused buffer and streamed to every output; outputs are atomic, and a failure
+/// leaves none of them behind.
+public struct CubeTransitionJob: Sendable {
+    /// What a finished job wrote.
+    public struct Summary: Sendable, Equatable {
+        /// Canvas width in pixels.
+        public var width: Int
+        /// Canvas height in pixels.
+        public var height: Int
+        /// Frames rendered (N).
+        public var frameCount: Int
+        /// Every file written, in the order they were finished.
+        public var outputs: [String]
+    }
+
+    /// How the transition looks and is encoded; every field has the `storyreel cube` default.
+    public struct Parameters: Sendable, Equatable {
+        /// Canvas width in pixels, or nil (with ``height``) for FROM's display size rounded down to
+        /// even.
+        public var width: Int?
+        /// Canvas height in pixels, or nil (with ``width``).
+        public var height: Int?
+        /// Seconds.
+        public var duration = 0.5
+        /// Frames per second.
+        public var fps = 30.0
+        /// The easing curve.
+        public var easing = CubeEasing.smooth
+        /// Perspective distance as a multiple of the width.
+        public var perspective = 2.667
+        /// Shading strength, 0...1.
+        public var shade = 0.3
+        /// Which way the cube turns.
+        public var direction = CubeDirection.forward
+        /// The clip's codec.
+        public var codec = VideoEncoder.Codec.h264
+        /// The clip's constant rate factor, 0...51.
+        public var crf = 20
+        /// The x264/x265 preset.
+        public var preset = "veryfast"
+        /// Threads the renderer splits each frame over.
+        public var threads = Parallel.coreCount
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// Where the job writes; any combination, at least one.
+    public struct Outputs: Sendable, Equatable {
+        /// The encoded clip (`.mp4`, or `.mov` for QuickTime), or nil.
+        public var videoPath: String?
+        /// A folder for `frame_0000.png` …, created when missing, or nil.
+        public var framesDirectory: String?
+        /// The filmstrip PNG, or nil.
+        public var filmstripPath: String?
+
+        /// The outputs given.
+        public init(videoPath: String? = nil, framesDirectory: String? = nil, filmstripPath: String? = nil) {
+            self.videoPath = videoPath
+            self.framesDirectory = framesDirectory
+            self.filmstripPath = filmstripPath
+        }
+
+        /// True when nothing would be written.
+        public var isEmpty: Bool { videoPath == nil && framesDirectory == nil && filmstripPath == nil }
+    }
+
+    /// The outgoing face.
+    public var from: CubeFaceSource
+    /// The incoming face.
+    public var to: CubeFaceSource
+    /// How the transition looks and is encoded.
+    public var parameters: Parameters
+    /// Per-input deadline in seconds (nil: none).
+    public var timeout: Double?
+
+    /// A job from `from` to `to`.
+    public init(
+        from: CubeFaceSource, to: CubeFaceSource, parameters: Parameters = Parameters(), timeout: Double? = 30
+    ) {
+        self.from = from
+        self.to = to
+        self.parameters = parameters
+        self.timeout = timeout
+    }
+
+    /// A job between two paths, each a clip or (`.png`, `.jpg`, `.jpeg`) a still.
+    public init(from: String, to: String, parameters: Parameters = Parameters(), timeout: Double? = 30) {
+        self.init(
+            from: CubeFaceSource(path: from), to: CubeFaceSource(path: to), parameters: parameters, timeout: timeout)
+    }
+
+    /// The renderer's spec for a `width` × `height` canvas.
+    public func spec(width: Int, height: Int) -> CubeTransitionSpec {
+        CubeTransitionSpec(
+            width: width, height: height, duration: parameters.duration, fps: parameters.fps,
+            easing: parameters.easing, perspective: parameters.perspective, shade: parameters.shade,
+            direction: parameters.direction)
+    }
+
+    /// The frame count, N = round(duration × fps).
+    public var frameCount: Int { spec(width: 2, height: 2).frameCount }
+
+    /// The canvas size given in the parameters, or nil when it comes from FROM.
+    private var givenSize: (width: Int, height: Int)? {
+        guard let width = parameters.width, let height = parameters.height else { return nil }
+        return (width, height)
+    }
+
+    /// Checks the parameters before any file is touched (the canvas too, when it is given).
+    /// Throws `CubeRenderError` saying what is wrong.
+    public func validate() throws {
+        guard (parameters.width == nil) == (parameters.height == nil) else {
+            throw CubeRenderError("give both the canvas width and height, or neither")
+        }
+        try spec(width: parameters.width ?? 2, height: parameters.height ?? 2).validate()
+        guard (0...51).contains(parameters.crf) else {
+            throw CubeRenderError("crf \(parameters.crf) must be from 0 to 51")
+        }
+        guard parameters.threads >= 1 else { throw CubeRenderError("the renderer needs at least one thread") }
+    }
+
+    /// Decodes both faces at the canvas size, TO on another thread while FROM decodes on this
+    /// one. Throws a ``MediaError`` naming the first input, in argument order, that failed.
+    public func loadFaces() throws -> (from: RGBAImageBuffer, to: RGBAImageBuffer) {
+        let fromClip: ClipFrameSource?
+        let size: (width: Int, height: Int)
+        if let givenSize {
+            fromClip = nil
+            size = givenSize
+        } else {
+            switch from {
+            case .still(let path):
+                // The canvas comes from the still itself: decode it once, crop it to even sides.
+                let still = try StillImage.load(path: path, timeout: timeout)
+                let (width, height) = try canvasSize(displayWidth: still.width, displayHeight: still.height)
+                let toFace = try loadFace(to, isFrom: false, size: .fill(width: width, height: height))
+                return (still.centreCropped(width: width, height: height), toFace)
+            case .clip(let path):
+                let clip = try openClip(path, isFrom: true)
+                fromClip = clip
+                size = try canvasSize(displayWidth: clip.displayWidth, displayHeight: clip.displayHeight)
+            }
+        }
+        let fill = FrameSize.fill(width: size.width, height: size.height)
+        let incoming = BackgroundWork { [self] in try loadFace(to, isFrom: false, size: fill) }
+        let fromFace = Result {
+            if let fromClip { return try face(of: fromClip, isFrom: true, size: fill) }
+            return try loadFace(from, isFrom: true, size: fill)
+        }
+        let toFace = incoming.wait()
+        return (try fromFace.get(), try toFace.get())
+    }
+
+    /// Renders the transition and writes it as an encoded clip at `path`.
+    @discardableResult
+    public func writeVideo(to path: String) throws -> Summary {
+        try run(writing: Outputs(videoPath: path))
+    }
+
+    /// Renders and writes every output in `outputs`. Calls `progress` after each frame with the
+    /// frames done and the frame count.
+    @discardableResult
+    public func run(writing outputs: Outputs, progress: (Int, Int) -> Void = { _, _ in }) throws -> Summary {
+        try validate()
+        guard !outputs.isEmpty else {
+            throw CubeRenderError("nothing to write: give a video path, a frames folder or a filmstrip path")
+        }
+        let renderer = try makeRenderer()
+        let width = renderer.spec.width
+        let height = renderer.spec.height
+        let frameCount = renderer.frameCount
+        var created = CreatedOutputs()
+        do {
+            let writer = try outputs.videoPath.map {
+                try VideoClipWriter(
+                    path: $0,
+                    settings: VideoEncoder.Settings(
+                        codec: parameters.codec, width: width, height: height, fps: parameters.fps,
+                        crf: parameters.crf, preset: parameters.preset, tuning: .shortClip))
+            }
+            let framesDirectory = outputs.framesDirectory
+            let frameEncoder = try framesDirectory.map { folder in
+                try created.createFolder(folder)
+                return try ImageEncoder(format: .png, width: width, height: height)
+            }
+            let filmstrip = try outputs.filmstripPath.map { _ in
+                try Filmstrip(frameCount: frameCount, frameWidth: width, frameHeight: height)
+            }
+            var canvas = [UInt8](repeating: 0, count: width * height * 4)
+            try canvas.withUnsafeMutableBufferPointer { buffer in
+                let rgba = UnsafeBufferPointer(buffer)
+                for index in 0..<frameCount {
+                    renderer.render(frame: index, into: buffer)
+                    try writer?.append(rgba: rgba)
+                    if let frameEncoder, let framesDirectory {
+                        let image = RGBAImageBuffer(width: width, height: height, pixels: Array(rgba))
+                        let path = CubeTransitionJob.framePath(in: framesDirectory, index: index)
+                        try AtomicFile.write(try frameEncoder.encode(image), to: path)
+                        created.add(path)
+                    }
+                    try filmstrip?.offer(frame: index, rgba: rgba)
+                    progress(index + 1, frameCount)
+                }
+            }
+            if let filmstrip, let filmstripPath = outputs.filmstripPath {
+                try AtomicFile.write(try filmstrip.pngData(), to: filmstripPath)
+                created.add(filmstripPath)
+            }
+            if let writer {
+                try writer.finish()
+                created.add(writer.path)
+            }
+        } catch {
+            created.removeAll()
+            throw error
+        }
+        return Summary(width: width, height: height, frameCount: frameCount, outputs: created.files)
+    }
+
+    /// `frame_0000.png`, `frame_0001.png` … in `folder`.
+    public static func framePath(in folder: String, index: Int) -> String {
+        URL(fileURLWithPath: folder).appendingPathComponent(String(format: "frame_%04d.png", index)).path
+    }
+
+    /// Loads both faces and prepares the renderer; the faces' decoders are gone when it returns.
+    private func makeRenderer() throws -> CubeRenderer {
+        let faces = try loadFaces()
+        let spec = spec(width: faces.from.width, height: faces.from.height)
+        return try CubeRenderer(
+            from: try RGBAImage(width: faces.from.width, height: faces.from.height, pixels: faces.from.pixels),
+            to: try RGBAImage(width: faces.to.width, height: faces.to.height, pixels: faces.to.pixels),
+            spec: spec, threads: parameters.threads)
+    }
+
+    /// Decodes one face: a still as it is, a clip's last frame (FROM going forward) or first frame.
+    private func loadFace(_ source: CubeFaceSource, isFrom: Bool, size: FrameSize) throws -> RGBAImageBuffer {
+        switch source {
+        case .still(let path):
+            return try StillImage.load(path: path, size: size, timeout: timeout)
+        case .clip(let path):
+            return try face(of: try openClip(path, isFrom: isFrom), isFrom: isFrom, size: size)
+        }
+    }
+
+    /// True when the face is a clip's last frame rather than its first.
+    private func wantsLastFrame(isFrom: Bool) -> Bool { isFrom && parameters.direction == .forward }
+
+    /// Opens a face's clip. The last frame takes decoding a run of frames, which frame threads
+    /// speed up; a first frame is one picture, which they would only delay.
+    private func openClip(_ path: String, isFrom: Bool) throws -> ClipFrameSource {
+        try ClipFrameSource(path: path, timeout: timeout, threads: wantsLastFrame(isFrom: isFrom) ? 0 : 1)
+    }
+
+    /// The face a clip gives: its last displayed frame (FROM going forward) or its first.
+    private func face(of clip: ClipFrameSource, isFrom: Bool, size: FrameSize) throws -> RGBAImageBuffer {
+        wantsLastFrame(isFrom: isFrom) ? try clip.lastFrame(size: size) : try clip.firstFrame(size: size)
+    }
+
+    /// A display size rounded down to even sides, or a `.invalidMedia` error when that is not a
+    /// canvas the renderer takes.
+    private func canvasSize(displayWidth: Int, displayHeight: Int) throws -> (width: Int, height: Int) {
+        let width = displayWidth / 2 * 2
+        let height = displayHeight / 2 * 2
+        do {
+            try spec(width: width, height: height).validate()
+        } catch let error as CubeRenderError {
+            throw MediaError(
+                .invalidMedia, path: from.path,
+                "its \(displayWidth)x\(displayHeight) picture cannot be the canvas (\(error.message)); pass --size")
+        }
+        return (width, height)
+    }
+}

@@ -1,0 +1,56 @@
+/// How `storyreel render` builds a bundle.
+public struct RenderOptions: Sendable {
+    /// How clips get into the bundle.
+    public enum ClipMode: String, Sendable {
+        /// Content-addressed copies in `clips/` (the default).
+        case copy
+        /// Hard links in `clips/`, falling back to copies across file systems.
+        case link
+        /// No files: the manifest points at the originals by relative path.
+        case reference
+    }
+
+    /// One part of the work, for rendering over several machines.
+    public struct Shard: Sendable, Equatable {
+        /// Which part, from 1 to `count`.
+        public var index: Int
+        /// How many parts.
+        public var count: Int
+        /// Makes a shard; `index` runs from 1 to `count`.
+        public init(index: Int, count: Int) {
+            self.index = index
+            self.count = count
+        }
+    }
+
+    /// Transition width in pixels (the canvas).
+    public var canvasWidth = 1080
+    /// Transition height in pixels.
+    public var canvasHeight = 1920
+    /// Transition frame rate.
+    public var fps = 30.0
+    /// Transition duration in seconds.
+    public var transitionDuration = 0.5
+    /// Also render backward transitions.
+    public var bothDirections = false
+    /// How clips get into the bundle.
+    public var clipMode = ClipMode.copy
+    /// Remove outputs nothing references.
+    public var prune = false
+    /// Work units run at once.
+    public var jobs = Parallel.coreCount
+    /// Render only this part of the work, and write no manifest.
+    public var shard: Shard?
+    /// Per-clip deadline in seconds.
+    public var timeout = 30.0
+    /// How long to wait for another render's lock.
+    public var lockTimeout = 60.0
+
+    /// The defaults: 1080×1920, 30 fps, 0.5 s forward transitions, copies.
+    public init() {}
+
+    /// Poster and thumbnail sizes: thumbnails are this wide, for the story row.
+    public static let thumbnailWidth = 180
+    /// Avatars are this square.
+    public static let avatarSize = 180
+}

@@ -1,0 +1,23 @@
+/// What a render did, counted in work units: printed as one line, or as JSON with `--json`.
+public struct RenderSummary: Sendable {
+    /// Units rendered in this run.
+    public var rendered = 0
+    /// Units whose output already existed under its key.
+    public var cached = 0
+    /// Clips, stories and units left out, with reasons.
+    public var skipped: [SkippedEntry] = []
+    /// Wall-clock seconds.
+    public var seconds = 0.0
+    /// The manifest written, relative to the working folder, or nil for a shard.
+    public var manifestPath: String?
+    /// Outputs removed by `--prune`.
+    public var pruned = 0
+
+    /// The `--json` summary object.
+    public var json: JSONValue {
+        .object([
+            ("rendered", .int(rendered)), ("cached", .int(cached)), ("skipped", .int(skipped.count)),
+            ("seconds", .number((seconds * 1000).rounded() / 1000)),
+        ])
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import StoryMedia
+
+/// Remembers, per clip path, the file's size, mtime and inode with its ``ClipRecord``, so a
+/// re-run re-hashes and re-probes only clips that changed. Stored as JSON inside the bundle.
+public final class StatCache: @unchecked Sendable {
+    // All access to `entries` holds `lock`; that is what makes the cache Sendable.
+    private struct Entry: Codable {
+        var size: UInt64
+        var modified: Int64
+        var inode: UInt64
+        var record: ClipRecord
+    }
+
+    private let lock = NSLock()
+    private var entries: [String: Entry]
+    private let file: String
+
+    /// Loads the cache stored at `file` (an empty cache when it is missing or unreadable).
+    public init(file: String) {
+        self.file = file
+        let data = FileManager.default.contents(atPath: file) ?? Data()
+        entries = (try? JSONDecoder().decode([String: Entry].self, from: data)) ?? [:]
+    }
+
+    /// The cached record for `path`, when its size, mtime and inode are unchanged.
+    public func record(for path: String) -> ClipRecord? {
+        guard let stamp = StatCache.stamp(path) else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        guard let entry = entries[path], entry.size == stamp.size, entry.modified == stamp.modified,
+            entry.inode == stamp.inode
+        else { return nil }
+        return entry.record
+    }
+
+    /// Remembers `record` for `path` as the file is now.
+    public func store(_ record: ClipRecord, for path: String) {
+        guard let stamp = StatCache.stamp(path) else { return }
+        lock.lock()
+        entries[path] = Entry(size: stamp.size, modified: stamp.modified, inode: stamp.inode, record: record)
+        lock.unlock()
+    }
+
+    /// Writes the cache back, atomically, keeping only `paths`.
+    public func save(keeping paths: Set<String>) throws {
+        lock.lock()
+        let kept = entries.filter { paths.contains($0.key) }
+        lock.unlock()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try AtomicFile.write(try encoder.encode(kept), to: file)
+    }
+
+    private static func stamp(_ path: String) -> (size: UInt64, modified: Int64, inode: UInt64)? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        let modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+        return (UInt64(status.st_size), modified, UInt64(status.st_ino))
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import StoryMedia
+
+/// The stories to render, read from a stories folder (`STORIES/<handle>/`) or a JSON spec, in
+/// play order, with what was skipped on the way.
+public struct StoryInput: Sendable {
+    /// The folder that the stories' relative paths start from.
+    public var root: String
+    /// Stories in play order: by `order`, then by handle in natural order; read stories last.
+    public var stories: [StorySource]
+    /// Folders and files left out, with reasons.
+    public var skipped: [SkippedEntry]
+
+    /// File extensions of clips, compared case-insensitively.
+    public static let clipExtensions: Set<String> = ["mov", "mp4", "m4v"]
+
+    /// Reads `path`: a stories folder, or a `.json` spec file.
+    public static func load(_ path: String) throws -> StoryInput {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw MediaError(.missingInput, path: path, "no such file or folder")
+        }
+        return isFolder.boolValue ? try loadFolder(path) : try loadSpec(path)
+    }
+
+    /// Reads a stories folder: one subfolder per user.
+    public static func loadFolder(_ root: String) throws -> StoryInput {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: root)
+        } catch {
+            throw MediaError(.unreadableInput, path: root, "cannot list the folder")
+        }
+        var stories: [StorySource] = []
+        var skipped: [SkippedEntry] = []
+        for name in names.sorted(by: NaturalOrder.areInIncreasingOrder) where !name.hasPrefix(".") {
+            let folder = (root as NSString).appendingPathComponent(name)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                continue
+            }
+            if let problem = StoryHandle.problem(with: name) {
+                skipped.append(SkippedEntry(path: name, story: nil, reason: "not a story folder: \(problem)"))
+                continue
+            }
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            let clips = files.filter { !$0.hasPrefix(".") && clipExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
+                .sorted(by: NaturalOrder.areInIncreasingOrder)
+            let avatar = ["avatar.jpg", "avatar.png"].first { files.contains($0) }
+            var story = StorySource(
+                handle: name, displayName: name, avatar: avatar.map { "\(name)/\($0)" },
+                clips: clips.map { "\(name)/\($0)" })
+            if files.contains("story.json") {
+                do {
+                    try applySettings(from: (folder as NSString).appendingPathComponent("story.json"), to: &story)
+                } catch {
+                    skipped.append(SkippedEntry(path: "\(name)/story.json", story: name, reason: (error as? MediaError)?.reason ?? "\(error)"))
+                }
+            }
+            stories.append(story)
+        }
+        return StoryInput(root: root, stories: playOrder(stories, byExplicitOrder: true), skipped: skipped)
+    }
+
+    /// Reads a JSON spec: `{"stories": [{"handle", "displayName", "avatar", "isRead", "items": [...]}]}`.
+    /// Paths are relative to the spec file; the array order is the play order.
+    public static func loadSpec(_ path: String) throws -> StoryInput {
+        let root = (path as NSString).deletingLastPathComponent
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw MediaError(.unreadableInput, path: path, "cannot read the spec")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let entries = object["stories"] as? [[String: Any]]
+        else {
+            throw MediaError(.invalidMedia, path: path, "not a stories spec: expected {\"stories\": [...]}")
+        }
+        var stories: [StorySource] = []
+        var skipped: [SkippedEntry] = []
+        for (position, entry) in entries.enumerated() {
+            guard let handle = entry["handle"] as? String else {
+                skipped.append(SkippedEntry(path: "stories[\(position)]", story: nil, reason: "no handle"))
+                continue
+            }
+            if let problem = StoryHandle.problem(with: handle) {
+                skipped.append(SkippedEntry(path: "stories[\(position)]", story: handle, reason: problem))
+                continue
+            }
+            let items = (entry["items"] as? [Any] ?? []).compactMap { $0 as? String }
+            stories.append(
+                StorySource(
+                    handle: handle, displayName: entry["displayName"] as? String ?? handle,
+                    isRead: entry["isRead"] as? Bool ?? false, avatar: entry["avatar"] as? String, clips: items))
+        }
+        return StoryInput(root: root.isEmpty ? "." : root, stories: playOrder(stories, byExplicitOrder: false), skipped: skipped)
+    }
+
+    /// Stories with an `order` first by it, the rest by handle in natural order (when
+    /// `byExplicitOrder`; otherwise the given order is kept); then read stories move last,
+    /// keeping their order.
+    static func playOrder(_ stories: [StorySource], byExplicitOrder: Bool) -> [StorySource] {
+        var ordered = stories
+        if byExplicitOrder {
+            ordered.sort { a, b in
+                switch (a.order, b.order) {
+                case (let x?, let y?) where x != y: return x < y
+                case (.some, .none): return true
+                case (.none, .some): return false
+                default: return NaturalOrder.areInIncreasingOrder(a.handle, b.handle)
+                }
+            }
+        }
+        return ordered.filter { !$0.isRead } + ordered.filter(\.isRead)
+    }
+
+    private static func applySettings(from path: String, to story: inout StorySource) throws {
+        guard let data = FileManager.default.contents(atPath: path),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { throw MediaError(.invalidMedia, path: path, "story.json is not a JSON object; its settings were ignored") }
+        if let name = object["displayName"] as? String { story.displayName = name }
+        if let isRead = object["isRead"] as? Bool { story.isRead = isRead }
+        if let order = object["order"] as? NSNumber { story.order = order.doubleValue }
+    }
+}

@@ -1,0 +1,38 @@
+/// One piece of bundle work whose output is named by a key derived from everything that goes
+/// into it: the inputs' contents, the parameters and the renderer version. An output that
+/// exists under its key is never redone.
+public struct WorkUnit: Sendable, Equatable {
+    /// What the unit makes.
+    public enum Kind: String, Sendable {
+        case clip, poster, thumbnail, avatar, transition
+    }
+
+    /// What a transition is made from.
+    public struct TransitionFaces: Sendable, Equatable {
+        /// The outgoing story's id.
+        public var fromStory: String
+        /// The incoming story's id.
+        public var toStory: String
+        /// Absolute path of the clip giving face A.
+        public var fromClip: String
+        /// Absolute path of the clip giving face B.
+        public var toClip: String
+        /// `forward` or `backward`.
+        public var direction: String
+    }
+
+    /// What the unit makes.
+    public var kind: Kind
+    /// The content key (hex).
+    public var key: String
+    /// The output path, relative to the bundle.
+    public var output: String
+    /// The story the unit belongs to.
+    public var story: String
+    /// The input file (clip or avatar), absolute; for transitions, the outgoing clip.
+    public var source: String
+    /// The input, relative to the stories input (for `plan` and skipped entries).
+    public var sourceLabel: String
+    /// For transitions: the faces.
+    public var faces: TransitionFaces?
+}

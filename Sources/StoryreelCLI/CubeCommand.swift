@@ -1,0 +1,92 @@
+import CubeRender
+import Foundation
+import StoryMedia
+import StoryPipeline
+
+/// `storyreel cube FROM TO [-o OUT.mp4] [--frames-dir DIR] [--filmstrip OUT.png] …`: renders the
+/// 3D cube turn from one face to the next and writes it as a clip, PNG frames and/or a filmstrip.
+public enum CubeCommand: Command {
+    public static let name = "cube"
+    public static let abstract = "Render a 3D cube transition between two clips or stills (MP4, PNG frames, filmstrip)."
+    public static let usage =
+        "cube FROM TO [-o OUT.mp4] [--frames-dir DIR] [--filmstrip OUT.png] [--duration S] [--fps N] [--size WxH] "
+        + "[--easing smooth|linear] [--perspective P] [--shade S] [--direction forward|backward] "
+        + "[--codec h264|hevc] [--crf N] [--timeout SECONDS] [--quiet]"
+    public static let options: [OptionSpec] = [
+        .value("output", short: "o", "OUT.mp4", "Write the transition as H.264 (or HEVC) MP4, CFR, +faststart."),
+        .value("frames-dir", "DIR", "Write every frame as DIR/frame_0000.png … (created when missing)."),
+        .value("filmstrip", "OUT.png", "Write 5 evenly spaced frames side by side, 240 px high."),
+        .value("duration", "S", "Transition length in seconds (default 0.5)."),
+        .value("fps", "N", "Frames per second (default 30); N = round(duration × fps) frames."),
+        .value("size", "WxH", "Canvas size, even sides up to 8192 (default: FROM's display size, rounded to even)."),
+        .value("easing", "smooth|linear", "Progress curve: smooth t²(3−2t) (default) or linear."),
+        .value("perspective", "P", "Camera distance as a multiple of the width (default 2.667)."),
+        .value("shade", "S", "Darkening of a turned face, 0 to 1 (default 0.3)."),
+        .value("direction", "forward|backward", "backward plays forward(TO, FROM) in reverse (default forward)."),
+        .value("codec", "h264|hevc", "h264 (High, default) or hevc (tagged hvc1)."),
+        .value("crf", "N", "Constant rate factor, 0 to 51, lower is better (default 20)."),
+        .value("timeout", "SECONDS", "Give up on an input after this long (default 30)."),
+        .flag("quiet", short: "q", "Print nothing but errors."),
+    ]
+    public static let examples = [
+        "storyreel cube ana/IMG_0001.MOV ben/1.mp4 -o cube.mp4          # last frame of ana → first of ben",
+        "storyreel cube a.mov b.mov --direction backward -o back.mp4    # the turn the other way",
+        "storyreel cube a.png b.jpg --size 1080x1920 --frames-dir frames/ --filmstrip strip.png",
+    ]
+
+    public static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
+        var console = console
+        console.quiet = arguments.flag("quiet")
+        guard arguments.positionals.count == 2 else {
+            throw UsageError("cube needs exactly two inputs, FROM and TO (got \(arguments.positionals.count))")
+        }
+        let outputs = CubeTransitionJob.Outputs(
+            videoPath: arguments.string("output"), framesDirectory: arguments.string("frames-dir"),
+            filmstripPath: arguments.string("filmstrip"))
+        guard !outputs.isEmpty else {
+            throw UsageError("cube needs an output: -o OUT.mp4, --frames-dir or --filmstrip")
+        }
+        let job = CubeTransitionJob(
+            from: arguments.positionals[0], to: arguments.positionals[1], parameters: try parameters(arguments),
+            timeout: try arguments.positiveDouble("timeout") ?? 30)
+        do {
+            try job.validate()
+        } catch let error as CubeRenderError {
+            throw UsageError(error.message)
+        }
+        let summary = try job.run(writing: outputs)
+        var written = [outputs.videoPath, outputs.filmstripPath].compactMap { $0 }
+        if let folder = outputs.framesDirectory { written.append("\(folder)/frame_*.png") }
+        console.status(
+            "storyreel: cube \(summary.width)x\(summary.height), \(summary.frameCount) frames -> "
+                + written.joined(separator: ", ") + "\n")
+        return .success
+    }
+
+    /// The job's parameters from the command line; malformed values are usage errors.
+    static func parameters(_ arguments: ParsedArguments) throws -> CubeTransitionJob.Parameters {
+        var parameters = CubeTransitionJob.Parameters()
+        if let size = try arguments.size("size") {
+            parameters.width = size.width
+            parameters.height = size.height
+        }
+        parameters.duration = try arguments.positiveDouble("duration") ?? parameters.duration
+        parameters.fps = try arguments.positiveDouble("fps") ?? parameters.fps
+        if let easing = try arguments.choice("easing", of: CubeEasing.allCases.map(\.rawValue)) {
+            parameters.easing = CubeEasing(rawValue: easing)!
+        }
+        parameters.perspective = try arguments.positiveDouble("perspective") ?? parameters.perspective
+        if let shade = try arguments.double("shade") {
+            guard (0...1).contains(shade) else { throw UsageError("--shade must be from 0 to 1, got '\(shade)'") }
+            parameters.shade = shade
+        }
+        if let direction = try arguments.choice("direction", of: CubeDirection.allCases.map(\.rawValue)) {
+            parameters.direction = CubeDirection(rawValue: direction)!
+        }
+        if let codec = try arguments.choice("codec", of: VideoEncoder.Codec.allCases.map(\.rawValue)) {
+            parameters.codec = VideoEncoder.Codec(rawValue: codec)!
+        }
+        parameters.crf = try arguments.int("crf", in: 0...51) ?? parameters.crf
+        return parameters
+    }
+}

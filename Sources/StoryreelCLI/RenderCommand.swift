@@ -1,0 +1,91 @@
+import Foundation
+import StoryMedia
+import StoryPipeline
+
+/// `storyreel render INPUT -o OUT`: a stories folder or spec in, a bundle with a manifest out.
+public enum RenderCommand: Command {
+    public static let name = "render"
+    public static let abstract = "Render a stories folder (or JSON spec) into a bundle with manifest.json."
+    public static let usage =
+        "render INPUT -o OUT [--jobs N] [--shard K/N] [--size WxH] [--fps 30] [--transition-duration 0.5] "
+        + "[--both-directions] [--copy|--link|--reference] [--prune] [--timeout S] [--lock-timeout S] [--quiet] [--json]"
+    public static let options: [OptionSpec] = [
+        .value("out", short: "o", "OUT", "The bundle folder (created when missing)."),
+        .value("jobs", short: "j", "N", "Work units at once (default: all cores)."),
+        .value("shard", "K/N", "Render only part K of N of the work; write no manifest."),
+        .value("size", "WxH", "Transition canvas (default 1080x1920)."),
+        .value("fps", "FPS", "Transition frame rate (default 30)."),
+        .value("transition-duration", "SECONDS", "Transition length (default 0.5)."),
+        .flag("both-directions", "Also render backward transitions."),
+        .flag("copy", "Copy clips into clips/ (default)."),
+        .flag("link", "Hard-link clips into clips/, copying across file systems."),
+        .flag("reference", "Point the manifest at the original clips by relative path."),
+        .flag("prune", "Remove outputs nothing references."),
+        .value("timeout", "SECONDS", "Per-clip deadline (default 30)."),
+        .value("lock-timeout", "SECONDS", "Wait this long for another render's lock (default 60), then exit 75."),
+        .flag("quiet", short: "q", "Print only errors."),
+        .flag("json", "Print only a JSON summary on stdout."),
+    ]
+    public static let examples = [
+        "storyreel render samples/stories -o build/reel",
+        "storyreel render stories.json -o reel --both-directions --size 720x1280",
+        "storyreel render stories -o reel --shard 2/3     # one CI machine's part",
+    ]
+
+    public static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
+        guard arguments.positionals.count == 1 else { throw UsageError("render needs exactly one INPUT") }
+        guard let output = arguments.string("out") else { throw UsageError("render needs -o OUT") }
+        var options = try renderOptions(arguments)
+        options.prune = arguments.flag("prune")
+        options.lockTimeout = try arguments.double("lock-timeout").map { max(0, $0) } ?? 60
+        var console = console
+        console.quiet = arguments.flag("quiet") || arguments.flag("json")
+        let bar = ProgressBar(console: console)
+        let summary = try BundleRenderer(input: arguments.positionals[0], output: output, options: options)
+            .run { bar.update($0) }
+        report(summary, console: console, json: arguments.flag("json"))
+        return summary.skipped.isEmpty ? .success : .dataError
+    }
+
+    /// The options shared by `render`, `plan` and `ingest --render`.
+    static func renderOptions(_ arguments: ParsedArguments) throws -> RenderOptions {
+        var options = RenderOptions()
+        if let size = try arguments.size("size") { (options.canvasWidth, options.canvasHeight) = size }
+        options.fps = try arguments.positiveDouble("fps") ?? options.fps
+        options.transitionDuration = try arguments.positiveDouble("transition-duration") ?? options.transitionDuration
+        guard (options.fps * options.transitionDuration).rounded() >= 1 else {
+            throw UsageError("--transition-duration × --fps gives no frame")
+        }
+        options.bothDirections = arguments.flag("both-directions")
+        let modes = ["copy", "link", "reference"].filter { arguments.flag($0) }
+        guard modes.count <= 1 else { throw UsageError("choose one of --copy, --link, --reference") }
+        options.clipMode = modes.first.flatMap(RenderOptions.ClipMode.init(rawValue:)) ?? .copy
+        options.jobs = try arguments.int("jobs", in: 1...1024) ?? options.jobs
+        options.timeout = try arguments.positiveDouble("timeout") ?? options.timeout
+        if let shard = arguments.string("shard") {
+            let parts = shard.split(separator: "/").compactMap { Int($0) }
+            guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {
+                throw UsageError("--shard expects K/N with 1 ≤ K ≤ N, got '\(shard)'")
+            }
+            options.shard = .init(index: parts[0], count: parts[1])
+        }
+        return options
+    }
+
+    /// Prints the skipped entries and the summary line (or the JSON summary).
+    static func report(_ summary: RenderSummary, console: Console, json: Bool) {
+        for entry in summary.skipped {
+            console.error("\(entry.path): skipped: \(entry.reason)")
+        }
+        if json {
+            console.output(summary.json.serialized(pretty: false))
+            return
+        }
+        var line = String(
+            format: "rendered %d, cached %d, skipped %d in %.1f s", summary.rendered, summary.cached,
+            summary.skipped.count, summary.seconds)
+        if summary.pruned > 0 { line += ", pruned \(summary.pruned)" }
+        line += summary.manifestPath.map { "; manifest: \($0)" } ?? " (shard: no manifest)"
+        console.note(line)
+    }
+}

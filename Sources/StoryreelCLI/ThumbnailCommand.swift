@@ -1,0 +1,209 @@
+import Foundation
+import StoryMedia
+import StoryPipeline
+
+/// `storyreel thumbnail CLIP... (-o OUT | --out-dir DIR)`: writes a poster image per clip, the
+/// smart pick or the frame at a time, upright, tone-mapped to SDR, as JPEG, PNG or WebP.
+public enum ThumbnailCommand: Command {
+    public static let name = "thumbnail"
+    public static let abstract = "Write a poster image per clip: a smart pick, or the frame at a time."
+    public static let usage =
+        "thumbnail CLIP... (-o OUT | --out-dir DIR) [--at SECONDS|PERCENT%] [--width N] [--height N]"
+        + " [--format jpeg|png|webp] [--quality Q] [--timeout SECONDS] [--jobs N]"
+    public static let options: [OptionSpec] = [
+        .value("out", short: "o", "OUT", "Write the one CLIP's poster to OUT; the format follows its extension."),
+        .value("out-dir", "DIR", "Write a poster per CLIP into DIR (created if missing), named CLIP-NAME.EXT."),
+        .value("at", "TIME", "The frame at TIME seconds (1.5) or share of the clip (50%), not the smart pick."),
+        .value("width", "N", "Scale to N pixels wide (the height keeps the aspect ratio, rounded to even)."),
+        .value("height", "N", "Scale to N pixels high; with --width, fill N exactly and crop the overflow."),
+        .value("format", "FORMAT", "jpeg, png or webp (default: from OUT's extension, else jpeg)."),
+        .value("quality", "Q", "Quality from 1 to 100, 100 best (default \(ImageEncoder.defaultQuality))."),
+        .value("timeout", "SECONDS", "Give up on a clip after this long (default 30)."),
+        .value("jobs", short: "j", "N", "Clips processed at once (default: all cores)."),
+    ]
+    public static let examples = [
+        "storyreel thumbnail IMG_0001.MOV -o poster.jpg          # the smart pick, full size",
+        "storyreel thumbnail clips/*.mov --out-dir posters --width 360",
+        "storyreel thumbnail IMG_0001.MOV -o first.png --at 0    # the first frame, lossless",
+        "storyreel thumbnail IMG_0001.MOV -o mid.webp --at 50% --width 540 --height 960",
+    ]
+
+    /// Which frame a poster shows.
+    enum FrameChoice: Sendable, Equatable {
+        /// The smart pick (``ClipFrameSource/posterFrame(size:)``).
+        case smart
+        /// The frame at this many seconds from the start.
+        case seconds(Double)
+        /// The frame at this share (0...100) of the duration.
+        case percent(Double)
+    }
+
+    /// What was written for one clip.
+    struct Written: Sendable {
+        /// The poster's path.
+        let output: String
+        /// The time asked for with `--at SECONDS`, when it was past the last frame.
+        let clampedRequest: Double?
+        /// When the frame used is shown, in seconds.
+        let frameTime: Double?
+    }
+
+    public static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
+        let clips = arguments.positionals
+        guard !clips.isEmpty else { throw UsageError("thumbnail needs at least one CLIP") }
+        let out = arguments.string("out")
+        let outDirectory = arguments.string("out-dir")
+        switch (out, outDirectory) {
+        case (nil, nil): throw UsageError("thumbnail needs -o OUT (for one clip) or --out-dir DIR")
+        case (.some, .some): throw UsageError("give -o or --out-dir, not both")
+        case (.some, nil) where clips.count != 1:
+            throw UsageError("-o takes exactly one CLIP, got \(clips.count); use --out-dir DIR for several")
+        default: break
+        }
+        let format = try imageFormat(arguments, out: out)
+        let quality = try arguments.int("quality", in: 1...100) ?? ImageEncoder.defaultQuality
+        let size = try frameSize(arguments)
+        let choice = try frameChoice(arguments)
+        let timeout = try arguments.positiveDouble("timeout") ?? 30
+        let jobs = try arguments.int("jobs", in: 1...1024) ?? Parallel.coreCount
+
+        let outputs: [String]
+        if let outDirectory {
+            do {
+                try createFolder(outDirectory)
+            } catch let error as MediaError {
+                console.error(error.description)
+                return ExitCode(for: error)
+            }
+            outputs = outputPaths(for: clips, in: outDirectory, fileExtension: format.fileExtension)
+        } else {
+            outputs = [out!]
+        }
+        // Clips already run in parallel: more decoder threads per clip would only compete.
+        let decoderThreads = min(jobs, clips.count) > 1 ? 1 : 0
+        let results: [Result<Written, MediaError>] = Parallel.map(clips.count, jobs: jobs) { index in
+            Result {
+                try writePoster(
+                    of: clips[index], to: outputs[index], choice: choice, size: size, format: format,
+                    quality: quality, timeout: timeout, decoderThreads: decoderThreads)
+            }.mapError { error in
+                (error as? MediaError) ?? MediaError(.ioFailure, path: clips[index], "\(error)")
+            }
+        }
+
+        var exitCode = ExitCode.success
+        for (clip, result) in zip(clips, results) {
+            switch result {
+            case .success(let written):
+                console.output(written.output)
+                if let requested = written.clampedRequest {
+                    let shown = written.frameTime.map { String(format: " (%.3f s)", $0) } ?? ""
+                    console.note(
+                        "\(clip): \(String(format: "%.3f", requested)) s is after the last frame; used the last frame"
+                            + shown)
+                }
+            case .failure(let error):
+                console.error(error.description)
+                if exitCode == .success { exitCode = ExitCode(for: error) }
+            }
+        }
+        return exitCode
+    }
+
+    /// Decodes, encodes and atomically writes one clip's poster.
+    static func writePoster(
+        of clip: String, to output: String, choice: FrameChoice, size: FrameSize, format: ImageFormat, quality: Int,
+        timeout: Double, decoderThreads: Int
+    ) throws -> Written {
+        let source = try ClipFrameSource(path: clip, timeout: timeout, threads: decoderThreads)
+        let image: RGBAImageBuffer
+        var clampedRequest: Double?
+        switch choice {
+        case .smart:
+            image = try source.posterFrame(size: size)
+        case .seconds(let seconds):
+            image = try source.frame(at: seconds, size: size)
+            if source.lastRequestWasClamped { clampedRequest = seconds }
+        case .percent(let percent):
+            image = try source.frame(at: (source.duration ?? 0) * percent / 100, size: size)
+        }
+        let data = try ImageEncoder.encode(image, format: format, quality: quality)
+        try AtomicFile.write(data, to: output)
+        return Written(output: output, clampedRequest: clampedRequest, frameTime: source.lastFrameTime)
+    }
+
+    /// `--format`, else the extension of `-o` (none: JPEG), else JPEG.
+    static func imageFormat(_ arguments: ParsedArguments, out: String?) throws -> ImageFormat {
+        if let name = try arguments.choice("format", of: ["jpeg", "jpg", "png", "webp"]) {
+            return ImageFormat(pathExtension: name)!
+        }
+        guard let out else { return .jpeg }
+        let fileExtension = (out as NSString).pathExtension
+        if fileExtension.isEmpty { return .jpeg }
+        guard let format = ImageFormat(pathExtension: fileExtension) else {
+            throw UsageError(
+                "cannot tell the image format from '.\(fileExtension)'; use .jpg, .png or .webp, or --format")
+        }
+        return format
+    }
+
+    /// `--width` and `--height`: one keeps the aspect ratio, both fill and crop.
+    static func frameSize(_ arguments: ParsedArguments) throws -> FrameSize {
+        let width = try arguments.int("width", in: 2...8192)
+        let height = try arguments.int("height", in: 2...8192)
+        switch (width, height) {
+        case (let width?, let height?): return .fill(width: width, height: height)
+        case (let width?, nil): return .width(width)
+        case (nil, let height?): return .height(height)
+        case (nil, nil): return .original
+        }
+    }
+
+    /// `--at SECONDS` or `--at PERCENT%`; the smart pick without it.
+    static func frameChoice(_ arguments: ParsedArguments) throws -> FrameChoice {
+        guard let text = arguments.string("at") else { return .smart }
+        let malformed = UsageError("--at expects seconds (e.g. 1.5) or a percentage (e.g. 50%), got '\(text)'")
+        if text.hasSuffix("%") {
+            guard let percent = Double(text.dropLast()), percent.isFinite else { throw malformed }
+            guard (0...100).contains(percent) else { throw UsageError("--at percentage must be from 0% to 100%") }
+            return .percent(percent)
+        }
+        guard let seconds = Double(text), seconds.isFinite else { throw malformed }
+        guard seconds >= 0 else { throw UsageError("--at must not be negative, got '\(text)'") }
+        return .seconds(seconds)
+    }
+
+    /// `<clip name without extension>.<ext>` in `folder` for each clip, with `-2`, `-3` … added
+    /// to a name already taken by an earlier clip (argument order).
+    static func outputPaths(for clips: [String], in folder: String, fileExtension: String) -> [String] {
+        var taken = Set<String>()
+        return clips.map { clip in
+            let base = ((clip as NSString).lastPathComponent as NSString).deletingPathExtension
+            var name = "\(base).\(fileExtension)"
+            var suffix = 2
+            while taken.contains(name) {
+                name = "\(base)-\(suffix).\(fileExtension)"
+                suffix += 1
+            }
+            taken.insert(name)
+            return (folder as NSString).appendingPathComponent(name)
+        }
+    }
+
+    /// Creates `folder` and its parents, or throws `.cannotCreateOutput` saying why.
+    static func createFolder(_ folder: String) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+            guard isFolder.boolValue else {
+                throw MediaError(.cannotCreateOutput, path: folder, "exists and is not a directory")
+            }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            let reason = (error as NSError).localizedFailureReason ?? "\(error.localizedDescription)"
+            throw MediaError(.cannotCreateOutput, path: folder, "cannot create the directory: \(reason)")
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import StoryMedia
+import StoryreelTestSupport
+import Testing
+
+/// The smart poster skips black, white and flat openings and prefers the most typical look of
+/// the clip's opening.
+@Suite struct PosterPickTests {
+    static func path(_ name: String) -> String { TestEnvironment.samples.appendingPathComponent(name).path }
+
+    @Test func blackIntroPosterIsNotDark() throws {
+        let source = try ClipFrameSource(path: Self.path("black-intro.mp4"))
+        let first = try source.firstFrame(size: .width(180))
+        #expect(FFmpegReference.meanLuma(first.pixels) < 5, "the clip really opens on black")
+        let poster = try source.posterFrame(size: .width(180))
+        #expect(FFmpegReference.meanLuma(poster.pixels) > 40)
+        let shown = try #require(source.lastFrameTime)
+        #expect(shown >= 1, "the poster comes from after the black second")
+        let reference = try FFmpegReference.frame(Self.path("black-intro.mp4"), at: shown, width: 180, height: 320)
+        #expect(PixelComparison.psnr(poster.pixels, reference) >= 30)
+    }
+
+    @Test func posterOfEveryClipIsAnUprightFrameOfTheOpening() throws {
+        for clip in TestEnvironment.sampleClips {
+            let source = try ClipFrameSource(path: clip.path)
+            let poster = try source.posterFrame(size: .width(90))
+            #expect(poster.width == 90 && poster.height == 160, "\(clip.lastPathComponent)")
+            let shown = try #require(source.lastFrameTime)
+            let duration = try #require(source.duration)
+            let opening = min(duration / 3, ClipFrameSource.posterWindowLimit)
+            let limit = clip.lastPathComponent == "black-intro.mp4" ? duration / 2 : opening
+            #expect(shown >= 0 && shown <= limit, "\(clip.lastPathComponent) poster at \(shown) s")
+        }
+    }
+
+    static func statistics(mean: Double, deviation: Double = 40, histogram: [Double]) -> FrameStatistics {
+        FrameStatistics(lumaMean: mean, lumaDeviation: deviation, histogram: histogram)
+    }
+
+    @Test func uninformativeFramesAreDroppedAndTheTypicalOneWins() {
+        let usual = [0.5, 0.5, 0, 0]
+        let candidates = [
+            Self.statistics(mean: 3, histogram: [1, 0, 0, 0]),  // black
+            Self.statistics(mean: 120, histogram: [0, 0, 0.5, 0.5]),  // an outlier look
+            Self.statistics(mean: 245, histogram: [0, 0, 0, 1]),  // white flash
+            Self.statistics(mean: 110, histogram: [0.4, 0.6, 0, 0]),
+            Self.statistics(mean: 100, histogram: usual),
+            Self.statistics(mean: 100, deviation: 2, histogram: usual),  // flat
+            Self.statistics(mean: 105, histogram: [0.6, 0.4, 0, 0]),
+        ]
+        #expect(candidates[0].isUninformative && candidates[2].isUninformative && candidates[5].isUninformative)
+        #expect(FrameStatistics.typicalIndex(of: candidates) == 4)
+    }
+
+    @Test func allUninformativeGivesNoPick() {
+        let candidates = [
+            Self.statistics(mean: 2, histogram: [1, 0]), Self.statistics(mean: 250, histogram: [0, 1]),
+        ]
+        #expect(FrameStatistics.typicalIndex(of: candidates) == nil)
+        #expect(FrameStatistics.typicalIndex(of: []) == nil)
+    }
+
+    @Test func statisticsMeasureLumaAndColour() {
+        let grey = RGBAImageBuffer(width: 4, height: 4, pixels: [UInt8](repeating: 128, count: 64))
+        let flat = FrameStatistics(of: grey)
+        #expect(abs(flat.lumaMean - 128) < 1 && flat.lumaDeviation < 0.5)
+        #expect(flat.isUninformative)
+        let stripes = RGBAImageBuffer(
+            width: 2, height: 2, pixels: [0, 0, 0, 255, 255, 255, 255, 255, 0, 0, 0, 255, 255, 255, 255, 255])
+        let striped = FrameStatistics(of: stripes)
+        #expect(abs(striped.lumaMean - 127.5) < 1 && abs(striped.lumaDeviation - 127.5) < 1)
+        #expect(!striped.isUninformative)
+        #expect(striped.histogram.count == 3 * FrameStatistics.binsPerChannel)
+        #expect(abs(striped.histogram.reduce(0, +) - 3) < 1e-9)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import StoryMedia
+import StoryreelTestSupport
+import Testing
+
+/// PNG and JPEG stills decode to the pictures the ffmpeg CLI sees, through their own demuxer
+/// whitelist, and are filled to a canvas by scaling and centre-cropping.
+@Suite struct StillImageTests {
+    let folder: TemporaryFolder
+    init() throws { folder = try TemporaryFolder() }
+
+    func makeStill(_ name: String, size: String = "160x120") throws -> String {
+        let path = folder.path(name)
+        let made = try TestEnvironment.run(
+            "ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=\(size)", "-frames:v", "1", path])
+        guard made.status == 0 else { throw TestFailure("ffmpeg could not make \(name): \(made.stderr)") }
+        return path
+    }
+
+    @Test(arguments: ["still.png", "still.jpg"])
+    func stillMatchesFFmpegDecode(name: String) throws {
+        let path = try makeStill(name)
+        let image = try StillImage.load(path: path)
+        #expect(image.width == 160 && image.height == 120)
+        let reference = try PixelComparison.ffmpegImage(
+            path, width: 160, height: 120, options: PixelComparison.mediaLayerScaling)
+        #expect(PixelComparison.psnr(image.pixels, reference) >= 40)
+    }
+
+    @Test func fillScalesToCoverAndCropsTheMiddle() throws {
+        let path = try makeStill("wide.png", size: "320x120")
+        let image = try StillImage.load(path: path, size: .fill(width: 60, height: 60))
+        #expect(image.width == 60 && image.height == 60)
+        let original = try StillImage.load(path: path)
+        // 320x120 → 160x60, then the middle 60 columns (50..<110).
+        let reference = try StillImage.load(path: path, size: .fill(width: 160, height: 60))
+        #expect(reference.width == 160)
+        let cropped = reference.centreCropped(width: 60, height: 60)
+        #expect(cropped == image)
+        #expect(original.centreCropped(width: 320, height: 120) == original)
+    }
+
+    @Test func stillOfTheCanvasSizeIsUsedAsIs() throws {
+        let path = try makeStill("exact.png")
+        #expect(try StillImage.load(path: path, size: .fill(width: 160, height: 120)) == StillImage.load(path: path))
+    }
+
+    @Test func garbageAndEmptyFilesAreInvalidMedia() throws {
+        let garbage = try folder.write("garbage.png", Data((0..<2048).map { UInt8(truncatingIfNeeded: $0 * 7919) }))
+        #expect { try StillImage.load(path: garbage) } throws: { ($0 as? MediaError)?.kind == .invalidMedia }
+        let empty = try folder.write("empty.jpg", Data())
+        #expect { try StillImage.load(path: empty) } throws: { ($0 as? MediaError)?.kind == .invalidMedia }
+        var truncated = try Data(contentsOf: URL(fileURLWithPath: try makeStill("cut.png")))
+        truncated = truncated.prefix(40)
+        let cut = try folder.write("truncated.png", truncated)
+        #expect { try StillImage.load(path: cut) } throws: { ($0 as? MediaError)?.kind == .invalidMedia }
+    }
+
+    @Test func missingStillIsMissingInput() throws {
+        #expect { try StillImage.load(path: folder.path("nope.png")) } throws: {
+            ($0 as? MediaError)?.kind == .missingInput
+        }
+    }
+
+    @Test func clipsAndStillsDoNotCrossWhitelists() throws {
+        let png = try makeStill("picture.png")
+        let disguised = folder.path("picture.mov")
+        try FileManager.default.copyItem(atPath: png, toPath: disguised)
+        #expect { try InputFile(path: disguised) } throws: { ($0 as? MediaError)?.kind == .invalidMedia }
+        let clip = TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path
+        #expect { try StillImage.load(path: clip) } throws: { ($0 as? MediaError)?.kind == .invalidMedia }
+    }
+
+    @Test func stillPathsAreRecognisedByExtension() {
+        #expect(StillImage.isStillPath("a/b/FACE.PNG"))
+        #expect(StillImage.isStillPath("x.jpeg"))
+        #expect(!StillImage.isStillPath("clip.mov"))
+        #expect(!StillImage.isStillPath("folder.png/clip"))
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+@testable import StoryPipeline
+
+/// The stories folder conventions: natural order, handles, story.json, read stories last.
+@Suite struct StoryInputTests {
+    @Test func naturalOrderIsNumericAwareAndCaseInsensitive() {
+        let names = ["img_10.mov", "IMG_2.MOV", "IMG_1.mov", "b.mp4", "A.mp4", "10.mp4", "2.mp4", "1.mp4"]
+        #expect(names.sorted(by: NaturalOrder.areInIncreasingOrder) == [
+            "1.mp4", "2.mp4", "10.mp4", "A.mp4", "b.mp4", "IMG_1.mov", "IMG_2.MOV", "img_10.mov",
+        ])
+        #expect(NaturalOrder.areInIncreasingOrder("x9", "x010"))
+        #expect(!NaturalOrder.areInIncreasingOrder("x010", "x9"))
+    }
+
+    @Test func handlesAreValidated() {
+        #expect(StoryHandle.problem(with: "ana.lima") == nil)
+        #expect(StoryHandle.problem(with: "ben_k-2") == nil)
+        #expect(StoryHandle.problem(with: ".hidden") != nil)
+        #expect(StoryHandle.problem(with: "") != nil)
+        #expect(StoryHandle.problem(with: "has space") != nil)
+        #expect(StoryHandle.problem(with: "émile") != nil)
+        #expect(StoryHandle.problem(with: String(repeating: "a", count: 65)) != nil)
+        #expect(StoryHandle.problem(with: String(repeating: "a", count: 64)) == nil)
+    }
+
+    @Test func sampleStoriesLoadInPlayOrder() throws {
+        let input = try StoryInput.load(TestEnvironment.samples.appendingPathComponent("stories").path)
+        #expect(input.stories.map(\.handle) == ["ana.lima", "ben_k", "chloe", "dev-ops"])
+        let ben = try #require(input.stories.first { $0.handle == "ben_k" })
+        #expect(ben.clips == ["ben_k/1.mp4", "ben_k/2.mp4", "ben_k/10.mp4"])
+        #expect(ben.avatar == "ben_k/avatar.jpg")
+        let ana = try #require(input.stories.first)
+        #expect(ana.displayName == "Ana Lima")
+        #expect(input.stories.last?.isRead == true, "dev-ops is read, so it plays last")
+        #expect(input.stories.flatMap(\.clips).count == 9)
+    }
+
+    @Test func orderReadFlagsAndBadFoldersApply() throws {
+        let folder = try TemporaryFolder()
+        let manager = FileManager.default
+        for name in ["zed", "amy", "bob", "carl", "bad name", ".git"] {
+            try manager.createDirectory(atPath: folder.path(name), withIntermediateDirectories: true)
+        }
+        try folder.write("zed/story.json", Data(#"{"order": 1}"#.utf8))
+        try folder.write("amy/story.json", Data(#"{"isRead": true, "order": 0}"#.utf8))
+        try folder.write("carl/story.json", Data("not json".utf8))
+        for name in ["zed/clip.MOV", "zed/.partial.mov", "zed/notes.txt", "bob/b.m4v"] { try folder.write(name, Data()) }
+        let input = try StoryInput.load(folder.url.path)
+        #expect(input.stories.map(\.handle) == ["zed", "bob", "carl", "amy"])
+        #expect(input.stories[0].clips == ["zed/clip.MOV"])
+        #expect(input.stories[1].clips == ["bob/b.m4v"])
+        #expect(input.skipped.map(\.path).sorted() == ["bad name", "carl/story.json"])
+    }
+
+    @Test func specKeepsArrayOrderButReadStoriesGoLast() throws {
+        let folder = try TemporaryFolder()
+        let spec = """
+            {"stories": [
+              {"handle": "x", "isRead": true, "items": ["a.mov"]},
+              {"handle": "y", "displayName": "Why", "avatar": "y.png", "items": ["b.mov", "c.mov"]},
+              {"handle": "bad/handle", "items": []}
+            ]}
+            """
+        let path = try folder.write("spec.json", Data(spec.utf8))
+        let input = try StoryInput.load(path)
+        #expect(input.stories.map(\.handle) == ["y", "x"])
+        #expect(input.stories[0].displayName == "Why")
+        #expect(input.stories[0].clips == ["b.mov", "c.mov"])
+        #expect(input.stories[0].avatar == "y.png")
+        #expect(input.skipped.count == 1)
+        #expect(input.root == folder.url.path)
+    }
+}

@@ -1,0 +1,234 @@
+import CubeRender
+import Foundation
+import StoryMedia
+import StoryPipeline
+import StoryreelTestSupport
+import Testing
+
+/// `storyreel cube` end to end: the encoded clip as ffprobe sees it, the PNG frames against the
+/// renderer run in-process, backward against forward, stills, the filmstrip, and bad input.
+@Suite struct CubeCommandTests {
+    let folder: TemporaryFolder
+    init() throws { folder = try TemporaryFolder() }
+
+    static let fromClip = TestEnvironment.samples.appendingPathComponent("stories/ana.lima/IMG_0001.MOV").path
+    static let toClip = TestEnvironment.samples.appendingPathComponent("stories/ben_k/1.mp4").path
+
+    func cube(_ arguments: [String]) throws -> ProcessResult {
+        try TestEnvironment.storyreel(["cube"] + arguments)
+    }
+
+    /// ffprobe's video stream of `path`, frames counted by decoding.
+    func videoStream(_ path: String) throws -> [String: Any] {
+        let probe = try TestEnvironment.ffprobe(path, extra: ["-count_frames", "-select_streams", "v:0"])
+        return try #require((probe["streams"] as? [[String: Any]])?.first)
+    }
+
+    /// Every file under the temp folder, relative, sorted (hidden temp files included).
+    func filesLeft() throws -> [String] {
+        let enumerator = FileManager.default.enumerator(atPath: folder.url.path)
+        var files: [String] = []
+        while let relative = enumerator?.nextObject() as? String { files.append(relative) }
+        return files.sorted()
+    }
+
+    /// A still made by the ffmpeg CLI from one of its test sources.
+    func makeStill(_ name: String, source: String) throws -> String {
+        let path = folder.path(name)
+        let made = try TestEnvironment.run(
+            "ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", source, "-frames:v", "1", path])
+        guard made.status == 0 else { throw TestFailure("ffmpeg could not make \(name): \(made.stderr)") }
+        return path
+    }
+
+    @Test func clipsMakeAnH264ClipAndFramesThatMatchTheRenderer() throws {
+        let output = folder.path("cube.mp4")
+        let frames = folder.path("frames")
+        let result = try cube([
+            Self.fromClip, Self.toClip, "--size", "270x480", "-o", output, "--frames-dir", frames,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let frameCount = 15
+
+        let stream = try videoStream(output)
+        #expect(stream["codec_name"] as? String == "h264")
+        #expect(stream["profile"] as? String == "High")
+        #expect(stream["pix_fmt"] as? String == "yuv420p")
+        #expect(stream["width"] as? Int == 270)
+        #expect(stream["height"] as? Int == 480)
+        #expect(stream["nb_read_frames"] as? String == "\(frameCount)")
+        #expect(stream["avg_frame_rate"] as? String == "30/1")
+        #expect(stream["color_transfer"] as? String == "bt709")
+        #expect(stream["color_primaries"] as? String == "bt709")
+        #expect(stream["color_space"] as? String == "bt709")
+
+        let names = try FileManager.default.contentsOfDirectory(atPath: frames).sorted()
+        #expect(names == (0..<frameCount).map { String(format: "frame_%04d.png", $0) })
+        #expect(try filesLeft() == ["cube.mp4", "frames"] + names.map { "frames/\($0)" })
+
+        // Frame 0 as the renderer draws it in-process, from the faces the library decodes.
+        var parameters = CubeTransitionJob.Parameters()
+        parameters.width = 270
+        parameters.height = 480
+        let job = CubeTransitionJob(from: Self.fromClip, to: Self.toClip, parameters: parameters)
+        let faces = try job.loadFaces()
+        let renderer = try CubeRenderer(
+            from: try RGBAImage(width: 270, height: 480, pixels: faces.from.pixels),
+            to: try RGBAImage(width: 270, height: 480, pixels: faces.to.pixels),
+            spec: job.spec(width: 270, height: 480))
+        let expected = renderer.renderImage(frame: 0).pixels
+        let firstPNG = try PixelComparison.ffmpegImage("\(frames)/frame_0000.png", width: 270, height: 480)
+        #expect(PixelComparison.psnr(firstPNG, expected) >= 40)
+
+        let decoded = try PixelComparison.ffmpegFrames(output, width: 270, height: 480)
+        #expect(decoded.count == frameCount)
+        for (index, picture) in decoded.enumerated() {
+            let png = try PixelComparison.ffmpegImage(
+                "\(frames)/\(String(format: "frame_%04d.png", index))", width: 270, height: 480)
+            // Luma: 4:2:0 alone (no encoding) costs these colour bars 27-31 dB of RGB PSNR.
+            #expect(PixelComparison.lumaPSNR(picture, png) >= 35, "frame \(index)")
+            #expect(PixelComparison.psnr(picture, png) >= 25, "frame \(index)")
+        }
+    }
+
+    @Test func hevcClipIsTaggedHvc1() throws {
+        let output = folder.path("cube-hevc.mp4")
+        let result = try cube([
+            Self.fromClip, Self.toClip, "--size", "270x480", "--duration", "0.2", "--codec", "hevc", "-o", output,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let stream = try videoStream(output)
+        #expect(stream["codec_name"] as? String == "hevc")
+        #expect(stream["codec_tag_string"] as? String == "hvc1")
+        #expect(stream["nb_read_frames"] as? String == "6")
+        #expect(stream["avg_frame_rate"] as? String == "30/1")
+    }
+
+    @Test func defaultCanvasIsFromsDisplaySize() throws {
+        let output = folder.path("default.mp4")
+        let result = try cube([Self.fromClip, Self.toClip, "--duration", "0.1", "-o", output])
+        #expect(result.status == 0, "\(result.stderr)")
+        let stream = try videoStream(output)
+        #expect(stream["width"] as? Int == 540)
+        #expect(stream["height"] as? Int == 960)
+        #expect(stream["nb_read_frames"] as? String == "3")
+    }
+
+    @Test func backwardIsForwardWithFacesSwappedInReverse() throws {
+        let first = try makeStill("a.png", source: "testsrc2=s=270x480")
+        let second = try makeStill("b.jpg", source: "mandelbrot=s=300x500")
+        let common = ["--size", "270x480", "--duration", "0.3", "--fps", "20"]
+        let backward = try cube(
+            [first, second, "--direction", "backward", "--frames-dir", folder.path("back")] + common)
+        #expect(backward.status == 0, "\(backward.stderr)")
+        let forward = try cube([second, first, "--frames-dir", folder.path("fwd")] + common)
+        #expect(forward.status == 0, "\(forward.stderr)")
+        let frameCount = 6
+        func frame(_ name: String, _ index: Int) throws -> Data {
+            try Data(contentsOf: URL(fileURLWithPath: CubeTransitionJob.framePath(in: folder.path(name), index: index)))
+        }
+        for index in 0..<frameCount {
+            #expect(try frame("back", index) == frame("fwd", frameCount - 1 - index), "backward frame \(index)")
+        }
+        let extra = CubeTransitionJob.framePath(in: folder.path("back"), index: frameCount)
+        #expect(!FileManager.default.fileExists(atPath: extra))
+    }
+
+    @Test func backwardClipFacesAreBothFirstFrames() throws {
+        var parameters = CubeTransitionJob.Parameters()
+        parameters.width = 270
+        parameters.height = 480
+        parameters.direction = .backward
+        let faces = try CubeTransitionJob(from: Self.fromClip, to: Self.toClip, parameters: parameters).loadFaces()
+        let fill = FrameSize.fill(width: 270, height: 480)
+        #expect(faces.from == (try ClipFrameSource(path: Self.fromClip).firstFrame(size: fill)))
+        #expect(faces.to == (try ClipFrameSource(path: Self.toClip).firstFrame(size: fill)))
+        parameters.direction = .forward
+        let forwardFaces = try CubeTransitionJob(from: Self.fromClip, to: Self.toClip, parameters: parameters)
+            .loadFaces()
+        #expect(forwardFaces.from == (try ClipFrameSource(path: Self.fromClip).lastFrame(size: fill)))
+    }
+
+    @Test func stillsWorkAsFacesAndSetTheCanvas() throws {
+        let first = try makeStill("face.png", source: "testsrc2=s=301x480")
+        let second = try makeStill("face.jpeg", source: "mandelbrot=s=640x360")
+        let output = folder.path("stills.mp4")
+        let result = try cube([first, second, "--duration", "0.2", "-o", output])
+        #expect(result.status == 0, "\(result.stderr)")
+        let stream = try videoStream(output)
+        #expect(stream["width"] as? Int == 300)
+        #expect(stream["height"] as? Int == 480)
+        #expect(stream["nb_read_frames"] as? String == "6")
+    }
+
+    @Test func filmstripHasFiveTilesOf240Pixels() throws {
+        let strip = folder.path("strip.png")
+        let result = try cube([Self.fromClip, Self.toClip, "--size", "270x486", "--filmstrip", strip])
+        #expect(result.status == 0, "\(result.stderr)")
+        let stream = try videoStream(strip)
+        #expect(stream["height"] as? Int == 240)
+        #expect(stream["width"] as? Int == 5 * 133)
+        #expect(try filesLeft() == ["strip.png"])
+    }
+
+    @Test func garbageStillIsInvalidMediaAndLeavesNothing() throws {
+        let garbage = try folder.write("garbage.png", Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 * 7919) }))
+        let outputs = [
+            "-o", folder.path("out.mp4"), "--frames-dir", folder.path("frames"), "--filmstrip", folder.path("s.png"),
+        ]
+        let result = try cube([garbage, Self.toClip, "--size", "270x480"] + outputs)
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("\(garbage): not a PNG or JPEG image"))
+        #expect(try filesLeft() == ["garbage.png"])
+    }
+
+    @Test func missingInputIsNoInputAndLeavesNothing() throws {
+        let missing = folder.path("missing.mov")
+        let result = try cube([
+            Self.fromClip, missing, "-o", folder.path("out.mp4"), "--frames-dir", folder.path("f"),
+        ])
+        #expect(result.status == 66)
+        #expect(result.stderr.contains("\(missing): no such file"))
+        #expect(try filesLeft().isEmpty)
+    }
+
+    @Test(arguments: [
+        ["--size", "271x480"], ["--size", "0x0"], ["--size", "9000x9000"], ["--duration", "0"], ["--fps", "-3"],
+        ["--duration", "0.01", "--fps", "30"], ["--easing", "bouncy"], ["--crf", "60"], ["--shade", "2"],
+    ])
+    func badValuesAreUsageErrorsAndLeaveNothing(extra: [String]) throws {
+        let result = try cube(
+            [Self.fromClip, Self.toClip, "-o", folder.path("out.mp4"), "--frames-dir", folder.path("f")] + extra)
+        #expect(result.status == 64, "\(extra): \(result.stderr)")
+        #expect(result.stderr.hasPrefix("storyreel: error: "))
+        #expect(try filesLeft().isEmpty)
+    }
+
+    @Test func unwritableOutputsAreCannotCreateAndLeaveNothing() throws {
+        let common = [Self.fromClip, Self.toClip, "--size", "270x480", "--duration", "0.1"]
+        let taken = folder.path("taken.mp4")
+        try FileManager.default.createDirectory(atPath: taken, withIntermediateDirectories: false)
+        let intoFolder = try cube(common + ["-o", taken, "--frames-dir", folder.path("frames")])
+        #expect(intoFolder.status == 73, "\(intoFolder.stderr)")
+        let plainFile = try folder.write("file", Data())
+        let framesIntoFile = try cube(common + ["-o", folder.path("out.mp4"), "--frames-dir", plainFile])
+        #expect(framesIntoFile.status == 73, "\(framesIntoFile.stderr)")
+        // The filmstrip fails last, after every frame was written: the frames and their new folder go too.
+        let lateFailure = try cube(
+            common + [
+                "-o", folder.path("out.mp4"), "--frames-dir", folder.path("new/frames"), "--filmstrip",
+                folder.path("missing/strip.png"),
+            ])
+        #expect(lateFailure.status == 73, "\(lateFailure.stderr)")
+        #expect(try filesLeft() == ["file", "taken.mp4"])
+    }
+
+    @Test func noOutputIsAUsageError() throws {
+        let result = try cube([Self.fromClip, Self.toClip])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("needs an output"))
+        let one = try cube([Self.fromClip, "-o", folder.path("out.mp4")])
+        #expect(one.status == 64)
+        #expect(try filesLeft().isEmpty)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+/// `storyreel ingest`: checks, sequence names, idempotence, untouched sources.
+@Suite struct IngestTests {
+    @Test func ingestIsIdempotentLeavesSourcesUntouchedAndRejectsGarbage() throws {
+        let fixture = try BundleFixture()
+        let uploads = fixture.folder.path("uploads")
+        try FileManager.default.createDirectory(atPath: uploads, withIntermediateDirectories: true)
+        let good = "\(uploads)/IMG_1539.MOV"
+        try FileManager.default.copyItem(
+            atPath: TestEnvironment.samples.appendingPathComponent("iphone-hevc-hdr.mov").path, toPath: good)
+        let garbage = "\(uploads)/broken.mov"
+        try Data(repeating: 7, count: 1000).write(to: URL(fileURLWithPath: garbage))
+        let before = try TestEnvironment.run("sha256sum", [good, garbage]).stdout
+
+        let first = try TestEnvironment.storyreel(["ingest", garbage, good, "--story", "ben_k", "--into", fixture.stories])
+        #expect(first.status == 65)
+        #expect(first.stderr.contains("\(garbage): rejected"))
+        #expect(first.stdout.contains("ingested as ben_k/0011-IMG_1539.MOV"), "one above 10.mp4")
+        #expect(FileManager.default.fileExists(atPath: "\(fixture.stories)/ben_k/0011-IMG_1539.MOV"))
+
+        let second = try TestEnvironment.storyreel(["ingest", good, "--story", "ben_k", "--into", fixture.stories])
+        #expect(second.status == 0)
+        #expect(second.stdout.contains("already ingested as ben_k/0011-IMG_1539.MOV"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: "\(fixture.stories)/ben_k")
+        #expect(names.filter { $0.hasSuffix("IMG_1539.MOV") }.count == 1)
+        #expect(!names.contains { $0.hasPrefix(".") }, "no temp files left")
+        #expect(try TestEnvironment.run("sha256sum", [good, garbage]).stdout == before, "sources untouched")
+        #expect(FileManager.default.fileExists(atPath: good))
+    }
+
+    @Test func newStoryIsCreatedAndBadHandleOrLongClipIsRefused() throws {
+        let fixture = try BundleFixture()
+        let clip = TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path
+        let created = try TestEnvironment.storyreel(["ingest", clip, "--story", "new.user", "--into", fixture.stories])
+        #expect(created.status == 0)
+        #expect(FileManager.default.fileExists(atPath: "\(fixture.stories)/new.user/0001-portrait-h264.mp4"))
+        let badHandle = try TestEnvironment.storyreel(["ingest", clip, "--story", "../etc", "--into", fixture.stories])
+        #expect(badHandle.status == 64)
+        let tooLong = try TestEnvironment.storyreel(
+            ["ingest", clip, "--story", "other", "--into", fixture.stories, "--max-duration", "1"])
+        #expect(tooLong.status == 65)
+        #expect(tooLong.stderr.contains("longer than --max-duration"))
+    }
+
+    @Test func ingestThenRenderUpdatesTheBundle() throws {
+        let fixture = try BundleFixture()
+        let clip = TestEnvironment.samples.appendingPathComponent("sixty-fps.mp4").path
+        let bundle = fixture.folder.path("reel")
+        let result = try TestEnvironment.storyreel(
+            ["ingest", clip, "--story", "chloe", "--into", fixture.stories, "--render", bundle])
+        #expect(result.status == 0, "\(result.stderr)")
+        let manifest = try fixture.manifest("reel")
+        let chloe = (manifest["stories"] as? [[String: Any]])?.first { $0["id"] as? String == "chloe" }
+        #expect((chloe?["items"] as? [[String: Any]])?.count == 3)
+    }
+}

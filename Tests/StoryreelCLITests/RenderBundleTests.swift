@@ -1,0 +1,186 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+/// `storyreel render` on the sample stories: the manifest, the files, the schema, incremental
+/// re-runs, shards, kills and locks.
+@Suite(.serialized) struct RenderBundleTests {
+    @Test func demoManifestMatchesFFprobeAndTheSchema() throws {
+        let fixture = try BundleFixture()
+        let (result, summary) = try fixture.render(into: "reel", ["--both-directions"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(summary["skipped"] as? Int == 0)
+        let bundle = fixture.folder.path("reel")
+        let manifest = try fixture.manifest("reel")
+        #expect(manifest["version"] as? Int == 1)
+        let stories = try #require(manifest["stories"] as? [[String: Any]])
+        #expect(stories.map { $0["id"] as? String } == ["ana.lima", "ben_k", "chloe", "dev-ops"])
+        var total = 0.0
+        for story in stories {
+            let items = try #require(story["items"] as? [[String: Any]])
+            let user = try #require(story["user"] as? [String: Any])
+            let avatar = try #require(user["avatar"] as? String)
+            #expect(FileManager.default.fileExists(atPath: "\(bundle)/\(avatar)"))
+            for item in items {
+                let src = try #require(item["src"] as? String)
+                let probe = try TestEnvironment.ffprobe("\(bundle)/\(src)")
+                let format = try #require(probe["format"] as? [String: Any])
+                let duration = try #require(Double(format["duration"] as? String ?? ""))
+                #expect(abs((item["duration"] as? Double ?? 0) - duration) < 0.001)
+                total += duration
+                for key in ["poster", "thumbnail"] {
+                    let image = try #require(item[key] as? String)
+                    let decoded = try TestEnvironment.run(
+                        "ffmpeg", ["-v", "error", "-i", "\(bundle)/\(image)", "-f", "null", "-"])
+                    #expect(decoded.status == 0 && decoded.stderr.isEmpty, "\(image) decodes")
+                }
+                let thumbnail = try TestEnvironment.ffprobe("\(bundle)/\(item["thumbnail"] as? String ?? "")")
+                #expect((thumbnail["streams"] as? [[String: Any]])?.first?["width"] as? Int == 180)
+            }
+        }
+        #expect(abs((manifest["duration"] as? Double ?? 0) - total) < 0.01)
+        let transitions = try #require(manifest["transitions"] as? [[String: Any]])
+        #expect(transitions.count == 6, "3 boundaries, both directions")
+        for transition in transitions {
+            let src = try #require(transition["src"] as? String)
+            let counted = try TestEnvironment.run(
+                "ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                            "stream=nb_read_frames,width,height", "-of", "csv=p=0", "\(bundle)/\(src)"])
+            #expect(counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "360,640,15")
+            #expect(transition["frames"] as? Int == 15)
+        }
+        let schema = TestEnvironment.packageRoot.appendingPathComponent("schema/manifest.schema.json").path
+        let validation = try TestEnvironment.run(
+            "/usr/bin/python3",
+            ["-c", "import json,sys,jsonschema; jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))"
+                + ".validate(json.load(open(sys.argv[2])))", schema, "\(bundle)/manifest.json"])
+        #expect(validation.status == 0, "\(validation.stderr)")
+        let validate = try TestEnvironment.storyreel(["validate", "\(bundle)/manifest.json"])
+        #expect(validate.status == 0, "\(validate.stderr)")
+    }
+
+    @Test func rerunRendersNothingAndManifestIsByteIdenticalWhateverOutIsCalled() throws {
+        let fixture = try BundleFixture()
+        let (first, firstSummary) = try fixture.render(into: "one")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect((firstSummary["rendered"] as? Int ?? 0) > 0)
+        let (again, summary) = try fixture.render(into: "one")
+        #expect(again.status == 0)
+        #expect(summary["rendered"] as? Int == 0)
+        #expect(summary["cached"] as? Int == firstSummary["rendered"] as? Int)
+        let (_, other) = try fixture.render(into: "another-name")
+        #expect(other["rendered"] as? Int == firstSummary["rendered"] as? Int)
+        #expect(try fixture.manifestBytes("one") == fixture.manifestBytes("another-name"))
+    }
+
+    @Test func changingOneClipRedoesOnlyWhatDependsOnIt() throws {
+        let fixture = try BundleFixture()
+        _ = try fixture.render(into: "reel")
+        let before = Set(fixture.outputs("reel"))
+        // ben_k/10.mp4 is ben_k's last clip: it faces the ben_k → chloe transition.
+        let clip = "\(fixture.stories)/ben_k/10.mp4"
+        try FileManager.default.removeItem(atPath: clip)
+        try FileManager.default.copyItem(
+            atPath: TestEnvironment.samples.appendingPathComponent("black-intro.mp4").path, toPath: clip)
+        let (result, summary) = try fixture.render(into: "reel", ["--prune"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // A clip copy, a poster, a thumbnail and one transition.
+        #expect(summary["rendered"] as? Int == 4)
+        let after = Set(fixture.outputs("reel"))
+        #expect(after.subtracting(before).count == 4)
+        #expect(before.subtracting(after).count == 4, "--prune removed the old outputs")
+        // Adding a story adds its units and the transition into it.
+        let newStory = "\(fixture.stories)/zoe"
+        try FileManager.default.createDirectory(atPath: newStory, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: TestEnvironment.samples.appendingPathComponent("sixty-fps.mp4").path, toPath: "\(newStory)/a.mp4")
+        let (_, added) = try fixture.render(into: "reel")
+        // zoe plays after chloe and before dev-ops (read): clip, poster, thumb, 2 new transitions.
+        #expect(added["rendered"] as? Int == 5)
+        let manifest = try fixture.manifest("reel")
+        #expect((manifest["stories"] as? [[String: Any]])?.map { $0["id"] as? String } == ["ana.lima", "ben_k", "chloe", "zoe", "dev-ops"])
+    }
+
+    @Test func threeShardsMergedGiveTheSameManifestAsOneRun() throws {
+        let fixture = try BundleFixture()
+        _ = try fixture.render(into: "single")
+        var renderedInShards = 0
+        for shard in 1...3 {
+            let (result, summary) = try fixture.render(into: "shard\(shard)", ["--shard", "\(shard)/3"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: fixture.folder.path("shard\(shard)/manifest.json")))
+            renderedInShards += summary["rendered"] as? Int ?? 0
+        }
+        let merged = fixture.folder.path("merged")
+        for shard in 1...3 {
+            let copy = try TestEnvironment.run("cp", ["-R", fixture.folder.path("shard\(shard)") + "/.", merged])
+            #expect(copy.status == 0, "\(copy.stderr)")
+        }
+        let (final, summary) = try fixture.render(into: "merged")
+        #expect(final.status == 0)
+        #expect(summary["rendered"] as? Int == 0, "the shards did all the work")
+        #expect(renderedInShards == summary["cached"] as? Int)
+        #expect(try fixture.manifestBytes("merged") == fixture.manifestBytes("single"))
+    }
+
+    @Test func killedRenderLeavesThePreviousManifestAndTheNextRunFinishes() throws {
+        let fixture = try BundleFixture()
+        _ = try fixture.render(into: "reel")
+        let previous = try fixture.manifestBytes("reel")
+        // More work: a bigger canvas redoes every transition.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestEnvironment.storyreelBinary)
+        process.arguments = ["render", fixture.stories, "-o", fixture.folder.path("reel"), "--size", "1080x1920", "--quiet"]
+        process.standardError = FileHandle.nullDevice
+        let transitionsBefore = fixture.outputs("reel").filter { $0.hasPrefix("transitions/") }.count
+        try process.run()
+        // Kill it midway: once the first new transition is in place, two more are still to come.
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < deadline,
+            fixture.outputs("reel").filter({ $0.hasPrefix("transitions/") }).count == transitionsBefore
+        {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(process.isRunning, "the render must still be running when it is killed")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(try fixture.manifestBytes("reel") == previous)
+        let validate = try TestEnvironment.storyreel(["validate", fixture.folder.path("reel/manifest.json")])
+        #expect(validate.status == 0, "\(validate.stderr)")
+        let (result, _) = try fixture.render(into: "reel", ["--size", "1080x1920"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let manifest = try fixture.manifest("reel")
+        #expect((manifest["canvas"] as? [String: Any])?["width"] as? Int == 1080)
+        let leftovers = fixture.outputs("reel").filter { ($0 as NSString).lastPathComponent.hasPrefix(".") }
+        #expect(leftovers.isEmpty, "stale temp files are removed")
+    }
+
+    @Test func secondRenderWaitsForTheLockThenExits75() throws {
+        let fixture = try BundleFixture()
+        let bundle = fixture.folder.path("reel")
+        try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = ["\(bundle)/.lock", "sleep", "5"]
+        try holder.run()
+        defer { holder.terminate() }
+        Thread.sleep(forTimeInterval: 0.3)
+        let (result, _) = try fixture.render(into: "reel", ["--lock-timeout", "0.5"])
+        #expect(result.status == 75)
+        #expect(result.stderr.contains("lock"))
+    }
+
+    @Test func badClipIsSkippedAndEverythingElseRenders() throws {
+        let fixture = try BundleFixture()
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: "\(fixture.stories)/chloe/zz-broken.mov"))
+        let (result, summary) = try fixture.render(into: "reel")
+        #expect(result.status == 65)
+        #expect(summary["skipped"] as? Int == 1, "the JSON summary is printed even with exit 65")
+        let manifest = try fixture.manifest("reel")
+        let skipped = try #require(manifest["skipped"] as? [[String: Any]])
+        #expect(skipped.first?["path"] as? String == "chloe/zz-broken.mov")
+        #expect(skipped.first?["story"] as? String == "chloe")
+        let items = (manifest["stories"] as? [[String: Any]])?.flatMap { $0["items"] as? [[String: Any]] ?? [] }
+        #expect(items?.count == 9)
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+/// Bad clips and bad flags give one clear line on stderr, the documented exit code, and never a
+/// partial or stray output file; the good clips of a batch are still written.
+@Suite struct ThumbnailBadInputTests {
+    let folder: TemporaryFolder
+    let outputs: TemporaryFolder
+    init() throws {
+        folder = try TemporaryFolder()
+        outputs = try TemporaryFolder()
+    }
+
+    var goodClip: String { TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path }
+
+    func thumbnail(_ arguments: [String]) throws -> ProcessResult {
+        try TestEnvironment.storyreel(["thumbnail"] + arguments)
+    }
+
+    /// Everything in the output folder, hidden temporary files included.
+    func outputFiles(_ subfolder: String? = nil) throws -> [String] {
+        let path = subfolder.map { outputs.path($0) } ?? outputs.url.path
+        return try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+    }
+
+    func audioOnlyClip() throws -> String {
+        let path = folder.path("voice.m4a")
+        let made = try TestEnvironment.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=d=1", path])
+        guard made.status == 0 else { throw TestFailure("ffmpeg could not make an audio clip: \(made.stderr)") }
+        return path
+    }
+
+    @Test func badClipsGiveTheirExitCodesAndNoOutput() throws {
+        let empty = try folder.write("empty.mov", Data())
+        let garbage = try folder.write("garbage.mp4", Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }))
+        let missing = folder.path("missing.mov")
+        let audio = try audioOnlyClip()
+        let cases: [(clip: String, status: Int32, reason: String)] = [
+            (empty, 65, "empty file (0 bytes)"), (garbage, 65, "not a QuickTime/MP4 file"),
+            (missing, 66, "no such file"), (audio, 65, "no video stream"), (folder.url.path, 66, "a directory"),
+        ]
+        for (clip, status, reason) in cases {
+            let out = outputs.path("poster.jpg")
+            let result = try thumbnail([clip, "-o", out])
+            #expect(result.status == status, "\(clip): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("storyreel: error: \(clip): "), "\(result.stderr)")
+            #expect(result.stderr.contains(reason), "\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1)
+            #expect(try outputFiles().isEmpty, "no output, no temporary file for \(clip)")
+        }
+    }
+
+    @Test func batchWritesTheGoodClipsAndTheFirstFailureDecidesTheExitCode() throws {
+        let empty = try folder.write("empty.mov", Data())
+        let missing = folder.path("missing.mov")
+        let audio = try audioOnlyClip()
+        let result = try thumbnail([goodClip, audio, missing, empty, "--out-dir", outputs.url.path, "--width", "90"])
+        #expect(result.status == 65, "the audio-only clip fails first: \(result.stderr)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(
+            lines == [
+                "storyreel: error: \(audio): no video stream",
+                "storyreel: error: \(missing): no such file",
+                "storyreel: error: \(empty): empty file (0 bytes)",
+            ])
+        #expect(try outputFiles() == ["portrait-h264.jpg"])
+        let reordered = try thumbnail([missing, empty, goodClip, "--out-dir", outputs.url.path, "--width", "90"])
+        #expect(reordered.status == 66)
+    }
+
+    @Test func unwritableOutputIsCannotCreateAndLeavesNothing() throws {
+        let missingFolder = outputs.path("no/such/folder/poster.jpg")
+        let result = try thumbnail([goodClip, "-o", missingFolder, "--width", "90"])
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("storyreel: error: \(missingFolder): "))
+        #expect(try outputFiles().isEmpty)
+
+        let blocker = try outputs.write("blocker", Data("a file".utf8))
+        let underFile = try thumbnail([goodClip, "--out-dir", blocker])
+        #expect(underFile.status == 73, "\(underFile.stderr)")
+        #expect(underFile.stderr.contains("not a directory"))
+
+        try FileManager.default.createDirectory(atPath: outputs.path("taken.jpg"), withIntermediateDirectories: false)
+        let onFolder = try thumbnail([goodClip, "-o", outputs.path("taken.jpg"), "--width", "90"])
+        #expect(onFolder.status == 73)
+        #expect(try outputFiles() == ["blocker", "taken.jpg"], "no temporary files left")
+    }
+
+    @Test func badFlagsAreUsageErrors() throws {
+        let out = outputs.path("poster.jpg")
+        let cases: [([String], String)] = [
+            ([goodClip], "-o OUT"),
+            ([goodClip, goodClip, "-o", out], "-o takes exactly one CLIP"),
+            ([goodClip, "-o", out, "--out-dir", outputs.url.path], "not both"),
+            (["-o", out], "at least one CLIP"),
+            ([goodClip, "-o", out, "--at", "soon"], "--at expects seconds"),
+            ([goodClip, "-o", out, "--at", "-1"], "must not be negative"),
+            ([goodClip, "-o", out, "--at", "150%"], "from 0% to 100%"),
+            ([goodClip, "-o", out, "--quality", "0"], "--quality expects a whole number from 1 to 100"),
+            ([goodClip, "-o", out, "--quality", "101"], "--quality"),
+            ([goodClip, "-o", out, "--format", "gif"], "--format must be one of"),
+            ([goodClip, "-o", outputs.path("poster.gif")], "cannot tell the image format"),
+            ([goodClip, "-o", out, "--width", "0"], "--width"),
+            ([goodClip, "-o", out, "--widht", "90"], "did you mean '--width'?"),
+            ([goodClip, "-o", out, "--timeout", "-3"], "--timeout"),
+        ]
+        for (arguments, message) in cases {
+            let result = try thumbnail(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+        #expect(try outputFiles().isEmpty)
+    }
+
+    @Test func expiredDeadlineTimesOut() throws {
+        let result = try thumbnail(["--timeout", "0.000001", goodClip, "-o", outputs.path("poster.jpg")])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("timed out"))
+        #expect(try outputFiles().isEmpty)
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+/// `storyreel thumbnail` writes posters named and formatted as asked, at the asked size and time.
+@Suite struct ThumbnailCommandTests {
+    let folder: TemporaryFolder
+    init() throws { folder = try TemporaryFolder() }
+
+    static func sample(_ name: String) -> String { TestEnvironment.samples.appendingPathComponent(name).path }
+
+    func thumbnail(_ arguments: [String]) throws -> ProcessResult {
+        try TestEnvironment.storyreel(["thumbnail"] + arguments)
+    }
+
+    /// Codec name and size of an image file, from ffprobe.
+    func probe(_ path: String) throws -> (codec: String, width: Int, height: Int) {
+        let streams = try #require(try TestEnvironment.ffprobe(path)["streams"] as? [[String: Any]])
+        let stream = try #require(streams.first)
+        return (stream["codec_name"] as? String ?? "", stream["width"] as? Int ?? 0, stream["height"] as? Int ?? 0)
+    }
+
+    @Test func writesAJPEGPosterAtTheDisplaySize() throws {
+        let out = folder.path("poster.jpg")
+        let result = try thumbnail([Self.sample("iphone-hevc-hdr.mov"), "-o", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout == out + "\n")
+        let image = try probe(out)
+        #expect(image.codec == "mjpeg" && image.width == 720 && image.height == 1280)
+    }
+
+    @Test(arguments: [("poster.png", "png"), ("poster.webp", "webp"), ("poster.JPEG", "mjpeg"), ("poster", "mjpeg")])
+    func formatFollowsTheOutputExtension(name: String, codec: String) throws {
+        let out = folder.path(name)
+        let result = try thumbnail([Self.sample("portrait-h264.mp4"), "-o", out, "--width", "90"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try probe(out).codec == codec)
+    }
+
+    @Test func formatOptionOverridesTheExtension() throws {
+        let out = folder.path("poster.jpg")
+        let result = try thumbnail([Self.sample("portrait-h264.mp4"), "-o", out, "--format", "png", "--width", "90"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try probe(out).codec == "png")
+    }
+
+    @Test func widthHeightAndBothGiveTheRightSizes() throws {
+        let clip = Self.sample("portrait-h264.mp4")
+        for (options, width, height) in [
+            (["--width", "361"], 361, 642), (["--height", "100"], 56, 100),
+            (["--width", "200", "--height", "200"], 200, 200),
+        ] {
+            let out = folder.path("sized-\(width)x\(height).png")
+            let result = try thumbnail([clip, "-o", out] + options)
+            #expect(result.status == 0, "\(result.stderr)")
+            let image = try probe(out)
+            #expect(image.width == width && image.height == height, "\(options)")
+        }
+    }
+
+    @Test func outDirNamesPostersAfterClipsAndNumbersCollisions() throws {
+        let copies = try TemporaryFolder()
+        let clip = Self.sample("sixty-fps.mp4")
+        let sameName = copies.path("sixty-fps.mov")
+        try FileManager.default.copyItem(atPath: clip, toPath: sameName)
+        let numbered = copies.path("sixty-fps-2.mp4")
+        try FileManager.default.copyItem(atPath: clip, toPath: numbered)
+        let out = folder.path("posters/nested")
+        let result = try thumbnail([clip, sameName, numbered, clip, "--out-dir", out, "--width", "90", "-j", "2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let expected = ["sixty-fps.jpg", "sixty-fps-2.jpg", "sixty-fps-2-2.jpg", "sixty-fps-3.jpg"]
+        #expect(result.stdout == expected.map { out + "/" + $0 + "\n" }.joined())
+        let written = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        #expect(written == expected.sorted())
+    }
+
+    @Test func atSecondsAndPercentPickThoseFrames() throws {
+        let clip = Self.sample("portrait-h264.mp4")
+        let atTime = folder.path("at.png")
+        #expect(try thumbnail([clip, "-o", atTime, "--at", "1.5", "--width", "180"]).status == 0)
+        let atPercent = folder.path("half.png")
+        #expect(try thumbnail([clip, "-o", atPercent, "--at", "50%", "--width", "180"]).status == 0)
+        let reference = try FFmpegReference.frame(clip, at: 1.5, width: 180, height: 320)
+        for path in [atTime, atPercent] {
+            let pixels = try PixelComparison.ffmpegImage(path, width: 180, height: 320)
+            #expect(PixelComparison.psnr(pixels, reference) >= 30, "\(path)")
+        }
+    }
+
+    @Test func timePastTheEndUsesTheLastFrameWithANote() throws {
+        let clip = Self.sample("portrait-h264.mp4")
+        let out = folder.path("late.png")
+        let result = try thumbnail([clip, "-o", out, "--at", "99", "--width", "180"])
+        #expect(result.status == 0)
+        #expect(result.stderr.hasPrefix("storyreel: note: \(clip): 99.000 s is after the last frame"))
+        let pixels = try PixelComparison.ffmpegImage(out, width: 180, height: 320)
+        let last = try FFmpegReference.lastFrame(clip, width: 180, height: 320)
+        #expect(PixelComparison.psnr(pixels, last) >= 30)
+    }
+
+    @Test func smartPickSkipsTheBlackIntro() throws {
+        let out = folder.path("poster.png")
+        #expect(try thumbnail([Self.sample("black-intro.mp4"), "-o", out, "--width", "180"]).status == 0)
+        let pixels = try PixelComparison.ffmpegImage(out, width: 180, height: 320)
+        #expect(FFmpegReference.meanLuma(pixels) > 40)
+    }
+
+    @Test func helpShowsUsageOptionsAndExamples() throws {
+        let help = try thumbnail(["--help"])
+        #expect(help.status == 0)
+        for section in ["USAGE: storyreel thumbnail", "OPTIONS:", "--out-dir DIR", "--at TIME", "EXAMPLES:"] {
+            #expect(help.stdout.contains(section))
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// A temp copy of `samples/stories` plus helpers to render it and read the manifest, for the
+/// pipeline's end-to-end tests.
+public final class BundleFixture: @unchecked Sendable {
+    /// The temp folder holding everything.
+    public let folder: TemporaryFolder
+    /// The copied stories folder.
+    public let stories: String
+
+    /// Copies `samples/stories` into a fresh temp folder.
+    public init() throws {
+        folder = try TemporaryFolder()
+        stories = folder.path("stories")
+        try FileManager.default.copyItem(
+            atPath: TestEnvironment.samples.appendingPathComponent("stories").path, toPath: stories)
+    }
+
+    /// Runs `storyreel render STORIES -o OUT --json` with extra arguments; returns the result
+    /// and the parsed summary.
+    public func render(into name: String, _ extra: [String] = []) throws -> (ProcessResult, [String: Any]) {
+        let result = try TestEnvironment.storyreel(
+            ["render", stories, "-o", folder.path(name), "--json", "--size", "360x640"] + extra)
+        let summary = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]) ?? [:]
+        return (result, summary)
+    }
+
+    /// The manifest of bundle `name`, parsed.
+    public func manifest(_ name: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder.path("\(name)/manifest.json")))
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw TestFailure("manifest of \(name) is not an object")
+        }
+        return object
+    }
+
+    /// The manifest's bytes.
+    public func manifestBytes(_ name: String) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: folder.path("\(name)/manifest.json")))
+    }
+
+    /// Files under bundle `name`'s output folders, relative, sorted.
+    public func outputs(_ name: String) -> [String] {
+        ["clips", "posters", "thumbs", "avatars", "transitions"].flatMap { sub in
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path("\(name)/\(sub)"))) ?? []).map { "\(sub)/\($0)" }
+        }.sorted()
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// Pixel checks against a trusted peer: pictures decoded by the ffmpeg CLI, compared by PSNR.
+public enum PixelComparison {
+    /// PSNR in dB between two packed RGBA pictures of the same size, over R, G and B (alpha is
+    /// ignored); infinity when they are identical.
+    public static func psnr(_ first: [UInt8], _ second: [UInt8]) -> Double {
+        precondition(first.count == second.count && first.count % 4 == 0, "pictures differ in size")
+        var squaredError = 0.0
+        var samples = 0
+        for index in stride(from: 0, to: first.count, by: 4) {
+            for channel in 0..<3 {
+                let difference = Double(first[index + channel]) - Double(second[index + channel])
+                squaredError += difference * difference
+            }
+            samples += 3
+        }
+        guard squaredError > 0 else { return .infinity }
+        return 10 * log10(255 * 255 / (squaredError / Double(samples)))
+    }
+
+    /// PSNR in dB of the BT.709 luma (0.2126 R + 0.7152 G + 0.0722 B) of two packed RGBA pictures:
+    /// the fair measure for a picture that went through 4:2:0 video, whose halved chroma alone
+    /// costs saturated, sharp-edged content a few dB of RGB PSNR.
+    public static func lumaPSNR(_ first: [UInt8], _ second: [UInt8]) -> Double {
+        precondition(first.count == second.count && first.count % 4 == 0, "pictures differ in size")
+        func luma(_ pixels: [UInt8], _ index: Int) -> Double {
+            0.2126 * Double(pixels[index]) + 0.7152 * Double(pixels[index + 1]) + 0.0722 * Double(pixels[index + 2])
+        }
+        var squaredError = 0.0
+        for index in stride(from: 0, to: first.count, by: 4) {
+            let difference = luma(first, index) - luma(second, index)
+            squaredError += difference * difference
+        }
+        guard squaredError > 0 else { return .infinity }
+        return 10 * log10(255 * 255 / (squaredError / Double(first.count / 4)))
+    }
+
+    /// libswscale flags matching the media layer's ``Scaler`` (bicubic, accurate rounding, full
+    /// chroma interpolation), for a reference decoded exactly the way storyreel converts.
+    public static let mediaLayerScaling = ["-sws_flags", "bicubic+accurate_rnd+full_chroma_int"]
+
+    /// Every frame of the picture or clip at `path`, decoded by the ffmpeg CLI to packed RGBA
+    /// (colour tags honoured, as a player would), `width` × `height` bytes × 4 each. `options`
+    /// go before the output, e.g. ``mediaLayerScaling``.
+    public static func ffmpegFrames(_ path: String, width: Int, height: Int, options: [String] = []) throws
+        -> [[UInt8]]
+    {
+        let folder = try TemporaryFolder()
+        let raw = folder.path("frames.rgba")
+        let result = try TestEnvironment.run(
+            "ffmpeg", ["-v", "error", "-y", "-i", path] + options + ["-f", "rawvideo", "-pix_fmt", "rgba", raw])
+        guard result.status == 0 else { throw TestFailure("ffmpeg could not decode \(path): \(result.stderr)") }
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+        let frameBytes = width * height * 4
+        guard frameBytes > 0, bytes.count % frameBytes == 0 else {
+            throw TestFailure("\(path) did not decode to whole \(width)x\(height) frames (\(bytes.count) bytes)")
+        }
+        return stride(from: 0, to: bytes.count, by: frameBytes).map { Array(bytes[$0..<$0 + frameBytes]) }
+    }
+
+    /// The one picture of the image at `path`, decoded by the ffmpeg CLI to packed RGBA.
+    public static func ffmpegImage(_ path: String, width: Int, height: Int, options: [String] = []) throws
+        -> [UInt8]
+    {
+        let frames = try ffmpegFrames(path, width: width, height: height, options: options)
+        guard let first = frames.first else { throw TestFailure("\(path) has no picture") }
+        return first
+    }
+}
