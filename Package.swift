@@ -38,8 +38,10 @@ let package = Package(
         .target(name: "StoryreelTestSupport", path: "Tests/StoryreelTestSupport"),
         .testTarget(name: "StoryMediaTests", dependencies: ["StoryMedia", "StoryreelTestSupport"]),
         .testTarget(name: "CubeRenderTests", dependencies: ["CubeRender"]),
-        .testTarget(name: "StoryPipelineTests", dependencies: ["StoryPipeline", "StoryreelTestSupport"]),
-        .testTarget(name: "StoryreelCLITests", dependencies: ["StoryreelCLI", "StoryreelTestSupport"]),
+        .testTarget(name: "StoryPipelineTests", dependencies: ["StoryPipeline", "CubeRender", "StoryreelTestSupport"]),
+        .testTarget(
+            name: "StoryreelCLITests",
+            dependencies: ["StoryreelCLI", "StoryPipeline", "StoryMedia", "CubeRender", "StoryreelTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

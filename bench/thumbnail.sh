@@ -39,9 +39,9 @@ for i in $(seq 1 20); do
             -c:v libx265 -preset superfast -crf 24 -maxrate 12M -bufsize 24M -g 30 -tag:v hvc1 \
             -x265-params "log-level=error:colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc:range=limited" \
             -color_primaries bt2020 -color_trc arib-std-b67 -colorspace bt2020nc -color_range tv \
-            -f mov "$CLIPS/rotating.mov"
-        ffmpeg -v error -y -i "$CLIPS/rotating.mov" -c copy -tag:v hvc1 -metadata:s:v:0 rotate=270 -f mov "$out"
-        rm -f "$CLIPS/rotating.mov"
+            -f mov "$WORK/thumb-rotating.mov"
+        ffmpeg -v error -y -i "$WORK/thumb-rotating.mov" -c copy -tag:v hvc1 -metadata:s:v:0 rotate=270 -f mov "$out"
+        rm -f "$WORK/thumb-rotating.mov"
     fi
 done
 

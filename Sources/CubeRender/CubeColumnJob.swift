@@ -74,8 +74,10 @@ struct CubeColumnJob: @unchecked Sendable {
     private func renderColumnQuad(_ x: Int) {
         let rowBytes = width * 4
         let top = output + x * 4
-        let samplers = (sampler(ofColumn: x), sampler(ofColumn: x + 1), sampler(ofColumn: x + 2),
-                        sampler(ofColumn: x + 3))
+        let samplers = (
+            sampler(ofColumn: x), sampler(ofColumn: x + 1), sampler(ofColumn: x + 2),
+            sampler(ofColumn: x + 3)
+        )
         let sharedStart = max(samplers.0.firstRow, samplers.1.firstRow, samplers.2.firstRow, samplers.3.firstRow)
         let sharedEnd = min(samplers.0.endRow, samplers.1.endRow, samplers.2.endRow, samplers.3.endRow)
         let shared = sharedStart < sharedEnd ? sharedStart..<sharedEnd : height..<height
@@ -86,22 +88,30 @@ struct CubeColumnJob: @unchecked Sendable {
         guard !shared.isEmpty else { return }
 
         let columnBytes = columnLength * 4
-        var positions = (samplers.0.position(atRow: sharedStart), samplers.1.position(atRow: sharedStart),
-                         samplers.2.position(atRow: sharedStart), samplers.3.position(atRow: sharedStart))
+        var positions = (
+            samplers.0.position(atRow: sharedStart), samplers.1.position(atRow: sharedStart),
+            samplers.2.position(atRow: sharedStart), samplers.3.position(atRow: sharedStart)
+        )
         var destination = top + sharedStart * rowBytes
         for _ in shared {
-            let first = Self.weightedTaps(samplers.0, at: positions.0, columnBytes: columnBytes,
-                                          weights: verticalWeights)
-            let second = Self.weightedTaps(samplers.1, at: positions.1, columnBytes: columnBytes,
-                                           weights: verticalWeights)
-            let third = Self.weightedTaps(samplers.2, at: positions.2, columnBytes: columnBytes,
-                                          weights: verticalWeights)
-            let fourth = Self.weightedTaps(samplers.3, at: positions.3, columnBytes: columnBytes,
-                                           weights: verticalWeights)
-            let firstPair = (SIMD8<UInt16>(lowHalf: first.lowHalf, highHalf: second.lowHalf)
-                &+ SIMD8<UInt16>(lowHalf: first.highHalf, highHalf: second.highHalf)) &>> 8
-            let secondPair = (SIMD8<UInt16>(lowHalf: third.lowHalf, highHalf: fourth.lowHalf)
-                &+ SIMD8<UInt16>(lowHalf: third.highHalf, highHalf: fourth.highHalf)) &>> 8
+            let first = Self.weightedTaps(
+                samplers.0, at: positions.0, columnBytes: columnBytes,
+                weights: verticalWeights)
+            let second = Self.weightedTaps(
+                samplers.1, at: positions.1, columnBytes: columnBytes,
+                weights: verticalWeights)
+            let third = Self.weightedTaps(
+                samplers.2, at: positions.2, columnBytes: columnBytes,
+                weights: verticalWeights)
+            let fourth = Self.weightedTaps(
+                samplers.3, at: positions.3, columnBytes: columnBytes,
+                weights: verticalWeights)
+            let firstPair =
+                (SIMD8<UInt16>(lowHalf: first.lowHalf, highHalf: second.lowHalf)
+                    &+ SIMD8<UInt16>(lowHalf: first.highHalf, highHalf: second.highHalf)) &>> 8
+            let secondPair =
+                (SIMD8<UInt16>(lowHalf: third.lowHalf, highHalf: fourth.lowHalf)
+                    &+ SIMD8<UInt16>(lowHalf: third.highHalf, highHalf: fourth.highHalf)) &>> 8
             destination.storeBytes(of: Self.narrow(firstPair, secondPair), as: SIMD16<UInt8>.self)
             destination += rowBytes
             positions.0 &+= samplers.0.step
@@ -122,24 +132,30 @@ struct CubeColumnJob: @unchecked Sendable {
     /// Draws every row of the column at `top` except `skipped`: background outside the sampler's face rows,
     /// the face inside them.
     @inline(__always)
-    private func finishColumn(_ sampler: CubeColumnSampler, outside skipped: Range<Int>,
-                              top: UnsafeMutableRawPointer, rowBytes: Int) {
+    private func finishColumn(
+        _ sampler: CubeColumnSampler, outside skipped: Range<Int>,
+        top: UnsafeMutableRawPointer, rowBytes: Int
+    ) {
         Self.fill(top, rows: 0..<sampler.firstRow, rowBytes: rowBytes)
         Self.fill(top, rows: sampler.endRow..<height, rowBytes: rowBytes)
         if skipped.isEmpty {
             resample(sampler, rows: sampler.firstRow..<sampler.endRow, top: top, rowBytes: rowBytes)
         } else {
-            resample(sampler, rows: sampler.firstRow..<min(skipped.lowerBound, sampler.endRow), top: top,
-                     rowBytes: rowBytes)
-            resample(sampler, rows: max(skipped.upperBound, sampler.firstRow)..<sampler.endRow, top: top,
-                     rowBytes: rowBytes)
+            resample(
+                sampler, rows: sampler.firstRow..<min(skipped.lowerBound, sampler.endRow), top: top,
+                rowBytes: rowBytes)
+            resample(
+                sampler, rows: max(skipped.upperBound, sampler.firstRow)..<sampler.endRow, top: top,
+                rowBytes: rowBytes)
         }
     }
 
     /// Renders `rows` (all on the face, possibly none) of the single column that starts at `top`.
     @inline(__always)
-    private func resample(_ sampler: CubeColumnSampler, rows: Range<Int>, top: UnsafeMutableRawPointer,
-                          rowBytes: Int) {
+    private func resample(
+        _ sampler: CubeColumnSampler, rows: Range<Int>, top: UnsafeMutableRawPointer,
+        rowBytes: Int
+    ) {
         guard !rows.isEmpty else { return }
         let columnBytes = columnLength * 4
         var position = sampler.position(atRow: rows.lowerBound)
@@ -171,16 +187,19 @@ struct CubeColumnJob: @unchecked Sendable {
         _ sampler: CubeColumnSampler, at position: Int, columnBytes: Int, weights: UnsafeRawPointer
     ) -> SIMD8<UInt16> {
         let tapOffset = (position &>> 32) &* 4
-        let leftPair = SIMD8<UInt16>(truncatingIfNeeded: sampler.leftColumn.loadUnaligned(
-            fromByteOffset: tapOffset, as: SIMD8<UInt8>.self))
-        let rightPair = SIMD8<UInt16>(truncatingIfNeeded: sampler.leftColumn.loadUnaligned(
-            fromByteOffset: tapOffset &+ columnBytes, as: SIMD8<UInt8>.self))
+        let leftPair = SIMD8<UInt16>(
+            truncatingIfNeeded: sampler.leftColumn.loadUnaligned(
+                fromByteOffset: tapOffset, as: SIMD8<UInt8>.self))
+        let rightPair = SIMD8<UInt16>(
+            truncatingIfNeeded: sampler.leftColumn.loadUnaligned(
+                fromByteOffset: tapOffset &+ columnBytes, as: SIMD8<UInt8>.self))
         let blended = leftPair &* sampler.leftWeights &+ rightPair &* sampler.rightWeights &+ 128
         let weightPair = weights.load(
             fromByteOffset: Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: position) &>> 24) &* 16,
             as: SIMD8<UInt16>.self)
-        return SIMD8<UInt16>(truncatingIfNeeded: (SIMD8<UInt32>(truncatingIfNeeded: blended)
-            &* SIMD8<UInt32>(truncatingIfNeeded: weightPair)) &>> 16)
+        return SIMD8<UInt16>(
+            truncatingIfNeeded: (SIMD8<UInt32>(truncatingIfNeeded: blended)
+                &* SIMD8<UInt32>(truncatingIfNeeded: weightPair)) &>> 16)
     }
 
     /// Writes opaque black down one output column.

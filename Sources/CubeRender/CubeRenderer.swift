@@ -49,8 +49,9 @@ public final class CubeRenderer: @unchecked Sendable {
         try spec.validate()
         for (name, face) in [("from", from), ("to", to)] {
             guard face.width == spec.width, face.height == spec.height else {
-                throw CubeRenderError("cube face '\(name)' is \(face.width)x\(face.height) "
-                    + "but the canvas is \(spec.width)x\(spec.height)")
+                throw CubeRenderError(
+                    "cube face '\(name)' is \(face.width)x\(face.height) "
+                        + "but the canvas is \(spec.width)x\(spec.height)")
             }
         }
         guard threads >= 1 else {
@@ -99,8 +100,10 @@ public final class CubeRenderer: @unchecked Sendable {
     /// - Precondition: `0 <= p <= 1` and `output.count >= width * height * 4`.
     public func render(progress p: Double, into output: UnsafeMutableBufferPointer<UInt8>) {
         precondition(p >= 0 && p <= 1, "cube progress \(p) is outside 0...1")
-        precondition(output.count >= width * height * 4, "cube output buffer holds \(output.count) bytes, "
-            + "needs \(width * height * 4)")
+        precondition(
+            output.count >= width * height * 4,
+            "cube output buffer holds \(output.count) bytes, "
+                + "needs \(width * height * 4)")
         guard let base = output.baseAddress else { return }
         let geometry = CubeFrameGeometry(width: width, height: height, perspective: spec.perspective, progress: p)
         let job = CubeColumnJob(
@@ -151,7 +154,7 @@ public final class CubeRenderer: @unchecked Sendable {
         }
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: hugePage)
         #if os(Linux)
-        _ = madvise(buffer, byteCount, MADV_HUGEPAGE)
+            _ = madvise(buffer, byteCount, MADV_HUGEPAGE)
         #endif
         return buffer
     }
@@ -179,12 +182,15 @@ public final class CubeRenderer: @unchecked Sendable {
                         let row3 = block.loadUnaligned(fromByteOffset: 3 * rowBytes, as: SIMD4<UInt32>.self)
                         let target = destination + x * columnBytes + y * 4
                         target.storeBytes(of: SIMD4(row0[0], row1[0], row2[0], row3[0]), as: SIMD4<UInt32>.self)
-                        target.storeBytes(of: SIMD4(row0[1], row1[1], row2[1], row3[1]), toByteOffset: columnBytes,
-                                          as: SIMD4<UInt32>.self)
-                        target.storeBytes(of: SIMD4(row0[2], row1[2], row2[2], row3[2]),
-                                          toByteOffset: 2 * columnBytes, as: SIMD4<UInt32>.self)
-                        target.storeBytes(of: SIMD4(row0[3], row1[3], row2[3], row3[3]),
-                                          toByteOffset: 3 * columnBytes, as: SIMD4<UInt32>.self)
+                        target.storeBytes(
+                            of: SIMD4(row0[1], row1[1], row2[1], row3[1]), toByteOffset: columnBytes,
+                            as: SIMD4<UInt32>.self)
+                        target.storeBytes(
+                            of: SIMD4(row0[2], row1[2], row2[2], row3[2]),
+                            toByteOffset: 2 * columnBytes, as: SIMD4<UInt32>.self)
+                        target.storeBytes(
+                            of: SIMD4(row0[3], row1[3], row2[3], row3[3]),
+                            toByteOffset: 3 * columnBytes, as: SIMD4<UInt32>.self)
                         x += 4
                     }
                     for column in x..<columnEnd {
@@ -226,8 +232,9 @@ public final class CubeRenderer: @unchecked Sendable {
         (buffer + (width + 1) * columnLength * 4).initializeMemory(
             as: UInt8.self, repeating: 0, count: slackRows * 4)
         face.pixels.withUnsafeBytes { source in
-            transpose(source.baseAddress!, width: width, height: height, into: buffer + 4,
-                      columnBytes: columnLength * 4)
+            transpose(
+                source.baseAddress!, width: width, height: height, into: buffer + 4,
+                columnBytes: columnLength * 4)
             for x in 0..<width {
                 let column = buffer + x * columnLength * 4
                 column.storeBytes(of: column.load(fromByteOffset: 4, as: UInt32.self), as: UInt32.self)

@@ -60,10 +60,30 @@ public final class ClipFrameSource {
         let shownWidth = Int((Double(width) * (video.sampleAspectRatio ?? 1)).rounded())
         (displayWidth, displayHeight) = transform.displaySize(width: shownWidth, height: height)
         index = video.indexEntries
+        origin = ClipFrameSource.clipStart(of: file, in: video)
+    }
+
+    /// Where the clip starts, as `ffmpeg -ss` counts (the container's start time), in `stream`'s
+    /// ticks. libavformat fills the container's start time in only while probing the streams
+    /// (which storyreel skips), so without it this is what it would be: the earliest start of
+    /// the audio and video streams, e.g. the audio's 0 when B-frame delay starts the video later.
+    /// A stream whose start the demuxer left unset (audio without an edit list) starts at its
+    /// first sample shown.
+    private static func clipStart(of file: InputFile, in stream: MediaStream) -> Int64 {
         let containerStart = file.context.pointee.start_time
-        origin =
-            containerStart == cff_nopts_value()
-            ? video.startTimestamp : av_rescale_q(containerStart, cff_time_base_q(), video.timeBaseRational)
+        if containerStart != cff_nopts_value() {
+            return av_rescale_q(containerStart, cff_time_base_q(), stream.timeBaseRational)
+        }
+        let starts = file.streams.filter { $0.kind != nil }.compactMap { candidate -> Int64? in
+            var start = candidate.stream.pointee.start_time
+            if start == cff_nopts_value() {
+                guard let first = candidate.indexEntries.first(where: { !$0.isDiscarded }) else { return nil }
+                start = first.timestamp
+            }
+            return av_rescale_q(start, candidate.timeBaseRational, cff_time_base_q())
+        }
+        guard let earliest = starts.min() else { return stream.startTimestamp }
+        return av_rescale_q(earliest, cff_time_base_q(), stream.timeBaseRational)
     }
 
     /// The container's duration in seconds (after edit lists), or nil when unknown.
@@ -115,11 +135,11 @@ public final class ClipFrameSource {
     public func posterFrame(size: FrameSize) throws -> RGBAImageBuffer {
         let clipDuration = duration ?? 3 * ClipFrameSource.posterWindowLimit
         let opening = min(clipDuration / 3, ClipFrameSource.posterWindowLimit)
-        var candidates = try posterCandidates(after: nil, through: opening, limit: ClipFrameSource.posterCandidateLimit)
+        let limit = ClipFrameSource.posterCandidateLimit
+        var candidates = try posterCandidates(after: nil, through: opening, limit: limit)
         var chosen = FrameStatistics.typicalIndex(of: candidates.map(\.statistics))
         if chosen == nil, clipDuration / 2 > opening {
-            let later = try posterCandidates(
-                after: opening, through: clipDuration / 2, limit: ClipFrameSource.posterCandidateLimit - candidates.count)
+            let later = try posterCandidates(after: opening, through: clipDuration / 2, limit: limit - candidates.count)
             chosen = FrameStatistics.typicalIndex(of: later.map(\.statistics)).map { $0 + candidates.count }
             candidates += later
         }

@@ -61,20 +61,25 @@ struct HDRToneMapper {
             throw MediaError(.ioFailure, "cannot scale the picture (no output plane)")
         }
         let toLinear = transfer == .hlg ? HDRToneMapper.hlgTable : HDRToneMapper.pqTable
+        let peakCurve = HDRToneMapper.hable(peak)
         var pixels = [UInt8](repeating: 255, count: width * height * 4)
         pixels.withUnsafeMutableBufferPointer { output in
             toLinear.withUnsafeBufferPointer { toLinear in
-                for row in 0..<height {
-                    let input = UnsafeRawPointer(plane + row * stride).assumingMemoryBound(to: UInt16.self)
-                    for column in 0..<width {
-                        let (red, green, blue) = toneMap(
-                            toLinear[Int(UInt16(littleEndian: input[column * 3]))],
-                            toLinear[Int(UInt16(littleEndian: input[column * 3 + 1]))],
-                            toLinear[Int(UInt16(littleEndian: input[column * 3 + 2]))])
-                        let index = (row * width + column) * 4
-                        output[index] = red
-                        output[index + 1] = green
-                        output[index + 2] = blue
+                HDRToneMapper.displayEncodingTable.withUnsafeBufferPointer { encoding in
+                    for row in 0..<height {
+                        let input = UnsafeRawPointer(plane + row * stride).assumingMemoryBound(to: UInt16.self)
+                        var index = row * width * 4
+                        for column in 0..<width {
+                            let (red, green, blue) = toneMap(
+                                toLinear[Int(UInt16(littleEndian: input[column * 3]))],
+                                toLinear[Int(UInt16(littleEndian: input[column * 3 + 1]))],
+                                toLinear[Int(UInt16(littleEndian: input[column * 3 + 2]))],
+                                peakCurve: peakCurve, encoding: encoding)
+                            output[index] = red
+                            output[index + 1] = green
+                            output[index + 2] = blue
+                            index += 4
+                        }
                     }
                 }
             }
@@ -83,8 +88,18 @@ struct HDRToneMapper {
     }
 
     /// Steps 2 to 5 for one pixel in display light (1.0 = 100 cd/m², the picture's primaries).
-    @inline(__always)
     func toneMap(_ red: Float, _ green: Float, _ blue: Float) -> (UInt8, UInt8, UInt8) {
+        HDRToneMapper.displayEncodingTable.withUnsafeBufferPointer { encoding in
+            toneMap(red, green, blue, peakCurve: HDRToneMapper.hable(peak), encoding: encoding)
+        }
+    }
+
+    /// Steps 2 to 5 for one pixel, with the curve's value at the peak and the display encoding
+    /// table passed in (the hot loop fetches them once).
+    @inline(__always)
+    private func toneMap(
+        _ red: Float, _ green: Float, _ blue: Float, peakCurve: Float, encoding: UnsafeBufferPointer<Float>
+    ) -> (UInt8, UInt8, UInt8) {
         var (red, green, blue) = (red, green, blue)
         if convertsPrimaries {
             (red, green, blue) = (
@@ -93,11 +108,11 @@ struct HDRToneMapper {
                 -0.018151 * red - 0.100579 * green + 1.118730 * blue
             )
         }
-        let signal = max(red, green, blue, 1e-6)
-        let factor = HDRToneMapper.hable(signal) / (HDRToneMapper.hable(peak) * signal)
-        let encodedRed = HDRToneMapper.displayEncode(red * factor)
-        let encodedGreen = HDRToneMapper.displayEncode(green * factor)
-        let encodedBlue = HDRToneMapper.displayEncode(blue * factor)
+        let signal = max(max(red, green), max(blue, 1e-6))
+        let factor = HDRToneMapper.hable(signal) / (peakCurve * signal)
+        let encodedRed = HDRToneMapper.displayEncode(red * factor, encoding)
+        let encodedGreen = HDRToneMapper.displayEncode(green * factor, encoding)
+        let encodedBlue = HDRToneMapper.displayEncode(blue * factor, encoding)
         // BT.709 YCbCr, clipped to what 8-bit limited range holds (codes 0...255), and back.
         let luma = min(max(0.2126 * encodedRed + 0.7152 * encodedGreen + 0.0722 * encodedBlue, -16 / 219), 239 / 219)
         let blueDifference = min(max((encodedBlue - luma) / 1.8556, -128 / 224), 127 / 224)
@@ -139,12 +154,16 @@ struct HDRToneMapper {
 
     /// Linear light to the BT.709 display encoding, power 1/2.4, keeping the sign of negative
     /// (out-of-gamut) values as zimg 3.0 does.
-    @inline(__always)
     static func displayEncode(_ linear: Float) -> Float {
+        displayEncodingTable.withUnsafeBufferPointer { displayEncode(linear, $0) }
+    }
+
+    /// ``displayEncode(_:)`` with ``displayEncodingTable`` passed in.
+    @inline(__always)
+    private static func displayEncode(_ linear: Float, _ table: UnsafeBufferPointer<Float>) -> Float {
         let magnitude = abs(linear)
         let encoded =
-            magnitude <= 1
-            ? displayEncodingTable[Int(sqrtf(magnitude) * Float(encodingSteps) + 0.5)] : powf(magnitude, 1 / 2.4)
+            magnitude <= 1 ? table[Int(sqrtf(magnitude) * Float(encodingSteps) + 0.5)] : powf(magnitude, 1 / 2.4)
         return linear < 0 ? -encoded : encoded
     }
 

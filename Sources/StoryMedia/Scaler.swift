@@ -28,7 +28,8 @@ public final class Scaler {
                 Int32(sourceWidth), Int32(sourceHeight), sourceFormat, Int32(width), Int32(height),
                 destinationFormat, flags, nil, nil, nil)
         else {
-            throw MediaError(.unsupported, "cannot convert \(sourceWidth)x\(sourceHeight) pixel format \(sourceFormat.rawValue)")
+            throw MediaError(
+                .unsupported, "cannot convert \(sourceWidth)x\(sourceHeight) pixel format \(sourceFormat.rawValue)")
         }
         self.context = context
         destinationWidth = width

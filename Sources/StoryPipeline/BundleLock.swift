@@ -22,7 +22,8 @@ public final class BundleLock {
         let path = (folder as NSString).appendingPathComponent(".lock")
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw MediaError(.cannotCreateOutput, path: path, "cannot create the lock file: \(String(cString: strerror(errno)))")
+            throw MediaError(
+                .cannotCreateOutput, path: path, "cannot create the lock file: \(String(cString: strerror(errno)))")
         }
         let deadline = Date().addingTimeInterval(timeout)
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {

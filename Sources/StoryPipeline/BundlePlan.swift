@@ -29,7 +29,8 @@ public struct BundlePlan: Sendable {
             if let cached = cache?.record(for: absolute) { return .success(cached) }
             do {
                 let info = try ClipProbe.inspect(path: absolute, timeout: timeout)
-                let record = try ClipRecord(sha256: try ContentHasher.sha256(ofFileAt: absolute), info: info, path: absolute)
+                let record = try ClipRecord(
+                    sha256: try ContentHasher.sha256(ofFileAt: absolute), info: info, path: absolute)
                 cache?.store(record, for: absolute)
                 return .success(record)
             } catch {
@@ -60,7 +61,9 @@ public struct BundlePlan: Sendable {
                 do {
                     avatar = (absolute, try ContentHasher.sha256(ofFileAt: absolute))
                 } catch {
-                    skipped.append(SkippedEntry(path: relative, story: source.handle, reason: (error as? MediaError)?.reason ?? "\(error)"))
+                    skipped.append(
+                        SkippedEntry(
+                            path: relative, story: source.handle, reason: (error as? MediaError)?.reason ?? "\(error)"))
                 }
             }
             stories.append(ResolvedStory(source: source, items: items, avatar: avatar))
@@ -82,11 +85,16 @@ public struct BundlePlan: Sendable {
 
     /// The transition parameters that go into a transition's key.
     static func transitionParameters(_ options: RenderOptions) -> [String] {
-        ["\(options.canvasWidth)x\(options.canvasHeight)", "fps=\(options.fps)", "duration=\(options.transitionDuration)",
-         "smooth", "perspective=2.667", "shade=0.3", "h264", "crf=20"]
+        [
+            "\(options.canvasWidth)x\(options.canvasHeight)", "fps=\(options.fps)",
+            "duration=\(options.transitionDuration)",
+            "smooth", "perspective=2.667", "shade=0.3", "h264", "crf=20",
+        ]
     }
 
-    private static func workUnits(for stories: [ResolvedStory], root: String, options: RenderOptions) throws -> [WorkUnit] {
+    private static func workUnits(for stories: [ResolvedStory], root: String, options: RenderOptions) throws
+        -> [WorkUnit]
+    {
         var units: [WorkUnit] = []
         let canvas = "\(options.canvasWidth)x\(options.canvasHeight)"
         for story in stories {

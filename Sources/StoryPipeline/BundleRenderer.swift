@@ -55,7 +55,8 @@ public struct BundleRenderer: Sendable {
                 return nil
             } catch {
                 let reason = (error as? MediaError)?.reason ?? "\(error)"
-                return SkippedEntry(path: unit.sourceLabel, story: unit.story, reason: "\(unit.kind.rawValue): \(reason)")
+                return SkippedEntry(
+                    path: unit.sourceLabel, story: unit.story, reason: "\(unit.kind.rawValue): \(reason)")
             }
         }
         let failed = failures.compactMap { $0 }
@@ -63,7 +64,8 @@ public struct BundleRenderer: Sendable {
         summary.skipped = plan.skipped + failed
 
         if options.shard == nil {
-            let manifest = ManifestBuilder(plan: plan, bundle: output, inputRoot: storyInput.root).build(skipped: summary.skipped)
+            let manifest = ManifestBuilder(plan: plan, bundle: output, inputRoot: storyInput.root).build(
+                skipped: summary.skipped)
             let manifestPath = BundlePaths.join(output, BundlePaths.manifest)
             try AtomicFile.write(Data((manifest.value.serialized() + "\n").utf8), to: manifestPath)
             summary.manifestPath = manifestPath

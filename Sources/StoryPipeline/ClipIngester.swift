@@ -32,7 +32,9 @@ public struct ClipIngester: Sendable {
             throw MediaError(.cannotCreateOutput, path: folder, "cannot create the story folder")
         }
         let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-            .filter { !$0.hasPrefix(".") && StoryInput.clipExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
+            .filter {
+                !$0.hasPrefix(".") && StoryInput.clipExtensions.contains(($0 as NSString).pathExtension.lowercased())
+            }
         var knownHashes: [String: String] = [:]
         for name in existing {
             if let sha = try? ContentHasher.sha256(ofFileAt: BundlePaths.join(folder, name)) { knownHashes[sha] = name }
@@ -44,7 +46,8 @@ public struct ClipIngester: Sendable {
                 guard info.video != nil else { return .rejected(reason: "no video stream") }
                 guard let duration = info.duration, duration > 0 else { return .rejected(reason: "no duration") }
                 guard duration <= maxDuration else {
-                    return .rejected(reason: String(format: "%.1f s is longer than --max-duration %g s", duration, maxDuration))
+                    return .rejected(
+                        reason: String(format: "%.1f s is longer than --max-duration %g s", duration, maxDuration))
                 }
                 let sha = try ContentHasher.sha256(ofFileAt: clip)
                 if let name = knownHashes[sha] { return .alreadyPresent(name: name) }

@@ -9,13 +9,15 @@ enum ClipPlacement {
     static func place(_ source: String, at destination: String, link: Bool) throws {
         let folder = (destination as NSString).deletingLastPathComponent
         let name = (destination as NSString).lastPathComponent
-        let temporary = (folder as NSString).appendingPathComponent(".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let temporary = (folder as NSString).appendingPathComponent(
+            ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         defer { unlink(temporary) }
         if !(link && Foundation.link(source, temporary) == 0) {
             do {
                 try FileManager.default.copyItem(atPath: source, toPath: temporary)
             } catch {
-                throw MediaError(.cannotCreateOutput, path: destination, "cannot copy the clip: \(error.localizedDescription)")
+                throw MediaError(
+                    .cannotCreateOutput, path: destination, "cannot copy the clip: \(error.localizedDescription)")
             }
         }
         guard rename(temporary, destination) == 0 else {

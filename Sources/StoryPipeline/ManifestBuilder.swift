@@ -23,7 +23,9 @@ struct ManifestBuilder {
     func build(skipped initial: [SkippedEntry]) -> Result {
         var skipped = initial
         var referenced = Set<String>()
-        let outputs = Dictionary(plan.units.map { ("\($0.kind.rawValue)|\($0.sourceLabel)|\($0.story)", $0.output) }) { a, _ in a }
+        let outputs = Dictionary(plan.units.map { ("\($0.kind.rawValue)|\($0.sourceLabel)|\($0.story)", $0.output) }) {
+            a, _ in a
+        }
         func output(_ kind: WorkUnit.Kind, _ label: String, _ story: String) -> String? {
             guard let path = outputs["\(kind.rawValue)|\(label)|\(story)"],
                 FileManager.default.fileExists(atPath: BundlePaths.join(bundle, path))
@@ -38,7 +40,8 @@ struct ManifestBuilder {
             for item in story.items {
                 let source: String?
                 if plan.options.clipMode == .reference {
-                    source = BundlePaths.relative(item.absolutePath, from: URL(fileURLWithPath: bundle).standardizedFileURL.path)
+                    source = BundlePaths.relative(
+                        item.absolutePath, from: URL(fileURLWithPath: bundle).standardizedFileURL.path)
                 } else {
                     source = output(.clip, item.path, story.id)
                 }
@@ -46,7 +49,8 @@ struct ManifestBuilder {
                     let thumbnail = output(.thumbnail, item.path, story.id)
                 else {
                     if !skipped.contains(where: { $0.path == item.path }) {
-                        skipped.append(SkippedEntry(path: item.path, story: story.id, reason: "its outputs are missing"))
+                        skipped.append(
+                            SkippedEntry(path: item.path, story: story.id, reason: "its outputs are missing"))
                     }
                     continue
                 }
@@ -70,10 +74,14 @@ struct ManifestBuilder {
             stories.append(
                 .object([
                     ("id", .string(story.id)),
-                    ("user", .object([
-                        ("handle", .string(story.source.handle)), ("displayName", .string(story.source.displayName)),
-                        ("avatar", .string(avatar)),
-                    ])),
+                    (
+                        "user",
+                        .object([
+                            ("handle", .string(story.source.handle)),
+                            ("displayName", .string(story.source.displayName)),
+                            ("avatar", .string(avatar)),
+                        ])
+                    ),
                     ("isRead", .bool(story.source.isRead)), ("duration", .number(storyDuration)),
                     ("items", .array(items)),
                 ]))
@@ -95,7 +103,8 @@ struct ManifestBuilder {
         }
         // Transitions in play order: forward ones by their outgoing story's position.
         let position = Dictionary(uniqueKeysWithValues: plan.stories.enumerated().map { ($0.element.id, $0.offset) })
-        transitions.sort { a, b in transitionOrder(a, position).lexicographicallyPrecedes(transitionOrder(b, position)) }
+        transitions.sort { a, b in transitionOrder(a, position).lexicographicallyPrecedes(transitionOrder(b, position))
+        }
         let value = JSONValue.object([
             ("version", .int(1)),
             ("generator", .string("storyreel \(BundlePlan.toolVersion)")),
@@ -103,9 +112,16 @@ struct ManifestBuilder {
             ("duration", .number(total)),
             ("stories", .array(stories)),
             ("transitions", .array(transitions)),
-            ("skipped", .array(skipped.map { entry in
-                .object([("path", .string(entry.path)), ("story", .string(entry.story)), ("reason", .string(entry.reason))])
-            })),
+            (
+                "skipped",
+                .array(
+                    skipped.map { entry in
+                        .object([
+                            ("path", .string(entry.path)), ("story", .string(entry.story)),
+                            ("reason", .string(entry.reason)),
+                        ])
+                    })
+            ),
         ])
         return Result(value: value, referencedFiles: referenced, skipped: skipped)
     }

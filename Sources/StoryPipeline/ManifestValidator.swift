@@ -45,7 +45,9 @@ public enum ManifestValidator {
             }
             for (i, item) in (require(story, "items", [[String: Any]].self, at: place) ?? []).enumerated() {
                 let itemPlace = "\(place).items[\(i)]"
-                for key in ["poster", "thumbnail"] { checkFile(require(item, key, String.self, at: itemPlace), at: "\(itemPlace).\(key)") }
+                for key in ["poster", "thumbnail"] {
+                    checkFile(require(item, key, String.self, at: itemPlace), at: "\(itemPlace).\(key)")
+                }
                 guard let src = require(item, "src", String.self, at: itemPlace),
                     let sha = require(item, "sha256", String.self, at: itemPlace)
                 else { continue }
@@ -59,7 +61,9 @@ public enum ManifestValidator {
                 }
             }
         }
-        for (t, transition) in (require(manifest, "transitions", [[String: Any]].self, at: "manifest") ?? []).enumerated() {
+        for (t, transition) in (require(manifest, "transitions", [[String: Any]].self, at: "manifest") ?? [])
+            .enumerated()
+        {
             checkFile(require(transition, "src", String.self, at: "transitions[\(t)]"), at: "transitions[\(t)].src")
         }
         _ = require(manifest, "skipped", [Any].self, at: "manifest")

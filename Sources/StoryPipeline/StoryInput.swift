@@ -44,8 +44,10 @@ public struct StoryInput: Sendable {
                 continue
             }
             let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-            let clips = files.filter { !$0.hasPrefix(".") && clipExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
-                .sorted(by: NaturalOrder.areInIncreasingOrder)
+            let clips = files.filter {
+                !$0.hasPrefix(".") && clipExtensions.contains(($0 as NSString).pathExtension.lowercased())
+            }
+            .sorted(by: NaturalOrder.areInIncreasingOrder)
             let avatar = ["avatar.jpg", "avatar.png"].first { files.contains($0) }
             var story = StorySource(
                 handle: name, displayName: name, avatar: avatar.map { "\(name)/\($0)" },
@@ -54,7 +56,10 @@ public struct StoryInput: Sendable {
                 do {
                     try applySettings(from: (folder as NSString).appendingPathComponent("story.json"), to: &story)
                 } catch {
-                    skipped.append(SkippedEntry(path: "\(name)/story.json", story: name, reason: (error as? MediaError)?.reason ?? "\(error)"))
+                    skipped.append(
+                        SkippedEntry(
+                            path: "\(name)/story.json", story: name,
+                            reason: (error as? MediaError)?.reason ?? "\(error)"))
                 }
             }
             stories.append(story)
@@ -91,7 +96,8 @@ public struct StoryInput: Sendable {
                     handle: handle, displayName: entry["displayName"] as? String ?? handle,
                     isRead: entry["isRead"] as? Bool ?? false, avatar: entry["avatar"] as? String, clips: items))
         }
-        return StoryInput(root: root.isEmpty ? "." : root, stories: playOrder(stories, byExplicitOrder: false), skipped: skipped)
+        return StoryInput(
+            root: root.isEmpty ? "." : root, stories: playOrder(stories, byExplicitOrder: false), skipped: skipped)
     }
 
     /// Stories with an `order` first by it, the rest by handle in natural order (when
@@ -115,7 +121,9 @@ public struct StoryInput: Sendable {
     private static func applySettings(from path: String, to story: inout StorySource) throws {
         guard let data = FileManager.default.contents(atPath: path),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { throw MediaError(.invalidMedia, path: path, "story.json is not a JSON object; its settings were ignored") }
+        else {
+            throw MediaError(.invalidMedia, path: path, "story.json is not a JSON object; its settings were ignored")
+        }
         if let name = object["displayName"] as? String { story.displayName = name }
         if let isRead = object["isRead"] as? Bool { story.isRead = isRead }
         if let order = object["order"] as? NSNumber { story.order = order.doubleValue }

@@ -24,7 +24,8 @@ struct UnitWorker: Sendable {
             try writeJPEG(try clip.posterFrame(size: .width(RenderOptions.thumbnailWidth)), to: destination)
         case .avatar:
             let side = RenderOptions.avatarSize
-            let image = try StillImage.load(path: unit.source, size: .fill(width: side, height: side), timeout: options.timeout)
+            let image = try StillImage.load(
+                path: unit.source, size: .fill(width: side, height: side), timeout: options.timeout)
             try writeJPEG(image, to: destination)
         case .transition:
             guard let faces = unit.faces else { return }
@@ -35,8 +36,10 @@ struct UnitWorker: Sendable {
             spec.duration = options.transitionDuration
             spec.direction = faces.direction == "forward" ? .forward : .backward
             spec.threads = max(1, Parallel.coreCount / max(1, options.jobs))
-            _ = try CubeTransitionJob(from: faces.fromClip, to: faces.toClip, parameters: spec, timeout: options.timeout)
-                .writeVideo(to: destination)
+            _ = try CubeTransitionJob(
+                from: faces.fromClip, to: faces.toClip, parameters: spec, timeout: options.timeout
+            )
+            .writeVideo(to: destination)
         }
     }
 

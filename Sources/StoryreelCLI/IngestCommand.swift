@@ -5,7 +5,8 @@ import StoryPipeline
 public enum IngestCommand: Command {
     public static let name = "ingest"
     public static let abstract = "Add new clips to a story folder safely, then optionally re-render the bundle."
-    public static let usage = "ingest CLIP... --story HANDLE --into STORIES [--render OUT] [--max-duration 60] [--timeout S]"
+    public static let usage =
+        "ingest CLIP... --story HANDLE --into STORIES [--render OUT] [--max-duration 60] [--timeout S]"
     public static let options: [OptionSpec] = [
         .value("story", "HANDLE", "The story (user) to add the clips to; created when new."),
         .value("into", "STORIES", "The stories folder."),

@@ -21,13 +21,21 @@ public enum PlanCommand: Command {
         let units = plan.shardUnits
         if arguments.flag("json") {
             let value = JSONValue.object([
-                ("units", .array(units.map { unit in
-                    .object([
-                        ("kind", .string(unit.kind.rawValue)), ("key", .string(unit.key)), ("output", .string(unit.output)),
-                        ("story", .string(unit.story)), ("input", .string(unit.sourceLabel)),
-                    ])
-                })),
-                ("skipped", .array(plan.skipped.map { .object([("path", .string($0.path)), ("reason", .string($0.reason))]) })),
+                (
+                    "units",
+                    .array(
+                        units.map { unit in
+                            .object([
+                                ("kind", .string(unit.kind.rawValue)), ("key", .string(unit.key)),
+                                ("output", .string(unit.output)),
+                                ("story", .string(unit.story)), ("input", .string(unit.sourceLabel)),
+                            ])
+                        })
+                ),
+                (
+                    "skipped",
+                    .array(plan.skipped.map { .object([("path", .string($0.path)), ("reason", .string($0.reason))]) })
+                ),
             ])
             console.output(value.serialized())
         } else {

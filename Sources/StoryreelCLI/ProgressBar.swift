@@ -32,7 +32,9 @@ final class ProgressBar: @unchecked Sendable {
         let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
         let current = progress.current.count > 40 ? "…" + progress.current.suffix(39) : progress.current
         console.status(
-            String(format: "\r\u{1B}[K[%@] %d/%d %.1f/s ETA %.0fs %@", bar, progress.done, progress.total, rate, eta, current))
+            String(
+                format: "\r\u{1B}[K[%@] %d/%d %.1f/s ETA %.0fs %@", bar, progress.done, progress.total, rate, eta,
+                current))
         if progress.done == progress.total { console.status("\n") }
     }
 }

@@ -12,7 +12,8 @@ import Foundation
 func integerOption(_ name: String, default fallback: Int) -> Int {
     let arguments = CommandLine.arguments
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count,
-          let value = Int(arguments[index + 1]), value > 0 else { return fallback }
+        let value = Int(arguments[index + 1]), value > 0
+    else { return fallback }
     return value
 }
 
@@ -74,8 +75,10 @@ for threads in cores > 1 ? [1, cores] : [1] {
     }
     let megapixels = Double(width * height * frameCount) / 1e6
     let label = threads == 1 ? "1 thread" : "\(threads) threads"
-    print(String(format: "render %dx%d %@: %.1f Mpixel/s (%.2f ms/frame)",
-                 width, height, label, megapixels / seconds, seconds * 1000 / Double(frameCount)))
+    print(
+        String(
+            format: "render %dx%d %@: %.1f Mpixel/s (%.2f ms/frame)",
+            width, height, label, megapixels / seconds, seconds * 1000 / Double(frameCount)))
     if threads == 1 {
         print(String(format: "setup %dx%d (transpose both faces): %.1f ms", width, height, setupSeconds * 1000))
     }

@@ -14,10 +14,12 @@ struct CubeRendererAccuracyTests {
         let renderer = try CubeRenderer(from: from, to: to, spec: spec)
         let reference = ReferenceCubeRenderer(from: from, to: to, spec: spec)
         for p in Self.progressValues {
-            let comparison = ImageComparison(renderer.renderImage(progress: p), reference.render(progress: p),
-                                             tolerance: 2)
-            #expect(comparison.fractionWithinTolerance >= 0.995,
-                    "p \(p): only \(comparison.fractionWithinTolerance) of pixels within 2 levels")
+            let comparison = ImageComparison(
+                renderer.renderImage(progress: p), reference.render(progress: p),
+                tolerance: 2)
+            #expect(
+                comparison.fractionWithinTolerance >= 0.995,
+                "p \(p): only \(comparison.fractionWithinTolerance) of pixels within 2 levels")
             #expect(comparison.psnr >= 40, "p \(p): PSNR \(comparison.psnr) dB")
         }
     }
@@ -28,14 +30,16 @@ struct CubeRendererAccuracyTests {
         let to = TestFaces.textured(width: 96, height: 160, seed: 4)
         for direction in CubeDirection.allCases {
             for easing in CubeEasing.allCases {
-                let spec = CubeTransitionSpec(width: 96, height: 160, duration: 0.2, fps: 30, easing: easing,
-                                              direction: direction)
+                let spec = CubeTransitionSpec(
+                    width: 96, height: 160, duration: 0.2, fps: 30, easing: easing,
+                    direction: direction)
                 let renderer = try CubeRenderer(from: from, to: to, spec: spec)
                 let reference = ReferenceCubeRenderer(from: from, to: to, spec: spec)
                 #expect(renderer.frameCount == 6)
                 for frame in 0..<renderer.frameCount {
-                    let comparison = ImageComparison(renderer.renderImage(frame: frame),
-                                                     reference.render(frame: frame), tolerance: 2)
+                    let comparison = ImageComparison(
+                        renderer.renderImage(frame: frame),
+                        reference.render(frame: frame), tolerance: 2)
                     #expect(comparison.fractionWithinTolerance >= 0.995, "\(direction) \(easing) frame \(frame)")
                     #expect(comparison.psnr >= 40, "\(direction) \(easing) frame \(frame)")
                 }
@@ -51,8 +55,9 @@ struct CubeRendererAccuracyTests {
         let renderer = try CubeRenderer(from: from, to: to, spec: spec)
         let reference = ReferenceCubeRenderer(from: from, to: to, spec: spec)
         for p in [0.2, 0.6] {
-            let comparison = ImageComparison(renderer.renderImage(progress: p), reference.render(progress: p),
-                                             tolerance: 2)
+            let comparison = ImageComparison(
+                renderer.renderImage(progress: p), reference.render(progress: p),
+                tolerance: 2)
             #expect(comparison.fractionWithinTolerance >= 0.995)
             #expect(comparison.psnr >= 40)
         }
@@ -66,8 +71,9 @@ struct CubeRendererAccuracyTests {
         let renderer = try CubeRenderer(from: from, to: to, spec: spec)
         let reference = ReferenceCubeRenderer(from: from, to: to, spec: spec)
         for p in Self.progressValues {
-            let comparison = ImageComparison(renderer.renderImage(progress: p), reference.render(progress: p),
-                                             tolerance: 1)
+            let comparison = ImageComparison(
+                renderer.renderImage(progress: p), reference.render(progress: p),
+                tolerance: 1)
             #expect(comparison.fractionWithinTolerance >= 0.98, "p \(p): \(comparison.fractionWithinTolerance)")
             #expect(comparison.maximumDifference <= 4, "p \(p): max difference \(comparison.maximumDifference)")
         }

@@ -15,8 +15,9 @@ struct CubeRendererBehaviourTests {
         let backward = try CubeRenderer(from: Self.from, to: Self.to, spec: backwardSpec)
         #expect(forward.frameCount == 9 && backward.frameCount == 9)
         for k in 0..<9 {
-            let difference = ImageComparison.differingBytes(backward.renderImage(frame: k),
-                                                            forward.renderImage(frame: 8 - k))
+            let difference = ImageComparison.differingBytes(
+                backward.renderImage(frame: k),
+                forward.renderImage(frame: 8 - k))
             #expect(difference == 0, "frame \(k)")
         }
     }
@@ -51,8 +52,9 @@ struct CubeRendererBehaviourTests {
         let multi = try CubeRenderer(from: Self.from, to: Self.to, spec: spec, threads: threads)
         #expect(multi.threads == threads)
         for p in [0.1, 0.5, 0.85] {
-            let difference = ImageComparison.differingBytes(multi.renderImage(progress: p),
-                                                            single.renderImage(progress: p))
+            let difference = ImageComparison.differingBytes(
+                multi.renderImage(progress: p),
+                single.renderImage(progress: p))
             #expect(difference == 0, "p \(p)")
         }
     }
@@ -64,8 +66,9 @@ struct CubeRendererBehaviourTests {
         let spec = CubeTransitionSpec(width: 18, height: 8)
         let single = try CubeRenderer(from: face, to: other, spec: spec)
         let multi = try CubeRenderer(from: face, to: other, spec: spec, threads: 5)
-        #expect(ImageComparison.differingBytes(multi.renderImage(progress: 0.4), single.renderImage(progress: 0.4))
-            == 0)
+        #expect(
+            ImageComparison.differingBytes(multi.renderImage(progress: 0.4), single.renderImage(progress: 0.4))
+                == 0)
         #expect(ImageComparison.differingBytes(multi.renderImage(progress: 0), face) == 0)
     }
 
@@ -103,8 +106,9 @@ struct CubeRendererBehaviourTests {
         let renderer = try CubeRenderer(from: Self.from, to: Self.to, spec: spec)
         #expect(renderer.frameCount == 6)
         for k in 0..<6 {
-            let difference = ImageComparison.differingBytes(renderer.renderImage(frame: k),
-                                                            renderer.renderImage(progress: Double(k + 1) / 7))
+            let difference = ImageComparison.differingBytes(
+                renderer.renderImage(frame: k),
+                renderer.renderImage(progress: Double(k + 1) / 7))
             #expect(difference == 0, "frame \(k)")
         }
     }

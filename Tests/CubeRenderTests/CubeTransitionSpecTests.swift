@@ -15,10 +15,12 @@ struct CubeTransitionSpecTests {
         #expect(spec.frameCount == 15)
     }
 
-    @Test("frame count is round(duration * fps)", arguments: [
-        (0.5, 30.0, 15), (1.0, 24.0, 24), (0.51, 30.0, 15), (0.49, 30.0, 15), (0.1, 25.0, 3), (0.02, 30.0, 1),
-        (0.01, 30.0, 0), (0.7, 30.0, 21),
-    ])
+    @Test(
+        "frame count is round(duration * fps)",
+        arguments: [
+            (0.5, 30.0, 15), (1.0, 24.0, 24), (0.51, 30.0, 15), (0.49, 30.0, 15), (0.1, 25.0, 3), (0.02, 30.0, 1),
+            (0.01, 30.0, 0), (0.7, 30.0, 21),
+        ])
     func frameCount(duration: Double, fps: Double, expected: Int) {
         #expect(CubeTransitionSpec(width: 2, height: 2, duration: duration, fps: fps).frameCount == expected)
     }

@@ -22,10 +22,12 @@ struct CubeValidationTests {
         try CubeTransitionSpec(width: 2, height: 8192, shade: 1).validate()
     }
 
-    @Test("bad sizes are rejected", arguments: [
-        (0, 100, "positive"), (100, 0, "positive"), (-2, 100, "positive"), (101, 100, "even"), (100, 3, "even"),
-        (8194, 100, "maximum"), (100, 9000, "maximum"),
-    ])
+    @Test(
+        "bad sizes are rejected",
+        arguments: [
+            (0, 100, "positive"), (100, 0, "positive"), (-2, 100, "positive"), (101, 100, "even"), (100, 3, "even"),
+            (8194, 100, "maximum"), (100, 9000, "maximum"),
+        ])
     func badSizes(width: Int, height: Int, phrase: String) {
         let message = Self.validationMessage(CubeTransitionSpec(width: width, height: height))
         #expect(message?.contains(phrase) == true, "\(width)x\(height): \(message ?? "accepted")")

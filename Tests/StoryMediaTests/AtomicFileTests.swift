@@ -46,14 +46,4 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue)
         #expect(try contents() == ["poster.jpg"])
     }
-
-    @Test func readOnlyFolderLeavesTheOldFile() throws {
-        guard getuid() != 0 else { return }  // root writes anywhere
-        let path = folder.path("poster.jpg")
-        try AtomicFile.write(Data("old".utf8), to: path)
-        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.url.path)
-        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.url.path) }
-        #expect(throws: MediaError.self) { try AtomicFile.write(Data("new".utf8), to: path) }
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("old".utf8))
-    }
 }

@@ -68,6 +68,34 @@ import Testing
         #expect(PixelComparison.psnr(image.pixels, previous) < PixelComparison.psnr(image.pixels, reference))
     }
 
+    @Test func timeCountsFromTheClipStartAndFindsFramesBeforeAReorderedKeyframe() throws {
+        // Without an edit list, B-frame delay starts the video 2 frames after the audio: times
+        // count from the clip's start (the audio's 0), as `ffmpeg -ss` counts. Keyframes every
+        // 20 frames: the one shown at 1.033 s is decoded at 1.000 s, so a seek by decode time
+        // for 1.000 s lands on it, after the frames shown at 1.000 and 1.017 s.
+        let folder = try TemporaryFolder()
+        let path = folder.path("late-video.mp4")
+        let made = try TestEnvironment.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=180x320:r=60:d=2", "-f", "lavfi", "-i",
+                "sine=d=2", "-c:v", "libx264", "-bf", "2", "-g", "20", "-x264-params", "scenecut=0", "-c:a", "aac",
+                "-use_editlist", "0", path,
+            ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let source = try ClipFrameSource(path: path)
+        let early = try source.frame(at: 0.5, size: .original)
+        #expect(abs(try #require(source.lastFrameTime) - 0.5) < 1e-6)
+        let atHalf = try FFmpegReference.frame(path, at: 0.5, width: 180, height: 320)
+        #expect(PixelComparison.psnr(early.pixels, atHalf) >= 30)
+
+        let image = try source.frame(at: 1.0, size: .original)
+        #expect(abs(try #require(source.lastFrameTime) - 1.0) < 1e-6, "the frame shown at 1.000 s")
+        let decodedFromTheStart = try FFmpegReference.frame(
+            path, at: 0, width: 180, height: 320, filters: "select='gte(t,0.999)'")
+        #expect(PixelComparison.psnr(image.pixels, decodedFromTheStart) >= 30)
+    }
+
     @Test func timePastTheEndIsClampedToTheLastFrame() throws {
         let source = try ClipFrameSource(path: Self.path("portrait-h264.mp4"))
         let late = try source.frame(at: 60, size: .width(180))

@@ -8,9 +8,10 @@ import Testing
 @Suite struct StoryInputTests {
     @Test func naturalOrderIsNumericAwareAndCaseInsensitive() {
         let names = ["img_10.mov", "IMG_2.MOV", "IMG_1.mov", "b.mp4", "A.mp4", "10.mp4", "2.mp4", "1.mp4"]
-        #expect(names.sorted(by: NaturalOrder.areInIncreasingOrder) == [
-            "1.mp4", "2.mp4", "10.mp4", "A.mp4", "b.mp4", "IMG_1.mov", "IMG_2.MOV", "img_10.mov",
-        ])
+        #expect(
+            names.sorted(by: NaturalOrder.areInIncreasingOrder) == [
+                "1.mp4", "2.mp4", "10.mp4", "A.mp4", "b.mp4", "IMG_1.mov", "IMG_2.MOV", "img_10.mov",
+            ])
         #expect(NaturalOrder.areInIncreasingOrder("x9", "x010"))
         #expect(!NaturalOrder.areInIncreasingOrder("x010", "x9"))
     }
@@ -47,7 +48,9 @@ import Testing
         try folder.write("zed/story.json", Data(#"{"order": 1}"#.utf8))
         try folder.write("amy/story.json", Data(#"{"isRead": true, "order": 0}"#.utf8))
         try folder.write("carl/story.json", Data("not json".utf8))
-        for name in ["zed/clip.MOV", "zed/.partial.mov", "zed/notes.txt", "bob/b.m4v"] { try folder.write(name, Data()) }
+        for name in ["zed/clip.MOV", "zed/.partial.mov", "zed/notes.txt", "bob/b.m4v"] {
+            try folder.write(name, Data())
+        }
         let input = try StoryInput.load(folder.url.path)
         #expect(input.stories.map(\.handle) == ["zed", "bob", "carl", "amy"])
         #expect(input.stories[0].clips == ["zed/clip.MOV"])

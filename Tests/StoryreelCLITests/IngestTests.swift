@@ -15,7 +15,9 @@ import Testing
         try Data(repeating: 7, count: 1000).write(to: URL(fileURLWithPath: garbage))
         let before = try TestEnvironment.run("sha256sum", [good, garbage]).stdout
 
-        let first = try TestEnvironment.storyreel(["ingest", garbage, good, "--story", "ben_k", "--into", fixture.stories])
+        let first = try TestEnvironment.storyreel([
+            "ingest", garbage, good, "--story", "ben_k", "--into", fixture.stories,
+        ])
         #expect(first.status == 65)
         #expect(first.stderr.contains("\(garbage): rejected"))
         #expect(first.stdout.contains("ingested as ben_k/0011-IMG_1539.MOV"), "one above 10.mp4")

@@ -44,16 +44,22 @@ import Testing
         for transition in transitions {
             let src = try #require(transition["src"] as? String)
             let counted = try TestEnvironment.run(
-                "ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
-                            "stream=nb_read_frames,width,height", "-of", "csv=p=0", "\(bundle)/\(src)"])
+                "ffprobe",
+                [
+                    "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                    "stream=nb_read_frames,width,height", "-of", "csv=p=0", "\(bundle)/\(src)",
+                ])
             #expect(counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "360,640,15")
             #expect(transition["frames"] as? Int == 15)
         }
         let schema = TestEnvironment.packageRoot.appendingPathComponent("schema/manifest.schema.json").path
         let validation = try TestEnvironment.run(
             "/usr/bin/python3",
-            ["-c", "import json,sys,jsonschema; jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))"
-                + ".validate(json.load(open(sys.argv[2])))", schema, "\(bundle)/manifest.json"])
+            [
+                "-c",
+                "import json,sys,jsonschema; jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))"
+                    + ".validate(json.load(open(sys.argv[2])))", schema, "\(bundle)/manifest.json",
+            ])
         #expect(validation.status == 0, "\(validation.stderr)")
         let validate = try TestEnvironment.storyreel(["validate", "\(bundle)/manifest.json"])
         #expect(validate.status == 0, "\(validate.stderr)")
@@ -98,7 +104,10 @@ import Testing
         // zoe plays after chloe and before dev-ops (read): clip, poster, thumb, 2 new transitions.
         #expect(added["rendered"] as? Int == 5)
         let manifest = try fixture.manifest("reel")
-        #expect((manifest["stories"] as? [[String: Any]])?.map { $0["id"] as? String } == ["ana.lima", "ben_k", "chloe", "zoe", "dev-ops"])
+        #expect(
+            (manifest["stories"] as? [[String: Any]])?.map { $0["id"] as? String } == [
+                "ana.lima", "ben_k", "chloe", "zoe", "dev-ops",
+            ])
     }
 
     @Test func threeShardsMergedGiveTheSameManifestAsOneRun() throws {
@@ -130,7 +139,9 @@ import Testing
         // More work: a bigger canvas redoes every transition.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: TestEnvironment.storyreelBinary)
-        process.arguments = ["render", fixture.stories, "-o", fixture.folder.path("reel"), "--size", "1080x1920", "--quiet"]
+        process.arguments = [
+            "render", fixture.stories, "-o", fixture.folder.path("reel"), "--size", "1080x1920", "--quiet",
+        ]
         process.standardError = FileHandle.nullDevice
         let transitionsBefore = fixture.outputs("reel").filter { $0.hasPrefix("transitions/") }.count
         try process.run()
