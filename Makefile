@@ -4,9 +4,10 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/storyreel
 
-# Build: FFmpeg 5.1 libraries. Tests and benches: the ffmpeg CLI, mediainfo, ffmpegthumbnailer,
+# Build: FFmpeg 5.1 libraries (libavformat, libavcodec, libswscale, libavutil).
+# Tests and benches: the ffmpeg CLI, mediainfo, ffmpegthumbnailer,
 # hyperfine and a JSON Schema validator. The tool itself needs only the libraries at run time.
-DEB_PACKAGES := pkg-config libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libavfilter-dev \
+DEB_PACKAGES := pkg-config libavformat-dev libavcodec-dev libswscale-dev libavutil-dev \
 	ffmpeg mediainfo ffmpegthumbnailer hyperfine python3 python3-jsonschema time
 
 .PHONY: deps build test demo bench samples install clean lint

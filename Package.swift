@@ -12,7 +12,7 @@ let package = Package(
             name: "CFFmpeg",
             pkgConfig: "libavformat",
             providers: [
-                .apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev", "libavfilter-dev"])
+                .apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])
             ]
         ),
         // The media layer: owns every FFmpeg pointer.

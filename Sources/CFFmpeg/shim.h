@@ -21,9 +21,6 @@
 #include <libavutil/pixdesc.h>
 #include <libavutil/time.h>
 #include <libswscale/swscale.h>
-#include <libavfilter/avfilter.h>
-#include <libavfilter/buffersink.h>
-#include <libavfilter/buffersrc.h>
 
 /// AVERROR(e): a negative FFmpeg error code from a POSIX errno value.
 static inline int cff_averror(int posix_errno) { return AVERROR(posix_errno); }

@@ -47,19 +47,23 @@ public struct BundleRenderer: Sendable {
         summary.cached = units.count - pending.count
         let worker = UnitWorker(bundle: output, options: options)
         let counter = ProgressCounter(total: pending.count)
-        let failures: [SkippedEntry?] = Parallel.map(pending.count, jobs: options.jobs) { index in
-            let unit = pending[index]
-            defer { progress(counter.finish("\(unit.kind.rawValue) \(unit.sourceLabel)")) }
+        let batches = UnitWorker.batches(of: pending)
+        let failures: [[SkippedEntry]] = Parallel.map(batches.count, jobs: options.jobs) { index in
+            let batch = batches[index]
+            defer {
+                for unit in batch { progress(counter.finish("\(unit.kind.rawValue) \(unit.sourceLabel)")) }
+            }
             do {
-                try worker.make(unit)
-                return nil
+                try worker.make(batch)
+                return []
             } catch {
                 let reason = (error as? MediaError)?.reason ?? "\(error)"
-                return SkippedEntry(
-                    path: unit.sourceLabel, story: unit.story, reason: "\(unit.kind.rawValue): \(reason)")
+                return batch.map {
+                    SkippedEntry(path: $0.sourceLabel, story: $0.story, reason: "\($0.kind.rawValue): \(reason)")
+                }
             }
         }
-        let failed = failures.compactMap { $0 }
+        let failed = failures.flatMap { $0 }
         summary.rendered = pending.count - failed.count
         summary.skipped = plan.skipped + failed
 
@@ -67,7 +71,10 @@ public struct BundleRenderer: Sendable {
             let manifest = ManifestBuilder(plan: plan, bundle: output, inputRoot: storyInput.root).build(
                 skipped: summary.skipped)
             let manifestPath = BundlePaths.join(output, BundlePaths.manifest)
-            try AtomicFile.write(Data((manifest.value.serialized() + "\n").utf8), to: manifestPath)
+            let bytes = Data((manifest.value.serialized() + "\n").utf8)
+            if FileManager.default.contents(atPath: manifestPath) != bytes {
+                try AtomicFile.write(bytes, to: manifestPath)
+            }
             summary.manifestPath = manifestPath
             summary.skipped = manifest.skipped
             if options.prune { summary.pruned = prune(keeping: manifest.referencedFiles) }

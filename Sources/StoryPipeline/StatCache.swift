@@ -14,6 +14,7 @@ public final class StatCache: @unchecked Sendable {
 
     private let lock = NSLock()
     private var entries: [String: Entry]
+    private var changed = false
     private let file: String
 
     /// Loads the cache stored at `file` (an empty cache when it is missing or unreadable).
@@ -39,14 +40,18 @@ public final class StatCache: @unchecked Sendable {
         guard let stamp = StatCache.stamp(path) else { return }
         lock.lock()
         entries[path] = Entry(size: stamp.size, modified: stamp.modified, inode: stamp.inode, record: record)
+        changed = true
         lock.unlock()
     }
 
-    /// Writes the cache back, atomically, keeping only `paths`.
+    /// Writes the cache back, atomically, keeping only `paths`; does nothing when no entry was
+    /// added or dropped, so a no-op re-run writes nothing.
     public func save(keeping paths: Set<String>) throws {
         lock.lock()
         let kept = entries.filter { paths.contains($0.key) }
+        let unchanged = !changed && kept.count == entries.count
         lock.unlock()
+        if unchanged { return }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         try AtomicFile.write(try encoder.encode(kept), to: file)

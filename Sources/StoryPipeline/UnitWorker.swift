@@ -9,38 +9,80 @@ struct UnitWorker: Sendable {
     /// The render's options.
     let options: RenderOptions
 
-    /// Makes `unit`'s output under its final name, or throws and leaves nothing behind.
-    func make(_ unit: WorkUnit) throws {
-        let destination = BundlePaths.join(bundle, unit.output)
-        switch unit.kind {
+    /// Makes the outputs of `units` (one unit, or a clip's poster and thumbnail together, which
+    /// share one smart pick) under their final names, or throws and leaves nothing behind.
+    func make(_ units: [WorkUnit]) throws {
+        guard let first = units.first else { return }
+        if first.kind == .poster || first.kind == .thumbnail {
+            try makeClipImages(units)
+            return
+        }
+        let destination = BundlePaths.join(bundle, first.output)
+        switch first.kind {
         case .clip:
-            try ClipPlacement.place(unit.source, at: destination, link: options.clipMode == .link)
-        case .poster:
-            let clip = try ClipFrameSource(path: unit.source, timeout: options.timeout)
-            let image = try clip.posterFrame(size: posterSize(width: clip.displayWidth, height: clip.displayHeight))
-            try writeJPEG(image, to: destination)
-        case .thumbnail:
-            let clip = try ClipFrameSource(path: unit.source, timeout: options.timeout)
-            try writeJPEG(try clip.posterFrame(size: .width(RenderOptions.thumbnailWidth)), to: destination)
+            try ClipPlacement.place(first.source, at: destination, link: options.clipMode == .link)
         case .avatar:
             let side = RenderOptions.avatarSize
             let image = try StillImage.load(
-                path: unit.source, size: .fill(width: side, height: side), timeout: options.timeout)
+                path: first.source, size: .fill(width: side, height: side), timeout: options.timeout)
             try writeJPEG(image, to: destination)
         case .transition:
-            guard let faces = unit.faces else { return }
-            var spec = CubeTransitionJob.Parameters()
-            spec.width = options.canvasWidth
-            spec.height = options.canvasHeight
-            spec.fps = options.fps
-            spec.duration = options.transitionDuration
-            spec.direction = faces.direction == "forward" ? .forward : .backward
-            spec.threads = max(1, Parallel.coreCount / max(1, options.jobs))
+            guard let faces = first.faces else { return }
+            var parameters = CubeTransitionJob.Parameters()
+            parameters.width = options.canvasWidth
+            parameters.height = options.canvasHeight
+            parameters.fps = options.fps
+            parameters.duration = options.transitionDuration
+            parameters.direction = faces.direction == "forward" ? .forward : .backward
+            parameters.threads = max(1, Parallel.coreCount / max(1, options.jobs))
             _ = try CubeTransitionJob(
-                from: faces.fromClip, to: faces.toClip, parameters: spec, timeout: options.timeout
+                from: faces.fromClip, to: faces.toClip, parameters: parameters, timeout: options.timeout
             )
             .writeVideo(to: destination)
+        case .poster, .thumbnail:
+            break
         }
+    }
+
+    /// A clip's poster and thumbnail: one smart pick at display size, then each output resized
+    /// from it. Either output alone is made the same way, so its bytes depend only on its key.
+    private func makeClipImages(_ units: [WorkUnit]) throws {
+        let clip = try ClipFrameSource(path: units[0].source, timeout: options.timeout, threads: 1)
+        let picked = try clip.posterFrame(size: .original)
+        for unit in units {
+            let size: FrameSize =
+                unit.kind == .poster
+                ? posterSize(width: picked.width, height: picked.height) : .width(RenderOptions.thumbnailWidth)
+            let (width, height) = size.outputSize(displayWidth: picked.width, displayHeight: picked.height)
+            let image =
+                (width, height) == (picked.width, picked.height)
+                ? picked
+                : try picked.pixels.withUnsafeBufferPointer {
+                    try RGBAResizer(
+                        sourceWidth: picked.width, sourceHeight: picked.height, width: width, height: height
+                    )
+                    .resize($0)
+                }
+            try writeJPEG(image, to: BundlePaths.join(bundle, unit.output))
+        }
+    }
+
+    /// Groups pending units into jobs: a clip's poster and thumbnail together, everything else
+    /// alone. Transitions, the longest jobs, go first so they do not finish last on one core.
+    static func batches(of units: [WorkUnit]) -> [[WorkUnit]] {
+        var imagesByClip: [String: Int] = [:]
+        var batches: [[WorkUnit]] = []
+        for unit in units {
+            if unit.kind == .poster || unit.kind == .thumbnail {
+                if let index = imagesByClip[unit.source] {
+                    batches[index].append(unit)
+                    continue
+                }
+                imagesByClip[unit.source] = batches.count
+            }
+            batches.append([unit])
+        }
+        return batches.filter { $0[0].kind == .transition } + batches.filter { $0[0].kind != .transition }
     }
 
     /// The display size, shrunk to fit inside the canvas when it is larger.
