@@ -18,7 +18,6 @@ echo "== storyreel thumbnail --out-dir $DEMO/posters (every story clip)"
 mkdir -p "$DEMO/posters" "$DEMO/transitions"
 find samples/stories -type f \( -iname '*.mov' -o -iname '*.mp4' -o -iname '*.m4v' \) | sort \
     | xargs "$BIN" thumbnail --out-dir "$DEMO/posters"
-ls "$DEMO/posters"
 
 echo "== storyreel cube: forward transitions between the stories, in play order"
 # The play order and each story's first and last clips, from the manifest just written.
