@@ -2,7 +2,7 @@ import Foundation
 import StoryMedia
 
 /// `storyreel ingest`: adds uploaded clips to a story folder safely. Each clip must inspect
-/// cleanly, have video and a duration in (0, max]; it is copied (never moved) through a
+/// cleanly (no warning, such as a truncated upload), have video and a duration in (0, max]; it is copied (never moved) through a
 /// dot-prefixed temp name that a concurrent render ignores, and named with a sequence number
 /// one above the highest in the folder, e.g. `0007-IMG_1539.MOV`.
 public struct ClipIngester: Sendable {
@@ -43,6 +43,7 @@ public struct ClipIngester: Sendable {
         return clips.map { clip in
             do {
                 let info = try ClipProbe.inspect(path: clip, timeout: timeout)
+                if let warning = info.warnings.first { return .rejected(reason: warning) }
                 guard info.video != nil else { return .rejected(reason: "no video stream") }
                 guard let duration = info.duration, duration > 0 else { return .rejected(reason: "no duration") }
                 guard duration <= maxDuration else {

@@ -45,6 +45,13 @@ import Testing
             ["ingest", clip, "--story", "other", "--into", fixture.stories, "--max-duration", "1"])
         #expect(tooLong.status == 65)
         #expect(tooLong.stderr.contains("longer than --max-duration"))
+        let data = try Data(contentsOf: URL(fileURLWithPath: clip))
+        let truncated = fixture.folder.path("upload-cut.mp4")
+        try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: truncated))
+        let cut = try TestEnvironment.storyreel(["ingest", truncated, "--story", "other", "--into", fixture.stories])
+        #expect(cut.status == 65)
+        #expect(cut.stderr.contains("\(truncated): rejected: the moov index points"))
+        #expect(!FileManager.default.fileExists(atPath: "\(fixture.stories)/other/0001-upload-cut.mp4"))
     }
 
     @Test func ingestThenRenderUpdatesTheBundle() throws {
