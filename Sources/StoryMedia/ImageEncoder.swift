@@ -35,14 +35,7 @@ public final class ImageEncoder {
         self.quality = quality
         self.width = width
         self.height = height
-        guard let codec = avcodec_find_encoder_by_name(format.encoderName) else {
-            throw MediaError(
-                .unsupported, "this FFmpeg build has no \(format.encoderName) encoder",
-                ffmpegCode: cff_error_encoder_not_found())
-        }
-        guard let allocated = avcodec_alloc_context3(codec) else {
-            throw MediaError(.ioFailure, "out of memory (image encoder)")
-        }
+        let (codec, allocated) = try EncoderLookup.open(format.encoderName, purpose: "image encoder")
         context = allocated
         context.pointee.width = Int32(width)
         context.pointee.height = Int32(height)

@@ -84,14 +84,7 @@ public final class VideoEncoder {
     /// (``OutputFile/needsGlobalHeader``).
     public init(settings: Settings, globalHeader: Bool) throws {
         self.settings = settings
-        guard let codec = avcodec_find_encoder_by_name(settings.codec.encoderName) else {
-            throw MediaError(
-                .unsupported, "this FFmpeg build has no \(settings.codec.encoderName) encoder",
-                ffmpegCode: cff_error_encoder_not_found())
-        }
-        guard let allocated = avcodec_alloc_context3(codec) else {
-            throw MediaError(.ioFailure, "out of memory (encoder)")
-        }
+        let (codec, allocated) = try EncoderLookup.open(settings.codec.encoderName, purpose: "encoder")
         context = allocated
         let frameRate = av_d2q(settings.fps, 1_000_000)
         context.pointee.width = Int32(settings.width)

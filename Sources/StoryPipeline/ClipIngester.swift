@@ -32,9 +32,7 @@ public struct ClipIngester: Sendable {
             throw MediaError(.cannotCreateOutput, path: folder, "cannot create the story folder")
         }
         let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-            .filter {
-                !$0.hasPrefix(".") && StoryInput.clipExtensions.contains(($0 as NSString).pathExtension.lowercased())
-            }
+            .filter(StoryInput.isClipFileName)
         var knownHashes: [String: String] = [:]
         for name in existing {
             if let sha = try? ContentHasher.sha256(ofFileAt: BundlePaths.join(folder, name)) { knownHashes[sha] = name }

@@ -14,6 +14,12 @@ public struct StoryInput: Sendable {
     /// File extensions of clips, compared case-insensitively.
     public static let clipExtensions: Set<String> = ["mov", "mp4", "m4v"]
 
+    /// True for a clip's file name: a clip extension in any case, not dot-prefixed (dot-prefixed
+    /// files are hidden, and where `ingest` stages its copies).
+    public static func isClipFileName(_ name: String) -> Bool {
+        !name.hasPrefix(".") && clipExtensions.contains((name as NSString).pathExtension.lowercased())
+    }
+
     /// Reads `path`: a stories folder, or a `.json` spec file.
     public static func load(_ path: String) throws -> StoryInput {
         var isFolder: ObjCBool = false
@@ -44,10 +50,8 @@ public struct StoryInput: Sendable {
                 continue
             }
             let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-            let clips = files.filter {
-                !$0.hasPrefix(".") && clipExtensions.contains(($0 as NSString).pathExtension.lowercased())
-            }
-            .sorted(by: NaturalOrder.areInIncreasingOrder)
+            let clips = files.filter(isClipFileName)
+                .sorted(by: NaturalOrder.areInIncreasingOrder)
             let avatar = ["avatar.jpg", "avatar.png"].first { files.contains($0) }
             var story = StorySource(
                 handle: name, displayName: name, avatar: avatar.map { "\(name)/\($0)" },
