@@ -19,7 +19,9 @@ final class CodecDetailsParser {
         parser.pointee.flags |= PARSER_FLAG_COMPLETE_FRAMES
         self.parser = parser
         codecContext = context
-        avcodec_parameters_to_context(context, stream.parameters)
+        // Without the parameters (extradata) the parser cannot work; the details stay unknown.
+        guard (try? ffmpegCheck(avcodec_parameters_to_context(context, stream.parameters), "codec parameters")) != nil
+        else { return nil }
     }
 
     deinit {

@@ -8,9 +8,7 @@ public final class ContentHasher {
 
     /// A fresh SHA-256 state.
     public init() throws {
-        guard av_hash_alloc(&context, "SHA256") >= 0, context != nil else {
-            throw MediaError(.unsupported, "libavutil has no SHA256")
-        }
+        try ffmpegCheck(av_hash_alloc(&context, "SHA256"), "libavutil cannot hash SHA256", kind: .unsupported)
         av_hash_init(context)
     }
 
