@@ -116,6 +116,7 @@ public final class ClipFrameSource {
         let latest = try Frame()
         for request in lastFrameRequests() {
             try reader.seek(toKeyframeBefore: request)
+            if let tail = lastFrameTail() { reader.decodeOnlyReferenceFrames(before: tail) }
             var found = false
             while try reader.next(into: frame) {
                 latest.take(from: frame)
@@ -187,6 +188,19 @@ public final class ClipFrameSource {
     /// Seek requests for the last frame, latest first: one per keyframe whose data is in the
     /// file, at the end of its group of pictures; a single request past the end when the index
     /// is empty.
+    /// The decode time from which every frame is decoded when looking for the last frame:
+    /// a few samples before the last one a viewer sees, enough for any reordering depth
+    /// (B-pyramids reorder at most 4 frames in H.264 and HEVC as encoders use them). Before it,
+    /// only frames that later frames refer to are decoded. Nil when the index cannot say.
+    private func lastFrameTail() -> Int64? {
+        let inFile = index.filter { $0.position + Int64($0.size) <= Int64(file.fileSize) }
+        guard let last = inFile.lastIndex(where: { !$0.isDiscarded }) else { return nil }
+        return inFile[max(0, last - ClipFrameSource.lastFrameReorderMargin)].timestamp
+    }
+
+    /// Samples before the last shown one that are always fully decoded.
+    static let lastFrameReorderMargin = 8
+
     private func lastFrameRequests() -> [Int64] {
         let requests = keyframeRequests(where: { $0.position + Int64($0.size) <= Int64(file.fileSize) })
         guard !requests.isEmpty else { return [Int64.max / 2, origin] }

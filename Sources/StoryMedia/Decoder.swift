@@ -17,8 +17,18 @@ public final class Decoder {
     public enum Skipping {
         /// Decode every frame.
         case none
+        /// Skip frames no other frame refers to (`skip_frame = AVDISCARD_NONREF`).
+        case nonReferenceFrames
         /// Decode keyframes only (`skip_frame = AVDISCARD_NONKEY`).
         case nonKeyframes
+
+        var discard: AVDiscard {
+            switch self {
+            case .none: return AVDISCARD_DEFAULT
+            case .nonReferenceFrames: return AVDISCARD_NONREF
+            case .nonKeyframes: return AVDISCARD_NONKEY
+            }
+        }
     }
 
     let context: UnsafeMutablePointer<AVCodecContext>
@@ -40,7 +50,7 @@ public final class Decoder {
         try ffmpegCheck(avcodec_parameters_to_context(context, parameters), "bad codec parameters", path: path)
         context.pointee.pkt_timebase = stream.timeBaseRational
         context.pointee.thread_count = Int32(threads)
-        if skipping == .nonKeyframes { context.pointee.skip_frame = AVDISCARD_NONKEY }
+        context.pointee.skip_frame = skipping.discard
         try ffmpegCheck(avcodec_open2(context, codec, nil), "cannot open the \(stream.codecName) decoder", path: path)
     }
 
@@ -66,6 +76,10 @@ public final class Decoder {
         try ffmpegCheck(result, "cannot decode", path: path)
         return .frame
     }
+
+    /// Changes which frames are skipped from the next packet on (frame threads pick the setting
+    /// up per packet).
+    public func skip(_ skipping: Skipping) { context.pointee.skip_frame = skipping.discard }
 
     /// Forgets buffered frames, as needed after a seek.
     public func flush() { avcodec_flush_buffers(context) }

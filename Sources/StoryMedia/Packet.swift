@@ -26,6 +26,11 @@ public final class Packet {
         pointer.pointee.pts == cff_nopts_value() ? nil : pointer.pointee.pts
     }
 
+    /// Decode timestamp in the stream's time base, or nil when unknown.
+    public var decodeTimestamp: Int64? {
+        pointer.pointee.dts == cff_nopts_value() ? nil : pointer.pointee.dts
+    }
+
     /// True for a keyframe packet.
     public var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
 }

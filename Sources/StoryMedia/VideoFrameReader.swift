@@ -11,6 +11,8 @@ public final class VideoFrameReader {
     private let decoder: Decoder
     private let packet: Packet
     private var draining = false
+    /// Packets decoding before this time skip non-reference frames (see ``decodeOnlyReferenceFrames(before:)``).
+    private var fullDecodeFrom: Int64?
     private var finished = false
 
     /// Opens a decoder for `stream` (usually `file.bestStream(.video)`), skipping the file's
@@ -36,6 +38,10 @@ public final class VideoFrameReader {
                     break
                 }
                 if try readStreamPacket() {
+                    if let fullDecodeFrom {
+                        let early = (packet.decodeTimestamp ?? .max) < fullDecodeFrom
+                        decoder.skip(early ? .nonReferenceFrames : .none)
+                    }
                     do {
                         _ = try decoder.send(packet)
                     } catch let error as MediaError where error.ffmpegCode == cff_error_invalid_data() {
@@ -51,10 +57,19 @@ public final class VideoFrameReader {
         return false
     }
 
+    /// Until the next seek, skips the frames no other frame refers to among packets whose decode
+    /// time is before `timestamp`: what decoding up to a late frame needs, and no more. Frames
+    /// from `timestamp` on are all decoded.
+    public func decodeOnlyReferenceFrames(before timestamp: Int64) {
+        fullDecodeFrom = timestamp
+    }
+
     /// Seeks to the keyframe at or before `timestamp` (stream time base) and flushes.
     public func seek(toKeyframeBefore timestamp: Int64) throws {
         try stream.file.seek(stream: stream, toKeyframeBefore: timestamp)
         decoder.flush()
+        decoder.skip(.none)
+        fullDecodeFrom = nil
         draining = false
         finished = false
     }
