@@ -3,10 +3,11 @@ import CFFmpeg
 /// Writes RGBA pictures as a constant-frame-rate H.264 or HEVC clip: the encode loop, written once.
 ///
 /// Each ``append(rgba:)`` converts the picture to yuv420p (BT.709, limited range) with a
-/// ``Scaler``, sends it to the ``VideoEncoder`` with the frame index as its timestamp, then
-/// receives packets until EAGAIN and hands them to the ``OutputFile``, which rescales their
-/// timestamps to the stream time base. ``finish()`` sends a NULL frame, drains until EOF, writes
-/// the trailer and renames the file into place. A writer dropped before ``finish()`` leaves no
+/// ``Scaler`` and hands it, with the frame index as its timestamp, to an ``EncoderThread``,
+/// which sends it to the ``VideoEncoder``, receives packets until EAGAIN and hands them to the
+/// ``OutputFile`` (which rescales their timestamps to the stream time base), while the caller
+/// goes on to the next picture. ``finish()`` sends a NULL frame, drains until EOF, writes the
+/// trailer and renames the file into place. A writer dropped before ``finish()`` leaves no
 /// file behind.
 public final class VideoClipWriter {
     /// The encoder settings.
@@ -15,18 +16,17 @@ public final class VideoClipWriter {
     public private(set) var frameCount = 0
 
     private let output: OutputFile
-    private let encoder: VideoEncoder
+    private let encoderThread: EncoderThread
     private let scaler: Scaler
     private let source: Frame
-    private let picture: Frame
-    private let packet: Packet
+    private let pictures: [Frame]
 
     /// Starts a clip at `path` (written to a temporary file next to it until ``finish()``).
     public init(path: String, settings: VideoEncoder.Settings) throws {
         precondition(settings.width % 2 == 0 && settings.height % 2 == 0, "yuv420p needs an even size")
         self.settings = settings
         output = try OutputFile(path: path)
-        encoder = try VideoEncoder(settings: settings, globalHeader: output.needsGlobalHeader)
+        let encoder = try VideoEncoder(settings: settings, globalHeader: output.needsGlobalHeader)
         try output.addVideoStream(for: encoder)
         try output.writeHeader()
         scaler = try Scaler(
@@ -35,19 +35,27 @@ public final class VideoClipWriter {
             destinationColorSpace: AVCOL_SPC_BT709, destinationFullRange: false,
             flags: SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP)
         source = try Frame()
-        picture = try Frame()
-        packet = try Packet()
+        pictures = [try Frame(), try Frame()]
+        encoderThread = try EncoderThread(encoder: encoder, output: output)
     }
+
+    // A writer dropped before `finish()` waits for the encoder thread, so that its temporary
+    // file is gone once the writer is.
+    deinit { encoderThread.waitUntilIdle() }
 
     /// The path of the finished clip.
     public var path: String { output.path }
 
     /// Encodes one picture: `rgba` holds width × height packed RGBA pixels (alpha is ignored).
+    /// It is converted before this returns; the encoding itself goes on in the background.
     public func append(rgba: UnsafeBufferPointer<UInt8>) throws {
+        let slot = frameCount % 2
+        try encoderThread.acquire(slot: slot)
+        let picture = pictures[slot]
         try source.borrow(rgba: rgba, width: settings.width, height: settings.height)
         defer { source.unref() }
         if picture.pointer.pointee.data.0 != nil {
-            // The encoder may still hold a reference to the previous picture.
+            // The encoder may still hold a reference to the picture.
             try ffmpegCheck(av_frame_make_writable(picture.pointer), "cannot reuse a frame", kind: .ioFailure)
         }
         try scaler.scale(source, into: picture)
@@ -57,30 +65,11 @@ public final class VideoClipWriter {
         picture.pointer.pointee.colorspace = AVCOL_SPC_BT709
         picture.pointer.pointee.color_range = AVCOL_RANGE_MPEG
         frameCount += 1
-        try encode(picture)
+        encoderThread.submit(picture, slot: slot)
     }
 
     /// Drains the encoder, writes the trailer and moves the clip into place.
     public func finish() throws {
-        try encode(nil)
-        try output.finish()
-    }
-
-    /// Sends `frame` (nil: drain) and writes every packet the encoder gives back.
-    private func encode(_ frame: Frame?) throws {
-        var sent = try encoder.send(frame)
-        while true {
-            switch try encoder.receive(into: packet) {
-            case .packet:
-                try output.write(packet)
-            case .needsInput:
-                if sent { return }
-                // EAGAIN from send: the packets are out now, so the frame goes in.
-                sent = try encoder.send(frame)
-                precondition(sent, "the encoder refused a frame twice")
-            case .endOfStream:
-                return
-            }
-        }
+        try encoderThread.finish()
     }
 }
