@@ -175,7 +175,13 @@ import Testing
         holder.arguments = ["\(bundle)/.lock", "sleep", "5"]
         try holder.run()
         defer { holder.terminate() }
-        Thread.sleep(forTimeInterval: 0.3)
+        // Wait until the holder really has the lock: a non-blocking flock then fails.
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline,
+            try TestEnvironment.run("/usr/bin/flock", ["-n", "\(bundle)/.lock", "true"]).status == 0
+        {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
         let (result, _) = try fixture.render(into: "reel", ["--lock-timeout", "0.5"])
         #expect(result.status == 75)
         #expect(result.stderr.contains("lock"))
