@@ -200,4 +200,26 @@ import Testing
         let items = (manifest["stories"] as? [[String: Any]])?.flatMap { $0["items"] as? [[String: Any]] ?? [] }
         #expect(items?.count == 9)
     }
+
+    @Test func linkMakesHardLinksAndReferencePointsAtTheOriginals() throws {
+        let fixture = try BundleFixture()
+        let (linked, _) = try fixture.render(into: "linked", ["--link"])
+        #expect(linked.status == 0, "\(linked.stderr)")
+        let manifest = try fixture.manifest("linked")
+        let items = (manifest["stories"] as? [[String: Any]] ?? []).flatMap { $0["items"] as? [[String: Any]] ?? [] }
+        let first = try #require(items.first?["src"] as? String)
+        let copy = try FileManager.default.attributesOfItem(atPath: fixture.folder.path("linked/\(first)"))
+        let original = try FileManager.default.attributesOfItem(atPath: "\(fixture.stories)/ana.lima/IMG_0001.MOV")
+        #expect(copy[.systemFileNumber] as? Int == original[.systemFileNumber] as? Int, "a hard link, not a copy")
+
+        let (referenced, _) = try fixture.render(into: "referenced", ["--reference"])
+        #expect(referenced.status == 0, "\(referenced.stderr)")
+        let referencedManifest = try fixture.manifest("referenced")
+        let sources = (referencedManifest["stories"] as? [[String: Any]] ?? [])
+            .flatMap { $0["items"] as? [[String: Any]] ?? [] }.compactMap { $0["src"] as? String }
+        #expect(sources.first == "../stories/ana.lima/IMG_0001.MOV")
+        #expect(fixture.outputs("referenced").filter { $0.hasPrefix("clips/") }.isEmpty)
+        let validate = try TestEnvironment.storyreel(["validate", fixture.folder.path("referenced/manifest.json")])
+        #expect(validate.status == 0, "\(validate.stderr)")
+    }
 }
