@@ -28,26 +28,6 @@ public enum ThumbnailCommand: Command {
         "storyreel thumbnail IMG_0001.MOV -o mid.webp --at 50% --width 540 --height 960",
     ]
 
-    /// Which frame a poster shows.
-    enum FrameChoice: Sendable, Equatable {
-        /// The smart pick (``ClipFrameSource/posterFrame(size:)``).
-        case smart
-        /// The frame at this many seconds from the start.
-        case seconds(Double)
-        /// The frame at this share (0...100) of the duration.
-        case percent(Double)
-    }
-
-    /// What was written for one clip.
-    struct Written: Sendable {
-        /// The poster's path.
-        let output: String
-        /// The time asked for with `--at SECONDS`, when it was past the last frame.
-        let clampedRequest: Double?
-        /// When the frame used is shown, in seconds.
-        let frameTime: Double?
-    }
-
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
         let clips = arguments.positionals
         guard !clips.isEmpty else { throw UsageError("thumbnail needs at least one CLIP") }
@@ -70,23 +50,22 @@ public enum ThumbnailCommand: Command {
         let outputs: [String]
         if let outDirectory {
             do {
-                try createFolder(outDirectory)
+                try PosterJob.createFolder(outDirectory)
             } catch let error as MediaError {
                 console.error(error.description)
                 return ExitCode(for: error)
             }
-            outputs = outputPaths(for: clips, in: outDirectory, fileExtension: format.fileExtension)
+            outputs = PosterJob.outputPaths(for: clips, in: outDirectory, fileExtension: format.fileExtension)
         } else {
             outputs = [out!]
         }
         // Clips already run in parallel: more decoder threads per clip would only compete.
         let decoderThreads = min(jobs, clips.count) > 1 ? 1 : 0
-        let results: [Result<Written, MediaError>] = Parallel.map(clips.count, jobs: jobs) { index in
-            Result {
-                try writePoster(
-                    of: clips[index], to: outputs[index], choice: choice, size: size, format: format,
-                    quality: quality, timeout: timeout, decoderThreads: decoderThreads)
-            }.mapError { error in
+        let results: [Result<PosterResult, MediaError>] = Parallel.map(clips.count, jobs: jobs) { index in
+            var job = PosterJob(clip: clips[index], output: outputs[index])
+            (job.choice, job.size, job.format, job.quality) = (choice, size, format, quality)
+            (job.timeout, job.decoderThreads) = (timeout, decoderThreads)
+            return Result { try job.run() }.mapError { error in
                 (error as? MediaError) ?? MediaError(.ioFailure, path: clips[index], "\(error)")
             }
         }
@@ -108,28 +87,6 @@ public enum ThumbnailCommand: Command {
             }
         }
         return exitCode
-    }
-
-    /// Decodes, encodes and atomically writes one clip's poster.
-    static func writePoster(
-        of clip: String, to output: String, choice: FrameChoice, size: FrameSize, format: ImageFormat, quality: Int,
-        timeout: Double, decoderThreads: Int
-    ) throws -> Written {
-        let source = try ClipFrameSource(path: clip, timeout: timeout, threads: decoderThreads)
-        let image: RGBAImageBuffer
-        var clampedRequest: Double?
-        switch choice {
-        case .smart:
-            image = try source.posterFrame(size: size)
-        case .seconds(let seconds):
-            image = try source.frame(at: seconds, size: size)
-            if source.lastRequestWasClamped { clampedRequest = seconds }
-        case .percent(let percent):
-            image = try source.frame(at: (source.duration ?? 0) * percent / 100, size: size)
-        }
-        let data = try ImageEncoder.encode(image, format: format, quality: quality)
-        try AtomicFile.write(data, to: output)
-        return Written(output: output, clampedRequest: clampedRequest, frameTime: source.lastFrameTime)
     }
 
     /// `--format`, else the extension of `-o` (none: JPEG), else JPEG.
@@ -160,7 +117,7 @@ public enum ThumbnailCommand: Command {
     }
 
     /// `--at SECONDS` or `--at PERCENT%`; the smart pick without it.
-    static func frameChoice(_ arguments: ParsedArguments) throws -> FrameChoice {
+    static func frameChoice(_ arguments: ParsedArguments) throws -> PosterChoice {
         guard let text = arguments.string("at") else { return .smart }
         let malformed = UsageError("--at expects seconds (e.g. 1.5) or a percentage (e.g. 50%), got '\(text)'")
         if text.hasSuffix("%") {
@@ -171,39 +128,5 @@ public enum ThumbnailCommand: Command {
         guard let seconds = Double(text), seconds.isFinite else { throw malformed }
         guard seconds >= 0 else { throw UsageError("--at must not be negative, got '\(text)'") }
         return .seconds(seconds)
-    }
-
-    /// `<clip name without extension>.<ext>` in `folder` for each clip, with `-2`, `-3` … added
-    /// to a name already taken by an earlier clip (argument order).
-    static func outputPaths(for clips: [String], in folder: String, fileExtension: String) -> [String] {
-        var taken = Set<String>()
-        return clips.map { clip in
-            let base = ((clip as NSString).lastPathComponent as NSString).deletingPathExtension
-            var name = "\(base).\(fileExtension)"
-            var suffix = 2
-            while taken.contains(name) {
-                name = "\(base)-\(suffix).\(fileExtension)"
-                suffix += 1
-            }
-            taken.insert(name)
-            return (folder as NSString).appendingPathComponent(name)
-        }
-    }
-
-    /// Creates `folder` and its parents, or throws `.cannotCreateOutput` saying why.
-    static func createFolder(_ folder: String) throws {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
-            guard isFolder.boolValue else {
-                throw MediaError(.cannotCreateOutput, path: folder, "exists and is not a directory")
-            }
-            return
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            let reason = (error as NSError).localizedFailureReason ?? "\(error.localizedDescription)"
-            throw MediaError(.cannotCreateOutput, path: folder, "cannot create the directory: \(reason)")
-        }
     }
 }

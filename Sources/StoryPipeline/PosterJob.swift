@@ -1,0 +1,82 @@
+import Foundation
+import StoryMedia
+
+/// `storyreel thumbnail`'s work for one clip: decode the chosen frame, encode it, write it
+/// atomically.
+public struct PosterJob: Sendable {
+    /// The clip.
+    public var clip: String
+    /// Where the poster goes.
+    public var output: String
+    /// Which frame.
+    public var choice = PosterChoice.smart
+    /// The poster's size.
+    public var size = FrameSize.original
+    /// The image format.
+    public var format = ImageFormat.jpeg
+    /// 1...100, 100 best.
+    public var quality = ImageEncoder.defaultQuality
+    /// Per-clip deadline in seconds.
+    public var timeout = 30.0
+    /// Decoder threads (0: automatic; 1 when clips already run in parallel).
+    public var decoderThreads = 0
+
+    /// A job writing `clip`'s poster to `output`.
+    public init(clip: String, output: String) {
+        self.clip = clip
+        self.output = output
+    }
+
+    /// Decodes, encodes and atomically writes the poster.
+    public func run() throws -> PosterResult {
+        let source = try ClipFrameSource(path: clip, timeout: timeout, threads: decoderThreads)
+        let image: RGBAImageBuffer
+        var clampedRequest: Double?
+        switch choice {
+        case .smart:
+            image = try source.posterFrame(size: size)
+        case .seconds(let seconds):
+            image = try source.frame(at: seconds, size: size)
+            if source.lastRequestWasClamped { clampedRequest = seconds }
+        case .percent(let percent):
+            image = try source.frame(at: (source.duration ?? 0) * percent / 100, size: size)
+        }
+        let data = try ImageEncoder.encode(image, format: format, quality: quality)
+        try AtomicFile.write(data, to: output)
+        return PosterResult(output: output, clampedRequest: clampedRequest, frameTime: source.lastFrameTime)
+    }
+
+    /// `<clip name without extension>.<ext>` in `folder` for each clip, with `-2`, `-3` … added
+    /// to a name already taken by an earlier clip (argument order).
+    public static func outputPaths(for clips: [String], in folder: String, fileExtension: String) -> [String] {
+        var taken = Set<String>()
+        return clips.map { clip in
+            let base = ((clip as NSString).lastPathComponent as NSString).deletingPathExtension
+            var name = "\(base).\(fileExtension)"
+            var suffix = 2
+            while taken.contains(name) {
+                name = "\(base)-\(suffix).\(fileExtension)"
+                suffix += 1
+            }
+            taken.insert(name)
+            return (folder as NSString).appendingPathComponent(name)
+        }
+    }
+
+    /// Creates `folder` and its parents, or throws `.cannotCreateOutput` saying why.
+    public static func createFolder(_ folder: String) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+            guard isFolder.boolValue else {
+                throw MediaError(.cannotCreateOutput, path: folder, "exists and is not a directory")
+            }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            let reason = (error as NSError).localizedFailureReason ?? "\(error.localizedDescription)"
+            throw MediaError(.cannotCreateOutput, path: folder, "cannot create the directory: \(reason)")
+        }
+    }
+}

@@ -1,0 +1,10 @@
+/// What ``PosterJob`` wrote for one clip.
+public struct PosterResult: Sendable {
+    /// The poster's path.
+    public let output: String
+    /// The time asked for with ``PosterChoice/seconds(_:)``, when it was past the last frame
+    /// (the last frame was used).
+    public let clampedRequest: Double?
+    /// When the frame used is shown, in seconds from the clip's start.
+    public let frameTime: Double?
+}
