@@ -56,6 +56,12 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
         MediaError(kind, path: path, reason, ffmpegCode: ffmpegCode)
     }
 
+    /// The reason of any error, for a person and without the path: a ``MediaError``'s reason,
+    /// or the error's own description.
+    public static func reason(of error: Error) -> String {
+        (error as? MediaError)?.reason ?? "\(error)"
+    }
+
     /// `PATH: reason`, or just the reason when no path is known.
     public var description: String { path.map { "\($0): \(reason)" } ?? reason }
 

@@ -63,7 +63,7 @@ public struct BundlePlan: Sendable {
                 } catch {
                     skipped.append(
                         SkippedEntry(
-                            path: relative, story: source.handle, reason: (error as? MediaError)?.reason ?? "\(error)"))
+                            path: relative, story: source.handle, reason: MediaError.reason(of: error)))
                 }
             }
             stories.append(ResolvedStory(source: source, items: items, avatar: avatar))

@@ -57,7 +57,7 @@ public struct BundleRenderer: Sendable {
                 try worker.make(batch)
                 return []
             } catch {
-                let reason = (error as? MediaError)?.reason ?? "\(error)"
+                let reason = MediaError.reason(of: error)
                 return batch.map {
                     SkippedEntry(path: $0.sourceLabel, story: $0.story, reason: "\($0.kind.rawValue): \(reason)")
                 }

@@ -56,7 +56,7 @@ public struct ClipIngester: Sendable {
                 knownHashes[sha] = name
                 return .ingested(name: name)
             } catch {
-                return .rejected(reason: (error as? MediaError)?.reason ?? "\(error)")
+                return .rejected(reason: MediaError.reason(of: error))
             }
         }
     }

@@ -63,7 +63,7 @@ public struct StoryInput: Sendable {
                     skipped.append(
                         SkippedEntry(
                             path: "\(name)/story.json", story: name,
-                            reason: (error as? MediaError)?.reason ?? "\(error)"))
+                            reason: MediaError.reason(of: error)))
                 }
             }
             stories.append(story)

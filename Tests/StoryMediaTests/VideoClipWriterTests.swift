@@ -39,16 +39,10 @@ import Testing
         return written
     }
 
-    func videoStream(_ path: String) throws -> [String: Any] {
-        let probe = try TestEnvironment.ffprobe(path, extra: ["-count_frames"])
-        let streams = try #require(probe["streams"] as? [[String: Any]])
-        return try #require(streams.first { $0["codec_type"] as? String == "video" })
-    }
-
     @Test func h264ClipIsHighProfileBT709AndConstantRate() throws {
         let path = folder.path("ramp.mp4")
         _ = try writeClip(path, codec: .h264, frames: 17)
-        let stream = try videoStream(path)
+        let stream = try TestEnvironment.ffprobeVideoStream(path)
         #expect(stream["codec_name"] as? String == "h264")
         #expect(stream["profile"] as? String == "High")
         #expect(stream["codec_tag_string"] as? String == "avc1")
@@ -106,7 +100,7 @@ import Testing
     @Test func hevcClipIsTaggedHvc1() throws {
         let path = folder.path("ramp-hevc.mp4")
         _ = try writeClip(path, codec: .hevc, frames: 5)
-        let stream = try videoStream(path)
+        let stream = try TestEnvironment.ffprobeVideoStream(path)
         #expect(stream["codec_name"] as? String == "hevc")
         #expect(stream["codec_tag_string"] as? String == "hvc1")
         #expect(stream["nb_read_frames"] as? String == "5")

@@ -18,12 +18,6 @@ import Testing
         try TestEnvironment.storyreel(["cube"] + arguments)
     }
 
-    /// ffprobe's video stream of `path`, frames counted by decoding.
-    func videoStream(_ path: String) throws -> [String: Any] {
-        let probe = try TestEnvironment.ffprobe(path, extra: ["-count_frames", "-select_streams", "v:0"])
-        return try #require((probe["streams"] as? [[String: Any]])?.first)
-    }
-
     /// Every file under the temp folder, relative, sorted (hidden temp files included).
     func filesLeft() throws -> [String] {
         let enumerator = FileManager.default.enumerator(atPath: folder.url.path)
@@ -50,7 +44,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let frameCount = 15
 
-        let stream = try videoStream(output)
+        let stream = try TestEnvironment.ffprobeVideoStream(output)
         #expect(stream["codec_name"] as? String == "h264")
         #expect(stream["profile"] as? String == "High")
         #expect(stream["pix_fmt"] as? String == "yuv420p")
@@ -97,7 +91,7 @@ import Testing
             Self.fromClip, Self.toClip, "--size", "270x480", "--duration", "0.2", "--codec", "hevc", "-o", output,
         ])
         #expect(result.status == 0, "\(result.stderr)")
-        let stream = try videoStream(output)
+        let stream = try TestEnvironment.ffprobeVideoStream(output)
         #expect(stream["codec_name"] as? String == "hevc")
         #expect(stream["codec_tag_string"] as? String == "hvc1")
         #expect(stream["nb_read_frames"] as? String == "6")
@@ -108,7 +102,7 @@ import Testing
         let output = folder.path("default.mp4")
         let result = try cube([Self.fromClip, Self.toClip, "--duration", "0.1", "-o", output])
         #expect(result.status == 0, "\(result.stderr)")
-        let stream = try videoStream(output)
+        let stream = try TestEnvironment.ffprobeVideoStream(output)
         #expect(stream["width"] as? Int == 540)
         #expect(stream["height"] as? Int == 960)
         #expect(stream["nb_read_frames"] as? String == "3")
@@ -155,7 +149,7 @@ import Testing
         let output = folder.path("stills.mp4")
         let result = try cube([first, second, "--duration", "0.2", "-o", output])
         #expect(result.status == 0, "\(result.stderr)")
-        let stream = try videoStream(output)
+        let stream = try TestEnvironment.ffprobeVideoStream(output)
         #expect(stream["width"] as? Int == 300)
         #expect(stream["height"] as? Int == 480)
         #expect(stream["nb_read_frames"] as? String == "6")
@@ -165,7 +159,7 @@ import Testing
         let strip = folder.path("strip.png")
         let result = try cube([Self.fromClip, Self.toClip, "--size", "270x486", "--filmstrip", strip])
         #expect(result.status == 0, "\(result.stderr)")
-        let stream = try videoStream(strip)
+        let stream = try TestEnvironment.ffprobeVideoStream(strip)
         #expect(stream["height"] as? Int == 240)
         #expect(stream["width"] as? Int == 5 * 133)
         #expect(try filesLeft() == ["strip.png"])

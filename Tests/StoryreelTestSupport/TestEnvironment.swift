@@ -74,6 +74,15 @@ public enum TestEnvironment {
         return result
     }
 
+    /// ffprobe's first video stream of a file, with its frames counted (`nb_read_frames`).
+    public static func ffprobeVideoStream(_ path: String) throws -> [String: Any] {
+        let probe = try ffprobe(path, extra: ["-count_frames", "-select_streams", "v:0"])
+        guard let stream = (probe["streams"] as? [[String: Any]])?.first else {
+            throw TestFailure("ffprobe found no video stream in \(path)")
+        }
+        return stream
+    }
+
     /// ffprobe's JSON (`-show_format -show_streams`) for a clip, parsed.
     public static func ffprobe(_ path: String, extra: [String] = []) throws -> [String: Any] {
         let result = try run(
