@@ -7,6 +7,33 @@ STORIES="$ROOT/samples/stories"
 compare render 5 \
     "rm -rf $WORK/reel && $BIN render $STORIES -o $WORK/reel --quiet" \
     "ffmpeg CLI script" "rm -rf $WORK/ffmpeg-reel && bash $ROOT/bench/ffmpeg-render.sh $STORIES $WORK/ffmpeg-reel"
+# The same render with a 2x2 canvas: everything but the transitions' pixels (probing, hashing,
+# copying, posters, thumbnails, avatars), to show where the 0.3x budget goes.
+hyperfine -N --warmup 1 --runs 5 --export-json "$WORK/render-tiny.json" --style none \
+    --prepare "rm -rf $WORK/reel-tiny" "$BIN render $STORIES -o $WORK/reel-tiny --size 2x2 --quiet" >/dev/null 2>&1
+# And libx264 alone (ffmpeg CLI, storyreel's encoder settings) re-encoding the render's transition
+# frames: its CPU time over 2 cores is a floor for the render's wall time.
+rm -f "$WORK"/render-*.yuv
+for clip in "$WORK"/reel/transitions/*.mp4; do
+    ffmpeg -v error -y -i "$clip" -f rawvideo -pix_fmt yuv420p "$WORK/render-$(basename "$clip" .mp4).yuv"
+done
+X264="-c:v libx264 -preset veryfast -crf 20 -bf 0 -x264-params sliced-threads=1:rc-lookahead=5"
+hyperfine --warmup 1 --runs 5 --export-json "$WORK/render-x264.json" --style none \
+    "for f in $WORK/render-*.yuv; do ffmpeg -v error -f rawvideo -pix_fmt yuv420p -s 1080x1920 -r 30 -i \$f $X264 -f null -; done" \
+    >/dev/null 2>&1
+python3 - "$WORK/render.json" "$WORK/render-tiny.json" "$WORK/render-x264.json" <<'PY'
+import json, sys
+ours, script = (r["mean"] for r in json.load(open(sys.argv[1]))["results"][:2])
+tiny = json.load(open(sys.argv[2]))["results"][0]["mean"]
+x264 = json.load(open(sys.argv[3]))["results"][0]
+cpu = x264["user"] + x264["system"]
+print(f"  wall time: {ours / script:.2f}x the script's (target <= 0.3x)")
+print(f"  with a 2x2 canvas (no transition pixels): {tiny * 1000:.0f} ms = {tiny / script:.2f}x")
+print(f"  libx264 alone on the transitions' frames: {cpu:.2f} s of CPU, so at least {cpu / 2:.2f} s on 2 cores "
+      f"= {cpu / 2 / script:.2f}x the script")
+storyreel = json.load(open(sys.argv[1]))["results"][0]
+print(f"  CPU: storyreel uses {storyreel['user'] + storyreel['system']:.2f} s; 0.3x on 2 cores allows {2 * 0.3 * script:.2f} s")
+PY
 
 "$BIN" render "$STORIES" -o "$WORK/reel" --quiet
 compare render-noop 10 \
