@@ -4,7 +4,9 @@ import StoryMedia
 /// `storyreel ingest`: adds uploaded clips to a story folder safely. Each clip must inspect
 /// cleanly (no warning, such as a truncated upload), have video and a duration in (0, max]; it is copied (never moved) through a
 /// dot-prefixed temp name that a concurrent render ignores, and named with a sequence number
-/// one above the highest in the folder, e.g. `0007-IMG_1539.MOV`.
+/// one above the highest in the folder, e.g. `0007-IMG_1539.MOV`, so that it plays after the
+/// numbered clips; existing clips whose names do not start with a number still play after it,
+/// and the outcome names them.
 public struct ClipIngester: Sendable {
     /// The stories folder.
     public var storiesFolder: String
@@ -54,7 +56,8 @@ public struct ClipIngester: Sendable {
                 let name = String(format: "%04d-", sequence) + (clip as NSString).lastPathComponent
                 try ClipPlacement.place(clip, at: BundlePaths.join(folder, name), link: false)
                 knownHashes[sha] = name
-                return .ingested(name: name)
+                let later = existing.filter { NaturalOrder.areInIncreasingOrder(name, $0) }
+                return .ingested(name: name, playsBefore: later.sorted(by: NaturalOrder.areInIncreasingOrder))
             } catch {
                 return .rejected(reason: MediaError.reason(of: error))
             }

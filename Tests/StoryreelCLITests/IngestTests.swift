@@ -33,6 +33,21 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: good))
     }
 
+    @Test func ingestWarnsWhenCameraNamedClipsStillPlayAfterTheNewOne() throws {
+        let fixture = try BundleFixture()
+        let clip = TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path
+        let camera = try TestEnvironment.storyreel(["ingest", clip, "--story", "ana.lima", "--into", fixture.stories])
+        #expect(camera.status == 0)
+        #expect(camera.stdout.contains("ingested as ana.lima/0001-portrait-h264.mp4"))
+        #expect(
+            camera.stderr.contains(
+                "warning: ana.lima/0001-portrait-h264.mp4 plays before IMG_0001.MOV, IMG_0002.MOV"))
+        let numbered = try TestEnvironment.storyreel(["ingest", clip, "--story", "ben_k", "--into", fixture.stories])
+        #expect(numbered.status == 0)
+        #expect(numbered.stdout.contains("ingested as ben_k/0011-portrait-h264.mp4"))
+        #expect(!numbered.stderr.contains("plays before"), "it plays after 10.mp4, the last clip")
+    }
+
     @Test func newStoryIsCreatedAndBadHandleOrLongClipIsRefused() throws {
         let fixture = try BundleFixture()
         let clip = TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path
