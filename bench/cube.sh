@@ -45,13 +45,12 @@ for side in T T2; do
     ffmpeg -v error -y -i "$WORK/cube-$side.mp4" -f rawvideo -pix_fmt yuv420p "$WORK/cube-$side.yuv"
 done
 ENCODE="ffmpeg -v error -f rawvideo -pix_fmt yuv420p -s 1080x1920 -r 30 -i"
-X264="-c:v libx264 -preset veryfast"
-STORYREEL_X264="$X264 -crf 20 -bf 0 -x264-params sliced-threads=1:rc-lookahead=5"
+PIPELINE_X264="-c:v libx264 -preset veryfast"
 hyperfine -N --warmup 1 --runs 10 --export-json "$WORK/cube-x264.json" --style none \
-    "$ENCODE $WORK/cube-T2.yuv $X264 -f null -" "$ENCODE $WORK/cube-T.yuv $X264 -f null -" \
+    "$ENCODE $WORK/cube-T2.yuv $PIPELINE_X264 -f null -" "$ENCODE $WORK/cube-T.yuv $PIPELINE_X264 -f null -" \
     "$ENCODE $WORK/cube-T.yuv $STORYREEL_X264 -f null -" "$ENCODE $WORK/cube-T.yuv -f null -" >/dev/null 2>&1
 mb_stats() {
-    ffmpeg -f rawvideo -pix_fmt yuv420p -s 1080x1920 -r 30 -i "$1" $X264 -f null - 2>&1 |
+    ffmpeg -f rawvideo -pix_fmt yuv420p -s 1080x1920 -r 30 -i "$1" $PIPELINE_X264 -f null - 2>&1 |
         sed -n 's/.*mb P  I16..4: *\([0-9.]*\)% *\([0-9.]*\)% *\([0-9.]*\)%.*skip: *\([0-9.]*\)%.*/\1 \2 \3 \4/p'
 }
 python3 - "$WORK/cube.json" "$WORK/cube-x264.json" "$(mb_stats "$WORK/cube-T2.yuv")" "$(mb_stats "$WORK/cube-T.yuv")" <<'PY'

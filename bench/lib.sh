@@ -4,6 +4,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BIN="${STORYREEL_BIN:-$ROOT/.build/release/storyreel}"
 WORK="$ROOT/build/bench"
 mkdir -p "$WORK"
+# storyreel's transition encoder as ffmpeg CLI options: `veryfast` with VideoEncoder's shortClip
+# tuning and CubeTransitionJob's CRF. Keep in step with those two.
+STORYREEL_X264="-c:v libx264 -preset veryfast -crf 20 -bf 0 -x264-params sliced-threads=1:rc-lookahead=5"
 
 # compare NAME RUNS CMD_OURS LABEL_PEER1 CMD_PEER1 [LABEL_PEER2 CMD_PEER2 ...]
 # Runs all commands in one hyperfine call (interleaved warm-up, same machine state) and prints

@@ -18,10 +18,9 @@ rm -f "$WORK"/render-*.yuv
 for clip in "$WORK"/reel/transitions/*.mp4; do
     ffmpeg -v error -y -i "$clip" -f rawvideo -pix_fmt yuv420p "$WORK/render-$(basename "$clip" .mp4).yuv"
 done
-X264="-c:v libx264 -preset veryfast -crf 20 -bf 0 -x264-params sliced-threads=1:rc-lookahead=5"
 READ="for f in $WORK/render-*.yuv; do ffmpeg -v error -f rawvideo -pix_fmt yuv420p -s 1080x1920 -r 30 -i \$f"
 hyperfine --warmup 1 --runs 5 --export-json "$WORK/render-x264.json" --style none \
-    "$READ $X264 -f null -; done" "$READ -f null -; done" >/dev/null 2>&1
+    "$READ $STORYREEL_X264 -f null -; done" "$READ -f null -; done" >/dev/null 2>&1
 python3 - "$WORK/render.json" "$WORK/render-tiny.json" "$WORK/render-x264.json" <<'PY'
 import json, sys
 ours, script = (r["mean"] for r in json.load(open(sys.argv[1]))["results"][:2])
