@@ -10,6 +10,7 @@ import Testing
     let picture: RGBAImageBuffer
 
     init() throws {
+        FFmpegLog.silence()  // libwebp notes its colour conversion
         let path = TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path
         picture = try ClipFrameSource(path: path).frame(at: 1, size: .width(180))
     }

@@ -7,7 +7,10 @@ import Testing
 /// profile, colour tags, frame count and rate, and the pictures themselves.
 @Suite struct VideoClipWriterTests {
     let folder: TemporaryFolder
-    init() throws { folder = try TemporaryFolder() }
+    init() throws {
+        FFmpegLog.silence()  // x264's statistics would fill the test log
+        folder = try TemporaryFolder()
+    }
 
     /// A smooth moving colour ramp: frame `index` of a `width` × `height` clip.
     static func rampFrame(_ index: Int, width: Int, height: Int) -> [UInt8] {

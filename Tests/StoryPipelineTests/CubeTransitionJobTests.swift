@@ -7,6 +7,8 @@ import Testing
 
 /// The cube job's parameters, its filmstrip layout, and a failed run leaving nothing behind.
 @Suite struct CubeTransitionJobTests {
+    init() { FFmpegLog.silence() }  // x264's statistics would fill the test log
+
     @Test func facesAreStillsOrClipsByExtension() {
         #expect(CubeFaceSource(path: "a/IMG_0001.MOV") == .clip("a/IMG_0001.MOV"))
         #expect(CubeFaceSource(path: "face.JPG") == .still("face.JPG"))
