@@ -4,20 +4,19 @@ import Foundation
 /// half-written file: the bytes go to a hidden temporary file in the same folder, are flushed to
 /// disk, and the temporary file is renamed over the destination.
 public enum AtomicFile {
-    /// Writes `data` to `path` atomically. On failure the temporary file is removed, any
-    /// existing file at `path` is left as it was, and a ``MediaError`` of kind
-    /// `.cannotCreateOutput` names the path and the reason.
-    public static func write(_ data: Data, to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
+    /// Writes `data` to `path` atomically. The temporary file (named by ``TemporaryFile``) is
+    /// made in `stagingFolder` when given (a folder of storyreel's own on the same file system,
+    /// so nothing is ever left beside the final file), else beside it. On failure the temporary
+    /// file is removed, any existing file at `path` is left as it was, and a ``MediaError`` of
+    /// kind `.cannotCreateOutput` (or `.ioFailure` when writing fails part-way, e.g. a full disk)
+    /// names the path and the reason.
+    public static func write(_ data: Data, to path: String, stagingFolder: String? = nil) throws {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             throw MediaError(.cannotCreateOutput, path: path, "is a directory")
         }
-        var template = Array("\(folder)/.\(url.lastPathComponent).XXXXXX.tmp".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
-        guard descriptor >= 0 else { throw failure(path, "cannot create a file in \(folder)") }
-        let temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let (descriptor, temporaryPath) = try TemporaryFile.create(for: path, in: stagingFolder)
         var succeeded = false
         defer {
             if !succeeded { unlink(temporaryPath) }
@@ -26,7 +25,7 @@ public enum AtomicFile {
             defer { close(descriptor) }
             try writeAll(data, to: descriptor, path: path)
             guard fchmod(descriptor, 0o644 & ~currentUmask) == 0 else { throw failure(path, "cannot set permissions") }
-            guard fsync(descriptor) == 0 else { throw failure(path, "cannot flush to disk") }
+            guard fsync(descriptor) == 0 else { throw failure(path, "cannot flush to disk", kind: .ioFailure) }
         }
         guard rename(temporaryPath, path) == 0 else { throw failure(path, "cannot move the finished file into place") }
         succeeded = true
@@ -40,7 +39,7 @@ public enum AtomicFile {
                 let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    throw failure(path, "cannot write")
+                    throw failure(path, "cannot write", kind: .ioFailure)
                 }
                 offset += written
             }
@@ -63,8 +62,10 @@ public enum AtomicFile {
         return mask
     }()
 
-    /// A `.cannotCreateOutput` error with `what` and the current `errno` text.
-    private static func failure(_ path: String, _ what: String) -> MediaError {
-        MediaError(.cannotCreateOutput, path: path, "\(what): \(String(cString: strerror(errno)))")
+    /// An error of `kind` with `what` and the current `errno` text.
+    private static func failure(_ path: String, _ what: String, kind: MediaError.Kind = .cannotCreateOutput)
+        -> MediaError
+    {
+        MediaError(kind, path: path, "\(what): \(String(cString: strerror(errno)))")
     }
 }

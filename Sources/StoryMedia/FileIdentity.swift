@@ -1,0 +1,23 @@
+import Foundation
+
+/// A file's device and inode: two paths name the same file exactly when their identities are
+/// equal, whatever their spelling, links or `..` components.
+public struct FileIdentity: Hashable, Sendable {
+    /// The device the file is on.
+    public let device: UInt64
+    /// The inode on that device.
+    public let inode: UInt64
+
+    /// The identity in a `stat` result.
+    init(_ status: stat) {
+        device = UInt64(clamping: status.st_dev)
+        inode = UInt64(clamping: status.st_ino)
+    }
+
+    /// The identity of the file at `path` (following symlinks), or nil when nothing is there.
+    public init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        self.init(status)
+    }
+}

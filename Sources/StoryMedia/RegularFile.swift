@@ -1,0 +1,127 @@
+import Foundation
+
+/// A regular file opened for reading: never a FIFO, a device, a socket or a folder, whatever the
+/// path or a symlink on the way says. It owns the descriptor and closes it in `deinit`.
+///
+/// The file is opened with `O_NONBLOCK` (so opening a FIFO cannot wait for a writer) and then
+/// checked with `fstat` on the open descriptor, so what is checked is what is read. Reads can be
+/// capped (`maxSize`) and bounded in time (`timeout`), so `/dev/zero` behind a symlink, a FIFO
+/// or a huge file cannot hang or exhaust a batch.
+public final class RegularFile {
+    /// The path as given.
+    public let path: String
+    /// The size in bytes when it was opened.
+    public let size: UInt64
+    /// The device and inode: the file's identity, whatever it is called.
+    public let identity: FileIdentity
+    /// The modification time, in nanoseconds since 1970.
+    public let modified: Int64
+
+    private let descriptor: Int32
+    private let deadline: Date?
+
+    /// Opens `path`. Throws `.missingInput` when it does not exist, `.unreadableInput` when it is
+    /// not a readable regular file, and `.invalidMedia` when it is larger than `maxSize` bytes.
+    /// Reads give up `timeout` seconds from now (nil: no limit).
+    public init(path: String, maxSize: UInt64? = nil, timeout: Double? = nil) throws {
+        self.path = path
+        let opened = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard opened >= 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw MediaError(.missingInput, path: path, "no such file") }
+            if code == EACCES { throw MediaError(.unreadableInput, path: path, "permission denied") }
+            throw MediaError(.unreadableInput, path: path, "cannot open: \(String(cString: strerror(code)))")
+        }
+        var status = stat()
+        guard fstat(opened, &status) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(opened)
+            throw MediaError(.unreadableInput, path: path, "cannot read its status: \(reason)")
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            close(opened)
+            throw MediaError(.unreadableInput, path: path, RegularFile.describe(mode: status.st_mode))
+        }
+        let byteCount = UInt64(clamping: status.st_size)
+        if let maxSize, byteCount > maxSize {
+            close(opened)
+            throw MediaError(
+                .invalidMedia, path: path, "\(byteCount) bytes is over the \(maxSize / 1_000_000) MB limit")
+        }
+        descriptor = opened
+        size = byteCount
+        identity = FileIdentity(status)
+        modified = Int64(status.st_mtim.tv_sec).multipliedReportingOverflow(by: 1_000_000_000).partialValue
+            &+ Int64(status.st_mtim.tv_nsec)
+        deadline = timeout.flatMap { $0.isFinite && $0 > 0 ? Date(timeIntervalSinceNow: min($0, 1e9)) : nil }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Up to `count` bytes from the current position; empty at the end of the file. Throws
+    /// `.timedOut` once the deadline has passed and `.ioFailure` when the read fails.
+    public func read(upTo count: Int) throws -> Data {
+        if let deadline, Date() > deadline {
+            throw MediaError(.timedOut, path: path, "timed out reading; raise --timeout for very large files")
+        }
+        var buffer = Data(count: max(0, count))
+        let got = buffer.withUnsafeMutableBytes { bytes -> Int in
+            while true {
+                let result = Foundation.read(descriptor, bytes.baseAddress, bytes.count)
+                if result < 0 && errno == EINTR { continue }
+                return result
+            }
+        }
+        guard got >= 0 else {
+            throw MediaError(.ioFailure, path: path, "read failed: \(String(cString: strerror(errno)))")
+        }
+        buffer.count = got
+        return buffer
+    }
+
+    /// Calls `body` with each chunk of up to `chunkSize` bytes, to the end of the file, and
+    /// returns the bytes read. A file that grows by more than a chunk while it is read throws
+    /// `.ioFailure`, so a file that keeps growing cannot keep a reader busy.
+    @discardableResult
+    public func forEachChunk(size chunkSize: Int = 1 << 20, _ body: (Data) throws -> Void) throws -> UInt64 {
+        var total: UInt64 = 0
+        while true {
+            let chunk = try read(upTo: chunkSize)
+            if chunk.isEmpty { return total }
+            total += UInt64(chunk.count)
+            try body(chunk)
+            if total > size + UInt64(chunkSize) {
+                throw MediaError(.ioFailure, path: path, "the file grew while it was read")
+            }
+        }
+    }
+
+    /// Moves the read position to `offset` bytes from the start.
+    public func seek(to offset: UInt64) throws {
+        guard let position = off_t(exactly: offset), lseek(descriptor, position, SEEK_SET) >= 0 else {
+            throw MediaError(.ioFailure, path: path, "cannot seek to \(offset)")
+        }
+    }
+
+    /// The whole file, which must be at most `maxSize` bytes: for manifests, specs and settings.
+    public static func contents(of path: String, maxSize: UInt64, timeout: Double? = nil) throws -> Data {
+        let file = try RegularFile(path: path, maxSize: maxSize, timeout: timeout)
+        var data = Data()
+        try file.forEachChunk { data.append($0) }
+        guard UInt64(data.count) <= maxSize else {
+            throw MediaError(.invalidMedia, path: path, "over the \(maxSize / 1_000_000) MB limit")
+        }
+        return data
+    }
+
+    /// What a non-regular file is, for an error line.
+    static func describe(mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: return "a directory, not a file"
+        case S_IFIFO: return "a FIFO, not a regular file"
+        case S_IFCHR, S_IFBLK: return "a device, not a regular file"
+        case S_IFSOCK: return "a socket, not a regular file"
+        default: return "not a regular file"
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// The one naming scheme for the temporary files storyreel's atomic writers use
+/// (``AtomicFile``, ``OutputFile``, the pipeline's clip placement): `.NAME.XXXXXX.storyreel-tmp`
+/// beside the final file (or in a staging folder of storyreel's own), where `XXXXXX` is six
+/// random letters or digits. A name of exactly that shape is the only thing a stale-temp sweep
+/// may remove, so a user's own dot-files are never touched.
+public enum TemporaryFile {
+    /// The suffix every storyreel temporary file ends with.
+    public static let suffix = ".storyreel-tmp"
+    /// How many random characters a name carries.
+    static let randomLength = 6
+
+    /// Creates an empty temporary file (mode 0600) for `finalPath`, in `folder` (default: the
+    /// final file's folder), and returns its open descriptor and path. Throws
+    /// `.cannotCreateOutput` naming `finalPath` when it cannot be created.
+    public static func create(for finalPath: String, in folder: String? = nil) throws -> (
+        descriptor: Int32, path: String
+    ) {
+        let url = URL(fileURLWithPath: finalPath)
+        let directory = folder ?? url.deletingLastPathComponent().path
+        let pattern = "\(directory)/.\(url.lastPathComponent).\(String(repeating: "X", count: randomLength))\(suffix)"
+        var template = Array(pattern.utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer {
+            mkstemps($0.baseAddress!, Int32(suffix.utf8.count))
+        }
+        guard descriptor >= 0 else {
+            throw MediaError(
+                .cannotCreateOutput, path: finalPath,
+                "cannot create a file in \(directory): \(String(cString: strerror(errno)))")
+        }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        return (descriptor, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+    }
+
+    /// A fresh temporary path for `finalPath` that nothing has taken yet, for writers that
+    /// create the file themselves (a hard link). Not reserved: create it with `O_EXCL` or `link`.
+    public static func unusedPath(for finalPath: String, in folder: String? = nil) -> String {
+        let url = URL(fileURLWithPath: finalPath)
+        let directory = folder ?? url.deletingLastPathComponent().path
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        let random = String((0..<randomLength).map { _ in alphabet.randomElement()! })
+        return "\(directory)/.\(url.lastPathComponent).\(random)\(suffix)"
+    }
+
+    /// True for a file name of exactly the shape storyreel's temporary files have.
+    public static func isTemporaryName(_ name: String) -> Bool {
+        guard name.hasPrefix("."), name.hasSuffix(suffix) else { return false }
+        let stem = name.dropFirst().dropLast(suffix.count)
+        guard let dot = stem.lastIndex(of: "."), dot > stem.startIndex else { return false }
+        let random = stem[stem.index(after: dot)...]
+        return random.count == randomLength
+            && random.unicodeScalars.allSatisfy { $0.isASCII && CharacterSet.alphanumerics.contains($0) }
+    }
+
+    /// Removes the stale temporary files a killed writer left directly in `folder`: regular
+    /// files (never folders or symlinks) whose names have storyreel's temporary shape. Returns
+    /// how many were removed. Call it only on folders storyreel owns, under their lock.
+    @discardableResult
+    public static func removeStale(in folder: String) -> Int {
+        var removed = 0
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where isTemporaryName(name) {
+            let path = (folder as NSString).appendingPathComponent(name)
+            var status = stat()
+            guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
+            if unlink(path) == 0 { removed += 1 }
+        }
+        return removed
+    }
+}
