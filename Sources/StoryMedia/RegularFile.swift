@@ -12,10 +12,8 @@ public final class RegularFile {
     public let path: String
     /// The size in bytes when it was opened.
     public let size: UInt64
-    /// The device and inode: the file's identity, whatever it is called.
-    public let identity: FileIdentity
-    /// The modification time, in nanoseconds since 1970.
-    public let modified: Int64
+    /// Its size, mtime and identity when it was opened.
+    public let stamp: FileStamp
 
     private let descriptor: Int32
     private let deadline: Date?
@@ -50,9 +48,7 @@ public final class RegularFile {
         }
         descriptor = opened
         size = byteCount
-        identity = FileIdentity(status)
-        modified = Int64(status.st_mtim.tv_sec).multipliedReportingOverflow(by: 1_000_000_000).partialValue
-            &+ Int64(status.st_mtim.tv_nsec)
+        stamp = FileStamp(status)
         deadline = timeout.flatMap { $0.isFinite && $0 > 0 ? Date(timeIntervalSinceNow: min($0, 1e9)) : nil }
     }
 

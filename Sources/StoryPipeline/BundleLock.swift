@@ -1,35 +1,53 @@
 import Foundation
 import StoryMedia
 
-/// An exclusive `flock(2)` on `OUT/.lock`, so two renders cannot clobber one bundle. The kernel
-/// drops the lock when the process dies, so a killed render never leaves the bundle locked.
+/// An exclusive `flock(2)` on a lock file (`OUT/.lock` for a bundle, `STORIES/.storyreel-ingest.lock`
+/// for ingest), so two storyreel writers cannot clobber one folder. The kernel drops the lock
+/// when the process dies, so a killed run never leaves the folder locked. The lock file is
+/// opened without following a symlink and must be a regular file; storyreel never writes into it.
 public final class BundleLock {
     private let descriptor: Int32
 
     /// Why a lock could not be taken.
     public struct Timeout: Error, CustomStringConvertible {
-        /// The bundle folder.
+        /// The locked folder.
         public let folder: String
         /// How long we waited.
         public let seconds: Double
         public var description: String {
-            "\(folder): another storyreel render holds the bundle lock; gave up after \(seconds) s (--lock-timeout)"
+            "\(folder): another storyreel run holds the lock; gave up after \(seconds) s (--lock-timeout)"
         }
     }
 
-    /// Takes the lock of bundle `folder` (created if needed), waiting up to `timeout` seconds.
-    public init(folder: String, timeout: Double) throws {
-        let path = (folder as NSString).appendingPathComponent(".lock")
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    /// Takes the lock of bundle `folder` (its `.lock`, created if needed).
+    public convenience init(folder: String, timeout: Double, waiting: (Int32?) -> Void = { _ in }) throws {
+        try self.init(file: BundlePaths.join(folder, BundlePaths.lockFile), folder: folder, timeout: timeout, waiting: waiting)
+    }
+
+    /// Takes the lock on `file` (created if needed) for `folder`, waiting up to `timeout`
+    /// seconds. When another process holds it, `waiting` is called once, with the holder's pid
+    /// when the kernel reports it.
+    public init(file: String, folder: String, timeout: Double, waiting: (Int32?) -> Void = { _ in }) throws {
+        descriptor = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
         guard descriptor >= 0 else {
             throw MediaError(
-                .cannotCreateOutput, path: path, "cannot create the lock file: \(String(cString: strerror(errno)))")
+                .cannotCreateOutput, path: file, "cannot open the lock file: \(String(cString: strerror(errno)))")
         }
-        let deadline = Date().addingTimeInterval(timeout)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            throw MediaError(.cannotCreateOutput, path: file, "the lock file is not a regular file")
+        }
+        let deadline = Date().addingTimeInterval(max(0, min(timeout, 1e9)))
+        var announced = false
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
                 close(descriptor)
                 throw Timeout(folder: folder, seconds: timeout)
+            }
+            if !announced {
+                waiting(BundleLock.holder(ofInode: UInt64(clamping: status.st_ino)))
+                announced = true
             }
             usleep(50_000)
         }
@@ -38,5 +56,18 @@ public final class BundleLock {
     deinit {
         flock(descriptor, LOCK_UN)
         close(descriptor)
+    }
+
+    /// The pid holding a `flock` on the file with `inode`, from `/proc/locks`, or nil.
+    static func holder(ofInode inode: UInt64) -> Int32? {
+        guard let data = try? RegularFile.contents(of: "/proc/locks", maxSize: 16 << 20) else { return nil }
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 6, fields[1] == "FLOCK", fields[5].split(separator: ":").last == "\(inode)",
+                let pid = Int32(fields[4]), pid > 0
+            else { continue }
+            return pid
+        }
+        return nil
     }
 }

@@ -1,12 +1,15 @@
 import Foundation
+import StoryMedia
 
-/// The layout of a bundle folder.
+/// The layout of a bundle folder, and the names storyreel gives the files in it.
 public enum BundlePaths {
     /// The subfolders that hold outputs.
     public static let outputFolders = ["clips", "posters", "thumbs", "avatars", "transitions"]
     /// The manifest's name.
     public static let manifest = "manifest.json"
-    /// storyreel's private folder inside a bundle (the stat cache).
+    /// The lock file's name, at the top of the bundle.
+    public static let lockFile = ".lock"
+    /// storyreel's private folder inside a bundle (the stat cache, the ledger, staged writes).
     public static let privateFolder = ".storyreel"
 
     /// `bundle/relative`.
@@ -14,14 +17,27 @@ public enum BundlePaths {
         (bundle as NSString).appendingPathComponent(relative)
     }
 
-    /// Removes temp files (dot-prefixed) a killed render left in the output folders.
+    /// Removes the temporary files a killed render left in storyreel's own folders (the output
+    /// folders and `.storyreel/`): only regular files named by ``TemporaryFile``'s scheme. The
+    /// top of the bundle and every folder are left alone.
     public static func removeStaleTemporaries(in bundle: String) {
-        for folder in outputFolders + [""] {
-            let path = join(bundle, folder)
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-            where name.hasPrefix(".") && name != ".lock" && name != privateFolder {
-                try? FileManager.default.removeItem(atPath: join(path, name))
-            }
+        for folder in outputFolders + [privateFolder] {
+            TemporaryFile.removeStale(in: join(bundle, folder))
+        }
+    }
+
+    /// True when `name` is a name storyreel gives an output in `folder`: a clip's 16-hex id with
+    /// a clip extension in `clips/`, a 20-hex key with `.jpg` (images) or `.mp4` (transitions).
+    public static func isOutputName(_ name: String, in folder: String) -> Bool {
+        let stem = (name as NSString).deletingPathExtension
+        let fileExtension = (name as NSString).pathExtension
+        let isHex = stem.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
+        guard isHex else { return false }
+        switch folder {
+        case "clips": return stem.count == 16 && StoryInput.clipExtensions.contains(fileExtension)
+        case "posters", "thumbs", "avatars": return stem.count == 20 && fileExtension == "jpg"
+        case "transitions": return stem.count == 20 && fileExtension == "mp4"
+        default: return false
         }
     }
 
@@ -35,5 +51,31 @@ public enum BundlePaths {
         }
         let ups = Array(repeating: "..", count: baseParts.count - common)
         return (ups + targetParts[common...]).joined(separator: "/")
+    }
+
+    /// The path with every symlink and `..` resolved, or nil when it does not exist.
+    public static func realPath(_ path: String) -> String? {
+        guard let resolved = Foundation.realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// True when `path` is `folder` or inside it (both already resolved).
+    public static func isInside(_ path: String, _ folder: String) -> Bool {
+        path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+    }
+
+    /// Where `path` would resolve once it exists: the real path of its nearest existing ancestor
+    /// with the rest of the path appended (`..` in the rest resolved by spelling).
+    public static func prospectiveRealPath(_ path: String) -> String {
+        var existing = URL(fileURLWithPath: path).standardizedFileURL
+        var rest: [String] = []
+        while realPath(existing.path) == nil, existing.pathComponents.count > 1 {
+            rest.insert(existing.lastPathComponent, at: 0)
+            existing.deleteLastPathComponent()
+        }
+        var resolved = URL(fileURLWithPath: realPath(existing.path) ?? existing.path)
+        for component in rest { resolved.appendPathComponent(component) }
+        return resolved.standardizedFileURL.path
     }
 }

@@ -12,7 +12,8 @@ public struct BundlePlan: Sendable {
 
     /// Stories with at least one playable clip, in play order.
     public var stories: [ResolvedStory]
-    /// All work units, sorted by output path.
+    /// All work units, sorted by output path; an output shared by several items (the same clip
+    /// twice) is made by one unit.
     public var units: [WorkUnit]
     /// What was left out, with reasons.
     public var skipped: [SkippedEntry]
@@ -45,7 +46,10 @@ public struct BundlePlan: Sendable {
             for clip in source.clips {
                 switch records[position] {
                 case .success(let record):
-                    items.append(.init(path: clip, absolutePath: BundlePaths.join(root, clip), record: record))
+                    items.append(
+                        .init(
+                            path: clip, absolutePath: BundlePaths.join(root, clip), record: record,
+                            outputs: try itemOutputs(clip: clip, record: record, options: options)))
                 case .failure(let error):
                     skipped.append(SkippedEntry(path: clip, story: source.handle, reason: error.reason))
                 }
@@ -55,21 +59,43 @@ public struct BundlePlan: Sendable {
                 skipped.append(SkippedEntry(path: source.handle, story: source.handle, reason: "no playable clip"))
                 continue
             }
-            var avatar: (String, String)?
+            var story = ResolvedStory(source: source, items: items)
             if let relative = source.avatar {
                 let absolute = BundlePaths.join(root, relative)
                 do {
-                    avatar = (absolute, try ContentHasher.sha256(ofFileAt: absolute))
+                    let sha256 = try ContentHasher.sha256(ofFileAt: absolute)
+                    story.avatar = (absolute, sha256)
+                    let avatarKey = try key(["avatar", sha256, "\(RenderOptions.avatarSize)"])
+                    story.avatarOutput = "avatars/\(avatarKey).jpg"
                 } catch {
                     skipped.append(
-                        SkippedEntry(
-                            path: relative, story: source.handle, reason: MediaError.reason(of: error)))
+                        SkippedEntry(path: relative, story: source.handle, reason: MediaError.reason(of: error)))
                 }
             }
-            stories.append(ResolvedStory(source: source, items: items, avatar: avatar))
+            stories.append(story)
         }
-        let units = try workUnits(for: stories, root: root, options: options)
-        return BundlePlan(stories: stories, units: units, skipped: skipped, options: options)
+        var units: [WorkUnit] = []
+        for story in stories {
+            for item in story.items {
+                let outputs = item.outputs
+                let unit = { (kind: WorkUnit.Kind, key: String, output: String) in
+                    WorkUnit(
+                        kind: kind, key: key, output: output, story: story.id, source: item.absolutePath,
+                        sourceLabel: item.path)
+                }
+                if let clip = outputs.clip { units.append(unit(.clip, item.record.sha256, clip)) }
+                units.append(unit(.poster, outputKey(outputs.poster), outputs.poster))
+                units.append(unit(.thumbnail, outputKey(outputs.thumbnail), outputs.thumbnail))
+            }
+            if let avatar = story.avatar, let output = story.avatarOutput {
+                units.append(
+                    WorkUnit(
+                        kind: .avatar, key: outputKey(output), output: output, story: story.id, source: avatar.path,
+                        sourceLabel: story.source.avatar ?? ""))
+            }
+        }
+        units += try transitionUnits(between: stories, options: options)
+        return BundlePlan(stories: stories, units: unique(units), skipped: skipped, options: options)
     }
 
     /// The units of this shard (all of them when `options.shard` is nil): unit i of the sorted
@@ -77,6 +103,23 @@ public struct BundlePlan: Sendable {
     public var shardUnits: [WorkUnit] {
         guard let shard = options.shard else { return units }
         return units.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
+    }
+
+    /// The transitions between consecutive `stories`, in play order: story i's forward turn to
+    /// story i+1 (from the last frame of its last item to the first frame of the next story's
+    /// first item), then, with `--both-directions`, the backward turn from i+1 to i (both first
+    /// frames).
+    public static func transitionUnits(between stories: [ResolvedStory], options: RenderOptions) throws
+        -> [WorkUnit]
+    {
+        var units: [WorkUnit] = []
+        for (from, to) in zip(stories, stories.dropFirst()) {
+            units.append(try transitionUnit(from: from, to: to, direction: "forward", options: options))
+            if options.bothDirections {
+                units.append(try transitionUnit(from: to, to: from, direction: "backward", options: options))
+            }
+        }
+        return units
     }
 
     static func key(_ parts: [String]) throws -> String {
@@ -92,47 +135,27 @@ public struct BundlePlan: Sendable {
         ]
     }
 
-    private static func workUnits(for stories: [ResolvedStory], root: String, options: RenderOptions) throws
-        -> [WorkUnit]
+    /// The outputs an item plays from: its clip's copy (named by the clip's id), its poster and
+    /// its thumbnail (named by keys of the clip's hash and their parameters).
+    private static func itemOutputs(clip: String, record: ClipRecord, options: RenderOptions) throws
+        -> ResolvedStory.ItemOutputs
     {
-        var units: [WorkUnit] = []
+        let sha = record.sha256
         let canvas = "\(options.canvasWidth)x\(options.canvasHeight)"
-        for story in stories {
-            for item in story.items {
-                let sha = item.record.sha256
-                if options.clipMode != .reference {
-                    let ext = (item.path as NSString).pathExtension.lowercased()
-                    units.append(
-                        WorkUnit(
-                            kind: .clip, key: sha, output: "clips/\(item.record.id).\(ext)", story: story.id,
-                            source: item.absolutePath, sourceLabel: item.path))
-                }
-                let posterKey = try key(["poster", sha, canvas])
-                units.append(
-                    WorkUnit(
-                        kind: .poster, key: posterKey, output: "posters/\(posterKey).jpg", story: story.id,
-                        source: item.absolutePath, sourceLabel: item.path))
-                let thumbKey = try key(["thumbnail", sha, "\(RenderOptions.thumbnailWidth)"])
-                units.append(
-                    WorkUnit(
-                        kind: .thumbnail, key: thumbKey, output: "thumbs/\(thumbKey).jpg", story: story.id,
-                        source: item.absolutePath, sourceLabel: item.path))
-            }
-            if let avatar = story.avatar {
-                let avatarKey = try key(["avatar", avatar.sha256, "\(RenderOptions.avatarSize)"])
-                units.append(
-                    WorkUnit(
-                        kind: .avatar, key: avatarKey, output: "avatars/\(avatarKey).jpg", story: story.id,
-                        source: avatar.path, sourceLabel: story.source.avatar ?? ""))
-            }
-        }
-        for (from, to) in zip(stories, stories.dropFirst()) {
-            units.append(try transitionUnit(from: from, to: to, direction: "forward", options: options))
-            if options.bothDirections {
-                units.append(try transitionUnit(from: to, to: from, direction: "backward", options: options))
-            }
-        }
-        // Clips share a key when two stories hold the same file; one unit makes it.
+        let copy =
+            options.clipMode == .reference ? nil : "clips/\(record.id).\((clip as NSString).pathExtension.lowercased())"
+        return .init(
+            clip: copy, poster: "posters/\(try key(["poster", sha, canvas])).jpg",
+            thumbnail: "thumbs/\(try key(["thumbnail", sha, "\(RenderOptions.thumbnailWidth)"])).jpg")
+    }
+
+    /// The key an output's name carries: its file name without the extension.
+    private static func outputKey(_ output: String) -> String {
+        ((output as NSString).lastPathComponent as NSString).deletingPathExtension
+    }
+
+    /// One unit per output (the first one planned), sorted by output path.
+    private static func unique(_ units: [WorkUnit]) -> [WorkUnit] {
         var seen = Set<String>()
         return units.filter { seen.insert($0.output).inserted }.sorted { $0.output < $1.output }
     }
@@ -142,8 +165,8 @@ public struct BundlePlan: Sendable {
     private static func transitionUnit(
         from: ResolvedStory, to: ResolvedStory, direction: String, options: RenderOptions
     ) throws -> WorkUnit {
-        let fromItem = direction == "forward" ? from.items.last! : from.items.first!
-        let toItem = to.items.first!
+        guard let fromItem = direction == "forward" ? from.items.last : from.items.first, let toItem = to.items.first
+        else { throw MediaError(.invalidMedia, path: from.id, "a story without items has no transition") }
         let fromFace = direction == "forward" ? "last" : "first"
         let unitKey = try key(
             ["transition", direction, fromItem.record.sha256 + ":" + fromFace, toItem.record.sha256 + ":first"]

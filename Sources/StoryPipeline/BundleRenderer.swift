@@ -3,6 +3,10 @@ import StoryMedia
 
 /// `storyreel render`: turns a stories input into a bundle (clips, posters, thumbnails, avatars,
 /// cube transitions and `manifest.json`), incrementally, under a lock, and atomically.
+///
+/// It touches only what it wrote: OUT must be missing, empty or a bundle (or `--force` given);
+/// stale temporary files are removed only by their exact name and only in storyreel's own
+/// folders; `--prune` removes only outputs the ledger says storyreel wrote.
 public struct BundleRenderer: Sendable {
     /// The stories folder or spec.
     public var input: String
@@ -18,80 +22,106 @@ public struct BundleRenderer: Sendable {
         self.options = options
     }
 
-    /// Renders, reporting each finished unit to `progress`. Throws only when nothing could be
-    /// done (missing input, lock timeout, output not creatable); bad clips are skipped.
-    public func run(progress: @escaping @Sendable (RenderProgress) -> Void = { _ in }) throws -> RenderSummary {
+    /// Renders, reporting each finished unit to `progress` and, once, a wait for another
+    /// render's lock to `waiting` (with the holder's pid when known). Throws when nothing could
+    /// be done (missing input, refused OUT, lock timeout) and when an output could not be
+    /// written (a full disk: the manifest is then left as it was); bad clips are skipped.
+    public func run(
+        waiting: @escaping @Sendable (Int32?) -> Void = { _ in },
+        progress: @escaping @Sendable (RenderProgress) -> Void = { _ in }
+    ) throws -> RenderSummary {
         let started = Date()
+        // Everything that can refuse the run is checked before OUT is touched.
+        let storyInput = try StoryInput.load(input)
+        try BundleFolder.check(output: output, inputRoot: storyInput.root, force: options.force)
         do {
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         } catch {
             throw MediaError(.cannotCreateOutput, path: output, "cannot create the bundle folder")
         }
-        let lock = try BundleLock(folder: output, timeout: options.lockTimeout)
+        let lock = try BundleLock(folder: output, timeout: options.lockTimeout, waiting: waiting)
         defer { withExtendedLifetime(lock) {} }
-        BundlePaths.removeStaleTemporaries(in: output)
         for folder in BundlePaths.outputFolders + [BundlePaths.privateFolder] {
-            try? FileManager.default.createDirectory(
-                atPath: BundlePaths.join(output, folder), withIntermediateDirectories: true)
+            let path = BundlePaths.join(output, folder)
+            do {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            } catch {
+                throw MediaError(.cannotCreateOutput, path: path, "cannot create the folder")
+            }
         }
+        BundlePaths.removeStaleTemporaries(in: output)
 
-        let storyInput = try StoryInput.load(input)
-        let cacheFile = BundlePaths.join(output, "\(BundlePaths.privateFolder)/stat-cache.json")
-        let cache = StatCache(file: cacheFile)
+        let privateFolder = BundlePaths.join(output, BundlePaths.privateFolder)
+        let cache = StatCache(file: BundlePaths.join(privateFolder, "stat-cache.json"))
+        let ledger = BundleLedger(bundle: output, shard: options.shard)
         let plan = try BundlePlan.make(input: storyInput, options: options, cache: cache)
         try? cache.save(keeping: Set(plan.stories.flatMap { $0.items.map(\.absolutePath) }))
 
+        var run = UnitRun(bundle: output, options: options, ledger: ledger, progress: progress)
+        run.execute(plan.shardUnits)
         var summary = RenderSummary()
-        let units = plan.shardUnits
-        let pending = units.filter { !FileManager.default.fileExists(atPath: BundlePaths.join(output, $0.output)) }
-        summary.cached = units.count - pending.count
-        let worker = UnitWorker(bundle: output, options: options)
-        let counter = ProgressCounter(total: pending.count)
-        let batches = UnitWorker.batches(of: pending)
-        let failures: [[SkippedEntry]] = Parallel.map(batches.count, jobs: options.jobs) { index in
-            let batch = batches[index]
-            defer {
-                for unit in batch { progress(counter.finish("\(unit.kind.rawValue) \(unit.sourceLabel)")) }
-            }
-            do {
-                try worker.make(batch)
-                return []
-            } catch {
-                let reason = MediaError.reason(of: error)
-                return batch.map {
-                    SkippedEntry(path: $0.sourceLabel, story: $0.story, reason: "\($0.kind.rawValue): \(reason)")
-                }
-            }
+        guard options.shard == nil else {
+            return try finish(run, summary: &summary, skipped: plan.skipped, started: started, ledger: ledger)
         }
-        let failed = failures.flatMap { $0 }
-        summary.rendered = pending.count - failed.count
-        summary.skipped = plan.skipped + failed
 
-        if options.shard == nil {
-            let manifest = ManifestBuilder(plan: plan, bundle: output, inputRoot: storyInput.root).build(
-                skipped: summary.skipped)
-            let manifestPath = BundlePaths.join(output, BundlePaths.manifest)
-            let bytes = Data((manifest.value.serialized() + "\n").utf8)
-            if FileManager.default.contents(atPath: manifestPath) != bytes {
-                try AtomicFile.write(bytes, to: manifestPath)
+        // What plays: items whose outputs are all there, stories with such an item, and the
+        // transitions between those stories, rendered now if the plan did not foresee them.
+        var skipped = plan.skipped + run.failures
+        var playing: [ResolvedStory] = []
+        for var story in plan.stories {
+            let missing = story.items.filter { !$0.outputs.all.allSatisfy(run.available.contains) }
+            for item in missing where !skipped.contains(where: { $0.path == item.path }) {
+                skipped.append(SkippedEntry(path: item.path, story: story.id, reason: "its outputs are missing"))
             }
-            summary.manifestPath = manifestPath
-            summary.skipped = manifest.skipped
-            if options.prune { summary.pruned = prune(keeping: manifest.referencedFiles) }
+            story.items.removeAll { item in missing.contains { $0.path == item.path } }
+            if let avatar = story.avatarOutput, !run.available.contains(avatar) { story.avatarOutput = nil }
+            if story.items.isEmpty {
+                skipped.append(SkippedEntry(path: story.id, story: story.id, reason: "no playable clip"))
+            } else {
+                playing.append(story)
+            }
         }
+        let transitions = try BundlePlan.transitionUnits(between: playing, options: options)
+        run.execute(transitions.filter { !run.attempted.contains($0.output) })
+        skipped += run.failures.filter { failure in !skipped.contains(failure) }
+
+        let manifest = ManifestBuilder(
+            stories: playing, transitions: transitions.filter { run.available.contains($0.output) },
+            skipped: skipped, options: options, bundle: output
+        ).build()
+        if let failure = run.outputFailure {
+            try? ledger.save()
+            throw failure
+        }
+        let manifestPath = BundlePaths.join(output, BundlePaths.manifest)
+        let bytes = Data((manifest.value.serialized() + "\n").utf8)
+        if (try? RegularFile.contents(of: manifestPath, maxSize: UInt64(bytes.count))) != bytes {
+            try AtomicFile.write(bytes, to: manifestPath, stagingFolder: privateFolder)
+        }
+        summary.manifestPath = manifestPath
+        if options.prune { summary.pruned = prune(keeping: manifest.referencedFiles, ledger: ledger) }
+        return try finish(run, summary: &summary, skipped: skipped, started: started, ledger: ledger)
+    }
+
+    /// Fills in the summary and saves the ledger; rethrows the first output failure.
+    private func finish(
+        _ run: UnitRun, summary: inout RenderSummary, skipped: [SkippedEntry], started: Date, ledger: BundleLedger
+    ) throws -> RenderSummary {
+        try ledger.save()
+        if let failure = run.outputFailure { throw failure }
+        summary.rendered = run.rendered
+        summary.cached = run.cached
+        summary.skipped = options.shard == nil ? skipped : skipped + run.failures
         summary.seconds = Date().timeIntervalSince(started)
         return summary
     }
 
-    /// Removes files in the output folders that the manifest does not reference.
-    private func prune(keeping referenced: Set<String>) -> Int {
+    /// Removes the outputs storyreel recorded writing that the manifest no longer references,
+    /// when they are still exactly as written. Files the ledger does not know are never removed.
+    private func prune(keeping referenced: Set<String>, ledger: BundleLedger) -> Int {
         var removed = 0
-        for folder in BundlePaths.outputFolders {
-            let path = BundlePaths.join(output, folder)
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-            where !referenced.contains("\(folder)/\(name)") {
-                if (try? FileManager.default.removeItem(atPath: BundlePaths.join(path, name))) != nil { removed += 1 }
-            }
+        for relative in ledger.recorded.sorted() where !referenced.contains(relative) {
+            if ledger.removeIfUnchanged(relative) { removed += 1 }
         }
         return removed
     }

@@ -2,11 +2,15 @@ import Foundation
 import StoryMedia
 
 /// `storyreel ingest`: adds uploaded clips to a story folder safely. Each clip must inspect
-/// cleanly (no warning, such as a truncated upload), have video and a duration in (0, max]; it is copied (never moved) through a
-/// dot-prefixed temp name that a concurrent render ignores, and named with a sequence number
-/// one above the highest in the folder, e.g. `0007-IMG_1539.MOV`, so that it plays after the
-/// numbered clips; existing clips whose names do not start with a number still play after it,
-/// and the outcome names them.
+/// cleanly (no warning, such as a truncated upload), have video and a duration in (0, max]; it is
+/// copied (never moved) through a temporary name that a concurrent render ignores, checked
+/// against the hash it was inspected with, and named with a sequence number one above the
+/// highest in the folder, e.g. `0007-IMG_1539.MOV`, so that it plays after the numbered clips;
+/// existing clips whose names do not start with a number still play after it, and the outcome
+/// names them.
+///
+/// Two ingests into one stories folder take turns (a `flock` on `STORIES/.storyreel-ingest.lock`),
+/// and a name is only ever taken when nothing has it, so no clip is lost or replaced.
 public struct ClipIngester: Sendable {
     /// The stories folder.
     public var storiesFolder: String
@@ -16,6 +20,13 @@ public struct ClipIngester: Sendable {
     public var maxDuration: Double
     /// Per-clip deadline in seconds.
     public var timeout: Double
+    /// How long to wait for another ingest into the same stories folder.
+    public var lockTimeout = 60.0
+
+    /// The lock file's name in the stories folder (dot-prefixed, so renders ignore it).
+    public static let lockFileName = ".storyreel-ingest.lock"
+    /// Sequence numbers above this in existing names are ignored when numbering.
+    public static let largestSequenceNumber = 9999
 
     /// An ingester into `storiesFolder/handle/`.
     public init(storiesFolder: String, handle: String, maxDuration: Double = 60, timeout: Double = 30) {
@@ -33,28 +44,30 @@ public struct ClipIngester: Sendable {
         } catch {
             throw MediaError(.cannotCreateOutput, path: folder, "cannot create the story folder")
         }
+        let lock = try BundleLock(
+            file: BundlePaths.join(storiesFolder, ClipIngester.lockFileName), folder: storiesFolder,
+            timeout: lockTimeout)
+        defer { withExtendedLifetime(lock) {} }
         let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
             .filter(StoryInput.isClipFileName)
         var knownHashes: [String: String] = [:]
         for name in existing {
-            if let sha = try? ContentHasher.sha256(ofFileAt: BundlePaths.join(folder, name)) { knownHashes[sha] = name }
+            let path = BundlePaths.join(folder, name)
+            if let sha = try? ContentHasher.sha256(ofFileAt: path) { knownHashes[sha] = name }
         }
-        var sequence = existing.compactMap { Int($0.prefix { $0.isASCII && $0.isNumber }) }.max() ?? 0
+        var sequence = existing.compactMap(ClipIngester.sequenceNumber).max() ?? 0
         return clips.map { clip in
             do {
                 let info = try ClipProbe.inspect(path: clip, timeout: timeout)
-                if let warning = info.warnings.first { return .rejected(reason: warning) }
-                guard info.video != nil else { return .rejected(reason: "no video stream") }
-                guard let duration = info.duration, duration > 0 else { return .rejected(reason: "no duration") }
-                guard duration <= maxDuration else {
-                    return .rejected(
-                        reason: String(format: "%.1f s is longer than --max-duration %g s", duration, maxDuration))
-                }
                 let sha = try ContentHasher.sha256(ofFileAt: clip)
+                let record = try ClipRecord(sha256: sha, info: info, path: clip)
+                guard record.duration <= maxDuration else {
+                    return .rejected(
+                        reason: String(
+                            format: "%.1f s is longer than --max-duration %g s", record.duration, maxDuration))
+                }
                 if let name = knownHashes[sha] { return .alreadyPresent(name: name) }
-                sequence += 1
-                let name = String(format: "%04d-", sequence) + (clip as NSString).lastPathComponent
-                try ClipPlacement.place(clip, at: BundlePaths.join(folder, name), link: false)
+                let name = try place(clip, sha256: sha, in: folder, after: &sequence)
                 knownHashes[sha] = name
                 let later = existing.filter { NaturalOrder.areInIncreasingOrder(name, $0) }
                 return .ingested(name: name, playsBefore: later.sorted(by: NaturalOrder.areInIncreasingOrder))
@@ -62,5 +75,36 @@ public struct ClipIngester: Sendable {
                 return .rejected(reason: MediaError.reason(of: error))
             }
         }
+    }
+
+    /// Copies `clip` into `folder` under the first free name `NNNN-NAME` numbered after
+    /// `sequence`, which is advanced past it, and returns the name. An existing name is never
+    /// replaced: a name another writer took meanwhile is skipped.
+    private func place(_ clip: String, sha256: String, in folder: String, after sequence: inout Int) throws
+        -> String
+    {
+        let base = (clip as NSString).lastPathComponent
+        while sequence < Int.max - 1 {
+            sequence += 1
+            let name = String(format: "%04ld-", sequence) + base
+            do {
+                try ClipPlacement.place(
+                    clip, at: BundlePaths.join(folder, name), sha256: sha256, link: false, exclusive: true,
+                    timeout: timeout)
+                return name
+            } catch is StagedFile.NameTaken {
+                continue
+            }
+        }
+        throw MediaError(.cannotCreateOutput, path: folder, "no free sequence number")
+    }
+
+    /// The sequence number a clip name starts with (`0007-IMG.MOV`, `10.mp4`), or nil when it
+    /// starts with no digit or with a number over ``largestSequenceNumber``.
+    static func sequenceNumber(of name: String) -> Int? {
+        let digits = name.prefix { $0.isASCII && $0.isNumber }.drop { $0 == "0" }
+        if digits.isEmpty { return name.first?.isASCII == true && name.first?.isNumber == true ? 0 : nil }
+        guard digits.count <= 4, let number = Int(digits), number <= largestSequenceNumber else { return nil }
+        return number
     }
 }

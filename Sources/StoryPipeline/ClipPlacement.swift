@@ -1,27 +1,67 @@
 import Foundation
 import StoryMedia
 
-/// Puts a clip into a bundle's `clips/` folder as a copy or a hard link, through a dot-prefixed
-/// temp name and a rename, so a reader never sees half a file. The source is never modified.
+/// Puts a clip into a folder (a bundle's `clips/`, a story folder) as a regular file: a copy or
+/// a hard link, never a symlink, staged under a temporary name and then given its name, so a
+/// reader never sees half a file. The source is never modified.
+///
+/// What is placed is hashed as it is placed and compared with the hash the clip was filed
+/// under, so a clip that changes or is truncated while storyreel works is refused instead of
+/// being filed under its old hash.
 enum ClipPlacement {
-    /// Copies (or, with `link`, hard-links, falling back to a copy across file systems) `source`
-    /// to `destination`.
-    static func place(_ source: String, at destination: String, link: Bool) throws {
-        let folder = (destination as NSString).deletingLastPathComponent
-        let name = (destination as NSString).lastPathComponent
-        let temporary = (folder as NSString).appendingPathComponent(
-            ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        defer { unlink(temporary) }
-        if !(link && Foundation.link(source, temporary) == 0) {
-            do {
-                try FileManager.default.copyItem(atPath: source, toPath: temporary)
-            } catch {
-                throw MediaError(
-                    .cannotCreateOutput, path: destination, "cannot copy the clip: \(error.localizedDescription)")
+    /// Copies `source` to `destination` (or, with `link`, hard-links it when both are on one
+    /// file system; a symlink's target is linked, never the symlink), checking that the contents
+    /// hash to `sha256`. With `exclusive`, an existing destination is never replaced
+    /// (``StagedFile/NameTaken`` is thrown). Throws a ``MediaError``: `.invalidMedia` naming the
+    /// source when its contents changed, `.cannotCreateOutput`/`.ioFailure` naming the
+    /// destination when it cannot be written.
+    static func place(
+        _ source: String, at destination: String, sha256: String, link: Bool, exclusive: Bool = false,
+        timeout: Double? = nil
+    ) throws {
+        if link, let temporary = hardLink(source, beside: destination) {
+            defer { unlink(temporary) }
+            try check(try ContentHasher.sha256(ofFileAt: temporary), against: sha256, source: source)
+            if exclusive {
+                guard Foundation.link(temporary, destination) == 0 else {
+                    if errno == EEXIST { throw StagedFile.NameTaken() }
+                    throw MediaError(.cannotCreateOutput, path: destination, String(cString: strerror(errno)))
+                }
+            } else {
+                guard rename(temporary, destination) == 0 else {
+                    throw MediaError(.cannotCreateOutput, path: destination, String(cString: strerror(errno)))
+                }
+            }
+            return
+        }
+        let input = try RegularFile(path: source, timeout: timeout)
+        let output = try StagedFile(for: destination)
+        let hasher = try ContentHasher()
+        try input.forEachChunk { chunk in
+            try chunk.withUnsafeBytes { bytes in
+                hasher.update(bytes)
+                try output.append(bytes)
             }
         }
-        guard rename(temporary, destination) == 0 else {
-            throw MediaError(.cannotCreateOutput, path: destination, String(cString: strerror(errno)))
+        try check(hasher.finalHex(), against: sha256, source: source)
+        if exclusive {
+            try output.commitExclusively()
+        } else {
+            try output.commit()
+        }
+    }
+
+    /// A hard link to `source`'s file (following a symlink to it) under a temporary name next to
+    /// `destination`, or nil when the file system cannot link them.
+    private static func hardLink(_ source: String, beside destination: String) -> String? {
+        let temporary = TemporaryFile.unusedPath(for: destination)
+        return linkat(AT_FDCWD, source, AT_FDCWD, temporary, AT_SYMLINK_FOLLOW) == 0 ? temporary : nil
+    }
+
+    private static func check(_ placed: String, against expected: String, source: String) throws {
+        guard placed == expected else {
+            throw MediaError(
+                .invalidMedia, path: source, "it changed while it was being copied; run again once it is complete")
         }
     }
 }

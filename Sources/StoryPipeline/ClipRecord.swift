@@ -26,8 +26,11 @@ public struct ClipRecord: Sendable, Equatable, Codable {
     /// The first 16 hex digits of the hash: the item's id.
     public var id: String { String(sha256.prefix(16)) }
 
-    /// Makes a record from a probe, or throws when the clip cannot be played as a story item.
+    /// Makes a record from a probe, or throws when the clip cannot be played as a story item:
+    /// the probe warned (a truncated upload), it has no video, or no duration. `render` skips
+    /// such a clip and `ingest` rejects it, for the same reason.
     public init(sha256: String, info: ClipInfo, path: String) throws {
+        if let warning = info.warnings.first { throw MediaError(.invalidMedia, path: path, warning) }
         guard let video = info.video else { throw MediaError(.noVideoStream, path: path, "no video stream") }
         guard let duration = info.duration, duration > 0 else {
             throw MediaError(.invalidMedia, path: path, "no duration")

@@ -46,8 +46,17 @@ public struct RenderOptions: Sendable {
     /// How long to wait for another render's lock.
     public var lockTimeout = 60.0
 
+    /// Render even where OUT holds files that are not storyreel's (which stay untouched).
+    public var force = false
+
     /// The defaults: 1080×1920, 30 fps, 0.5 s forward transitions, copies.
     public init() {}
+
+    /// A transition's frame count, round(duration × fps), or 0 when that is not a whole number
+    /// an `Int` can hold.
+    public static func frameCount(duration: Double, fps: Double) -> Int {
+        Int(exactly: (duration * fps).rounded()) ?? 0
+    }
 
     /// Poster and thumbnail sizes: thumbnails are this wide, for the story row.
     public static let thumbnailWidth = 180

@@ -12,6 +12,9 @@ public final class StatCache: @unchecked Sendable {
         var record: ClipRecord
     }
 
+    /// The cache file is read up to this size.
+    static let maximumFileSize: UInt64 = 256 << 20
+
     private let lock = NSLock()
     private var entries: [String: Entry]
     private var changed = false
@@ -20,7 +23,7 @@ public final class StatCache: @unchecked Sendable {
     /// Loads the cache stored at `file` (an empty cache when it is missing or unreadable).
     public init(file: String) {
         self.file = file
-        let data = FileManager.default.contents(atPath: file) ?? Data()
+        let data = (try? RegularFile.contents(of: file, maxSize: StatCache.maximumFileSize)) ?? Data()
         entries = (try? JSONDecoder().decode([String: Entry].self, from: data)) ?? [:]
     }
 
@@ -58,9 +61,6 @@ public final class StatCache: @unchecked Sendable {
     }
 
     private static func stamp(_ path: String) -> (size: UInt64, modified: Int64, inode: UInt64)? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        let modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
-        return (UInt64(status.st_size), modified, UInt64(status.st_ino))
+        FileStamp(path: path).map { ($0.size, $0.modified, $0.identity.inode) }
     }
 }

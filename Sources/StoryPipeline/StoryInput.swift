@@ -29,59 +29,87 @@ public struct StoryInput: Sendable {
         return isFolder.boolValue ? try loadFolder(path) : try loadSpec(path)
     }
 
-    /// Reads a stories folder: one subfolder per user.
-    public static func loadFolder(_ root: String) throws -> StoryInput {
+    /// Reads a stories folder: one subfolder per user. Throws `.invalidMedia` when it has no
+    /// subfolder at all (not a stories folder).
+    public static func loadFolder(_ path: String) throws -> StoryInput {
+        let root = InputRoot(path)
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: root)
+            names = try FileManager.default.contentsOfDirectory(atPath: path)
         } catch {
-            throw MediaError(.unreadableInput, path: root, "cannot list the folder")
+            throw MediaError(.unreadableInput, path: path, "cannot list the folder")
         }
         var stories: [StorySource] = []
         var skipped: [SkippedEntry] = []
+        var sawFolder = false
         for name in names.sorted(by: NaturalOrder.areInIncreasingOrder) where !name.hasPrefix(".") {
-            let folder = (root as NSString).appendingPathComponent(name)
+            let folder = (path as NSString).appendingPathComponent(name)
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
                 continue
             }
+            sawFolder = true
             if let problem = StoryHandle.problem(with: name) {
                 skipped.append(SkippedEntry(path: name, story: nil, reason: "not a story folder: \(problem)"))
                 continue
             }
+            guard case .inside = root.resolve(name) else {
+                skipped.append(SkippedEntry(path: name, story: nil, reason: InputRoot.outsideReason))
+                continue
+            }
             let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-            let clips = files.filter(isClipFileName)
-                .sorted(by: NaturalOrder.areInIncreasingOrder)
-            let avatar = ["avatar.jpg", "avatar.png"].first { files.contains($0) }
-            var story = StorySource(
-                handle: name, displayName: name, avatar: avatar.map { "\(name)/\($0)" },
-                clips: clips.map { "\(name)/\($0)" })
+            var clips: [String] = []
+            for file in files.filter(isClipFileName).sorted(by: NaturalOrder.areInIncreasingOrder) {
+                if root.resolve("\(name)/\(file)") == .outside {
+                    skipped.append(SkippedEntry(path: "\(name)/\(file)", story: name, reason: InputRoot.outsideReason))
+                } else {
+                    clips.append("\(name)/\(file)")
+                }
+            }
+            var avatar = ["avatar.jpg", "avatar.png"].first { files.contains($0) }.map { "\(name)/\($0)" }
+            if let relative = avatar, root.resolve(relative) == .outside {
+                skipped.append(SkippedEntry(path: relative, story: name, reason: InputRoot.outsideReason))
+                avatar = nil
+            }
+            var story = StorySource(handle: name, displayName: name, avatar: avatar, clips: clips)
             if files.contains("story.json") {
                 do {
-                    try applySettings(from: (folder as NSString).appendingPathComponent("story.json"), to: &story)
+                    guard case .inside(let settings) = root.resolve("\(name)/story.json") else {
+                        throw MediaError(.invalidMedia, path: "\(name)/story.json", InputRoot.outsideReason)
+                    }
+                    try applySettings(from: settings, to: &story)
                 } catch {
                     skipped.append(
-                        SkippedEntry(
-                            path: "\(name)/story.json", story: name,
-                            reason: MediaError.reason(of: error)))
+                        SkippedEntry(path: "\(name)/story.json", story: name, reason: MediaError.reason(of: error)))
                 }
             }
             stories.append(story)
         }
-        return StoryInput(root: root, stories: playOrder(stories, byExplicitOrder: true), skipped: skipped)
+        guard sawFolder else {
+            throw MediaError(
+                .invalidMedia, path: path,
+                "not a stories folder: it has no story subfolders (expected STORIES/HANDLE/clip.mov)")
+        }
+        return StoryInput(root: path, stories: playOrder(stories, byExplicitOrder: true), skipped: skipped)
     }
 
     /// Reads a JSON spec: `{"stories": [{"handle", "displayName", "avatar", "isRead", "items": [...]}]}`.
-    /// Paths are relative to the spec file; the array order is the play order.
+    /// Paths are relative to the spec file; the array order is the play order. A path that leads
+    /// outside the spec's folder is skipped with its reason.
     public static func loadSpec(_ path: String) throws -> StoryInput {
-        let root = (path as NSString).deletingLastPathComponent
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw MediaError(.unreadableInput, path: path, "cannot read the spec")
+        let folder = (path as NSString).deletingLastPathComponent
+        let root = InputRoot(folder.isEmpty ? "." : folder)
+        let notASpec = "not a stories spec: expected {\"stories\": [...]}"
+        let data: Data
+        do {
+            data = try RegularFile.contents(of: path, maxSize: maximumSettingsSize)
+        } catch let error as MediaError where error.kind == .invalidMedia {
+            throw MediaError(.invalidMedia, path: path, "\(notASpec) (\(error.reason))")
         }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let entries = object["stories"] as? [[String: Any]]
         else {
-            throw MediaError(.invalidMedia, path: path, "not a stories spec: expected {\"stories\": [...]}")
+            throw MediaError(.invalidMedia, path: path, notASpec)
         }
         var stories: [StorySource] = []
         var skipped: [SkippedEntry] = []
@@ -94,15 +122,29 @@ public struct StoryInput: Sendable {
                 skipped.append(SkippedEntry(path: "stories[\(position)]", story: handle, reason: problem))
                 continue
             }
-            let items = (entry["items"] as? [Any] ?? []).compactMap { $0 as? String }
+            var items: [String] = []
+            for item in (entry["items"] as? [Any] ?? []).compactMap({ $0 as? String }) {
+                if root.resolve(item) == .outside {
+                    skipped.append(SkippedEntry(path: item, story: handle, reason: InputRoot.outsideReason))
+                } else {
+                    items.append(item)
+                }
+            }
+            var avatar = entry["avatar"] as? String
+            if let relative = avatar, root.resolve(relative) == .outside {
+                skipped.append(SkippedEntry(path: relative, story: handle, reason: InputRoot.outsideReason))
+                avatar = nil
+            }
             stories.append(
                 StorySource(
                     handle: handle, displayName: entry["displayName"] as? String ?? handle,
-                    isRead: entry["isRead"] as? Bool ?? false, avatar: entry["avatar"] as? String, clips: items))
+                    isRead: entry["isRead"] as? Bool ?? false, avatar: avatar, clips: items))
         }
-        return StoryInput(
-            root: root.isEmpty ? "." : root, stories: playOrder(stories, byExplicitOrder: false), skipped: skipped)
+        return StoryInput(root: root.path, stories: playOrder(stories, byExplicitOrder: false), skipped: skipped)
     }
+
+    /// A spec or `story.json` is read up to this size.
+    static let maximumSettingsSize: UInt64 = 16 << 20
 
     /// Stories with an `order` first by it, the rest by handle in natural order (when
     /// `byExplicitOrder`; otherwise the given order is kept); then read stories move last,
@@ -123,9 +165,8 @@ public struct StoryInput: Sendable {
     }
 
     private static func applySettings(from path: String, to story: inout StorySource) throws {
-        guard let data = FileManager.default.contents(atPath: path),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else {
+        let data = try RegularFile.contents(of: path, maxSize: maximumSettingsSize)
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw MediaError(.invalidMedia, path: path, "story.json is not a JSON object; its settings were ignored")
         }
         if let name = object["displayName"] as? String { story.displayName = name }

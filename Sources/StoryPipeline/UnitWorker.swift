@@ -20,7 +20,9 @@ struct UnitWorker: Sendable {
         let destination = BundlePaths.join(bundle, first.output)
         switch first.kind {
         case .clip:
-            try ClipPlacement.place(first.source, at: destination, link: options.clipMode == .link)
+            try ClipPlacement.place(
+                first.source, at: destination, sha256: first.key, link: options.clipMode == .link,
+                timeout: options.timeout)
         case .avatar:
             let side = RenderOptions.avatarSize
             let image = try StillImage.load(

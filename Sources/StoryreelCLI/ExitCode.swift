@@ -30,6 +30,8 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable {
             self = .usage
         case is BundleLock.Timeout:
             self = .temporaryFailure
+        case let refusal as BundleRefusal:
+            self = refusal.reason == .outputInsideInput ? .usage : .cannotCreate
         case let error as MediaError:
             switch error.kind {
             case .missingInput, .unreadableInput: self = .noInput

@@ -50,7 +50,8 @@ public enum IngestCommand: Command {
         if let output = arguments.string("render") {
             var options = RenderOptions()
             options.timeout = try arguments.positiveDouble("timeout") ?? options.timeout
-            let summary = try BundleRenderer(input: stories, output: output, options: options).run()
+            let summary = try BundleRenderer(input: stories, output: output, options: options)
+                .run(waiting: RenderCommand.waitingNote(output, console: console))
             RenderCommand.report(summary, console: console, json: false)
             if !summary.skipped.isEmpty { exitCode = .dataError }
         }

@@ -8,7 +8,7 @@ public enum RenderCommand: Command {
     public static let abstract = "Render a stories folder (or JSON spec) into a bundle with manifest.json."
     public static let usage =
         "render INPUT -o OUT [--jobs N] [--shard K/N] [--size WxH] [--fps 30] [--transition-duration 0.5] "
-        + "[--both-directions] [--copy|--link|--reference] [--prune] [--timeout S] [--lock-timeout S] [--quiet] [--json]"
+        + "[--both-directions] [--copy|--link|--reference] [--prune] [--force] [--timeout S] [--lock-timeout S] [--quiet] [--json]"
     public static let options: [OptionSpec] = [
         .value("out", short: "o", "OUT", "The bundle folder (created when missing)."),
         .value("jobs", short: "j", "N", "Work units at once (default: all cores)."),
@@ -20,7 +20,8 @@ public enum RenderCommand: Command {
         .flag("copy", "Copy clips into clips/ (default)."),
         .flag("link", "Hard-link clips into clips/, copying across file systems."),
         .flag("reference", "Point the manifest at the original clips by relative path."),
-        .flag("prune", "Remove outputs nothing references."),
+        .flag("prune", "Remove outputs storyreel wrote that nothing references any more."),
+        .flag("force", "Render into a folder that holds other files too (storyreel touches only its own)."),
         .value("timeout", "SECONDS", "Per-clip deadline (default 30)."),
         .value("lock-timeout", "SECONDS", "Wait this long for another render's lock (default 60), then exit 75."),
         .flag("quiet", short: "q", "Print only errors."),
@@ -37,12 +38,15 @@ public enum RenderCommand: Command {
         guard let output = arguments.string("out") else { throw UsageError("render needs -o OUT") }
         var options = try renderOptions(arguments)
         options.prune = arguments.flag("prune")
+        options.force = arguments.flag("force")
         options.lockTimeout = try arguments.double("lock-timeout").map { max(0, $0) } ?? 60
         var console = console
-        console.quiet = arguments.flag("quiet") || arguments.flag("json")
+        console.quiet = arguments.flag("quiet")
+        let waiting = waitingNote(output, console: console)
+        console.quiet = console.quiet || arguments.flag("json")
         let bar = ProgressBar(console: console)
         let summary = try BundleRenderer(input: arguments.positionals[0], output: output, options: options)
-            .run { bar.update($0) }
+            .run(waiting: waiting) { bar.update($0) }
         report(summary, console: console, json: arguments.flag("json"))
         return summary.skipped.isEmpty ? .success : .dataError
     }
@@ -70,6 +74,15 @@ public enum RenderCommand: Command {
             options.shard = .init(index: parts[0], count: parts[1])
         }
         return options
+    }
+
+    /// The one line printed when another run holds the lock on `folder`: on stderr even with
+    /// `--json`, silenced only by `--quiet`.
+    static func waitingNote(_ folder: String, console: Console) -> @Sendable (Int32?) -> Void {
+        { holder in
+            let pid = holder.map { " (held by pid \($0))" } ?? ""
+            console.status("storyreel: waiting for the lock on \(folder)\(pid)…\n")
+        }
     }
 
     /// Prints the skipped entries and the summary line (or the JSON summary).

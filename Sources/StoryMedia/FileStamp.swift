@@ -1,0 +1,31 @@
+import Foundation
+
+/// What `stat` says of a file that tells whether it changed: its size, its modification time
+/// and its identity. Caches and the bundle ledger compare stamps instead of re-reading files.
+public struct FileStamp: Equatable, Sendable {
+    /// Size in bytes.
+    public let size: UInt64
+    /// Modification time in nanoseconds since 1970.
+    public let modified: Int64
+    /// Device and inode.
+    public let identity: FileIdentity
+    /// True for a regular file.
+    public let isRegularFile: Bool
+
+    /// The stamp in a `stat` result.
+    init(_ status: stat) {
+        size = UInt64(clamping: status.st_size)
+        modified = Int64(status.st_mtim.tv_sec).multipliedReportingOverflow(by: 1_000_000_000).partialValue
+            &+ Int64(status.st_mtim.tv_nsec)
+        identity = FileIdentity(status)
+        isRegularFile = (status.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// The stamp of `path` (of the link itself unless `followingLinks`), or nil when nothing is
+    /// there.
+    public init?(path: String, followingLinks: Bool = true) {
+        var status = stat()
+        guard (followingLinks ? stat(path, &status) : lstat(path, &status)) == 0 else { return nil }
+        self.init(status)
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+/// A file being written under a ``TemporaryFile`` name, that takes its final name only once it
+/// is complete and flushed to disk: what every atomic writer of storyreel is built on. Until
+/// ``commit(replacing:)`` or ``commitExclusively()`` succeeds, the final path is untouched; a
+/// staged file dropped or failed is removed.
+public final class StagedFile {
+    /// The path the finished file will have.
+    public let path: String
+    /// Where the file is written until it is committed.
+    public let temporaryPath: String
+
+    private var descriptor: Int32
+    private var committed = false
+
+    /// The destination already exists and ``commitExclusively()`` may not replace it.
+    public struct NameTaken: Error {
+        /// The error.
+        public init() {}
+    }
+
+    /// Starts a file for `path`, staged in `stagingFolder` (a folder of storyreel's own on the
+    /// same file system) or beside `path`. Throws `.cannotCreateOutput` when `path` is a folder
+    /// or the staging folder cannot be written.
+    public init(for path: String, stagingFolder: String? = nil) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw MediaError(.cannotCreateOutput, path: path, "is a directory")
+        }
+        self.path = path
+        (descriptor, temporaryPath) = try TemporaryFile.create(for: path, in: stagingFolder)
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+        if !committed { unlink(temporaryPath) }
+    }
+
+    /// Appends `bytes`. A full disk or any other write failure throws `.ioFailure` naming the
+    /// final path.
+    public func append(_ bytes: UnsafeRawBufferPointer) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw failure("cannot write", kind: .ioFailure) }
+            offset += written
+        }
+    }
+
+    /// Appends `data`.
+    public func append(_ data: Data) throws {
+        try data.withUnsafeBytes { try append($0) }
+    }
+
+    /// Gives the finished file its name, replacing whatever file had it.
+    public func commit() throws {
+        try finishWriting()
+        guard rename(temporaryPath, path) == 0 else { throw failure("cannot move the finished file into place") }
+        committed = true
+        syncFolder()
+    }
+
+    /// Gives the finished file its name only when nothing has that name (throws ``NameTaken``
+    /// otherwise): a hard link, which fails on an existing name; on a file system without hard
+    /// links, a name reserved with `O_EXCL` that the finished file then replaces.
+    public func commitExclusively() throws {
+        try finishWriting()
+        if link(temporaryPath, path) != 0 {
+            guard errno != EEXIST else { throw NameTaken() }
+            let reserved = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard reserved >= 0 else {
+                if errno == EEXIST { throw NameTaken() }
+                throw failure("cannot create the file")
+            }
+            close(reserved)
+            guard rename(temporaryPath, path) == 0 else {
+                let error = failure("cannot move the finished file into place")
+                unlink(path)
+                throw error
+            }
+            committed = true
+        }
+        syncFolder()
+    }
+
+    /// Sets the permissions a new file would get, flushes and closes.
+    private func finishWriting() throws {
+        guard descriptor >= 0 else { return }
+        defer {
+            close(descriptor)
+            descriptor = -1
+        }
+        guard fchmod(descriptor, 0o644 & ~StagedFile.currentUmask) == 0 else {
+            throw failure("cannot set permissions")
+        }
+        guard fsync(descriptor) == 0 else { throw failure("cannot flush to disk", kind: .ioFailure) }
+    }
+
+    /// Makes the rename itself durable; a folder that cannot be opened is not an error.
+    private func syncFolder() {
+        let folder = open((path as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { return }
+        fsync(folder)
+        close(folder)
+    }
+
+    /// An error of `kind` naming the final path, with `what` and the current `errno` text.
+    private func failure(_ what: String, kind: MediaError.Kind = .cannotCreateOutput) -> MediaError {
+        MediaError(kind, path: path, "\(what): \(String(cString: strerror(errno)))")
+    }
+
+    /// The process's file-creation mask, read once (by setting and restoring it) so that the
+    /// finished file gets the permissions any newly created file would.
+    private static let currentUmask: mode_t = {
+        let mask = umask(0o022)
+        umask(mask)
+        return mask
+    }()
+}

@@ -1,0 +1,76 @@
+import Foundation
+import StoryMedia
+
+/// What a render may do with the folder it was given as OUT, checked before anything is
+/// written: a missing or empty folder becomes a bundle; a bundle is rendered into; anything else
+/// is refused unless `--force`, and even then storyreel touches only its own files.
+public enum BundleFolder {
+    /// What OUT is now.
+    public enum State: Equatable, Sendable {
+        /// Nothing is there yet.
+        case missing
+        /// An empty folder.
+        case empty
+        /// A storyreel bundle: it has `.storyreel/`, or holds only storyreel's output folders
+        /// with key-named files (shard artifacts merged without hidden files) and a manifest.
+        case bundle
+        /// A folder holding something that is not storyreel's: `entry` names the first one.
+        case foreign(entry: String)
+    }
+
+    /// The state of `path`. Throws ``BundleRefusal`` when it is not a folder at all.
+    public static func state(of path: String) throws -> State {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return .missing }
+        guard (status.st_mode & S_IFMT) == S_IFDIR else {
+            throw BundleRefusal(.notABundle, path: path, "exists and is not a folder")
+        }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+        if names.isEmpty { return .empty }
+        if isFolder(BundlePaths.join(path, BundlePaths.privateFolder)) { return .bundle }
+        for name in names where !belongsToBundle(name, in: path) {
+            return .foreign(entry: name)
+        }
+        return .bundle
+    }
+
+    /// Refuses OUT when it is INPUT or inside it (64), or when it holds things that are not
+    /// storyreel's and `force` is false (73). `inputRoot` is the stories folder or the spec's
+    /// folder.
+    public static func check(output: String, inputRoot: String, force: Bool) throws {
+        let input = BundlePaths.realPath(inputRoot) ?? inputRoot
+        let resolvedOutput = BundlePaths.prospectiveRealPath(output)
+        if BundlePaths.isInside(resolvedOutput, input) {
+            throw BundleRefusal(
+                .outputInsideInput, path: output,
+                "the bundle folder is inside the stories input \(inputRoot); choose a folder outside it")
+        }
+        if case .foreign(let entry) = try state(of: output), !force {
+            throw BundleRefusal(
+                .notABundle, path: output,
+                "not empty and not a storyreel bundle (it holds \(entry)); choose an empty folder, "
+                    + "or pass --force to render there anyway (storyreel then touches only its own files)")
+        }
+    }
+
+    /// True for an entry a bundle made by storyreel holds at its top: an output folder whose
+    /// files all have storyreel's names, the manifest, or the lock file.
+    private static func belongsToBundle(_ name: String, in bundle: String) -> Bool {
+        let path = BundlePaths.join(bundle, name)
+        if name == BundlePaths.manifest || name == BundlePaths.lockFile { return isRegularFile(path) }
+        guard BundlePaths.outputFolders.contains(name), isFolder(path, followingLinks: false) else { return false }
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return files.allSatisfy { BundlePaths.isOutputName($0, in: name) || TemporaryFile.isTemporaryName($0) }
+    }
+
+    private static func isFolder(_ path: String, followingLinks: Bool = true) -> Bool {
+        var status = stat()
+        let found = followingLinks ? stat(path, &status) : lstat(path, &status)
+        return found == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    private static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
+}

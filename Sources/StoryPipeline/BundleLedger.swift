@@ -1,0 +1,129 @@
+import Foundation
+import StoryMedia
+import Synchronization
+
+/// What storyreel wrote into a bundle: for each output (bundle-relative path), its size, mtime
+/// and SHA-256 when written. It is how storyreel knows a file is its own, so `--prune` removes
+/// only what storyreel wrote, and how a changed or truncated output is noticed and redone.
+///
+/// Stored in `.storyreel/` as one file per writer, `ledger.json` for a full render and
+/// `ledger-shard-K-of-N.json` for a shard, so shard folders merged by copying keep every
+/// shard's entries. Every ledger file found is read; a full render writes the union to
+/// `ledger.json` and removes the shard files it merged.
+public final class BundleLedger: Sendable {
+    /// One output as it was written.
+    struct Entry: Codable, Equatable, Sendable {
+        var size: UInt64
+        var modified: Int64
+        var sha256: String
+    }
+
+    /// What an output path holds now, compared with the ledger.
+    public enum State: Equatable, Sendable {
+        /// Nothing is there.
+        case missing
+        /// The file storyreel wrote, unchanged.
+        case current
+        /// storyreel wrote it, but it has changed since (tampered, truncated): redo it.
+        case changed
+        /// A regular file the ledger does not know (merged from a shard without its ledger, or
+        /// from a bundle made before the ledger).
+        case unknown
+        /// Something other than a regular file (a symlink, a folder).
+        case notRegular
+    }
+
+    /// Ledger files are read up to this size.
+    static let maximumFileSize: UInt64 = 256 << 20
+
+    private let bundle: String
+    private let fileName: String
+    private let entries: Mutex<[String: Entry]>
+    private let mergedFiles: [String]
+
+    /// Reads every ledger file of `bundle`; this writer (a full render, or `shard`) saves to its
+    /// own file.
+    public init(bundle: String, shard: RenderOptions.Shard?) {
+        self.bundle = bundle
+        fileName = shard.map { "ledger-shard-\($0.index)-of-\($0.count).json" } ?? "ledger.json"
+        let folder = BundlePaths.join(bundle, BundlePaths.privateFolder)
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { $0.hasPrefix("ledger") && $0.hasSuffix(".json") }.sorted()
+        var merged: [String: Entry] = [:]
+        for name in names {
+            guard
+                let data = try? RegularFile.contents(
+                    of: BundlePaths.join(folder, name), maxSize: BundleLedger.maximumFileSize),
+                let entries = try? JSONDecoder().decode([String: Entry].self, from: data)
+            else { continue }
+            merged.merge(entries) { kept, _ in kept }
+        }
+        entries = Mutex(merged)
+        mergedFiles = names
+    }
+
+    /// True when storyreel recorded writing `relative`.
+    public func knows(_ relative: String) -> Bool { entries.withLock { $0[relative] != nil } }
+
+    /// What `relative` holds now. A file whose size matches but whose mtime does not (copied
+    /// from a shard) is hashed: when its contents are what was written, the entry is refreshed.
+    public func state(of relative: String) -> State {
+        let path = BundlePaths.join(bundle, relative)
+        guard let stamp = FileStamp(path: path, followingLinks: false) else { return .missing }
+        guard stamp.isRegularFile else { return .notRegular }
+        guard let entry = entries.withLock({ $0[relative] }) else { return .unknown }
+        if entry.size == stamp.size && entry.modified == stamp.modified { return .current }
+        guard entry.size == stamp.size, (try? ContentHasher.sha256(ofFileAt: path)) == entry.sha256 else {
+            return .changed
+        }
+        entries.withLock { $0[relative] = Entry(size: stamp.size, modified: stamp.modified, sha256: entry.sha256) }
+        return .current
+    }
+
+    /// Records `relative` as storyreel's, as it is now, with its contents' hash (computed when
+    /// not given). Throws when the file cannot be read.
+    public func record(_ relative: String, sha256 known: String? = nil) throws {
+        let file = try RegularFile(path: BundlePaths.join(bundle, relative))
+        let sha256 = try known ?? ContentHasher.sha256(ofFileAt: file.path)
+        let entry = Entry(size: file.stamp.size, modified: file.stamp.modified, sha256: sha256)
+        entries.withLock { $0[relative] = entry }
+    }
+
+    /// The recorded SHA-256 of `relative`'s contents, or nil when it is not recorded.
+    public func hash(of relative: String) -> String? { entries.withLock { $0[relative]?.sha256 } }
+
+    /// Forgets `relative`.
+    public func forget(_ relative: String) { _ = entries.withLock { $0.removeValue(forKey: relative) } }
+
+    /// Every recorded output.
+    public var recorded: Set<String> { entries.withLock { Set($0.keys) } }
+
+    /// Removes `relative` when it is still exactly the file storyreel recorded (same size and
+    /// mtime), and forgets it either way. Returns true when a file was removed.
+    public func removeIfUnchanged(_ relative: String) -> Bool {
+        defer { forget(relative) }
+        let path = BundlePaths.join(bundle, relative)
+        guard let stamp = FileStamp(path: path, followingLinks: false), stamp.isRegularFile,
+            let entry = entries.withLock({ $0[relative] })
+        else { return false }
+        guard entry.size == stamp.size, entry.modified == stamp.modified else { return false }
+        return unlink(path) == 0
+    }
+
+    /// Writes this writer's ledger file (staged in `.storyreel/`); a full render also removes
+    /// the shard ledgers it merged. Entries whose files are gone are dropped.
+    public func save() throws {
+        let snapshot = entries.withLock { current -> [String: Entry] in
+            current = current.filter { FileManager.default.fileExists(atPath: BundlePaths.join(bundle, $0.key)) }
+            return current
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let folder = BundlePaths.join(bundle, BundlePaths.privateFolder)
+        try AtomicFile.write(try encoder.encode(snapshot), to: BundlePaths.join(folder, fileName))
+        guard fileName == "ledger.json" else { return }
+        for name in mergedFiles where name != fileName {
+            unlink(BundlePaths.join(folder, name))
+        }
+    }
+}

@@ -1,0 +1,35 @@
+/// The folder a stories input is read from (the stories folder, or a spec's folder), and the
+/// rule for links: storyreel follows a symlink, or a spec path with `..`, only when it resolves
+/// inside this folder. Anything else is skipped with a reason, so a hostile story folder cannot
+/// make a render read (and copy into the bundle) files from elsewhere.
+struct InputRoot {
+    /// Where a relative input path leads.
+    enum Resolution: Equatable {
+        /// Inside the root, at this real path.
+        case inside(String)
+        /// Outside the root, through a link or `..`.
+        case outside
+        /// Nothing is there (or a dangling link).
+        case missing
+    }
+
+    /// The folder as given.
+    let path: String
+    /// The folder with every link resolved.
+    let realPath: String
+
+    /// The root at `path`, which must exist.
+    init(_ path: String) {
+        self.path = path
+        realPath = BundlePaths.realPath(path) ?? path
+    }
+
+    /// Where `relative` (relative to the root) leads.
+    func resolve(_ relative: String) -> Resolution {
+        guard let resolved = BundlePaths.realPath(BundlePaths.join(path, relative)) else { return .missing }
+        return BundlePaths.isInside(resolved, realPath) && resolved != realPath ? .inside(resolved) : .outside
+    }
+
+    /// The reason a path that leads outside is skipped.
+    static let outsideReason = "it leads outside the stories input (a link or '..'); only links inside it are followed"
+}

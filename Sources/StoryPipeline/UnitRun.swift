@@ -1,0 +1,114 @@
+import Foundation
+import StoryMedia
+
+/// The work units of one render as they are done: which outputs are there (cached or made now),
+/// which units failed and why, and the first failure to write an output (a full disk), which
+/// ends the render with 73/74 instead of being a skipped clip.
+struct UnitRun {
+    /// The bundle folder.
+    let bundle: String
+    /// The render's options.
+    let options: RenderOptions
+    /// What storyreel wrote into the bundle.
+    let ledger: BundleLedger
+    /// Called after each unit that had to be made.
+    let progress: @Sendable (RenderProgress) -> Void
+
+    /// Outputs that are in place, cached or made in this run.
+    private(set) var available = Set<String>()
+    /// Outputs whose units were looked at in this run.
+    private(set) var attempted = Set<String>()
+    /// Units that failed on their inputs, as skipped entries.
+    private(set) var failures: [SkippedEntry] = []
+    /// The first failure to write an output.
+    private(set) var outputFailure: MediaError?
+    /// Units made in this run.
+    private(set) var rendered = 0
+    /// Units whose outputs were already there.
+    private(set) var cached = 0
+
+    init(
+        bundle: String, options: RenderOptions, ledger: BundleLedger,
+        progress: @escaping @Sendable (RenderProgress) -> Void
+    ) {
+        self.bundle = bundle
+        self.options = options
+        self.ledger = ledger
+        self.progress = progress
+    }
+
+    /// Makes every unit of `units` whose output is not in place. An output the ledger knows is
+    /// redone when it changed since it was written; an output it does not know (merged from a
+    /// shard without its ledger) is adopted when it has the name the plan expects and, for a
+    /// clip, the contents its name says.
+    mutating func execute(_ units: [WorkUnit]) {
+        let ledger = self.ledger
+        let current: [Bool] = Parallel.map(units.count, jobs: options.jobs) { index in
+            let unit = units[index]
+            switch ledger.state(of: unit.output) {
+            case .current: return true
+            case .missing, .changed, .notRegular: return false
+            case .unknown: return UnitRun.adopt(unit, ledger: ledger)
+            }
+        }
+        attempted.formUnion(units.map(\.output))
+        var pending: [WorkUnit] = []
+        for (unit, isCurrent) in zip(units, current) {
+            if isCurrent {
+                available.insert(unit.output)
+                cached += 1
+            } else {
+                pending.append(unit)
+            }
+        }
+        let worker = UnitWorker(bundle: bundle, options: options)
+        let counter = ProgressCounter(total: pending.count)
+        let batches = UnitWorker.batches(of: pending)
+        let progress = self.progress
+        let outcomes: [Result<Void, Error>] = Parallel.map(batches.count, jobs: options.jobs) { index in
+            let batch = batches[index]
+            defer {
+                for unit in batch { progress(counter.finish("\(unit.kind.rawValue) \(unit.sourceLabel)")) }
+            }
+            return Result {
+                try worker.make(batch)
+                for unit in batch { try ledger.record(unit.output, sha256: unit.kind == .clip ? unit.key : nil) }
+            }
+        }
+        for (batch, outcome) in zip(batches, outcomes) {
+            switch outcome {
+            case .success:
+                available.formUnion(batch.map(\.output))
+                rendered += batch.count
+            case .failure(let error):
+                if let failure = error as? MediaError, isOutputFailure(failure) {
+                    if outputFailure == nil { outputFailure = failure }
+                    continue
+                }
+                let reason = MediaError.reason(of: error)
+                failures += batch.map {
+                    SkippedEntry(path: $0.sourceLabel, story: $0.story, reason: "\($0.kind.rawValue): \(reason)")
+                }
+            }
+        }
+    }
+
+    /// True for an error writing into the bundle (a full disk, a read-only folder), as opposed
+    /// to an input that cannot be used.
+    private func isOutputFailure(_ error: MediaError) -> Bool {
+        guard error.kind == .cannotCreateOutput || error.kind == .ioFailure, let path = error.path else { return false }
+        let folder = URL(fileURLWithPath: bundle).standardizedFileURL.path
+        return BundlePaths.isInside(URL(fileURLWithPath: path).standardizedFileURL.path, folder)
+    }
+
+    /// Takes a key-named output the ledger does not know as storyreel's: a clip when its
+    /// contents hash to its key, anything else as it is. Returns true when adopted.
+    private static func adopt(_ unit: WorkUnit, ledger: BundleLedger) -> Bool {
+        guard (try? ledger.record(unit.output)) != nil else { return false }
+        if unit.kind == .clip, ledger.hash(of: unit.output) != unit.key {
+            ledger.forget(unit.output)
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import StoryMedia
+import StoryreelTestSupport
+import Testing
+
+@testable import StoryPipeline
+
+/// Placing a clip: what is placed is what was hashed, an exclusive name is never replaced, and
+/// a symlink becomes a regular file.
+@Suite struct ClipPlacementTests {
+    let folder: TemporaryFolder
+    let source: String
+    let sha256: String
+
+    init() throws {
+        folder = try TemporaryFolder()
+        source = try folder.write("clip.mp4", Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }))
+        sha256 = try ContentHasher.sha256(ofFileAt: source)
+    }
+
+    @Test func aClipThatChangedSinceItWasHashedIsRefusedAndNothingIsPlaced() throws {
+        let destination = folder.path("placed.mp4")
+        let stale = String(repeating: "0", count: 64)
+        for link in [false, true] {
+            #expect(throws: MediaError.self) {
+                try ClipPlacement.place(source, at: destination, sha256: stale, link: link)
+            }
+            #expect(!FileManager.default.fileExists(atPath: destination))
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+        #expect(names.sorted() == ["clip.mp4"], "no temporary file left: \(names)")
+    }
+
+    @Test func exclusivePlacementNeverReplacesAnExistingName() throws {
+        let destination = try folder.write("taken.mp4", Data("someone else's".utf8))
+        #expect(throws: StagedFile.NameTaken.self) {
+            try ClipPlacement.place(source, at: destination, sha256: sha256, link: false, exclusive: true)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: destination)) == Data("someone else's".utf8))
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+        #expect(names.sorted() == ["clip.mp4", "taken.mp4"], "no temporary file left: \(names)")
+    }
+
+    @Test func aSymlinkedClipIsPlacedAsARegularFile() throws {
+        let link = folder.path("link.mp4")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: source)
+        for (name, hardLink) in [("copied.mp4", false), ("linked.mp4", true)] {
+            let destination = folder.path(name)
+            try ClipPlacement.place(link, at: destination, sha256: sha256, link: hardLink)
+            var status = stat()
+            #expect(lstat(destination, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG, "\(name)")
+            #expect(try ContentHasher.sha256(ofFileAt: destination) == sha256)
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+/// `render -o OUT` removes or overwrites only what storyreel wrote: the stale-temp sweep,
+/// `--prune`, folders that are not bundles, OUT inside INPUT, and failed starts.
+@Suite struct RenderTouchesOnlyItsOwnFilesTests {
+    /// A folder a user cares about: a git checkout with dot-files, dot-folders and their files.
+    func makeUserFolder(_ path: String) throws {
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: "\(path)/.git/objects", withIntermediateDirectories: true)
+        try Data("ref: refs/heads/main\n".utf8).write(to: URL(fileURLWithPath: "\(path)/.git/HEAD"))
+        try Data("blob".utf8).write(to: URL(fileURLWithPath: "\(path)/.git/objects/ab12"))
+        try Data("API_KEY=secret\n".utf8).write(to: URL(fileURLWithPath: "\(path)/.env"))
+        try Data("old temp-looking file".utf8).write(to: URL(fileURLWithPath: "\(path)/.draft.swp.tmp"))
+        try Data("notes".utf8).write(to: URL(fileURLWithPath: "\(path)/notes.txt"))
+    }
+
+    @Test func nonEmptyFolderThatIsNotABundleIsRefusedWith73AndLeftAlone() throws {
+        let fixture = try BundleFixture()
+        let out = fixture.folder.path("checkout")
+        try makeUserFolder(out)
+        let before = FolderSnapshot(out)
+        let (result, _) = try fixture.render(into: "checkout")
+        #expect(result.status == 73)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains("not a storyreel bundle") && lines[0].contains("--force"))
+        #expect(FolderSnapshot(out) == before, "nothing was created, changed or removed")
+    }
+
+    @Test func forceRendersButTouchesNothingThatIsNotStoryreels() throws {
+        let fixture = try BundleFixture()
+        let out = fixture.folder.path("checkout")
+        try makeUserFolder(out)
+        // The user's own files inside what become storyreel's folders, dot-files included.
+        try FileManager.default.createDirectory(atPath: "\(out)/clips", withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: "\(out)/clips/.keep"))
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(out)/clips/.mine.abcdef.tmp"))
+        let before = FolderSnapshot(out)
+        for run in 0..<2 {
+            let (result, _) = try fixture.render(into: "checkout", ["--force", "--prune"])
+            #expect(result.status == 0, "run \(run): \(result.stderr)")
+        }
+        let after = FolderSnapshot(out)
+        #expect(before.changed(in: after).isEmpty, "changed or removed: \(before.changed(in: after))")
+        #expect(FileManager.default.fileExists(atPath: "\(out)/manifest.json"))
+    }
+
+    @Test func staleTempSweepRemovesOnlyStoryreelTempNamesInItsOwnFolders() throws {
+        let fixture = try BundleFixture()
+        let (first, _) = try fixture.render(into: "reel")
+        #expect(first.status == 0, "\(first.stderr)")
+        let out = fixture.folder.path("reel")
+        // What a killed render leaves: storyreel temp names in its folders and in .storyreel/.
+        let stale = [
+            "clips/.0123456789abcdef.mov.Ab3dE9.storyreel-tmp", "transitions/.k.mp4.zzzzzz.storyreel-tmp",
+            ".storyreel/.stat-cache.json.q1w2e3.storyreel-tmp",
+        ]
+        // What a user keeps there, which merely looks hidden or temporary.
+        let kept = [
+            ".env", ".manifest.json.Ab3dE9.storyreel-tmp", "posters/.DS_Store", "thumbs/.note.tmp",
+            "clips/.x.mov.toolong7.storyreel-tmp",
+        ]
+        for path in stale + kept { try Data("x".utf8).write(to: URL(fileURLWithPath: "\(out)/\(path)")) }
+        try FileManager.default.createDirectory(
+            atPath: "\(out)/avatars/.folder.abcdef.storyreel-tmp", withIntermediateDirectories: true)
+        let (again, _) = try fixture.render(into: "reel", ["--force"])
+        #expect(again.status == 0, "\(again.stderr)")
+        for path in stale { #expect(!FileManager.default.fileExists(atPath: "\(out)/\(path)"), "\(path) removed") }
+        for path in kept { #expect(FileManager.default.fileExists(atPath: "\(out)/\(path)"), "\(path) kept") }
+        #expect(FileManager.default.fileExists(atPath: "\(out)/avatars/.folder.abcdef.storyreel-tmp"), "no folder")
+    }
+
+    @Test func pruneRemovesOnlyOutputsTheLedgerRecords() throws {
+        let fixture = try BundleFixture()
+        _ = try fixture.render(into: "reel")
+        let out = fixture.folder.path("reel")
+        // Files storyreel did not write, one of them with a key-shaped name.
+        let foreign = ["clips/my-important.mov", "posters/holiday.jpg", "posters/0123456789abcdef0123.jpg"]
+        for path in foreign { try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(out)/\(path)")) }
+        // Replace one clip so its old outputs are no longer referenced.
+        let clip = "\(fixture.stories)/chloe/night.mp4"
+        try FileManager.default.removeItem(atPath: clip)
+        try FileManager.default.copyItem(
+            atPath: TestEnvironment.samples.appendingPathComponent("sixty-fps.mp4").path, toPath: clip)
+        let before = Set(fixture.outputs("reel"))
+        let (result, _) = try fixture.render(into: "reel", ["--prune"])
+        #expect(result.status == 0, "\(result.stderr)")
+        for path in foreign { #expect(FileManager.default.fileExists(atPath: "\(out)/\(path)"), "\(path) kept") }
+        let removed = before.subtracting(fixture.outputs("reel"))
+        #expect(removed.count == 4, "the old clip, poster, thumbnail and transition: \(removed)")
+        #expect(removed.allSatisfy { !foreign.contains($0) })
+    }
+
+    @Test func outputInsideTheInputIsRefusedWith64() throws {
+        let fixture = try BundleFixture()
+        let before = FolderSnapshot(fixture.stories)
+        for out in ["\(fixture.stories)/reel", "\(fixture.stories)/ben_k/../reel", fixture.stories] {
+            let result = try TestEnvironment.storyreel(["render", fixture.stories, "-o", out])
+            #expect(result.status == 64, "\(out): \(result.stderr)")
+            #expect(result.stderr.contains("inside the stories input"))
+        }
+        // Through a symlink that leads into the input.
+        let link = fixture.folder.path("link-into-stories")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: fixture.stories)
+        let linked = try TestEnvironment.storyreel(["render", fixture.stories, "-o", "\(link)/reel"])
+        #expect(linked.status == 64)
+        #expect(FolderSnapshot(fixture.stories) == before)
+    }
+
+    @Test func renderThatFailsBeforeAnyWorkLeavesNoSkeleton() throws {
+        let folder = try TemporaryFolder()
+        let clipsOnly = folder.path("clips-only")
+        try FileManager.default.createDirectory(atPath: clipsOnly, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path,
+            toPath: "\(clipsOnly)/a.mp4")
+        let garbage = try folder.write("stories.json", Data("not json".utf8))
+        let cases: [(String, Int32)] = [
+            (folder.path("missing"), 66), (clipsOnly, 65), (garbage, 65), ("/dev/null", 66),
+        ]
+        for (input, status) in cases {
+            let out = folder.path("out-\((input as NSString).lastPathComponent)")
+            let result = try TestEnvironment.storyreel(["render", input, "-o", out])
+            #expect(result.status == status, "\(input): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out), "no skeleton for \(input)")
+        }
+    }
+
+    @Test func shardArtifactsMergedWithoutHiddenFilesAreABundle() throws {
+        let fixture = try BundleFixture()
+        _ = try fixture.render(into: "single")
+        let merged = fixture.folder.path("merged")
+        for shard in 1...2 {
+            let (result, _) = try fixture.render(into: "shard\(shard)", ["--shard", "\(shard)/2"])
+            #expect(result.status == 0, "\(result.stderr)")
+            // What upload-artifact with include-hidden-files: false keeps.
+            for folder in ["clips", "posters", "thumbs", "avatars", "transitions"] {
+                let copy = try TestEnvironment.run(
+                    "/bin/sh",
+                    ["-c", "mkdir -p \"$2\" && cp \"$1\"/[!.]* \"$2\"/ 2>/dev/null; true",
+                     "sh", fixture.folder.path("shard\(shard)/\(folder)"), "\(merged)/\(folder)"])
+                #expect(copy.status == 0)
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: "\(merged)/.storyreel"))
+        let (final, summary) = try fixture.render(into: "merged")
+        #expect(final.status == 0, "\(final.stderr)")
+        #expect(summary["rendered"] as? Int == 0, "the shards did all the work")
+        #expect(try fixture.manifestBytes("merged") == fixture.manifestBytes("single"))
+    }
+
+    @Test func shardsMergedByCopyingKeepEveryShardsLedger() throws {
+        let fixture = try BundleFixture()
+        let merged = fixture.folder.path("merged")
+        for shard in 1...3 {
+            let (result, _) = try fixture.render(into: "shard\(shard)", ["--shard", "\(shard)/3"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let copy = try TestEnvironment.run("cp", ["-R", fixture.folder.path("shard\(shard)") + "/.", merged])
+            #expect(copy.status == 0)
+        }
+        let (final, _) = try fixture.render(into: "merged")
+        #expect(final.status == 0, "\(final.stderr)")
+        // Every output came from a shard; after a change, --prune must know all of them.
+        let clip = "\(fixture.stories)/ana.lima/IMG_0001.MOV"
+        try FileManager.default.removeItem(atPath: clip)
+        try FileManager.default.copyItem(
+            atPath: TestEnvironment.samples.appendingPathComponent("sixty-fps.mp4").path, toPath: clip)
+        let before = Set(fixture.outputs("merged"))
+        let (pruned, _) = try fixture.render(into: "merged", ["--prune"])
+        #expect(pruned.status == 0, "\(pruned.stderr)")
+        let gone = before.subtracting(fixture.outputs("merged"))
+        #expect(gone.count == 3, "the old clip, poster and thumbnail (IMG_0001 faces no transition): \(gone)")
+        let manifest = try fixture.manifest("merged")
+        let referenced = (manifest["stories"] as? [[String: Any]] ?? []).flatMap { $0["items"] as? [[String: Any]] ?? [] }
+            .compactMap { $0["src"] as? String }
+        #expect(referenced.allSatisfy { FileManager.default.fileExists(atPath: "\(merged)/\($0)") })
+    }
+}
