@@ -55,10 +55,14 @@ public struct BundleRenderer: Sendable {
         let cache = StatCache(file: BundlePaths.join(privateFolder, "stat-cache.json"))
         let ledger = BundleLedger(bundle: output, shard: options.shard)
         let plan = try BundlePlan.make(input: storyInput, options: options, cache: cache)
-        try? cache.save(keeping: Set(plan.stories.flatMap { $0.items.map(\.absolutePath) }))
 
         var run = UnitRun(bundle: output, options: options, ledger: ledger, progress: progress)
         run.execute(plan.shardUnits)
+        // A clip whose units failed (it may have changed since it was hashed) is hashed and
+        // probed again next time.
+        let failed = Set(run.failures.map(\.path))
+        let kept = plan.stories.flatMap(\.items).filter { !failed.contains($0.path) }.map(\.absolutePath)
+        try? cache.save(keeping: Set(kept))
         var summary = RenderSummary()
         guard options.shard == nil else {
             return try finish(run, summary: &summary, skipped: plan.skipped, started: started, ledger: ledger)

@@ -1,0 +1,90 @@
+import Foundation
+import StoryMedia
+import StoryreelTestSupport
+import Testing
+
+/// Truth over time: a clip that changes after it was hashed is never filed under its old hash,
+/// a tampered or truncated output is redone by the next render, and a clip `ingest` would reject
+/// as truncated is skipped by `render` for the same reason.
+@Suite struct ChangedClipsAndOutputsTests {
+    func items(_ manifest: [String: Any]) -> [[String: Any]] {
+        (manifest["stories"] as? [[String: Any]] ?? []).flatMap { $0["items"] as? [[String: Any]] ?? [] }
+    }
+
+    @Test func aTamperedOrTruncatedOutputIsRepairedByTheNextRender() throws {
+        let fixture = try BundleFixture()
+        _ = try fixture.render(into: "reel")
+        let bundle = fixture.folder.path("reel")
+        let first = try #require(items(try fixture.manifest("reel")).first)
+        let clip = "\(bundle)/\(try #require(first["src"] as? String))"
+        let poster = "\(bundle)/\(try #require(first["poster"] as? String))"
+        let original = try Data(contentsOf: URL(fileURLWithPath: clip))
+        let originalPoster = try Data(contentsOf: URL(fileURLWithPath: poster))
+        try original.prefix(original.count / 2).write(to: URL(fileURLWithPath: clip))
+        try Data(repeating: 0x55, count: originalPoster.count).write(to: URL(fileURLWithPath: poster))
+        let broken = try TestEnvironment.storyreel(["validate", "\(bundle)/manifest.json"])
+        #expect(broken.status == 65, "the truncated copy fails validate")
+
+        let (result, summary) = try fixture.render(into: "reel")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(summary["rendered"] as? Int == 2, "the clip copy and the poster are redone")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: clip)) == original)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: poster)) == originalPoster)
+        let validate = try TestEnvironment.storyreel(["validate", "\(bundle)/manifest.json"])
+        #expect(validate.status == 0, "\(validate.stderr)")
+    }
+
+    @Test func aClipThatChangedAfterItWasHashedIsNotFiledUnderItsOldHash() throws {
+        let fixture = try BundleFixture()
+        _ = try fixture.render(into: "reel")
+        let bundle = fixture.folder.path("reel")
+        let source = "\(fixture.stories)/ben_k/2.mp4"
+        let sha = try ContentHasher.sha256(ofFileAt: source)
+        let copy = try #require(items(try fixture.manifest("reel")).first { $0["sha256"] as? String == sha })
+        try FileManager.default.removeItem(atPath: "\(bundle)/\(try #require(copy["src"] as? String))")
+        // Change the clip in place, keeping its size, mtime and inode: the stat cache still
+        // answers with the old hash, as it would for a clip changed while the render runs.
+        var stamp = stat()
+        #expect(stat(source, &stamp) == 0)
+        let handle = try #require(FileHandle(forUpdatingAtPath: source))
+        try handle.seek(toOffset: 40_000)
+        handle.write(Data(repeating: 0xAB, count: 64))
+        try handle.close()
+        var times = [stamp.st_atim, stamp.st_mtim]
+        #expect(utimensat(AT_FDCWD, source, &times, 0) == 0)
+
+        let (result, _) = try fixture.render(into: "reel")
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("ben_k/2.mp4") && result.stderr.contains("changed while it was being copied"))
+        let validate = try TestEnvironment.storyreel(["validate", "\(bundle)/manifest.json"])
+        #expect(validate.status == 0, "the bundle stays valid: \(validate.stderr)")
+        #expect(!items(try fixture.manifest("reel")).contains { $0["sha256"] as? String == sha })
+        // The next render hashes it again and files it under its new hash.
+        let (again, _) = try fixture.render(into: "reel")
+        #expect(again.status == 0, "\(again.stderr)")
+        let newSHA = try ContentHasher.sha256(ofFileAt: source)
+        #expect(items(try fixture.manifest("reel")).contains { $0["sha256"] as? String == newSHA })
+    }
+
+    @Test func renderSkipsATruncatedClipForTheReasonIngestRejectsIt() throws {
+        let fixture = try BundleFixture()
+        let data = try Data(contentsOf: TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4"))
+        let truncated = fixture.folder.path("cut.mp4")
+        try data.prefix(data.count * 2 / 3).write(to: URL(fileURLWithPath: truncated))
+        let ingest = try TestEnvironment.storyreel(["ingest", truncated, "--story", "ben_k", "--into", fixture.stories])
+        #expect(ingest.status == 65)
+        let reason = try #require(ingest.stderr.components(separatedBy: "rejected: ").last)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(reason.contains("truncated"))
+
+        try FileManager.default.copyItem(atPath: truncated, toPath: "\(fixture.stories)/ben_k/50.mp4")
+        let (result, summary) = try fixture.render(into: "reel")
+        #expect(result.status == 65)
+        #expect(summary["skipped"] as? Int == 1)
+        let manifest = try fixture.manifest("reel")
+        let skipped = try #require((manifest["skipped"] as? [[String: Any]])?.first)
+        #expect(skipped["path"] as? String == "ben_k/50.mp4")
+        #expect(skipped["reason"] as? String == reason)
+        #expect(items(manifest).count == 9)
+    }
+}

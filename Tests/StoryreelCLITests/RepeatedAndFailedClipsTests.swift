@@ -1,0 +1,77 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+/// The same content playing more than once (reposts), and clips that fail while they render:
+/// the manifest holds exactly what plays, with unique ids, and transitions join what plays.
+@Suite struct RepeatedAndFailedClipsTests {
+    func items(_ manifest: [String: Any]) -> [[String: Any]] {
+        (manifest["stories"] as? [[String: Any]] ?? []).flatMap { $0["items"] as? [[String: Any]] ?? [] }
+    }
+
+    func storyIDs(_ manifest: [String: Any]) -> [String] {
+        (manifest["stories"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    }
+
+    func transitions(_ manifest: [String: Any]) -> [String] {
+        (manifest["transitions"] as? [[String: Any]] ?? []).map {
+            "\($0["from"] as? String ?? "?")→\($0["to"] as? String ?? "?") \($0["src"] as? String ?? "?")"
+        }
+    }
+
+    @Test func theSameClipInTwoStoriesAndTwiceInOneEveryOccurrencePlaysWithUniqueIDs() throws {
+        let fixture = try BundleFixture()
+        let stories = fixture.stories
+        try FileManager.default.copyItem(atPath: "\(stories)/ben_k/1.mp4", toPath: "\(stories)/ben_k/11.mp4")
+        try FileManager.default.copyItem(atPath: "\(stories)/ben_k/1.mp4", toPath: "\(stories)/chloe/repost.mp4")
+        let (result, summary) = try fixture.render(into: "reel")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(summary["skipped"] as? Int == 0)
+        let manifest = try fixture.manifest("reel")
+        let all = items(manifest)
+        #expect(all.count == 11)
+        let ids = all.compactMap { $0["id"] as? String }
+        #expect(Set(ids).count == ids.count, "ids are unique: \(ids)")
+        // Play order: ana.lima's two clips, then ben_k/1.mp4.
+        let sha = try #require(all[2]["sha256"] as? String)
+        let repeated = all.filter { $0["sha256"] as? String == sha }.compactMap { $0["id"] as? String }
+        let bare = String(sha.prefix(16))
+        #expect(repeated == [bare, "\(bare)-2", "\(bare)-3"], "play order: ben_k/1, ben_k/11, chloe/repost")
+        let sources = Set(all.filter { $0["sha256"] as? String == sha }.compactMap { $0["src"] as? String })
+        #expect(sources.count == 1, "the occurrences share the content-addressed copy")
+        let validate = try TestEnvironment.storyreel(["validate", fixture.folder.path("reel/manifest.json")])
+        #expect(validate.status == 0, "\(validate.stderr)")
+    }
+
+    /// A clip whose index is intact but whose pictures are zeros: it probes, then fails to decode.
+    func undecodableClip() throws -> Data {
+        var data = try Data(contentsOf: TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4"))
+        let marker = Data("mdat".utf8)
+        let start = try #require(data.range(of: marker)).lowerBound
+        let size = data[(start - 4)..<start].reduce(0) { $0 << 8 | Int($1) }
+        data.replaceSubrange((start + 4)..<(start - 4 + size), with: Data(count: size - 8))
+        return data
+    }
+
+    @Test func aStoryWhoseClipsAllFailIsLeftOutAndTransitionsJoinTheStoriesThatPlay() throws {
+        let reference = try BundleFixture()
+        _ = try reference.render(into: "reel")
+        let expected = try reference.manifest("reel")
+
+        let fixture = try BundleFixture()
+        try FileManager.default.createDirectory(atPath: "\(fixture.stories)/carl", withIntermediateDirectories: true)
+        try undecodableClip().write(to: URL(fileURLWithPath: "\(fixture.stories)/carl/1.mp4"))
+        // And ben_k's last clip fails too: the turn out of ben_k must face 10.mp4, which plays.
+        try undecodableClip().write(to: URL(fileURLWithPath: "\(fixture.stories)/ben_k/99.mp4"))
+        let (result, _) = try fixture.render(into: "reel")
+        #expect(result.status == 65)
+        let manifest = try fixture.manifest("reel")
+        #expect(storyIDs(manifest) == storyIDs(expected))
+        #expect(items(manifest).count == items(expected).count)
+        #expect(transitions(manifest) == transitions(expected), "the same faces, so the same transitions")
+        let skipped = (manifest["skipped"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+        #expect(Set(skipped) == ["carl/1.mp4", "carl", "ben_k/99.mp4"], "\(skipped)")
+        let validate = try TestEnvironment.storyreel(["validate", fixture.folder.path("reel/manifest.json")])
+        #expect(validate.status == 0, "\(validate.stderr)")
+    }
+}
