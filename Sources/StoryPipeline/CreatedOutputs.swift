@@ -2,11 +2,12 @@ import Foundation
 import StoryMedia
 
 /// The files and folders a job has created so far, so that a job that fails part-way can remove
-/// every one of them and leave nothing behind.
+/// every one of them and leave nothing behind. Folders are removed only when empty, so nothing
+/// that someone else put there meanwhile is ever removed with them.
 struct CreatedOutputs {
     /// Finished files, in the order they were added.
     private(set) var files: [String] = []
-    /// Folders the job created (the outermost new folder of each path), removed with their contents.
+    /// Folders the job created, outermost first.
     private var folders: [String] = []
 
     /// Makes sure `path` is a folder, creating it (and missing parents) when needed. Throws
@@ -17,26 +18,27 @@ struct CreatedOutputs {
             guard isFolder.boolValue else { throw MediaError(.cannotCreateOutput, path: path, "not a folder") }
             return
         }
-        var outermostNew = URL(fileURLWithPath: path).standardizedFileURL
-        while case let parent = outermostNew.deletingLastPathComponent(), parent.path != outermostNew.path,
+        var missing = [URL(fileURLWithPath: path).standardizedFileURL]
+        while case let parent = missing[0].deletingLastPathComponent(), parent.path != missing[0].path,
             !FileManager.default.fileExists(atPath: parent.path)
         {
-            outermostNew = parent
+            missing.insert(parent, at: 0)
         }
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
             throw MediaError(.cannotCreateOutput, path: path, "cannot create the folder")
         }
-        folders.append(outermostNew.path)
+        folders += missing.map(\.path)
     }
 
     /// Records a finished file.
     mutating func add(_ file: String) { files.append(file) }
 
-    /// Removes every recorded file, then every folder the job created.
+    /// Removes every recorded file, then every folder the job created, innermost first, each
+    /// only when it is empty.
     func removeAll() {
         for file in files.reversed() { unlink(file) }
-        for folder in folders.reversed() { try? FileManager.default.removeItem(atPath: folder) }
+        for folder in folders.reversed() { rmdir(folder) }
     }
 }
