@@ -167,11 +167,13 @@ import Testing
         try FileManager.default.removeItem(atPath: clip)
         try FileManager.default.copyItem(
             atPath: TestEnvironment.samples.appendingPathComponent("sixty-fps.mp4").path, toPath: clip)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(merged)/posters/holiday.jpg"))
         let before = Set(fixture.outputs("merged"))
         let (pruned, _) = try fixture.render(into: "merged", ["--prune"])
         #expect(pruned.status == 0, "\(pruned.stderr)")
         let gone = before.subtracting(fixture.outputs("merged"))
         #expect(gone.count == 3, "the old clip, poster and thumbnail (IMG_0001 faces no transition): \(gone)")
+        #expect(!gone.contains("posters/holiday.jpg"))
         let manifest = try fixture.manifest("merged")
         let referenced = (manifest["stories"] as? [[String: Any]] ?? []).flatMap { $0["items"] as? [[String: Any]] ?? [] }
             .compactMap { $0["src"] as? String }
