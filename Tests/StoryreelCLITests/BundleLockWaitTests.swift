@@ -2,7 +2,8 @@ import Foundation
 import StoryreelTestSupport
 import Testing
 
-/// A render that finds the bundle locked says once who holds it, then waits or gives up (75).
+/// A second render that finds the bundle locked says once who holds it, then waits up to
+/// `--lock-timeout` and gives up with 75, having done no work.
 @Suite struct BundleLockWaitTests {
     @Test func aWaitingRenderNamesTheHolderOnceThenExits75() throws {
         let fixture = try BundleFixture()

@@ -3,7 +3,7 @@ import StoryreelTestSupport
 import Testing
 
 /// `storyreel render` on the sample stories: the manifest, the files, the schema, incremental
-/// re-runs, shards, kills and locks.
+/// re-runs, shards and kills (the lock: BundleLockWaitTests).
 @Suite(.serialized) struct RenderBundleTests {
     @Test func demoManifestMatchesFFprobeAndTheSchema() throws {
         let fixture = try BundleFixture()
@@ -164,27 +164,6 @@ import Testing
         #expect((manifest["canvas"] as? [String: Any])?["width"] as? Int == 1080)
         let leftovers = fixture.outputs("reel").filter { ($0 as NSString).lastPathComponent.hasPrefix(".") }
         #expect(leftovers.isEmpty, "stale temp files are removed")
-    }
-
-    @Test func secondRenderWaitsForTheLockThenExits75() throws {
-        let fixture = try BundleFixture()
-        let bundle = fixture.folder.path("reel")
-        try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = ["\(bundle)/.lock", "sleep", "5"]
-        try holder.run()
-        defer { holder.terminate() }
-        // Wait until the holder really has the lock: a non-blocking flock then fails.
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline,
-            try TestEnvironment.run("/usr/bin/flock", ["-n", "\(bundle)/.lock", "true"]).status == 0
-        {
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        let (result, _) = try fixture.render(into: "reel", ["--lock-timeout", "0.5"])
-        #expect(result.status == 75)
-        #expect(result.stderr.contains("lock"))
     }
 
     @Test func badClipIsSkippedAndEverythingElseRenders() throws {
