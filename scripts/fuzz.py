@@ -21,7 +21,7 @@ Mutations (one to three per input), all found by walking the MP4 box tree of the
 - truncation (anywhere, at an atom boundary, to a few bytes); a chunk duplicated, removed, or
   spliced in from another sample; random bytes inserted; an empty file.
 
-Each input runs one command of the built binary (`$STORYREEL_BIN`, else `--bin`, else
+Each input runs one command of the built binary (`--bin`, else `$STORYREEL_BIN`, else
 `.build/release/storyreel`), in a folder of its own, with small outputs (64-pixel posters, a
 64x64 three-frame cube) and `--timeout` seconds. The run FAILS (exit 1) when any input:
 
