@@ -3,6 +3,13 @@ PREFIX ?= /usr/local
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/storyreel
+# The fuzzer (scripts/fuzz.py, Debian's python3, standard library only): `make fuzz` runs
+# FUZZ_COUNT inputs of seed FUZZ_SEED against the release binary (or $STORYREEL_BIN when set);
+# `make test` runs the first FUZZ_SLICE of the same inputs against the debug binary.
+FUZZ := /usr/bin/python3 scripts/fuzz.py
+FUZZ_COUNT ?= 2000
+FUZZ_SEED ?= 1
+FUZZ_SLICE ?= 200
 
 # Build: FFmpeg 5.1 libraries (libavformat, libavcodec, libswscale, libavutil).
 # Tests and benches: the ffmpeg CLI, mediainfo, ffmpegthumbnailer,
@@ -10,7 +17,7 @@ BIN := .build/release/storyreel
 DEB_PACKAGES := pkg-config libavformat-dev libavcodec-dev libswscale-dev libavutil-dev \
 	ffmpeg mediainfo ffmpegthumbnailer hyperfine python3 python3-jsonschema time
 
-.PHONY: deps build test demo bench samples install clean lint
+.PHONY: deps build test fuzz demo bench samples install clean lint
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -27,6 +34,10 @@ build: deps
 test: deps
 	$(SWIFT) build --build-tests
 	STORYREEL_BIN=$(CURDIR)/.build/debug/storyreel $(SWIFT) test --skip-build --parallel --num-workers 2
+	$(FUZZ) --bin $(CURDIR)/.build/debug/storyreel --count $(FUZZ_SLICE) --seed $(FUZZ_SEED)
+
+fuzz: $(if $(STORYREEL_BIN),deps,build)
+	$(FUZZ) --bin $(or $(STORYREEL_BIN),$(CURDIR)/$(BIN)) --count $(FUZZ_COUNT) --seed $(FUZZ_SEED)
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests

@@ -1,72 +1,39 @@
 import Foundation
 import StoryMedia
 
-/// `storyreel validate`: checks a manifest's structure, that every file it references exists,
-/// and that the clips it names still have their recorded SHA-256.
+/// `storyreel validate`: checks a manifest against every rule of `schema/manifest.schema.json`
+/// and what a schema cannot say (unique ids, transitions between adjacent stories, files that
+/// are regular files inside the bundle, clips that still have their recorded SHA-256).
+///
+/// It never reads outside the bundle: referenced paths are resolved without following `..` or
+/// symlinks out of it, and only regular files are opened (a FIFO or a device is reported, not
+/// read). See ``ManifestChecker`` for the rules.
 public enum ManifestValidator {
-    /// The problems found in the manifest at `path`, one line each; empty when it is valid.
-    public static func problems(inManifestAt path: String) throws -> [String] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            _ = try InputFile.checkRegularFile(path)
-            throw MediaError(.unreadableInput, path: path, "cannot read the manifest")
-        }
-        guard let manifest = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            return ["not a JSON object"]
-        }
+    /// The largest manifest read: far above what a million items need.
+    public static let maximumManifestSize: UInt64 = 256_000_000
+
+    /// The problems found in the manifest at `path`, one line each, starting with a JSON path;
+    /// empty when it is valid.
+    ///
+    /// - Parameters:
+    ///   - root: a folder referenced files may be anywhere inside (a `--reference` bundle's
+    ///     clips live beside it); default, and never less than, the manifest's folder.
+    ///   - timeout: seconds each clip may take to hash, and the manifest to read; nil: no limit.
+    /// - Throws: `MediaError` when the manifest (or `root`) is missing or not a readable regular file.
+    public static func problems(inManifestAt path: String, root: String? = nil, timeout: Double? = 30) throws
+        -> [String]
+    {
+        let data = try RegularFile.contents(of: path, maxSize: maximumManifestSize, timeout: timeout)
         let folder = (path as NSString).deletingLastPathComponent
-        var problems: [String] = []
-        func require<T>(_ object: [String: Any], _ key: String, _ type: T.Type, at place: String) -> T? {
-            guard let value = object[key] as? T else {
-                problems.append("\(place): missing or mistyped '\(key)'")
-                return nil
-            }
-            return value
+        let resolver = try BundleFileResolver(folder: folder.isEmpty ? "." : folder, root: root)
+        let manifest: Any
+        do {
+            manifest = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            return ["manifest: not valid JSON"]
         }
-        func checkFile(_ relative: String?, at place: String) {
-            guard let relative else { return }
-            if relative.hasPrefix("/") { problems.append("\(place): absolute path \(relative)") }
-            if !FileManager.default.fileExists(atPath: BundlePaths.join(folder, relative)) {
-                problems.append("\(place): missing file \(relative)")
-            }
-        }
-        if require(manifest, "version", Int.self, at: "manifest") != 1 { problems.append("manifest: version is not 1") }
-        _ = require(manifest, "generator", String.self, at: "manifest")
-        if let canvas = require(manifest, "canvas", [String: Any].self, at: "manifest") {
-            _ = require(canvas, "width", Int.self, at: "canvas")
-            _ = require(canvas, "height", Int.self, at: "canvas")
-        }
-        _ = require(manifest, "duration", NSNumber.self, at: "manifest")
-        for (s, story) in (require(manifest, "stories", [[String: Any]].self, at: "manifest") ?? []).enumerated() {
-            let place = "stories[\(s)]"
-            _ = require(story, "id", String.self, at: place)
-            if let user = require(story, "user", [String: Any].self, at: place) {
-                _ = require(user, "handle", String.self, at: "\(place).user")
-                checkFile(user["avatar"] as? String, at: "\(place).user.avatar")
-            }
-            for (i, item) in (require(story, "items", [[String: Any]].self, at: place) ?? []).enumerated() {
-                let itemPlace = "\(place).items[\(i)]"
-                for key in ["poster", "thumbnail"] {
-                    checkFile(require(item, key, String.self, at: itemPlace), at: "\(itemPlace).\(key)")
-                }
-                guard let src = require(item, "src", String.self, at: itemPlace),
-                    let sha = require(item, "sha256", String.self, at: itemPlace)
-                else { continue }
-                let clip = BundlePaths.join(folder, src)
-                guard FileManager.default.fileExists(atPath: clip) else {
-                    problems.append("\(itemPlace).src: missing file \(src)")
-                    continue
-                }
-                if (try? ContentHasher.sha256(ofFileAt: clip)) != sha {
-                    problems.append("\(itemPlace).src: \(src) does not match its sha256")
-                }
-            }
-        }
-        for (t, transition) in (require(manifest, "transitions", [[String: Any]].self, at: "manifest") ?? [])
-            .enumerated()
-        {
-            checkFile(require(transition, "src", String.self, at: "transitions[\(t)]"), at: "transitions[\(t)].src")
-        }
-        _ = require(manifest, "skipped", [Any].self, at: "manifest")
-        return problems
+        var checker = ManifestChecker(resolver: resolver, timeout: timeout)
+        checker.check(manifest: manifest)
+        return checker.problems
     }
 }

@@ -198,7 +198,12 @@ import Testing
             .flatMap { $0["items"] as? [[String: Any]] ?? [] }.compactMap { $0["src"] as? String }
         #expect(sources.first == "../stories/ana.lima/IMG_0001.MOV")
         #expect(fixture.outputs("referenced").filter { $0.hasPrefix("clips/") }.isEmpty)
-        let validate = try TestEnvironment.storyreel(["validate", fixture.folder.path("referenced/manifest.json")])
+        let validate = try TestEnvironment.storyreel([
+            "validate", fixture.folder.path("referenced/manifest.json"), "--root", fixture.folder.path(""),
+        ])
         #expect(validate.status == 0, "\(validate.stderr)")
+        let strict = try TestEnvironment.storyreel(["validate", fixture.folder.path("referenced")])
+        #expect(strict.status == 65, "without --root, clips outside the bundle are not read")
+        #expect(strict.stderr.contains("src: ../stories/ana.lima/IMG_0001.MOV leads outside the bundle"))
     }
 }

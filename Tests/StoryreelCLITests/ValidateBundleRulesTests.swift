@@ -1,0 +1,189 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+/// What `storyreel validate` checks beyond the schema: unique ids, transitions that join
+/// adjacent stories that exist, clips that still hash to their sha256, and referenced files
+/// that are regular files inside the bundle; it never reads outside the bundle and never hangs
+/// on a FIFO or a device.
+@Suite struct ValidateBundleRulesTests {
+    typealias Edit = (inout [String: Any]) -> Void
+
+    /// Saves the fixture's manifest after `edit`, validates it and returns the problem lines
+    /// (without the `storyreel: error: PATH: ` prefix), checking exit 65 when there are any.
+    func problems(_ fixture: ManifestFixture, _ extra: [String] = [], _ edit: Edit) throws -> [String] {
+        var manifest = fixture.goodManifest()
+        edit(&manifest)
+        let path = try fixture.save(manifest)
+        let result = try fixture.validate([path] + extra)
+        #expect(result.seconds < 10, "validate finished in \(result.seconds) s")
+        let prefix = "storyreel: error: \(path): "
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.allSatisfy { $0.hasPrefix(prefix) }, "\(result.stderr)")
+        #expect(result.status == (lines.isEmpty ? 0 : 65), "\(result.stderr)")
+        return lines.map { String($0.dropFirst(prefix.count)) }
+    }
+
+    @Test func theFixtureIsValid() throws {
+        #expect(try problems(ManifestFixture()) { _ in } == [])
+    }
+
+    @Test func storyAndItemIdsAreUniqueAndAnItemIdIsItsClipsHashPrefix() throws {
+        let fixture = try ManifestFixture()
+        let twoBens = try problems(fixture) { manifest in
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 2, "id"], "ben")
+            let transitions = manifest["transitions"] as! [Any]
+            manifest["transitions"] = [transitions[0], transitions[2]]  // not the one to chloe
+        }
+        #expect(twoBens == ["stories[2].id: 'ben' is also the id of stories[1]"])
+
+        let a = ValidateAgreesWithSchemaTests.item(of: fixture.goodManifest(), 0, 0)
+        let repeated = try problems(fixture) { manifest in
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 2, "items", 1], a)
+        }
+        #expect(repeated == ["stories[2].items[1].id: '\(a["id"]!)' is also the id of stories[0].items[0]"])
+
+        var second = a
+        second["id"] = "\(a["id"]!)-2"
+        #expect(
+            try problems(fixture) { ValidateAgreesWithSchemaTests.set(&$0, ["stories", 2, "items", 1], second) } == [])
+
+        let wrongPrefix = try problems(fixture) { manifest in
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "id"], "0123456789abcdef")
+        }
+        #expect(wrongPrefix == ["stories[0].items[0].id: does not start with the first 16 hex digits of its sha256"])
+    }
+
+    @Test func transitionsJoinAdjacentStoriesThatExist() throws {
+        let fixture = try ManifestFixture()
+        func transitionProblems(_ from: String, _ to: String, _ direction: String) throws -> [String] {
+            try problems(fixture) { manifest in
+                ValidateAgreesWithSchemaTests.set(&manifest, ["transitions", 0, "from"], from)
+                ValidateAgreesWithSchemaTests.set(&manifest, ["transitions", 0, "to"], to)
+                ValidateAgreesWithSchemaTests.set(&manifest, ["transitions", 0, "direction"], direction)
+            }
+        }
+        #expect(try transitionProblems("ben", "chloe", "forward") == [])
+        #expect(try transitionProblems("chloe", "ben", "backward") == [])
+        #expect(
+            try transitionProblems("ana", "chloe", "forward") == [
+                "transitions[0]: a forward transition joins stories[i] to stories[i+1], not stories[0] 'ana' to "
+                    + "stories[2] 'chloe'"
+            ])
+        #expect(
+            try transitionProblems("ana", "ben", "backward") == [
+                "transitions[0]: a backward transition joins stories[i+1] to stories[i], not stories[0] 'ana' to "
+                    + "stories[1] 'ben'"
+            ])
+        #expect(
+            try transitionProblems("ben", "ana", "forward") == [
+                "transitions[0]: a forward transition joins stories[i] to stories[i+1], not stories[1] 'ben' to "
+                    + "stories[0] 'ana'"
+            ])
+        #expect(try transitionProblems("ana", "ana", "forward").count == 1)
+        #expect(try transitionProblems("ana", "dora", "forward") == ["transitions[0].to: no story 'dora'"])
+        #expect(try transitionProblems("zed", "ben", "forward") == ["transitions[0].from: no story 'zed'"])
+    }
+
+    @Test func aClipThatNoLongerMatchesItsHashIsReported() throws {
+        let fixture = try ManifestFixture()
+        try fixture.write(fixture.clipPath("b2"), Data("the bytes of clip b2, changed\n".utf8))
+        let found = try problems(fixture) { _ in }
+        #expect(found.count == 1)
+        #expect(
+            found.first?.hasPrefix("stories[1].items[1].src: \(fixture.clipPath("b2")) does not match its sha256")
+                == true)
+
+        try fixture.write(fixture.clipPath("b2"), Data())
+        #expect(try problems(fixture) { _ in }.first?.contains("does not match its sha256") == true, "an empty clip")
+        try FileManager.default.removeItem(atPath: "\(fixture.bundle)/\(fixture.clipPath("b2"))")
+        #expect(
+            try problems(fixture) { _ in } == [
+                "stories[1].items[1].src: \(fixture.clipPath("b2")) no such file in the bundle"
+            ])
+        try FileManager.default.removeItem(atPath: "\(fixture.bundle)/posters/a.jpg")
+        #expect(
+            try problems(fixture) { _ in }.contains(
+                "stories[0].items[0].poster: posters/a.jpg no such file in the bundle"))
+    }
+
+    @Test func pathsThatLeaveTheBundleAreReportedAndNeverRead() throws {
+        let fixture = try ManifestFixture()
+        // A clip outside the bundle whose content has exactly the recorded hash: a validator
+        // that followed the path would call the manifest valid.
+        let outside = fixture.folder.path("outside")
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: "\(fixture.bundle)/\(fixture.clipPath("a"))", toPath: "\(outside)/a.mp4")
+        func clipProblems(_ src: String, _ extra: [String] = []) throws -> [String] {
+            try problems(fixture, extra) {
+                ValidateAgreesWithSchemaTests.set(&$0, ["stories", 0, "items", 0, "src"], src)
+            }
+        }
+        #expect(
+            try clipProblems("../outside/a.mp4") == [
+                "stories[0].items[0].src: ../outside/a.mp4 leads outside the bundle (see --root)"
+            ])
+        #expect(
+            try clipProblems("clips/../../outside/a.mp4").first?.hasSuffix("leads outside the bundle (see --root)")
+                == true)
+        #expect(try clipProblems("../reel/\(fixture.clipPath("a"))").count == 1, "out and back in is still out")
+        #expect(try clipProblems("clips/./../\(fixture.clipPath("a"))") == [], "a .. that stays inside is fine")
+
+        // Symlinks: out of the bundle (relative or absolute), to a device, and one inside.
+        let links = [
+            ("clips/relative.mp4", "../../outside/a.mp4"), ("clips/absolute.mp4", "\(outside)/a.mp4"),
+            ("clips/zero.mp4", "/dev/zero"), ("clips/up", ".."), ("clips/top", "../.."),
+            ("clips/inside.mp4", "\(fixture.sha["a"]!).mp4"),
+            ("clips/loop.mp4", "loop.mp4"),
+        ]
+        for (link, target) in links {
+            try FileManager.default.createSymbolicLink(atPath: "\(fixture.bundle)/\(link)", withDestinationPath: target)
+        }
+        for name in ["relative.mp4", "absolute.mp4", "zero.mp4"] {
+            #expect(
+                try clipProblems("clips/\(name)") == [
+                    "stories[0].items[0].src: clips/\(name) is a symlink that leads outside the bundle"
+                ])
+        }
+        #expect(
+            try clipProblems("clips/top/outside/a.mp4").first?.hasSuffix("is a symlink that leads outside the bundle")
+                == true)
+        #expect(try clipProblems("clips/up/\(fixture.clipPath("a"))") == [], "a symlink that stays inside is followed")
+        #expect(try clipProblems("clips/inside.mp4") == [])
+        #expect(try clipProblems("clips/loop.mp4") == ["stories[0].items[0].src: clips/loop.mp4 has a symlink loop"])
+        #expect(try clipProblems("clips") == ["stories[0].items[0].src: clips is a directory, not a file"])
+
+        // --root widens what is inside, e.g. for a --reference bundle whose clips are beside it.
+        #expect(try clipProblems("../outside/a.mp4", ["--root", fixture.folder.path("")]) == [])
+        #expect(try clipProblems("clips/absolute.mp4", ["--root", fixture.folder.path("")]) == [])
+        #expect(
+            try clipProblems("clips/zero.mp4", ["--root", fixture.folder.path("")]).first?.hasSuffix("outside --root")
+                == true)
+    }
+
+    @Test func aFIFOOrADeviceIsReportedWithoutWaiting() throws {
+        let fixture = try ManifestFixture()
+        #expect(mkfifo("\(fixture.bundle)/clips/fifo.mp4", 0o644) == 0)
+        #expect(mkfifo("\(fixture.bundle)/posters/fifo.jpg", 0o644) == 0)
+        let found = try problems(fixture) { manifest in
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "src"], "clips/fifo.mp4")
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "poster"], "posters/fifo.jpg")
+        }
+        #expect(
+            found == [
+                "stories[0].items[0].poster: posters/fifo.jpg is a FIFO, not a regular file",
+                "stories[0].items[0].src: clips/fifo.mp4 is a FIFO, not a regular file",
+            ])
+
+        // The manifest itself as a FIFO, or a device: refused at once (66), never read.
+        let fifoManifest = fixture.folder.path("manifest-fifo.json")
+        #expect(mkfifo(fifoManifest, 0o644) == 0)
+        for manifest in [fifoManifest, "/dev/zero"] {
+            let result = try fixture.validate([manifest])
+            #expect(result.status == 66, "\(manifest): \(result.stderr)")
+            #expect(result.seconds < 10)
+            #expect(result.stderr.contains("not a regular file"), "\(result.stderr)")
+        }
+    }
+}
