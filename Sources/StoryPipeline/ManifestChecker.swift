@@ -189,7 +189,7 @@ struct ManifestChecker {
     private func hash(_ clip: (path: String, identity: FileIdentity)) -> Result<String, MediaError> {
         Result {
             let file = try RegularFile(path: clip.path, timeout: timeout)
-            guard file.identity == clip.identity else {
+            guard file.stamp.identity == clip.identity else {
                 throw MediaError(.unreadableInput, path: clip.path, "changed while it was being checked")
             }
             let hasher = try ContentHasher()
