@@ -53,7 +53,10 @@ import Testing
     @Test func cubeFramesThatDoNotFitLeaveNothing() throws {
         let frames = outputs.path("frames")
         let outcome = try LimitedRun.storyreel(
-            ["cube", HostileFiles.goodClip, HostileFiles.otherClip, "--frames-dir", frames, "-o", outputs.path("c.mp4")],
+            [
+                "cube", HostileFiles.goodClip, HostileFiles.otherClip, "--frames-dir", frames, "-o",
+                outputs.path("c.mp4"),
+            ],
             fileSizeKiB: 20)
         expectFullDiskFailure(outcome, naming: frames + "/frame_0000.png")
         #expect(leftovers().isEmpty, "\(leftovers())")
@@ -79,4 +82,3 @@ import Testing
         #expect(leftovers().isEmpty, "\(leftovers())")
     }
 }
-
