@@ -48,7 +48,8 @@ import Testing
         #expect(objects.first?["error"] is NSNull)
         #expect(
             LimitedRun.errorLines(outcome.result.stderr)
-                == (hostile + ["/dev/zero"]).map { "storyreel: error: \($0): \(Self.kind(of: $0)), not a regular file" })
+                == (hostile + ["/dev/zero"]).map { "storyreel: error: \($0): \(Self.kind(of: $0)), not a regular file" }
+        )
     }
 
     @Test func thumbnailRefusesEachAndWritesNothing() throws {

@@ -34,26 +34,37 @@ public enum HostileFiles {
         ])
     }
 
-    /// Writes a one-frame 16000 × 16000 QuickTime clip whose video is `codec` (`png`, 1 bit per
-    /// pixel, or `mjpeg`) to `path`.
-    public static func pixelBombClip(at path: String, codec: String) throws {
-        let format = codec == "png" ? ["-pix_fmt", "monob"] : ["-pix_fmt", "yuvj420p", "-q:v", "31"]
-        try ffmpeg(
-            ["-f", "lavfi", "-i", "color=c=gray:s=16000x16000:r=1", "-frames:v", "1", "-c:v", codec] + format + [path])
+    /// Writes a one-frame 16000 × 16000 QuickTime clip of a PNG (1 bit per pixel, made with
+    /// ``pixelBombPNG(at:width:height:)``) to `path`.
+    public static func pngPixelBombClip(at path: String) throws {
+        let still = path + ".png"
+        try pixelBombPNG(at: still)
+        defer { try? FileManager.default.removeItem(atPath: still) }
+        try ffmpeg(["-i", still, "-c:v", "copy", "-f", "mov", path])
     }
 
-    /// Writes a PNG-in-QuickTime clip to `path` whose container (the `stsd` sample entry) says
-    /// 64 × 64 while the PNG inside is 16000 × 16000: only the decoder's own limit can catch it.
-    public static func lyingPixelBombClip(at path: String) throws {
-        try pixelBombClip(at: path, codec: "png")
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    /// Writes a one-frame 16000 × 16000 MJPEG QuickTime clip to `path` (a second or more: the
+    /// picture is really encoded).
+    public static func mjpegPixelBombClip(at path: String) throws {
+        try ffmpeg(
+            [
+                "-f", "lavfi", "-i", "color=c=gray:s=16000x16000:r=1", "-frames:v", "1", "-c:v", "mjpeg", "-pix_fmt",
+                "yuvj420p", "-q:v", "31", "-f", "mov", path,
+            ])
+    }
+
+    /// Copies the PNG clip `source` (from ``pngPixelBombClip(at:)``) to `path` with its container
+    /// (the `stsd` sample entry) saying 64 × 64 while the PNG inside is still 16000 × 16000:
+    /// only the decoder's own limit can catch it.
+    public static func lyingPixelBombClip(from source: String, at path: String) throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source)))
         guard let stsd = find(Array("stsd".utf8), in: bytes),
             let entry = find(Array("png ".utf8), in: bytes, from: stsd)
-        else { throw TestFailure("no png sample entry in \(path)") }
+        else { throw TestFailure("no png sample entry in \(source)") }
         // The visual sample entry: type, 6 reserved, data reference (2), version (2), revision
         // (2), vendor (4), temporal and spatial quality (4 + 4), then width and height (2 + 2).
         let width = entry + 4 + 24
-        guard bigEndian(bytes[width..<(width + 2)]) == 16000 else { throw TestFailure("unexpected stsd in \(path)") }
+        guard bigEndian(bytes[width..<(width + 2)]) == 16000 else { throw TestFailure("unexpected stsd in \(source)") }
         bytes.replaceSubrange(width..<(width + 4), with: [0, 64, 0, 64])
         try Data(bytes).write(to: URL(fileURLWithPath: path))
     }
