@@ -197,11 +197,15 @@ struct HDRToneMapper {
     /// The peak as vf_tonemap finds it: MaxCLL, else the mastering display's peak, else
     /// 1000 cd/m²; in units of 100 cd/m².
     static func signalPeak(of frame: Frame) -> Float {
-        if let data = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL)?.pointee.data {
+        if let side = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL)?.pointee,
+            let data = side.data, side.size >= MemoryLayout<AVContentLightMetadata>.size
+        {
             let maximum = data.withMemoryRebound(to: AVContentLightMetadata.self, capacity: 1) { $0.pointee.MaxCLL }
             if maximum > 0 { return max(Float(maximum) / 100, minimumPeak) }
         }
-        if let data = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA)?.pointee.data {
+        if let side = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA)?.pointee,
+            let data = side.data, side.size >= MemoryLayout<AVMasteringDisplayMetadata>.size
+        {
             let mastering = data.withMemoryRebound(to: AVMasteringDisplayMetadata.self, capacity: 1) { $0.pointee }
             if mastering.has_luminance != 0, mastering.max_luminance.den != 0 {
                 let luminance = Float(av_q2d(mastering.max_luminance))

@@ -78,7 +78,10 @@ public final class MediaStream {
 
     /// The display matrix from the container, if any, as 9 fixed-point values.
     public var displayMatrix: [Int32]? {
-        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, nil) else { return nil }
+        var size = 0
+        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size),
+            size >= 9 * MemoryLayout<Int32>.size
+        else { return nil }
         return data.withMemoryRebound(to: Int32.self, capacity: 9) { Array(UnsafeBufferPointer(start: $0, count: 9)) }
     }
 
@@ -91,7 +94,10 @@ public final class MediaStream {
 
     /// The Dolby Vision configuration record, if the stream carries one.
     public var dolbyVision: (profile: Int, compatibilityID: Int)? {
-        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DOVI_CONF, nil) else { return nil }
+        var size = 0
+        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DOVI_CONF, &size),
+            size >= MemoryLayout<AVDOVIDecoderConfigurationRecord>.size
+        else { return nil }
         return data.withMemoryRebound(to: AVDOVIDecoderConfigurationRecord.self, capacity: 1) {
             (Int($0.pointee.dv_profile), Int($0.pointee.dv_bl_signal_compatibility_id))
         }
