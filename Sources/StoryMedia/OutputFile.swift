@@ -120,7 +120,7 @@ public final class OutputFile {
         }
         try ffmpegCheck(av_write_trailer(context), "cannot write the trailer", kind: .ioFailure, path: path)
         try ffmpegCheck(avio_closep(&context.pointee.pb), "cannot close the file", kind: .ioFailure, path: path)
-        guard fchmod(descriptor, 0o644 & ~OutputFile.currentUmask) == 0 else {
+        guard fchmod(descriptor, 0o666 & ~OutputFile.currentUmask) == 0 else {
             throw MediaError(
                 .cannotCreateOutput, path: path, "cannot set permissions: \(String(cString: strerror(errno)))")
         }
@@ -141,7 +141,8 @@ public final class OutputFile {
     }
 
     /// The process's file-creation mask, read once (by setting and restoring it), so the clip
-    /// gets the permissions any newly created file would.
+    /// gets the permissions any newly created file would (0666 less the mask, as when FFmpeg
+    /// created it): the temporary file is created 0600.
     private static let currentUmask: mode_t = {
         let mask = umask(0o022)
         umask(mask)
