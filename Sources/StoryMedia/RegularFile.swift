@@ -51,7 +51,8 @@ public final class RegularFile {
         descriptor = opened
         size = byteCount
         identity = FileIdentity(status)
-        modified = Int64(status.st_mtim.tv_sec).multipliedReportingOverflow(by: 1_000_000_000).partialValue
+        modified =
+            Int64(status.st_mtim.tv_sec).multipliedReportingOverflow(by: 1_000_000_000).partialValue
             &+ Int64(status.st_mtim.tv_nsec)
         deadline = timeout.flatMap { $0.isFinite && $0 > 0 ? Date(timeIntervalSinceNow: min($0, 1e9)) : nil }
     }
