@@ -87,14 +87,10 @@ public final class Decoder {
         return .frame
     }
 
-    /// Throws for a failed decode: the ``PixelBudget`` error when the bitstream declared a
-    /// picture over it (`max_pixels` made the decoder refuse it), else FFmpeg's reason.
+    /// Throws FFmpeg's reason for a failed decode. A bitstream declaring a picture over the
+    /// ``PixelBudget`` fails here ("Invalid argument", from `max_pixels`): the decoder resets
+    /// its size before returning, so the declared size cannot be named.
     private func check(_ result: Int32) throws {
-        guard result < 0 else { return }
-        let (width, height) = (Int(context.pointee.width), Int(context.pointee.height))
-        if result == cff_averror(EINVAL), width > 0, height > 0, !PixelBudget.allows(width: width, height: height) {
-            try PixelBudget.check(width: width, height: height, path: path, what: "the picture in the bitstream")
-        }
         try ffmpegCheck(result, "cannot decode", path: path)
     }
 
