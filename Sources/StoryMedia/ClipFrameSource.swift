@@ -41,7 +41,8 @@ public final class ClipFrameSource {
     /// Opens the clip at `path`, giving up after `timeout` seconds (nil: no limit) for the life
     /// of this object. `threads` is the decoder's thread count for sequential decoding (0:
     /// automatic). Throws a ``MediaError``: `.noVideoStream` ("no video stream") for a clip
-    /// without video.
+    /// without video, `.invalidMedia` for a picture over the ``PixelBudget`` (checked on the
+    /// header, before anything is decoded) or a corrupt sample index.
     public init(path: String, timeout: Double? = nil, threads: Int = 0) throws {
         self.path = path
         self.threads = threads
@@ -57,10 +58,14 @@ public final class ClipFrameSource {
         converter = FrameConverter(transform: transform, sampleAspectRatio: video.sampleAspectRatio ?? 1)
         let (width, height) = video.codedSize
         guard width > 0, height > 0 else { throw MediaError(.invalidMedia, path: path, "the video has no size") }
-        let shownWidth = Int((Double(width) * (video.sampleAspectRatio ?? 1)).rounded())
+        try PixelBudget.check(width: width, height: height, path: path, what: "the video picture")
+        let shownWidth = max(1, Int(saturating: (Double(width) * (video.sampleAspectRatio ?? 1)).rounded()))
         (displayWidth, displayHeight) = transform.displaySize(width: shownWidth, height: height)
-        index = video.indexEntries
-        origin = ClipFrameSource.clipStart(of: file, in: video)
+        try PixelBudget.check(width: displayWidth, height: displayHeight, path: path, what: "the displayed picture")
+        index = try video.indexEntries
+        // Every stream's index is checked, so a clip is refused whichever stream is corrupt.
+        for other in file.streams where other.index != video.index { _ = try other.indexEntries }
+        origin = try ClipFrameSource.clipStart(of: file, in: video)
     }
 
     /// Where the clip starts, as `ffmpeg -ss` counts (the container's start time), in `stream`'s
@@ -69,15 +74,15 @@ public final class ClipFrameSource {
     /// the audio and video streams, e.g. the audio's 0 when B-frame delay starts the video later.
     /// A stream whose start the demuxer left unset (audio without an edit list) starts at its
     /// first sample shown.
-    private static func clipStart(of file: InputFile, in stream: MediaStream) -> Int64 {
+    private static func clipStart(of file: InputFile, in stream: MediaStream) throws -> Int64 {
         let containerStart = file.context.pointee.start_time
         if containerStart != cff_nopts_value() {
             return av_rescale_q(containerStart, cff_time_base_q(), stream.timeBaseRational)
         }
-        let starts = file.streams.filter { $0.kind != nil }.compactMap { candidate -> Int64? in
+        let starts = try file.streams.filter { $0.kind != nil }.compactMap { candidate -> Int64? in
             var start = candidate.stream.pointee.start_time
             if start == cff_nopts_value() {
-                guard let first = candidate.indexEntries.first(where: { !$0.isDiscarded }) else { return nil }
+                guard let first = try candidate.indexEntries.first(where: { !$0.isDiscarded }) else { return nil }
                 start = first.timestamp
             }
             return av_rescale_q(start, candidate.timeBaseRational, cff_time_base_q())
@@ -96,21 +101,29 @@ public final class ClipFrameSource {
         guard seconds.isFinite, seconds >= 0 else {
             throw MediaError(.unsupported, path: path, "cannot take a frame at \(seconds) s")
         }
-        let target = timestamp(atSeconds: seconds)
-        let (frame, clamped) = try decodeFrame(atOrAfter: target)
-        return try deliver(frame, size: size, clamped: clamped)
+        return try MediaError.naming(path) {
+            let target = timestamp(atSeconds: seconds)
+            let (frame, clamped) = try decodeFrame(atOrAfter: target)
+            return try deliver(frame, size: size, clamped: clamped)
+        }
     }
 
     /// The first frame a viewer sees.
     public func firstFrame(size: FrameSize) throws -> RGBAImageBuffer {
-        let (frame, _) = try decodeFrame(atOrAfter: origin)
-        return try deliver(frame, size: size, clamped: false)
+        try MediaError.naming(path) {
+            let (frame, _) = try decodeFrame(atOrAfter: origin)
+            return try deliver(frame, size: size, clamped: false)
+        }
     }
 
     /// The last frame a viewer sees, found without decoding the whole clip: decoding starts at
     /// the last keyframe of the index and steps back a keyframe at a time while that yields
     /// nothing. For a truncated clip, the last frame that can be decoded.
     public func lastFrame(size: FrameSize) throws -> RGBAImageBuffer {
+        try MediaError.naming(path) { try decodeLastFrame(size: size) }
+    }
+
+    private func decodeLastFrame(size: FrameSize) throws -> RGBAImageBuffer {
         let reader = try sequential()
         let frame = try Frame()
         let latest = try Frame()
@@ -134,6 +147,10 @@ public final class ClipFrameSource {
     /// rest of the clip's first half are tried the same way; when they are too, the first
     /// decodable frame is used.
     public func posterFrame(size: FrameSize) throws -> RGBAImageBuffer {
+        try MediaError.naming(path) { try pickPoster(size: size) }
+    }
+
+    private func pickPoster(size: FrameSize) throws -> RGBAImageBuffer {
         let clipDuration = duration ?? 3 * ClipFrameSource.posterWindowLimit
         let opening = min(clipDuration / 3, ClipFrameSource.posterWindowLimit)
         let limit = ClipFrameSource.posterCandidateLimit
@@ -193,7 +210,7 @@ public final class ClipFrameSource {
     /// (B-pyramids reorder at most 4 frames in H.264 and HEVC as encoders use them). Before it,
     /// only frames that later frames refer to are decoded. Nil when the index cannot say.
     private func lastFrameTail() -> Int64? {
-        let inFile = index.filter { $0.position + Int64($0.size) <= Int64(file.fileSize) }
+        let inFile = index.filter { $0.end <= Int64(clamping: file.fileSize) }
         guard let last = inFile.lastIndex(where: { !$0.isDiscarded }) else { return nil }
         return inFile[max(0, last - ClipFrameSource.lastFrameReorderMargin)].timestamp
     }
@@ -202,7 +219,7 @@ public final class ClipFrameSource {
     static let lastFrameReorderMargin = 8
 
     private func lastFrameRequests() -> [Int64] {
-        let requests = keyframeRequests(where: { $0.position + Int64($0.size) <= Int64(file.fileSize) })
+        let requests = keyframeRequests(where: { $0.end <= Int64(clamping: file.fileSize) })
         guard !requests.isEmpty else { return [Int64.max / 2, origin] }
         return Array(requests.reversed().prefix(16))
     }
@@ -244,9 +261,9 @@ public final class ClipFrameSource {
     {
         let startTimestamp = start.map { timestamp(atSeconds: $0) }
         let endTimestamp = timestamp(atSeconds: end)
-        let fileSize = Int64(file.fileSize)
+        let fileSize = Int64(clamping: file.fileSize)
         let groups = keyframeGroups { entry in
-            !entry.isDiscarded && entry.timestamp <= endTimestamp && entry.position + Int64(entry.size) <= fileSize
+            !entry.isDiscarded && entry.timestamp <= endTimestamp && entry.end <= fileSize
                 && startTimestamp.map { entry.timestamp > $0 } ?? true
         }
         var frames: [Frame] = []
@@ -298,15 +315,18 @@ public final class ClipFrameSource {
 
     // MARK: - Time
 
-    /// `seconds` from the clip's start in stream ticks.
+    /// `seconds` from the clip's start in stream ticks (held at the ends of `Int64` for a
+    /// hostile start time or time base; negative and NaN seconds count as 0).
     private func timestamp(atSeconds seconds: Double) -> Int64 {
-        let microseconds = Int64((min(seconds, 1e9) * 1_000_000).rounded())
-        return origin + av_rescale_q(microseconds, cff_time_base_q(), stream.timeBaseRational)
+        let microseconds = Int64(((seconds > 0 ? min(seconds, 1e9) : 0) * 1_000_000).rounded())
+        let ticks = av_rescale_q(microseconds, cff_time_base_q(), stream.timeBaseRational)
+        // av_rescale_q gives INT64_MIN when the result does not fit.
+        return origin.saturatingAdd(ticks == .min ? .max : ticks)
     }
 
     private func deliver(_ frame: Frame, size: FrameSize, clamped: Bool) throws -> RGBAImageBuffer {
         lastRequestWasClamped = clamped
-        lastFrameTime = frame.presentationTimestamp.map { Double($0 - origin) * stream.timeBase }
+        lastFrameTime = frame.presentationTimestamp.map { (Double($0) - Double(origin)) * stream.timeBase }
         return try converter.picture(from: frame, size: size)
     }
 }

@@ -6,24 +6,33 @@ public enum ClipProbe {
     public static func inspect(path: String, timeout: Double? = nil) throws -> ClipInfo {
         let file = try InputFile(path: path, timeout: timeout)
         try completeVideoDetails(of: file)
-        return info(of: file)
+        return try info(of: file)
     }
 
-    /// The ``ClipInfo`` of an opened file.
-    public static func info(of file: InputFile) -> ClipInfo {
+    /// The ``ClipInfo`` of an opened file. Throws `.invalidMedia` when the sample index is
+    /// corrupt (see ``MediaStream/indexEntries``).
+    public static func info(of file: InputFile) throws -> ClipInfo {
         let tags = file.tags
         let majorBrand = tags["major_brand"]
         var warnings = file.warnings
-        let video = file.bestStream(.video).map { describeVideo($0) }
+        let video = try file.bestStream(.video).map { try describeVideo($0) }
         let audio = file.bestStream(.audio).map {
             ClipInfo.Audio(codec: $0.codecName, sampleRate: $0.sampleRate, channels: $0.channelCount)
         }
-        let indexEnd =
-            file.streams.flatMap(\.indexEntries).map { UInt64(max(0, $0.position)) + UInt64($0.size) }.max() ?? 0
+        let indexEnd = try file.streams.flatMap { try $0.indexEntries }.map { UInt64(clamping: $0.end) }.max() ?? 0
         if indexEnd > file.fileSize {
             let missing = indexEnd - file.fileSize
             // This says more than the opener's "ends before its last atom", so it replaces it.
             warnings = ["the moov index points \(missing) bytes past the end of the file: the upload looks truncated"]
+        }
+        if let video, video.width > 0, video.height > 0,
+            !PixelBudget.allows(width: video.width, height: video.height)
+                || !PixelBudget.allows(width: video.displayWidth, height: video.displayHeight)
+        {
+            // Reading the header is harmless; decoding a frame is what storyreel refuses.
+            warnings.append(
+                "the picture is \(video.displayWidth)x\(video.displayHeight), \(PixelBudget.overLimit): "
+                    + "storyreel will not decode it")
         }
         return ClipInfo(
             path: file.path,
@@ -39,12 +48,12 @@ public enum ClipProbe {
             warnings: warnings)
     }
 
-    private static func describeVideo(_ stream: MediaStream) -> ClipInfo.Video {
+    private static func describeVideo(_ stream: MediaStream) throws -> ClipInfo.Video {
         let (width, height) = stream.codedSize
         let orientation = stream.orientation
         let aspect = stream.sampleAspectRatio ?? 1
-        let shownWidth = Int((Double(width) * aspect).rounded())
-        let entries = stream.indexEntries
+        let shownWidth = Int(saturating: (Double(width) * aspect).rounded())
+        let entries = try stream.indexEntries
         let shown = entries.filter { !$0.isDiscarded }
         let transfer = stream.colorTransferName
         let dolbyVision = stream.dolbyVision
@@ -99,12 +108,20 @@ public enum ClipProbe {
         }
     }
 
-    /// True when consecutive decode timestamps are not evenly spaced (one tick of slack).
+    /// True when consecutive decode timestamps are not evenly spaced (one tick of slack). A step
+    /// too large for 64 bits (hostile timestamps) counts as uneven.
     static func hasVariableFrameDurations(_ entries: [IndexEntry]) -> Bool {
         let timestamps = entries.map(\.timestamp).sorted()
         guard timestamps.count > 2 else { return false }
-        let steps = zip(timestamps.dropFirst(), timestamps).map { $0 - $1 }
-        guard let smallest = steps.min(), let largest = steps.max() else { return false }
+        var smallest = Int64.max
+        var largest = Int64.min
+        for (later, earlier) in zip(timestamps.dropFirst(), timestamps) {
+            let (step, overflow) = later.subtractingReportingOverflow(earlier)
+            if overflow { return true }
+            smallest = min(smallest, step)
+            largest = max(largest, step)
+        }
+        // Sorted, so every step is at least 0 and the spread cannot overflow.
         return largest - smallest > 1
     }
 }

@@ -10,7 +10,9 @@ final class CodecDetailsParser {
 
     /// A parser for `stream`'s codec, or nil when FFmpeg has none for it.
     init?(stream: MediaStream) {
-        guard let parser = av_parser_init(Int32(stream.parameters.pointee.codec_id.rawValue)) else { return nil }
+        guard let parser = av_parser_init(Int32(clamping: stream.parameters.pointee.codec_id.rawValue)) else {
+            return nil
+        }
         guard let context = avcodec_alloc_context3(nil) else {
             av_parser_close(parser)
             return nil

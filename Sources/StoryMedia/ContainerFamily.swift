@@ -36,25 +36,39 @@ public enum ContainerFamily: Sendable, Equatable {
         }
     }
 
-    /// Looks at the first bytes of the file at `path` (of `fileSize` bytes) and picks the
-    /// demuxer, or throws `.invalidMedia` saying why the file is not of this family.
-    func sniff(path: String, fileSize: UInt64) throws -> Opening {
+    /// The largest file of this family that is opened, in bytes, or nil for no limit: stills
+    /// are capped at ``StillImage/maximumFileSize``.
+    var maximumFileSize: UInt64? {
+        switch self {
+        case .quickTime: return nil
+        case .stillImage: return StillImage.maximumFileSize
+        }
+    }
+
+    /// Looks at the first bytes of `file` and picks the demuxer, or throws `.invalidMedia`
+    /// saying why the file is not of this family. A still's header must declare a picture
+    /// within the ``PixelBudget``.
+    func sniff(_ file: RegularFile) throws -> Opening {
         switch self {
         case .quickTime:
-            let findings = try ContainerSniffer.sniff(path: path, fileSize: fileSize)
+            let findings = try ContainerSniffer.sniff(file)
             return Opening(demuxer: "mov", truncated: findings.truncated)
         case .stillImage:
-            guard fileSize > 0 else { throw MediaError(.invalidMedia, path: path, "empty file (0 bytes)") }
-            guard let handle = FileHandle(forReadingAtPath: path) else {
-                throw MediaError(.unreadableInput, path: path, "cannot open for reading")
-            }
-            defer { try? handle.close() }
-            let head = [UInt8]((try? handle.read(upToCount: 8)) ?? Data())
+            guard file.size > 0 else { throw MediaError(.invalidMedia, path: file.path, "empty file (0 bytes)") }
+            let head = [UInt8](try file.read(upTo: 8))
+            let opening: Opening
+            let size: (width: Int, height: Int)
             if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
-                return Opening(demuxer: "png_pipe")
+                opening = Opening(demuxer: "png_pipe")
+                size = try StillImageHeader.pngSize(of: file)
+            } else if head.starts(with: [0xFF, 0xD8, 0xFF]) {
+                opening = Opening(demuxer: "jpeg_pipe")
+                size = try StillImageHeader.jpegSize(of: file)
+            } else {
+                throw MediaError(.invalidMedia, path: file.path, "not a PNG or JPEG image (unknown signature)")
             }
-            if head.starts(with: [0xFF, 0xD8, 0xFF]) { return Opening(demuxer: "jpeg_pipe") }
-            throw MediaError(.invalidMedia, path: path, "not a PNG or JPEG image (unknown signature)")
+            try PixelBudget.check(width: size.width, height: size.height, path: file.path)
+            return opening
         }
     }
 }

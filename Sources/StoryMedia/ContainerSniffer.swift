@@ -18,15 +18,13 @@ struct ContainerSniffer {
         "ftyp", "moov", "mdat", "free", "skip", "wide", "pnot", "uuid", "junk",
     ]
 
-    /// Reads the atom headers of the file at `path` (of `fileSize` bytes), or throws a
-    /// ``MediaError`` of kind `.invalidMedia` saying why it is not a QuickTime/MP4 file.
-    static func sniff(path: String, fileSize: UInt64) throws -> Findings {
+    /// Reads the atom headers of `file`, or throws a ``MediaError`` of kind `.invalidMedia`
+    /// saying why it is not a QuickTime/MP4 file.
+    static func sniff(_ file: RegularFile) throws -> Findings {
+        let path = file.path
+        let fileSize = file.size
         guard fileSize > 0 else { throw MediaError(.invalidMedia, path: path, "empty file (0 bytes)") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw MediaError(.unreadableInput, path: path, "cannot open for reading")
-        }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 16)) ?? Data()
+        let head = try file.read(upTo: 16)
         if head.starts(with: Array("#EXTM3U".utf8)) {
             throw MediaError(
                 .invalidMedia, path: path,
@@ -34,9 +32,10 @@ struct ContainerSniffer {
         }
         var findings = Findings()
         var offset: UInt64 = 0
-        while offset + 8 <= fileSize, findings.atoms.count < 4096 {
-            try? handle.seek(toOffset: offset)
-            guard let header = try? handle.read(upToCount: 16), header.count >= 8 else { break }
+        while fileSize >= 8, offset <= fileSize - 8, findings.atoms.count < 4096 {
+            try file.seek(to: offset)
+            let header = try file.read(upTo: 16)
+            guard header.count >= 8 else { break }
             let bytes = [UInt8](header)
             var size = bytes[0..<4].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
             let type = String(decoding: bytes[4..<8], as: UTF8.self)
@@ -58,7 +57,8 @@ struct ContainerSniffer {
             }
             findings.atoms.append(type)
             guard size >= 8 else { break }
-            if offset + size > fileSize {
+            // `size` comes from the file (up to 2^64 − 1): compare without a sum that could overflow.
+            if size > fileSize - offset {
                 findings.truncated = true
                 break
             }

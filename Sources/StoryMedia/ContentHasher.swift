@@ -29,7 +29,7 @@ public final class ContentHasher {
     /// The digest as 64 lowercase hex digits. The hasher is spent afterwards.
     public func finalHex() -> String {
         var buffer = [UInt8](repeating: 0, count: 65)
-        av_hash_final_hex(context, &buffer, Int32(buffer.count))
+        av_hash_final_hex(context, &buffer, Int32(clamping: buffer.count))
         return String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
     }
 
@@ -41,22 +41,27 @@ public final class ContentHasher {
     }
 
     /// SHA-256 of a file's contents, as hex, read in 1 MiB chunks.
-    public static func sha256(ofFileAt path: String) throws -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            _ = try InputFile.checkRegularFile(path)
-            throw MediaError(.unreadableInput, path: path, "cannot open for reading")
+    ///
+    /// Only a regular file is read (a FIFO, a device or a symlink to one is refused at once
+    /// with `.unreadableInput`); one larger than `maxSize` bytes is refused with `.invalidMedia`
+    /// before any byte is read; reading gives up with `.timedOut` after `timeout` seconds (nil:
+    /// no limit). Every error names `path`.
+    public static func sha256(ofFileAt path: String, timeout: Double? = nil, maxSize: UInt64? = nil) throws
+        -> String
+    {
+        try MediaError.naming(path) {
+            try sha256(of: try RegularFile(path: path, maxSize: maxSize, timeout: timeout), maxSize: maxSize)
         }
-        defer { try? handle.close() }
+    }
+
+    /// SHA-256 of an opened regular file's contents from its current position, as hex, within
+    /// the file's deadline; a file that grows past `maxSize` bytes while it is read throws
+    /// `.invalidMedia`.
+    public static func sha256(of file: RegularFile, maxSize: UInt64? = nil) throws -> String {
         let hasher = try ContentHasher()
-        while true {
-            let chunk: Data
-            do {
-                chunk = try handle.read(upToCount: 1 << 20) ?? Data()
-            } catch {
-                throw MediaError(.ioFailure, path: path, "read failed: \(error.localizedDescription)")
-            }
-            if chunk.isEmpty { break }
-            chunk.withUnsafeBytes { hasher.update($0) }
+        let total = try file.forEachChunk { chunk in chunk.withUnsafeBytes { hasher.update($0) } }
+        if let maxSize, total > maxSize {
+            throw MediaError(.invalidMedia, path: file.path, "it grew past the \(maxSize) byte limit while it was read")
         }
         return hasher.finalHex()
     }

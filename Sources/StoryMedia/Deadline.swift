@@ -6,11 +6,16 @@ final class Deadline {
     /// The deadline in `av_gettime_relative()` microseconds (0 = none), read by the C callback.
     let storage: UnsafeMutablePointer<Int64>
 
-    /// A deadline `seconds` from now, or none when `seconds` is nil or not positive.
+    /// The longest deadline kept, in seconds (about 31 years): anything longer, `1e300` or
+    /// infinity included, means this long, so no conversion or sum can overflow.
+    static let longestSeconds = 1e9
+
+    /// A deadline `seconds` from now, or none when `seconds` is nil, not positive or NaN.
     init(seconds: Double?) {
         storage = .allocate(capacity: 1)
-        if let seconds, seconds > 0, seconds.isFinite {
-            storage.pointee = av_gettime_relative() + Int64(seconds * 1_000_000)
+        if let seconds, seconds > 0 {
+            let microseconds = Int64((min(seconds, Deadline.longestSeconds) * 1_000_000).rounded(.up))
+            storage.pointee = av_gettime_relative().addingReportingOverflow(microseconds).partialValue
         } else {
             storage.pointee = 0
         }

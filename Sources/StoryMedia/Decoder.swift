@@ -35,9 +35,18 @@ public final class Decoder {
     private let path: String
 
     /// Opens a decoder for `stream` with frame threads on (`thread_count` 0 = automatic).
+    ///
+    /// A picture size in the stream's parameters over the ``PixelBudget`` is refused with
+    /// `.invalidMedia` before the decoder opens, and the decoder's `max_pixels` is set to the
+    /// budget, so a bitstream that claims a larger picture than its container fails to decode
+    /// instead of allocating it.
     public init(stream: MediaStream, threads: Int = 0, skipping: Skipping = .none) throws {
         path = stream.file.path
         let parameters = stream.parameters
+        let (width, height) = stream.codedSize
+        if width != 0 || height != 0 {
+            try PixelBudget.check(width: width, height: height, path: path)
+        }
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw MediaError(
                 .unsupported, path: path, "no decoder for codec \(stream.codecName) in this FFmpeg build",
@@ -49,8 +58,9 @@ public final class Decoder {
         context = allocated
         try ffmpegCheck(avcodec_parameters_to_context(context, parameters), "bad codec parameters", path: path)
         context.pointee.pkt_timebase = stream.timeBaseRational
-        context.pointee.thread_count = Int32(threads)
+        context.pointee.thread_count = Int32(clamping: max(0, threads))
         context.pointee.skip_frame = skipping.discard
+        context.pointee.max_pixels = Int64(PixelBudget.maximumPixels)
         try ffmpegCheck(avcodec_open2(context, codec, nil), "cannot open the \(stream.codecName) decoder", path: path)
     }
 
@@ -64,7 +74,7 @@ public final class Decoder {
     public func send(_ packet: Packet?) throws -> Bool {
         let result = avcodec_send_packet(context, packet?.pointer)
         if result == cff_error_eagain() || result == cff_error_eof() { return false }
-        try ffmpegCheck(result, "cannot decode", path: path)
+        try check(result)
         return true
     }
 
@@ -73,8 +83,15 @@ public final class Decoder {
         let result = avcodec_receive_frame(context, frame.pointer)
         if result == cff_error_eagain() { return .needsInput }
         if result == cff_error_eof() { return .endOfStream }
-        try ffmpegCheck(result, "cannot decode", path: path)
+        try check(result)
         return .frame
+    }
+
+    /// Throws FFmpeg's reason for a failed decode. A bitstream declaring a picture over the
+    /// ``PixelBudget`` fails here ("Invalid argument", from `max_pixels`): the decoder resets
+    /// its size before returning, so the declared size cannot be named.
+    private func check(_ result: Int32) throws {
+        try ffmpegCheck(result, "cannot decode", path: path)
     }
 
     /// Changes which frames are skipped from the next packet on (frame threads pick the setting

@@ -14,7 +14,7 @@ final class EncoderThread: @unchecked Sendable {
     private let encoder: VideoEncoder
     private let output: OutputFile
     private let packet: Packet
-    private let slotsFree = [DispatchSemaphore(value: 1), DispatchSemaphore(value: 1)]
+    private let slotsFree: [DispatchSemaphore]
     private let lock = NSLock()
     private var failure: Error?
 
@@ -22,6 +22,14 @@ final class EncoderThread: @unchecked Sendable {
         self.encoder = encoder
         self.output = output
         packet = try Packet()
+        // Each slot's semaphore is made at 0 and signalled up to 1. libdispatch traps (SIGILL) when
+        // a semaphore is freed holding less than it was made with, and a failed encode leaves a
+        // slot taken for good: `acquire` waits, then rethrows the failure instead of submitting.
+        slotsFree = (0..<2).map { _ in
+            let semaphore = DispatchSemaphore(value: 0)
+            semaphore.signal()
+            return semaphore
+        }
     }
 
     /// Waits until `slot` (0 or 1) may be refilled, and rethrows an earlier encoding error.
@@ -68,7 +76,7 @@ final class EncoderThread: @unchecked Sendable {
                 if sent { return }
                 // EAGAIN from send: the packets are out now, so the frame goes in.
                 sent = try encoder.send(frame)
-                precondition(sent, "the encoder refused a frame twice")
+                guard sent else { throw MediaError(.ioFailure, "the encoder refused a picture twice") }
             case .endOfStream:
                 return
             }

@@ -6,7 +6,9 @@ extension Frame {
     ///
     /// The frame holds a reference-counted buffer whose free function does nothing: the caller
     /// keeps `pixels` alive and calls ``unref()`` when done, before the memory goes away.
+    /// Throws `.invalidMedia` for a size over the ``PixelBudget``.
     func borrow(rgba pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int) throws {
+        try PixelBudget.check(width: width, height: height, path: nil)
         precondition(pixels.count >= width * height * 4, "RGBA buffer smaller than \(width)x\(height)")
         unref()
         guard let base = pixels.baseAddress,
@@ -15,9 +17,9 @@ extension Frame {
         else { throw MediaError(.ioFailure, "out of memory (frame buffer)") }
         pointer.pointee.buf.0 = buffer
         pointer.pointee.data.0 = buffer.pointee.data
-        pointer.pointee.linesize.0 = Int32(width * 4)
-        pointer.pointee.width = Int32(width)
-        pointer.pointee.height = Int32(height)
+        pointer.pointee.linesize.0 = Int32(clamping: width * 4)
+        pointer.pointee.width = Int32(clamping: width)
+        pointer.pointee.height = Int32(clamping: height)
         pointer.pointee.format = AV_PIX_FMT_RGBA.rawValue
         pointer.pointee.color_range = AVCOL_RANGE_JPEG
     }

@@ -24,15 +24,19 @@ final class FrameConverter {
 
     /// The upright size `frame` displays at.
     func displaySize(of frame: Frame) -> (width: Int, height: Int) {
-        let shownWidth = max(1, Int((Double(frame.width) * sampleAspectRatio).rounded()))
+        let shownWidth = max(1, Int(saturating: (Double(frame.width) * sampleAspectRatio).rounded()))
         return transform.displaySize(width: shownWidth, height: frame.height)
     }
 
-    /// `frame` as an upright RGBA picture of `size`.
+    /// `frame` as an upright RGBA picture of `size`. Throws `.invalidMedia` when the decoded
+    /// picture, or the picture it would be scaled to, is over the ``PixelBudget``.
     func picture(from frame: Frame, size: FrameSize) throws -> RGBAImageBuffer {
         guard size.isValid else { throw MediaError(.unsupported, "invalid picture size \(size)") }
+        try PixelBudget.check(width: frame.width, height: frame.height, path: nil, what: "the decoded picture")
         let display = displaySize(of: frame)
+        try PixelBudget.check(width: display.width, height: display.height, path: nil, what: "the displayed picture")
         let scaled = size.scaledSize(displayWidth: display.width, displayHeight: display.height)
+        try PixelBudget.check(width: scaled.width, height: scaled.height, path: nil, what: "the scaled picture")
         let stored = transform.storedSize(displayWidth: scaled.width, displayHeight: scaled.height)
         var image: RGBAImageBuffer
         if let toneMapper = HDRToneMapper(for: frame) {

@@ -30,10 +30,11 @@ public enum FrameSize: Sendable, Equatable {
         guard case .fill(let targetWidth, let targetHeight) = self else {
             return outputSize(displayWidth: width, displayHeight: height)
         }
+        guard width > 0, height > 0 else { return (targetWidth, targetHeight) }
         let factor = max(Double(targetWidth) / Double(width), Double(targetHeight) / Double(height))
         return (
-            max(targetWidth, Int((Double(width) * factor).rounded())),
-            max(targetHeight, Int((Double(height) * factor).rounded()))
+            max(targetWidth, Int(saturating: (Double(width) * factor).rounded())),
+            max(targetHeight, Int(saturating: (Double(height) * factor).rounded()))
         )
     }
 
@@ -48,8 +49,11 @@ public enum FrameSize: Sendable, Equatable {
 
     /// `value × numerator / denominator`, rounded to the nearest even number (at least 2), as
     /// libavfilter's scale filter does for `-2`: `av_rescale(value, numerator, 2 × denominator) × 2`.
+    /// Never traps: a zero denominator or a result past `Int`'s range is held at the largest even
+    /// `Int` (and then refused by the ``PixelBudget``).
     static func evenRescale(_ value: Int, numerator: Int, denominator: Int) -> Int {
-        let halves = (Double(value) * Double(numerator) / Double(2 * denominator)).rounded(.toNearestOrAwayFromZero)
-        return max(2, Int(halves) * 2)
+        let halves = (Double(value) * Double(numerator) / (2 * Double(denominator))).rounded(.toNearestOrAwayFromZero)
+        let (even, overflow) = Int(saturating: halves).multipliedReportingOverflow(by: 2)
+        return overflow ? Int.max - 1 : max(2, even)
     }
 }

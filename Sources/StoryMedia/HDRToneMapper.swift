@@ -167,9 +167,13 @@ struct HDRToneMapper {
         return linear < 0 ? -encoded : encoded
     }
 
-    /// A 0...1 value as a rounded, clipped 8-bit code.
+    /// A 0...1 value as a rounded, clipped 8-bit code; NaN (from hostile light-level metadata)
+    /// gives 0 rather than a trap.
     @inline(__always)
-    static func byte(_ value: Float) -> UInt8 { UInt8(min(max(value * 255 + 0.5, 0), 255)) }
+    static func byte(_ value: Float) -> UInt8 {
+        let code = value * 255 + 0.5
+        return code >= 255 ? 255 : (code >= 0 ? UInt8(code) : 0)
+    }
 
     /// Each 16-bit HLG code value's display light, 1.0 = 100 cd/m² (1000 cd/m² peak).
     private static let hlgTable: [Float] = (0...65535).map { 10 * powf(hlgInverseOETF(Float($0) / 65535), 1.2) }
@@ -186,18 +190,26 @@ struct HDRToneMapper {
         return powf(root * root, 1 / 2.4)
     }
 
+    /// The lowest peak taken from a file's metadata, 1 cd/m²: Hable's curve is about 0 at 0, and
+    /// the peak divides by it.
+    static let minimumPeak: Float = 0.01
+
     /// The peak as vf_tonemap finds it: MaxCLL, else the mastering display's peak, else
     /// 1000 cd/m²; in units of 100 cd/m².
     static func signalPeak(of frame: Frame) -> Float {
-        if let data = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL)?.pointee.data {
+        if let side = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL)?.pointee,
+            let data = side.data, side.size >= MemoryLayout<AVContentLightMetadata>.size
+        {
             let maximum = data.withMemoryRebound(to: AVContentLightMetadata.self, capacity: 1) { $0.pointee.MaxCLL }
-            if maximum > 0 { return Float(maximum) / 100 }
+            if maximum > 0 { return max(Float(maximum) / 100, minimumPeak) }
         }
-        if let data = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA)?.pointee.data {
+        if let side = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA)?.pointee,
+            let data = side.data, side.size >= MemoryLayout<AVMasteringDisplayMetadata>.size
+        {
             let mastering = data.withMemoryRebound(to: AVMasteringDisplayMetadata.self, capacity: 1) { $0.pointee }
             if mastering.has_luminance != 0, mastering.max_luminance.den != 0 {
                 let luminance = Float(av_q2d(mastering.max_luminance))
-                if luminance > 0 { return luminance / 100 }
+                if luminance > 0, luminance.isFinite { return max(luminance / 100, minimumPeak) }
             }
         }
         return 10

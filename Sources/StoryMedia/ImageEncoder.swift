@@ -10,6 +10,9 @@ import Foundation
 /// - WebP: libwebp, lossy, fed RGB so libwebp does its own (gamma-aware) conversion to YUV.
 ///
 /// `quality` runs from 1 to 100, 100 best, and is mapped to each codec's own scale.
+///
+/// The encoder knows no file, so its errors name none: callers add the output path with
+/// ``MediaError/naming(_:)``.
 public final class ImageEncoder {
     /// The quality used when none is given.
     public static let defaultQuality = 85
@@ -31,14 +34,17 @@ public final class ImageEncoder {
             throw MediaError(.unsupported, "image quality must be from 1 to 100, got \(quality)")
         }
         guard width > 0, height > 0 else { throw MediaError(.unsupported, "cannot encode a \(width)x\(height) image") }
+        guard PixelBudget.allows(width: width, height: height) else {
+            throw MediaError(.unsupported, "cannot encode a \(width)x\(height) image: \(PixelBudget.overLimit)")
+        }
         self.format = format
         self.quality = quality
         self.width = width
         self.height = height
         let (codec, allocated) = try EncoderLookup.open(format.encoderName, purpose: "image encoder")
         context = allocated
-        context.pointee.width = Int32(width)
-        context.pointee.height = Int32(height)
+        context.pointee.width = Int32(clamping: width)
+        context.pointee.height = Int32(clamping: height)
         context.pointee.pix_fmt = format.encoderPixelFormat
         context.pointee.time_base = AVRational(num: 1, den: 25)
         context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
@@ -82,7 +88,10 @@ public final class ImageEncoder {
             result = avcodec_receive_packet(context, packet.pointer)
         }
         try ffmpegCheck(result, "cannot encode the image", kind: .ioFailure)
-        return Data(bytes: packet.pointer.pointee.data, count: Int(packet.pointer.pointee.size))
+        guard let bytes = packet.pointer.pointee.data, packet.pointer.pointee.size > 0 else {
+            throw MediaError(.ioFailure, "the \(format.encoderName) encoder gave no data")
+        }
+        return Data(bytes: bytes, count: Int(packet.pointer.pointee.size))
     }
 
     /// Encodes `image` as `format` at `quality` (1...100) in one call.
@@ -128,8 +137,8 @@ public final class ImageEncoder {
     }
 
     private func allocate(_ frame: Frame, _ pixelFormat: AVPixelFormat) throws {
-        frame.pointer.pointee.width = Int32(width)
-        frame.pointer.pointee.height = Int32(height)
+        frame.pointer.pointee.width = Int32(clamping: width)
+        frame.pointer.pointee.height = Int32(clamping: height)
         frame.pointer.pointee.format = pixelFormat.rawValue
         try ffmpegCheck(av_frame_get_buffer(frame.pointer, 0), "cannot allocate a frame", kind: .ioFailure)
     }

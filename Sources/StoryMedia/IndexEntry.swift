@@ -10,4 +10,8 @@ public struct IndexEntry: Sendable, Equatable {
     public var isKeyframe: Bool
     /// True for a sample an edit list hides from the viewer.
     public var isDiscarded: Bool
+
+    /// The byte offset just past the sample, `position + size`, held at `Int64.max` rather than
+    /// overflowing (``MediaStream/indexEntries`` refuses an index where it would).
+    public var end: Int64 { position.saturatingAdd(Int64(size)) }
 }

@@ -7,7 +7,9 @@ import Foundation
 /// Only local regular files are opened, through the `mov` demuxer alone with the `file`
 /// protocol alone: libavformat never guesses the format, follows a playlist, or opens a
 /// reference (`dref`) to another file or URL. Stills go through their own whitelist
-/// (``ContainerFamily/stillImage``).
+/// (``ContainerFamily/stillImage``). The path is first opened as a ``RegularFile`` (so a FIFO,
+/// a device or a symlink to one is refused at once, never waited on), and FFmpeg then opens
+/// that same file through `/proc/self/fd`, not the path, which could have changed since.
 public final class InputFile {
     /// The path the clip was opened from.
     public let path: String
@@ -24,11 +26,12 @@ public final class InputFile {
     /// Throws a ``MediaError`` naming the path and the reason.
     public init(path: String, timeout: Double? = nil, family: ContainerFamily = .quickTime) throws {
         self.path = path
-        fileSize = try InputFile.checkRegularFile(path)
-        let opening = try family.sniff(path: path, fileSize: fileSize)
+        let regularFile = try RegularFile(path: path, maxSize: family.maximumFileSize, timeout: timeout)
+        fileSize = regularFile.size
+        let opening = try family.sniff(regularFile)
         deadline = Deadline(seconds: timeout)
 
-        guard var allocated = avformat_alloc_context() else {
+        guard let allocated = avformat_alloc_context() else {
             throw MediaError(.ioFailure, path: path, "out of memory")
         }
         cff_install_deadline(allocated, deadline.storage)
@@ -40,11 +43,16 @@ public final class InputFile {
         defer { av_dict_free(&options) }
         var contextPointer: UnsafeMutablePointer<AVFormatContext>? = allocated
         // On failure avformat_open_input frees the context and sets the pointer to NULL.
-        let opened = avformat_open_input(
-            &contextPointer, "file:" + path, av_find_input_format(opening.demuxer), &options)
+        // The checked descriptor stays open until FFmpeg has opened the same file by its fd link.
+        let opened = withExtendedLifetime(regularFile) {
+            avformat_open_input(
+                &contextPointer, "file:" + regularFile.reopenablePath, av_find_input_format(opening.demuxer), &options)
+        }
         try InputFile.check(opened, family.openFailure, path: path, deadline: deadline)
-        allocated = contextPointer!
-        context = allocated
+        guard let openedContext = contextPointer else {
+            throw MediaError(.invalidMedia, path: path, family.openFailure)
+        }
+        context = openedContext
         if opening.truncated {
             warnings.append("the file ends before its last atom: the upload looks truncated")
         }
@@ -56,23 +64,10 @@ public final class InputFile {
     }
 
     /// Returns the size of the regular file at `path`, or throws `.missingInput` /
-    /// `.unreadableInput`.
+    /// `.unreadableInput` (a folder, a FIFO, a device, a socket, no permission), at once: the
+    /// file is opened as a ``RegularFile`` (`O_NONBLOCK`, then `fstat` on the descriptor).
     public static func checkRegularFile(_ path: String) throws -> UInt64 {
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            if errno == ENOENT || errno == ENOTDIR {
-                throw MediaError(.missingInput, path: path, "no such file")
-            }
-            throw MediaError(.unreadableInput, path: path, String(cString: strerror(errno)))
-        }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
-            let what = (status.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "not a regular file"
-            throw MediaError(.unreadableInput, path: path, "\(what), not a clip")
-        }
-        guard access(path, R_OK) == 0 else {
-            throw MediaError(.unreadableInput, path: path, "permission denied")
-        }
-        return UInt64(status.st_size)
+        try RegularFile(path: path).size
     }
 
     /// Reads codec details (profile, pixel format) that the container header alone does not
@@ -112,7 +107,7 @@ public final class InputFile {
         let value = context.pointee.bit_rate
         if value > 0 { return Int(value) }
         guard let duration, duration > 0 else { return nil }
-        return Int(Double(fileSize) * 8 / duration)
+        return Int(saturating: Double(fileSize) * 8 / duration)
     }
 
     /// The container's metadata tags, e.g. `major_brand`, `creation_time`,
@@ -130,7 +125,8 @@ public final class InputFile {
 
     /// Seeks `stream` to the keyframe at or before `timestamp` (in the stream's time base).
     public func seek(stream: MediaStream, toKeyframeBefore timestamp: Int64) throws {
-        try check(av_seek_frame(context, Int32(stream.index), timestamp, AVSEEK_FLAG_BACKWARD), "cannot seek")
+        try check(
+            av_seek_frame(context, Int32(clamping: stream.index), timestamp, AVSEEK_FLAG_BACKWARD), "cannot seek")
     }
 
     /// Like ``ffmpegCheck``, but a failure after the deadline is reported as a timeout, since an

@@ -56,6 +56,21 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
         MediaError(kind, path: path, reason, ffmpegCode: ffmpegCode)
     }
 
+    /// The same error, about `path` when it names no file yet (it came from a part of the media
+    /// layer that cannot know the path, such as an encoder or a scaler); one naming a file is
+    /// kept as it is.
+    public func naming(_ path: String) -> MediaError { self.path == nil ? about(path) : self }
+
+    /// Runs `body` and returns its result; a ``MediaError`` it throws without a path is rethrown
+    /// about `path`, so every error line names a file. Other errors pass through.
+    public static func naming<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as MediaError {
+            throw error.naming(path)
+        }
+    }
+
     /// The reason of any error, for a person and without the path: a ``MediaError``'s reason,
     /// or the error's own description.
     public static func reason(of error: Error) -> String {

@@ -78,7 +78,10 @@ public final class MediaStream {
 
     /// The display matrix from the container, if any, as 9 fixed-point values.
     public var displayMatrix: [Int32]? {
-        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, nil) else { return nil }
+        var size = 0
+        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size),
+            size >= 9 * MemoryLayout<Int32>.size
+        else { return nil }
         return data.withMemoryRebound(to: Int32.self, capacity: 9) { Array(UnsafeBufferPointer(start: $0, count: 9)) }
     }
 
@@ -91,7 +94,10 @@ public final class MediaStream {
 
     /// The Dolby Vision configuration record, if the stream carries one.
     public var dolbyVision: (profile: Int, compatibilityID: Int)? {
-        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DOVI_CONF, nil) else { return nil }
+        var size = 0
+        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DOVI_CONF, &size),
+            size >= MemoryLayout<AVDOVIDecoderConfigurationRecord>.size
+        else { return nil }
         return data.withMemoryRebound(to: AVDOVIDecoderConfigurationRecord.self, capacity: 1) {
             (Int($0.pointee.dv_profile), Int($0.pointee.dv_bl_signal_compatibility_id))
         }
@@ -134,17 +140,35 @@ public final class MediaStream {
     /// The stream's metadata tags.
     public var tags: [String: String] { MediaStream.dictionary(stream.pointee.metadata) }
 
-    /// The container's index for this stream: (timestamp, flags) of every sample, in decode
-    /// order, without decoding anything.
+    /// The container's index for this stream: timestamp, position, size and flags of every
+    /// sample, in decode order, without decoding anything.
+    ///
+    /// Throws `.invalidMedia` ("the sample index is corrupt: …") when an entry describes a sample
+    /// no file can hold: a negative size (a sample size of 2^29 to 2^30 − 1 in `stsz` does not
+    /// fit FFmpeg's 30-bit size field and comes back negative), a negative position, or an end
+    /// past the largest file offset.
     public var indexEntries: [IndexEntry] {
-        let count = avformat_index_get_entries_count(stream)
-        return (0..<count).compactMap { position in
-            avformat_index_get_entry(stream, position).map {
-                IndexEntry(
-                    timestamp: $0.pointee.timestamp, position: $0.pointee.pos,
-                    size: Int($0.pointee.size), isKeyframe: $0.pointee.flags & AVINDEX_KEYFRAME != 0,
-                    isDiscarded: $0.pointee.flags & cff_index_discard_frame() != 0)
+        get throws {
+            let count = Int(max(0, avformat_index_get_entries_count(stream)))
+            var entries: [IndexEntry] = []
+            entries.reserveCapacity(count)
+            for number in 0..<count {
+                guard let entry = avformat_index_get_entry(stream, Int32(number)) else { continue }
+                let position = entry.pointee.pos
+                let size = entry.pointee.size
+                guard size >= 0, position >= 0, !position.addingReportingOverflow(Int64(size)).overflow else {
+                    throw MediaError(
+                        .invalidMedia, path: file.path,
+                        "the sample index is corrupt: sample \(number + 1) of stream \(index) has size \(size) at "
+                            + "offset \(position)")
+                }
+                entries.append(
+                    IndexEntry(
+                        timestamp: entry.pointee.timestamp, position: position, size: Int(size),
+                        isKeyframe: entry.pointee.flags & AVINDEX_KEYFRAME != 0,
+                        isDiscarded: entry.pointee.flags & cff_index_discard_frame() != 0))
             }
+            return entries
         }
     }
 

@@ -2,12 +2,15 @@ import CFFmpeg
 import Foundation
 
 /// An MP4 (or QuickTime) file being written: owns the muxer's `AVFormatContext`, closed with
-/// `avio_closep` + `avformat_free_context`.
+/// `avio_closep` + `avformat_free_context`, and the temporary file's descriptor.
 ///
-/// The file is written to a temporary path next to the final one (same folder, so the rename is
-/// atomic) and renamed into place by ``finish()``; until then, and if anything fails, the final
-/// path is untouched and the temporary file is removed when the object goes away. The `moov`
-/// index is moved to the front (`+faststart`) so players can start before the download ends.
+/// The file is written to a temporary file named by ``TemporaryFile`` (`.NAME.XXXXXX.storyreel-tmp`
+/// next to the final one, or in a staging folder of storyreel's own on the same file system, so
+/// the rename is atomic), flushed to disk and renamed into place by ``finish()``; until then, and
+/// if anything fails, the final path is untouched and the temporary file is removed when the
+/// object goes away. The `moov` index is moved to the front (`+faststart`) so players can start
+/// before the download ends. A full disk (ENOSPC, or EFBIG past a file size limit) while writing,
+/// flushing or closing is `.ioFailure`, naming the final path.
 public final class OutputFile {
     /// The path the finished file will have.
     public let path: String
@@ -15,20 +18,20 @@ public final class OutputFile {
     let temporaryPath: String
 
     private let context: UnsafeMutablePointer<AVFormatContext>
+    /// The temporary file as created, kept open to flush it to disk before the rename.
+    private let descriptor: Int32
     private var stream: UnsafeMutablePointer<AVStream>?
     private var streamSourceTimeBase = AVRational(num: 1, den: 1)
     private var headerWritten = false
     private var finished = false
 
-    /// Creates the temporary file next to `path`. The container is QuickTime for a `.mov` path and
-    /// MP4 otherwise. Throws `.cannotCreateOutput` when the folder cannot be written.
-    public init(path: String) throws {
+    /// Creates the temporary file for `path` (in `stagingFolder` when given, else next to
+    /// `path`). The container is QuickTime for a `.mov` path and MP4 otherwise. Throws
+    /// `.cannotCreateOutput` when the folder cannot be written.
+    public init(path: String, stagingFolder: String? = nil) throws {
         self.path = path
         let url = URL(fileURLWithPath: path)
-        let folderURL = url.deletingLastPathComponent()
-        let folder = folderURL.path
-        let temporaryName = ".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp"
-        temporaryPath = folderURL.appendingPathComponent(temporaryName).path
+        let folder = url.deletingLastPathComponent().path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             throw MediaError(.cannotCreateOutput, path: path, "no such folder: \(folder)")
@@ -37,13 +40,19 @@ public final class OutputFile {
             throw MediaError(.cannotCreateOutput, path: path, "is a directory")
         }
         let formatName = url.pathExtension.lowercased() == "mov" ? "mov" : "mp4"
+        let (descriptor, temporaryPath) = try TemporaryFile.create(for: path, in: stagingFolder)
         var allocated: UnsafeMutablePointer<AVFormatContext>?
-        try ffmpegCheck(
-            avformat_alloc_output_context2(&allocated, nil, formatName, "file:" + temporaryPath),
-            "cannot set up the \(formatName) muxer", kind: .cannotCreateOutput, path: path)
-        guard let allocated else { throw MediaError(.ioFailure, path: path, "out of memory (muxer)") }
+        let result = avformat_alloc_output_context2(&allocated, nil, formatName, "file:" + temporaryPath)
+        guard result >= 0, let allocated else {
+            close(descriptor)
+            unlink(temporaryPath)
+            try ffmpegCheck(result, "cannot set up the \(formatName) muxer", kind: .cannotCreateOutput, path: path)
+            throw MediaError(.ioFailure, path: path, "out of memory (muxer)")
+        }
+        self.descriptor = descriptor
+        self.temporaryPath = temporaryPath
         context = allocated
-        // From here on a throw runs deinit, which frees the context.
+        // From here on a throw runs deinit, which frees the context and removes the file.
         try ffmpegCheck(
             avio_open(&context.pointee.pb, "file:" + temporaryPath, AVIO_FLAG_WRITE), "cannot create the file",
             kind: .cannotCreateOutput, path: path)
@@ -52,6 +61,7 @@ public final class OutputFile {
     deinit {
         avio_closep(&context.pointee.pb)
         avformat_free_context(context)
+        close(descriptor)
         if !finished { unlink(temporaryPath) }
     }
 
@@ -90,7 +100,9 @@ public final class OutputFile {
     /// Writes an encoded packet, rescaling its timestamps from the encoder's time base to the
     /// stream's (which the muxer may have changed in ``writeHeader()``).
     public func write(_ packet: Packet) throws {
-        guard let stream else { preconditionFailure("addVideoStream before write") }
+        guard let stream, headerWritten else {
+            throw MediaError(.ioFailure, path: path, "a packet came before the header was written")
+        }
         packet.pointer.pointee.stream_index = stream.pointee.index
         av_packet_rescale_ts(packet.pointer, streamSourceTimeBase, stream.pointee.time_base)
         try ffmpegCheck(
@@ -98,16 +110,44 @@ public final class OutputFile {
             path: path)
     }
 
-    /// Writes the trailer, closes the file and renames it to ``path``.
+    /// Writes the trailer, closes the file, flushes it to disk and renames it to ``path``.
+    /// Throws `.ioFailure` when any of that fails part-way (a full disk), and
+    /// `.cannotCreateOutput` when the rename fails; the temporary file is then removed with
+    /// the object.
     public func finish() throws {
-        precondition(headerWritten && !finished, "finish once, after writeHeader")
+        guard headerWritten, !finished else {
+            throw MediaError(.ioFailure, path: path, "the file was never started, or is finished already")
+        }
         try ffmpegCheck(av_write_trailer(context), "cannot write the trailer", kind: .ioFailure, path: path)
         try ffmpegCheck(avio_closep(&context.pointee.pb), "cannot close the file", kind: .ioFailure, path: path)
+        guard fchmod(descriptor, 0o666 & ~OutputFile.currentUmask) == 0 else {
+            throw MediaError(
+                .cannotCreateOutput, path: path, "cannot set permissions: \(String(cString: strerror(errno)))")
+        }
+        guard fsync(descriptor) == 0 else {
+            throw MediaError(.ioFailure, path: path, "cannot flush to disk: \(String(cString: strerror(errno)))")
+        }
         guard rename(temporaryPath, path) == 0 else {
-            throw MediaError(.cannotCreateOutput, path: path, String(cString: strerror(errno)))
+            throw MediaError(
+                .cannotCreateOutput, path: path,
+                "cannot move the finished file into place: \(String(cString: strerror(errno)))")
         }
         finished = true
+        let folder = open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY)
+        if folder >= 0 {
+            fsync(folder)
+            close(folder)
+        }
     }
+
+    /// The process's file-creation mask, read once (by setting and restoring it), so the clip
+    /// gets the permissions any newly created file would (0666 less the mask, as when FFmpeg
+    /// created it): the temporary file is created 0600.
+    private static let currentUmask: mode_t = {
+        let mask = umask(0o022)
+        umask(mask)
+        return mask
+    }()
 
     /// MKTAG: a four-character code as FFmpeg stores it (first character in the low byte).
     static func fourCharacterCode(_ text: String) -> UInt32 {

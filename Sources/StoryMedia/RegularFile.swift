@@ -110,6 +110,14 @@ public final class RegularFile {
         return data
     }
 
+    /// A name that opens this very file again, for a library that opens files by name (FFmpeg):
+    /// `/proc/self/fd/N`, so what it opens is what was checked here even if `path` has been
+    /// replaced by a FIFO or a device since. `path` itself where `/proc` is not mounted.
+    var reopenablePath: String {
+        let link = "/proc/self/fd/\(descriptor)"
+        return access(link, F_OK) == 0 ? link : path
+    }
+
     /// What a non-regular file is, for an error line.
     static func describe(mode: mode_t) -> String {
         switch mode & S_IFMT {

@@ -15,7 +15,8 @@ public final class Scaler {
 
     /// A scaler from `source`'s size, pixel format and colour tags to `width` × `height` in
     /// `destinationFormat`. `destinationColorSpace` and `destinationFullRange` describe the
-    /// output when it is YUV (ignored for RGB).
+    /// output when it is YUV (ignored for RGB). Both sizes must be within the ``PixelBudget``
+    /// (else `.invalidMedia`).
     init(
         sourceWidth: Int, sourceHeight: Int, sourceFormat: AVPixelFormat,
         sourceColorSpace: AVColorSpace = AVCOL_SPC_UNSPECIFIED, sourceFullRange: Bool = false,
@@ -23,9 +24,19 @@ public final class Scaler {
         destinationColorSpace: AVColorSpace = AVCOL_SPC_BT709, destinationFullRange: Bool = true,
         flags: Int32 = SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT
     ) throws {
+        // Within the budget, every side and every row of bytes fits libswscale's `int`s.
+        guard PixelBudget.allows(width: sourceWidth, height: sourceHeight),
+            PixelBudget.allows(width: width, height: height)
+        else {
+            throw MediaError(
+                .invalidMedia,
+                "cannot scale a \(sourceWidth)x\(sourceHeight) picture to \(width)x\(height): "
+                    + PixelBudget.overLimit)
+        }
         guard
             let context = sws_getContext(
-                Int32(sourceWidth), Int32(sourceHeight), sourceFormat, Int32(width), Int32(height),
+                Int32(clamping: sourceWidth), Int32(clamping: sourceHeight), sourceFormat, Int32(clamping: width),
+                Int32(clamping: height),
                 destinationFormat, flags, nil, nil, nil)
         else {
             throw MediaError(
@@ -64,8 +75,8 @@ public final class Scaler {
     /// Scales `source` into `destination`, allocating its buffers when it has none.
     public func scale(_ source: Frame, into destination: Frame) throws {
         if destination.pointer.pointee.data.0 == nil {
-            destination.pointer.pointee.width = Int32(destinationWidth)
-            destination.pointer.pointee.height = Int32(destinationHeight)
+            destination.pointer.pointee.width = Int32(clamping: destinationWidth)
+            destination.pointer.pointee.height = Int32(clamping: destinationHeight)
             destination.pointer.pointee.format = destinationFormat.rawValue
             try ffmpegCheck(av_frame_get_buffer(destination.pointer, 0), "cannot allocate a frame", kind: .ioFailure)
         }
@@ -79,7 +90,7 @@ public final class Scaler {
         var pixels = [UInt8](repeating: 0, count: destinationWidth * destinationHeight * 4)
         try pixels.withUnsafeMutableBufferPointer { buffer in
             var planes: [UnsafeMutablePointer<UInt8>?] = [buffer.baseAddress, nil, nil, nil]
-            var strides: [Int32] = [Int32(destinationWidth * 4), 0, 0, 0]
+            var strides: [Int32] = [Int32(clamping: destinationWidth * 4), 0, 0, 0]
             let source = source.pointer
             let sourcePlanes = withUnsafeBytes(of: source.pointee.data) { raw in
                 Array(raw.bindMemory(to: UnsafePointer<UInt8>?.self).prefix(4))

@@ -5,7 +5,15 @@ import CFFmpeg
 /// A still is opened as an ``InputFile`` of the ``ContainerFamily/stillImage`` family (its own
 /// demuxer whitelist, `file` protocol only), so a clip path and a still path never share a
 /// demuxer. EXIF orientation is not applied.
+///
+/// Only a regular file of at most ``maximumFileSize`` bytes is read (a FIFO or `/dev/zero`
+/// behind the path is refused at once), and its header must declare a picture within the
+/// ``PixelBudget``: both are checked before anything is decoded.
 public enum StillImage {
+    /// The largest still read, in bytes (20 MB): avatars and cube faces are photos, not posters
+    /// for a billboard.
+    public static let maximumFileSize: UInt64 = 20_000_000
+
     /// File extensions (lowercased) taken to name a still rather than a clip.
     public static let pathExtensions: Set<String> = ["png", "jpg", "jpeg"]
 
@@ -17,10 +25,16 @@ public enum StillImage {
 
     /// Decodes the still at `path` at `size` (``FrameSize/fill(width:height:)`` scales to cover
     /// and crops the overflow evenly; a still already of that size is only converted). Gives up
-    /// after `timeout` seconds. Throws a ``MediaError`` naming the path and the reason.
+    /// after `timeout` seconds. Throws a ``MediaError`` naming the path and the reason:
+    /// `.unreadableInput` for anything but a regular file, `.invalidMedia` for a file over
+    /// ``maximumFileSize`` or a picture (declared, decoded or scaled) over the ``PixelBudget``.
     public static func load(path: String, size: FrameSize = .original, timeout: Double? = nil) throws
         -> RGBAImageBuffer
     {
+        try MediaError.naming(path) { try decode(path: path, size: size, timeout: timeout) }
+    }
+
+    private static func decode(path: String, size: FrameSize, timeout: Double?) throws -> RGBAImageBuffer {
         guard size.isValid else { throw MediaError(.unsupported, path: path, "invalid picture size \(size)") }
         let file = try InputFile(path: path, timeout: timeout, family: .stillImage)
         guard let stream = file.bestStream(.video) else {
@@ -31,7 +45,9 @@ public enum StillImage {
         guard try reader.next(into: frame), frame.width > 0, frame.height > 0 else {
             throw MediaError(.invalidMedia, path: path, "no decodable picture in the file")
         }
+        try PixelBudget.check(width: frame.width, height: frame.height, path: path, what: "the decoded picture")
         let (scaledWidth, scaledHeight) = size.scaledSize(displayWidth: frame.width, displayHeight: frame.height)
+        try PixelBudget.check(width: scaledWidth, height: scaledHeight, path: path, what: "the scaled picture")
         let (width, height) = size.outputSize(displayWidth: frame.width, displayHeight: frame.height)
         let scaled = try Scaler(for: frame, width: scaledWidth, height: scaledHeight).scaleToRGBA(frame)
         return scaled.centreCropped(width: width, height: height)

@@ -9,6 +9,10 @@ import CFFmpeg
 /// goes on to the next picture. ``finish()`` sends a NULL frame, drains until EOF, writes the
 /// trailer and renames the file into place. A writer dropped before ``finish()`` leaves no
 /// file behind.
+///
+/// Every error names the clip's path: an encoder that cannot open (libx264 out of memory) is
+/// `.unsupported`; an encode or write that fails part-way (a full disk) is `.ioFailure`, and
+/// the writer then refuses further pictures and leaves nothing behind.
 public final class VideoClipWriter {
     /// The encoder settings.
     public let settings: VideoEncoder.Settings
@@ -21,22 +25,24 @@ public final class VideoClipWriter {
     private let source: Frame
     private let pictures: [Frame]
 
-    /// Starts a clip at `path` (written to a temporary file next to it until ``finish()``).
-    public init(path: String, settings: VideoEncoder.Settings) throws {
-        precondition(settings.width % 2 == 0 && settings.height % 2 == 0, "yuv420p needs an even size")
+    /// Starts a clip at `path`, written to a temporary file (next to it, or in `stagingFolder`
+    /// when given) until ``finish()``.
+    public init(path: String, settings: VideoEncoder.Settings, stagingFolder: String? = nil) throws {
         self.settings = settings
-        output = try OutputFile(path: path)
-        let encoder = try VideoEncoder(settings: settings, globalHeader: output.needsGlobalHeader)
-        try output.addVideoStream(for: encoder)
-        try output.writeHeader()
-        scaler = try Scaler(
-            sourceWidth: settings.width, sourceHeight: settings.height, sourceFormat: AV_PIX_FMT_RGBA,
-            width: settings.width, height: settings.height, destinationFormat: AV_PIX_FMT_YUV420P,
-            destinationColorSpace: AVCOL_SPC_BT709, destinationFullRange: false,
-            flags: SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP)
-        source = try Frame()
-        pictures = [try Frame(), try Frame()]
-        encoderThread = try EncoderThread(encoder: encoder, output: output)
+        (output, encoderThread, scaler, source, pictures) = try MediaError.naming(path) {
+            try VideoEncoder.validate(settings)
+            let output = try OutputFile(path: path, stagingFolder: stagingFolder)
+            let encoder = try VideoEncoder(settings: settings, globalHeader: output.needsGlobalHeader)
+            try output.addVideoStream(for: encoder)
+            try output.writeHeader()
+            let scaler = try Scaler(
+                sourceWidth: settings.width, sourceHeight: settings.height, sourceFormat: AV_PIX_FMT_RGBA,
+                width: settings.width, height: settings.height, destinationFormat: AV_PIX_FMT_YUV420P,
+                destinationColorSpace: AVCOL_SPC_BT709, destinationFullRange: false,
+                flags: SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP)
+            let thread = try EncoderThread(encoder: encoder, output: output)
+            return (output, thread, scaler, try Frame(), [try Frame(), try Frame()])
+        }
     }
 
     // A writer dropped before `finish()` waits for the encoder thread, so that its temporary
@@ -49,6 +55,10 @@ public final class VideoClipWriter {
     /// Encodes one picture: `rgba` holds width × height packed RGBA pixels (alpha is ignored).
     /// It is converted before this returns; the encoding itself goes on in the background.
     public func append(rgba: UnsafeBufferPointer<UInt8>) throws {
+        try MediaError.naming(path) { try encode(rgba: rgba) }
+    }
+
+    private func encode(rgba: UnsafeBufferPointer<UInt8>) throws {
         let slot = frameCount % 2
         try encoderThread.acquire(slot: slot)
         let picture = pictures[slot]
@@ -70,6 +80,6 @@ public final class VideoClipWriter {
 
     /// Drains the encoder, writes the trailer and moves the clip into place.
     public func finish() throws {
-        try encoderThread.finish()
+        try MediaError.naming(path) { try encoderThread.finish() }
     }
 }

@@ -81,14 +81,18 @@ public final class VideoEncoder {
     let context: UnsafeMutablePointer<AVCodecContext>
 
     /// Opens the encoder. `globalHeader` asks for out-of-band parameter sets, as MP4 needs
-    /// (``OutputFile/needsGlobalHeader``).
+    /// (``OutputFile/needsGlobalHeader``). Throws `.unsupported` for settings the encoder cannot
+    /// take (an odd or empty size, one over the ``PixelBudget``, a frame rate that is not a
+    /// positive number, a CRF outside 0...51, threads outside 0...1024) and when the encoder fails to open, e.g. when
+    /// libx264 cannot allocate its buffers. The errors name no file: ``VideoClipWriter`` adds it.
     public init(settings: Settings, globalHeader: Bool) throws {
+        try VideoEncoder.validate(settings)
         self.settings = settings
         let (codec, allocated) = try EncoderLookup.open(settings.codec.encoderName, purpose: "encoder")
         context = allocated
         let frameRate = av_d2q(settings.fps, 1_000_000)
-        context.pointee.width = Int32(settings.width)
-        context.pointee.height = Int32(settings.height)
+        context.pointee.width = Int32(clamping: settings.width)
+        context.pointee.height = Int32(clamping: settings.height)
         context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
         context.pointee.framerate = frameRate
         context.pointee.time_base = AVRational(num: frameRate.den, den: frameRate.num)
@@ -97,7 +101,7 @@ public final class VideoEncoder {
         context.pointee.color_trc = AVCOL_TRC_BT709
         context.pointee.colorspace = AVCOL_SPC_BT709
         context.pointee.color_range = AVCOL_RANGE_MPEG
-        context.pointee.thread_count = Int32(settings.threads)
+        context.pointee.thread_count = Int32(clamping: settings.threads)
         if globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
 
         var options: OpaquePointer?
@@ -127,6 +131,26 @@ public final class VideoEncoder {
     deinit {
         var pointer: UnsafeMutablePointer<AVCodecContext>? = context
         avcodec_free_context(&pointer)
+    }
+
+    /// Throws `.unsupported` saying what is wrong with `settings`, before any FFmpeg call.
+    static func validate(_ settings: Settings) throws {
+        let (width, height) = (settings.width, settings.height)
+        guard width > 0, height > 0, width % 2 == 0, height % 2 == 0 else {
+            throw MediaError(.unsupported, "cannot encode a \(width)x\(height) video: yuv420p needs even sides")
+        }
+        guard PixelBudget.allows(width: width, height: height) else {
+            throw MediaError(.unsupported, "cannot encode a \(width)x\(height) video: \(PixelBudget.overLimit)")
+        }
+        guard settings.fps.isFinite, settings.fps > 0 else {
+            throw MediaError(.unsupported, "cannot encode at \(settings.fps) frames per second")
+        }
+        guard (0...51).contains(settings.crf) else {
+            throw MediaError(.unsupported, "crf \(settings.crf) must be from 0 to 51")
+        }
+        guard (0...1024).contains(settings.threads) else {
+            throw MediaError(.unsupported, "\(settings.threads) encoder threads: give 0 (automatic) to 1024")
+        }
     }
 
     /// The encoder's time base: one tick per frame.

@@ -31,7 +31,7 @@ public struct BundlePlan: Sendable {
             do {
                 let info = try ClipProbe.inspect(path: absolute, timeout: timeout)
                 let record = try ClipRecord(
-                    sha256: try ContentHasher.sha256(ofFileAt: absolute), info: info, path: absolute)
+                    sha256: try ContentHasher.sha256(ofFileAt: absolute, timeout: timeout), info: info, path: absolute)
                 cache?.store(record, for: absolute)
                 return .success(record)
             } catch {
@@ -63,7 +63,8 @@ public struct BundlePlan: Sendable {
             if let relative = source.avatar {
                 let absolute = BundlePaths.join(root, relative)
                 do {
-                    let sha256 = try ContentHasher.sha256(ofFileAt: absolute)
+                    let sha256 = try ContentHasher.sha256(
+                        ofFileAt: absolute, timeout: options.timeout, maxSize: StillImage.maximumFileSize)
                     story.avatar = (absolute, sha256)
                     let avatarKey = try key(["avatar", sha256, "\(RenderOptions.avatarSize)"])
                     story.avatarOutput = "avatars/\(avatarKey).jpg"

@@ -7,7 +7,7 @@ extension ClipInfo {
             ("path", .string(path)),
             ("container", .string(container)),
             ("duration", .number(duration)),
-            ("size", .int(Int(size))),
+            ("size", .int(Int(clamping: size))),
             ("bitRate", .int(bitRate)),
             ("creationTime", .string(creationTime)),
             ("video", video.map(\.json) ?? .null),

@@ -53,13 +53,13 @@ public struct ClipIngester: Sendable {
         var knownHashes: [String: String] = [:]
         for name in existing {
             let path = BundlePaths.join(folder, name)
-            if let sha = try? ContentHasher.sha256(ofFileAt: path) { knownHashes[sha] = name }
+            if let sha = try? ContentHasher.sha256(ofFileAt: path, timeout: timeout) { knownHashes[sha] = name }
         }
         var sequence = existing.compactMap(ClipIngester.sequenceNumber).max() ?? 0
         return clips.map { clip in
             do {
                 let info = try ClipProbe.inspect(path: clip, timeout: timeout)
-                let sha = try ContentHasher.sha256(ofFileAt: clip)
+                let sha = try ContentHasher.sha256(ofFileAt: clip, timeout: timeout)
                 let record = try ClipRecord(sha256: sha, info: info, path: clip)
                 guard record.duration <= maxDuration else {
                     return .rejected(

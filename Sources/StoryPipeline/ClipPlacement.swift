@@ -21,7 +21,7 @@ enum ClipPlacement {
     ) throws {
         if link, let temporary = hardLink(source, beside: destination) {
             defer { unlink(temporary) }
-            try check(try ContentHasher.sha256(ofFileAt: temporary), against: sha256, source: source)
+            try check(try ContentHasher.sha256(ofFileAt: temporary, timeout: timeout), against: sha256, source: source)
             if exclusive {
                 guard Foundation.link(temporary, destination) == 0 else {
                     if errno == EEXIST { throw StagedFile.NameTaken() }

@@ -194,10 +194,12 @@ public struct CubeTransitionJob: Sendable {
             let framesDirectory = outputs.framesDirectory
             let frameEncoder = try framesDirectory.map { folder in
                 try created.createFolder(folder)
-                return try ImageEncoder(format: .png, width: width, height: height)
+                return try MediaError.naming(folder) { try ImageEncoder(format: .png, width: width, height: height) }
             }
-            let filmstrip = try outputs.filmstripPath.map { _ in
-                try Filmstrip(frameCount: frameCount, frameWidth: width, frameHeight: height)
+            let filmstrip = try outputs.filmstripPath.map { path in
+                try MediaError.naming(path) {
+                    try Filmstrip(frameCount: frameCount, frameWidth: width, frameHeight: height)
+                }
             }
             var canvas = [UInt8](repeating: 0, count: width * height * 4)
             try canvas.withUnsafeMutableBufferPointer { buffer in
@@ -208,15 +210,18 @@ public struct CubeTransitionJob: Sendable {
                     if let frameEncoder, let framesDirectory {
                         let image = RGBAImageBuffer(width: width, height: height, pixels: Array(rgba))
                         let path = CubeTransitionJob.framePath(in: framesDirectory, index: index)
-                        try AtomicFile.write(try frameEncoder.encode(image), to: path)
+                        try AtomicFile.write(try MediaError.naming(path) { try frameEncoder.encode(image) }, to: path)
                         created.add(path)
                     }
-                    try filmstrip?.offer(frame: index, rgba: rgba)
+                    if let filmstrip, let filmstripPath = outputs.filmstripPath {
+                        try MediaError.naming(filmstripPath) { try filmstrip.offer(frame: index, rgba: rgba) }
+                    }
                     progress(index + 1, frameCount)
                 }
             }
             if let filmstrip, let filmstripPath = outputs.filmstripPath {
-                try AtomicFile.write(try filmstrip.pngData(), to: filmstripPath)
+                try AtomicFile.write(
+                    try MediaError.naming(filmstripPath) { try filmstrip.pngData() }, to: filmstripPath)
                 created.add(filmstripPath)
             }
             if let writer {

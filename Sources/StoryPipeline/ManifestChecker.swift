@@ -192,9 +192,7 @@ struct ManifestChecker {
             guard file.stamp.identity == clip.identity else {
                 throw MediaError(.unreadableInput, path: clip.path, "changed while it was being checked")
             }
-            let hasher = try ContentHasher()
-            try file.forEachChunk { chunk in chunk.withUnsafeBytes { hasher.update($0) } }
-            return hasher.finalHex()
+            return try ContentHasher.sha256(of: file)
         }.mapError { ($0 as? MediaError) ?? MediaError(.ioFailure, path: clip.path, "\($0)") }
     }
 

@@ -27,7 +27,8 @@ public struct PosterJob: Sendable {
         self.output = output
     }
 
-    /// Decodes, encodes and atomically writes the poster.
+    /// Decodes, encodes and atomically writes the poster. Every error names a file: the clip
+    /// for reading and decoding, the output for encoding and writing.
     public func run() throws -> PosterResult {
         let source = try ClipFrameSource(path: clip, timeout: timeout, threads: decoderThreads)
         let image: RGBAImageBuffer
@@ -41,7 +42,7 @@ public struct PosterJob: Sendable {
         case .percent(let percent):
             image = try source.frame(at: (source.duration ?? 0) * percent / 100, size: size)
         }
-        let data = try ImageEncoder.encode(image, format: format, quality: quality)
+        let data = try MediaError.naming(output) { try ImageEncoder.encode(image, format: format, quality: quality) }
         try AtomicFile.write(data, to: output)
         return PosterResult(output: output, clampedRequest: clampedRequest, frameTime: source.lastFrameTime)
     }

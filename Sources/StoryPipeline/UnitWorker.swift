@@ -52,20 +52,23 @@ struct UnitWorker: Sendable {
         let clip = try ClipFrameSource(path: units[0].source, timeout: options.timeout, threads: 1)
         let picked = try clip.posterFrame(size: .original)
         for unit in units {
-            let size: FrameSize =
-                unit.kind == .poster
-                ? posterSize(width: picked.width, height: picked.height) : .width(RenderOptions.thumbnailWidth)
-            let (width, height) = size.outputSize(displayWidth: picked.width, displayHeight: picked.height)
-            let image =
-                (width, height) == (picked.width, picked.height)
-                ? picked
-                : try picked.pixels.withUnsafeBufferPointer {
-                    try RGBAResizer(
-                        sourceWidth: picked.width, sourceHeight: picked.height, width: width, height: height
-                    )
-                    .resize($0)
-                }
-            try writeJPEG(image, to: BundlePaths.join(bundle, unit.output))
+            let destination = BundlePaths.join(bundle, unit.output)
+            try MediaError.naming(destination) {
+                let size: FrameSize =
+                    unit.kind == .poster
+                    ? posterSize(width: picked.width, height: picked.height) : .width(RenderOptions.thumbnailWidth)
+                let (width, height) = size.outputSize(displayWidth: picked.width, displayHeight: picked.height)
+                let image =
+                    (width, height) == (picked.width, picked.height)
+                    ? picked
+                    : try picked.pixels.withUnsafeBufferPointer {
+                        try RGBAResizer(
+                            sourceWidth: picked.width, sourceHeight: picked.height, width: width, height: height
+                        )
+                        .resize($0)
+                    }
+                try writeJPEG(image, to: destination)
+            }
         }
     }
 
@@ -94,7 +97,10 @@ struct UnitWorker: Sendable {
         return widthLimited ? .width(options.canvasWidth) : .height(options.canvasHeight)
     }
 
+    /// Encodes `image` as JPEG and writes it atomically; every error names `path`.
     private func writeJPEG(_ image: RGBAImageBuffer, to path: String) throws {
-        try AtomicFile.write(try ImageEncoder.encode(image, format: .jpeg, quality: 85), to: path)
+        try MediaError.naming(path) {
+            try AtomicFile.write(try ImageEncoder.encode(image, format: .jpeg, quality: 85), to: path)
+        }
     }
 }

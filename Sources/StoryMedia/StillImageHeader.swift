@@ -1,0 +1,86 @@
+import Foundation
+
+/// The picture size a PNG or JPEG still declares in its header, read from the file's own bytes
+/// before any decoder sees it, so that the ``PixelBudget`` is checked before anything is
+/// decoded. (FFmpeg's `png_pipe` and `jpeg_pipe` demuxers leave the size unset until a frame
+/// has been decoded.)
+enum StillImageHeader {
+    /// Most JPEG marker segments walked before the frame header: far more than any camera writes.
+    static let jpegSegmentLimit = 1024
+
+    /// The width and height in a PNG's `IHDR` chunk, which the format puts first: 4 bytes each,
+    /// big-endian, from byte 16. Throws `.invalidMedia` when there is none.
+    static func pngSize(of file: RegularFile) throws -> (width: Int, height: Int) {
+        let header = try bytes(of: file, at: 8, count: 16)
+        guard header.count == 16, header[4..<8].elementsEqual("IHDR".utf8) else {
+            throw MediaError(.invalidMedia, path: file.path, "not a readable PNG image (no IHDR header)")
+        }
+        return (bigEndian(header[8..<12]), bigEndian(header[12..<16]))
+    }
+
+    /// The width and height in a JPEG's first frame header (SOF0 … SOF15, not DHT, JPG or DAC),
+    /// found by walking the marker segments from the start. Throws `.invalidMedia` when the
+    /// image data or the end of the file comes first.
+    static func jpegSize(of file: RegularFile) throws -> (width: Int, height: Int) {
+        var offset: UInt64 = 2  // after SOI
+        walk: for _ in 0..<jpegSegmentLimit {
+            // A marker is 0xFF, any number of 0xFF fill bytes, then its code.
+            let head = try bytes(of: file, at: offset, count: 64)
+            guard let start = head.firstIndex(of: 0xFF) else {
+                if head.isEmpty { break walk }
+                offset += UInt64(head.count)
+                continue
+            }
+            guard let codeIndex = head[start...].firstIndex(where: { $0 != 0xFF }) else {
+                offset += UInt64(head.count)
+                continue
+            }
+            let code = head[codeIndex]
+            let segment = offset + UInt64(codeIndex) + 1  // the length field, when the marker has one
+            switch code {
+            case 0x00, 0x01, 0xD0...0xD7:
+                // A stuffed byte, TEM or RSTn: no length field.
+                offset = segment
+            case 0xD8:
+                offset = segment
+            case 0xD9, 0xDA:
+                throw MediaError(
+                    .invalidMedia, path: file.path, "not a readable JPEG image (no frame header before the image data)")
+            default:
+                let fields = try bytes(of: file, at: segment, count: 7)
+                guard fields.count >= 2 else { break walk }
+                let length = UInt64(bigEndian(fields[0..<2]))
+                if isStartOfFrame(code) {
+                    guard fields.count == 7, length >= 7 else { break walk }
+                    return (width: bigEndian(fields[5..<7]), height: bigEndian(fields[3..<5]))
+                }
+                guard length >= 2 else { break walk }
+                offset = segment + length
+            }
+        }
+        throw MediaError(.invalidMedia, path: file.path, "not a readable JPEG image (no frame header)")
+    }
+
+    /// SOF0 … SOF15, leaving out DHT (C4), JPG (C8) and DAC (CC).
+    private static func isStartOfFrame(_ code: UInt8) -> Bool {
+        (0xC0...0xCF).contains(code) && code != 0xC4 && code != 0xC8 && code != 0xCC
+    }
+
+    /// Up to `count` bytes of `file` from `offset`; fewer at the end of the file.
+    private static func bytes(of file: RegularFile, at offset: UInt64, count: Int) throws -> [UInt8] {
+        guard offset < file.size else { return [] }
+        try file.seek(to: offset)
+        var result: [UInt8] = []
+        while result.count < count {
+            let chunk = try file.read(upTo: count - result.count)
+            if chunk.isEmpty { break }
+            result += chunk
+        }
+        return result
+    }
+
+    /// An unsigned big-endian number of up to 4 bytes.
+    private static func bigEndian(_ bytes: ArraySlice<UInt8>) -> Int {
+        bytes.reduce(0) { $0 << 8 | Int($1) }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+@testable import StoryMedia
+
+/// Issue 9, items 6 and 8 (the media layer's half): numbers a file or a caller controls never
+/// reach a trapping conversion or a trapping `+`, `-` or `*`. Each case here used to trap.
+@Suite struct CheckedConversionTests {
+    @Test func hugeTimeoutsAreClampedNotTrapped() throws {
+        for seconds: Double in [1e300, .infinity, Double(Int64.max), 9.3e12] {
+            #expect(!Deadline(seconds: seconds).hasPassed, "\(seconds)")
+        }
+        for seconds: Double in [.nan, 0, -1, -.infinity] {
+            let deadline = Deadline(seconds: seconds)
+            withExtendedLifetime(deadline) { #expect(deadline.storage.pointee == 0, "\(seconds) means no deadline") }
+        }
+        let info = try ClipProbe.inspect(path: HostileFiles.goodClip, timeout: 1e300)
+        #expect(info.video?.width == 720)
+        let source = try ClipFrameSource(path: HostileFiles.goodClip, timeout: .infinity)
+        #expect(try source.firstFrame(size: .width(64)).width == 64)
+    }
+
+    @Test func indexEntryEndSaturates() {
+        let entry = IndexEntry(timestamp: 0, position: .max - 10, size: 1 << 29, isKeyframe: true, isDiscarded: false)
+        #expect(entry.end == .max)
+        let normal = IndexEntry(timestamp: 0, position: 100, size: 28, isKeyframe: true, isDiscarded: false)
+        #expect(normal.end == 128)
+    }
+
+    @Test func frameDurationsOfHostileTimestampsCountAsVariable() {
+        func entries(_ timestamps: [Int64]) -> [IndexEntry] {
+            timestamps.map { IndexEntry(timestamp: $0, position: 0, size: 1, isKeyframe: true, isDiscarded: false) }
+        }
+        #expect(ClipProbe.hasVariableFrameDurations(entries([.min, 0, .max])))
+        #expect(ClipProbe.hasVariableFrameDurations(entries([.min, .max, .max])))
+        #expect(!ClipProbe.hasVariableFrameDurations(entries([0, 512, 1024, 1536])))
+    }
+
+    @Test func sizesFromDegenerateDimensionsDoNotTrap() {
+        #expect(FrameSize.evenRescale(360, numerator: 1280, denominator: 0) > 0)
+        #expect(FrameSize.evenRescale(8192, numerator: .max, denominator: 1) > 0)
+        #expect(FrameSize.evenRescale(360, numerator: 1280, denominator: 720) == 640)
+        #expect(FrameSize.fill(width: 64, height: 64).scaledSize(displayWidth: 0, displayHeight: 0) == (64, 64))
+        #expect(FrameSize.width(64).outputSize(displayWidth: 1, displayHeight: .max).height > 0)
+        #expect(Int(saturating: .nan) == 0)
+        #expect(Int(saturating: 1e300) == .max)
+        #expect(Int(saturating: -1e300) == .min)
+        #expect(Int(saturating: 12.9) == 12)
+        #expect(Int64.max.saturatingAdd(1) == .max)
+        #expect(Int64.min.saturatingAdd(-1) == .min)
+        #expect(HDRToneMapper.byte(.nan) == 0)
+        #expect(HDRToneMapper.byte(.infinity) == 255)
+    }
+
+    @Test func anAtomSizeNearTwoToTheSixtyFourIsATruncatedFileNotATrap() throws {
+        let folder = try TemporaryFolder()
+        var bytes = Data([0, 0, 0, 20]) + Data("ftypisom".utf8) + Data([0, 0, 2, 0]) + Data("isom".utf8)
+        // A 64-bit atom size: size field 1, then the real size, here 2^64 − 16.
+        bytes += Data([0, 0, 0, 1]) + Data("mdat".utf8) + Data([0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xF0])
+        bytes += Data(count: 64)
+        let path = try folder.write("huge-atom.mp4", bytes)
+        let result = try TestEnvironment.storyreel(["inspect", path])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(
+            result.stderr == "storyreel: error: \(path): moov atom not found: the file is truncated or still uploading "
+                + "(the index is written last)\n")
+    }
+}

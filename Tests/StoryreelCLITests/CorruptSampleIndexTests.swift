@@ -1,0 +1,74 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+/// Issue 9, item 6: a sample size of 2^29 to 2^30 − 1 in `stsz` (one 4-byte change) comes back
+/// from FFmpeg as a negative index-entry size. It used to trap a conversion and kill `inspect`,
+/// `render` and `ingest` with SIGILL. A corrupt sample index is now invalid media: every command
+/// exits 65 with one error line naming the clip, and a batch goes on with the other clips.
+@Suite struct CorruptSampleIndexTests {
+    let folder: TemporaryFolder
+    init() throws { folder = try TemporaryFolder() }
+
+    /// A copy of the good sample with its third sample's size set to `size`.
+    func corruptClip(size: UInt32, name: String = "corrupt.mp4") throws -> String {
+        let path = folder.path(name)
+        try HostileFiles.corruptSampleSize(of: HostileFiles.goodClip, to: path, value: size)
+        return path
+    }
+
+    @Test(arguments: [UInt32(1) << 29, (UInt32(1) << 30) - 1])
+    func inspectJSONReportsEveryClipAndExits65(size: UInt32) throws {
+        let bad = try corruptClip(size: size)
+        let good = HostileFiles.goodClip
+        let result = try TestEnvironment.storyreel(["inspect", "--json", good, bad, good])
+        #expect(result.status == 65, "\(result.stderr)")
+        let objects = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(objects.count == 3)
+        #expect(objects.map { $0["path"] as? String } == [good, bad, good])
+        #expect(objects[0]["error"] is NSNull && objects[2]["error"] is NSNull)
+        #expect((objects[0]["video"] as? [String: Any])?["width"] as? Int == 720, "the good clips are fully reported")
+        let error = try #require(objects[1]["error"] as? String)
+        #expect(error.hasPrefix("the sample index is corrupt"), "\(error)")
+        #expect(LimitedRun.errorLines(result.stderr) == ["storyreel: error: \(bad): \(error)"])
+    }
+
+    @Test func thumbnailAndCubeExit65AndWriteNothing() throws {
+        let bad = try corruptClip(size: 1 << 29)
+        let outputs = try TemporaryFolder()
+        let runs: [[String]] = [
+            ["thumbnail", bad, "-o", outputs.path("poster.jpg")],
+            ["thumbnail", bad, "--out-dir", outputs.path("posters"), "--at", "1"],
+            ["cube", bad, HostileFiles.otherClip, "-o", outputs.path("from.mp4")],
+            ["cube", HostileFiles.otherClip, bad, "--direction", "backward", "-o", outputs.path("to.mp4")],
+            ["cube", HostileFiles.otherClip, bad, "--frames-dir", outputs.path("frames"), "--size", "64x64"],
+        ]
+        for arguments in runs {
+            let result = try TestEnvironment.storyreel(arguments)
+            #expect(result.status == 65, "\(arguments): \(result.stderr)")
+            let lines = LimitedRun.errorLines(result.stderr)
+            #expect(lines.count == 1 && lines[0].hasPrefix("storyreel: error: \(bad): the sample index is corrupt"))
+        }
+        // The poster folder was made before the clip was read (thumbnail's --out-dir); nothing else.
+        let left = try FileManager.default.contentsOfDirectory(atPath: outputs.url.path)
+        #expect(left == ["posters"] || left.isEmpty, "\(left)")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: outputs.path("posters"))) ?? [] == [])
+    }
+
+    @Test func ingestRejectsItAndRenderSkipsIt() throws {
+        let bad = try corruptClip(size: 1 << 29)
+        let fixture = try BundleFixture()
+        let ingest = try TestEnvironment.storyreel(["ingest", bad, "--story", "chloe", "--into", fixture.stories])
+        #expect(ingest.status == 65, "\(ingest.stderr)")
+        #expect(ingest.stderr.contains("\(bad): "), "\(ingest.stderr)")
+        #expect(ingest.stderr.contains("the sample index is corrupt"))
+
+        try FileManager.default.copyItem(atPath: bad, toPath: fixture.stories + "/chloe/zz-corrupt.mp4")
+        let (render, summary) = try fixture.render(into: "out")
+        #expect(render.status == 65, "\(render.stderr)")
+        #expect(render.stderr.contains("zz-corrupt.mp4: "), "\(render.stderr)")
+        #expect(render.stderr.contains("the sample index is corrupt"))
+        #expect(!summary.isEmpty, "the render finished and printed its summary")
+        #expect(FileManager.default.fileExists(atPath: fixture.folder.path("out/manifest.json")))
+    }
+}

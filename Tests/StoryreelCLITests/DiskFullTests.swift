@@ -1,0 +1,84 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+/// Issue 9, item 7: a full disk while writing used to kill `cube` with SIGILL (a semaphore of the
+/// encoder thread freed below its initial value). A full disk is simulated without root by a
+/// file-size limit (`ulimit -f`, SIGXFSZ ignored): a write past it fails with EFBIG, as one on
+/// a full disk fails with ENOSPC. storyreel must exit 74 (or 73) with one line naming the file,
+/// and leave nothing behind: no clip, no temporary file, no PNG frames, no filmstrip, no folder
+/// it created. "File too large" in the error shows the limit is what failed the run.
+@Suite struct DiskFullTests {
+    let outputs: TemporaryFolder
+    init() throws { outputs = try TemporaryFolder() }
+
+    /// Everything in the output folder, hidden files included, recursively.
+    func leftovers() -> [String] {
+        (FileManager.default.enumerator(atPath: outputs.url.path)?.allObjects as? [String] ?? []).sorted()
+    }
+
+    func expectFullDiskFailure(_ outcome: LimitedRun.Outcome, naming path: String) {
+        let result = outcome.result
+        #expect(result.status == 74 || result.status == 73, "\(result.status): \(result.stderr)")
+        let lines = LimitedRun.errorLines(result.stderr)
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(lines.first?.hasPrefix("storyreel: error: \(path): ") == true, "\(lines)")
+        #expect(lines.first?.contains("File too large") == true, "the file-size limit caused it: \(lines)")
+    }
+
+    @Test func cubeClipStopsAtTheLimitMidStreamAndLeavesNothing() throws {
+        // 90 frames: the limit is hit while packets are written on the encoder thread.
+        let clip = outputs.path("cube.mp4")
+        let outcome = try LimitedRun.storyreel(
+            ["cube", HostileFiles.goodClip, HostileFiles.otherClip, "--duration", "3", "-o", clip], fileSizeKiB: 100)
+        expectFullDiskFailure(outcome, naming: clip)
+        #expect(outcome.result.stderr.contains("cannot write a packet"), "failed on the encoder thread")
+        #expect(leftovers().isEmpty, "\(leftovers())")
+    }
+
+    @Test func cubeRemovesFramesFilmstripAndTheFolderItMadeWhenTheClipFails() throws {
+        // Each 180x320 PNG frame (about 20 KB) fits under the limit, the clip (about 200 KB) does
+        // not: frames are on disk when the clip fails, and must all go.
+        let clip = outputs.path("cube.mp4")
+        let frames = outputs.path("new/frames")
+        let outcome = try LimitedRun.storyreel(
+            [
+                "cube", HostileFiles.goodClip, HostileFiles.otherClip, "--size", "180x320", "--duration", "4", "-o",
+                clip, "--frames-dir", frames, "--filmstrip", outputs.path("strip.png"),
+            ], fileSizeKiB: 100)
+        expectFullDiskFailure(outcome, naming: clip)
+        #expect(leftovers().isEmpty, "\(leftovers())")
+    }
+
+    @Test func cubeFramesThatDoNotFitLeaveNothing() throws {
+        let frames = outputs.path("frames")
+        let outcome = try LimitedRun.storyreel(
+            [
+                "cube", HostileFiles.goodClip, HostileFiles.otherClip, "--frames-dir", frames, "-o",
+                outputs.path("c.mp4"),
+            ],
+            fileSizeKiB: 20)
+        expectFullDiskFailure(outcome, naming: frames + "/frame_0000.png")
+        #expect(leftovers().isEmpty, "\(leftovers())")
+    }
+
+    @Test func aFinishedClipIsNotTouchedByAFailedRewrite() throws {
+        let clip = outputs.path("cube.mp4")
+        let first = try TestEnvironment.storyreel(
+            ["cube", HostileFiles.goodClip, HostileFiles.otherClip, "--size", "180x320", "-o", clip])
+        #expect(first.status == 0, "\(first.stderr)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: clip))
+        let outcome = try LimitedRun.storyreel(
+            ["cube", HostileFiles.otherClip, HostileFiles.goodClip, "--duration", "3", "-o", clip], fileSizeKiB: 100)
+        expectFullDiskFailure(outcome, naming: clip)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: clip)) == before)
+        #expect(leftovers() == ["cube.mp4"], "\(leftovers())")
+    }
+
+    @Test func thumbnailOnAFullDiskLeavesNothing() throws {
+        let poster = outputs.path("poster.png")
+        let outcome = try LimitedRun.storyreel(["thumbnail", HostileFiles.goodClip, "-o", poster], fileSizeKiB: 20)
+        expectFullDiskFailure(outcome, naming: poster)
+        #expect(leftovers().isEmpty, "\(leftovers())")
+    }
+}

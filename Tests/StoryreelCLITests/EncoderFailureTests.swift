@@ -1,0 +1,37 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+/// Issue 9, item 7: x264 failing to allocate must give exit 65 or 74 with a reason that names the
+/// clip, never a crash, and leave nothing behind. At 8192x8192, libx264 needs far more memory
+/// to open than storyreel needs for the faces, so an address-space limit (`ulimit -v`) between
+/// the two makes `avcodec_open2` fail: the error must say libx264, which shows the limit (not
+/// something else) failed the run.
+@Suite struct EncoderFailureTests {
+    let folder: TemporaryFolder
+    init() throws { folder = try TemporaryFolder() }
+
+    /// A limit the faces fit in (about 1.3 GB) but libx264's 8192x8192 encoder does not (about
+    /// 1.9 GB), on the 2-core machines storyreel's CI runs on.
+    static let addressSpaceKiB = 1_600_000
+
+    @Test func x264ThatCannotAllocateIsAnErrorNamingTheClip() throws {
+        let from = folder.path("from.png")
+        let to = folder.path("to.png")
+        try HostileFiles.ffmpeg(["-f", "lavfi", "-i", "color=c=red:s=64x64", "-frames:v", "1", from])
+        try HostileFiles.ffmpeg(["-f", "lavfi", "-i", "color=c=blue:s=64x64", "-frames:v", "1", to])
+        let outputs = try TemporaryFolder()
+        let clip = outputs.path("big.mp4")
+        let outcome = try LimitedRun.storyreel(
+            ["cube", from, to, "--size", "8192x8192", "--duration", "0.1", "-o", clip],
+            virtualMemoryKiB: Self.addressSpaceKiB)
+        let result = outcome.result
+        #expect(result.status == 65 || result.status == 74, "\(result.status): \(result.stderr)")
+        let lines = LimitedRun.errorLines(result.stderr)
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(lines.first?.hasPrefix("storyreel: error: \(clip): ") == true, "\(lines)")
+        #expect(lines.first?.contains("libx264") == true || lines.first?.contains("encode") == true, "\(lines)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: outputs.url.path)
+        #expect(left.isEmpty, "\(left)")
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import StoryMedia
+import StoryreelTestSupport
+import Testing
+
+/// Issue 9, memory bombs: a small file that declares a huge picture (a 16000x16000 PNG of a few
+/// dozen KB; a 16000x16000 MJPEG or PNG QuickTime clip) is refused from its header before
+/// anything is decoded, with exit 65 and a reason naming the size and the limit, and the run's
+/// peak memory stays low. Before, one such PNG made a render take 821 MB; a thumbnail of these
+/// clips took over 2 GB. A still wider than the canvas limit (8192) is refused the same way.
+@Suite struct PixelBudgetTests {
+    let folder: TemporaryFolder
+    init() throws { folder = try TemporaryFolder() }
+
+    /// Far below what decoding any of these bombs takes (1 GB and more), far above what
+    /// storyreel needs to refuse them (about 50 MB for a debug build).
+    static let peakLimitKiB = 300_000
+
+    static let limitText = "over storyreel's limit of 8192 pixels per side and 8192x8192 pixels in all"
+
+    func expectRefused(_ outcome: LimitedRun.Outcome, naming path: String, size: String) {
+        let result = outcome.result
+        #expect(result.status == 65, "\(result.status): \(result.stderr)")
+        let lines = LimitedRun.errorLines(result.stderr)
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(lines.first?.hasPrefix("storyreel: error: \(path): ") == true, "\(lines)")
+        #expect(lines.first?.contains("is \(size), \(Self.limitText)") == true, "\(lines)")
+        let peak = outcome.peakKiB ?? .max
+        #expect(peak < Self.peakLimitKiB, "peak memory \(peak) KiB")
+    }
+
+    @Test func budgetIsEightKPerSideAndEightKSquared() {
+        #expect(PixelBudget.maximumSide == 8192)
+        #expect(PixelBudget.maximumPixels == 8192 * 8192)
+        #expect(PixelBudget.allows(width: 8192, height: 8192))
+        #expect(PixelBudget.allows(width: 1, height: 8192))
+        #expect(!PixelBudget.allows(width: 8193, height: 2))
+        #expect(!PixelBudget.allows(width: 16000, height: 16000))
+        #expect(!PixelBudget.allows(width: 0, height: 100))
+        #expect(!PixelBudget.allows(width: .max, height: .max))
+    }
+
+    /// Thumbnail and cube (TO) refuse `clip` from its header, and write nothing.
+    func expectClipRefused(_ clip: String) throws {
+        let outputs = try TemporaryFolder()
+        let thumbnail = try LimitedRun.storyreel(
+            ["thumbnail", clip, "-o", outputs.path("poster.jpg"), "--width", "320"], measuresMemory: true)
+        expectRefused(thumbnail, naming: clip, size: "16000x16000")
+        let cube = try LimitedRun.storyreel(
+            ["cube", HostileFiles.goodClip, clip, "--size", "64x64", "-o", outputs.path("cube.mp4")],
+            measuresMemory: true)
+        expectRefused(cube, naming: clip, size: "16000x16000")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outputs.url.path).isEmpty)
+    }
+
+    @Test func pngClipBombIsRefusedByThumbnailAndCubeAndOnlyWarnedAboutByInspect() throws {
+        let clip = folder.path("bomb-png.mov")
+        try HostileFiles.pngPixelBombClip(at: clip)
+        try expectClipRefused(clip)
+
+        // inspect decodes nothing, so it reports the clip, with a warning that it will not be decoded.
+        let outcome = try LimitedRun.storyreel(["inspect", "--json", clip], measuresMemory: true)
+        #expect(outcome.result.status == 0, "\(outcome.result.stderr)")
+        let object = try #require(
+            (try JSONSerialization.jsonObject(with: Data(outcome.result.stdout.utf8)) as? [[String: Any]])?.first)
+        #expect((object["video"] as? [String: Any])?["width"] as? Int == 16000)
+        let warnings = object["warnings"] as? [String] ?? []
+        #expect(warnings.contains { $0.contains("16000x16000, \(Self.limitText)") }, "\(warnings)")
+        #expect((outcome.peakKiB ?? .max) < Self.peakLimitKiB)
+
+        // The container says 64x64, so only the decoder's max_pixels sees the 16000x16000 PNG.
+        let liar = folder.path("liar.mov")
+        try HostileFiles.lyingPixelBombClip(from: clip, at: liar)
+        let outputs = try TemporaryFolder()
+        let lied = try LimitedRun.storyreel(
+            ["thumbnail", liar, "-o", outputs.path("poster.jpg"), "--at", "0"], measuresMemory: true)
+        #expect(lied.result.status == 65, "\(lied.result.stderr)")
+        let lines = LimitedRun.errorLines(lied.result.stderr)
+        #expect(lines.count == 1 && lines[0].hasPrefix("storyreel: error: \(liar): "), "\(lines)")
+        #expect((lied.peakKiB ?? .max) < Self.peakLimitKiB, "peak memory \(lied.peakKiB ?? -1) KiB")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outputs.url.path).isEmpty)
+    }
+
+    @Test func mjpegClipBombIsRefusedByThumbnailAndCube() throws {
+        let clip = folder.path("bomb-mjpeg.mov")
+        try HostileFiles.mjpegPixelBombClip(at: clip)
+        try expectClipRefused(clip)
+    }
+
+    @Test func cubeRefusesAPixelBombStillWithOrWithoutACanvasSize() throws {
+        let still = folder.path("bomb.png")
+        try HostileFiles.pixelBombPNG(at: still)
+        let outputs = try TemporaryFolder()
+        let runs = [
+            ["cube", still, HostileFiles.goodClip, "-o", outputs.path("a.mp4")],  // the canvas would come from it
+            ["cube", HostileFiles.goodClip, still, "--size", "360x640", "-o", outputs.path("b.mp4")],
+            ["cube", still, HostileFiles.goodClip, "--size", "360x640", "--frames-dir", outputs.path("frames")],
+        ]
+        for arguments in runs {
+            let outcome = try LimitedRun.storyreel(arguments, measuresMemory: true)
+            expectRefused(outcome, naming: still, size: "16000x16000")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outputs.url.path).isEmpty)
+    }
+
+    @Test func cubeRefusesAStillWiderThanTheCanvasLimit() throws {
+        let still = folder.path("panorama.png")
+        try HostileFiles.pixelBombPNG(at: still, width: 9000, height: 200)
+        let outputs = try TemporaryFolder()
+        let outcome = try LimitedRun.storyreel(
+            ["cube", still, HostileFiles.goodClip, "--size", "360x640", "-o", outputs.path("cube.mp4")],
+            measuresMemory: true)
+        expectRefused(outcome, naming: still, size: "9000x200")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outputs.url.path).isEmpty)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// Hostile inputs for the safety tests, made from the samples or with the ffmpeg CLI: a clip
+/// with one corrupt sample size, pixel bombs, a clip whose bitstream is larger than its
+/// container says, FIFOs and links to devices.
+public enum HostileFiles {
+    /// A good sample clip: `samples/portrait-h264.mp4` (720x1280, 3 s).
+    public static var goodClip: String { TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path }
+    /// Another good sample clip: `samples/sixty-fps.mp4`.
+    public static var otherClip: String { TestEnvironment.samples.appendingPathComponent("sixty-fps.mp4").path }
+
+    /// Copies `source` to `destination` with the size of sample `entry` (0-based) in the first
+    /// `stsz` table set to `value`: one 4-byte change, found by scanning the bytes for the atom.
+    public static func corruptSampleSize(of source: String, to destination: String, entry: Int = 2, value: UInt32)
+        throws
+    {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source)))
+        guard let atom = find(Array("stsz".utf8), in: bytes) else { throw TestFailure("no stsz atom in \(source)") }
+        // 'stsz', version and flags (4), one size for all samples (4, 0 when there is a table),
+        // the sample count (4), then one 4-byte size per sample.
+        let uniformSize = bigEndian(bytes[(atom + 8)..<(atom + 12)])
+        let count = bigEndian(bytes[(atom + 12)..<(atom + 16)])
+        guard uniformSize == 0, entry < count else { throw TestFailure("\(source) has no per-sample size table") }
+        let offset = atom + 16 + 4 * entry
+        for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(index))) }
+        try Data(bytes).write(to: URL(fileURLWithPath: destination))
+    }
+
+    /// Writes a `side` × `side` PNG of one colour, 1 bit per pixel, to `path`: a few dozen KB for
+    /// 16000 × 16000, which decodes to gigabytes of RGBA.
+    public static func pixelBombPNG(at path: String, width: Int = 16000, height: Int = 16000) throws {
+        try ffmpeg([
+            "-f", "lavfi", "-i", "color=c=gray:s=\(width)x\(height)", "-frames:v", "1", "-pix_fmt", "monob", path,
+        ])
+    }
+
+    /// Writes a one-frame 16000 × 16000 QuickTime clip of a PNG (1 bit per pixel, made with
+    /// ``pixelBombPNG(at:width:height:)``) to `path`.
+    public static func pngPixelBombClip(at path: String) throws {
+        let still = path + ".png"
+        try pixelBombPNG(at: still)
+        defer { try? FileManager.default.removeItem(atPath: still) }
+        try ffmpeg(["-i", still, "-c:v", "copy", "-f", "mov", path])
+    }
+
+    /// Writes a one-frame 16000 × 16000 MJPEG QuickTime clip to `path` (a second or more: the
+    /// picture is really encoded).
+    public static func mjpegPixelBombClip(at path: String) throws {
+        try ffmpeg(
+            [
+                "-f", "lavfi", "-i", "color=c=gray:s=16000x16000:r=1", "-frames:v", "1", "-c:v", "mjpeg", "-pix_fmt",
+                "yuvj420p", "-q:v", "31", "-f", "mov", path,
+            ])
+    }
+
+    /// Copies the PNG clip `source` (from ``pngPixelBombClip(at:)``) to `path` with its container
+    /// (the `stsd` sample entry) saying 64 × 64 while the PNG inside is still 16000 × 16000:
+    /// only the decoder's own limit can catch it.
+    public static func lyingPixelBombClip(from source: String, at path: String) throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source)))
+        guard let stsd = find(Array("stsd".utf8), in: bytes),
+            let entry = find(Array("png ".utf8), in: bytes, from: stsd)
+        else { throw TestFailure("no png sample entry in \(source)") }
+        // The visual sample entry: type, 6 reserved, data reference (2), version (2), revision
+        // (2), vendor (4), temporal and spatial quality (4 + 4), then width and height (2 + 2).
+        let width = entry + 4 + 24
+        guard bigEndian(bytes[width..<(width + 2)]) == 16000 else { throw TestFailure("unexpected stsd in \(source)") }
+        bytes.replaceSubrange(width..<(width + 4), with: [0, 64, 0, 64])
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// Makes a FIFO at `path` (nothing ever writes to it: opening it for reading blocks forever).
+    public static func fifo(at path: String) throws {
+        let made = try TestEnvironment.run("mkfifo", [path])
+        guard made.status == 0 else { throw TestFailure("mkfifo failed: \(made.stderr)") }
+    }
+
+    /// Makes a symlink at `path` to `target`, e.g. `/dev/zero`.
+    public static func link(at path: String, to target: String) throws {
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
+    }
+
+    /// Runs the ffmpeg CLI quietly with `arguments`, overwriting its output.
+    public static func ffmpeg(_ arguments: [String]) throws {
+        let made = try TestEnvironment.run("ffmpeg", ["-v", "error", "-y"] + arguments)
+        guard made.status == 0 else { throw TestFailure("ffmpeg failed: \(made.stderr)") }
+    }
+
+    private static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int = 0) -> Int? {
+        let haystack = Data(bytes)
+        guard start <= haystack.count else { return nil }
+        return haystack.range(of: Data(needle), in: start..<haystack.count)?.lowerBound
+    }
+
+    private static func bigEndian(_ bytes: ArraySlice<UInt8>) -> Int { bytes.reduce(0) { $0 << 8 | Int($1) } }
+}
