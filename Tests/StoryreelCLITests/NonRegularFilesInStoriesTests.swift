@@ -42,9 +42,11 @@ import Testing
             """
         let specPath = try fixture.folder.write("stories.json", Data(spec.utf8))
         try FileManager.default.createSymbolicLink(atPath: fixture.folder.path("zero.jpg"), withDestinationPath: "/dev/zero")
-        let out = fixture.folder.path("reel")
+        let elsewhere = try TemporaryFolder()
         let started = Date()
-        let result = try TestEnvironment.storyreel(["render", specPath, "-o", out, "--size", "360x640", "--json"])
+        let result = try TestEnvironment.storyreel([
+            "render", specPath, "-o", elsewhere.path("reel"), "--size", "360x640", "--json",
+        ])
         #expect(Date().timeIntervalSince(started) < 30, "no hang")
         #expect(result.status == 65, "\(result.stderr)")
         #expect(result.stderr.contains("dev/zero") && result.stderr.contains("zero.jpg"), "\(result.stderr)")
