@@ -58,6 +58,7 @@ public enum CubeCommand: Command {
         } catch let error as CubeRenderError {
             throw UsageError(error.message)
         }
+        try InputProtection.check(plannedOutputs(outputs, frameCount: job.frameCount), against: arguments.positionals)
         let summary = try job.run(writing: outputs)
         var written = [outputs.videoPath, outputs.filmstripPath].compactMap { $0 }
         if let folder = outputs.framesDirectory { written.append("\(folder)/frame_*.png") }
@@ -65,6 +66,20 @@ public enum CubeCommand: Command {
             "storyreel: cube \(summary.width)x\(summary.height), \(summary.frameCount) frames -> "
                 + written.joined(separator: ", ") + "\n")
         return .success
+    }
+
+    /// Every file `outputs` would write for a transition of `frameCount` frames.
+    static func plannedOutputs(_ outputs: CubeTransitionJob.Outputs, frameCount: Int) -> [InputProtection.Output] {
+        var planned: [InputProtection.Output] = []
+        if let path = outputs.videoPath { planned.append(.init(label: "-o '\(path)'", path: path)) }
+        if let path = outputs.filmstripPath { planned.append(.init(label: "--filmstrip '\(path)'", path: path)) }
+        if let folder = outputs.framesDirectory, FileIdentity(path: folder) != nil {
+            planned += (0..<frameCount).map { index in
+                let path = CubeTransitionJob.framePath(in: folder, index: index)
+                return .init(label: "--frames-dir's frame '\(path)'", path: path)
+            }
+        }
+        return planned
     }
 
     /// The job's parameters from the command line; malformed values are usage errors.

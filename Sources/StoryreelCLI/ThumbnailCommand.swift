@@ -57,15 +57,18 @@ public enum ThumbnailCommand: Command {
 
         let outputs: [String]
         if let outDirectory {
+            outputs = PosterJob.outputPaths(for: clips, in: outDirectory, fileExtension: format.fileExtension)
+            try InputProtection.check(
+                outputs.map { InputProtection.Output(label: "--out-dir's poster '\($0)'", path: $0) }, against: clips)
             do {
                 try PosterJob.createFolder(outDirectory)
             } catch let error as MediaError {
                 console.error(error.description)
                 return ExitCode(for: error)
             }
-            outputs = PosterJob.outputPaths(for: clips, in: outDirectory, fileExtension: format.fileExtension)
         } else {
             outputs = [out!]
+            try InputProtection.check([InputProtection.Output(label: "-o '\(out!)'", path: out!)], against: clips)
         }
         // Clips already run in parallel: more decoder threads per clip would only compete.
         let decoderThreads = min(jobs, clips.count) > 1 ? 1 : 0
