@@ -18,10 +18,7 @@ let package = Package(
         // The media layer: owns every FFmpeg pointer.
         .target(name: "StoryMedia", dependencies: ["CFFmpeg"]),
         // The cube renderer: pure Swift, no FFmpeg.
-        .target(
-            name: "CubeRender",
-            swiftSettings: [.unsafeFlags(["-Ounchecked"])]
-        ),
+        .target(name: "CubeRender"),
         // The stories pipeline: bundles, manifests, ingest.
         .target(name: "StoryPipeline", dependencies: ["StoryMedia", "CubeRender"]),
         // Command-line parsing, commands, printing and exit codes.
@@ -29,11 +26,7 @@ let package = Package(
         // The thin executable.
         .executableTarget(name: "storyreel", dependencies: ["StoryreelCLI"]),
         // Render-only micro benchmark used by `make bench`.
-        .executableTarget(
-            name: "storyreel-bench",
-            dependencies: ["CubeRender"],
-            swiftSettings: [.unsafeFlags(["-Ounchecked"])]
-        ),
+        .executableTarget(name: "storyreel-bench", dependencies: ["CubeRender"]),
         // Helpers shared by the test targets: run the built binary, ffprobe, temp folders, PSNR.
         .target(name: "StoryreelTestSupport", path: "Tests/StoryreelTestSupport"),
         .testTarget(name: "StoryMediaTests", dependencies: ["StoryMedia", "StoryreelTestSupport"]),

@@ -8,9 +8,15 @@ public struct ArgumentParser: Sendable {
     /// A parser for `options`.
     public init(options: [OptionSpec]) { self.options = options }
 
-    /// Splits `arguments` (without the program and command names) into positionals and options.
+    /// Splits `arguments` (without the program and command names) into positionals and options,
+    /// then checks every value of an option that declares an ``OptionRange``, in the order given
+    /// (unless `--help` was asked for), so a bad value stops the command before it does anything.
     public func parse(_ arguments: [String]) throws -> ParsedArguments {
         var parsed = ParsedArguments()
+        for spec in options {
+            if let range = spec.range { parsed.ranges[spec.name] = range }
+        }
+        var given: [(name: String, value: String)] = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -29,12 +35,17 @@ public struct ArgumentParser: Sendable {
                 parsed.values[spec.name, default: []].append("")
             } else if let inlineValue {
                 parsed.values[spec.name, default: []].append(inlineValue)
+                given.append((spec.name, inlineValue))
             } else if index < arguments.count {
                 parsed.values[spec.name, default: []].append(arguments[index])
+                given.append((spec.name, arguments[index]))
                 index += 1
             } else {
                 throw UsageError("--\(spec.name) needs a value (\(spec.valueName!))")
             }
+        }
+        if !parsed.flag("help") {
+            for (name, value) in given { try parsed.check(value, of: name) }
         }
         return parsed
     }

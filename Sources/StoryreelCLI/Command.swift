@@ -18,7 +18,7 @@ public protocol Command {
 extension Command {
     /// The full `--help` text: USAGE, OPTIONS, EXAMPLES.
     static var helpText: String {
-        let rows = options.map { ($0.synopsis, $0.help) } + [("-h, --help", "Show this help.")]
+        let rows = options.map { ($0.synopsis, $0.helpLine) } + [("-h, --help", "Show this help.")]
         let width = rows.map(\.0.count).max() ?? 0
         let optionLines = rows.map { "  " + $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
         return """

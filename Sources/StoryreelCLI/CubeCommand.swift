@@ -16,16 +16,20 @@ public enum CubeCommand: Command {
         .value("output", short: "o", "OUT.mp4", "Write the transition as H.264 (or HEVC) MP4, CFR, +faststart."),
         .value("frames-dir", "DIR", "Write every frame as DIR/frame_0000.png … (created when missing)."),
         .value("filmstrip", "OUT.png", "Write 5 evenly spaced frames side by side, 240 px high."),
-        .value("duration", "S", "Transition length in seconds (default 0.5)."),
-        .value("fps", "N", "Frames per second (default 30); N = round(duration × fps) frames."),
-        .value("size", "WxH", "Canvas size, even sides up to 8192 (default: FROM's display size, rounded to even)."),
+        .value("duration", "S", "Transition length in seconds (default 0.5).", range: .transitionSeconds),
+        .value(
+            "fps", "N", "Frames per second (default 30); round(duration × fps) frames, 1 to 1000.",
+            range: .framesPerSecond),
+        .value("size", "WxH", "Canvas size (default: FROM's display size, rounded down to even).", range: .canvas),
         .value("easing", "smooth|linear", "Progress curve: smooth t²(3−2t) (default) or linear."),
-        .value("perspective", "P", "Camera distance as a multiple of the width (default 2.667)."),
-        .value("shade", "S", "Darkening of a turned face, 0 to 1 (default 0.3)."),
+        .value(
+            "perspective", "P", "Camera distance as a multiple of the width (default 2.667).",
+            range: .number(from: 0.1, to: 100)),
+        .value("shade", "S", "Darkening of a turned face (default 0.3).", range: .number(from: 0, to: 1)),
         .value("direction", "forward|backward", "backward plays forward(TO, FROM) in reverse (default forward)."),
         .value("codec", "h264|hevc", "h264 (High, default) or hevc (tagged hvc1)."),
-        .value("crf", "N", "Constant rate factor, 0 to 51, lower is better (default 20)."),
-        .value("timeout", "SECONDS", "Give up on an input after this long (default 30)."),
+        .value("crf", "N", "Constant rate factor, lower is better (default 20).", range: .wholeNumber(0...51)),
+        .value("timeout", "SECONDS", "Give up on an input after this long (default 30).", range: .seconds),
         .flag("quiet", short: "q", "Print nothing but errors."),
     ]
     public static let examples = [
@@ -48,12 +52,13 @@ public enum CubeCommand: Command {
         }
         let job = CubeTransitionJob(
             from: arguments.positionals[0], to: arguments.positionals[1], parameters: try parameters(arguments),
-            timeout: try arguments.positiveDouble("timeout") ?? 30)
+            timeout: try arguments.double("timeout") ?? 30)
         do {
             try job.validate()
         } catch let error as CubeRenderError {
             throw UsageError(error.message)
         }
+        try InputProtection.check(plannedOutputs(outputs, frameCount: job.frameCount), against: arguments.positionals)
         let summary = try job.run(writing: outputs)
         var written = [outputs.videoPath, outputs.filmstripPath].compactMap { $0 }
         if let folder = outputs.framesDirectory { written.append("\(folder)/frame_*.png") }
@@ -63,6 +68,20 @@ public enum CubeCommand: Command {
         return .success
     }
 
+    /// Every file `outputs` would write for a transition of `frameCount` frames.
+    static func plannedOutputs(_ outputs: CubeTransitionJob.Outputs, frameCount: Int) -> [InputProtection.Output] {
+        var planned: [InputProtection.Output] = []
+        if let path = outputs.videoPath { planned.append(.init(label: "-o '\(path)'", path: path)) }
+        if let path = outputs.filmstripPath { planned.append(.init(label: "--filmstrip '\(path)'", path: path)) }
+        if let folder = outputs.framesDirectory, FileIdentity(path: folder) != nil {
+            planned += (0..<frameCount).map { index in
+                let path = CubeTransitionJob.framePath(in: folder, index: index)
+                return .init(label: "--frames-dir's frame '\(path)'", path: path)
+            }
+        }
+        return planned
+    }
+
     /// The job's parameters from the command line; malformed values are usage errors.
     static func parameters(_ arguments: ParsedArguments) throws -> CubeTransitionJob.Parameters {
         var parameters = CubeTransitionJob.Parameters()
@@ -70,23 +89,22 @@ public enum CubeCommand: Command {
             parameters.width = size.width
             parameters.height = size.height
         }
-        parameters.duration = try arguments.positiveDouble("duration") ?? parameters.duration
-        parameters.fps = try arguments.positiveDouble("fps") ?? parameters.fps
+        parameters.duration = try arguments.double("duration") ?? parameters.duration
+        parameters.fps = try arguments.double("fps") ?? parameters.fps
+        try OptionRange.checkTransitionFrames(
+            duration: parameters.duration, fps: parameters.fps, durationOption: "duration")
         if let easing = try arguments.choice("easing", of: CubeEasing.allCases.map(\.rawValue)) {
             parameters.easing = CubeEasing(rawValue: easing)!
         }
-        parameters.perspective = try arguments.positiveDouble("perspective") ?? parameters.perspective
-        if let shade = try arguments.double("shade") {
-            guard (0...1).contains(shade) else { throw UsageError("--shade must be from 0 to 1, got '\(shade)'") }
-            parameters.shade = shade
-        }
+        parameters.perspective = try arguments.double("perspective") ?? parameters.perspective
+        parameters.shade = try arguments.double("shade") ?? parameters.shade
         if let direction = try arguments.choice("direction", of: CubeDirection.allCases.map(\.rawValue)) {
             parameters.direction = CubeDirection(rawValue: direction)!
         }
         if let codec = try arguments.choice("codec", of: VideoEncoder.Codec.allCases.map(\.rawValue)) {
             parameters.codec = VideoEncoder.Codec(rawValue: codec)!
         }
-        parameters.crf = try arguments.int("crf", in: 0...51) ?? parameters.crf
+        parameters.crf = try arguments.int("crf") ?? parameters.crf
         return parameters
     }
 }

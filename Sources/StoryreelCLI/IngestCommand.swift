@@ -11,8 +11,8 @@ public enum IngestCommand: Command {
         .value("story", "HANDLE", "The story (user) to add the clips to; created when new."),
         .value("into", "STORIES", "The stories folder."),
         .value("render", "OUT", "Then run the incremental render of STORIES into OUT."),
-        .value("max-duration", "SECONDS", "Reject clips longer than this (default 60)."),
-        .value("timeout", "SECONDS", "Per-clip deadline (default 30)."),
+        .value("max-duration", "SECONDS", "Reject clips longer than this (default 60).", range: .seconds),
+        .value("timeout", "SECONDS", "Per-clip deadline (default 30).", range: .seconds),
         .flag("quiet", short: "q", "Print only errors."),
     ]
     public static let examples = [
@@ -28,8 +28,8 @@ public enum IngestCommand: Command {
         var console = console
         console.quiet = arguments.flag("quiet")
         let ingester = ClipIngester(
-            storiesFolder: stories, handle: handle, maxDuration: try arguments.positiveDouble("max-duration") ?? 60,
-            timeout: try arguments.positiveDouble("timeout") ?? 30)
+            storiesFolder: stories, handle: handle, maxDuration: try arguments.double("max-duration") ?? 60,
+            timeout: try arguments.double("timeout") ?? 30)
         let outcomes = try ingester.ingest(arguments.positionals)
         var exitCode = ExitCode.success
         for (clip, outcome) in zip(arguments.positionals, outcomes) {
@@ -49,7 +49,7 @@ public enum IngestCommand: Command {
         }
         if let output = arguments.string("render") {
             var options = RenderOptions()
-            options.timeout = try arguments.positiveDouble("timeout") ?? options.timeout
+            options.timeout = try arguments.double("timeout") ?? options.timeout
             let summary = try BundleRenderer(input: stories, output: output, options: options)
                 .run(waiting: RenderCommand.waitingNote(output, console: console))
             RenderCommand.report(summary, console: console, json: false)

@@ -10,8 +10,8 @@ public enum InspectCommand: Command {
     public static let usage = "inspect CLIP... [--json] [--timeout SECONDS] [--jobs N]"
     public static let options: [OptionSpec] = [
         .flag("json", "Print a JSON array, one object per clip, in argument order."),
-        .value("timeout", "SECONDS", "Give up on a clip after this long (default 30)."),
-        .value("jobs", short: "j", "N", "Clips probed at once (default: all cores)."),
+        .value("timeout", "SECONDS", "Give up on a clip after this long (default 30).", range: .seconds),
+        .value("jobs", short: "j", "N", "Clips probed at once (default: all cores).", range: .jobs),
     ]
     public static let examples = [
         "storyreel inspect IMG_0001.MOV                # a readable summary",
@@ -21,8 +21,8 @@ public enum InspectCommand: Command {
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
         let paths = arguments.positionals
         guard !paths.isEmpty else { throw UsageError("inspect needs at least one CLIP") }
-        let timeout = try arguments.positiveDouble("timeout") ?? 30
-        let jobs = try arguments.int("jobs", in: 1...1024) ?? Parallel.coreCount
+        let timeout = try arguments.double("timeout") ?? 30
+        let jobs = try arguments.int("jobs") ?? Parallel.coreCount
         let results: [Result<ClipInfo, MediaError>] = Parallel.map(paths.count, jobs: jobs) { index in
             Result { try ClipProbe.inspect(path: paths[index], timeout: timeout) }.mapError { error in
                 (error as? MediaError) ?? MediaError(.ioFailure, path: paths[index], "\(error)")

@@ -1,10 +1,12 @@
 /// The result of parsing a command line: positional arguments and option values, with typed
-/// accessors that turn a malformed value into a ``UsageError`` naming the option.
+/// accessors that turn a malformed or out-of-range value into a ``UsageError`` naming the option.
 public struct ParsedArguments: Sendable {
     /// Arguments that are not options, in order (including everything after `--`).
     public var positionals: [String] = []
     /// Option values by long name, in the order given (an option may repeat).
     public var values: [String: [String]] = [:]
+    /// The values each numeric option accepts, by long name, from its ``OptionSpec``.
+    public var ranges: [String: OptionRange] = [:]
 
     /// True when the flag `name` was given.
     public func flag(_ name: String) -> Bool { values[name] != nil }
@@ -12,29 +14,38 @@ public struct ParsedArguments: Sendable {
     /// The last value of option `name`, or nil when it was not given.
     public func string(_ name: String) -> String? { values[name]?.last }
 
-    /// The last value of `name` as a finite number.
+    /// Throws when `text`, a value of `name`, is outside the range `name` declares (if any).
+    func check(_ text: String, of name: String) throws {
+        guard let range = ranges[name], !range.accepts(text) else { return }
+        throw Self.outOfRange(name, text, range)
+    }
+
+    /// `--fps must be a number more than 0 and at most 240, got '1e10'`.
+    private static func outOfRange(_ name: String, _ text: String, _ range: OptionRange) -> UsageError {
+        UsageError("--\(name) must be \(range), got '\(text)'")
+    }
+
+    /// The last value of `name` as a finite number, within its declared range if it has one.
     public func double(_ name: String) throws -> Double? {
         guard let text = string(name) else { return nil }
+        if let range = ranges[name] {
+            guard let value = range.number(text) else { throw Self.outOfRange(name, text, range) }
+            return value
+        }
         guard let value = Double(text), value.isFinite else {
             throw UsageError("--\(name) expects a number, got '\(text)'")
         }
         return value
     }
 
-    /// The last value of `name` as a positive finite number.
-    public func positiveDouble(_ name: String) throws -> Double? {
-        guard let value = try double(name) else { return nil }
-        guard value > 0 else { throw UsageError("--\(name) must be a positive number, got '\(string(name)!)'") }
-        return value
-    }
-
-    /// The last value of `name` as an integer within `range`.
-    public func int(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+    /// The last value of `name` as a whole number, within its declared range if it has one.
+    public func int(_ name: String) throws -> Int? {
         guard let text = string(name) else { return nil }
-        guard let value = Int(text), range.contains(value) else {
-            throw UsageError(
-                "--\(name) expects a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+        if let range = ranges[name] {
+            guard let value = range.wholeNumber(text) else { throw Self.outOfRange(name, text, range) }
+            return value
         }
+        guard let value = Int(text) else { throw UsageError("--\(name) expects a whole number, got '\(text)'") }
         return value
     }
 
@@ -47,16 +58,33 @@ public struct ParsedArguments: Sendable {
         return text
     }
 
-    /// The last value of `name` as `WIDTHxHEIGHT`, both even and from 2 to 8192.
+    /// The last value of `name` as `WIDTHxHEIGHT`, with the even sides its range declares.
     public func size(_ name: String) throws -> (width: Int, height: Int)? {
         guard let text = string(name) else { return nil }
-        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else {
-            throw UsageError("--\(name) expects WIDTHxHEIGHT, e.g. 1080x1920, got '\(text)'")
-        }
-        guard (2...8192).contains(width), (2...8192).contains(height), width % 2 == 0, height % 2 == 0 else {
-            throw UsageError("--\(name) needs even sides from 2 to 8192, got '\(text)'")
-        }
-        return (width, height)
+        let range = try declaredRange(name)
+        guard let size = range.size(text) else { throw Self.outOfRange(name, text, range) }
+        return size
+    }
+
+    /// The last value of `name` as seconds (`1.5`) or a percentage (`50%`), within its range.
+    public func secondsOrPercent(_ name: String) throws -> (value: Double, isPercent: Bool)? {
+        guard let text = string(name) else { return nil }
+        let range = try declaredRange(name)
+        guard let time = range.secondsOrPercent(text) else { throw Self.outOfRange(name, text, range) }
+        return time
+    }
+
+    /// The last value of `name` as `K/N`, within its range.
+    public func shard(_ name: String) throws -> (index: Int, count: Int)? {
+        guard let text = string(name) else { return nil }
+        let range = try declaredRange(name)
+        guard let shard = range.shard(text) else { throw Self.outOfRange(name, text, range) }
+        return shard
+    }
+
+    /// The range `name` declares; an option read as a size, a time or a shard must declare one.
+    private func declaredRange(_ name: String) throws -> OptionRange {
+        guard let range = ranges[name] else { throw UsageError("--\(name) declares no range of values") }
+        return range
     }
 }

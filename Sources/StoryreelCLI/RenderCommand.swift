@@ -11,19 +11,23 @@ public enum RenderCommand: Command {
         + "[--both-directions] [--copy|--link|--reference] [--prune] [--force] [--timeout S] [--lock-timeout S] [--quiet] [--json]"
     public static let options: [OptionSpec] = [
         .value("out", short: "o", "OUT", "The bundle folder (created when missing)."),
-        .value("jobs", short: "j", "N", "Work units at once (default: all cores)."),
-        .value("shard", "K/N", "Render only part K of N of the work; write no manifest."),
-        .value("size", "WxH", "Transition canvas (default 1080x1920)."),
-        .value("fps", "FPS", "Transition frame rate (default 30)."),
-        .value("transition-duration", "SECONDS", "Transition length (default 0.5)."),
+        .value("jobs", short: "j", "N", "Work units at once (default: all cores).", range: .jobs),
+        .value("shard", "K/N", "Render only part K of N of the work; write no manifest.", range: .shard(upTo: 1024)),
+        .value("size", "WxH", "Transition canvas (default 1080x1920).", range: .canvas),
+        .value(
+            "fps", "FPS", "Transition frame rate (default 30); round(duration × fps) frames, 1 to 1000.",
+            range: .framesPerSecond),
+        .value("transition-duration", "SECONDS", "Transition length (default 0.5).", range: .transitionSeconds),
         .flag("both-directions", "Also render backward transitions."),
         .flag("copy", "Copy clips into clips/ (default)."),
         .flag("link", "Hard-link clips into clips/, copying across file systems."),
         .flag("reference", "Point the manifest at the original clips by relative path."),
         .flag("prune", "Remove outputs storyreel wrote that nothing references any more."),
         .flag("force", "Render into a folder that holds other files too (storyreel touches only its own)."),
-        .value("timeout", "SECONDS", "Per-clip deadline (default 30)."),
-        .value("lock-timeout", "SECONDS", "Wait this long for another render's lock (default 60), then exit 75."),
+        .value("timeout", "SECONDS", "Per-clip deadline (default 30).", range: .seconds),
+        .value(
+            "lock-timeout", "SECONDS", "Wait this long for another render's lock (default 60), then exit 75.",
+            range: .number(from: 0, to: 86_400)),
         .flag("quiet", short: "q", "Print only errors."),
         .flag("json", "Print only a JSON summary on stdout."),
     ]
@@ -39,7 +43,7 @@ public enum RenderCommand: Command {
         var options = try renderOptions(arguments)
         options.prune = arguments.flag("prune")
         options.force = arguments.flag("force")
-        options.lockTimeout = try arguments.double("lock-timeout").map { max(0, $0) } ?? 60
+        options.lockTimeout = try arguments.double("lock-timeout") ?? 60
         var console = console
         console.quiet = arguments.flag("quiet")
         let waiting = waitingNote(output, console: console)
@@ -55,24 +59,17 @@ public enum RenderCommand: Command {
     static func renderOptions(_ arguments: ParsedArguments) throws -> RenderOptions {
         var options = RenderOptions()
         if let size = try arguments.size("size") { (options.canvasWidth, options.canvasHeight) = size }
-        options.fps = try arguments.positiveDouble("fps") ?? options.fps
-        options.transitionDuration = try arguments.positiveDouble("transition-duration") ?? options.transitionDuration
-        guard (options.fps * options.transitionDuration).rounded() >= 1 else {
-            throw UsageError("--transition-duration × --fps gives no frame")
-        }
+        options.fps = try arguments.double("fps") ?? options.fps
+        options.transitionDuration = try arguments.double("transition-duration") ?? options.transitionDuration
+        try OptionRange.checkTransitionFrames(
+            duration: options.transitionDuration, fps: options.fps, durationOption: "transition-duration")
         options.bothDirections = arguments.flag("both-directions")
         let modes = ["copy", "link", "reference"].filter { arguments.flag($0) }
         guard modes.count <= 1 else { throw UsageError("choose one of --copy, --link, --reference") }
         options.clipMode = modes.first.flatMap(RenderOptions.ClipMode.init(rawValue:)) ?? .copy
-        options.jobs = try arguments.int("jobs", in: 1...1024) ?? options.jobs
-        options.timeout = try arguments.positiveDouble("timeout") ?? options.timeout
-        if let shard = arguments.string("shard") {
-            let parts = shard.split(separator: "/").compactMap { Int($0) }
-            guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {
-                throw UsageError("--shard expects K/N with 1 ≤ K ≤ N, got '\(shard)'")
-            }
-            options.shard = .init(index: parts[0], count: parts[1])
-        }
+        options.jobs = try arguments.int("jobs") ?? options.jobs
+        options.timeout = try arguments.double("timeout") ?? options.timeout
+        if let shard = try arguments.shard("shard") { options.shard = .init(index: shard.index, count: shard.count) }
         return options
     }
 

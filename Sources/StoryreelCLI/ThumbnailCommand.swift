@@ -13,13 +13,21 @@ public enum ThumbnailCommand: Command {
     public static let options: [OptionSpec] = [
         .value("out", short: "o", "OUT", "Write the one CLIP's poster to OUT; the format follows its extension."),
         .value("out-dir", "DIR", "Write a poster per CLIP into DIR (created if missing), named CLIP-NAME.EXT."),
-        .value("at", "TIME", "The frame at TIME seconds (1.5) or share of the clip (50%), not the smart pick."),
-        .value("width", "N", "Scale to N pixels wide (the height keeps the aspect ratio, rounded to even)."),
-        .value("height", "N", "Scale to N pixels high; with --width, fill N exactly and crop the overflow."),
+        .value(
+            "at", "TIME", "The frame at TIME seconds (1.5) or share of the clip (50%), not the smart pick.",
+            range: .secondsOrPercent(upTo: 1_000_000)),
+        .value(
+            "width", "N", "Scale to N pixels wide (the height keeps the aspect ratio, rounded to even).",
+            range: .wholeNumber(2...8192)),
+        .value(
+            "height", "N", "Scale to N pixels high; with --width, fill N exactly and crop the overflow.",
+            range: .wholeNumber(2...8192)),
         .value("format", "FORMAT", "jpeg, png or webp (default: from OUT's extension, else jpeg)."),
-        .value("quality", "Q", "Quality from 1 to 100, 100 best (default \(ImageEncoder.defaultQuality))."),
-        .value("timeout", "SECONDS", "Give up on a clip after this long (default 30)."),
-        .value("jobs", short: "j", "N", "Clips processed at once (default: all cores)."),
+        .value(
+            "quality", "Q", "Quality, 100 best (default \(ImageEncoder.defaultQuality)).",
+            range: .wholeNumber(1...100)),
+        .value("timeout", "SECONDS", "Give up on a clip after this long (default 30).", range: .seconds),
+        .value("jobs", short: "j", "N", "Clips processed at once (default: all cores).", range: .jobs),
     ]
     public static let examples = [
         "storyreel thumbnail IMG_0001.MOV -o poster.jpg          # the smart pick, full size",
@@ -41,23 +49,26 @@ public enum ThumbnailCommand: Command {
         default: break
         }
         let format = try imageFormat(arguments, out: out)
-        let quality = try arguments.int("quality", in: 1...100) ?? ImageEncoder.defaultQuality
+        let quality = try arguments.int("quality") ?? ImageEncoder.defaultQuality
         let size = try frameSize(arguments)
         let choice = try frameChoice(arguments)
-        let timeout = try arguments.positiveDouble("timeout") ?? 30
-        let jobs = try arguments.int("jobs", in: 1...1024) ?? Parallel.coreCount
+        let timeout = try arguments.double("timeout") ?? 30
+        let jobs = try arguments.int("jobs") ?? Parallel.coreCount
 
         let outputs: [String]
         if let outDirectory {
+            outputs = PosterJob.outputPaths(for: clips, in: outDirectory, fileExtension: format.fileExtension)
+            try InputProtection.check(
+                outputs.map { InputProtection.Output(label: "--out-dir's poster '\($0)'", path: $0) }, against: clips)
             do {
                 try PosterJob.createFolder(outDirectory)
             } catch let error as MediaError {
                 console.error(error.description)
                 return ExitCode(for: error)
             }
-            outputs = PosterJob.outputPaths(for: clips, in: outDirectory, fileExtension: format.fileExtension)
         } else {
             outputs = [out!]
+            try InputProtection.check([InputProtection.Output(label: "-o '\(out!)'", path: out!)], against: clips)
         }
         // Clips already run in parallel: more decoder threads per clip would only compete.
         let decoderThreads = min(jobs, clips.count) > 1 ? 1 : 0
@@ -106,8 +117,8 @@ public enum ThumbnailCommand: Command {
 
     /// `--width` and `--height`: one keeps the aspect ratio, both fill and crop.
     static func frameSize(_ arguments: ParsedArguments) throws -> FrameSize {
-        let width = try arguments.int("width", in: 2...8192)
-        let height = try arguments.int("height", in: 2...8192)
+        let width = try arguments.int("width")
+        let height = try arguments.int("height")
         switch (width, height) {
         case (let width?, let height?): return .fill(width: width, height: height)
         case (let width?, nil): return .width(width)
@@ -118,15 +129,7 @@ public enum ThumbnailCommand: Command {
 
     /// `--at SECONDS` or `--at PERCENT%`; the smart pick without it.
     static func frameChoice(_ arguments: ParsedArguments) throws -> PosterChoice {
-        guard let text = arguments.string("at") else { return .smart }
-        let malformed = UsageError("--at expects seconds (e.g. 1.5) or a percentage (e.g. 50%), got '\(text)'")
-        if text.hasSuffix("%") {
-            guard let percent = Double(text.dropLast()), percent.isFinite else { throw malformed }
-            guard (0...100).contains(percent) else { throw UsageError("--at percentage must be from 0% to 100%") }
-            return .percent(percent)
-        }
-        guard let seconds = Double(text), seconds.isFinite else { throw malformed }
-        guard seconds >= 0 else { throw UsageError("--at must not be negative, got '\(text)'") }
-        return .seconds(seconds)
+        guard let time = try arguments.secondsOrPercent("at") else { return .smart }
+        return time.isPercent ? .percent(time.value) : .seconds(time.value)
     }
 }

@@ -9,7 +9,7 @@ public enum ValidateCommand: Command {
     public static let usage = "validate MANIFEST|BUNDLE [--root DIR] [--timeout SECONDS]"
     public static let options: [OptionSpec] = [
         .value("root", "DIR", "Referenced files may be anywhere inside DIR (default: the bundle), for --reference."),
-        .value("timeout", "SECONDS", "Give up on a clip's hash after this long (default 30)."),
+        .value("timeout", "SECONDS", "Give up on a clip's hash after this long (default 30).", range: .seconds),
     ]
     public static let examples = [
         "storyreel validate build/reel/manifest.json",
@@ -21,7 +21,7 @@ public enum ValidateCommand: Command {
         guard arguments.positionals.count == 1 else {
             throw UsageError("validate needs exactly one MANIFEST or BUNDLE")
         }
-        let timeout = try arguments.positiveDouble("timeout") ?? 30
+        let timeout = try arguments.double("timeout") ?? 30
         var path = arguments.positionals[0]
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {

@@ -5,8 +5,8 @@ import Testing
 /// The hand-written tokenizer follows swift-argument-parser's rules.
 @Suite struct ArgumentParserTests {
     let parser = ArgumentParser(options: [
-        .flag("json", "JSON"), .value("timeout", "SECONDS", "deadline"), .value("out", short: "o", "OUT", "output"),
-        .value("size", "WxH", "size"),
+        .flag("json", "JSON"), .value("timeout", "SECONDS", "deadline", range: .seconds),
+        .value("out", short: "o", "OUT", "output"), .value("size", "WxH", "size", range: .canvas),
     ])
 
     @Test func separatesPositionalsAndOptions() throws {
@@ -42,13 +42,13 @@ import Testing
     }
 
     @Test func typedAccessorsRejectMalformedValues() throws {
-        #expect(throws: UsageError.self) { try parser.parse(["--timeout", "x"]).double("timeout") }
-        #expect(throws: UsageError.self) { try parser.parse(["--timeout", "0"]).positiveDouble("timeout") }
-        #expect(throws: UsageError.self) { try parser.parse(["--timeout", "nan"]).double("timeout") }
+        #expect(throws: UsageError.self) { try parser.parse(["--timeout", "x"]) }
+        #expect(throws: UsageError.self) { try parser.parse(["--timeout", "0"]) }
+        #expect(throws: UsageError.self) { try parser.parse(["--timeout", "nan"]) }
         #expect(try parser.parse(["--size", "1080x1920"]).size("size")! == (1080, 1920))
-        #expect(throws: UsageError.self) { try parser.parse(["--size", "1081x1920"]).size("size") }
-        #expect(throws: UsageError.self) { try parser.parse(["--size", "0x0"]).size("size") }
-        #expect(throws: UsageError.self) { try parser.parse(["--size", "9000x2"]).size("size") }
+        #expect(throws: UsageError.self) { try parser.parse(["--size", "1081x1920"]) }
+        #expect(throws: UsageError.self) { try parser.parse(["--size", "0x0"]) }
+        #expect(throws: UsageError.self) { try parser.parse(["--size", "9000x2"]) }
     }
 
     @Test func lonelyDashIsPositional() throws {

@@ -1,0 +1,28 @@
+import StoryMedia
+
+/// Refuses to write over an input: an output path that names the same file as one of the
+/// command's inputs, by device and inode (``FileIdentity``), so a different spelling (`./a.mp4`,
+/// `dir/../a.mp4`), a symlink or a hard link is caught too. Checked before any work.
+enum InputProtection {
+    /// One path a command would write, with how the user asked for it.
+    struct Output {
+        /// How the error names it, e.g. `-o 'a.mp4'` or `--frames-dir's frame 'f/frame_0003.png'`.
+        let label: String
+        /// The path that would be written.
+        let path: String
+    }
+
+    /// Throws a ``UsageError`` naming the first output in `outputs` that is the same file as one
+    /// of `inputs`. Paths where nothing exists yet cannot be an input and pass.
+    static func check(_ outputs: [Output], against inputs: [String]) throws {
+        let existing = inputs.compactMap { input in FileIdentity(path: input).map { (identity: $0, path: input) } }
+        guard !existing.isEmpty else { return }
+        for output in outputs {
+            guard let identity = FileIdentity(path: output.path),
+                let input = existing.first(where: { $0.identity == identity })
+            else { continue }
+            throw UsageError(
+                "\(output.label) is the same file as the input '\(input.path)'; writing it would overwrite the input")
+        }
+    }
+}

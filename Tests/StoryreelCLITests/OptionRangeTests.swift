@@ -1,0 +1,172 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+@testable import StoryreelCLI
+
+/// Every numeric option of every command has a documented range, declared with the option and
+/// shown in `--help`. A value outside it (huge, negative, NaN, infinite, malformed) exits 64 with
+/// one error line naming the option, before any work: nothing is written, no folder is created.
+@Suite struct OptionRangeTests {
+    let folder: TemporaryFolder
+    init() throws { folder = try TemporaryFolder() }
+
+    static let clip = TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path
+    static let toClip = TestEnvironment.samples.appendingPathComponent("stories/ben_k/1.mp4").path
+    static let stories = TestEnvironment.samples.appendingPathComponent("stories").path
+
+    /// Values no numeric option accepts: too big for any range, negative, and not finite.
+    static let hostileValues = ["1e300", "1e10", "-1", "nan", "inf"]
+
+    /// One command line with its numeric options and the outputs it would create, relative to
+    /// the test's temp folder (`OUT` stands for it).
+    struct Case: CustomTestStringConvertible, Sendable {
+        let command: String
+        let arguments: [String]
+        let options: [String]
+        /// What the run would write; none of it may exist after a rejected value.
+        let outputs: [String]
+        /// Extra bad values for some options, on top of ``hostileValues``.
+        var extraBadValues: [String: [String]] = [:]
+        var testDescription: String {
+            ([command] + arguments.filter { $0.hasPrefix("-") }).joined(separator: " ")
+        }
+    }
+
+    static let cases: [Case] = [
+        Case(command: "inspect", arguments: [clip], options: ["timeout", "jobs"], outputs: []),
+        Case(
+            command: "thumbnail", arguments: [clip, "-o", "OUT/poster.jpg"],
+            options: ["at", "width", "height", "quality", "timeout", "jobs"], outputs: ["OUT/poster.jpg"],
+            extraBadValues: [
+                "at": ["101%", "-1%", "nan%", "1000001"], "width": ["1", "8193"], "quality": ["0", "101"],
+            ]
+        ),
+        Case(
+            command: "thumbnail", arguments: [clip, "--out-dir", "OUT/posters"], options: ["at", "quality", "jobs"],
+            outputs: ["OUT/posters"]),
+        Case(
+            command: "cube",
+            arguments: [clip, toClip, "-o", "OUT/cube.mp4", "--frames-dir", "OUT/frames", "--filmstrip", "OUT/s.png"],
+            options: ["duration", "fps", "size", "perspective", "shade", "crf", "timeout"],
+            outputs: ["OUT/cube.mp4", "OUT/frames", "OUT/s.png"],
+            extraBadValues: [
+                "duration": ["0", "10.5"], "fps": ["0", "241"], "size": ["9000x2", "-2x4", "3x4", "0x0"],
+                "perspective": ["0", "0.05", "101"], "shade": ["1.01", "-0.01"], "crf": ["52", "20.5"],
+                "timeout": ["0", "86401"],
+            ]),
+        Case(
+            command: "render", arguments: [stories, "-o", "OUT/bundle"],
+            options: ["jobs", "shard", "size", "fps", "transition-duration", "timeout", "lock-timeout"],
+            outputs: ["OUT/bundle"],
+            extraBadValues: [
+                "jobs": ["0", "1025"], "shard": ["0/2", "3/2", "1/1025", "1e10/1e10", "1/"],
+                "transition-duration": ["0", "11"], "lock-timeout": ["86401", "-0.5"],
+            ]),
+        Case(
+            command: "plan", arguments: [stories, "--json"],
+            options: ["jobs", "shard", "size", "fps", "transition-duration", "timeout"], outputs: []),
+        Case(
+            command: "ingest", arguments: [clip, "--story", "ana", "--into", "OUT/stories", "--render", "OUT/bundle"],
+            options: ["max-duration", "timeout"], outputs: ["OUT/stories", "OUT/bundle"],
+            extraBadValues: ["max-duration": ["0", "86401"]]),
+    ]
+
+    /// Runs `storyreel` with `OUT` in the arguments replaced by the temp folder.
+    func storyreel(_ arguments: [String]) throws -> ProcessResult {
+        try TestEnvironment.storyreel(arguments.map { $0.replacingOccurrences(of: "OUT", with: folder.url.path) })
+    }
+
+    @Test(arguments: cases)
+    func outOfRangeValuesExit64BeforeAnyWork(_ testCase: Case) throws {
+        for option in testCase.options {
+            for value in Self.hostileValues + testCase.extraBadValues[option, default: []] {
+                // `--name value`, and for the first value also `--name=value`.
+                let spellings = [["--\(option)", value]] + (value == "1e300" ? [["--\(option)=\(value)"]] : [])
+                for spelling in spellings {
+                    let result = try storyreel([testCase.command] + testCase.arguments + spelling)
+                    let shown = "\(testCase.command) \(spelling.joined(separator: " "))"
+                    #expect(result.status == 64, "\(shown): \(result.stderr)")
+                    let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("storyreel: error: ") }
+                    #expect(errors.count == 1, "\(shown): \(result.stderr)")
+                    #expect(errors.first?.hasPrefix("storyreel: error: --\(option) ") == true, "\(shown): \(errors)")
+                    #expect(errors.first?.contains("got '\(value)'") == true, "\(shown): \(errors)")
+                    #expect(result.stdout.isEmpty, "\(shown) printed \(result.stdout)")
+                    for output in testCase.outputs {
+                        let path = output.replacingOccurrences(of: "OUT", with: folder.url.path)
+                        #expect(!FileManager.default.fileExists(atPath: path), "\(shown) created \(output)")
+                    }
+                    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty, "\(shown)")
+                }
+            }
+        }
+    }
+
+    @Test func aTransitionOfMoreThan1000FramesOrNoFrameExits64AndWritesNothing() throws {
+        let lines: [[String]] = [
+            ["render", Self.stories, "-o", "OUT/bundle", "--fps", "240", "--transition-duration", "4.5"],
+            ["render", Self.stories, "-o", "OUT/bundle", "--fps", "1", "--transition-duration", "0.4"],
+            ["plan", Self.stories, "--fps", "200", "--transition-duration", "10"],
+            [
+                "cube", Self.clip, Self.toClip, "-o", "OUT/cube.mp4", "--frames-dir", "OUT/f", "--fps", "240",
+                "--duration", "10",
+            ],
+            ["cube", Self.clip, Self.toClip, "-o", "OUT/cube.mp4", "--duration", "0.01", "--fps", "30"],
+        ]
+        for line in lines {
+            let result = try storyreel(line)
+            #expect(result.status == 64, "\(line): \(result.stderr)")
+            let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("storyreel: error: ") }
+            #expect(errors.count == 1, "\(result.stderr)")
+            #expect(errors.first?.contains("× --fps must make 1 to 1000 frames") == true, "\(result.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty, "\(line)")
+        }
+    }
+
+    @Test func theBoundsThemselvesAreAccepted() throws {
+        let inspect = try storyreel(["inspect", Self.clip, "--timeout", "86400", "--jobs", "1024"])
+        #expect(inspect.status == 0, "\(inspect.stderr)")
+        let plan = try storyreel([
+            "plan", Self.stories, "--json", "--jobs", "1", "--shard", "1024/1024", "--size", "8192x2",
+            "--fps", "100", "--transition-duration", "10", "--timeout", "86400",
+        ])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        let poster = try storyreel([
+            "thumbnail", Self.clip, "-o", "OUT/p.jpg", "--at", "1000000", "--width", "2", "--quality", "100",
+        ])
+        #expect(poster.status == 0, "\(poster.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.path("p.jpg")))
+    }
+
+    @Test func helpShowsEveryRangeFromTheDeclaration() throws {
+        for command in Storyreel.commands {
+            for option in command.options {
+                guard let range = option.range else { continue }
+                #expect(command.helpText.contains("Must be \(range)."), "\(command.name) --\(option.name)")
+            }
+        }
+        let help = try TestEnvironment.storyreel(["render", "--help"])
+        #expect(help.status == 0)
+        let fps = help.stdout.split(separator: "\n").first { $0.contains("--fps FPS") }
+        #expect(fps?.contains("Must be a number more than 0 and at most 240.") == true, "\(help.stdout)")
+    }
+
+    @Test func everyNumericOptionDeclaresARange() {
+        let numeric: Set = [
+            "timeout", "lock-timeout", "jobs", "fps", "transition-duration", "duration", "size", "width", "height",
+            "quality", "crf", "perspective", "shade", "max-duration", "at", "shard",
+        ]
+        var seen = Set<String>()
+        for command in Storyreel.commands {
+            for option in command.options {
+                if numeric.contains(option.name) {
+                    #expect(option.range != nil, "\(command.name) --\(option.name) declares no range")
+                    seen.insert(option.name)
+                } else {
+                    #expect(option.range == nil, "\(command.name) --\(option.name) is not numeric")
+                }
+            }
+        }
+        #expect(seen == numeric)
+    }
+}
