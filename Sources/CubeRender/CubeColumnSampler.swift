@@ -61,8 +61,21 @@ struct CubeColumnSampler {
             rightWeights: rightPair,
             firstRow: column.firstRow,
             endRow: column.endRow,
-            startPosition: max(Int(((column.firstSourceRow + 0.5) * Self.fixedOne).rounded()), 0) + (1 << 23),
-            step: Int((column.sourceRowStep * Self.fixedOne).rounded()))
+            startPosition: Self.fixedPoint((column.firstSourceRow + 0.5) * Self.fixedOne, atLeast: 0) + (1 << 23),
+            step: Self.fixedPoint(column.sourceRowStep * Self.fixedOne, atLeast: -Self.fixedLimit))
+    }
+
+    /// The largest magnitude a fixed-point position or step is given: 2^52, far beyond any row
+    /// of a valid face (8192 × 2^32 ≈ 2^45) and far below where adding steps could overflow.
+    static let fixedLimit = 1 << 52
+
+    /// `value` rounded to a whole number between `lowest` and ``fixedLimit``; NaN gives `lowest`.
+    /// A valid spec stays well inside; the clamp keeps a degenerate column from trapping.
+    @inline(__always)
+    static func fixedPoint(_ value: Double, atLeast lowest: Int) -> Int {
+        let rounded = value.rounded()
+        guard rounded >= Double(lowest) else { return lowest }
+        return rounded < Double(fixedLimit) ? Int(rounded) : fixedLimit
     }
 
     /// The memberwise initialiser.

@@ -22,6 +22,10 @@ public struct CubeTransitionSpec: Sendable, Equatable {
     public var easing: CubeEasing
     /// The perspective distance as a multiple of the width (`D = perspective * width`).
     public var perspective: Double
+
+    /// The perspectives a spec accepts: closer than a tenth of the width, the turned face's rows
+    /// step through the source faster than the renderer's fixed-point arithmetic can hold.
+    public static let perspectiveRange = 0.1...100.0
     /// The darkening strength in [0, 1]: RGB is multiplied by `1 - shade * sin(angle)`.
     public var shade: Double
     /// Whether the cube turns forward or backward.
@@ -76,7 +80,8 @@ public struct CubeTransitionSpec: Sendable, Equatable {
     /// Checks every parameter.
     ///
     /// - Throws: `CubeRenderError` for a zero, negative, odd or over-`maximumDimension` size; a non-positive or
-    ///   non-finite duration, fps or perspective; a shade outside [0, 1]; or fewer than one (or more than
+    ///   non-finite duration or fps; a perspective outside ``perspectiveRange``; a shade outside [0, 1]; or
+    ///   fewer than one (or more than
     ///   `maximumFrameCount`) frames.
     public func validate() throws {
         for (name, value) in [("width", width), ("height", height)] {
@@ -94,6 +99,11 @@ public struct CubeTransitionSpec: Sendable, Equatable {
             guard value.isFinite, value > 0 else {
                 throw CubeRenderError("cube \(name) \(value) must be a finite number greater than zero")
             }
+        }
+        guard Self.perspectiveRange.contains(perspective) else {
+            throw CubeRenderError(
+                "cube perspective \(perspective) must be from \(Self.perspectiveRange.lowerBound) to "
+                    + "\(Self.perspectiveRange.upperBound)")
         }
         guard shade.isFinite, shade >= 0, shade <= 1 else {
             throw CubeRenderError("cube shade \(shade) must be between 0 and 1")

@@ -44,6 +44,9 @@ struct CubeValidationTests {
             (CubeTransitionSpec(width: 64, height: 64, perspective: 0), "perspective"),
             (CubeTransitionSpec(width: 64, height: 64, perspective: -2.667), "perspective"),
             (CubeTransitionSpec(width: 64, height: 64, perspective: .infinity), "perspective"),
+            (CubeTransitionSpec(width: 64, height: 64, perspective: 1e-12), "perspective"),
+            (CubeTransitionSpec(width: 64, height: 64, perspective: 0.09), "perspective"),
+            (CubeTransitionSpec(width: 64, height: 64, perspective: 1e9), "perspective"),
             (CubeTransitionSpec(width: 64, height: 64, shade: -0.1), "shade"),
             (CubeTransitionSpec(width: 64, height: 64, shade: 1.5), "shade"),
             (CubeTransitionSpec(width: 64, height: 64, shade: .nan), "shade"),
@@ -53,6 +56,19 @@ struct CubeValidationTests {
         for (spec, phrase) in cases {
             let message = Self.validationMessage(spec)
             #expect(message?.contains(phrase) == true, "\(spec): \(message ?? "accepted")")
+        }
+    }
+
+    @Test("the extreme perspectives a spec accepts render every frame without trapping")
+    func extremePerspectivesRender() throws {
+        for perspective in [CubeTransitionSpec.perspectiveRange.lowerBound, CubeTransitionSpec.perspectiveRange.upperBound] {
+            let spec = CubeTransitionSpec(width: 64, height: 96, perspective: perspective)
+            let renderer = try CubeRenderer(
+                from: TestFaces.textured(width: 64, height: 96, seed: 1),
+                to: TestFaces.textured(width: 64, height: 96, seed: 2), spec: spec)
+            for frame in 0..<renderer.frameCount {
+                #expect(renderer.renderImage(frame: frame).pixels.count == 64 * 96 * 4)
+            }
         }
     }
 
