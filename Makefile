@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/storyreel
 # The fuzzer (scripts/fuzz.py, Debian's python3, standard library only): `make fuzz` runs
 # FUZZ_COUNT inputs of seed FUZZ_SEED against the release binary (or $STORYREEL_BIN when set);
-# `make test` runs the first FUZZ_SLICE of the same inputs against the debug binary.
+# `make test` runs the first FUZZ_SLICE of the same inputs against the same release binary.
 FUZZ := /usr/bin/python3 scripts/fuzz.py
 FUZZ_COUNT ?= 2000
 FUZZ_SEED ?= 1
@@ -31,10 +31,13 @@ deps:
 build: deps
 	$(SWIFT) build -c release --product storyreel
 
+# The tests drive the release binary, the one users run: without -Ounchecked a debug build's
+# renderer is unoptimised, and the render tests' transitions took minutes.
 test: deps
+	$(SWIFT) build -c release --product storyreel
 	$(SWIFT) build --build-tests
-	STORYREEL_BIN=$(CURDIR)/.build/debug/storyreel $(SWIFT) test --skip-build --parallel --num-workers 2
-	$(FUZZ) --bin $(CURDIR)/.build/debug/storyreel --count $(FUZZ_SLICE) --seed $(FUZZ_SEED)
+	STORYREEL_BIN=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build --parallel --num-workers 2
+	$(FUZZ) --bin $(CURDIR)/$(BIN) --count $(FUZZ_SLICE) --seed $(FUZZ_SEED)
 
 fuzz: $(if $(STORYREEL_BIN),deps,build)
 	$(FUZZ) --bin $(or $(STORYREEL_BIN),$(CURDIR)/$(BIN)) --count $(FUZZ_COUNT) --seed $(FUZZ_SEED)
