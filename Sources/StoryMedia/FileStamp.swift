@@ -15,7 +15,8 @@ public struct FileStamp: Equatable, Sendable {
     /// The stamp in a `stat` result.
     init(_ status: stat) {
         size = UInt64(clamping: status.st_size)
-        modified = Int64(status.st_mtim.tv_sec).multipliedReportingOverflow(by: 1_000_000_000).partialValue
+        modified =
+            Int64(status.st_mtim.tv_sec).multipliedReportingOverflow(by: 1_000_000_000).partialValue
             &+ Int64(status.st_mtim.tv_nsec)
         identity = FileIdentity(status)
         isRegularFile = (status.st_mode & S_IFMT) == S_IFREG

@@ -21,7 +21,8 @@ public final class BundleLock {
 
     /// Takes the lock of bundle `folder` (its `.lock`, created if needed).
     public convenience init(folder: String, timeout: Double, waiting: (Int32?) -> Void = { _ in }) throws {
-        try self.init(file: BundlePaths.join(folder, BundlePaths.lockFile), folder: folder, timeout: timeout, waiting: waiting)
+        try self.init(
+            file: BundlePaths.join(folder, BundlePaths.lockFile), folder: folder, timeout: timeout, waiting: waiting)
     }
 
     /// Takes the lock on `file` (created if needed) for `folder`, waiting up to `timeout`

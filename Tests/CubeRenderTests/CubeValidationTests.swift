@@ -61,7 +61,9 @@ struct CubeValidationTests {
 
     @Test("the extreme perspectives a spec accepts render every frame without trapping")
     func extremePerspectivesRender() throws {
-        for perspective in [CubeTransitionSpec.perspectiveRange.lowerBound, CubeTransitionSpec.perspectiveRange.upperBound] {
+        for perspective in [
+            CubeTransitionSpec.perspectiveRange.lowerBound, CubeTransitionSpec.perspectiveRange.upperBound,
+        ] {
             let spec = CubeTransitionSpec(width: 64, height: 96, perspective: perspective)
             let renderer = try CubeRenderer(
                 from: TestFaces.textured(width: 64, height: 96, seed: 1),

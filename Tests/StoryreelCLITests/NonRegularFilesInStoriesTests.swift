@@ -13,7 +13,8 @@ import Testing
         try FileManager.default.removeItem(atPath: "\(stories)/ana.lima/story.json")
         #expect(mkfifo("\(stories)/ana.lima/story.json", 0o644) == 0)
         #expect(mkfifo("\(stories)/ben_k/3.mp4", 0o644) == 0)
-        try FileManager.default.createSymbolicLink(atPath: "\(stories)/chloe/zero.mov", withDestinationPath: "/dev/zero")
+        try FileManager.default.createSymbolicLink(
+            atPath: "\(stories)/chloe/zero.mov", withDestinationPath: "/dev/zero")
         let started = Date()
         let (result, _) = try fixture.render(into: "reel", ["--timeout", "5"])
         #expect(Date().timeIntervalSince(started) < 30, "no hang")
@@ -41,7 +42,8 @@ import Testing
              {"handle": "ben", "avatar": "zero.jpg", "items": ["stories/ben_k/1.mp4"]}]}
             """
         let specPath = try fixture.folder.write("stories.json", Data(spec.utf8))
-        try FileManager.default.createSymbolicLink(atPath: fixture.folder.path("zero.jpg"), withDestinationPath: "/dev/zero")
+        try FileManager.default.createSymbolicLink(
+            atPath: fixture.folder.path("zero.jpg"), withDestinationPath: "/dev/zero")
         let elsewhere = try TemporaryFolder()
         let started = Date()
         let result = try TestEnvironment.storyreel([

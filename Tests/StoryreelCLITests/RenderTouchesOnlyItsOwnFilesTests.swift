@@ -139,8 +139,10 @@ import Testing
             for folder in ["clips", "posters", "thumbs", "avatars", "transitions"] {
                 let copy = try TestEnvironment.run(
                     "/bin/sh",
-                    ["-c", "mkdir -p \"$2\" && cp \"$1\"/[!.]* \"$2\"/ 2>/dev/null; true",
-                     "sh", fixture.folder.path("shard\(shard)/\(folder)"), "\(merged)/\(folder)"])
+                    [
+                        "-c", "mkdir -p \"$2\" && cp \"$1\"/[!.]* \"$2\"/ 2>/dev/null; true",
+                        "sh", fixture.folder.path("shard\(shard)/\(folder)"), "\(merged)/\(folder)",
+                    ])
                 #expect(copy.status == 0)
             }
         }
@@ -175,8 +177,10 @@ import Testing
         #expect(gone.count == 3, "the old clip, poster and thumbnail (IMG_0001 faces no transition): \(gone)")
         #expect(!gone.contains("posters/holiday.jpg"))
         let manifest = try fixture.manifest("merged")
-        let referenced = (manifest["stories"] as? [[String: Any]] ?? []).flatMap { $0["items"] as? [[String: Any]] ?? [] }
-            .compactMap { $0["src"] as? String }
+        let referenced = (manifest["stories"] as? [[String: Any]] ?? []).flatMap {
+            $0["items"] as? [[String: Any]] ?? []
+        }
+        .compactMap { $0["src"] as? String }
         #expect(referenced.allSatisfy { FileManager.default.fileExists(atPath: "\(merged)/\($0)") })
     }
 }
