@@ -60,26 +60,28 @@ public struct ParsedArguments: Sendable {
 
     /// The last value of `name` as `WIDTHxHEIGHT`, with the even sides its range declares.
     public func size(_ name: String) throws -> (width: Int, height: Int)? {
-        guard let text = string(name) else { return nil }
-        let range = try declaredRange(name)
-        guard let size = range.size(text) else { throw Self.outOfRange(name, text, range) }
-        return size
+        try converted(name) { $0.size }
     }
 
     /// The last value of `name` as seconds (`1.5`) or a percentage (`50%`), within its range.
     public func secondsOrPercent(_ name: String) throws -> (value: Double, isPercent: Bool)? {
-        guard let text = string(name) else { return nil }
-        let range = try declaredRange(name)
-        guard let time = range.secondsOrPercent(text) else { throw Self.outOfRange(name, text, range) }
-        return time
+        try converted(name) { $0.secondsOrPercent }
     }
 
     /// The last value of `name` as `K/N`, within its range.
     public func shard(_ name: String) throws -> (index: Int, count: Int)? {
+        try converted(name) { $0.shard }
+    }
+
+    /// The last value of `name` read by `conversion` of the range it declares, or nil when the
+    /// option was not given; a value the conversion refuses is a usage error.
+    private func converted<Value>(_ name: String, _ conversion: (OptionRange) -> (String) -> Value?) throws
+        -> Value?
+    {
         guard let text = string(name) else { return nil }
         let range = try declaredRange(name)
-        guard let shard = range.shard(text) else { throw Self.outOfRange(name, text, range) }
-        return shard
+        guard let value = conversion(range)(text) else { throw Self.outOfRange(name, text, range) }
+        return value
     }
 
     /// The range `name` declares; an option read as a size, a time or a shard must declare one.
