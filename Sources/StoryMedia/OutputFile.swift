@@ -2,24 +2,23 @@ import CFFmpeg
 import Foundation
 
 /// An MP4 (or QuickTime) file being written: owns the muxer's `AVFormatContext`, closed with
-/// `avio_closep` + `avformat_free_context`, and the temporary file's descriptor.
+/// `avio_closep` + `avformat_free_context`, and the ``StagedFile`` it writes to.
 ///
-/// The file is written to a temporary file named by ``TemporaryFile`` (`.NAME.XXXXXX.storyreel-tmp`
-/// next to the final one, or in a staging folder of storyreel's own on the same file system, so
-/// the rename is atomic), flushed to disk and renamed into place by ``finish()``; until then, and
-/// if anything fails, the final path is untouched and the temporary file is removed when the
-/// object goes away. The `moov` index is moved to the front (`+faststart`) so players can start
+/// The file is written to a ``StagedFile`` (`.NAME.XXXXXX.storyreel-tmp` next to the final one,
+/// or in a staging folder of storyreel's own on the same file system, so the rename is atomic),
+/// flushed to disk and renamed into place by ``finish()``; until then, and if anything fails, the
+/// final path is untouched and the temporary file is removed when the object goes away. The `moov` index is moved to the front (`+faststart`) so players can start
 /// before the download ends. A full disk (ENOSPC, or EFBIG past a file size limit) while writing,
 /// flushing or closing is `.ioFailure`, naming the final path.
 public final class OutputFile {
     /// The path the finished file will have.
     public let path: String
     /// Where the file is written until it is finished.
-    let temporaryPath: String
+    var temporaryPath: String { staged.temporaryPath }
 
     private let context: UnsafeMutablePointer<AVFormatContext>
-    /// The temporary file as created, kept open to flush it to disk before the rename.
-    private let descriptor: Int32
+    /// The temporary file, kept open to flush it to disk before the rename.
+    private let staged: StagedFile
     private var stream: UnsafeMutablePointer<AVStream>?
     private var streamSourceTimeBase = AVRational(num: 1, den: 1)
     private var headerWritten = false
@@ -40,29 +39,25 @@ public final class OutputFile {
             throw MediaError(.cannotCreateOutput, path: path, "is a directory")
         }
         let formatName = url.pathExtension.lowercased() == "mov" ? "mov" : "mp4"
-        let (descriptor, temporaryPath) = try TemporaryFile.create(for: path, in: stagingFolder)
+        // 0666 less the umask, as when FFmpeg created the file itself.
+        let staged = try StagedFile(for: path, stagingFolder: stagingFolder, permissions: 0o666)
         var allocated: UnsafeMutablePointer<AVFormatContext>?
-        let result = avformat_alloc_output_context2(&allocated, nil, formatName, "file:" + temporaryPath)
+        let result = avformat_alloc_output_context2(&allocated, nil, formatName, "file:" + staged.temporaryPath)
         guard result >= 0, let allocated else {
-            close(descriptor)
-            unlink(temporaryPath)
             try ffmpegCheck(result, "cannot set up the \(formatName) muxer", kind: .cannotCreateOutput, path: path)
             throw MediaError(.ioFailure, path: path, "out of memory (muxer)")
         }
-        self.descriptor = descriptor
-        self.temporaryPath = temporaryPath
+        self.staged = staged
         context = allocated
-        // From here on a throw runs deinit, which frees the context and removes the file.
+        // From here on a throw runs deinit, which frees the context; the staged file goes with it.
         try ffmpegCheck(
-            avio_open(&context.pointee.pb, "file:" + temporaryPath, AVIO_FLAG_WRITE), "cannot create the file",
-            kind: .cannotCreateOutput, path: path)
+            avio_open(&context.pointee.pb, "file:" + staged.temporaryPath, AVIO_FLAG_WRITE),
+            "cannot create the file", kind: .cannotCreateOutput, path: path)
     }
 
     deinit {
         avio_closep(&context.pointee.pb)
         avformat_free_context(context)
-        close(descriptor)
-        if !finished { unlink(temporaryPath) }
     }
 
     /// True when the container wants codec parameter sets out of band (MP4 does).
@@ -120,34 +115,9 @@ public final class OutputFile {
         }
         try ffmpegCheck(av_write_trailer(context), "cannot write the trailer", kind: .ioFailure, path: path)
         try ffmpegCheck(avio_closep(&context.pointee.pb), "cannot close the file", kind: .ioFailure, path: path)
-        guard fchmod(descriptor, 0o666 & ~OutputFile.currentUmask) == 0 else {
-            throw MediaError(
-                .cannotCreateOutput, path: path, "cannot set permissions: \(String(cString: strerror(errno)))")
-        }
-        guard fsync(descriptor) == 0 else {
-            throw MediaError(.ioFailure, path: path, "cannot flush to disk: \(String(cString: strerror(errno)))")
-        }
-        guard rename(temporaryPath, path) == 0 else {
-            throw MediaError(
-                .cannotCreateOutput, path: path,
-                "cannot move the finished file into place: \(String(cString: strerror(errno)))")
-        }
+        try staged.commit()
         finished = true
-        let folder = open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY)
-        if folder >= 0 {
-            fsync(folder)
-            close(folder)
-        }
     }
-
-    /// The process's file-creation mask, read once (by setting and restoring it), so the clip
-    /// gets the permissions any newly created file would (0666 less the mask, as when FFmpeg
-    /// created it): the temporary file is created 0600.
-    private static let currentUmask: mode_t = {
-        let mask = umask(0o022)
-        umask(mask)
-        return mask
-    }()
 
     /// MKTAG: a four-character code as FFmpeg stores it (first character in the low byte).
     static func fourCharacterCode(_ text: String) -> UInt32 {

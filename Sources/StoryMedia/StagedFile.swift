@@ -2,7 +2,7 @@ import Foundation
 
 /// A file being written under a ``TemporaryFile`` name, that takes its final name only once it
 /// is complete and flushed to disk: what every atomic writer of storyreel is built on. Until
-/// ``commit(replacing:)`` or ``commitExclusively()`` succeeds, the final path is untouched; a
+/// ``commit()`` or ``commitExclusively()`` succeeds, the final path is untouched; a
 /// staged file dropped or failed is removed.
 public final class StagedFile {
     /// The path the finished file will have.
@@ -11,6 +11,7 @@ public final class StagedFile {
     public let temporaryPath: String
 
     private var descriptor: Int32
+    private let permissions: mode_t
     private var committed = false
 
     /// The destination already exists and ``commitExclusively()`` may not replace it.
@@ -20,14 +21,16 @@ public final class StagedFile {
     }
 
     /// Starts a file for `path`, staged in `stagingFolder` (a folder of storyreel's own on the
-    /// same file system) or beside `path`. Throws `.cannotCreateOutput` when `path` is a folder
-    /// or the staging folder cannot be written.
-    public init(for path: String, stagingFolder: String? = nil) throws {
+    /// same file system) or beside `path`. The finished file gets `permissions` less the umask,
+    /// as any new file would. Throws `.cannotCreateOutput` when `path` is a folder or the staging
+    /// folder cannot be written.
+    public init(for path: String, stagingFolder: String? = nil, permissions: mode_t = 0o644) throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             throw MediaError(.cannotCreateOutput, path: path, "is a directory")
         }
         self.path = path
+        self.permissions = permissions
         (descriptor, temporaryPath) = try TemporaryFile.create(for: path, in: stagingFolder)
     }
 
@@ -56,32 +59,50 @@ public final class StagedFile {
     /// Gives the finished file its name, replacing whatever file had it.
     public func commit() throws {
         try finishWriting()
-        guard rename(temporaryPath, path) == 0 else { throw failure("cannot move the finished file into place") }
+        try StagedFile.moveIntoPlace(temporaryPath, at: path, exclusively: false)
         committed = true
-        syncFolder()
     }
 
     /// Gives the finished file its name only when nothing has that name (throws ``NameTaken``
-    /// otherwise): a hard link, which fails on an existing name; on a file system without hard
-    /// links, a name reserved with `O_EXCL` that the finished file then replaces.
+    /// otherwise).
     public func commitExclusively() throws {
         try finishWriting()
-        if link(temporaryPath, path) != 0 {
-            guard errno != EEXIST else { throw NameTaken() }
-            let reserved = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            guard reserved >= 0 else {
-                if errno == EEXIST { throw NameTaken() }
-                throw failure("cannot create the file")
+        try StagedFile.moveIntoPlace(temporaryPath, at: path, exclusively: true)
+        committed = true
+    }
+
+    /// Gives the finished file at `temporary` (in the same file system) the name `path`, and
+    /// makes that durable. Not `exclusively`: a rename, replacing whatever file had the name.
+    /// `exclusively`: only when nothing has the name (else ``NameTaken``): a hard link, which
+    /// fails on an existing name, then the temporary name is removed; on a file system without
+    /// hard links, a name reserved with `O_EXCL` that the finished file then replaces. Errors
+    /// name `path`.
+    public static func moveIntoPlace(_ temporary: String, at path: String, exclusively: Bool) throws {
+        func failure(_ what: String) -> MediaError {
+            MediaError(.cannotCreateOutput, path: path, "\(what): \(String(cString: strerror(errno)))")
+        }
+        if exclusively && link(temporary, path) == 0 {
+            unlink(temporary)
+        } else {
+            if exclusively {
+                guard errno != EEXIST else { throw NameTaken() }
+                let reserved = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+                guard reserved >= 0 else {
+                    if errno == EEXIST { throw NameTaken() }
+                    throw failure("cannot create the file")
+                }
+                close(reserved)
             }
-            close(reserved)
-            guard rename(temporaryPath, path) == 0 else {
+            guard rename(temporary, path) == 0 else {
                 let error = failure("cannot move the finished file into place")
-                unlink(path)
+                if exclusively { unlink(path) }
                 throw error
             }
-            committed = true
         }
-        syncFolder()
+        let folder = open((path as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { return }
+        fsync(folder)
+        close(folder)
     }
 
     /// Sets the permissions a new file would get, flushes and closes.
@@ -91,18 +112,10 @@ public final class StagedFile {
             close(descriptor)
             descriptor = -1
         }
-        guard fchmod(descriptor, 0o644 & ~StagedFile.currentUmask) == 0 else {
+        guard fchmod(descriptor, permissions & ~StagedFile.currentUmask) == 0 else {
             throw failure("cannot set permissions")
         }
         guard fsync(descriptor) == 0 else { throw failure("cannot flush to disk", kind: .ioFailure) }
-    }
-
-    /// Makes the rename itself durable; a folder that cannot be opened is not an error.
-    private func syncFolder() {
-        let folder = open((path as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard folder >= 0 else { return }
-        fsync(folder)
-        close(folder)
     }
 
     /// An error of `kind` naming the final path, with `what` and the current `errno` text.

@@ -62,9 +62,6 @@ public final class BundleLedger: Sendable {
         mergedFiles = names
     }
 
-    /// True when storyreel recorded writing `relative`.
-    public func knows(_ relative: String) -> Bool { entries.withLock { $0[relative] != nil } }
-
     /// What `relative` holds now. A file whose size matches but whose mtime does not (copied
     /// from a shard) is hashed: when its contents are what was written, the entry is refreshed.
     public func state(of relative: String) -> State {

@@ -22,16 +22,7 @@ enum ClipPlacement {
         if link, let temporary = hardLink(source, beside: destination) {
             defer { unlink(temporary) }
             try check(try ContentHasher.sha256(ofFileAt: temporary, timeout: timeout), against: sha256, source: source)
-            if exclusive {
-                guard Foundation.link(temporary, destination) == 0 else {
-                    if errno == EEXIST { throw StagedFile.NameTaken() }
-                    throw MediaError(.cannotCreateOutput, path: destination, String(cString: strerror(errno)))
-                }
-            } else {
-                guard rename(temporary, destination) == 0 else {
-                    throw MediaError(.cannotCreateOutput, path: destination, String(cString: strerror(errno)))
-                }
-            }
+            try StagedFile.moveIntoPlace(temporary, at: destination, exclusively: exclusive)
             return
         }
         let input = try RegularFile(path: source, timeout: timeout)
