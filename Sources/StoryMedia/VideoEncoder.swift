@@ -58,12 +58,14 @@ public final class VideoEncoder {
         public var threads: Int
         /// Latency and memory against compression, on top of the preset.
         public var tuning: Tuning
+        /// The most the clip's average bit rate may be, in bits per second, or nil for plain CRF.
+        public var maxBitrate: Int?
 
         /// Settings with storyreel's defaults: CRF 20, preset `veryfast`, automatic threads, the
         /// preset untuned.
         public init(
             codec: Codec = .h264, width: Int, height: Int, fps: Double, crf: Int = 20, preset: String = "veryfast",
-            threads: Int = 0, tuning: Tuning = .standard
+            threads: Int = 0, tuning: Tuning = .standard, maxBitrate: Int? = nil
         ) {
             self.codec = codec
             self.width = width
@@ -73,6 +75,7 @@ public final class VideoEncoder {
             self.preset = preset
             self.threads = threads
             self.tuning = tuning
+            self.maxBitrate = maxBitrate
         }
     }
 

@@ -48,6 +48,8 @@ public struct CubeTransitionJob: Sendable {
         public var codec = VideoEncoder.Codec.h264
         /// The clip's constant rate factor, 0...51.
         public var crf = 20
+        /// The most the clip's average bit rate may be, in bits per second, or nil for plain CRF.
+        public var maxBitrate: Int?
         /// The x264/x265 preset.
         public var preset = "veryfast"
         /// Threads the renderer splits each frame over.
@@ -189,7 +191,8 @@ public struct CubeTransitionJob: Sendable {
                     path: $0,
                     settings: VideoEncoder.Settings(
                         codec: parameters.codec, width: width, height: height, fps: parameters.fps,
-                        crf: parameters.crf, preset: parameters.preset, tuning: .shortClip))
+                        crf: parameters.crf, preset: parameters.preset, tuning: .shortClip,
+                        maxBitrate: parameters.maxBitrate))
             }
             let framesDirectory = outputs.framesDirectory
             let frameEncoder = try framesDirectory.map { folder in
