@@ -4,7 +4,7 @@ import StoryMedia
 /// The layout of a bundle folder, and the names storyreel gives the files in it.
 public enum BundlePaths {
     /// The subfolders that hold outputs.
-    public static let outputFolders = ["clips", "posters", "thumbs", "avatars", "transitions"]
+    public static let outputFolders = ["clips", "posters", "thumbs", "stills", "avatars", "transitions"]
     /// The manifest's name.
     public static let manifest = "manifest.json"
     /// The lock file's name, at the top of the bundle.
@@ -27,15 +27,20 @@ public enum BundlePaths {
     }
 
     /// True when `name` is a name storyreel gives an output in `folder`: a clip's 16-hex id with
-    /// a clip extension in `clips/`, a 20-hex key with `.jpg` (images) or `.mp4` (transitions).
+    /// a clip extension in `clips/`, a 20-hex key with `.jpg` (images; `-first.jpg`/`-last.jpg`
+    /// for stills) or `.mp4` (transitions).
     public static func isOutputName(_ name: String, in folder: String) -> Bool {
-        let stem = (name as NSString).deletingPathExtension
+        var stem = (name as NSString).deletingPathExtension
+        if folder == "stills" {
+            guard let suffix = ["-first", "-last"].first(where: stem.hasSuffix) else { return false }
+            stem = String(stem.dropLast(suffix.count))
+        }
         let fileExtension = (name as NSString).pathExtension
         let isHex = stem.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
         guard isHex else { return false }
         switch folder {
         case "clips": return stem.count == 16 && StoryInput.clipExtensions.contains(fileExtension)
-        case "posters", "thumbs", "avatars": return stem.count == 20 && fileExtension == "jpg"
+        case "posters", "thumbs", "stills", "avatars": return stem.count == 20 && fileExtension == "jpg"
         case "transitions": return stem.count == 20 && fileExtension == "mp4"
         default: return false
         }

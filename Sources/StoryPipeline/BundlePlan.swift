@@ -1,3 +1,4 @@
+import CubeRender
 import Foundation
 import StoryMedia
 
@@ -19,9 +20,18 @@ public struct BundlePlan: Sendable {
     public var skipped: [SkippedEntry]
     /// The options the plan was made with.
     public var options: RenderOptions
+    /// The settings the plan was made with.
+    public var settings: BundleSettings
+    /// The canvas width: the fixed one, or the automatic choice for the items that play.
+    public var canvasWidth: Int
+    /// The canvas height.
+    public var canvasHeight: Int
 
-    /// Resolves `input` (hashing and probing clips, or taking them from `cache`) and lists the work.
-    public static func make(input: StoryInput, options: RenderOptions, cache: StatCache?) throws -> BundlePlan {
+    /// Resolves `input` (hashing and probing clips, or taking them from `cache`) and lists the
+    /// work for `settings` (the bundle's, with this run's overrides applied).
+    public static func make(
+        input: StoryInput, settings: BundleSettings, options: RenderOptions, cache: StatCache?
+    ) throws -> BundlePlan {
         let root = URL(fileURLWithPath: input.root).standardizedFileURL.path
         let clipPaths = input.stories.flatMap(\.clips)
         let timeout = options.timeout
@@ -41,6 +51,8 @@ public struct BundlePlan: Sendable {
         var skipped = input.skipped
         var stories: [ResolvedStory] = []
         var position = 0
+        let playable = records.compactMap { try? $0.get() }.map { (width: $0.width, height: $0.height) }
+        let canvas = settings.canvasSize(forDisplaySizes: playable)
         for source in input.stories {
             var items: [ResolvedStory.Item] = []
             for clip in source.clips {
@@ -49,7 +61,7 @@ public struct BundlePlan: Sendable {
                     items.append(
                         .init(
                             path: clip, absolutePath: BundlePaths.join(root, clip), record: record,
-                            outputs: try itemOutputs(clip: clip, record: record, options: options)))
+                            outputs: try itemOutputs(clip: clip, record: record, canvas: canvas, options: options)))
                 case .failure(let error):
                     skipped.append(SkippedEntry(path: clip, story: source.handle, reason: error.reason))
                 }
@@ -87,6 +99,8 @@ public struct BundlePlan: Sendable {
                 if let clip = outputs.clip { units.append(unit(.clip, item.record.sha256, clip)) }
                 units.append(unit(.poster, outputKey(outputs.poster), outputs.poster))
                 units.append(unit(.thumbnail, outputKey(outputs.thumbnail), outputs.thumbnail))
+                units.append(unit(.firstFrame, outputKey(outputs.firstFrame), outputs.firstFrame))
+                units.append(unit(.lastFrame, outputKey(outputs.lastFrame), outputs.lastFrame))
             }
             if let avatar = story.avatar, let output = story.avatarOutput {
                 units.append(
@@ -95,8 +109,11 @@ public struct BundlePlan: Sendable {
                         sourceLabel: story.source.avatar ?? ""))
             }
         }
-        units += try transitionUnits(between: stories, options: options)
-        return BundlePlan(stories: stories, units: unique(units), skipped: skipped, options: options)
+        var plan = BundlePlan(
+            stories: stories, units: [], skipped: skipped, options: options, settings: settings,
+            canvasWidth: canvas.width, canvasHeight: canvas.height)
+        plan.units = unique(units + (try plan.transitionUnits(between: stories)))
+        return plan
     }
 
     /// The units of this shard (all of them when `options.shard` is nil): unit i of the sorted
@@ -110,14 +127,12 @@ public struct BundlePlan: Sendable {
     /// story i+1 (from the last frame of its last item to the first frame of the next story's
     /// first item), then, with `--both-directions`, the backward turn from i+1 to i (both first
     /// frames).
-    public static func transitionUnits(between stories: [ResolvedStory], options: RenderOptions) throws
-        -> [WorkUnit]
-    {
+    public func transitionUnits(between stories: [ResolvedStory]) throws -> [WorkUnit] {
         var units: [WorkUnit] = []
         for (from, to) in zip(stories, stories.dropFirst()) {
-            units.append(try transitionUnit(from: from, to: to, direction: "forward", options: options))
-            if options.bothDirections {
-                units.append(try transitionUnit(from: to, to: from, direction: "backward", options: options))
+            units.append(try transitionUnit(from: from, to: to, direction: .forward))
+            if settings.bothDirections {
+                units.append(try transitionUnit(from: to, to: from, direction: .backward))
             }
         }
         return units
@@ -127,32 +142,28 @@ public struct BundlePlan: Sendable {
         String(try ContentHasher.sha256(of: ([rendererVersion] + parts).joined(separator: "|")).prefix(20))
     }
 
-    /// The transition parameters that go into a transition's key.
-    static func transitionParameters(_ options: RenderOptions) -> [String] {
-        [
-            "\(options.canvasWidth)x\(options.canvasHeight)", "fps=\(options.fps)",
-            "duration=\(options.transitionDuration)",
-            "smooth", "perspective=2.667", "shade=0.3", "h264", "crf=20",
-        ]
-    }
-
-    /// The outputs an item plays from: its clip's copy (named by the clip's id), its poster and
-    /// its thumbnail (named by keys of the clip's hash and their parameters).
-    private static func itemOutputs(clip: String, record: ClipRecord, options: RenderOptions) throws
-        -> ResolvedStory.ItemOutputs
-    {
+    /// The outputs an item plays from: its clip's copy (named by the clip's id), and its poster,
+    /// thumbnail and first and last frame stills (named by keys of the clip's hash and their
+    /// parameters).
+    private static func itemOutputs(
+        clip: String, record: ClipRecord, canvas: (width: Int, height: Int), options: RenderOptions
+    ) throws -> ResolvedStory.ItemOutputs {
         let sha = record.sha256
-        let canvas = "\(options.canvasWidth)x\(options.canvasHeight)"
+        let size = "\(canvas.width)x\(canvas.height)"
         let copy =
             options.clipMode == .reference ? nil : "clips/\(record.id).\((clip as NSString).pathExtension.lowercased())"
+        let stills = try key(["stills", sha, size, "fill", "jpeg=\(RenderOptions.stillQuality)"])
         return .init(
-            clip: copy, poster: "posters/\(try key(["poster", sha, canvas])).jpg",
-            thumbnail: "thumbs/\(try key(["thumbnail", sha, "\(RenderOptions.thumbnailWidth)"])).jpg")
+            clip: copy, poster: "posters/\(try key(["poster", sha, size])).jpg",
+            thumbnail: "thumbs/\(try key(["thumbnail", sha, "\(RenderOptions.thumbnailWidth)"])).jpg",
+            firstFrame: "stills/\(stills)-first.jpg", lastFrame: "stills/\(stills)-last.jpg")
     }
 
-    /// The key an output's name carries: its file name without the extension.
+    /// The key an output's name carries: its file name without the extension (and, for a
+    /// still, without `-first`/`-last`).
     private static func outputKey(_ output: String) -> String {
-        ((output as NSString).lastPathComponent as NSString).deletingPathExtension
+        let name = ((output as NSString).lastPathComponent as NSString).deletingPathExtension
+        return String(name.prefix { $0 != "-" })
     }
 
     /// One unit per output (the first one planned), sorted by output path.
@@ -163,20 +174,46 @@ public struct BundlePlan: Sendable {
 
     /// Forward: last frame of `from`'s last item to the first frame of `to`'s first item.
     /// Backward (going back from `from` to the previous story `to`): both faces are first frames.
-    private static func transitionUnit(
-        from: ResolvedStory, to: ResolvedStory, direction: String, options: RenderOptions
-    ) throws -> WorkUnit {
-        guard let fromItem = direction == "forward" ? from.items.last : from.items.first, let toItem = to.items.first
+    /// The parameters are built once here and carried on the unit; the key is made from them.
+    private func transitionUnit(from: ResolvedStory, to: ResolvedStory, direction: CubeDirection) throws
+        -> WorkUnit
+    {
+        guard let fromItem = direction == .forward ? from.items.last : from.items.first, let toItem = to.items.first
         else { throw MediaError(.invalidMedia, path: from.id, "a story without items has no transition") }
-        let fromFace = direction == "forward" ? "last" : "first"
-        let unitKey = try key(
-            ["transition", direction, fromItem.record.sha256 + ":" + fromFace, toItem.record.sha256 + ":first"]
-                + transitionParameters(options))
+        var parameters = CubeTransitionJob.Parameters()
+        parameters.width = canvasWidth
+        parameters.height = canvasHeight
+        parameters.fps = settings.fps
+        parameters.duration = settings.transitionDuration
+        parameters.direction = direction
+        parameters.codec = settings.codec
+        parameters.crf = settings.crf
+        switch settings.peak {
+        case .fixed(let bitsPerSecond):
+            parameters.maxBitrate = bitsPerSecond
+        case .rule:
+            parameters.maxBitrate = BundlePlan.peakBitrate(
+                width: canvasWidth, height: canvasHeight,
+                clipBitrates: [fromItem.record.bitRate, toItem.record.bitRate])
+        }
+        let fromFace = direction == .forward ? "last" : "first"
+        let unitKey = try BundlePlan.key([
+            "transition", fromItem.record.sha256 + ":" + fromFace, toItem.record.sha256 + ":first",
+            parameters.canonicalKey,
+        ])
         return WorkUnit(
             kind: .transition, key: unitKey, output: "transitions/\(unitKey).mp4", story: from.id,
             source: fromItem.absolutePath, sourceLabel: fromItem.path,
-            faces: .init(
+            transition: .init(
                 fromStory: from.id, toStory: to.id, fromClip: fromItem.absolutePath, toClip: toItem.absolutePath,
-                direction: direction))
+                parameters: parameters))
+    }
+
+    /// The peak rule: twice the higher average bit rate of the two clips, at least 2 Mb/s at
+    /// 720×1280 scaled by canvas pixels.
+    static func peakBitrate(width: Int, height: Int, clipBitrates: [Int]) -> Int {
+        let floor = 2_000_000 * Double(width) * Double(height) / (720 * 1280)
+        let clips = 2 * Double(clipBitrates.max() ?? 0)
+        return Int(exactly: max(floor, clips).rounded()) ?? Int.max
     }
 }

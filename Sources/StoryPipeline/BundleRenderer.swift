@@ -54,16 +54,22 @@ public struct BundleRenderer: Sendable {
         let privateFolder = BundlePaths.join(output, BundlePaths.privateFolder)
         let cache = StatCache(file: BundlePaths.join(privateFolder, "stat-cache.json"))
         let ledger = BundleLedger(bundle: output, shard: options.shard)
-        let plan = try BundlePlan.make(input: storyInput, options: options, cache: cache)
+        var summary = RenderSummary()
+        let saved = BundleSettings.saved(in: output)
+        let settings = (saved ?? BundleSettings()).applying(options.settings)
+        if let saved { summary.settingsChanges = settings.changes(from: saved) }
+        let plan = try BundlePlan.make(input: storyInput, settings: settings, options: options, cache: cache)
+        try settings.save(in: output)
 
-        var run = UnitRun(bundle: output, options: options, ledger: ledger, progress: progress)
+        var run = UnitRun(
+            bundle: output, options: options, canvas: (plan.canvasWidth, plan.canvasHeight), ledger: ledger,
+            progress: progress)
         run.execute(plan.shardUnits)
         // A clip whose units failed (it may have changed since it was hashed) is hashed and
         // probed again next time.
         let failed = Set(run.failures.map(\.path))
         let kept = plan.stories.flatMap(\.items).filter { !failed.contains($0.path) }.map(\.absolutePath)
         try? cache.save(keeping: Set(kept))
-        var summary = RenderSummary()
         guard options.shard == nil else {
             return try finish(run, summary: &summary, skipped: plan.skipped, started: started, ledger: ledger)
         }
@@ -85,13 +91,13 @@ public struct BundleRenderer: Sendable {
                 playing.append(story)
             }
         }
-        let transitions = try BundlePlan.transitionUnits(between: playing, options: options)
+        let transitions = try plan.transitionUnits(between: playing)
         run.execute(transitions.filter { !run.attempted.contains($0.output) })
         skipped += run.failures.filter { failure in !skipped.contains(failure) }
 
         let manifest = ManifestBuilder(
             stories: playing, transitions: transitions.filter { run.available.contains($0.output) },
-            skipped: skipped, options: options, bundle: output
+            skipped: skipped, plan: plan, bundle: output
         ).build()
         if let failure = run.outputFailure {
             try? ledger.save()

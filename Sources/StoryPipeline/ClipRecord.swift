@@ -22,6 +22,9 @@ public struct ClipRecord: Sendable, Equatable, Codable {
     public var hdr: String
     /// True when the clip has an audio stream.
     public var hasAudio: Bool
+    /// The average bit rate in bits per second (the container's, as ffprobe's `format.bit_rate`),
+    /// 0 when unknown: what a transition's peak bit rate is measured against.
+    public var bitRate: Int
 
     /// The first 16 hex digits of the hash: the item's id.
     public var id: String { String(sha256.prefix(16)) }
@@ -44,5 +47,6 @@ public struct ClipRecord: Sendable, Equatable, Codable {
         codec = video.codec
         hdr = video.hdr
         hasAudio = info.audio != nil
+        bitRate = info.bitRate ?? 0
     }
 }

@@ -18,8 +18,8 @@ struct ManifestBuilder {
     let transitions: [WorkUnit]
     /// What was left out, with reasons.
     let skipped: [SkippedEntry]
-    /// The render's options (canvas, transition timing, clip mode).
-    let options: RenderOptions
+    /// The plan (the canvas and the settings).
+    let plan: BundlePlan
     /// The bundle folder (for `--reference` paths).
     let bundle: String
 
@@ -50,6 +50,8 @@ struct ManifestBuilder {
                         ("frameRate", .number(record.frameRate)), ("codec", .string(record.codec)),
                         ("hdr", .string(record.hdr)), ("hasAudio", .bool(record.hasAudio)),
                         ("poster", .string(item.outputs.poster)), ("thumbnail", .string(item.outputs.thumbnail)),
+                        ("firstFrame", .string(item.outputs.firstFrame)),
+                        ("lastFrame", .string(item.outputs.lastFrame)),
                     ]))
             }
             if let avatar = story.avatarOutput { referenced.insert(avatar) }
@@ -69,23 +71,25 @@ struct ManifestBuilder {
                     ("items", .array(items)),
                 ]))
         }
-        let frames = RenderOptions.frameCount(duration: options.transitionDuration, fps: options.fps)
         var transitions: [JSONValue] = []
         for unit in self.transitions {
-            guard let faces = unit.faces else { continue }
+            guard let transition = unit.transition else { continue }
+            let parameters = transition.parameters
+            let frames = RenderOptions.frameCount(duration: parameters.duration, fps: parameters.fps)
             referenced.insert(unit.output)
             transitions.append(
                 .object([
-                    ("from", .string(faces.fromStory)), ("to", .string(faces.toStory)),
-                    ("direction", .string(faces.direction)), ("src", .string(unit.output)), ("frames", .int(frames)),
-                    ("fps", .number(options.fps)), ("duration", .number(Double(frames) / options.fps)),
-                    ("width", .int(options.canvasWidth)), ("height", .int(options.canvasHeight)),
+                    ("from", .string(transition.fromStory)), ("to", .string(transition.toStory)),
+                    ("direction", .string(transition.direction.rawValue)), ("src", .string(unit.output)),
+                    ("frames", .int(frames)), ("fps", .number(parameters.fps)),
+                    ("duration", .number(Double(frames) / parameters.fps)),
+                    ("width", .int(plan.canvasWidth)), ("height", .int(plan.canvasHeight)),
                 ]))
         }
         let value = JSONValue.object([
             ("version", .int(1)),
             ("generator", .string("storyreel \(BundlePlan.toolVersion)")),
-            ("canvas", .object([("width", .int(options.canvasWidth)), ("height", .int(options.canvasHeight))])),
+            ("canvas", .object([("width", .int(plan.canvasWidth)), ("height", .int(plan.canvasHeight))])),
             ("duration", .number(total)),
             ("stories", .array(stories)),
             ("transitions", .array(transitions)),

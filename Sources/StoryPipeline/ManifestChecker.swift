@@ -25,7 +25,8 @@ struct ManifestChecker {
     static let manifestKeys = ["version", "generator", "canvas", "duration", "stories", "transitions", "skipped"]
     static let storyKeys = ["id", "user", "isRead", "duration", "items"]
     static let userKeys = ["handle", "displayName", "avatar"]
-    static let itemKeys = [
+    static let itemKeys = itemRequiredKeys + ["firstFrame", "lastFrame"]
+    static let itemRequiredKeys = [
         "id", "src", "sha256", "duration", "width", "height", "rotation", "frameRate", "codec", "hdr", "hasAudio",
         "poster", "thumbnail",
     ]
@@ -99,7 +100,7 @@ struct ManifestChecker {
     }
 
     private mutating func check(item value: Any, at path: String) {
-        guard let item = object(value, at: path, keys: Self.itemKeys) else { return }
+        guard let item = object(value, at: path, keys: Self.itemKeys, required: Self.itemRequiredKeys) else { return }
         let id = string(
             item["id"], at: "\(path).id", "16 lowercase hex digits, then -2, -3 … or nothing", Self.isItemID)
         let sha = string(item["sha256"], at: "\(path).sha256", "64 lowercase hex digits") {
@@ -123,7 +124,7 @@ struct ManifestChecker {
         _ = string(item["codec"], at: "\(path).codec")
         choice(item["hdr"], at: "\(path).hdr", ["none", "hlg", "pq", "dolbyVision"])
         boolean(item["hasAudio"], at: "\(path).hasAudio")
-        for key in ["poster", "thumbnail"] {
+        for key in ["poster", "thumbnail", "firstFrame", "lastFrame"] {
             if let relative = relativePath(item[key], at: "\(path).\(key)") {
                 _ = checkFile(relative, at: "\(path).\(key)")
             }

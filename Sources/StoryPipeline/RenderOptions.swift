@@ -23,16 +23,9 @@ public struct RenderOptions: Sendable {
         }
     }
 
-    /// Transition width in pixels (the canvas).
-    public var canvasWidth = 1080
-    /// Transition height in pixels.
-    public var canvasHeight = 1920
-    /// Transition frame rate.
-    public var fps = 30.0
-    /// Transition duration in seconds.
-    public var transitionDuration = 0.5
-    /// Also render backward transitions.
-    public var bothDirections = false
+    /// The bundle settings given for this run (canvas, transition timing and encoding); the
+    /// rest come from the bundle's saved settings, else the defaults.
+    public var settings = BundleSettings.Overrides()
     /// How clips get into the bundle.
     public var clipMode = ClipMode.copy
     /// Remove outputs nothing references.
@@ -49,7 +42,7 @@ public struct RenderOptions: Sendable {
     /// Render even where OUT holds files that are not storyreel's (which stay untouched).
     public var force = false
 
-    /// The defaults: 1080×1920, 30 fps, 0.5 s forward transitions, copies.
+    /// The defaults: the bundle's saved settings, copies, all cores.
     public init() {}
 
     /// A transition's frame count, round(duration × fps), or 0 when that is not a whole number
@@ -62,4 +55,6 @@ public struct RenderOptions: Sendable {
     public static let thumbnailWidth = 180
     /// Avatars are this square.
     public static let avatarSize = 180
+    /// The JPEG quality of posters, thumbnails, avatars and stills (1...100).
+    public static let stillQuality = 85
 }

@@ -12,6 +12,8 @@ public struct RenderSummary: Sendable {
     public var manifestPath: String?
     /// Outputs removed by `--prune`.
     public var pruned = 0
+    /// How this run's options changed the bundle's saved settings, e.g. `crf 23 → 20`.
+    public var settingsChanges: [String] = []
 
     /// The `--json` summary object.
     public var json: JSONValue {

@@ -21,9 +21,13 @@ public struct ResolvedStory: Sendable {
         public var poster: String
         /// The thumbnail in `thumbs/`.
         public var thumbnail: String
+        /// The still of the first displayed frame in `stills/`, fitted to the canvas.
+        public var firstFrame: String
+        /// The still of the last displayed frame in `stills/`, fitted to the canvas.
+        public var lastFrame: String
 
         /// Every file, in a fixed order.
-        public var all: [String] { [clip, poster, thumbnail].compactMap { $0 } }
+        public var all: [String] { [clip, poster, thumbnail, firstFrame, lastFrame].compactMap { $0 } }
     }
 
     /// The story as found in the input.

@@ -9,6 +9,8 @@ struct UnitRun {
     let bundle: String
     /// The render's options.
     let options: RenderOptions
+    /// The canvas the plan chose.
+    let canvas: (width: Int, height: Int)
     /// What storyreel wrote into the bundle.
     let ledger: BundleLedger
     /// Called after each unit that had to be made.
@@ -28,11 +30,12 @@ struct UnitRun {
     private(set) var cached = 0
 
     init(
-        bundle: String, options: RenderOptions, ledger: BundleLedger,
+        bundle: String, options: RenderOptions, canvas: (width: Int, height: Int), ledger: BundleLedger,
         progress: @escaping @Sendable (RenderProgress) -> Void
     ) {
         self.bundle = bundle
         self.options = options
+        self.canvas = canvas
         self.ledger = ledger
         self.progress = progress
     }
@@ -61,7 +64,8 @@ struct UnitRun {
                 pending.append(unit)
             }
         }
-        let worker = UnitWorker(bundle: bundle, options: options)
+        let worker = UnitWorker(
+            bundle: bundle, options: options, canvasWidth: canvas.width, canvasHeight: canvas.height)
         let counter = ProgressCounter(total: pending.count)
         let batches = UnitWorker.batches(of: pending)
         let progress = self.progress

@@ -1,22 +1,22 @@
 import Foundation
 import StoryMedia
 
-/// Makes one work unit's output, atomically: a clip copy or link, a poster, a thumbnail, an
-/// avatar, or a cube transition.
+/// Makes work units' outputs, atomically: a clip copy or link, a poster, a thumbnail, the first
+/// and last frame stills, an avatar, or a cube transition.
 struct UnitWorker: Sendable {
     /// The bundle folder.
     let bundle: String
     /// The render's options.
     let options: RenderOptions
+    /// The canvas width (posters fit in it, stills fill it).
+    let canvasWidth: Int
+    /// The canvas height.
+    let canvasHeight: Int
 
-    /// Makes the outputs of `units` (one unit, or a clip's poster and thumbnail together, which
-    /// share one smart pick) under their final names, or throws and leaves nothing behind.
+    /// Makes the outputs of `units`, one batch from ``batches(of:)``, under their final names, or
+    /// throws and leaves nothing behind.
     func make(_ units: [WorkUnit]) throws {
         guard let first = units.first else { return }
-        if first.kind == .poster || first.kind == .thumbnail {
-            try makeClipImages(units)
-            return
-        }
         let destination = BundlePaths.join(bundle, first.output)
         switch first.kind {
         case .clip:
@@ -29,78 +29,108 @@ struct UnitWorker: Sendable {
                 path: first.source, size: .fill(width: side, height: side), timeout: options.timeout)
             try writeJPEG(image, to: destination)
         case .transition:
-            guard let faces = first.faces else { return }
-            var parameters = CubeTransitionJob.Parameters()
-            parameters.width = options.canvasWidth
-            parameters.height = options.canvasHeight
-            parameters.fps = options.fps
-            parameters.duration = options.transitionDuration
-            parameters.direction = faces.direction == "forward" ? .forward : .backward
-            parameters.threads = max(1, Parallel.coreCount / max(1, options.jobs))
-            _ = try CubeTransitionJob(
-                from: faces.fromClip, to: faces.toClip, parameters: parameters, timeout: options.timeout
-            )
-            .writeVideo(to: destination)
-        case .poster, .thumbnail:
-            break
+            try makeTransition(first, lastFrameStill: units.dropFirst().first)
+        case .poster, .thumbnail, .firstFrame, .lastFrame:
+            try makeClipImages(units)
         }
     }
 
-    /// A clip's poster and thumbnail: one smart pick at display size, then each output resized
-    /// from it. Either output alone is made the same way, so its bytes depend only on its key.
+    /// A transition; when the still of its outgoing clip's last frame is also to be made, it is
+    /// the transition's own face, written as it is (the faces are decoded once).
+    private func makeTransition(_ unit: WorkUnit, lastFrameStill: WorkUnit?) throws {
+        guard let transition = unit.transition else { return }
+        var parameters = transition.parameters
+        parameters.threads = max(1, Parallel.coreCount / max(1, options.jobs))
+        let job = CubeTransitionJob(
+            from: transition.fromClip, to: transition.toClip, parameters: parameters, timeout: options.timeout)
+        let faces = try job.loadFaces()
+        if let still = lastFrameStill {
+            try writeJPEG(faces.from, to: BundlePaths.join(bundle, still.output))
+        }
+        try job.run(writing: .init(videoPath: BundlePaths.join(bundle, unit.output)), faces: faces)
+    }
+
+    /// A clip's poster, thumbnail and stills, from one opened clip: the poster and thumbnail
+    /// from one smart pick at display size, each resized from it; the stills are the first and
+    /// last displayed frames filling the canvas, as the transitions' faces do. Each output alone
+    /// is made the same way, so its bytes depend only on its key.
     private func makeClipImages(_ units: [WorkUnit]) throws {
         let clip = try ClipFrameSource(path: units[0].source, timeout: options.timeout, threads: 1)
-        let picked = try clip.posterFrame(size: .original)
+        let fill = FrameSize.fill(width: canvasWidth, height: canvasHeight)
+        var picked: RGBAImageBuffer?
         for unit in units {
             let destination = BundlePaths.join(bundle, unit.output)
             try MediaError.naming(destination) {
-                let size: FrameSize =
-                    unit.kind == .poster
-                    ? posterSize(width: picked.width, height: picked.height) : .width(RenderOptions.thumbnailWidth)
-                let (width, height) = size.outputSize(displayWidth: picked.width, displayHeight: picked.height)
-                let image =
-                    (width, height) == (picked.width, picked.height)
-                    ? picked
-                    : try picked.pixels.withUnsafeBufferPointer {
-                        try RGBAResizer(
-                            sourceWidth: picked.width, sourceHeight: picked.height, width: width, height: height
-                        )
-                        .resize($0)
-                    }
-                try writeJPEG(image, to: destination)
+                switch unit.kind {
+                case .firstFrame:
+                    try writeJPEG(try clip.firstFrame(size: fill), to: destination)
+                case .lastFrame:
+                    try writeJPEG(try clip.lastFrame(size: fill), to: destination)
+                default:
+                    let pick = try picked ?? clip.posterFrame(size: .original)
+                    picked = pick
+                    try writeJPEG(try resized(pick, for: unit.kind), to: destination)
+                }
             }
         }
     }
 
-    /// Groups pending units into jobs: a clip's poster and thumbnail together, everything else
-    /// alone. Transitions, the longest jobs, go first so they do not finish last on one core.
+    /// The poster (the pick shrunk to fit the canvas) or the thumbnail (180 px wide).
+    private func resized(_ picked: RGBAImageBuffer, for kind: WorkUnit.Kind) throws -> RGBAImageBuffer {
+        let size: FrameSize =
+            kind == .poster
+            ? posterSize(width: picked.width, height: picked.height) : .width(RenderOptions.thumbnailWidth)
+        let (width, height) = size.outputSize(displayWidth: picked.width, displayHeight: picked.height)
+        guard (width, height) != (picked.width, picked.height) else { return picked }
+        return try picked.pixels.withUnsafeBufferPointer {
+            try RGBAResizer(sourceWidth: picked.width, sourceHeight: picked.height, width: width, height: height)
+                .resize($0)
+        }
+    }
+
+    /// Groups pending units into jobs: a clip's poster, thumbnail and stills together (one
+    /// opened clip); a forward transition with the still of its outgoing clip's last frame when
+    /// both are pending (that still is the transition's face); everything else alone.
+    /// Transitions, the longest jobs, go first so they do not finish last on one core.
     static func batches(of units: [WorkUnit]) -> [[WorkUnit]] {
+        var lastFrames = Dictionary(
+            units.filter { $0.kind == .lastFrame }.map { ($0.source, $0) }, uniquingKeysWith: { first, _ in first })
+        var transitions: [[WorkUnit]] = []
+        for unit in units where unit.kind == .transition {
+            if unit.transition?.direction == .forward, let still = lastFrames.removeValue(forKey: unit.source) {
+                transitions.append([unit, still])
+            } else {
+                transitions.append([unit])
+            }
+        }
+        let taken = Set(transitions.flatMap { $0.dropFirst().map(\.output) })
         var imagesByClip: [String: Int] = [:]
-        var batches: [[WorkUnit]] = []
-        for unit in units {
-            if unit.kind == .poster || unit.kind == .thumbnail {
+        var others: [[WorkUnit]] = []
+        for unit in units where unit.kind != .transition && !taken.contains(unit.output) {
+            if [.poster, .thumbnail, .firstFrame, .lastFrame].contains(unit.kind) {
                 if let index = imagesByClip[unit.source] {
-                    batches[index].append(unit)
+                    others[index].append(unit)
                     continue
                 }
-                imagesByClip[unit.source] = batches.count
+                imagesByClip[unit.source] = others.count
             }
-            batches.append([unit])
+            others.append([unit])
         }
-        return batches.filter { $0[0].kind == .transition } + batches.filter { $0[0].kind != .transition }
+        return transitions + others
     }
 
     /// The display size, shrunk to fit inside the canvas when it is larger.
     private func posterSize(width: Int, height: Int) -> FrameSize {
-        guard width > options.canvasWidth || height > options.canvasHeight else { return .original }
-        let widthLimited = Double(options.canvasWidth) / Double(width) <= Double(options.canvasHeight) / Double(height)
-        return widthLimited ? .width(options.canvasWidth) : .height(options.canvasHeight)
+        guard width > canvasWidth || height > canvasHeight else { return .original }
+        let widthLimited = Double(canvasWidth) / Double(width) <= Double(canvasHeight) / Double(height)
+        return widthLimited ? .width(canvasWidth) : .height(canvasHeight)
     }
 
     /// Encodes `image` as JPEG and writes it atomically; every error names `path`.
     private func writeJPEG(_ image: RGBAImageBuffer, to path: String) throws {
         try MediaError.naming(path) {
-            try AtomicFile.write(try ImageEncoder.encode(image, format: .jpeg, quality: 85), to: path)
+            try AtomicFile.write(
+                try ImageEncoder.encode(image, format: .jpeg, quality: RenderOptions.stillQuality), to: path)
         }
     }
 }

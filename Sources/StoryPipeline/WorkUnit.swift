@@ -1,3 +1,5 @@
+import CubeRender
+
 /// One piece of bundle work whose output is named by a key derived from everything that goes
 /// into it: the inputs' contents, the parameters and the renderer version. An output that
 /// exists under its key is never redone.
@@ -5,10 +7,15 @@ public struct WorkUnit: Sendable, Equatable {
     /// What the unit makes.
     public enum Kind: String, Sendable {
         case clip, poster, thumbnail, avatar, transition
+        /// The still of an item's first displayed frame, fitted to the canvas.
+        case firstFrame = "first-frame"
+        /// The still of an item's last displayed frame, fitted to the canvas.
+        case lastFrame = "last-frame"
     }
 
-    /// What a transition is made from.
-    public struct TransitionFaces: Sendable, Equatable {
+    /// What a transition is made from, and how: the parameters are the very value the worker
+    /// renders with, and the unit's key is made from their canonical text.
+    public struct Transition: Sendable, Equatable {
         /// The outgoing story's id.
         public var fromStory: String
         /// The incoming story's id.
@@ -17,8 +24,12 @@ public struct WorkUnit: Sendable, Equatable {
         public var fromClip: String
         /// Absolute path of the clip giving face B.
         public var toClip: String
-        /// `forward` or `backward`.
-        public var direction: String
+        /// Everything that decides the transition's bytes (the renderer's thread count aside),
+        /// its direction included.
+        public var parameters: CubeTransitionJob.Parameters
+
+        /// Which way the cube turns.
+        public var direction: CubeDirection { parameters.direction }
     }
 
     /// What the unit makes.
@@ -33,6 +44,6 @@ public struct WorkUnit: Sendable, Equatable {
     public var source: String
     /// The input, relative to the stories input (for `plan` and skipped entries).
     public var sourceLabel: String
-    /// For transitions: the faces.
-    public var faces: TransitionFaces?
+    /// For transitions: the faces and the parameters.
+    public var transition: Transition?
 }

@@ -15,7 +15,21 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
         case secondsOrPercent(maximumSeconds: Double)
         /// `K/N` with 1 ≤ K ≤ N ≤ `maximumCount`.
         case shard(maximumCount: Int)
+        /// Bits per second in the range, written `4500000`, `4500k` or `4.5M`.
+        case bitRate(ClosedRange<Int>)
     }
+
+    /// True when the option also takes `auto`, meaning "storyreel chooses" (the typed accessors
+    /// give nil for it; ask ``ParsedArguments/isAutomatic(_:)``).
+    let allowsAutomatic: Bool
+
+    init(kind: Kind, allowsAutomatic: Bool = false) {
+        self.kind = kind
+        self.allowsAutomatic = allowsAutomatic
+    }
+
+    /// The same range, also taking `auto`.
+    public var orAutomatic: OptionRange { OptionRange(kind: kind, allowsAutomatic: true) }
 
     /// What the option accepts.
     let kind: Kind
@@ -30,6 +44,8 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
     public static let transitionSeconds = number(above: 0, upTo: 10)
     /// A canvas (`--size`): even sides from 2 to 8192.
     public static let canvas = evenSize(2...8192)
+    /// A transition's peak bit rate (`--max-bitrate`): 100 kb/s to 200 Mb/s.
+    public static let peakBitRate = OptionRange(kind: .bitRate(100_000...200_000_000))
     /// The frames a transition may have, `round(duration × fps)`: checked with both options.
     public static let transitionFrames = 1...1000
 
@@ -75,6 +91,11 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
     /// What the option accepts, for a person: "a number more than 0 and at most 240". Help shows
     /// it as "Must be …", an error as "--fps must be …, got '1e10'".
     public var description: String {
+        allowsAutomatic ? "\(bounds) or auto" : bounds
+    }
+
+    /// What the option accepts besides `auto`.
+    private var bounds: String {
         switch kind {
         case .number(let lower, true, let upper):
             return "a number more than \(Self.format(lower)) and at most \(Self.format(upper))"
@@ -88,17 +109,23 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
             return "seconds from 0 to \(Self.format(maximumSeconds)) or a percentage from 0% to 100%"
         case .shard(let maximumCount):
             return "K/N with 1 ≤ K ≤ N ≤ \(maximumCount)"
+        case .bitRate(let range):
+            return
+                "bits per second from \(Self.formatBitRate(range.lowerBound)) to \(Self.formatBitRate(range.upperBound))"
+                + " (e.g. 4500000, 4500k or 4.5M)"
         }
     }
 
     /// True when `text` is a value this range accepts.
     func accepts(_ text: String) -> Bool {
+        if allowsAutomatic && text == "auto" { return true }
         switch kind {
         case .number: return number(text) != nil
         case .wholeNumber: return wholeNumber(text) != nil
         case .evenSize: return size(text) != nil
         case .secondsOrPercent: return secondsOrPercent(text) != nil
         case .shard: return shard(text) != nil
+        case .bitRate: return bitRate(text) != nil
         }
     }
 
@@ -109,7 +136,7 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
         case .number(let lower, let lowerIsOpen, let upper):
             let aboveLower = lowerIsOpen ? value > lower : value >= lower
             return aboveLower && value <= upper ? value : nil
-        case .wholeNumber, .evenSize, .secondsOrPercent, .shard:
+        case .wholeNumber, .evenSize, .secondsOrPercent, .shard, .bitRate:
             return nil
         }
     }
@@ -146,6 +173,21 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else { return nil }
         guard (1...maximumCount).contains(count), (1...count).contains(index) else { return nil }
         return (index, count)
+    }
+
+    /// `text` as bits per second in the range (`4500000`, `4500k`, `4.5M`), or nil.
+    func bitRate(_ text: String) -> Int? {
+        guard case .bitRate(let range) = kind, let unit = text.last else { return nil }
+        let multiplier: Double = unit == "k" || unit == "K" ? 1_000 : unit == "M" ? 1_000_000 : 1
+        guard let number = Double(multiplier == 1 ? text : String(text.dropLast())), number.isFinite,
+            let bits = Int(exactly: (number * multiplier).rounded()), range.contains(bits)
+        else { return nil }
+        return bits
+    }
+
+    /// Bits per second as people write them: `100k`, `4.5M`.
+    private static func formatBitRate(_ bits: Int) -> String {
+        bits >= 1_000_000 ? "\(format(Double(bits) / 1_000_000))M" : "\(format(Double(bits) / 1_000))k"
     }
 
     /// A bound as people write it: `86400`, not `86400.0`; `0.1` as it is.

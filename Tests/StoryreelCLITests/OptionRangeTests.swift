@@ -57,19 +57,24 @@ import Testing
             ]),
         Case(
             command: "render", arguments: [stories, "-o", "OUT/bundle"],
-            options: ["jobs", "shard", "size", "fps", "transition-duration", "timeout", "lock-timeout"],
+            options: [
+                "jobs", "shard", "size", "fps", "transition-duration", "crf", "max-bitrate", "timeout", "lock-timeout",
+            ],
             outputs: ["OUT/bundle"],
             extraBadValues: [
                 "jobs": ["0", "1025"], "shard": ["0/2", "3/2", "1/1025", "1e10/1e10", "1/"],
-                "transition-duration": ["0", "11"], "lock-timeout": ["86401", "-0.5"],
+                "transition-duration": ["0", "11"], "lock-timeout": ["86401", "-0.5"], "crf": ["52", "20.5"],
+                "max-bitrate": ["99999", "201M", "4.5G", "auto2", "M"], "size": ["automatic", "9000x2"],
             ]),
         Case(
             command: "plan", arguments: [stories, "--json"],
-            options: ["jobs", "shard", "size", "fps", "transition-duration", "timeout"], outputs: []),
+            options: ["jobs", "shard", "size", "fps", "transition-duration", "crf", "max-bitrate", "timeout"],
+            outputs: []),
         Case(
             command: "ingest", arguments: [clip, "--story", "ana", "--into", "OUT/stories", "--render", "OUT/bundle"],
-            options: ["max-duration", "timeout"], outputs: ["OUT/stories", "OUT/bundle"],
-            extraBadValues: ["max-duration": ["0", "86401"]]),
+            options: ["max-duration", "timeout", "size", "fps", "transition-duration", "crf", "max-bitrate"],
+            outputs: ["OUT/stories", "OUT/bundle"],
+            extraBadValues: ["max-duration": ["0", "86401"], "max-bitrate": ["50k"]]),
     ]
 
     /// Runs `storyreel` with `OUT` in the arguments replaced by the temp folder.
@@ -154,7 +159,7 @@ import Testing
     @Test func everyNumericOptionDeclaresARange() {
         let numeric: Set = [
             "timeout", "lock-timeout", "jobs", "fps", "transition-duration", "duration", "size", "width", "height",
-            "quality", "crf", "perspective", "shade", "max-duration", "at", "shard",
+            "quality", "crf", "perspective", "shade", "max-duration", "at", "shard", "max-bitrate",
         ]
         var seen = Set<String>()
         for command in Storyreel.commands {

@@ -90,19 +90,20 @@ import Testing
             atPath: TestEnvironment.samples.appendingPathComponent("black-intro.mp4").path, toPath: clip)
         let (result, summary) = try fixture.render(into: "reel", ["--prune"])
         #expect(result.status == 0, "\(result.stderr)")
-        // A clip copy, a poster, a thumbnail and one transition.
-        #expect(summary["rendered"] as? Int == 4)
+        // A clip copy, a poster, a thumbnail, the first and last frame stills and one transition.
+        #expect(summary["rendered"] as? Int == 6)
         let after = Set(fixture.outputs("reel"))
-        #expect(after.subtracting(before).count == 4)
-        #expect(before.subtracting(after).count == 4, "--prune removed the old outputs")
+        #expect(after.subtracting(before).count == 6)
+        #expect(before.subtracting(after).count == 6, "--prune removed the old outputs")
         // Adding a story adds its units and the transition into it.
         let newStory = "\(fixture.stories)/zoe"
         try FileManager.default.createDirectory(atPath: newStory, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
             atPath: TestEnvironment.samples.appendingPathComponent("sixty-fps.mp4").path, toPath: "\(newStory)/a.mp4")
         let (_, added) = try fixture.render(into: "reel")
-        // zoe plays after chloe and before dev-ops (read): clip, poster, thumb, 2 new transitions.
-        #expect(added["rendered"] as? Int == 5)
+        // zoe plays after chloe and before dev-ops (read): clip, poster, thumb, 2 stills and 2 new
+        // transitions.
+        #expect(added["rendered"] as? Int == 7)
         let manifest = try fixture.manifest("reel")
         #expect(
             (manifest["stories"] as? [[String: Any]])?.map { $0["id"] as? String } == [

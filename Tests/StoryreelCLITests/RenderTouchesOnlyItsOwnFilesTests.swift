@@ -88,7 +88,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         for path in foreign { #expect(FileManager.default.fileExists(atPath: "\(out)/\(path)"), "\(path) kept") }
         let removed = before.subtracting(fixture.outputs("reel"))
-        #expect(removed.count == 4, "the old clip, poster, thumbnail and transition: \(removed)")
+        #expect(removed.count == 6, "the old clip, poster, thumbnail, stills and transition: \(removed)")
         #expect(removed.allSatisfy { !foreign.contains($0) })
     }
 
@@ -136,7 +136,7 @@ import Testing
             let (result, _) = try fixture.render(into: "shard\(shard)", ["--shard", "\(shard)/2"])
             #expect(result.status == 0, "\(result.stderr)")
             // What upload-artifact with include-hidden-files: false keeps.
-            for folder in ["clips", "posters", "thumbs", "avatars", "transitions"] {
+            for folder in ["clips", "posters", "thumbs", "stills", "avatars", "transitions"] {
                 let copy = try TestEnvironment.run(
                     "/bin/sh",
                     [
@@ -174,7 +174,7 @@ import Testing
         let (pruned, _) = try fixture.render(into: "merged", ["--prune"])
         #expect(pruned.status == 0, "\(pruned.stderr)")
         let gone = before.subtracting(fixture.outputs("merged"))
-        #expect(gone.count == 3, "the old clip, poster and thumbnail (IMG_0001 faces no transition): \(gone)")
+        #expect(gone.count == 5, "the old clip, poster, thumbnail and stills (IMG_0001 faces no transition): \(gone)")
         #expect(!gone.contains("posters/holiday.jpg"))
         let manifest = try fixture.manifest("merged")
         let referenced = (manifest["stories"] as? [[String: Any]] ?? []).flatMap {

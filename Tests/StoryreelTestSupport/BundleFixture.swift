@@ -41,7 +41,7 @@ public final class BundleFixture: @unchecked Sendable {
 
     /// Files under bundle `name`'s output folders, relative, sorted.
     public func outputs(_ name: String) -> [String] {
-        ["clips", "posters", "thumbs", "avatars", "transitions"].flatMap { sub in
+        ["clips", "posters", "thumbs", "stills", "avatars", "transitions"].flatMap { sub in
             ((try? FileManager.default.contentsOfDirectory(atPath: folder.path("\(name)/\(sub)"))) ?? []).map {
                 "\(sub)/\($0)"
             }

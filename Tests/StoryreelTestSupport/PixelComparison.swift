@@ -36,6 +36,29 @@ public enum PixelComparison {
         return 10 * log10(255 * 255 / (squaredError / Double(first.count / 4)))
     }
 
+    /// A packed RGBA picture reduced to the mean of each `block` × `block` square (alpha 255):
+    /// what is left of a picture once pixel-level detail (codec noise, half-pixel resampling) is
+    /// set aside, so a comparison sees the picture itself, where it is and how it is framed.
+    public static func blockMeans(_ rgba: [UInt8], width: Int, height: Int, block: Int) -> [UInt8] {
+        let (columns, rows) = (width / block, height / block)
+        var reduced = [UInt8](repeating: 255, count: columns * rows * 4)
+        for row in 0..<rows {
+            for column in 0..<columns {
+                for channel in 0..<3 {
+                    var total = 0
+                    for y in (row * block)..<(row * block + block) {
+                        for x in (column * block)..<(column * block + block) {
+                            total += Int(rgba[(y * width + x) * 4 + channel])
+                        }
+                    }
+                    let mean = (Double(total) / Double(block * block)).rounded()
+                    reduced[(row * columns + column) * 4 + channel] = UInt8(mean)
+                }
+            }
+        }
+        return reduced
+    }
+
     /// libswscale flags matching the media layer's ``Scaler`` (bicubic, accurate rounding, full
     /// chroma interpolation), for a reference decoded exactly the way storyreel converts.
     public static let mediaLayerScaling = ["-sws_flags", "bicubic+accurate_rnd+full_chroma_int"]

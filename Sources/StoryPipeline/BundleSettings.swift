@@ -1,0 +1,195 @@
+import Foundation
+import StoryMedia
+
+/// The settings a bundle is rendered with: the canvas, the transitions' timing and encoding.
+/// They are kept in `.storyreel/settings.json`, so a later `render` (or `ingest --render`) that
+/// does not give them renders with the same ones instead of re-keying the bundle to the defaults.
+public struct BundleSettings: Equatable, Sendable {
+    /// The canvas transitions and stills are made at.
+    public enum Canvas: Equatable, Sendable, CustomStringConvertible {
+        /// The largest display size among the items that play, fitted within 1080×1920.
+        case automatic
+        /// A fixed size (even sides).
+        case fixed(width: Int, height: Int)
+
+        public var description: String {
+            switch self {
+            case .automatic: return "auto"
+            case .fixed(let width, let height): return "\(width)x\(height)"
+            }
+        }
+    }
+
+    /// The most a transition's average bit rate may be.
+    public enum Peak: Equatable, Sendable, CustomStringConvertible {
+        /// Twice the higher average bit rate of the two clips it joins, at least a floor that
+        /// grows with the canvas (``TransitionBitrate``).
+        case rule
+        /// A fixed cap in bits per second.
+        case fixed(Int)
+
+        public var description: String {
+            switch self {
+            case .rule: return "auto"
+            case .fixed(let bitsPerSecond): return "\(bitsPerSecond)"
+            }
+        }
+    }
+
+    /// What was given on a command line: nil for a setting that was not.
+    public struct Overrides: Equatable, Sendable {
+        /// `--size`.
+        public var canvas: Canvas?
+        /// `--fps`.
+        public var fps: Double?
+        /// `--transition-duration`.
+        public var transitionDuration: Double?
+        /// `--both-directions` / `--forward-only`.
+        public var bothDirections: Bool?
+        /// `--crf`.
+        public var crf: Int?
+        /// `--codec`.
+        public var codec: VideoEncoder.Codec?
+        /// `--max-bitrate`.
+        public var peak: Peak?
+
+        /// Nothing given.
+        public init() {}
+    }
+
+    /// The canvas; automatic by default.
+    public var canvas = Canvas.automatic
+    /// Transition frames per second.
+    public var fps = 30.0
+    /// Transition length in seconds.
+    public var transitionDuration = 0.5
+    /// Also render backward transitions.
+    public var bothDirections = false
+    /// The transitions' constant rate factor.
+    public var crf = 23
+    /// The transitions' codec.
+    public var codec = VideoEncoder.Codec.h264
+    /// The transitions' peak bit rate.
+    public var peak = Peak.rule
+
+    /// The defaults: automatic canvas, 0.5 s at 30 fps, forward only, H.264 at CRF 23, the peak rule.
+    public init() {}
+
+    /// The largest canvas the automatic choice gives.
+    public static let largestAutomaticCanvas = (width: 1080, height: 1920)
+
+    /// These settings with every given override applied.
+    public func applying(_ overrides: Overrides) -> BundleSettings {
+        var result = self
+        if let canvas = overrides.canvas { result.canvas = canvas }
+        if let fps = overrides.fps { result.fps = fps }
+        if let duration = overrides.transitionDuration { result.transitionDuration = duration }
+        if let both = overrides.bothDirections { result.bothDirections = both }
+        if let crf = overrides.crf { result.crf = crf }
+        if let codec = overrides.codec { result.codec = codec }
+        if let peak = overrides.peak { result.peak = peak }
+        return result
+    }
+
+    /// What differs from `earlier`, for a person: `["crf 23 → 20", "size auto → 720x1280"]`.
+    public func changes(from earlier: BundleSettings) -> [String] {
+        zip(earlier.fields, fields).compactMap { old, new in
+            old.value == new.value ? nil : "\(new.name) \(old.value) → \(new.value)"
+        }
+    }
+
+    /// The settings as named text values, in a fixed order: what is saved and compared.
+    private var fields: [(name: String, value: String)] {
+        [
+            ("size", canvas.description), ("fps", JSONValue.format(fps)),
+            ("transition-duration", JSONValue.format(transitionDuration)),
+            ("both-directions", bothDirections ? "yes" : "no"), ("crf", "\(crf)"), ("codec", codec.rawValue),
+            ("max-bitrate", peak.description),
+        ]
+    }
+
+    /// The canvas for items whose display sizes are `sizes`: a fixed canvas as it is; the
+    /// automatic one is the largest of them (by area), fitted within 1080×1920 keeping its
+    /// aspect, with sides rounded down to even. 1080×1920 when there is none.
+    public func canvasSize(forDisplaySizes sizes: [(width: Int, height: Int)]) -> (width: Int, height: Int) {
+        if case .fixed(let width, let height) = canvas { return (width, height) }
+        let (boxWidth, boxHeight) = Self.largestAutomaticCanvas
+        let positive = sizes.filter { $0.width > 0 && $0.height > 0 }
+        guard
+            let largest = positive.max(by: {
+                $0.width.multipliedReportingOverflow(by: $0.height).partialValue
+                    < $1.width.multipliedReportingOverflow(by: $1.height).partialValue
+            })
+        else { return Self.largestAutomaticCanvas }
+        let scale = min(1, Double(boxWidth) / Double(largest.width), Double(boxHeight) / Double(largest.height))
+        func even(_ side: Int) -> Int {
+            let scaled = Int(exactly: (Double(side) * scale).rounded(.down)) ?? 2
+            return max(2, scaled / 2 * 2)
+        }
+        return (even(largest.width), even(largest.height))
+    }
+
+    // MARK: - Saved in the bundle
+
+    /// Where a bundle keeps its settings.
+    public static func file(in bundle: String) -> String {
+        BundlePaths.join(bundle, "\(BundlePaths.privateFolder)/settings.json")
+    }
+
+    /// The settings saved in `bundle`, or nil when there are none (or they cannot be read).
+    public static func saved(in bundle: String) -> BundleSettings? {
+        guard let data = try? RegularFile.contents(of: file(in: bundle), maxSize: 1 << 20),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: String]
+        else { return nil }
+        var settings = BundleSettings()
+        for (name, value) in object {
+            guard settings.set(name, value) else { return nil }
+        }
+        return settings
+    }
+
+    /// Saves these settings in `bundle`, atomically, when they differ from what is there.
+    public func save(in bundle: String) throws {
+        guard BundleSettings.saved(in: bundle) != self else { return }
+        let value = JSONValue.object(fields.map { ($0.name, JSONValue.string($0.value)) })
+        try AtomicFile.write(Data((value.serialized() + "\n").utf8), to: BundleSettings.file(in: bundle))
+    }
+
+    /// Sets the field `name` from its saved text; false when either is not understood.
+    private mutating func set(_ name: String, _ value: String) -> Bool {
+        switch name {
+        case "size":
+            if value == "auto" {
+                canvas = .automatic
+                return true
+            }
+            let sides = value.split(separator: "x").compactMap { Int($0) }
+            guard sides.count == 2, sides.allSatisfy({ (2...8192).contains($0) && $0 % 2 == 0 }) else { return false }
+            canvas = .fixed(width: sides[0], height: sides[1])
+        case "fps":
+            guard let number = Double(value), number.isFinite, number > 0 else { return false }
+            fps = number
+        case "transition-duration":
+            guard let number = Double(value), number.isFinite, number > 0 else { return false }
+            transitionDuration = number
+        case "both-directions":
+            bothDirections = value == "yes"
+        case "crf":
+            guard let number = Int(value), (0...51).contains(number) else { return false }
+            crf = number
+        case "codec":
+            guard let named = VideoEncoder.Codec(rawValue: value) else { return false }
+            codec = named
+        case "max-bitrate":
+            if value == "auto" {
+                peak = .rule
+                return true
+            }
+            guard let number = Int(value), number > 0 else { return false }
+            peak = .fixed(number)
+        default:
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import StoryMedia
+import StoryreelTestSupport
+import Testing
+
+@testable import StoryPipeline
+
+/// The bundle settings: the automatic canvas, overrides, what changed, and the saved file.
+@Suite struct BundleSettingsTests {
+    @Test(
+        arguments: [
+            ([(540, 960), (540, 960)], 540, 960),
+            ([(540, 960), (720, 1280), (1080, 1080)], 1080, 1080),  // the largest by area
+            ([(1440, 2560)], 1080, 1920),  // fitted within 1080×1920
+            ([(2160, 3840), (540, 960)], 1080, 1920),
+            ([(1920, 1080)], 1080, 606),  // landscape: 607.5 rounded down to even
+            ([(541, 961)], 540, 960),  // odd sides rounded down to even
+            ([], 1080, 1920),
+        ])
+    func automaticCanvasIsTheLargestItemFittedWithin1080x1920(sizes: [(Int, Int)], width: Int, height: Int) {
+        let canvas = BundleSettings().canvasSize(forDisplaySizes: sizes.map { (width: $0.0, height: $0.1) })
+        #expect(canvas == (width, height))
+    }
+
+    @Test func aFixedCanvasIsKept() {
+        var settings = BundleSettings()
+        settings.canvas = .fixed(width: 720, height: 1280)
+        #expect(settings.canvasSize(forDisplaySizes: [(width: 540, height: 960)]) == (720, 1280))
+    }
+
+    @Test func overridesApplyAndChangesAreNamed() {
+        var overrides = BundleSettings.Overrides()
+        overrides.crf = 20
+        overrides.canvas = .fixed(width: 720, height: 1280)
+        overrides.peak = .fixed(3_000_000)
+        let saved = BundleSettings()
+        let changed = saved.applying(overrides)
+        #expect(changed.crf == 20 && changed.fps == saved.fps)
+        #expect(changed.changes(from: saved) == ["size auto → 720x1280", "crf 23 → 20", "max-bitrate auto → 3000000"])
+        #expect(saved.applying(BundleSettings.Overrides()) == saved)
+    }
+
+    @Test func settingsRoundTripThroughTheBundleAndBadFilesAreIgnored() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.path(".storyreel"), withIntermediateDirectories: true)
+        #expect(BundleSettings.saved(in: folder.url.path) == nil)
+        var settings = BundleSettings()
+        settings.canvas = .fixed(width: 720, height: 1280)
+        settings.fps = 24
+        settings.transitionDuration = 0.75
+        settings.bothDirections = true
+        settings.crf = 19
+        settings.codec = .hevc
+        settings.peak = .fixed(5_000_000)
+        try settings.save(in: folder.url.path)
+        #expect(BundleSettings.saved(in: folder.url.path) == settings)
+        for broken in ["{\"crf\": \"99\"}", "{\"colour\": \"red\"}", "not json", "{\"size\": \"3x4\"}"] {
+            try Data(broken.utf8).write(to: URL(fileURLWithPath: BundleSettings.file(in: folder.url.path)))
+            #expect(BundleSettings.saved(in: folder.url.path) == nil, "\(broken)")
+        }
+    }
+}

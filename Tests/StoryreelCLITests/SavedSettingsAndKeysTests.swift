@@ -1,0 +1,119 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+@testable import StoryPipeline
+
+/// The canvas default, the settings a bundle keeps, and keys that follow exactly the parameters
+/// a unit is rendered with.
+@Suite struct SavedSettingsAndKeysTests {
+    func manifest(_ path: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: "\(path)/manifest.json"))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    func canvas(_ manifest: [String: Any]) -> [Int] {
+        let canvas = manifest["canvas"] as? [String: Any] ?? [:]
+        return [canvas["width"] as? Int ?? 0, canvas["height"] as? Int ?? 0]
+    }
+
+    @Test func theDefaultCanvasIsTheLargestItemAndSizeOverridesIt() throws {
+        let fixture = try BundleFixture()
+        let out = fixture.folder.path("reel")
+        let automatic = try TestEnvironment.storyreel(["render", fixture.stories, "-o", out, "--quiet"])
+        #expect(automatic.status == 0, "\(automatic.stderr)")
+        let first = try manifest(out)
+        #expect(canvas(first) == [540, 960], "every sample story clip is 540x960")
+        let transition = try #require((first["transitions"] as? [[String: Any]])?.first?["src"] as? String)
+        let probe = try TestEnvironment.ffprobeVideoStream("\(out)/\(transition)")
+        #expect([probe["width"] as? Int, probe["height"] as? Int] == [540, 960])
+
+        let fixed = try TestEnvironment.storyreel(["render", fixture.stories, "-o", out, "--size", "720x1280", "-q"])
+        #expect(fixed.status == 0)
+        #expect(canvas(try manifest(out)) == [720, 1280])
+        let back = try TestEnvironment.storyreel(["render", fixture.stories, "-o", out, "--size", "auto", "--json"])
+        #expect(back.status == 0)
+        #expect(canvas(try manifest(out)) == [540, 960])
+        #expect(back.stdout.contains("\"rendered\":0"), "the automatic canvas's outputs are still there")
+    }
+
+    @Test func aLaterRenderKeepsTheSavedSettingsAndSaysWhenTheyChange() throws {
+        let fixture = try BundleFixture()
+        let (first, _) = try fixture.render(into: "reel", ["--crf", "30", "--fps", "24", "--both-directions"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let saved = try String(contentsOfFile: fixture.folder.path("reel/.storyreel/settings.json"), encoding: .utf8)
+        #expect(saved.contains("\"crf\": \"30\"") && saved.contains("\"fps\": \"24\""), "\(saved)")
+        // Without them: the same settings, so nothing to redo, and no note.
+        let plain = try TestEnvironment.storyreel(["render", fixture.stories, "-o", fixture.folder.path("reel")])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(plain.stderr.contains("rendered 0,"), "\(plain.stderr)")
+        #expect(!plain.stderr.contains("settings changed"))
+        let kept = try fixture.manifest("reel")
+        let transitions = try #require(kept["transitions"] as? [[String: Any]])
+        #expect(transitions.count == 6, "both directions kept")
+        #expect(transitions.allSatisfy { $0["fps"] as? Double == 24 && $0["frames"] as? Int == 12 })
+        // A change is named in one note and kept.
+        let changed = try TestEnvironment.storyreel([
+            "render", fixture.stories, "-o", fixture.folder.path("reel"), "--crf", "28", "--forward-only",
+        ])
+        #expect(changed.status == 0, "\(changed.stderr)")
+        let notes = changed.stderr.split(separator: "\n").filter { $0.contains("settings changed") }
+        #expect(
+            notes == ["storyreel: note: settings changed: both-directions yes → no, crf 30 → 28 (kept for later runs)"])
+        // ingest --render renders with the bundle's settings too.
+        let clip = TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path
+        let ingest = try TestEnvironment.storyreel([
+            "ingest", clip, "--story", "ben_k", "--into", fixture.stories, "--render", fixture.folder.path("reel"),
+        ])
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        #expect(!ingest.stderr.contains("settings changed"))
+        let after = try fixture.manifest("reel")
+        #expect(canvas(after) == [360, 640])
+        #expect((after["transitions"] as? [[String: Any]])?.count == 3)
+        #expect((after["transitions"] as? [[String: Any]])?.allSatisfy { $0["fps"] as? Double == 24 } == true)
+    }
+
+    @Test(arguments: [
+        (["--crf", "30"], ["transition"]),
+        (["--max-bitrate", "3M"], ["transition"]),
+        (["--codec", "hevc"], ["transition"]),
+        (["--fps", "20"], ["transition"]),
+        (["--transition-duration", "0.4"], ["transition"]),
+        (["--size", "240x426"], ["poster", "first-frame", "last-frame", "transition"]),
+    ])
+    func changingOneParameterRedoesExactlyTheUnitsItGoesInto(arguments: [String], kinds: [String]) throws {
+        let fixture = try BundleFixture()
+        let (first, _) = try fixture.render(into: "reel")
+        #expect(first.status == 0)
+        let before = try planUnits(fixture, [])
+        let after = try planUnits(fixture, arguments)
+        let changed = Set(after.subtracting(before).map { $0.split(separator: " ")[0] }.map(String.init))
+        #expect(changed == Set(kinds), "\(arguments): \(changed)")
+        let (result, summary) = try fixture.render(into: "reel", arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(summary["rendered"] as? Int == after.subtracting(before).count, "exactly the changed units")
+    }
+
+    /// `plan --json --bundle reel` with `extra`, as "kind output" lines.
+    func planUnits(_ fixture: BundleFixture, _ extra: [String]) throws -> Set<String> {
+        let result = try TestEnvironment.storyreel(
+            ["plan", fixture.stories, "--json", "--bundle", fixture.folder.path("reel")] + extra)
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let units = object?["units"] as? [[String: Any]] ?? []
+        return Set(units.map { "\($0["kind"] as? String ?? "") \($0["output"] as? String ?? "")" })
+    }
+
+    @Test func theKeyIsMadeOfEveryParameterTheRendererUsesButItsThreads() {
+        let parameters = CubeTransitionJob.Parameters()
+        let stored = Set(Mirror(reflecting: parameters).children.compactMap(\.label))
+        let keyed = Set(parameters.canonicalFields.map(\.name))
+        #expect(stored.subtracting(keyed) == ["threads"], "every other field goes into the key")
+        #expect(keyed.subtracting(stored).isEmpty)
+        var changed = parameters
+        changed.threads = 1
+        #expect(changed.canonicalKey == parameters.canonicalKey)
+        changed.perspective = 3
+        #expect(changed.canonicalKey != parameters.canonicalKey)
+    }
+}
