@@ -59,12 +59,14 @@ public final class VideoEncoder {
         /// Latency and memory against compression, on top of the preset.
         public var tuning: Tuning
         /// The most the clip's average bit rate may be, in bits per second, or nil for plain CRF.
+        /// The average is the video packets' bytes × 8 over the clip's duration (frames ÷ fps);
+        /// ``VideoClipWriter`` encodes the pictures again at a higher CRF while the clip is over it.
         public var maxBitrate: Int?
 
-        /// Settings with storyreel's defaults: CRF 20, preset `veryfast`, automatic threads, the
-        /// preset untuned.
+        /// Settings with storyreel's defaults: CRF 23, preset `veryfast`, automatic threads, the
+        /// preset untuned, no cap.
         public init(
-            codec: Codec = .h264, width: Int, height: Int, fps: Double, crf: Int = 20, preset: String = "veryfast",
+            codec: Codec = .h264, width: Int, height: Int, fps: Double, crf: Int = 23, preset: String = "veryfast",
             threads: Int = 0, tuning: Tuning = .standard, maxBitrate: Int? = nil
         ) {
             self.codec = codec
@@ -83,14 +85,29 @@ public final class VideoEncoder {
     public let settings: Settings
     let context: UnsafeMutablePointer<AVCodecContext>
 
+    /// The constant rate factor the encoder was opened with: ``Settings/crf`` unless a capped
+    /// clip's search asked for another, fractional one.
+    public let rateFactor: Double
+
     /// Opens the encoder. `globalHeader` asks for out-of-band parameter sets, as MP4 needs
     /// (``OutputFile/needsGlobalHeader``). Throws `.unsupported` for settings the encoder cannot
     /// take (an odd or empty size, one over the ``PixelBudget``, a frame rate that is not a
-    /// positive number, a CRF outside 0...51, threads outside 0...1024) and when the encoder fails to open, e.g. when
-    /// libx264 cannot allocate its buffers. The errors name no file: ``VideoClipWriter`` adds it.
-    public init(settings: Settings, globalHeader: Bool) throws {
+    /// positive number, a CRF outside 0...51, threads outside 0...1024, a cap that is not a
+    /// positive bit rate) and when the encoder fails to open, e.g. when libx264 cannot allocate its
+    /// buffers. The errors name no file: ``VideoClipWriter`` adds it.
+    public convenience init(settings: Settings, globalHeader: Bool) throws {
+        try self.init(settings: settings, globalHeader: globalHeader, rateFactor: Double(settings.crf))
+    }
+
+    /// Opens the encoder at `rateFactor` (0...51, fractions allowed) instead of the settings' CRF:
+    /// what ``VideoClipWriter`` does for the passes that bring a clip under its cap.
+    init(settings: Settings, globalHeader: Bool, rateFactor: Double) throws {
         try VideoEncoder.validate(settings)
+        guard rateFactor.isFinite, (0...51).contains(rateFactor) else {
+            throw MediaError(.unsupported, "crf \(rateFactor) must be from 0 to 51")
+        }
         self.settings = settings
+        self.rateFactor = rateFactor
         let (codec, allocated) = try EncoderLookup.open(settings.codec.encoderName, purpose: "encoder")
         context = allocated
         let frameRate = av_d2q(settings.fps, 1_000_000)
@@ -110,7 +127,8 @@ public final class VideoEncoder {
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
         av_dict_set(&options, "preset", settings.preset, 0)
-        av_dict_set(&options, "crf", String(settings.crf), 0)
+        // Both wrappers take the rate factor as a float; the rounding keeps an Int CRF exact.
+        av_dict_set(&options, "crf", VideoEncoder.format(rateFactor: rateFactor), 0)
         let shortClip = settings.tuning == .shortClip
         if shortClip { context.pointee.max_b_frames = 0 }
         switch settings.codec {
@@ -154,6 +172,15 @@ public final class VideoEncoder {
         guard (0...1024).contains(settings.threads) else {
             throw MediaError(.unsupported, "\(settings.threads) encoder threads: give 0 (automatic) to 1024")
         }
+        if let cap = settings.maxBitrate, cap <= 0 {
+            throw MediaError(.unsupported, "a maximum bit rate of \(cap) bits per second: give a positive one")
+        }
+    }
+
+    /// `23` for 23, `27.25` for 27.25: the rate factor as the encoder options take it (hundredths).
+    static func format(rateFactor: Double) -> String {
+        let hundredths = Int((rateFactor * 100).rounded())
+        return hundredths % 100 == 0 ? String(hundredths / 100) : String(format: "%.2f", Double(hundredths) / 100)
     }
 
     /// The encoder's time base: one tick per frame.

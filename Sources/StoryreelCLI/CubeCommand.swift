@@ -11,7 +11,7 @@ public enum CubeCommand: Command {
     public static let usage =
         "cube FROM TO [-o OUT.mp4] [--frames-dir DIR] [--filmstrip OUT.png] [--duration S] [--fps N] [--size WxH] "
         + "[--easing smooth|linear] [--perspective P] [--shade S] [--direction forward|backward] "
-        + "[--codec h264|hevc] [--crf N] [--timeout SECONDS] [--quiet]"
+        + "[--codec h264|hevc] [--crf N] [--max-bitrate RATE|none] [--timeout SECONDS] [--quiet]"
     public static let options: [OptionSpec] = [
         .value("output", short: "o", "OUT.mp4", "Write the transition as H.264 (or HEVC) MP4, CFR, +faststart."),
         .value("frames-dir", "DIR", "Write every frame as DIR/frame_0000.png … (created when missing)."),
@@ -28,7 +28,13 @@ public enum CubeCommand: Command {
         .value("shade", "S", "Darkening of a turned face (default 0.3).", range: .number(from: 0, to: 1)),
         .value("direction", "forward|backward", "backward plays forward(TO, FROM) in reverse (default forward)."),
         .value("codec", "h264|hevc", "h264 (High, default) or hevc (tagged hvc1)."),
-        .value("crf", "N", "Constant rate factor, lower is better (default 20).", range: .wholeNumber(0...51)),
+        .value("crf", "N", "Constant rate factor, lower is better (default 23).", range: .wholeNumber(0...51)),
+        .value(
+            "max-bitrate", "RATE|none",
+            "Most the clip's average bit rate may be, bits/s; the CRF is raised until it fits (default: "
+                + "max(2 × the higher of FROM's and TO's video bit rates, 2M × canvas pixels / 720×1280) when "
+                + "both are clips, else none).",
+            range: .maxBitrate),
         .value("timeout", "SECONDS", "Give up on an input after this long (default 30).", range: .seconds),
         .flag("quiet", short: "q", "Print nothing but errors."),
     ]
@@ -65,7 +71,26 @@ public enum CubeCommand: Command {
         console.status(
             "storyreel: cube \(summary.width)x\(summary.height), \(summary.frameCount) frames -> "
                 + written.joined(separator: ", ") + "\n")
+        if let video = summary.video, let cap = summary.maxBitrate {
+            let rates = "\(megabits(video.bitRate)) Mb/s against a peak of \(megabits(cap)) Mb/s"
+            let passes = video.passes == 1 ? "1 pass" : "\(video.passes) passes"
+            if video.fitsCap {
+                console.note("\(outputs.videoPath ?? ""): \(rates), CRF \(rateFactor(video.rateFactor)), \(passes)")
+            } else {
+                console.warning(
+                    "\(outputs.videoPath ?? ""): \(rates): over it even at CRF 51, the smallest the encoder "
+                        + "makes; give a higher --max-bitrate or a smaller --size")
+            }
+        }
         return .success
+    }
+
+    /// `4.50` for 4500000 bits per second.
+    private static func megabits(_ bitRate: Int) -> String { String(format: "%.2f", Double(bitRate) / 1e6) }
+
+    /// `23` or `27.25`.
+    private static func rateFactor(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
     }
 
     /// Every file `outputs` would write for a transition of `frameCount` frames.
@@ -105,6 +130,11 @@ public enum CubeCommand: Command {
             parameters.codec = VideoEncoder.Codec(rawValue: codec)!
         }
         parameters.crf = try arguments.int("crf") ?? parameters.crf
+        switch try arguments.bitRate("max-bitrate") {
+        case nil: parameters.peakFromClips = true
+        case 0: parameters.maxBitrate = nil  // none
+        case let cap?: parameters.maxBitrate = cap
+        }
         return parameters
     }
 }

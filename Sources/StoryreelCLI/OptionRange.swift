@@ -15,6 +15,8 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
         case secondsOrPercent(maximumSeconds: Double)
         /// `K/N` with 1 ≤ K ≤ N ≤ `maximumCount`.
         case shard(maximumCount: Int)
+        /// Bits per second in the range, written `4500000`, `4500k` or `4.5M`, or `none`.
+        case bitRate(ClosedRange<Int>)
     }
 
     /// What the option accepts.
@@ -30,6 +32,9 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
     public static let transitionSeconds = number(above: 0, upTo: 10)
     /// A canvas (`--size`): even sides from 2 to 8192.
     public static let canvas = evenSize(2...8192)
+    /// A cap on a transition's average bit rate (`--max-bitrate`): 100k to 1000M bits per second,
+    /// or `none`.
+    public static let maxBitrate = bitRate(100_000...1_000_000_000)
     /// The frames a transition may have, `round(duration × fps)`: checked with both options.
     public static let transitionFrames = 1...1000
 
@@ -67,6 +72,9 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
         OptionRange(kind: .secondsOrPercent(maximumSeconds: maximumSeconds))
     }
 
+    /// Bits per second in `range` (`4500000`, `4500k`, `4.5M`), or `none`.
+    public static func bitRate(_ range: ClosedRange<Int>) -> OptionRange { OptionRange(kind: .bitRate(range)) }
+
     /// `K/N`, part K of N, with 1 ≤ K ≤ N ≤ `maximumCount`.
     public static func shard(upTo maximumCount: Int) -> OptionRange {
         OptionRange(kind: .shard(maximumCount: maximumCount))
@@ -88,6 +96,9 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
             return "seconds from 0 to \(Self.format(maximumSeconds)) or a percentage from 0% to 100%"
         case .shard(let maximumCount):
             return "K/N with 1 ≤ K ≤ N ≤ \(maximumCount)"
+        case .bitRate(let range):
+            return "none or bits per second from \(Self.formatBitRate(range.lowerBound)) to "
+                + "\(Self.formatBitRate(range.upperBound)) (4500000, 4500k or 4.5M)"
         }
     }
 
@@ -99,6 +110,7 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
         case .evenSize: return size(text) != nil
         case .secondsOrPercent: return secondsOrPercent(text) != nil
         case .shard: return shard(text) != nil
+        case .bitRate: return bitRate(text) != nil
         }
     }
 
@@ -109,7 +121,7 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
         case .number(let lower, let lowerIsOpen, let upper):
             let aboveLower = lowerIsOpen ? value > lower : value >= lower
             return aboveLower && value <= upper ? value : nil
-        case .wholeNumber, .evenSize, .secondsOrPercent, .shard:
+        case .wholeNumber, .evenSize, .secondsOrPercent, .shard, .bitRate:
             return nil
         }
     }
@@ -146,6 +158,35 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else { return nil }
         guard (1...maximumCount).contains(count), (1...count).contains(index) else { return nil }
         return (index, count)
+    }
+
+    /// `text` as bits per second in the range, or nil; `none` is 0 (no cap). A number may end in
+    /// `k` (thousands) or `M` (millions), as ffmpeg's `-b:v` reads them: `4.5M` is 4500000.
+    func bitRate(_ text: String) -> Int? {
+        guard case .bitRate(let range) = kind else { return nil }
+        if text == "none" { return 0 }
+        let multiplier: Double
+        var digits = Substring(text)
+        switch text.last {
+        case "k", "K": multiplier = 1_000
+        case "M": multiplier = 1_000_000
+        default: multiplier = 1
+        }
+        if multiplier != 1 { digits = digits.dropLast() }
+        // Plain decimals only: no sign, exponent, hex, nan or inf.
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+            let number = Double(digits), number.isFinite
+        else { return nil }
+        let value = (number * multiplier).rounded()
+        guard value >= Double(range.lowerBound), value <= Double(range.upperBound) else { return nil }
+        return Int(value)
+    }
+
+    /// `100k`, `4.5M`, `1000M`: a bit rate as people write it.
+    static func formatBitRate(_ value: Int) -> String {
+        if value >= 1_000_000, value % 10_000 == 0 { return format(Double(value) / 1_000_000) + "M" }
+        if value >= 1_000, value % 10 == 0 { return format(Double(value) / 1_000) + "k" }
+        return String(value)
     }
 
     /// A bound as people write it: `86400`, not `86400.0`; `0.1` as it is.

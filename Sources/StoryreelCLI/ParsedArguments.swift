@@ -68,6 +68,12 @@ public struct ParsedArguments: Sendable {
         try converted(name) { $0.secondsOrPercent }
     }
 
+    /// The last value of `name` as bits per second within its range, 0 for `none`, or nil when
+    /// the option was not given.
+    public func bitRate(_ name: String) throws -> Int? {
+        try converted(name) { $0.bitRate }
+    }
+
     /// The last value of `name` as `K/N`, within its range.
     public func shard(_ name: String) throws -> (index: Int, count: Int)? {
         try converted(name) { $0.shard }
