@@ -22,14 +22,17 @@ import CFFmpeg
 public final class VideoClipWriter {
     /// How a finished clip was encoded.
     public struct Outcome: Sendable, Equatable {
-        /// The constant rate factor of the pass written: the requested CRF, or a higher, possibly
-        /// fractional one when the cap made the writer search.
+        /// The constant rate factor of the pass written, on the encoder's own scale (for HEVC, 4
+        /// above the requested CRF): the requested one, or a higher, possibly fractional one when
+        /// the cap made the writer search.
         public var rateFactor: Double
         /// Encoding passes run: 1 unless the first one was over the cap.
         public var passes: Int
-        /// The bytes of the clip's video packets (the container adds its index, about 1 KB).
+        /// The bytes of the clip's video packets (the container adds its parameter sets and index,
+        /// about 1 KB for 15 frames).
         public var bytes: Int
-        /// The clip's average bit rate: ``bytes`` × 8 over frames ÷ fps.
+        /// The video's average bit rate: ``bytes`` × 8 over frames ÷ fps. Under a cap, the whole
+        /// file's size × 8 over that duration stays at or under the cap.
         public var bitRate: Int
         /// False only when even rate factor 51 was over the cap: the clip is then the smallest
         /// the encoder makes, and still over it.
@@ -114,9 +117,14 @@ public final class VideoClipWriter {
     /// What hands the pictures to a further pass, one `append` per picture.
     private typealias Replay = (_ append: (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void
 
-    /// The most bytes the clip's packets may have under `maxBitrate`, for the frames appended.
-    static func budget(maxBitrate: Int, frames: Int, fps: Double) -> Int {
-        Int(clamping: Int64((Double(maxBitrate) * Double(frames) / fps / 8).rounded(.down)))
+    /// The most bytes the clip's packets may have under `maxBitrate`, for the frames appended, so
+    /// that the whole file does not average more: the cap's bytes less what the MP4 container
+    /// adds, bounded by `parameterSetBytes` + 1024 + 8 per frame (measured: 892 + 4.5 per frame
+    /// beyond the parameter sets, 0.1 to 10 s, 270x480 to 1080x1920).
+    static func budget(maxBitrate: Int, frames: Int, fps: Double, parameterSetBytes: Int) -> Int {
+        let capBytes = (Double(maxBitrate) * Double(frames) / fps / 8).rounded(.down)
+        let container = Double(parameterSetBytes + 1024 + 8 * frames)
+        return Int(clamping: Int64(max(0, capBytes - container)))
     }
 
     /// Drains the encoder, writes the trailer and moves the clip into place.
@@ -145,7 +153,9 @@ public final class VideoClipWriter {
                 return outcome(rateFactor: pass.encoder.rateFactor, passes: 1, bytes: encoderThread.byteCount)
             }
             var search = RateFactorSearch(
-                budget: Self.budget(maxBitrate: maxBitrate, frames: frameCount, fps: settings.fps))
+                budget: Self.budget(
+                    maxBitrate: maxBitrate, frames: frameCount, fps: settings.fps,
+                    parameterSetBytes: pass.encoder.extradataSize))
             search.record(rateFactor: pass.encoder.rateFactor, bytes: firstPackets.byteCount)
             var kept = (encoder: pass.encoder, packets: firstPackets)
             while let rateFactor = search.next {

@@ -75,7 +75,9 @@ public enum CubeCommand: Command {
             let rates = "\(megabits(video.bitRate)) Mb/s against a peak of \(megabits(cap)) Mb/s"
             let passes = video.passes == 1 ? "1 pass" : "\(video.passes) passes"
             if video.fitsCap {
-                console.note("\(outputs.videoPath ?? ""): \(rates), CRF \(rateFactor(video.rateFactor)), \(passes)")
+                let scale = job.parameters.codec == .hevc ? " on x265's scale" : ""
+                console.note(
+                    "\(outputs.videoPath ?? ""): \(rates), CRF \(rateFactor(video.rateFactor))\(scale), \(passes)")
             } else {
                 console.warning(
                     "\(outputs.videoPath ?? ""): \(rates): over it even at CRF 51, the smallest the encoder "

@@ -43,11 +43,14 @@ import Testing
         let stream = try TestEnvironment.ffprobeVideoStream(folder.path("capped.mp4"))
         #expect(stream["nb_read_frames"] as? String == "10")
         #expect((stream["bit_rate"] as? String).flatMap { Int($0) }.map { $0 <= cap } == true)
+        // The whole file too: 10 frames at 30 fps are a third of a second.
+        let fileBytes = try FileManager.default.attributesOfItem(atPath: folder.path("capped.mp4"))[.size] as? Int
+        #expect(try #require(fileBytes) * 8 * 3 <= cap)
     }
 
     @Test func aClipUnderItsCapIsWrittenAsItIs() throws {
         let plain = try writer("plain.mp4", cap: nil).finish()
-        let capped = try writer("capped.mp4", cap: plain.bitRate).finish { _ in Issue.record("replayed") }
+        let capped = try writer("capped.mp4", cap: 2 * plain.bitRate).finish { _ in Issue.record("replayed") }
         #expect(capped == plain)
         let bytes = { (name: String) in try Data(contentsOf: URL(fileURLWithPath: self.folder.path(name))) }
         #expect(try bytes("capped.mp4") == bytes("plain.mp4"))
