@@ -27,8 +27,12 @@ public enum CubeCommand: Command {
             range: .number(from: 0.1, to: 100)),
         .value("shade", "S", "Darkening of a turned face (default 0.3).", range: .number(from: 0, to: 1)),
         .value("direction", "forward|backward", "backward plays forward(TO, FROM) in reverse (default forward)."),
-        .value("codec", "h264|hevc", "h264 (High, default) or hevc (tagged hvc1)."),
-        .value("crf", "N", "Constant rate factor, lower is better (default 23).", range: .wholeNumber(0...51)),
+        .value(
+            "codec", "h264|hevc",
+            "h264 (High, default) or hevc (tagged hvc1; 13-41% smaller at the same PSNR, 4-6x the CPU)."),
+        .value(
+            "crf", "N", "Constant rate factor on x264's scale, lower is better (default 23; HEVC encodes at N + 4).",
+            range: .wholeNumber(0...51)),
         .value(
             "max-bitrate", "RATE|none",
             "Most the clip's average bit rate may be, bits/s; the CRF is raised until it fits (default: "
@@ -71,8 +75,12 @@ public enum CubeCommand: Command {
         console.status(
             "storyreel: cube \(summary.width)x\(summary.height), \(summary.frameCount) frames -> "
                 + written.joined(separator: ", ") + "\n")
-        if let video = summary.video, let cap = summary.maxBitrate {
-            let rates = "\(megabits(video.bitRate)) Mb/s against a peak of \(megabits(cap)) Mb/s"
+        if let video = summary.video, let cap = summary.maxBitrate, let path = outputs.videoPath {
+            // The whole file, as the peak counts it.
+            let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? video.bytes
+            let seconds = Double(summary.frameCount) / job.parameters.fps
+            let rate = Int((Double(bytes) * 8 / seconds).rounded())
+            let rates = "\(megabits(rate)) Mb/s against a peak of \(megabits(cap)) Mb/s"
             let passes = video.passes == 1 ? "1 pass" : "\(video.passes) passes"
             if video.fitsCap {
                 let scale = job.parameters.codec == .hevc ? " on x265's scale" : ""
@@ -80,7 +88,7 @@ public enum CubeCommand: Command {
                     "\(outputs.videoPath ?? ""): \(rates), CRF \(rateFactor(video.rateFactor))\(scale), \(passes)")
             } else {
                 console.warning(
-                    "\(outputs.videoPath ?? ""): \(rates): over it even at CRF 51, the smallest the encoder "
+                    "\(path): \(rates): over it even at CRF 51, the smallest the encoder "
                         + "makes; give a higher --max-bitrate or a smaller --size")
             }
         }
