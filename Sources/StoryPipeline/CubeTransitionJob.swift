@@ -200,15 +200,19 @@ public struct CubeTransitionJob: Sendable {
         try run(writing: Outputs(videoPath: path))
     }
 
-    /// Renders and writes every output in `outputs`. Calls `progress` after each frame with the
-    /// frames done and the frame count.
+    /// Renders and writes every output in `outputs`, from `faces` when given (as
+    /// ``loadFaces()`` returns them), else decoding them. Calls `progress` after each frame with
+    /// the frames done and the frame count.
     @discardableResult
-    public func run(writing outputs: Outputs, progress: (Int, Int) -> Void = { _, _ in }) throws -> Summary {
+    public func run(
+        writing outputs: Outputs, faces: (from: RGBAImageBuffer, to: RGBAImageBuffer)? = nil,
+        progress: (Int, Int) -> Void = { _, _ in }
+    ) throws -> Summary {
         try validate()
         guard !outputs.isEmpty else {
             throw CubeRenderError("nothing to write: give a video path, a frames folder or a filmstrip path")
         }
-        let renderer = try makeRenderer()
+        let renderer = try makeRenderer(faces: try faces ?? loadFaces())
         let width = renderer.spec.width
         let height = renderer.spec.height
         let frameCount = renderer.frameCount
@@ -282,9 +286,8 @@ public struct CubeTransitionJob: Sendable {
         URL(fileURLWithPath: folder).appendingPathComponent(String(format: "frame_%04d.png", index)).path
     }
 
-    /// Loads both faces and prepares the renderer; the faces' decoders are gone when it returns.
-    private func makeRenderer() throws -> CubeRenderer {
-        let faces = try loadFaces()
+    /// Prepares the renderer for the faces (whose decoders are gone by now).
+    private func makeRenderer(faces: (from: RGBAImageBuffer, to: RGBAImageBuffer)) throws -> CubeRenderer {
         let spec = spec(width: faces.from.width, height: faces.from.height)
         return try CubeRenderer(
             from: try RGBAImage(width: faces.from.width, height: faces.from.height, pixels: faces.from.pixels),

@@ -11,7 +11,7 @@ public enum CubeCommand: Command {
     public static let usage =
         "cube FROM TO [-o OUT.mp4] [--frames-dir DIR] [--filmstrip OUT.png] [--duration S] [--fps N] [--size WxH] "
         + "[--easing smooth|linear] [--perspective P] [--shade S] [--direction forward|backward] "
-        + "[--codec h264|hevc] [--crf N] [--max-bitrate RATE|none] [--timeout SECONDS] [--quiet]"
+        + "[--codec h264|hevc] [--crf N] [--max-bitrate BITS|auto] [--timeout SECONDS] [--quiet]"
     public static let options: [OptionSpec] = [
         .value("output", short: "o", "OUT.mp4", "Write the transition as H.264 (or HEVC) MP4, CFR, +faststart."),
         .value("frames-dir", "DIR", "Write every frame as DIR/frame_0000.png … (created when missing)."),
@@ -34,11 +34,11 @@ public enum CubeCommand: Command {
             "crf", "N", "Constant rate factor on x264's scale, lower is better (default 23; HEVC encodes at N + 4).",
             range: .wholeNumber(0...51)),
         .value(
-            "max-bitrate", "RATE|none",
-            "Most the clip's average bit rate may be, bits/s; the CRF is raised until it fits (default: "
-                + "max(2 × the higher of FROM's and TO's video bit rates, 2M × canvas pixels / 720×1280) when "
-                + "both are clips, else none).",
-            range: .maxBitrate),
+            "max-bitrate", "BITS|auto",
+            "Most the clip's average bit rate may be (the whole file); the CRF is raised until it fits (default "
+                + "auto: max(2 × the higher of FROM's and TO's video bit rates, 2M × canvas pixels / 720×1280) "
+                + "when both are clips, else no peak).",
+            range: OptionRange.peakBitRate.orAutomatic),
         .value("timeout", "SECONDS", "Give up on an input after this long (default 30).", range: .seconds),
         .flag("quiet", short: "q", "Print nothing but errors."),
     ]
@@ -140,10 +140,10 @@ public enum CubeCommand: Command {
             parameters.codec = VideoEncoder.Codec(rawValue: codec)!
         }
         parameters.crf = try arguments.int("crf") ?? parameters.crf
-        switch try arguments.bitRate("max-bitrate") {
-        case nil: parameters.peakFromClips = true
-        case 0: parameters.maxBitrate = nil  // none
-        case let cap?: parameters.maxBitrate = cap
+        if !arguments.isAutomatic("max-bitrate"), let bits = try arguments.bitRate("max-bitrate") {
+            parameters.maxBitrate = bits
+        } else {
+            parameters.peakFromClips = true  // auto, the default: the peak rule between two clips
         }
         return parameters
     }

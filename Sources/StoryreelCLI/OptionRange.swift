@@ -15,9 +15,21 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
         case secondsOrPercent(maximumSeconds: Double)
         /// `K/N` with 1 ≤ K ≤ N ≤ `maximumCount`.
         case shard(maximumCount: Int)
-        /// Bits per second in the range, written `4500000`, `4500k` or `4.5M`, or `none`.
+        /// Bits per second in the range, written `4500000`, `4500k` or `4.5M`.
         case bitRate(ClosedRange<Int>)
     }
+
+    /// True when the option also takes `auto`, meaning "storyreel chooses" (the typed accessors
+    /// give nil for it; ask ``ParsedArguments/isAutomatic(_:)``).
+    let allowsAutomatic: Bool
+
+    init(kind: Kind, allowsAutomatic: Bool = false) {
+        self.kind = kind
+        self.allowsAutomatic = allowsAutomatic
+    }
+
+    /// The same range, also taking `auto`.
+    public var orAutomatic: OptionRange { OptionRange(kind: kind, allowsAutomatic: true) }
 
     /// What the option accepts.
     let kind: Kind
@@ -32,9 +44,8 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
     public static let transitionSeconds = number(above: 0, upTo: 10)
     /// A canvas (`--size`): even sides from 2 to 8192.
     public static let canvas = evenSize(2...8192)
-    /// A cap on a transition's average bit rate (`--max-bitrate`): 100k to 1000M bits per second,
-    /// or `none`.
-    public static let maxBitrate = bitRate(100_000...1_000_000_000)
+    /// A transition's peak bit rate (`--max-bitrate`): 100 kb/s to 200 Mb/s.
+    public static let peakBitRate = OptionRange(kind: .bitRate(100_000...200_000_000))
     /// The frames a transition may have, `round(duration × fps)`: checked with both options.
     public static let transitionFrames = 1...1000
 
@@ -72,9 +83,6 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
         OptionRange(kind: .secondsOrPercent(maximumSeconds: maximumSeconds))
     }
 
-    /// Bits per second in `range` (`4500000`, `4500k`, `4.5M`), or `none`.
-    public static func bitRate(_ range: ClosedRange<Int>) -> OptionRange { OptionRange(kind: .bitRate(range)) }
-
     /// `K/N`, part K of N, with 1 ≤ K ≤ N ≤ `maximumCount`.
     public static func shard(upTo maximumCount: Int) -> OptionRange {
         OptionRange(kind: .shard(maximumCount: maximumCount))
@@ -83,6 +91,11 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
     /// What the option accepts, for a person: "a number more than 0 and at most 240". Help shows
     /// it as "Must be …", an error as "--fps must be …, got '1e10'".
     public var description: String {
+        allowsAutomatic ? "\(bounds) or auto" : bounds
+    }
+
+    /// What the option accepts besides `auto`.
+    private var bounds: String {
         switch kind {
         case .number(let lower, true, let upper):
             return "a number more than \(Self.format(lower)) and at most \(Self.format(upper))"
@@ -97,13 +110,15 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
         case .shard(let maximumCount):
             return "K/N with 1 ≤ K ≤ N ≤ \(maximumCount)"
         case .bitRate(let range):
-            return "none or bits per second from \(Self.formatBitRate(range.lowerBound)) to "
-                + "\(Self.formatBitRate(range.upperBound)) (4500000, 4500k or 4.5M)"
+            return
+                "bits per second from \(Self.formatBitRate(range.lowerBound)) to \(Self.formatBitRate(range.upperBound))"
+                + " (e.g. 4500000, 4500k or 4.5M)"
         }
     }
 
     /// True when `text` is a value this range accepts.
     func accepts(_ text: String) -> Bool {
+        if allowsAutomatic && text == "auto" { return true }
         switch kind {
         case .number: return number(text) != nil
         case .wholeNumber: return wholeNumber(text) != nil
@@ -160,33 +175,19 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
         return (index, count)
     }
 
-    /// `text` as bits per second in the range, or nil; `none` is 0 (no cap). A number may end in
-    /// `k` (thousands) or `M` (millions), as ffmpeg's `-b:v` reads them: `4.5M` is 4500000.
+    /// `text` as bits per second in the range (`4500000`, `4500k`, `4.5M`), or nil.
     func bitRate(_ text: String) -> Int? {
-        guard case .bitRate(let range) = kind else { return nil }
-        if text == "none" { return 0 }
-        let multiplier: Double
-        var digits = Substring(text)
-        switch text.last {
-        case "k", "K": multiplier = 1_000
-        case "M": multiplier = 1_000_000
-        default: multiplier = 1
-        }
-        if multiplier != 1 { digits = digits.dropLast() }
-        // Plain decimals only: no sign, exponent, hex, nan or inf.
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-            let number = Double(digits), number.isFinite
+        guard case .bitRate(let range) = kind, let unit = text.last else { return nil }
+        let multiplier: Double = unit == "k" || unit == "K" ? 1_000 : unit == "M" ? 1_000_000 : 1
+        guard let number = Double(multiplier == 1 ? text : String(text.dropLast())), number.isFinite,
+            let bits = Int(exactly: (number * multiplier).rounded()), range.contains(bits)
         else { return nil }
-        let value = (number * multiplier).rounded()
-        guard value >= Double(range.lowerBound), value <= Double(range.upperBound) else { return nil }
-        return Int(value)
+        return bits
     }
 
-    /// `100k`, `4.5M`, `1000M`: a bit rate as people write it.
-    static func formatBitRate(_ value: Int) -> String {
-        if value >= 1_000_000, value % 10_000 == 0 { return format(Double(value) / 1_000_000) + "M" }
-        if value >= 1_000, value % 10 == 0 { return format(Double(value) / 1_000) + "k" }
-        return String(value)
+    /// Bits per second as people write them: `100k`, `4.5M`.
+    private static func formatBitRate(_ bits: Int) -> String {
+        bits >= 1_000_000 ? "\(format(Double(bits) / 1_000_000))M" : "\(format(Double(bits) / 1_000))k"
     }
 
     /// A bound as people write it: `86400`, not `86400.0`; `0.1` as it is.

@@ -68,11 +68,13 @@ public struct ParsedArguments: Sendable {
         try converted(name) { $0.secondsOrPercent }
     }
 
-    /// The last value of `name` as bits per second within its range, 0 for `none`, or nil when
-    /// the option was not given.
+    /// The last value of `name` as bits per second (`4500000`, `4500k`, `4.5M`), within its range.
     public func bitRate(_ name: String) throws -> Int? {
         try converted(name) { $0.bitRate }
     }
+
+    /// True when the last value of `name` is `auto` (for an option whose range allows it).
+    public func isAutomatic(_ name: String) -> Bool { string(name) == "auto" }
 
     /// The last value of `name` as `K/N`, within its range.
     public func shard(_ name: String) throws -> (index: Int, count: Int)? {

@@ -8,7 +8,8 @@ import Testing
 /// `cube`'s capped CRF: a cap well under the CRF size holds (the file's and the video packets'
 /// bytes over ffprobe's duration), for H.264 and HEVC; a generous cap changes nothing; the peak
 /// rule applies by itself between two clips; the default CRF is 23; HEVC is smaller than H.264
-/// at no less PSNR; `--max-bitrate` takes `4.5M`, `4500k` and `4500000` and refuses the rest with 64.
+/// at no less PSNR; `--max-bitrate` takes `4.5M`, `4500k`, `4500000` and `auto` and refuses the rest
+/// with 64. `--max-bitrate 200M`, far above any CRF 23 turn at 270x480, stands for no peak.
 @Suite struct TransitionBitrateCapTests {
     let folder: TemporaryFolder
     init() throws { folder = try TemporaryFolder() }
@@ -43,7 +44,7 @@ import Testing
 
     @Test(arguments: ["h264", "hevc"])
     func aCapWellUnderTheCRFSizeHolds(codec: String) throws {
-        let plain = try averageBitRate(try cube("plain.mp4", ["--codec", codec, "--max-bitrate", "none"]).path)
+        let plain = try averageBitRate(try cube("plain.mp4", ["--codec", codec, "--max-bitrate", "200M"]).path)
         for cap in [900_000, 400_000] {
             #expect(plain > 2 * Double(cap), "the cap must bind: CRF 23 makes \(plain) b/s")
             let capped = try cube("capped-\(cap).mp4", ["--codec", codec, "--max-bitrate", String(cap)])
@@ -72,8 +73,8 @@ import Testing
         let lossless = try TestEnvironment.storyreel(
             ["cube", Self.fromClip, Self.toClip, "--size", "270x480", "--frames-dir", frames])
         #expect(lossless.status == 0, "\(lossless.stderr)")
-        let h264 = try cube("h264.mp4", ["--max-bitrate", "none"]).path
-        let hevc = try cube("hevc.mp4", ["--codec", "hevc", "--max-bitrate", "none"]).path
+        let h264 = try cube("h264.mp4", ["--max-bitrate", "200M"]).path
+        let hevc = try cube("hevc.mp4", ["--codec", "hevc", "--max-bitrate", "200M"]).path
         let size = { (path: String) in try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0 }
         let (hevcBytes, h264Bytes) = (try size(hevc), try size(h264))
         #expect(hevcBytes < h264Bytes * 9 / 10, "HEVC \(hevcBytes) B, H.264 \(h264Bytes) B")
@@ -82,12 +83,14 @@ import Testing
     }
 
     @Test func aGenerousCapIsPlainCRF() throws {
-        let plain = try cube("plain.mp4", ["--max-bitrate", "none"])
-        let generous = try cube("generous.mp4", ["--max-bitrate", "1000M"])
-        #expect(
-            try Data(contentsOf: URL(fileURLWithPath: generous.path))
-                == Data(contentsOf: URL(fileURLWithPath: plain.path)))
+        // Byte for byte what the uncapped writer makes (CappedClipWriterTests checks that in
+        // process): one pass at CRF 23, whatever the cap above it.
+        let generous = try cube("generous.mp4", ["--max-bitrate", "200M"])
+        let lessGenerous = try cube("less.mp4", ["--max-bitrate", "20M"])
+        let bytes = { (path: String) in try Data(contentsOf: URL(fileURLWithPath: path)) }
+        #expect(try bytes(generous.path) == bytes(lessGenerous.path))
         #expect(generous.stderr.contains("CRF 23, 1 pass"), "\(generous.stderr)")
+        #expect(lessGenerous.stderr.contains("CRF 23, 1 pass"), "\(lessGenerous.stderr)")
     }
 
     @Test func betweenTwoClipsThePeakRuleApplies() throws {
@@ -105,8 +108,8 @@ import Testing
 
     @Test func defaultCRFIs23() throws {
         #expect(CubeTransitionJob.Parameters().crf == 23)
-        let byDefault = try cube("default.mp4", ["--max-bitrate", "none"])
-        let explicit = try cube("explicit.mp4", ["--max-bitrate", "none", "--crf", "23"])
+        let byDefault = try cube("default.mp4", ["--max-bitrate", "200M"])
+        let explicit = try cube("explicit.mp4", ["--max-bitrate", "200M", "--crf", "23"])
         let bytes = try Data(contentsOf: URL(fileURLWithPath: byDefault.path))
         #expect(bytes == (try Data(contentsOf: URL(fileURLWithPath: explicit.path))))
         // x264 writes its settings into the stream.
@@ -115,27 +118,25 @@ import Testing
         #expect(help.stdout.contains("(default 23;"), "\(help.stdout)")
     }
 
-    @Test func maxBitrateTakesSuffixesAndNone() {
-        let range = OptionRange.maxBitrate
-        #expect(range.bitRate("4.5M") == 4_500_000)
-        #expect(range.bitRate("4500k") == 4_500_000)
-        #expect(range.bitRate("4500K") == 4_500_000)
-        #expect(range.bitRate("4500000") == 4_500_000)
-        #expect(range.bitRate("100k") == 100_000)
-        #expect(range.bitRate("1000M") == 1_000_000_000)
-        #expect(range.bitRate("none") == 0)
-        for bad in ["99999", "0", "1001M", "4.5G", "4.5Mb", "4.5m", "+5M", "1e6", "0x10", "", "M", "-1", "nan", "inf"] {
-            #expect(range.bitRate(bad) == nil, "\(bad)")
+    @Test func maxBitrateTakesSuffixesAndAuto() throws {
+        let range = OptionRange.peakBitRate.orAutomatic
+        for (text, bits) in [("4.5M", 4_500_000), ("4500k", 4_500_000), ("4500000", 4_500_000), ("100k", 100_000)] {
+            #expect(range.bitRate(text) == bits, "\(text)")
         }
-        #expect(range.description == "none or bits per second from 100k to 1000M (4500000, 4500k or 4.5M)")
+        #expect(range.accepts("auto"))
+        let byDefault = try cube("default.mp4", [])
+        let automatic = try cube("auto.mp4", ["--max-bitrate", "auto"])
+        #expect(byDefault.stderr.contains("peak of 1.43 Mb/s"), "\(byDefault.stderr)")
+        let bytes = { (path: String) in try Data(contentsOf: URL(fileURLWithPath: path)) }
+        #expect(try bytes(byDefault.path) == bytes(automatic.path))
     }
 
     @Test func outOfRangeMaxBitrateExits64AndWritesNothing() throws {
-        for value in ["0", "99k", "1001M", "4.5G", "fast"] {
+        for value in ["0", "99k", "201M", "4.5G", "none", "fast"] {
             let result = try TestEnvironment.storyreel(
                 ["cube", Self.fromClip, Self.toClip, "-o", folder.path("c.mp4"), "--max-bitrate", value])
             #expect(result.status == 64, "\(value): \(result.stderr)")
-            #expect(result.stderr.hasPrefix("storyreel: error: --max-bitrate must be none or bits per second"))
+            #expect(result.stderr.hasPrefix("storyreel: error: --max-bitrate must be bits per second"))
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
         }
     }
