@@ -54,13 +54,9 @@ public struct CubeTransitionJob: Sendable {
         /// The clip's constant rate factor, 0...51: 23, as AMP stories recommend for 720×1280.
         public var crf = 23
         /// The most the clip's average bit rate may be, in bits per second, or nil for plain CRF
-        /// (unless ``peakFromClips`` sets one). See ``VideoEncoder/Settings/maxBitrate``.
+        /// (unless the job's ``CubeTransitionJob/peakFromClips`` sets one). See
+        /// ``VideoEncoder/Settings/maxBitrate``.
         public var maxBitrate: Int?
-        /// When true, ``maxBitrate`` is nil and both faces are clips, the clip is capped at
-        /// ``TransitionBitrate/peak(width:height:from:to:)`` of the canvas and the two clips'
-        /// bit rates, as `storyreel cube` does. A still has no bit rate to compare with, so a job
-        /// with a still face is not capped this way.
-        public var peakFromClips = false
         /// The x264/x265 preset.
         public var preset = "veryfast"
         /// Threads the renderer splits each frame over.
@@ -98,6 +94,12 @@ public struct CubeTransitionJob: Sendable {
     public var parameters: Parameters
     /// Per-input deadline in seconds (nil: none).
     public var timeout: Double?
+    /// When true, ``Parameters/maxBitrate`` is nil and both faces are clips, the clip is capped at
+    /// ``TransitionBitrate/peak(width:height:from:to:)`` of the canvas and the two clips' bit
+    /// rates, read from their headers: what `storyreel cube` does. A still has no bit rate to
+    /// compare with, so a job with a still face is not capped this way. A policy for picking the
+    /// cap, not a parameter of the clip: the pipeline sets ``Parameters/maxBitrate`` itself.
+    public var peakFromClips = false
 
     /// A job from `from` to `to`.
     public init(
@@ -149,11 +151,11 @@ public struct CubeTransitionJob: Sendable {
     }
 
     /// The cap for a `width` × `height` canvas: ``Parameters/maxBitrate`` when given; else, with
-    /// ``Parameters/peakFromClips`` and two clip faces, the peak rule of the clips' bit rates
+    /// ``peakFromClips`` and two clip faces, the peak rule of the clips' bit rates
     /// (``TransitionBitrate/clipBitRate(_:)``, read from their headers); else nil.
     public func maxBitrate(width: Int, height: Int) throws -> Int? {
         if let cap = parameters.maxBitrate { return cap }
-        guard parameters.peakFromClips, case .clip(let fromPath) = from, case .clip(let toPath) = to else {
+        guard peakFromClips, case .clip(let fromPath) = from, case .clip(let toPath) = to else {
             return nil
         }
         let rates = try [fromPath, toPath].map {

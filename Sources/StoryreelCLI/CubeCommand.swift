@@ -60,9 +60,11 @@ public enum CubeCommand: Command {
         guard !outputs.isEmpty else {
             throw UsageError("cube needs an output: -o OUT.mp4, --frames-dir or --filmstrip")
         }
-        let job = CubeTransitionJob(
+        var job = CubeTransitionJob(
             from: arguments.positionals[0], to: arguments.positionals[1], parameters: try parameters(arguments),
             timeout: try arguments.double("timeout") ?? 30)
+        // Without --max-bitrate (or with auto), the peak rule between two clips.
+        job.peakFromClips = true
         do {
             try job.validate()
         } catch let error as CubeRenderError {
@@ -140,10 +142,8 @@ public enum CubeCommand: Command {
             parameters.codec = VideoEncoder.Codec(rawValue: codec)!
         }
         parameters.crf = try arguments.int("crf") ?? parameters.crf
-        if !arguments.isAutomatic("max-bitrate"), let bits = try arguments.bitRate("max-bitrate") {
-            parameters.maxBitrate = bits
-        } else {
-            parameters.peakFromClips = true  // auto, the default: the peak rule between two clips
+        if !arguments.isAutomatic("max-bitrate") {
+            parameters.maxBitrate = try arguments.bitRate("max-bitrate")
         }
         return parameters
     }
