@@ -3,6 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 echo "machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d)"
-for bench in inspect thumbnail render cube; do
+for bench in inspect thumbnail render cube quality; do
     bash "./$bench.sh"
 done

@@ -39,6 +39,9 @@ public struct ClipInfo: Sendable, Equatable {
         public var dolbyVisionProfile: Double?
         /// Seconds of the video stream, or nil when unknown.
         public var duration: Double?
+        /// The video stream's average bit rate in bits per second, as the container gives it, or nil
+        /// when it says nothing. Unlike ``ClipInfo/bitRate`` it leaves out audio and the container.
+        public var bitRate: Int?
     }
 
     /// The audio stream's details.

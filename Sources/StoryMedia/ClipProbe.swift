@@ -75,7 +75,8 @@ public enum ClipProbe {
             colorTransfer: transfer,
             hdr: hdrKind(transfer: transfer, dolbyVision: dolbyVision),
             dolbyVisionProfile: dolbyVision.map { Double($0.profile) + Double($0.compatibilityID) / 10 },
-            duration: stream.duration)
+            duration: stream.duration,
+            bitRate: stream.bitRate)
     }
 
     /// Fills in the video stream's pixel format and profile, which the QuickTime header does not

@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
 
-/// Runs a ``VideoEncoder`` and its ``OutputFile`` on a thread of their own, so the caller can
-/// render and convert the next picture while the current one is encoded.
+/// Runs a ``VideoEncoder`` and the ``PacketSink`` it feeds (the clip's ``OutputFile``, or a
+/// ``PacketBuffer``) on a thread of their own, so the caller can render and convert the next
+/// picture while the current one is encoded.
 ///
 /// Pictures alternate between two slots: the caller fills a slot only after the encoder thread
 /// has sent that slot's previous picture (x264 and x265 copy a picture when it is sent).
@@ -12,13 +13,15 @@ final class EncoderThread: @unchecked Sendable {
     // what make this class Sendable.
     private let queue = DispatchQueue(label: "storyreel.encoder")
     private let encoder: VideoEncoder
-    private let output: OutputFile
+    private let output: PacketSink
     private let packet: Packet
     private let slotsFree: [DispatchSemaphore]
     private let lock = NSLock()
     private var failure: Error?
+    /// Bytes of the packets handed to the sink; read it after ``finish()``.
+    private(set) var byteCount = 0
 
-    init(encoder: VideoEncoder, output: OutputFile) throws {
+    init(encoder: VideoEncoder, output: PacketSink) throws {
         self.encoder = encoder
         self.output = output
         packet = try Packet()
@@ -56,8 +59,8 @@ final class EncoderThread: @unchecked Sendable {
     /// Waits until every submitted picture has been handled.
     func waitUntilIdle() { queue.sync {} }
 
-    /// Waits for every submitted picture, drains the encoder, writes the trailer and moves the
-    /// clip into place.
+    /// Waits for every submitted picture, drains the encoder and finishes the sink (for an
+    /// ``OutputFile``: writes the trailer and moves the clip into place).
     func finish() throws {
         waitUntilIdle()
         try rethrowFailure()
@@ -71,6 +74,7 @@ final class EncoderThread: @unchecked Sendable {
         while true {
             switch try encoder.receive(into: packet) {
             case .packet:
+                byteCount += Int(packet.pointer.pointee.size)
                 try output.write(packet)
             case .needsInput:
                 if sent { return }

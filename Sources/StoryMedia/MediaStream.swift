@@ -70,6 +70,14 @@ public final class MediaStream {
         return value == cff_nopts_value() ? nil : Double(value) * timeBase
     }
 
+    /// The stream's average bit rate in bits per second as the container gives it (ffprobe's
+    /// stream `bit_rate`), or nil when it says nothing. For MP4 and QuickTime the demuxer works it
+    /// out from the stream's sample sizes over its duration when no `btrt` box gives it.
+    public var bitRate: Int? {
+        let value = parameters.pointee.bit_rate
+        return value > 0 ? Int(value) : nil
+    }
+
     /// FFmpeg's average frame rate (ffprobe's `avg_frame_rate`), or nil when unknown.
     public var averageFrameRate: Double? {
         let rate = stream.pointee.avg_frame_rate

@@ -6,42 +6,76 @@ import CFFmpeg
 /// ``Scaler`` and hands it, with the frame index as its timestamp, to an ``EncoderThread``,
 /// which sends it to the ``VideoEncoder``, receives packets until EAGAIN and hands them to the
 /// ``OutputFile`` (which rescales their timestamps to the stream time base), while the caller
-/// goes on to the next picture. ``finish()`` sends a NULL frame, drains until EOF, writes the
-/// trailer and renames the file into place. A writer dropped before ``finish()`` leaves no
+/// goes on to the next picture. ``finish(replay:)`` sends a NULL frame, drains until EOF, writes
+/// the trailer and renames the file into place. A writer dropped before it finishes leaves no
 /// file behind.
+///
+/// **A capped clip** (``VideoEncoder/Settings/maxBitrate``) keeps its packets in memory until its
+/// size is known. When the requested CRF fits the cap, those packets are the clip, byte for byte
+/// what the uncapped writer makes. When it does not, ``finish(replay:)`` asks the caller for the
+/// same pictures again and encodes them at the rate factors a ``RateFactorSearch`` picks (usually
+/// one or two more passes), then writes the pass that fits with the least of the budget unused.
 ///
 /// Every error names the clip's path: an encoder that cannot open (libx264 out of memory) is
 /// `.unsupported`; an encode or write that fails part-way (a full disk) is `.ioFailure`, and
 /// the writer then refuses further pictures and leaves nothing behind.
 public final class VideoClipWriter {
+    /// How a finished clip was encoded.
+    public struct Outcome: Sendable, Equatable {
+        /// The constant rate factor of the pass written, on the encoder's own scale (for HEVC, 4
+        /// above the requested CRF): the requested one, or a higher, possibly fractional one when
+        /// the cap made the writer search.
+        public var rateFactor: Double
+        /// Encoding passes run: 1 unless the first one was over the cap.
+        public var passes: Int
+        /// The bytes of the clip's video packets (the container adds its parameter sets and index,
+        /// about 1 KB for 15 frames).
+        public var bytes: Int
+        /// The video's average bit rate: ``bytes`` × 8 over frames ÷ fps. Under a cap, the whole
+        /// file's size × 8 over that duration stays at or under the cap.
+        public var bitRate: Int
+        /// False only when even rate factor 51 was over the cap: the clip is then the smallest
+        /// the encoder makes, and still over it.
+        public var fitsCap: Bool
+    }
+
     /// The encoder settings.
     public let settings: VideoEncoder.Settings
     /// Frames appended so far.
     public private(set) var frameCount = 0
 
     private let output: OutputFile
-    private let encoderThread: EncoderThread
+    private var encoderThread: EncoderThread
+    /// The current pass's encoder and, for a capped clip, the packets it has given.
+    private var pass: (encoder: VideoEncoder, packets: PacketBuffer?)
     private let scaler: Scaler
     private let source: Frame
     private let pictures: [Frame]
 
     /// Starts a clip at `path`, written to a temporary file (next to it, or in `stagingFolder`
-    /// when given) until ``finish()``.
+    /// when given) until ``finish(replay:)``.
     public init(path: String, settings: VideoEncoder.Settings, stagingFolder: String? = nil) throws {
         self.settings = settings
-        (output, encoderThread, scaler, source, pictures) = try MediaError.naming(path) {
+        (output, encoderThread, pass, scaler, source, pictures) = try MediaError.naming(path) {
             try VideoEncoder.validate(settings)
             let output = try OutputFile(path: path, stagingFolder: stagingFolder)
             let encoder = try VideoEncoder(settings: settings, globalHeader: output.needsGlobalHeader)
-            try output.addVideoStream(for: encoder)
-            try output.writeHeader()
+            let packets: PacketBuffer?
+            if settings.maxBitrate == nil {
+                try output.addVideoStream(for: encoder)
+                try output.writeHeader()
+                packets = nil
+            } else {
+                // The header waits for the pass that will be written (its parameter sets).
+                packets = PacketBuffer()
+            }
             let scaler = try Scaler(
                 sourceWidth: settings.width, sourceHeight: settings.height, sourceFormat: AV_PIX_FMT_RGBA,
                 width: settings.width, height: settings.height, destinationFormat: AV_PIX_FMT_YUV420P,
                 destinationColorSpace: AVCOL_SPC_BT709, destinationFullRange: false,
                 flags: SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP)
-            let thread = try EncoderThread(encoder: encoder, output: output)
-            return (output, thread, scaler, try Frame(), [try Frame(), try Frame()])
+            let thread = try EncoderThread(encoder: encoder, output: packets ?? output)
+            return (output, thread, (encoder, packets), scaler, try Frame(), [try Frame(), try Frame()])
         }
     }
 
@@ -55,11 +89,14 @@ public final class VideoClipWriter {
     /// Encodes one picture: `rgba` holds width × height packed RGBA pixels (alpha is ignored).
     /// It is converted before this returns; the encoding itself goes on in the background.
     public func append(rgba: UnsafeBufferPointer<UInt8>) throws {
-        try MediaError.naming(path) { try encode(rgba: rgba) }
+        try MediaError.naming(path) {
+            try encode(rgba: rgba, index: frameCount)
+            frameCount += 1
+        }
     }
 
-    private func encode(rgba: UnsafeBufferPointer<UInt8>) throws {
-        let slot = frameCount % 2
+    private func encode(rgba: UnsafeBufferPointer<UInt8>, index: Int) throws {
+        let slot = index % 2
         try encoderThread.acquire(slot: slot)
         let picture = pictures[slot]
         try source.borrow(rgba: rgba, width: settings.width, height: settings.height)
@@ -69,17 +106,101 @@ public final class VideoClipWriter {
             try ffmpegCheck(av_frame_make_writable(picture.pointer), "cannot reuse a frame", kind: .ioFailure)
         }
         try scaler.scale(source, into: picture)
-        picture.pointer.pointee.pts = Int64(frameCount)
+        picture.pointer.pointee.pts = Int64(index)
         picture.pointer.pointee.color_primaries = AVCOL_PRI_BT709
         picture.pointer.pointee.color_trc = AVCOL_TRC_BT709
         picture.pointer.pointee.colorspace = AVCOL_SPC_BT709
         picture.pointer.pointee.color_range = AVCOL_RANGE_MPEG
-        frameCount += 1
         encoderThread.submit(picture, slot: slot)
     }
 
+    /// What hands the pictures to a further pass, one `append` per picture.
+    private typealias Replay = (_ append: (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void
+
+    /// The most bytes the clip's packets may have under `maxBitrate`, for the frames appended, so
+    /// that the whole file does not average more: the cap's bytes less what the MP4 container
+    /// adds, bounded by `parameterSetBytes` + 1024 + 8 per frame (measured: 892 + 4.5 per frame
+    /// beyond the parameter sets, 0.1 to 10 s, 270x480 to 1080x1920).
+    static func budget(maxBitrate: Int, frames: Int, fps: Double, parameterSetBytes: Int) -> Int {
+        let capBytes = (Double(maxBitrate) * Double(frames) / fps / 8).rounded(.down)
+        let container = Double(parameterSetBytes + 1024 + 8 * frames)
+        return Int(clamping: Int64(max(0, capBytes - container)))
+    }
+
     /// Drains the encoder, writes the trailer and moves the clip into place.
-    public func finish() throws {
-        try MediaError.naming(path) { try encoderThread.finish() }
+    ///
+    /// A capped clip over its cap is encoded again: `replay` is called once per further pass and
+    /// must hand the same pictures, in the same order, to the closure it is given (which encodes
+    /// them as ``append(rgba:)`` does). An uncapped clip, or one whose first pass fits, never
+    /// calls it.
+    @discardableResult
+    public func finish(replay: (_ append: (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void) throws
+        -> Outcome
+    {
+        try withoutActuallyEscaping(replay) { try finishing(replay: $0) }
+    }
+
+    /// Drains the encoder, writes the trailer and moves the clip into place; a capped clip over
+    /// its cap throws `.unsupported`, as there is no way to encode its pictures again (see
+    /// ``finish(replay:)``).
+    @discardableResult
+    public func finish() throws -> Outcome { try finishing(replay: nil) }
+
+    private func finishing(replay: Replay?) throws -> Outcome {
+        try MediaError.naming(path) {
+            try encoderThread.finish()
+            guard let maxBitrate = settings.maxBitrate, let firstPackets = pass.packets else {
+                return outcome(rateFactor: pass.encoder.rateFactor, passes: 1, bytes: encoderThread.byteCount)
+            }
+            var search = RateFactorSearch(
+                budget: Self.budget(
+                    maxBitrate: maxBitrate, frames: frameCount, fps: settings.fps,
+                    parameterSetBytes: pass.encoder.extradataSize))
+            search.record(rateFactor: pass.encoder.rateFactor, bytes: firstPackets.byteCount)
+            var kept = (encoder: pass.encoder, packets: firstPackets)
+            while let rateFactor = search.next {
+                guard let replay else {
+                    throw MediaError(
+                        .unsupported,
+                        "the clip is over its \(maxBitrate) bits per second, and the pictures cannot be encoded again")
+                }
+                let packets = try encodeAgain(at: rateFactor, replay: replay)
+                search.record(rateFactor: rateFactor, bytes: packets.byteCount)
+                if search.choice?.rateFactor == rateFactor { kept = (pass.encoder, packets) }
+            }
+            try output.addVideoStream(for: kept.encoder)
+            try output.writeHeader()
+            for packet in kept.packets.packets { try output.write(packet) }
+            try output.finish()
+            return outcome(
+                rateFactor: kept.encoder.rateFactor, passes: search.passes.count, bytes: kept.packets.byteCount,
+                fitsCap: search.fits)
+        }
+    }
+
+    private func outcome(rateFactor: Double, passes: Int, bytes: Int, fitsCap: Bool = true) -> Outcome {
+        let seconds = Double(max(1, frameCount)) / settings.fps
+        return Outcome(
+            rateFactor: rateFactor, passes: passes, bytes: bytes,
+            bitRate: Int(clamping: Int64((Double(bytes) * 8 / seconds).rounded())), fitsCap: fitsCap)
+    }
+
+    /// One more pass over the pictures `replay` gives, at `rateFactor`; returns its packets.
+    private func encodeAgain(at rateFactor: Double, replay: Replay) throws -> PacketBuffer {
+        let encoder = try VideoEncoder(
+            settings: settings, globalHeader: output.needsGlobalHeader, rateFactor: rateFactor)
+        let packets = PacketBuffer()
+        encoderThread = try EncoderThread(encoder: encoder, output: packets)
+        pass = (encoder, packets)
+        var index = 0
+        try replay { rgba in
+            try encode(rgba: rgba, index: index)
+            index += 1
+        }
+        guard index == frameCount else {
+            throw MediaError(.ioFailure, "the pictures given again were \(index), not \(frameCount)")
+        }
+        try encoderThread.finish()
+        return packets
     }
 }

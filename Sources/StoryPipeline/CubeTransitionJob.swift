@@ -23,6 +23,11 @@ public struct CubeTransitionJob: Sendable {
         public var frameCount: Int
         /// Every file written, in the order they were finished.
         public var outputs: [String]
+        /// The cap the clip was held under, bits per second, or nil when it had none (or no clip
+        /// was written).
+        public var maxBitrate: Int?
+        /// How the clip was encoded, or nil when no clip was written.
+        public var video: VideoClipWriter.Outcome?
     }
 
     /// How the transition looks and is encoded; every field has the `storyreel cube` default.
@@ -46,9 +51,11 @@ public struct CubeTransitionJob: Sendable {
         public var direction = CubeDirection.forward
         /// The clip's codec.
         public var codec = VideoEncoder.Codec.h264
-        /// The clip's constant rate factor, 0...51.
-        public var crf = 20
-        /// The most the clip's average bit rate may be, in bits per second, or nil for plain CRF.
+        /// The clip's constant rate factor, 0...51: 23, as AMP stories recommend for 720×1280.
+        public var crf = 23
+        /// The most the clip's average bit rate may be, in bits per second, or nil for plain CRF
+        /// (unless the job's ``CubeTransitionJob/peakFromClips`` sets one). See
+        /// ``VideoEncoder/Settings/maxBitrate``.
         public var maxBitrate: Int?
         /// The x264/x265 preset.
         public var preset = "veryfast"
@@ -87,6 +94,12 @@ public struct CubeTransitionJob: Sendable {
     public var parameters: Parameters
     /// Per-input deadline in seconds (nil: none).
     public var timeout: Double?
+    /// When true, ``Parameters/maxBitrate`` is nil and both faces are clips, the clip is capped at
+    /// ``TransitionBitrate/peak(width:height:from:to:)`` of the canvas and the two clips' bit
+    /// rates, read from their headers: what `storyreel cube` does. A still has no bit rate to
+    /// compare with, so a job with a still face is not capped this way. A policy for picking the
+    /// cap, not a parameter of the clip: the pipeline sets ``Parameters/maxBitrate`` itself.
+    public var peakFromClips = false
 
     /// A job from `from` to `to`.
     public init(
@@ -131,7 +144,24 @@ public struct CubeTransitionJob: Sendable {
         guard (0...51).contains(parameters.crf) else {
             throw CubeRenderError("crf \(parameters.crf) must be from 0 to 51")
         }
+        if let cap = parameters.maxBitrate, cap <= 0 {
+            throw CubeRenderError("the maximum bit rate must be more than 0 bits per second, got \(cap)")
+        }
         guard parameters.threads >= 1 else { throw CubeRenderError("the renderer needs at least one thread") }
+    }
+
+    /// The cap for a `width` × `height` canvas: ``Parameters/maxBitrate`` when given; else, with
+    /// ``peakFromClips`` and two clip faces, the peak rule of the clips' bit rates
+    /// (``TransitionBitrate/clipBitRate(_:)``, read from their headers); else nil.
+    public func maxBitrate(width: Int, height: Int) throws -> Int? {
+        if let cap = parameters.maxBitrate { return cap }
+        guard peakFromClips, case .clip(let fromPath) = from, case .clip(let toPath) = to else {
+            return nil
+        }
+        let rates = try [fromPath, toPath].map {
+            TransitionBitrate.clipBitRate(try ClipProbe.inspect(path: $0, timeout: timeout))
+        }
+        return TransitionBitrate.peak(width: width, height: height, from: rates[0], to: rates[1])
     }
 
     /// Decodes both faces at the canvas size, TO on another thread while FROM decodes on this
@@ -188,6 +218,8 @@ public struct CubeTransitionJob: Sendable {
         let width = renderer.spec.width
         let height = renderer.spec.height
         let frameCount = renderer.frameCount
+        let maxBitrate = outputs.videoPath == nil ? nil : try maxBitrate(width: width, height: height)
+        var video: VideoClipWriter.Outcome?
         var created = CreatedOutputs()
         do {
             let writer = try outputs.videoPath.map {
@@ -196,7 +228,7 @@ public struct CubeTransitionJob: Sendable {
                     settings: VideoEncoder.Settings(
                         codec: parameters.codec, width: width, height: height, fps: parameters.fps,
                         crf: parameters.crf, preset: parameters.preset, tuning: .shortClip,
-                        maxBitrate: parameters.maxBitrate))
+                        maxBitrate: maxBitrate))
             }
             let framesDirectory = outputs.framesDirectory
             let frameEncoder = try framesDirectory.map { folder in
@@ -225,21 +257,30 @@ public struct CubeTransitionJob: Sendable {
                     }
                     progress(index + 1, frameCount)
                 }
-            }
-            if let filmstrip, let filmstripPath = outputs.filmstripPath {
-                try AtomicFile.write(
-                    try MediaError.naming(filmstripPath) { try filmstrip.pngData() }, to: filmstripPath)
-                created.add(filmstripPath)
-            }
-            if let writer {
-                try writer.finish()
-                created.add(writer.path)
+                if let filmstrip, let filmstripPath = outputs.filmstripPath {
+                    try AtomicFile.write(
+                        try MediaError.naming(filmstripPath) { try filmstrip.pngData() }, to: filmstripPath)
+                    created.add(filmstripPath)
+                }
+                if let writer {
+                    // A clip over its cap is encoded again from the same frames, rendered anew:
+                    // cheaper than keeping them (47 MB of yuv420p at 1080x1920).
+                    video = try writer.finish { append in
+                        for index in 0..<frameCount {
+                            renderer.render(frame: index, into: buffer)
+                            try append(rgba)
+                        }
+                    }
+                    created.add(writer.path)
+                }
             }
         } catch {
             created.removeAll()
             throw error
         }
-        return Summary(width: width, height: height, frameCount: frameCount, outputs: created.files)
+        return Summary(
+            width: width, height: height, frameCount: frameCount, outputs: created.files, maxBitrate: maxBitrate,
+            video: video)
     }
 
     /// `frame_0000.png`, `frame_0001.png` … in `folder`.

@@ -48,11 +48,12 @@ import Testing
         Case(
             command: "cube",
             arguments: [clip, toClip, "-o", "OUT/cube.mp4", "--frames-dir", "OUT/frames", "--filmstrip", "OUT/s.png"],
-            options: ["duration", "fps", "size", "perspective", "shade", "crf", "timeout"],
+            options: ["duration", "fps", "size", "perspective", "shade", "crf", "max-bitrate", "timeout"],
             outputs: ["OUT/cube.mp4", "OUT/frames", "OUT/s.png"],
             extraBadValues: [
                 "duration": ["0", "10.5"], "fps": ["0", "241"], "size": ["9000x2", "-2x4", "3x4", "0x0"],
                 "perspective": ["0", "0.05", "101"], "shade": ["1.01", "-0.01"], "crf": ["52", "20.5"],
+                "max-bitrate": ["99999", "201M", "4.5G", "auto2", "M", "none"],
                 "timeout": ["0", "86401"],
             ]),
         Case(
