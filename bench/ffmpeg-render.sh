@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # The ffmpeg-CLI equivalent of `storyreel render` that bench/render.sh compares against:
-# ffprobe per clip, one ffmpeg poster per clip, and one xfade transition per story boundary,
-# at the same 1080x1920 canvas. Usage: ffmpeg-render.sh STORIES OUT
+# ffprobe per clip, one ffmpeg poster per clip, and one cube transition per story boundary made
+# by bench/ffmpeg-cube.sh (a true-perspective cube at storyreel's encoder settings, the same work
+# as storyreel's), at the canvas given (the one storyreel is given with --size).
+# Usage: ffmpeg-render.sh STORIES OUT [WxH] (default 1080x1920)
 set -euo pipefail
 STORIES="$1"
 OUT="$2"
-W=1080
-H=1920
+SIZE="${3:-1080x1920}"
+W="${SIZE%x*}"
+H="${SIZE#*x}"
+CUBE="$(dirname "${BASH_SOURCE[0]}")/ffmpeg-cube.sh"
 mkdir -p "$OUT/probe" "$OUT/posters" "$OUT/transitions"
-FILL="scale=$W:$H:force_original_aspect_ratio=increase,crop=$W:$H,setsar=1"
 previous_last=""
 for story in $(ls "$STORIES" | sort); do
     [ -d "$STORIES/$story" ] || continue
@@ -23,9 +26,7 @@ for story in $(ls "$STORIES" | sort); do
         last="$path"
     done
     if [ -n "$previous_last" ] && [ -n "$first" ]; then
-        ffmpeg -v error -y -sseof -0.1 -i "$previous_last" -t 0.6 -i "$first" -filter_complex \
-            "[0:v]$FILL,trim=start_frame=0:end_frame=1,loop=loop=14:size=1,setpts=N/30/TB[a];[1:v]$FILL,trim=start_frame=0:end_frame=1,loop=loop=14:size=1,setpts=N/30/TB[b];[a][b]xfade=transition=slideleft:duration=0.5:offset=0,format=yuv420p" \
-            -frames:v 15 -c:v libx264 -preset veryfast -movflags +faststart "$OUT/transitions/$story.mp4"
+        bash "$CUBE" "$previous_last" "$first" "$OUT/transitions/$story.mp4" "$SIZE" 30 0.5
     fi
     [ -z "$last" ] || previous_last="$last"
 done

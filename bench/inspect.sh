@@ -12,3 +12,5 @@ compare inspect 10 \
     "$BIN inspect --json $CLIPS/*" \
     "ffprobe loop" "for f in $CLIPS/*; do ffprobe -v error -show_format -show_streams -of json \"\$f\"; done" \
     "mediainfo" "mediainfo --Output=JSON $CLIPS/*"
+speedup_target inspect 1 10 "inspect, 50 clips, vs ffprobe loop"
+speedup_target inspect 2 1 "inspect, 50 clips, vs mediainfo"

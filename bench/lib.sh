@@ -39,3 +39,43 @@ peak_memory() {
     /usr/bin/time -f "%M" -o "$WORK/rss.txt" "$@" >/dev/null 2>&1
     echo "$(( $(cat "$WORK/rss.txt") / 1024 ))"
 }
+
+# Every target a bench checks is recorded here (bench, result, target, ✓/✗, tab-separated);
+# run.sh starts it empty and prints it as the summary table at the end.
+export TARGETS="$WORK/targets.tsv"
+
+# record_target BENCH RESULT TARGET OK: prints the verdict and records one row; OK is 1 or 0.
+record_target() {
+    local mark="✗"
+    [ "$4" = 1 ] && mark="✓"
+    printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$mark" >>"$TARGETS"
+    echo "  target: $1: $2 (target $3) $mark"
+}
+
+# speedup_target NAME PEER_INDEX MIN LABEL: from compare NAME's results, storyreel must be at
+# least MIN times faster than peer PEER_INDEX (1 = the first peer); LABEL names the row.
+speedup_target() {
+    local result
+    result=$(python3 - "$WORK/$1.json" "$2" "$3" <<'PY'
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+speedup = results[int(sys.argv[2])]["mean"] / results[0]["mean"]
+print(f"{speedup:.1f}x faster {int(speedup >= float(sys.argv[3]))}")
+PY
+)
+    record_target "$4" "${result% *}" "≥ $3× faster" "${result##* }"
+}
+
+# report_targets: copies its input to the output, except lines "TARGET<tab>BENCH<tab>RESULT<tab>
+# TARGET<tab>OK", which it records with record_target (how the benches' python reports targets).
+report_targets() {
+    local line name result goal ok
+    while IFS= read -r line; do
+        if [[ "$line" == TARGET$'\t'* ]]; then
+            IFS=$'\t' read -r _ name result goal ok <<<"$line"
+            record_target "$name" "$result" "$goal" "$ok"
+        else
+            echo "$line"
+        fi
+    done
+}

@@ -45,7 +45,7 @@ for size in 540x960 1080x1920; do
         python3 - "$name" "$size" "$note" "$(video_bytes "$base-crf20.mp4")" "$(video_bytes "$base-crf23.mp4")" \
             "$(video_bytes "$base-default.mp4")" "$(rgb_psnr "$base-crf20.mp4" "$base-frames")" \
             "$(rgb_psnr "$base-crf23.mp4" "$base-frames")" "$(rgb_psnr "$base-default.mp4" "$base-frames")" \
-            "$(stat -c %s "$base-default.mp4")" <<'PY'
+            "$(stat -c %s "$base-default.mp4")" <<'PY' | report_targets
 import re, sys
 name, size, note, bytes20, plain23, bytes23, psnr20, plain, psnr23, file23 = sys.argv[1:]
 peak = float(re.search(r"peak of ([\d.]+) Mb/s", note).group(1)) * 1e6
@@ -57,6 +57,8 @@ close = "✓" if loss <= 1.5 else "✗"
 print(f"  {name:20s} {size:9s} {peak / 1e6:4.2f} Mb/s {int(bytes20):8d} {int(plain23):8d} {int(bytes23):8d} "
       f"{float(psnr20):6.2f} {float(plain):6.2f} {float(psnr23):6.2f} {crf.group(1) if crf else '51+':>6s}  "
       f"{rate / 1e6:.2f} Mb/s <= peak {under}, {loss:.2f} dB under CRF 20 (<= 1.5) {close}")
+print(f"TARGET\tquality {name} {size}: rate\t{rate / 1e6:.2f} Mb/s\t≤ peak {peak / 1e6:.2f} Mb/s\t{int(rate <= peak)}")
+print(f"TARGET\tquality {name} {size}: PSNR\t{loss:.2f} dB under CRF 20\t≤ 1.5 dB\t{int(loss <= 1.5)}")
 PY
     done
 done

@@ -54,3 +54,4 @@ FFMPEG_LOOP+=" $OUT/ffmpeg/\$(basename \"\$f\").jpg; done"
 compare thumbnail 5 "$BIN thumbnail --out-dir $OUT/storyreel --width 360 $CLIPS/*" \
     "ffmpegthumbnailer loop" "$THUMBNAILER_LOOP" \
     "ffmpeg loop" "$FFMPEG_LOOP"
+speedup_target thumbnail 1 3 "thumbnail, 20 clips, vs ffmpegthumbnailer loop"
