@@ -192,9 +192,8 @@ public struct BundlePlan: Sendable {
         case .fixed(let bitsPerSecond):
             parameters.maxBitrate = bitsPerSecond
         case .rule:
-            parameters.maxBitrate = BundlePlan.peakBitrate(
-                width: canvasWidth, height: canvasHeight,
-                clipBitrates: [fromItem.record.bitRate, toItem.record.bitRate])
+            parameters.maxBitrate = TransitionBitrate.peak(
+                width: canvasWidth, height: canvasHeight, from: fromItem.record.bitRate, to: toItem.record.bitRate)
         }
         let fromFace = direction == .forward ? "last" : "first"
         let unitKey = try BundlePlan.key([
@@ -207,13 +206,5 @@ public struct BundlePlan: Sendable {
             transition: .init(
                 fromStory: from.id, toStory: to.id, fromClip: fromItem.absolutePath, toClip: toItem.absolutePath,
                 parameters: parameters))
-    }
-
-    /// The peak rule: twice the higher average bit rate of the two clips, at least 2 Mb/s at
-    /// 720×1280 scaled by canvas pixels.
-    static func peakBitrate(width: Int, height: Int, clipBitrates: [Int]) -> Int {
-        let floor = 2_000_000 * Double(width) * Double(height) / (720 * 1280)
-        let clips = 2 * Double(clipBitrates.max() ?? 0)
-        return Int(exactly: max(floor, clips).rounded()) ?? Int.max
     }
 }

@@ -44,6 +44,7 @@ extension ClipInfo.Video {
             ("frameRate", .number(frameRate)),
             ("variableFrameRate", .bool(variableFrameRate)),
             ("frameCount", .int(frameCount)),
+            ("bitRate", .int(bitRate)),
             ("pixelFormat", .string(pixelFormat)),
             ("bitDepth", .int(bitDepth)),
             ("colorTransfer", .string(colorTransfer)),

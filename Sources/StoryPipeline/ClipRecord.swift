@@ -22,8 +22,8 @@ public struct ClipRecord: Sendable, Equatable, Codable {
     public var hdr: String
     /// True when the clip has an audio stream.
     public var hasAudio: Bool
-    /// The average bit rate in bits per second (the container's, as ffprobe's `format.bit_rate`),
-    /// 0 when unknown: what a transition's peak bit rate is measured against.
+    /// The average bit rate in bits per second for the transitions' peak rule
+    /// (``TransitionBitrate/clipBitRate(_:)``: the video stream's), 0 when unknown.
     public var bitRate: Int
 
     /// The first 16 hex digits of the hash: the item's id.
@@ -47,6 +47,6 @@ public struct ClipRecord: Sendable, Equatable, Codable {
         codec = video.codec
         hdr = video.hdr
         hasAudio = info.audio != nil
-        bitRate = info.bitRate ?? 0
+        bitRate = TransitionBitrate.clipBitRate(info) ?? 0
     }
 }

@@ -36,6 +36,7 @@ import Testing
         #expect(ourVideo["height"] as? Int == video["height"] as? Int)
         #expect(ourVideo["pixelFormat"] as? String == video["pix_fmt"] as? String)
         #expect(ourVideo["profile"] as? String == video["profile"] as? String)
+        #expect((ourVideo["bitRate"] as? Int).map(String.init) == video["bit_rate"] as? String)
         let rate = (video["avg_frame_rate"] as? String ?? "0/1").split(separator: "/").compactMap { Double($0) }
         #expect(abs((ourVideo["frameRate"] as? Double ?? 0) - rate[0] / rate[1]) < 1e-9)
 
