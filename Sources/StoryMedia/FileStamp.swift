@@ -11,6 +11,8 @@ public struct FileStamp: Equatable, Sendable {
     public let identity: FileIdentity
     /// True for a regular file.
     public let isRegularFile: Bool
+    /// True for a folder.
+    public let isFolder: Bool
 
     /// The stamp in a `stat` result.
     init(_ status: stat) {
@@ -20,6 +22,7 @@ public struct FileStamp: Equatable, Sendable {
             &+ Int64(status.st_mtim.tv_nsec)
         identity = FileIdentity(status)
         isRegularFile = (status.st_mode & S_IFMT) == S_IFREG
+        isFolder = (status.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// The stamp of `path` (of the link itself unless `followingLinks`), or nil when nothing is

@@ -35,9 +35,6 @@ public final class OutputFile {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             throw MediaError(.cannotCreateOutput, path: path, "no such folder: \(folder)")
         }
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            throw MediaError(.cannotCreateOutput, path: path, "is a directory")
-        }
         let formatName = url.pathExtension.lowercased() == "mov" ? "mov" : "mp4"
         // 0666 less the umask, as when FFmpeg created the file itself.
         let staged = try StagedFile(for: path, stagingFolder: stagingFolder, permissions: 0o666)

@@ -20,14 +20,13 @@ public enum BundleFolder {
 
     /// The state of `path`. Throws ``BundleRefusal`` when it is not a folder at all.
     public static func state(of path: String) throws -> State {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return .missing }
-        guard (status.st_mode & S_IFMT) == S_IFDIR else {
+        guard let stamp = FileStamp(path: path) else { return .missing }
+        guard stamp.isFolder else {
             throw BundleRefusal(.notABundle, path: path, "exists and is not a folder")
         }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
         if names.isEmpty { return .empty }
-        if isFolder(BundlePaths.join(path, BundlePaths.privateFolder)) { return .bundle }
+        if FileStamp(path: BundlePaths.join(path, BundlePaths.privateFolder))?.isFolder == true { return .bundle }
         for name in names where !belongsToBundle(name, in: path) {
             return .foreign(entry: name)
         }
@@ -57,20 +56,10 @@ public enum BundleFolder {
     /// files all have storyreel's names, the manifest, or the lock file.
     private static func belongsToBundle(_ name: String, in bundle: String) -> Bool {
         let path = BundlePaths.join(bundle, name)
-        if name == BundlePaths.manifest || name == BundlePaths.lockFile { return isRegularFile(path) }
-        guard BundlePaths.outputFolders.contains(name), isFolder(path, followingLinks: false) else { return false }
+        let stamp = FileStamp(path: path, followingLinks: false)
+        if name == BundlePaths.manifest || name == BundlePaths.lockFile { return stamp?.isRegularFile == true }
+        guard BundlePaths.outputFolders.contains(name), stamp?.isFolder == true else { return false }
         let files = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         return files.allSatisfy { BundlePaths.isOutputName($0, in: name) || TemporaryFile.isTemporaryName($0) }
-    }
-
-    private static func isFolder(_ path: String, followingLinks: Bool = true) -> Bool {
-        var status = stat()
-        let found = followingLinks ? stat(path, &status) : lstat(path, &status)
-        return found == 0 && (status.st_mode & S_IFMT) == S_IFDIR
-    }
-
-    private static func isRegularFile(_ path: String) -> Bool {
-        var status = stat()
-        return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 }

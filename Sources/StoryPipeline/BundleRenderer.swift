@@ -59,7 +59,7 @@ public struct BundleRenderer: Sendable {
         let settings = (saved ?? BundleSettings()).applying(options.settings)
         if let saved { summary.settingsChanges = settings.changes(from: saved) }
         let plan = try BundlePlan.make(input: storyInput, settings: settings, options: options, cache: cache)
-        try settings.save(in: output)
+        try settings.save(in: output, over: saved)
 
         var run = UnitRun(
             bundle: output, options: options, canvas: (plan.canvasWidth, plan.canvasHeight), ledger: ledger,

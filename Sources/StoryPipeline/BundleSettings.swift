@@ -148,9 +148,10 @@ public struct BundleSettings: Equatable, Sendable {
         return settings
     }
 
-    /// Saves these settings in `bundle`, atomically, when they differ from what is there.
-    public func save(in bundle: String) throws {
-        guard BundleSettings.saved(in: bundle) != self else { return }
+    /// Saves these settings in `bundle`, atomically, unless they are `saved`: what
+    /// ``saved(in:)`` read from it.
+    public func save(in bundle: String, over saved: BundleSettings?) throws {
+        guard saved != self else { return }
         let value = JSONValue.object(fields.map { ($0.name, JSONValue.string($0.value)) })
         try AtomicFile.write(Data((value.serialized() + "\n").utf8), to: BundleSettings.file(in: bundle))
     }

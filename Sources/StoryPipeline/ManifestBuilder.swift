@@ -75,7 +75,9 @@ struct ManifestBuilder {
         for unit in self.transitions {
             guard let transition = unit.transition else { continue }
             let parameters = transition.parameters
-            let frames = RenderOptions.frameCount(duration: parameters.duration, fps: parameters.fps)
+            // The frame count the renderer made the clip with.
+            let frames = CubeTransitionJob(from: transition.fromClip, to: transition.toClip, parameters: parameters)
+                .frameCount
             referenced.insert(unit.output)
             transitions.append(
                 .object([

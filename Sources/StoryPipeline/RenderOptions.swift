@@ -45,12 +45,6 @@ public struct RenderOptions: Sendable {
     /// The defaults: the bundle's saved settings, copies, all cores.
     public init() {}
 
-    /// A transition's frame count, round(duration × fps), or 0 when that is not a whole number
-    /// an `Int` can hold.
-    public static func frameCount(duration: Double, fps: Double) -> Int {
-        Int(exactly: (duration * fps).rounded()) ?? 0
-    }
-
     /// Poster and thumbnail sizes: thumbnails are this wide, for the story row.
     public static let thumbnailWidth = 180
     /// Avatars are this square.

@@ -52,7 +52,7 @@ import Testing
         settings.crf = 19
         settings.codec = .hevc
         settings.peak = .fixed(5_000_000)
-        try settings.save(in: folder.url.path)
+        try settings.save(in: folder.url.path, over: nil)
         #expect(BundleSettings.saved(in: folder.url.path) == settings)
         for broken in ["{\"crf\": \"99\"}", "{\"colour\": \"red\"}", "not json", "{\"size\": \"3x4\"}"] {
             try Data(broken.utf8).write(to: URL(fileURLWithPath: BundleSettings.file(in: folder.url.path)))
