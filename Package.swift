@@ -3,8 +3,11 @@ import PackageDescription
 
 let package = Package(
     name: "storyreel",
+    platforms: [.iOS(.v15), .macOS(.v12)],
     products: [
-        .executable(name: "storyreel", targets: ["storyreel"])
+        .executable(name: "storyreel", targets: ["storyreel"]),
+        // The manifest model and the playback navigator, for apps: Foundation only.
+        .library(name: "StoryreelKit", targets: ["StoryreelKit"]),
     ],
     targets: [
         // The C bridge: FFmpeg 5.1 from Debian's -dev packages, plus a shim for its macros.
@@ -19,8 +22,10 @@ let package = Package(
         .target(name: "StoryMedia", dependencies: ["CFFmpeg"]),
         // The cube renderer: pure Swift, no FFmpeg.
         .target(name: "CubeRender"),
+        // The manifest model and the playback navigator: Foundation only, for apps and the pipeline.
+        .target(name: "StoryreelKit"),
         // The stories pipeline: bundles, manifests, ingest.
-        .target(name: "StoryPipeline", dependencies: ["StoryMedia", "CubeRender"]),
+        .target(name: "StoryPipeline", dependencies: ["StoryMedia", "CubeRender", "StoryreelKit"]),
         // Command-line parsing, commands, printing and exit codes.
         .target(name: "StoryreelCLI", dependencies: ["StoryPipeline", "StoryMedia", "CubeRender"]),
         // The thin executable.
@@ -31,6 +36,7 @@ let package = Package(
         .target(name: "StoryreelTestSupport", path: "Tests/StoryreelTestSupport"),
         .testTarget(name: "StoryMediaTests", dependencies: ["StoryMedia", "StoryreelTestSupport"]),
         .testTarget(name: "CubeRenderTests", dependencies: ["CubeRender"]),
+        .testTarget(name: "StoryreelKitTests", dependencies: ["StoryreelKit", "StoryreelTestSupport"]),
         .testTarget(name: "StoryPipelineTests", dependencies: ["StoryPipeline", "CubeRender", "StoryreelTestSupport"]),
         .testTarget(
             name: "StoryreelCLITests",

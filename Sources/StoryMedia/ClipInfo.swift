@@ -5,6 +5,8 @@ public struct ClipInfo: Sendable, Equatable {
     public struct Video: Sendable, Equatable {
         /// FFmpeg's codec name, e.g. `h264` or `hevc`.
         public var codec: String
+        /// The RFC 6381 codecs string, e.g. `avc1.64001f` or `hvc1.2.4.L120.90`.
+        public var codecs: String
         /// The codec profile, e.g. `High` or `Main 10`.
         public var profile: String?
         /// The container's codec tag, e.g. `avc1` or `hvc1`.

@@ -59,6 +59,7 @@ public enum ClipProbe {
         let dolbyVision = stream.dolbyVision
         return ClipInfo.Video(
             codec: stream.codecName,
+            codecs: stream.codecs,
             profile: stream.profileName,
             codecTag: stream.codecTag,
             width: width,

@@ -40,6 +40,16 @@ public final class MediaStream {
         avcodec_profile_name(parameters.pointee.codec_id, parameters.pointee.profile).map { String(cString: $0) }
     }
 
+    /// The RFC 6381 codecs string (`avc1.64001f`, `hvc1.2.4.L120.90`), from the stream's
+    /// decoder configuration record; see ``CodecsString``.
+    public var codecs: String {
+        let size = Int(clamping: max(parameters.pointee.extradata_size, 0))
+        let extradata = parameters.pointee.extradata.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+        return CodecsString.make(
+            codec: codecName, tag: codecTag, extradata: extradata, profile: Int(parameters.pointee.profile),
+            level: Int(parameters.pointee.level))
+    }
+
     /// The four-character codec tag from the container, e.g. `hvc1` or `avc1`.
     public var codecTag: String {
         let tag = parameters.pointee.codec_tag

@@ -104,7 +104,7 @@ public struct BundleRenderer: Sendable {
             throw failure
         }
         let manifestPath = BundlePaths.join(output, BundlePaths.manifest)
-        let bytes = Data((manifest.value.serialized() + "\n").utf8)
+        let bytes = try manifest.manifest.jsonData()
         if (try? RegularFile.contents(of: manifestPath, maxSize: UInt64(bytes.count))) != bytes {
             try AtomicFile.write(bytes, to: manifestPath, stagingFolder: privateFolder)
         }

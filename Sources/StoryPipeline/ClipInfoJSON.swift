@@ -33,6 +33,7 @@ extension ClipInfo.Video {
     public var json: JSONValue {
         .object([
             ("codec", .string(codec)),
+            ("codecs", .string(codecs)),
             ("profile", .string(profile)),
             ("codecTag", .string(codecTag)),
             ("width", .int(width)),

@@ -18,6 +18,8 @@ public struct ClipRecord: Sendable, Equatable, Codable {
     public var frameRate: Double
     /// FFmpeg's codec name.
     public var codec: String
+    /// The RFC 6381 codecs string, for a player's `canPlayType`.
+    public var codecs: String
     /// `hlg`, `pq`, `dolbyVision` or `none`.
     public var hdr: String
     /// True when the clip has an audio stream.
@@ -45,6 +47,7 @@ public struct ClipRecord: Sendable, Equatable, Codable {
         rotation = video.rotation
         frameRate = video.frameRate ?? 0
         codec = video.codec
+        codecs = video.codecs
         hdr = video.hdr
         hasAudio = info.audio != nil
         bitRate = TransitionBitrate.clipBitRate(info) ?? 0

@@ -7,7 +7,7 @@ struct ManifestBuilder {
     /// The manifest and what it references.
     struct Result {
         /// The manifest.
-        var value: JSONValue
+        var manifest: Manifest
         /// Every bundle-relative file the manifest points at.
         var referencedFiles: Set<String>
     }
@@ -28,50 +28,37 @@ struct ManifestBuilder {
     func build() -> Result {
         var referenced = Set<String>()
         var occurrences: [String: Int] = [:]
-        var stories: [JSONValue] = []
+        var stories: [Manifest.Story] = []
         var total = 0.0
         let bundleFolder = URL(fileURLWithPath: bundle).standardizedFileURL.path
         for story in self.stories {
-            var items: [JSONValue] = []
+            var items: [Manifest.Item] = []
             var storyDuration = 0.0
             for item in story.items {
                 let record = item.record
-                let source = item.outputs.clip ?? BundlePaths.relative(item.absolutePath, from: bundleFolder)
                 referenced.formUnion(item.outputs.all)
                 occurrences[record.id, default: 0] += 1
                 let occurrence = occurrences[record.id] ?? 1
                 storyDuration += record.duration
                 items.append(
-                    .object([
-                        ("id", .string(occurrence == 1 ? record.id : "\(record.id)-\(occurrence)")),
-                        ("src", .string(source)), ("sha256", .string(record.sha256)),
-                        ("duration", .number(record.duration)), ("width", .int(record.width)),
-                        ("height", .int(record.height)), ("rotation", .int(record.rotation)),
-                        ("frameRate", .number(record.frameRate)), ("codec", .string(record.codec)),
-                        ("hdr", .string(record.hdr)), ("hasAudio", .bool(record.hasAudio)),
-                        ("poster", .string(item.outputs.poster)), ("thumbnail", .string(item.outputs.thumbnail)),
-                        ("firstFrame", .string(item.outputs.firstFrame)),
-                        ("lastFrame", .string(item.outputs.lastFrame)),
-                    ]))
+                    Manifest.Item(
+                        id: occurrence == 1 ? record.id : "\(record.id)-\(occurrence)",
+                        src: item.outputs.clip ?? BundlePaths.relative(item.absolutePath, from: bundleFolder),
+                        sha256: record.sha256, duration: record.duration, width: record.width, height: record.height,
+                        rotation: record.rotation, frameRate: record.frameRate, codec: record.codec,
+                        codecs: record.codecs, hdr: record.hdr, hasAudio: record.hasAudio,
+                        poster: item.outputs.poster, thumbnail: item.outputs.thumbnail,
+                        firstFrame: item.outputs.firstFrame, lastFrame: item.outputs.lastFrame))
             }
             if let avatar = story.avatarOutput { referenced.insert(avatar) }
             total += storyDuration
+            let user = Manifest.User(
+                handle: story.source.handle, displayName: story.source.displayName, avatar: story.avatarOutput)
             stories.append(
-                .object([
-                    ("id", .string(story.id)),
-                    (
-                        "user",
-                        .object([
-                            ("handle", .string(story.source.handle)),
-                            ("displayName", .string(story.source.displayName)),
-                            ("avatar", .string(story.avatarOutput)),
-                        ])
-                    ),
-                    ("isRead", .bool(story.source.isRead)), ("duration", .number(storyDuration)),
-                    ("items", .array(items)),
-                ]))
+                Manifest.Story(
+                    id: story.id, user: user, isRead: story.source.isRead, duration: storyDuration, items: items))
         }
-        var transitions: [JSONValue] = []
+        var transitions: [Manifest.Transition] = []
         for unit in self.transitions {
             guard let transition = unit.transition else { continue }
             let parameters = transition.parameters
@@ -80,32 +67,17 @@ struct ManifestBuilder {
                 .frameCount
             referenced.insert(unit.output)
             transitions.append(
-                .object([
-                    ("from", .string(transition.fromStory)), ("to", .string(transition.toStory)),
-                    ("direction", .string(transition.direction.rawValue)), ("src", .string(unit.output)),
-                    ("frames", .int(frames)), ("fps", .number(parameters.fps)),
-                    ("duration", .number(Double(frames) / parameters.fps)),
-                    ("width", .int(plan.canvasWidth)), ("height", .int(plan.canvasHeight)),
-                ]))
+                Manifest.Transition(
+                    from: transition.fromStory, to: transition.toStory,
+                    direction: transition.direction == .forward ? .forward : .backward, src: unit.output,
+                    frames: frames, fps: parameters.fps, duration: Double(frames) / parameters.fps,
+                    width: plan.canvasWidth, height: plan.canvasHeight))
         }
-        let value = JSONValue.object([
-            ("version", .int(1)),
-            ("generator", .string("storyreel \(BundlePlan.toolVersion)")),
-            ("canvas", .object([("width", .int(plan.canvasWidth)), ("height", .int(plan.canvasHeight))])),
-            ("duration", .number(total)),
-            ("stories", .array(stories)),
-            ("transitions", .array(transitions)),
-            (
-                "skipped",
-                .array(
-                    skipped.map { entry in
-                        .object([
-                            ("path", .string(entry.path)), ("story", .string(entry.story)),
-                            ("reason", .string(entry.reason)),
-                        ])
-                    })
-            ),
-        ])
-        return Result(value: value, referencedFiles: referenced)
+        let manifest = Manifest(
+            generator: "storyreel \(BundlePlan.toolVersion)",
+            canvas: Manifest.Size(width: plan.canvasWidth, height: plan.canvasHeight), duration: total,
+            stories: stories, transitions: transitions,
+            skipped: skipped)
+        return Result(manifest: manifest, referencedFiles: referenced)
     }
 }

@@ -7,7 +7,10 @@ import StoryMedia
 ///
 /// It never reads outside the bundle: referenced paths are resolved without following `..` or
 /// symlinks out of it, and only regular files are opened (a FIFO or a device is reported, not
-/// read). See ``ManifestChecker`` for the rules.
+/// read). It checks in two passes over one model: ``ManifestSchemaChecker`` holds the JSON to the
+/// schema (a key the schema forbids is reported even though ``Manifest`` would ignore it), then
+/// the JSON is decoded as StoryreelKit's ``Manifest`` and ``ManifestRuleChecker`` checks what
+/// types cannot say.
 public enum ManifestValidator {
     /// The largest manifest read: far above what a million items need.
     public static let maximumManifestSize: UInt64 = 256_000_000
@@ -26,14 +29,24 @@ public enum ManifestValidator {
         let data = try RegularFile.contents(of: path, maxSize: maximumManifestSize, timeout: timeout)
         let folder = (path as NSString).deletingLastPathComponent
         let resolver = try BundleFileResolver(folder: folder.isEmpty ? "." : folder, root: root)
-        let manifest: Any
+        let json: Any
         do {
-            manifest = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            json = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
             return ["manifest: not valid JSON"]
         }
-        var checker = ManifestChecker(resolver: resolver, timeout: timeout)
-        checker.check(manifest: manifest)
-        return checker.problems
+        var schema = ManifestSchemaChecker()
+        schema.check(manifest: json)
+        let manifest: Manifest
+        do {
+            manifest = try Manifest(jsonData: data)
+        } catch let error as ManifestError {
+            return schema.problems.isEmpty ? [error.description] : schema.problems
+        }
+        var rules = ManifestRuleChecker(resolver: resolver, timeout: timeout)
+        rules.check(manifest)
+        // A value the schema already faulted is not reported twice.
+        let faulted = Set(schema.problems.map { $0.prefix { $0 != ":" } })
+        return schema.problems + rules.problems.filter { !faulted.contains($0.prefix { $0 != ":" }) }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import StoryPipeline
+@testable import StoryreelKit
 
 /// JSON output keeps key order, escapes strings and round-trips numbers.
 @Suite struct JSONValueTests {

@@ -3,7 +3,7 @@ import Foundation
 /// The schema's value rules (types, ranges, patterns, enums) over `JSONSerialization` values.
 /// Each takes the value at a JSON path, reports what is wrong with it and returns it typed when
 /// it is usable, or nil; a nil value (a missing key, already reported) is passed over silently.
-extension ManifestChecker {
+extension ManifestSchemaChecker {
     /// An object with exactly the schema's keys: each of `required` present, nothing else.
     mutating func object(_ value: Any?, at path: String, keys: [String], required: [String]? = nil)
         -> [String: Any]?

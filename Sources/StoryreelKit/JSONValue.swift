@@ -3,14 +3,22 @@ import Foundation
 /// A JSON value whose objects keep their keys in the order they were written, so storyreel's
 /// JSON output (inspect, manifests, summaries) is stable byte for byte.
 public enum JSONValue: Sendable, Equatable {
+    /// JSON's `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// An integer, written without a fraction.
     case int(Int)
+    /// A number, written as the shortest text that reads back as the same Double.
     case number(Double)
+    /// A string, escaped as JSON requires.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object whose members keep the order they are given in.
     case object([(String, JSONValue)])
 
+    /// True when both are the same value, objects with the same keys in the same order.
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
@@ -78,7 +86,7 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// Shortest text that reads back as the same Double; integers without a fraction.
-    static func format(_ value: Double) -> String {
+    public static func format(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return "\(value)"

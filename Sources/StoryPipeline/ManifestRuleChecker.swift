@@ -1,0 +1,126 @@
+import Foundation
+import StoryMedia
+
+/// What a decoded ``Manifest`` must satisfy beyond its types, checked in document order with one
+/// problem line per fault, each starting with its JSON path: story ids and item ids are unique,
+/// an item id is its clip's SHA-256 prefix, transitions join adjacent stories that exist, every
+/// referenced file is a regular file inside the bundle, and each clip still has its recorded
+/// SHA-256. Files are found by ``BundleFileResolver`` and only clips are read, through
+/// ``RegularFile`` with a deadline; a clip that plays twice is hashed once.
+struct ManifestRuleChecker {
+    /// The problems found so far, in document order.
+    private(set) var problems: [String] = []
+    private let resolver: BundleFileResolver
+    private let timeout: Double?
+    /// Story ids and where they first appear, for uniqueness and transitions.
+    private var storyIndex: [String: Int] = [:]
+    /// Item ids and where they first appear.
+    private var itemPaths: [String: String] = [:]
+    /// SHA-256 of the clips already hashed, by identity.
+    private var hashes: [FileIdentity: Result<String, MediaError>] = [:]
+
+    /// A checker resolving files with `resolver` and giving each clip `timeout` seconds to hash.
+    init(resolver: BundleFileResolver, timeout: Double?) {
+        self.resolver = resolver
+        self.timeout = timeout
+    }
+
+    /// Checks a whole manifest.
+    mutating func check(_ manifest: Manifest) {
+        for (index, story) in manifest.stories.enumerated() {
+            check(story, index: index)
+        }
+        for (index, transition) in manifest.transitions.enumerated() {
+            check(transition, at: "transitions[\(index)]")
+        }
+    }
+
+    private mutating func report(_ path: String, _ message: String) {
+        problems.append("\(path): \(message)")
+    }
+
+    private mutating func check(_ story: Manifest.Story, index: Int) {
+        let path = "stories[\(index)]"
+        if let first = storyIndex[story.id] {
+            report("\(path).id", "'\(story.id)' is also the id of stories[\(first)]")
+        } else {
+            storyIndex[story.id] = index
+        }
+        if let avatar = story.user.avatar { _ = checkFile(avatar, at: "\(path).user.avatar") }
+        for (itemIndex, item) in story.items.enumerated() {
+            check(item, at: "\(path).items[\(itemIndex)]")
+        }
+    }
+
+    private mutating func check(_ item: Manifest.Item, at path: String) {
+        if let first = itemPaths[item.id] {
+            report("\(path).id", "'\(item.id)' is also the id of \(first)")
+        } else {
+            itemPaths[item.id] = path
+        }
+        if !item.sha256.hasPrefix(String(item.id.prefix(16))) {
+            report("\(path).id", "does not start with the first 16 hex digits of its sha256")
+        }
+        let stills = [("poster", item.poster), ("thumbnail", item.thumbnail)]
+            + [("firstFrame", item.firstFrame), ("lastFrame", item.lastFrame)].compactMap { key, value in
+                value.map { (key, $0) }
+            }
+        for (key, relative) in stills {
+            _ = checkFile(relative, at: "\(path).\(key)")
+        }
+        guard let clip = checkFile(item.src, at: "\(path).src") else { return }
+        let hashed = hashes[clip.identity] ?? hash(clip)
+        hashes[clip.identity] = hashed
+        switch hashed {
+        case .success(let actual):
+            if actual != item.sha256 {
+                report("\(path).src", "\(item.src) does not match its sha256 (it hashes to \(actual))")
+            }
+        case .failure(let error):
+            report("\(path).src", "\(item.src): \(error.reason)")
+        }
+    }
+
+    private mutating func check(_ transition: Manifest.Transition, at path: String) {
+        _ = checkFile(transition.src, at: "\(path).src")
+        // Stories are all known by now: a transition joins story i and i+1, in its direction.
+        var indices: [Int] = []
+        for (key, id) in [("from", transition.from), ("to", transition.to)] {
+            if let index = storyIndex[id] {
+                indices.append(index)
+            } else {
+                report("\(path).\(key)", "no story '\(id)'")
+            }
+        }
+        guard indices.count == 2 else { return }
+        let forward = transition.direction == .forward
+        if indices[1] != indices[0] + (forward ? 1 : -1) {
+            let expected = forward ? "stories[i] to stories[i+1]" : "stories[i+1] to stories[i]"
+            report(
+                path,
+                "a \(transition.direction.rawValue) transition joins \(expected), not stories[\(indices[0])] "
+                    + "'\(transition.from)' to stories[\(indices[1])] '\(transition.to)'")
+        }
+    }
+
+    /// The file `relative` names when it is a regular file inside the bundle; reports why not.
+    private mutating func checkFile(_ relative: String, at path: String) -> (path: String, identity: FileIdentity)? {
+        switch resolver.resolve(relative) {
+        case .file(let file, let identity): return (file, identity)
+        case .problem(let reason):
+            report(path, "\(relative) \(reason)")
+            return nil
+        }
+    }
+
+    /// SHA-256 of a clip, read as a regular file (never a FIFO or a device) within the deadline.
+    private func hash(_ clip: (path: String, identity: FileIdentity)) -> Result<String, MediaError> {
+        Result {
+            let file = try RegularFile(path: clip.path, timeout: timeout)
+            guard file.stamp.identity == clip.identity else {
+                throw MediaError(.unreadableInput, path: clip.path, "changed while it was being checked")
+            }
+            return try ContentHasher.sha256(of: file)
+        }.mapError { ($0 as? MediaError) ?? MediaError(.ioFailure, path: clip.path, "\($0)") }
+    }
+}

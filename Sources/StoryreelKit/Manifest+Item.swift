@@ -1,0 +1,64 @@
+extension Manifest {
+    /// One clip of a story, with the stills a player shows around it.
+    public struct Item: Codable, Sendable, Equatable {
+        /// The first 16 hex digits of the clip's SHA-256; the same content playing again gets
+        /// `-2`, `-3` … in play order, so ids are unique in a manifest.
+        public var id: String
+        /// The clip, relative to the manifest.
+        public var src: String
+        /// SHA-256 of the clip's bytes, 64 lowercase hex digits.
+        public var sha256: String
+        /// Seconds.
+        public var duration: Double
+        /// Display width, after rotation.
+        public var width: Int
+        /// Display height, after rotation.
+        public var height: Int
+        /// Clockwise degrees (0, 90, 180 or 270) the stored picture is turned to stand upright.
+        public var rotation: Int
+        /// Average frames per second; 0 when unknown.
+        public var frameRate: Double
+        /// FFmpeg's name of the video codec (`h264`, `hevc` …).
+        public var codec: String
+        /// The RFC 6381 codecs string of the video stream (`avc1.64001f`, `hvc1.2.4.L120.B0`),
+        /// for a player's `canPlayType`; nil in manifests written before it was added.
+        public var codecs: String?
+        /// The transfer function: `none`, `hlg`, `pq` or `dolbyVision`.
+        public var hdr: String
+        /// True when the clip has an audio stream.
+        public var hasAudio: Bool
+        /// A representative frame, relative to the manifest.
+        public var poster: String
+        /// A small version of the poster, relative to the manifest.
+        public var thumbnail: String
+        /// The first displayed frame, upright and filling the canvas: what a player shows under
+        /// the video until it presents a frame; nil when the bundle has none.
+        public var firstFrame: String?
+        /// The last displayed frame, fitted like ``firstFrame``; nil when the bundle has none.
+        public var lastFrame: String?
+
+        /// An item of the given parts.
+        public init(
+            id: String, src: String, sha256: String, duration: Double, width: Int, height: Int, rotation: Int,
+            frameRate: Double, codec: String, codecs: String?, hdr: String, hasAudio: Bool, poster: String,
+            thumbnail: String, firstFrame: String?, lastFrame: String?
+        ) {
+            self.id = id
+            self.src = src
+            self.sha256 = sha256
+            self.duration = duration
+            self.width = width
+            self.height = height
+            self.rotation = rotation
+            self.frameRate = frameRate
+            self.codec = codec
+            self.codecs = codecs
+            self.hdr = hdr
+            self.hasAudio = hasAudio
+            self.poster = poster
+            self.thumbnail = thumbnail
+            self.firstFrame = firstFrame
+            self.lastFrame = lastFrame
+        }
+    }
+}

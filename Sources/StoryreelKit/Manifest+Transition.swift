@@ -1,0 +1,48 @@
+extension Manifest {
+    /// A cube transition clip joining two adjacent stories.
+    public struct Transition: Codable, Sendable, Equatable {
+        /// Which way the cube turns.
+        public enum Direction: String, Codable, Sendable {
+            /// From story i to story i+1: the outgoing story's last frame turns into the next
+            /// story's first frame.
+            case forward
+            /// From story i+1 back to story i: the first frames of both.
+            case backward
+        }
+
+        /// The story it leaves.
+        public var from: String
+        /// The story it arrives at.
+        public var to: String
+        /// Which way the cube turns.
+        public var direction: Direction
+        /// The clip, relative to the manifest.
+        public var src: String
+        /// Its frame count.
+        public var frames: Int
+        /// Frames per second.
+        public var fps: Double
+        /// Seconds: `frames / fps`.
+        public var duration: Double
+        /// Pixels across (the canvas).
+        public var width: Int
+        /// Pixels down (the canvas).
+        public var height: Int
+
+        /// A transition of the given parts.
+        public init(
+            from: String, to: String, direction: Direction, src: String, frames: Int, fps: Double, duration: Double,
+            width: Int, height: Int
+        ) {
+            self.from = from
+            self.to = to
+            self.direction = direction
+            self.src = src
+            self.frames = frames
+            self.fps = fps
+            self.duration = duration
+            self.width = width
+            self.height = height
+        }
+    }
+}

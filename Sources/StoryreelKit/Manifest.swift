@@ -1,0 +1,100 @@
+import Foundation
+
+/// A bundle's `manifest.json`: the stories in play order with their items, the cube
+/// transitions between them, and what was left out. `storyreel render` writes this value and
+/// `storyreel validate` reads it; an app decodes it to play the bundle.
+///
+/// Decoding ignores keys it does not know, so a manifest from a newer minor release still
+/// reads, and fails on a ``version`` newer than ``Manifest/knownVersion`` or on a wrong type,
+/// with a ``ManifestError`` that names the JSON path. Encoding (``jsonData()``) is
+/// deterministic: keys in a fixed order, numbers in their shortest exact form.
+public struct Manifest: Codable, Sendable, Equatable {
+    /// The manifest version this library reads and writes.
+    public static let knownVersion = 1
+
+    /// The manifest format's version (``knownVersion`` for what this library writes).
+    public var version: Int
+    /// `storyreel ` then the version of the tool that wrote it.
+    public var generator: String
+    /// The size transitions are rendered at; items keep their own size.
+    public var canvas: Size
+    /// The sum of every item's duration in seconds; transitions are not included.
+    public var duration: Double
+    /// The stories, in the order they play.
+    public var stories: [Story]
+    /// The cube transitions between adjacent stories.
+    public var transitions: [Transition]
+    /// What the render left out, with the reasons.
+    public var skipped: [SkippedEntry]
+
+    /// A manifest of the given parts.
+    public init(
+        version: Int = Manifest.knownVersion, generator: String, canvas: Size, duration: Double, stories: [Story],
+        transitions: [Transition], skipped: [SkippedEntry]
+    ) {
+        self.version = version
+        self.generator = generator
+        self.canvas = canvas
+        self.duration = duration
+        self.stories = stories
+        self.transitions = transitions
+        self.skipped = skipped
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case version, generator, canvas, duration, stories, transitions, skipped
+    }
+
+    /// Decodes a manifest; the version is read first, so a newer format fails on it alone.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(Int.self, forKey: .version)
+        guard version <= Manifest.knownVersion else {
+            throw ManifestError(
+                path: "version",
+                "version \(version) is newer than this StoryreelKit reads (\(Manifest.knownVersion)); update StoryreelKit")
+        }
+        generator = try container.decode(String.self, forKey: .generator)
+        canvas = try container.decode(Size.self, forKey: .canvas)
+        duration = try container.decode(Double.self, forKey: .duration)
+        stories = try container.decode([Story].self, forKey: .stories)
+        transitions = try container.decode([Transition].self, forKey: .transitions)
+        skipped = try container.decode([SkippedEntry].self, forKey: .skipped)
+    }
+
+    /// Reads a manifest from its JSON bytes.
+    ///
+    /// - Throws: ``ManifestError`` naming the JSON path of the first fault
+    ///   (`stories[2].items[0].duration: expected a number`), or `manifest: not valid JSON`.
+    public init(jsonData data: Data) throws {
+        do {
+            self = try JSONDecoder().decode(Manifest.self, from: data)
+        } catch let error as ManifestError {
+            throw error
+        } catch let error as DecodingError {
+            throw ManifestError(error)
+        }
+    }
+
+    /// The manifest as `storyreel render` writes it: two-space indents, keys in a fixed order,
+    /// numbers in their shortest exact form, and a final newline. The same value always gives
+    /// the same bytes.
+    public func jsonData() throws -> Data {
+        Data((try jsonValue().serialized() + "\n").utf8)
+    }
+
+    /// The manifest as an ordered JSON value (keys in the order ``jsonData()`` writes them).
+    public func jsonValue() throws -> JSONValue {
+        try OrderedJSONEncoder.value(of: self)
+    }
+
+    /// The story with id `id`, if any.
+    public func story(id: String) -> Story? {
+        stories.first { $0.id == id }
+    }
+
+    /// The transition from story `from` to story `to` turning `direction`, when the bundle has it.
+    public func transition(from: String, to: String, direction: Transition.Direction) -> Transition? {
+        transitions.first { $0.from == from && $0.to == to && $0.direction == direction }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Why a manifest could not be read: the JSON path of the fault and what was wrong there,
+/// shown as one line (`stories[2].items[0].duration: expected a number`).
+public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The JSON path of the fault (`stories[2].items[0].duration`); `manifest` for the whole.
+    public var path: String
+    /// What was wrong there.
+    public var message: String
+
+    /// A fault at `path`.
+    public init(path: String, _ message: String) {
+        self.path = path.isEmpty ? "manifest" : path
+        self.message = message
+    }
+
+    /// The fault a decoding error describes, at its coding path.
+    init(_ error: DecodingError) {
+        switch error {
+        case .typeMismatch(let type, let context):
+            self.init(path: Self.path(context.codingPath), "expected \(Self.describe(type))")
+        case .valueNotFound(let type, let context):
+            self.init(path: Self.path(context.codingPath), "expected \(Self.describe(type)), got null")
+        case .keyNotFound(let key, let context):
+            self.init(path: Self.path(context.codingPath + [key]), "missing")
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty {
+                self.init(path: "", "not valid JSON")
+            } else {
+                self.init(path: Self.path(context.codingPath), context.debugDescription)
+            }
+        @unknown default:
+            self.init(path: "", "\(error)")
+        }
+    }
+
+    /// `path: message`.
+    public var description: String { "\(path): \(message)" }
+
+    /// A coding path as JSON path text: `stories[2].items[0].duration`.
+    static func path(_ codingPath: [CodingKey]) -> String {
+        var text = ""
+        for key in codingPath {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+        return text
+    }
+
+    /// What a decoder expected, in words: `a number`, `a string` …
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is Double.Type, is Float.Type: return "a number"
+        case is Int.Type: return "an integer"
+        case is String.Type: return "a string"
+        case is Bool.Type: return "a boolean"
+        default:
+            let name = "\(type)"
+            if name.hasPrefix("Array") { return "an array" }
+            if name.hasPrefix("Dictionary") { return "an object" }
+            return name.contains("Direction") ? "one of forward, backward" : "an object"
+        }
+    }
+}

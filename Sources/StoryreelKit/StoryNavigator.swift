@@ -1,0 +1,191 @@
+/// What to play next in a bundle, as a pure state machine: no AVFoundation, no timers, no
+/// clock. A player feeds it events (an item finished, a tap, a swipe) and plays the
+/// ``PlaybackStep`` each returns; the rules are the README's "Playback rules" table.
+///
+/// - The play order is the manifest's, with every seen story (``SeenState/hasSeen(_:)``) moved
+///   after the unseen ones, keeping their order; it is fixed for the navigator's life.
+/// - A story starts at its first unseen item, or its first item when all are seen.
+/// - An item is marked seen when it starts playing, that is when a step lands on it.
+/// - A transition plays only when its faces are what is on screen: `forward` from a story's
+///   last item to the next story's first item, `backward` from a first item to a first item.
+///   Otherwise the step is a cut (a plain ``PlaybackStep/item(story:item:)``).
+public struct StoryNavigator: Sendable {
+    /// The bundle being played.
+    public let manifest: Manifest
+    /// The indexes of ``manifest``'s stories in play order.
+    public let playOrder: [Int]
+    /// The seen state, updated as items start playing; save it when the player closes.
+    public private(set) var seen: SeenState
+    /// The step on screen now: the first one right after `init`.
+    public private(set) var current: PlaybackStep
+
+    /// Where playback is: a slot in ``playOrder`` and an item index in that story; nil at the end.
+    private var position: (slot: Int, item: Int)?
+
+    /// A navigator at the start of `manifest`'s play order, given what was `seen` before.
+    /// An empty manifest starts (and stays) at the end.
+    public init(manifest: Manifest, seen: SeenState = SeenState()) {
+        self.manifest = manifest
+        self.seen = seen
+        let indexes = Array(manifest.stories.indices)
+        let unseen = indexes.filter { !seen.hasSeen(manifest.stories[$0]) }
+        let seenStories = indexes.filter { seen.hasSeen(manifest.stories[$0]) }
+        playOrder = unseen + seenStories
+        current = .end
+        if !playOrder.isEmpty {
+            current = land(slot: 0, item: startItem(ofSlot: 0))
+        }
+    }
+
+    /// The story on screen (or landed on by the current transition); nil at the end.
+    public var currentStory: Manifest.Story? { current.landing?.story }
+    /// The item on screen (or landed on by the current transition); nil at the end.
+    public var currentItem: Manifest.Item? { current.landing?.item }
+
+    /// The current item played to its end: the next item, or after a story's last item the
+    /// next story (through its `forward` transition when it joins what is on screen).
+    public mutating func itemDidFinish() -> PlaybackStep {
+        guard let position else { return .end }
+        if position.item + 1 < story(atSlot: position.slot).items.count {
+            current = land(slot: position.slot, item: position.item + 1)
+        } else {
+            current = moveForward(leavingLastItem: true)
+        }
+        return current
+    }
+
+    /// A tap on the right: the same as the item finishing.
+    public mutating func tapForward() -> PlaybackStep {
+        itemDidFinish()
+    }
+
+    /// A tap on the left: the previous item; on a story's first item, the previous story from
+    /// its first item (through its `backward` transition when the bundle has one); on the very
+    /// first item, that item again.
+    public mutating func tapBack() -> PlaybackStep {
+        guard let position else { return .end }
+        if position.item > 0 {
+            current = land(slot: position.slot, item: position.item - 1)
+        } else if position.slot == 0 {
+            current = land(slot: 0, item: 0)
+        } else {
+            current = moveBack(leavingFirstItem: true)
+        }
+        return current
+    }
+
+    /// A swipe to the next story, at its first unseen item; the `forward` transition plays
+    /// only when leaving from a last item and arriving at a first item.
+    public mutating func swipeToNextStory() -> PlaybackStep {
+        guard let position else { return .end }
+        current = moveForward(leavingLastItem: position.item == story(atSlot: position.slot).items.count - 1)
+        return current
+    }
+
+    /// A swipe to the previous story, from its first item; the `backward` transition plays only
+    /// when leaving from a first item. On the first story: that story again from its first item.
+    public mutating func swipeToPreviousStory() -> PlaybackStep {
+        guard let position else { return .end }
+        if position.slot == 0 {
+            current = land(slot: 0, item: 0)
+        } else {
+            current = moveBack(leavingFirstItem: position.item == 0)
+        }
+        return current
+    }
+
+    /// The fractions (0…1) of the current story's progress bars: 1 for the items before the
+    /// current one, `elapsed` over its duration for it, 0 after it. Empty at the end.
+    public func progress(elapsed: Double) -> [Double] {
+        guard let position else { return [] }
+        let items = story(atSlot: position.slot).items
+        return items.indices.map { index in
+            if index < position.item { return 1 }
+            if index > position.item { return 0 }
+            let duration = items[index].duration
+            guard duration > 0, elapsed.isFinite else { return elapsed > 0 ? 1 : 0 }
+            return min(max(elapsed / duration, 0), 1)
+        }
+    }
+
+    /// Up to `limit` files worth prefetching, in the order they may be needed, relative to the
+    /// manifest: what the item finishing leads to (a transition's `src`, then the item's
+    /// `firstFrame` and `src`), the next story's starting item (a swipe's target), and onwards
+    /// in play order. It does not change the navigator.
+    public func upcomingAssets(limit: Int) -> [String] {
+        guard limit > 0 else { return [] }
+        var assets: [String] = []
+        func add(_ step: PlaybackStep) {
+            switch step {
+            case .item(_, let item):
+                for asset in [item.firstFrame, item.src].compactMap({ $0 }) where !assets.contains(asset) {
+                    assets.append(asset)
+                }
+            case .transition(let transition, let then):
+                if !assets.contains(transition.src) { assets.append(transition.src) }
+                add(then)
+            case .end: break
+            }
+        }
+        var ahead = self
+        add(ahead.itemDidFinish())
+        var swiped = self
+        add(swiped.swipeToNextStory())
+        while assets.count < limit, ahead.position != nil {
+            add(ahead.itemDidFinish())
+        }
+        return Array(assets.prefix(limit))
+    }
+
+    // MARK: - Moves
+
+    private func story(atSlot slot: Int) -> Manifest.Story {
+        manifest.stories[playOrder[slot]]
+    }
+
+    /// The first unseen item of the story in `slot`, or 0 when all are seen.
+    private func startItem(ofSlot slot: Int) -> Int {
+        story(atSlot: slot).items.firstIndex { !seen.contains($0.id) } ?? 0
+    }
+
+    /// Puts playback on `item` of the story in `slot`, marks it seen, and returns the step.
+    private mutating func land(slot: Int, item: Int) -> PlaybackStep {
+        position = (slot, item)
+        let story = story(atSlot: slot)
+        seen.markSeen(story.items[item].id)
+        return .item(story: story, item: story.items[item])
+    }
+
+    /// To the next story in play order at its first unseen item, or the end.
+    private mutating func moveForward(leavingLastItem: Bool) -> PlaybackStep {
+        guard let position else { return .end }
+        let from = story(atSlot: position.slot)
+        let slot = position.slot + 1
+        guard slot < playOrder.count else {
+            self.position = nil
+            return .end
+        }
+        let item = startItem(ofSlot: slot)
+        let landing = land(slot: slot, item: item)
+        if leavingLastItem, item == 0,
+            let transition = manifest.transition(from: from.id, to: story(atSlot: slot).id, direction: .forward)
+        {
+            return .transition(transition, then: landing)
+        }
+        return landing
+    }
+
+    /// To the previous story in play order from its first item.
+    private mutating func moveBack(leavingFirstItem: Bool) -> PlaybackStep {
+        guard let position, position.slot > 0 else { return .end }
+        let from = story(atSlot: position.slot)
+        let landing = land(slot: position.slot - 1, item: 0)
+        if leavingFirstItem,
+            let transition = manifest.transition(
+                from: from.id, to: story(atSlot: position.slot - 1).id, direction: .backward)
+        {
+            return .transition(transition, then: landing)
+        }
+        return landing
+    }
+}
