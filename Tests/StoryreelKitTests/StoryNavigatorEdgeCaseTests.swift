@@ -1,0 +1,174 @@
+import StoryreelKit
+import Testing
+
+/// The navigator on hand-built bundles at the edges: one story, one item per story, everything
+/// seen, no transitions, both directions, and long runs of random events.
+@Suite struct StoryNavigatorEdgeCaseTests {
+    typealias Samples = ManifestSamples
+
+    @Test func oneStoryPlaysThroughThenEndsAndTapBackStaysInIt() {
+        var navigator = StoryNavigator(manifest: Samples.manifest(items: [3]))
+        #expect(Samples.describe(navigator.current) == "s0#0")
+        #expect(Samples.describe(navigator.tapBack()) == "s0#0", "the very first item restarts")
+        #expect(Samples.describe(navigator.swipeToPreviousStory()) == "s0#0")
+        #expect(Samples.describe(navigator.itemDidFinish()) == "s0#1")
+        #expect(Samples.describe(navigator.swipeToPreviousStory()) == "s0#0", "the first story restarts")
+        #expect(Samples.describe(navigator.tapForward()) == "s0#1")
+        #expect(Samples.describe(navigator.tapForward()) == "s0#2")
+        #expect(Samples.describe(navigator.itemDidFinish()) == "end")
+        #expect(Samples.describe(navigator.tapBack()) == "end", "the end stays the end")
+        #expect(navigator.progress(elapsed: 1) == [])
+        #expect(navigator.upcomingAssets(limit: 5) == [])
+    }
+
+    @Test func oneItemPerStoryTakesEachTransitionForwardAndEachBackwardOnTapBack() {
+        var navigator = StoryNavigator(manifest: Samples.manifest(items: [1, 1, 1], transitions: .both))
+        #expect(Samples.describe(navigator.itemDidFinish()) == "forward:s1#0")
+        #expect(Samples.describe(navigator.swipeToNextStory()) == "forward:s2#0", "a last item is also a first")
+        #expect(Samples.describe(navigator.tapBack()) == "backward:s1#0")
+        #expect(Samples.describe(navigator.swipeToPreviousStory()) == "backward:s0#0")
+        #expect(Samples.describe(navigator.swipeToPreviousStory()) == "s0#0")
+        #expect(Samples.describe(navigator.tapForward()) == "forward:s1#0")
+        #expect(Samples.describe(navigator.tapForward()) == "forward:s2#0")
+        #expect(Samples.describe(navigator.tapForward()) == "end")
+    }
+
+    @Test func everythingSeenKeepsTheManifestOrderFromFirstItems() {
+        let manifest = Samples.manifest(items: [2, 2, 1], read: [1])
+        let everything = SeenState(itemIDs: Set(manifest.stories.flatMap(\.items).map(\.id)))
+        var navigator = StoryNavigator(manifest: manifest, seen: everything)
+        #expect(navigator.playOrder == [0, 1, 2])
+        let steps = (0..<5).map { _ in Samples.describe(navigator.itemDidFinish()) }
+        #expect(steps == ["s0#1", "forward:s1#0", "s1#1", "forward:s2#0", "end"])
+        #expect(navigator.seen == everything)
+    }
+
+    @Test func readAndSeenStoriesMoveAfterUnseenOnesAndStartAtTheFirstUnseenItem() {
+        let manifest = Samples.manifest(items: [2, 3, 2, 1], read: [2])
+        let seen = SeenState(itemIDs: [manifest.stories[0].items[0].id, manifest.stories[0].items[1].id,
+            manifest.stories[1].items[0].id])
+        var navigator = StoryNavigator(manifest: manifest, seen: seen)
+        #expect(navigator.playOrder == [1, 3, 0, 2])
+        #expect(Samples.describe(navigator.current) == "s1#1")
+        let steps = (0..<7).map { _ in Samples.describe(navigator.itemDidFinish()) }
+        // s1 → s3 and s3 → s0 are not adjacent in the manifest: no transition joins them.
+        #expect(steps == ["s1#2", "s3#0", "s0#0", "s0#1", "s2#0", "s2#1", "end"])
+    }
+
+    @Test func withoutTransitionsEveryMoveBetweenStoriesIsACut() {
+        var navigator = StoryNavigator(manifest: Samples.manifest(items: [1, 2, 1], transitions: .none))
+        #expect(Samples.describe(navigator.itemDidFinish()) == "s1#0")
+        #expect(Samples.describe(navigator.tapBack()) == "s0#0")
+        #expect(Samples.describe(navigator.swipeToNextStory()) == "s1#1", "at its first unseen item")
+        #expect(Samples.describe(navigator.tapForward()) == "s2#0")
+        #expect(Samples.describe(navigator.swipeToPreviousStory()) == "s1#0")
+        #expect(Samples.describe(navigator.swipeToNextStory()) == "s2#0")
+        #expect(Samples.describe(navigator.swipeToNextStory()) == "end")
+    }
+
+    @Test func bothDirectionsUseBackwardOnlyFromAFirstItem() {
+        var navigator = StoryNavigator(manifest: Samples.manifest(items: [2, 2], transitions: .both))
+        #expect(Samples.describe(navigator.swipeToNextStory()) == "s1#0", "not leaving from the last item")
+        #expect(Samples.describe(navigator.tapForward()) == "s1#1")
+        #expect(Samples.describe(navigator.swipeToPreviousStory()) == "s0#0", "not leaving from a first item")
+        #expect(Samples.describe(navigator.tapForward()) == "s0#1")
+        #expect(Samples.describe(navigator.tapForward()) == "forward:s1#0")
+        #expect(Samples.describe(navigator.swipeToPreviousStory()) == "backward:s0#0")
+    }
+
+    @Test func anEmptyManifestIsAtTheEnd() {
+        var navigator = StoryNavigator(manifest: Samples.manifest(items: []))
+        #expect(navigator.current == .end)
+        #expect(navigator.tapBack() == .end)
+        #expect(navigator.swipeToNextStory() == .end)
+    }
+
+    @Test func itemsAreMarkedSeenWhenTheyStartAndTheStateRoundTrips() throws {
+        let manifest = Samples.manifest(items: [2, 1])
+        var navigator = StoryNavigator(manifest: manifest)
+        #expect(navigator.seen.itemIDs == [manifest.stories[0].items[0].id])
+        _ = navigator.itemDidFinish()
+        _ = navigator.itemDidFinish()
+        #expect(navigator.seen.itemIDs == Set(manifest.stories.flatMap(\.items).map(\.id)))
+        let reopened = StoryNavigator(manifest: manifest, seen: navigator.seen)
+        #expect(reopened.playOrder == [0, 1], "all seen: manifest order")
+        #expect(Samples.describe(reopened.current) == "s0#0")
+    }
+
+    @Test func progressFillsTheBarsBeforeTheCurrentItem() {
+        var navigator = StoryNavigator(manifest: Samples.manifest(items: [3]))
+        _ = navigator.itemDidFinish()
+        #expect(navigator.progress(elapsed: 0.5) == [1, 0.25, 0])
+        #expect(navigator.progress(elapsed: 9) == [1, 1, 0])
+        #expect(navigator.progress(elapsed: -1) == [1, 0, 0])
+    }
+
+    @Test func upcomingAssetsFollowPlayOrderWithTransitionsAndTheSwipeTarget() {
+        let manifest = Samples.manifest(items: [2, 1])
+        var navigator = StoryNavigator(manifest: manifest)
+        #expect(
+            navigator.upcomingAssets(limit: 4) == [
+                "stills/s0-1-first.jpg", "clips/s0-1.mp4", "stills/s1-0-first.jpg", "clips/s1-0.mp4",
+            ])
+        _ = navigator.itemDidFinish()
+        #expect(
+            navigator.upcomingAssets(limit: 10) == [
+                "transitions/forward-0-1.mp4", "stills/s1-0-first.jpg", "clips/s1-0.mp4",
+            ])
+        #expect(navigator.upcomingAssets(limit: 1) == ["transitions/forward-0-1.mp4"])
+        #expect(navigator.upcomingAssets(limit: 0) == [])
+    }
+
+    /// Thousands of random events on many bundle shapes: every step names a story and an item
+    /// the manifest has, a transition joins the story on screen to the one it lands on with
+    /// the bundle's own transition, and once at the end everything stays there.
+    @Test func randomEventsNeverNameWhatDoesNotExist() {
+        var generator = SplitMix64(seed: 11)
+        let shapes: [[Int]] = [[1], [3], [1, 1], [2, 3, 1], [4, 1, 2, 2], [1, 1, 1, 1, 1]]
+        for shape in shapes {
+            for transitions in [ManifestSamples.Transitions.none, .forward, .both] {
+                let manifest = Samples.manifest(items: shape, transitions: transitions)
+                for _ in 0..<40 {
+                    var navigator = StoryNavigator(manifest: manifest)
+                    var ended = false
+                    for _ in 0..<60 {
+                        let before = navigator.currentStory?.id
+                        let step: PlaybackStep
+                        switch generator.next() % 5 {
+                        case 0: step = navigator.itemDidFinish()
+                        case 1: step = navigator.tapForward()
+                        case 2: step = navigator.tapBack()
+                        case 3: step = navigator.swipeToNextStory()
+                        default: step = navigator.swipeToPreviousStory()
+                        }
+                        if ended { #expect(step == .end) }
+                        guard let (story, item) = step.landing else {
+                            ended = true
+                            continue
+                        }
+                        #expect(manifest.stories.contains(story))
+                        #expect(story.items.contains(item))
+                        if case .transition(let transition, _) = step {
+                            #expect(manifest.transitions.contains(transition))
+                            #expect(transition.from == before && transition.to == story.id)
+                        }
+                        #expect(navigator.current == step)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A small seeded generator, so the random test is the same every run.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
