@@ -1,0 +1,107 @@
+import Foundation
+import StoryreelKit
+import StoryreelTestSupport
+import Testing
+
+/// `Manifest` reads what `render` writes and writes it back byte for byte; it ignores keys it
+/// does not know, refuses a newer version, and names the JSON path of a wrong type.
+@Suite struct ManifestCodingTests {
+    /// The demo manifest's JSON with `edit` applied.
+    func editedDemo(_ edit: (inout [String: Any]) -> Void) throws -> Data {
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: RenderedSamples.manifestData(.demo)) as? [String: Any])
+        edit(&object)
+        return try JSONSerialization.data(withJSONObject: object)
+    }
+
+    /// The error decoding `data` gives, as its one line.
+    func decodingError(_ data: Data) -> String? {
+        do {
+            _ = try Manifest(jsonData: data)
+            return nil
+        } catch let error as ManifestError {
+            return error.description
+        } catch {
+            return "not a ManifestError: \(error)"
+        }
+    }
+
+    @Test(arguments: RenderedSamples.Bundle.allCases)
+    func reEncodingARenderedManifestGivesItsBytes(_ bundle: RenderedSamples.Bundle) throws {
+        let bytes = try RenderedSamples.manifestData(bundle)
+        let manifest = try Manifest(jsonData: bytes)
+        #expect(try manifest.jsonData() == bytes)
+        #expect(manifest.stories.flatMap(\.items).allSatisfy { $0.codecs == "avc1.64001f" })
+        #expect(manifest.stories.flatMap(\.items).allSatisfy { $0.firstFrame != nil && $0.lastFrame != nil })
+    }
+
+    @Test func unknownKeysAreIgnored() throws {
+        let original = try Manifest(jsonData: RenderedSamples.manifestData(.demo))
+        let newer = try editedDemo { object in
+            object["chapters"] = ["a", "b"]
+            var stories = object["stories"] as! [[String: Any]]
+            var items = stories[1]["items"] as! [[String: Any]]
+            items[0]["loudness"] = -14.5
+            stories[1]["items"] = items
+            stories[1]["pinned"] = true
+            object["stories"] = stories
+        }
+        #expect(try Manifest(jsonData: newer) == original)
+    }
+
+    @Test func aNewerVersionFailsClearly() throws {
+        let error = decodingError(try editedDemo { $0["version"] = 2 })
+        #expect(error == "version: version 2 is newer than this StoryreelKit reads (1); update StoryreelKit")
+    }
+
+    @Test func aWrongTypeNamesItsJSONPath() throws {
+        func set(_ value: Any, story: Int, item: Int, key: String) throws -> String? {
+            decodingError(
+                try editedDemo { object in
+                    var stories = object["stories"] as! [[String: Any]]
+                    var items = stories[story]["items"] as! [[String: Any]]
+                    items[item][key] = value
+                    stories[story]["items"] = items
+                    object["stories"] = stories
+                })
+        }
+        #expect(try set("2", story: 2, item: 0, key: "duration") == "stories[2].items[0].duration: expected a number")
+        #expect(try set(5, story: 0, item: 1, key: "src") == "stories[0].items[1].src: expected a string")
+        #expect(try set(1, story: 1, item: 2, key: "hasAudio") == "stories[1].items[2].hasAudio: expected a boolean")
+        #expect(try set(NSNull(), story: 3, item: 0, key: "codec") == "stories[3].items[0].codec: expected a string, got null")
+        #expect(
+            decodingError(try editedDemo { $0["generator"] = nil }) == "generator: missing")
+        #expect(
+            decodingError(try editedDemo { $0["transitions"] = ["sideways"] }) == "transitions[0]: expected an object")
+        #expect(decodingError(Data("{\"version\": 1,".utf8)) == "manifest: not valid JSON")
+    }
+
+    @Test func optionalValuesRoundTripAndNullsAreWritten() throws {
+        var manifest = ManifestSamples.manifest(items: [1, 2])
+        manifest.stories[0].user.avatar = "avatars/a.jpg"
+        manifest.stories[1].items[0].codecs = nil
+        manifest.stories[1].items[0].firstFrame = nil
+        manifest.stories[1].items[0].lastFrame = nil
+        manifest.skipped = [
+            Manifest.SkippedEntry(path: "x/broken.mov", story: "x", reason: "moov atom not found"),
+            Manifest.SkippedEntry(path: "loose.mov", story: nil, reason: "not in a story folder"),
+        ]
+        let data = try manifest.jsonData()
+        #expect(try Manifest(jsonData: data) == manifest)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains("\"avatar\": null"))
+        #expect(text.contains("\"story\": null"))
+        #expect(text.hasSuffix("}\n"))
+        let items = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])["stories"]
+        let second = try #require((items as? [[String: Any]])?[1]["items"] as? [[String: Any]])
+        #expect(second[0]["codecs"] == nil && second[0]["firstFrame"] == nil, "an absent optional is left out")
+        #expect(second[1]["codecs"] as? String == "avc1.64001f")
+    }
+
+    @Test func seenStateEncodesSortedAndRoundTrips() throws {
+        let state = SeenState(itemIDs: ["b", "c", "a"])
+        let data = try JSONEncoder().encode(state)
+        #expect(String(decoding: data, as: UTF8.self) == "{\"itemIDs\":[\"a\",\"b\",\"c\"]}")
+        #expect(try JSONDecoder().decode(SeenState.self, from: data) == state)
+    }
+}
