@@ -30,7 +30,8 @@ public enum CodecsString {
             return prefix + "." + hex(extradata[1]) + hex(extradata[2]) + hex(extradata[3])
         }
         // Annex B extradata: the bytes after the SPS's NAL header.
-        if let sps = annexBUnit(in: extradata, where: { $0 & 0x1F == 7 }), sps.count >= 4 {
+        if let unit = annexBUnit(in: extradata, where: { $0 & 0x1F == 7 }), unit.count >= 4 {
+            let sps = Array(unit)
             return prefix + "." + hex(sps[1]) + hex(sps[2]) + hex(sps[3])
         }
         guard profile >= 0, level >= 0, profile <= 255, level <= 255 else { return prefix }
