@@ -17,7 +17,7 @@ FUZZ_SLICE ?= 200
 DEB_PACKAGES := pkg-config libavformat-dev libavcodec-dev libswscale-dev libavutil-dev \
 	ffmpeg mediainfo ffmpegthumbnailer hyperfine python3 python3-jsonschema time
 
-.PHONY: deps build test fuzz demo bench samples install clean lint
+.PHONY: deps build test kit-check fuzz demo bench samples install clean lint
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -38,6 +38,12 @@ test: deps
 	$(SWIFT) build --build-tests
 	STORYREEL_BIN=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build --parallel --num-workers 2
 	$(FUZZ) --bin $(CURDIR)/$(BIN) --count $(FUZZ_SLICE) --seed $(FUZZ_SEED)
+	bash scripts/kit-check.sh
+
+# An app's view of the StoryreelKit library: a scratch package depending on this one by path
+# builds only that product, without pkg-config or FFmpeg (scripts/kit-check.sh).
+kit-check:
+	SWIFT=$(SWIFT) bash scripts/kit-check.sh
 
 fuzz: $(if $(STORYREEL_BIN),deps,build)
 	$(FUZZ) --bin $(or $(STORYREEL_BIN),$(CURDIR)/$(BIN)) --count $(FUZZ_COUNT) --seed $(FUZZ_SEED)
