@@ -109,7 +109,7 @@ public struct StoryNavigator: Sendable {
     }
 
     /// Up to `limit` files worth prefetching, in the order they may be needed, relative to the
-    /// manifest: what the item finishing leads to (a transition's `src`, then the item's
+    /// manifest: while a transition plays, the item it lands on; then what the item finishing leads to (a transition's `src`, then the item's
     /// `firstFrame` and `src`), the next story's starting item (a swipe's target), and onwards
     /// in play order. It does not change the navigator.
     public func upcomingAssets(limit: Int) -> [String] {
@@ -127,6 +127,8 @@ public struct StoryNavigator: Sendable {
             case .end: break
             }
         }
+        // A transition on screen has yet to hand over to the item it lands on.
+        if case .transition(_, let then) = current { add(then) }
         var ahead = self
         add(ahead.itemDidFinish())
         var swiped = self
