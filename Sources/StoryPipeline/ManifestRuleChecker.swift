@@ -61,7 +61,8 @@ struct ManifestRuleChecker {
         if !item.sha256.hasPrefix(String(item.id.prefix(16))) {
             report("\(path).id", "does not start with the first 16 hex digits of its sha256")
         }
-        let stills = [("poster", item.poster), ("thumbnail", item.thumbnail)]
+        let stills =
+            [("poster", item.poster), ("thumbnail", item.thumbnail)]
             + [("firstFrame", item.firstFrame), ("lastFrame", item.lastFrame)].compactMap { key, value in
                 value.map { (key, $0) }
             }

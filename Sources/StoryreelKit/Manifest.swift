@@ -52,7 +52,8 @@ public struct Manifest: Codable, Sendable, Equatable {
         guard version <= Manifest.knownVersion else {
             throw ManifestError(
                 path: "version",
-                "version \(version) is newer than this StoryreelKit reads (\(Manifest.knownVersion)); update StoryreelKit")
+                "version \(version) is newer than this StoryreelKit reads (\(Manifest.knownVersion)); update StoryreelKit"
+            )
         }
         generator = try container.decode(String.self, forKey: .generator)
         canvas = try container.decode(Size.self, forKey: .canvas)

@@ -12,8 +12,10 @@ import Testing
     static func tracedFields(_ path: String) throws -> [(name: String, bits: String, value: Int)] {
         let result = try TestEnvironment.run(
             "ffmpeg",
-            ["-hide_banner", "-loglevel", "debug", "-i", path, "-map", "0:v:0", "-c:v", "copy", "-bsf:v",
-                "trace_headers", "-frames:v", "1", "-f", "null", "-"])
+            [
+                "-hide_banner", "-loglevel", "debug", "-i", path, "-map", "0:v:0", "-c:v", "copy", "-bsf:v",
+                "trace_headers", "-frames:v", "1", "-f", "null", "-",
+            ])
         var fields: [(String, String, Int)] = []
         for line in result.stderr.split(separator: "\n") where line.hasPrefix("[trace_headers") {
             let parts = line.split(separator: "]", maxSplits: 1).last?.split(separator: " ") ?? []
@@ -65,12 +67,15 @@ import Testing
     }
 
     @Test func theSamplesCoverBothCodecs() throws {
-        let hevc = try #require(try ClipProbe.inspect(path: TestEnvironment.samples.path + "/iphone-hevc-hdr.mov").video)
+        let hevc = try #require(
+            try ClipProbe.inspect(path: TestEnvironment.samples.path + "/iphone-hevc-hdr.mov").video)
         #expect(hevc.codecs.hasPrefix("hvc1.2.4.L"), "Main 10, compatible with Main 10 only: \(hevc.codecs)")
         let probe = try TestEnvironment.run(
             "ffprobe",
-            ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=profile,level", "-of", "csv=p=0",
-                TestEnvironment.samples.path + "/sixty-fps.mp4"])
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=profile,level", "-of", "csv=p=0",
+                TestEnvironment.samples.path + "/sixty-fps.mp4",
+            ])
         let h264 = try #require(try ClipProbe.inspect(path: TestEnvironment.samples.path + "/sixty-fps.mp4").video)
         let level = Int(probe.stdout.split(separator: ",").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
         #expect(probe.stdout.hasPrefix("High,"), "\(probe.stdout)")
@@ -86,7 +91,8 @@ import Testing
         #expect(CodecsString.make(codec: "h264", tag: "", extradata: annexB, profile: -1, level: -1) == "avc1.42c01e")
         // A truncated record never crashes.
         for size in 0..<13 {
-            _ = CodecsString.make(codec: "hevc", tag: "hvc1", extradata: Array(repeating: 1, count: size), profile: -1,
+            _ = CodecsString.make(
+                codec: "hevc", tag: "hvc1", extradata: Array(repeating: 1, count: size), profile: -1,
                 level: -1)
         }
     }

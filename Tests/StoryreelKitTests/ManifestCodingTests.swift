@@ -68,7 +68,9 @@ import Testing
         #expect(try set("2", story: 2, item: 0, key: "duration") == "stories[2].items[0].duration: expected a number")
         #expect(try set(5, story: 0, item: 1, key: "src") == "stories[0].items[1].src: expected a string")
         #expect(try set(1, story: 1, item: 2, key: "hasAudio") == "stories[1].items[2].hasAudio: expected a boolean")
-        #expect(try set(NSNull(), story: 3, item: 0, key: "codec") == "stories[3].items[0].codec: expected a string, got null")
+        #expect(
+            try set(NSNull(), story: 3, item: 0, key: "codec")
+                == "stories[3].items[0].codec: expected a string, got null")
         #expect(
             decodingError(try editedDemo { $0["generator"] = nil }) == "generator: missing")
         #expect(

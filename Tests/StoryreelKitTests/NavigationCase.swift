@@ -32,7 +32,10 @@ struct NavigationCase: Decodable, Sendable, CustomStringConvertible {
 
     /// Every case in the file.
     static let all: [NavigationCase] = {
-        struct File: Decodable { var version: Int; var cases: [NavigationCase] }
+        struct File: Decodable {
+            var version: Int
+            var cases: [NavigationCase]
+        }
         let url = TestEnvironment.packageRoot.appendingPathComponent("Tests/Fixtures/navigation-cases.json")
         guard let data = try? Data(contentsOf: url), let file = try? JSONDecoder().decode(File.self, from: data) else {
             return []

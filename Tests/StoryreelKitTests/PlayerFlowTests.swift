@@ -49,7 +49,8 @@ import Testing
 
     static func isFile(_ bundle: URL, _ relative: String) -> Bool {
         var isFolder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: bundle.appendingPathComponent(relative).path, isDirectory: &isFolder)
+        return FileManager.default.fileExists(
+            atPath: bundle.appendingPathComponent(relative).path, isDirectory: &isFolder)
             && !isFolder.boolValue
     }
 
@@ -63,8 +64,9 @@ import Testing
         // Items and transitions interleave in manifest order.
         var expected: [(src: String, still: String?)] = []
         for (index, story) in manifest.stories.enumerated() {
-            if index > 0, let transition = manifest.transition(
-                from: manifest.stories[index - 1].id, to: story.id, direction: .forward)
+            if index > 0,
+                let transition = manifest.transition(
+                    from: manifest.stories[index - 1].id, to: story.id, direction: .forward)
             {
                 expected.append((transition.src, manifest.stories[index - 1].items.last?.lastFrame))
             }
@@ -97,7 +99,8 @@ import Testing
         let second = try SimulatedPlayer(bundle: bundle, seen: try JSONDecoder().decode(SeenState.self, from: saved))
         let manifest = second.navigator.manifest
         // ana.lima is seen now, and dev-ops's story.json says isRead: both follow the unseen ones.
-        #expect(second.navigator.playOrder.map { manifest.stories[$0].id } == ["ben_k", "chloe", "ana.lima", "dev-ops"])
+        #expect(
+            second.navigator.playOrder.map { manifest.stories[$0].id } == ["ben_k", "chloe", "ana.lima", "dev-ops"])
         #expect(second.played.first?.src == manifest.stories[1].items[1].src, "ben_k resumes at its first unseen item")
         #expect(second.played.first?.still == manifest.stories[1].items[1].firstFrame)
     }

@@ -45,7 +45,8 @@ import Testing
             """
         let result = try TestEnvironment.run("/usr/bin/python3", ["-c", script, Self.schemaURL.path] + paths)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.split(separator: "\n") == Array(repeating: "valid", count: paths.count), "\(result.stdout)")
+        #expect(
+            result.stdout.split(separator: "\n") == Array(repeating: "valid", count: paths.count), "\(result.stdout)")
     }
 
     @Test func everySchemaPropertyIsAModelKeyAndTheReverse() throws {
@@ -73,7 +74,8 @@ import Testing
         ]
         for (name, keys) in schemaKeys {
             #expect(!keys.isEmpty, "the schema's \(name)")
-            #expect(modelKeys[name] == keys, "\(name): the model writes \(modelKeys[name] ?? []), the schema names \(keys)")
+            #expect(
+                modelKeys[name] == keys, "\(name): the model writes \(modelKeys[name] ?? []), the schema names \(keys)")
         }
     }
 

@@ -45,8 +45,10 @@ import Testing
 
     @Test func readAndSeenStoriesMoveAfterUnseenOnesAndStartAtTheFirstUnseenItem() {
         let manifest = Samples.manifest(items: [2, 3, 2, 1], read: [2])
-        let seen = SeenState(itemIDs: [manifest.stories[0].items[0].id, manifest.stories[0].items[1].id,
-            manifest.stories[1].items[0].id])
+        let seen = SeenState(itemIDs: [
+            manifest.stories[0].items[0].id, manifest.stories[0].items[1].id,
+            manifest.stories[1].items[0].id,
+        ])
         var navigator = StoryNavigator(manifest: manifest, seen: seen)
         #expect(navigator.playOrder == [1, 3, 0, 2])
         #expect(Samples.describe(navigator.current) == "s1#1")

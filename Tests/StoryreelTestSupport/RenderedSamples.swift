@@ -49,7 +49,8 @@ public enum RenderedSamples {
             let folder = (root as NSString).appendingPathComponent(bundle.rawValue)
             try? FileManager.default.removeItem(atPath: folder)
             let stories = TestEnvironment.samples.appendingPathComponent("stories").path
-            let result = try TestEnvironment.storyreel(["render", stories, "-o", folder, "--quiet"] + bundle.extraArguments)
+            let result = try TestEnvironment.storyreel(
+                ["render", stories, "-o", folder, "--quiet"] + bundle.extraArguments)
             guard result.status == 0 else {
                 throw TestFailure("render of samples/stories (\(bundle.rawValue)) failed: \(result.stderr)")
             }
