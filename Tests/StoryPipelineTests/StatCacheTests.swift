@@ -1,0 +1,66 @@
+import Foundation
+import StoryMedia
+import StoryreelTestSupport
+import Testing
+
+@testable import StoryPipeline
+
+/// The stat cache gives a clip's record back only while its size, mtime and inode are the ones
+/// it was stored with, and keeps what it saves.
+@Suite struct StatCacheTests {
+    static func record(of path: String) throws -> ClipRecord {
+        try ClipRecord(
+            sha256: ContentHasher.sha256(of: try RegularFile(path: path, timeout: 10)),
+            info: ClipProbe.inspect(path: path), path: path)
+    }
+
+    @Test func aRecordHoldsUntilSizeMtimeOrInodeChange() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.path("clip.mp4")
+        try FileManager.default.copyItem(atPath: HostileFiles.goodClip, toPath: clip)
+        let record = try Self.record(of: clip)
+        let cache = StatCache(file: folder.path("cache.json"))
+        #expect(cache.record(for: clip) == nil)
+        cache.store(record, for: clip)
+        #expect(cache.record(for: clip) == record)
+
+        // The mtime: the same bytes touched later.
+        let modified = try #require(try FileManager.default.attributesOfItem(atPath: clip)[.modificationDate] as? Date)
+        try FileManager.default.setAttributes([.modificationDate: modified.addingTimeInterval(60)], ofItemAtPath: clip)
+        #expect(cache.record(for: clip) == nil, "a new mtime")
+        cache.store(record, for: clip)
+        #expect(cache.record(for: clip) == record)
+
+        // The size: a byte more, with the mtime put back.
+        let now = try #require(try FileManager.default.attributesOfItem(atPath: clip)[.modificationDate] as? Date)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: clip))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data([0]))
+        try handle.close()
+        try FileManager.default.setAttributes([.modificationDate: now], ofItemAtPath: clip)
+        #expect(cache.record(for: clip) == nil, "a new size")
+        cache.store(record, for: clip)
+
+        // The inode: an identical copy renamed over it, with the same size and mtime.
+        let copy = folder.path("copy.mp4")
+        try FileManager.default.copyItem(atPath: clip, toPath: copy)
+        try FileManager.default.setAttributes([.modificationDate: now], ofItemAtPath: copy)
+        #expect(rename(copy, clip) == 0)
+        #expect(cache.record(for: clip) == nil, "a new inode")
+        #expect(cache.record(for: folder.path("missing.mp4")) == nil)
+    }
+
+    @Test func savedRecordsReadBackAndUnlistedPathsAreDropped() throws {
+        let folder = try TemporaryFolder()
+        let clips = ["a.mp4", "b.mp4"].map { folder.path($0) }
+        for clip in clips { try FileManager.default.copyItem(atPath: HostileFiles.goodClip, toPath: clip) }
+        let record = try Self.record(of: clips[0])
+        let cache = StatCache(file: folder.path("cache.json"))
+        for clip in clips { cache.store(record, for: clip) }
+        try cache.save(keeping: [clips[0]])
+        let reloaded = StatCache(file: folder.path("cache.json"))
+        #expect(reloaded.record(for: clips[0]) == record)
+        #expect(reloaded.record(for: clips[1]) == nil)
+        #expect(record.codecs == "avc1.64001f")
+    }
+}
