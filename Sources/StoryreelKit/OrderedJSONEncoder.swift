@@ -39,10 +39,13 @@ enum OrderedJSONEncoder {
         case let bool as Bool: return Node(.bool(bool))
         case let string as String: return Node(.string(string))
         case let double as Double: return Node(JSONValue.number(double))
-        case let float as Float: return Node(JSONValue.number(Double(float)))
         case let int as Int: return Node(.int(int))
-        case let int as Int32: return Node(.int(Int(int)))
-        case let int as Int64: return Node(.int(Int(int)))
+        // Every other integer and float type here too: their own `encode(to:)` would hand them
+        // straight back to this container.
+        case let integer as any BinaryInteger:
+            if let int = Int(exactly: integer) { return Node(.int(int)) }
+            return Node(JSONValue.number(Double(integer)))
+        case let float as any BinaryFloatingPoint: return Node(JSONValue.number(Double(float)))
         default:
             let node = Node()
             try value.encode(to: TreeEncoder(node: node, codingPath: path))

@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+@testable import StoryreelKit
+
+/// The ordered encoder writes any `Encodable` with its keys in coding-key order, every integer
+/// and float type included, and optionals left out unless encoded explicitly.
+@Suite struct OrderedJSONEncoderTests {
+    struct Sample: Encodable {
+        var small: UInt8 = 7
+        var large: UInt64 = .max
+        var negative: Int16 = -3
+        var single: Float = 0.5
+        var absent: Int32? = nil
+        var nested: [[UInt]] = [[1, 2]]
+        var infinite = Double.infinity
+    }
+
+    @Test func everyNumberTypeIsWrittenInOrder() throws {
+        let text = try OrderedJSONEncoder.value(of: Sample()).serialized(pretty: false)
+        #expect(
+            text
+                == "{\"small\":7,\"large\":1.8446744073709552e+19,\"negative\":-3,\"single\":0.5,"
+                + "\"nested\":[[1,2]],\"infinite\":null}")
+    }
+
+    @Test func aManifestKeepsItsKeyOrder() throws {
+        let text = try ManifestSamples.manifest(items: [1]).jsonValue().serialized(pretty: false)
+        #expect(
+            text.hasPrefix("{\"version\":1,\"generator\":\"storyreel test\",\"canvas\":{\"width\":360,\"height\":640}"))
+        #expect(text.contains("\"codec\":\"h264\",\"codecs\":\"avc1.64001f\",\"hdr\":\"none\""))
+        #expect(text.hasSuffix("\"transitions\":[],\"skipped\":[]}"))
+    }
+}
