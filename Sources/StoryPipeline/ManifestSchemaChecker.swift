@@ -1,12 +1,12 @@
 import Foundation
 
-/// Checks a parsed manifest against every rule of `schema/manifest.schema.json`, as
+/// Checks a manifest's JSON against every rule of `schema/manifest.schema.json`, as
 /// python3-jsonschema would: required keys, no other keys, types, integer versus number, ranges,
 /// patterns, enums, the version. It walks the JSON in document order and collects one problem
 /// line per fault, each starting with its JSON path
 /// (`stories[2].items[0].duration: expected a number, got '2'`).
 ///
-/// It works on the untyped JSON because that is what a schema speaks of (a key the model would
+/// It works on the JSON tree (``JSONValue``) because that is what a schema speaks of (a key the model would
 /// ignore is still one the schema forbids); what types cannot say (unique ids, adjacent
 /// transitions, files and hashes) is ``ManifestRuleChecker``'s, on the decoded ``Manifest``.
 struct ManifestSchemaChecker {
@@ -30,7 +30,7 @@ struct ManifestSchemaChecker {
     }
 
     /// Checks a whole manifest.
-    mutating func check(manifest value: Any) {
+    mutating func check(manifest value: JSONValue) {
         guard let manifest = object(value, at: "", keys: Self.manifestKeys) else { return }
         if let version = manifest["version"], Self.number(version) != 1 {
             report("version", "expected 1, got \(Self.describe(version))")
@@ -53,18 +53,18 @@ struct ManifestSchemaChecker {
             guard let entry = object(skipped, at: path, keys: Self.skippedKeys) else { continue }
             _ = string(entry["path"], at: "\(path).path")
             _ = string(entry["reason"], at: "\(path).reason")
-            if let story = entry["story"], !(story is NSNull) { _ = string(story, at: "\(path).story") }
+            if let story = entry["story"], story != .null { _ = string(story, at: "\(path).story") }
         }
     }
 
-    private mutating func check(story value: Any, index: Int) {
+    private mutating func check(story value: JSONValue, index: Int) {
         let path = "stories[\(index)]"
         guard let story = object(value, at: path, keys: Self.storyKeys) else { return }
         _ = string(story["id"], at: "\(path).id", Self.handleRule, Self.isHandle)
         if let user = object(story["user"], at: "\(path).user", keys: Self.userKeys) {
             _ = string(user["handle"], at: "\(path).user.handle", Self.handleRule, Self.isHandle)
             _ = string(user["displayName"], at: "\(path).user.displayName")
-            if let avatar = user["avatar"], !(avatar is NSNull) { _ = relativePath(avatar, at: "\(path).user.avatar") }
+            if let avatar = user["avatar"], avatar != .null { _ = relativePath(avatar, at: "\(path).user.avatar") }
         }
         boolean(story["isRead"], at: "\(path).isRead")
         number(story["duration"], at: "\(path).duration", minimum: 0)
@@ -73,7 +73,7 @@ struct ManifestSchemaChecker {
         }
     }
 
-    private mutating func check(item value: Any, at path: String) {
+    private mutating func check(item value: JSONValue, at path: String) {
         guard let item = object(value, at: path, keys: Self.itemKeys, required: Self.itemRequiredKeys) else { return }
         _ = string(item["id"], at: "\(path).id", "16 lowercase hex digits, then -2, -3 … or nothing", Self.isItemID)
         _ = string(item["sha256"], at: "\(path).sha256", "64 lowercase hex digits") {
@@ -82,22 +82,23 @@ struct ManifestSchemaChecker {
         number(item["duration"], at: "\(path).duration", exclusiveMinimum: 0)
         number(item["width"], at: "\(path).width", integer: true, minimum: 1)
         number(item["height"], at: "\(path).height", integer: true, minimum: 1)
-        choice(item["rotation"], at: "\(path).rotation", [0, 90, 180, 270])
+        choice(item["rotation"], at: "\(path).rotation", [.int(0), .int(90), .int(180), .int(270)])
         number(item["frameRate"], at: "\(path).frameRate", minimum: 0)
         _ = string(item["codec"], at: "\(path).codec")
         if let codecs = item["codecs"] { _ = string(codecs, at: "\(path).codecs") }
-        choice(item["hdr"], at: "\(path).hdr", ["none", "hlg", "pq", "dolbyVision"])
+        choice(
+            item["hdr"], at: "\(path).hdr", [.string("none"), .string("hlg"), .string("pq"), .string("dolbyVision")])
         boolean(item["hasAudio"], at: "\(path).hasAudio")
         for key in ["src", "poster", "thumbnail", "firstFrame", "lastFrame"] {
             _ = relativePath(item[key], at: "\(path).\(key)")
         }
     }
 
-    private mutating func check(transition value: Any, at path: String) {
+    private mutating func check(transition value: JSONValue, at path: String) {
         guard let transition = object(value, at: path, keys: Self.transitionKeys) else { return }
         _ = string(transition["from"], at: "\(path).from", Self.handleRule, Self.isHandle)
         _ = string(transition["to"], at: "\(path).to", Self.handleRule, Self.isHandle)
-        choice(transition["direction"], at: "\(path).direction", ["forward", "backward"])
+        choice(transition["direction"], at: "\(path).direction", [.string("forward"), .string("backward")])
         _ = relativePath(transition["src"], at: "\(path).src")
         number(transition["frames"], at: "\(path).frames", integer: true, minimum: 1)
         number(transition["fps"], at: "\(path).fps", exclusiveMinimum: 0)

@@ -29,9 +29,9 @@ public enum ManifestValidator {
         let data = try RegularFile.contents(of: path, maxSize: maximumManifestSize, timeout: timeout)
         let folder = (path as NSString).deletingLastPathComponent
         let resolver = try BundleFileResolver(folder: folder.isEmpty ? "." : folder, root: root)
-        let json: Any
+        let json: JSONValue
         do {
-            json = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            json = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
             return ["manifest: not valid JSON"]
         }

@@ -25,4 +25,16 @@ import Testing
         #expect(JSONValue.number(.infinity).serialized() == "null")
         #expect(JSONValue.number(0.1).serialized() == "0.1")
     }
+
+    @Test func decodingKeepsIntegersNumbersAndBooleansApart() throws {
+        let text = "{\"b\": [1, 2.0, 2.5, 1e300, true, null, \"x\"], \"a\": {}}"
+        let value = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        #expect(
+            value
+                == .object([
+                    ("a", .object([])),
+                    ("b", .array([.int(1), .int(2), .number(2.5), .number(1e300), .bool(true), .null, .string("x")])),
+                ]))
+        #expect(throws: (any Error).self) { try JSONDecoder().decode(JSONValue.self, from: Data("{\"a\": ".utf8)) }
+    }
 }
