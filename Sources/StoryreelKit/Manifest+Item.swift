@@ -60,5 +60,27 @@ extension Manifest {
             self.firstFrame = firstFrame
             self.lastFrame = lastFrame
         }
+
+        /// Decodes the value; integers are read through ``KeyedDecodingContainer/decodeInteger(forKey:)``
+        /// so a fraction is reported at its path.
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(String.self, forKey: .id)
+            src = try container.decode(String.self, forKey: .src)
+            sha256 = try container.decode(String.self, forKey: .sha256)
+            duration = try container.decode(Double.self, forKey: .duration)
+            width = try container.decodeInteger(forKey: .width)
+            height = try container.decodeInteger(forKey: .height)
+            rotation = try container.decodeInteger(forKey: .rotation)
+            frameRate = try container.decode(Double.self, forKey: .frameRate)
+            codec = try container.decode(String.self, forKey: .codec)
+            codecs = try container.decodeIfPresent(String.self, forKey: .codecs)
+            hdr = try container.decode(String.self, forKey: .hdr)
+            hasAudio = try container.decode(Bool.self, forKey: .hasAudio)
+            poster = try container.decode(String.self, forKey: .poster)
+            thumbnail = try container.decode(String.self, forKey: .thumbnail)
+            firstFrame = try container.decodeIfPresent(String.self, forKey: .firstFrame)
+            lastFrame = try container.decodeIfPresent(String.self, forKey: .lastFrame)
+        }
     }
 }

@@ -11,5 +11,13 @@ extension Manifest {
             self.width = width
             self.height = height
         }
+
+        /// Decodes the value; integers are read through ``KeyedDecodingContainer/decodeInteger(forKey:)``
+        /// so a fraction is reported at its path.
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            width = try container.decodeInteger(forKey: .width)
+            height = try container.decodeInteger(forKey: .height)
+        }
     }
 }

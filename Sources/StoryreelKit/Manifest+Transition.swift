@@ -8,6 +8,17 @@ extension Manifest {
             case forward
             /// From story i+1 back to story i: the first frames of both.
             case backward
+
+            /// Reads `forward` or `backward`; anything else fails with what was expected.
+            public init(from decoder: Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                let text = try container.decode(String.self)
+                guard let direction = Direction(rawValue: text) else {
+                    throw DecodingError.dataCorruptedError(
+                        in: container, debugDescription: "expected one of forward, backward, got '\(text)'")
+                }
+                self = direction
+            }
         }
 
         /// The story it leaves.
@@ -43,6 +54,21 @@ extension Manifest {
             self.duration = duration
             self.width = width
             self.height = height
+        }
+
+        /// Decodes the value; integers are read through ``KeyedDecodingContainer/decodeInteger(forKey:)``
+        /// so a fraction is reported at its path.
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            from = try container.decode(String.self, forKey: .from)
+            to = try container.decode(String.self, forKey: .to)
+            direction = try container.decode(Direction.self, forKey: .direction)
+            src = try container.decode(String.self, forKey: .src)
+            frames = try container.decodeInteger(forKey: .frames)
+            fps = try container.decode(Double.self, forKey: .fps)
+            duration = try container.decode(Double.self, forKey: .duration)
+            width = try container.decodeInteger(forKey: .width)
+            height = try container.decodeInteger(forKey: .height)
         }
     }
 }

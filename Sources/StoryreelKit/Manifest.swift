@@ -48,7 +48,7 @@ public struct Manifest: Codable, Sendable, Equatable {
     /// Decodes a manifest; the version is read first, so a newer format fails on it alone.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        version = try container.decode(Int.self, forKey: .version)
+        version = try container.decodeInteger(forKey: .version)
         guard version <= Manifest.knownVersion else {
             throw ManifestError(
                 path: "version",

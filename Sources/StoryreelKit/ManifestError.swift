@@ -58,10 +58,7 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
         case is String.Type: return "a string"
         case is Bool.Type: return "a boolean"
         default:
-            let name = "\(type)"
-            if name.hasPrefix("Array") { return "an array" }
-            if name.hasPrefix("Dictionary") { return "an object" }
-            return name.contains("Direction") ? "one of forward, backward" : "an object"
+            return "\(type)".hasPrefix("Array") ? "an array" : "an object"
         }
     }
 }

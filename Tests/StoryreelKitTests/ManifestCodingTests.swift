@@ -76,6 +76,15 @@ import Testing
         #expect(
             decodingError(try editedDemo { $0["transitions"] = ["sideways"] }) == "transitions[0]: expected an object")
         #expect(decodingError(Data("{\"version\": 1,".utf8)) == "manifest: not valid JSON")
+        let fraction = decodingError(try editedDemo { $0["canvas"] = ["width": 360.5, "height": 640] })
+        #expect(fraction == "canvas.width: expected an integer", "\(fraction ?? "no error")")
+        let sideways = try editedDemo { object in
+            var transitions = object["transitions"] as! [[String: Any]]
+            transitions[2]["direction"] = "sideways"
+            object["transitions"] = transitions
+        }
+        #expect(
+            decodingError(sideways) == "transitions[2].direction: expected one of forward, backward, got 'sideways'")
     }
 
     @Test func optionalValuesRoundTripAndNullsAreWritten() throws {
