@@ -2,10 +2,10 @@ import Foundation
 import StoryreelTestSupport
 import Testing
 
-/// `storyreel inspect --json` agrees with ffprobe on clips unlike the samples: every codec the
-/// mov demuxer carries (pixel format, profile and bit depth, which the QuickTime header does not
-/// give) and a stream-copy cut whose edit list trims its start. The clips are made here by the
-/// ffmpeg CLI.
+/// `storyreel inspect --json` agrees with ffprobe on clips unlike the samples: the codecs the
+/// mov demuxer carries (ProRes, DNxHD, MJPEG, HEVC, H.264, AV1, and MPEG-4, MPEG-2, VP9), whose
+/// pixel format, profile and bit depth the QuickTime header does not give, and a stream-copy cut
+/// whose edit list trims its start. The clips are made here by the ffmpeg CLI.
 @Suite struct InspectOddClipsMatchFFprobeTests {
     /// A clip to make: its file name, the encoder (as `ffmpeg -encoders` lists it) and its
     /// options, and the pixel format, profile and bit depth ffprobe reports for it.
@@ -48,6 +48,15 @@ import Testing
         OddClip(
             name: "h264-10.mov", encoder: "libx264", options: ["-pix_fmt", "yuv420p10le"], size: "320x240",
             pixelFormat: "yuv420p10le", profile: "High 10", bitDepth: 10),
+        OddClip(
+            name: "mpeg4.mov", encoder: "mpeg4", options: [], size: "320x240", pixelFormat: "yuv420p",
+            profile: "Simple Profile", bitDepth: 8),
+        OddClip(
+            name: "mpeg2.mov", encoder: "mpeg2video", options: [], size: "320x240", pixelFormat: "yuv420p",
+            profile: "Main", bitDepth: 8),
+        OddClip(
+            name: "vp9.mp4", encoder: "libvpx-vp9", options: ["-deadline", "realtime", "-cpu-used", "8"],
+            size: "320x240", pixelFormat: "yuv420p", profile: "Profile 0", bitDepth: 8),
         // FFmpeg 5.1's mov muxer writes AV1 only into MP4; the demuxer is the same.
         OddClip(
             name: "av1.mp4", encoder: "libaom-av1", options: ["-cpu-used", "8", "-usage", "realtime"],
