@@ -4,9 +4,10 @@ import CFFmpeg
 ///
 /// A still is opened as an ``InputFile`` of the ``ContainerFamily/stillImage`` family (its own
 /// demuxer whitelist, `file` protocol only), so a clip path and a still path never share a
-/// demuxer. A JPEG's EXIF orientation is applied (libavcodec's mjpeg decoder exports it as the
-/// frame's display matrix), so a phone photo taken upright comes out upright, as in a browser.
-/// A PNG's `eXIf` chunk is not read: FFmpeg 5.1's png decoder ignores it.
+/// demuxer. EXIF orientation is applied, so a phone photo taken upright comes out upright, as in
+/// a browser: a JPEG's comes as the frame's display matrix (libavcodec's mjpeg decoder reads its
+/// APP1 segment), a PNG's from its `eXIf` chunk (``StillImageHeader``, since FFmpeg 5.1's png
+/// decoder ignores it).
 ///
 /// Only a regular file of at most ``maximumFileSize`` bytes is read (a FIFO or `/dev/zero`
 /// behind the path is refused at once), and its header must declare a picture within the
@@ -48,10 +49,11 @@ public enum StillImage {
             throw MediaError(.invalidMedia, path: path, "no decodable picture in the file")
         }
         try PixelBudget.check(width: frame.width, height: frame.height, path: path, what: "the decoded picture")
-        // A JPEG's EXIF orientation reaches us as the frame's display matrix: turn it upright, as
-        // browsers do. Sizes are the upright picture's; scaling happens before the turn.
+        // A JPEG's EXIF orientation reaches us as the frame's display matrix, a PNG's from its
+        // eXIf chunk: turn it upright, as browsers do. Sizes are the upright picture's; scaling
+        // happens before the turn.
         let transform =
-            frame.displayMatrix.map {
+            (frame.displayMatrix ?? file.pngOrientation?.displayMatrix).map {
                 DisplayTransform(matrix: $0, orientation: DisplayOrientation(matrix: $0))
             } ?? .identity
         let display = transform.displaySize(width: frame.width, height: frame.height)

@@ -1,11 +1,12 @@
 import Foundation
-import StoryMedia
 import StoryreelTestSupport
 import Testing
 
-/// A JPEG still (an avatar, a cube face) carrying an EXIF orientation comes out upright, as a
-/// browser shows it: the same pixels as the ffmpeg CLI's decode of the stored picture turned by
-/// the matching `transpose`/flip filter.
+@testable import StoryMedia
+
+/// A JPEG or PNG still (an avatar, a cube face) carrying an EXIF orientation comes out upright,
+/// as a browser shows it: the same pixels as the ffmpeg CLI's decode of the stored picture turned
+/// by the matching `transpose`/flip filter.
 @Suite struct ExifOrientationTests {
     let folder: TemporaryFolder
     init() throws {
@@ -18,16 +19,8 @@ import Testing
         (7, "transpose=3"), (8, "transpose=2"),
     ]
 
-    /// A 160 × 96 JPEG made by ffmpeg (which writes no EXIF), and a copy of it with an APP1
-    /// segment right after SOI holding a one-entry IFD0: Orientation (0x0112, SHORT) =
-    /// `orientation`, in the byte order `bigEndian` picks.
-    func makeJPEGs(orientation: UInt16, bigEndian: Bool = false) throws -> (plain: String, oriented: String) {
-        let plain = folder.path("plain.jpg")
-        let made = try TestEnvironment.run(
-            "ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=160x96", "-frames:v", "1", plain])
-        guard made.status == 0 else { throw TestFailure("ffmpeg could not make a JPEG: \(made.stderr)") }
-        let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: plain)))
-        #expect(jpeg.starts(with: [0xFF, 0xD8]))
+    /// A TIFF structure with a one-entry IFD0: Orientation (0x0112, SHORT, 1) = `orientation`.
+    static func tiff(orientation: UInt16, bigEndian: Bool = false) -> [UInt8] {
         func field(_ value: Int, bytes: Int) -> [UInt8] {
             let littleEndian = (0..<bytes).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
             return bigEndian ? littleEndian.reversed() : littleEndian
@@ -38,6 +31,52 @@ import Testing
         tiff += field(0x0112, bytes: 2) + field(3, bytes: 2) + field(1, bytes: 4)  // Orientation, SHORT, 1
         tiff += field(Int(orientation), bytes: 2) + [0, 0]  // the value, left-justified in 4 bytes
         tiff += field(0, bytes: 4)  // no next IFD
+        return tiff
+    }
+
+    /// The PNG chunk CRC (CRC-32 of type and data, ISO 3309).
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+
+    /// A 160 × 96 PNG made by ffmpeg, and a copy with an `eXIf` chunk (CRC and all) right after
+    /// `IHDR`, as browsers read it.
+    func makePNGs(orientation: UInt16) throws -> (plain: String, oriented: String) {
+        let plain = folder.path("plain.png")
+        let made = try TestEnvironment.run(
+            "ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=160x96", "-frames:v", "1", plain])
+        guard made.status == 0 else { throw TestFailure("ffmpeg could not make a PNG: \(made.stderr)") }
+        let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: plain)))
+        let afterHeader = 8 + 4 + 4 + 13 + 4  // signature, then IHDR's length, type, data and CRC
+        #expect(png.count > afterHeader && Array(png[12..<16]) == Array("IHDR".utf8))
+        let data = Self.tiff(orientation: orientation)
+        let typed = Array("eXIf".utf8) + data
+        let crc = Self.crc32(typed)
+        let length = UInt32(data.count)
+        var chunk: [UInt8] = (0..<4).map { UInt8(truncatingIfNeeded: length >> (8 * (3 - $0))) }
+        chunk += typed
+        chunk += (0..<4).map { UInt8(truncatingIfNeeded: crc >> (8 * (3 - UInt32($0)))) }
+        let bytes: [UInt8] = Array(png.prefix(afterHeader)) + chunk + Array(png.dropFirst(afterHeader))
+        let oriented = try folder.write("oriented-\(orientation).png", Data(bytes))
+        return (plain, oriented)
+    }
+
+    /// A 160 × 96 JPEG made by ffmpeg (which writes no EXIF), and a copy of it with an APP1
+    /// segment right after SOI holding a one-entry IFD0: Orientation (0x0112, SHORT) =
+    /// `orientation`, in the byte order `bigEndian` picks.
+    func makeJPEGs(orientation: UInt16, bigEndian: Bool = false) throws -> (plain: String, oriented: String) {
+        let plain = folder.path("plain.jpg")
+        let made = try TestEnvironment.run(
+            "ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=160x96", "-frames:v", "1", plain])
+        guard made.status == 0 else { throw TestFailure("ffmpeg could not make a JPEG: \(made.stderr)") }
+        let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: plain)))
+        #expect(jpeg.starts(with: [0xFF, 0xD8]))
+        let tiff = Self.tiff(orientation: orientation, bigEndian: bigEndian)
         let payload = Array("Exif".utf8) + [0, 0] + tiff
         let length = payload.count + 2
         let app1: [UInt8] = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
@@ -61,6 +100,55 @@ import Testing
         let stored = try PixelComparison.ffmpegImage(
             plain, width: 160, height: 96, options: PixelComparison.mediaLayerScaling)
         if !swaps { #expect(PixelComparison.psnr(image.pixels, stored) < 25) }
+    }
+
+    @Test(arguments: uprightFilters.map(\.orientation))
+    func orientedPNGComesOutUpright(orientation: UInt16) throws {
+        let filter = try #require(Self.uprightFilters.first { $0.orientation == orientation }?.filter)
+        let (plain, oriented) = try makePNGs(orientation: orientation)
+        let image = try StillImage.load(path: oriented)
+        let swaps = orientation >= 5
+        #expect(image.width == (swaps ? 96 : 160) && image.height == (swaps ? 160 : 96))
+        let reference = try PixelComparison.ffmpegImage(
+            plain, width: image.width, height: image.height,
+            options: PixelComparison.mediaLayerScaling + ["-vf", filter])
+        #expect(PixelComparison.psnr(image.pixels, reference) >= 40, "orientation \(orientation)")
+    }
+
+    /// A PNG's orientation turns into the very display matrix the mjpeg decoder attaches to a
+    /// JPEG with the same orientation.
+    @Test(arguments: uprightFilters.map(\.orientation))
+    func pngOrientationMatrixIsTheMJPEGDecoders(orientation: UInt16) throws {
+        let (_, jpeg) = try makeJPEGs(orientation: orientation)
+        let file = try InputFile(path: jpeg, family: .stillImage)
+        let stream = try #require(file.bestStream(.video))
+        let frame = try Frame()
+        #expect(try VideoFrameReader(stream: stream, threads: 1).next(into: frame))
+        let decoders = try #require(frame.displayMatrix)
+        #expect(ExifOrientation(value: Int(orientation))?.displayMatrix == decoders)
+        #expect(ExifOrientation(value: 1)?.displayMatrix == nil)
+    }
+
+    @Test func malformedExifGivesNoOrientation() {
+        let good = Self.tiff(orientation: 6)
+        #expect(ExifOrientation(tiff: good)?.value == 6)
+        #expect(ExifOrientation(tiff: Self.tiff(orientation: 6, bigEndian: true))?.value == 6)
+        #expect(ExifOrientation(tiff: Self.tiff(orientation: 9)) == nil)
+        #expect(ExifOrientation(tiff: Self.tiff(orientation: 0)) == nil)
+        #expect(ExifOrientation(tiff: []) == nil)
+        #expect(ExifOrientation(tiff: Array(good.prefix(12))) == nil, "cut inside the entry")
+        var badOrder = good
+        badOrder[0] = 0x41
+        #expect(ExifOrientation(tiff: badOrder) == nil)
+        var farDirectory = good
+        farDirectory.replaceSubrange(4..<8, with: [0xFF, 0xFF, 0xFF, 0xFF])  // IFD0 at 4 GB
+        #expect(ExifOrientation(tiff: farDirectory) == nil)
+        var manyEntries = good
+        manyEntries.replaceSubrange(8..<10, with: [0xFF, 0xFF])  // 65535 entries, one present
+        #expect(ExifOrientation(tiff: manyEntries)?.value == 6)
+        var longType = good
+        longType.replaceSubrange(12..<14, with: [4, 0])  // LONG, not SHORT
+        #expect(ExifOrientation(tiff: longType) == nil)
     }
 
     @Test func bigEndianExifIsReadToo() throws {
