@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make demo`: storyreel's main job on samples/. Inspects the sample clips, renders the sample
-# stories into build/reel, writes their posters under build/demo/posters and their forward cube
-# transitions (with filmstrips) under build/demo/transitions.
+# stories into build/reel (its cube transitions included), writes the story clips' posters under
+# build/demo/posters, and shows `cube` on one pair, backward, under build/demo/transitions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN="${STORYREEL_BIN:-.build/release/storyreel}"
@@ -52,19 +52,25 @@ mkdir -p "$DEMO/posters" "$DEMO/transitions"
 find samples/stories -type f \( -iname '*.mov' -o -iname '*.mp4' -o -iname '*.m4v' \) | sort \
     | xargs "$BIN" thumbnail --out-dir "$DEMO/posters"
 
-echo "== storyreel cube: forward transitions between the stories, in play order"
-# The play order and each story's first and last clips, from the manifest just written.
-python3 - build/reel/manifest.json <<'PY' | while read -r from to a b; do
+echo "== the bundle's cube transitions (rendered once, by render above)"
+python3 - build/reel/manifest.json <<'PY'
 import json, sys
-manifest = json.load(open(sys.argv[1]))
-stories = manifest["stories"]
-for s, t in zip(stories, stories[1:]):
-    print(s["id"], t["id"], "build/reel/" + s["items"][-1]["src"], "build/reel/" + t["items"][0]["src"])
+for t in json.load(open(sys.argv[1]))["transitions"]:
+    print(f"  {t['from']} -> {t['to']} ({t['direction']}): build/reel/{t['src']}")
 PY
-    "$BIN" cube "$a" "$b" --size 1080x1920 -o "$DEMO/transitions/$from-to-$to.mp4" \
-        --filmstrip "$DEMO/transitions/$from-to-$to.png"
-    echo "$DEMO/transitions/$from-to-$to.mp4 (+ .png filmstrip)"
-done
+
+echo "== storyreel cube on one pair: the first two stories, backward (a direction the bundle lacks)"
+# Backward joins the first frames of both stories' first clips; render made only forward ones.
+read -r from to a b < <(python3 - build/reel/manifest.json <<'PY'
+import json, sys
+stories = json.load(open(sys.argv[1]))["stories"]
+s, t = stories[0], stories[1]
+print(t["id"], s["id"], "build/reel/" + t["items"][0]["src"], "build/reel/" + s["items"][0]["src"])
+PY
+)
+"$BIN" cube "$a" "$b" --direction backward --size 1080x1920 -o "$DEMO/transitions/$from-to-$to.mp4" \
+    --filmstrip "$DEMO/transitions/$from-to-$to.png"
+echo "$DEMO/transitions/$from-to-$to.mp4 (+ .png filmstrip)"
 
 echo
 echo "manifest: build/reel/manifest.json"

@@ -26,6 +26,9 @@ public final class ClipFrameSource {
     public static let posterCandidateLimit = 12
     /// The poster pick looks at the first third of the clip, at most this many seconds.
     public static let posterWindowLimit = 3.0
+    /// Frames the poster pick samples from its sequential decode of the first
+    /// ``posterWindowLimit`` seconds, when every keyframe was uninformative.
+    public static let sequentialCandidateCount = 8
 
     private let file: InputFile
     private let stream: MediaStream
@@ -144,8 +147,9 @@ public final class ClipFrameSource {
     /// (its first third, at most its first 3 s), up to 12, spread evenly. Near-black, near-white
     /// and flat frames are dropped; of the rest, the one closest to their mean colour histogram
     /// wins. When the whole opening is dropped (a long fade-in, a title card), keyframes of the
-    /// rest of the clip's first half are tried the same way; when they are too, the first
-    /// decodable frame is used.
+    /// rest of the clip's first half are tried the same way. When they are too, the first 3 s
+    /// are decoded in order, non-key frames included, and about 8 frames evenly spread in time
+    /// are tried; when those are dropped as well, the first decodable frame is used.
     public func posterFrame(size: FrameSize) throws -> RGBAImageBuffer {
         try MediaError.naming(path) { try pickPoster(size: size) }
     }
@@ -160,6 +164,14 @@ public final class ClipFrameSource {
             let later = try posterCandidates(after: opening, through: clipDuration / 2, limit: limit - candidates.count)
             chosen = FrameStatistics.typicalIndex(of: later.map(\.statistics)).map { $0 + candidates.count }
             candidates += later
+        }
+        if chosen == nil {
+            // Every keyframe is uninformative (a grey keyframe before the content of a screen
+            // recording): look at the frames between them.
+            let decoded = try sequentialCandidates(
+                through: ClipFrameSource.posterWindowLimit, count: ClipFrameSource.sequentialCandidateCount)
+            chosen = FrameStatistics.typicalIndex(of: decoded.map(\.statistics)).map { $0 + candidates.count }
+            candidates += decoded
         }
         guard !candidates.isEmpty else { throw MediaError(.invalidMedia, path: path, "no decodable video frame") }
         return try deliver(candidates[chosen ?? 0].frame, size: size, clamped: false)
@@ -287,6 +299,30 @@ public final class ClipFrameSource {
             frames.append(first)
         }
         return try frames.map { ($0, try converter.statistics(of: $0)) }
+    }
+
+    /// Poster candidates decoded in order from the clip's start, non-key frames included, up to
+    /// `end` seconds: the first frame shown, then the first frame at or after each further
+    /// `end / count` seconds, at most `count` in all.
+    private func sequentialCandidates(through end: Double, count: Int) throws
+        -> [(frame: Frame, statistics: FrameStatistics)]
+    {
+        guard count > 0 else { return [] }
+        let reader = try sequential()
+        try reader.seek(toKeyframeBefore: origin)
+        let endTimestamp = timestamp(atSeconds: end)
+        var candidates: [(frame: Frame, statistics: FrameStatistics)] = []
+        let frame = try Frame()
+        while candidates.count < count, try reader.next(into: frame) {
+            guard let shown = frame.presentationTimestamp, shown >= origin else { continue }
+            guard shown <= endTimestamp else { break }
+            let wanted = timestamp(atSeconds: end * Double(candidates.count) / Double(count))
+            guard shown >= wanted else { continue }
+            let kept = try Frame()
+            kept.take(from: frame)
+            candidates.append((kept, try converter.statistics(of: kept)))
+        }
+        return candidates
     }
 
     /// Up to `limit` elements of `items`, evenly spread, always keeping the first.

@@ -69,7 +69,7 @@ public enum ClipProbe {
             displayWidth: orientation.swapsDimensions ? height : shownWidth,
             displayHeight: orientation.swapsDimensions ? shownWidth : height,
             frameRate: stream.averageFrameRate,
-            variableFrameRate: hasVariableFrameDurations(shown),
+            variableFrameRate: hasVariableFrameDurations(entries),
             frameCount: shown.count,
             pixelFormat: stream.pixelFormatName,
             bitDepth: stream.bitDepth,
@@ -82,23 +82,64 @@ public enum ClipProbe {
 
     /// Fills in the video stream's pixel format and profile, which the QuickTime header does not
     /// carry, by parsing (not decoding) its first packets: much cheaper than
-    /// `avformat_find_stream_info`, which decodes a frame of every stream.
+    /// `avformat_find_stream_info`, which decodes a frame of every stream. Codecs FFmpeg's parsers
+    /// say nothing about (ProRes, DNxHD, MJPEG) get one decoded frame, of the first packet, as
+    /// ffprobe does.
     static func completeVideoDetails(of file: InputFile) throws {
-        guard let video = file.bestStream(.video), video.parameters.pointee.format < 0,
-            let parser = CodecDetailsParser(stream: video)
+        guard let video = file.bestStream(.video), video.parameters.pointee.format < 0 || lacksProfile(video)
         else { return }
         file.discardAllStreams(except: video)
+        let parser = CodecDetailsParser(stream: video)
         let packet = try Packet()
+        var firstPacket: Packet?
         var packetsRead = 0
-        while packetsRead < 8, parser.pixelFormat == nil, try file.readPacket(into: packet) {
+        while packetsRead < 8, try file.readPacket(into: packet) {
             guard packet.streamIndex == video.index else { continue }
+            if firstPacket == nil { firstPacket = try packet.reference() }
+            guard let parser else { break }
             parser.parse(packet)
             packetsRead += 1
+            if parser.pixelFormat != nil { break }
         }
-        if let format = parser.pixelFormat { video.parameters.pointee.format = format }
-        if let profile = parser.profile, video.parameters.pointee.profile < 0 {
+        if let format = parser?.pixelFormat, video.parameters.pointee.format < 0 {
+            video.parameters.pointee.format = format
+        }
+        if let profile = parser?.profile, video.parameters.pointee.profile < 0 {
             video.parameters.pointee.profile = profile
         }
+        guard video.parameters.pointee.format < 0 || lacksProfile(video), let firstPacket else { return }
+        // A frame that does not decode (or a picture over the budget) leaves the details unknown:
+        // `inspect` reports what it can rather than failing on the header it already read.
+        guard let decoded = try? firstFrameDetails(of: video, packet: firstPacket) else { return }
+        if decoded.format >= 0, video.parameters.pointee.format < 0 { video.parameters.pointee.format = decoded.format }
+        if decoded.profile >= 0, video.parameters.pointee.profile < 0 {
+            video.parameters.pointee.profile = decoded.profile
+        }
+    }
+
+    /// True when the stream's profile is unknown though its codec has named profiles.
+    private static func lacksProfile(_ stream: MediaStream) -> Bool {
+        guard stream.parameters.pointee.profile < 0,
+            let descriptor = avcodec_descriptor_get(stream.parameters.pointee.codec_id)
+        else { return false }
+        return descriptor.pointee.profiles != nil
+    }
+
+    /// The pixel format and profile the decoder settles on after decoding `packet` (one thread,
+    /// then drained), as `AVPixelFormat` and `FF_PROFILE_*` raw values (-1 when unknown).
+    private static func firstFrameDetails(of stream: MediaStream, packet: Packet) throws -> (
+        format: Int32, profile: Int32
+    ) {
+        let decoder = try Decoder(stream: stream, threads: 1)
+        let frame = try Frame()
+        _ = try decoder.send(packet)
+        _ = try decoder.send(nil)
+        while try decoder.receive(into: frame) == .frame {
+            if frame.pointer.pointee.format >= 0 { break }
+        }
+        let format =
+            frame.pointer.pointee.format >= 0 ? frame.pointer.pointee.format : decoder.context.pointee.pix_fmt.rawValue
+        return (format, decoder.context.pointee.profile)
     }
 
     /// HLG and PQ by transfer; Dolby Vision only without an HLG/PQ-compatible base layer.
@@ -110,19 +151,25 @@ public enum ClipProbe {
         }
     }
 
-    /// True when consecutive decode timestamps are not evenly spaced (one tick of slack). A step
-    /// too large for 64 bits (hostile timestamps) counts as uneven.
+    /// True when the frames a viewer sees do not last equally long: consecutive decode timestamps
+    /// of shown samples differ by more than one tick of slack. `entries` is the whole index, in
+    /// any order, with the samples an edit list discards: a step that reaches a discarded
+    /// sample is the edit list's trim, not a frame's duration (with B-frames, hidden and shown
+    /// samples interleave in decode order). The first and last steps are left out when there are
+    /// others, since muxers round the samples at a cut. A step too large for 64 bits (hostile
+    /// timestamps) counts as uneven.
     static func hasVariableFrameDurations(_ entries: [IndexEntry]) -> Bool {
-        let timestamps = entries.map(\.timestamp).sorted()
-        guard timestamps.count > 2 else { return false }
-        var smallest = Int64.max
-        var largest = Int64.min
-        for (later, earlier) in zip(timestamps.dropFirst(), timestamps) {
-            let (step, overflow) = later.subtractingReportingOverflow(earlier)
+        let ordered = entries.enumerated().sorted {
+            ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset)
+        }.map(\.element)
+        var steps: [Int64] = []
+        for (earlier, later) in zip(ordered, ordered.dropFirst()) where !earlier.isDiscarded && !later.isDiscarded {
+            let (step, overflow) = later.timestamp.subtractingReportingOverflow(earlier.timestamp)
             if overflow { return true }
-            smallest = min(smallest, step)
-            largest = max(largest, step)
+            steps.append(step)
         }
+        let measured = steps.count > 3 ? Array(steps.dropFirst().dropLast()) : steps
+        guard measured.count > 1, let smallest = measured.min(), let largest = measured.max() else { return false }
         // Sorted, so every step is at least 0 and the spread cannot overflow.
         return largest - smallest > 1
     }

@@ -18,6 +18,8 @@ public enum ContainerFamily: Sendable, Equatable {
         var demuxer: String
         /// True when the file ends before its last QuickTime atom.
         var truncated = false
+        /// A PNG's EXIF orientation (its `eXIf` chunk), which FFmpeg 5.1's png decoder ignores.
+        var pngOrientation: ExifOrientation?
     }
 
     /// The demuxers libavformat may use for this family (`format_whitelist`).
@@ -59,8 +61,9 @@ public enum ContainerFamily: Sendable, Equatable {
             let opening: Opening
             let size: (width: Int, height: Int)
             if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
-                opening = Opening(demuxer: "png_pipe")
                 size = try StillImageHeader.pngSize(of: file)
+                opening = Opening(
+                    demuxer: "png_pipe", pngOrientation: try StillImageHeader.pngExifOrientation(of: file))
             } else if head.starts(with: [0xFF, 0xD8, 0xFF]) {
                 opening = Opening(demuxer: "jpeg_pipe")
                 size = try StillImageHeader.jpegSize(of: file)

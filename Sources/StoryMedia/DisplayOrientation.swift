@@ -1,3 +1,5 @@
+import CFFmpeg
+
 /// How a stored picture is turned to display upright, from the display-matrix side data.
 public struct DisplayOrientation: Sendable, Equatable {
     /// Clockwise degrees to turn the stored picture to display it upright: 0, 90, 180 or 270.
@@ -14,6 +16,14 @@ public struct DisplayOrientation: Sendable, Equatable {
     public init(rotation: Int, mirrored: Bool) {
         self.rotation = rotation
         self.mirrored = mirrored
+    }
+
+    /// Reads an orientation from a display matrix of 9 fixed-point values (a stream's, or a
+    /// decoded frame's, such as the mjpeg decoder makes of a JPEG's EXIF orientation).
+    init(matrix: [Int32]) {
+        var copy = Array(matrix.prefix(9)) + [Int32](repeating: 0, count: max(0, 9 - matrix.count))
+        let degrees = copy.withUnsafeMutableBufferPointer { av_display_rotation_get($0.baseAddress!) }
+        self.init(matrix: copy, counterClockwiseDegrees: degrees)
     }
 
     /// Reads an orientation from a display matrix and FFmpeg's `av_display_rotation_get` angle.

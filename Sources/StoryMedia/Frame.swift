@@ -38,5 +38,15 @@ public final class Frame {
     /// True when the decoder marked this frame as a keyframe.
     public var isKeyframe: Bool { pointer.pointee.key_frame != 0 }
 
+    /// The display matrix the decoder attached to the picture, as 9 fixed-point values, or nil:
+    /// libavcodec's mjpeg decoder turns a JPEG's EXIF orientation (2 to 8) into one.
+    var displayMatrix: [Int32]? {
+        guard let sideData = av_frame_get_side_data(pointer, AV_FRAME_DATA_DISPLAYMATRIX),
+            sideData.pointee.size >= 9 * MemoryLayout<Int32>.size, let data = sideData.pointee.data
+        else { return nil }
+        let bytes = UnsafeRawPointer(data)
+        return (0..<9).map { bytes.loadUnaligned(fromByteOffset: $0 * MemoryLayout<Int32>.size, as: Int32.self) }
+    }
+
     var pixelFormat: AVPixelFormat { AVPixelFormat(rawValue: pointer.pointee.format) }
 }

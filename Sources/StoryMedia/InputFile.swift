@@ -17,6 +17,8 @@ public final class InputFile {
     public let fileSize: UInt64
     /// Warnings noticed while opening, for a person (e.g. a truncated upload).
     public private(set) var warnings: [String] = []
+    /// A PNG still's EXIF orientation, read from its `eXIf` chunk before FFmpeg opened it.
+    let pngOrientation: ExifOrientation?
 
     var context: UnsafeMutablePointer<AVFormatContext>
     private let deadline: Deadline
@@ -29,6 +31,7 @@ public final class InputFile {
         let regularFile = try RegularFile(path: path, maxSize: family.maximumFileSize, timeout: timeout)
         fileSize = regularFile.size
         let opening = try family.sniff(regularFile)
+        pngOrientation = opening.pngOrientation
         deadline = Deadline(seconds: timeout)
 
         guard let allocated = avformat_alloc_context() else {

@@ -105,9 +105,7 @@ public final class MediaStream {
 
     /// How the stored picture must be turned to display upright.
     public var orientation: DisplayOrientation {
-        guard var matrix = displayMatrix else { return .upright }
-        let degrees = matrix.withUnsafeMutableBufferPointer { av_display_rotation_get($0.baseAddress!) }
-        return DisplayOrientation(matrix: matrix, counterClockwiseDegrees: degrees)
+        displayMatrix.map { DisplayOrientation(matrix: $0) } ?? .upright
     }
 
     /// The Dolby Vision configuration record, if the stream carries one.

@@ -15,6 +15,14 @@ public final class Packet {
         av_packet_free(&packet)
     }
 
+    /// A new packet sharing this one's data (reference-counted, `av_packet_ref`), which stays
+    /// valid after this packet is reused.
+    public func reference() throws -> Packet {
+        let copy = try Packet()
+        try ffmpegCheck(av_packet_ref(copy.pointer, pointer), "cannot keep a packet")
+        return copy
+    }
+
     /// Releases the packet's data so it can be reused.
     public func unref() { av_packet_unref(pointer) }
 

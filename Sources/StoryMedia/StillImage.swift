@@ -4,7 +4,10 @@ import CFFmpeg
 ///
 /// A still is opened as an ``InputFile`` of the ``ContainerFamily/stillImage`` family (its own
 /// demuxer whitelist, `file` protocol only), so a clip path and a still path never share a
-/// demuxer. EXIF orientation is not applied.
+/// demuxer. EXIF orientation is applied, so a phone photo taken upright comes out upright, as in
+/// a browser: a JPEG's comes as the frame's display matrix (libavcodec's mjpeg decoder reads its
+/// APP1 segment), a PNG's from its `eXIf` chunk (``StillImageHeader``, since FFmpeg 5.1's png
+/// decoder ignores it).
 ///
 /// Only a regular file of at most ``maximumFileSize`` bytes is read (a FIFO or `/dev/zero`
 /// behind the path is refused at once), and its header must declare a picture within the
@@ -46,10 +49,20 @@ public enum StillImage {
             throw MediaError(.invalidMedia, path: path, "no decodable picture in the file")
         }
         try PixelBudget.check(width: frame.width, height: frame.height, path: path, what: "the decoded picture")
-        let (scaledWidth, scaledHeight) = size.scaledSize(displayWidth: frame.width, displayHeight: frame.height)
-        try PixelBudget.check(width: scaledWidth, height: scaledHeight, path: path, what: "the scaled picture")
-        let (width, height) = size.outputSize(displayWidth: frame.width, displayHeight: frame.height)
-        let scaled = try Scaler(for: frame, width: scaledWidth, height: scaledHeight).scaleToRGBA(frame)
-        return scaled.centreCropped(width: width, height: height)
+        // A JPEG's EXIF orientation reaches us as the frame's display matrix, a PNG's from its
+        // eXIf chunk: turn it upright, as browsers do. Sizes are the upright picture's; scaling
+        // happens before the turn.
+        let transform =
+            (frame.displayMatrix ?? file.pngOrientation?.displayMatrix).map {
+                DisplayTransform(matrix: $0, orientation: DisplayOrientation(matrix: $0))
+            } ?? .identity
+        let display = transform.displaySize(width: frame.width, height: frame.height)
+        let scaled = size.scaledSize(displayWidth: display.width, displayHeight: display.height)
+        try PixelBudget.check(width: scaled.width, height: scaled.height, path: path, what: "the scaled picture")
+        let (width, height) = size.outputSize(displayWidth: display.width, displayHeight: display.height)
+        let stored = transform.storedSize(displayWidth: scaled.width, displayHeight: scaled.height)
+        let upright = transform.apply(
+            to: try Scaler(for: frame, width: stored.width, height: stored.height).scaleToRGBA(frame))
+        return upright.centreCropped(width: width, height: height)
     }
 }

@@ -18,6 +18,33 @@ enum StillImageHeader {
         return (bigEndian(header[8..<12]), bigEndian(header[12..<16]))
     }
 
+    /// Most PNG chunks walked before the first `IDAT`, looking for `eXIf`.
+    static let pngChunkLimit = 1024
+    /// The largest `eXIf` chunk read, in bytes (the orientation is in its first entries).
+    static let pngExifLimit = 65_536
+
+    /// The EXIF orientation in a PNG's `eXIf` chunk, found by walking the chunks after the
+    /// signature up to the first `IDAT` (where browsers stop looking too), or nil when there is
+    /// none, it is malformed or larger than ``pngExifLimit``, or more than ``pngChunkLimit``
+    /// chunks come first.
+    static func pngExifOrientation(of file: RegularFile) throws -> ExifOrientation? {
+        var offset: UInt64 = 8  // after the signature
+        for _ in 0..<pngChunkLimit {
+            let header = try bytes(of: file, at: offset, count: 8)
+            guard header.count == 8 else { return nil }
+            let length = UInt64(bigEndian(header[0..<4]))
+            let type = String(decoding: header[4..<8], as: UTF8.self)
+            if type == "IDAT" || type == "IEND" { return nil }
+            if type == "eXIf" {
+                guard length <= UInt64(pngExifLimit) else { return nil }
+                return ExifOrientation(tiff: try bytes(of: file, at: offset + 8, count: Int(length)))
+            }
+            // Length, type, data and CRC; a 32-bit length cannot overflow 64 bits.
+            offset += 12 + length
+        }
+        return nil
+    }
+
     /// The width and height in a JPEG's first frame header (SOF0 … SOF15, not DHT, JPG or DAC),
     /// found by walking the marker segments from the start. Throws `.invalidMedia` when the
     /// image data or the end of the file comes first.

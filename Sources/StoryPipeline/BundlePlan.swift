@@ -6,8 +6,9 @@ import StoryMedia
 /// The same input and options always give the same units in the same order, so the plan can be
 /// split into shards that different machines render.
 public struct BundlePlan: Sendable {
-    /// The version of the rendering code, part of every key: bump it when outputs change.
-    public static let rendererVersion = "storyreel-render-1"
+    /// The version of the rendering code, part of every key: bump it when outputs change (2: JPEG
+    /// stills turned upright by their EXIF orientation, the poster pick's sequential fallback).
+    public static let rendererVersion = "storyreel-render-2"
     /// storyreel's version, printed by `--version` and written into manifests as the generator.
     public static let toolVersion = "0.1.0"
 

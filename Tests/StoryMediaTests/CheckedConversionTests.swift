@@ -37,6 +37,27 @@ import Testing
         #expect(!ClipProbe.hasVariableFrameDurations(entries([0, 512, 1024, 1536])))
     }
 
+    @Test func editListTrimsAndRoundedEndsAreNotVariableFrameRate() {
+        func entry(_ timestamp: Int64, discarded: Bool = false) -> IndexEntry {
+            IndexEntry(timestamp: timestamp, position: 0, size: 1, isKeyframe: false, isDiscarded: discarded)
+        }
+        // B-frames: hidden lead-in samples interleave with shown ones in decode order.
+        let cut =
+            [entry(-2048, discarded: true), entry(-1536), entry(-1024, discarded: true), entry(-512)]
+            + (0..<8).map { entry(Int64($0) * 512) }
+        #expect(!ClipProbe.hasVariableFrameDurations(cut))
+        #expect(!ClipProbe.hasVariableFrameDurations(cut.shuffled()))
+        // The first and last samples rounded by a few ticks.
+        let durations: [Int64] = [509] + [Int64](repeating: 512, count: 6) + [500]
+        let rounded = durations.reduce(into: [entry(0)]) { entries, duration in
+            entries.append(entry(entries[entries.count - 1].timestamp + duration))
+        }
+        #expect(!ClipProbe.hasVariableFrameDurations(rounded))
+        // Uneven in the middle is variable.
+        let uneven = (0..<4).map { entry(Int64($0) * 512) } + (0..<4).map { entry(2048 + Int64($0) * 1024) }
+        #expect(ClipProbe.hasVariableFrameDurations(uneven))
+    }
+
     @Test func sizesFromDegenerateDimensionsDoNotTrap() {
         #expect(FrameSize.evenRescale(360, numerator: 1280, denominator: 0) > 0)
         #expect(FrameSize.evenRescale(8192, numerator: .max, denominator: 1) > 0)

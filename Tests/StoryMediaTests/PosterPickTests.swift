@@ -33,6 +33,40 @@ import Testing
         }
     }
 
+    /// A VFR clip whose only keyframe is its first frame, flat grey, shown for 0.13 s; the test
+    /// pattern follows at 30 fps in non-key frames. Every keyframe candidate is dropped, so the
+    /// pick decodes the frames between keyframes.
+    @Test func greyOnlyKeyframeGivesAPosterOfTheFramesAfterIt() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.path("grey-keyframe.mp4")
+        let made = try TestEnvironment.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=180x320:r=30:d=4", "-vf",
+                "drawbox=enable='eq(n,0)':c=gray:t=fill,setpts='if(eq(N,0),0,(0.13+(N-1)/30)/TB)'",
+                "-fps_mode", "vfr", "-c:v", "libx264", "-x264-params", "keyint=1000:min-keyint=1000:scenecut=0",
+                "-pix_fmt", "yuv420p", clip,
+            ])
+        try #require(made.status == 0, "\(made.stderr)")
+        let flags = try TestEnvironment.run(
+            "ffprobe",
+            ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=flags", "-of", "csv=p=0", clip])
+        #expect(flags.stdout.split(separator: "\n").filter { $0.hasPrefix("K") }.count == 1, "one keyframe only")
+
+        let source = try ClipFrameSource(path: clip)
+        let first = try source.firstFrame(size: .width(90))
+        #expect(FrameStatistics(of: first).isUninformative, "the clip really opens on a flat grey frame")
+        let poster = try source.posterFrame(size: .width(90))
+        let statistics = FrameStatistics(of: poster)
+        #expect(!statistics.isUninformative)
+        #expect(statistics.lumaDeviation > 4 * FrameStatistics.flatDeviationLimit)
+        let shown = try #require(source.lastFrameTime)
+        #expect(shown >= 0.13 && shown <= ClipFrameSource.posterWindowLimit, "poster at \(shown) s")
+        // Just before the frame's time, so that rounding to microseconds cannot pick the next one.
+        let reference = try FFmpegReference.frame(clip, at: max(0, shown - 0.001), width: 90, height: 160)
+        #expect(PixelComparison.psnr(poster.pixels, reference) >= 30)
+    }
+
     static func statistics(mean: Double, deviation: Double = 40, histogram: [Double]) -> FrameStatistics {
         FrameStatistics(lumaMean: mean, lumaDeviation: deviation, histogram: histogram)
     }

@@ -1,0 +1,171 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+/// `storyreel inspect --json` agrees with ffprobe on clips unlike the samples: the codecs the
+/// mov demuxer carries (ProRes, DNxHD, MJPEG, HEVC, H.264, AV1, and MPEG-4, MPEG-2, VP9), whose
+/// pixel format, profile and bit depth the QuickTime header does not give, and a stream-copy cut
+/// whose edit list trims its start. The clips are made here by the ffmpeg CLI.
+@Suite struct InspectOddClipsMatchFFprobeTests {
+    /// A clip to make: its file name, the encoder (as `ffmpeg -encoders` lists it) and its
+    /// options, and the pixel format, profile and bit depth ffprobe reports for it.
+    struct OddClip: Sendable, CustomStringConvertible {
+        let name: String
+        let encoder: String
+        let options: [String]
+        let size: String
+        let pixelFormat: String
+        let profile: String
+        let bitDepth: Int
+
+        var description: String { name }
+    }
+
+    static let clips = [
+        OddClip(
+            name: "prores-proxy.mov", encoder: "prores_ks", options: ["-profile:v", "0"], size: "320x240",
+            pixelFormat: "yuv422p10le", profile: "Proxy", bitDepth: 10),
+        OddClip(
+            name: "prores-4444.mov", encoder: "prores_ks", options: ["-profile:v", "4", "-pix_fmt", "yuv444p10le"],
+            size: "320x240", pixelFormat: "yuv444p12le", profile: "4444", bitDepth: 12),
+        // DNxHD allows only some size and bit rate pairs: 1280 × 720 at 90 Mb/s is one.
+        OddClip(
+            name: "dnxhd.mov", encoder: "dnxhd", options: ["-b:v", "90M", "-pix_fmt", "yuv422p"], size: "1280x720",
+            pixelFormat: "yuv422p", profile: "DNXHD", bitDepth: 8),
+        OddClip(
+            name: "mjpeg.mov", encoder: "mjpeg", options: [], size: "320x240", pixelFormat: "yuvj420p",
+            profile: "Baseline", bitDepth: 8),
+        OddClip(
+            name: "hevc.mov", encoder: "libx265", options: ["-x265-params", "log-level=error"], size: "320x240",
+            pixelFormat: "yuv420p", profile: "Main", bitDepth: 8),
+        OddClip(
+            name: "hevc-422-10.mov", encoder: "libx265",
+            options: ["-pix_fmt", "yuv422p10le", "-x265-params", "log-level=error"], size: "320x240",
+            pixelFormat: "yuv422p10le", profile: "Rext", bitDepth: 10),
+        OddClip(
+            name: "h264.mov", encoder: "libx264", options: [], size: "320x240", pixelFormat: "yuv420p",
+            profile: "High", bitDepth: 8),
+        OddClip(
+            name: "h264-10.mov", encoder: "libx264", options: ["-pix_fmt", "yuv420p10le"], size: "320x240",
+            pixelFormat: "yuv420p10le", profile: "High 10", bitDepth: 10),
+        OddClip(
+            name: "mpeg4.mov", encoder: "mpeg4", options: [], size: "320x240", pixelFormat: "yuv420p",
+            profile: "Simple Profile", bitDepth: 8),
+        OddClip(
+            name: "mpeg2.mov", encoder: "mpeg2video", options: [], size: "320x240", pixelFormat: "yuv420p",
+            profile: "Main", bitDepth: 8),
+        OddClip(
+            name: "vp9.mp4", encoder: "libvpx-vp9", options: ["-deadline", "realtime", "-cpu-used", "8"],
+            size: "320x240", pixelFormat: "yuv420p", profile: "Profile 0", bitDepth: 8),
+        // FFmpeg 5.1's mov muxer writes AV1 only into MP4; the demuxer is the same.
+        OddClip(
+            name: "av1.mp4", encoder: "libaom-av1", options: ["-cpu-used", "8", "-usage", "realtime"],
+            size: "320x240", pixelFormat: "yuv420p", profile: "Main", bitDepth: 8),
+    ]
+
+    /// The encoders this ffmpeg has (`ffmpeg -encoders`).
+    static let encoders: Set<String> = {
+        guard let result = try? TestEnvironment.run("ffmpeg", ["-hide_banner", "-encoders"]) else { return [] }
+        return Set(
+            result.stdout.split(separator: "\n").compactMap { line in
+                let fields = line.split(separator: " ")
+                return fields.count >= 2 && fields[0].count == 6 ? String(fields[1]) : nil
+            })
+    }()
+
+    let folder: TemporaryFolder
+    init() throws { folder = try TemporaryFolder() }
+
+    func ours(_ path: String) throws -> [String: Any] {
+        let result = try TestEnvironment.storyreel(["inspect", "--json", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let array = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+        return try #require(array?.first?["video"] as? [String: Any])
+    }
+
+    func ffprobeVideo(_ path: String) throws -> [String: Any] {
+        let streams = try TestEnvironment.ffprobe(path)["streams"] as? [[String: Any]]
+        return try #require(streams?.first { $0["codec_type"] as? String == "video" })
+    }
+
+    @Test func everyCodecOfTheListHasAnEncoderHere() {
+        // The codec test below skips a codec only when this ffmpeg cannot encode it; Debian 12's
+        // ffmpeg has them all, so a skip here means a changed build, not a pass.
+        let missing = Set(Self.clips.map(\.encoder)).subtracting(Self.encoders)
+        #expect(missing.isEmpty, "no encoder for \(missing.sorted()) in this ffmpeg: those codecs go untested")
+    }
+
+    @Test(arguments: clips)
+    func codecDetailsAgreeWithFFprobe(clip: OddClip) throws {
+        guard Self.encoders.contains(clip.encoder) else { return }
+        let path = folder.path(clip.name)
+        let made = try TestEnvironment.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=\(clip.size):r=30", "-t", "0.3", "-c:v",
+                clip.encoder,
+            ]
+                + clip.options + [path])
+        try #require(made.status == 0, "ffmpeg could not make \(clip.name): \(made.stderr)")
+        let video = try ours(path)
+        let probe = try ffprobeVideo(path)
+        #expect(video["codec"] as? String == probe["codec_name"] as? String)
+        #expect(video["pixelFormat"] as? String == probe["pix_fmt"] as? String)
+        #expect(video["profile"] as? String == probe["profile"] as? String)
+        if let bits = probe["bits_per_raw_sample"] as? String {
+            #expect(video["bitDepth"] as? Int == Int(bits))
+        }
+        // ffprobe's own words, as the issue quotes them, so a changed ffprobe cannot hide a miss.
+        #expect(video["pixelFormat"] as? String == clip.pixelFormat)
+        #expect(video["profile"] as? String == clip.profile)
+        #expect(video["bitDepth"] as? Int == clip.bitDepth)
+        #expect(video["variableFrameRate"] as? Bool == false)
+    }
+
+    /// A mid-GOP stream copy of a B-frame H.264 clip: the edit list hides the lead-in samples,
+    /// which interleave with shown ones in decode order, yet every packet lasts 512/15360 s.
+    @Test(arguments: ["1.4", "1.41", "0.9"])
+    func editListCutIsConstantFrameRate(start: String) throws {
+        let source = folder.path("source.mp4")
+        let made = try TestEnvironment.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=3", "-c:v", "libx264", "-g", "30",
+                "-bf", "3", source,
+            ])
+        try #require(made.status == 0, "\(made.stderr)")
+        let cut = folder.path("cut-\(start).mp4")
+        let copied = try TestEnvironment.run(
+            "ffmpeg", ["-v", "error", "-y", "-ss", start, "-i", source, "-t", "1.2", "-c", "copy", cut])
+        try #require(copied.status == 0, "\(copied.stderr)")
+
+        let packets = try TestEnvironment.run(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=duration,flags", "-of", "csv=p=0",
+                cut,
+            ])
+        let lines = packets.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.contains("D") }, "the cut has samples its edit list discards")
+        #expect(lines.allSatisfy { $0.hasPrefix("512,") }, "every packet lasts 512 ticks")
+        let probe = try ffprobeVideo(cut)
+        #expect(probe["time_base"] as? String == "1/15360")
+        #expect(probe["r_frame_rate"] as? String == "30/1")
+
+        let video = try ours(cut)
+        #expect(video["variableFrameRate"] as? Bool == false)
+        #expect(abs((video["frameRate"] as? Double ?? 0) - 30) < 1e-9)
+    }
+
+    @Test func unevenFrameDurationsAreStillVariable() throws {
+        let path = folder.path("vfr.mp4")
+        let made = try TestEnvironment.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=2", "-vf",
+                "setpts='if(lt(N,30),N/30,1+(N-30)/15)/TB'", "-fps_mode", "vfr", "-c:v", "libx264", path,
+            ])
+        try #require(made.status == 0, "\(made.stderr)")
+        #expect(try ours(path)["variableFrameRate"] as? Bool == true)
+    }
+}
