@@ -37,12 +37,13 @@ public enum PlanCommand: Command {
         let options = try RenderCommand.renderOptions(arguments, bundle: bundle)
         let settings = (bundle.flatMap(BundleSettings.saved(in:)) ?? BundleSettings()).applying(options.settings)
         let batch = BatchRunner(inputs, jobs: arguments[jobs]) { _, input in
-            try BundlePlan.make(input: try StoryInput.load(input), settings: settings, options: options, cache: nil)
+            let storyInput = try StoryInput.load(input)
+            return (storyInput.warnings, try BundlePlan.make(input: storyInput, settings: settings, options: options, cache: nil))
         }
-        let plans = batch.results.compactMap { try? $0.get() }
+        let plans = batch.results.compactMap { try? $0.get().1 }
         if arguments[json] {
             let objects = zip(inputs, batch.results).compactMap { input, result in
-                (try? result.get()).map { planJSON($0, input: inputs.count > 1 ? input : nil) }
+                (try? result.get()).map { planJSON($0.1, input: inputs.count > 1 ? input : nil) }
             }
             if inputs.count == 1 {
                 if let object = objects.first { console.output(object.serialized()) }
@@ -55,6 +56,9 @@ public enum PlanCommand: Command {
             }
         }
         batch.reportFailures(to: console)
+        for case .success(let (warnings, _)) in batch.results {
+            for warning in warnings { console.warning(warning) }
+        }
         for plan in plans {
             for entry in plan.skipped { console.error("\(entry.path): skipped: \(entry.reason)") }
         }

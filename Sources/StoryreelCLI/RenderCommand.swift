@@ -139,6 +139,7 @@ public enum RenderCommand: Command {
 
     /// Prints the skipped entries and the summary line (or the JSON summary).
     static func report(_ summary: RenderSummary, console: Console, json: Bool) {
+        for warning in summary.warnings { console.warning(warning) }
         if !summary.settingsChanges.isEmpty {
             console.note("settings changed: \(summary.settingsChanges.joined(separator: ", ")) (kept for later runs)")
         }
