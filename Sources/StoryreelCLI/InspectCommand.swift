@@ -16,7 +16,7 @@ public enum InspectCommand: Command {
     public static let options: [any OptionDeclaration] = [json, timeout, jobs]
     public static let examples = [
         "storyreel inspect samples/iphone-hevc-hdr.mov      # a readable summary",
-        "storyreel inspect --json samples/*.mov samples/*.mp4    # a JSON array (on Linux *.mov does not match .MOV)",
+        "storyreel inspect --json samples/stories/*/*.[Mm][Oo][Vv] | jq '.[].video.rotation'   # globs match case on Linux",
     ]
 
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
