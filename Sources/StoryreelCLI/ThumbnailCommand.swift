@@ -32,7 +32,7 @@ public enum ThumbnailCommand: Command {
     static let format = Option<String?>(
         "format", "jpeg|png|webp", "The image format.", defaultText: "from OUT's extension, else jpeg",
         accepted: "one of jpeg, jpg, png, webp", default: { nil },
-        convert: { ["jpeg", "jpg", "png", "webp"].contains($0) ? $0 : nil })
+        convert: { text -> String?? in ["jpeg", "jpg", "png", "webp"].contains(text) ? .some(text) : .none })
     static let quality = Option.wholeNumber(
         "quality", "Q", "Quality, 100 best.", default: ImageEncoder.defaultQuality, range: .wholeNumber(1...100))
     static let timeout = Option.number(
