@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import StoryMedia
+import Synchronization
 
 /// Remembers, per clip path, the file's size, mtime and inode with its ``ClipRecord``, so a
 /// re-run re-hashes and re-probes only clips that changed. Stored as JSON inside the bundle.

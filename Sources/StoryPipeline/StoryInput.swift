@@ -127,7 +127,9 @@ public struct StoryInput: Sendable {
                 + "; ignored"
         }
         for (position, entry) in entries.enumerated() {
-            warnings += StoryFields.specStory.unknownKeyWarnings(in: entry).map { "\(path): stories[\(position)]: \($0)" }
+            warnings += StoryFields.specStory.unknownKeyWarnings(in: entry).map {
+                "\(path): stories[\(position)]: \($0)"
+            }
             if let problem = StoryFields.specStory.typeProblem(in: entry) {
                 skipped.append(
                     SkippedEntry(path: "stories[\(position)]", story: entry["handle"] as? String, reason: problem))

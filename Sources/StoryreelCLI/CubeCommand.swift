@@ -17,7 +17,8 @@ public enum CubeCommand: Command {
     static let output = Option.output("OUT.mp4", "Write the transition as H.264 (or HEVC) MP4, CFR, +faststart.")
     static let framesDirectory = Option.outputPath(
         "frames-dir", "DIR",
-        "Write every frame as DIR/frame_0000.png … (created when missing; frames of an earlier run there are replaced).")
+        "Write every frame as DIR/frame_0000.png … (created when missing; frames of an earlier run there are replaced)."
+    )
     static let filmstrip = Option.outputPath(
         "filmstrip", "OUT.png", "Write 5 evenly spaced frames side by side, 240 px high.")
     static let duration = Option.number(

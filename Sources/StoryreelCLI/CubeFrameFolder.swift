@@ -22,7 +22,8 @@ struct CubeFrameFolder {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         let frames = Set(names.filter { $0.hasPrefix("frame_") })
         let recordPath = (path as NSString).appendingPathComponent(Self.recordName)
-        let recorded = (try? RegularFile.contents(of: recordPath, maxSize: 1 << 20))
+        let recorded =
+            (try? RegularFile.contents(of: recordPath, maxSize: 1 << 20))
             .flatMap { String(data: $0, encoding: .utf8) }
             .map { Set($0.split(separator: "\n").map(String.init)) } ?? []
         let strangers = frames.subtracting(recorded).sorted(by: NaturalOrder.areInIncreasingOrder)

@@ -81,7 +81,8 @@ public enum IngestCommand: Command {
         do {
             try FileManager.default.createDirectory(atPath: stories, withIntermediateDirectories: true)
         } catch {
-            throw MediaError(.cannotCreateOutput, path: stories, "cannot create the stories folder: \(error.localizedDescription)")
+            throw MediaError(
+                .cannotCreateOutput, path: stories, "cannot create the stories folder: \(error.localizedDescription)")
         }
     }
 }

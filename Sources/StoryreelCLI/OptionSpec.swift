@@ -21,7 +21,8 @@ public struct OptionSpec: Sendable {
 
     init(
         name: String, short: Character? = nil, aliases: [String] = [], valueName: String?, help: String,
-        defaultText: String? = nil, accepted: String? = nil, problem: @escaping @Sendable (String) -> String? = { _ in nil }
+        defaultText: String? = nil, accepted: String? = nil,
+        problem: @escaping @Sendable (String) -> String? = { _ in nil }
     ) {
         self.name = name
         self.short = short

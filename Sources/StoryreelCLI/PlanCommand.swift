@@ -38,7 +38,10 @@ public enum PlanCommand: Command {
         let settings = (bundle.flatMap(BundleSettings.saved(in:)) ?? BundleSettings()).applying(options.settings)
         let batch = BatchRunner(inputs, jobs: arguments[jobs]) { _, input in
             let storyInput = try StoryInput.load(input)
-            return (storyInput.warnings, try BundlePlan.make(input: storyInput, settings: settings, options: options, cache: nil))
+            return (
+                storyInput.warnings,
+                try BundlePlan.make(input: storyInput, settings: settings, options: options, cache: nil)
+            )
         }
         let plans = batch.results.compactMap { try? $0.get().1 }
         if arguments[json] {
@@ -81,6 +84,7 @@ public enum PlanCommand: Command {
             })
         let skipped = JSONValue.array(
             plan.skipped.map { .object([("path", .string($0.path)), ("reason", .string($0.reason))]) })
-        return .object((input.map { [("input", JSONValue.string($0))] } ?? []) + [("units", units), ("skipped", skipped)])
+        return .object(
+            (input.map { [("input", JSONValue.string($0))] } ?? []) + [("units", units), ("skipped", skipped)])
     }
 }

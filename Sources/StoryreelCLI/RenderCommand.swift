@@ -19,7 +19,8 @@ public enum RenderCommand: Command {
     static let link = Flag("link", "Hard-link clips into clips/, copying across file systems.")
     static let reference = Flag("reference", "Point the manifest at the original clips by relative path.")
     static let prune = Flag("prune", "Remove outputs storyreel wrote that nothing references any more.")
-    static let force = Flag("force", "Render into a folder that holds other files too (storyreel touches only its own).")
+    static let force = Flag(
+        "force", "Render into a folder that holds other files too (storyreel touches only its own).")
     static let timeout = Option.number("timeout", "SECONDS", "Per-clip deadline.", default: 30, range: .seconds)
     static let lockTimeout = Option.number(
         "lock-timeout", "SECONDS", "Wait this long for another render's lock, then exit 75.", default: 60,
@@ -41,10 +42,12 @@ public enum RenderCommand: Command {
     static let defaults = BundleSettings()
     static let size = Option<BundleSettings.Canvas>(
         "size", "WxH|auto", "Canvas of transitions and stills.",
-        defaultText: "auto: the largest item, fitted in 1080x1920", accepted: OptionRange.canvas.orAutomatic.description,
+        defaultText: "auto: the largest item, fitted in 1080x1920",
+        accepted: OptionRange.canvas.orAutomatic.description,
         default: { defaults.canvas },
         convert: { text in
-            text == "auto" ? .automatic : OptionRange.canvas.size(text).map { .fixed(width: $0.width, height: $0.height) }
+            text == "auto"
+                ? .automatic : OptionRange.canvas.size(text).map { .fixed(width: $0.width, height: $0.height) }
         })
     static let fps = Option.number(
         "fps", "FPS", "Transition frame rate; round(duration × fps) frames, 1 to 1000.", default: defaults.fps,

@@ -79,7 +79,8 @@ public enum Storyreel {
                 command.options.contains { $0.isNamed(String(name.drop { $0 == "-" })) }
             }.map(\.name)
             if !takers.isEmpty {
-                message += "; options go after the command ('\(name)' is an option of \(takers.joined(separator: ", ")))"
+                message +=
+                    "; options go after the command ('\(name)' is an option of \(takers.joined(separator: ", ")))"
             }
         }
         console.error(message)

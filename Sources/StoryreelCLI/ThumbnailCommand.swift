@@ -25,10 +25,12 @@ public enum ThumbnailCommand: Command {
     static let secondsOrPercent = OptionRange.secondsOrPercent(upTo: 1_000_000)
     static let width = Option<Int?>.ranged(
         "width", "N", "Scale to N pixels wide (the height keeps the aspect ratio, rounded to even).",
-        range: .wholeNumber(2...8192)) { $0.wholeNumber($1) }
+        range: .wholeNumber(2...8192)
+    ) { $0.wholeNumber($1) }
     static let height = Option<Int?>.ranged(
         "height", "N", "Scale to N pixels high; with --width, fill N exactly and crop the overflow.",
-        range: .wholeNumber(2...8192)) { $0.wholeNumber($1) }
+        range: .wholeNumber(2...8192)
+    ) { $0.wholeNumber($1) }
     static let format = Option<String?>(
         "format", "jpeg|png|webp", "The image format.", defaultText: "from OUT's extension, else jpeg",
         accepted: "one of jpeg, jpg, png, webp", default: { nil },
@@ -95,7 +97,8 @@ public enum ThumbnailCommand: Command {
             do {
                 try FileHandle.standardOutput.write(contentsOf: data)
             } catch {
-                throw MediaError(.ioFailure, path: "-", "cannot write to standard output: \(error.localizedDescription)")
+                throw MediaError(
+                    .ioFailure, path: "-", "cannot write to standard output: \(error.localizedDescription)")
             }
             return result
         }

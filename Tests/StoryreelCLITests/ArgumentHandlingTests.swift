@@ -28,7 +28,8 @@ import Testing
 
     @Test func thumbnailDashOWritesTheImageToStdout() throws {
         let result = try TestEnvironment.run(
-            "/bin/sh", ["-c", "'\(TestEnvironment.storyreelBinary)' thumbnail '\(Self.clip)' -o - --width 180 > out.jpg"],
+            "/bin/sh",
+            ["-c", "'\(TestEnvironment.storyreelBinary)' thumbnail '\(Self.clip)' -o - --width 180 > out.jpg"],
             in: folder.url)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("-")), "no file named '-'")
@@ -38,7 +39,10 @@ import Testing
         #expect(stream["width"] as? Int == 180)
         let png = try TestEnvironment.run(
             "/bin/sh",
-            ["-c", "'\(TestEnvironment.storyreelBinary)' thumbnail '\(Self.clip)' -o - --format png --width 90 > p.png"],
+            [
+                "-c",
+                "'\(TestEnvironment.storyreelBinary)' thumbnail '\(Self.clip)' -o - --format png --width 90 > p.png",
+            ],
             in: folder.url)
         #expect(png.status == 0, "\(png.stderr)")
         let pngBytes = try Data(contentsOf: URL(fileURLWithPath: folder.path("p.png")))
@@ -63,7 +67,8 @@ import Testing
         let refused = try TestEnvironment.storyreel(["ingest", Self.clip, "--story", "ana", "--into", stories])
         #expect(refused.status == 66, "\(refused.stderr)")
         #expect(
-            refused.stderr == "storyreel: error: \(stories): no such stories folder; give --create to start a new one\n")
+            refused.stderr == "storyreel: error: \(stories): no such stories folder; give --create to start a new one\n"
+        )
         #expect(!FileManager.default.fileExists(atPath: stories))
         let created = try TestEnvironment.storyreel(
             ["ingest", Self.clip, "--story", "ana", "--into", stories, "--create"])

@@ -15,7 +15,9 @@ import Testing
     @Test func theFirstFailureInArgumentOrderSetsTheExitCode() throws {
         let garbage = try folder.write("garbage.mp4", Data(repeating: 7, count: 4096))
         let missing = folder.path("missing.mp4")
-        for command in [["inspect", "--jobs", "4"], ["thumbnail", "--out-dir", folder.path("posters"), "--jobs", "4"]] {
+        for command in [
+            ["inspect", "--jobs", "4"], ["thumbnail", "--out-dir", folder.path("posters"), "--jobs", "4"],
+        ] {
             let missingFirst = try TestEnvironment.storyreel(command + [Self.clip, missing, garbage, Self.other])
             #expect(missingFirst.status == 66, "\(command): \(missingFirst.stderr)")
             let garbageFirst = try TestEnvironment.storyreel(command + [Self.clip, garbage, missing, Self.other])

@@ -20,9 +20,10 @@ import Testing
             #expect(output.aliases == ["out"], "\(command.name): --out is kept as an alias")
             #expect(!command.helpText.contains("--out "), "\(command.name): the alias is hidden")
         }
-        #expect(Storyreel.commands.filter { $0.options.contains { $0.short == "o" } }.map(\.name) == [
-            "thumbnail", "cube", "render",
-        ])
+        #expect(
+            Storyreel.commands.filter { $0.options.contains { $0.short == "o" } }.map(\.name) == [
+                "thumbnail", "cube", "render",
+            ])
     }
 
     @Test func outputAndTheHiddenOutAliasBothWork() throws {

@@ -169,7 +169,8 @@ import Testing
                     #expect(option.accepted != nil, "\(command.name) --\(option.name) declares no range")
                     seen.insert(option.name)
                 } else if let accepted = option.accepted {
-                    #expect(accepted.hasPrefix("one of "), "\(command.name) --\(option.name) is not numeric: \(accepted)")
+                    #expect(
+                        accepted.hasPrefix("one of "), "\(command.name) --\(option.name) is not numeric: \(accepted)")
                 }
             }
         }

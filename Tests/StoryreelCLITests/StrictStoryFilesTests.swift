@@ -54,7 +54,8 @@ import Testing
         let path = try fixture.folder.write("spec.json", Data(spec.utf8))
         let result = try TestEnvironment.storyreel(["plan", path, "--json"])
         #expect(result.status == 65, "\(result.stderr)")
-        #expect(result.stderr.contains("stories[0]: skipped: \"isRead\" must be true or false, got 1"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("stories[0]: skipped: \"isRead\" must be true or false, got 1"), "\(result.stderr)")
         #expect(
             result.stderr.contains("stories[1]: unknown key \"displayNmae\" (did you mean \"displayName\"?); ignored"),
             "\(result.stderr)")
