@@ -1,3 +1,5 @@
+import StoryPipeline
+
 /// The one hand-written command-line tokenizer, following swift-argument-parser's rules:
 /// `--` ends the options, `--name=value` and `--name value` both work, short options take
 /// `-o value`, and an unknown flag is an error that names it and suggests the closest one
@@ -94,34 +96,16 @@ public struct ArgumentParser: Sendable {
         return UsageError(message)
     }
 
-    /// The known name closest to `typed`: by edit distance (at most a third of its length, or
-    /// 2), else a name that holds it as a whole word (`--duration` in `--transition-duration`).
+    /// The known name closest to `typed`: ``NameSuggestion``'s pick (the same letters in another
+    /// case or spelling, or a small edit distance), else a name that holds it as a whole word
+    /// (`--duration` in `--transition-duration`).
     static func closest(to typed: String, among names: [String]) -> String? {
-        let distance = { (name: String) in editDistance(name, typed) }
-        if let best = names.min(by: { distance($0) < distance($1) }), distance(best) <= max(2, typed.count / 3) {
-            return best
-        }
+        if let close = NameSuggestion.closest(to: typed, among: names) { return close }
         let words = typed.drop { $0 == "-" }.lowercased()
         guard !words.isEmpty else { return nil }
         return names.filter { name in
-            let parts = name.drop { $0 == "-" }.split(separator: "-").map(String.init)
-            return parts.count > 1 && parts.joined(separator: "-").hasSuffix("-" + words)
-                || parts.joined(separator: "-").hasPrefix(words + "-")
+            let body = String(name.drop { $0 == "-" })
+            return body.hasSuffix("-" + words) || body.hasPrefix(words + "-")
         }.min { $0.count < $1.count }
-    }
-
-    /// Levenshtein distance between two strings.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        var previous = Array(0...b.count)
-        for (i, left) in a.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
-            for (j, right) in b.enumerated() {
-                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }
