@@ -365,11 +365,14 @@ def first_fatal_line(stderr):
 
 
 def leftovers(folder, inputs):
-    """Dot-files and temp files anywhere in the case folder, and every non-input file, relative."""
+    """Dot-files and temp files anywhere in the case folder, and every non-input file, relative.
+    cube's record of the frames it wrote (`--frames-dir`'s `.storyreel-frames`) is an output."""
     hidden, files = [], []
     for directory, folders, names in os.walk(folder):
         for name in folders + names:
             relative = os.path.relpath(os.path.join(directory, name), folder)
+            if name == ".storyreel-frames" and name in names:
+                continue
             if name.startswith(".") or name.endswith(".storyreel-tmp"):
                 hidden.append(relative)
         for name in names:

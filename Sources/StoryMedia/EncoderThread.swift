@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Runs a ``VideoEncoder`` and the ``PacketSink`` it feeds (the clip's ``OutputFile``, or a
 /// ``PacketBuffer``) on a thread of their own, so the caller can render and convert the next
@@ -9,15 +10,14 @@ import Foundation
 /// has sent that slot's previous picture (x264 and x265 copy a picture when it is sent).
 final class EncoderThread: @unchecked Sendable {
     // `encoder`, `output` and `packet` are used only on `queue`, one job at a time; `finish`
-    // drains the queue before it touches them. `failure` is guarded by `lock`. Those two rules are
+    // drains the queue before it touches them. `failure` is a ``Mutex``. Those two rules are
     // what make this class Sendable.
     private let queue = DispatchQueue(label: "storyreel.encoder")
     private let encoder: VideoEncoder
     private let output: PacketSink
     private let packet: Packet
     private let slotsFree: [DispatchSemaphore]
-    private let lock = NSLock()
-    private var failure: Error?
+    private let failure = Mutex<(any Error)?>(nil)
     /// Bytes of the packets handed to the sink; read it after ``finish()``.
     private(set) var byteCount = 0
 
@@ -87,16 +87,12 @@ final class EncoderThread: @unchecked Sendable {
         }
     }
 
-    private var currentFailure: Error? {
-        lock.lock()
-        defer { lock.unlock() }
-        return failure
-    }
+    private var currentFailure: Error? { failure.withLock { $0 } }
 
     private func record(_ error: Error) {
-        lock.lock()
-        if failure == nil { failure = error }
-        lock.unlock()
+        failure.withLock { failure in
+            if failure == nil { failure = error }
+        }
     }
 
     private func rethrowFailure() throws {

@@ -55,6 +55,7 @@ public struct BundleRenderer: Sendable {
         let cache = StatCache(file: BundlePaths.join(privateFolder, "stat-cache.json"))
         let ledger = BundleLedger(bundle: output, shard: options.shard)
         var summary = RenderSummary()
+        summary.warnings = storyInput.warnings
         let saved = BundleSettings.saved(in: output)
         let settings = (saved ?? BundleSettings()).applying(options.settings)
         if let saved { summary.settingsChanges = settings.changes(from: saved) }

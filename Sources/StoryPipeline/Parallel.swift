@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Runs independent work items on several cores and collects their results in order.
 public enum Parallel {
@@ -22,29 +23,25 @@ public enum Parallel {
     }
 }
 
-/// Lock-protected result storage shared by the worker threads of ``Parallel/map(_:jobs:_:)``.
-final class ResultSlots<Value: Sendable>: @unchecked Sendable {
-    // Every access to `values` and `counter` holds `lock`, which is what makes this Sendable.
-    private let lock = NSLock()
-    private var values: [Value?]
-    private var counter = 0
+/// Result storage shared by the worker threads of ``Parallel/map(_:jobs:_:)``.
+final class ResultSlots<Value: Sendable>: Sendable {
+    private let values: Mutex<[Value?]>
+    private let counter = Mutex(0)
 
-    init(count: Int) { values = Array(repeating: nil, count: count) }
+    init(count: Int) { values = Mutex(Array(repeating: nil, count: count)) }
 
     func store(_ value: Value, at index: Int) {
-        lock.lock()
-        values[index] = value
-        lock.unlock()
+        values.withLock { $0[index] = value }
     }
 
     /// Hands out 0, 1, 2 … once each, then nil at `limit`.
     func claim(below limit: Int) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard counter < limit else { return nil }
-        counter += 1
-        return counter - 1
+        counter.withLock { counter in
+            guard counter < limit else { return nil }
+            counter += 1
+            return counter - 1
+        }
     }
 
-    func results() -> [Value] { values.map { $0! } }
+    func results() -> [Value] { values.withLock { $0.map { $0! } } }
 }

@@ -30,6 +30,13 @@ public struct PosterJob: Sendable {
     /// Decodes, encodes and atomically writes the poster. Every error names a file: the clip
     /// for reading and decoding, the output for encoding and writing.
     public func run() throws -> PosterResult {
+        let (data, result) = try encoded()
+        try AtomicFile.write(data, to: output)
+        return result
+    }
+
+    /// Decodes and encodes the poster without writing it (for `-o -`, standard output).
+    public func encoded() throws -> (data: Data, result: PosterResult) {
         let source = try ClipFrameSource(path: clip, timeout: timeout, threads: decoderThreads)
         let image: RGBAImageBuffer
         var clampedRequest: Double?
@@ -43,8 +50,7 @@ public struct PosterJob: Sendable {
             image = try source.frame(at: (source.duration ?? 0) * percent / 100, size: size)
         }
         let data = try MediaError.naming(output) { try ImageEncoder.encode(image, format: format, quality: quality) }
-        try AtomicFile.write(data, to: output)
-        return PosterResult(output: output, clampedRequest: clampedRequest, frameTime: source.lastFrameTime)
+        return (data, PosterResult(output: output, clampedRequest: clampedRequest, frameTime: source.lastFrameTime))
     }
 
     /// `<clip name without extension>.<ext>` in `folder` for each clip, with `-2`, `-3` … added

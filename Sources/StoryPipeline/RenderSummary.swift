@@ -14,6 +14,8 @@ public struct RenderSummary: Sendable {
     public var pruned = 0
     /// How this run's options changed the bundle's saved settings, e.g. `crf 23 → 20`.
     public var settingsChanges: [String] = []
+    /// What the input held that was ignored (unknown keys in `story.json` or the spec), one line each.
+    public var warnings: [String] = []
 
     /// The `--json` summary object.
     public var json: JSONValue {

@@ -1,11 +1,11 @@
 import Foundation
 import StoryMedia
+import Synchronization
 
 /// Remembers, per clip path, the file's size, mtime and inode with its ``ClipRecord``, so a
 /// re-run re-hashes and re-probes only clips that changed. Stored as JSON inside the bundle.
-public final class StatCache: @unchecked Sendable {
-    // All access to `entries` holds `lock`; that is what makes the cache Sendable.
-    private struct Entry: Codable {
+public final class StatCache: Sendable {
+    private struct Entry: Codable, Sendable {
         var size: UInt64
         var modified: Int64
         var inode: UInt64
@@ -15,25 +15,22 @@ public final class StatCache: @unchecked Sendable {
     /// The cache file is read up to this size.
     static let maximumFileSize: UInt64 = 256 << 20
 
-    private let lock = NSLock()
-    private var entries: [String: Entry]
-    private var changed = false
+    /// The entries by path, and whether any was added since loading.
+    private let state: Mutex<(entries: [String: Entry], changed: Bool)>
     private let file: String
 
     /// Loads the cache stored at `file` (an empty cache when it is missing or unreadable).
     public init(file: String) {
         self.file = file
         let data = (try? RegularFile.contents(of: file, maxSize: StatCache.maximumFileSize)) ?? Data()
-        entries = (try? JSONDecoder().decode([String: Entry].self, from: data)) ?? [:]
+        state = Mutex(((try? JSONDecoder().decode([String: Entry].self, from: data)) ?? [:], false))
     }
 
     /// The cached record for `path`, when its size, mtime and inode are unchanged.
     public func record(for path: String) -> ClipRecord? {
         guard let stamp = StatCache.stamp(path) else { return nil }
-        lock.lock()
-        defer { lock.unlock() }
-        guard let entry = entries[path], entry.size == stamp.size, entry.modified == stamp.modified,
-            entry.inode == stamp.inode
+        guard let entry = state.withLock({ $0.entries[path] }), entry.size == stamp.size,
+            entry.modified == stamp.modified, entry.inode == stamp.inode
         else { return nil }
         return entry.record
     }
@@ -41,19 +38,20 @@ public final class StatCache: @unchecked Sendable {
     /// Remembers `record` for `path` as the file is now.
     public func store(_ record: ClipRecord, for path: String) {
         guard let stamp = StatCache.stamp(path) else { return }
-        lock.lock()
-        entries[path] = Entry(size: stamp.size, modified: stamp.modified, inode: stamp.inode, record: record)
-        changed = true
-        lock.unlock()
+        let entry = Entry(size: stamp.size, modified: stamp.modified, inode: stamp.inode, record: record)
+        state.withLock { state in
+            state.entries[path] = entry
+            state.changed = true
+        }
     }
 
     /// Writes the cache back, atomically, keeping only `paths`; does nothing when no entry was
     /// added or dropped, so a no-op re-run writes nothing.
     public func save(keeping paths: Set<String>) throws {
-        lock.lock()
-        let kept = entries.filter { paths.contains($0.key) }
-        let unchanged = !changed && kept.count == entries.count
-        lock.unlock()
+        let (kept, unchanged) = state.withLock { state in
+            let kept = state.entries.filter { paths.contains($0.key) }
+            return (kept, !state.changed && kept.count == state.entries.count)
+        }
         if unchanged { return }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

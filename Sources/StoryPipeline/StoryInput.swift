@@ -10,6 +10,9 @@ public struct StoryInput: Sendable {
     public var stories: [StorySource]
     /// Folders and files left out, with reasons.
     public var skipped: [SkippedEntry]
+    /// What was read but ignored, one line each, e.g. `ana.lima/story.json: unknown key
+    /// "is_read" (did you mean "isRead"?); ignored`.
+    public var warnings: [String] = []
 
     /// File extensions of clips, compared case-insensitively.
     public static let clipExtensions: Set<String> = ["mov", "mp4", "m4v"]
@@ -41,6 +44,7 @@ public struct StoryInput: Sendable {
         }
         var stories: [StorySource] = []
         var skipped: [SkippedEntry] = []
+        var warnings: [String] = []
         var sawFolder = false
         for name in names.sorted(by: NaturalOrder.areInIncreasingOrder) where !name.hasPrefix(".") {
             let folder = (path as NSString).appendingPathComponent(name)
@@ -77,7 +81,11 @@ public struct StoryInput: Sendable {
                     guard case .inside(let settings) = root.resolve("\(name)/story.json") else {
                         throw MediaError(.invalidMedia, path: "\(name)/story.json", InputRoot.outsideReason)
                     }
-                    try applySettings(from: settings, to: &story)
+                    warnings += try applySettings(from: settings, to: &story).map { "\(name)/story.json: \($0)" }
+                } catch let error as StoryTypeError {
+                    // A value of the wrong type: the story is left out rather than shown wrongly.
+                    skipped.append(SkippedEntry(path: "\(name)/story.json", story: name, reason: error.reason))
+                    continue
                 } catch {
                     skipped.append(
                         SkippedEntry(path: "\(name)/story.json", story: name, reason: MediaError.reason(of: error)))
@@ -90,7 +98,8 @@ public struct StoryInput: Sendable {
                 .invalidMedia, path: path,
                 "not a stories folder: it has no story subfolders (expected STORIES/HANDLE/clip.mov)")
         }
-        return StoryInput(root: path, stories: playOrder(stories, byExplicitOrder: true), skipped: skipped)
+        return StoryInput(
+            root: path, stories: playOrder(stories, byExplicitOrder: true), skipped: skipped, warnings: warnings)
     }
 
     /// Reads a JSON spec: `{"stories": [{"handle", "displayName", "avatar", "isRead", "items": [...]}]}`.
@@ -113,7 +122,19 @@ public struct StoryInput: Sendable {
         }
         var stories: [StorySource] = []
         var skipped: [SkippedEntry] = []
+        var warnings = object.keys.filter { $0 != "stories" }.sorted().map { key in
+            "\(path): unknown key \"\(key)\"" + (key.lowercased() == "stories" ? " (did you mean \"stories\"?)" : "")
+                + "; ignored"
+        }
         for (position, entry) in entries.enumerated() {
+            warnings += StoryFields.specStory.unknownKeyWarnings(in: entry).map {
+                "\(path): stories[\(position)]: \($0)"
+            }
+            if let problem = StoryFields.specStory.typeProblem(in: entry) {
+                skipped.append(
+                    SkippedEntry(path: "stories[\(position)]", story: entry["handle"] as? String, reason: problem))
+                continue
+            }
             guard let handle = entry["handle"] as? String else {
                 skipped.append(SkippedEntry(path: "stories[\(position)]", story: nil, reason: "no handle"))
                 continue
@@ -140,7 +161,8 @@ public struct StoryInput: Sendable {
                     handle: handle, displayName: entry["displayName"] as? String ?? handle,
                     isRead: entry["isRead"] as? Bool ?? false, avatar: avatar, clips: items))
         }
-        return StoryInput(root: root.path, stories: playOrder(stories, byExplicitOrder: false), skipped: skipped)
+        return StoryInput(
+            root: root.path, stories: playOrder(stories, byExplicitOrder: false), skipped: skipped, warnings: warnings)
     }
 
     /// A spec or `story.json` is read up to this size.
@@ -164,13 +186,22 @@ public struct StoryInput: Sendable {
         return ordered.filter { !$0.isRead } + ordered.filter(\.isRead)
     }
 
-    private static func applySettings(from path: String, to story: inout StorySource) throws {
+    /// Applies `story.json` at `path` to `story`; returns its unknown keys as warnings, throws
+    /// ``StoryTypeError`` for a value of the wrong type.
+    private static func applySettings(from path: String, to story: inout StorySource) throws -> [String] {
         let data = try RegularFile.contents(of: path, maxSize: maximumSettingsSize)
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw MediaError(.invalidMedia, path: path, "story.json is not a JSON object; its settings were ignored")
         }
+        if let problem = StoryFields.storyJSON.typeProblem(in: object) { throw StoryTypeError(reason: problem) }
         if let name = object["displayName"] as? String { story.displayName = name }
         if let isRead = object["isRead"] as? Bool { story.isRead = isRead }
         if let order = object["order"] as? NSNumber { story.order = order.doubleValue }
+        return StoryFields.storyJSON.unknownKeyWarnings(in: object)
+    }
+
+    /// A `story.json` value of the wrong type, e.g. `"isRead": "yes"`.
+    private struct StoryTypeError: Error {
+        let reason: String
     }
 }

@@ -72,7 +72,7 @@ struct UnitRun {
         let outcomes: [Result<Void, Error>] = Parallel.map(batches.count, jobs: options.jobs) { index in
             let batch = batches[index]
             defer {
-                for unit in batch { progress(counter.finish("\(unit.kind.rawValue) \(unit.sourceLabel)")) }
+                for unit in batch { progress(counter.finish("\(unit.kind.rawValue) \(unit.title)")) }
             }
             return Result {
                 try worker.make(batch)

@@ -46,4 +46,11 @@ public struct WorkUnit: Sendable, Equatable {
     public var sourceLabel: String
     /// For transitions: the faces and the parameters.
     public var transition: Transition?
+
+    /// How people name the unit: `ana.lima → ben_k` for a transition (from story to story),
+    /// else its input, relative to the stories input. `plan` and the progress line show it.
+    public var title: String {
+        guard let transition else { return sourceLabel }
+        return "\(transition.fromStory) → \(transition.toStory)"
+    }
 }

@@ -1,22 +1,30 @@
+import StoryPipeline
+
 /// The one hand-written command-line tokenizer, following swift-argument-parser's rules:
 /// `--` ends the options, `--name=value` and `--name value` both work, short options take
-/// `-o value`, and an unknown flag is an error that names it and suggests the closest one.
+/// `-o value`, and an unknown flag is an error that names it and suggests the closest one
+/// (among this command's options, and saying which other command has it).
 public struct ArgumentParser: Sendable {
     /// The options the command accepts (`--help` is always accepted).
     public let options: [OptionSpec]
+    /// Other commands' option names, for suggestions: `cube` → `duration`, `fps`, ….
+    let otherCommands: [(command: String, options: [String])]
 
     /// A parser for `options`.
-    public init(options: [OptionSpec]) { self.options = options }
+    public init(options: [OptionSpec]) { self.init(options: options, otherCommands: []) }
+
+    init(options: [OptionSpec], otherCommands: [(command: String, options: [String])]) {
+        self.options = options + [Flag.help.spec]
+        self.otherCommands = otherCommands
+    }
 
     /// Splits `arguments` (without the program and command names) into positionals and options,
-    /// then checks every value of an option that declares an ``OptionRange``, in the order given
-    /// (unless `--help` was asked for), so a bad value stops the command before it does anything.
+    /// then checks every option value against its declaration, in the order given (unless
+    /// `--help` was asked for), so a bad value stops the command before it does anything.
     public func parse(_ arguments: [String]) throws -> ParsedArguments {
         var parsed = ParsedArguments()
-        for spec in options {
-            if let range = spec.range { parsed.ranges[spec.name] = range }
-        }
-        var given: [(name: String, value: String)] = []
+        parsed.declared = Set(options.map(\.name))
+        var given: [(spec: OptionSpec, value: String)] = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -30,66 +38,74 @@ public struct ArgumentParser: Sendable {
                 continue
             }
             let (spec, inlineValue) = try lookUp(argument)
+            let value: String
             if spec.valueName == nil {
                 if inlineValue != nil { throw UsageError("--\(spec.name) takes no value") }
-                parsed.values[spec.name, default: []].append("")
+                value = ""
             } else if let inlineValue {
-                parsed.values[spec.name, default: []].append(inlineValue)
-                given.append((spec.name, inlineValue))
+                value = inlineValue
             } else if index < arguments.count {
-                parsed.values[spec.name, default: []].append(arguments[index])
-                given.append((spec.name, arguments[index]))
+                value = arguments[index]
                 index += 1
             } else {
                 throw UsageError("--\(spec.name) needs a value (\(spec.valueName!))")
             }
+            parsed.values[spec.name, default: []].append(value)
+            if spec.valueName != nil { given.append((spec, value)) }
         }
-        if !parsed.flag("help") {
-            for (name, value) in given { try parsed.check(value, of: name) }
+        if parsed.values["help"] == nil {
+            for (spec, value) in given {
+                if let problem = spec.problem(value) { throw UsageError(problem) }
+            }
         }
         return parsed
     }
 
     private func lookUp(_ argument: String) throws -> (OptionSpec, String?) {
-        let all = options + [.flag("help", short: "h", "Show this help.")]
         if argument.hasPrefix("--") {
             let body = argument.dropFirst(2)
             let name = String(body.prefix { $0 != "=" })
             let value = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
-            if let spec = all.first(where: { $0.name == name }) { return (spec, value) }
-            throw unknown(argument: "--" + name, among: all.map { "--" + $0.name })
+            if let spec = options.first(where: { $0.isNamed(name) }) { return (spec, value) }
+            throw unknown("--" + name)
         }
         let letters = argument.dropFirst()
-        if letters.count >= 1, let spec = all.first(where: { $0.short == letters.first }) {
+        if letters.count >= 1, let spec = options.first(where: { $0.short == letters.first }) {
             let rest = letters.dropFirst()
             if rest.isEmpty { return (spec, nil) }
             if spec.valueName != nil { return (spec, String(rest)) }
         }
         // Negative numbers are values, not flags.
         if Double(argument) != nil { throw UsageError("unexpected value '\(argument)'") }
-        throw unknown(argument: argument, among: all.map { "--" + $0.name })
+        throw unknown(argument)
     }
 
-    private func unknown(argument: String, among names: [String]) -> UsageError {
-        let closest = names.min { editDistance($0, argument) < editDistance($1, argument) }
-        if let closest, editDistance(closest, argument) <= max(2, argument.count / 3) {
-            return UsageError("unknown option '\(argument)'; did you mean '\(closest)'?")
+    /// `unknown option '--duration'; did you mean '--transition-duration'?`, and which other
+    /// commands take it when one does.
+    private func unknown(_ argument: String) -> UsageError {
+        var message = "unknown option '\(argument)'"
+        let names = options.map { "--" + $0.name }
+        if let closest = Self.closest(to: argument, among: names) {
+            message += "; did you mean '\(closest)'?"
         }
-        return UsageError("unknown option '\(argument)'")
+        let name = String(argument.drop { $0 == "-" })
+        let elsewhere = otherCommands.filter { $0.options.contains(name) }.map(\.command)
+        if !elsewhere.isEmpty, argument.hasPrefix("--") {
+            message += " ('\(argument)' is an option of \(elsewhere.joined(separator: ", ")))"
+        }
+        return UsageError(message)
     }
 
-    /// Levenshtein distance between two strings.
-    func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        var previous = Array(0...b.count)
-        for (i, left) in a.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
-            for (j, right) in b.enumerated() {
-                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
+    /// The known name closest to `typed`: ``NameSuggestion``'s pick (the same letters in another
+    /// case or spelling, or a small edit distance), else a name that holds it as a whole word
+    /// (`--duration` in `--transition-duration`).
+    static func closest(to typed: String, among names: [String]) -> String? {
+        if let close = NameSuggestion.closest(to: typed, among: names) { return close }
+        let words = typed.drop { $0 == "-" }.lowercased()
+        guard !words.isEmpty else { return nil }
+        return names.filter { name in
+            let body = String(name.drop { $0 == "-" })
+            return body.hasSuffix("-" + words) || body.hasPrefix(words + "-")
+        }.min { $0.count < $1.count }
     }
 }

@@ -7,9 +7,10 @@ public protocol Command {
     static var abstract: String { get }
     /// The usage line after `storyreel`, e.g. `inspect CLIP... [--json]`.
     static var usage: String { get }
-    /// Options it accepts.
-    static var options: [OptionSpec] { get }
-    /// Example invocations with a comment each, for `--help`.
+    /// Options it accepts: its typed declarations, in the order help lists them.
+    static var options: [any OptionDeclaration] { get }
+    /// Example invocations with a comment each, for `--help`. Each works as written from the
+    /// project folder, on `samples/` (a test runs them).
     static var examples: [String] { get }
     /// Runs the command; throws ``UsageError`` for bad usage.
     static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode
@@ -18,7 +19,7 @@ public protocol Command {
 extension Command {
     /// The full `--help` text: USAGE, OPTIONS, EXAMPLES.
     static var helpText: String {
-        let rows = options.map { ($0.synopsis, $0.helpLine) } + [("-h, --help", "Show this help.")]
+        let rows = (options.map(\.spec) + [Flag.help.spec]).map { ($0.synopsis, $0.helpLine) }
         let width = rows.map(\.0.count).max() ?? 0
         let optionLines = rows.map { "  " + $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
         return """

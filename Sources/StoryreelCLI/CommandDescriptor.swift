@@ -5,13 +5,15 @@ struct CommandDescriptor: Sendable {
     let abstract: String
     let helpText: String
     let options: [OptionSpec]
+    let usage: String
     let run: @Sendable (ParsedArguments, Console) throws -> ExitCode
 
     init<C: Command & SendableMetatype>(_ command: C.Type) {
         name = C.name
         abstract = C.abstract
         helpText = C.helpText
-        options = C.options
+        options = C.options.map(\.spec)
+        usage = C.usage
         run = { try C.run($0, console: $1) }
     }
 }

@@ -12,57 +12,74 @@ public enum CubeCommand: Command {
         "cube FROM TO [-o OUT.mp4] [--frames-dir DIR] [--filmstrip OUT.png] [--duration S] [--fps N] [--size WxH] "
         + "[--easing smooth|linear] [--perspective P] [--shade S] [--direction forward|backward] "
         + "[--codec h264|hevc] [--crf N] [--max-bitrate BITS|auto] [--timeout SECONDS] [--quiet]"
-    public static let options: [OptionSpec] = [
-        .value("output", short: "o", "OUT.mp4", "Write the transition as H.264 (or HEVC) MP4, CFR, +faststart."),
-        .value("frames-dir", "DIR", "Write every frame as DIR/frame_0000.png … (created when missing)."),
-        .value("filmstrip", "OUT.png", "Write 5 evenly spaced frames side by side, 240 px high."),
-        .value("duration", "S", "Transition length in seconds (default 0.5).", range: .transitionSeconds),
-        .value(
-            "fps", "N", "Frames per second (default 30); round(duration × fps) frames, 1 to 1000.",
-            range: .framesPerSecond),
-        .value("size", "WxH", "Canvas size (default: FROM's display size, rounded down to even).", range: .canvas),
-        .value("easing", "smooth|linear", "Progress curve: smooth t²(3−2t) (default) or linear."),
-        .value(
-            "perspective", "P", "Camera distance as a multiple of the width (default 2.667).",
-            range: .number(from: 0.1, to: 100)),
-        .value("shade", "S", "Darkening of a turned face (default 0.3).", range: .number(from: 0, to: 1)),
-        .value("direction", "forward|backward", "backward plays forward(TO, FROM) in reverse (default forward)."),
-        .value(
-            "codec", "h264|hevc",
-            "h264 (High, default) or hevc (tagged hvc1; 13-41% smaller at the same PSNR, 4-6x the CPU)."),
-        .value(
-            "crf", "N", "Constant rate factor on x264's scale, lower is better (default 23; HEVC encodes at N + 4).",
-            range: .wholeNumber(0...51)),
-        .value(
-            "max-bitrate", "BITS|auto",
-            "Most the clip's average bit rate may be (the whole file); the CRF is raised until it fits (default "
-                + "auto: max(2 × the higher of FROM's and TO's video bit rates, 2M × canvas pixels / 720×1280) "
-                + "when both are clips, else no peak).",
-            range: OptionRange.peakBitRate.orAutomatic),
-        .value("timeout", "SECONDS", "Give up on an input after this long (default 30).", range: .seconds),
-        .flag("quiet", short: "q", "Print nothing but errors."),
+    /// The defaults, from the job's own.
+    static let defaults = CubeTransitionJob.Parameters()
+    static let output = Option.output("OUT.mp4", "Write the transition as H.264 (or HEVC) MP4, CFR, +faststart.")
+    static let framesDirectory = Option.outputPath(
+        "frames-dir", "DIR",
+        "Write every frame as DIR/frame_0000.png … (created when missing; frames of an earlier run there are replaced)."
+    )
+    static let filmstrip = Option.outputPath(
+        "filmstrip", "OUT.png", "Write 5 evenly spaced frames side by side, 240 px high.")
+    static let duration = Option.number(
+        "duration", "S", "Transition length in seconds.", default: defaults.duration, range: .transitionSeconds)
+    static let fps = Option.number(
+        "fps", "N", "Frames per second; round(duration × fps) frames, 1 to 1000.", default: defaults.fps,
+        range: .framesPerSecond)
+    static let size = Option<(width: Int, height: Int)?>.ranged(
+        "size", "WxH", "Canvas size.", defaultText: "FROM's display size, rounded down to even", range: .canvas
+    ) { $0.size($1) }
+    static let easing = Option.choice("easing", "Progress curve: smooth t²(3−2t) or linear.", default: defaults.easing)
+    static let perspective = Option.number(
+        "perspective", "P", "Camera distance as a multiple of the width.", default: defaults.perspective,
+        range: .number(from: 0.1, to: 100))
+    static let shade = Option.number(
+        "shade", "S", "Darkening of a turned face.", default: defaults.shade, range: .number(from: 0, to: 1))
+    static let direction = Option.choice(
+        "direction", "backward plays forward(TO, FROM) in reverse.", default: defaults.direction)
+    static let codec = Option.choice(
+        "codec", "h264 (High) or hevc (tagged hvc1; 13-41% smaller at the same PSNR, 4-6x the CPU).",
+        default: defaults.codec)
+    static let crf = Option.wholeNumber(
+        "crf", "N", "Constant rate factor on x264's scale, lower is better (HEVC encodes at N + 4).",
+        default: defaults.crf, range: .wholeNumber(0...51))
+    static let maxBitrate = Option<OrAutomatic<Int>>.rangedOrAutomatic(
+        "max-bitrate", "BITS|auto",
+        "Most the clip's average bit rate may be (the whole file); the CRF is raised until it fits.",
+        defaultText:
+            "auto: max(2 × the higher of FROM's and TO's video bit rates, 2M × canvas pixels / 720×1280) when both "
+            + "are clips, else no peak",
+        range: .peakBitRate
+    ) { $0.bitRate($1) }
+    static let timeout = Option.number(
+        "timeout", "SECONDS", "Give up on an input after this long.", default: 30, range: .seconds)
+    static let quiet = Flag("quiet", short: "q", "Print nothing but errors.")
+    public static let options: [any OptionDeclaration] = [
+        output, framesDirectory, filmstrip, duration, fps, size, easing, perspective, shade, direction, codec, crf,
+        maxBitrate, timeout, quiet,
     ]
     public static let examples = [
-        "storyreel cube ana/IMG_0001.MOV ben/1.mp4 -o cube.mp4          # last frame of ana → first of ben",
-        "storyreel cube a.mov b.mov --direction backward -o back.mp4    # the turn the other way",
-        "storyreel cube a.png b.jpg --size 1080x1920 --frames-dir frames/ --filmstrip strip.png",
+        "storyreel cube samples/stories/ana.lima/IMG_0002.MOV samples/stories/ben_k/1.mp4 -o cube.mp4  # ana → ben",
+        "storyreel cube samples/stories/ben_k/1.mp4 samples/stories/chloe/morning.mp4 --direction backward -o back.mp4",
+        "storyreel cube samples/stories/ana.lima/avatar.jpg samples/stories/ben_k/avatar.jpg --size 360x640 "
+            + "--frames-dir frames --filmstrip strip.png",
     ]
 
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
         var console = console
-        console.quiet = arguments.flag("quiet")
+        console.quiet = arguments[quiet]
         guard arguments.positionals.count == 2 else {
             throw UsageError("cube needs exactly two inputs, FROM and TO (got \(arguments.positionals.count))")
         }
         let outputs = CubeTransitionJob.Outputs(
-            videoPath: arguments.string("output"), framesDirectory: arguments.string("frames-dir"),
-            filmstripPath: arguments.string("filmstrip"))
+            videoPath: arguments[output], framesDirectory: arguments[framesDirectory],
+            filmstripPath: arguments[filmstrip])
         guard !outputs.isEmpty else {
             throw UsageError("cube needs an output: -o OUT.mp4, --frames-dir or --filmstrip")
         }
         var job = CubeTransitionJob(
             from: arguments.positionals[0], to: arguments.positionals[1], parameters: try parameters(arguments),
-            timeout: try arguments.double("timeout") ?? 30)
+            timeout: arguments[timeout])
         // Without --max-bitrate (or with auto), the peak rule between two clips.
         job.peakFromClips = true
         do {
@@ -71,9 +88,13 @@ public enum CubeCommand: Command {
             throw UsageError(error.message)
         }
         try InputProtection.check(plannedOutputs(outputs, frameCount: job.frameCount), against: arguments.positionals)
+        let frameFolder = try outputs.framesDirectory.map { try CubeFrameFolder(checking: $0) }
         let summary = try job.run(writing: outputs)
+        try frameFolder?.recordRun(frameCount: summary.frameCount)
         var written = [outputs.videoPath, outputs.filmstripPath].compactMap { $0 }
-        if let folder = outputs.framesDirectory { written.append("\(folder)/frame_*.png") }
+        if let folder = outputs.framesDirectory {
+            written.append((folder as NSString).appendingPathComponent("frame_*.png"))
+        }
         console.status(
             "storyreel: cube \(summary.width)x\(summary.height), \(summary.frameCount) frames -> "
                 + written.joined(separator: ", ") + "\n")
@@ -119,32 +140,18 @@ public enum CubeCommand: Command {
         return planned
     }
 
-    /// The job's parameters from the command line; malformed values are usage errors.
+    /// The job's parameters from the command line.
     static func parameters(_ arguments: ParsedArguments) throws -> CubeTransitionJob.Parameters {
         var parameters = CubeTransitionJob.Parameters()
-        if let size = try arguments.size("size") {
-            parameters.width = size.width
-            parameters.height = size.height
-        }
-        parameters.duration = try arguments.double("duration") ?? parameters.duration
-        parameters.fps = try arguments.double("fps") ?? parameters.fps
+        if let size = arguments[size] { (parameters.width, parameters.height) = (size.width, size.height) }
+        (parameters.duration, parameters.fps) = (arguments[duration], arguments[fps])
         try OptionRange.checkTransitionFrames(
             duration: parameters.duration, fps: parameters.fps, durationOption: "duration")
-        if let easing = try arguments.choice("easing", of: CubeEasing.allCases.map(\.rawValue)) {
-            parameters.easing = CubeEasing(rawValue: easing)!
-        }
-        parameters.perspective = try arguments.double("perspective") ?? parameters.perspective
-        parameters.shade = try arguments.double("shade") ?? parameters.shade
-        if let direction = try arguments.choice("direction", of: CubeDirection.allCases.map(\.rawValue)) {
-            parameters.direction = CubeDirection(rawValue: direction)!
-        }
-        if let codec = try arguments.choice("codec", of: VideoEncoder.Codec.allCases.map(\.rawValue)) {
-            parameters.codec = VideoEncoder.Codec(rawValue: codec)!
-        }
-        parameters.crf = try arguments.int("crf") ?? parameters.crf
-        if !arguments.isAutomatic("max-bitrate") {
-            parameters.maxBitrate = try arguments.bitRate("max-bitrate")
-        }
+        (parameters.easing, parameters.direction, parameters.codec) =
+            (arguments[easing], arguments[direction], arguments[codec])
+        (parameters.perspective, parameters.shade) = (arguments[perspective], arguments[shade])
+        parameters.crf = arguments[crf]
+        if case .fixed(let bits) = arguments[maxBitrate] { parameters.maxBitrate = bits }
         return parameters
     }
 }

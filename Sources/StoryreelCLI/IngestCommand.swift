@@ -1,3 +1,4 @@
+import Foundation
 import StoryMedia
 import StoryPipeline
 
@@ -8,38 +9,37 @@ public enum IngestCommand: Command {
     public static let usage =
         "ingest CLIP... --story HANDLE --into STORIES [--render OUT [render's settings options]] [--max-duration 60] "
         + "[--timeout S]"
-    public static let options: [OptionSpec] =
-        [
-            .value("story", "HANDLE", "The story (user) to add the clips to; created when new."),
-            .value("into", "STORIES", "The stories folder."),
-            .value("render", "OUT", "Then run the incremental render of STORIES into OUT."),
-            .value("max-duration", "SECONDS", "Reject clips longer than this (default 60).", range: .seconds),
-            .value("timeout", "SECONDS", "Per-clip deadline (default 30).", range: .seconds),
-            .flag("quiet", short: "q", "Print only errors."),
-        ] + RenderCommand.settingsOptions
+    static let story = Option.text("story", "HANDLE", "The story (user) to add the clips to; created when new.")
+    static let into = Option.text("into", "STORIES", "The stories folder (it must exist, unless --create).")
+    static let create = Flag("create", "Create the stories folder STORIES when it is missing.")
+    static let render = Option.outputPath("render", "OUT", "Then run the incremental render of STORIES into OUT.")
+    static let maxDuration = Option.number(
+        "max-duration", "SECONDS", "Reject clips longer than this.", default: 60, range: .seconds)
+    static let timeout = Option.number("timeout", "SECONDS", "Per-clip deadline.", default: 30, range: .seconds)
+    static let quiet = Flag("quiet", short: "q", "Print only errors.")
+    public static let options: [any OptionDeclaration] =
+        [story, into, create, render, maxDuration, timeout, quiet] + RenderCommand.settingsOptions
     public static let examples = [
-        "storyreel ingest ~/uploads/IMG_1539.MOV --story ana.lima --into stories",
-        "storyreel ingest new/*.mov --story ben_k --into stories --render build/reel",
+        "storyreel ingest samples/portrait-h264.mp4 --story ana.lima --into stories --create   # a new stories folder",
+        "storyreel ingest samples/sixty-fps.mp4 samples/edit-list.mp4 --story ben_k --into stories --render reel",
     ]
 
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
         guard !arguments.positionals.isEmpty else { throw UsageError("ingest needs at least one CLIP") }
-        guard let handle = arguments.string("story") else { throw UsageError("ingest needs --story HANDLE") }
-        guard let stories = arguments.string("into") else { throw UsageError("ingest needs --into STORIES") }
+        guard let handle = arguments[story] else { throw UsageError("ingest needs --story HANDLE") }
+        guard let stories = arguments[into] else { throw UsageError("ingest needs --into STORIES") }
         if let problem = StoryHandle.problem(with: handle) { throw UsageError("--story '\(handle)': \(problem)") }
-        let renderOptions = try arguments.string("render").map {
+        let renderOptions = try arguments[render].map {
             try RenderCommand.renderOptions(arguments, bundle: $0)
         }
-        if renderOptions == nil,
-            let given = RenderCommand.settingsOptions.first(where: { arguments.values[$0.name] != nil })
-        {
-            throw UsageError("--\(given.name) is a setting of the render: give it with --render OUT")
+        if renderOptions == nil, let given = RenderCommand.settingsOptions.first(where: { arguments.wasGiven($0) }) {
+            throw UsageError("--\(given.spec.name) is a setting of the render: give it with --render OUT")
         }
+        try checkStoriesFolder(stories, create: arguments[create])
         var console = console
-        console.quiet = arguments.flag("quiet")
+        console.quiet = arguments[quiet]
         let ingester = ClipIngester(
-            storiesFolder: stories, handle: handle, maxDuration: try arguments.double("max-duration") ?? 60,
-            timeout: try arguments.double("timeout") ?? 30)
+            storiesFolder: stories, handle: handle, maxDuration: arguments[maxDuration], timeout: arguments[timeout])
         let outcomes = try ingester.ingest(arguments.positionals)
         var exitCode = ExitCode.success
         for (clip, outcome) in zip(arguments.positionals, outcomes) {
@@ -57,13 +57,32 @@ public enum IngestCommand: Command {
                 exitCode = .dataError
             }
         }
-        if let output = arguments.string("render"), var options = renderOptions {
-            options.timeout = try arguments.double("timeout") ?? options.timeout
+        if let output = arguments[render], let options = renderOptions {
             let summary = try BundleRenderer(input: stories, output: output, options: options)
                 .run(waiting: RenderCommand.waitingNote(output, console: console))
             RenderCommand.report(summary, console: console, json: false)
             if !summary.skipped.isEmpty { exitCode = .dataError }
         }
         return exitCode
+    }
+
+    /// `--into STORIES` must be a folder: a missing one is refused (66), so a typo does not
+    /// start a new stories folder, unless `--create` asks for it.
+    static func checkStoriesFolder(_ stories: String, create: Bool) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: stories, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw MediaError(.unreadableInput, path: stories, "not a directory") }
+            return
+        }
+        guard create else {
+            throw MediaError(
+                .missingInput, path: stories, "no such stories folder; give --create to start a new one")
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: stories, withIntermediateDirectories: true)
+        } catch {
+            throw MediaError(
+                .cannotCreateOutput, path: stories, "cannot create the stories folder: \(error.localizedDescription)")
+        }
     }
 }

@@ -20,7 +20,7 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// True when the option also takes `auto`, meaning "storyreel chooses" (the typed accessors
-    /// give nil for it; ask ``ParsedArguments/isAutomatic(_:)``).
+    /// read it as ``OrAutomatic/automatic``).
     let allowsAutomatic: Bool
 
     init(kind: Kind, allowsAutomatic: Bool = false) {
@@ -191,7 +191,7 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// A bound as people write it: `86400`, not `86400.0`; `0.1` as it is.
-    private static func format(_ value: Double) -> String {
+    static func format(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
         return String(value)
     }

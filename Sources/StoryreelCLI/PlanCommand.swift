@@ -1,53 +1,90 @@
 import StoryMedia
 import StoryPipeline
 
-/// `storyreel plan INPUT --json`: the work units with their keys, for any job runner.
+/// `storyreel plan INPUT... [--json]`: the work units a render of each INPUT would run, with
+/// their content keys, for any job runner.
 public enum PlanCommand: Command {
     public static let name = "plan"
-    public static let abstract = "List a render's work units and their content keys."
-    public static let usage = "plan INPUT [--json] [--shard K/N] [--bundle OUT] [render's settings options]"
-    public static let options: [OptionSpec] =
-        RenderCommand.options.filter { !["out", "prune", "force", "quiet", "lock-timeout", "json"].contains($0.name) }
-        + [
-            .value("bundle", "OUT", "Plan with the settings saved in bundle OUT, as render -o OUT would."),
-            .flag("json", "Print the units as JSON."),
-        ]
+    public static let abstract =
+        "List the work units a render would run (clips, posters, stills, transitions) and their content keys."
+    public static let usage = "plan INPUT... [--json] [--shard K/N] [--bundle OUT] [render's settings options]"
+
+    static let json = Flag("json", "Print the units as JSON: an object for one INPUT, an array for several.")
+    static let shard = Option<(index: Int, count: Int)?>.ranged(
+        "shard", "K/N", "List only the units of part K of N, as render --shard K/N would run them.",
+        range: .shard(upTo: 1024)
+    ) { $0.shard($1) }
+    static let bundle = Option.text(
+        "bundle", "OUT", "Plan with the settings saved in bundle OUT, as render -o OUT would.")
+    static let copy = Flag("copy", "Plan clips copied into the bundle (the default).")
+    static let link = Flag("link", "Plan clips hard-linked into the bundle.")
+    static let reference = Flag("reference", "Plan no clip units: the manifest would point at the originals.")
+    static let timeout = Option.number(
+        "timeout", "SECONDS", "Per-clip deadline for probing and hashing.", default: 30, range: .seconds)
+    static let jobs = Option.jobs("INPUTs planned at once.")
+    public static let options: [any OptionDeclaration] =
+        [json, shard, bundle] + RenderCommand.settingsOptions + [copy, link, reference, timeout, jobs]
     public static let examples = [
-        "storyreel plan samples/stories --json | jq '.units | length'",
-        "storyreel plan stories --json --shard 1/4",
+        "storyreel plan samples/stories                # kind, output, input: one unit a line",
+        "storyreel plan samples/stories --json | jq '.units[] | {kind, key, output}'",
+        "storyreel plan samples/stories --json --shard 1/4 | jq '.units | length'",
     ]
 
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
-        guard arguments.positionals.count == 1 else { throw UsageError("plan needs exactly one INPUT") }
-        let bundle = arguments.string("bundle")
+        let inputs = arguments.positionals
+        guard !inputs.isEmpty else { throw UsageError("plan needs at least one INPUT") }
+        let bundle = arguments[Self.bundle]
         let options = try RenderCommand.renderOptions(arguments, bundle: bundle)
-        let input = try StoryInput.load(arguments.positionals[0])
         let settings = (bundle.flatMap(BundleSettings.saved(in:)) ?? BundleSettings()).applying(options.settings)
-        let plan = try BundlePlan.make(input: input, settings: settings, options: options, cache: nil)
-        let units = plan.shardUnits
-        if arguments.flag("json") {
-            let value = JSONValue.object([
-                (
-                    "units",
-                    .array(
-                        units.map { unit in
-                            .object([
-                                ("kind", .string(unit.kind.rawValue)), ("key", .string(unit.key)),
-                                ("output", .string(unit.output)),
-                                ("story", .string(unit.story)), ("input", .string(unit.sourceLabel)),
-                            ])
-                        })
-                ),
-                (
-                    "skipped",
-                    .array(plan.skipped.map { .object([("path", .string($0.path)), ("reason", .string($0.reason))]) })
-                ),
-            ])
-            console.output(value.serialized())
-        } else {
-            for unit in units { console.output("\(unit.kind.rawValue)\t\(unit.output)\t\(unit.sourceLabel)") }
+        let batch = BatchRunner(inputs, jobs: arguments[jobs]) { _, input in
+            let storyInput = try StoryInput.load(input)
+            return (
+                storyInput.warnings,
+                try BundlePlan.make(input: storyInput, settings: settings, options: options, cache: nil)
+            )
         }
-        for entry in plan.skipped { console.error("\(entry.path): skipped: \(entry.reason)") }
-        return plan.skipped.isEmpty ? .success : .dataError
+        let plans = batch.results.compactMap { try? $0.get().1 }
+        if arguments[json] {
+            let objects = zip(inputs, batch.results).compactMap { input, result in
+                (try? result.get()).map { planJSON($0.1, input: inputs.count > 1 ? input : nil) }
+            }
+            if inputs.count == 1 {
+                if let object = objects.first { console.output(object.serialized()) }
+            } else {
+                console.output(JSONValue.array(objects).serialized())
+            }
+        } else {
+            for plan in plans {
+                for unit in plan.shardUnits { console.output("\(unit.kind.rawValue)\t\(unit.output)\t\(unit.title)") }
+            }
+        }
+        batch.reportFailures(to: console)
+        for case .success(let (warnings, _)) in batch.results {
+            for warning in warnings { console.warning(warning) }
+        }
+        for plan in plans {
+            for entry in plan.skipped { console.error("\(entry.path): skipped: \(entry.reason)") }
+        }
+        if batch.exitCode != .success { return batch.exitCode }
+        return plans.allSatisfy(\.skipped.isEmpty) ? .success : .dataError
+    }
+
+    /// `{"units": […], "skipped": […]}`, with `"input"` first when several INPUTs were given.
+    static func planJSON(_ plan: BundlePlan, input: String?) -> JSONValue {
+        let units = JSONValue.array(
+            plan.shardUnits.map { unit in
+                var fields: [(String, JSONValue)] = [
+                    ("kind", .string(unit.kind.rawValue)), ("key", .string(unit.key)), ("output", .string(unit.output)),
+                    ("story", .string(unit.story)), ("input", .string(unit.sourceLabel)),
+                ]
+                if let transition = unit.transition {
+                    fields += [("from", .string(transition.fromStory)), ("to", .string(transition.toStory))]
+                }
+                return .object(fields)
+            })
+        let skipped = JSONValue.array(
+            plan.skipped.map { .object([("path", .string($0.path)), ("reason", .string($0.reason))]) })
+        return .object(
+            (input.map { [("input", JSONValue.string($0))] } ?? []) + [("units", units), ("skipped", skipped)])
     }
 }

@@ -1,40 +1,59 @@
 import Foundation
 import StoryPipeline
+import Synchronization
 
-/// A one-line progress bar on stderr for a terminal: done/total, the current item, the rate and
-/// the ETA. Off a terminal it draws nothing (the command prints one summary line instead).
-final class ProgressBar: @unchecked Sendable {
-    // `lastDraw` is only touched under `lock`; that makes the bar safe to call from workers.
+/// Render progress on stderr: done/total, the rate, the ETA and what was just finished. On a
+/// terminal, a one-line bar redrawn in place; off one (a CI log), a line every 5 s or every
+/// tenth of the work, so a long log is not empty until the end. `--quiet` silences both.
+final class ProgressBar: Sendable {
     private let console: Console
     private let started = Date()
-    private let lock = NSLock()
-    private var lastDraw = Date.distantPast
+    private let throttle: Mutex<ProgressThrottle>
     private let enabled: Bool
+    private let interactive: Bool
 
     init(console: Console) {
         self.console = console
-        enabled = console.stderrIsInteractive && !console.quiet
+        enabled = !console.quiet
+        interactive = console.stderrIsInteractive
+        throttle = Mutex(ProgressThrottle(interactive: console.stderrIsInteractive))
     }
 
-    /// Redraws the bar for `progress`, at most ten times a second (and always at the end).
+    /// Reports `progress` when the throttle says it is due (always at the end).
     func update(_ progress: RenderProgress) {
         guard enabled else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        let now = Date()
-        guard progress.done == progress.total || now.timeIntervalSince(lastDraw) > 0.1 else { return }
-        lastDraw = now
-        let elapsed = max(now.timeIntervalSince(started), 0.001)
-        let rate = Double(progress.done) / elapsed
-        let eta = rate > 0 ? Double(progress.total - progress.done) / rate : 0
+        let elapsed = max(Date().timeIntervalSince(started), 0.001)
+        // The line is written under the lock too, so two workers' lines never interleave.
+        throttle.withLock { throttle in
+            guard throttle.isDue(done: progress.done, total: progress.total, now: elapsed) else { return }
+            console.status(interactive ? barLine(progress, elapsed: elapsed) : logLine(progress, elapsed: elapsed))
+        }
+    }
+
+    /// `[========    ] 12/34 3.1/s ETA 7s transition ana.lima → ben_k`, redrawn in place.
+    private func barLine(_ progress: RenderProgress, elapsed: Double) -> String {
+        let (rate, eta) = Self.rateAndETA(progress, elapsed: elapsed)
         let width = 24
         let filled = progress.total > 0 ? width * progress.done / progress.total : width
         let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
         let current = progress.current.count > 40 ? "…" + progress.current.suffix(39) : progress.current
-        console.status(
-            String(
-                format: "\r\u{1B}[K[%@] %d/%d %.1f/s ETA %.0fs %@", bar, progress.done, progress.total, rate, eta,
-                current))
-        if progress.done == progress.total { console.status("\n") }
+        let line = String(
+            format: "\r\u{1B}[K[%@] %d/%d %.1f/s ETA %.0fs %@", bar, progress.done, progress.total, rate, eta,
+            String(current))
+        return progress.done == progress.total ? line + "\n" : line
+    }
+
+    /// `storyreel: progress: 12/34 (35%), 3.1 units/s, ETA 7 s, last: transition ana.lima → ben_k`.
+    private func logLine(_ progress: RenderProgress, elapsed: Double) -> String {
+        let (rate, eta) = Self.rateAndETA(progress, elapsed: elapsed)
+        let percent = progress.total > 0 ? progress.done * 100 / progress.total : 100
+        return String(
+            format: "storyreel: progress: %d/%d (%d%%), %.1f units/s, ETA %.0f s, last: %@\n", progress.done,
+            progress.total, percent, rate, eta, progress.current)
+    }
+
+    private static func rateAndETA(_ progress: RenderProgress, elapsed: Double) -> (rate: Double, eta: Double) {
+        let rate = Double(progress.done) / elapsed
+        return (rate, rate > 0 ? Double(progress.total - progress.done) / rate : 0)
     }
 }

@@ -10,69 +10,84 @@ public enum RenderCommand: Command {
         "render INPUT -o OUT [--jobs N] [--shard K/N] [--size WxH|auto] [--fps 30] [--transition-duration 0.5] "
         + "[--both-directions|--forward-only] [--crf 23] [--codec h264|hevc] [--max-bitrate BITS|auto] "
         + "[--copy|--link|--reference] [--prune] [--force] [--timeout S] [--lock-timeout S] [--quiet] [--json]"
-    public static let options: [OptionSpec] =
-        [
-            .value("out", short: "o", "OUT", "The bundle folder (created when missing)."),
-            .value("jobs", short: "j", "N", "Work units at once (default: all cores).", range: .jobs),
-            .value(
-                "shard", "K/N", "Render only part K of N of the work; write no manifest.", range: .shard(upTo: 1024)),
-        ] + settingsOptions + [
-            .flag("copy", "Copy clips into clips/ (default)."),
-            .flag("link", "Hard-link clips into clips/, copying across file systems."),
-            .flag("reference", "Point the manifest at the original clips by relative path."),
-            .flag("prune", "Remove outputs storyreel wrote that nothing references any more."),
-            .flag("force", "Render into a folder that holds other files too (storyreel touches only its own)."),
-            .value("timeout", "SECONDS", "Per-clip deadline (default 30).", range: .seconds),
-            .value(
-                "lock-timeout", "SECONDS", "Wait this long for another render's lock (default 60), then exit 75.",
-                range: .number(from: 0, to: 86_400)),
-            .flag("quiet", short: "q", "Print only errors."),
-            .flag("json", "Print only a JSON summary on stdout."),
+    static let output = Option.output("OUT", "The bundle folder (created when missing).")
+    static let jobs = Option.jobs("Work units at once.")
+    static let shard = Option<(index: Int, count: Int)?>.ranged(
+        "shard", "K/N", "Render only part K of N of the work; write no manifest.", range: .shard(upTo: 1024)
+    ) { $0.shard($1) }
+    static let copy = Flag("copy", "Copy clips into clips/ (the default).")
+    static let link = Flag("link", "Hard-link clips into clips/, copying across file systems.")
+    static let reference = Flag("reference", "Point the manifest at the original clips by relative path.")
+    static let prune = Flag("prune", "Remove outputs storyreel wrote that nothing references any more.")
+    static let force = Flag(
+        "force", "Render into a folder that holds other files too (storyreel touches only its own).")
+    static let timeout = Option.number("timeout", "SECONDS", "Per-clip deadline.", default: 30, range: .seconds)
+    static let lockTimeout = Option.number(
+        "lock-timeout", "SECONDS", "Wait this long for another render's lock, then exit 75.", default: 60,
+        range: .number(from: 0, to: 86_400))
+    static let quiet = Flag("quiet", short: "q", "Print only errors (no progress, no summary).")
+    static let json = Flag("json", "Print only a JSON summary on stdout.")
+    public static let options: [any OptionDeclaration] =
+        [output, jobs, shard] + settingsOptions + [
+            copy, link, reference, prune, force, timeout, lockTimeout, quiet, json,
         ]
     public static let examples = [
-        "storyreel render samples/stories -o build/reel",
-        "storyreel render samples/stories -o build/reel --crf 20     # kept: later renders use CRF 20 too",
-        "storyreel render stories.json -o reel --both-directions --size 720x1280",
-        "storyreel render stories -o reel --shard 2/3     # one CI machine's part",
+        "storyreel render samples/stories -o build/reel                # what make demo runs",
+        "storyreel render samples/stories -o build/reel --crf 20      # kept: later renders use CRF 20 too",
+        "storyreel render samples/stories -o reel --both-directions --size 720x1280 --json",
+        "storyreel render samples/stories -o shard2 --shard 2/3       # one CI machine's part",
     ]
+
+    /// The defaults of a new bundle's settings.
+    static let defaults = BundleSettings()
+    static let size = Option<BundleSettings.Canvas>(
+        "size", "WxH|auto", "Canvas of transitions and stills.",
+        defaultText: "auto: the largest item, fitted in 1080x1920",
+        accepted: OptionRange.canvas.orAutomatic.description,
+        default: { defaults.canvas },
+        convert: { text in
+            text == "auto"
+                ? .automatic : OptionRange.canvas.size(text).map { .fixed(width: $0.width, height: $0.height) }
+        })
+    static let fps = Option.number(
+        "fps", "FPS", "Transition frame rate; round(duration × fps) frames, 1 to 1000.", default: defaults.fps,
+        range: .framesPerSecond)
+    static let transitionDuration = Option.number(
+        "transition-duration", "SECONDS", "Transition length.", default: defaults.transitionDuration,
+        range: .transitionSeconds)
+    static let bothDirections = Flag("both-directions", "Also render backward transitions.")
+    static let forwardOnly = Flag("forward-only", "Render forward transitions only (the default).")
+    static let crf = Option.wholeNumber(
+        "crf", "N", "Transitions' constant rate factor, lower is better.", default: defaults.crf,
+        range: .wholeNumber(0...51))
+    static let codec = Option.choice("codec", "Transitions' codec.", default: defaults.codec)
+    static let maxBitrate = Option<BundleSettings.Peak>(
+        "max-bitrate", "BITS|auto", "Transitions' peak bit rate.",
+        defaultText: "auto: 2 × the higher of the clips joined, at least a floor",
+        accepted: OptionRange.peakBitRate.orAutomatic.description, default: { defaults.peak },
+        convert: { text in text == "auto" ? .rule : OptionRange.peakBitRate.bitRate(text).map { .fixed($0) } })
 
     /// The bundle settings, saved in `.storyreel/settings.json`: a later run without them keeps
     /// them (shared by `render`, `plan` and `ingest --render`).
-    static let settingsOptions: [OptionSpec] = [
-        .value(
-            "size", "WxH|auto",
-            "Canvas of transitions and stills (default auto: the largest item, fitted in 1080x1920).",
-            range: OptionRange.canvas.orAutomatic),
-        .value(
-            "fps", "FPS", "Transition frame rate (default 30); round(duration × fps) frames, 1 to 1000.",
-            range: .framesPerSecond),
-        .value("transition-duration", "SECONDS", "Transition length (default 0.5).", range: .transitionSeconds),
-        .flag("both-directions", "Also render backward transitions."),
-        .flag("forward-only", "Render forward transitions only (the default)."),
-        .value(
-            "crf", "N", "Transitions' constant rate factor, lower is better (default 23).", range: .wholeNumber(0...51)),
-        .value("codec", "h264|hevc", "Transitions' codec (default h264)."),
-        .value(
-            "max-bitrate", "BITS|auto",
-            "Transitions' peak bit rate (default auto: 2 × the higher of the clips joined, at least a floor).",
-            range: OptionRange.peakBitRate.orAutomatic),
+    static let settingsOptions: [any OptionDeclaration] = [
+        size, fps, transitionDuration, bothDirections, forwardOnly, crf, codec, maxBitrate,
     ]
 
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
         guard arguments.positionals.count == 1 else { throw UsageError("render needs exactly one INPUT") }
-        guard let output = arguments.string("out") else { throw UsageError("render needs -o OUT") }
+        guard let output = arguments[output] else { throw UsageError("render needs -o OUT") }
         var options = try renderOptions(arguments, bundle: output)
-        options.prune = arguments.flag("prune")
-        options.force = arguments.flag("force")
-        options.lockTimeout = try arguments.double("lock-timeout") ?? 60
+        options.prune = arguments[prune]
+        options.force = arguments[force]
+        options.lockTimeout = arguments[lockTimeout]
         var console = console
-        console.quiet = arguments.flag("quiet")
+        console.quiet = arguments[quiet]
         let waiting = waitingNote(output, console: console)
-        console.quiet = console.quiet || arguments.flag("json")
+        console.quiet = console.quiet || arguments[json]
         let bar = ProgressBar(console: console)
         let summary = try BundleRenderer(input: arguments.positionals[0], output: output, options: options)
             .run(waiting: waiting) { bar.update($0) }
-        report(summary, console: console, json: arguments.flag("json"))
+        report(summary, console: console, json: arguments[json])
         return summary.skipped.isEmpty ? .success : .dataError
     }
 
@@ -84,40 +99,35 @@ public enum RenderCommand: Command {
         let settings = (bundle.flatMap(BundleSettings.saved(in:)) ?? BundleSettings()).applying(options.settings)
         try OptionRange.checkTransitionFrames(
             duration: settings.transitionDuration, fps: settings.fps, durationOption: "transition-duration")
-        let modes = ["copy", "link", "reference"].filter { arguments.flag($0) }
-        guard modes.count <= 1 else { throw UsageError("choose one of --copy, --link, --reference") }
-        options.clipMode = modes.first.flatMap(RenderOptions.ClipMode.init(rawValue:)) ?? .copy
-        options.jobs = try arguments.int("jobs") ?? options.jobs
-        options.timeout = try arguments.double("timeout") ?? options.timeout
-        if let shard = try arguments.shard("shard") { options.shard = .init(index: shard.index, count: shard.count) }
+        if arguments.declared.contains(copy.spec.name) {
+            let modes: [(Flag, RenderOptions.ClipMode)] = [(copy, .copy), (link, .link), (reference, .reference)]
+            let chosen = modes.filter { arguments[$0.0] }
+            guard chosen.count <= 1 else { throw UsageError("choose one of --copy, --link, --reference") }
+            options.clipMode = chosen.first?.1 ?? .copy
+        }
+        if arguments.declared.contains(jobs.spec.name) { options.jobs = arguments[jobs] }
+        options.timeout = arguments[timeout]
+        if arguments.declared.contains(shard.spec.name), let shard = arguments[shard] {
+            options.shard = .init(index: shard.index, count: shard.count)
+        }
         return options
     }
 
     /// The settings given on the command line.
     static func settingsOverrides(_ arguments: ParsedArguments) throws -> BundleSettings.Overrides {
         var overrides = BundleSettings.Overrides()
-        if arguments.isAutomatic("size") {
-            overrides.canvas = .automatic
-        } else if let size = try arguments.size("size") {
-            overrides.canvas = .fixed(width: size.width, height: size.height)
-        }
-        overrides.fps = try arguments.double("fps")
-        overrides.transitionDuration = try arguments.double("transition-duration")
-        switch (arguments.flag("both-directions"), arguments.flag("forward-only")) {
+        overrides.canvas = arguments.given(size)
+        overrides.fps = arguments.given(fps)
+        overrides.transitionDuration = arguments.given(transitionDuration)
+        switch (arguments[bothDirections], arguments[forwardOnly]) {
         case (true, true): throw UsageError("give --both-directions or --forward-only, not both")
         case (true, false): overrides.bothDirections = true
         case (false, true): overrides.bothDirections = false
         case (false, false): break
         }
-        overrides.crf = try arguments.int("crf")
-        if let codec = try arguments.choice("codec", of: VideoEncoder.Codec.allCases.map(\.rawValue)) {
-            overrides.codec = VideoEncoder.Codec(rawValue: codec)
-        }
-        if arguments.isAutomatic("max-bitrate") {
-            overrides.peak = .rule
-        } else if let bits = try arguments.bitRate("max-bitrate") {
-            overrides.peak = .fixed(bits)
-        }
+        overrides.crf = arguments.given(crf)
+        overrides.codec = arguments.given(codec)
+        overrides.peak = arguments.given(maxBitrate)
         return overrides
     }
 
@@ -132,6 +142,7 @@ public enum RenderCommand: Command {
 
     /// Prints the skipped entries and the summary line (or the JSON summary).
     static func report(_ summary: RenderSummary, console: Console, json: Bool) {
+        for warning in summary.warnings { console.warning(warning) }
         if !summary.settingsChanges.isEmpty {
             console.note("settings changed: \(summary.settingsChanges.joined(separator: ", ")) (kept for later runs)")
         }

@@ -4,7 +4,7 @@ import StoryPipeline
 /// The storyreel command line: picks the subcommand, parses its options, runs it, and maps
 /// every error to a one-line message and a sysexits code.
 public enum Storyreel {
-    /// The version printed by `--version` and written into manifests.
+    /// The version printed by `--version` (`-v`, `version`) and written into manifests.
     public static let version = BundlePlan.toolVersion
 
     /// Every subcommand, in the order `--help` lists them.
@@ -19,54 +19,73 @@ public enum Storyreel {
     ]
 
     /// Runs storyreel with `arguments` (without the program name) and returns the exit status.
+    /// A usage error writes the error, the usage and a hint to stderr, and nothing to stdout.
     public static func main(_ arguments: [String]) -> Int32 {
         FFmpegLog.silence()
         let console = Console()
         guard let first = arguments.first else {
             console.error("no command given")
-            console.output(overview)
+            console.usage(overview)
             return ExitCode.usage.rawValue
         }
         switch first {
         case "--help", "-h", "help":
-            if arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
-                console.output(command.helpText)
-            } else {
+            guard arguments.count > 1 else {
                 console.output(overview)
+                return 0
             }
+            guard let command = commands.first(where: { $0.name == arguments[1] }) else {
+                return unknownCommand(arguments[1], console: console)
+            }
+            console.output(command.helpText)
             return 0
-        case "--version":
+        case "--version", "-v", "version":
             console.output("storyreel \(version)")
             return 0
         default:
             break
         }
         guard let command = commands.first(where: { $0.name == first }) else {
-            let names = commands.map(\.name)
-            let closest = names.min {
-                ArgumentParser(options: []).editDistance($0, first)
-                    < ArgumentParser(options: []).editDistance($1, first)
-            }
-            let hint = closest.map { "; did you mean '\($0)'?" } ?? ""
-            console.error("unknown command '\(first)'\(hint)")
-            console.note("run 'storyreel --help' for the list of commands")
-            return ExitCode.usage.rawValue
+            return unknownCommand(first, console: console)
         }
         do {
-            let parsed = try ArgumentParser(options: command.options).parse(Array(arguments.dropFirst()))
-            if parsed.flag("help") {
+            let others = commands.filter { $0.name != command.name }.map { ($0.name, $0.options.map(\.name)) }
+            let parser = ArgumentParser(options: command.options, otherCommands: others)
+            let parsed = try parser.parse(Array(arguments.dropFirst()))
+            if parsed[Flag.help] {
                 console.output(command.helpText)
                 return 0
             }
             return try command.run(parsed, console).rawValue
         } catch let error as UsageError {
             console.error(error.message)
-            console.note("run 'storyreel \(command.name) --help' for usage")
+            console.usage("USAGE: storyreel \(command.usage)")
+            console.usage("Run 'storyreel \(command.name) --help' for the options and examples.")
             return ExitCode.usage.rawValue
         } catch {
             console.error("\(error)")
             return ExitCode(for: error).rawValue
         }
+    }
+
+    /// `unknown command 'thumbnails'; did you mean 'thumbnail'?`, on stderr: 64.
+    static func unknownCommand(_ name: String, console: Console) -> Int32 {
+        let known = commands.map(\.name) + ["help", "version"]
+        var message = "unknown command '\(name)'"
+        if let closest = ArgumentParser.closest(to: name, among: known) {
+            message += "; did you mean '\(closest)'?"
+        } else if name.hasPrefix("-") {
+            let takers = commands.filter { command in
+                command.options.contains { $0.isNamed(String(name.drop { $0 == "-" })) }
+            }.map(\.name)
+            if !takers.isEmpty {
+                message +=
+                    "; options go after the command ('\(name)' is an option of \(takers.joined(separator: ", ")))"
+            }
+        }
+        console.error(message)
+        console.usage("Run 'storyreel --help' for the list of commands.")
+        return ExitCode.usage.rawValue
     }
 
     static var overview: String {

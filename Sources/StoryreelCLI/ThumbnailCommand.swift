@@ -10,37 +10,52 @@ public enum ThumbnailCommand: Command {
     public static let usage =
         "thumbnail CLIP... (-o OUT | --out-dir DIR) [--at SECONDS|PERCENT%] [--width N] [--height N]"
         + " [--format jpeg|png|webp] [--quality Q] [--timeout SECONDS] [--jobs N]"
-    public static let options: [OptionSpec] = [
-        .value("out", short: "o", "OUT", "Write the one CLIP's poster to OUT; the format follows its extension."),
-        .value("out-dir", "DIR", "Write a poster per CLIP into DIR (created if missing), named CLIP-NAME.EXT."),
-        .value(
-            "at", "TIME", "The frame at TIME seconds (1.5) or share of the clip (50%), not the smart pick.",
-            range: .secondsOrPercent(upTo: 1_000_000)),
-        .value(
-            "width", "N", "Scale to N pixels wide (the height keeps the aspect ratio, rounded to even).",
-            range: .wholeNumber(2...8192)),
-        .value(
-            "height", "N", "Scale to N pixels high; with --width, fill N exactly and crop the overflow.",
-            range: .wholeNumber(2...8192)),
-        .value("format", "FORMAT", "jpeg, png or webp (default: from OUT's extension, else jpeg)."),
-        .value(
-            "quality", "Q", "Quality, 100 best (default \(ImageEncoder.defaultQuality)).",
-            range: .wholeNumber(1...100)),
-        .value("timeout", "SECONDS", "Give up on a clip after this long (default 30).", range: .seconds),
-        .value("jobs", short: "j", "N", "Clips processed at once (default: all cores).", range: .jobs),
+
+    static let output = Option.text(
+        "output", short: "o", aliases: ["out"], "OUT",
+        "Write the one CLIP's poster to OUT (- for standard output); the format follows its extension.")
+    static let outDirectory = Option.outputPath(
+        "out-dir", "DIR", "Write a poster per CLIP into DIR (created if missing), named CLIP-NAME.EXT.")
+    static let at = Option<PosterChoice>(
+        "at", "TIME", "The frame at TIME seconds (1.5) or share of the clip (50%), not the smart pick.",
+        defaultText: "the smart pick", accepted: secondsOrPercent.description, default: { .smart },
+        convert: { text in
+            secondsOrPercent.secondsOrPercent(text).map { $0.isPercent ? .percent($0.value) : .seconds($0.value) }
+        })
+    static let secondsOrPercent = OptionRange.secondsOrPercent(upTo: 1_000_000)
+    static let width = Option<Int?>.ranged(
+        "width", "N", "Scale to N pixels wide (the height keeps the aspect ratio, rounded to even).",
+        range: .wholeNumber(2...8192)
+    ) { $0.wholeNumber($1) }
+    static let height = Option<Int?>.ranged(
+        "height", "N", "Scale to N pixels high; with --width, fill N exactly and crop the overflow.",
+        range: .wholeNumber(2...8192)
+    ) { $0.wholeNumber($1) }
+    static let format = Option<String?>(
+        "format", "jpeg|png|webp", "The image format.", defaultText: "from OUT's extension, else jpeg",
+        accepted: "one of jpeg, jpg, png, webp", default: { nil },
+        convert: { text -> String?? in ["jpeg", "jpg", "png", "webp"].contains(text) ? .some(text) : .none })
+    static let quality = Option.wholeNumber(
+        "quality", "Q", "Quality, 100 best.", default: ImageEncoder.defaultQuality, range: .wholeNumber(1...100))
+    static let timeout = Option.number(
+        "timeout", "SECONDS", "Give up on a clip after this long.", default: 30, range: .seconds)
+    static let jobs = Option.jobs("Clips processed at once.")
+    public static let options: [any OptionDeclaration] = [
+        output, outDirectory, at, width, height, format, quality, timeout, jobs,
     ]
     public static let examples = [
-        "storyreel thumbnail IMG_0001.MOV -o poster.jpg          # the smart pick, full size",
-        "storyreel thumbnail clips/*.mov --out-dir posters --width 360",
-        "storyreel thumbnail IMG_0001.MOV -o first.png --at 0    # the first frame, lossless",
-        "storyreel thumbnail IMG_0001.MOV -o mid.webp --at 50% --width 540 --height 960",
+        "storyreel thumbnail samples/portrait-h264.mp4 -o poster.jpg     # the smart pick, full size",
+        "storyreel thumbnail samples/stories/ana.lima/*.MOV --out-dir posters --width 360   # globs match case",
+        "storyreel thumbnail samples/black-intro.mp4 -o first.png --at 0  # the first frame, lossless",
+        "storyreel thumbnail samples/portrait-h264.mp4 -o mid.webp --at 50% --width 540 --height 960",
+        "storyreel thumbnail samples/portrait-h264.mp4 -o - --width 180 > thumb.jpg   # to standard output",
     ]
 
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
         let clips = arguments.positionals
         guard !clips.isEmpty else { throw UsageError("thumbnail needs at least one CLIP") }
-        let out = arguments.string("out")
-        let outDirectory = arguments.string("out-dir")
+        let out = arguments[output]
+        let outDirectory = arguments[Self.outDirectory]
         switch (out, outDirectory) {
         case (nil, nil): throw UsageError("thumbnail needs -o OUT (for one clip) or --out-dir DIR")
         case (.some, .some): throw UsageError("give -o or --out-dir, not both")
@@ -48,12 +63,11 @@ public enum ThumbnailCommand: Command {
             throw UsageError("-o takes exactly one CLIP, got \(clips.count); use --out-dir DIR for several")
         default: break
         }
-        let format = try imageFormat(arguments, out: out)
-        let quality = try arguments.int("quality") ?? ImageEncoder.defaultQuality
-        let size = try frameSize(arguments)
-        let choice = try frameChoice(arguments)
-        let timeout = try arguments.double("timeout") ?? 30
-        let jobs = try arguments.int("jobs") ?? Parallel.coreCount
+        let toStandardOutput = out == "-"
+        let format = try imageFormat(arguments, out: toStandardOutput ? nil : out)
+        let size = frameSize(arguments)
+        let (choice, quality, timeout) = (arguments[at], arguments[Self.quality], arguments[Self.timeout])
+        let jobs = arguments[Self.jobs]
 
         let outputs: [String]
         if let outDirectory {
@@ -68,24 +82,31 @@ public enum ThumbnailCommand: Command {
             }
         } else {
             outputs = [out!]
-            try InputProtection.check([InputProtection.Output(label: "-o '\(out!)'", path: out!)], against: clips)
+            if !toStandardOutput {
+                try InputProtection.check([InputProtection.Output(label: "-o '\(out!)'", path: out!)], against: clips)
+            }
         }
         // Clips already run in parallel: more decoder threads per clip would only compete.
         let decoderThreads = min(jobs, clips.count) > 1 ? 1 : 0
-        let results: [Result<PosterResult, MediaError>] = Parallel.map(clips.count, jobs: jobs) { index in
-            var job = PosterJob(clip: clips[index], output: outputs[index])
+        let batch = BatchRunner(clips, jobs: jobs) { index, clip in
+            var job = PosterJob(clip: clip, output: outputs[index])
             (job.choice, job.size, job.format, job.quality) = (choice, size, format, quality)
             (job.timeout, job.decoderThreads) = (timeout, decoderThreads)
-            return Result { try job.run() }.mapError { error in
-                (error as? MediaError) ?? MediaError(.ioFailure, path: clips[index], "\(error)")
+            guard toStandardOutput else { return try job.run() }
+            let (data, result) = try job.encoded()
+            do {
+                try FileHandle.standardOutput.write(contentsOf: data)
+            } catch {
+                throw MediaError(
+                    .ioFailure, path: "-", "cannot write to standard output: \(error.localizedDescription)")
             }
+            return result
         }
 
-        var exitCode = ExitCode.success
-        for (clip, result) in zip(clips, results) {
+        for (clip, result) in zip(clips, batch.results) {
             switch result {
             case .success(let written):
-                console.output(written.output)
+                if !toStandardOutput { console.output(written.output) }
                 if let requested = written.clampedRequest {
                     let shown = written.frameTime.map { String(format: " (%.3f s)", $0) } ?? ""
                     console.note(
@@ -93,18 +114,15 @@ public enum ThumbnailCommand: Command {
                             + shown)
                 }
             case .failure(let error):
-                console.error(error.description)
-                if exitCode == .success { exitCode = ExitCode(for: error) }
+                console.error("\(error)")
             }
         }
-        return exitCode
+        return batch.exitCode
     }
 
     /// `--format`, else the extension of `-o` (none: JPEG), else JPEG.
     static func imageFormat(_ arguments: ParsedArguments, out: String?) throws -> ImageFormat {
-        if let name = try arguments.choice("format", of: ["jpeg", "jpg", "png", "webp"]) {
-            return ImageFormat(pathExtension: name)!
-        }
+        if let name = arguments[format] { return ImageFormat(pathExtension: name)! }
         guard let out else { return .jpeg }
         let fileExtension = (out as NSString).pathExtension
         if fileExtension.isEmpty { return .jpeg }
@@ -116,20 +134,12 @@ public enum ThumbnailCommand: Command {
     }
 
     /// `--width` and `--height`: one keeps the aspect ratio, both fill and crop.
-    static func frameSize(_ arguments: ParsedArguments) throws -> FrameSize {
-        let width = try arguments.int("width")
-        let height = try arguments.int("height")
-        switch (width, height) {
+    static func frameSize(_ arguments: ParsedArguments) -> FrameSize {
+        switch (arguments[width], arguments[height]) {
         case (let width?, let height?): return .fill(width: width, height: height)
         case (let width?, nil): return .width(width)
         case (nil, let height?): return .height(height)
         case (nil, nil): return .original
         }
-    }
-
-    /// `--at SECONDS` or `--at PERCENT%`; the smart pick without it.
-    static func frameChoice(_ arguments: ParsedArguments) throws -> PosterChoice {
-        guard let time = try arguments.secondsOrPercent("at") else { return .smart }
-        return time.isPercent ? .percent(time.value) : .seconds(time.value)
     }
 }

@@ -7,28 +7,29 @@ public enum ValidateCommand: Command {
     public static let name = "validate"
     public static let abstract = "Check a bundle's manifest against the schema, its files and its clips' hashes."
     public static let usage = "validate MANIFEST|BUNDLE [--root DIR] [--timeout SECONDS]"
-    public static let options: [OptionSpec] = [
-        .value("root", "DIR", "Referenced files may be anywhere inside DIR (default: the bundle), for --reference."),
-        .value("timeout", "SECONDS", "Give up on a clip's hash after this long (default 30).", range: .seconds),
-    ]
+    static let root = Option.text(
+        "root", "DIR", "Referenced files may be anywhere inside DIR (default: the bundle), for --reference.")
+    static let timeout = Option.number(
+        "timeout", "SECONDS", "Give up on a clip's hash after this long.", default: 30, range: .seconds)
+    public static let options: [any OptionDeclaration] = [root, timeout]
     public static let examples = [
-        "storyreel validate build/reel/manifest.json",
-        "storyreel validate build/reel                  # the same: BUNDLE/manifest.json",
-        "storyreel validate reel --root .              # a --reference bundle whose clips are in ./stories",
+        "storyreel validate build/reel/manifest.json   # after: storyreel render samples/stories -o build/reel",
+        "storyreel validate build/reel                 # the same: BUNDLE/manifest.json",
+        "storyreel validate reel --root .              # a bundle rendered with --reference: its clips are outside",
     ]
 
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
         guard arguments.positionals.count == 1 else {
             throw UsageError("validate needs exactly one MANIFEST or BUNDLE")
         }
-        let timeout = try arguments.double("timeout") ?? 30
+        let timeout = arguments[timeout]
         var path = arguments.positionals[0]
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             path = (path as NSString).appendingPathComponent("manifest.json")
         }
         let problems = try ManifestValidator.problems(
-            inManifestAt: path, root: arguments.string("root"), timeout: timeout)
+            inManifestAt: path, root: arguments[root], timeout: timeout)
         for problem in problems { console.error("\(path): \(problem)") }
         if problems.isEmpty { console.output("\(path): valid") }
         return problems.isEmpty ? .success : .dataError

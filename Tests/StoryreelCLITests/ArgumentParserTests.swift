@@ -2,26 +2,48 @@ import Testing
 
 @testable import StoryreelCLI
 
-/// The hand-written tokenizer follows swift-argument-parser's rules.
+/// The hand-written tokenizer follows swift-argument-parser's rules, and reads options through
+/// typed keys declared once with their type, default and range.
 @Suite struct ArgumentParserTests {
-    let parser = ArgumentParser(options: [
-        .flag("json", "JSON"), .value("timeout", "SECONDS", "deadline", range: .seconds),
-        .value("out", short: "o", "OUT", "output"), .value("size", "WxH", "size", range: .canvas),
-    ])
+    static let json = Flag("json", "JSON")
+    static let timeout = Option.number("timeout", "SECONDS", "deadline", default: 30, range: .seconds)
+    static let output = Option.output("OUT", "output")
+    static let size = Option<(width: Int, height: Int)?>.ranged("size", "WxH", "size", range: .canvas) {
+        $0.size($1)
+    }
+    let parser = ArgumentParser(
+        options: [json.spec, timeout.spec, output.spec, size.spec],
+        otherCommands: [("cube", ["duration", "fps"]), ("inspect", ["json"])])
 
     @Test func separatesPositionalsAndOptions() throws {
         let parsed = try parser.parse(["a.mov", "--json", "b.mov", "--timeout", "5", "-o", "x.jpg"])
         #expect(parsed.positionals == ["a.mov", "b.mov"])
-        #expect(parsed.flag("json"))
-        #expect(try parsed.double("timeout") == 5)
-        #expect(parsed.string("out") == "x.jpg")
+        #expect(parsed[Self.json])
+        #expect(parsed[Self.timeout] == 5)
+        #expect(parsed[Self.output] == "x.jpg")
     }
 
-    @Test func equalsFormAndAttachedShortValue() throws {
+    @Test func anOptionNotGivenHasItsDeclaredDefault() throws {
+        let parsed = try parser.parse([])
+        #expect(parsed[Self.timeout] == 30)
+        #expect(parsed.given(Self.timeout) == nil)
+        #expect(parsed[Self.output] == nil)
+        #expect(!parsed[Self.json])
+    }
+
+    @Test func helpShowsTheDeclaredDefaultAndRange() {
+        #expect(Self.timeout.spec.helpLine == "deadline Default: 30. Must be a number more than 0 and at most 86400.")
+        #expect(InspectCommand.helpText.contains("Give up on a clip after this long. Default: 30."))
+        #expect(ThumbnailCommand.helpText.contains("Quality, 100 best. Default: 85."))
+        #expect(CubeCommand.helpText.contains("Transition length in seconds. Default: 0.5."))
+    }
+
+    @Test func equalsFormAttachedShortValueAndTheHiddenAlias() throws {
         let parsed = try parser.parse(["--timeout=2.5", "-ox.png", "--out=y.png"])
-        #expect(try parsed.double("timeout") == 2.5)
-        #expect(parsed.string("out") == "y.png", "the last value wins")
-        #expect(parsed.values["out"] == ["x.png", "y.png"])
+        #expect(parsed[Self.timeout] == 2.5)
+        #expect(parsed[Self.output] == "y.png", "the last value wins; --out is --output")
+        #expect(parsed.values["output"] == ["x.png", "y.png"])
+        #expect(!CubeCommand.helpText.contains("--out "), "the alias is hidden from help")
     }
 
     @Test func doubleDashEndsOptions() throws {
@@ -34,6 +56,17 @@ import Testing
             try parser.parse(["--timout", "3"])
         }
         #expect(throws: UsageError("unknown option '--zebra'")) { try parser.parse(["--zebra"]) }
+        #expect(throws: UsageError("unknown option '--fps' ('--fps' is an option of cube)")) {
+            try parser.parse(["--fps", "3"])
+        }
+    }
+
+    @Test func aNameThatIsAWordOfAKnownNameSuggestsIt() {
+        #expect(
+            ArgumentParser.closest(to: "--duration", among: ["--transition-duration", "--fps", "--crf"])
+                == "--transition-duration")
+        #expect(ArgumentParser.closest(to: "--dir", among: ["--out-dir", "--frames-dir"]) == "--out-dir")
+        #expect(ArgumentParser.closest(to: "--zebra", among: ["--out-dir", "--fps"]) == nil)
     }
 
     @Test func missingValueAndValueOnFlagAreErrors() {
@@ -41,14 +74,20 @@ import Testing
         #expect(throws: UsageError.self) { try parser.parse(["--json=yes"]) }
     }
 
-    @Test func typedAccessorsRejectMalformedValues() throws {
+    @Test func valuesAreCheckedAgainstTheirDeclaration() throws {
         #expect(throws: UsageError.self) { try parser.parse(["--timeout", "x"]) }
         #expect(throws: UsageError.self) { try parser.parse(["--timeout", "0"]) }
         #expect(throws: UsageError.self) { try parser.parse(["--timeout", "nan"]) }
-        #expect(try parser.parse(["--size", "1080x1920"]).size("size")! == (1080, 1920))
+        #expect(try parser.parse(["--size", "1080x1920"])[Self.size]! == (1080, 1920))
         #expect(throws: UsageError.self) { try parser.parse(["--size", "1081x1920"]) }
         #expect(throws: UsageError.self) { try parser.parse(["--size", "0x0"]) }
         #expect(throws: UsageError.self) { try parser.parse(["--size", "9000x2"]) }
+    }
+
+    @Test func standardOutputIsRefusedForAFileOutput() {
+        #expect(throws: UsageError("-o - (standard output) is not supported here; give a file name")) {
+            try parser.parse(["-o", "-"])
+        }
     }
 
     @Test func lonelyDashIsPositional() throws {

@@ -56,8 +56,9 @@ import Testing
         #expect(stream["color_primaries"] as? String == "bt709")
         #expect(stream["color_space"] as? String == "bt709")
 
+        // Besides the frames, the hidden record of them (so a later run can replace them).
         let names = try FileManager.default.contentsOfDirectory(atPath: frames).sorted()
-        #expect(names == (0..<frameCount).map { String(format: "frame_%04d.png", $0) })
+        #expect(names == [".storyreel-frames"] + (0..<frameCount).map { String(format: "frame_%04d.png", $0) })
         #expect(try filesLeft() == ["cube.mp4", "frames"] + names.map { "frames/\($0)" })
 
         // Frame 0 as the renderer draws it in-process, from the faces the library decodes.

@@ -147,8 +147,8 @@ import Testing
     @Test func helpShowsEveryRangeFromTheDeclaration() throws {
         for command in Storyreel.commands {
             for option in command.options {
-                guard let range = option.range else { continue }
-                #expect(command.helpText.contains("Must be \(range)."), "\(command.name) --\(option.name)")
+                guard let accepted = option.accepted else { continue }
+                #expect(command.helpText.contains("Must be \(accepted)."), "\(command.name) --\(option.name)")
             }
         }
         let help = try TestEnvironment.storyreel(["render", "--help"])
@@ -166,10 +166,11 @@ import Testing
         for command in Storyreel.commands {
             for option in command.options {
                 if numeric.contains(option.name) {
-                    #expect(option.range != nil, "\(command.name) --\(option.name) declares no range")
+                    #expect(option.accepted != nil, "\(command.name) --\(option.name) declares no range")
                     seen.insert(option.name)
-                } else {
-                    #expect(option.range == nil, "\(command.name) --\(option.name) is not numeric")
+                } else if let accepted = option.accepted {
+                    #expect(
+                        accepted.hasPrefix("one of "), "\(command.name) --\(option.name) is not numeric: \(accepted)")
                 }
             }
         }

@@ -115,7 +115,7 @@ import Testing
         // x264 writes its settings into the stream.
         #expect(String(decoding: bytes, as: UTF8.self).contains("crf=23.0"))
         let help = try TestEnvironment.storyreel(["cube", "--help"])
-        #expect(help.stdout.contains("(default 23;"), "\(help.stdout)")
+        #expect(help.stdout.contains("(HEVC encodes at N + 4). Default: 23."), "\(help.stdout)")
     }
 
     @Test func maxBitrateTakesSuffixesAndAuto() throws {

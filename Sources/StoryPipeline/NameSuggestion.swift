@@ -1,0 +1,34 @@
+/// The known name closest to a mistyped one, for "did you mean" hints: option and command names
+/// on the command line, keys in `story.json` and specs.
+public enum NameSuggestion {
+    /// The name in `names` that `typed` most likely meant: the same letters ignoring case, `_`
+    /// and `-` (`is_read` → `isRead`), else the nearest by edit distance, at most a third of
+    /// `typed`'s length (or 2) away; nil when none is that close.
+    public static func closest(to typed: String, among names: [String]) -> String? {
+        let folded = fold(typed)
+        if let same = names.first(where: { fold($0) == folded && $0 != typed }) { return same }
+        let distance = { (name: String) in editDistance(name, typed) }
+        guard let best = names.min(by: { distance($0) < distance($1) }), distance(best) <= max(2, typed.count / 3)
+        else { return nil }
+        return best
+    }
+
+    /// Levenshtein distance between two strings.
+    public static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        var previous = Array(0...b.count)
+        for (i, left) in a.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, right) in b.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
+    private static func fold(_ name: String) -> String {
+        String(name.lowercased().filter { $0 != "_" && $0 != "-" })
+    }
+}

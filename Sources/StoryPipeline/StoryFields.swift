@@ -1,0 +1,75 @@
+import Foundation
+
+/// The keys a `story.json`, or a story entry of a JSON spec, may hold, with their JSON types. A
+/// value of the wrong type leaves the story out (skipped, with the reason); an unknown key is a
+/// warning that names the closest known key, and is ignored.
+struct StoryFields {
+    /// A key's JSON type.
+    enum Kind {
+        case string, bool, number, stringArray
+
+        /// "a string", "true or false" … for a reason line.
+        var expected: String {
+            switch self {
+            case .string: return "a string"
+            case .bool: return "true or false"
+            case .number: return "a number"
+            case .stringArray: return "an array of strings"
+            }
+        }
+    }
+
+    /// The keys, in the order the reasons name them.
+    let keys: [(name: String, kind: Kind)]
+
+    /// `story.json`: `{"displayName": "Ana Lima", "isRead": false, "order": 1}`.
+    static let storyJSON = StoryFields(keys: [("displayName", .string), ("isRead", .bool), ("order", .number)])
+    /// A spec's story: `{"handle", "displayName", "avatar", "isRead", "items"}`.
+    static let specStory = StoryFields(keys: [
+        ("handle", .string), ("displayName", .string), ("avatar", .string), ("isRead", .bool), ("items", .stringArray),
+    ])
+
+    /// The first key of `object` whose value has the wrong type, as a reason:
+    /// `"isRead" must be true or false, got "yes"`; nil when every known key is well typed.
+    func typeProblem(in object: [String: Any]) -> String? {
+        for (name, kind) in keys {
+            guard let value = object[name], !Self.matches(value, kind) else { continue }
+            return "\"\(name)\" must be \(kind.expected), got \(Self.describe(value))"
+        }
+        return nil
+    }
+
+    /// One warning per key of `object` that is not known, naming the closest known key:
+    /// `unknown key "is_read" (did you mean "isRead"?); ignored`.
+    func unknownKeyWarnings(in object: [String: Any]) -> [String] {
+        let names = keys.map(\.name)
+        return object.keys.filter { !names.contains($0) }.sorted().map { key in
+            let hint = NameSuggestion.closest(to: key, among: names).map { " (did you mean \"\($0)\"?)" } ?? ""
+            return "unknown key \"\(key)\"\(hint); ignored"
+        }
+    }
+
+    private static func matches(_ value: Any, _ kind: Kind) -> Bool {
+        switch kind {
+        case .string: return value is String
+        case .bool: return isBoolean(value)
+        case .number: return !isBoolean(value) && value is NSNumber
+        case .stringArray: return (value as? [Any])?.allSatisfy { $0 is String } ?? false
+        }
+    }
+
+    /// True for JSON's `true` and `false` (Foundation hands them out as NSNumbers too).
+    private static func isBoolean(_ value: Any) -> Bool {
+        type(of: value) == type(of: NSNumber(value: true) as Any)
+    }
+
+    /// `"yes"`, `1`, `true`, `null`, `an array`, `an object`.
+    private static func describe(_ value: Any) -> String {
+        if value is NSNull { return "null" }
+        if isBoolean(value) { return (value as? Bool) == true ? "true" : "false" }
+        if let number = value as? NSNumber { return number.stringValue }
+        if let text = value as? String { return "\"\(text.prefix(80))\"" }
+        if value is [Any] { return "an array" }
+        return "an object"
+    }
+}

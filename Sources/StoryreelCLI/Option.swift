@@ -1,0 +1,130 @@
+import StoryPipeline
+
+/// A typed key for an option that takes a value: its name, type, default and accepted values,
+/// declared once. The parser checks every value against it before the command runs, `--help`
+/// shows its default and range from it, and `arguments[option]` reads it as a `Value`.
+///
+/// ```swift
+/// static let timeout = Option.number("timeout", "SECONDS", "Give up after this long.", default: 30, range: .seconds)
+/// ```
+public struct Option<Value: Sendable>: OptionDeclaration {
+    public let spec: OptionSpec
+    /// The value of a text that ``OptionSpec/problem`` accepted.
+    let convert: @Sendable (String) -> Value?
+    /// The value when the option is not given.
+    let defaultValue: @Sendable () -> Value
+
+    /// An option read by `convert` (nil: refused, the error says `accepted`), `defaultValue`
+    /// when not given (help shows `defaultText`).
+    init(
+        _ name: String, short: Character? = nil, aliases: [String] = [], _ valueName: String, _ help: String,
+        defaultText: String?, accepted: String?, default defaultValue: @escaping @Sendable () -> Value,
+        problem: (@Sendable (String) -> String?)? = nil, convert: @escaping @Sendable (String) -> Value?
+    ) {
+        let check: @Sendable (String) -> String? =
+            problem ?? { text in
+                convert(text) == nil ? "--\(name) must be \(accepted ?? "valid"), got '\(text)'" : nil
+            }
+        spec = OptionSpec(
+            name: name, short: short, aliases: aliases, valueName: valueName, help: help, defaultText: defaultText,
+            accepted: accepted, problem: check)
+        self.convert = convert
+        self.defaultValue = defaultValue
+    }
+}
+
+extension Option where Value == Double {
+    /// A finite number in `range`, `default` when not given.
+    static func number(
+        _ name: String, _ valueName: String, _ help: String, default value: Double, range: OptionRange
+    ) -> Option {
+        Option(
+            name, valueName, help, defaultText: OptionRange.format(value), accepted: range.description,
+            default: { value }, convert: { range.number($0) })
+    }
+}
+
+extension Option where Value == Int {
+    /// A whole number in `range`, `default` when not given (help shows `defaultText` if given).
+    static func wholeNumber(
+        _ name: String, short: Character? = nil, _ valueName: String, _ help: String,
+        default value: @escaping @Sendable @autoclosure () -> Int, defaultText: String? = nil, range: OptionRange
+    ) -> Option {
+        Option(
+            name, short: short, valueName, help, defaultText: defaultText ?? String(value()),
+            accepted: range.description, default: value, convert: { range.wholeNumber($0) })
+    }
+
+    /// `--jobs N`: work done at once, 1 to 1024, all cores by default.
+    static func jobs(_ help: String) -> Option {
+        wholeNumber("jobs", short: "j", "N", help, default: Parallel.coreCount, defaultText: "all cores", range: .jobs)
+    }
+}
+
+extension Option where Value == String? {
+    /// A free text or path, nil when not given.
+    static func text(
+        _ name: String, short: Character? = nil, aliases: [String] = [], _ valueName: String, _ help: String
+    ) -> Option {
+        Option(
+            name, short: short, aliases: aliases, valueName, help, defaultText: nil, accepted: nil, default: { nil },
+            convert: { $0 })
+    }
+
+    /// A path to write: `-` (stdout) is refused, as the command cannot write there.
+    static func outputPath(
+        _ name: String, short: Character? = nil, aliases: [String] = [], _ valueName: String, _ help: String
+    ) -> Option {
+        let flagName = short.map { "-\($0)" } ?? "--\(name)"
+        return Option(
+            name, short: short, aliases: aliases, valueName, help, defaultText: nil, accepted: nil, default: { nil },
+            problem: { text in
+                text == "-" ? "\(flagName) - (standard output) is not supported here; give a file name" : nil
+            },
+            convert: { $0 })
+    }
+
+    /// `-o`/`--output` (with `--out` as a hidden alias): a path to write, `-` refused.
+    static func output(_ valueName: String, _ help: String) -> Option {
+        outputPath("output", short: "o", aliases: ["out"], valueName, help)
+    }
+}
+
+extension Option where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+    /// One of the cases' raw values; `default` when not given.
+    static func choice(_ name: String, _ help: String, default value: Value) -> Option {
+        let names = Value.allCases.map(\.rawValue)
+        return Option(
+            name, names.joined(separator: "|"), help, defaultText: value.rawValue,
+            accepted: "one of \(names.joined(separator: ", "))", default: { value }, convert: { Value(rawValue: $0) })
+    }
+}
+
+/// A value, or `auto`: storyreel chooses.
+public enum OrAutomatic<Wrapped: Sendable>: Sendable {
+    case automatic
+    case fixed(Wrapped)
+}
+
+extension Option {
+    /// A value read through `range` (a size, a bit rate, a shard, a time), or nil when not given.
+    static func ranged<Wrapped>(
+        _ name: String, _ valueName: String, _ help: String, defaultText: String? = nil, range: OptionRange,
+        _ convert: @escaping @Sendable (OptionRange, String) -> Wrapped?
+    ) -> Option where Value == Wrapped? {
+        Option(
+            name, valueName, help, defaultText: defaultText, accepted: range.description, default: { nil },
+            convert: { text in convert(range, text).map { .some($0) } })
+    }
+
+    /// A value read through `range`, or `auto`; `.automatic` when not given.
+    static func rangedOrAutomatic<Wrapped>(
+        _ name: String, _ valueName: String, _ help: String, defaultText: String, range: OptionRange,
+        _ convert: @escaping @Sendable (OptionRange, String) -> Wrapped?
+    ) -> Option where Value == OrAutomatic<Wrapped> {
+        let range = range.orAutomatic
+        return Option(
+            name, valueName, help, defaultText: defaultText, accepted: range.description, default: { .automatic },
+            convert: { text in text == "auto" ? .automatic : convert(range, text).map { .fixed($0) } })
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+/// `validate DIR`, `-o -` and `ingest --into`: arguments mean what a user expects.
+@Suite struct ArgumentHandlingTests {
+    let folder: TemporaryFolder
+    init() throws { folder = try TemporaryFolder() }
+
+    static let clip = TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path
+    static let toClip = TestEnvironment.samples.appendingPathComponent("stories/ben_k/1.mp4").path
+    static let stories = TestEnvironment.samples.appendingPathComponent("stories").path
+
+    @Test func validateOfAFolderChecksItsManifest() throws {
+        let fixture = try BundleFixture()
+        let (render, _) = try fixture.render(into: "reel")
+        #expect(render.status == 0, "\(render.stderr)")
+        let bundle = fixture.folder.path("reel")
+        let byFolder = try TestEnvironment.storyreel(["validate", bundle])
+        #expect(byFolder.status == 0, "\(byFolder.stderr)")
+        #expect(byFolder.stdout == "\(bundle)/manifest.json: valid\n")
+        let empty = fixture.folder.path("empty")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let missing = try TestEnvironment.storyreel(["validate", empty])
+        #expect(missing.status == 66, "\(missing.stderr)")
+        #expect(missing.stderr.contains("\(empty)/manifest.json"), "\(missing.stderr)")
+    }
+
+    @Test func thumbnailDashOWritesTheImageToStdout() throws {
+        let result = try TestEnvironment.run(
+            "/bin/sh",
+            ["-c", "'\(TestEnvironment.storyreelBinary)' thumbnail '\(Self.clip)' -o - --width 180 > out.jpg"],
+            in: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("-")), "no file named '-'")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: folder.path("out.jpg")))
+        #expect(bytes.prefix(3) == Data([0xFF, 0xD8, 0xFF]), "stdout holds a JPEG and nothing else")
+        let stream = try TestEnvironment.ffprobeVideoStream(folder.path("out.jpg"))
+        #expect(stream["width"] as? Int == 180)
+        let png = try TestEnvironment.run(
+            "/bin/sh",
+            [
+                "-c",
+                "'\(TestEnvironment.storyreelBinary)' thumbnail '\(Self.clip)' -o - --format png --width 90 > p.png",
+            ],
+            in: folder.url)
+        #expect(png.status == 0, "\(png.stderr)")
+        let pngBytes = try Data(contentsOf: URL(fileURLWithPath: folder.path("p.png")))
+        #expect(pngBytes.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+    }
+
+    @Test(arguments: [
+        ["cube", clip, toClip, "-o", "-"], ["cube", clip, toClip, "--filmstrip", "-"],
+        ["cube", clip, toClip, "--frames-dir", "-"], ["render", stories, "-o", "-"],
+        ["thumbnail", clip, "--out-dir", "-"], ["ingest", clip, "--story", "a", "--into", "s", "--render", "-"],
+    ])
+    func dashAsAFileOutputIsRefused(_ arguments: [String]) throws {
+        let result = try TestEnvironment.storyreel(arguments, in: folder.url)
+        #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains("- (standard output) is not supported here"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty, "\(arguments)")
+    }
+
+    @Test func ingestIntoAMissingFolderIsRefusedUnlessCreate() throws {
+        let stories = folder.path("stories")
+        let refused = try TestEnvironment.storyreel(["ingest", Self.clip, "--story", "ana", "--into", stories])
+        #expect(refused.status == 66, "\(refused.stderr)")
+        #expect(
+            refused.stderr == "storyreel: error: \(stories): no such stories folder; give --create to start a new one\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: stories))
+        let created = try TestEnvironment.storyreel(
+            ["ingest", Self.clip, "--story", "ana", "--into", stories, "--create"])
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(stories)/ana") == ["0001-portrait-h264.mp4"])
+        let file = try folder.write("file", Data())
+        let notAFolder = try TestEnvironment.storyreel(["ingest", Self.clip, "--story", "ana", "--into", file])
+        #expect(notAFolder.status == 66, "\(notAFolder.stderr)")
+    }
+}

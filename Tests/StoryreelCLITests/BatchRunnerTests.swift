@@ -1,0 +1,58 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+/// `inspect`, `thumbnail` and `plan` share one batch runner: every input is handled, results
+/// come in argument order, and the first failure in that order sets the exit code.
+@Suite struct BatchRunnerTests {
+    let folder: TemporaryFolder
+    init() throws { folder = try TemporaryFolder() }
+
+    static let clip = TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path
+    static let other = TestEnvironment.samples.appendingPathComponent("sixty-fps.mp4").path
+    static let stories = TestEnvironment.samples.appendingPathComponent("stories").path
+
+    @Test func theFirstFailureInArgumentOrderSetsTheExitCode() throws {
+        let garbage = try folder.write("garbage.mp4", Data(repeating: 7, count: 4096))
+        let missing = folder.path("missing.mp4")
+        for command in [
+            ["inspect", "--jobs", "4"], ["thumbnail", "--out-dir", folder.path("posters"), "--jobs", "4"],
+        ] {
+            let missingFirst = try TestEnvironment.storyreel(command + [Self.clip, missing, garbage, Self.other])
+            #expect(missingFirst.status == 66, "\(command): \(missingFirst.stderr)")
+            let garbageFirst = try TestEnvironment.storyreel(command + [Self.clip, garbage, missing, Self.other])
+            #expect(garbageFirst.status == 65, "\(command): \(garbageFirst.stderr)")
+            let errors = garbageFirst.stderr.split(separator: "\n").filter { $0.hasPrefix("storyreel: error: ") }
+            #expect(errors.count == 2)
+            #expect(errors.first?.contains(garbage) == true, "errors in argument order: \(errors)")
+        }
+        let plan = try TestEnvironment.storyreel(["plan", folder.path("none"), Self.stories, "--json"])
+        #expect(plan.status == 66, "\(plan.stderr)")
+        let array = try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [[String: Any]]
+        #expect(array?.count == 1 && array?.first?["input"] as? String == Self.stories, "\(plan.stdout)")
+    }
+
+    @Test func resultsComeInArgumentOrder() throws {
+        let clips = Array(repeating: [Self.clip, Self.other], count: 6).flatMap { $0 }
+        let inspect = try TestEnvironment.storyreel(["inspect", "--json", "--jobs", "8"] + clips)
+        #expect(inspect.status == 0)
+        let array = try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [[String: Any]]
+        #expect(array?.compactMap { $0["path"] as? String } == clips)
+        let posters = try TestEnvironment.storyreel(
+            ["thumbnail", "--out-dir", folder.path("p"), "--width", "32", "--jobs", "8"] + clips)
+        #expect(posters.status == 0, "\(posters.stderr)")
+        let names = posters.stdout.split(separator: "\n").map { ($0 as NSString).lastPathComponent }
+        #expect(names.prefix(4) == ["portrait-h264.jpg", "sixty-fps.jpg", "portrait-h264-2.jpg", "sixty-fps-2.jpg"])
+    }
+
+    @Test func noHandRolledLockIsLeftInTheSources() throws {
+        let sources = TestEnvironment.packageRoot.appendingPathComponent("Sources").path
+        let files = FileManager.default.enumerator(atPath: sources)?.compactMap { $0 as? String } ?? []
+        var locked: [String] = []
+        for file in files where file.hasSuffix(".swift") {
+            let text = try String(contentsOfFile: "\(sources)/\(file)", encoding: .utf8)
+            if text.contains("NSLock") { locked.append(file) }
+        }
+        #expect(locked.isEmpty, "use Synchronization.Mutex: \(locked)")
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+@testable import StoryreelCLI
+
+/// `-o` is `--output` in every command (`--out` a hidden alias), unknown names get the closest
+/// known one, the version has its usual spellings, and a usage error leaves stdout empty.
+@Suite struct ConsistentNamesTests {
+    let folder: TemporaryFolder
+    init() throws { folder = try TemporaryFolder() }
+
+    static let clip = TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path
+    static let stories = TestEnvironment.samples.appendingPathComponent("stories").path
+
+    @Test func everyCommandWritingOneOutputNamesItDashOOutput() {
+        for command in Storyreel.commands {
+            guard let output = command.options.first(where: { $0.short == "o" }) else { continue }
+            #expect(output.name == "output", "\(command.name): -o is --\(output.name)")
+            #expect(output.aliases == ["out"], "\(command.name): --out is kept as an alias")
+            #expect(!command.helpText.contains("--out "), "\(command.name): the alias is hidden")
+        }
+        #expect(
+            Storyreel.commands.filter { $0.options.contains { $0.short == "o" } }.map(\.name) == [
+                "thumbnail", "cube", "render",
+            ])
+    }
+
+    @Test func outputAndTheHiddenOutAliasBothWork() throws {
+        let long = try TestEnvironment.storyreel(["thumbnail", Self.clip, "--output", folder.path("a.jpg")])
+        #expect(long.status == 0, "\(long.stderr)")
+        let alias = try TestEnvironment.storyreel(["thumbnail", Self.clip, "--out=\(folder.path("b.png"))"])
+        #expect(alias.status == 0, "\(alias.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.path("a.jpg")))
+        #expect(FileManager.default.fileExists(atPath: folder.path("b.png")))
+    }
+
+    @Test func anUnknownOptionGetsTheClosestNameWithinTheCommandAndAcross() throws {
+        let render = try TestEnvironment.storyreel(["render", Self.stories, "-o", folder.path("r"), "--duration", "1"])
+        #expect(render.status == 64)
+        #expect(render.stdout.isEmpty)
+        #expect(
+            render.stderr.hasPrefix(
+                "storyreel: error: unknown option '--duration'; did you mean '--transition-duration'? "
+                    + "('--duration' is an option of cube)\n"), "\(render.stderr)")
+        let typo = try TestEnvironment.storyreel(["inspect", Self.clip, "--jsno"])
+        #expect(typo.status == 64)
+        #expect(typo.stderr.contains("unknown option '--jsno'; did you mean '--json'?"), "\(typo.stderr)")
+        let elsewhere = try TestEnvironment.storyreel(["inspect", Self.clip, "--shard", "1/2"])
+        #expect(elsewhere.stderr.contains("'--shard' is an option of render, plan"), "\(elsewhere.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("r")))
+    }
+
+    @Test func anUnknownCommandGetsTheClosestCommand() throws {
+        let result = try TestEnvironment.storyreel(["thumbnails", Self.clip])
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("storyreel: error: unknown command 'thumbnails'; did you mean 'thumbnail'?\n"))
+        let option = try TestEnvironment.storyreel(["--json", Self.clip])
+        #expect(option.status == 64)
+        #expect(option.stderr.contains("options go after the command ('--json' is an option of inspect"))
+        let help = try TestEnvironment.storyreel(["help", "valdate"])
+        #expect(help.status == 64)
+        #expect(help.stderr.contains("did you mean 'validate'?"), "\(help.stderr)")
+    }
+
+    @Test(arguments: [["-v"], ["--version"], ["version"]])
+    func theVersionHasItsUsualSpellings(_ arguments: [String]) throws {
+        let result = try TestEnvironment.storyreel(arguments)
+        #expect(result.status == 0)
+        #expect(result.stdout == "storyreel \(Storyreel.version)\n")
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test(arguments: [
+        [], ["render"], ["render", "samples/stories"], ["cube", "a.mov"], ["thumbnail", "x.mov", "--quality", "0"],
+        ["inspect"], ["validate"], ["plan", "--fps"], ["ingest", "x.mov", "--story", "a"],
+    ])
+    func aUsageErrorWritesTheUsageToStderrAndNothingToStdout(_ arguments: [String]) throws {
+        let result = try TestEnvironment.storyreel(arguments, in: folder.url)
+        #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        #expect(result.stdout.isEmpty, "\(arguments) printed \(result.stdout)")
+        #expect(result.stderr.hasPrefix("storyreel: error: "), "\(result.stderr)")
+        #expect(result.stderr.contains("USAGE: storyreel "), "\(arguments): \(result.stderr)")
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+@testable import StoryreelCLI
+
+/// Each command's help describes that command, and every example in it works as written, from
+/// a folder holding a copy of `samples/`.
+@Suite struct HelpTests {
+    @Test func planHelpDescribesPlanNotRender() throws {
+        let result = try TestEnvironment.storyreel(["plan", "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("OVERVIEW: List the work units a render would run"), "\(result.stdout)")
+        #expect(result.stdout.contains("USAGE: storyreel plan INPUT..."))
+        for renderOnly in ["The bundle folder", "Render only part", "Copy clips into", "--prune", "--lock-timeout"] {
+            #expect(!result.stdout.contains(renderOnly), "plan --help says '\(renderOnly)'")
+        }
+    }
+
+    /// The example lines of `command`'s help, as a shell runs them.
+    static func examples(_ command: CommandDescriptor) -> [String] {
+        let lines = command.helpText.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(of: "EXAMPLES:") else { return [] }
+        return lines[(start + 1)...].map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    @Test func everyCommandHasAnExampleStartingWithStoryreelAndItsName() {
+        for command in Storyreel.commands {
+            let examples = Self.examples(command)
+            #expect(!examples.isEmpty, "\(command.name) has no example")
+            for example in examples {
+                #expect(example.hasPrefix("storyreel \(command.name) "), "\(command.name): \(example)")
+                #expect(!example.contains("*.mov"), "\(example): on Linux *.mov does not match .MOV")
+            }
+        }
+    }
+
+    /// Runs every example of every command, in the order `storyreel --help` lists the commands
+    /// (render's make the bundles validate's examples read), in one folder with a copy of
+    /// `samples/`: each exits 0 (`bash -o pipefail`, so a failing storyreel before `| jq` counts).
+    @Test func everyHelpExampleWorksAsWrittenOnTheSamples() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.copyItem(atPath: TestEnvironment.samples.path, toPath: folder.path("samples"))
+        let binaryFolder = (TestEnvironment.storyreelBinary as NSString).deletingLastPathComponent
+        let path = binaryFolder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        #expect((TestEnvironment.storyreelBinary as NSString).lastPathComponent == "storyreel")
+        var ran = 0
+        for command in Storyreel.commands {
+            for example in Self.examples(command) {
+                let result = try TestEnvironment.run(
+                    "/bin/bash", ["-o", "pipefail", "-c", "PATH='\(path)'; \(example)"], in: folder.url)
+                #expect(result.status == 0, "\(example)\n\(result.stderr)")
+                ran += 1
+            }
+        }
+        #expect(ran >= 14)
+        let snapshot = FolderSnapshot(TestEnvironment.samples.path)
+        #expect(FolderSnapshot(folder.path("samples")) == snapshot, "an example changed samples/")
+        let thumb = try TestEnvironment.ffprobeVideoStream(folder.path("thumb.jpg"))
+        #expect(thumb["width"] as? Int == 180, "thumbnail -o - > thumb.jpg wrote a 180 px JPEG")
+    }
+}
