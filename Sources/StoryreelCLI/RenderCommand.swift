@@ -9,7 +9,7 @@ public enum RenderCommand: Command {
     public static let usage =
         "render INPUT -o OUT [--jobs N] [--shard K/N] [--size WxH|auto] [--fps 30] [--transition-duration 0.5] "
         + "[--both-directions|--forward-only] [--crf 23] [--codec h264|hevc] [--max-bitrate BITS|auto] "
-        + "[--copy|--link|--reference] [--prune] [--force] [--timeout S] [--lock-timeout S] [--quiet] [--json]"
+        + "[--player|--no-player] [--copy|--link|--reference] [--prune] [--force] [--timeout S] [--lock-timeout S] [--quiet] [--json]"
     public static let options: [OptionSpec] =
         [
             .value("out", short: "o", "OUT", "The bundle folder (created when missing)."),
@@ -56,6 +56,8 @@ public enum RenderCommand: Command {
             "max-bitrate", "BITS|auto",
             "Transitions' peak bit rate (default auto: 2 × the higher of the clips joined, at least a floor).",
             range: OptionRange.peakBitRate.orAutomatic),
+        .flag("no-player", "Write no player page (index.html); remove the one storyreel wrote."),
+        .flag("player", "Write the player page, index.html (the default)."),
     ]
 
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
@@ -109,6 +111,12 @@ public enum RenderCommand: Command {
         case (false, true): overrides.bothDirections = false
         case (false, false): break
         }
+        switch (arguments.flag("player"), arguments.flag("no-player")) {
+        case (true, true): throw UsageError("give --player or --no-player, not both")
+        case (true, false): overrides.player = true
+        case (false, true): overrides.player = false
+        case (false, false): break
+        }
         overrides.crf = try arguments.int("crf")
         if let codec = try arguments.choice("codec", of: VideoEncoder.Codec.allCases.map(\.rawValue)) {
             overrides.codec = VideoEncoder.Codec(rawValue: codec)
@@ -135,6 +143,7 @@ public enum RenderCommand: Command {
         if !summary.settingsChanges.isEmpty {
             console.note("settings changed: \(summary.settingsChanges.joined(separator: ", ")) (kept for later runs)")
         }
+        for note in summary.notes { console.note(note) }
         for entry in summary.skipped {
             console.error("\(entry.path): skipped: \(entry.reason)")
         }
