@@ -68,4 +68,5 @@ done
 
 echo
 echo "manifest: build/reel/manifest.json"
+echo "the player page: open build/reel/index.html"
 exit "$status"

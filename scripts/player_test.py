@@ -100,12 +100,51 @@ def render(name, extra):
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves build/player and remembers every request that failed."""
+    """Serves build/player, with byte ranges as static servers give them (media seeking needs
+    them), and remembers every request that failed."""
 
     failures = []
 
     def log_message(self, format, *args):
         pass
+
+    def send_head(self):
+        self.range_left = None
+        header = self.headers.get("Range", "")
+        path = self.translate_path(self.path)
+        if not header.startswith("bytes=") or not os.path.isfile(path):
+            return super().send_head()
+        size = os.path.getsize(path)
+        first, _, last = header[len("bytes="):].split(",")[0].strip().partition("-")
+        try:
+            start = int(first) if first else max(0, size - int(last))
+            end = min(int(last), size - 1) if first and last else size - 1
+        except ValueError:
+            return super().send_head()
+        if start >= size or start > end:
+            self.send_error(416)
+            return None
+        file = open(path, "rb")
+        file.seek(start)
+        self.send_response(206)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Range", f"bytes {start}-{end}/{size}")
+        self.send_header("Content-Length", str(end - start + 1))
+        self.send_header("Accept-Ranges", "bytes")
+        self.end_headers()
+        self.range_left = end - start + 1
+        return file
+
+    def copyfile(self, source, outputfile):
+        left = getattr(self, "range_left", None)
+        if left is None:
+            return super().copyfile(source, outputfile)
+        while left > 0:
+            chunk = source.read(min(65536, left))
+            if not chunk:
+                break
+            outputfile.write(chunk)
+            left -= len(chunk)
 
     def send_response(self, code, message=None):
         if code >= 400:
@@ -465,9 +504,11 @@ class PlayerPageTests(unittest.TestCase):
         self.assertGreater(variance(decode(cube)[2]), 100)
         self.assert_no_flash()
         # A phone: the viewer fills the screen, on the first frame of the first item.
-        DRIVER.set_window_size(390, 844)
+        DRIVER.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
         try:
             width, height = DRIVER.execute_script("return [innerWidth, innerHeight]")
+            self.assertEqual([width, height], [390, 844])
             self.load("demo")
             self.open_first(1)
             self.key(Keys.SPACE)
@@ -478,7 +519,7 @@ class PlayerPageTests(unittest.TestCase):
             phone = os.path.join(OUT, "phone.png")
             self.check_face(phone, os.path.join(OUT, "demo", item["firstFrame"]), None)
         finally:
-            DRIVER.set_window_size(1280, 800)
+            DRIVER.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
     def check_face(self, path, reference, frame):
         DRIVER.find_element("id", "frame").screenshot(path)
@@ -489,6 +530,8 @@ class PlayerPageTests(unittest.TestCase):
         # Below the header and progress bars (the top fifth) the picture is the item's alone.
         start = width * 3 * (height // 5)
         score = psnr(shot[start:], wanted[start:])
+        print(f"\n  {os.path.relpath(path, ROOT)}: PSNR {score:.1f} dB against {os.path.relpath(reference, ROOT)}",
+              end=" ", file=sys.stderr)
         self.assertGreaterEqual(score, 20, f"{path}: PSNR {score:.1f} dB against {reference}")
 
 

@@ -34,6 +34,7 @@ extension PlayerPage {
         .viewer { position: fixed; inset: 0; z-index: 10; display: none; align-items: center; justify-content: center;
           background: #000; }
         .viewer.open { display: flex; }
+        .frame:focus { outline: none; }
         .frame { position: relative; height: 100vh; width: calc(100vh * 9 / 16); max-width: 100vw; overflow: hidden;
           background: #000; }
         @media (max-width: 600px) { .frame { width: 100vw; height: 100vh; } }
@@ -53,7 +54,10 @@ extension PlayerPage {
         .count { font-size: 12px; color: #ddd; }
         .icon { width: 36px; height: 36px; border: 0; border-radius: 50%; background: rgba(0,0,0,.3); color: #fff;
           font-size: 16px; line-height: 1; cursor: pointer; }
-        .icon:focus-visible, .zone:focus-visible { outline: 2px solid #8ab4f8; }
+        .icon svg { width: 18px; height: 18px; display: block; margin: auto; fill: none; stroke: #fff; stroke-width: 2.2;
+          stroke-linecap: round; stroke-linejoin: round; }
+        .icon:focus-visible { outline: 2px solid #8ab4f8; }
+        .zone:focus-visible { outline: 2px solid rgba(138,180,248,.8); outline-offset: -3px; }
         .zones { position: absolute; inset: 0; z-index: 10; display: flex; touch-action: none; user-select: none; }
         .zone { height: 100%; border: 0; padding: 0; margin: 0; background: transparent; cursor: pointer; }
         .zone.back { width: 33.333%; }
@@ -71,7 +75,7 @@ extension PlayerPage {
         <ul class="row" id="row" aria-label="Stories"></ul>
         <p class="empty" id="empty" hidden>No stories in this bundle.</p>
         <div class="viewer" id="viewer" role="dialog" aria-modal="true" aria-label="Story viewer">
-          <div class="frame" id="frame">
+          <div class="frame" id="frame" tabindex="-1">
             <div class="stage" id="stage">
               <img class="layer" id="stillA" alt="" style="z-index:1">
               <img class="layer" id="stillB" alt="" style="z-index:2">
@@ -88,9 +92,9 @@ extension PlayerPage {
               <div class="head">
                 <img id="headAvatar" alt="">
                 <p class="who" id="caption" aria-live="polite" style="margin:0"><span class="name" id="name"></span><span class="count" id="count"></span></p>
-                <button type="button" class="icon" id="pause" aria-label="Pause" aria-pressed="false">❚❚</button>
-                <button type="button" class="icon" id="sound" aria-label="Unmute" aria-pressed="false">🔇</button>
-                <button type="button" class="icon" id="close" aria-label="Close">✕</button>
+                <button type="button" class="icon" id="pause" aria-label="Pause" aria-pressed="false"></button>
+                <button type="button" class="icon" id="sound" aria-label="Unmute" aria-pressed="false"></button>
+                <button type="button" class="icon" id="close" aria-label="Close"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg></button>
               </div>
             </div>
             <p class="note" id="note" role="status" hidden>This clip can't play in this browser.</p>
@@ -166,6 +170,11 @@ extension PlayerPage {
             }
           }
           const END = { end: true };
+          const svg = (path) => `<svg viewBox="0 0 24 24" aria-hidden="true"><path d="${path}"/></svg>`;
+          const ICONS = {
+            pause: svg('M8 5v14M16 5v14'), play: svg('M7 5l12 7-12 7z'),
+            muted: svg('M4 9h4l5-4v14l-5-4H4zM16 9l5 6M21 9l-5 6'), sound: svg('M4 9h4l5-4v14l-5-4H4zM16 8a5 5 0 0 1 0 8M18.5 5.5a8.5 8.5 0 0 1 0 13'),
+          };
 
           const stage = { stills: [$('stillA'), $('stillB')], videos: [$('videoA'), $('videoB')], cube: $('cube') };
           let manifest = null, nav = null, at = null, phase = 'closed', transition = null, generation = 0;
@@ -406,13 +415,13 @@ extension PlayerPage {
             const button = $('pause');
             button.setAttribute('aria-pressed', String(paused));
             button.setAttribute('aria-label', paused ? 'Play' : 'Pause');
-            button.textContent = paused ? '▶' : '❚❚';
+            button.innerHTML = paused ? ICONS.play : ICONS.pause;
           }
           function updateSound() {
             const button = $('sound');
             button.setAttribute('aria-pressed', String(!muted));
             button.setAttribute('aria-label', muted ? 'Unmute' : 'Mute');
-            button.textContent = muted ? '🔇' : '🔊';
+            button.innerHTML = muted ? ICONS.muted : ICONS.sound;
           }
           function active() { return phase === 'transition' ? stage.cube : phase === 'item' ? front : null; }
           function setPaused(value) {
@@ -530,7 +539,7 @@ extension PlayerPage {
             document.body.style.overflow = 'hidden';
             updateSound();
             enterItem(token);
-            $('forward').focus();
+            $('frame').focus({ preventScroll: true });
           }
           function close() {
             generation++;
@@ -580,6 +589,7 @@ extension PlayerPage {
                 if (response.ok) manifest = await response.json();
               } catch (e) { /* the embedded copy */ }
             }
+            updatePause(); updateSound();
             renderRow();
             for (const story of manifest.stories) if (story.user.avatar) image(story.user.avatar);
             requestAnimationFrame(tick);
