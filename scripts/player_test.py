@@ -327,6 +327,7 @@ class PlayerPageTests(unittest.TestCase):
         self.load("demo", file_url=file_url)
         self.open_first(FULL_PLAY_RATE)
         self.wait_for("return window.storyreelPlayer.state().phase === 'end'", timeout=90)
+        self.wait_for("return window.__flash.samples[window.__flash.samples.length - 1].phase === 'end'")
         expected = full_play_steps(manifest)
         self.assertEqual(self.steps(), expected)
         # The state samples: each item in order, each transition between them, then the end.
