@@ -381,6 +381,27 @@ class PlayerPageTests(unittest.TestCase):
                 self.assert_no_flash()
                 DRIVER.execute_script("window.storyreelPlayer.close()")
 
+    def test_real_pointer_input_taps_and_swipes(self):
+        self.load("demo")
+        self.open_first(CASE_RATE)
+        zones = DRIVER.find_element("id", "zones")
+        width = zones.size["width"]
+        # A click on the right two thirds goes forward (offsets are from the element's centre).
+        ActionChains(DRIVER).move_to_element_with_offset(zones, width * 0.3, 0).click().perform()
+        self.wait_for("return window.storyreelPlayer.steps().length >= 2")
+        # A drag to the left is a swipe to the next story: from a last item, through the cube.
+        ActionChains(DRIVER).move_to_element_with_offset(zones, width * 0.3, 0).click_and_hold() \
+            .move_by_offset(-width * 0.5, 0).release().perform()
+        self.wait_for("return window.storyreelPlayer.steps().length >= 3")
+        # A click on the left third goes back: from ben_k's first item to ana.lima's (a cut).
+        ActionChains(DRIVER).move_to_element_with_offset(zones, -width * 0.4, 0).click().perform()
+        self.wait_for("return window.storyreelPlayer.steps().length >= 4")
+        self.assertEqual(self.steps(), [
+            {"item": "ana.lima#0"}, {"item": "ana.lima#1"},
+            {"transition": "forward", "from": "ana.lima", "to": "ben_k", "then": "ben_k#0"},
+            {"item": "ana.lima#0"}])
+        self.assert_no_flash()
+
     def test_a_hold_pauses_and_release_resumes_without_moving(self):
         self.load("demo")
         self.open_first(1)
