@@ -184,7 +184,9 @@ def tearDownModule():
 
 
 def make_hevc_bundle():
-    """The demo bundle with one item said to be HEVC (`hvc1`), which Chromium cannot play."""
+    """The demo bundle with one item said to be HEVC (`hvc1`), which Chromium cannot play. Its
+    index.html is the demo's, embedding the demo's manifest: the page plays the changed one only
+    because, served over HTTP, it fetches manifest.json."""
     demo, folder = os.path.join(OUT, "demo"), os.path.join(OUT, "hevc")
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
