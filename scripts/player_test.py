@@ -89,6 +89,11 @@ if (!window.__flash) {
 """
 
 
+# The item's video is revealed (it has presented a frame) and has played a little.
+PLAYING_ON_SCREEN = """return [...document.querySelectorAll('#videoA, #videoB')]
+    .some(v => v.classList.contains('shown') && v.currentTime > 0.1)"""
+
+
 def render(name, extra):
     folder = os.path.join(OUT, FOLDERS[name])
     result = subprocess.run(
@@ -509,7 +514,7 @@ class PlayerPageTests(unittest.TestCase):
         # Mid-item: paused on a known frame, against ffmpeg's decode of that frame.
         self.open_first(1)
         item = manifest["stories"][0]["items"][0]
-        self.wait_for("return window.storyreelPlayer.state().currentTime > 0.1")
+        self.wait_for(PLAYING_ON_SCREEN)
         self.key(Keys.SPACE)
         frame = round(item["duration"] * item["frameRate"] / 2)
         seek_front(frame / item["frameRate"] + 0.5 / item["frameRate"])
@@ -535,6 +540,7 @@ class PlayerPageTests(unittest.TestCase):
             self.assertEqual([width, height], [390, 844])
             self.load("demo")
             self.open_first(1)
+            self.wait_for(PLAYING_ON_SCREEN)
             self.key(Keys.SPACE)
             seek_front(0.5 / item["frameRate"])
             box = DRIVER.execute_script("const b = document.getElementById('frame').getBoundingClientRect();"
