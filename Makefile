@@ -11,11 +11,17 @@ FUZZ_COUNT ?= 2000
 FUZZ_SEED ?= 1
 FUZZ_SLICE ?= 200
 
+# The player page's browser tests (scripts/player_test.py): Debian's chromium, driven headless by
+# Debian's python3-selenium through Debian's chromedriver (by path: nothing downloads a browser).
+PLAYER_TEST := /usr/bin/python3 scripts/player_test.py
+
 # Build: FFmpeg 5.1 libraries (libavformat, libavcodec, libswscale, libavutil).
 # Tests and benches: the ffmpeg CLI, mediainfo, ffmpegthumbnailer,
-# hyperfine and a JSON Schema validator. The tool itself needs only the libraries at run time.
+# hyperfine, a JSON Schema validator, and chromium with its driver for the player page.
+# The tool itself needs only the libraries at run time.
 DEB_PACKAGES := pkg-config libavformat-dev libavcodec-dev libswscale-dev libavutil-dev \
-	ffmpeg mediainfo ffmpegthumbnailer hyperfine python3 python3-jsonschema time
+	ffmpeg mediainfo ffmpegthumbnailer hyperfine python3 python3-jsonschema time \
+	chromium chromium-driver python3-selenium
 # Deployment checks: readelf (binutils) for the static binary, python3-yaml for the CI examples.
 DEB_PACKAGES += binutils python3-yaml
 
@@ -45,6 +51,7 @@ test: deps
 	$(SWIFT) build -c release --product storyreel
 	$(SWIFT) build --build-tests
 	STORYREEL_BIN=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build --parallel --num-workers 2
+	STORYREEL_BIN=$(CURDIR)/$(BIN) $(PLAYER_TEST)
 	$(FUZZ) --bin $(CURDIR)/$(BIN) --count $(FUZZ_SLICE) --seed $(FUZZ_SEED)
 	SWIFT=$(SWIFT) bash scripts/kit-check.sh
 	$(MAKE) --no-print-directory check-ci-examples check-deploy

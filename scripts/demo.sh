@@ -74,4 +74,5 @@ echo "$DEMO/transitions/$from-to-$to.mp4 (+ .png filmstrip)"
 
 echo
 echo "manifest: build/reel/manifest.json"
+echo "the player page: open build/reel/index.html"
 exit "$status"

@@ -53,11 +53,13 @@ public enum BundleFolder {
     }
 
     /// True for an entry a bundle made by storyreel holds at its top: an output folder whose
-    /// files all have storyreel's names, the manifest, or the lock file.
+    /// files all have storyreel's names, the manifest, the player page, or the lock file.
     private static func belongsToBundle(_ name: String, in bundle: String) -> Bool {
         let path = BundlePaths.join(bundle, name)
         let stamp = FileStamp(path: path, followingLinks: false)
-        if name == BundlePaths.manifest || name == BundlePaths.lockFile { return stamp?.isRegularFile == true }
+        if [BundlePaths.manifest, BundlePaths.lockFile, PlayerPage.fileName].contains(name) {
+            return stamp?.isRegularFile == true
+        }
         guard BundlePaths.outputFolders.contains(name), stamp?.isFolder == true else { return false }
         let files = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         return files.allSatisfy { BundlePaths.isOutputName($0, in: name) || TemporaryFile.isTemporaryName($0) }

@@ -110,7 +110,17 @@ public struct BundleRenderer: Sendable {
             try AtomicFile.write(bytes, to: manifestPath, stagingFolder: privateFolder)
         }
         summary.manifestPath = manifestPath
-        if options.prune { summary.pruned = prune(keeping: manifest.referencedFiles, ledger: ledger) }
+        var referenced = manifest.referencedFiles
+        if settings.player {
+            if let note = try writePlayerPage(for: bytes, ledger: ledger) {
+                summary.notes.append(note)
+            } else {
+                referenced.insert(PlayerPage.fileName)
+            }
+        } else if ledger.recorded.contains(PlayerPage.fileName), ledger.removeIfUnchanged(PlayerPage.fileName) {
+            summary.pruned += 1
+        }
+        if options.prune { summary.pruned += prune(keeping: referenced, ledger: ledger) }
         return try finish(run, summary: &summary, skipped: skipped, started: started, ledger: ledger)
     }
 
@@ -125,6 +135,30 @@ public struct BundleRenderer: Sendable {
         summary.skipped = options.shard == nil ? skipped : skipped + run.failures
         summary.seconds = Date().timeIntervalSince(started)
         return summary
+    }
+
+    /// Writes the player page for the manifest's bytes as `index.html`, atomically and only when
+    /// its bytes change, and records it in the ledger. A page storyreel did not write (or that
+    /// is not a regular file) is left alone: the returned note says so.
+    private func writePlayerPage(for manifest: Data, ledger: BundleLedger) throws -> String? {
+        let page = PlayerPage(manifest: manifest).bytes
+        let name = PlayerPage.fileName
+        let path = BundlePaths.join(output, name)
+        let state = ledger.state(of: name)
+        let current = state == .missing ? nil : try? RegularFile.contents(of: path, maxSize: UInt64(page.count))
+        switch state {
+        case .notRegular:
+            return "\(path): not a regular file storyreel wrote; the player page was not written"
+        case .unknown where current != page:
+            return "\(path): a file storyreel did not write; the player page was not written"
+        case .missing, .current, .changed, .unknown:
+            if current != page {
+                let privateFolder = BundlePaths.join(output, BundlePaths.privateFolder)
+                try AtomicFile.write(page, to: path, stagingFolder: privateFolder)
+            }
+            if state != .current || current != page { try ledger.record(name) }
+            return nil
+        }
     }
 
     /// Removes the outputs storyreel recorded writing that the manifest no longer references,

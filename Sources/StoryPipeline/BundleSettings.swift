@@ -1,7 +1,8 @@
 import Foundation
 import StoryMedia
 
-/// The settings a bundle is rendered with: the canvas, the transitions' timing and encoding.
+/// The settings a bundle is rendered with: the canvas, the transitions' timing and encoding,
+/// and whether it gets the player page.
 /// They are kept in `.storyreel/settings.json`, so a later `render` (or `ingest --render`) that
 /// does not give them renders with the same ones instead of re-keying the bundle to the defaults.
 public struct BundleSettings: Equatable, Sendable {
@@ -52,6 +53,8 @@ public struct BundleSettings: Equatable, Sendable {
         public var codec: VideoEncoder.Codec?
         /// `--max-bitrate`.
         public var peak: Peak?
+        /// `--player` / `--no-player`.
+        public var player: Bool?
 
         /// Nothing given.
         public init() {}
@@ -71,8 +74,11 @@ public struct BundleSettings: Equatable, Sendable {
     public var codec = VideoEncoder.Codec.h264
     /// The transitions' peak bit rate.
     public var peak = Peak.rule
+    /// Write the player page, `index.html`, beside the manifest.
+    public var player = true
 
-    /// The defaults: automatic canvas, 0.5 s at 30 fps, forward only, H.264 at CRF 23, the peak rule.
+    /// The defaults: automatic canvas, 0.5 s at 30 fps, forward only, H.264 at CRF 23, the peak
+    /// rule, the player page.
     public init() {}
 
     /// The largest canvas the automatic choice gives.
@@ -88,6 +94,7 @@ public struct BundleSettings: Equatable, Sendable {
         if let crf = overrides.crf { result.crf = crf }
         if let codec = overrides.codec { result.codec = codec }
         if let peak = overrides.peak { result.peak = peak }
+        if let player = overrides.player { result.player = player }
         return result
     }
 
@@ -104,7 +111,7 @@ public struct BundleSettings: Equatable, Sendable {
             ("size", canvas.description), ("fps", JSONValue.format(fps)),
             ("transition-duration", JSONValue.format(transitionDuration)),
             ("both-directions", bothDirections ? "yes" : "no"), ("crf", "\(crf)"), ("codec", codec.rawValue),
-            ("max-bitrate", peak.description),
+            ("max-bitrate", peak.description), ("player", player ? "yes" : "no"),
         ]
     }
 
@@ -175,6 +182,8 @@ public struct BundleSettings: Equatable, Sendable {
             transitionDuration = number
         case "both-directions":
             bothDirections = value == "yes"
+        case "player":
+            player = value == "yes"
         case "crf":
             guard let number = Int(value), (0...51).contains(number) else { return false }
             crf = number

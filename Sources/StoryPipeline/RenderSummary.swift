@@ -12,6 +12,8 @@ public struct RenderSummary: Sendable {
     public var manifestPath: String?
     /// Outputs removed by `--prune`.
     public var pruned = 0
+    /// Notes for a person, one line each, e.g. why the player page was not written.
+    public var notes: [String] = []
     /// How this run's options changed the bundle's saved settings, e.g. `crf 23 → 20`.
     public var settingsChanges: [String] = []
     /// What the input held that was ignored (unknown keys in `story.json` or the spec), one line each.

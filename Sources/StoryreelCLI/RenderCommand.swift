@@ -9,7 +9,7 @@ public enum RenderCommand: Command {
     public static let usage =
         "render INPUT -o OUT [--jobs N] [--shard K/N] [--size WxH|auto] [--fps 30] [--transition-duration 0.5] "
         + "[--both-directions|--forward-only] [--crf 23] [--codec h264|hevc] [--max-bitrate BITS|auto] "
-        + "[--copy|--link|--reference] [--prune] [--force] [--timeout S] [--lock-timeout S] [--quiet] [--json]"
+        + "[--player|--no-player] [--copy|--link|--reference] [--prune] [--force] [--timeout S] [--lock-timeout S] [--quiet] [--json]"
     static let output = Option.output("OUT", "The bundle folder (created when missing).")
     static let jobs = Option.jobs("Work units at once.")
     static let shard = Option<(index: Int, count: Int)?>.ranged(
@@ -57,6 +57,8 @@ public enum RenderCommand: Command {
         range: .transitionSeconds)
     static let bothDirections = Flag("both-directions", "Also render backward transitions.")
     static let forwardOnly = Flag("forward-only", "Render forward transitions only (the default).")
+    static let player = Flag("player", "Write the player page, index.html (the default).")
+    static let noPlayer = Flag("no-player", "Write no player page (index.html); remove the one storyreel wrote.")
     static let crf = Option.wholeNumber(
         "crf", "N", "Transitions' constant rate factor, lower is better.", default: defaults.crf,
         range: .wholeNumber(0...51))
@@ -70,7 +72,7 @@ public enum RenderCommand: Command {
     /// The bundle settings, saved in `.storyreel/settings.json`: a later run without them keeps
     /// them (shared by `render`, `plan` and `ingest --render`).
     static let settingsOptions: [any OptionDeclaration] = [
-        size, fps, transitionDuration, bothDirections, forwardOnly, crf, codec, maxBitrate,
+        size, fps, transitionDuration, bothDirections, forwardOnly, crf, codec, maxBitrate, player, noPlayer,
     ]
 
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
@@ -125,6 +127,12 @@ public enum RenderCommand: Command {
         case (false, true): overrides.bothDirections = false
         case (false, false): break
         }
+        switch (arguments[player], arguments[noPlayer]) {
+        case (true, true): throw UsageError("give --player or --no-player, not both")
+        case (true, false): overrides.player = true
+        case (false, true): overrides.player = false
+        case (false, false): break
+        }
         overrides.crf = arguments.given(crf)
         overrides.codec = arguments.given(codec)
         overrides.peak = arguments.given(maxBitrate)
@@ -146,6 +154,7 @@ public enum RenderCommand: Command {
         if !summary.settingsChanges.isEmpty {
             console.note("settings changed: \(summary.settingsChanges.joined(separator: ", ")) (kept for later runs)")
         }
+        for note in summary.notes { console.note(note) }
         for entry in summary.skipped {
             console.error("\(entry.path): skipped: \(entry.reason)")
         }

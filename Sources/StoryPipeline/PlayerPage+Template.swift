@@ -1,0 +1,605 @@
+extension PlayerPage {
+    /// The page, with `{{manifest}}` where the manifest's JSON goes. The navigation follows the
+    /// README's playback rules table (Playing a bundle > Playback rules), as `StoryNavigator` does.
+    static let template = #"""
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+        <meta name="generator" content="storyreel">
+        <link rel="icon" href="data:,">
+        <title>Stories</title>
+        <style>
+        :root { color-scheme: dark; }
+        * { box-sizing: border-box; }
+        html, body { margin: 0; min-height: 100%; background: #111; color: #eee;
+          font: 15px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+        .top { display: flex; align-items: baseline; gap: 16px; padding: 16px 16px 4px; }
+        h1 { font-size: 18px; margin: 0; font-weight: 600; }
+        .link { background: none; border: 0; padding: 0; color: #8ab4f8; text-decoration: underline;
+          cursor: pointer; font: inherit; font-size: 13px; }
+        .row { display: flex; gap: 14px; padding: 12px 16px 20px; margin: 0; list-style: none; overflow-x: auto; }
+        .row li { flex: none; }
+        .story { display: flex; flex-direction: column; align-items: center; gap: 6px; width: 84px; padding: 0;
+          background: none; border: 0; color: inherit; font: inherit; cursor: pointer; }
+        .ring { width: 78px; height: 78px; border-radius: 50%; padding: 3px; background: #3a3a3a; }
+        .story.unseen .ring { background: conic-gradient(from 200deg, #feda75, #fa7e1e, #d62976, #962fbf, #4f5bd5, #feda75); }
+        .ring img { display: block; width: 100%; height: 100%; border-radius: 50%; object-fit: cover;
+          border: 3px solid #111; background: #333; }
+        .handle { max-width: 84px; font-size: 12px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+        .story.seen .handle { color: #999; }
+        .story:focus-visible { outline: 2px solid #8ab4f8; outline-offset: 4px; border-radius: 8px; }
+        .empty { padding: 0 16px; color: #999; }
+        .viewer { position: fixed; inset: 0; z-index: 10; display: none; align-items: center; justify-content: center;
+          background: #000; }
+        .viewer.open { display: flex; }
+        .frame:focus { outline: none; }
+        .frame { position: relative; height: 100vh; width: calc(100vh * 9 / 16); max-width: 100vw; overflow: hidden;
+          background: #000; }
+        @media (max-width: 600px) { .frame { width: 100vw; height: 100vh; } }
+        .stage { position: absolute; inset: 0; }
+        .layer { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover; opacity: 0;
+          pointer-events: none; }
+        .layer.shown { opacity: 1; }
+        .chrome { position: absolute; left: 0; right: 0; top: 0; z-index: 20; padding: 8px 8px 24px;
+          background: linear-gradient(rgba(0,0,0,.45), rgba(0,0,0,0)); }
+        .bars { display: flex; gap: 3px; }
+        .bar { flex: 1; height: 3px; border-radius: 2px; background: rgba(255,255,255,.35); overflow: hidden; }
+        .bar > i { display: block; height: 100%; width: 0; background: #fff; }
+        .head { display: flex; align-items: center; gap: 8px; margin-top: 8px; }
+        .head img { width: 32px; height: 32px; border-radius: 50%; object-fit: cover; background: #333; }
+        .who { flex: 1; min-width: 0; display: flex; gap: 8px; align-items: baseline; }
+        .name { font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+        .count { font-size: 12px; color: #ddd; }
+        .icon { width: 36px; height: 36px; border: 0; border-radius: 50%; background: rgba(0,0,0,.3); color: #fff;
+          font-size: 16px; line-height: 1; cursor: pointer; }
+        .icon svg { width: 18px; height: 18px; display: block; margin: auto; fill: none; stroke: #fff; stroke-width: 2.2;
+          stroke-linecap: round; stroke-linejoin: round; }
+        .icon:focus-visible { outline: 2px solid #8ab4f8; }
+        .zone:focus-visible { outline: 2px solid rgba(138,180,248,.8); outline-offset: -3px; }
+        .zones { position: absolute; inset: 0; z-index: 10; display: flex; touch-action: none; user-select: none; }
+        .zone { height: 100%; border: 0; padding: 0; margin: 0; background: transparent; cursor: pointer; }
+        .zone.back { width: 33.333%; }
+        .zone.forward { width: 66.667%; }
+        .note, .endcard { position: absolute; left: 12px; right: 12px; z-index: 30; border-radius: 8px;
+          background: rgba(0,0,0,.65); padding: 8px 12px; text-align: center; }
+        .note { bottom: 16px; font-size: 13px; }
+        .endcard { top: 40%; }
+        [hidden] { display: none !important; }
+        .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+        </style>
+        </head>
+        <body>
+        <div class="top"><h1>Stories</h1><button type="button" class="link" id="reset" aria-label="Reset seen stories">reset</button></div>
+        <ul class="row" id="row" aria-label="Stories"></ul>
+        <p class="empty" id="empty" hidden>No stories in this bundle.</p>
+        <div class="viewer" id="viewer" role="dialog" aria-modal="true" aria-label="Story viewer">
+          <div class="frame" id="frame" tabindex="-1">
+            <div class="stage" id="stage">
+              <img class="layer" id="stillA" alt="" style="z-index:1">
+              <img class="layer" id="stillB" alt="" style="z-index:2">
+              <video class="layer" id="videoA" playsinline muted preload="auto" style="z-index:3"></video>
+              <video class="layer" id="videoB" playsinline muted preload="auto" style="z-index:4"></video>
+              <video class="layer" id="cube" playsinline muted preload="auto" style="z-index:5"></video>
+            </div>
+            <div class="zones" id="zones">
+              <button type="button" class="zone back" id="back" aria-label="Previous item"></button>
+              <button type="button" class="zone forward" id="forward" aria-label="Next item"></button>
+            </div>
+            <div class="chrome">
+              <div class="bars" id="bars" aria-hidden="true"></div>
+              <div class="head">
+                <img id="headAvatar" alt="">
+                <p class="who" id="caption" aria-live="polite" style="margin:0"><span class="name" id="name"></span><span class="count" id="count"></span></p>
+                <button type="button" class="icon" id="pause" aria-label="Pause" aria-pressed="false"></button>
+                <button type="button" class="icon" id="sound" aria-label="Unmute" aria-pressed="false"></button>
+                <button type="button" class="icon" id="close" aria-label="Close"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg></button>
+              </div>
+            </div>
+            <p class="note" id="note" role="status" hidden>This clip can't play in this browser.</p>
+            <div class="endcard" id="endcard" hidden><p style="margin:0 0 8px">You're all caught up.</p>
+              <button type="button" class="link" id="closeEnd" aria-label="Close the viewer">close</button></div>
+          </div>
+        </div>
+        <script type="application/json" id="manifest">{{manifest}}</script>
+        <script>
+        (() => {
+          'use strict';
+          const $ = (id) => document.getElementById(id);
+          const SEEN = 'storyreel.seen.';
+          const UNMUTED = 'storyreel.unmuted';
+          const store = {
+            get(key) { try { return localStorage.getItem(key); } catch (e) { return null; } },
+            set(key, value) { try { localStorage.setItem(key, value); } catch (e) { /* private mode */ } },
+          };
+          const isSeen = (id) => store.get(SEEN + id) === '1';
+          const reducedMotion = window.matchMedia ? matchMedia('(prefers-reduced-motion: reduce)') : { matches: false };
+
+          // The playback rules (README: Playing a bundle > Playback rules), over the play order.
+          class Navigator {
+            constructor(manifest, seen, cutsOnly) {
+              this.manifest = manifest;
+              this.seen = seen;
+              this.cutsOnly = cutsOnly;
+              const unseen = [], done = [];
+              manifest.stories.forEach((story, index) => (this.storySeen(story) ? done : unseen).push(index));
+              this.order = unseen.concat(done);
+              this.transitions = new Map(manifest.transitions.map((t) => [`${t.direction} ${t.from} ${t.to}`, t]));
+            }
+            storySeen(story) { return story.isRead || story.items.every((item) => this.seen(item.id)); }
+            story(position) { return this.manifest.stories[this.order[position]]; }
+            firstUnseen(position) {
+              const index = this.story(position).items.findIndex((item) => !this.seen(item.id));
+              return index < 0 ? 0 : index;
+            }
+            transition(direction, from, to) {
+              if (this.cutsOnly()) return null;
+              return this.transitions.get(`${direction} ${this.story(from).id} ${this.story(to).id}`) || null;
+            }
+            start(position) { return this.order.length ? { at: { story: position, item: this.firstUnseen(position) }, via: null } : END; }
+            // The next step from `at` for `event`: {at, via} or END.
+            next(at, event) {
+              if (!at) return END;
+              const count = this.order.length, items = this.story(at.story).items.length;
+              const last = at.item === items - 1, first = at.item === 0;
+              switch (event) {
+                case 'itemDidFinish': case 'tapForward':
+                  if (!last) return { at: { story: at.story, item: at.item + 1 }, via: null };
+                  return this.toNext(at, true);
+                case 'swipeToNextStory':
+                  return this.toNext(at, last);
+                case 'tapBack':
+                  if (!first) return { at: { story: at.story, item: at.item - 1 }, via: null };
+                  return this.toPrevious(at, true);
+                case 'swipeToPreviousStory':
+                  return this.toPrevious(at, first);
+              }
+              return END;
+            }
+            toNext(at, fromLast) {
+              if (at.story + 1 >= this.order.length) return END;
+              const item = this.firstUnseen(at.story + 1);
+              const via = fromLast && item === 0 ? this.transition('forward', at.story, at.story + 1) : null;
+              return { at: { story: at.story + 1, item }, via };
+            }
+            toPrevious(at, fromFirst) {
+              if (at.story === 0) return { at: { story: 0, item: 0 }, via: null };
+              const via = fromFirst ? this.transition('backward', at.story, at.story - 1) : null;
+              return { at: { story: at.story - 1, item: 0 }, via };
+            }
+          }
+          const END = { end: true };
+          const svg = (path) => `<svg viewBox="0 0 24 24" aria-hidden="true"><path d="${path}"/></svg>`;
+          const ICONS = {
+            pause: svg('M8 5v14M16 5v14'), play: svg('M7 5l12 7-12 7z'),
+            muted: svg('M4 9h4l5-4v14l-5-4H4zM16 9l5 6M21 9l-5 6'), sound: svg('M4 9h4l5-4v14l-5-4H4zM16 8a5 5 0 0 1 0 8M18.5 5.5a8.5 8.5 0 0 1 0 13'),
+          };
+
+          const stage = { stills: [$('stillA'), $('stillB')], videos: [$('videoA'), $('videoB')], cube: $('cube') };
+          let manifest = null, nav = null, at = null, phase = 'closed', transition = null, generation = 0;
+          let rate = 1, paused = false, held = false, muted = !unmutedThisSession();
+          let front = null, fallback = null, openedFrom = null;
+          const steps = [], endedEvents = [];
+          const preloaded = new Map();
+
+          function unmutedThisSession() { try { return sessionStorage.getItem(UNMUTED) === '1'; } catch (e) { return false; } }
+          function item(position = at) { return position ? nav.story(position.story).items[position.item] : null; }
+          function name(position) { return `${nav.story(position.story).id}#${position.item}`; }
+          function codecsOf(clip) {
+            if (clip.codecs) return clip.codecs;
+            return { h264: 'avc1.42E01E', hevc: 'hvc1.1.6.L93.B0', vp9: 'vp09.00.10.08', av1: 'av01.0.04M.08' }[clip.codec] || clip.codec;
+          }
+          function playable(clip) { return stage.cube.canPlayType(`video/mp4; codecs="${codecsOf(clip)}"`) !== ''; }
+          function quietly(promise) { if (promise && promise.catch) promise.catch(() => {}); }
+          function image(src) {
+            if (!src) return Promise.resolve();
+            if (!preloaded.has(src)) {
+              const img = new Image();
+              img.src = src;
+              preloaded.set(src, img.decode().catch(() => {}));
+            }
+            return preloaded.get(src);
+          }
+
+          // Stills: the back one is filled and decoded, then laid over the front one.
+          async function showStill(src, token) {
+            await image(src);
+            if (token !== generation) return false;
+            const [under, over] = stage.stills[1].classList.contains('front') ? stage.stills : [stage.stills[1], stage.stills[0]];
+            if (over.getAttribute('src') === src && over.classList.contains('shown')) return true;
+            const target = under;
+            target.src = src;
+            if (!target.complete) await target.decode().catch(() => {});
+            if (token !== generation) return false;
+            target.style.zIndex = 2; target.classList.add('shown', 'front');
+            over.style.zIndex = 1; over.classList.remove('shown', 'front');
+            return true;
+          }
+          function hideVideos(except) {
+            for (const video of [...stage.videos, stage.cube]) {
+              if (video === except) continue;
+              video.classList.remove('shown');
+              video.pause();
+            }
+          }
+          // Calls `then` once `video` has presented a frame of its current source.
+          function whenPresented(video, token, then) {
+            const go = () => { if (token === generation) then(); };
+            if (video.requestVideoFrameCallback) video.requestVideoFrameCallback(go);
+            else video.addEventListener('playing', function check() { if (video.readyState >= 2) go(); else setTimeout(check, 16); }, { once: true });
+          }
+          function load(video, src) {
+            if (video.getAttribute('src') !== src) { video.src = src; video.load(); }
+          }
+          function play(video) {
+            video.playbackRate = rate;
+            video.defaultPlaybackRate = rate;
+            if (!paused && !held) quietly(video.play().catch(() => {
+              if (!video.muted && video !== stage.cube) { video.muted = true; muted = true; updateSound(); quietly(video.play()); }
+            }));
+          }
+
+          function record(step) { steps.push(step); }
+          function describe(result) {
+            if (result === END) return { end: true };
+            if (result.via) return { transition: result.via.direction, from: result.via.from, to: result.via.to, then: name(result.at) };
+            return { item: name(result.at) };
+          }
+
+          // Moves to `result` ({at, via} or END), as the rules decided.
+          function go(result, outgoing) {
+            const token = ++generation;
+            paused = false; held = false; updatePause();
+            clearFallback();
+            record(describe(result));
+            if (result === END) { finish(); return; }
+            at = result.at;
+            if (!result.via) { phase = 'item'; transition = null; enterItem(token); return; }
+            phase = 'transition';
+            transition = result.via;
+            updateChrome();
+            const face = result.via.direction === 'forward' ? outgoing.lastFrame : outgoing.firstFrame;
+            image(item().firstFrame);
+            showStill(face, token).then((ok) => {
+              if (!ok) return;
+              hideVideos();
+              const cube = stage.cube;
+              load(cube, result.via.src);
+              if (cube.currentTime !== 0) cube.currentTime = 0;
+              cube.onended = () => {
+                if (token !== generation) return;
+                endedEvents.push({ kind: 'transition', src: result.via.src });
+                land();
+              };
+              whenPresented(cube, token, () => {
+                cube.classList.add('shown');
+                // The incoming item's first frame waits under the cube, its video behind it.
+                showStill(item().firstFrame, token);
+                prepare(item());
+              });
+              play(cube);
+            });
+          }
+          // The transition is over: the item it lands on starts.
+          function land() {
+            if (phase !== 'transition') return;
+            const token = ++generation;
+            phase = 'item'; transition = null;
+            enterItem(token);
+          }
+          function finish() {
+            phase = 'end'; transition = null;
+            for (const video of [...stage.videos, stage.cube]) video.pause();
+            $('endcard').hidden = false;
+            updateChrome();
+            $('closeEnd').focus();
+          }
+
+          // A video element with `clip` loaded (the preloaded one when there is one).
+          function prepare(clip) {
+            const ready = stage.videos.find((video) => video.getAttribute('src') === clip.src);
+            if (ready) return ready;
+            const spare = stage.videos.find((video) => video !== front) || stage.videos[0];
+            spare.muted = true;
+            load(spare, clip.src);
+            return spare;
+          }
+
+          function enterItem(token) {
+            const clip = item();
+            store.set(SEEN + clip.id, '1');
+            $('endcard').hidden = true;
+            updateChrome();
+            showStill(clip.firstFrame, token).then((ok) => {
+              if (!ok) return;
+              hideVideos();
+              if (!playable(clip)) { startFallback(clip, token); return; }
+              $('note').hidden = true;
+              const video = prepare(clip);
+              front = video;
+              video.muted = muted;
+              if (video.currentTime !== 0) video.currentTime = 0;
+              video.onended = () => {
+                if (token !== generation) return;
+                endedEvents.push({ kind: 'item', id: clip.id, src: clip.src });
+                event('itemDidFinish');
+              };
+              whenPresented(video, token, () => {
+                video.style.zIndex = 4;
+                for (const other of stage.videos) if (other !== video) other.style.zIndex = 3;
+                video.classList.add('shown');
+                preloadNext(token);
+              });
+              play(video);
+            });
+          }
+          // The next item and the next transition load while this item plays.
+          function preloadNext(token) {
+            const next = nav.next(at, 'itemDidFinish');
+            if (next === END || token !== generation) return;
+            const clip = item(next.at);
+            image(clip.firstFrame); image(item().lastFrame);
+            if (playable(clip) && clip.src !== item().src) prepare(clip);
+            if (next.via) { stage.cube.preload = 'auto'; load(stage.cube, next.via.src); }
+          }
+
+          // A clip the browser cannot play still takes its turn: its stills for its duration.
+          function startFallback(clip, token) {
+            $('note').hidden = false;
+            front = null;
+            fallback = { clip, token, elapsed: 0, last: performance.now(), lastShown: false };
+          }
+          function clearFallback() { fallback = null; $('note').hidden = true; }
+          function tickFallback(now) {
+            if (!fallback || fallback.token !== generation) return;
+            if (!paused && !held) fallback.elapsed += (now - fallback.last) / 1000 * rate;
+            fallback.last = now;
+            if (!fallback.lastShown && fallback.elapsed >= fallback.clip.duration / 2) {
+              fallback.lastShown = true;
+              showStill(fallback.clip.lastFrame, fallback.token);
+            }
+            if (fallback.elapsed >= fallback.clip.duration) {
+              const clip = fallback.clip;
+              fallback = null;
+              endedEvents.push({ kind: 'item', id: clip.id, src: clip.src, fallback: true });
+              event('itemDidFinish');
+            }
+          }
+
+          // A navigation event, from a gesture, a key or an `ended`.
+          function event(name) {
+            if (phase === 'closed') return;
+            if (phase === 'end') { record({ end: true }); return; }
+            if (phase === 'transition') land();
+            const outgoing = item();
+            go(nav.next(at, name), outgoing);
+          }
+
+          // Chrome: progress bars, header, captions.
+          function updateChrome() {
+            if (!at) return;
+            const story = nav.story(at.story), clip = item();
+            const bars = $('bars');
+            if (bars.dataset.story !== story.id) {
+              bars.dataset.story = story.id;
+              bars.replaceChildren(...story.items.map(() => { const bar = document.createElement('span'); bar.className = 'bar'; bar.append(document.createElement('i')); return bar; }));
+            }
+            $('headAvatar').src = story.user.avatar || story.items[0].thumbnail;
+            $('name').textContent = story.user.displayName;
+            $('count').textContent = `${at.item + 1} of ${story.items.length}`;
+            $('frame').setAttribute('aria-label', `${story.user.displayName}, item ${at.item + 1} of ${story.items.length}`);
+            void clip;
+          }
+          function progress() {
+            if (!at || phase === 'closed') return 0;
+            if (phase === 'end') return 1;
+            if (phase === 'transition') return 0;
+            if (fallback) return Math.min(1, fallback.elapsed / fallback.clip.duration);
+            if (!front || front.getAttribute('src') !== item().src || !front.duration) return 0;
+            return Math.min(1, front.currentTime / front.duration);
+          }
+          function tick(now) {
+            requestAnimationFrame(tick);
+            if (phase === 'closed') return;
+            tickFallback(now);
+            const fills = $('bars').querySelectorAll('i');
+            const current = progress();
+            fills.forEach((fill, index) => {
+              const share = index < at.item ? 1 : index > at.item ? 0 : current;
+              fill.style.width = `${(share * 100).toFixed(2)}%`;
+            });
+          }
+
+          function updatePause() {
+            const button = $('pause');
+            button.setAttribute('aria-pressed', String(paused));
+            button.setAttribute('aria-label', paused ? 'Play' : 'Pause');
+            button.innerHTML = paused ? ICONS.play : ICONS.pause;
+          }
+          function updateSound() {
+            const button = $('sound');
+            button.setAttribute('aria-pressed', String(!muted));
+            button.setAttribute('aria-label', muted ? 'Unmute' : 'Mute');
+            button.innerHTML = muted ? ICONS.muted : ICONS.sound;
+          }
+          function active() { return phase === 'transition' ? stage.cube : phase === 'item' ? front : null; }
+          function setPaused(value) {
+            paused = value;
+            updatePause();
+            applyPause();
+          }
+          function applyPause() {
+            const video = active();
+            if (!video) return;
+            if (paused || held) video.pause(); else play(video);
+          }
+
+          // Gestures: tap zones (left third back, right two thirds forward), hold, swipe.
+          let press = null;
+          const zones = $('zones');
+          zones.addEventListener('pointerdown', (e) => {
+            if (e.button > 0) return;
+            press = { x: e.clientX, y: e.clientY, holding: false };
+            press.timer = setTimeout(() => { if (press) { press.holding = true; held = true; applyPause(); } }, 200);
+          });
+          const release = (e, cancelled) => {
+            if (!press) return;
+            clearTimeout(press.timer);
+            const { x, y, holding } = press;
+            press = null;
+            if (holding) { held = false; applyPause(); }
+            if (cancelled) return;
+            const dx = e.clientX - x, dy = e.clientY - y;
+            if (Math.abs(dx) > 40 && Math.abs(dx) > Math.abs(dy)) { event(dx < 0 ? 'swipeToNextStory' : 'swipeToPreviousStory'); return; }
+            if (holding) return;
+            const box = $('frame').getBoundingClientRect();
+            event(e.clientX - box.left < box.width / 3 ? 'tapBack' : 'tapForward');
+          };
+          zones.addEventListener('pointerup', (e) => release(e, false));
+          zones.addEventListener('pointercancel', (e) => release(e, true));
+          // Keyboard activation of the zone buttons (a pointer's click is handled above).
+          $('back').addEventListener('click', (e) => { if (e.detail === 0) event('tapBack'); });
+          $('forward').addEventListener('click', (e) => { if (e.detail === 0) event('tapForward'); });
+          $('pause').addEventListener('click', () => setPaused(!paused));
+          $('sound').addEventListener('click', () => {
+            muted = !muted;
+            try { sessionStorage.setItem(UNMUTED, muted ? '0' : '1'); } catch (e) { /* private mode */ }
+            for (const video of stage.videos) video.muted = muted;
+            updateSound();
+          });
+          $('close').addEventListener('click', close);
+          $('closeEnd').addEventListener('click', close);
+          $('reset').addEventListener('click', () => {
+            for (let i = localStorage.length - 1; i >= 0; i--) {
+              const key = localStorage.key(i);
+              if (key && key.startsWith(SEEN)) localStorage.removeItem(key);
+            }
+            renderRow();
+          });
+          document.addEventListener('keydown', (e) => {
+            if (phase === 'closed') return;
+            if (e.key === 'ArrowRight') { e.preventDefault(); event('tapForward'); }
+            else if (e.key === 'ArrowLeft') { e.preventDefault(); event('tapBack'); }
+            else if (e.key === ' ' || e.key === 'Spacebar') { e.preventDefault(); setPaused(!paused); }
+            else if (e.key === 'Escape') { e.preventDefault(); close(); }
+            else if (e.key === 'Tab') {
+              // Focus stays inside the viewer while it is open.
+              const focusable = [...$('viewer').querySelectorAll('button')].filter((b) => b.offsetParent !== null);
+              const index = focusable.indexOf(document.activeElement);
+              e.preventDefault();
+              const next = index < 0 ? 0 : (index + (e.shiftKey ? -1 : 1) + focusable.length) % focusable.length;
+              focusable[next].focus();
+            }
+          });
+
+          // The story row: avatars with rings, seen stories last.
+          function renderRow() {
+            const order = new Navigator(manifest, isSeen, () => true);
+            const row = $('row');
+            row.replaceChildren(...order.order.map((index) => {
+              const story = manifest.stories[index];
+              const seen = order.storySeen(story);
+              const li = document.createElement('li');
+              const button = document.createElement('button');
+              button.type = 'button';
+              button.className = `story ${seen ? 'seen' : 'unseen'}`;
+              button.dataset.story = story.id;
+              button.setAttribute('aria-label', `${story.user.displayName} (@${story.user.handle})${seen ? ', seen' : ', new'}`);
+              const ring = document.createElement('span');
+              ring.className = 'ring';
+              const avatar = document.createElement('img');
+              avatar.alt = '';
+              avatar.src = story.user.avatar || story.items[0].thumbnail;
+              ring.append(avatar);
+              const handle = document.createElement('span');
+              handle.className = 'handle';
+              handle.textContent = story.user.handle;
+              button.append(ring, handle);
+              button.addEventListener('click', () => open(story.id, button));
+              li.append(button);
+              return li;
+            }));
+            $('empty').hidden = manifest.stories.length > 0;
+          }
+
+          async function open(storyId, opener) {
+            nav = new Navigator(manifest, isSeen, () => reducedMotion.matches);
+            openedFrom = opener || null;
+            steps.length = 0; endedEvents.length = 0;
+            const start = nav.start(Math.max(0, nav.order.findIndex((i) => manifest.stories[i].id === storyId)));
+            if (start === END) return;
+            at = start.at; phase = 'item';
+            const token = ++generation;
+            record(describe(start));
+            // The viewer opens on the first still, never on black.
+            await image(item().firstFrame);
+            if (token !== generation) return;
+            $('viewer').classList.add('open');
+            document.body.style.overflow = 'hidden';
+            updateSound();
+            enterItem(token);
+            $('frame').focus({ preventScroll: true });
+          }
+          function close() {
+            generation++;
+            phase = 'closed'; at = null; transition = null; fallback = null;
+            hideVideos();
+            for (const still of stage.stills) still.classList.remove('shown', 'front');
+            $('viewer').classList.remove('open');
+            $('endcard').hidden = true;
+            document.body.style.overflow = '';
+            renderRow();
+            const again = openedFrom && document.querySelector(`.story[data-story="${CSS.escape(openedFrom.dataset.story)}"]`);
+            if (again) again.focus();
+          }
+
+          // Test hooks (README: The player page).
+          window.storyreelPlayer = {
+            ready: false,
+            state() {
+              const clip = at && phase !== 'closed' ? item() : null;
+              const video = active();
+              return {
+                open: phase !== 'closed', phase, story: clip ? nav.story(at.story).id : null,
+                itemIndex: clip ? at.item : null, item: clip ? clip.id : null,
+                src: phase === 'transition' ? transition.src : clip ? clip.src : null,
+                transition: transition ? { direction: transition.direction, from: transition.from, to: transition.to } : null,
+                currentTime: video ? video.currentTime : fallback ? fallback.elapsed : null,
+                paused: paused || held, muted, playbackRate: rate, progress: progress(),
+                playable: clip ? playable(clip) : null,
+              };
+            },
+            setPlaybackRate(value) {
+              rate = Number(value) || 1;
+              for (const video of [...stage.videos, stage.cube]) { video.playbackRate = rate; video.defaultPlaybackRate = rate; }
+            },
+            steps() { return steps.slice(); },
+            endedEvents() { return endedEvents.slice(); },
+            event,
+            open(storyId) { const button = document.querySelector(`.story[data-story="${CSS.escape(storyId)}"]`); return open(storyId, button); },
+            close,
+          };
+
+          async function main() {
+            manifest = JSON.parse($('manifest').textContent);
+            if (location.protocol === 'http:' || location.protocol === 'https:') {
+              try {
+                const response = await fetch('manifest.json', { cache: 'no-cache' });
+                if (response.ok) manifest = await response.json();
+              } catch (e) { /* the embedded copy */ }
+            }
+            updatePause(); updateSound();
+            renderRow();
+            for (const story of manifest.stories) if (story.user.avatar) image(story.user.avatar);
+            requestAnimationFrame(tick);
+            window.storyreelPlayer.ready = true;
+          }
+          main();
+        })();
+        </script>
+        </body>
+        </html>
+
+        """#
+}

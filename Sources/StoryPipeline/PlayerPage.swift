@@ -1,0 +1,28 @@
+import Foundation
+
+/// The stories player page `render` writes beside the manifest as `index.html`: one
+/// self-contained file (HTML, CSS and vanilla JavaScript, no network) that plays the bundle.
+///
+/// It embeds a copy of the manifest, so it plays from `file://`; served over HTTP it fetches
+/// `manifest.json` instead. Its bytes depend only on the manifest's bytes and the template, so
+/// a render rewrites it only when either changes.
+public struct PlayerPage: Sendable {
+    /// The page's name at the top of the bundle.
+    public static let fileName = "index.html"
+
+    /// The page's bytes.
+    public let bytes: Data
+
+    /// The page for a manifest's exact bytes (what `render` writes to `manifest.json`).
+    public init(manifest: Data) {
+        let text = String(decoding: manifest, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        bytes = Data(PlayerPage.template.replacingOccurrences(of: "{{manifest}}", with: Self.scriptSafe(text)).utf8)
+    }
+
+    /// `json` made safe inside `<script type="application/json">`: every `<` becomes `\u003c`,
+    /// which JSON reads back as `<` (it can only occur inside strings), so no `</script>` or
+    /// `<!--` in a handle or a reason can end or change the script element.
+    static func scriptSafe(_ json: String) -> String {
+        json.replacingOccurrences(of: "<", with: "\\u003c")
+    }
+}

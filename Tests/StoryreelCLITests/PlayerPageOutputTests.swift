@@ -1,0 +1,111 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+/// `render` writes `index.html`, the player page, as a keyed output: it embeds the manifest,
+/// is rewritten only when the manifest changes, is recorded in the ledger, and is removed by
+/// `--no-player` only when storyreel wrote it and it is unchanged.
+@Suite struct PlayerPageOutputTests {
+    func page(_ fixture: BundleFixture, _ name: String) -> String? {
+        try? String(contentsOfFile: fixture.folder.path("\(name)/index.html"), encoding: .utf8)
+    }
+
+    /// The manifest JSON the page embeds, parsed.
+    func embeddedManifest(_ page: String) throws -> NSDictionary {
+        let open = #"<script type="application/json" id="manifest">"#
+        let start = try #require(page.range(of: open)).upperBound
+        let end = try #require(page.range(of: "</script>", range: start..<page.endIndex)).lowerBound
+        let object = try JSONSerialization.jsonObject(with: Data(page[start..<end].utf8))
+        return try #require(object as? NSDictionary)
+    }
+
+    func modified(_ path: String) throws -> Date {
+        try #require(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)
+    }
+
+    func ledger(_ fixture: BundleFixture, _ name: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: fixture.folder.path("\(name)/.storyreel/ledger.json")))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test func renderWritesThePageWithTheManifestAndRewritesItOnlyWhenTheManifestChanges() throws {
+        let fixture = try BundleFixture()
+        let (first, _) = try fixture.render(into: "reel")
+        #expect(first.status == 0, "\(first.stderr)")
+        let html = try #require(page(fixture, "reel"))
+        #expect(html.hasPrefix("<!doctype html>"))
+        #expect(!html.contains("http://") && !html.contains("https://"), "nothing from the network")
+        let manifest = try JSONSerialization.jsonObject(with: fixture.manifestBytes("reel")) as? NSDictionary
+        #expect(try embeddedManifest(html) == manifest)
+        #expect(try ledger(fixture, "reel")["index.html"] != nil, "recorded as storyreel's")
+        let path = fixture.folder.path("reel/index.html")
+        let written = try modified(path)
+        Thread.sleep(forTimeInterval: 0.05)
+        let (again, _) = try fixture.render(into: "reel")
+        #expect(again.status == 0)
+        #expect(try modified(path) == written, "same manifest: not rewritten")
+        // A new clip changes the manifest, and so the page.
+        let clip = TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path
+        let ingest = try TestEnvironment.storyreel([
+            "ingest", clip, "--story", "chloe", "--into", fixture.stories, "--render", fixture.folder.path("reel"),
+        ])
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        let updated = try #require(page(fixture, "reel"))
+        #expect(updated != html)
+        let after = try JSONSerialization.jsonObject(with: fixture.manifestBytes("reel")) as? NSDictionary
+        #expect(try embeddedManifest(updated) == after, "ingest --render writes it too")
+    }
+
+    @Test func noPlayerIsKeptAndRemovesOnlyAnUnchangedPageStoryreelWrote() throws {
+        let fixture = try BundleFixture()
+        _ = try fixture.render(into: "reel")
+        let path = fixture.folder.path("reel/index.html")
+        let off = try TestEnvironment.storyreel([
+            "render", fixture.stories, "-o", fixture.folder.path("reel"), "--size", "360x640", "--no-player",
+        ])
+        #expect(off.status == 0, "\(off.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(off.stderr.contains("player yes → no"), "\(off.stderr)")
+        #expect(try ledger(fixture, "reel")["index.html"] == nil)
+        // Kept: a later render without the option writes no page either.
+        _ = try fixture.render(into: "reel")
+        #expect(!FileManager.default.fileExists(atPath: path))
+        let (on, _) = try fixture.render(into: "reel", ["--player"])
+        #expect(on.status == 0)
+        #expect(FileManager.default.fileExists(atPath: path))
+        // A page changed by hand is not removed.
+        try Data("<p>mine</p>".utf8).write(to: URL(fileURLWithPath: path))
+        let (offAgain, _) = try fixture.render(into: "reel", ["--no-player"])
+        #expect(offAgain.status == 0)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "<p>mine</p>")
+        let (both, _) = try fixture.render(into: "reel", ["--player", "--no-player"])
+        #expect(both.status == 64)
+    }
+
+    @Test func aPageStoryreelDidNotWriteIsLeftAloneWithANote() throws {
+        let fixture = try BundleFixture()
+        let out = fixture.folder.path("site")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        try Data("<p>my site</p>".utf8).write(to: URL(fileURLWithPath: "\(out)/index.html"))
+        // A folder holding only an index.html may be a bundle (as one holding only a manifest
+        // may); either way storyreel does not overwrite or prune a page it did not write.
+        let forced = try TestEnvironment.storyreel([
+            "render", fixture.stories, "-o", out, "--size", "360x640", "--prune",
+        ])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try String(contentsOfFile: "\(out)/index.html", encoding: .utf8) == "<p>my site</p>")
+        #expect(forced.stderr.contains("index.html: a file storyreel did not write"), "\(forced.stderr)")
+    }
+
+    @Test func aBundleCopiedWithoutItsHiddenFolderIsStillABundle() throws {
+        let fixture = try BundleFixture()
+        _ = try fixture.render(into: "reel")
+        let copy = fixture.folder.path("copy")
+        try FileManager.default.copyItem(atPath: fixture.folder.path("reel"), toPath: copy)
+        try FileManager.default.removeItem(atPath: "\(copy)/.storyreel")
+        let (again, _) = try fixture.render(into: "copy")
+        #expect(again.status == 0, "a bundle with its page is a bundle: \(again.stderr)")
+        #expect(!again.stderr.contains("did not write"), "the same page is adopted: \(again.stderr)")
+        #expect(try ledger(fixture, "copy")["index.html"] != nil)
+    }
+}

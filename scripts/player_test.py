@@ -1,0 +1,610 @@
+#!/usr/bin/python3
+"""Browser tests of the player page (`index.html`) that `storyreel render` writes.
+
+Debian's chromium, driven headless by Debian's python3-selenium through Debian's chromedriver
+(given by path: Selenium Manager never runs, nothing is downloaded). Run by `make test`:
+
+    STORYREEL_BIN=.build/release/storyreel /usr/bin/python3 scripts/player_test.py
+
+It renders the demo bundle (`storyreel render samples/stories -o build/player/demo`) and the
+same with `--both-directions` (build/player/both), serves build/player over HTTP on 127.0.0.1,
+and checks the page there and once from file://. Screenshots go to build/player/.
+"""
+
+import functools
+import http.server
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import unittest
+
+os.environ["SE_OFFLINE"] = "true"  # Selenium Manager must not look anything up
+os.environ.setdefault("SE_AVOID_STATS", "true")
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "build", "player")
+BIN = os.environ.get("STORYREEL_BIN", os.path.join(ROOT, ".build", "release", "storyreel"))
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+CASES = os.path.join(ROOT, "Tests", "Fixtures", "navigation-cases.json")
+BUNDLES = {"demo": [], "both-directions": ["--both-directions"]}
+FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc"}
+FULL_PLAY_RATE = 4
+# The navigation cases play at a quarter of the speed, so that no clip ends on its own between
+# two of a case's events; `itemDidFinish` is a real `ended` (the clip is sought to its end).
+CASE_RATE = 0.25
+
+# Injected into every page: at every animation frame while the viewer is open, the top visible
+# layer of the stage must be a still whose image has loaded or a video that has presented a
+# frame of its current source (seen through the test's own requestVideoFrameCallback).
+FLASH_CHECK = r"""
+if (!window.__flash) {
+  const flash = window.__flash = { frames: 0, bad: [], samples: [], last: '' };
+  const watch = (video) => {
+    if (video.__watched) return;
+    video.__watched = true;
+    const presented = () => { video.__presented = video.currentSrc; video.requestVideoFrameCallback(presented); };
+    video.requestVideoFrameCallback(presented);
+    video.addEventListener('emptied', () => { video.__presented = null; });
+  };
+  const check = () => {
+    requestAnimationFrame(check);
+    const viewer = document.getElementById('viewer');
+    document.querySelectorAll('.stage video').forEach(watch);
+    const state = window.storyreelPlayer && window.storyreelPlayer.state();
+    if (state) {
+      const key = [state.phase, state.story, state.itemIndex, state.src].join(' ');
+      if (key !== flash.last) { flash.last = key; flash.samples.push(state); }
+    }
+    if (!viewer.classList.contains('open')) return;
+    flash.frames++;
+    const layers = [...document.querySelectorAll('.stage .layer')].filter((layer) => {
+      const style = getComputedStyle(layer);
+      return style.display !== 'none' && style.visibility !== 'hidden' && Number(style.opacity) > 0;
+    });
+    layers.sort((a, b) => Number(getComputedStyle(a).zIndex) - Number(getComputedStyle(b).zIndex));
+    const top = layers[layers.length - 1];
+    let ok = false, what = 'nothing';
+    if (top && top.tagName === 'IMG') {
+      ok = top.complete && top.naturalWidth > 0; what = 'still ' + top.getAttribute('src');
+    } else if (top) {
+      // A video keeps showing the frame it presented while it seeks or waits for data.
+      ok = !!top.__presented && top.__presented === top.currentSrc;
+      what = 'video ' + top.getAttribute('src') + ' readyState ' + top.readyState;
+    }
+    if (!ok && flash.bad.length < 20) flash.bad.push({ what, phase: state && state.phase, item: state && state.item });
+  };
+  requestAnimationFrame(check);
+}
+"""
+
+
+# The item's video is revealed (it has presented a frame) and has played a little.
+PLAYING_ON_SCREEN = """return [...document.querySelectorAll('#videoA, #videoB')]
+    .some(v => v.classList.contains('shown') && v.currentTime > 0.1)"""
+
+
+def render(name, extra):
+    folder = os.path.join(OUT, FOLDERS[name])
+    result = subprocess.run(
+        [BIN, "render", os.path.join(ROOT, "samples", "stories"), "-o", folder, "--quiet", *extra],
+        capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"render {name} failed ({result.returncode}): {result.stderr}")
+    return folder
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves build/player, with byte ranges as static servers give them (media seeking needs
+    them), and remembers every request that failed."""
+
+    failures = []
+
+    def log_message(self, format, *args):
+        pass
+
+    def send_head(self):
+        self.range_left = None
+        header = self.headers.get("Range", "")
+        path = self.translate_path(self.path)
+        if not header.startswith("bytes=") or not os.path.isfile(path):
+            return super().send_head()
+        size = os.path.getsize(path)
+        first, _, last = header[len("bytes="):].split(",")[0].strip().partition("-")
+        try:
+            start = int(first) if first else max(0, size - int(last))
+            end = min(int(last), size - 1) if first and last else size - 1
+        except ValueError:
+            return super().send_head()
+        if start >= size or start > end:
+            self.send_error(416)
+            return None
+        file = open(path, "rb")
+        file.seek(start)
+        self.send_response(206)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Range", f"bytes {start}-{end}/{size}")
+        self.send_header("Content-Length", str(end - start + 1))
+        self.send_header("Accept-Ranges", "bytes")
+        self.end_headers()
+        self.range_left = end - start + 1
+        return file
+
+    def copyfile(self, source, outputfile):
+        left = getattr(self, "range_left", None)
+        if left is None:
+            return super().copyfile(source, outputfile)
+        while left > 0:
+            chunk = source.read(min(65536, left))
+            if not chunk:
+                break
+            outputfile.write(chunk)
+            left -= len(chunk)
+
+    def send_response(self, code, message=None):
+        if code >= 400:
+            QuietHandler.failures.append((self.path, code))
+        super().send_response(code, message)
+
+
+def setUpModule():
+    global SERVER, BASE, DRIVER, MANIFESTS
+    os.makedirs(OUT, exist_ok=True)
+    MANIFESTS = {}
+    for name, extra in BUNDLES.items():
+        folder = render(name, extra)
+        with open(os.path.join(folder, "manifest.json")) as file:
+            MANIFESTS[name] = json.load(file)
+    make_hevc_bundle()
+    handler = functools.partial(QuietHandler, directory=OUT)
+    SERVER = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=SERVER.serve_forever, daemon=True).start()
+    BASE = f"http://127.0.0.1:{SERVER.server_address[1]}"
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ["--headless=new", "--disable-gpu", "--mute-audio", "--window-size=1280,800",
+                     "--autoplay-policy=no-user-gesture-required", "--no-first-run", "--disable-extensions",
+                     "--disable-background-networking", "--disable-component-update"]:
+        options.add_argument(argument)
+    if os.geteuid() == 0:
+        options.add_argument("--no-sandbox")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    DRIVER = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    DRIVER.set_script_timeout(30)
+
+
+def tearDownModule():
+    DRIVER.quit()
+    SERVER.shutdown()
+
+
+def make_hevc_bundle():
+    """The demo bundle with one item said to be HEVC (`hvc1`), which Chromium cannot play. Its
+    index.html is the demo's, embedding the demo's manifest: the page plays the changed one only
+    because, served over HTTP, it fetches manifest.json."""
+    demo, folder = os.path.join(OUT, "demo"), os.path.join(OUT, "hevc")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    for name in os.listdir(demo):
+        if name not in ("manifest.json", "index.html") and not name.startswith("."):
+            os.symlink(os.path.join(demo, name), os.path.join(folder, name))
+    manifest = json.loads(json.dumps(MANIFESTS["demo"]))
+    item = manifest["stories"][0]["items"][1]
+    item["codec"], item["codecs"] = "hevc", "hvc1.2.4.L120.B0"
+    with open(os.path.join(folder, "manifest.json"), "w") as file:
+        json.dump(manifest, file)
+    shutil.copy(os.path.join(demo, "index.html"), os.path.join(folder, "index.html"))
+    MANIFESTS["hevc"] = manifest
+
+
+def play_order(manifest, seen_ids=()):
+    """The play order of the rules table: unseen stories first, seen ones after, both in manifest order."""
+    def seen(story):
+        return story["isRead"] or all(item["id"] in seen_ids for item in story["items"])
+    stories = manifest["stories"]
+    return [s for s in stories if not seen(s)] + [s for s in stories if seen(s)]
+
+
+def full_play_steps(manifest):
+    """Every item of the play order, with each forward transition the bundle has between users."""
+    transitions = {(t["from"], t["to"]) for t in manifest["transitions"] if t["direction"] == "forward"}
+    steps = []
+    order = play_order(manifest)
+    for index, story in enumerate(order):
+        for item_index in range(len(story["items"])):
+            if item_index == 0 and index > 0 and (order[index - 1]["id"], story["id"]) in transitions:
+                steps.append({"transition": "forward", "from": order[index - 1]["id"], "to": story["id"],
+                              "then": f"{story['id']}#0"})
+            else:
+                steps.append({"item": f"{story['id']}#{item_index}"})
+    return steps + [{"end": True}]
+
+
+class PlayerPageTests(unittest.TestCase):
+    def setUp(self):
+        DRIVER.get_log("browser")  # drop what earlier tests left
+        QuietHandler.failures.clear()
+
+    def tearDown(self):
+        errors = [entry for entry in DRIVER.get_log("browser") if entry["level"] == "SEVERE"]
+        self.assertEqual(errors, [], "console errors")
+        self.assertEqual(QuietHandler.failures, [], "failed requests")
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def load(self, bundle="demo", seen_ids=(), file_url=False, clear=True):
+        folder = FOLDERS[bundle]
+        url = f"file://{OUT}/{folder}/index.html" if file_url else f"{BASE}/{folder}/index.html"
+        DRIVER.get(url)
+        self.wait_for("return window.storyreelPlayer && window.storyreelPlayer.ready")
+        if clear:
+            DRIVER.execute_script(
+                "localStorage.clear(); sessionStorage.clear();"
+                "for (const id of arguments[0]) localStorage.setItem('storyreel.seen.' + id, '1');", list(seen_ids))
+            DRIVER.refresh()
+            self.wait_for("return window.storyreelPlayer && window.storyreelPlayer.ready")
+        DRIVER.execute_script(FLASH_CHECK)
+
+    def wait_for(self, script, timeout=20, *args):
+        deadline = time.monotonic() + timeout
+        while True:
+            value = DRIVER.execute_script(script, *args)
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                self.fail(f"timed out waiting for: {script}; state {self.state()}")
+            time.sleep(0.02)
+
+    def state(self):
+        return DRIVER.execute_script("return window.storyreelPlayer && window.storyreelPlayer.state()")
+
+    def steps(self):
+        return DRIVER.execute_script("return window.storyreelPlayer.steps()")
+
+    def open_first(self, rate):
+        DRIVER.execute_script("window.storyreelPlayer.setPlaybackRate(arguments[0])", rate)
+        DRIVER.find_element("css selector", ".story").click()
+        self.wait_for("return document.getElementById('viewer').classList.contains('open')")
+
+    def row(self):
+        return DRIVER.execute_script(
+            "return [...document.querySelectorAll('.story')].map(b => [b.dataset.story, b.classList.contains('seen')])")
+
+    def assert_no_flash(self):
+        flash = DRIVER.execute_script("return window.__flash")
+        self.assertGreater(flash["frames"], 0, "the checker saw frames")
+        self.assertEqual(flash["bad"], [], "frames whose top layer was neither a loaded still nor a presented video")
+        return flash
+
+    def pointer(self, start, end, hold=0):
+        """A pointer gesture on the tap zones, from and to a share of the frame's width (mid height)."""
+        DRIVER.execute_async_script("""
+            const [start, end, hold] = arguments, done = arguments[arguments.length - 1];
+            const zones = document.getElementById('zones'), box = document.getElementById('frame').getBoundingClientRect();
+            const at = (share) => ({ clientX: box.left + box.width * share, clientY: box.top + box.height / 2,
+                                     bubbles: true, pointerId: 1, pointerType: 'touch', isPrimary: true });
+            zones.dispatchEvent(new PointerEvent('pointerdown', at(start)));
+            setTimeout(() => { zones.dispatchEvent(new PointerEvent('pointerup', at(end))); done(); }, hold);
+        """, start, end, hold)
+
+    def key(self, key):
+        ActionChains(DRIVER).send_keys(key).perform()
+
+    def perform(self, event, count):
+        """Performs a case's event the way a person would: taps, keys, swipes, or a clip's end."""
+        if event == "itemDidFinish":
+            state = self.state()
+            if state["phase"] == "end":
+                DRIVER.execute_script("window.storyreelPlayer.event('itemDidFinish')")
+                return
+            if state["phase"] == "transition":
+                self.wait_for("return document.getElementById('cube').duration > 0")
+                DRIVER.execute_script("const c = document.getElementById('cube'); c.currentTime = c.duration;")
+                self.wait_for("return window.storyreelPlayer.state().phase !== 'transition'")
+            self.wait_for("const s = window.storyreelPlayer.state(); return s.phase !== 'item' || s.currentTime !== null"
+                          " && [...document.querySelectorAll('#videoA, #videoB')].some(v => v.classList.contains('shown'))")
+            DRIVER.execute_script("""
+                const v = [...document.querySelectorAll('#videoA, #videoB')].find(v => v.classList.contains('shown'));
+                v.currentTime = Math.max(0, v.duration - 0.03);""")
+        elif event == "tapForward":
+            self.key(Keys.ARROW_RIGHT) if count % 2 else self.pointer(0.8, 0.8)
+        elif event == "tapBack":
+            self.key(Keys.ARROW_LEFT) if count % 2 else self.pointer(0.15, 0.15)
+        elif event == "swipeToNextStory":
+            self.pointer(0.7, 0.2)
+        elif event == "swipeToPreviousStory":
+            self.pointer(0.2, 0.7)
+        else:
+            self.fail(f"unknown event {event}")
+
+    # -- tests -----------------------------------------------------------------------------
+
+    def full_play(self, file_url):
+        manifest = MANIFESTS["demo"]
+        self.load("demo", file_url=file_url)
+        self.open_first(FULL_PLAY_RATE)
+        self.wait_for("return window.storyreelPlayer.state().phase === 'end'", timeout=90)
+        self.wait_for("return window.__flash.samples[window.__flash.samples.length - 1].phase === 'end'")
+        expected = full_play_steps(manifest)
+        self.assertEqual(self.steps(), expected)
+        # The state samples: each item in order, each transition between them, then the end.
+        flash = self.assert_no_flash()
+        visited = [(s["phase"], s["story"], s["itemIndex"], s["src"]) for s in flash["samples"] if s["open"]]
+        wanted = []
+        order = play_order(manifest)
+        transitions = {(t["from"], t["to"]): t["src"] for t in manifest["transitions"] if t["direction"] == "forward"}
+        for index, story in enumerate(order):
+            if index > 0 and (order[index - 1]["id"], story["id"]) in transitions:
+                wanted.append(("transition", story["id"], 0, transitions[(order[index - 1]["id"], story["id"])]))
+            for item_index, item in enumerate(story["items"]):
+                wanted.append(("item", story["id"], item_index, item["src"]))
+        last = order[-1]
+        wanted.append(("end", last["id"], len(last["items"]) - 1, last["items"][-1]["src"]))
+        self.assertEqual(visited, wanted)
+        # One `ended` per item and per transition, in play order.
+        ended = DRIVER.execute_script("return window.storyreelPlayer.endedEvents()")
+        self.assertEqual([e["src"] for e in ended], [w[3] for w in wanted[:-1]])
+
+    def test_full_play_over_http_visits_every_item_in_order_with_each_forward_transition(self):
+        self.full_play(file_url=False)
+
+    def test_full_play_from_a_file_url(self):
+        self.full_play(file_url=True)
+
+    def test_navigation_cases_shared_with_the_swift_navigator(self):
+        with open(CASES) as file:
+            cases = json.load(file)["cases"]
+        self.assertGreaterEqual(len(cases), 1)
+        for case in cases:
+            with self.subTest(case=case["name"]):
+                manifest = MANIFESTS[case["bundle"]]
+                stories = {s["id"]: s for s in manifest["stories"]}
+                seen_ids = [stories[story]["items"][i]["id"] for story, indexes in case["seen"].items() for i in indexes]
+                self.load(case["bundle"], seen_ids)
+                self.open_first(CASE_RATE)
+                self.assertEqual(self.steps(), [{"item": case["start"]}])
+                counts = {}
+                for number, (event, expected) in enumerate(zip(case["events"], case["expect"]), start=1):
+                    counts[event] = counts.get(event, 0) + 1
+                    self.perform(event, counts[event])
+                    self.wait_for("return window.storyreelPlayer.steps().length > arguments[0]", 20, number)
+                    self.assertEqual(self.steps()[number], expected, f"event {number}: {event}")
+                    state = self.state()
+                    if "item" in expected:
+                        self.assertEqual(f"{state['story']}#{state['itemIndex']}", expected["item"])
+                    elif "end" in expected:
+                        self.assertEqual(state["phase"], "end")
+                self.assertEqual(len(self.steps()), len(case["events"]) + 1)
+                self.assert_no_flash()
+                DRIVER.execute_script("window.storyreelPlayer.close()")
+
+    def test_real_pointer_input_taps_and_swipes(self):
+        self.load("demo")
+        self.open_first(CASE_RATE)
+        zones = DRIVER.find_element("id", "zones")
+        width = zones.size["width"]
+        # A click on the right two thirds goes forward (offsets are from the element's centre).
+        ActionChains(DRIVER).move_to_element_with_offset(zones, width * 0.3, 0).click().perform()
+        self.wait_for("return window.storyreelPlayer.steps().length >= 2")
+        # A drag to the left is a swipe to the next story: from a last item, through the cube.
+        ActionChains(DRIVER).move_to_element_with_offset(zones, width * 0.3, 0).click_and_hold() \
+            .move_by_offset(-width * 0.5, 0).release().perform()
+        self.wait_for("return window.storyreelPlayer.steps().length >= 3")
+        # A click on the left third goes back: from ben_k's first item to ana.lima's (a cut).
+        ActionChains(DRIVER).move_to_element_with_offset(zones, -width * 0.4, 0).click().perform()
+        self.wait_for("return window.storyreelPlayer.steps().length >= 4")
+        self.assertEqual(self.steps(), [
+            {"item": "ana.lima#0"}, {"item": "ana.lima#1"},
+            {"transition": "forward", "from": "ana.lima", "to": "ben_k", "then": "ben_k#0"},
+            {"item": "ana.lima#0"}])
+        self.assert_no_flash()
+
+    def test_a_hold_pauses_and_release_resumes_without_moving(self):
+        self.load("demo")
+        self.open_first(1)
+        self.wait_for("const s = window.storyreelPlayer.state(); return s.currentTime > 0.2")
+        DRIVER.execute_script("""
+            const zones = document.getElementById('zones'), box = zones.getBoundingClientRect();
+            zones.dispatchEvent(new PointerEvent('pointerdown', { clientX: box.left + box.width * 0.8,
+              clientY: box.top + box.height / 2, bubbles: true, pointerId: 1, pointerType: 'touch' }));""")
+        time.sleep(0.35)
+        first = self.state()
+        self.assertTrue(first["paused"])
+        time.sleep(0.5)
+        second = self.state()
+        self.assertEqual(first["currentTime"], second["currentTime"], "currentTime did not advance for 500 ms")
+        self.assertEqual(first["item"], second["item"])
+        DRIVER.execute_script("""
+            const zones = document.getElementById('zones'), box = zones.getBoundingClientRect();
+            zones.dispatchEvent(new PointerEvent('pointerup', { clientX: box.left + box.width * 0.8,
+              clientY: box.top + box.height / 2, bubbles: true, pointerId: 1, pointerType: 'touch' }));""")
+        self.wait_for("return window.storyreelPlayer.state().currentTime > arguments[0] + 0.05", 10,
+                      second["currentTime"])
+        self.assertEqual(self.steps(), [{"item": "ana.lima#0"}], "a hold is no tap")
+        # Space pauses too; the progress bar follows currentTime.
+        self.key(Keys.SPACE)
+        paused = self.state()
+        self.assertTrue(paused["paused"])
+        time.sleep(0.5)
+        self.assertEqual(self.state()["currentTime"], paused["currentTime"])
+        self.assertAlmostEqual(paused["progress"], paused["currentTime"] / 2.0, delta=0.05)
+        self.assert_no_flash()
+
+    def test_seen_state_survives_a_reload_and_moves_the_story_after_the_unseen_ones(self):
+        manifest = MANIFESTS["demo"]
+        self.load("demo")
+        self.assertEqual(self.row(), [[s["id"], s["isRead"]] for s in play_order(manifest)])
+        self.open_first(FULL_PLAY_RATE)
+        self.wait_for("return window.storyreelPlayer.state().story === 'ben_k'", 30)
+        self.key(Keys.ESCAPE)
+        self.wait_for("return !window.storyreelPlayer.state().open")
+        self.load("demo", clear=False)
+        seen_ids = [item["id"] for item in manifest["stories"][0]["items"]]
+        expected = [[s["id"], s["isRead"] or s["id"] == "ana.lima"] for s in play_order(manifest, seen_ids)]
+        self.assertEqual(self.row(), expected)
+        self.assertEqual([r[0] for r in self.row()], ["ben_k", "chloe", "ana.lima", "dev-ops"])
+        DRIVER.find_element("id", "reset").click()
+        self.assertEqual(self.row(), [[s["id"], s["isRead"]] for s in play_order(manifest)])
+
+    def test_a_clip_the_browser_cannot_play_takes_its_turn_as_stills(self):
+        self.load("hevc")
+        self.open_first(FULL_PLAY_RATE)
+        self.wait_for("return window.storyreelPlayer.state().itemIndex === 1", 20)
+        state = self.state()
+        self.assertFalse(state["playable"])
+        self.assertFalse(DRIVER.execute_script("return document.getElementById('note').hidden"))
+        self.wait_for("return window.storyreelPlayer.state().progress > 0.3", 10)
+        self.wait_for("return window.storyreelPlayer.state().story === 'ben_k'", 20)
+        ended = DRIVER.execute_script("return window.storyreelPlayer.endedEvents()")
+        self.assertEqual([e.get("fallback", False) for e in ended[:2]], [False, True])
+        self.assertEqual(self.steps()[:3], full_play_steps(MANIFESTS["hevc"])[:3])
+        self.assert_no_flash()
+
+    def test_reduced_motion_always_cuts(self):
+        DRIVER.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                               {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+        try:
+            self.load("demo")
+            self.open_first(CASE_RATE)
+            self.key(Keys.ARROW_RIGHT)
+            self.key(Keys.ARROW_RIGHT)
+            self.wait_for("return window.storyreelPlayer.steps().length >= 3")
+            self.assertEqual(self.steps(), [{"item": "ana.lima#0"}, {"item": "ana.lima#1"}, {"item": "ben_k#0"}])
+        finally:
+            DRIVER.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+    def test_controls_are_labelled_buttons_focus_stays_in_the_viewer_and_sound_sticks(self):
+        self.load("demo")
+        unlabelled = DRIVER.execute_script(
+            "return [...document.querySelectorAll('button')].filter(b => !b.getAttribute('aria-label')).length")
+        self.assertEqual(unlabelled, 0)
+        self.open_first(CASE_RATE)
+        for _ in range(8):
+            self.key(Keys.TAB)
+            self.assertTrue(DRIVER.execute_script(
+                "return document.getElementById('viewer').contains(document.activeElement)"))
+        caption = DRIVER.find_element("id", "caption").text
+        self.assertIn("Ana Lima", caption)
+        self.assertIn("1 of 2", caption)
+        self.assertTrue(self.state()["muted"], "autoplay starts muted")
+        DRIVER.find_element("id", "sound").click()
+        self.assertFalse(self.state()["muted"])
+        self.key(Keys.ESCAPE)
+        self.assertFalse(self.state()["open"])
+        self.load("demo", clear=False)
+        self.open_first(CASE_RATE)
+        self.assertFalse(self.state()["muted"], "unmuted for the rest of the session")
+
+    def test_screenshots_are_not_blank_and_show_the_right_face(self):
+        manifest = MANIFESTS["demo"]
+        self.load("demo")
+        row = os.path.join(OUT, "row.png")
+        DRIVER.save_screenshot(row)
+        self.assertGreater(variance(decode(row)[2]), 100)
+        # Mid-item: paused on a known frame, against ffmpeg's decode of that frame.
+        self.open_first(1)
+        item = manifest["stories"][0]["items"][0]
+        self.wait_for(PLAYING_ON_SCREEN)
+        self.key(Keys.SPACE)
+        frame = round(item["duration"] * item["frameRate"] / 2)
+        seek_front(frame / item["frameRate"] + 0.5 / item["frameRate"])
+        self.check_face(os.path.join(OUT, "mid-item.png"), os.path.join(OUT, "demo", item["src"]), frame)
+        # Mid-cube: the transition slowed down, paused half way.
+        self.key(Keys.SPACE)
+        DRIVER.execute_script("window.storyreelPlayer.setPlaybackRate(0.25)")
+        self.key(Keys.ARROW_RIGHT)
+        self.key(Keys.ARROW_RIGHT)
+        self.wait_for("return window.storyreelPlayer.state().phase === 'transition'"
+                      " && document.getElementById('cube').classList.contains('shown')"
+                      " && document.getElementById('cube').currentTime > 0.2")
+        self.key(Keys.SPACE)
+        cube = os.path.join(OUT, "mid-cube.png")
+        DRIVER.find_element("id", "frame").screenshot(cube)
+        self.assertGreater(variance(decode(cube)[2]), 100)
+        self.assert_no_flash()
+        # A phone: the viewer fills the screen, on the first frame of the first item.
+        DRIVER.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+        try:
+            width, height = DRIVER.execute_script("return [innerWidth, innerHeight]")
+            self.assertEqual([width, height], [390, 844])
+            self.load("demo")
+            self.open_first(1)
+            self.wait_for(PLAYING_ON_SCREEN)
+            self.key(Keys.SPACE)
+            seek_front(0.5 / item["frameRate"])
+            box = DRIVER.execute_script("const b = document.getElementById('frame').getBoundingClientRect();"
+                                        "return [b.width, b.height]")
+            self.assertEqual(box, [width, height], "full screen on a phone")
+            phone = os.path.join(OUT, "phone.png")
+            self.check_face(phone, os.path.join(OUT, "demo", item["firstFrame"]), None)
+        finally:
+            DRIVER.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+    def check_face(self, path, reference, frame):
+        DRIVER.find_element("id", "frame").screenshot(path)
+        width, height, shot = decode(path)
+        self.assertGreater(variance(shot), 100, f"{path} is not blank")
+        select = [] if frame is None else ["-vf", f"select=eq(n\\,{frame})", "-frames:v", "1"]
+        _, _, wanted = decode(reference, width, height, select)
+        # Below the header and progress bars (the top fifth) the picture is the item's alone.
+        start = width * 3 * (height // 5)
+        score = psnr(shot[start:], wanted[start:])
+        print(f"\n  {os.path.relpath(path, ROOT)}: PSNR {score:.1f} dB against {os.path.relpath(reference, ROOT)}",
+              end=" ", file=sys.stderr)
+        self.assertGreaterEqual(score, 20, f"{path}: PSNR {score:.1f} dB against {reference}")
+
+
+def seek_front(seconds):
+    """Pauses the item on screen at `seconds` and waits for the frame to be shown."""
+    DRIVER.execute_async_script("""
+        const v = [...document.querySelectorAll('#videoA, #videoB')].find(v => v.classList.contains('shown'));
+        const done = arguments[arguments.length - 1];
+        v.pause(); v.currentTime = arguments[0];
+        v.addEventListener('seeked', () => setTimeout(done, 300), { once: true });
+    """, seconds)
+
+
+def decode(path, width=None, height=None, extra=()):
+    """An image (or a clip's frame) as packed RGB bytes, through the ffmpeg CLI; scaled to fill
+    width x height and centre-cropped when given."""
+    if width is None:
+        probe = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+                                "stream=width,height", "-of", "csv=p=0", path], capture_output=True, text=True, check=True)
+        width, height = (int(v) for v in probe.stdout.strip().split(",")[:2])
+    filters = f"scale={width}:{height}:force_original_aspect_ratio=increase,crop={width}:{height}"
+    extra = list(extra)
+    if extra and extra[0] == "-vf":
+        extra[1] = extra[1] + "," + filters
+    else:
+        extra = ["-vf", filters] + extra
+    result = subprocess.run(["ffmpeg", "-v", "error", "-i", path, *extra, "-frames:v", "1", "-f", "rawvideo",
+                             "-pix_fmt", "rgb24", "-"], capture_output=True, check=True)
+    return width, height, result.stdout
+
+
+def variance(pixels):
+    step = max(1, len(pixels) // 200000)
+    sample = pixels[::step]
+    mean = sum(sample) / len(sample)
+    return sum((v - mean) ** 2 for v in sample) / len(sample)
+
+
+def psnr(a, b):
+    n = min(len(a), len(b))
+    mse = sum((x - y) ** 2 for x, y in zip(a[:n], b[:n])) / n
+    return float("inf") if mse == 0 else 10 * math.log10(255 * 255 / mse)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
