@@ -10,7 +10,7 @@ public struct BundlePlan: Sendable {
     /// stills turned upright by their EXIF orientation, the poster pick's sequential fallback).
     public static let rendererVersion = "storyreel-render-2"
     /// storyreel's version, printed by `--version` and written into manifests as the generator.
-    public static let toolVersion = "0.1.0"
+    public static let toolVersion = "0.2.0"
 
     /// Stories with at least one playable clip, in play order.
     public var stories: [ResolvedStory]
