@@ -15,6 +15,9 @@ import CFFmpeg
 /// what the uncapped writer makes. When it does not, ``finish(replay:)`` asks the caller for the
 /// same pictures again and encodes them at the rate factors a ``RateFactorSearch`` picks (usually
 /// one or two more passes), then writes the pass that fits with the least of the budget unused.
+/// When the caller says how many pictures are coming and their yuv420p copies fit in
+/// ``retainedByteLimit``, the writer keeps the converted pictures of the first pass and encodes
+/// them again itself, so a further pass neither renders nor converts anything.
 ///
 /// Every error names the clip's path: an encoder that cannot open (libx264 out of memory) is
 /// `.unsupported`; an encode or write that fails part-way (a full disk) is `.ioFailure`, and
@@ -51,11 +54,28 @@ public final class VideoClipWriter {
     private let scaler: Scaler
     private let source: Frame
     private let pictures: [Frame]
+    /// The converted pictures of the first pass, kept for further passes of a capped clip, or
+    /// nil when they are not kept (uncapped, no frame count given, or too big).
+    private var retained: [Frame]?
+
+    /// The most bytes of yuv420p pictures a capped writer keeps for its further passes: a 15-frame
+    /// clip up to 720x1280 (21 MB); at 1080x1920 (47 MB) the caller's pictures are given again.
+    public static let retainedByteLimit = 24 << 20
 
     /// Starts a clip at `path`, written to a temporary file (next to it, or in `stagingFolder`
-    /// when given) until ``finish(replay:)``.
-    public init(path: String, settings: VideoEncoder.Settings, stagingFolder: String? = nil) throws {
+    /// when given) until ``finish(replay:)``. `expectedFrameCount`, when given, is how many
+    /// pictures will be appended: a capped clip whose pictures fit ``retainedByteLimit`` then
+    /// keeps them for its further passes.
+    public init(
+        path: String, settings: VideoEncoder.Settings, stagingFolder: String? = nil, expectedFrameCount: Int? = nil
+    ) throws {
         self.settings = settings
+        if settings.maxBitrate != nil, let expectedFrameCount,
+            expectedFrameCount.multipliedReportingOverflow(by: settings.width * settings.height * 3 / 2)
+                .partialValue <= Self.retainedByteLimit, expectedFrameCount > 0
+        {
+            retained = []
+        }
         (output, encoderThread, pass, scaler, source, pictures) = try MediaError.naming(path) {
             try VideoEncoder.validate(settings)
             let output = try OutputFile(path: path, stagingFolder: stagingFolder)
@@ -98,7 +118,8 @@ public final class VideoClipWriter {
     private func encode(rgba: UnsafeBufferPointer<UInt8>, index: Int) throws {
         let slot = index % 2
         try encoderThread.acquire(slot: slot)
-        let picture = pictures[slot]
+        // A kept picture gets a frame of its own, never written again once converted.
+        let picture = retained == nil ? pictures[slot] : try Frame()
         try source.borrow(rgba: rgba, width: settings.width, height: settings.height)
         defer { source.unref() }
         if picture.pointer.pointee.data.0 != nil {
@@ -111,6 +132,7 @@ public final class VideoClipWriter {
         picture.pointer.pointee.color_trc = AVCOL_TRC_BT709
         picture.pointer.pointee.colorspace = AVCOL_SPC_BT709
         picture.pointer.pointee.color_range = AVCOL_RANGE_MPEG
+        retained?.append(picture)
         encoderThread.submit(picture, slot: slot)
     }
 
@@ -159,7 +181,7 @@ public final class VideoClipWriter {
             search.record(rateFactor: pass.encoder.rateFactor, bytes: firstPackets.byteCount)
             var kept = (encoder: pass.encoder, packets: firstPackets)
             while let rateFactor = search.next {
-                guard let replay else {
+                guard let replay = replay ?? (retained?.count == frameCount ? { _ in } : nil) else {
                     throw MediaError(
                         .unsupported,
                         "the clip is over its \(maxBitrate) bits per second, and the pictures cannot be encoded again")
@@ -193,9 +215,19 @@ public final class VideoClipWriter {
         encoderThread = try EncoderThread(encoder: encoder, output: packets)
         pass = (encoder, packets)
         var index = 0
-        try replay { rgba in
-            try encode(rgba: rgba, index: index)
-            index += 1
+        if let retained, retained.count == frameCount {
+            // The first pass's pictures, as they were converted (the encoder only reads them).
+            for picture in retained {
+                try encoderThread.acquire(slot: index % 2)
+                encoderThread.submit(picture, slot: index % 2)
+                index += 1
+            }
+        } else {
+            retained = nil
+            try replay { rgba in
+                try encode(rgba: rgba, index: index)
+                index += 1
+            }
         }
         guard index == frameCount else {
             throw MediaError(.ioFailure, "the pictures given again were \(index), not \(frameCount)")
