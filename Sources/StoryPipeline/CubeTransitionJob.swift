@@ -214,32 +214,23 @@ public struct CubeTransitionJob: Sendable {
         guard !outputs.isEmpty else {
             throw CubeRenderError("nothing to write: give a video path, a frames folder or a filmstrip path")
         }
-        // With the canvas given, the clips' bit rates are read and the encoder opens on another
-        // thread while the faces decode; a face's error still comes first.
-        let early: BackgroundWork<OpenedWriter>? =
-            if faces == nil, let givenSize, let path = outputs.videoPath {
-                BackgroundWork { [self] in
-                    let cap = try self.maxBitrate(width: givenSize.width, height: givenSize.height)
-                    return OpenedWriter(
-                        writer: try makeWriter(path: path, width: givenSize.width, height: givenSize.height, cap: cap),
-                        maxBitrate: cap)
-                }
-            } else { nil }
-        let loadedFaces = Result { try faces ?? loadFaces() }
-        let opened = early?.wait()
-        let renderer = try makeRenderer(faces: try loadedFaces.get())
+        let renderer = try makeRenderer(faces: try faces ?? loadFaces())
         let width = renderer.spec.width
         let height = renderer.spec.height
         let frameCount = renderer.frameCount
-        let maxBitrate =
-            try opened?.get().maxBitrate
-            ?? (outputs.videoPath == nil ? nil : try maxBitrate(width: width, height: height))
+        let maxBitrate = outputs.videoPath == nil ? nil : try maxBitrate(width: width, height: height)
         var video: VideoClipWriter.Outcome?
         var created = CreatedOutputs()
         do {
-            let writer =
-                try opened?.get().writer
-                ?? outputs.videoPath.map { try makeWriter(path: $0, width: width, height: height, cap: maxBitrate) }
+            let writer = try outputs.videoPath.map {
+                try VideoClipWriter(
+                    path: $0,
+                    settings: VideoEncoder.Settings(
+                        codec: parameters.codec, width: width, height: height, fps: parameters.fps,
+                        crf: parameters.crf, preset: parameters.preset, tuning: .shortClip,
+                        maxBitrate: maxBitrate),
+                    expectedFrameCount: frameCount)
+            }
             let framesDirectory = outputs.framesDirectory
             let frameEncoder = try framesDirectory.map { folder in
                 try created.createFolder(folder)
@@ -292,22 +283,6 @@ public struct CubeTransitionJob: Sendable {
         return Summary(
             width: width, height: height, frameCount: frameCount, outputs: created.files, maxBitrate: maxBitrate,
             video: video)
-    }
-
-    /// A writer opened on another thread, handed back once (its thread has finished with it).
-    private struct OpenedWriter: @unchecked Sendable {
-        let writer: VideoClipWriter
-        let maxBitrate: Int?
-    }
-
-    /// Opens the clip's writer for a `width` × `height` canvas under `cap`.
-    private func makeWriter(path: String, width: Int, height: Int, cap: Int?) throws -> VideoClipWriter {
-        try VideoClipWriter(
-            path: path,
-            settings: VideoEncoder.Settings(
-                codec: parameters.codec, width: width, height: height, fps: parameters.fps, crf: parameters.crf,
-                preset: parameters.preset, tuning: .shortClip, maxBitrate: cap),
-            expectedFrameCount: spec(width: width, height: height).frameCount)
     }
 
     /// `frame_0000.png`, `frame_0001.png` … in `folder`.
