@@ -64,8 +64,7 @@ public final class CubeRenderer: @unchecked Sendable {
         self.height = spec.height
         self.columnLength = spec.height + 2
         let (outgoing, incoming) = spec.direction == .forward ? (from, to) : (to, from)
-        self.outgoingFace = Self.makeTransposedFace(outgoing)
-        self.incomingFace = Self.makeTransposedFace(incoming)
+        (self.outgoingFace, self.incomingFace) = Self.makeTransposedFaces(outgoing, incoming, threads: threads)
         self.verticalWeights = UnsafeMutableRawPointer.allocate(byteCount: 256 * 16, alignment: 64)
         for weight in 0..<256 {
             let lower = UInt16(weight * 256)
@@ -157,6 +156,30 @@ public final class CubeRenderer: @unchecked Sendable {
             _ = madvise(buffer, byteCount, MADV_HUGEPAGE)
         #endif
         return buffer
+    }
+
+    /// Transposes both faces (see ``makeTransposedFace(_:)``), each on its own thread when
+    /// `threads` allows two.
+    private static func makeTransposedFaces(
+        _ outgoing: RGBAImage, _ incoming: RGBAImage, threads: Int
+    ) -> (UnsafeMutableRawPointer, UnsafeMutableRawPointer) {
+        guard threads > 1 else { return (makeTransposedFace(outgoing), makeTransposedFace(incoming)) }
+        let results = TransposedFaces()
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            results.slots[index] = makeTransposedFace(index == 0 ? outgoing : incoming)
+        }
+        return (results.slots[0]!, results.slots[1]!)
+    }
+
+    /// Two slots for the transposed faces' addresses, each written by one thread of
+    /// ``makeTransposedFaces(_:_:threads:)`` and read once both have finished (`concurrentPerform`
+    /// returns only then); no two threads touch the same slot, so it is `@unchecked Sendable`.
+    private final class TransposedFaces: @unchecked Sendable {
+        let slots = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 2)
+
+        init() { slots.initialize(repeating: nil, count: 2) }
+
+        deinit { slots.deallocate() }
     }
 
     /// Writes the transpose of the row-major `width` x `height` RGBA image at `source` into columns of

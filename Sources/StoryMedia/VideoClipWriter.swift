@@ -3,7 +3,7 @@ import CFFmpeg
 /// Writes RGBA pictures as a constant-frame-rate H.264 or HEVC clip: the encode loop, written once.
 ///
 /// Each ``append(rgba:)`` converts the picture to yuv420p (BT.709, limited range) with a
-/// ``Scaler`` and hands it, with the frame index as its timestamp, to an ``EncoderThread``,
+/// ``YUV420Converter`` and hands it, with the frame index as its timestamp, to an ``EncoderThread``,
 /// which sends it to the ``VideoEncoder``, receives packets until EAGAIN and hands them to the
 /// ``OutputFile`` (which rescales their timestamps to the stream time base), while the caller
 /// goes on to the next picture. ``finish(replay:)`` sends a NULL frame, drains until EOF, writes
@@ -15,6 +15,9 @@ import CFFmpeg
 /// what the uncapped writer makes. When it does not, ``finish(replay:)`` asks the caller for the
 /// same pictures again and encodes them at the rate factors a ``RateFactorSearch`` picks (usually
 /// one or two more passes), then writes the pass that fits with the least of the budget unused.
+/// When the caller says how many pictures are coming and their yuv420p copies fit in
+/// ``retainedByteLimit``, the writer keeps the converted pictures of the first pass and encodes
+/// them again itself, so a further pass neither renders nor converts anything.
 ///
 /// Every error names the clip's path: an encoder that cannot open (libx264 out of memory) is
 /// `.unsupported`; an encode or write that fails part-way (a full disk) is `.ioFailure`, and
@@ -48,15 +51,31 @@ public final class VideoClipWriter {
     private var encoderThread: EncoderThread
     /// The current pass's encoder and, for a capped clip, the packets it has given.
     private var pass: (encoder: VideoEncoder, packets: PacketBuffer?)
-    private let scaler: Scaler
-    private let source: Frame
+    private let converter: YUV420Converter
     private let pictures: [Frame]
+    /// The converted pictures of the first pass, kept for further passes of a capped clip, or
+    /// nil when they are not kept (uncapped, no frame count given, or too big).
+    private var retained: [Frame]?
+
+    /// The most bytes of yuv420p pictures a capped writer keeps for its further passes: a 15-frame
+    /// clip up to 720x1280 (21 MB); at 1080x1920 (47 MB) the caller's pictures are given again.
+    public static let retainedByteLimit = 24 << 20
 
     /// Starts a clip at `path`, written to a temporary file (next to it, or in `stagingFolder`
-    /// when given) until ``finish(replay:)``.
-    public init(path: String, settings: VideoEncoder.Settings, stagingFolder: String? = nil) throws {
+    /// when given) until ``finish(replay:)``. `expectedFrameCount`, when given, is how many
+    /// pictures will be appended: a capped clip whose pictures fit ``retainedByteLimit`` then
+    /// keeps them for its further passes.
+    public init(
+        path: String, settings: VideoEncoder.Settings, stagingFolder: String? = nil, expectedFrameCount: Int? = nil
+    ) throws {
         self.settings = settings
-        (output, encoderThread, pass, scaler, source, pictures) = try MediaError.naming(path) {
+        if settings.maxBitrate != nil, let expectedFrameCount,
+            expectedFrameCount.multipliedReportingOverflow(by: settings.width * settings.height * 3 / 2)
+                .partialValue <= Self.retainedByteLimit, expectedFrameCount > 0
+        {
+            retained = []
+        }
+        (output, encoderThread, pass, converter, pictures) = try MediaError.naming(path) {
             try VideoEncoder.validate(settings)
             let output = try OutputFile(path: path, stagingFolder: stagingFolder)
             let encoder = try VideoEncoder(settings: settings, globalHeader: output.needsGlobalHeader)
@@ -69,13 +88,9 @@ public final class VideoClipWriter {
                 // The header waits for the pass that will be written (its parameter sets).
                 packets = PacketBuffer()
             }
-            let scaler = try Scaler(
-                sourceWidth: settings.width, sourceHeight: settings.height, sourceFormat: AV_PIX_FMT_RGBA,
-                width: settings.width, height: settings.height, destinationFormat: AV_PIX_FMT_YUV420P,
-                destinationColorSpace: AVCOL_SPC_BT709, destinationFullRange: false,
-                flags: SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP)
             let thread = try EncoderThread(encoder: encoder, output: packets ?? output)
-            return (output, thread, (encoder, packets), scaler, try Frame(), [try Frame(), try Frame()])
+            let converter = YUV420Converter(width: settings.width, height: settings.height)
+            return (output, thread, (encoder, packets), converter, [try Frame(), try Frame()])
         }
     }
 
@@ -98,19 +113,25 @@ public final class VideoClipWriter {
     private func encode(rgba: UnsafeBufferPointer<UInt8>, index: Int) throws {
         let slot = index % 2
         try encoderThread.acquire(slot: slot)
-        let picture = pictures[slot]
-        try source.borrow(rgba: rgba, width: settings.width, height: settings.height)
-        defer { source.unref() }
+        // A kept picture gets a frame of its own, never written again once converted.
+        let picture = retained == nil ? pictures[slot] : try Frame()
+        precondition(rgba.count >= settings.width * settings.height * 4, "RGBA buffer smaller than the clip")
         if picture.pointer.pointee.data.0 != nil {
             // The encoder may still hold a reference to the picture.
             try ffmpegCheck(av_frame_make_writable(picture.pointer), "cannot reuse a frame", kind: .ioFailure)
+        } else {
+            picture.pointer.pointee.width = Int32(clamping: settings.width)
+            picture.pointer.pointee.height = Int32(clamping: settings.height)
+            picture.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+            try ffmpegCheck(av_frame_get_buffer(picture.pointer, 0), "cannot allocate a frame", kind: .ioFailure)
         }
-        try scaler.scale(source, into: picture)
+        converter.convert(rgba: rgba, into: picture)
         picture.pointer.pointee.pts = Int64(index)
         picture.pointer.pointee.color_primaries = AVCOL_PRI_BT709
         picture.pointer.pointee.color_trc = AVCOL_TRC_BT709
         picture.pointer.pointee.colorspace = AVCOL_SPC_BT709
         picture.pointer.pointee.color_range = AVCOL_RANGE_MPEG
+        retained?.append(picture)
         encoderThread.submit(picture, slot: slot)
     }
 
@@ -159,7 +180,7 @@ public final class VideoClipWriter {
             search.record(rateFactor: pass.encoder.rateFactor, bytes: firstPackets.byteCount)
             var kept = (encoder: pass.encoder, packets: firstPackets)
             while let rateFactor = search.next {
-                guard let replay else {
+                guard let replay = replay ?? (retained?.count == frameCount ? { _ in } : nil) else {
                     throw MediaError(
                         .unsupported,
                         "the clip is over its \(maxBitrate) bits per second, and the pictures cannot be encoded again")
@@ -193,9 +214,19 @@ public final class VideoClipWriter {
         encoderThread = try EncoderThread(encoder: encoder, output: packets)
         pass = (encoder, packets)
         var index = 0
-        try replay { rgba in
-            try encode(rgba: rgba, index: index)
-            index += 1
+        if let retained, retained.count == frameCount {
+            // The first pass's pictures, as they were converted (the encoder only reads them).
+            for picture in retained {
+                try encoderThread.acquire(slot: index % 2)
+                encoderThread.submit(picture, slot: index % 2)
+                index += 1
+            }
+        } else {
+            retained = nil
+            try replay { rgba in
+                try encode(rgba: rgba, index: index)
+                index += 1
+            }
         }
         guard index == frameCount else {
             throw MediaError(.ioFailure, "the pictures given again were \(index), not \(frameCount)")

@@ -228,7 +228,8 @@ public struct CubeTransitionJob: Sendable {
                     settings: VideoEncoder.Settings(
                         codec: parameters.codec, width: width, height: height, fps: parameters.fps,
                         crf: parameters.crf, preset: parameters.preset, tuning: .shortClip,
-                        maxBitrate: maxBitrate))
+                        maxBitrate: maxBitrate),
+                    expectedFrameCount: frameCount)
             }
             let framesDirectory = outputs.framesDirectory
             let frameEncoder = try framesDirectory.map { folder in
@@ -263,8 +264,9 @@ public struct CubeTransitionJob: Sendable {
                     created.add(filmstripPath)
                 }
                 if let writer {
-                    // A clip over its cap is encoded again from the same frames, rendered anew:
-                    // cheaper than keeping them (47 MB of yuv420p at 1080x1920).
+                    // A clip over its cap is encoded again from the same frames: the writer keeps
+                    // them when they are small; else (47 MB of yuv420p at 1080x1920) they are
+                    // rendered anew, which is cheaper than keeping them.
                     video = try writer.finish { append in
                         for index in 0..<frameCount {
                             renderer.render(frame: index, into: buffer)
