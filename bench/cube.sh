@@ -57,7 +57,7 @@ record_target "cube: the ffmpeg peer draws storyreel's frame (frame 7)" "PSNR $p
 
 # The floor of storyreel's CPU: libx264 alone (ffmpeg CLI, raw frames in, nothing out) on the
 # exact frames storyreel encodes (its PNG frames converted to yuv420p as VideoClipWriter does:
-# BT.709, limited range, chroma from 2x2 averages: swscale's area filter) at storyreel's settings, less the same run
+# BT.709, limited range, the same swscale flags) at storyreel's settings, less the same run
 # without an encoder (ffmpeg's start-up and reading); plus decoding the faces, each less the same
 # run copying the packets instead (start-up, demuxing): FROM from its last keyframe to its last
 # frame, skipping the frames nothing refers to (the last one is a P-frame, so it is decoded), and
