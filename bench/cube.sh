@@ -65,7 +65,7 @@ record_target "cube: the ffmpeg peer draws storyreel's frame (frame 7)" "PSNR $p
 rm -rf "$WORK/cube-frames"
 "$BIN" cube "${ARGS[@]}" --frames-dir "$WORK/cube-frames" --size "$SIZE" --shade 0 --quiet
 ffmpeg -v error -y -i "$WORK/cube-frames/frame_%04d.png" \
-    -vf "scale=out_color_matrix=bt709:out_range=tv:flags=area+accurate_rnd+full_chroma_inp,format=yuv420p" \
+    -vf "scale=out_color_matrix=bt709:out_range=tv:flags=bicubic+accurate_rnd+full_chroma_inp,format=yuv420p" \
     -f rawvideo "$WORK/cube-T.yuv"
 ffmpeg -v error -y -i "$WORK/cube-T2.mp4" -f rawvideo -pix_fmt yuv420p "$WORK/cube-T2.yuv"
 ENCODE="ffmpeg -v error -f rawvideo -pix_fmt yuv420p -s $SIZE -r 30 -i"

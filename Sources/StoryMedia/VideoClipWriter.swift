@@ -3,7 +3,7 @@ import CFFmpeg
 /// Writes RGBA pictures as a constant-frame-rate H.264 or HEVC clip: the encode loop, written once.
 ///
 /// Each ``append(rgba:)`` converts the picture to yuv420p (BT.709, limited range) with a
-/// ``YUV420Converter`` and hands it, with the frame index as its timestamp, to an ``EncoderThread``,
+/// ``Scaler`` and hands it, with the frame index as its timestamp, to an ``EncoderThread``,
 /// which sends it to the ``VideoEncoder``, receives packets until EAGAIN and hands them to the
 /// ``OutputFile`` (which rescales their timestamps to the stream time base), while the caller
 /// goes on to the next picture. ``finish(replay:)`` sends a NULL frame, drains until EOF, writes
@@ -51,7 +51,8 @@ public final class VideoClipWriter {
     private var encoderThread: EncoderThread
     /// The current pass's encoder and, for a capped clip, the packets it has given.
     private var pass: (encoder: VideoEncoder, packets: PacketBuffer?)
-    private let converter: YUV420Converter
+    private let scaler: Scaler
+    private let source: Frame
     private let pictures: [Frame]
     /// The converted pictures of the first pass, kept for further passes of a capped clip, or
     /// nil when they are not kept (uncapped, no frame count given, or too big).
@@ -75,7 +76,7 @@ public final class VideoClipWriter {
         {
             retained = []
         }
-        (output, encoderThread, pass, converter, pictures) = try MediaError.naming(path) {
+        (output, encoderThread, pass, scaler, source, pictures) = try MediaError.naming(path) {
             try VideoEncoder.validate(settings)
             let output = try OutputFile(path: path, stagingFolder: stagingFolder)
             let encoder = try VideoEncoder(settings: settings, globalHeader: output.needsGlobalHeader)
@@ -88,9 +89,13 @@ public final class VideoClipWriter {
                 // The header waits for the pass that will be written (its parameter sets).
                 packets = PacketBuffer()
             }
+            let scaler = try Scaler(
+                sourceWidth: settings.width, sourceHeight: settings.height, sourceFormat: AV_PIX_FMT_RGBA,
+                width: settings.width, height: settings.height, destinationFormat: AV_PIX_FMT_YUV420P,
+                destinationColorSpace: AVCOL_SPC_BT709, destinationFullRange: false,
+                flags: SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP)
             let thread = try EncoderThread(encoder: encoder, output: packets ?? output)
-            let converter = YUV420Converter(width: settings.width, height: settings.height)
-            return (output, thread, (encoder, packets), converter, [try Frame(), try Frame()])
+            return (output, thread, (encoder, packets), scaler, try Frame(), [try Frame(), try Frame()])
         }
     }
 
@@ -115,17 +120,13 @@ public final class VideoClipWriter {
         try encoderThread.acquire(slot: slot)
         // A kept picture gets a frame of its own, never written again once converted.
         let picture = retained == nil ? pictures[slot] : try Frame()
-        precondition(rgba.count >= settings.width * settings.height * 4, "RGBA buffer smaller than the clip")
+        try source.borrow(rgba: rgba, width: settings.width, height: settings.height)
+        defer { source.unref() }
         if picture.pointer.pointee.data.0 != nil {
             // The encoder may still hold a reference to the picture.
             try ffmpegCheck(av_frame_make_writable(picture.pointer), "cannot reuse a frame", kind: .ioFailure)
-        } else {
-            picture.pointer.pointee.width = Int32(clamping: settings.width)
-            picture.pointer.pointee.height = Int32(clamping: settings.height)
-            picture.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-            try ffmpegCheck(av_frame_get_buffer(picture.pointer, 0), "cannot allocate a frame", kind: .ioFailure)
         }
-        converter.convert(rgba: rgba, into: picture)
+        try scaler.scale(source, into: picture)
         picture.pointer.pointee.pts = Int64(index)
         picture.pointer.pointee.color_primaries = AVCOL_PRI_BT709
         picture.pointer.pointee.color_trc = AVCOL_TRC_BT709
