@@ -26,8 +26,8 @@ public final class ClipFrameSource {
     public static let posterCandidateLimit = 12
     /// The poster pick looks at the first third of the clip, at most this many seconds.
     public static let posterWindowLimit = 3.0
-    /// Frames the poster pick samples from its sequential decode of the first
-    /// ``posterWindowLimit`` seconds, when every keyframe was uninformative.
+    /// Frames the poster pick samples from its sequential decode of the clip's first half (at most
+    /// ``posterWindowLimit`` seconds), when every keyframe was uninformative.
     public static let sequentialCandidateCount = 8
 
     private let file: InputFile
@@ -147,9 +147,10 @@ public final class ClipFrameSource {
     /// (its first third, at most its first 3 s), up to 12, spread evenly. Near-black, near-white
     /// and flat frames are dropped; of the rest, the one closest to their mean colour histogram
     /// wins. When the whole opening is dropped (a long fade-in, a title card), keyframes of the
-    /// rest of the clip's first half are tried the same way. When they are too, the first 3 s
-    /// are decoded in order, non-key frames included, and about 8 frames evenly spread in time
-    /// are tried; when those are dropped as well, the first decodable frame is used.
+    /// rest of the clip's first half are tried the same way. When they are too, the first half
+    /// (at most its first 3 s) is decoded in order, non-key frames included, and about 8 frames
+    /// evenly spread in time are tried; when those are dropped as well, the first decodable frame
+    /// is used.
     public func posterFrame(size: FrameSize) throws -> RGBAImageBuffer {
         try MediaError.naming(path) { try pickPoster(size: size) }
     }
@@ -169,7 +170,8 @@ public final class ClipFrameSource {
             // Every keyframe is uninformative (a grey keyframe before the content of a screen
             // recording): look at the frames between them.
             let decoded = try sequentialCandidates(
-                through: ClipFrameSource.posterWindowLimit, count: ClipFrameSource.sequentialCandidateCount)
+                through: min(clipDuration / 2, ClipFrameSource.posterWindowLimit),
+                count: ClipFrameSource.sequentialCandidateCount)
             chosen = FrameStatistics.typicalIndex(of: decoded.map(\.statistics)).map { $0 + candidates.count }
             candidates += decoded
         }
@@ -303,7 +305,8 @@ public final class ClipFrameSource {
 
     /// Poster candidates decoded in order from the clip's start, non-key frames included, up to
     /// `end` seconds: the first frame shown, then the first frame at or after each further
-    /// `end / count` seconds, at most `count` in all.
+    /// `end / count` seconds, at most `count` in all. Frames no other frame refers to are not
+    /// decoded while they are shown before the next wanted time (none of them could be taken).
     private func sequentialCandidates(through end: Double, count: Int) throws
         -> [(frame: Frame, statistics: FrameStatistics)]
     {
@@ -313,14 +316,17 @@ public final class ClipFrameSource {
         let endTimestamp = timestamp(atSeconds: end)
         var candidates: [(frame: Frame, statistics: FrameStatistics)] = []
         let frame = try Frame()
+        var wanted = origin
+        reader.decodeOnlyReferenceFrames(shownBefore: wanted)
         while candidates.count < count, try reader.next(into: frame) {
             guard let shown = frame.presentationTimestamp, shown >= origin else { continue }
             guard shown <= endTimestamp else { break }
-            let wanted = timestamp(atSeconds: end * Double(candidates.count) / Double(count))
             guard shown >= wanted else { continue }
             let kept = try Frame()
             kept.take(from: frame)
             candidates.append((kept, try converter.statistics(of: kept)))
+            wanted = timestamp(atSeconds: end * Double(candidates.count) / Double(count))
+            reader.decodeOnlyReferenceFrames(shownBefore: wanted)
         }
         return candidates
     }

@@ -11,8 +11,12 @@ public final class VideoFrameReader {
     private let decoder: Decoder
     private let packet: Packet
     private var draining = false
-    /// Packets decoding before this time skip non-reference frames (see ``decodeOnlyReferenceFrames(before:)``).
+    /// Packets before this time skip non-reference frames (see ``decodeOnlyReferenceFrames(before:)``
+    /// and ``decodeOnlyReferenceFrames(shownBefore:)``).
     private var fullDecodeFrom: Int64?
+    /// True when ``fullDecodeFrom`` is compared with a packet's presentation time, false for its
+    /// decode time.
+    private var fullDecodeByPresentation = false
     private var finished = false
 
     /// Opens a decoder for `stream` (usually `file.bestStream(.video)`), skipping the file's
@@ -39,7 +43,8 @@ public final class VideoFrameReader {
                 }
                 if try readStreamPacket() {
                     if let fullDecodeFrom {
-                        let early = (packet.decodeTimestamp ?? .max) < fullDecodeFrom
+                        let time = fullDecodeByPresentation ? packet.presentationTimestamp : packet.decodeTimestamp
+                        let early = (time ?? .max) < fullDecodeFrom
                         decoder.skip(early ? .nonReferenceFrames : .none)
                     }
                     do {
@@ -62,6 +67,17 @@ public final class VideoFrameReader {
     /// from `timestamp` on are all decoded.
     public func decodeOnlyReferenceFrames(before timestamp: Int64) {
         fullDecodeFrom = timestamp
+        fullDecodeByPresentation = false
+    }
+
+    /// Until the next seek or the next call, skips the frames no other frame refers to among
+    /// packets shown before `timestamp` (a packet without a presentation time is decoded): a frame
+    /// shown before it can never be handed out as the first frame at or after it, and one that
+    /// no other frame needs is not decoded for nothing. Frames shown from `timestamp` on are all
+    /// decoded, so sampling "the first frame at or after a time" gets the same frames.
+    public func decodeOnlyReferenceFrames(shownBefore timestamp: Int64) {
+        fullDecodeFrom = timestamp
+        fullDecodeByPresentation = true
     }
 
     /// Seeks to the keyframe at or before `timestamp` (stream time base) and flushes.
