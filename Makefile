@@ -70,9 +70,11 @@ lint:
 demo: build
 	STORYREEL_BIN=$(BIN) bash scripts/demo.sh
 
-bench: build
+# The benches time the binary `make install` installs (static Swift runtime, as the container image
+# ships it); the cube bench also runs .build/release/storyreel (dynamic runtime) as context.
+bench: build static
 	$(SWIFT) build -c release --product storyreel-bench
-	bash bench/run.sh
+	STORYREEL_BIN=$(CURDIR)/$(STATIC_BIN) STORYREEL_DYNAMIC_BIN=$(CURDIR)/$(BIN) bash bench/run.sh
 
 samples:
 	bash samples/make-samples.sh

@@ -35,9 +35,14 @@ FILTER+="[1:v]trim=start_frame=0:end_frame=1,loop=loop=14:size=1,setpts=N/30/TB[
 FILTER+="[a][b]xfade=transition=slideleft:duration=0.5:offset=0,format=yuv420p"
 XFADE=(ffmpeg -v error -y -sseof -0.1 -i "$CLIPS/A.mov" -t 0.6 -i "$CLIPS/B.mov" -filter_complex "$FILTER"
     -frames:v 15 -c:v libx264 -preset veryfast -movflags +faststart "$WORK/cube-T2.mp4")
+# Context: the same command with the dynamically linked build (.build/release, the Swift runtime
+# and Foundation as shared libraries) when the bench runs the static one `make install` installs.
+DYNAMIC_BIN="${STORYREEL_DYNAMIC_BIN:-$BIN}"
+DYNAMIC=("$DYNAMIC_BIN" "${OURS[@]:1}")
 compare cube 10 "$(printf '%q ' "${OURS[@]}")" \
     "ffmpeg cube (same work)" "$(printf '%q ' "${PEER[@]}")" \
-    "ffmpeg xfade (context)" "$(printf '%q ' "${XFADE[@]}")"
+    "ffmpeg xfade (context)" "$(printf '%q ' "${XFADE[@]}")" \
+    "storyreel, dynamic runtime (context)" "$(printf '%q ' "${DYNAMIC[@]}")"
 ours_peak=$(peak_memory "${OURS[@]}")
 peer_peak=$(peak_memory "${PEER[@]}")
 xfade_peak=$(peak_memory "${XFADE[@]}")
@@ -84,7 +89,7 @@ mb_stats() {
 python3 - "$WORK/cube.json" "$WORK/cube-floor.json" "$ours_peak" "$peer_peak" "$xfade_peak" \
     "$(mb_stats "$WORK/cube-T2.yuv")" "$(mb_stats "$WORK/cube-T.yuv")" <<'PY' |
 import json, sys
-ours, peer, xfade = json.load(open(sys.argv[1]))["results"][:3]
+ours, peer, xfade, dynamic = json.load(open(sys.argv[1]))["results"][:4]
 runs = json.load(open(sys.argv[2]))["results"]
 cpu = lambda r: r["user"] + r["system"]
 ours_peak, peer_peak, xfade_peak = map(int, sys.argv[3:6])
@@ -110,6 +115,8 @@ print(f"  CPU floor: libx264 on storyreel's frames at its settings {x264:.2f} s 
       f"{decode_a:.2f} s + TO's first {decode_b:.2f} s = {floor:.2f} s (each net of ffmpeg's start-up)")
 print(f"  CPU: storyreel {cpu(ours):.2f} s (user {ours['user']:.2f} + system {ours['system']:.2f}) "
       f"= {ratio:.2f}x the floor; ffmpeg cube {cpu(peer):.2f} s")
+print(f"  context, the same with the dynamic runtime (.build/release): {cpu(dynamic):.2f} s "
+      f"= {cpu(dynamic) / floor:.2f}x the floor, {dynamic['mean']:.2f} s wall")
 target("cube -o CPU vs the floor (libx264 + face decoding)", f"{ratio:.2f}x ({cpu(ours):.2f} s / {floor:.2f} s)",
        "≤ 1.25×", ratio <= 1.25)
 

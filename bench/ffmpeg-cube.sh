@@ -3,6 +3,11 @@
 # ffmpeg CLI alone, one ffmpeg process. Usage: ffmpeg-cube.sh FROM TO OUT [WxH [FPS [DURATION]]]
 # (defaults 1080x1920, 30, 0.5; PERSPECTIVE=2.667 in the environment is the camera distance as a
 # multiple of the width). The encoder settings are storyreel's: STORYREEL_X264 from lib.sh.
+# With a seventh argument, MAX_BITRATE in bits per second, the clip is held under that average as
+# storyreel holds a transition under its peak: the frames are rendered once to a raw yuv420p file,
+# encoded at CRF 23 and, while over the cap, encoded again at the CRFs that storyreel's
+# RateFactorSearch picks (bench/rate-factor-search.py, the same rule); the biggest pass that fits
+# is kept.
 #
 # Both faces are scaled to fill the canvas and centre-cropped (as storyreel fits them), in gbrp:
 # FROM's last frame (-sseof: ffmpeg decodes from the keyframe before the seek point, as storyreel
@@ -30,6 +35,7 @@ OUT="$3"
 SIZE="${4:-1080x1920}"
 FPS="${5:-30}"
 DURATION="${6:-0.5}"
+MAX_BITRATE="${7:-}"
 PERSPECTIVE="${PERSPECTIVE:-2.667}"
 W="${SIZE%x*}"
 H="${SIZE#*x}"
@@ -72,9 +78,28 @@ LOOP="loop=loop=$((N - 1)):size=1,setpts=N/$FPS/TB,pad=$((W + 8)):$((H + 8)):4:4
 GRAPH="[0:v]reverse,trim=end_frame=1,$FACE,$LOOP,$(warp A),crop=$W:$H:4:4[a];"
 GRAPH+="[1:v]trim=end_frame=1,$FACE,$LOOP,$(warp B),crop=$W:$H:4:4[b];"
 GRAPH+="[a][b]blend=all_mode=lighten,scale=out_color_matrix=bt709:out_range=tv,format=yuv420p"
+TAGS="-colorspace bt709 -color_primaries bt709 -color_trc bt709 -color_range tv -movflags +faststart"
 # FROM from a quarter second before its end (reverse keeps those few frames to give the last one);
 # TO from its start, its first frame only.
-# shellcheck disable=SC2086  # STORYREEL_X264 is a list of options
+if [ -z "$MAX_BITRATE" ]; then
+    # shellcheck disable=SC2086  # STORYREEL_X264 and TAGS are lists of options
+    ffmpeg -v error -y -sseof -0.25 -i "$FROM" -i "$TO" -filter_complex "$GRAPH" -frames:v "$N" -r "$FPS" \
+        $STORYREEL_X264 $TAGS "$OUT"
+    exit 0
+fi
+PASSES="$(mktemp -d)"
+trap 'rm -rf "$PASSES"' EXIT
 ffmpeg -v error -y -sseof -0.25 -i "$FROM" -i "$TO" -filter_complex "$GRAPH" -frames:v "$N" -r "$FPS" \
-    $STORYREEL_X264 -colorspace bt709 -color_primaries bt709 -color_trc bt709 -color_range tv \
-    -movflags +faststart "$OUT"
+    -f rawvideo "$PASSES/frames.yuv"
+BUDGET=$(awk -v r="$MAX_BITRATE" -v n="$N" -v f="$FPS" 'BEGIN { printf "%d", r * n / f / 8 }')
+SEARCH="$(dirname "${BASH_SOURCE[0]}")/rate-factor-search.py"
+done_passes=()
+crf=23
+while [ -n "$crf" ]; do
+    # shellcheck disable=SC2086  # STORYREEL_X264 and TAGS are lists of options
+    ffmpeg -v error -y -f rawvideo -pix_fmt yuv420p -s "${W}x$H" -r "$FPS" -i "$PASSES/frames.yuv" \
+        ${STORYREEL_X264/-crf 23/-crf $crf} $TAGS "$PASSES/pass-$crf.mp4"
+    done_passes+=("$crf:$(stat -c %s "$PASSES/pass-$crf.mp4")")
+    crf=$(python3 "$SEARCH" next "$BUDGET" "${done_passes[@]}")
+done
+mv "$PASSES/pass-$(python3 "$SEARCH" choice "$BUDGET" "${done_passes[@]}").mp4" "$OUT"

@@ -6,9 +6,10 @@ WORK="$ROOT/build/bench"
 mkdir -p "$WORK"
 # storyreel's transition encoder as ffmpeg CLI options: `veryfast` with VideoEncoder's shortClip
 # tuning and CubeTransitionJob's CRF (23). Keep in step with those two. This is the first pass of a
-# capped clip; one over its peak is encoded again at higher CRFs (1-3 more passes, VideoClipWriter),
-# which no single ffmpeg command does. The cube bench's clips stay under their peak (21 Mb/s against
-# about 8 Mb/s at CRF 23), so there storyreel runs exactly this one pass.
+# capped clip; one over its peak is encoded again at higher CRFs (VideoClipWriter's
+# RateFactorSearch), which bench/ffmpeg-cube.sh does too when given a peak (render's script gives
+# one). The cube bench's clips stay under their peak (21 Mb/s against about 8 Mb/s at CRF 23), so
+# there storyreel runs exactly this one pass.
 STORYREEL_X264="-c:v libx264 -preset veryfast -crf 23 -bf 0 -x264-params sliced-threads=1:rc-lookahead=5"
 
 # compare NAME RUNS CMD_OURS LABEL_PEER1 CMD_PEER1 [LABEL_PEER2 CMD_PEER2 ...]

@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 source ./lib.sh
+echo "binary: $BIN"
 echo "machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 : >"$TARGETS"
 for bench in inspect thumbnail render cube quality; do

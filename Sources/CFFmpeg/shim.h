@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <sys/prctl.h>
 #include <libavformat/avformat.h>
 #include <libavformat/avio.h>
 #include <libavcodec/avcodec.h>
@@ -57,6 +58,12 @@ static int cff_deadline_interrupt(void *opaque) {
     const int64_t deadline = *(const int64_t *)opaque;
     return deadline > 0 && av_gettime_relative() > deadline;
 }
+
+/// prctl(PR_SET_THP_DISABLE, 1): no transparent huge pages for this process from now on, even
+/// where a library asks for them with madvise(MADV_HUGEPAGE) as libx264 does for its big buffers.
+/// Returns 0, or -1 with errno set (a kernel without the option). prctl is variadic, which Swift
+/// cannot call.
+static inline int cff_disable_transparent_huge_pages(void) { return prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0); }
 
 /// Installs the deadline callback on a format context before it is opened.
 static inline void cff_install_deadline(AVFormatContext *context, int64_t *deadline) {

@@ -22,6 +22,7 @@ public enum Storyreel {
     /// A usage error writes the error, the usage and a hint to stderr, and nothing to stdout.
     public static func main(_ arguments: [String]) -> Int32 {
         FFmpegLog.silence()
+        HugePages.disable()
         let console = Console()
         guard let first = arguments.first else {
             console.error("no command given")
