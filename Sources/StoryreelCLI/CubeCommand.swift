@@ -87,7 +87,9 @@ public enum CubeCommand: Command {
         } catch let error as CubeRenderError {
             throw UsageError(error.message)
         }
-        try InputProtection.check(plannedOutputs(outputs, frameCount: job.frameCount), against: arguments.positionals)
+        let planned = plannedOutputs(outputs, frameCount: job.frameCount)
+        try InputProtection.check(planned, against: arguments.positionals)
+        try InputProtection.checkDistinct(planned)
         let frameFolder = try outputs.framesDirectory.map { try CubeFrameFolder(checking: $0) }
         let summary = try job.run(writing: outputs)
         try frameFolder?.recordRun(frameCount: summary.frameCount)

@@ -1,8 +1,10 @@
+import Foundation
 import StoryMedia
 
 /// Refuses to write over an input: an output path that names the same file as one of the
 /// command's inputs, by device and inode (``FileIdentity``), so a different spelling (`./a.mp4`,
-/// `dir/../a.mp4`), a symlink or a hard link is caught too. Checked before any work.
+/// `dir/../a.mp4`), a symlink or a hard link is caught too; and two outputs that name one file.
+/// Checked before any work.
 enum InputProtection {
     /// One path a command would write, with how the user asked for it.
     struct Output {
@@ -23,6 +25,22 @@ enum InputProtection {
             else { continue }
             throw UsageError(
                 "\(output.label) is the same file as the input '\(input.path)'; writing it would overwrite the input")
+        }
+    }
+
+    /// Throws a ``UsageError`` naming the first two of `outputs` that are one file: the same
+    /// absolute path once `.` and `..` are resolved, or, for files that exist, the same device and
+    /// inode. One would be written over the other (`cube -o x --filmstrip x`).
+    static func checkDistinct(_ outputs: [Output]) throws {
+        var seen: [(output: Output, path: String, identity: FileIdentity?)] = []
+        for output in outputs {
+            let path = URL(fileURLWithPath: output.path).standardizedFileURL.path
+            let identity = FileIdentity(path: output.path)
+            if let earlier = seen.first(where: { $0.path == path || (identity != nil && $0.identity == identity) }) {
+                throw UsageError(
+                    "\(earlier.output.label) and \(output.label) are the same file; give each output its own path")
+            }
+            seen.append((output, path, identity))
         }
     }
 }

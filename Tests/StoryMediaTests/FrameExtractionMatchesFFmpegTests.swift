@@ -18,7 +18,7 @@ import Testing
         ("iphone-hevc-hdr.mov", FFmpegReference.toneMapChain, 23),
     ]
 
-    static func path(_ name: String) -> String { TestEnvironment.samples.appendingPathComponent(name).path }
+    static func path(_ name: String) -> String { TestEnvironment.sample(name) }
 
     @Test(arguments: clips.map(\.name))
     func framesAtTimesMatchFFmpeg(name: String) throws {

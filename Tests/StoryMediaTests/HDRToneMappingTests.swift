@@ -7,7 +7,7 @@ import Testing
 /// HLG and PQ clips are tone-mapped to SDR like ffmpeg's zscale/tonemap chain: neither washed
 /// out nor too dark.
 @Suite struct HDRToneMappingTests {
-    static let iphone = TestEnvironment.samples.appendingPathComponent("iphone-hevc-hdr.mov").path
+    static let iphone = TestEnvironment.sample("iphone-hevc-hdr.mov")
 
     @Test func hdrPosterFollowsTheToneMapChain() throws {
         let source = try ClipFrameSource(path: Self.iphone)

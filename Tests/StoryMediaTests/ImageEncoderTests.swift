@@ -11,7 +11,7 @@ import Testing
 
     init() throws {
         FFmpegLog.silence()  // libwebp notes its colour conversion
-        let path = TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path
+        let path = TestEnvironment.sample("portrait-h264.mp4")
         picture = try ClipFrameSource(path: path).frame(at: 1, size: .width(180))
     }
 

@@ -8,7 +8,7 @@ import Testing
 /// comes out 720×1280 the right way up and not mirrored, and every turn/mirror a display matrix
 /// can hold maps pixels as libavutil/display.h defines it.
 @Suite struct OrientationTests {
-    static let iphone = TestEnvironment.samples.appendingPathComponent("iphone-hevc-hdr.mov").path
+    static let iphone = TestEnvironment.sample("iphone-hevc-hdr.mov")
 
     /// Mean RGB of a rectangle of a packed RGBA picture.
     static func meanColour(_ image: RGBAImageBuffer, x: Range<Int>, y: Range<Int>) -> (Double, Double, Double) {

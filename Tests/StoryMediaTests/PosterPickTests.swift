@@ -6,7 +6,7 @@ import Testing
 /// The smart poster skips black, white and flat openings and prefers the most typical look of
 /// the clip's opening.
 @Suite struct PosterPickTests {
-    static func path(_ name: String) -> String { TestEnvironment.samples.appendingPathComponent(name).path }
+    static func path(_ name: String) -> String { TestEnvironment.sample(name) }
 
     @Test func blackIntroPosterIsNotDark() throws {
         let source = try ClipFrameSource(path: Self.path("black-intro.mp4"))

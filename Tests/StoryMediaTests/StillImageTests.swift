@@ -70,7 +70,7 @@ import Testing
         let disguised = folder.path("picture.mov")
         try FileManager.default.copyItem(atPath: png, toPath: disguised)
         #expect { try InputFile(path: disguised) } throws: { ($0 as? MediaError)?.kind == .invalidMedia }
-        let clip = TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path
+        let clip = TestEnvironment.sample("portrait-h264.mp4")
         #expect { try StillImage.load(path: clip) } throws: { ($0 as? MediaError)?.kind == .invalidMedia }
     }
 

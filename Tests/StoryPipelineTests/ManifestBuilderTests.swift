@@ -10,7 +10,7 @@ import Testing
 @Suite struct ManifestBuilderTests {
     static func plan() throws -> BundlePlan {
         try BundlePlan.make(
-            input: try StoryInput.load(TestEnvironment.samples.appendingPathComponent("stories").path),
+            input: try StoryInput.load(TestEnvironment.sample("stories")),
             settings: BundleSettings(), options: RenderOptions(), cache: nil)
     }
 

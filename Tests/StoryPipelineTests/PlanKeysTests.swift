@@ -32,7 +32,7 @@ import Testing
         return Set(before.keys.filter { before[$0] != after[$0] })
     }
 
-    static let samples = TestEnvironment.samples.appendingPathComponent("stories").path
+    static let samples = TestEnvironment.sample("stories")
 
     @Test func theSamplesPlanEveryOutput() throws {
         let keys = try Self.keys(Self.samples)

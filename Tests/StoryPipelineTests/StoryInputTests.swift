@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func sampleStoriesLoadInPlayOrder() throws {
-        let input = try StoryInput.load(TestEnvironment.samples.appendingPathComponent("stories").path)
+        let input = try StoryInput.load(TestEnvironment.sample("stories"))
         #expect(input.stories.map(\.handle) == ["ana.lima", "ben_k", "chloe", "dev-ops"])
         let ben = try #require(input.stories.first { $0.handle == "ben_k" })
         #expect(ben.clips == ["ben_k/1.mp4", "ben_k/2.mp4", "ben_k/10.mp4"])

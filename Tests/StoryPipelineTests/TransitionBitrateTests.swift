@@ -29,7 +29,7 @@ import Testing
 
     @Test func clipBitRateIsTheVideoStreamsAsFFprobeReportsIt() throws {
         // ben_k/1.mp4 has audio: 155 kb/s of video in 268 kb/s overall.
-        let path = TestEnvironment.samples.appendingPathComponent("stories/ben_k/1.mp4").path
+        let path = TestEnvironment.sample("stories/ben_k/1.mp4")
         let stream = try TestEnvironment.ffprobeVideoStream(path)
         let expected = try #require((stream["bit_rate"] as? String).flatMap { Int($0) })
         let info = try ClipProbe.inspect(path: path)

@@ -7,9 +7,9 @@ import Testing
     let folder: TemporaryFolder
     init() throws { folder = try TemporaryFolder() }
 
-    static let clip = TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path
-    static let toClip = TestEnvironment.samples.appendingPathComponent("stories/ben_k/1.mp4").path
-    static let stories = TestEnvironment.samples.appendingPathComponent("stories").path
+    static let clip = TestEnvironment.sample("portrait-h264.mp4")
+    static let toClip = TestEnvironment.sample("stories/ben_k/1.mp4")
+    static let stories = TestEnvironment.sample("stories")
 
     @Test func validateOfAFolderChecksItsManifest() throws {
         let fixture = try BundleFixture()

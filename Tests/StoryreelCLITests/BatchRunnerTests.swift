@@ -8,9 +8,9 @@ import Testing
     let folder: TemporaryFolder
     init() throws { folder = try TemporaryFolder() }
 
-    static let clip = TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path
-    static let other = TestEnvironment.samples.appendingPathComponent("sixty-fps.mp4").path
-    static let stories = TestEnvironment.samples.appendingPathComponent("stories").path
+    static let clip = TestEnvironment.sample("portrait-h264.mp4")
+    static let other = TestEnvironment.sample("sixty-fps.mp4")
+    static let stories = TestEnvironment.sample("stories")
 
     @Test func theFirstFailureInArgumentOrderSetsTheExitCode() throws {
         let garbage = try folder.write("garbage.mp4", Data(repeating: 7, count: 4096))

@@ -10,8 +10,8 @@ import Testing
     let folder: TemporaryFolder
     init() throws { folder = try TemporaryFolder() }
 
-    static let clip = TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path
-    static let stories = TestEnvironment.samples.appendingPathComponent("stories").path
+    static let clip = TestEnvironment.sample("portrait-h264.mp4")
+    static let stories = TestEnvironment.sample("stories")
 
     @Test func everyCommandWritingOneOutputNamesItDashOOutput() {
         for command in Storyreel.commands {

@@ -11,8 +11,8 @@ import Testing
     let folder: TemporaryFolder
     init() throws { folder = try TemporaryFolder() }
 
-    static let fromClip = TestEnvironment.samples.appendingPathComponent("stories/ana.lima/IMG_0001.MOV").path
-    static let toClip = TestEnvironment.samples.appendingPathComponent("stories/ben_k/1.mp4").path
+    static let fromClip = TestEnvironment.sample("stories/ana.lima/IMG_0001.MOV")
+    static let toClip = TestEnvironment.sample("stories/ben_k/1.mp4")
 
     func cube(_ arguments: [String]) throws -> ProcessResult {
         try TestEnvironment.storyreel(["cube"] + arguments)
@@ -216,6 +216,28 @@ import Testing
             ])
         #expect(lateFailure.status == 73, "\(lateFailure.stderr)")
         #expect(try filesLeft() == ["file", "taken.mp4"])
+    }
+
+    /// Two outputs naming one file, however spelled, are refused before any work: one would be
+    /// written over the other. An existing file there keeps its bytes.
+    @Test func outputsNamingOneFileAreAUsageError() throws {
+        let common = [Self.fromClip, Self.toClip, "--size", "270x480", "--duration", "0.1"]
+        let same = try cube(common + ["-o", folder.path("x.mp4"), "--filmstrip", folder.path("x.mp4")])
+        #expect(same.status == 64, "\(same.stderr)")
+        #expect(
+            same.stderr.contains(
+                "-o '\(folder.path("x.mp4"))' and --filmstrip '\(folder.path("x.mp4"))' are the same file"))
+        #expect(same.stderr.split(separator: "\n").filter { $0.hasPrefix("storyreel: error: ") }.count == 1)
+        #expect(try filesLeft().isEmpty)
+        let existing = try folder.write("y.mp4", Data("keep".utf8))
+        try FileManager.default.createDirectory(atPath: folder.path("sub"), withIntermediateDirectories: false)
+        let spelled = try cube(common + ["-o", existing, "--filmstrip", folder.path("sub/../y.mp4")])
+        #expect(spelled.status == 64, "\(spelled.stderr)")
+        try FileManager.default.linkItem(atPath: existing, toPath: folder.path("hard-y.png"))
+        let linked = try cube(common + ["-o", existing, "--filmstrip", folder.path("hard-y.png")])
+        #expect(linked.status == 64, "\(linked.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: existing)) == Data("keep".utf8))
+        #expect(try filesLeft() == ["hard-y.png", "sub", "y.mp4"])
     }
 
     @Test func noOutputIsAUsageError() throws {

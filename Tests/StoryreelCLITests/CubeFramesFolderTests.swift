@@ -9,8 +9,8 @@ import Testing
     let folder: TemporaryFolder
     init() throws { folder = try TemporaryFolder() }
 
-    static let from = TestEnvironment.samples.appendingPathComponent("stories/ana.lima/avatar.jpg").path
-    static let to = TestEnvironment.samples.appendingPathComponent("stories/ben_k/avatar.jpg").path
+    static let from = TestEnvironment.sample("stories/ana.lima/avatar.jpg")
+    static let to = TestEnvironment.sample("stories/ben_k/avatar.jpg")
 
     func cube(_ frames: String, duration: String) throws -> ProcessResult {
         try TestEnvironment.storyreel([

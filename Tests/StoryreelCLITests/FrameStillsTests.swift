@@ -32,7 +32,7 @@ import Testing
             }
         }
         // The first frame of an SDR clip, as the ffmpeg CLI shows it, filled to the canvas.
-        let clip = TestEnvironment.samples.appendingPathComponent("stories/ana.lima/IMG_0001.MOV").path
+        let clip = TestEnvironment.sample("stories/ana.lima/IMG_0001.MOV")
         let sha = try TestEnvironment.run("sha256sum", [clip]).stdout.prefix(64)
         let item = try #require(items(manifest).first { $0["sha256"] as? String == String(sha) })
         let still = try PixelComparison.ffmpegImage(

@@ -10,7 +10,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: uploads, withIntermediateDirectories: true)
         let good = "\(uploads)/IMG_1539.MOV"
         try FileManager.default.copyItem(
-            atPath: TestEnvironment.samples.appendingPathComponent("iphone-hevc-hdr.mov").path, toPath: good)
+            atPath: TestEnvironment.sample("iphone-hevc-hdr.mov"), toPath: good)
         let garbage = "\(uploads)/broken.mov"
         try Data(repeating: 7, count: 1000).write(to: URL(fileURLWithPath: garbage))
         let before = try TestEnvironment.run("sha256sum", [good, garbage]).stdout
@@ -35,7 +35,7 @@ import Testing
 
     @Test func ingestWarnsWhenCameraNamedClipsStillPlayAfterTheNewOne() throws {
         let fixture = try BundleFixture()
-        let clip = TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path
+        let clip = TestEnvironment.sample("portrait-h264.mp4")
         let camera = try TestEnvironment.storyreel(["ingest", clip, "--story", "ana.lima", "--into", fixture.stories])
         #expect(camera.status == 0)
         #expect(camera.stdout.contains("ingested as ana.lima/0001-portrait-h264.mp4"))
@@ -50,7 +50,7 @@ import Testing
 
     @Test func newStoryIsCreatedAndBadHandleOrLongClipIsRefused() throws {
         let fixture = try BundleFixture()
-        let clip = TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path
+        let clip = TestEnvironment.sample("portrait-h264.mp4")
         let created = try TestEnvironment.storyreel(["ingest", clip, "--story", "new.user", "--into", fixture.stories])
         #expect(created.status == 0)
         #expect(FileManager.default.fileExists(atPath: "\(fixture.stories)/new.user/0001-portrait-h264.mp4"))
@@ -71,7 +71,7 @@ import Testing
 
     @Test func ingestThenRenderUpdatesTheBundle() throws {
         let fixture = try BundleFixture()
-        let clip = TestEnvironment.samples.appendingPathComponent("sixty-fps.mp4").path
+        let clip = TestEnvironment.sample("sixty-fps.mp4")
         let bundle = fixture.folder.path("reel")
         let result = try TestEnvironment.storyreel(
             ["ingest", clip, "--story", "chloe", "--into", fixture.stories, "--render", bundle])

@@ -7,7 +7,7 @@ import Testing
     let folder: TemporaryFolder
     init() throws { folder = try TemporaryFolder() }
 
-    var goodClip: String { TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path }
+    var goodClip: String { TestEnvironment.sample("portrait-h264.mp4") }
 
     func inspect(_ arguments: [String]) throws -> ProcessResult {
         try TestEnvironment.storyreel(["inspect"] + arguments)

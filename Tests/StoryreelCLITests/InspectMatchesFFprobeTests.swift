@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func iphoneClipIsPortraitHLGWithRotation90() throws {
-        let clip = TestEnvironment.samples.appendingPathComponent("iphone-hevc-hdr.mov").path
+        let clip = TestEnvironment.sample("iphone-hevc-hdr.mov")
         let result = try TestEnvironment.storyreel(["inspect", "--json", clip])
         let ours = try #require(
             (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func editListClipCountsOnlyShownFrames() throws {
-        let clip = TestEnvironment.samples.appendingPathComponent("edit-list.mp4").path
+        let clip = TestEnvironment.sample("edit-list.mp4")
         let result = try TestEnvironment.storyreel(["inspect", "--json", clip])
         let ours = try #require(
             (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)
@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func humanOutputIsAnAlignedBlockPerClip() throws {
-        let clip = TestEnvironment.samples.appendingPathComponent("iphone-hevc-hdr.mov").path
+        let clip = TestEnvironment.sample("iphone-hevc-hdr.mov")
         let result = try TestEnvironment.storyreel(["inspect", clip])
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix(clip + "\n"))

@@ -41,7 +41,7 @@ import Testing
         let fixture = try BundleFixture()
         let outside = fixture.folder.path("private")
         try FileManager.default.createDirectory(atPath: "\(outside)/story", withIntermediateDirectories: true)
-        let secretClip = TestEnvironment.samples.appendingPathComponent("sixty-fps.mp4").path
+        let secretClip = TestEnvironment.sample("sixty-fps.mp4")
         try FileManager.default.copyItem(atPath: secretClip, toPath: "\(outside)/story/secret.mp4")
         try FileManager.default.copyItem(
             atPath: "\(fixture.stories)/ana.lima/avatar.jpg", toPath: "\(outside)/face.jpg")

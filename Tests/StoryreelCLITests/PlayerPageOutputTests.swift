@@ -45,7 +45,7 @@ import Testing
         #expect(again.status == 0)
         #expect(try modified(path) == written, "same manifest: not rewritten")
         // A new clip changes the manifest, and so the page.
-        let clip = TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path
+        let clip = TestEnvironment.sample("portrait-h264.mp4")
         let ingest = try TestEnvironment.storyreel([
             "ingest", clip, "--story", "chloe", "--into", fixture.stories, "--render", fixture.folder.path("reel"),
         ])

@@ -87,7 +87,7 @@ import Testing
         let clip = "\(fixture.stories)/ben_k/10.mp4"
         try FileManager.default.removeItem(atPath: clip)
         try FileManager.default.copyItem(
-            atPath: TestEnvironment.samples.appendingPathComponent("black-intro.mp4").path, toPath: clip)
+            atPath: TestEnvironment.sample("black-intro.mp4"), toPath: clip)
         let (result, summary) = try fixture.render(into: "reel", ["--prune"])
         #expect(result.status == 0, "\(result.stderr)")
         // A clip copy, a poster, a thumbnail, the first and last frame stills and one transition.
@@ -99,7 +99,7 @@ import Testing
         let newStory = "\(fixture.stories)/zoe"
         try FileManager.default.createDirectory(atPath: newStory, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
-            atPath: TestEnvironment.samples.appendingPathComponent("sixty-fps.mp4").path, toPath: "\(newStory)/a.mp4")
+            atPath: TestEnvironment.sample("sixty-fps.mp4"), toPath: "\(newStory)/a.mp4")
         let (_, added) = try fixture.render(into: "reel")
         // zoe plays after chloe and before dev-ops (read): clip, poster, thumb, 2 stills and 2 new
         // transitions.

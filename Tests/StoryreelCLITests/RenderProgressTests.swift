@@ -64,7 +64,7 @@ import Testing
 
     @Test func planNamesATransitionByTheStoriesItJoins() throws {
         let result = try TestEnvironment.storyreel([
-            "plan", TestEnvironment.samples.appendingPathComponent("stories").path, "--both-directions",
+            "plan", TestEnvironment.sample("stories"), "--both-directions",
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let transitions = result.stdout.split(separator: "\n").filter { $0.hasPrefix("transition\t") }
@@ -75,7 +75,7 @@ import Testing
                 "dev-ops → chloe",
             ], "\(transitions)")
         let json = try TestEnvironment.storyreel([
-            "plan", TestEnvironment.samples.appendingPathComponent("stories").path, "--json",
+            "plan", TestEnvironment.sample("stories"), "--json",
         ])
         let plan = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         let first = (plan?["units"] as? [[String: Any]] ?? []).first { $0["kind"] as? String == "transition" }

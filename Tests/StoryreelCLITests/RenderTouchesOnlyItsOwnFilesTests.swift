@@ -82,7 +82,7 @@ import Testing
         let clip = "\(fixture.stories)/chloe/night.mp4"
         try FileManager.default.removeItem(atPath: clip)
         try FileManager.default.copyItem(
-            atPath: TestEnvironment.samples.appendingPathComponent("sixty-fps.mp4").path, toPath: clip)
+            atPath: TestEnvironment.sample("sixty-fps.mp4"), toPath: clip)
         let before = Set(fixture.outputs("reel"))
         let (result, _) = try fixture.render(into: "reel", ["--prune"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -113,7 +113,7 @@ import Testing
         let clipsOnly = folder.path("clips-only")
         try FileManager.default.createDirectory(atPath: clipsOnly, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
-            atPath: TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path,
+            atPath: TestEnvironment.sample("portrait-h264.mp4"),
             toPath: "\(clipsOnly)/a.mp4")
         let garbage = try folder.write("stories.json", Data("not json".utf8))
         let cases: [(String, Int32)] = [
@@ -168,7 +168,7 @@ import Testing
         let clip = "\(fixture.stories)/ana.lima/IMG_0001.MOV"
         try FileManager.default.removeItem(atPath: clip)
         try FileManager.default.copyItem(
-            atPath: TestEnvironment.samples.appendingPathComponent("sixty-fps.mp4").path, toPath: clip)
+            atPath: TestEnvironment.sample("sixty-fps.mp4"), toPath: clip)
         try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(merged)/posters/holiday.jpg"))
         let before = Set(fixture.outputs("merged"))
         let (pruned, _) = try fixture.render(into: "merged", ["--prune"])

@@ -61,7 +61,7 @@ import Testing
         #expect(
             notes == ["storyreel: note: settings changed: both-directions yes → no, crf 30 → 28 (kept for later runs)"])
         // ingest --render renders with the bundle's settings too.
-        let clip = TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path
+        let clip = TestEnvironment.sample("portrait-h264.mp4")
         let ingest = try TestEnvironment.storyreel([
             "ingest", clip, "--story", "ben_k", "--into", fixture.stories, "--render", fixture.folder.path("reel"),
         ])

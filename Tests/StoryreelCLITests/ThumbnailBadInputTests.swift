@@ -12,7 +12,7 @@ import Testing
         outputs = try TemporaryFolder()
     }
 
-    var goodClip: String { TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path }
+    var goodClip: String { TestEnvironment.sample("portrait-h264.mp4") }
 
     func thumbnail(_ arguments: [String]) throws -> ProcessResult {
         try TestEnvironment.storyreel(["thumbnail"] + arguments)
@@ -67,6 +67,23 @@ import Testing
         #expect(try outputFiles() == ["portrait-h264.jpg"])
         let reordered = try thumbnail([missing, empty, goodClip, "--out-dir", outputs.url.path, "--width", "90"])
         #expect(reordered.status == 66)
+    }
+
+    /// `--out-dir` creates its folder (and missing parents); a run that writes no poster takes
+    /// them away again, and leaves a folder that was already there, with its files.
+    @Test func outDirMadeForNothingIsRemoved() throws {
+        let empty = try folder.write("empty.mov", Data())
+        let failed = try thumbnail([empty, "--out-dir", outputs.path("new/posters")])
+        #expect(failed.status == 65, "\(failed.stderr)")
+        #expect(try outputFiles().isEmpty, "no folder left for a run that wrote nothing")
+        try FileManager.default.createDirectory(atPath: outputs.path("kept"), withIntermediateDirectories: false)
+        try outputs.write("kept/mine.txt", Data("mine".utf8))
+        let intoExisting = try thumbnail([empty, "--out-dir", outputs.path("kept")])
+        #expect(intoExisting.status == 65)
+        #expect(try outputFiles("kept") == ["mine.txt"])
+        let partly = try thumbnail([empty, goodClip, "--out-dir", outputs.path("new/posters"), "--width", "90"])
+        #expect(partly.status == 65)
+        #expect(try outputFiles("new/posters") == ["portrait-h264.jpg"])
     }
 
     @Test func unwritableOutputIsCannotCreateAndLeavesNothing() throws {

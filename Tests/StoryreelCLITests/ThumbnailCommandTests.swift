@@ -7,7 +7,7 @@ import Testing
     let folder: TemporaryFolder
     init() throws { folder = try TemporaryFolder() }
 
-    static func sample(_ name: String) -> String { TestEnvironment.samples.appendingPathComponent(name).path }
+    static func sample(_ name: String) -> String { TestEnvironment.sample(name) }
 
     func thumbnail(_ arguments: [String]) throws -> ProcessResult {
         try TestEnvironment.storyreel(["thumbnail"] + arguments)

@@ -15,8 +15,8 @@ import Testing
     init() throws { folder = try TemporaryFolder() }
 
     // ben_k/10 → chloe/morning: the demo's costliest turn; at 270x480 CRF 23 makes about 3 Mb/s.
-    static let fromClip = TestEnvironment.samples.appendingPathComponent("stories/ben_k/10.mp4").path
-    static let toClip = TestEnvironment.samples.appendingPathComponent("stories/chloe/morning.mp4").path
+    static let fromClip = TestEnvironment.sample("stories/ben_k/10.mp4")
+    static let toClip = TestEnvironment.sample("stories/chloe/morning.mp4")
 
     /// Runs `cube` between the two clips at 270x480 into `name` and returns its path.
     func cube(_ name: String, _ options: [String]) throws -> (path: String, stderr: String) {

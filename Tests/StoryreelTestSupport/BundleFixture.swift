@@ -13,7 +13,7 @@ public final class BundleFixture: @unchecked Sendable {
         folder = try TemporaryFolder()
         stories = folder.path("stories")
         try FileManager.default.copyItem(
-            atPath: TestEnvironment.samples.appendingPathComponent("stories").path, toPath: stories)
+            atPath: TestEnvironment.sample("stories"), toPath: stories)
     }
 
     /// Runs `storyreel render STORIES -o OUT --json` with extra arguments; returns the result

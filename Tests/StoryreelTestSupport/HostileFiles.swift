@@ -5,9 +5,9 @@ import Foundation
 /// container says, FIFOs and links to devices.
 public enum HostileFiles {
     /// A good sample clip: `samples/portrait-h264.mp4` (720x1280, 3 s).
-    public static var goodClip: String { TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4").path }
+    public static var goodClip: String { TestEnvironment.sample("portrait-h264.mp4") }
     /// Another good sample clip: `samples/sixty-fps.mp4`.
-    public static var otherClip: String { TestEnvironment.samples.appendingPathComponent("sixty-fps.mp4").path }
+    public static var otherClip: String { TestEnvironment.sample("sixty-fps.mp4") }
 
     /// Copies `source` to `destination` with the size of sample `entry` (0-based) in the first
     /// `stsz` table set to `value`: one 4-byte change, found by scanning the bytes for the atom.

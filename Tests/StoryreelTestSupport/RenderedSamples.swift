@@ -48,7 +48,7 @@ public enum RenderedSamples {
             if let folder = rendered[bundle] { return folder }
             let folder = (root as NSString).appendingPathComponent(bundle.rawValue)
             try? FileManager.default.removeItem(atPath: folder)
-            let stories = TestEnvironment.samples.appendingPathComponent("stories").path
+            let stories = TestEnvironment.sample("stories")
             let result = try TestEnvironment.storyreel(
                 ["render", stories, "-o", folder, "--quiet"] + bundle.extraArguments)
             guard result.status == 0 else {

@@ -12,6 +12,9 @@ public enum TestEnvironment {
     /// `samples/` in the package.
     public static var samples: URL { packageRoot.appendingPathComponent("samples") }
 
+    /// The path of `relative` under `samples/`, e.g. `sample("stories/ben_k/1.mp4")`.
+    public static func sample(_ relative: String) -> String { samples.appendingPathComponent(relative).path }
+
     /// The sample clips at the top of `samples/`, sorted by name.
     public static var sampleClips: [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: samples.path)) ?? []
