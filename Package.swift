@@ -33,14 +33,16 @@ let package = Package(
         // Render-only micro benchmark used by `make bench`.
         .executableTarget(name: "storyreel-bench", dependencies: ["CubeRender"]),
         // Helpers shared by the test targets: run the built binary, ffprobe, temp folders, PSNR.
-        .target(name: "StoryreelTestSupport", path: "Tests/StoryreelTestSupport"),
+        .target(name: "StoryreelTestSupport", dependencies: ["StoryreelKit"], path: "Tests/StoryreelTestSupport"),
         .testTarget(name: "StoryMediaTests", dependencies: ["StoryMedia", "StoryreelTestSupport"]),
         .testTarget(name: "CubeRenderTests", dependencies: ["CubeRender"]),
         .testTarget(name: "StoryreelKitTests", dependencies: ["StoryreelKit", "StoryreelTestSupport"]),
         .testTarget(name: "StoryPipelineTests", dependencies: ["StoryPipeline", "CubeRender", "StoryreelTestSupport"]),
         .testTarget(
             name: "StoryreelCLITests",
-            dependencies: ["StoryreelCLI", "StoryPipeline", "StoryMedia", "CubeRender", "StoryreelTestSupport"]),
+            dependencies: [
+                "StoryreelCLI", "StoryPipeline", "StoryMedia", "CubeRender", "StoryreelKit", "StoryreelTestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

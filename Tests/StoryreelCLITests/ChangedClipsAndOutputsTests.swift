@@ -1,5 +1,6 @@
 import Foundation
 import StoryMedia
+import StoryreelKit
 import StoryreelTestSupport
 import Testing
 
@@ -7,8 +8,8 @@ import Testing
 /// a tampered or truncated output is redone by the next render, and a clip `ingest` would reject
 /// as truncated is skipped by `render` for the same reason.
 @Suite struct ChangedClipsAndOutputsTests {
-    func items(_ manifest: [String: Any]) -> [[String: Any]] {
-        (manifest["stories"] as? [[String: Any]] ?? []).flatMap { $0["items"] as? [[String: Any]] ?? [] }
+    func items(_ manifest: Manifest) -> [Manifest.Item] {
+        manifest.stories.flatMap(\.items)
     }
 
     @Test func aTamperedOrTruncatedOutputIsRepairedByTheNextRender() throws {
@@ -16,8 +17,8 @@ import Testing
         _ = try fixture.render(into: "reel")
         let bundle = fixture.folder.path("reel")
         let first = try #require(items(try fixture.manifest("reel")).first)
-        let clip = "\(bundle)/\(try #require(first["src"] as? String))"
-        let poster = "\(bundle)/\(try #require(first["poster"] as? String))"
+        let clip = "\(bundle)/\(first.src)"
+        let poster = "\(bundle)/\(first.poster)"
         let original = try Data(contentsOf: URL(fileURLWithPath: clip))
         let originalPoster = try Data(contentsOf: URL(fileURLWithPath: poster))
         try original.prefix(original.count / 2).write(to: URL(fileURLWithPath: clip))
@@ -40,8 +41,8 @@ import Testing
         let bundle = fixture.folder.path("reel")
         let source = "\(fixture.stories)/ben_k/2.mp4"
         let sha = try ContentHasher.sha256(ofFileAt: source)
-        let copy = try #require(items(try fixture.manifest("reel")).first { $0["sha256"] as? String == sha })
-        try FileManager.default.removeItem(atPath: "\(bundle)/\(try #require(copy["src"] as? String))")
+        let copy = try #require(items(try fixture.manifest("reel")).first { $0.sha256 == sha })
+        try FileManager.default.removeItem(atPath: "\(bundle)/\(copy.src)")
         // Change the clip in place, keeping its size, mtime and inode: the stat cache still
         // answers with the old hash, as it would for a clip changed while the render runs.
         var stamp = stat()
@@ -58,12 +59,12 @@ import Testing
         #expect(result.stderr.contains("ben_k/2.mp4") && result.stderr.contains("changed while it was being copied"))
         let validate = try TestEnvironment.storyreel(["validate", "\(bundle)/manifest.json"])
         #expect(validate.status == 0, "the bundle stays valid: \(validate.stderr)")
-        #expect(!items(try fixture.manifest("reel")).contains { $0["sha256"] as? String == sha })
+        #expect(!items(try fixture.manifest("reel")).contains { $0.sha256 == sha })
         // The next render hashes it again and files it under its new hash.
         let (again, _) = try fixture.render(into: "reel")
         #expect(again.status == 0, "\(again.stderr)")
         let newSHA = try ContentHasher.sha256(ofFileAt: source)
-        #expect(items(try fixture.manifest("reel")).contains { $0["sha256"] as? String == newSHA })
+        #expect(items(try fixture.manifest("reel")).contains { $0.sha256 == newSHA })
     }
 
     @Test func renderSkipsATruncatedClipForTheReasonIngestRejectsIt() throws {
@@ -82,9 +83,9 @@ import Testing
         #expect(result.status == 65)
         #expect(summary["skipped"] as? Int == 1)
         let manifest = try fixture.manifest("reel")
-        let skipped = try #require((manifest["skipped"] as? [[String: Any]])?.first)
-        #expect(skipped["path"] as? String == "ben_k/50.mp4")
-        #expect(skipped["reason"] as? String == reason)
+        let skipped = try #require(manifest.skipped.first)
+        #expect(skipped.path == "ben_k/50.mp4")
+        #expect(skipped.reason == reason)
         #expect(items(manifest).count == 9)
     }
 }

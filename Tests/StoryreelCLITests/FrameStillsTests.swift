@@ -1,12 +1,13 @@
 import Foundation
+import StoryreelKit
 import StoryreelTestSupport
 import Testing
 
 /// The first and last frame stills a player shows under a video so nothing flickers: exact,
 /// upright, fitted to the canvas as the transitions' faces are, and joining the transitions.
 @Suite struct FrameStillsTests {
-    func items(_ manifest: [String: Any]) -> [[String: Any]] {
-        (manifest["stories"] as? [[String: Any]] ?? []).flatMap { $0["items"] as? [[String: Any]] ?? [] }
+    func items(_ manifest: Manifest) -> [Manifest.Item] {
+        manifest.stories.flatMap(\.items)
     }
 
     /// The transition frames of `path`, decoded by the ffmpeg CLI.
@@ -22,8 +23,8 @@ import Testing
         let manifest = try fixture.manifest("reel")
         #expect(items(manifest).count == 9)
         for item in items(manifest) {
-            let first = try #require(item["firstFrame"] as? String)
-            let last = try #require(item["lastFrame"] as? String)
+            let first = try #require(item.firstFrame)
+            let last = try #require(item.lastFrame)
             #expect(first.hasPrefix("stills/") && first.hasSuffix("-first.jpg"))
             #expect(last.hasPrefix("stills/") && last.hasSuffix("-last.jpg"))
             for still in [first, last] {
@@ -34,9 +35,9 @@ import Testing
         // The first frame of an SDR clip, as the ffmpeg CLI shows it, filled to the canvas.
         let clip = TestEnvironment.sample("stories/ana.lima/IMG_0001.MOV")
         let sha = try TestEnvironment.run("sha256sum", [clip]).stdout.prefix(64)
-        let item = try #require(items(manifest).first { $0["sha256"] as? String == String(sha) })
+        let item = try #require(items(manifest).first { $0.sha256 == String(sha) })
         let still = try PixelComparison.ffmpegImage(
-            "\(bundle)/\(try #require(item["firstFrame"] as? String))", width: 360, height: 640)
+            "\(bundle)/\(try #require(item.firstFrame))", width: 360, height: 640)
         let reference = try FFmpegReference.frame(clip, at: 0, width: 360, height: 640)
         let psnr = PixelComparison.psnr(still, reference)
         #expect(psnr >= 30, "first-frame still vs ffmpeg's first frame: \(psnr) dB")
@@ -57,24 +58,24 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let bundle = fixture.folder.path("reel")
         let manifest = try fixture.manifest("reel")
-        let stories = try #require(manifest["stories"] as? [[String: Any]])
-        let transitions = try #require(manifest["transitions"] as? [[String: Any]])
+        let stories = manifest.stories
+        let transitions = manifest.transitions
         #expect(transitions.count == 3)
         func blocks(_ rgba: [UInt8]) -> [UInt8] { PixelComparison.blockMeans(rgba, width: 360, height: 640, block: 4) }
-        for transition in transitions where transition["direction"] as? String == "forward" {
-            let from = try #require(stories.first { $0["id"] as? String == transition["from"] as? String })
-            let to = try #require(stories.first { $0["id"] as? String == transition["to"] as? String })
-            let outgoing = try #require((from["items"] as? [[String: Any]])?.last?["lastFrame"] as? String)
-            let incoming = try #require((to["items"] as? [[String: Any]])?.first?["firstFrame"] as? String)
-            let decoded = try frames("\(bundle)/\(try #require(transition["src"] as? String))")
+        for transition in transitions where transition.direction == .forward {
+            let from = try #require(stories.first { $0.id == transition.from })
+            let to = try #require(stories.first { $0.id == transition.to })
+            let outgoing = try #require(from.items.last?.lastFrame)
+            let incoming = try #require(to.items.first?.firstFrame)
+            let decoded = try frames("\(bundle)/\(transition.src)")
             #expect(decoded.count == 60)
             let start = blocks(try PixelComparison.ffmpegImage("\(bundle)/\(outgoing)", width: 360, height: 640))
             let end = blocks(try PixelComparison.ffmpegImage("\(bundle)/\(incoming)", width: 360, height: 640))
             let first = blocks(try #require(decoded.first))
             let last = blocks(try #require(decoded.last))
             let (startPSNR, endPSNR) = (PixelComparison.psnr(first, start), PixelComparison.psnr(last, end))
-            #expect(startPSNR >= 25, "\(transition["from"] ?? "") frame 0 vs its lastFrame still: \(startPSNR) dB")
-            #expect(endPSNR >= 25, "\(transition["to"] ?? "") last frame vs its firstFrame still: \(endPSNR) dB")
+            #expect(startPSNR >= 25, "\(transition.from) frame 0 vs its lastFrame still: \(startPSNR) dB")
+            #expect(endPSNR >= 25, "\(transition.to) last frame vs its firstFrame still: \(endPSNR) dB")
             #expect(PixelComparison.psnr(first, end) < 15, "a wrong face does not pass")
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import StoryreelKit
 import StoryreelTestSupport
 import Testing
 
@@ -77,7 +78,6 @@ import Testing
             ["ingest", clip, "--story", "chloe", "--into", fixture.stories, "--render", bundle])
         #expect(result.status == 0, "\(result.stderr)")
         let manifest = try fixture.manifest("reel")
-        let chloe = (manifest["stories"] as? [[String: Any]])?.first { $0["id"] as? String == "chloe" }
-        #expect((chloe?["items"] as? [[String: Any]])?.count == 3)
+        #expect(manifest.story(id: "chloe")?.items.count == 3)
     }
 }

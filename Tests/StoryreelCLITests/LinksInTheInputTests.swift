@@ -1,4 +1,5 @@
 import Foundation
+import StoryreelKit
 import StoryreelTestSupport
 import Testing
 
@@ -6,10 +7,10 @@ import Testing
 /// otherwise, like a folder with a bad name), and a linked clip enters the bundle as a regular
 /// file, never as a symlink.
 @Suite struct LinksInTheInputTests {
-    func skippedPaths(_ manifest: [String: Any]) -> [String: String] {
+    func skippedPaths(_ manifest: Manifest) -> [String: String] {
         var result: [String: String] = [:]
-        for entry in manifest["skipped"] as? [[String: Any]] ?? [] {
-            result[entry["path"] as? String ?? ""] = entry["reason"] as? String ?? ""
+        for entry in manifest.skipped {
+            result[entry.path] = entry.reason
         }
         return result
     }
@@ -58,9 +59,12 @@ import Testing
         for path in ["chloe/zz.mp4", "zed", "ben_k/avatar.jpg"] {
             #expect(skipped[path]?.contains("outside the stories input") == true, "\(path): \(skipped)")
         }
-        let playing = (manifest["stories"] as? [[String: Any]] ?? [])
-        #expect(playing.compactMap { $0["id"] as? String } == ["ana.lima", "ben_k", "chloe", "dev-ops"])
-        let ben = try #require(playing.first { $0["id"] as? String == "ben_k" })
+        let playing = manifest.stories
+        #expect(playing.map(\.id) == ["ana.lima", "ben_k", "chloe", "dev-ops"])
+        // Raw JSON: the schema wants `avatar` written as null, which the typed model cannot tell
+        // from a missing key.
+        let raw = try JSONSerialization.jsonObject(with: fixture.manifestBytes("reel")) as? [String: Any]
+        let ben = try #require((raw?["stories"] as? [[String: Any]])?.first { $0["id"] as? String == "ben_k" })
         #expect((ben["user"] as? [String: Any])?["avatar"] is NSNull)
         #expect(fixture.outputs("reel").filter { $0.hasPrefix("clips/") }.count == 9, "nothing from outside")
     }
@@ -79,12 +83,11 @@ import Testing
         let out = fixture.folder.path("reel")
         let result = try TestEnvironment.storyreel(["render", "\(specFolder)/stories.json", "-o", out, "--json"])
         #expect(result.status == 65, "\(result.stderr)")
-        let data = try Data(contentsOf: URL(fileURLWithPath: "\(out)/manifest.json"))
-        let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let manifest = try fixture.manifest("reel")
         let skipped = skippedPaths(manifest)
         #expect(skipped["../stories/ben_k/2.mp4"]?.contains("outside the stories input") == true, "\(skipped)")
         #expect(skipped["../stories/ben_k/avatar.jpg"]?.contains("outside the stories input") == true)
-        let items = (manifest["stories"] as? [[String: Any]] ?? []).flatMap { $0["items"] as? [[String: Any]] ?? [] }
+        let items = manifest.stories.flatMap(\.items)
         #expect(items.count == 1, "inside.mp4 plays; sub/../inside.mp4 leads nowhere (no sub/)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StoryreelKit
 import StoryreelTestSupport
 import Testing
 
@@ -21,8 +22,8 @@ import Testing
         #expect(result.status == 65, "\(result.stderr)")
         let manifest = try fixture.manifest("reel")
         var skipped: [String: String] = [:]
-        for entry in manifest["skipped"] as? [[String: Any]] ?? [] {
-            skipped[entry["path"] as? String ?? ""] = entry["reason"] as? String ?? ""
+        for entry in manifest.skipped {
+            skipped[entry.path] = entry.reason
         }
         #expect(skipped["ana.lima/avatar.jpg"]?.contains("FIFO") == true, "\(skipped)")
         #expect(skipped["ana.lima/story.json"]?.contains("FIFO") == true, "\(skipped)")

@@ -1,4 +1,5 @@
 import Foundation
+import StoryreelKit
 import StoryreelTestSupport
 import Testing
 
@@ -12,37 +13,33 @@ import Testing
         #expect(summary["skipped"] as? Int == 0)
         let bundle = fixture.folder.path("reel")
         let manifest = try fixture.manifest("reel")
-        #expect(manifest["version"] as? Int == 1)
-        let stories = try #require(manifest["stories"] as? [[String: Any]])
-        #expect(stories.map { $0["id"] as? String } == ["ana.lima", "ben_k", "chloe", "dev-ops"])
+        #expect(manifest.version == 1)
+        let stories = manifest.stories
+        #expect(stories.map(\.id) == ["ana.lima", "ben_k", "chloe", "dev-ops"])
         var total = 0.0
         for story in stories {
-            let items = try #require(story["items"] as? [[String: Any]])
-            let user = try #require(story["user"] as? [String: Any])
-            let avatar = try #require(user["avatar"] as? String)
+            let avatar = try #require(story.user.avatar)
             #expect(FileManager.default.fileExists(atPath: "\(bundle)/\(avatar)"))
-            for item in items {
-                let src = try #require(item["src"] as? String)
-                let probe = try TestEnvironment.ffprobe("\(bundle)/\(src)")
+            for item in story.items {
+                let probe = try TestEnvironment.ffprobe("\(bundle)/\(item.src)")
                 let format = try #require(probe["format"] as? [String: Any])
                 let duration = try #require(Double(format["duration"] as? String ?? ""))
-                #expect(abs((item["duration"] as? Double ?? 0) - duration) < 0.001)
+                #expect(abs(item.duration - duration) < 0.001)
                 total += duration
-                for key in ["poster", "thumbnail"] {
-                    let image = try #require(item[key] as? String)
+                for image in [item.poster, item.thumbnail] {
                     let decoded = try TestEnvironment.run(
                         "ffmpeg", ["-v", "error", "-i", "\(bundle)/\(image)", "-f", "null", "-"])
                     #expect(decoded.status == 0 && decoded.stderr.isEmpty, "\(image) decodes")
                 }
-                let thumbnail = try TestEnvironment.ffprobe("\(bundle)/\(item["thumbnail"] as? String ?? "")")
+                let thumbnail = try TestEnvironment.ffprobe("\(bundle)/\(item.thumbnail)")
                 #expect((thumbnail["streams"] as? [[String: Any]])?.first?["width"] as? Int == 180)
             }
         }
-        #expect(abs((manifest["duration"] as? Double ?? 0) - total) < 0.01)
-        let transitions = try #require(manifest["transitions"] as? [[String: Any]])
+        #expect(abs(manifest.duration - total) < 0.01)
+        let transitions = manifest.transitions
         #expect(transitions.count == 6, "3 boundaries, both directions")
         for transition in transitions {
-            let src = try #require(transition["src"] as? String)
+            let src = transition.src
             let counted = try TestEnvironment.run(
                 "ffprobe",
                 [
@@ -50,7 +47,7 @@ import Testing
                     "stream=nb_read_frames,width,height", "-of", "csv=p=0", "\(bundle)/\(src)",
                 ])
             #expect(counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "360,640,15")
-            #expect(transition["frames"] as? Int == 15)
+            #expect(transition.frames == 15)
         }
         let schema = TestEnvironment.packageRoot.appendingPathComponent("schema/manifest.schema.json").path
         let validation = try TestEnvironment.run(
@@ -105,10 +102,7 @@ import Testing
         // transitions.
         #expect(added["rendered"] as? Int == 7)
         let manifest = try fixture.manifest("reel")
-        #expect(
-            (manifest["stories"] as? [[String: Any]])?.map { $0["id"] as? String } == [
-                "ana.lima", "ben_k", "chloe", "zoe", "dev-ops",
-            ])
+        #expect(manifest.stories.map(\.id) == ["ana.lima", "ben_k", "chloe", "zoe", "dev-ops"])
     }
 
     @Test func threeShardsMergedGiveTheSameManifestAsOneRun() throws {
@@ -162,7 +156,7 @@ import Testing
         let (result, _) = try fixture.render(into: "reel", ["--size", "1080x1920"])
         #expect(result.status == 0, "\(result.stderr)")
         let manifest = try fixture.manifest("reel")
-        #expect((manifest["canvas"] as? [String: Any])?["width"] as? Int == 1080)
+        #expect(manifest.canvas.width == 1080)
         let leftovers = fixture.outputs("reel").filter { ($0 as NSString).lastPathComponent.hasPrefix(".") }
         #expect(leftovers.isEmpty, "stale temp files are removed")
     }
@@ -174,11 +168,11 @@ import Testing
         #expect(result.status == 65)
         #expect(summary["skipped"] as? Int == 1, "the JSON summary is printed even with exit 65")
         let manifest = try fixture.manifest("reel")
-        let skipped = try #require(manifest["skipped"] as? [[String: Any]])
-        #expect(skipped.first?["path"] as? String == "chloe/zz-broken.mov")
-        #expect(skipped.first?["story"] as? String == "chloe")
-        let items = (manifest["stories"] as? [[String: Any]])?.flatMap { $0["items"] as? [[String: Any]] ?? [] }
-        #expect(items?.count == 9)
+        let skipped = manifest.skipped
+        #expect(skipped.first?.path == "chloe/zz-broken.mov")
+        #expect(skipped.first?.story == "chloe")
+        let items = manifest.stories.flatMap(\.items)
+        #expect(items.count == 9)
     }
 
     @Test func linkMakesHardLinksAndReferencePointsAtTheOriginals() throws {
@@ -186,8 +180,8 @@ import Testing
         let (linked, _) = try fixture.render(into: "linked", ["--link"])
         #expect(linked.status == 0, "\(linked.stderr)")
         let manifest = try fixture.manifest("linked")
-        let items = (manifest["stories"] as? [[String: Any]] ?? []).flatMap { $0["items"] as? [[String: Any]] ?? [] }
-        let first = try #require(items.first?["src"] as? String)
+        let items = manifest.stories.flatMap(\.items)
+        let first = try #require(items.first?.src)
         let copy = try FileManager.default.attributesOfItem(atPath: fixture.folder.path("linked/\(first)"))
         let original = try FileManager.default.attributesOfItem(atPath: "\(fixture.stories)/ana.lima/IMG_0001.MOV")
         #expect(copy[.systemFileNumber] as? Int == original[.systemFileNumber] as? Int, "a hard link, not a copy")
@@ -195,8 +189,7 @@ import Testing
         let (referenced, _) = try fixture.render(into: "referenced", ["--reference"])
         #expect(referenced.status == 0, "\(referenced.stderr)")
         let referencedManifest = try fixture.manifest("referenced")
-        let sources = (referencedManifest["stories"] as? [[String: Any]] ?? [])
-            .flatMap { $0["items"] as? [[String: Any]] ?? [] }.compactMap { $0["src"] as? String }
+        let sources = referencedManifest.stories.flatMap(\.items).map(\.src)
         #expect(sources.first == "../stories/ana.lima/IMG_0001.MOV")
         #expect(fixture.outputs("referenced").filter { $0.hasPrefix("clips/") }.isEmpty)
         let validate = try TestEnvironment.storyreel([

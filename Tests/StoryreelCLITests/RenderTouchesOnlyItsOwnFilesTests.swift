@@ -1,4 +1,5 @@
 import Foundation
+import StoryreelKit
 import StoryreelTestSupport
 import Testing
 
@@ -177,10 +178,7 @@ import Testing
         #expect(gone.count == 5, "the old clip, poster, thumbnail and stills (IMG_0001 faces no transition): \(gone)")
         #expect(!gone.contains("posters/holiday.jpg"))
         let manifest = try fixture.manifest("merged")
-        let referenced = (manifest["stories"] as? [[String: Any]] ?? []).flatMap {
-            $0["items"] as? [[String: Any]] ?? []
-        }
-        .compactMap { $0["src"] as? String }
+        let referenced = manifest.stories.flatMap(\.items).map(\.src)
         #expect(referenced.allSatisfy { FileManager.default.fileExists(atPath: "\(merged)/\($0)") })
     }
 }

@@ -1,22 +1,21 @@
 import Foundation
+import StoryreelKit
 import StoryreelTestSupport
 import Testing
 
 /// The same content playing more than once (reposts), and clips that fail while they render:
 /// the manifest holds exactly what plays, with unique ids, and transitions join what plays.
 @Suite struct RepeatedAndFailedClipsTests {
-    func items(_ manifest: [String: Any]) -> [[String: Any]] {
-        (manifest["stories"] as? [[String: Any]] ?? []).flatMap { $0["items"] as? [[String: Any]] ?? [] }
+    func items(_ manifest: Manifest) -> [Manifest.Item] {
+        manifest.stories.flatMap(\.items)
     }
 
-    func storyIDs(_ manifest: [String: Any]) -> [String] {
-        (manifest["stories"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    func storyIDs(_ manifest: Manifest) -> [String] {
+        manifest.stories.map(\.id)
     }
 
-    func transitions(_ manifest: [String: Any]) -> [String] {
-        (manifest["transitions"] as? [[String: Any]] ?? []).map {
-            "\($0["from"] as? String ?? "?")→\($0["to"] as? String ?? "?") \($0["src"] as? String ?? "?")"
-        }
+    func transitions(_ manifest: Manifest) -> [String] {
+        manifest.transitions.map { "\($0.from)→\($0.to) \($0.src)" }
     }
 
     @Test func theSameClipInTwoStoriesAndTwiceInOneEveryOccurrencePlaysWithUniqueIDs() throws {
@@ -30,14 +29,14 @@ import Testing
         let manifest = try fixture.manifest("reel")
         let all = items(manifest)
         #expect(all.count == 11)
-        let ids = all.compactMap { $0["id"] as? String }
+        let ids = all.map(\.id)
         #expect(Set(ids).count == ids.count, "ids are unique: \(ids)")
         // Play order: ana.lima's two clips, then ben_k/1.mp4.
-        let sha = try #require(all[2]["sha256"] as? String)
-        let repeated = all.filter { $0["sha256"] as? String == sha }.compactMap { $0["id"] as? String }
+        let sha = all[2].sha256
+        let repeated = all.filter { $0.sha256 == sha }.map(\.id)
         let bare = String(sha.prefix(16))
         #expect(repeated == [bare, "\(bare)-2", "\(bare)-3"], "play order: ben_k/1, ben_k/11, chloe/repost")
-        let sources = Set(all.filter { $0["sha256"] as? String == sha }.compactMap { $0["src"] as? String })
+        let sources = Set(all.filter { $0.sha256 == sha }.map(\.src))
         #expect(sources.count == 1, "the occurrences share the content-addressed copy")
         let validate = try TestEnvironment.storyreel(["validate", fixture.folder.path("reel/manifest.json")])
         #expect(validate.status == 0, "\(validate.stderr)")
@@ -69,7 +68,7 @@ import Testing
         #expect(storyIDs(manifest) == storyIDs(expected))
         #expect(items(manifest).count == items(expected).count)
         #expect(transitions(manifest) == transitions(expected), "the same faces, so the same transitions")
-        let skipped = (manifest["skipped"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+        let skipped = manifest.skipped.map(\.path)
         #expect(Set(skipped) == ["carl/1.mp4", "carl", "ben_k/99.mp4"], "\(skipped)")
         let validate = try TestEnvironment.storyreel(["validate", fixture.folder.path("reel/manifest.json")])
         #expect(validate.status == 0, "\(validate.stderr)")

@@ -1,4 +1,5 @@
 import Foundation
+import StoryreelKit
 import StoryreelTestSupport
 import Testing
 
@@ -7,14 +8,8 @@ import Testing
 /// The canvas default, the settings a bundle keeps, and keys that follow exactly the parameters
 /// a unit is rendered with.
 @Suite struct SavedSettingsAndKeysTests {
-    func manifest(_ path: String) throws -> [String: Any] {
-        let data = try Data(contentsOf: URL(fileURLWithPath: "\(path)/manifest.json"))
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    }
-
-    func canvas(_ manifest: [String: Any]) -> [Int] {
-        let canvas = manifest["canvas"] as? [String: Any] ?? [:]
-        return [canvas["width"] as? Int ?? 0, canvas["height"] as? Int ?? 0]
+    func canvas(_ manifest: Manifest) -> [Int] {
+        [manifest.canvas.width, manifest.canvas.height]
     }
 
     @Test func theDefaultCanvasIsTheLargestItemAndSizeOverridesIt() throws {
@@ -22,18 +17,18 @@ import Testing
         let out = fixture.folder.path("reel")
         let automatic = try TestEnvironment.storyreel(["render", fixture.stories, "-o", out, "--quiet"])
         #expect(automatic.status == 0, "\(automatic.stderr)")
-        let first = try manifest(out)
+        let first = try fixture.manifest("reel")
         #expect(canvas(first) == [540, 960], "every sample story clip is 540x960")
-        let transition = try #require((first["transitions"] as? [[String: Any]])?.first?["src"] as? String)
+        let transition = try #require(first.transitions.first?.src)
         let probe = try TestEnvironment.ffprobeVideoStream("\(out)/\(transition)")
         #expect([probe["width"] as? Int, probe["height"] as? Int] == [540, 960])
 
         let fixed = try TestEnvironment.storyreel(["render", fixture.stories, "-o", out, "--size", "720x1280", "-q"])
         #expect(fixed.status == 0)
-        #expect(canvas(try manifest(out)) == [720, 1280])
+        #expect(canvas(try fixture.manifest("reel")) == [720, 1280])
         let back = try TestEnvironment.storyreel(["render", fixture.stories, "-o", out, "--size", "auto", "--json"])
         #expect(back.status == 0)
-        #expect(canvas(try manifest(out)) == [540, 960])
+        #expect(canvas(try fixture.manifest("reel")) == [540, 960])
         #expect(back.stdout.contains("\"rendered\":0"), "the automatic canvas's outputs are still there")
     }
 
@@ -49,9 +44,9 @@ import Testing
         #expect(plain.stderr.contains("rendered 0,"), "\(plain.stderr)")
         #expect(!plain.stderr.contains("settings changed"))
         let kept = try fixture.manifest("reel")
-        let transitions = try #require(kept["transitions"] as? [[String: Any]])
+        let transitions = kept.transitions
         #expect(transitions.count == 6, "both directions kept")
-        #expect(transitions.allSatisfy { $0["fps"] as? Double == 24 && $0["frames"] as? Int == 12 })
+        #expect(transitions.allSatisfy { $0.fps == 24 && $0.frames == 12 })
         // A change is named in one note and kept.
         let changed = try TestEnvironment.storyreel([
             "render", fixture.stories, "-o", fixture.folder.path("reel"), "--crf", "28", "--forward-only",
@@ -69,8 +64,8 @@ import Testing
         #expect(!ingest.stderr.contains("settings changed"))
         let after = try fixture.manifest("reel")
         #expect(canvas(after) == [360, 640])
-        #expect((after["transitions"] as? [[String: Any]])?.count == 3)
-        #expect((after["transitions"] as? [[String: Any]])?.allSatisfy { $0["fps"] as? Double == 24 } == true)
+        #expect(after.transitions.count == 3)
+        #expect(after.transitions.allSatisfy { $0.fps == 24 })
     }
 
     @Test(arguments: [

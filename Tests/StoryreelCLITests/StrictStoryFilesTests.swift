@@ -1,4 +1,5 @@
 import Foundation
+import StoryreelKit
 import StoryreelTestSupport
 import Testing
 
@@ -17,12 +18,11 @@ import Testing
                 "storyreel: error: chloe/story.json: skipped: \"isRead\" must be true or false, got \"yes\""),
             "\(result.stderr)")
         let manifest = try fixture.manifest("reel")
-        let ids = (manifest["stories"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        let ids = manifest.stories.map(\.id)
         #expect(ids == ["ana.lima", "ben_k", "dev-ops"])
-        let skipped = manifest["skipped"] as? [[String: Any]] ?? []
-        #expect(skipped.contains { $0["path"] as? String == "chloe/story.json" && $0["story"] as? String == "chloe" })
-        #expect(
-            skipped.contains { ($0["reason"] as? String)?.contains("\"isRead\" must be true or false") == true })
+        let skipped = manifest.skipped
+        #expect(skipped.contains { $0.path == "chloe/story.json" && $0.story == "chloe" })
+        #expect(skipped.contains { $0.reason.contains("\"isRead\" must be true or false") })
     }
 
     @Test func anUnknownKeyWarnsWithTheClosestKnownKey() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import StoryreelKit
 
 /// A temp copy of `samples/stories` plus helpers to render it and read the manifest, for the
 /// pipeline's end-to-end tests.
@@ -25,16 +26,14 @@ public final class BundleFixture: @unchecked Sendable {
         return (result, summary)
     }
 
-    /// The manifest of bundle `name`, parsed.
-    public func manifest(_ name: String) throws -> [String: Any] {
-        let data = try Data(contentsOf: URL(fileURLWithPath: folder.path("\(name)/manifest.json")))
-        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw TestFailure("manifest of \(name) is not an object")
-        }
-        return object
+    /// The manifest of bundle `name`, read through StoryreelKit as an app reads it.
+    ///
+    /// - Throws: the Kit's ``ManifestError`` naming the JSON path of the first fault.
+    public func manifest(_ name: String) throws -> Manifest {
+        try Manifest(jsonData: manifestBytes(name))
     }
 
-    /// The manifest's bytes.
+    /// The manifest's bytes, for tests of the raw JSON (byte identity, `null` versus absent).
     public func manifestBytes(_ name: String) throws -> Data {
         try Data(contentsOf: URL(fileURLWithPath: folder.path("\(name)/manifest.json")))
     }
