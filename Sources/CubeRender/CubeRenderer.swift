@@ -145,7 +145,9 @@ public final class CubeRenderer: @unchecked Sendable {
 
     /// Allocates `byteCount` bytes for a face copy. On Linux the block is 2 MiB aligned and advised for
     /// transparent huge pages: first-touch page faults then cost a few milliseconds less per face, and the
-    /// column walks need fewer TLB entries. Elsewhere (or if the advice is refused) it is a plain allocation.
+    /// column walks need fewer TLB entries. Elsewhere, or if the advice is refused (the storyreel command turns
+    /// huge pages off for its whole process, where libx264's sparse use of them cost more), it is a plain
+    /// allocation.
     private static func allocateLarge(byteCount: Int) -> UnsafeMutableRawPointer {
         let hugePage = 2 << 20
         guard byteCount >= hugePage else {
