@@ -1,4 +1,5 @@
 import Foundation
+import StoryreelTestSupport
 import Testing
 
 @testable import StoryMedia
@@ -21,6 +22,40 @@ import Testing
         search.record(rateFactor: 23, bytes: size(23))
         while let next = search.next { search.record(rateFactor: next, bytes: size(next)) }
         return search
+    }
+
+    /// The render bench's ffmpeg script holds its transitions under the peak with a Python port of
+    /// this search (bench/rate-factor-search.py), so that it does the same encodes: the port picks
+    /// the same rate factors, pass for pass, and keeps the same one.
+    @Test func theBenchScriptsPortPicksTheSamePasses() throws {
+        let script = TestEnvironment.packageRoot.appendingPathComponent("bench/rate-factor-search.py").path
+        func port(_ mode: String, budget: Int, _ passes: [RateFactorSearch.Pass]) throws -> Double? {
+            let arguments = [script, mode, String(budget)] + passes.map { "\($0.rateFactor):\($0.bytes)" }
+            let result = try TestEnvironment.run("/usr/bin/python3", arguments)
+            try #require(result.status == 0, "\(result.stderr)")
+            let printed = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            return printed.isEmpty ? nil : Double(printed)
+        }
+        var compared = 0
+        for (halving, flattening) in [(6.0, 0.1), (8.0, 0.3), (9.0, 0.5), (10.0, 0.05)] {
+            let size = Self.curve(bytesAt23: 1_000_000, halving: halving, flattening: flattening)
+            for budget in [1_200_000, 700_000, 280_000, 90_000, 20_000] {
+                let search = Self.search(budget: budget, size: size)
+                var passes: [RateFactorSearch.Pass] = []
+                for pass in search.passes {
+                    if !passes.isEmpty {
+                        let next = try #require(try port("next", budget: budget, passes), "\(budget): \(passes)")
+                        #expect(abs(next - pass.rateFactor) < 0.005, "\(budget): \(search.passes)")
+                    }
+                    passes.append(pass)
+                }
+                #expect(try port("next", budget: budget, passes) == nil, "\(budget): the port stops too")
+                let kept = try #require(try port("choice", budget: budget, passes))
+                #expect(abs(kept - search.choice!.rateFactor) < 0.005, "\(budget)")
+                compared += passes.count
+            }
+        }
+        #expect(compared > 40)
     }
 
     @Test(arguments: [
