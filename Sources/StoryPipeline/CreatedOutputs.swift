@@ -1,21 +1,26 @@
 import Foundation
 import StoryMedia
 
-/// The files and folders a job has created so far, so that a job that fails part-way can remove
-/// every one of them and leave nothing behind. Folders are removed only when empty, so nothing
-/// that someone else put there meanwhile is ever removed with them.
-struct CreatedOutputs {
+/// The files and folders a job has created so far, so that a job that fails part-way (or writes
+/// nothing) can remove every one of them and leave nothing behind. Folders are removed only when
+/// empty, so nothing that someone else put there meanwhile is ever removed with them.
+public struct CreatedOutputs: Sendable {
     /// Finished files, in the order they were added.
-    private(set) var files: [String] = []
+    public private(set) var files: [String] = []
     /// Folders the job created, outermost first.
     private var folders: [String] = []
 
+    /// Nothing created yet.
+    public init() {}
+
     /// Makes sure `path` is a folder, creating it (and missing parents) when needed. Throws
-    /// `.cannotCreateOutput` when it is a file or cannot be created.
-    mutating func createFolder(_ path: String) throws {
+    /// `.cannotCreateOutput`, saying why, when it is a file or cannot be created.
+    public mutating func createFolder(_ path: String) throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
-            guard isFolder.boolValue else { throw MediaError(.cannotCreateOutput, path: path, "not a folder") }
+            guard isFolder.boolValue else {
+                throw MediaError(.cannotCreateOutput, path: path, "exists and is not a directory")
+            }
             return
         }
         var missing = [URL(fileURLWithPath: path).standardizedFileURL]
@@ -27,17 +32,18 @@ struct CreatedOutputs {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw MediaError(.cannotCreateOutput, path: path, "cannot create the folder")
+            let reason = (error as NSError).localizedFailureReason ?? "\(error.localizedDescription)"
+            throw MediaError(.cannotCreateOutput, path: path, "cannot create the directory: \(reason)")
         }
         folders += missing.map(\.path)
     }
 
     /// Records a finished file.
-    mutating func add(_ file: String) { files.append(file) }
+    public mutating func add(_ file: String) { files.append(file) }
 
     /// Removes every recorded file, then every folder the job created, innermost first, each
     /// only when it is empty.
-    func removeAll() {
+    public func removeAll() {
         for file in files.reversed() { unlink(file) }
         for folder in folders.reversed() { rmdir(folder) }
     }

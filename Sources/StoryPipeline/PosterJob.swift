@@ -69,38 +69,4 @@ public struct PosterJob: Sendable {
             return (folder as NSString).appendingPathComponent(name)
         }
     }
-
-    /// Creates `folder` and its parents, or throws `.cannotCreateOutput` saying why.
-    /// Returns the folders it created, deepest first (none when `folder` was there), for
-    /// ``removeCreatedFolders(_:)`` to take away again when nothing was written into them.
-    @discardableResult
-    public static func createFolder(_ folder: String) throws -> [String] {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
-            guard isFolder.boolValue else {
-                throw MediaError(.cannotCreateOutput, path: folder, "exists and is not a directory")
-            }
-            return []
-        }
-        var missing: [String] = []
-        var path = URL(fileURLWithPath: folder).standardizedFileURL.path
-        while !FileManager.default.fileExists(atPath: path), path != "/" {
-            missing.append(path)
-            path = (path as NSString).deletingLastPathComponent
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            let reason = (error as NSError).localizedFailureReason ?? "\(error.localizedDescription)"
-            throw MediaError(.cannotCreateOutput, path: folder, "cannot create the directory: \(reason)")
-        }
-        return missing
-    }
-
-    /// Removes `folders` (from ``createFolder(_:)``, deepest first) while they are empty: a run
-    /// that wrote nothing leaves no folder behind. A folder with anything in it stays, with its
-    /// parents.
-    public static func removeCreatedFolders(_ folders: [String]) {
-        for folder in folders where rmdir(folder) != 0 { return }
-    }
 }

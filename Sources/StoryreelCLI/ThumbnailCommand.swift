@@ -70,13 +70,13 @@ public enum ThumbnailCommand: Command {
         let jobs = arguments[Self.jobs]
 
         let outputs: [String]
-        var createdFolders: [String] = []
+        var created = CreatedOutputs()
         if let outDirectory {
             outputs = PosterJob.outputPaths(for: clips, in: outDirectory, fileExtension: format.fileExtension)
             try InputProtection.check(
                 outputs.map { InputProtection.Output(label: "--out-dir's poster '\($0)'", path: $0) }, against: clips)
             do {
-                createdFolders = try PosterJob.createFolder(outDirectory)
+                try created.createFolder(outDirectory)
             } catch let error as MediaError {
                 console.error(error.description)
                 return ExitCode(for: error)
@@ -120,7 +120,7 @@ public enum ThumbnailCommand: Command {
         }
         if !batch.results.contains(where: { (try? $0.get()) != nil }) {
             // Nothing was written: take away the folder this run made for it.
-            PosterJob.removeCreatedFolders(createdFolders)
+            created.removeAll()
         }
         return batch.exitCode
     }
