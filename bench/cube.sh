@@ -22,8 +22,11 @@ echo "cube render only (storyreel-bench, $SIZE, 15 frames, best of 10 passes):"
     sed 's/^/  /'
 python3 - "$WORK/cube-render.txt" <<'PY' | report_targets
 import re, sys
-rate = float(re.search(r"1 thread: ([0-9.]+) Mpixel/s", open(sys.argv[1]).read()).group(1))
-print(f"TARGET\tcube render only, 1080x1920, 1 thread\t{rate:.0f} Mpixel/s\t≥ 600 Mpixel/s\t{int(rate >= 600)}")
+text = open(sys.argv[1]).read()
+rgba = float(re.search(r"render \d+x\d+ 1 thread: ([0-9.]+) Mpixel/s", text).group(1))
+planar = float(re.search(r"render yuv420p \d+x\d+ 1 thread: ([0-9.]+) Mpixel/s", text).group(1))
+print(f"TARGET\tcube render only, 1080x1920, 1 thread, yuv420p (clips)\t{planar:.0f} Mpixel/s\t≥ 600 Mpixel/s\t{int(planar >= 600)}")
+print(f"TARGET\tcube render only, 1080x1920, 1 thread, RGBA (frames, filmstrip)\t{rgba:.0f} Mpixel/s\t≥ 600 Mpixel/s\t{int(rgba >= 600)}")
 PY
 
 ARGS=("$CLIPS/A.mov" "$CLIPS/B.mov")
@@ -61,8 +64,10 @@ record_target "cube: the ffmpeg peer draws storyreel's frame (frame 7)" "PSNR $p
     "$(python3 -c "import sys; print(int(float(sys.argv[1]) >= 25))" "$psnr")"
 
 # The floor of storyreel's CPU: libx264 alone (ffmpeg CLI, raw frames in, nothing out) on the
-# exact frames storyreel encodes (its PNG frames converted to yuv420p as VideoClipWriter does:
-# BT.709, limited range, the same swscale flags) at storyreel's settings, less the same run
+# frames storyreel renders (its PNG frames, the RGBA render, converted to yuv420p as
+# VideoClipWriter converts RGBA: BT.709, limited range, the same swscale flags; the clip itself is
+# drawn straight in yuv420p with the same geometry, its chroma at half size, which x264 encodes
+# at the same cost within noise) at storyreel's settings, less the same run
 # without an encoder (ffmpeg's start-up and reading); plus decoding the faces, each less the same
 # run copying the packets instead (start-up, demuxing): FROM from its last keyframe to its last
 # frame, skipping the frames nothing refers to (the last one is a P-frame, so it is decoded), and

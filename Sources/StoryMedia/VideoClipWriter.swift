@@ -1,9 +1,10 @@
 import CFFmpeg
 
-/// Writes RGBA pictures as a constant-frame-rate H.264 or HEVC clip: the encode loop, written once.
+/// Writes pictures as a constant-frame-rate H.264 or HEVC clip: the encode loop, written once.
 ///
-/// Each ``append(rgba:)`` converts the picture to yuv420p (BT.709, limited range) with a
-/// ``Scaler`` and hands it, with the frame index as its timestamp, to an ``EncoderThread``,
+/// Each ``append(rgba:)`` converts an RGBA picture to yuv420p (BT.709, limited range) with a
+/// ``Scaler``; each ``append(drawing:)`` lets the caller draw the yuv420p picture in place. The
+/// writer hands the picture, with the frame index as its timestamp, to an ``EncoderThread``,
 /// which sends it to the ``VideoEncoder``, receives packets until EAGAIN and hands them to the
 /// ``OutputFile`` (which rescales their timestamps to the stream time base), while the caller
 /// goes on to the next picture. ``finish(replay:)`` sends a NULL frame, drains until EOF, writes
@@ -12,9 +13,10 @@ import CFFmpeg
 ///
 /// **A capped clip** (``VideoEncoder/Settings/maxBitrate``) keeps its packets in memory until its
 /// size is known. When the requested CRF fits the cap, those packets are the clip, byte for byte
-/// what the uncapped writer makes. When it does not, ``finish(replay:)`` asks the caller for the
-/// same pictures again and encodes them at the rate factors a ``RateFactorSearch`` picks (usually
-/// one or two more passes), then writes the pass that fits with the least of the budget unused.
+/// what the uncapped writer makes. When it does not, ``finish(replay:)`` (or, for drawn
+/// pictures, ``finishDrawn(redraw:)``) asks the caller for the same pictures again and encodes
+/// them at the rate factors a ``RateFactorSearch`` picks (usually one or two more passes), then
+/// writes the pass that fits with the least of the budget unused.
 /// When the caller says how many pictures are coming and their yuv420p copies fit in
 /// ``retainedByteLimit``, the writer keeps the converted pictures of the first pass and encodes
 /// them again itself, so a further pass neither renders nor converts anything.
@@ -93,7 +95,7 @@ public final class VideoClipWriter {
                 sourceWidth: settings.width, sourceHeight: settings.height, sourceFormat: AV_PIX_FMT_RGBA,
                 width: settings.width, height: settings.height, destinationFormat: AV_PIX_FMT_YUV420P,
                 destinationColorSpace: AVCOL_SPC_BT709, destinationFullRange: false,
-                flags: SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP)
+                flags: Self.scalerFlags)
             let thread = try EncoderThread(encoder: encoder, output: packets ?? output)
             return (output, thread, (encoder, packets), scaler, try Frame(), [try Frame(), try Frame()])
         }
@@ -106,27 +108,110 @@ public final class VideoClipWriter {
     /// The path of the finished clip.
     public var path: String { output.path }
 
+    /// Draws one yuv420p picture in place: given each plane's first byte and stride (luma at the
+    /// clip's size, blue then red chroma at half its width and height), it writes every byte of
+    /// every plane, as BT.709 limited-range values.
+    public typealias PlaneDrawing = (
+        _ luma: UnsafeMutableRawPointer, _ lumaStride: Int, _ blueChroma: UnsafeMutableRawPointer,
+        _ blueChromaStride: Int, _ redChroma: UnsafeMutableRawPointer, _ redChromaStride: Int
+    ) throws -> Void
+
+    /// A picture handed to the encoder: packed RGBA to convert, or planes drawn in place.
+    private enum Picture {
+        case rgba(UnsafeBufferPointer<UInt8>)
+        case drawn(PlaneDrawing)
+    }
+
     /// Encodes one picture: `rgba` holds width × height packed RGBA pixels (alpha is ignored).
     /// It is converted before this returns; the encoding itself goes on in the background.
     public func append(rgba: UnsafeBufferPointer<UInt8>) throws {
+        try append(.rgba(rgba))
+    }
+
+    /// Encodes one picture that `draw` writes straight into the encoder's yuv420p planes, so
+    /// nothing is converted; it has been drawn when this returns, and the encoding goes on in the
+    /// background.
+    public func append(drawing draw: PlaneDrawing) throws {
+        try withoutActuallyEscaping(draw) { try append(.drawn($0)) }
+    }
+
+    private func append(_ picture: Picture) throws {
         try MediaError.naming(path) {
-            try encode(rgba: rgba, index: frameCount)
+            try encode(picture, index: frameCount)
             frameCount += 1
         }
     }
 
-    private func encode(rgba: UnsafeBufferPointer<UInt8>, index: Int) throws {
+    /// `rgba` (width × height packed RGBA) converted to yuv420p exactly as ``append(rgba:)``
+    /// converts a picture, as tightly packed planes: what a renderer drawing with
+    /// ``append(drawing:)`` starts from.
+    public func yuv420Planes(of rgba: RGBAImageBuffer) throws -> (
+        luma: [UInt8], blueChroma: [UInt8], redChroma: [UInt8]
+    ) {
+        try MediaError.naming(path) {
+            let (width, height) = (settings.width, settings.height)
+            guard rgba.width == width, rgba.height == height else {
+                throw MediaError(
+                    .invalidMedia, "a \(rgba.width)x\(rgba.height) picture cannot be drawn on a \(width)x\(height) clip"
+                )
+            }
+            let picture = try Frame()
+            try rgba.pixels.withUnsafeBufferPointer { pixels in
+                try source.borrow(rgba: pixels, width: width, height: height)
+                defer { source.unref() }
+                try scaler.scale(source, into: picture)
+            }
+            let sizes = [(width, height), (width / 2, height / 2), (width / 2, height / 2)]
+            let planes = (0..<3).map { index in
+                let (base, stride) = Self.plane(index, of: picture)
+                let (planeWidth, planeHeight) = sizes[index]
+                return [UInt8](unsafeUninitializedCapacity: planeWidth * planeHeight) { buffer, count in
+                    for row in 0..<planeHeight {
+                        UnsafeMutableRawPointer(buffer.baseAddress! + row * planeWidth).copyMemory(
+                            from: base + row * stride, byteCount: planeWidth)
+                    }
+                    count = planeWidth * planeHeight
+                }
+            }
+            return (planes[0], planes[1], planes[2])
+        }
+    }
+
+    /// How the writer's pictures are converted from RGBA.
+    private static let scalerFlags = SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP
+
+    /// The first byte and the stride of plane `index` of an allocated picture.
+    private static func plane(_ index: Int, of picture: Frame) -> (UnsafeMutableRawPointer, Int) {
+        let frame = picture.pointer.pointee
+        let data = [frame.data.0, frame.data.1, frame.data.2][index]!
+        let stride = [frame.linesize.0, frame.linesize.1, frame.linesize.2][index]
+        return (UnsafeMutableRawPointer(data), Int(stride))
+    }
+
+    private func encode(_ input: Picture, index: Int) throws {
         let slot = index % 2
         try encoderThread.acquire(slot: slot)
         // A kept picture gets a frame of its own, never written again once converted.
         let picture = retained == nil ? pictures[slot] : try Frame()
-        try source.borrow(rgba: rgba, width: settings.width, height: settings.height)
-        defer { source.unref() }
         if picture.pointer.pointee.data.0 != nil {
             // The encoder may still hold a reference to the picture.
             try ffmpegCheck(av_frame_make_writable(picture.pointer), "cannot reuse a frame", kind: .ioFailure)
         }
-        try scaler.scale(source, into: picture)
+        switch input {
+        case .rgba(let rgba):
+            try source.borrow(rgba: rgba, width: settings.width, height: settings.height)
+            defer { source.unref() }
+            try scaler.scale(source, into: picture)
+        case .drawn(let draw):
+            if picture.pointer.pointee.data.0 == nil {
+                picture.pointer.pointee.width = Int32(clamping: settings.width)
+                picture.pointer.pointee.height = Int32(clamping: settings.height)
+                picture.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+                try ffmpegCheck(av_frame_get_buffer(picture.pointer, 0), "cannot allocate a frame", kind: .ioFailure)
+            }
+            let planes = (0..<3).map { Self.plane($0, of: picture) }
+            try draw(planes[0].0, planes[0].1, planes[1].0, planes[1].1, planes[2].0, planes[2].1)
+        }
         picture.pointer.pointee.pts = Int64(index)
         picture.pointer.pointee.color_primaries = AVCOL_PRI_BT709
         picture.pointer.pointee.color_trc = AVCOL_TRC_BT709
@@ -137,7 +222,7 @@ public final class VideoClipWriter {
     }
 
     /// What hands the pictures to a further pass, one `append` per picture.
-    private typealias Replay = (_ append: (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void
+    private typealias Replay = (_ append: (Picture) throws -> Void) throws -> Void
 
     /// The most bytes the clip's packets may have under `maxBitrate`, for the frames appended, so
     /// that the whole file does not average more: the cap's bytes less what the MP4 container
@@ -159,7 +244,22 @@ public final class VideoClipWriter {
     public func finish(replay: (_ append: (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void) throws
         -> Outcome
     {
-        try withoutActuallyEscaping(replay) { try finishing(replay: $0) }
+        try withoutActuallyEscaping(replay) { replay in
+            try finishing(replay: { append in try replay { try append(.rgba($0)) } })
+        }
+    }
+
+    /// Drains the encoder, writes the trailer and moves the clip into place, as
+    /// ``finish(replay:)`` does for pictures given with ``append(drawing:)``: a capped clip over
+    /// its cap calls `redraw` once per further pass, which must draw the same pictures, in the
+    /// same order, with the closure it is given.
+    @discardableResult
+    public func finishDrawn(redraw: (_ append: (PlaneDrawing) throws -> Void) throws -> Void) throws -> Outcome {
+        try withoutActuallyEscaping(redraw) { redraw in
+            try finishing(replay: { append in
+                try redraw { draw in try withoutActuallyEscaping(draw) { try append(.drawn($0)) } }
+            })
+        }
     }
 
     /// Drains the encoder, writes the trailer and moves the clip into place; a capped clip over
@@ -224,8 +324,8 @@ public final class VideoClipWriter {
             }
         } else {
             retained = nil
-            try replay { rgba in
-                try encode(rgba: rgba, index: index)
+            try replay { picture in
+                try encode(picture, index: index)
                 index += 1
             }
         }

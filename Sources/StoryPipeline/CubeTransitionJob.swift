@@ -10,8 +10,10 @@ import StoryMedia
 /// the first frames of both (the renderer plays `forward(TO, FROM)` in reverse). A still is
 /// its own face. Both faces are decoded in parallel, scaled to fill the canvas and centre-cropped,
 /// and their decoders are freed before encoding starts. Frames are then rendered one at a time
-/// into one reused buffer and streamed to every output; outputs are atomic, and a failure
-/// leaves none of them behind.
+/// and streamed to every output: the clip's straight into the encoder's yuv420p pictures by a
+/// ``CubeYUVRenderer`` (from the faces converted as the encoder converts RGBA), so no frame is
+/// converted; the PNG frames' and the filmstrip's as RGBA by a ``CubeRenderer`` into one reused
+/// buffer. Outputs are atomic, and a failure leaves none of them behind.
 public struct CubeTransitionJob: Sendable {
     /// What a finished job wrote.
     public struct Summary: Sendable, Equatable {
@@ -214,11 +216,17 @@ public struct CubeTransitionJob: Sendable {
         guard !outputs.isEmpty else {
             throw CubeRenderError("nothing to write: give a video path, a frames folder or a filmstrip path")
         }
-        let renderer = try makeRenderer(faces: try faces ?? loadFaces())
-        let width = renderer.spec.width
-        let height = renderer.spec.height
-        let frameCount = renderer.frameCount
+        let faces = try faces ?? loadFaces()
+        let spec = spec(width: faces.from.width, height: faces.from.height)
+        try spec.validate()
+        let width = spec.width
+        let height = spec.height
+        let frameCount = spec.frameCount
         let maxBitrate = outputs.videoPath == nil ? nil : try maxBitrate(width: width, height: height)
+        // The frames and the filmstrip are RGBA renders; the clip is drawn straight into the
+        // encoder's yuv420p pictures from the faces converted as the encoder converts RGBA.
+        let renderer =
+            outputs.framesDirectory == nil && outputs.filmstripPath == nil ? nil : try makeRenderer(faces: faces)
         var video: VideoClipWriter.Outcome?
         var created = CreatedOutputs()
         do {
@@ -231,6 +239,7 @@ public struct CubeTransitionJob: Sendable {
                         maxBitrate: maxBitrate),
                     expectedFrameCount: frameCount)
             }
+            let planarRenderer = try writer.map { try makePlanarRenderer(faces: faces, spec: spec, writer: $0) }
             let framesDirectory = outputs.framesDirectory
             let frameEncoder = try framesDirectory.map { folder in
                 try created.createFolder(folder)
@@ -241,12 +250,16 @@ public struct CubeTransitionJob: Sendable {
                     try Filmstrip(frameCount: frameCount, frameWidth: width, frameHeight: height)
                 }
             }
-            var canvas = [UInt8](repeating: 0, count: width * height * 4)
+            var canvas = [UInt8](repeating: 0, count: renderer == nil ? 0 : width * height * 4)
             try canvas.withUnsafeMutableBufferPointer { buffer in
                 let rgba = UnsafeBufferPointer(buffer)
                 for index in 0..<frameCount {
-                    renderer.render(frame: index, into: buffer)
-                    try writer?.append(rgba: rgba)
+                    if let writer, let planarRenderer {
+                        try writer.append(drawing: Self.drawing(frame: index, with: planarRenderer))
+                    }
+                    if let renderer {
+                        renderer.render(frame: index, into: buffer)
+                    }
                     if let frameEncoder, let framesDirectory {
                         let image = RGBAImageBuffer(width: width, height: height, pixels: Array(rgba))
                         let path = CubeTransitionJob.framePath(in: framesDirectory, index: index)
@@ -263,18 +276,17 @@ public struct CubeTransitionJob: Sendable {
                         try MediaError.naming(filmstripPath) { try filmstrip.pngData() }, to: filmstripPath)
                     created.add(filmstripPath)
                 }
-                if let writer {
-                    // A clip over its cap is encoded again from the same frames: the writer keeps
-                    // them when they are small; else (47 MB of yuv420p at 1080x1920) they are
-                    // rendered anew, which is cheaper than keeping them.
-                    video = try writer.finish { append in
-                        for index in 0..<frameCount {
-                            renderer.render(frame: index, into: buffer)
-                            try append(rgba)
-                        }
+            }
+            if let writer, let planarRenderer {
+                // A clip over its cap is encoded again from the same frames: the writer keeps
+                // them when they are small; else (47 MB of yuv420p at 1080x1920) they are drawn
+                // anew, which is cheaper than keeping them.
+                video = try writer.finishDrawn(redraw: { append in
+                    for index in 0..<frameCount {
+                        try append(Self.drawing(frame: index, with: planarRenderer))
                     }
-                    created.add(writer.path)
-                }
+                })
+                created.add(writer.path)
             }
         } catch {
             created.removeAll()
@@ -283,6 +295,30 @@ public struct CubeTransitionJob: Sendable {
         return Summary(
             width: width, height: height, frameCount: frameCount, outputs: created.files, maxBitrate: maxBitrate,
             video: video)
+    }
+
+    /// What draws frame `index` of `renderer` into a writer's yuv420p planes.
+    private static func drawing(frame index: Int, with renderer: CubeYUVRenderer) -> VideoClipWriter.PlaneDrawing {
+        { luma, lumaStride, blueChroma, blueChromaStride, redChroma, redChromaStride in
+            renderer.render(
+                frame: index,
+                into: YUV420Planes(
+                    luma: luma, lumaStride: lumaStride, blueChroma: blueChroma, blueChromaStride: blueChromaStride,
+                    redChroma: redChroma, redChromaStride: redChromaStride))
+        }
+    }
+
+    /// Prepares the planar renderer for the clip: the faces converted to yuv420p by `writer`.
+    private func makePlanarRenderer(
+        faces: (from: RGBAImageBuffer, to: RGBAImageBuffer), spec: CubeTransitionSpec, writer: VideoClipWriter
+    ) throws -> CubeYUVRenderer {
+        let planes = try [faces.from, faces.to].map { face in
+            let planes = try writer.yuv420Planes(of: face)
+            return try YUV420Image(
+                width: face.width, height: face.height, luma: planes.luma, blueChroma: planes.blueChroma,
+                redChroma: planes.redChroma)
+        }
+        return try CubeYUVRenderer(from: planes[0], to: planes[1], spec: spec, threads: parameters.threads)
     }
 
     /// `frame_0000.png`, `frame_0001.png` … in `folder`.

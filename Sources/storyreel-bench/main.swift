@@ -83,3 +83,65 @@ for threads in cores > 1 ? [1, cores] : [1] {
         print(String(format: "setup %dx%d (transpose both faces): %.1f ms", width, height, setupSeconds * 1000))
     }
 }
+
+/// `face` as yuv420p planes for the planar renderer, by the BT.709 limited-range rule with chroma
+/// taken from the top-left pixel of each 2 x 2 block (any fixed rule does for timing).
+func yuvFace(_ face: RGBAImage) -> YUV420Image {
+    var planes = [[UInt8]](repeating: [], count: 3)
+    for y in 0..<face.height {
+        for x in 0..<face.width {
+            let (r, g, b, _) = face.pixel(x: x, y: y)
+            let (red, green, blue) = (Double(r), Double(g), Double(b))
+            planes[0].append(UInt8(16 + (0.1826 * red + 0.6142 * green + 0.0620 * blue).rounded()))
+            if x % 2 == 0, y % 2 == 0 {
+                planes[1].append(UInt8(128 + (-0.1006 * red - 0.3386 * green + 0.4392 * blue).rounded()))
+                planes[2].append(UInt8(128 + (0.4392 * red - 0.3989 * green - 0.0403 * blue).rounded()))
+            }
+        }
+    }
+    return try! YUV420Image(
+        width: face.width, height: face.height, luma: planes[0], blueChroma: planes[1], redChroma: planes[2])
+}
+
+let yuvFrom = yuvFace(from)
+let yuvTo = yuvFace(to)
+var planeBytes = [UInt8](repeating: 0, count: width * height * 3 / 2)
+for threads in cores > 1 ? [1, cores] : [1] {
+    let setupStart = now()
+    let renderer: CubeYUVRenderer
+    do {
+        renderer = try CubeYUVRenderer(from: yuvFrom, to: yuvTo, spec: spec, threads: threads)
+    } catch {
+        print("storyreel-bench: \(error)")
+        exit(1)
+    }
+    let setupSeconds = now() - setupStart
+    let frameCount = renderer.frameCount
+    var seconds = Double.infinity
+    planeBytes.withUnsafeMutableBytes { buffer in
+        let base = buffer.baseAddress!
+        let planes = YUV420Planes(
+            luma: base, lumaStride: width, blueChroma: base + width * height, blueChromaStride: width / 2,
+            redChroma: base + width * height * 5 / 4, redChromaStride: width / 2)
+        renderer.render(frame: frameCount / 2, into: planes)
+        for _ in 0..<repeats {
+            let start = now()
+            for frame in 0..<frameCount {
+                renderer.render(frame: frame, into: planes)
+            }
+            seconds = min(seconds, now() - start)
+        }
+    }
+    let megapixels = Double(width * height * frameCount) / 1e6
+    let label = threads == 1 ? "1 thread" : "\(threads) threads"
+    print(
+        String(
+            format: "render yuv420p %dx%d %@: %.1f Mpixel/s (%.2f ms/frame)",
+            width, height, label, megapixels / seconds, seconds * 1000 / Double(frameCount)))
+    if threads == 1 {
+        print(
+            String(
+                format: "setup yuv420p %dx%d (lay out both faces' planes): %.1f ms", width, height, setupSeconds * 1000)
+        )
+    }
+}

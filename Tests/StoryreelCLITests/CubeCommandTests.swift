@@ -80,9 +80,12 @@ import Testing
         for (index, picture) in decoded.enumerated() {
             let png = try PixelComparison.ffmpegImage(
                 "\(frames)/\(String(format: "frame_%04d.png", index))", width: 270, height: 480)
-            // Luma: 4:2:0 alone (no encoding) costs these colour bars 27-31 dB of RGB PSNR.
+            // The PNGs are the RGBA render; the clip is drawn in yuv420p, its chroma at half size
+            // from the faces' 4:2:0 chroma. 4:2:0 alone (no encoding) costs these colour bars
+            // 27-31 dB of RGB PSNR, and drawing the chroma at half size softens their colour
+            // edges a little more (about 1.2 dB here). Luma is drawn at full size.
             #expect(PixelComparison.lumaPSNR(picture, png) >= 35, "frame \(index)")
-            #expect(PixelComparison.psnr(picture, png) >= 25, "frame \(index)")
+            #expect(PixelComparison.psnr(picture, png) >= 24, "frame \(index)")
         }
     }
 
