@@ -91,11 +91,7 @@ public final class VideoClipWriter {
                 // The header waits for the pass that will be written (its parameter sets).
                 packets = PacketBuffer()
             }
-            let scaler = try Scaler(
-                sourceWidth: settings.width, sourceHeight: settings.height, sourceFormat: AV_PIX_FMT_RGBA,
-                width: settings.width, height: settings.height, destinationFormat: AV_PIX_FMT_YUV420P,
-                destinationColorSpace: AVCOL_SPC_BT709, destinationFullRange: false,
-                flags: Self.scalerFlags)
+            let scaler = try Self.makeScaler(width: settings.width, height: settings.height)
             let thread = try EncoderThread(encoder: encoder, output: packets ?? output)
             return (output, thread, (encoder, packets), scaler, try Frame(), [try Frame(), try Frame()])
         }
@@ -142,43 +138,44 @@ public final class VideoClipWriter {
         }
     }
 
-    /// `rgba` (width × height packed RGBA) converted to yuv420p exactly as ``append(rgba:)``
+    /// `rgba` (packed RGBA with even sides) converted to yuv420p exactly as ``append(rgba:)``
     /// converts a picture, as tightly packed planes: what a renderer drawing with
-    /// ``append(drawing:)`` starts from.
-    public func yuv420Planes(of rgba: RGBAImageBuffer) throws -> (
+    /// ``append(drawing:)`` starts from. It uses its own scaler, so two pictures can be
+    /// converted at once on two threads.
+    public static func yuv420Planes(of rgba: RGBAImageBuffer) throws -> (
         luma: [UInt8], blueChroma: [UInt8], redChroma: [UInt8]
     ) {
-        try MediaError.naming(path) {
-            let (width, height) = (settings.width, settings.height)
-            guard rgba.width == width, rgba.height == height else {
-                throw MediaError(
-                    .invalidMedia, "a \(rgba.width)x\(rgba.height) picture cannot be drawn on a \(width)x\(height) clip"
-                )
-            }
-            let picture = try Frame()
-            try rgba.pixels.withUnsafeBufferPointer { pixels in
-                try source.borrow(rgba: pixels, width: width, height: height)
-                defer { source.unref() }
-                try scaler.scale(source, into: picture)
-            }
-            let sizes = [(width, height), (width / 2, height / 2), (width / 2, height / 2)]
-            let planes = (0..<3).map { index in
-                let (base, stride) = Self.plane(index, of: picture)
-                let (planeWidth, planeHeight) = sizes[index]
-                return [UInt8](unsafeUninitializedCapacity: planeWidth * planeHeight) { buffer, count in
-                    for row in 0..<planeHeight {
-                        UnsafeMutableRawPointer(buffer.baseAddress! + row * planeWidth).copyMemory(
-                            from: base + row * stride, byteCount: planeWidth)
-                    }
-                    count = planeWidth * planeHeight
-                }
-            }
-            return (planes[0], planes[1], planes[2])
+        let (width, height) = (rgba.width, rgba.height)
+        let scaler = try makeScaler(width: width, height: height)
+        let (source, picture) = (try Frame(), try Frame())
+        try rgba.pixels.withUnsafeBufferPointer { pixels in
+            try source.borrow(rgba: pixels, width: width, height: height)
+            defer { source.unref() }
+            try scaler.scale(source, into: picture)
         }
+        let sizes = [(width, height), (width / 2, height / 2), (width / 2, height / 2)]
+        let planes = (0..<3).map { index in
+            let (base, stride) = plane(index, of: picture)
+            let (planeWidth, planeHeight) = sizes[index]
+            return [UInt8](unsafeUninitializedCapacity: planeWidth * planeHeight) { buffer, count in
+                for row in 0..<planeHeight {
+                    UnsafeMutableRawPointer(buffer.baseAddress! + row * planeWidth).copyMemory(
+                        from: base + row * stride, byteCount: planeWidth)
+                }
+                count = planeWidth * planeHeight
+            }
+        }
+        return (planes[0], planes[1], planes[2])
     }
 
-    /// How the writer's pictures are converted from RGBA.
-    private static let scalerFlags = SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP
+    /// The scaler that converts the writer's RGBA pictures: to yuv420p, BT.709, limited range.
+    private static func makeScaler(width: Int, height: Int) throws -> Scaler {
+        try Scaler(
+            sourceWidth: width, sourceHeight: height, sourceFormat: AV_PIX_FMT_RGBA,
+            width: width, height: height, destinationFormat: AV_PIX_FMT_YUV420P,
+            destinationColorSpace: AVCOL_SPC_BT709, destinationFullRange: false,
+            flags: SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP)
+    }
 
     /// The first byte and the stride of plane `index` of an allocated picture.
     private static func plane(_ index: Int, of picture: Frame) -> (UnsafeMutableRawPointer, Int) {

@@ -239,7 +239,7 @@ public struct CubeTransitionJob: Sendable {
                         maxBitrate: maxBitrate),
                     expectedFrameCount: frameCount)
             }
-            let planarRenderer = try writer.map { try makePlanarRenderer(faces: faces, spec: spec, writer: $0) }
+            let planarRenderer = try writer.map { _ in try makePlanarRenderer(faces: faces, spec: spec) }
             let framesDirectory = outputs.framesDirectory
             let frameEncoder = try framesDirectory.map { folder in
                 try created.createFolder(folder)
@@ -308,17 +308,21 @@ public struct CubeTransitionJob: Sendable {
         }
     }
 
-    /// Prepares the planar renderer for the clip: the faces converted to yuv420p by `writer`.
-    private func makePlanarRenderer(
-        faces: (from: RGBAImageBuffer, to: RGBAImageBuffer), spec: CubeTransitionSpec, writer: VideoClipWriter
-    ) throws -> CubeYUVRenderer {
-        let planes = try [faces.from, faces.to].map { face in
-            let planes = try writer.yuv420Planes(of: face)
+    /// Prepares the planar renderer for the clip: the faces converted to yuv420p as the clip's
+    /// writer converts RGBA, TO on another thread while FROM converts on this one.
+    private func makePlanarRenderer(faces: (from: RGBAImageBuffer, to: RGBAImageBuffer), spec: CubeTransitionSpec)
+        throws -> CubeYUVRenderer
+    {
+        let convert = { @Sendable (face: RGBAImageBuffer) throws -> YUV420Image in
+            let planes = try VideoClipWriter.yuv420Planes(of: face)
             return try YUV420Image(
                 width: face.width, height: face.height, luma: planes.luma, blueChroma: planes.blueChroma,
                 redChroma: planes.redChroma)
         }
-        return try CubeYUVRenderer(from: planes[0], to: planes[1], spec: spec, threads: parameters.threads)
+        let incoming = BackgroundWork { [to = faces.to] in try convert(to) }
+        let from = Result { try convert(faces.from) }
+        let to = incoming.wait()
+        return try CubeYUVRenderer(from: try from.get(), to: try to.get(), spec: spec, threads: parameters.threads)
     }
 
     /// `frame_0000.png`, `frame_0001.png` … in `folder`.

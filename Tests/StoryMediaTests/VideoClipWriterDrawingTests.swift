@@ -59,7 +59,7 @@ import Testing
         for index in 0..<Self.frameCount {
             let picture = Self.picture(index)
             try picture.pixels.withUnsafeBufferPointer { try converted.append(rgba: $0) }
-            let planes = try drawn.yuv420Planes(of: picture)
+            let planes = try VideoClipWriter.yuv420Planes(of: picture)
             #expect(planes.luma.count == 128 * 96 && planes.blueChroma.count == 64 * 48)
             try drawn.append(drawing: Self.draw(planes))
         }
@@ -81,7 +81,7 @@ import Testing
         let cap = try plain.finish().bitRate / 3
         let converted = try writer("rgba.mp4", cap: cap)
         let drawn = try writer("drawn.mp4", cap: cap)
-        let planes = try (0..<Self.frameCount).map { try drawn.yuv420Planes(of: Self.picture($0)) }
+        let planes = try (0..<Self.frameCount).map { try VideoClipWriter.yuv420Planes(of: Self.picture($0)) }
         for index in 0..<Self.frameCount {
             try Self.picture(index).pixels.withUnsafeBufferPointer { try converted.append(rgba: $0) }
             try drawn.append(drawing: Self.draw(planes[index]))
