@@ -46,17 +46,8 @@ public final class CubeRenderer: @unchecked Sendable {
     ///     the calling thread.
     /// - Throws: `CubeRenderError` for an invalid spec, a face of the wrong size, or `threads < 1`.
     public init(from: RGBAImage, to: RGBAImage, spec: CubeTransitionSpec, threads: Int = 1) throws {
-        try spec.validate()
-        for (name, face) in [("from", from), ("to", to)] {
-            guard face.width == spec.width, face.height == spec.height else {
-                throw CubeRenderError(
-                    "cube face '\(name)' is \(face.width)x\(face.height) "
-                        + "but the canvas is \(spec.width)x\(spec.height)")
-            }
-        }
-        guard threads >= 1 else {
-            throw CubeRenderError("cube renderer needs at least one thread, got \(threads)")
-        }
+        try spec.validateRenderer(
+            fromSize: (from.width, from.height), toSize: (to.width, to.height), threads: threads)
         self.spec = spec
         self.threads = threads
         self.frameCount = spec.frameCount

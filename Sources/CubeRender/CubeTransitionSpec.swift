@@ -118,4 +118,23 @@ public struct CubeTransitionSpec: Sendable, Equatable {
                 "cube transition of \(duration) s at \(fps) fps exceeds \(Self.maximumFrameCount) frames")
         }
     }
+
+    /// Checks what a renderer is given: this spec, faces of `fromSize` and `toSize` (each must be
+    /// the canvas size) and at least one thread.
+    ///
+    /// - Throws: `CubeRenderError` naming the first thing that is wrong.
+    func validateRenderer(
+        fromSize: (width: Int, height: Int), toSize: (width: Int, height: Int), threads: Int
+    ) throws {
+        try validate()
+        for (name, face) in [("from", fromSize), ("to", toSize)] {
+            guard face.width == width, face.height == height else {
+                throw CubeRenderError(
+                    "cube face '\(name)' is \(face.width)x\(face.height) but the canvas is \(width)x\(height)")
+            }
+        }
+        guard threads >= 1 else {
+            throw CubeRenderError("cube renderer needs at least one thread, got \(threads)")
+        }
+    }
 }

@@ -47,41 +47,52 @@ let repeats = integerOption("--repeat", default: 3)
 let spec = CubeTransitionSpec(width: width, height: height, duration: Double(frames) / 30, fps: 30)
 let from = texturedFace(width: width, height: height, seed: 1)
 let to = texturedFace(width: width, height: height, seed: 2)
-var output = [UInt8](repeating: 0, count: width * height * 4)
 let cores = ProcessInfo.processInfo.activeProcessorCount
 
-for threads in cores > 1 ? [1, cores] : [1] {
-    let setupStart = now()
-    let renderer: CubeRenderer
-    do {
-        renderer = try CubeRenderer(from: from, to: to, spec: spec, threads: threads)
-    } catch {
-        print("storyreel-bench: \(error)")
-        exit(1)
-    }
-    let setupSeconds = now() - setupStart
-    let frameCount = renderer.frameCount
-    // Best of `repeats` passes over the whole transition: the machine may be shared.
-    var seconds = Double.infinity
-    output.withUnsafeMutableBufferPointer { buffer in
-        renderer.render(frame: frameCount / 2, into: buffer)  // warm up caches and the thread pool
+/// Times one renderer on 1 thread and on all cores: `make` builds it for a thread count (its set-up
+/// is timed on 1 thread), `render` draws frame `k` with it. Prints the best of `repeats` passes
+/// over the whole transition (the machine may be shared) after one warm-up frame.
+func bench<Renderer>(
+    _ name: String, setup: String, frameCount: Int, make: (Int) throws -> Renderer,
+    render: (Renderer, Int) -> Void
+) {
+    for threads in cores > 1 ? [1, cores] : [1] {
+        let setupStart = now()
+        let renderer: Renderer
+        do {
+            renderer = try make(threads)
+        } catch {
+            print("storyreel-bench: \(error)")
+            exit(1)
+        }
+        let setupSeconds = now() - setupStart
+        render(renderer, frameCount / 2)  // warm up caches and the thread pool
+        var seconds = Double.infinity
         for _ in 0..<repeats {
             let start = now()
             for frame in 0..<frameCount {
-                renderer.render(frame: frame, into: buffer)
+                render(renderer, frame)
             }
             seconds = min(seconds, now() - start)
         }
+        let megapixels = Double(width * height * frameCount) / 1e6
+        let label = threads == 1 ? "1 thread" : "\(threads) threads"
+        print(
+            String(
+                format: "render %@%dx%d %@: %.1f Mpixel/s (%.2f ms/frame)", name, width, height, label,
+                megapixels / seconds, seconds * 1000 / Double(frameCount)))
+        if threads == 1 {
+            print(String(format: "setup %@%dx%d (%@): %.1f ms", name, width, height, setup, setupSeconds * 1000))
+        }
     }
-    let megapixels = Double(width * height * frameCount) / 1e6
-    let label = threads == 1 ? "1 thread" : "\(threads) threads"
-    print(
-        String(
-            format: "render %dx%d %@: %.1f Mpixel/s (%.2f ms/frame)",
-            width, height, label, megapixels / seconds, seconds * 1000 / Double(frameCount)))
-    if threads == 1 {
-        print(String(format: "setup %dx%d (transpose both faces): %.1f ms", width, height, setupSeconds * 1000))
-    }
+}
+
+var output = [UInt8](repeating: 0, count: width * height * 4)
+output.withUnsafeMutableBufferPointer { buffer in
+    bench(
+        "", setup: "transpose both faces", frameCount: spec.frameCount,
+        make: { try CubeRenderer(from: from, to: to, spec: spec, threads: $0) },
+        render: { $0.render(frame: $1, into: buffer) })
 }
 
 /// `face` as yuv420p planes for the planar renderer, by the BT.709 limited-range rule with chroma
@@ -106,42 +117,13 @@ func yuvFace(_ face: RGBAImage) -> YUV420Image {
 let yuvFrom = yuvFace(from)
 let yuvTo = yuvFace(to)
 var planeBytes = [UInt8](repeating: 0, count: width * height * 3 / 2)
-for threads in cores > 1 ? [1, cores] : [1] {
-    let setupStart = now()
-    let renderer: CubeYUVRenderer
-    do {
-        renderer = try CubeYUVRenderer(from: yuvFrom, to: yuvTo, spec: spec, threads: threads)
-    } catch {
-        print("storyreel-bench: \(error)")
-        exit(1)
-    }
-    let setupSeconds = now() - setupStart
-    let frameCount = renderer.frameCount
-    var seconds = Double.infinity
-    planeBytes.withUnsafeMutableBytes { buffer in
-        let base = buffer.baseAddress!
-        let planes = YUV420Planes(
-            luma: base, lumaStride: width, blueChroma: base + width * height, blueChromaStride: width / 2,
-            redChroma: base + width * height * 5 / 4, redChromaStride: width / 2)
-        renderer.render(frame: frameCount / 2, into: planes)
-        for _ in 0..<repeats {
-            let start = now()
-            for frame in 0..<frameCount {
-                renderer.render(frame: frame, into: planes)
-            }
-            seconds = min(seconds, now() - start)
-        }
-    }
-    let megapixels = Double(width * height * frameCount) / 1e6
-    let label = threads == 1 ? "1 thread" : "\(threads) threads"
-    print(
-        String(
-            format: "render yuv420p %dx%d %@: %.1f Mpixel/s (%.2f ms/frame)",
-            width, height, label, megapixels / seconds, seconds * 1000 / Double(frameCount)))
-    if threads == 1 {
-        print(
-            String(
-                format: "setup yuv420p %dx%d (lay out both faces' planes): %.1f ms", width, height, setupSeconds * 1000)
-        )
-    }
+planeBytes.withUnsafeMutableBytes { buffer in
+    let base = buffer.baseAddress!
+    let planes = YUV420Planes(
+        luma: base, lumaStride: width, blueChroma: base + width * height, blueChromaStride: width / 2,
+        redChroma: base + width * height * 5 / 4, redChromaStride: width / 2)
+    bench(
+        "yuv420p ", setup: "lay out both faces' planes", frameCount: spec.frameCount,
+        make: { try CubeYUVRenderer(from: yuvFrom, to: yuvTo, spec: spec, threads: $0) },
+        render: { $0.render(frame: $1, into: planes) })
 }
