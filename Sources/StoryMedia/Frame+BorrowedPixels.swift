@@ -7,10 +7,27 @@ extension Frame {
     /// The frame holds a reference-counted buffer whose free function does nothing: the caller
     /// keeps `pixels` alive and calls ``unref()`` when done, before the memory goes away.
     /// Throws `.invalidMedia` for a size over the ``PixelBudget``.
+    ///
+    /// A picture narrower than ``narrowestBorrowedWidth`` is copied into a padded buffer of the
+    /// frame's own instead: libswscale's vector input readers load 16 bytes at a time and ran
+    /// past the end of 2 to 6 pixel wide pictures (valgrind, `cube --size 2x2`).
     func borrow(rgba pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int) throws {
         try PixelBudget.check(width: width, height: height, path: nil)
         precondition(pixels.count >= width * height * 4, "RGBA buffer smaller than \(width)x\(height)")
         unref()
+        pointer.pointee.width = Int32(clamping: width)
+        pointer.pointee.height = Int32(clamping: height)
+        pointer.pointee.format = AV_PIX_FMT_RGBA.rawValue
+        pointer.pointee.color_range = AVCOL_RANGE_JPEG
+        if width < Self.narrowestBorrowedWidth, let base = pixels.baseAddress {
+            try ffmpegCheck(av_frame_get_buffer(pointer, 0), "out of memory (frame buffer)", kind: .ioFailure)
+            let stride = Int(pointer.pointee.linesize.0)
+            for row in 0..<height {
+                UnsafeMutableRawPointer(pointer.pointee.data.0! + row * stride).copyMemory(
+                    from: base + row * width * 4, byteCount: width * 4)
+            }
+            return
+        }
         guard let base = pixels.baseAddress,
             let buffer = av_buffer_create(
                 UnsafeMutablePointer(mutating: base), pixels.count, { _, _ in }, nil, AV_BUFFER_FLAG_READONLY)
@@ -18,9 +35,8 @@ extension Frame {
         pointer.pointee.buf.0 = buffer
         pointer.pointee.data.0 = buffer.pointee.data
         pointer.pointee.linesize.0 = Int32(clamping: width * 4)
-        pointer.pointee.width = Int32(clamping: width)
-        pointer.pointee.height = Int32(clamping: height)
-        pointer.pointee.format = AV_PIX_FMT_RGBA.rawValue
-        pointer.pointee.color_range = AVCOL_RANGE_JPEG
     }
+
+    /// Pictures at least this wide are borrowed in place; narrower ones are copied.
+    static let narrowestBorrowedWidth = 16
 }
