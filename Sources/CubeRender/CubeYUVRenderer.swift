@@ -21,7 +21,7 @@ public final class CubeYUVRenderer: @unchecked Sendable {
     public let frameCount: Int
 
     /// The outgoing and incoming faces (forward geometry) of each plane: luma, blue and red chroma.
-    private let planes: [(outgoing: CubePlaneFace, incoming: CubePlaneFace)]
+    let planes: [(outgoing: CubePlaneFace, incoming: CubePlaneFace)]
 
     /// Prepares a renderer for the transition from `from` to `to`.
     ///
@@ -41,7 +41,11 @@ public final class CubeYUVRenderer: @unchecked Sendable {
         let (outgoing, incoming) = spec.direction == .forward ? (from, to) : (to, from)
         let faces = UnsafeMutableBufferPointer<CubePlaneFace?>.allocate(capacity: 6)
         faces.initialize(repeating: nil)
-        defer { faces.deallocate() }
+        defer {
+            // The slots hold references: release them before the memory goes.
+            _ = faces.deinitialize()
+            faces.deallocate()
+        }
         let box = FaceSlots(faces)
         DispatchQueue.concurrentPerform(iterations: 6) { index in
             let face = index % 2 == 0 ? outgoing : incoming

@@ -1,6 +1,7 @@
-import CubeRender
 import Foundation
 import Testing
+
+@testable import CubeRender
 
 /// The planar renderer against the float reference, plane by plane: luma at full size and each
 /// chroma plane at half size, with limited-range black (16, 128) as background and shading target.
@@ -178,6 +179,20 @@ struct CubeYUVRendererTests {
         #expect(planes.luma.allSatisfy { (16...180).contains($0) })
         #expect(
             planes.blue.allSatisfy { (90...128).contains($0) } && planes.red.allSatisfy { (128...200).contains($0) })
+    }
+
+    @Test("a renderer's laid-out faces go when it goes")
+    func facesAreReleased() throws {
+        weak var luma: CubePlaneFace?
+        weak var chroma: CubePlaneFace?
+        do {
+            let face = Self.face(width: 32, height: 48, seed: 7)
+            let renderer = try CubeYUVRenderer(
+                from: face, to: face, spec: CubeTransitionSpec(width: 32, height: 48), threads: 2)
+            (luma, chroma) = (renderer.planes[0].outgoing, renderer.planes[2].incoming)
+            #expect(luma != nil && chroma != nil)
+        }
+        #expect(luma == nil && chroma == nil)
     }
 
     @Test("bad faces are refused")
