@@ -90,22 +90,26 @@ public final class CubeYUVRenderer: @unchecked Sendable {
             width: spec.width, height: spec.height, perspective: spec.perspective, progress: p)
         let chroma = CubeFrameGeometry(
             width: spec.width / 2, height: spec.height / 2, perspective: spec.perspective, progress: p)
-        let targets = [
-            (output.luma, output.lumaStride), (output.blueChroma, output.blueChromaStride),
-            (output.redChroma, output.redChromaStride),
-        ]
-        let jobs = (0..<3).map { plane in
+        let job = { (plane: Int, target: UnsafeMutableRawPointer, rowBytes: Int) in
             CubePlaneJob(
-                geometry: plane == 0 ? luma : chroma, shade: spec.shade, outgoingFace: planes[plane].outgoing,
-                incomingFace: planes[plane].incoming, neutral: plane == 0 ? 16 : 128, output: targets[plane].0,
-                rowBytes: targets[plane].1)
+                geometry: plane == 0 ? luma : chroma, shade: self.spec.shade,
+                outgoingFace: self.planes[plane].outgoing, incomingFace: self.planes[plane].incoming,
+                neutral: plane == 0 ? 16 : 128, output: target, rowBytes: rowBytes)
         }
+        let jobs = (
+            job(0, output.luma, output.lumaStride), job(1, output.blueChroma, output.blueChromaStride),
+            job(2, output.redChroma, output.redChromaStride)
+        )
         let chunkCount = threads
         if chunkCount == 1 {
-            for job in jobs { job.renderChunk(0, of: 1) }
+            jobs.0.renderChunk(0, of: 1)
+            jobs.1.renderChunk(0, of: 1)
+            jobs.2.renderChunk(0, of: 1)
         } else {
             DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-                for job in jobs { job.renderChunk(chunk, of: chunkCount) }
+                jobs.0.renderChunk(chunk, of: chunkCount)
+                jobs.1.renderChunk(chunk, of: chunkCount)
+                jobs.2.renderChunk(chunk, of: chunkCount)
             }
         }
     }
