@@ -42,10 +42,8 @@ struct CubeColumnSampler {
     /// Builds the sampler of `column` on `face` (transposed, `columnLength` pixels per column) for a canvas
     /// `width` pixels wide and shading strength `shade`.
     init(column: CubeColumnGeometry, face: UnsafeRawPointer, columnLength: Int, width: Int, shade: Double) {
-        // Clamp u to [0.5, W - 0.5]; pixel i has its centre at i + 0.5.
-        let clampedX = min(max(column.sourceX, 0.5), Double(width) - 0.5) - 0.5
-        let left = Int(clampedX)  // at most width - 1, where the fraction is 0
-        let fraction = clampedX - Double(left)
+        let (left, fraction) = Self.horizontalTaps(of: column, width: width)
+        let rowWalk = Self.rowWalk(of: column)
         let shadeFactor = 1 - shade * column.sineOfAngle
         let alphaRight = UInt16((fraction * 256).rounded())
         let alphaLeft = 256 - alphaRight
@@ -61,8 +59,30 @@ struct CubeColumnSampler {
             rightWeights: rightPair,
             firstRow: column.firstRow,
             endRow: column.endRow,
-            startPosition: Self.fixedPoint((column.firstSourceRow + 0.5) * Self.fixedOne, atLeast: 0) + (1 << 23),
-            step: Self.fixedPoint(column.sourceRowStep * Self.fixedOne, atLeast: -Self.fixedLimit))
+            startPosition: rowWalk.start,
+            step: rowWalk.step)
+    }
+
+    /// The face column left of where `column` samples and the weight of the one right of it, on a
+    /// face `width` pixels wide: the source position u clamped to [0.5, W - 0.5] (pixel i has its
+    /// centre at i + 0.5). Shared by the RGBA and the planar samplers.
+    @inline(__always)
+    static func horizontalTaps(of column: CubeColumnGeometry, width: Int) -> (left: Int, fraction: Double) {
+        let clampedX = min(max(column.sourceX, 0.5), Double(width) - 0.5) - 0.5
+        let left = Int(clampedX)  // at most width - 1, where the fraction is 0
+        return (left, clampedX - Double(left))
+    }
+
+    /// The fixed-point walk down `column`'s face rows: the padded source row `v + 0.5` at the
+    /// centre of its first row in 32.32 fixed point, plus half a step of the 8-bit vertical weight
+    /// (2^23) so truncating to 8 bits rounds to the nearest 1/256 of a row; and the advance per
+    /// screen row. Shared by the RGBA and the planar samplers.
+    @inline(__always)
+    static func rowWalk(of column: CubeColumnGeometry) -> (start: Int, step: Int) {
+        (
+            fixedPoint((column.firstSourceRow + 0.5) * fixedOne, atLeast: 0) + (1 << 23),
+            fixedPoint(column.sourceRowStep * fixedOne, atLeast: -fixedLimit)
+        )
     }
 
     /// The largest magnitude a fixed-point position or step is given: 2^52, far beyond any row

@@ -28,10 +28,8 @@ struct CubePlaneSampler {
     /// Builds the sampler of `column` on `face` (the size of the plane the geometry is for), with
     /// shading strength `shade` and shading target `neutral`.
     init(column: CubeColumnGeometry, face: CubePlaneFace, shade: Double, neutral: UInt8) {
-        let width = face.width
-        let clampedX = min(max(column.sourceX, 0.5), Double(width) - 0.5) - 0.5
-        let left = Int(clampedX)  // at most width - 1, where the fraction is 0
-        let fraction = clampedX - Double(left)
+        let (left, fraction) = CubeColumnSampler.horizontalTaps(of: column, width: face.width)
+        let rowWalk = CubeColumnSampler.rowWalk(of: column)
         let shadeFactor = 1 - shade * column.sineOfAngle
         let total = UInt32((shadeFactor * 256).rounded())
         let right = UInt32((fraction * shadeFactor * 256).rounded())
@@ -42,10 +40,8 @@ struct CubePlaneSampler {
             bias: UInt32(neutral) * (256 - total) * 256 + 32768,
             firstRow: column.firstRow,
             endRow: column.endRow,
-            startPosition: CubeColumnSampler.fixedPoint(
-                (column.firstSourceRow + 0.5) * 4_294_967_296.0, atLeast: 0) + (1 << 23),
-            step: CubeColumnSampler.fixedPoint(
-                column.sourceRowStep * 4_294_967_296.0, atLeast: -CubeColumnSampler.fixedLimit))
+            startPosition: rowWalk.start,
+            step: rowWalk.step)
     }
 
     /// The memberwise initialiser.
