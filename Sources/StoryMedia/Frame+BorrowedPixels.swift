@@ -15,16 +15,12 @@ extension Frame {
         try PixelBudget.check(width: width, height: height, path: nil)
         precondition(pixels.count >= width * height * 4, "RGBA buffer smaller than \(width)x\(height)")
         unref()
-        pointer.pointee.width = Int32(clamping: width)
-        pointer.pointee.height = Int32(clamping: height)
-        pointer.pointee.format = AV_PIX_FMT_RGBA.rawValue
-        pointer.pointee.color_range = AVCOL_RANGE_JPEG
         if width < Self.narrowestBorrowedWidth, let base = pixels.baseAddress {
-            try ffmpegCheck(av_frame_get_buffer(pointer, 0), "out of memory (frame buffer)", kind: .ioFailure)
-            let stride = Int(pointer.pointee.linesize.0)
+            try allocate(width: width, height: height, format: AV_PIX_FMT_RGBA)
+            pointer.pointee.color_range = AVCOL_RANGE_JPEG
+            let (target, stride) = plane(0)
             for row in 0..<height {
-                UnsafeMutableRawPointer(pointer.pointee.data.0! + row * stride).copyMemory(
-                    from: base + row * width * 4, byteCount: width * 4)
+                (target + row * stride).copyMemory(from: base + row * width * 4, byteCount: width * 4)
             }
             return
         }
@@ -35,6 +31,10 @@ extension Frame {
         pointer.pointee.buf.0 = buffer
         pointer.pointee.data.0 = buffer.pointee.data
         pointer.pointee.linesize.0 = Int32(clamping: width * 4)
+        pointer.pointee.width = Int32(clamping: width)
+        pointer.pointee.height = Int32(clamping: height)
+        pointer.pointee.format = AV_PIX_FMT_RGBA.rawValue
+        pointer.pointee.color_range = AVCOL_RANGE_JPEG
     }
 
     /// Pictures at least this wide are borrowed in place; narrower ones are copied.

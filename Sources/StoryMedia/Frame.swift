@@ -18,6 +18,24 @@ public final class Frame {
     /// Releases the frame's buffers so it can be reused.
     public func unref() { av_frame_unref(pointer) }
 
+    /// Gives the frame a buffer of its own for a `width` × `height` picture in `format`, with
+    /// libavutil's alignment and padding (what libswscale's vector code may read and write past
+    /// a row's end).
+    func allocate(width: Int, height: Int, format: AVPixelFormat) throws {
+        pointer.pointee.width = Int32(clamping: width)
+        pointer.pointee.height = Int32(clamping: height)
+        pointer.pointee.format = format.rawValue
+        try ffmpegCheck(av_frame_get_buffer(pointer, 0), "cannot allocate a frame", kind: .ioFailure)
+    }
+
+    /// The first byte and the stride of plane `index` (0, 1 or 2) of an allocated picture.
+    func plane(_ index: Int) -> (base: UnsafeMutableRawPointer, stride: Int) {
+        let frame = pointer.pointee
+        let data = [frame.data.0, frame.data.1, frame.data.2][index]!
+        let stride = [frame.linesize.0, frame.linesize.1, frame.linesize.2][index]
+        return (UnsafeMutableRawPointer(data), Int(stride))
+    }
+
     /// Moves `other`'s buffers into this frame, leaving `other` empty.
     public func take(from other: Frame) {
         av_frame_unref(pointer)

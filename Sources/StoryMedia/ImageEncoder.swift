@@ -137,10 +137,7 @@ public final class ImageEncoder {
     }
 
     private func allocate(_ frame: Frame, _ pixelFormat: AVPixelFormat) throws {
-        frame.pointer.pointee.width = Int32(clamping: width)
-        frame.pointer.pointee.height = Int32(clamping: height)
-        frame.pointer.pointee.format = pixelFormat.rawValue
-        try ffmpegCheck(av_frame_get_buffer(frame.pointer, 0), "cannot allocate a frame", kind: .ioFailure)
+        try frame.allocate(width: width, height: height, format: pixelFormat)
     }
 
     /// Writes `image`'s RGBA channels into `frame`'s packed plane in `channelOrder` (source

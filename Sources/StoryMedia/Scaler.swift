@@ -75,10 +75,7 @@ public final class Scaler {
     /// Scales `source` into `destination`, allocating its buffers when it has none.
     public func scale(_ source: Frame, into destination: Frame) throws {
         if destination.pointer.pointee.data.0 == nil {
-            destination.pointer.pointee.width = Int32(clamping: destinationWidth)
-            destination.pointer.pointee.height = Int32(clamping: destinationHeight)
-            destination.pointer.pointee.format = destinationFormat.rawValue
-            try ffmpegCheck(av_frame_get_buffer(destination.pointer, 0), "cannot allocate a frame", kind: .ioFailure)
+            try destination.allocate(width: destinationWidth, height: destinationHeight, format: destinationFormat)
         }
         try ffmpegCheck(
             sws_scale_frame(context, destination.pointer, source.pointer), "cannot scale the picture", kind: .ioFailure)

@@ -155,7 +155,7 @@ public final class VideoClipWriter {
         }
         let sizes = [(width, height), (width / 2, height / 2), (width / 2, height / 2)]
         let planes = (0..<3).map { index in
-            let (base, stride) = plane(index, of: picture)
+            let (base, stride) = picture.plane(index)
             let (planeWidth, planeHeight) = sizes[index]
             return [UInt8](unsafeUninitializedCapacity: planeWidth * planeHeight) { buffer, count in
                 for row in 0..<planeHeight {
@@ -177,14 +177,6 @@ public final class VideoClipWriter {
             flags: SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP)
     }
 
-    /// The first byte and the stride of plane `index` of an allocated picture.
-    private static func plane(_ index: Int, of picture: Frame) -> (UnsafeMutableRawPointer, Int) {
-        let frame = picture.pointer.pointee
-        let data = [frame.data.0, frame.data.1, frame.data.2][index]!
-        let stride = [frame.linesize.0, frame.linesize.1, frame.linesize.2][index]
-        return (UnsafeMutableRawPointer(data), Int(stride))
-    }
-
     private func encode(_ input: Picture, index: Int) throws {
         let slot = index % 2
         try encoderThread.acquire(slot: slot)
@@ -201,13 +193,10 @@ public final class VideoClipWriter {
             try scaler.scale(source, into: picture)
         case .drawn(let draw):
             if picture.pointer.pointee.data.0 == nil {
-                picture.pointer.pointee.width = Int32(clamping: settings.width)
-                picture.pointer.pointee.height = Int32(clamping: settings.height)
-                picture.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-                try ffmpegCheck(av_frame_get_buffer(picture.pointer, 0), "cannot allocate a frame", kind: .ioFailure)
+                try picture.allocate(width: settings.width, height: settings.height, format: AV_PIX_FMT_YUV420P)
             }
-            let planes = (0..<3).map { Self.plane($0, of: picture) }
-            try draw(planes[0].0, planes[0].1, planes[1].0, planes[1].1, planes[2].0, planes[2].1)
+            let (luma, blue, red) = (picture.plane(0), picture.plane(1), picture.plane(2))
+            try draw(luma.base, luma.stride, blue.base, blue.stride, red.base, red.stride)
         }
         picture.pointer.pointee.pts = Int64(index)
         picture.pointer.pointee.color_primaries = AVCOL_PRI_BT709
