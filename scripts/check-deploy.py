@@ -164,4 +164,5 @@ def main():
           f"runtime packages {' '.join(sorted(wanted))}")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -16,6 +16,9 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable {
     public static let noInput = ExitCode(rawValue: 66)
     /// EX_SOFTWARE: an internal error.
     public static let software = ExitCode(rawValue: 70)
+    /// EX_OSERR: the operating system did not give what storyreel needs to start, e.g. the
+    /// command line, which the Swift runtime reads from `/proc` on Linux.
+    public static let osError = ExitCode(rawValue: 71)
     /// EX_CANTCREAT: an output could not be created.
     public static let cannotCreate = ExitCode(rawValue: 73)
     /// EX_IOERR: reading or writing failed part-way.

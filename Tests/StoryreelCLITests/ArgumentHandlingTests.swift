@@ -78,4 +78,23 @@ import Testing
         let notAFolder = try TestEnvironment.storyreel(["ingest", Self.clip, "--story", "ana", "--into", file])
         #expect(notAFolder.status == 66, "\(notAFolder.stderr)")
     }
+
+    /// Without `/proc` (a bare chroot) the Swift runtime reads no command line at all: storyreel
+    /// says so (71) instead of answering every command with "no command given" (64). Hides
+    /// `/proc` in a mount namespace of its own (as root, which CI is).
+    @Test(.enabled(if: getuid() == 0, "needs root for a mount namespace"))
+    func withoutProcTheCommandLineIsAClearError() throws {
+        let script = "mount -t tmpfs none /proc && exec \"$0\" inspect \"$1\""
+        let result = try TestEnvironment.run(
+            "/usr/bin/unshare",
+            [
+                "--mount", "--propagation", "private", "/bin/sh", "-c", script, TestEnvironment.storyreelBinary,
+                Self.clip,
+            ])
+        #expect(result.status == 71, "\(result.stderr)")
+        #expect(result.stderr == "storyreel: error: cannot read the command line: is /proc mounted?\n")
+        #expect(result.stdout.isEmpty)
+        let withProc = try TestEnvironment.storyreel(["inspect", Self.clip])
+        #expect(withProc.status == 0, "the same command with /proc: \(withProc.stderr)")
+    }
 }
