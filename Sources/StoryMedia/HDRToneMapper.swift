@@ -5,7 +5,8 @@ import Foundation
 /// looks like what `ffmpeg` makes of the clip:
 ///
 ///     zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,
-///     tonemap=tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv,format=yuv420p
+///     tonemap=tonemap=hable:desat=0,geq=r='clip(r(X,Y),0,1)':g='clip(g(X,Y),0,1)':b='clip(b(X,Y),0,1)',
+///     zscale=t=bt709:m=bt709:r=tv,format=yuv420p
 ///
 /// It works on the already-scaled-down picture (16-bit RGB from libswscale, still in the HDR
 /// signal's non-linear encoding), one pixel at a time, following zimg 3.0 (behind `zscale`) and
@@ -16,9 +17,13 @@ import Foundation
 /// 3. Hable's filmic curve on the brightest component, normalised by the curve at the signal peak
 ///    (from the frame's light-level or mastering side data, else 1000 cd/m², as vf_tonemap finds
 ///    it), the same factor applied to all three components so hues hold;
-/// 4. back to non-linear BT.709 for display (power 1/2.4, sign kept for out-of-gamut negatives);
-/// 5. through 8-bit limited-range BT.709 YCbCr, where the chain stores its result: colours that
-///    range cannot hold clip there, exactly as they do in ffmpeg's output.
+/// 4. each component clipped to 0...1: a BT.2020 colour outside BT.709 loses its negative
+///    components, a highlight above the peak is white;
+/// 5. back to non-linear BT.709 for display (power 1/2.4).
+///
+/// Step 4 is the `geq` in the chain above. Without it, what `zscale` makes of components outside
+/// 0...1 depends on the machine (zimg kept their sign on some, and clips them on an AVX2-only
+/// AMD EPYC), which moved a saturated BT.2020 red between (217, 0, 0) and (255, 0, 0).
 struct HDRToneMapper {
     /// The HDR transfer functions handled.
     enum Transfer: Sendable {
@@ -110,17 +115,10 @@ struct HDRToneMapper {
         }
         let signal = max(max(red, green), max(blue, 1e-6))
         let factor = HDRToneMapper.hable(signal) / (peakCurve * signal)
-        let encodedRed = HDRToneMapper.displayEncode(red * factor, encoding)
-        let encodedGreen = HDRToneMapper.displayEncode(green * factor, encoding)
-        let encodedBlue = HDRToneMapper.displayEncode(blue * factor, encoding)
-        // BT.709 YCbCr, clipped to what 8-bit limited range holds (codes 0...255), and back.
-        let luma = min(max(0.2126 * encodedRed + 0.7152 * encodedGreen + 0.0722 * encodedBlue, -16 / 219), 239 / 219)
-        let blueDifference = min(max((encodedBlue - luma) / 1.8556, -128 / 224), 127 / 224)
-        let redDifference = min(max((encodedRed - luma) / 1.5748, -128 / 224), 127 / 224)
         return (
-            HDRToneMapper.byte(luma + 1.5748 * redDifference),
-            HDRToneMapper.byte(luma - 0.468124 * redDifference - 0.187324 * blueDifference),
-            HDRToneMapper.byte(luma + 1.8556 * blueDifference)
+            HDRToneMapper.byte(HDRToneMapper.displayEncode(red * factor, encoding)),
+            HDRToneMapper.byte(HDRToneMapper.displayEncode(green * factor, encoding)),
+            HDRToneMapper.byte(HDRToneMapper.displayEncode(blue * factor, encoding))
         )
     }
 
@@ -152,8 +150,8 @@ struct HDRToneMapper {
         return powf(numerator / denominator, 1 / 0.1593017578125)
     }
 
-    /// Linear light to the BT.709 display encoding, power 1/2.4, keeping the sign of negative
-    /// (out-of-gamut) values as zimg 3.0 does.
+    /// Linear light clipped to 0...1 (steps 4 and 5), then to the BT.709 display encoding, power
+    /// 1/2.4. NaN (from hostile light-level metadata) gives 0.
     static func displayEncode(_ linear: Float) -> Float {
         displayEncodingTable.withUnsafeBufferPointer { displayEncode(linear, $0) }
     }
@@ -161,10 +159,8 @@ struct HDRToneMapper {
     /// ``displayEncode(_:)`` with ``displayEncodingTable`` passed in.
     @inline(__always)
     private static func displayEncode(_ linear: Float, _ table: UnsafeBufferPointer<Float>) -> Float {
-        let magnitude = abs(linear)
-        let encoded =
-            magnitude <= 1 ? table[Int(sqrtf(magnitude) * Float(encodingSteps) + 0.5)] : powf(magnitude, 1 / 2.4)
-        return linear < 0 ? -encoded : encoded
+        guard linear > 0 else { return 0 }
+        return table[Int(sqrtf(min(linear, 1)) * Float(encodingSteps) + 0.5)]
     }
 
     /// A 0...1 value as a rounded, clipped 8-bit code; NaN (from hostile light-level metadata)

@@ -4,9 +4,13 @@ import Foundation
 /// `bicubic` scaling), the trusted peer for storyreel's frame extraction. Pictures come back as
 /// packed RGBA, ready for ``PixelComparison``.
 public enum FFmpegReference {
-    /// The HDR-to-SDR chain storyreel's tone mapping follows.
+    /// The HDR-to-SDR chain storyreel's tone mapping follows. The `geq` clips each component to
+    /// 0...1 before the last `zscale`, whose handling of values outside that range differs
+    /// between machines (the sign kept on some, clipped on an AVX2-only AMD EPYC), so the
+    /// reference is the same on every machine.
     public static let toneMapChain =
         "zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=tonemap=hable:desat=0,"
+        + "geq=r='clip(r(X,Y),0,1)':g='clip(g(X,Y),0,1)':b='clip(b(X,Y),0,1)',"
         + "zscale=t=bt709:m=bt709:r=tv,format=yuv420p"
 
     /// The frame `ffmpeg -ss seconds` picks, through `filters` (if any) and `scale=width:height`:
