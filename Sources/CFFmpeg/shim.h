@@ -5,6 +5,7 @@
 #define STORYREEL_CFFMPEG_SHIM_H
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <sys/prctl.h>
 #include <libavformat/avformat.h>

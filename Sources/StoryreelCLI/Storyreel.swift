@@ -21,6 +21,7 @@ public enum Storyreel {
     /// Runs storyreel with `arguments` (without the program name) and returns the exit status.
     /// A usage error writes the error, the usage and a hint to stderr, and nothing to stdout.
     public static func main(_ arguments: [String]) -> Int32 {
+        AllocatorTuning.apply()
         FFmpegLog.silence()
         HugePages.disable()
         let console = Console()
