@@ -25,6 +25,7 @@ def run_once(arguments):
     child = subprocess.Popen(arguments, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.monotonic() - start
+    # Reaped here, so tell the Popen object, which would otherwise wait for it again.
     child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode != 0:
         sys.exit(f"interleave: {' '.join(arguments)} exited {child.returncode}")

@@ -76,6 +76,15 @@ def debian_package(path):
     return None
 
 
+def report(tool, problems, summary):
+    """Prints each problem as one line on stderr and exits 1, or prints `tool: ok: summary`."""
+    for problem in problems:
+        print(f"{tool}: {problem}", file=sys.stderr)
+    if problems:
+        sys.exit(1)
+    print(f"{tool}: ok: {summary}")
+
+
 def dockerfile_stages():
     """The Dockerfile as {stage name: text}, and its SWIFT_IMAGE default."""
     text = open(os.path.join(ROOT, "Dockerfile")).read()
@@ -156,12 +165,8 @@ def main():
             f"Dockerfile: SWIFT_IMAGE is {image}, the toolchain here is "
             f"{version.group(1) if version else 'unknown'} (want swift:VERSION-bookworm)")
 
-    for problem in problems:
-        print(f"check-deploy: {problem}", file=sys.stderr)
-    if problems:
-        sys.exit(1)
-    print(f"check-deploy: ok: no toolchain libraries, RUNPATH {':'.join(runpath) or '(none)'}, "
-          f"runtime packages {' '.join(sorted(wanted))}")
+    report("check-deploy", problems, f"no toolchain libraries, RUNPATH {':'.join(runpath) or '(none)'}, "
+           f"runtime packages {' '.join(sorted(wanted))}")
 
 
 if __name__ == "__main__":

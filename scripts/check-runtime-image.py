@@ -37,7 +37,8 @@ MARKER = ".storyreel-runtime-root"
 
 
 def deploy_module():
-    """scripts/check-deploy.py, for its Dockerfile parsing (one parser for both checks)."""
+    """scripts/check-deploy.py, for its Dockerfile parsing and its report (one of each for both
+    checks)."""
     spec = importlib.util.spec_from_file_location("check_deploy", os.path.join(ROOT, "scripts", "check-deploy.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -185,12 +186,9 @@ def main():
         for target in reversed(mounted):
             subprocess.run(["umount", target])
 
-    for problem in problems:
-        print(f"check-runtime-image: {problem}", file=sys.stderr)
-    if problems:
-        sys.exit(1)
-    print(f"check-runtime-image: ok: bookworm minbase with {' '.join(packages)}; as uid {UID}: "
-          f"{len(checks)} commands ran, `ldd` finds every library, none of the toolchain's")
+    deploy_module().report(
+        "check-runtime-image", problems, f"bookworm minbase with {' '.join(packages)}; as uid {UID}: "
+        f"{len(checks)} commands ran, `ldd` finds every library, none of the toolchain's")
 
 
 if __name__ == "__main__":
