@@ -30,10 +30,15 @@ public final class Frame {
 
     /// The first byte and the stride of plane `index` (0, 1 or 2) of an allocated picture.
     func plane(_ index: Int) -> (base: UnsafeMutableRawPointer, stride: Int) {
+        precondition((0...2).contains(index), "plane \(index) of a picture with 3")
         let frame = pointer.pointee
-        let data = [frame.data.0, frame.data.1, frame.data.2][index]!
-        let stride = [frame.linesize.0, frame.linesize.1, frame.linesize.2][index]
-        return (UnsafeMutableRawPointer(data), Int(stride))
+        let (data, stride) =
+            switch index {
+            case 0: (frame.data.0, frame.linesize.0)
+            case 1: (frame.data.1, frame.linesize.1)
+            default: (frame.data.2, frame.linesize.2)
+            }
+        return (UnsafeMutableRawPointer(data!), Int(stride))
     }
 
     /// Moves `other`'s buffers into this frame, leaving `other` empty.
