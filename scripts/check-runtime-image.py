@@ -45,9 +45,8 @@ def deploy_module():
     return module
 
 
-def runtime_packages():
-    """The packages the Dockerfile's runtime stage installs, sorted."""
-    deploy = deploy_module()
+def runtime_packages(deploy):
+    """The packages the Dockerfile's runtime stage installs, sorted (`deploy`: check-deploy.py)."""
     stages, _ = deploy.dockerfile_stages()
     runtime = stages.get("runtime")
     if runtime is None or not runtime.startswith("FROM debian:bookworm-slim"):
@@ -124,7 +123,8 @@ def main():
     if not os.path.isfile(options.binary) or shutil.which("debootstrap") is None:
         sys.exit("check-runtime-image: give an existing binary, and install debootstrap (apt-get install debootstrap)")
     root = os.path.abspath(options.root)
-    packages = runtime_packages()
+    deploy = deploy_module()
+    packages = runtime_packages(deploy)
     make_root(root, packages, options.mirror or apt_mirror())
 
     # The image: the binary, the user, the samples in the working folder.
@@ -186,7 +186,7 @@ def main():
         for target in reversed(mounted):
             subprocess.run(["umount", target])
 
-    deploy_module().report(
+    deploy.report(
         "check-runtime-image", problems, f"bookworm minbase with {' '.join(packages)}; as uid {UID}: "
         f"{len(checks)} commands ran, `ldd` finds every library, none of the toolchain's")
 
