@@ -13,6 +13,7 @@ final class FrameConverter {
 
     private var pictureScaler: (key: ScalerKey, scaler: Scaler)?
     private var statisticsScaler: (key: ScalerKey, scaler: Scaler)?
+    private var samplingScaler: (key: ScalerKey, scaler: Scaler)?
 
     /// Side of the square the poster statistics are measured on.
     static let statisticsSide = 64
@@ -51,15 +52,20 @@ final class FrameConverter {
         return image.centreCropped(width: min(output.width, image.width), height: min(output.height, image.height))
     }
 
-    /// Luma and colour statistics of `frame`, measured on a 64 × 64 copy (orientation does not
-    /// matter to them).
+    /// Luma and colour statistics of `frame`, measured on a 64 × 64 area-averaged copy and on
+    /// 64 × 64 single pixels of the full picture (orientation does not matter to them).
     func statistics(of frame: Frame) throws -> FrameStatistics {
         let side = FrameConverter.statisticsSide
         let key = ScalerKey(frame: frame, width: side, height: side, format: AV_PIX_FMT_RGBA)
         if statisticsScaler?.key != key {
             statisticsScaler = (key, try Scaler(for: frame, width: side, height: side))
         }
-        return FrameStatistics(of: try statisticsScaler!.scaler.scaleToRGBA(frame))
+        if samplingScaler?.key != key {
+            samplingScaler = (key, try Scaler(for: frame, width: side, height: side, flags: SWS_POINT))
+        }
+        return FrameStatistics(
+            downscaled: try statisticsScaler!.scaler.scaleToRGBA(frame),
+            pixelSamples: try samplingScaler!.scaler.scaleToRGBA(frame))
     }
 
     private func scaler(for frame: Frame, width: Int, height: Int, format: AVPixelFormat) throws -> Scaler {

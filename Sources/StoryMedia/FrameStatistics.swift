@@ -1,5 +1,6 @@
-/// What the poster pick knows about a candidate frame, measured on a small downscaled copy: its
-/// luma mean and spread, and a colour histogram.
+/// What the poster pick knows about a candidate frame: its luma mean and spread and a colour
+/// histogram, measured on a small downscaled copy (its look at thumbnail size), and the spread
+/// of its single pixels (its texture, which the small copy averages away).
 public struct FrameStatistics: Sendable, Equatable {
     /// Bins per colour channel in ``histogram``.
     public static let binsPerChannel = 16
@@ -8,6 +9,12 @@ public struct FrameStatistics: Sendable, Equatable {
     public var lumaMean: Double
     /// Standard deviation of luma, 0...255.
     public var lumaDeviation: Double
+    /// The spread of luma over single pixels of the full picture, 0...255: 1.4826 times their
+    /// median absolute deviation from their median (for normally distributed values, their
+    /// standard deviation). It is high when a texture covers most of the picture (grain, foliage,
+    /// a page of small text), which a downscaled copy averages to a flat grey, and stays low when
+    /// the detail is a small part of it (a status bar on a blank screen).
+    public var pixelSpread: Double
     /// Red, green and blue histograms one after the other, each ``binsPerChannel`` bins summing
     /// to 1.
     public var histogram: [Double]
@@ -16,17 +23,27 @@ public struct FrameStatistics: Sendable, Equatable {
     public static let darkLumaLimit = 24.0
     /// Above this mean luma a frame counts as near-white (a flash, an overexposed start).
     public static let brightLumaLimit = 232.0
-    /// Below this luma deviation a frame counts as flat (a title card of one colour, a blur).
+    /// Below this luma deviation, with a pixel spread below it too, a frame counts as flat (a
+    /// title card of one colour, a grey placeholder, a blur).
     public static let flatDeviationLimit = 10.0
 
     /// Makes statistics from their parts.
-    public init(lumaMean: Double, lumaDeviation: Double, histogram: [Double]) {
+    public init(lumaMean: Double, lumaDeviation: Double, pixelSpread: Double = 0, histogram: [Double]) {
         self.lumaMean = lumaMean
         self.lumaDeviation = lumaDeviation
+        self.pixelSpread = pixelSpread
         self.histogram = histogram
     }
 
-    /// Measures an RGBA picture (meant to be small: a few thousand pixels).
+    /// Measures a frame from two small RGBA copies of it (a few thousand pixels each): everything
+    /// but the pixel spread from `downscaled`, an area-averaged copy; the pixel spread from
+    /// `pixelSamples`, single pixels picked from the full picture (nearest-neighbour scaling).
+    public init(downscaled: RGBAImageBuffer, pixelSamples: RGBAImageBuffer) {
+        self.init(of: downscaled)
+        pixelSpread = FrameStatistics.robustSpread(ofLumaIn: pixelSamples)
+    }
+
+    /// Measures one RGBA picture (meant to be small: a few thousand pixels), its pixels as they are.
     public init(of image: RGBAImageBuffer) {
         let bins = FrameStatistics.binsPerChannel
         var counts = [Int](repeating: 0, count: 3 * bins)
@@ -38,7 +55,7 @@ public struct FrameStatistics: Sendable, Equatable {
                 let red = Int(pixels[pixel * 4])
                 let green = Int(pixels[pixel * 4 + 1])
                 let blue = Int(pixels[pixel * 4 + 2])
-                let luma = (77 * red + 150 * green + 29 * blue + 128) >> 8
+                let luma = FrameStatistics.luma(red: red, green: green, blue: blue)
                 sum += luma
                 sumOfSquares += luma * luma
                 counts[red * bins / 256] += 1
@@ -51,12 +68,56 @@ public struct FrameStatistics: Sendable, Equatable {
         lumaMean = mean
         lumaDeviation = max(0, Double(sumOfSquares) / count - mean * mean).squareRoot()
         histogram = counts.map { Double($0) / count }
+        pixelSpread = FrameStatistics.robustSpread(ofLumaIn: image)
     }
 
-    /// True when the frame is near-black, near-white or flat: not worth showing as a poster.
+    /// 1.4826 times the median absolute deviation of the luma of `image`'s pixels from their
+    /// median (0 for an empty picture). Both medians are true medians (the mean of the two middle
+    /// values for an even count), so a half-black, half-white texture spreads 127.5 × 1.4826, not 0.
+    public static func robustSpread(ofLumaIn image: RGBAImageBuffer) -> Double {
+        let pixelCount = image.width * image.height
+        guard pixelCount > 0 else { return 0 }
+        var counts = [Int](repeating: 0, count: 256)
+        image.pixels.withUnsafeBufferPointer { pixels in
+            for pixel in 0..<pixelCount {
+                counts[
+                    FrameStatistics.luma(
+                        red: Int(pixels[pixel * 4]), green: Int(pixels[pixel * 4 + 1]), blue: Int(pixels[pixel * 4 + 2])
+                    )
+                ] += 1
+            }
+        }
+        // In half-steps, so that both medians are whole numbers.
+        let middle = doubledMedian(of: counts, total: pixelCount)
+        var doubledDeviations = [Int](repeating: 0, count: 511)
+        for (value, count) in counts.enumerated() { doubledDeviations[abs(2 * value - middle)] += count }
+        return 1.4826 * Double(doubledMedian(of: doubledDeviations, total: pixelCount)) / 4
+    }
+
+    /// Twice the median of `total` values given as per-value counts: the sum of the values at
+    /// the two middle ranks (the same rank for an odd total).
+    private static func doubledMedian(of counts: [Int], total: Int) -> Int {
+        func value(atRank rank: Int) -> Int {
+            var seen = 0
+            for (value, count) in counts.enumerated() {
+                seen += count
+                if seen > rank { return value }
+            }
+            return counts.count - 1
+        }
+        return value(atRank: (total - 1) / 2) + value(atRank: total / 2)
+    }
+
+    /// BT.601 luma of a full-range RGB pixel, 0...255, in integer arithmetic.
+    private static func luma(red: Int, green: Int, blue: Int) -> Int {
+        (77 * red + 150 * green + 29 * blue + 128) >> 8
+    }
+
+    /// True when the frame is near-black, near-white or flat (flat at thumbnail size and in its
+    /// pixels): not worth showing as a poster.
     public var isUninformative: Bool {
         lumaMean < FrameStatistics.darkLumaLimit || lumaMean > FrameStatistics.brightLumaLimit
-            || lumaDeviation < FrameStatistics.flatDeviationLimit
+            || (lumaDeviation < FrameStatistics.flatDeviationLimit && pixelSpread < FrameStatistics.flatDeviationLimit)
     }
 
     /// The sum of squared bin differences to another histogram (0 when they are the same).

@@ -68,6 +68,58 @@ import Testing
         #expect(PixelComparison.psnr(poster.pixels, reference) >= 30)
     }
 
+    /// A clip that opens on a flat grey keyframe, then shows a 1-pixel checkerboard (keyframes
+    /// every 0.5 s). On a 64 × 64 averaged copy the checkerboard is as flat as the grey; its
+    /// pixels are not, so the first checkerboard keyframe is the poster, without the sequential
+    /// fallback (which, finding nothing but flat frames, used to give the grey first frame).
+    @Test func fineTextureAfterAGreyKeyframeIsThePoster() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.path("texture.mp4")
+        let made = try TestEnvironment.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i",
+                "color=c=black:s=360x640:r=30:d=2,format=yuv420p,geq=lum='if(mod(X+Y,2),235,16)':cb=128:cr=128,"
+                    + "drawbox=enable='lt(n,15)':c=gray:t=fill",
+                "-c:v", "libx264", "-x264-params", "keyint=15:min-keyint=15:scenecut=0", "-pix_fmt", "yuv420p", clip,
+            ])
+        try #require(made.status == 0, "\(made.stderr)")
+        let source = try ClipFrameSource(path: clip)
+        let first = try source.firstFrame(size: .original)
+        #expect(FrameStatistics(of: first).isUninformative, "the clip really opens on a flat grey frame")
+        let poster = try source.posterFrame(size: .original)
+        let shown = try #require(source.lastFrameTime)
+        #expect(abs(shown - 0.5) < 0.001, "poster at \(shown) s, not the first checkerboard keyframe")
+        #expect(FrameStatistics.robustSpread(ofLumaIn: poster) > 100, "the poster is the checkerboard")
+        let reference = try FFmpegReference.frame(clip, at: 0.5, width: 360, height: 640)
+        #expect(PixelComparison.psnr(poster.pixels, reference) >= 30)
+    }
+
+    /// Pixel spread: a texture over the whole picture counts as detail even when the averaged copy
+    /// is flat; a thin strip of detail on a blank picture does not.
+    @Test func pixelSpreadTellsATextureFromAStrip() {
+        let side = 64
+        let grey = RGBAImageBuffer(width: side, height: side, pixels: [UInt8](repeating: 128, count: side * side * 4))
+        let checkerboard = RGBAImageBuffer(
+            width: side, height: side,
+            pixels: (0..<side * side).flatMap { index -> [UInt8] in
+                let value: UInt8 = (index % side + index / side) % 2 == 0 ? 0 : 255
+                return [value, value, value, 255]
+            })
+        let textured = FrameStatistics(downscaled: grey, pixelSamples: checkerboard)
+        #expect(textured.lumaDeviation < 0.5, "the averaged copy is flat")
+        #expect(abs(textured.pixelSpread - 127.5 * 1.4826) < 1, "half black, half white: \(textured.pixelSpread)")
+        #expect(!textured.isUninformative)
+        // Two white rows of 64 (3%) on grey: a status bar on a blank screen.
+        var strip = grey.pixels
+        for index in 0..<(2 * side * 4) { strip[index] = 255 }
+        let barred = FrameStatistics(
+            downscaled: grey, pixelSamples: RGBAImageBuffer(width: side, height: side, pixels: strip))
+        #expect(barred.pixelSpread == 0)
+        #expect(barred.isUninformative)
+        #expect(FrameStatistics.robustSpread(ofLumaIn: RGBAImageBuffer(width: 0, height: 0, pixels: [])) == 0)
+    }
+
     static func statistics(mean: Double, deviation: Double = 40, histogram: [Double]) -> FrameStatistics {
         FrameStatistics(lumaMean: mean, lumaDeviation: deviation, histogram: histogram)
     }
