@@ -66,15 +66,16 @@ struct CubePlaneSampler {
     }
 
     /// The bilinear sample at fixed-point `position`: one 4-byte load gives the two rows of the
-    /// left and right columns, blended horizontally with the column's weights, then vertically
-    /// with the position's 8-bit fraction.
+    /// left and right columns, blended horizontally with the column's weights and rounded to 8
+    /// bits, then vertically with the position's 8-bit fraction. The same arithmetic as
+    /// `CubePlaneJob`'s eight-column loop, so a pixel's value does not depend on which draws it.
     @inline(__always)
     func sample(at position: Int) -> UInt32 {
         let taps = UInt32(
             littleEndian: column.loadUnaligned(fromByteOffset: (position &>> 32) &* 2, as: UInt32.self))
         let lowerWeight = UInt32(truncatingIfNeeded: position &>> 24) & 255
-        let upper = (taps & 255) &* leftWeight &+ ((taps &>> 8) & 255) &* rightWeight
-        let lower = ((taps &>> 16) & 255) &* leftWeight &+ (taps &>> 24) &* rightWeight
-        return (upper &* (256 &- lowerWeight) &+ lower &* lowerWeight &+ bias) &>> 16
+        let upper = ((taps & 255) &* leftWeight &+ ((taps &>> 8) & 255) &* rightWeight &+ 128) &>> 8
+        let lower = (((taps &>> 16) & 255) &* leftWeight &+ (taps &>> 24) &* rightWeight &+ 128) &>> 8
+        return (upper &* (256 &- lowerWeight) &+ lower &* lowerWeight &+ (bias &>> 8)) &>> 8
     }
 }

@@ -9,7 +9,8 @@ public struct BundlePlan: Sendable {
     /// The version of the rendering code, part of every key: bump it when outputs change (2: JPEG
     /// stills turned upright by their EXIF orientation, the poster pick's sequential fallback; 3:
     /// transitions drawn straight in yuv420p; 4: HDR tone mapping clips out-of-gamut colours to
-    /// BT.709; 5: the poster pick counts a fine texture as detail, not as a flat frame).
+    /// BT.709; 5: the poster pick counts a fine texture as detail, not as a flat frame, and the planar
+    /// cube kernel rounds every pixel alike).
     public static let rendererVersion = "storyreel-render-5"
     /// storyreel's version, printed by `--version` and written into manifests as the generator.
     public static let toolVersion = "0.2.0"

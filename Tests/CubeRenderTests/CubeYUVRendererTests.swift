@@ -141,6 +141,44 @@ struct CubeYUVRendererTests {
         }
     }
 
+    /// Every pixel as `CubePlaneSampler` alone draws it, column by column: the eight-column loop
+    /// (with its last octet of a block drawn over columns already drawn) and the single-column
+    /// path compute the same value, so a pixel does not depend on which of them draws it.
+    @Test(
+        "the eight-column loop draws each pixel as the single-column sampler does",
+        arguments: [(100, 160), (120, 200), (132, 96)], [0.0, 0.4])
+    func octetsMatchSingleColumns(size: (width: Int, height: Int), shade: Double) throws {
+        let (width, height) = size
+        let face = { (seed: UInt32) in
+            let luma = Self.face(width: width, height: height, seed: seed).luma
+            return luma.withUnsafeBytes {
+                CubePlaneFace(plane: $0.baseAddress!, width: width, height: height, rowBytes: width)
+            }
+        }
+        let (outgoing, incoming) = (face(7), face(8))
+        for p in [0.1, 0.45, 0.8] {
+            let geometry = CubeFrameGeometry(width: width, height: height, perspective: 2.667, progress: p)
+            var drawn = [UInt8](repeating: 1, count: width * height)
+            drawn.withUnsafeMutableBytes { output in
+                CubePlaneJob(
+                    geometry: geometry, shade: shade, outgoingFace: outgoing, incomingFace: incoming, neutral: 16,
+                    output: output.baseAddress!, rowBytes: width
+                ).renderChunk(0, of: 1)
+            }
+            var expected = [UInt8](repeating: 16, count: width * height)
+            for x in 0..<width {
+                guard let column = geometry.column(x) else { continue }
+                let sampler = CubePlaneSampler(
+                    column: column, face: column.showsOutgoingFace ? outgoing : incoming, shade: shade, neutral: 16)
+                for y in sampler.firstRow..<sampler.endRow {
+                    expected[y * width + x] = UInt8(truncatingIfNeeded: sampler.sample(at: sampler.position(atRow: y)))
+                }
+            }
+            let differing = zip(drawn, expected).filter { $0 != $1 }.count
+            #expect(differing == 0, "\(width)x\(height) shade \(shade) at p \(p): \(differing) pixels differ")
+        }
+    }
+
     @Test("threads and row strides change nothing; bytes past each row are left alone")
     func threadsAndStrides() throws {
         let spec = CubeTransitionSpec(width: 200, height: 120)
