@@ -1,9 +1,9 @@
 /// The per-frame kernel of `CubeYUVRenderer` for one 8-bit plane: renders its screen columns
 /// from the plane's two faces into the caller's plane.
 ///
-/// Each screen column gets a `CubePlaneSampler`; columns are drawn eight at a time over the rows
-/// all eight show, so every output row gets one 8-byte store; the few rows where the eight
-/// differ, and background rows, are drawn column by column. A chroma plane is drawn from the faces'
+/// Each screen column gets a `CubePlaneSampler`; columns are drawn four at a time over the rows
+/// all four show, so every output row gets one 4-byte store; the few rows where the four differ,
+/// and background rows, are drawn column by column. A chroma plane is drawn from the faces'
 /// half-size chroma with the geometry of a half-size canvas: the projection scales with the
 /// canvas, so each chroma sample lands in the middle of the four luma samples it stands for, as
 /// libswscale sites 4:2:0 chroma. (Sampling full-size chroma there instead measured worse: the
@@ -45,15 +45,9 @@ struct CubePlaneJob: @unchecked Sendable {
             let lower = block * Self.columnsPerBlock
             let upper = min(lower + Self.columnsPerBlock, width)
             var x = lower
-            while x + 8 <= upper {
-                renderColumnOctet(x)
-                x += 8
-            }
-            if x < upper, upper - lower >= 8 {
-                // The block's last columns: one more octet, ending at the block's end, draws them
-                // (and again, with the same values, the columns before them).
-                renderColumnOctet(upper - 8)
-                x = upper
+            while x + 4 <= upper {
+                renderColumnQuad(x)
+                x += 4
             }
             while x < upper {
                 finishColumn(sampler(ofColumn: x), outside: height..<height, top: output + x)
@@ -72,88 +66,70 @@ struct CubePlaneJob: @unchecked Sendable {
             shade: shade, neutral: neutral)
     }
 
-    /// Renders screen columns `x..<x + 8` top to bottom.
-    private func renderColumnOctet(_ x: Int) {
+    /// Renders screen columns `x..<x + 4` top to bottom.
+    private func renderColumnQuad(_ x: Int) {
         let top = output + x
         let samplers = (
-            sampler(ofColumn: x), sampler(ofColumn: x + 1), sampler(ofColumn: x + 2), sampler(ofColumn: x + 3),
-            sampler(ofColumn: x + 4), sampler(ofColumn: x + 5), sampler(ofColumn: x + 6), sampler(ofColumn: x + 7)
+            sampler(ofColumn: x), sampler(ofColumn: x + 1), sampler(ofColumn: x + 2), sampler(ofColumn: x + 3)
         )
-        let sharedStart = max(
-            max(samplers.0.firstRow, samplers.1.firstRow, samplers.2.firstRow, samplers.3.firstRow),
-            max(samplers.4.firstRow, samplers.5.firstRow, samplers.6.firstRow, samplers.7.firstRow))
-        let sharedEnd = min(
-            min(samplers.0.endRow, samplers.1.endRow, samplers.2.endRow, samplers.3.endRow),
-            min(samplers.4.endRow, samplers.5.endRow, samplers.6.endRow, samplers.7.endRow))
+        let sharedStart = max(samplers.0.firstRow, samplers.1.firstRow, samplers.2.firstRow, samplers.3.firstRow)
+        let sharedEnd = min(samplers.0.endRow, samplers.1.endRow, samplers.2.endRow, samplers.3.endRow)
         let shared = sharedStart < sharedEnd ? sharedStart..<sharedEnd : height..<height
         finishColumn(samplers.0, outside: shared, top: top)
         finishColumn(samplers.1, outside: shared, top: top + 1)
         finishColumn(samplers.2, outside: shared, top: top + 2)
         finishColumn(samplers.3, outside: shared, top: top + 3)
-        finishColumn(samplers.4, outside: shared, top: top + 4)
-        finishColumn(samplers.5, outside: shared, top: top + 5)
-        finishColumn(samplers.6, outside: shared, top: top + 6)
-        finishColumn(samplers.7, outside: shared, top: top + 7)
         guard !shared.isEmpty else { return }
-        var positions = SIMD8<Int>(
+        var positions = (
             samplers.0.position(atRow: sharedStart), samplers.1.position(atRow: sharedStart),
-            samplers.2.position(atRow: sharedStart), samplers.3.position(atRow: sharedStart),
-            samplers.4.position(atRow: sharedStart), samplers.5.position(atRow: sharedStart),
-            samplers.6.position(atRow: sharedStart), samplers.7.position(atRow: sharedStart))
-        let steps = SIMD8<Int>(
-            samplers.0.step, samplers.1.step, samplers.2.step, samplers.3.step,
-            samplers.4.step, samplers.5.step, samplers.6.step, samplers.7.step)
-        let columns = (
-            samplers.0.column, samplers.1.column, samplers.2.column, samplers.3.column,
-            samplers.4.column, samplers.5.column, samplers.6.column, samplers.7.column
+            samplers.2.position(atRow: sharedStart), samplers.3.position(atRow: sharedStart)
         )
         // Lanes [upper0, lower0, upper1, lower1, ...]: each column's weight twice.
-        let leftWeights = Self.pairs(
-            samplers.0.leftWeight, samplers.1.leftWeight, samplers.2.leftWeight, samplers.3.leftWeight,
-            samplers.4.leftWeight, samplers.5.leftWeight, samplers.6.leftWeight, samplers.7.leftWeight)
-        let rightWeights = Self.pairs(
-            samplers.0.rightWeight, samplers.1.rightWeight, samplers.2.rightWeight, samplers.3.rightWeight,
-            samplers.4.rightWeight, samplers.5.rightWeight, samplers.6.rightWeight, samplers.7.rightWeight)
-        let bias = SIMD8<UInt32>(
-            samplers.0.bias >> 8, samplers.1.bias >> 8, samplers.2.bias >> 8, samplers.3.bias >> 8,
-            samplers.4.bias >> 8, samplers.5.bias >> 8, samplers.6.bias >> 8, samplers.7.bias >> 8)
+        let leftWeights = SIMD8<UInt16>(
+            UInt16(samplers.0.leftWeight), UInt16(samplers.0.leftWeight), UInt16(samplers.1.leftWeight),
+            UInt16(samplers.1.leftWeight), UInt16(samplers.2.leftWeight), UInt16(samplers.2.leftWeight),
+            UInt16(samplers.3.leftWeight), UInt16(samplers.3.leftWeight))
+        let rightWeights = SIMD8<UInt16>(
+            UInt16(samplers.0.rightWeight), UInt16(samplers.0.rightWeight), UInt16(samplers.1.rightWeight),
+            UInt16(samplers.1.rightWeight), UInt16(samplers.2.rightWeight), UInt16(samplers.2.rightWeight),
+            UInt16(samplers.3.rightWeight), UInt16(samplers.3.rightWeight))
+        let bias = SIMD4<UInt32>(
+            samplers.0.bias >> 8, samplers.1.bias >> 8, samplers.2.bias >> 8, samplers.3.bias >> 8)
+        var fractions = SIMD4<UInt32>(
+            UInt32(truncatingIfNeeded: positions.0), UInt32(truncatingIfNeeded: positions.1),
+            UInt32(truncatingIfNeeded: positions.2), UInt32(truncatingIfNeeded: positions.3))
+        let fractionSteps = SIMD4<UInt32>(
+            UInt32(truncatingIfNeeded: samplers.0.step), UInt32(truncatingIfNeeded: samplers.1.step),
+            UInt32(truncatingIfNeeded: samplers.2.step), UInt32(truncatingIfNeeded: samplers.3.step))
         var destination = top + sharedStart * rowBytes
         for _ in shared {
             // Per column the bytes [left(r), right(r), left(r + 1), right(r + 1)]; as 16-bit lanes,
             // the low bytes are the left taps and the high bytes the right ones.
-            let offsets = (positions &>> 32) &* 2
             let taps = unsafeBitCast(
-                SIMD8<UInt32>(
-                    columns.0.loadUnaligned(fromByteOffset: offsets[0], as: UInt32.self),
-                    columns.1.loadUnaligned(fromByteOffset: offsets[1], as: UInt32.self),
-                    columns.2.loadUnaligned(fromByteOffset: offsets[2], as: UInt32.self),
-                    columns.3.loadUnaligned(fromByteOffset: offsets[3], as: UInt32.self),
-                    columns.4.loadUnaligned(fromByteOffset: offsets[4], as: UInt32.self),
-                    columns.5.loadUnaligned(fromByteOffset: offsets[5], as: UInt32.self),
-                    columns.6.loadUnaligned(fromByteOffset: offsets[6], as: UInt32.self),
-                    columns.7.loadUnaligned(fromByteOffset: offsets[7], as: UInt32.self)),
-                to: SIMD16<UInt16>.self)
+                SIMD4<UInt32>(
+                    samplers.0.column.loadUnaligned(fromByteOffset: (positions.0 &>> 32) &* 2, as: UInt32.self),
+                    samplers.1.column.loadUnaligned(fromByteOffset: (positions.1 &>> 32) &* 2, as: UInt32.self),
+                    samplers.2.column.loadUnaligned(fromByteOffset: (positions.2 &>> 32) &* 2, as: UInt32.self),
+                    samplers.3.column.loadUnaligned(fromByteOffset: (positions.3 &>> 32) &* 2, as: UInt32.self)),
+                to: SIMD8<UInt16>.self)
             // Blended across, rounded to 8 bits: [upper0, lower0, upper1, lower1, ...].
             let rows = ((taps & 0xFF) &* leftWeights &+ (taps &>> 8) &* rightWeights &+ 128) &>> 8
             // [256 - w, w] per column, w the 8-bit fraction of the row.
-            let lowerWeights = SIMD8<UInt32>(truncatingIfNeeded: positions) &>> 24
-            let verticalWeights = unsafeBitCast((lowerWeights &<< 16) | (256 &- lowerWeights), to: SIMD16<UInt16>.self)
-            let weighted = unsafeBitCast(rows &* verticalWeights, to: SIMD8<UInt32>.self)
+            let lowerWeights = fractions &>> 24
+            let verticalWeights = unsafeBitCast((lowerWeights &<< 16) | (256 &- lowerWeights), to: SIMD8<UInt16>.self)
+            let weighted = unsafeBitCast(rows &* verticalWeights, to: SIMD4<UInt32>.self)
             let values = ((weighted & 0xFFFF) &+ (weighted &>> 16) &+ bias) &>> 8
-            destination.storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: values), as: SIMD8<UInt8>.self)
+            destination.storeBytes(of: UInt8(truncatingIfNeeded: values[0]), as: UInt8.self)
+            destination.storeBytes(of: UInt8(truncatingIfNeeded: values[1]), toByteOffset: 1, as: UInt8.self)
+            destination.storeBytes(of: UInt8(truncatingIfNeeded: values[2]), toByteOffset: 2, as: UInt8.self)
+            destination.storeBytes(of: UInt8(truncatingIfNeeded: values[3]), toByteOffset: 3, as: UInt8.self)
             destination += rowBytes
-            positions &+= steps
+            positions.0 &+= samplers.0.step
+            positions.1 &+= samplers.1.step
+            positions.2 &+= samplers.2.step
+            positions.3 &+= samplers.3.step
+            fractions &+= fractionSteps
         }
-    }
-
-    /// Eight columns' 8-bit weights as 16-bit lanes, each twice: [w0, w0, w1, w1, ...].
-    @inline(__always)
-    private static func pairs(
-        _ w0: UInt32, _ w1: UInt32, _ w2: UInt32, _ w3: UInt32, _ w4: UInt32, _ w5: UInt32, _ w6: UInt32,
-        _ w7: UInt32
-    ) -> SIMD16<UInt16> {
-        unsafeBitCast(
-            SIMD8<UInt32>(w0, w1, w2, w3, w4, w5, w6, w7) &* 0x1_0001, to: SIMD16<UInt16>.self)
     }
 
     /// Draws every row of the column at `top` except `skipped`: background outside the sampler's

@@ -68,7 +68,7 @@ struct CubePlaneSampler {
     /// The bilinear sample at fixed-point `position`: one 4-byte load gives the two rows of the
     /// left and right columns, blended horizontally with the column's weights and rounded to 8
     /// bits, then vertically with the position's 8-bit fraction. The same arithmetic as
-    /// `CubePlaneJob`'s eight-column loop, so a pixel's value does not depend on which draws it.
+    /// `CubePlaneJob`'s four-column loop, so a pixel's value does not depend on which draws it.
     @inline(__always)
     func sample(at position: Int) -> UInt32 {
         let taps = UInt32(
