@@ -85,7 +85,19 @@ ENCODE="ffmpeg -v error -f rawvideo -pix_fmt yuv420p -s $SIZE -r 30 -i"
 PIPELINE_X264="-c:v libx264 -preset veryfast"
 DECODE_A="ffmpeg -v error -skip_frame noref -sseof -0.25 -i $CLIPS/A.mov -map 0:v"
 DECODE_B="ffmpeg -v error -threads 1 -i $CLIPS/B.mov -map 0:v -frames:v 1"
-python3 "$ROOT/bench/interleave.py" 10 "$WORK/cube-floor.json" \
+# Context: what loading FFmpeg's shared libraries costs any program linked to them (Debian's
+# libavcodec and libavformat pull in 136 libraries, each built with BIND_NOW): a C program that
+# links the four storyreel links and does nothing, run in the same rounds.
+LIBS_ONLY=()
+COMPILER="$(command -v cc || command -v clang || true)"
+if [ -n "$COMPILER" ]; then
+    printf '#include <libavformat/avformat.h>\n#include <libswscale/swscale.h>\n%s\n' \
+        'int main(void) { return avformat_version() == 0 || swscale_version() == 0; }' > "$WORK/libs-only.c"
+    # shellcheck disable=SC2046  # pkg-config's flags are words
+    "$COMPILER" -O2 "$WORK/libs-only.c" -o "$WORK/libs-only" \
+        $(pkg-config --cflags --libs libavformat libavcodec libswscale libavutil) && LIBS_ONLY=("libs=$WORK/libs-only")
+fi
+python3 "$ROOT/bench/interleave.py" 10 "$WORK/cube-floor.json" "${LIBS_ONLY[@]}" \
     "storyreel=$(printf '%q ' "${OURS[@]}")" "peer=$(printf '%q ' "${PEER[@]}")" \
     "x264=$ENCODE $WORK/cube-T.yuv $STORYREEL_X264 -f null -" "read=$ENCODE $WORK/cube-T.yuv -f null -" \
     "decode_a=$DECODE_A -f null -" "demux_a=$DECODE_A -c copy -f null -" \
@@ -137,6 +149,11 @@ print(f"  CPU floor: libx264 on storyreel's frames at its settings {x264:.2f} s 
 print(f"  CPU: storyreel {ours_cpu:.2f} s (user {ours_user:.2f} + system {ours_system:.2f}) "
       f"= {ratio:.2f}x the floor (median of the rounds' ratios, {min(ratios):.2f}-{max(ratios):.2f}); "
       f"ffmpeg cube {cpu(peer):.2f} s")
+if "libs" in per_round:
+    load = median(per_round["libs"])
+    less = median([(o - l) / f for o, l, f in zip(per_round["storyreel"], per_round["libs"], floor_rounds)])
+    print(f"  context: loading FFmpeg's shared libraries, which any program linked to them pays (a C program that "
+          f"only links them): {load * 1000:.0f} ms of CPU; storyreel less that: {less:.2f}x the floor")
 print(f"  context, the same with the dynamic runtime (.build/release): {cpu(dynamic):.2f} s "
       f"= {cpu(dynamic) / floor:.2f}x the floor, {dynamic['mean']:.2f} s wall (not interleaved)")
 target("cube -o CPU vs the floor (libx264 + face decoding)", f"{ratio:.2f}x ({ours_cpu:.2f} s / {floor:.2f} s)",
