@@ -20,4 +20,12 @@ public struct FileIdentity: Hashable, Sendable {
         guard stat(path, &status) == 0 else { return nil }
         self.init(status)
     }
+
+    /// The identity of the directory entry at `path` itself (a symlink's own, not its target's),
+    /// or nil when nothing is there.
+    public init?(entryAt path: String) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        self.init(status)
+    }
 }

@@ -2,11 +2,14 @@ import Foundation
 import StoryMedia
 
 /// The files and folders a job has created so far, so that a job that fails part-way (or writes
-/// nothing) can remove every one of them and leave nothing behind. Folders are removed only when
-/// empty, so nothing that someone else put there meanwhile is ever removed with them.
+/// nothing) can remove every one of them and leave nothing behind. A file is removed only while
+/// it is still the one the job wrote (the same inode), and a folder only when empty, so nothing
+/// that someone else put there meanwhile is ever removed.
 public struct CreatedOutputs: Sendable {
     /// Finished files, in the order they were added.
-    public private(set) var files: [String] = []
+    public var files: [String] { written.map(\.path) }
+    /// Finished files with their identities as written.
+    private var written: [(path: String, identity: FileIdentity?)] = []
     /// Folders the job created, outermost first.
     private var folders: [String] = []
 
@@ -38,13 +41,16 @@ public struct CreatedOutputs: Sendable {
         folders += missing.map(\.path)
     }
 
-    /// Records a finished file.
-    public mutating func add(_ file: String) { files.append(file) }
+    /// Records a finished file, as it is now on disk.
+    public mutating func add(_ file: String) { written.append((file, FileIdentity(entryAt: file))) }
 
-    /// Removes every recorded file, then every folder the job created, innermost first, each
-    /// only when it is empty.
+    /// Removes every recorded file that is still the file the job wrote (another writer may have
+    /// replaced it since), then every folder the job created, innermost first, each only when it
+    /// is empty.
     public func removeAll() {
-        for file in files.reversed() { unlink(file) }
+        for (path, identity) in written.reversed() where identity != nil && FileIdentity(entryAt: path) == identity {
+            unlink(path)
+        }
         for folder in folders.reversed() { rmdir(folder) }
     }
 }
