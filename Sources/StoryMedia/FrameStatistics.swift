@@ -38,13 +38,7 @@ public struct FrameStatistics: Sendable, Equatable {
     /// Measures a frame from two small RGBA copies of it (a few thousand pixels each): everything
     /// but the pixel spread from `downscaled`, an area-averaged copy; the pixel spread from
     /// `pixelSamples`, single pixels picked from the full picture (nearest-neighbour scaling).
-    public init(downscaled: RGBAImageBuffer, pixelSamples: RGBAImageBuffer) {
-        self.init(of: downscaled)
-        pixelSpread = FrameStatistics.robustSpread(ofLumaIn: pixelSamples)
-    }
-
-    /// Measures one RGBA picture (meant to be small: a few thousand pixels), its pixels as they are.
-    public init(of image: RGBAImageBuffer) {
+    public init(downscaled image: RGBAImageBuffer, pixelSamples: RGBAImageBuffer) {
         let bins = FrameStatistics.binsPerChannel
         var counts = [Int](repeating: 0, count: 3 * bins)
         var sum = 0
@@ -68,7 +62,12 @@ public struct FrameStatistics: Sendable, Equatable {
         lumaMean = mean
         lumaDeviation = max(0, Double(sumOfSquares) / count - mean * mean).squareRoot()
         histogram = counts.map { Double($0) / count }
-        pixelSpread = FrameStatistics.robustSpread(ofLumaIn: image)
+        pixelSpread = FrameStatistics.robustSpread(ofLumaIn: pixelSamples)
+    }
+
+    /// Measures one RGBA picture (meant to be small: a few thousand pixels), its pixels as they are.
+    public init(of image: RGBAImageBuffer) {
+        self.init(downscaled: image, pixelSamples: image)
     }
 
     /// 1.4826 times the median absolute deviation of the luma of `image`'s pixels from their
