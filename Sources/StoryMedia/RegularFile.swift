@@ -125,6 +125,7 @@ public final class RegularFile {
         case S_IFIFO: return "a FIFO, not a regular file"
         case S_IFCHR, S_IFBLK: return "a device, not a regular file"
         case S_IFSOCK: return "a socket, not a regular file"
+        case S_IFLNK: return "a symbolic link, not a regular file"
         default: return "not a regular file"
         }
     }

@@ -22,13 +22,15 @@ public final class StagedFile {
 
     /// Starts a file for `path`, staged in `stagingFolder` (a folder of storyreel's own on the
     /// same file system) or beside `path`. The finished file gets `permissions` less the umask,
-    /// as any new file would. Throws `.cannotCreateOutput` when `path` is a folder or the staging
-    /// folder cannot be written.
-    public init(for path: String, stagingFolder: String? = nil, permissions: mode_t = 0o644) throws {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            throw MediaError(.cannotCreateOutput, path: path, "is a directory")
-        }
+    /// as any new file would. Throws `.cannotCreateOutput` when the staging folder cannot be
+    /// written or, when `replacing` (the file will be given its name with ``commit()``), when
+    /// `path` is anything but a regular file or nothing: a folder, a symlink, a device such as
+    /// `/dev/null`, a FIFO, which a rename would replace with a regular file. A file committed
+    /// with ``commitExclusively()`` never replaces anything, so it passes `replacing: false`.
+    public init(
+        for path: String, stagingFolder: String? = nil, permissions: mode_t = 0o644, replacing: Bool = true
+    ) throws {
+        if replacing { try StagedFile.checkReplaceable(path) }
         self.path = path
         self.permissions = permissions
         (descriptor, temporaryPath) = try TemporaryFile.create(for: path, in: stagingFolder)
@@ -93,6 +95,7 @@ public final class StagedFile {
                 }
                 close(reserved)
             }
+            if !exclusively { try checkReplaceable(path) }
             guard rename(temporary, path) == 0 else {
                 let error = failure("cannot move the finished file into place")
                 if exclusively { unlink(path) }
@@ -103,6 +106,18 @@ public final class StagedFile {
         guard folder >= 0 else { return }
         fsync(folder)
         close(folder)
+    }
+
+    /// Throws `.cannotCreateOutput` when something other than a regular file has the name
+    /// `path` (the entry itself: a symlink is not followed). A rename replaces the entry, so
+    /// writing to `/dev/null`, a FIFO or a symlink would otherwise remove it and leave a regular
+    /// file in its place.
+    static func checkReplaceable(_ path: String) throws {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG else { return }
+        throw MediaError(
+            .cannotCreateOutput, path: path,
+            "is \(RegularFile.describe(mode: status.st_mode)); storyreel replaces only regular files")
     }
 
     /// Sets the permissions a new file would get, flushes and closes.

@@ -14,8 +14,10 @@ public final class BundleLock {
         public let folder: String
         /// How long we waited.
         public let seconds: Double
+        /// The option that sets how long.
+        public var option = "--lock-timeout"
         public var description: String {
-            "\(folder): another storyreel run holds the lock; gave up after \(seconds) s (--lock-timeout)"
+            "\(folder): another storyreel run holds the lock; gave up after \(seconds) s (\(option))"
         }
     }
 
@@ -28,22 +30,44 @@ public final class BundleLock {
     /// Takes the lock on `file` (created if needed) for `folder`, waiting up to `timeout`
     /// seconds. When another process holds it, `waiting` is called once, with the holder's pid
     /// when the kernel reports it.
-    public init(file: String, folder: String, timeout: Double, waiting: (Int32?) -> Void = { _ in }) throws {
-        descriptor = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
+    public convenience init(file: String, folder: String, timeout: Double, waiting: (Int32?) -> Void = { _ in }) throws
+    {
+        let descriptor = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
         guard descriptor >= 0 else {
             throw MediaError(
                 .cannotCreateOutput, path: file, "cannot open the lock file: \(String(cString: strerror(errno)))")
         }
+        try self.init(
+            descriptor: descriptor, kind: S_IFREG, file: file, folder: folder, timeout: timeout, waiting: waiting)
+    }
+
+    /// Takes the lock on the folder itself (`flock` on its descriptor), for a folder of the
+    /// user's where storyreel keeps no lock file (`thumbnail --out-dir`).
+    public convenience init(folderItself folder: String, timeout: Double, waiting: (Int32?) -> Void = { _ in }) throws {
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw MediaError(
+                .cannotCreateOutput, path: folder, "cannot open the folder: \(String(cString: strerror(errno)))")
+        }
+        try self.init(
+            descriptor: descriptor, kind: S_IFDIR, file: folder, folder: folder, timeout: timeout, waiting: waiting)
+    }
+
+    /// Takes the lock on open `descriptor`, which must be of `kind` (`S_IFREG`, `S_IFDIR`). The
+    /// descriptor is this lock's from the first line: when the initialiser throws, `deinit`
+    /// (which Swift runs for a fully initialised object) closes it, once.
+    private init(
+        descriptor: Int32, kind: mode_t, file: String, folder: String, timeout: Double, waiting: (Int32?) -> Void
+    ) throws {
+        self.descriptor = descriptor
         var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            close(descriptor)
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == kind else {
             throw MediaError(.cannotCreateOutput, path: file, "the lock file is not a regular file")
         }
         let deadline = Date().addingTimeInterval(max(0, min(timeout, 1e9)))
         var announced = false
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
-                close(descriptor)
                 throw Timeout(folder: folder, seconds: timeout)
             }
             if !announced {

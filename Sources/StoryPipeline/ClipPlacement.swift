@@ -26,7 +26,7 @@ enum ClipPlacement {
             return
         }
         let input = try RegularFile(path: source, timeout: timeout)
-        let output = try StagedFile(for: destination)
+        let output = try StagedFile(for: destination, replacing: !exclusive)
         let hasher = try ContentHasher()
         try input.forEachChunk { chunk in
             try chunk.withUnsafeBytes { bytes in

@@ -71,14 +71,17 @@ public enum ThumbnailCommand: Command {
 
         let outputs: [String]
         var created = CreatedOutputs()
+        var posterFolder: PosterFolder?
         if let outDirectory {
             outputs = PosterJob.outputPaths(for: clips, in: outDirectory, fileExtension: format.fileExtension)
             try InputProtection.check(
                 outputs.map { InputProtection.Output(label: "--out-dir's poster '\($0)'", path: $0) }, against: clips)
             do {
                 try created.createFolder(outDirectory)
-            } catch let error as MediaError {
-                console.error(error.description)
+                posterFolder = try PosterFolder(path: outDirectory, timeout: timeout)
+            } catch {
+                created.removeAll()
+                console.error("\(error)")
                 return ExitCode(for: error)
             }
         } else {
@@ -89,7 +92,10 @@ public enum ThumbnailCommand: Command {
         }
         // Clips already run in parallel: more decoder threads per clip would only compete.
         let decoderThreads = min(jobs, clips.count) > 1 ? 1 : 0
+        // A poster name holding a file no run of storyreel wrote fails before any work.
+        let refusals = outputs.map { posterFolder?.refusal(toReplace: $0) }
         let batch = BatchRunner(clips, jobs: jobs) { index, clip in
+            if let refusal = refusals[index] { throw refusal }
             var job = PosterJob(clip: clip, output: outputs[index])
             (job.choice, job.size, job.format, job.quality) = (choice, size, format, quality)
             (job.timeout, job.decoderThreads) = (timeout, decoderThreads)
@@ -118,9 +124,17 @@ public enum ThumbnailCommand: Command {
                 console.error("\(error)")
             }
         }
-        if !batch.results.contains(where: { (try? $0.get()) != nil }) {
+        let written = batch.results.compactMap { try? $0.get().output }
+        if written.isEmpty {
             // Nothing was written: take away the folder this run made for it.
             created.removeAll()
+        } else if let posterFolder {
+            do {
+                try posterFolder.record(written)
+            } catch {
+                console.error("\(error)")
+                return batch.exitCode == .success ? ExitCode(for: error) : batch.exitCode
+            }
         }
         return batch.exitCode
     }

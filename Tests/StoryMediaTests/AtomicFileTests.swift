@@ -46,4 +46,45 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue)
         #expect(try contents() == ["poster.jpg"])
     }
+
+    /// A rename replaces the directory entry, so writing over a FIFO, a symlink or a device such
+    /// as `/dev/null` would remove it and leave a regular file in its place: each is refused,
+    /// before anything is staged, and stays as it was. (The old code replaced all three.)
+    @Test func specialFilesInTheWayAreRefusedAndUntouched() throws {
+        let fifo = folder.path("pipe.jpg")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let target = folder.path("target.txt")
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: target))
+        let link = folder.path("link.jpg")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        for (path, kind) in [(fifo, "a FIFO"), (link, "a symbolic link")] {
+            #expect {
+                try AtomicFile.write(Data("x".utf8), to: path)
+            } throws: { error in
+                let error = error as? MediaError
+                return error?.kind == .cannotCreateOutput && error?.path == path
+                    && error?.reason.contains("is \(kind), not a regular file") == true
+            }
+        }
+        var status = stat()
+        #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+        #expect(lstat(link, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Data("mine".utf8))
+        #expect(try contents() == ["link.jpg", "pipe.jpg", "target.txt"])
+    }
+
+    /// The check is made again at the rename: a FIFO put in the file's place while it was being
+    /// written stays, and the staged file is removed.
+    @Test func specialFileThatAppearsWhileWritingIsNotReplaced() throws {
+        let path = folder.path("poster.jpg")
+        do {
+            let file = try StagedFile(for: path)
+            try file.append(Data("x".utf8))
+            #expect(mkfifo(path, 0o644) == 0)
+            #expect { try file.commit() } throws: { ($0 as? MediaError)?.kind == .cannotCreateOutput }
+        }
+        var status = stat()
+        #expect(lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+        #expect(try contents() == ["poster.jpg"])
+    }
 }

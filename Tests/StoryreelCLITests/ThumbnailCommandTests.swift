@@ -72,7 +72,53 @@ import Testing
         let expected = ["sixty-fps.jpg", "sixty-fps-2.jpg", "sixty-fps-2-2.jpg", "sixty-fps-3.jpg"]
         #expect(result.stdout == expected.map { out + "/" + $0 + "\n" }.joined())
         let written = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
-        #expect(written == expected.sorted())
+        #expect(written == ([".storyreel-posters"] + expected).sorted())
+    }
+
+    /// `--out-dir` replaces only posters a run recorded writing (`.storyreel-posters`): a file of
+    /// the same name that someone else put there is refused (73) before any work and left as it
+    /// was, while the other clips are written; once it is moved away, the poster is written, and
+    /// a later run replaces it. (The old code replaced the stranger's file.)
+    @Test func outDirReplacesOnlyPostersItWrote() throws {
+        let first = Self.sample("portrait-h264.mp4")
+        let second = Self.sample("sixty-fps.mp4")
+        let out = folder.path("posters")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+        let theirs = out + "/portrait-h264.jpg"
+        try Data("their own poster".utf8).write(to: URL(fileURLWithPath: theirs))
+        let refused = try thumbnail([first, second, "--out-dir", out, "--width", "90"])
+        #expect(refused.status == 73, "\(refused.stderr)")
+        #expect(
+            refused.stderr
+                == "storyreel: error: \(theirs): exists and storyreel did not write it; move it away or give another --out-dir\n"
+        )
+        #expect(refused.stdout == out + "/sixty-fps.jpg\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: theirs)) == Data("their own poster".utf8))
+        try FileManager.default.removeItem(atPath: theirs)
+        for run in 1...2 {
+            let result = try thumbnail([first, second, "--out-dir", out, "--width", "90"])
+            #expect(result.status == 0, "run \(run): \(result.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: theirs)).starts(with: [0xFF, 0xD8]), "a JPEG")
+        }
+        let record = try String(contentsOfFile: out + "/.storyreel-posters", encoding: .utf8)
+        #expect(record == "portrait-h264.jpg\nsixty-fps.jpg\n")
+    }
+
+    /// Two runs into one `--out-dir` take turns (a `flock` on the folder), so neither loses the
+    /// other's record: while another process holds the folder, a run waits up to `--timeout`,
+    /// then gives up with 75 and writes nothing.
+    @Test func outDirIsLockedWhileARunWrites() throws {
+        let out = folder.path("locked")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+        let holder = open(out, O_RDONLY | O_DIRECTORY)
+        defer { close(holder) }
+        #expect(flock(holder, LOCK_EX) == 0)
+        let result = try thumbnail([Self.sample("portrait-h264.mp4"), "--out-dir", out, "--timeout", "0.3"])
+        #expect(result.status == 75, "\(result.stderr)")
+        #expect(
+            result.stderr
+                == "storyreel: error: \(out): another storyreel run holds the lock; gave up after 0.3 s (--timeout)\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).isEmpty)
     }
 
     @Test func atSecondsAndPercentPickThoseFrames() throws {
