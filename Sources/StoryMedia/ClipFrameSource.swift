@@ -59,6 +59,10 @@ public final class ClipFrameSource {
         let orientation = video.orientation
         let transform = DisplayTransform(matrix: video.displayMatrix, orientation: orientation)
         converter = FrameConverter(transform: transform, sampleAspectRatio: video.sampleAspectRatio ?? 1)
+        if video.codedSize.width <= 0 || video.codedSize.height <= 0 {
+            // MPEG-4 Part 2 and H.263: the demuxer leaves the size to the stream's own headers.
+            try ClipProbe.completeVideoDetails(of: file)
+        }
         let (width, height) = video.codedSize
         guard width > 0, height > 0 else { throw MediaError(.invalidMedia, path: path, "the video has no size") }
         try PixelBudget.check(width: width, height: height, path: path, what: "the video picture")
@@ -68,6 +72,7 @@ public final class ClipFrameSource {
         index = try video.indexEntries
         // Every stream's index is checked, so a clip is refused whichever stream is corrupt.
         for other in file.streams where other.index != video.index { _ = try other.indexEntries }
+        try file.readStartTimes(seekingBack: video)
         origin = try ClipFrameSource.clipStart(of: file, in: video)
     }
 

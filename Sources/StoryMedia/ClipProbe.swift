@@ -81,13 +81,21 @@ public enum ClipProbe {
     }
 
     /// Fills in the video stream's pixel format and profile, which the QuickTime header does not
-    /// carry, by parsing (not decoding) its first packets: much cheaper than
+    /// carry, and its coded size where the demuxer leaves it to the decoder (MPEG-4 Part 2,
+    /// H.263), by parsing (not decoding) its first packets: much cheaper than
     /// `avformat_find_stream_info`, which decodes a frame of every stream. Codecs FFmpeg's parsers
-    /// say nothing about (ProRes, DNxHD, MJPEG) get one decoded frame, of the first packet, as
-    /// ffprobe does.
+    /// say nothing about (ProRes, DNxHD, MJPEG, H.263) get one decoded frame, of the first packet,
+    /// as ffprobe does. Reads packets: seek before decoding.
     static func completeVideoDetails(of file: InputFile) throws {
-        guard let video = file.bestStream(.video), video.parameters.pointee.format < 0 || lacksProfile(video)
-        else { return }
+        guard let video = file.bestStream(.video), lacksDetails(video) else { return }
+        let parameters = video.parameters
+        func fill(format: Int32?, profile: Int32?, size: (width: Int32, height: Int32)?) {
+            if let format, format >= 0, parameters.pointee.format < 0 { parameters.pointee.format = format }
+            if let profile, profile >= 0, parameters.pointee.profile < 0 { parameters.pointee.profile = profile }
+            if let size, parameters.pointee.width <= 0 || parameters.pointee.height <= 0 {
+                (parameters.pointee.width, parameters.pointee.height) = size
+            }
+        }
         file.discardAllStreams(except: video)
         let parser = CodecDetailsParser(stream: video)
         let packet = try Packet()
@@ -99,22 +107,25 @@ public enum ClipProbe {
             guard let parser else { break }
             parser.parse(packet)
             packetsRead += 1
-            if parser.pixelFormat != nil { break }
+            fill(format: parser.pixelFormat, profile: nil, size: parser.size)
+            if parameters.pointee.format >= 0 && !lacksSize(video) { break }
         }
-        if let format = parser?.pixelFormat, video.parameters.pointee.format < 0 {
-            video.parameters.pointee.format = format
-        }
-        if let profile = parser?.profile, video.parameters.pointee.profile < 0 {
-            video.parameters.pointee.profile = profile
-        }
-        guard video.parameters.pointee.format < 0 || lacksProfile(video), let firstPacket else { return }
+        fill(format: nil, profile: parser?.profile, size: nil)
+        guard lacksDetails(video), let firstPacket else { return }
         // A frame that does not decode (or a picture over the budget) leaves the details unknown:
         // `inspect` reports what it can rather than failing on the header it already read.
         guard let decoded = try? firstFrameDetails(of: video, packet: firstPacket) else { return }
-        if decoded.format >= 0, video.parameters.pointee.format < 0 { video.parameters.pointee.format = decoded.format }
-        if decoded.profile >= 0, video.parameters.pointee.profile < 0 {
-            video.parameters.pointee.profile = decoded.profile
-        }
+        fill(format: decoded.format, profile: decoded.profile, size: decoded.size)
+    }
+
+    /// True when the stream's pixel format, profile (of a codec with named profiles) or coded
+    /// size is unknown.
+    static func lacksDetails(_ stream: MediaStream) -> Bool {
+        stream.parameters.pointee.format < 0 || lacksProfile(stream) || lacksSize(stream)
+    }
+
+    private static func lacksSize(_ stream: MediaStream) -> Bool {
+        stream.parameters.pointee.width <= 0 || stream.parameters.pointee.height <= 0
     }
 
     /// True when the stream's profile is unknown though its codec has named profiles.
@@ -125,10 +136,11 @@ public enum ClipProbe {
         return descriptor.pointee.profiles != nil
     }
 
-    /// The pixel format and profile the decoder settles on after decoding `packet` (one thread,
-    /// then drained), as `AVPixelFormat` and `FF_PROFILE_*` raw values (-1 when unknown).
+    /// The pixel format, profile and coded size the decoder settles on after decoding `packet`
+    /// (one thread, then drained), as `AVPixelFormat` and `FF_PROFILE_*` raw values (-1 when
+    /// unknown) and pixels (nil when unknown).
     private static func firstFrameDetails(of stream: MediaStream, packet: Packet) throws -> (
-        format: Int32, profile: Int32
+        format: Int32, profile: Int32, size: (width: Int32, height: Int32)?
     ) {
         let decoder = try Decoder(stream: stream, threads: 1)
         let frame = try Frame()
@@ -139,7 +151,8 @@ public enum ClipProbe {
         }
         let format =
             frame.pointer.pointee.format >= 0 ? frame.pointer.pointee.format : decoder.context.pointee.pix_fmt.rawValue
-        return (format, decoder.context.pointee.profile)
+        let (width, height) = (decoder.context.pointee.width, decoder.context.pointee.height)
+        return (format, decoder.context.pointee.profile, width > 0 && height > 0 ? (width, height) : nil)
     }
 
     /// HLG and PQ by transfer; Dolby Vision only without an HLG/PQ-compatible base layer.

@@ -1,6 +1,6 @@
 import CFFmpeg
 
-/// Reads a video stream's pixel format and profile from its headers and first packet with
+/// Reads a video stream's pixel format, profile and coded size from its headers and first packet with
 /// FFmpeg's bitstream parser, instead of decoding a frame as `avformat_find_stream_info` does.
 /// Owns an `AVCodecParserContext` (closed with `av_parser_close`) and the `AVCodecContext` it
 /// parses into (freed with `avcodec_free_context`).
@@ -52,4 +52,11 @@ final class CodecDetailsParser {
 
     /// The codec profile the parser found, or nil.
     var profile: Int32? { codecContext.pointee.profile >= 0 ? codecContext.pointee.profile : nil }
+
+    /// The coded size the parser found (the MPEG-4 Part 2 parser reads it from the stream's
+    /// headers), or nil.
+    var size: (width: Int32, height: Int32)? {
+        let (width, height) = (codecContext.pointee.width, codecContext.pointee.height)
+        return width > 0 && height > 0 ? (width, height) : nil
+    }
 }

@@ -93,10 +93,17 @@ public final class InputFile {
 
     /// The container duration in seconds (ffprobe's `format.duration`, after edit lists), or
     /// nil when unknown.
+    /// A fragmented MP4's header gives none (its `moov` holds no samples); the longest audio or
+    /// video stream's duration, which the demuxer works out from the fragments when it opens
+    /// the file, stands in for it, as it does in ffprobe once it has probed the streams.
     public var duration: Double? {
         let value = context.pointee.duration
-        return value == cff_nopts_value() ? nil : Double(value) / Double(cff_time_base())
+        if value != cff_nopts_value() { return Double(value) / Double(cff_time_base()) }
+        return streams.filter { $0.kind != nil }.compactMap(\.duration).filter { $0 > 0 }.max()
     }
+
+    /// True when the header left the container's duration unset: a fragmented MP4.
+    var lacksHeaderDuration: Bool { context.pointee.duration == cff_nopts_value() }
 
     /// The container start time in seconds (0 when unknown).
     public var startTime: Double {
@@ -124,6 +131,26 @@ public final class InputFile {
         if result == cff_error_eof() { return false }
         try check(result, "cannot read packet")
         return true
+    }
+
+    /// Lets libavformat fill in the stream start times a fragmented MP4's header leaves unset
+    /// (`ffmpeg -ss` counts from them): it sets a stream's start from its first packet's
+    /// presentation time, which the fragment index does not give, so this reads packets until
+    /// every audio and video stream still read has one (at most 64), then seeks `stream` back to
+    /// its first sample. Does nothing for a clip whose header gives its duration.
+    public func readStartTimes(seekingBack stream: MediaStream) throws {
+        guard lacksHeaderDuration else { return }
+        func unset() -> [MediaStream] {
+            streams.filter {
+                $0.kind != nil && $0.stream.pointee.discard != AVDISCARD_ALL
+                    && $0.stream.pointee.start_time == cff_nopts_value()
+            }
+        }
+        guard !unset().isEmpty, let first = try stream.indexEntries.first else { return }
+        let packet = try Packet()
+        var packetsRead = 0
+        while packetsRead < 64, !unset().isEmpty, try readPacket(into: packet) { packetsRead += 1 }
+        try seek(stream: stream, toKeyframeBefore: first.timestamp)
     }
 
     /// Seeks `stream` to the keyframe at or before `timestamp` (in the stream's time base).

@@ -1,0 +1,86 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+/// Clips whose header leaves out what the other clips' headers give:
+/// - a fragmented MP4 (what web recorders and CMAF packagers write), whose `moov` holds no
+///   samples, so no container duration or start time;
+/// - MPEG-4 Part 2 and H.263 (older phones and cameras), whose size the mov demuxer leaves to
+///   the stream's own headers.
+/// `inspect` agrees with ffprobe on them, and `thumbnail` picks the frames it picks on the same
+/// clip written the usual way. The old code reported no duration and a 0x0 size, took `--at`
+/// from the wrong origin and refused the MPEG-4 clips ("the video has no size").
+@Suite struct FragmentedAndOldCodecClipsTests {
+    let folder: TemporaryFolder
+    init() throws { folder = try TemporaryFolder() }
+
+    /// Makes `name` from a 2 s, 30 fps test card with the ffmpeg CLI.
+    func make(_ name: String, _ options: [String], size: String = "320x240") throws -> String {
+        let path = folder.path(name)
+        let made = try TestEnvironment.run(
+            "ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=\(size):r=30:d=2"] + options + [path])
+        try #require(made.status == 0, "ffmpeg could not make \(name): \(made.stderr)")
+        return path
+    }
+
+    func inspect(_ path: String) throws -> [String: Any] {
+        let result = try TestEnvironment.storyreel(["inspect", "--json", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let array = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+        return try #require(array?.first)
+    }
+
+    func poster(_ clip: String, at time: String, _ name: String) throws -> Data {
+        let path = folder.path(name)
+        let result = try TestEnvironment.storyreel(["thumbnail", clip, "-o", path, "--at", time])
+        #expect(result.status == 0, "\(result.stderr)")
+        return try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
+    @Test func fragmentedMP4HasItsDurationAndItsFramesAtTimes() throws {
+        let options = ["-c:v", "libx264", "-g", "15", "-bf", "2"]
+        let fragmented = try make("fragmented.mp4", options + ["-movflags", "frag_keyframe+empty_moov"])
+        let plain = try make("plain.mp4", options + ["-use_editlist", "0"])
+        let ours = try inspect(fragmented)
+        let format = try #require(try TestEnvironment.ffprobe(fragmented)["format"] as? [String: Any])
+        let duration = try #require(Double(format["duration"] as? String ?? ""))
+        #expect(abs(duration - 2) < 1e-6, "ffprobe: \(duration)")
+        #expect(abs((ours["duration"] as? Double ?? 0) - duration) < 1e-6, "\(ours)")
+        let bitRate = try #require(Int(format["bit_rate"] as? String ?? ""))
+        #expect(abs((ours["bitRate"] as? Int ?? 0) - bitRate) <= 1, "ffprobe: \(bitRate)")
+        #expect(try #require(ours["video"] as? [String: Any])["frameCount"] as? Int == 60)
+        // Both start 2 frames in (B-frame delay, no edit list): --at counts from there.
+        #expect(Double(format["start_time"] as? String ?? "") == 0.066667)
+        for (index, time) in ["0", "1.0", "1.5", "50%", "100%"].enumerated() {
+            #expect(
+                try poster(fragmented, at: time, "fragmented-\(index).png")
+                    == poster(plain, at: time, "plain-\(index).png"),
+                "--at \(time)")
+        }
+    }
+
+    @Test(arguments: [
+        ("mpeg4.mp4", ["-c:v", "mpeg4"], "320x240"), ("mpeg4.mov", ["-c:v", "mpeg4"], "320x240"),
+        ("h263.mov", ["-c:v", "h263"], "352x288"),
+    ])
+    func sizeComesFromTheStreamHeaders(name: String, options: [String], size: String) throws {
+        let clip = try make(name, options, size: size)
+        let video = try #require(try inspect(clip)["video"] as? [String: Any])
+        let probe = try TestEnvironment.ffprobeVideoStream(clip)
+        #expect(video["width"] as? Int == probe["width"] as? Int)
+        #expect(video["height"] as? Int == probe["height"] as? Int)
+        #expect("\(video["width"] ?? 0)x\(video["height"] ?? 0)" == size)
+        _ = try poster(clip, at: "1.0", "\(name).png")
+        let (width, height) = (try #require(video["width"] as? Int), try #require(video["height"] as? Int))
+        let ours = try PixelComparison.ffmpegImage(folder.path("\(name).png"), width: width, height: height)
+        let frames = try PixelComparison.ffmpegFrames(
+            clip, width: width, height: height, options: PixelComparison.mediaLayerScaling)
+        #expect(frames.count == 60)
+        // The frame shown at 1 s, not its neighbours (about 20 dB; the RGB conversions differ
+        // by about 30 dB on this test card, as for H.264 in FrameExtractionMatchesFFmpegTests).
+        let atOneSecond = PixelComparison.psnr(ours, frames[30])
+        #expect(atOneSecond >= 28)
+        #expect(atOneSecond > PixelComparison.psnr(ours, frames[29]) + 5)
+        #expect(atOneSecond > PixelComparison.psnr(ours, frames[31]) + 5)
+    }
+}
