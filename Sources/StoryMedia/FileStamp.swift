@@ -13,6 +13,8 @@ public struct FileStamp: Equatable, Sendable {
     public let isRegularFile: Bool
     /// True for a folder.
     public let isFolder: Bool
+    /// True for a symbolic link (a stamp read without following links).
+    public let isSymbolicLink: Bool
 
     /// The stamp in a `stat` result.
     init(_ status: stat) {
@@ -23,6 +25,7 @@ public struct FileStamp: Equatable, Sendable {
         identity = FileIdentity(status)
         isRegularFile = (status.st_mode & S_IFMT) == S_IFREG
         isFolder = (status.st_mode & S_IFMT) == S_IFDIR
+        isSymbolicLink = (status.st_mode & S_IFMT) == S_IFLNK
     }
 
     /// The stamp of `path` (of the link itself unless `followingLinks`), or nil when nothing is

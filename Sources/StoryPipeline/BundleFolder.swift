@@ -1,5 +1,6 @@
 import Foundation
 import StoryMedia
+import StoryreelKit
 
 /// What a render may do with the folder it was given as OUT, checked before anything is
 /// written: a missing or empty folder becomes a bundle; a bundle is rendered into; anything else
@@ -50,6 +51,24 @@ public enum BundleFolder {
                 "not empty and not a storyreel bundle (it holds \(entry)); choose an empty folder, "
                     + "or pass --force to render there anyway (storyreel then touches only its own files)")
         }
+        let manifest = BundlePaths.join(output, BundlePaths.manifest)
+        guard let stamp = FileStamp(path: manifest, followingLinks: false) else { return }
+        let known =
+            stamp.isRegularFile && BundleLedger(bundle: output, shard: nil).state(of: BundlePaths.manifest) != .unknown
+        if !known, !isStoryreelManifest(manifest) {
+            throw BundleRefusal(
+                .notABundle, path: manifest,
+                "a file storyreel did not write, which render does not replace (not even with --force); move it away")
+        }
+    }
+
+    /// True when `path` is a regular file (not a symlink) holding a manifest storyreel could
+    /// have written (it decodes as one): the manifest of a bundle made before the ledger
+    /// recorded manifests, or by another version, or copied in.
+    private static func isStoryreelManifest(_ path: String) -> Bool {
+        guard FileStamp(path: path, followingLinks: false)?.isRegularFile == true else { return false }
+        guard let data = try? RegularFile.contents(of: path, maxSize: 256 << 20) else { return false }
+        return (try? Manifest(jsonData: data)) != nil
     }
 
     /// True for an entry a bundle made by storyreel holds at its top: an output folder whose

@@ -43,6 +43,13 @@ public struct BundleRenderer: Sendable {
         defer { withExtendedLifetime(lock) {} }
         for folder in BundlePaths.outputFolders + [BundlePaths.privateFolder] {
             let path = BundlePaths.join(output, folder)
+            // A symlink here would take the writes, and the stale-temporary sweep, out of OUT.
+            if let stamp = FileStamp(path: path, followingLinks: false), !stamp.isFolder {
+                throw MediaError(
+                    .cannotCreateOutput, path: path,
+                    "is \(stamp.isSymbolicLink ? "a symbolic link" : "a file"), not a folder: storyreel writes "
+                        + "only into folders of its own inside OUT; move it away")
+            }
             do {
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             } catch {
@@ -109,8 +116,9 @@ public struct BundleRenderer: Sendable {
         if (try? RegularFile.contents(of: manifestPath, maxSize: UInt64(bytes.count))) != bytes {
             try AtomicFile.write(bytes, to: manifestPath, stagingFolder: privateFolder)
         }
+        if ledger.state(of: BundlePaths.manifest) != .current { try ledger.record(BundlePaths.manifest) }
         summary.manifestPath = manifestPath
-        var referenced = manifest.referencedFiles
+        var referenced = manifest.referencedFiles.union([BundlePaths.manifest])
         if settings.player {
             if let note = try writePlayerPage(for: bytes, ledger: ledger) {
                 summary.notes.append(note)

@@ -40,28 +40,47 @@ struct UnitRun {
         self.progress = progress
     }
 
+    /// What to do with a unit's output as it is on disk.
+    private enum Disposition {
+        /// It is in place: nothing to do.
+        case current
+        /// Make it (again).
+        case make
+        /// A file storyreel did not write has its name: leave it, and skip the unit.
+        case foreign
+    }
+
     /// Makes every unit of `units` whose output is not in place. An output the ledger knows is
     /// redone when it changed since it was written; an output it does not know (merged from a
     /// shard without its ledger) is adopted when it has the name the plan expects and, for a
-    /// clip, the contents its name says.
+    /// clip, the contents its name says, for anything else the signature of its format. A file
+    /// of that name that is neither is someone else's: it is left as it is and the unit is
+    /// skipped, naming it.
     mutating func execute(_ units: [WorkUnit]) {
-        let ledger = self.ledger
-        let current: [Bool] = Parallel.map(units.count, jobs: options.jobs) { index in
+        let (ledger, bundle) = (self.ledger, self.bundle)
+        let dispositions: [Disposition] = Parallel.map(units.count, jobs: options.jobs) { index in
             let unit = units[index]
             switch ledger.state(of: unit.output) {
-            case .current: return true
-            case .missing, .changed, .notRegular: return false
-            case .unknown: return UnitRun.adopt(unit, ledger: ledger)
+            case .current: return .current
+            case .missing, .changed, .notRegular: return .make
+            case .unknown: return UnitRun.adopt(unit, ledger: ledger, bundle: bundle) ? .current : .foreign
             }
         }
         attempted.formUnion(units.map(\.output))
         var pending: [WorkUnit] = []
-        for (unit, isCurrent) in zip(units, current) {
-            if isCurrent {
+        for (unit, disposition) in zip(units, dispositions) {
+            switch disposition {
+            case .current:
                 available.insert(unit.output)
                 cached += 1
-            } else {
+            case .make:
                 pending.append(unit)
+            case .foreign:
+                failures.append(
+                    SkippedEntry(
+                        path: unit.sourceLabel, story: unit.story,
+                        reason: "\(unit.kind.rawValue): \(BundlePaths.join(bundle, unit.output)) is a file "
+                            + "storyreel did not write; move it away"))
             }
         }
         let worker = UnitWorker(
@@ -106,13 +125,26 @@ struct UnitRun {
     }
 
     /// Takes a key-named output the ledger does not know as storyreel's: a clip when its
-    /// contents hash to its key, anything else as it is. Returns true when adopted.
-    private static func adopt(_ unit: WorkUnit, ledger: BundleLedger) -> Bool {
+    /// contents hash to its key, an image or transition when it starts as storyreel writes them
+    /// (JPEG's `FF D8 FF`, MP4's `ftyp` box). Returns true when adopted.
+    private static func adopt(_ unit: WorkUnit, ledger: BundleLedger, bundle: String) -> Bool {
+        if unit.kind != .clip, !hasOutputSignature(BundlePaths.join(bundle, unit.output)) { return false }
         guard (try? ledger.record(unit.output)) != nil else { return false }
         if unit.kind == .clip, ledger.hash(of: unit.output) != unit.key {
             ledger.forget(unit.output)
             return false
         }
         return true
+    }
+
+    /// True when the file at `path` begins as the outputs of its extension do: `.jpg` with a
+    /// JPEG start of image, `.mp4` with an `ftyp` box.
+    private static func hasOutputSignature(_ path: String) -> Bool {
+        guard let head = try? RegularFile(path: path).read(upTo: 8) else { return false }
+        switch (path as NSString).pathExtension {
+        case "jpg": return head.starts(with: [0xFF, 0xD8, 0xFF])
+        case "mp4": return head.count == 8 && head.dropFirst(4).elementsEqual("ftyp".utf8)
+        default: return false
+        }
     }
 }

@@ -181,4 +181,73 @@ import Testing
         let referenced = manifest.stories.flatMap(\.items).map(\.src)
         #expect(referenced.allSatisfy { FileManager.default.fileExists(atPath: "\(merged)/\($0)") })
     }
+
+    /// An output folder replaced by a symlink would take the writes, and the stale-temporary
+    /// sweep, out of OUT: it is refused (73), and what the link leads to is left as it was. (The
+    /// old code wrote the thumbnails through the link and removed a temp-named file there.)
+    @Test func symlinkInPlaceOfAnOutputFolderIsRefused() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let elsewhere = fixture.folder.path("elsewhere")
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: false)
+        try Data("precious".utf8).write(to: URL(fileURLWithPath: "\(elsewhere)/.notes.123456.storyreel-tmp"))
+        let thumbs = fixture.folder.path("reel/thumbs")
+        try FileManager.default.removeItem(atPath: thumbs)
+        try FileManager.default.createSymbolicLink(atPath: thumbs, withDestinationPath: elsewhere)
+        let before = FolderSnapshot(elsewhere)
+        let (result, _) = try fixture.render(into: "reel")
+        #expect(result.status == 73)
+        #expect(result.stderr.hasPrefix("storyreel: error: \(thumbs): is a symbolic link, not a folder"))
+        #expect(FolderSnapshot(elsewhere) == before)
+    }
+
+    /// A `manifest.json` storyreel did not write (the ledger does not know it and it is no
+    /// storyreel manifest) is never replaced, not even with `--force`: 73 before any work. A
+    /// folder holding only such a file counted as a bundle, and `--force` replaced it.
+    @Test func foreignManifestIsNeverReplaced() throws {
+        let fixture = try BundleFixture()
+        for (name, extra) in [("alone", [String]()), ("forced", ["--force"])] {
+            let out = fixture.folder.path(name)
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+            try Data(#"{"my":"precious"}"#.utf8).write(to: URL(fileURLWithPath: "\(out)/manifest.json"))
+            if name == "forced" { try Data("notes".utf8).write(to: URL(fileURLWithPath: "\(out)/notes.txt")) }
+            let before = FolderSnapshot(out)
+            let (result, _) = try fixture.render(into: name, extra)
+            #expect(result.status == 73, "\(name): \(result.stderr)")
+            #expect(result.stderr.contains("manifest.json: a file storyreel did not write"), "\(result.stderr)")
+            #expect(FolderSnapshot(out) == before, "\(name): nothing created, changed or removed")
+        }
+        // storyreel's own manifest, even edited, is replaced: the ledger knows it.
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: fixture.folder.path("reel/manifest.json")))
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        #expect(try fixture.manifestBytes("reel").count > 100)
+    }
+
+    /// A file with the exact name of an output the plan expects, which storyreel did not write
+    /// (not in the ledger; for a clip, not the contents its name says; for an image, not a
+    /// JPEG), is left as it is and its unit skipped (65), naming it. (The old code overwrote the
+    /// clip and took the image as a cached poster.)
+    @Test func strangerWithAnOutputsNameIsLeftAndItsUnitSkipped() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let manifest = try fixture.manifest("reel")
+        let item = try #require(manifest.stories.first?.items.first)
+        let out = fixture.folder.path("reel")
+        let ledger = "\(out)/.storyreel/ledger.json"
+        var entries = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: ledger))) as? [String: Any])
+        for relative in [item.src, item.poster] {
+            try Data("my own file".utf8).write(to: URL(fileURLWithPath: "\(out)/\(relative)"))
+            entries.removeValue(forKey: relative)
+        }
+        try JSONSerialization.data(withJSONObject: entries).write(to: URL(fileURLWithPath: ledger))
+        let (result, _) = try fixture.render(into: "reel")
+        #expect(result.status == 65, "\(result.stderr)")
+        for relative in [item.src, item.poster] {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: "\(out)/\(relative)")) == Data("my own file".utf8))
+            #expect(result.stderr.contains("\(out)/\(relative) is a file storyreel did not write"), "\(relative)")
+        }
+        #expect(try fixture.manifest("reel").stories.flatMap(\.items).allSatisfy { $0.id != item.id })
+    }
 }
