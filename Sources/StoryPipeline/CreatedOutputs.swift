@@ -32,13 +32,19 @@ public struct CreatedOutputs: Sendable {
         {
             missing.insert(parent, at: 0)
         }
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            let reason = (error as NSError).localizedFailureReason ?? "\(error.localizedDescription)"
-            throw MediaError(.cannotCreateOutput, path: path, "cannot create the directory: \(reason)")
+        // One mkdir a missing folder, outermost first, so a failure names the folder and the
+        // system's reason ("Not a directory" under a file, "Permission denied").
+        var made: [String] = []
+        for folder in missing.map(\.path) {
+            if mkdir(folder, 0o777) == 0 {
+                made.append(folder)
+            } else if errno != EEXIST || FileStamp(path: folder)?.isFolder != true {
+                let reason = String(cString: strerror(errno))
+                for folder in made.reversed() { rmdir(folder) }
+                throw MediaError(.cannotCreateOutput, path: path, "cannot create the directory \(folder): \(reason)")
+            }
         }
-        folders += missing.map(\.path)
+        folders += made
     }
 
     /// Records a finished file, as it is now on disk.

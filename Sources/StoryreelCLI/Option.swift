@@ -66,8 +66,10 @@ extension Option where Value == String? {
     static func text(
         _ name: String, short: Character? = nil, aliases: [String] = [], _ valueName: String, _ help: String
     ) -> Option {
-        Option(
+        let flagName = short.map { "-\($0)" } ?? "--\(name)"
+        return Option(
             name, short: short, aliases: aliases, valueName, help, defaultText: nil, accepted: nil, default: { nil },
+            problem: { $0.isEmpty ? "\(flagName) needs a value, got an empty one" : nil },
             convert: { $0 })
     }
 
@@ -79,7 +81,8 @@ extension Option where Value == String? {
         return Option(
             name, short: short, aliases: aliases, valueName, help, defaultText: nil, accepted: nil, default: { nil },
             problem: { text in
-                text == "-" ? "\(flagName) - (standard output) is not supported here; give a file name" : nil
+                if text.isEmpty { return "\(flagName) needs a path, got an empty one" }
+                return text == "-" ? "\(flagName) - (standard output) is not supported here; give a file name" : nil
             },
             convert: { $0 })
     }

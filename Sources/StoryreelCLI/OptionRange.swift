@@ -131,7 +131,7 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
 
     /// `text` as a number in the range, or nil (also for NaN and infinities, which fail every bound).
     func number(_ text: String) -> Double? {
-        guard let value = Double(text), value.isFinite else { return nil }
+        guard let value = OptionRange.decimal(text), value.isFinite else { return nil }
         switch kind {
         case .number(let lower, let lowerIsOpen, let upper):
             let aboveLower = lowerIsOpen ? value > lower : value >= lower
@@ -160,7 +160,7 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
     func secondsOrPercent(_ text: String) -> (value: Double, isPercent: Bool)? {
         guard case .secondsOrPercent(let maximumSeconds) = kind else { return nil }
         let isPercent = text.hasSuffix("%")
-        guard let value = Double(isPercent ? String(text.dropLast()) : text), value.isFinite, value >= 0,
+        guard let value = OptionRange.decimal(isPercent ? String(text.dropLast()) : text), value.isFinite, value >= 0,
             value <= (isPercent ? 100 : maximumSeconds)
         else { return nil }
         return (value, isPercent)
@@ -179,10 +179,19 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
     func bitRate(_ text: String) -> Int? {
         guard case .bitRate(let range) = kind, let unit = text.last else { return nil }
         let multiplier: Double = unit == "k" || unit == "K" ? 1_000 : unit == "M" ? 1_000_000 : 1
-        guard let number = Double(multiplier == 1 ? text : String(text.dropLast())), number.isFinite,
+        guard let number = OptionRange.decimal(multiplier == 1 ? text : String(text.dropLast())), number.isFinite,
             let bits = Int(exactly: (number * multiplier).rounded()), range.contains(bits)
         else { return nil }
         return bits
+    }
+
+    /// `text` as a decimal number (`1.5`, `-2`, `1e3`), or nil: `Double(_:)` alone also reads
+    /// hexadecimal (`0x10`), `nan` and `inf`, which no option means.
+    static func decimal(_ text: String) -> Double? {
+        guard !text.isEmpty, text.unicodeScalars.allSatisfy({ "0123456789.+-eE".unicodeScalars.contains($0) }) else {
+            return nil
+        }
+        return Double(text)
     }
 
     /// Bits per second as people write them: `100k`, `4.5M`.

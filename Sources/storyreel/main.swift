@@ -8,4 +8,16 @@ guard !CommandLine.arguments.isEmpty else {
     FileHandle.standardError.write(Data("storyreel: error: cannot read the command line: is /proc mounted?\n".utf8))
     exit(ExitCode.osError.rawValue)
 }
+// Arguments become Swift strings, which hold Unicode only: a file name that is not UTF-8 (one
+// written in Latin-1) would be read as another name, with U+FFFD in place of its odd bytes, and
+// be reported missing, or written under that other name. Refuse it instead.
+for index in 1..<Int(CommandLine.argc) {
+    guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) == nil else { continue }
+    let shown = CommandLine.arguments.indices.contains(index) ? CommandLine.arguments[index] : "?"
+    FileHandle.standardError.write(
+        Data(
+            ("storyreel: error: argument \(index) ('\(shown)') is not valid UTF-8; storyreel reads file names "
+                + "as UTF-8: rename the file\n").utf8))
+    exit(ExitCode.usage.rawValue)
+}
 exit(Storyreel.main(Array(CommandLine.arguments.dropFirst())))

@@ -26,6 +26,37 @@ import Testing
         #expect(missing.stderr.contains("\(empty)/manifest.json"), "\(missing.stderr)")
     }
 
+    /// An empty path is a usage error (64) before any work, for every path option. (The old code
+    /// decoded and encoded the poster, then failed with 73 on a file named ''.)
+    @Test(arguments: [
+        ["thumbnail", clip, "-o", ""], ["thumbnail", clip, "--out-dir", ""], ["cube", clip, toClip, "-o", ""],
+        ["cube", clip, toClip, "--frames-dir", ""], ["render", stories, "-o", ""],
+        ["ingest", clip, "--story", "", "--into", "x"], ["validate", stories, "--root", ""],
+    ])
+    func emptyPathsAreUsageErrors(arguments: [String]) throws {
+        let result = try TestEnvironment.storyreel(arguments, in: folder.url)
+        #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.hasPrefix("storyreel: error: -"), "\(result.stderr)")
+        #expect(result.stderr.contains("got an empty one"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+    }
+
+    /// A file name that is not UTF-8 cannot be held by a Swift string: it is refused (64) by
+    /// argument number rather than read as another name. (The old code said "no such file" for
+    /// an input and wrote an output under a name with U+FFFD in it.)
+    @Test func argumentThatIsNotUTF8IsRefused() throws {
+        let result = try TestEnvironment.run(
+            "/bin/sh",
+            [
+                "-c", "'\(TestEnvironment.storyreelBinary)' thumbnail '\(Self.clip)' -o \"$(printf 'caf\\351.jpg')\"",
+            ],
+            in: folder.url)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("storyreel: error: argument 4 "), "\(result.stderr)")
+        #expect(result.stderr.contains("is not valid UTF-8"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+    }
+
     @Test func thumbnailDashOWritesTheImageToStdout() throws {
         let result = try TestEnvironment.run(
             "/bin/sh",

@@ -15,8 +15,9 @@ import Testing
     static let toClip = TestEnvironment.sample("stories/ben_k/1.mp4")
     static let stories = TestEnvironment.sample("stories")
 
-    /// Values no numeric option accepts: too big for any range, negative, and not finite.
-    static let hostileValues = ["1e300", "1e10", "-1", "nan", "inf"]
+    /// Values no numeric option accepts: too big for any range, negative, not finite, and
+    /// hexadecimal (which `Double("0x10")` reads as 16; the old code accepted `--timeout 0x10`).
+    static let hostileValues = ["1e300", "1e10", "-1", "nan", "inf", "0x10"]
 
     /// One command line with its numeric options and the outputs it would create, relative to
     /// the test's temp folder (`OUT` stands for it).
