@@ -39,8 +39,12 @@ public final class Scaler {
                 Int32(clamping: height),
                 destinationFormat, flags, nil, nil, nil)
         else {
+            // libswscale refuses a format it lacks, and a size it cannot filter (a 2x2 picture
+            // scaled to 8192 wide).
+            let formatName = av_get_pix_fmt_name(sourceFormat).map { String(cString: $0) } ?? "\(sourceFormat.rawValue)"
             throw MediaError(
-                .unsupported, "cannot convert \(sourceWidth)x\(sourceHeight) pixel format \(sourceFormat.rawValue)")
+                .unsupported,
+                "libswscale cannot scale a \(sourceWidth)x\(sourceHeight) \(formatName) picture to \(width)x\(height)")
         }
         self.context = context
         destinationWidth = width
