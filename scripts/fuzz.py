@@ -366,12 +366,13 @@ def first_fatal_line(stderr):
 
 def leftovers(folder, inputs):
     """Dot-files and temp files anywhere in the case folder, and every non-input file, relative.
-    cube's record of the frames it wrote (`--frames-dir`'s `.storyreel-frames`) is an output."""
+    The records of what storyreel wrote in a folder it was given (cube `--frames-dir`'s
+    `.storyreel-frames`, thumbnail `--out-dir`'s `.storyreel-posters`) are outputs."""
     hidden, files = [], []
     for directory, folders, names in os.walk(folder):
         for name in folders + names:
             relative = os.path.relpath(os.path.join(directory, name), folder)
-            if name == ".storyreel-frames" and name in names:
+            if name in (".storyreel-frames", ".storyreel-posters") and name in names:
                 continue
             if name.startswith(".") or name.endswith(".storyreel-tmp"):
                 hidden.append(relative)
