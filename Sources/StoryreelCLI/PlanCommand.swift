@@ -55,7 +55,11 @@ public enum PlanCommand: Command {
             }
         } else {
             for plan in plans {
-                for unit in plan.shardUnits { console.output("\(unit.kind.rawValue)\t\(unit.output)\t\(unit.title)") }
+                for unit in plan.shardUnits {
+                    // Tab-separated: each field is escaped, so a tab in a name cannot add a column.
+                    let fields = [unit.kind.rawValue, unit.output, unit.title].map(Console.escaped)
+                    console.output(fields.joined(separator: "\t"))
+                }
             }
         }
         // Each INPUT's lines in argument order, and the first INPUT that failed or skipped
