@@ -6,8 +6,8 @@ import Testing
 @testable import StoryreelCLI
 
 /// A file name may hold a newline, a tab or an escape sequence. Every line storyreel prints
-/// stays one line (control characters escaped: a newline as the two characters `\n`), and JSON
-/// keeps the name exactly.
+/// stays one line (control characters escaped: a newline as the two characters `\n`), JSON
+/// keeps the name exactly, and a `--reference` manifest never names such a path.
 @Suite struct ControlCharactersInNamesTests {
     /// What a clip's name tries to print as a line of its own.
     static let fakeNote = "storyreel: note: all good, 0 skipped"
@@ -74,5 +74,36 @@ import Testing
         #expect(inspect.stdout.split(separator: "\n").first.map(String.init) == Console.escaped(clip))
         #expect(
             inspect.stdout.split(separator: "\n").dropFirst().allSatisfy { $0.hasPrefix("  ") }, "\(inspect.stdout)")
+    }
+
+    /// With `--reference` an item's `src` is the clip's own path, which may not hold a control
+    /// character; the old render wrote it into the manifest (exit 0), a manifest `validate` now
+    /// refuses. Copied clips are named by their hash, so `--copy` takes the clip.
+    @Test func aReferencedClipWhosePathHoldsAControlCharacterIsSkipped() throws {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("stories")
+        try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: HostileFiles.goodClip, toPath: "\(stories)/ana/1.mp4")
+        try FileManager.default.copyItem(atPath: HostileFiles.otherClip, toPath: "\(stories)/ana/2\n.mp4")
+
+        let referenced = folder.path("referenced")
+        let render = try TestEnvironment.storyreel([
+            "render", stories, "-o", referenced, "--size", "360x640", "--reference",
+        ])
+        #expect(render.status == 65, "\(render.stderr)")
+        #expect(
+            render.stderr.contains(
+                #"storyreel: error: ana/2\n.mp4: skipped: its path holds a control character, which a "#
+                    + "manifest's src may not; render with --copy or --link"), "\(render.stderr)")
+        let manifest = try Manifest(
+            jsonData: Data(contentsOf: URL(fileURLWithPath: "\(referenced)/manifest.json")))
+        #expect(manifest.stories.flatMap(\.items).map(\.src) == ["../stories/ana/1.mp4"])
+        let validate = try TestEnvironment.storyreel(["validate", referenced, "--root", folder.path("")])
+        #expect(validate.status == 0, "\(validate.stderr)")
+
+        let copied = try TestEnvironment.storyreel([
+            "render", stories, "-o", folder.path("copied"), "--size", "360x640",
+        ])
+        #expect(copied.status == 0, "\(copied.stderr)")
     }
 }

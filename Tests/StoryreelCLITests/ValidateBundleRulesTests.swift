@@ -124,11 +124,14 @@ import Testing
             try clipProblems("../outside/a.mp4") == [
                 "stories[0].items[0].src: ../outside/a.mp4 leads outside the bundle (see --root)"
             ])
+        // A .. after a name is not plain, wherever it leads (it used to be followed while it
+        // stayed inside the bundle).
         #expect(
-            try clipProblems("clips/../../outside/a.mp4").first?.hasSuffix("leads outside the bundle (see --root)")
-                == true)
+            try clipProblems("clips/../../outside/a.mp4").first?.hasSuffix(
+                "got 'clips/../../outside/a.mp4'") == true)
+        #expect(
+            try clipProblems("clips/./../\(fixture.clipPath("a"))").first?.contains("a plain relative path") == true)
         #expect(try clipProblems("../reel/\(fixture.clipPath("a"))").count == 1, "out and back in is still out")
-        #expect(try clipProblems("clips/./../\(fixture.clipPath("a"))") == [], "a .. that stays inside is fine")
 
         // Symlinks: out of the bundle (relative or absolute), to a device, and one inside.
         let links = [
@@ -160,6 +163,38 @@ import Testing
         #expect(
             try clipProblems("clips/zero.mp4", ["--root", fixture.folder.path("")]).first?.hasSuffix("outside --root")
                 == true)
+    }
+
+    /// The paths of the bug report, which the old validator resolved to the real files (a `/.`
+    /// or a trailing `/` after a file, `//`, a NUL that ends the path lstat sees) and accepted.
+    @Test func pathsThatAreNotPlainAreProblemsNamingTheirJSONPath() throws {
+        let fixture = try ManifestFixture()
+        let plainRule =
+            "expected a plain relative path (non-empty components separated by single /, none of them . or .., "
+            + "no leading or trailing /, no control character)"
+        let a = fixture.clipPath("a")
+        let found = try problems(fixture) { manifest in
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "poster"], "posters/a.jpg/.")
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "src"], "\(a)\u{0}.txt")
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 1, "items", 0, "thumbnail"], "thumbs/b1.jpg/")
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 1, "items", 1, "thumbnail"], "thumbs//b2.jpg")
+        }
+        #expect(
+            found == [
+                "stories[0].items[0].src: \(plainRule), after any leading ../, got '\(a)\\0.txt'",
+                "stories[0].items[0].poster: \(plainRule), got 'posters/a.jpg/.'",
+                "stories[1].items[0].thumbnail: \(plainRule), got 'thumbs/b1.jpg/'",
+                "stories[1].items[1].thumbnail: \(plainRule), got 'thumbs//b2.jpg'",
+            ])
+
+        // Odd names are still plain: dots inside or leading (not . or .. alone), spaces, non-ASCII.
+        for name in [".a.jpg", "...jpg", "a b.jpg", "café.jpg", "..b"] {
+            try fixture.write("posters/\(name)", Data("poster".utf8))
+            #expect(
+                try problems(fixture) {
+                    ValidateAgreesWithSchemaTests.set(&$0, ["stories", 0, "items", 0, "poster"], "posters/\(name)")
+                } == [], "posters/\(name)")
+        }
     }
 
     @Test func aFIFOOrADeviceIsReportedWithoutWaiting() throws {
