@@ -38,15 +38,20 @@ import Testing
         #expect(twoBens == ["stories[2].id: 'ben' is also the id of stories[1]"])
 
         let a = ValidateAgreesWithSchemaTests.item(of: fixture.goodManifest(), 0, 0)
-        let repeated = try problems(fixture) { manifest in
-            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 2, "items", 1], a)
+        /// Chloe's story plays `item` after her clip (the durations are kept the sums).
+        func chloeAlsoPlays(_ item: [String: Any]) -> Edit {
+            { manifest in
+                ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 2, "items", 1], item)
+                ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 2, "duration"], 5)
+                ValidateAgreesWithSchemaTests.set(&manifest, ["duration"], 12.5)
+            }
         }
+        let repeated = try problems(fixture, [], chloeAlsoPlays(a))
         #expect(repeated == ["stories[2].items[1].id: '\(a["id"]!)' is also the id of stories[0].items[0]"])
 
         var second = a
         second["id"] = "\(a["id"]!)-2"
-        #expect(
-            try problems(fixture) { ValidateAgreesWithSchemaTests.set(&$0, ["stories", 2, "items", 1], second) } == [])
+        #expect(try problems(fixture, [], chloeAlsoPlays(second)) == [])
 
         let wrongPrefix = try problems(fixture) { manifest in
             ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "id"], "0123456789abcdef")
@@ -195,6 +200,39 @@ import Testing
                     ValidateAgreesWithSchemaTests.set(&$0, ["stories", 0, "items", 0, "poster"], "posters/\(name)")
                 } == [], "posters/\(name)")
         }
+    }
+
+    /// The old validator never compared the durations with the items': a top-level 999 and a
+    /// story's 0.1 were valid.
+    @Test func durationsAreTheSumsOfTheirItemsDurations() throws {
+        let fixture = try ManifestFixture()
+        let found = try problems(fixture) { manifest in
+            ValidateAgreesWithSchemaTests.set(&manifest, ["duration"], 999)
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 1, "duration"], 0.1)
+        }
+        #expect(
+            found == [
+                "duration: expected 10, the sum of every item's duration, got 999",
+                "stories[1].duration: expected 5, the sum of its items' durations, got 0.1",
+            ])
+        #expect(
+            try problems(fixture) { ValidateAgreesWithSchemaTests.set(&$0, ["duration"], 10.002) } == [
+                "duration: expected 10, the sum of every item's duration, got 10.002"
+            ])
+        // Within a millisecond, as adding up doubles in another order may give: 0.1 + 0.2 is
+        // 0.30000000000000004.
+        let sums = try problems(fixture) { manifest in
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 1, "items", 0, "duration"], 0.1)
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 1, "items", 1, "duration"], 0.2)
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 1, "duration"], 0.3)
+            ValidateAgreesWithSchemaTests.set(&manifest, ["duration"], 5.3009)
+        }
+        #expect(sums == [])
+        // An item the schema faults is reported once, at the item, not again in the sums.
+        let negative = try problems(fixture) {
+            ValidateAgreesWithSchemaTests.set(&$0, ["stories", 0, "items", 0, "duration"], -1)
+        }
+        #expect(negative == ["stories[0].items[0].duration: must be greater than 0, got -1"])
     }
 
     @Test func aFIFOOrADeviceIsReportedWithoutWaiting() throws {
