@@ -57,10 +57,17 @@ public struct BundlePlan: Sendable {
         var position = 0
         let playable = records.compactMap { try? $0.get() }.map { (width: $0.width, height: $0.height) }
         let canvas = settings.canvasSize(forDisplaySizes: playable)
+        // With --reference an item's `src` is the clip's own path, which no manifest may hold
+        // with a control character in it (a copy is named by its hash instead).
+        let cannotBeReferenced = { (clip: String) in
+            options.clipMode == .reference && ManifestPath.hasControlCharacter(BundlePaths.join(root, clip))
+        }
         for source in input.stories {
             var items: [ResolvedStory.Item] = []
             for clip in source.clips {
                 switch records[position] {
+                case .success where cannotBeReferenced(clip):
+                    skipped.append(SkippedEntry(path: clip, story: source.handle, reason: referenceControlCharacter))
                 case .success(let record):
                     items.append(
                         .init(
@@ -141,6 +148,10 @@ public struct BundlePlan: Sendable {
         }
         return units
     }
+
+    /// Why `--reference` skips a clip whose path holds a control character.
+    static let referenceControlCharacter =
+        "its path holds a control character, which a manifest's src may not; render with --copy or --link"
 
     static func key(_ parts: [String]) throws -> String {
         String(try ContentHasher.sha256(of: ([rendererVersion] + parts).joined(separator: "|")).prefix(20))

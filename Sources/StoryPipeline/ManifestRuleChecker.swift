@@ -2,7 +2,8 @@ import Foundation
 import StoryMedia
 
 /// What a decoded ``Manifest`` must satisfy beyond its types, checked in document order with one
-/// problem line per fault, each starting with its JSON path: story ids and item ids are unique,
+/// problem line per fault, each starting with its JSON path: the manifest's and each story's
+/// `duration` are the sums of their items' durations, story ids and item ids are unique,
 /// an item id is its clip's SHA-256 prefix, transitions join adjacent stories that exist, every
 /// referenced file is a regular file inside the bundle, and each clip still has its recorded
 /// SHA-256. Files are found by ``BundleFileResolver`` and only clips are read, through
@@ -27,12 +28,40 @@ struct ManifestRuleChecker {
 
     /// Checks a whole manifest.
     mutating func check(_ manifest: Manifest) {
+        checkDuration(manifest.duration, of: manifest.stories.flatMap(\.items), at: "duration", "every item's duration")
         for (index, story) in manifest.stories.enumerated() {
             check(story, index: index)
         }
         for (index, transition) in manifest.transitions.enumerated() {
             check(transition, at: "transitions[\(index)]")
         }
+    }
+
+    /// How far a duration may be from the sum it states: a millisecond, far above what adding
+    /// up doubles in another order can differ by, far below what a player would notice.
+    static let durationTolerance = 0.001
+
+    /// Reports `duration` unless it is the sum of `items`' durations, within
+    /// ``durationTolerance``. Items with a duration the schema faults (not above 0) make no
+    /// sum worth comparing: the schema has reported them.
+    private mutating func checkDuration(
+        _ duration: Double, of items: [Manifest.Item], at path: String, _ sumOfWhat: String
+    ) {
+        guard items.allSatisfy({ $0.duration > 0 }) else { return }
+        let sum = items.reduce(0) { $0 + $1.duration }
+        // An infinite sum (items near Double's limit) gives NaN here, which is not the sum either.
+        let isTheSum = abs(duration - sum) <= Self.durationTolerance
+        if !isTheSum {
+            report(
+                path,
+                "expected \(Self.seconds(sum)), the sum of \(sumOfWhat), got \(ManifestSchemaChecker.format(duration))")
+        }
+    }
+
+    /// Seconds to the millisecond, without needless zeros: `18.5`, `2.467`, `10`.
+    private static func seconds(_ value: Double) -> String {
+        guard value.isFinite else { return "\(value)" }
+        return ManifestSchemaChecker.format((value * 1000).rounded() / 1000)
     }
 
     private mutating func report(_ path: String, _ message: String) {
@@ -46,6 +75,7 @@ struct ManifestRuleChecker {
         } else {
             storyIndex[story.id] = index
         }
+        checkDuration(story.duration, of: story.items, at: "\(path).duration", "its items' durations")
         if let avatar = story.user.avatar { _ = checkFile(avatar, at: "\(path).user.avatar") }
         for (itemIndex, item) in story.items.enumerated() {
             check(item, at: "\(path).items[\(itemIndex)]")

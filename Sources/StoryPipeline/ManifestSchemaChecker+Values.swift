@@ -48,11 +48,17 @@ extension ManifestSchemaChecker {
         return string
     }
 
-    /// A relative path: a non-empty string not starting with `/`.
-    mutating func relativePath(_ value: JSONValue?, at path: String) -> String? {
-        string(value, at: path, "a relative path (not empty, not starting with /)") {
-            !$0.isEmpty && !$0.hasPrefix("/")
+    /// A plain relative path (``ManifestPath/isPlain(_:)``, the schema's `relativePath`): a file
+    /// inside the bundle. With `parentSteps` (the schema's `clipPath`, an item's `src`), leading
+    /// `../` steps may come first, for a `--reference` bundle's clips beside it.
+    mutating func relativePath(_ value: JSONValue?, at path: String, parentSteps: Bool = false) -> String? {
+        let rule =
+            "a plain relative path (non-empty components separated by single /, none of them . or .., "
+            + "no leading or trailing /, no control character)"
+        if parentSteps {
+            return string(value, at: path, rule + ", after any leading ../", ManifestPath.isPlainAfterParentSteps)
         }
+        return string(value, at: path, rule, ManifestPath.isPlain)
     }
 
     /// A boolean.

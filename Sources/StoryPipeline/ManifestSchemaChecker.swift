@@ -89,7 +89,8 @@ struct ManifestSchemaChecker {
         choice(
             item["hdr"], at: "\(path).hdr", [.string("none"), .string("hlg"), .string("pq"), .string("dolbyVision")])
         boolean(item["hasAudio"], at: "\(path).hasAudio")
-        for key in ["src", "poster", "thumbnail", "firstFrame", "lastFrame"] {
+        _ = relativePath(item["src"], at: "\(path).src", parentSteps: true)
+        for key in ["poster", "thumbnail", "firstFrame", "lastFrame"] {
             _ = relativePath(item[key], at: "\(path).\(key)")
         }
     }

@@ -104,7 +104,8 @@ public struct StoryInput: Sendable {
 
     /// Reads a JSON spec: `{"stories": [{"handle", "displayName", "avatar", "isRead", "items": [...]}]}`.
     /// Paths are relative to the spec file; the array order is the play order. A path that leads
-    /// outside the spec's folder is skipped with its reason.
+    /// outside the spec's folder is skipped with its reason, and so is a story whose handle an
+    /// earlier story has (the handle is the story's id).
     public static func loadSpec(_ path: String) throws -> StoryInput {
         let folder = (path as NSString).deletingLastPathComponent
         let root = InputRoot(folder.isEmpty ? "." : folder)
@@ -126,6 +127,8 @@ public struct StoryInput: Sendable {
             "\(path): unknown key \"\(key)\"" + (key.lowercased() == "stories" ? " (did you mean \"stories\"?)" : "")
                 + "; ignored"
         }
+        // The position of the story that plays under each handle.
+        var positions: [String: Int] = [:]
         for (position, entry) in entries.enumerated() {
             warnings += StoryFields.specStory.unknownKeyWarnings(in: entry).map {
                 "\(path): stories[\(position)]: \($0)"
@@ -143,6 +146,14 @@ public struct StoryInput: Sendable {
                 skipped.append(SkippedEntry(path: "stories[\(position)]", story: handle, reason: problem))
                 continue
             }
+            // The handle is the story's id: a second story of the same handle would give the
+            // manifest two stories of one id (and a transition from it to itself).
+            if let first = positions[handle] {
+                let reason = "handle \"\(handle)\" is also the handle of stories[\(first)], which plays instead"
+                skipped.append(SkippedEntry(path: "stories[\(position)]", story: handle, reason: reason))
+                continue
+            }
+            positions[handle] = position
             var items: [String] = []
             for item in (entry["items"] as? [Any] ?? []).compactMap({ $0 as? String }) {
                 if root.resolve(item) == .outside {

@@ -3,7 +3,7 @@ import StoryMedia
 
 /// The human-readable `inspect` block for one clip: aligned label/value rows.
 enum ClipInfoReport {
-    /// The block for `info`, ending with a newline.
+    /// The block for `info`, ending with a newline; every line of it is one line of text.
     static func text(_ info: ClipInfo) -> String {
         var rows: [(String, String)] = []
         let duration = info.duration.map { String(format: "%.3f s", $0) } ?? "unknown duration"
@@ -51,8 +51,11 @@ enum ClipInfoReport {
         }
         for warning in info.warnings { rows.append(("warning", warning)) }
         let width = rows.map(\.0.count).max() ?? 0
-        let lines = rows.map { "  " + $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
-        return info.path + "\n" + lines.joined(separator: "\n") + "\n"
+        // The path and the values from the file (tags, warnings) are escaped: each stays one line.
+        let lines = rows.map {
+            "  " + $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + Console.escaped($0.1)
+        }
+        return Console.escaped(info.path) + "\n" + lines.joined(separator: "\n") + "\n"
     }
 
     private static func byteCount(_ bytes: UInt64) -> String {

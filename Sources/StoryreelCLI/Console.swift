@@ -1,6 +1,11 @@
 import Foundation
 
 /// Where storyreel writes: data to stdout, diagnostics to stderr as one line each.
+///
+/// A message is one line whatever it quotes: errors, warnings and notes, and the human-readable
+/// lines on stdout (``line(_:)``), have their control characters written as escapes
+/// (``escaped(_:)``), so a file named `2\nstoryreel: note: all good.mp4` cannot end a line or
+/// fake another. Data (``output(_:)``: JSON, which its encoder escapes) is written as it is.
 public struct Console: Sendable {
     /// True when stderr is a terminal (and TERM is not `dumb`): progress bars may be drawn.
     public let stderrIsInteractive: Bool
@@ -13,28 +18,62 @@ public struct Console: Sendable {
         stderrIsInteractive = isatty(STDERR_FILENO) != 0 && term != "dumb" && !term.isEmpty
     }
 
-    /// Writes `text` and a newline to stdout.
+    /// Writes `text` and a newline to stdout as it is: data (JSON, help) or text whose quoted
+    /// parts are already ``escaped(_:)``.
     public func output(_ text: String) { write(text + "\n", to: FileHandle.standardOutput) }
 
-    /// `storyreel: error: PATH: reason` (or without the path) on stderr.
-    public func error(_ message: String) { write("storyreel: error: \(message)\n", to: FileHandle.standardError) }
+    /// One human-readable line on stdout (`posters/a.jpg`, `reel/manifest.json: valid`), its
+    /// control characters escaped.
+    public func line(_ text: String) { output(Self.escaped(text)) }
 
-    /// `storyreel: warning: …` on stderr, unless quiet.
-    public func warning(_ message: String) {
-        if !quiet { write("storyreel: warning: \(message)\n", to: FileHandle.standardError) }
+    /// `storyreel: error: PATH: reason` (or without the path) on stderr, as one line.
+    public func error(_ message: String) {
+        write("storyreel: error: \(Self.escaped(message))\n", to: FileHandle.standardError)
     }
 
-    /// `storyreel: note: …` on stderr, unless quiet.
+    /// `storyreel: warning: …` on stderr as one line, unless quiet.
+    public func warning(_ message: String) {
+        if !quiet { write("storyreel: warning: \(Self.escaped(message))\n", to: FileHandle.standardError) }
+    }
+
+    /// `storyreel: note: …` on stderr as one line, unless quiet.
     public func note(_ message: String) {
-        if !quiet { write("storyreel: note: \(message)\n", to: FileHandle.standardError) }
+        if !quiet { write("storyreel: note: \(Self.escaped(message))\n", to: FileHandle.standardError) }
     }
 
     /// Usage help after a usage error: on stderr (stdout stays empty), even when quiet.
     public func usage(_ text: String) { write(text + "\n", to: FileHandle.standardError) }
 
-    /// Raw text on stderr (progress bars), unless quiet.
+    /// Raw text on stderr (progress bars, whose parts from files are ``escaped(_:)``), unless quiet.
     public func status(_ text: String) {
         if !quiet { write(text, to: FileHandle.standardError) }
+    }
+
+    /// `text` with every character that could end a line or steer a terminal written as an
+    /// escape: `\n`, `\r`, `\t`, `\0`, and `\u{1B}` (hex, Swift's spelling) for the other
+    /// control characters (U+0001–U+001F, U+007F–U+009F) and the line and paragraph separators
+    /// U+2028 and U+2029. Everything else, a backslash included, is kept byte for byte, so a
+    /// path without those characters is printed exactly as it is.
+    public static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\0": result += "\\0"
+            case _ where needsEscape(scalar): result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// A C0 or C1 control character, DEL, or a line or paragraph separator.
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
+            || scalar.value == 0x2029
     }
 
     private func write(_ text: String, to handle: FileHandle) {

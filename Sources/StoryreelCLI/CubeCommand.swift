@@ -99,7 +99,7 @@ public enum CubeCommand: Command {
         }
         console.status(
             "storyreel: cube \(summary.width)x\(summary.height), \(summary.frameCount) frames -> "
-                + written.joined(separator: ", ") + "\n")
+                + written.map(Console.escaped).joined(separator: ", ") + "\n")
         if let video = summary.video, let cap = summary.maxBitrate, let path = outputs.videoPath {
             // The whole file, as the peak counts it.
             let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? video.bytes

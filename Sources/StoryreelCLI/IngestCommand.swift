@@ -45,13 +45,13 @@ public enum IngestCommand: Command {
         for (clip, outcome) in zip(arguments.positionals, outcomes) {
             switch outcome {
             case .ingested(let name, let playsBefore):
-                console.output("\(clip): ingested as \(handle)/\(name)")
+                console.line("\(clip): ingested as \(handle)/\(name)")
                 if !playsBefore.isEmpty {
                     console.warning(
                         "\(handle)/\(name) plays before \(playsBefore.joined(separator: ", ")): names that do not "
                             + "start with a number sort after numbered ones; number them to set the order")
                 }
-            case .alreadyPresent(let name): console.output("\(clip): already ingested as \(handle)/\(name)")
+            case .alreadyPresent(let name): console.line("\(clip): already ingested as \(handle)/\(name)")
             case .rejected(let reason):
                 console.error("\(clip): rejected: \(reason)")
                 exitCode = .dataError

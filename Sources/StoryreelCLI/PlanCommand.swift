@@ -55,18 +55,30 @@ public enum PlanCommand: Command {
             }
         } else {
             for plan in plans {
-                for unit in plan.shardUnits { console.output("\(unit.kind.rawValue)\t\(unit.output)\t\(unit.title)") }
+                for unit in plan.shardUnits {
+                    // Tab-separated: each field is escaped, so a tab in a name cannot add a column.
+                    let fields = [unit.kind.rawValue, unit.output, unit.title].map(Console.escaped)
+                    console.output(fields.joined(separator: "\t"))
+                }
             }
         }
-        batch.reportFailures(to: console)
-        for case .success(let (warnings, _)) in batch.results {
-            for warning in warnings { console.warning(warning) }
+        // Each INPUT's lines in argument order, and the first INPUT that failed or skipped
+        // something decides the exit code, as for inspect.
+        var exitCode = ExitCode.success
+        for result in batch.results {
+            let inputCode: ExitCode
+            switch result {
+            case .failure(let error):
+                console.error("\(error)")
+                inputCode = ExitCode(for: error)
+            case .success(let (warnings, plan)):
+                for warning in warnings { console.warning(warning) }
+                for entry in plan.skipped { console.error("\(entry.path): skipped: \(entry.reason)") }
+                inputCode = plan.skipped.isEmpty ? .success : .dataError
+            }
+            if exitCode == .success { exitCode = inputCode }
         }
-        for plan in plans {
-            for entry in plan.skipped { console.error("\(entry.path): skipped: \(entry.reason)") }
-        }
-        if batch.exitCode != .success { return batch.exitCode }
-        return plans.allSatisfy(\.skipped.isEmpty) ? .success : .dataError
+        return exitCode
     }
 
     /// `{"units": […], "skipped": […]}`, with `"input"` first when several INPUTs were given.

@@ -36,7 +36,8 @@ final class ProgressBar: Sendable {
         let width = 24
         let filled = progress.total > 0 ? width * progress.done / progress.total : width
         let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
-        let current = progress.current.count > 40 ? "…" + progress.current.suffix(39) : progress.current
+        let last = Console.escaped(progress.current)
+        let current = last.count > 40 ? "…" + last.suffix(39) : last
         let line = String(
             format: "\r\u{1B}[K[%@] %d/%d %.1f/s ETA %.0fs %@", bar, progress.done, progress.total, rate, eta,
             String(current))
@@ -49,7 +50,7 @@ final class ProgressBar: Sendable {
         let percent = progress.total > 0 ? progress.done * 100 / progress.total : 100
         return String(
             format: "storyreel: progress: %d/%d (%d%%), %.1f units/s, ETA %.0f s, last: %@\n", progress.done,
-            progress.total, percent, rate, eta, progress.current)
+            progress.total, percent, rate, eta, Console.escaped(progress.current))
     }
 
     private static func rateAndETA(_ progress: RenderProgress, elapsed: Double) -> (rate: Double, eta: Double) {

@@ -144,7 +144,7 @@ public enum RenderCommand: Command {
     static func waitingNote(_ folder: String, console: Console) -> @Sendable (Int32?) -> Void {
         { holder in
             let pid = holder.map { " (held by pid \($0))" } ?? ""
-            console.status("storyreel: waiting for the lock on \(folder)\(pid)…\n")
+            console.status("storyreel: waiting for the lock on \(Console.escaped(folder))\(pid)…\n")
         }
     }
 

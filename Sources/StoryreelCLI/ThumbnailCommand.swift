@@ -113,7 +113,7 @@ public enum ThumbnailCommand: Command {
         for (clip, result) in zip(clips, batch.results) {
             switch result {
             case .success(let written):
-                if !toStandardOutput { console.output(written.output) }
+                if !toStandardOutput { console.line(written.output) }
                 if let requested = written.clampedRequest {
                     let shown = written.frameTime.map { String(format: " (%.3f s)", $0) } ?? ""
                     console.note(

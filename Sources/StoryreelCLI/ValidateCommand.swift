@@ -31,7 +31,7 @@ public enum ValidateCommand: Command {
         let problems = try ManifestValidator.problems(
             inManifestAt: path, root: arguments[root], timeout: timeout)
         for problem in problems { console.error("\(path): \(problem)") }
-        if problems.isEmpty { console.output("\(path): valid") }
+        if problems.isEmpty { console.line("\(path): valid") }
         return problems.isEmpty ? .success : .dataError
     }
 }

@@ -32,6 +32,32 @@ import Testing
         #expect(array?.count == 1 && array?.first?["input"] as? String == Self.stories, "\(plan.stdout)")
     }
 
+    /// An INPUT that plans with a skipped clip exits 65 alone; before a missing INPUT it still
+    /// decides the exit code and its lines come first. The old `plan` let any INPUT that failed
+    /// to load win (`plan s1 nosuch` exited 66) and printed every load error before every
+    /// skipped line.
+    @Test func planReportsEachInputInArgumentOrderAndTheFirstFailingOneSetsTheExitCode() throws {
+        let withSkip = folder.path("s1")
+        try FileManager.default.createDirectory(atPath: "\(withSkip)/ana", withIntermediateDirectories: true)
+        try folder.write("s1/ana/broken.mp4", Data(repeating: 7, count: 4096))
+        let missing = folder.path("nosuch")
+        let alone = try TestEnvironment.storyreel(["plan", withSkip])
+        #expect(alone.status == 65, "\(alone.stderr)")
+        for json in [[], ["--json"]] {
+            let skipFirst = try TestEnvironment.storyreel(["plan", withSkip, missing, "--jobs", "2"] + json)
+            #expect(skipFirst.status == 65, "\(json): \(skipFirst.stderr)")
+            let lines = skipFirst.stderr.split(separator: "\n").map(String.init)
+            #expect(lines.count == 3, "\(lines)")
+            #expect(lines.first?.hasPrefix("storyreel: error: ana/broken.mp4: skipped: ") == true, "\(lines)")
+            #expect(lines.dropFirst().first == "storyreel: error: ana: skipped: no playable clip", "\(lines)")
+            #expect(lines.last == "storyreel: error: \(missing): no such file or folder", "\(lines)")
+
+            let missingFirst = try TestEnvironment.storyreel(["plan", missing, withSkip, "--jobs", "2"] + json)
+            #expect(missingFirst.status == 66, "\(json): \(missingFirst.stderr)")
+            #expect(missingFirst.stderr.hasPrefix("storyreel: error: \(missing): "), "\(missingFirst.stderr)")
+        }
+    }
+
     @Test func resultsComeInArgumentOrder() throws {
         let clips = Array(repeating: [Self.clip, Self.other], count: 6).flatMap { $0 }
         let inspect = try TestEnvironment.storyreel(["inspect", "--json", "--jobs", "8"] + clips)

@@ -63,4 +63,37 @@ import Testing
         let stories = Set((plan?["units"] as? [[String: Any]] ?? []).compactMap { $0["story"] as? String })
         #expect(stories == ["ben_k"])
     }
+
+    /// The handle is the story's id. The old render took both stories of a spec with one handle
+    /// (exit 0), and wrote a manifest `validate` refused: `stories[1].id: 'ana.lima' is also the
+    /// id of stories[0]`, and a transition from ana.lima to ana.lima.
+    @Test func aSpecStoryWithAnEarlierStorysHandleIsSkipped() throws {
+        let fixture = try BundleFixture()
+        let spec = #"""
+            {"stories": [
+              {"handle": "ana.lima", "items": ["ana.lima/IMG_0001.MOV"]},
+              {"handle": "ben_k", "items": ["ben_k/1.mp4"]},
+              {"handle": "ana.lima", "displayName": "Ana again", "items": ["chloe/morning.mp4"]}
+            ]}
+            """#
+        // Beside the clips, so the bundle is outside the spec's folder.
+        let path = "\(fixture.stories)/spec.json"
+        try Data(spec.utf8).write(to: URL(fileURLWithPath: path))
+        let bundle = fixture.folder.path("reel")
+        let result = try TestEnvironment.storyreel(["render", path, "-o", bundle, "--size", "360x640"])
+        #expect(result.status == 65, "\(result.stderr)")
+        let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("storyreel: error: ") }
+        #expect(
+            errors == [
+                "storyreel: error: stories[2]: skipped: handle \"ana.lima\" is also the handle of stories[0], "
+                    + "which plays instead"
+            ], "\(result.stderr)")
+        let manifest = try fixture.manifest("reel")
+        #expect(manifest.stories.map(\.id) == ["ana.lima", "ben_k"])
+        #expect(manifest.stories.first?.user.displayName == "ana.lima", "the first story plays, as it was")
+        #expect(manifest.transitions.map { "\($0.from)→\($0.to)" } == ["ana.lima→ben_k"])
+        #expect(manifest.skipped.map(\.path) == ["stories[2]"])
+        let validate = try TestEnvironment.storyreel(["validate", bundle])
+        #expect(validate.status == 0, "\(validate.stderr)")
+    }
 }

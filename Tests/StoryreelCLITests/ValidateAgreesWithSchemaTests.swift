@@ -28,17 +28,67 @@ import Testing
             var repeated = item(of: $0, 0, 0)
             repeated["id"] = "\(repeated["id"]!)-2"
             set(&$0, ["stories", 2, "items", 1], repeated)
+            // The durations stay the sums of the items' (validate checks that; a schema cannot).
+            set(&$0, ["stories", 2, "duration"], 5)
+            set(&$0, ["duration"], 12.5)
             set(&$0, ["stories", 1, "user", "avatar"], NSNull())
             set(&$0, ["stories", 1, "isRead"], true)
             set(&$0, ["stories", 1, "items", 0, "hdr"], "dolbyVision")
             set(&$0, ["stories", 1, "items", 0, "frameRate"], 0)
             set(&$0, ["skipped", 0, "story"], NSNull())
-            set(&$0, ["duration"], 0)
         },
-        Case(name: "no stories at all", expectedPath: nil) {
+        Case(name: "no stories at all, lasting 0 s", expectedPath: nil) {
             set(&$0, ["stories"], [Any]())
             set(&$0, ["transitions"], [Any]())
             set(&$0, ["skipped"], [Any]())
+            set(&$0, ["duration"], 0)
+        },
+    ]
+
+    /// Paths a player cannot use as they are, which validate (and python3-jsonschema) accepted
+    /// before manifest paths had to be plain: the old schema asked only for a non-empty string
+    /// not starting with `/`, and the old validator resolved `posters/a.jpg/.`, `thumbs//b2.jpg`
+    /// and a `src` cut short by a NUL (lstat stops there) to the real files.
+    static let notPlain: [Case] = [
+        Case(name: "a poster path with /. appended", expectedPath: "stories[0].items[0].poster") {
+            set(&$0, ["stories", 0, "items", 0, "poster"], "posters/a.jpg/.")
+        },
+        Case(name: "a thumbnail path with a trailing /", expectedPath: "stories[1].items[0].thumbnail") {
+            set(&$0, ["stories", 1, "items", 0, "thumbnail"], "thumbs/b1.jpg/")
+        },
+        Case(name: "a thumbnail path with // inside", expectedPath: "stories[1].items[1].thumbnail") {
+            set(&$0, ["stories", 1, "items", 1, "thumbnail"], "thumbs//b2.jpg")
+        },
+        Case(name: "a clip path with a NUL appended", expectedPath: "stories[0].items[0].src") {
+            let src = item(of: $0, 0, 0)["src"] as! String
+            set(&$0, ["stories", 0, "items", 0, "src"], src + "\u{0}.txt")
+        },
+        Case(name: "a clip path with a .. inside", expectedPath: "stories[1].items[0].src") {
+            let src = item(of: $0, 1, 0)["src"] as! String
+            set(&$0, ["stories", 1, "items", 0, "src"], "clips/../" + src)
+        },
+        Case(name: "a clip path starting with ./", expectedPath: "stories[2].items[0].src") {
+            let src = item(of: $0, 2, 0)["src"] as! String
+            set(&$0, ["stories", 2, "items", 0, "src"], "./" + src)
+        },
+        Case(name: "an avatar path ending in a newline", expectedPath: "stories[0].user.avatar") {
+            // Python's `$` matches before a final newline: the schema's `not` rule catches it.
+            set(&$0, ["stories", 0, "user", "avatar"], "avatars/ana.jpg\n")
+        },
+        Case(name: "a transition path with a . component", expectedPath: "transitions[1].src") {
+            set(&$0, ["transitions", 1, "src"], "transitions/./ben-chloe.mp4")
+        },
+        Case(name: "a first-frame still holding a DEL", expectedPath: "stories[2].items[0].firstFrame") {
+            set(&$0, ["stories", 2, "items", 0, "firstFrame"], "posters/c\u{7F}.jpg")
+        },
+        Case(name: "a last-frame still that is only ..", expectedPath: "stories[2].items[0].lastFrame") {
+            set(&$0, ["stories", 2, "items", 0, "lastFrame"], "..")
+        },
+        Case(
+            name: "a poster path with leading ../ (only a clip may live beside the bundle)",
+            expectedPath: "stories[0].items[0].poster"
+        ) {
+            set(&$0, ["stories", 0, "items", 0, "poster"], "../reel/posters/a.jpg")
         },
     ]
 
@@ -156,7 +206,7 @@ import Testing
 
     @Test func validateAndJSONSchemaAgreeOnEveryCase() throws {
         let fixture = try ManifestFixture()
-        let cases = Self.good + Self.broken
+        let cases = Self.good + Self.broken + Self.notPlain
         var paths: [String] = []
         for (index, manifestCase) in cases.enumerated() {
             var manifest = fixture.goodManifest()
@@ -178,6 +228,40 @@ import Testing
             } else {
                 #expect(result.stderr.isEmpty, "'\(manifestCase)': \(result.stderr)")
                 #expect(result.stdout == "\(paths[index]): valid\n")
+            }
+        }
+    }
+
+    /// A `--reference` bundle's `src` may start with `../` steps, then must be plain; both
+    /// judges agree. The old schema and validator took `../outside/./a.mp4` and
+    /// `../outside//a.mp4` (with --root) as valid.
+    @Test func aClipBesideTheBundleIsNamedByParentStepsThenAPlainPath() throws {
+        let fixture = try ManifestFixture()
+        let outside = fixture.folder.path("outside")
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: "\(fixture.bundle)/\(fixture.clipPath("a"))", toPath: "\(outside)/a.mp4")
+        let sources = [
+            ("../outside/a.mp4", true), ("../reel/../outside/a.mp4", false), ("../outside/./a.mp4", false),
+            ("../outside//a.mp4", false), ("../outside/a.mp4/", false), (".././outside/a.mp4", false),
+        ]
+        var paths: [String] = []
+        for (index, (src, _)) in sources.enumerated() {
+            var manifest = fixture.goodManifest()
+            Self.set(&manifest, ["stories", 0, "items", 0, "src"], src)
+            paths.append(try fixture.save(manifest, as: "beside-\(index).json"))
+        }
+        let schemaSays = try ManifestFixture.schemaVerdicts(paths)
+        for (index, (src, plain)) in sources.enumerated() {
+            #expect(schemaSays[index] == plain, "jsonschema on \(src)")
+            let result = try fixture.validate([paths[index], "--root", fixture.folder.path("")])
+            #expect(result.status == (plain ? 0 : 65), "\(src): \(result.stderr)")
+            if !plain {
+                #expect(
+                    result.stderr
+                        == "storyreel: error: \(paths[index]): stories[0].items[0].src: expected a plain relative "
+                        + "path (non-empty components separated by single /, none of them . or .., no leading or "
+                        + "trailing /, no control character), after any leading ../, got '\(src)'\n")
             }
         }
     }

@@ -38,15 +38,20 @@ import Testing
         #expect(twoBens == ["stories[2].id: 'ben' is also the id of stories[1]"])
 
         let a = ValidateAgreesWithSchemaTests.item(of: fixture.goodManifest(), 0, 0)
-        let repeated = try problems(fixture) { manifest in
-            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 2, "items", 1], a)
+        /// Chloe's story plays `item` after her clip (the durations are kept the sums).
+        func chloeAlsoPlays(_ item: [String: Any]) -> Edit {
+            { manifest in
+                ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 2, "items", 1], item)
+                ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 2, "duration"], 5)
+                ValidateAgreesWithSchemaTests.set(&manifest, ["duration"], 12.5)
+            }
         }
+        let repeated = try problems(fixture, [], chloeAlsoPlays(a))
         #expect(repeated == ["stories[2].items[1].id: '\(a["id"]!)' is also the id of stories[0].items[0]"])
 
         var second = a
         second["id"] = "\(a["id"]!)-2"
-        #expect(
-            try problems(fixture) { ValidateAgreesWithSchemaTests.set(&$0, ["stories", 2, "items", 1], second) } == [])
+        #expect(try problems(fixture, [], chloeAlsoPlays(second)) == [])
 
         let wrongPrefix = try problems(fixture) { manifest in
             ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "id"], "0123456789abcdef")
@@ -124,11 +129,14 @@ import Testing
             try clipProblems("../outside/a.mp4") == [
                 "stories[0].items[0].src: ../outside/a.mp4 leads outside the bundle (see --root)"
             ])
+        // A .. after a name is not plain, wherever it leads (it used to be followed while it
+        // stayed inside the bundle).
         #expect(
-            try clipProblems("clips/../../outside/a.mp4").first?.hasSuffix("leads outside the bundle (see --root)")
-                == true)
+            try clipProblems("clips/../../outside/a.mp4").first?.hasSuffix(
+                "got 'clips/../../outside/a.mp4'") == true)
+        #expect(
+            try clipProblems("clips/./../\(fixture.clipPath("a"))").first?.contains("a plain relative path") == true)
         #expect(try clipProblems("../reel/\(fixture.clipPath("a"))").count == 1, "out and back in is still out")
-        #expect(try clipProblems("clips/./../\(fixture.clipPath("a"))") == [], "a .. that stays inside is fine")
 
         // Symlinks: out of the bundle (relative or absolute), to a device, and one inside.
         let links = [
@@ -160,6 +168,71 @@ import Testing
         #expect(
             try clipProblems("clips/zero.mp4", ["--root", fixture.folder.path("")]).first?.hasSuffix("outside --root")
                 == true)
+    }
+
+    /// The paths of the bug report, which the old validator resolved to the real files (a `/.`
+    /// or a trailing `/` after a file, `//`, a NUL that ends the path lstat sees) and accepted.
+    @Test func pathsThatAreNotPlainAreProblemsNamingTheirJSONPath() throws {
+        let fixture = try ManifestFixture()
+        let plainRule =
+            "expected a plain relative path (non-empty components separated by single /, none of them . or .., "
+            + "no leading or trailing /, no control character)"
+        let a = fixture.clipPath("a")
+        let found = try problems(fixture) { manifest in
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "poster"], "posters/a.jpg/.")
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "src"], "\(a)\u{0}.txt")
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 1, "items", 0, "thumbnail"], "thumbs/b1.jpg/")
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 1, "items", 1, "thumbnail"], "thumbs//b2.jpg")
+        }
+        #expect(
+            found == [
+                "stories[0].items[0].src: \(plainRule), after any leading ../, got '\(a)\\0.txt'",
+                "stories[0].items[0].poster: \(plainRule), got 'posters/a.jpg/.'",
+                "stories[1].items[0].thumbnail: \(plainRule), got 'thumbs/b1.jpg/'",
+                "stories[1].items[1].thumbnail: \(plainRule), got 'thumbs//b2.jpg'",
+            ])
+
+        // Odd names are still plain: dots inside or leading (not . or .. alone), spaces, non-ASCII.
+        for name in [".a.jpg", "...jpg", "a b.jpg", "café.jpg", "..b"] {
+            try fixture.write("posters/\(name)", Data("poster".utf8))
+            #expect(
+                try problems(fixture) {
+                    ValidateAgreesWithSchemaTests.set(&$0, ["stories", 0, "items", 0, "poster"], "posters/\(name)")
+                } == [], "posters/\(name)")
+        }
+    }
+
+    /// The old validator never compared the durations with the items': a top-level 999 and a
+    /// story's 0.1 were valid.
+    @Test func durationsAreTheSumsOfTheirItemsDurations() throws {
+        let fixture = try ManifestFixture()
+        let found = try problems(fixture) { manifest in
+            ValidateAgreesWithSchemaTests.set(&manifest, ["duration"], 999)
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 1, "duration"], 0.1)
+        }
+        #expect(
+            found == [
+                "duration: expected 10, the sum of every item's duration, got 999",
+                "stories[1].duration: expected 5, the sum of its items' durations, got 0.1",
+            ])
+        #expect(
+            try problems(fixture) { ValidateAgreesWithSchemaTests.set(&$0, ["duration"], 10.002) } == [
+                "duration: expected 10, the sum of every item's duration, got 10.002"
+            ])
+        // Within a millisecond, as adding up doubles in another order may give: 0.1 + 0.2 is
+        // 0.30000000000000004.
+        let sums = try problems(fixture) { manifest in
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 1, "items", 0, "duration"], 0.1)
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 1, "items", 1, "duration"], 0.2)
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 1, "duration"], 0.3)
+            ValidateAgreesWithSchemaTests.set(&manifest, ["duration"], 5.3009)
+        }
+        #expect(sums == [])
+        // An item the schema faults is reported once, at the item, not again in the sums.
+        let negative = try problems(fixture) {
+            ValidateAgreesWithSchemaTests.set(&$0, ["stories", 0, "items", 0, "duration"], -1)
+        }
+        #expect(negative == ["stories[0].items[0].duration: must be greater than 0, got -1"])
     }
 
     @Test func aFIFOOrADeviceIsReportedWithoutWaiting() throws {

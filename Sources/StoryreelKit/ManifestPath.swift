@@ -1,0 +1,45 @@
+/// The rule every path in a manifest follows, so a player can join it to the manifest's URL
+/// as it is: `schema/manifest.schema.json` states the same rule as a `pattern`.
+///
+/// A path is *plain* when it is one or more non-empty components separated by single `/`, none
+/// of them `.` or `..`, with no leading or trailing `/` and no control character (U+0000–U+001F,
+/// U+007F): `posters/3f2c….jpg`, never `posters/3f2c….jpg/.`, `thumbs//a.jpg`, `thumbs/a.jpg/`
+/// or a name holding a NUL. Every file inside a bundle is named by a plain path; an item's
+/// `src` may also start with `../` steps, for a `--reference` bundle whose clips live beside it.
+public enum ManifestPath {
+    /// True when `path` is plain: non-empty components separated by single `/`, none of them
+    /// `.` or `..`, no leading or trailing `/`, no control character.
+    public static func isPlain(_ path: String) -> Bool {
+        isPlain(path.utf8[...])
+    }
+
+    /// True when `path` is any number of leading `../` steps followed by a plain path: how an
+    /// item's `src` names a clip outside the bundle (`../stories/ana.lima/IMG_0001.MOV`).
+    public static func isPlainAfterParentSteps(_ path: String) -> Bool {
+        var rest = path.utf8[...]
+        while rest.starts(with: parentStep) { rest = rest.dropFirst(parentStep.count) }
+        return isPlain(rest)
+    }
+
+    /// True when `text` holds a control character: U+0000–U+001F or U+007F.
+    public static func hasControlCharacter(_ text: String) -> Bool {
+        text.utf8.contains(where: isControlByte)
+    }
+
+    /// `../` in UTF-8.
+    private static let parentStep = Array("../".utf8)
+
+    /// The rule on UTF-8 bytes: `/` and `.` are ASCII, so this splits exactly where the
+    /// schema's pattern does (by code point, never by grapheme: `/` followed by a combining
+    /// mark still separates components).
+    private static func isPlain(_ bytes: Substring.UTF8View) -> Bool {
+        let dot = UInt8(ascii: ".")
+        return !bytes.contains(where: isControlByte)
+            && bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).allSatisfy { component in
+                !component.isEmpty && !component.elementsEqual([dot]) && !component.elementsEqual([dot, dot])
+            }
+    }
+
+    /// A byte of a control character in UTF-8: every byte of a longer character is 0x80 or above.
+    private static func isControlByte(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x7F }
+}

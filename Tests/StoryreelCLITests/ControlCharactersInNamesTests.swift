@@ -1,0 +1,109 @@
+import Foundation
+import StoryreelKit
+import StoryreelTestSupport
+import Testing
+
+@testable import StoryreelCLI
+
+/// A file name may hold a newline, a tab or an escape sequence. Every line storyreel prints
+/// stays one line (control characters escaped: a newline as the two characters `\n`), JSON
+/// keeps the name exactly, and a `--reference` manifest never names such a path.
+@Suite struct ControlCharactersInNamesTests {
+    /// What a clip's name tries to print as a line of its own.
+    static let fakeNote = "storyreel: note: all good, 0 skipped"
+
+    /// Plain text, backslashes and non-ASCII letters included, is kept byte for byte; each
+    /// control character becomes an escape. The old code had no escaping at all.
+    @Test func escapingKeepsPlainTextAndTurnsControlCharactersIntoEscapes() {
+        for plain in ["ana.lima/IMG_0001.MOV", "café/a b\\n.mov", "ana.lima → ben_k", ""] {
+            #expect(Console.escaped(plain) == plain)
+        }
+        #expect(
+            Console.escaped("2\nx\t\r\0\u{1B}[31m\u{7F}\u{85}\u{2028}é")
+                == #"2\nx\t\r\0\u{1B}[31m\u{7F}\u{85}\u{2028}é"#)
+    }
+
+    /// The old render printed the skipped clip's name as it is: a second line
+    /// `storyreel: note: all good, 0 skipped.mp4: skipped: …`; plan's text output got an extra
+    /// line and column, and inspect's block an extra line.
+    @Test func renderPlanAndInspectPrintANameWithANewlineOnOneLine() throws {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("stories")
+        for story in ["ana", "ben"] {
+            try FileManager.default.createDirectory(atPath: "\(stories)/\(story)", withIntermediateDirectories: true)
+        }
+        let garbage = "ben/2\n\(Self.fakeNote).mp4"
+        let tabbed = "ana/3\tx\n.mp4"
+        try FileManager.default.copyItem(atPath: HostileFiles.goodClip, toPath: "\(stories)/ana/1.mp4")
+        try FileManager.default.copyItem(atPath: HostileFiles.otherClip, toPath: "\(stories)/\(tabbed)")
+        try FileManager.default.copyItem(atPath: HostileFiles.goodClip, toPath: "\(stories)/ben/1.mp4")
+        try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: "\(stories)/\(garbage)"))
+
+        let bundle = folder.path("reel")
+        let render = try TestEnvironment.storyreel([
+            "render", stories, "-o", bundle, "--size", "360x640", "--jobs", "1",
+        ])
+        #expect(render.status == 65, "\(render.stderr)")
+        let lines = render.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.allSatisfy { $0.hasPrefix("storyreel: ") }, "\(render.stderr)")
+        #expect(!lines.contains { $0.hasPrefix(Self.fakeNote) }, "\(render.stderr)")
+        #expect(
+            lines.contains { $0.hasPrefix(#"storyreel: error: ben/2\n\#(Self.fakeNote).mp4: skipped: "#) },
+            "\(render.stderr)")
+        // JSON keeps the name exactly.
+        let manifest = try Manifest(jsonData: Data(contentsOf: URL(fileURLWithPath: "\(bundle)/manifest.json")))
+        #expect(manifest.skipped.map(\.path) == [garbage])
+        #expect(try TestEnvironment.storyreel(["validate", bundle]).status == 0)
+
+        let plan = try TestEnvironment.storyreel(["plan", stories])
+        #expect(plan.status == 65, "\(plan.stderr)")
+        let units = plan.stdout.split(separator: "\n").map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false)
+        }
+        #expect(units.allSatisfy { $0.count == 3 }, "\(plan.stdout)")
+        #expect(units.contains { $0.last == #"ana/3\tx\n.mp4"# }, "\(plan.stdout)")
+        let planJSON = try TestEnvironment.storyreel(["plan", stories, "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(planJSON.stdout.utf8)) as? [String: Any]
+        let inputs = (object?["units"] as? [[String: Any]] ?? []).compactMap { $0["input"] as? String }
+        #expect(inputs.contains(tabbed))
+        #expect(planJSON.stdout.contains(#""ana/3\tx\n.mp4""#), "the encoder's own escapes, as before")
+
+        let clip = "\(stories)/\(tabbed)"
+        let inspect = try TestEnvironment.storyreel(["inspect", clip])
+        #expect(inspect.status == 0, "\(inspect.stderr)")
+        #expect(inspect.stdout.split(separator: "\n").first.map(String.init) == Console.escaped(clip))
+        #expect(
+            inspect.stdout.split(separator: "\n").dropFirst().allSatisfy { $0.hasPrefix("  ") }, "\(inspect.stdout)")
+    }
+
+    /// With `--reference` an item's `src` is the clip's own path, which may not hold a control
+    /// character; the old render wrote it into the manifest (exit 0), a manifest `validate` now
+    /// refuses. Copied clips are named by their hash, so `--copy` takes the clip.
+    @Test func aReferencedClipWhosePathHoldsAControlCharacterIsSkipped() throws {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("stories")
+        try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: HostileFiles.goodClip, toPath: "\(stories)/ana/1.mp4")
+        try FileManager.default.copyItem(atPath: HostileFiles.otherClip, toPath: "\(stories)/ana/2\n.mp4")
+
+        let referenced = folder.path("referenced")
+        let render = try TestEnvironment.storyreel([
+            "render", stories, "-o", referenced, "--size", "360x640", "--reference",
+        ])
+        #expect(render.status == 65, "\(render.stderr)")
+        #expect(
+            render.stderr.contains(
+                #"storyreel: error: ana/2\n.mp4: skipped: its path holds a control character, which a "#
+                    + "manifest's src may not; render with --copy or --link"), "\(render.stderr)")
+        let manifest = try Manifest(
+            jsonData: Data(contentsOf: URL(fileURLWithPath: "\(referenced)/manifest.json")))
+        #expect(manifest.stories.flatMap(\.items).map(\.src) == ["../stories/ana/1.mp4"])
+        let validate = try TestEnvironment.storyreel(["validate", referenced, "--root", folder.path("")])
+        #expect(validate.status == 0, "\(validate.stderr)")
+
+        let copied = try TestEnvironment.storyreel([
+            "render", stories, "-o", folder.path("copied"), "--size", "360x640",
+        ])
+        #expect(copied.status == 0, "\(copied.stderr)")
+    }
+}
