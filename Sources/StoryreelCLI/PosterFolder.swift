@@ -3,7 +3,7 @@ import StoryMedia
 import StoryPipeline
 
 /// `thumbnail --out-dir DIR`'s folder: which posters in it storyreel wrote. Each run adds the
-/// names of the posters it wrote to `DIR/.storyreel-posters`; a later run replaces those, and
+/// names of the posters it wrote to `DIR/.storyreel-posters` (a JSON array); a later run replaces those, and
 /// refuses (73) to write over a file of that name that no run recorded, since it is someone
 /// else's. Two runs into one folder take turns (`flock` on the folder itself, so no lock file is
 /// left there), so neither loses the other's record.
@@ -28,9 +28,10 @@ struct PosterFolder {
             error.option = "--timeout"
             throw error
         }
+        // A JSON array of names, so a name with a newline in it is one name.
         recorded = Set(
             (try? RegularFile.contents(of: Self.recordPath(in: path), maxSize: 16 << 20))
-                .map { String(decoding: $0, as: UTF8.self).split(separator: "\n").map(String.init) } ?? [])
+                .flatMap { try? JSONDecoder().decode([String].self, from: $0) } ?? [])
     }
 
     /// The error (`.cannotCreateOutput`) when `poster` (a path in the folder) names a file that
@@ -45,9 +46,8 @@ struct PosterFolder {
 
     /// Adds `posters` (paths in the folder, just written) to the record.
     func record(_ posters: [String]) throws {
-        let names = recorded.union(posters.map { ($0 as NSString).lastPathComponent })
-        let text = names.sorted().map { $0 + "\n" }.joined()
-        try AtomicFile.write(Data(text.utf8), to: Self.recordPath(in: path))
+        let names = recorded.union(posters.map { ($0 as NSString).lastPathComponent }).sorted()
+        try AtomicFile.write(try JSONEncoder().encode(names), to: Self.recordPath(in: path))
     }
 
     private static func recordPath(in folder: String) -> String {

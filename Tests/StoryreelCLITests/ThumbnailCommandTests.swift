@@ -100,8 +100,8 @@ import Testing
             #expect(result.status == 0, "run \(run): \(result.stderr)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: theirs)).starts(with: [0xFF, 0xD8]), "a JPEG")
         }
-        let record = try String(contentsOfFile: out + "/.storyreel-posters", encoding: .utf8)
-        #expect(record == "portrait-h264.jpg\nsixty-fps.jpg\n")
+        let record = try Data(contentsOf: URL(fileURLWithPath: out + "/.storyreel-posters"))
+        #expect(try JSONDecoder().decode([String].self, from: record) == ["portrait-h264.jpg", "sixty-fps.jpg"])
     }
 
     /// Two runs into one `--out-dir` take turns (a `flock` on the folder), so neither loses the
