@@ -35,6 +35,10 @@ public enum IngestCommand: Command {
         if renderOptions == nil, let given = RenderCommand.settingsOptions.first(where: { arguments.wasGiven($0) }) {
             throw UsageError("--\(given.spec.name) is a setting of the render: give it with --render OUT")
         }
+        // OUT is checked as render checks it, before any clip is ingested or STORIES created.
+        if let output = arguments[render] {
+            try BundleFolder.check(output: output, inputRoot: stories, force: false)
+        }
         try checkStoriesFolder(stories, create: arguments[create])
         var console = console
         console.quiet = arguments[quiet]

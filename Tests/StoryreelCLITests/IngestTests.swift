@@ -80,4 +80,33 @@ import Testing
         let manifest = try fixture.manifest("reel")
         #expect(manifest.story(id: "chloe")?.items.count == 3)
     }
+
+    // The old code ingested the clip (printing its line on stdout) and only then refused OUT.
+    @Test func badRenderOutputIsRefusedBeforeAnyClipIsIngested() throws {
+        let fixture = try BundleFixture()
+        let clip = TestEnvironment.sample("sixty-fps.mp4")
+        let before = FolderSnapshot(fixture.stories)
+        let inside = try TestEnvironment.storyreel([
+            "ingest", clip, "--story", "chloe", "--into", fixture.stories, "--render", "\(fixture.stories)/reel",
+        ])
+        #expect(inside.status == 64)
+        #expect(inside.stdout.isEmpty)
+        #expect(inside.stderr.contains("inside the stories input"))
+        let file = try fixture.folder.write("reel.mp4", Data("not a folder".utf8))
+        let onFile = try TestEnvironment.storyreel([
+            "ingest", clip, "--story", "chloe", "--into", fixture.stories, "--render", file,
+        ])
+        #expect(onFile.status == 73)
+        #expect(onFile.stdout.isEmpty)
+        #expect(onFile.stderr.contains("\(file): exists and is not a folder"))
+        #expect(FolderSnapshot(fixture.stories) == before)
+        // A stories folder --create would make is not made either.
+        let fresh = fixture.folder.path("fresh")
+        let created = try TestEnvironment.storyreel([
+            "ingest", clip, "--story", "chloe", "--into", fresh, "--create", "--render", "\(fresh)/reel",
+        ])
+        #expect(created.status == 64)
+        #expect(created.stdout.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: fresh))
+    }
 }
