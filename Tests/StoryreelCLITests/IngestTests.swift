@@ -109,4 +109,29 @@ import Testing
         #expect(created.stdout.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: fresh))
     }
+
+    // The old code printed `CLIP: ingested as …` on stdout and the plays-before warning under
+    // --quiet, whose help says "Print only errors".
+    @Test func quietPrintsOnlyErrors() throws {
+        let fixture = try BundleFixture()
+        let clip = TestEnvironment.sample("portrait-h264.mp4")
+        let quiet = try TestEnvironment.storyreel([
+            "ingest", clip, "--story", "ana.lima", "--into", fixture.stories, "--quiet",
+        ])
+        #expect(quiet.status == 0, "\(quiet.stderr)")
+        #expect(quiet.stdout.isEmpty && quiet.stderr.isEmpty, "\(quiet.stdout)\(quiet.stderr)")
+        #expect(FileManager.default.fileExists(atPath: "\(fixture.stories)/ana.lima/0001-portrait-h264.mp4"))
+        let again = try TestEnvironment.storyreel([
+            "ingest", clip, "--story", "ana.lima", "--into", fixture.stories, "-q",
+        ])
+        #expect(again.status == 0)
+        #expect(again.stdout.isEmpty && again.stderr.isEmpty, "already ingested: nothing either")
+        let garbage = try fixture.folder.write("broken.mp4", Data(repeating: 7, count: 1000))
+        let rejected = try TestEnvironment.storyreel([
+            "ingest", garbage, "--story", "ana.lima", "--into", fixture.stories, "-q",
+        ])
+        #expect(rejected.status == 65)
+        #expect(rejected.stdout.isEmpty)
+        #expect(rejected.stderr.hasPrefix("storyreel: error: \(garbage): rejected: "), "errors still print")
+    }
 }
