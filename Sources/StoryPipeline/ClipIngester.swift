@@ -37,8 +37,12 @@ public struct ClipIngester: Sendable {
     }
 
     /// Ingests `clips` in order; a rejected clip does not stop the others.
+    ///
+    /// Throws, writing nothing, when the story folder is a link that leads outside the stories
+    /// folder (a render would skip that story) or is not a folder.
     public func ingest(_ clips: [String]) throws -> [IngestOutcome] {
         let folder = BundlePaths.join(storiesFolder, handle)
+        try checkStoryFolder(folder)
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
@@ -48,6 +52,8 @@ public struct ClipIngester: Sendable {
             file: BundlePaths.join(storiesFolder, ClipIngester.lockFileName), folder: storiesFolder,
             timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
+        // Again under the lock: a link may have been put there meanwhile.
+        try checkStoryFolder(folder)
         let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
             .filter(StoryInput.isClipFileName)
         var knownHashes: [String: String] = [:]
@@ -73,6 +79,23 @@ public struct ClipIngester: Sendable {
                 return .ingested(name: name, playsBefore: later.sorted(by: NaturalOrder.areInIncreasingOrder))
             } catch {
                 return .rejected(reason: MediaError.reason(of: error))
+            }
+        }
+    }
+
+    /// Refuses `folder` (STORIES/HANDLE) when something other than a folder inside the stories
+    /// folder is there: a symlink that leads outside it, for the reason `render` skips such a
+    /// story; a symlink that leads nowhere; a file. Nothing there is fine: it is created.
+    private func checkStoryFolder(_ folder: String) throws {
+        guard FileStamp(path: folder, followingLinks: false) != nil else { return }
+        switch InputRoot(storiesFolder).resolve(handle) {
+        case .outside:
+            throw MediaError(.cannotCreateOutput, path: folder, InputRoot.outsideReason)
+        case .missing:
+            throw MediaError(.cannotCreateOutput, path: folder, "a link that leads nowhere, not a story folder")
+        case .inside:
+            guard FileStamp(path: folder)?.isFolder == true else {
+                throw MediaError(.cannotCreateOutput, path: folder, "exists and is not a folder")
             }
         }
     }

@@ -81,6 +81,31 @@ import Testing
         #expect(manifest.story(id: "chloe")?.items.count == 3)
     }
 
+    // The old code followed the link and wrote the clip into the folder outside STORIES (exit 0),
+    // which render then skipped as leading outside the stories input.
+    @Test func storyFolderLinkedOutsideStoriesIsRefusedAndNothingIsWritten() throws {
+        let fixture = try BundleFixture()
+        let elsewhere = fixture.folder.path("elsewhere")
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: "\(fixture.stories)/evil", withDestinationPath: elsewhere)
+        let before = FolderSnapshot(fixture.stories)
+        let clip = TestEnvironment.sample("portrait-h264.mp4")
+        let result = try TestEnvironment.storyreel(["ingest", clip, "--story", "evil", "--into", fixture.stories])
+        #expect(result.status == 73)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr
+                == "storyreel: error: \(fixture.stories)/evil: it leads outside the stories input (a link or '..'); "
+                + "only links inside it are followed\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
+        #expect(FolderSnapshot(fixture.stories) == before, "not even the lock file")
+        // A link that stays inside STORIES is followed, as render follows it.
+        try FileManager.default.createSymbolicLink(atPath: "\(fixture.stories)/alias", withDestinationPath: "ben_k")
+        let inside = try TestEnvironment.storyreel(["ingest", clip, "--story", "alias", "--into", fixture.stories])
+        #expect(inside.status == 0, "\(inside.stderr)")
+        #expect(FileManager.default.fileExists(atPath: "\(fixture.stories)/ben_k/0011-portrait-h264.mp4"))
+    }
+
     // The old code ingested the clip (printing its line on stdout) and only then refused OUT.
     @Test func badRenderOutputIsRefusedBeforeAnyClipIsIngested() throws {
         let fixture = try BundleFixture()
