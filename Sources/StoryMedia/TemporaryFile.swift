@@ -3,8 +3,9 @@ import Foundation
 /// The one naming scheme for the temporary files storyreel's atomic writers use
 /// (``AtomicFile``, ``OutputFile``, the pipeline's clip placement): `.NAME.XXXXXX.storyreel-tmp`
 /// beside the final file (or in a staging folder of storyreel's own), where `XXXXXX` is six
-/// random letters or digits. A name of exactly that shape is the only thing a stale-temp sweep
-/// may remove, so a user's own dot-files are never touched.
+/// random letters or digits and NAME is the final file's name, cut short when the whole would
+/// not fit the file system's limit on a name. A name of exactly that shape is the only thing a
+/// stale-temp sweep may remove, so a user's own dot-files are never touched.
 public enum TemporaryFile {
     /// The suffix every storyreel temporary file ends with.
     public static let suffix = ".storyreel-tmp"
@@ -17,9 +18,8 @@ public enum TemporaryFile {
     public static func create(for finalPath: String, in folder: String? = nil) throws -> (
         descriptor: Int32, path: String
     ) {
-        let url = URL(fileURLWithPath: finalPath)
-        let directory = folder ?? url.deletingLastPathComponent().path
-        let pattern = "\(directory)/.\(url.lastPathComponent).\(String(repeating: "X", count: randomLength))\(suffix)"
+        let directory = folder ?? URL(fileURLWithPath: finalPath).deletingLastPathComponent().path
+        let pattern = path(for: finalPath, in: directory, random: String(repeating: "X", count: randomLength))
         var template = Array(pattern.utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer {
             mkstemps($0.baseAddress!, Int32(suffix.utf8.count))
@@ -36,11 +36,21 @@ public enum TemporaryFile {
     /// A fresh temporary path for `finalPath` that nothing has taken yet, for writers that
     /// create the file themselves (a hard link). Not reserved: create it with `O_EXCL` or `link`.
     public static func unusedPath(for finalPath: String, in folder: String? = nil) -> String {
-        let url = URL(fileURLWithPath: finalPath)
-        let directory = folder ?? url.deletingLastPathComponent().path
+        let directory = folder ?? URL(fileURLWithPath: finalPath).deletingLastPathComponent().path
         let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         let random = String((0..<randomLength).map { _ in alphabet.randomElement()! })
-        return "\(directory)/.\(url.lastPathComponent).\(random)\(suffix)"
+        return path(for: finalPath, in: directory, random: random)
+    }
+
+    /// `directory/.NAME.RANDOM.storyreel-tmp` for `finalPath`, where NAME is the final file's
+    /// name, cut (at a character boundary) as far as needed for the whole name to fit the file
+    /// system's limit: a long final name still gets a temporary name it can create, and the
+    /// shortened name still has the shape ``isTemporaryName(_:)`` recognises.
+    static func path(for finalPath: String, in directory: String, random: String) -> String {
+        let finalName = URL(fileURLWithPath: finalPath).lastPathComponent
+        let overhead = 2 + random.utf8.count + suffix.utf8.count
+        let kept = FileNameLength.prefix(of: finalName, fittingIn: FileNameLength.limit(in: directory) - overhead)
+        return "\(directory)/.\(kept.isEmpty ? "file" : kept).\(random)\(suffix)"
     }
 
     /// True for a file name of exactly the shape storyreel's temporary files have.

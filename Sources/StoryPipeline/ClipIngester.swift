@@ -39,21 +39,19 @@ public struct ClipIngester: Sendable {
     /// Ingests `clips` in order; a rejected clip does not stop the others.
     ///
     /// Throws, writing nothing, when the story folder is a link that leads outside the stories
-    /// folder (a render would skip that story) or is not a folder.
+    /// folder (a render would skip that story) or is not a folder. A story folder this call
+    /// created is removed again when no clip went into it.
     public func ingest(_ clips: [String]) throws -> [IngestOutcome] {
         let folder = BundlePaths.join(storiesFolder, handle)
         try checkStoryFolder(folder)
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw MediaError(.cannotCreateOutput, path: folder, "cannot create the story folder")
-        }
         let lock = try BundleLock(
             file: BundlePaths.join(storiesFolder, ClipIngester.lockFileName), folder: storiesFolder,
             timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
         // Again under the lock: a link may have been put there meanwhile.
         try checkStoryFolder(folder)
+        let createdFolder = try createStoryFolder(folder)
+        defer { if createdFolder { rmdir(folder) } }
         let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
             .filter(StoryInput.isClipFileName)
         var knownHashes: [String: String] = [:]
@@ -62,6 +60,7 @@ public struct ClipIngester: Sendable {
             if let sha = try? ContentHasher.sha256(ofFileAt: path, timeout: timeout) { knownHashes[sha] = name }
         }
         var sequence = existing.compactMap(ClipIngester.sequenceNumber).max() ?? 0
+        let nameLimit = FileNameLength.limit(in: folder)
         return clips.map { clip in
             do {
                 let info = try ClipProbe.inspect(path: clip, timeout: timeout)
@@ -73,7 +72,7 @@ public struct ClipIngester: Sendable {
                             format: "%.1f s is longer than --max-duration %g s", record.duration, maxDuration))
                 }
                 if let name = knownHashes[sha] { return .alreadyPresent(name: name) }
-                let name = try place(clip, sha256: sha, in: folder, after: &sequence)
+                let name = try place(clip, sha256: sha, in: folder, nameLimit: nameLimit, after: &sequence)
                 knownHashes[sha] = name
                 let later = existing.filter { NaturalOrder.areInIncreasingOrder(name, $0) }
                 return .ingested(name: name, playsBefore: later.sorted(by: NaturalOrder.areInIncreasingOrder))
@@ -100,16 +99,26 @@ public struct ClipIngester: Sendable {
         }
     }
 
+    /// Creates the story folder when it is missing, and returns true when it did.
+    private func createStoryFolder(_ folder: String) throws -> Bool {
+        guard mkdir(folder, 0o777) != 0 else { return true }
+        guard errno == EEXIST else {
+            let reason = String(cString: strerror(errno))
+            throw MediaError(.cannotCreateOutput, path: folder, "cannot create the story folder: \(reason)")
+        }
+        return false
+    }
+
     /// Copies `clip` into `folder` under the first free name `NNNN-NAME` numbered after
     /// `sequence`, which is advanced past it, and returns the name. An existing name is never
     /// replaced: a name another writer took meanwhile is skipped.
-    private func place(_ clip: String, sha256: String, in folder: String, after sequence: inout Int) throws
-        -> String
-    {
+    private func place(
+        _ clip: String, sha256: String, in folder: String, nameLimit: Int, after sequence: inout Int
+    ) throws -> String {
         let base = (clip as NSString).lastPathComponent
         while sequence < Int.max - 1 {
             sequence += 1
-            let name = String(format: "%04ld-", sequence) + base
+            let name = ClipIngester.fileName(sequence: sequence, clipName: base, limit: nameLimit)
             do {
                 try ClipPlacement.place(
                     clip, at: BundlePaths.join(folder, name), sha256: sha256, link: false, exclusive: true,
@@ -120,6 +129,14 @@ public struct ClipIngester: Sendable {
             }
         }
         throw MediaError(.cannotCreateOutput, path: folder, "no free sequence number")
+    }
+
+    /// The name a clip gets in its story: `NNNN-` (the sequence number, at least 4 digits) and
+    /// the clip's file name, whose stem is cut short (keeping the extension, at a character
+    /// boundary) when the whole would be longer than `limit` bytes, the file system's limit.
+    static func fileName(sequence: Int, clipName: String, limit: Int) -> String {
+        let prefix = String(format: "%04ld-", sequence)
+        return prefix + FileNameLength.fitting(clipName, in: limit - prefix.utf8.count)
     }
 
     /// The sequence number a clip name starts with (`0007-IMG.MOV`, `10.mp4`), or nil when it

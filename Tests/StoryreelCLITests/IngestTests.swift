@@ -106,6 +106,33 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: "\(fixture.stories)/ben_k/0011-portrait-h264.mp4"))
     }
 
+    // The old code rejected these legal names (65, "File name too long": `0001-` and the
+    // temporary name's `.` and `.XXXXXX.storyreel-tmp` made them longer than 255 bytes) and left
+    // the new, empty story folder behind.
+    @Test func longClipNamesAreShortenedToFitKeepingTheExtension() throws {
+        let fixture = try BundleFixture()
+        let sample = try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.sample("portrait-h264.mp4")))
+        let ascii = String(repeating: "a", count: 246) + ".mp4"  // 250 bytes
+        let accented = String(repeating: "é", count: 125) + ".MOV"  // 254 bytes, 2 bytes a letter
+        var unique = sample
+        unique.append(contentsOf: [0, 0, 0, 9] + Array("free".utf8) + [1])
+        let clips = [try fixture.folder.write(ascii, sample), try fixture.folder.write(accented, unique)]
+        let result = try TestEnvironment.storyreel(["ingest"] + clips + ["--story", "long", "--into", fixture.stories])
+        #expect(result.status == 0, "\(result.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: "\(fixture.stories)/long").sorted()
+        #expect(names.count == 2, "\(names)")
+        for name in names {
+            #expect(name.utf8.count <= 255, "\(name.utf8.count) bytes")
+            #expect(!name.unicodeScalars.contains("\u{FFFD}"), "cut on a character boundary")
+        }
+        #expect(names.first == "0001-" + String(repeating: "a", count: 246) + ".mp4", "fits: 255 bytes")
+        #expect(
+            names.last == "0002-" + String(repeating: "é", count: 123) + ".MOV", "the stem is cut, not the extension")
+        #expect(result.stdout.contains("ingested as long/\(names[1])"))
+        let copied = try Data(contentsOf: URL(fileURLWithPath: "\(fixture.stories)/long/\(names[1])"))
+        #expect(copied == unique)
+    }
+
     // The old code ingested the clip (printing its line on stdout) and only then refused OUT.
     @Test func badRenderOutputIsRefusedBeforeAnyClipIsIngested() throws {
         let fixture = try BundleFixture()
