@@ -39,8 +39,10 @@ public struct ClipIngester: Sendable {
     /// Ingests `clips` in order; a rejected clip does not stop the others.
     ///
     /// Throws, writing nothing, when the story folder is a link that leads outside the stories
-    /// folder (a render would skip that story) or is not a folder. A story folder this call
-    /// created is removed again when no clip went into it.
+    /// folder (a render would skip that story) or is not a folder. Under the lock, removes the
+    /// temporary files an interrupted ingest left in the story folder (only regular files named
+    /// by ``TemporaryFile``'s scheme). A story folder this call created is removed again when no
+    /// clip went into it.
     public func ingest(_ clips: [String]) throws -> [IngestOutcome] {
         let folder = BundlePaths.join(storiesFolder, handle)
         try checkStoryFolder(folder)
@@ -51,7 +53,13 @@ public struct ClipIngester: Sendable {
         // Again under the lock: a link may have been put there meanwhile.
         try checkStoryFolder(folder)
         let createdFolder = try createStoryFolder(folder)
-        defer { if createdFolder { rmdir(folder) } }
+        defer {
+            if createdFolder {
+                rmdir(folder)
+                InterruptCleanup.forgetFolder(folder)
+            }
+        }
+        TemporaryFile.removeStale(in: folder)
         let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
             .filter(StoryInput.isClipFileName)
         var knownHashes: [String: String] = [:]
@@ -99,14 +107,20 @@ public struct ClipIngester: Sendable {
         }
     }
 
-    /// Creates the story folder when it is missing, and returns true when it did.
+    /// Creates the story folder when it is missing, and returns true when it did; the folder is
+    /// removed if the process is interrupted while it is still empty.
     private func createStoryFolder(_ folder: String) throws -> Bool {
-        guard mkdir(folder, 0o777) != 0 else { return true }
-        guard errno == EEXIST else {
-            let reason = String(cString: strerror(errno))
+        var failure: Int32 = 0
+        let created = InterruptCleanup.trackFolder(folder) {
+            guard mkdir(folder, 0o777) != 0 else { return true }
+            failure = errno
+            return false
+        }
+        guard created || failure == EEXIST else {
+            let reason = String(cString: strerror(failure))
             throw MediaError(.cannotCreateOutput, path: folder, "cannot create the story folder: \(reason)")
         }
-        return false
+        return created
     }
 
     /// Copies `clip` into `folder` under the first free name `NNNN-NAME` numbered after
