@@ -38,7 +38,7 @@ public final class StagedFile {
 
     deinit {
         if descriptor >= 0 { close(descriptor) }
-        if !committed { unlink(temporaryPath) }
+        if !committed { TemporaryFile.remove(temporaryPath) }
     }
 
     /// Appends `bytes`. A full disk or any other write failure throws `.ioFailure` naming the
@@ -63,6 +63,7 @@ public final class StagedFile {
         try finishWriting()
         try StagedFile.moveIntoPlace(temporaryPath, at: path, exclusively: false)
         committed = true
+        TemporaryFile.release(temporaryPath)
     }
 
     /// Gives the finished file its name only when nothing has that name (throws ``NameTaken``
@@ -71,6 +72,7 @@ public final class StagedFile {
         try finishWriting()
         try StagedFile.moveIntoPlace(temporaryPath, at: path, exclusively: true)
         committed = true
+        TemporaryFile.release(temporaryPath)
     }
 
     /// Gives the finished file at `temporary` (in the same file system) the name `path`, and

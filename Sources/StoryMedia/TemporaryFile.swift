@@ -3,8 +3,10 @@ import Foundation
 /// The one naming scheme for the temporary files storyreel's atomic writers use
 /// (``AtomicFile``, ``OutputFile``, the pipeline's clip placement): `.NAME.XXXXXX.storyreel-tmp`
 /// beside the final file (or in a staging folder of storyreel's own), where `XXXXXX` is six
-/// random letters or digits. A name of exactly that shape is the only thing a stale-temp sweep
-/// may remove, so a user's own dot-files are never touched.
+/// random letters or digits and NAME is the final file's name, cut short when the whole would
+/// not fit the file system's limit on a name. A name of exactly that shape is the only thing a
+/// stale-temp sweep may remove, so a user's own dot-files are never touched. A temporary file
+/// this process made is removed if it is interrupted (``InterruptCleanup``).
 public enum TemporaryFile {
     /// The suffix every storyreel temporary file ends with.
     public static let suffix = ".storyreel-tmp"
@@ -12,35 +14,66 @@ public enum TemporaryFile {
     static let randomLength = 6
 
     /// Creates an empty temporary file (mode 0600) for `finalPath`, in `folder` (default: the
-    /// final file's folder), and returns its open descriptor and path. Throws
-    /// `.cannotCreateOutput` naming `finalPath` when it cannot be created.
+    /// final file's folder), and returns its open descriptor and path. The file is removed if the
+    /// process is interrupted (``InterruptCleanup``) until ``release(_:)`` or ``remove(_:)``.
+    /// Throws `.cannotCreateOutput` naming `finalPath` when it cannot be created.
     public static func create(for finalPath: String, in folder: String? = nil) throws -> (
         descriptor: Int32, path: String
     ) {
-        let url = URL(fileURLWithPath: finalPath)
-        let directory = folder ?? url.deletingLastPathComponent().path
-        let pattern = "\(directory)/.\(url.lastPathComponent).\(String(repeating: "X", count: randomLength))\(suffix)"
-        var template = Array(pattern.utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer {
-            mkstemps($0.baseAddress!, Int32(suffix.utf8.count))
+        let directory = folder ?? URL(fileURLWithPath: finalPath).deletingLastPathComponent().path
+        let pattern = path(for: finalPath, in: directory, random: String(repeating: "X", count: randomLength))
+        var descriptor: Int32 = -1
+        var failure: Int32 = 0
+        let created = InterruptCleanup.trackFile {
+            var template = Array(pattern.utf8CString)
+            descriptor = template.withUnsafeMutableBufferPointer {
+                mkstemps($0.baseAddress!, Int32(suffix.utf8.count))
+            }
+            failure = errno
+            return descriptor >= 0 ? template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } : nil
         }
-        guard descriptor >= 0 else {
+        guard let created else {
             throw MediaError(
                 .cannotCreateOutput, path: finalPath,
-                "cannot create a file in \(directory): \(String(cString: strerror(errno)))")
+                "cannot create a file in \(directory): \(String(cString: strerror(failure)))")
         }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        return (descriptor, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+        return (descriptor, created)
     }
 
-    /// A fresh temporary path for `finalPath` that nothing has taken yet, for writers that
-    /// create the file themselves (a hard link). Not reserved: create it with `O_EXCL` or `link`.
-    public static func unusedPath(for finalPath: String, in folder: String? = nil) -> String {
-        let url = URL(fileURLWithPath: finalPath)
-        let directory = folder ?? url.deletingLastPathComponent().path
+    /// A hard link to `source`'s file (following a symlink to it) under a fresh temporary name
+    /// for `finalPath`, beside it, removed if the process is interrupted until ``release(_:)``
+    /// or ``remove(_:)``; nil when it cannot be made (another file system, no hard links).
+    public static func hardLink(to source: String, for finalPath: String) -> String? {
+        let directory = URL(fileURLWithPath: finalPath).deletingLastPathComponent().path
         let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         let random = String((0..<randomLength).map { _ in alphabet.randomElement()! })
-        return "\(directory)/.\(url.lastPathComponent).\(random)\(suffix)"
+        let temporary = path(for: finalPath, in: directory, random: random)
+        return InterruptCleanup.trackFile {
+            linkat(AT_FDCWD, source, AT_FDCWD, temporary, AT_SYMLINK_FOLLOW) == 0 ? temporary : nil
+        }
+    }
+
+    /// Stops guarding `path` against interrupts: it has been given its final name.
+    public static func release(_ path: String) {
+        InterruptCleanup.forgetFile(path)
+    }
+
+    /// Removes the temporary file at `path` and stops guarding it.
+    public static func remove(_ path: String) {
+        unlink(path)
+        InterruptCleanup.forgetFile(path)
+    }
+
+    /// `directory/.NAME.RANDOM.storyreel-tmp` for `finalPath`, where NAME is the final file's
+    /// name, cut (at a character boundary) as far as needed for the whole name to fit the file
+    /// system's limit: a long final name still gets a temporary name it can create, and the
+    /// shortened name still has the shape ``isTemporaryName(_:)`` recognises.
+    static func path(for finalPath: String, in directory: String, random: String) -> String {
+        let finalName = URL(fileURLWithPath: finalPath).lastPathComponent
+        let overhead = 2 + random.utf8.count + suffix.utf8.count
+        let kept = FileNameLength.prefix(of: finalName, fittingIn: FileNameLength.limit(in: directory) - overhead)
+        return "\(directory)/.\(kept.isEmpty ? "file" : kept).\(random)\(suffix)"
     }
 
     /// True for a file name of exactly the shape storyreel's temporary files have.

@@ -36,9 +36,9 @@ public enum BundleFolder {
 
     /// Refuses OUT when it is INPUT or inside it (64), or when it holds things that are not
     /// storyreel's and `force` is false (73). `inputRoot` is the stories folder or the spec's
-    /// folder.
+    /// folder; it need not exist yet (`ingest --create --render OUT` checks OUT first).
     public static func check(output: String, inputRoot: String, force: Bool) throws {
-        let input = BundlePaths.realPath(inputRoot) ?? inputRoot
+        let input = BundlePaths.realPath(inputRoot) ?? BundlePaths.prospectiveRealPath(inputRoot)
         let resolvedOutput = BundlePaths.prospectiveRealPath(output)
         if BundlePaths.isInside(resolvedOutput, input) {
             throw BundleRefusal(

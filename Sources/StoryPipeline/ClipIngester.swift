@@ -37,17 +37,29 @@ public struct ClipIngester: Sendable {
     }
 
     /// Ingests `clips` in order; a rejected clip does not stop the others.
+    ///
+    /// Throws, writing nothing, when the story folder is a link that leads outside the stories
+    /// folder (a render would skip that story) or is not a folder. Under the lock, removes the
+    /// temporary files an interrupted ingest left in the story folder (only regular files named
+    /// by ``TemporaryFile``'s scheme). A story folder this call created is removed again when no
+    /// clip went into it.
     public func ingest(_ clips: [String]) throws -> [IngestOutcome] {
         let folder = BundlePaths.join(storiesFolder, handle)
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw MediaError(.cannotCreateOutput, path: folder, "cannot create the story folder")
-        }
+        try checkStoryFolder(folder)
         let lock = try BundleLock(
             file: BundlePaths.join(storiesFolder, ClipIngester.lockFileName), folder: storiesFolder,
             timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
+        // Again under the lock: a link may have been put there meanwhile.
+        try checkStoryFolder(folder)
+        let createdFolder = try createStoryFolder(folder)
+        defer {
+            if createdFolder {
+                rmdir(folder)
+                InterruptCleanup.forgetFolder(folder)
+            }
+        }
+        TemporaryFile.removeStale(in: folder)
         let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
             .filter(StoryInput.isClipFileName)
         var knownHashes: [String: String] = [:]
@@ -56,6 +68,7 @@ public struct ClipIngester: Sendable {
             if let sha = try? ContentHasher.sha256(ofFileAt: path, timeout: timeout) { knownHashes[sha] = name }
         }
         var sequence = existing.compactMap(ClipIngester.sequenceNumber).max() ?? 0
+        let nameLimit = FileNameLength.limit(in: folder)
         return clips.map { clip in
             do {
                 let info = try ClipProbe.inspect(path: clip, timeout: timeout)
@@ -67,7 +80,7 @@ public struct ClipIngester: Sendable {
                             format: "%.1f s is longer than --max-duration %g s", record.duration, maxDuration))
                 }
                 if let name = knownHashes[sha] { return .alreadyPresent(name: name) }
-                let name = try place(clip, sha256: sha, in: folder, after: &sequence)
+                let name = try place(clip, sha256: sha, in: folder, nameLimit: nameLimit, after: &sequence)
                 knownHashes[sha] = name
                 let later = existing.filter { NaturalOrder.areInIncreasingOrder(name, $0) }
                 return .ingested(name: name, playsBefore: later.sorted(by: NaturalOrder.areInIncreasingOrder))
@@ -77,16 +90,49 @@ public struct ClipIngester: Sendable {
         }
     }
 
+    /// Refuses `folder` (STORIES/HANDLE) when something other than a folder inside the stories
+    /// folder is there: a symlink that leads outside it, for the reason `render` skips such a
+    /// story; a symlink that leads nowhere; a file. Nothing there is fine: it is created.
+    private func checkStoryFolder(_ folder: String) throws {
+        guard FileStamp(path: folder, followingLinks: false) != nil else { return }
+        switch InputRoot(storiesFolder).resolve(handle) {
+        case .outside:
+            throw MediaError(.cannotCreateOutput, path: folder, InputRoot.outsideReason)
+        case .missing:
+            throw MediaError(.cannotCreateOutput, path: folder, "a link that leads nowhere, not a story folder")
+        case .inside:
+            guard FileStamp(path: folder)?.isFolder == true else {
+                throw MediaError(.cannotCreateOutput, path: folder, "exists and is not a folder")
+            }
+        }
+    }
+
+    /// Creates the story folder when it is missing, and returns true when it did; the folder is
+    /// removed if the process is interrupted while it is still empty.
+    private func createStoryFolder(_ folder: String) throws -> Bool {
+        var failure: Int32 = 0
+        let created = InterruptCleanup.trackFolder(folder) {
+            guard mkdir(folder, 0o777) != 0 else { return true }
+            failure = errno
+            return false
+        }
+        guard created || failure == EEXIST else {
+            let reason = String(cString: strerror(failure))
+            throw MediaError(.cannotCreateOutput, path: folder, "cannot create the story folder: \(reason)")
+        }
+        return created
+    }
+
     /// Copies `clip` into `folder` under the first free name `NNNN-NAME` numbered after
     /// `sequence`, which is advanced past it, and returns the name. An existing name is never
     /// replaced: a name another writer took meanwhile is skipped.
-    private func place(_ clip: String, sha256: String, in folder: String, after sequence: inout Int) throws
-        -> String
-    {
+    private func place(
+        _ clip: String, sha256: String, in folder: String, nameLimit: Int, after sequence: inout Int
+    ) throws -> String {
         let base = (clip as NSString).lastPathComponent
         while sequence < Int.max - 1 {
             sequence += 1
-            let name = String(format: "%04ld-", sequence) + base
+            let name = ClipIngester.fileName(sequence: sequence, clipName: base, limit: nameLimit)
             do {
                 try ClipPlacement.place(
                     clip, at: BundlePaths.join(folder, name), sha256: sha256, link: false, exclusive: true,
@@ -97,6 +143,14 @@ public struct ClipIngester: Sendable {
             }
         }
         throw MediaError(.cannotCreateOutput, path: folder, "no free sequence number")
+    }
+
+    /// The name a clip gets in its story: `NNNN-` (the sequence number, at least 4 digits) and
+    /// the clip's file name, whose stem is cut short (keeping the extension, at a character
+    /// boundary) when the whole would be longer than `limit` bytes, the file system's limit.
+    static func fileName(sequence: Int, clipName: String, limit: Int) -> String {
+        let prefix = String(format: "%04ld-", sequence)
+        return prefix + FileNameLength.fitting(clipName, in: limit - prefix.utf8.count)
     }
 
     /// The sequence number a clip name starts with (`0007-IMG.MOV`, `10.mp4`), or nil when it

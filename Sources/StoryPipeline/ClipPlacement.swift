@@ -19,8 +19,8 @@ enum ClipPlacement {
         _ source: String, at destination: String, sha256: String, link: Bool, exclusive: Bool = false,
         timeout: Double? = nil
     ) throws {
-        if link, let temporary = hardLink(source, beside: destination) {
-            defer { unlink(temporary) }
+        if link, let temporary = TemporaryFile.hardLink(to: source, for: destination) {
+            defer { TemporaryFile.remove(temporary) }
             try check(try ContentHasher.sha256(ofFileAt: temporary, timeout: timeout), against: sha256, source: source)
             try StagedFile.moveIntoPlace(temporary, at: destination, exclusively: exclusive)
             return
@@ -40,13 +40,6 @@ enum ClipPlacement {
         } else {
             try output.commit()
         }
-    }
-
-    /// A hard link to `source`'s file (following a symlink to it) under a temporary name next to
-    /// `destination`, or nil when the file system cannot link them.
-    private static func hardLink(_ source: String, beside destination: String) -> String? {
-        let temporary = TemporaryFile.unusedPath(for: destination)
-        return linkat(AT_FDCWD, source, AT_FDCWD, temporary, AT_SYMLINK_FOLLOW) == 0 ? temporary : nil
     }
 
     private static func check(_ placed: String, against expected: String, source: String) throws {

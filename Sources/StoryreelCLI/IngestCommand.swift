@@ -7,8 +7,8 @@ public enum IngestCommand: Command {
     public static let name = "ingest"
     public static let abstract = "Add new clips to a story folder safely, then optionally re-render the bundle."
     public static let usage =
-        "ingest CLIP... --story HANDLE --into STORIES [--render OUT [render's settings options]] [--max-duration 60] "
-        + "[--timeout S]"
+        "ingest CLIP... --story HANDLE --into STORIES [--create] [--render OUT [render's settings options]] "
+        + "[--max-duration 60] [--timeout S] [--quiet]"
     static let story = Option.text("story", "HANDLE", "The story (user) to add the clips to; created when new.")
     static let into = Option.text("into", "STORIES", "The stories folder (it must exist, unless --create).")
     static let create = Flag("create", "Create the stories folder STORIES when it is missing.")
@@ -16,7 +16,7 @@ public enum IngestCommand: Command {
     static let maxDuration = Option.number(
         "max-duration", "SECONDS", "Reject clips longer than this.", default: 60, range: .seconds)
     static let timeout = Option.number("timeout", "SECONDS", "Per-clip deadline.", default: 30, range: .seconds)
-    static let quiet = Flag("quiet", short: "q", "Print only errors.")
+    static let quiet = Flag("quiet", short: "q", "Print only errors (no per-clip lines, warnings or summary).")
     public static let options: [any OptionDeclaration] =
         [story, into, create, render, maxDuration, timeout, quiet] + RenderCommand.settingsOptions
     public static let examples = [
@@ -35,6 +35,11 @@ public enum IngestCommand: Command {
         if renderOptions == nil, let given = RenderCommand.settingsOptions.first(where: { arguments.wasGiven($0) }) {
             throw UsageError("--\(given.spec.name) is a setting of the render: give it with --render OUT")
         }
+        // OUT is checked as render checks it, before any clip is ingested or STORIES created.
+        if let output = arguments[render] {
+            try BundleFolder.check(output: output, inputRoot: stories, force: false)
+        }
+        InterruptCleanup.install()
         try checkStoriesFolder(stories, create: arguments[create])
         var console = console
         console.quiet = arguments[quiet]
@@ -45,13 +50,14 @@ public enum IngestCommand: Command {
         for (clip, outcome) in zip(arguments.positionals, outcomes) {
             switch outcome {
             case .ingested(let name, let playsBefore):
-                console.line("\(clip): ingested as \(handle)/\(name)")
+                if !console.quiet { console.line("\(clip): ingested as \(handle)/\(name)") }
                 if !playsBefore.isEmpty {
                     console.warning(
                         "\(handle)/\(name) plays before \(playsBefore.joined(separator: ", ")): names that do not "
                             + "start with a number sort after numbered ones; number them to set the order")
                 }
-            case .alreadyPresent(let name): console.line("\(clip): already ingested as \(handle)/\(name)")
+            case .alreadyPresent(let name):
+                if !console.quiet { console.line("\(clip): already ingested as \(handle)/\(name)") }
             case .rejected(let reason):
                 console.error("\(clip): rejected: \(reason)")
                 exitCode = .dataError

@@ -87,4 +87,25 @@ import Testing
         #expect(lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
         #expect(try contents() == ["poster.jpg"])
     }
+
+    /// A final name of the longest length Linux allows (255 bytes) is written: its temporary
+    /// name keeps only as much of it as fits, and still has storyreel's temporary shape. The old
+    /// code put the whole name into the temporary one (`.NAME.XXXXXX.storyreel-tmp`, 22 bytes
+    /// more) and failed with "File name too long".
+    @Test func longestFinalNameGetsATemporaryNameThatFits() throws {
+        let name = String(repeating: "ü", count: 125) + ".jpeg"  // 255 bytes
+        let path = folder.path(name)
+        do {
+            let file = try StagedFile(for: path)
+            let temporary = (file.temporaryPath as NSString).lastPathComponent
+            #expect(temporary.utf8.count <= 255, "\(temporary.utf8.count) bytes")
+            #expect(TemporaryFile.isTemporaryName(temporary))
+            #expect(!temporary.unicodeScalars.contains("\u{FFFD}"), "cut on a character boundary")
+            try file.append(Data("x".utf8))
+            try file.commit()
+        }
+        try AtomicFile.write(Data("second".utf8), to: path)
+        #expect(try contents() == [name])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("second".utf8))
+    }
 }

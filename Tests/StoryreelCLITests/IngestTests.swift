@@ -80,4 +80,110 @@ import Testing
         let manifest = try fixture.manifest("reel")
         #expect(manifest.story(id: "chloe")?.items.count == 3)
     }
+
+    // The old code followed the link and wrote the clip into the folder outside STORIES (exit 0),
+    // which render then skipped as leading outside the stories input.
+    @Test func storyFolderLinkedOutsideStoriesIsRefusedAndNothingIsWritten() throws {
+        let fixture = try BundleFixture()
+        let elsewhere = fixture.folder.path("elsewhere")
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: "\(fixture.stories)/evil", withDestinationPath: elsewhere)
+        let before = FolderSnapshot(fixture.stories)
+        let clip = TestEnvironment.sample("portrait-h264.mp4")
+        let result = try TestEnvironment.storyreel(["ingest", clip, "--story", "evil", "--into", fixture.stories])
+        #expect(result.status == 73)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr
+                == "storyreel: error: \(fixture.stories)/evil: it leads outside the stories input (a link or '..'); "
+                + "only links inside it are followed\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
+        #expect(FolderSnapshot(fixture.stories) == before, "not even the lock file")
+        // A link that stays inside STORIES is followed, as render follows it.
+        try FileManager.default.createSymbolicLink(atPath: "\(fixture.stories)/alias", withDestinationPath: "ben_k")
+        let inside = try TestEnvironment.storyreel(["ingest", clip, "--story", "alias", "--into", fixture.stories])
+        #expect(inside.status == 0, "\(inside.stderr)")
+        #expect(FileManager.default.fileExists(atPath: "\(fixture.stories)/ben_k/0011-portrait-h264.mp4"))
+    }
+
+    // The old code rejected these legal names (65, "File name too long": `0001-` and the
+    // temporary name's `.` and `.XXXXXX.storyreel-tmp` made them longer than 255 bytes) and left
+    // the new, empty story folder behind.
+    @Test func longClipNamesAreShortenedToFitKeepingTheExtension() throws {
+        let fixture = try BundleFixture()
+        let sample = try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.sample("portrait-h264.mp4")))
+        let ascii = String(repeating: "a", count: 246) + ".mp4"  // 250 bytes
+        let accented = String(repeating: "é", count: 125) + ".MOV"  // 254 bytes, 2 bytes a letter
+        var unique = sample
+        unique.append(contentsOf: [0, 0, 0, 9] + Array("free".utf8) + [1])
+        let clips = [try fixture.folder.write(ascii, sample), try fixture.folder.write(accented, unique)]
+        let result = try TestEnvironment.storyreel(["ingest"] + clips + ["--story", "long", "--into", fixture.stories])
+        #expect(result.status == 0, "\(result.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: "\(fixture.stories)/long").sorted()
+        #expect(names.count == 2, "\(names)")
+        for name in names {
+            #expect(name.utf8.count <= 255, "\(name.utf8.count) bytes")
+            #expect(!name.unicodeScalars.contains("\u{FFFD}"), "cut on a character boundary")
+        }
+        #expect(names.first == "0001-" + String(repeating: "a", count: 246) + ".mp4", "fits: 255 bytes")
+        #expect(
+            names.last == "0002-" + String(repeating: "é", count: 123) + ".MOV", "the stem is cut, not the extension")
+        #expect(result.stdout.contains("ingested as long/\(names[1])"))
+        let copied = try Data(contentsOf: URL(fileURLWithPath: "\(fixture.stories)/long/\(names[1])"))
+        #expect(copied == unique)
+    }
+
+    // The old code ingested the clip (printing its line on stdout) and only then refused OUT.
+    @Test func badRenderOutputIsRefusedBeforeAnyClipIsIngested() throws {
+        let fixture = try BundleFixture()
+        let clip = TestEnvironment.sample("sixty-fps.mp4")
+        let before = FolderSnapshot(fixture.stories)
+        let inside = try TestEnvironment.storyreel([
+            "ingest", clip, "--story", "chloe", "--into", fixture.stories, "--render", "\(fixture.stories)/reel",
+        ])
+        #expect(inside.status == 64)
+        #expect(inside.stdout.isEmpty)
+        #expect(inside.stderr.contains("inside the stories input"))
+        let file = try fixture.folder.write("reel.mp4", Data("not a folder".utf8))
+        let onFile = try TestEnvironment.storyreel([
+            "ingest", clip, "--story", "chloe", "--into", fixture.stories, "--render", file,
+        ])
+        #expect(onFile.status == 73)
+        #expect(onFile.stdout.isEmpty)
+        #expect(onFile.stderr.contains("\(file): exists and is not a folder"))
+        #expect(FolderSnapshot(fixture.stories) == before)
+        // A stories folder --create would make is not made either.
+        let fresh = fixture.folder.path("fresh")
+        let created = try TestEnvironment.storyreel([
+            "ingest", clip, "--story", "chloe", "--into", fresh, "--create", "--render", "\(fresh)/reel",
+        ])
+        #expect(created.status == 64)
+        #expect(created.stdout.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: fresh))
+    }
+
+    // The old code printed `CLIP: ingested as …` on stdout and the plays-before warning under
+    // --quiet, whose help says "Print only errors".
+    @Test func quietPrintsOnlyErrors() throws {
+        let fixture = try BundleFixture()
+        let clip = TestEnvironment.sample("portrait-h264.mp4")
+        let quiet = try TestEnvironment.storyreel([
+            "ingest", clip, "--story", "ana.lima", "--into", fixture.stories, "--quiet",
+        ])
+        #expect(quiet.status == 0, "\(quiet.stderr)")
+        #expect(quiet.stdout.isEmpty && quiet.stderr.isEmpty, "\(quiet.stdout)\(quiet.stderr)")
+        #expect(FileManager.default.fileExists(atPath: "\(fixture.stories)/ana.lima/0001-portrait-h264.mp4"))
+        let again = try TestEnvironment.storyreel([
+            "ingest", clip, "--story", "ana.lima", "--into", fixture.stories, "-q",
+        ])
+        #expect(again.status == 0)
+        #expect(again.stdout.isEmpty && again.stderr.isEmpty, "already ingested: nothing either")
+        let garbage = try fixture.folder.write("broken.mp4", Data(repeating: 7, count: 1000))
+        let rejected = try TestEnvironment.storyreel([
+            "ingest", garbage, "--story", "ana.lima", "--into", fixture.stories, "-q",
+        ])
+        #expect(rejected.status == 65)
+        #expect(rejected.stdout.isEmpty)
+        #expect(rejected.stderr.hasPrefix("storyreel: error: \(garbage): rejected: "), "errors still print")
+    }
 }

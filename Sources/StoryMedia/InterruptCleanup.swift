@@ -1,0 +1,112 @@
+import Foundation
+import Synchronization
+
+/// Removes what a run interrupted by SIGINT (Ctrl-C) or SIGTERM would otherwise leave behind:
+/// every ``TemporaryFile`` still open (a staged copy, a hard-link temporary) and every folder
+/// the run registered as its own while it is still empty. The process then dies of the same
+/// signal, as it would have without the cleanup (the shell sees 130 or 143).
+///
+/// The signals are received by one thread with `sigwait` (blocked everywhere else), not by a
+/// signal handler, so the cleanup runs as ordinary code and can take the registry's lock. A
+/// file is created and registered under that lock, so the cleanup never misses a file that
+/// exists; it is unregistered once it has its final name.
+public enum InterruptCleanup {
+    /// What is removed on an interrupt.
+    private struct Registry {
+        /// Temporary files, removed (`unlink`).
+        var files: Set<String> = []
+        /// Folders the run created, removed when empty (`rmdir`), last created first.
+        var folders: [String] = []
+    }
+
+    private static let registry = Mutex(Registry())
+    private static let installed = Mutex(false)
+
+    /// Starts handling SIGINT and SIGTERM for the rest of the process: call it before any
+    /// other thread is started (threads inherit the blocked signals). A signal the process was
+    /// started with ignored (a background job of a script ignores SIGINT) stays ignored. Calling
+    /// it again does nothing.
+    public static func install() {
+        let isFirst = installed.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        guard isFirst else { return }
+        let handled = [SIGINT, SIGTERM].filter { !isIgnored($0) }
+        guard !handled.isEmpty else { return }
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for number in handled { sigaddset(&signals, number) }
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        let watcher = Thread { [signals] in waitForSignal(among: signals) }
+        watcher.start()
+    }
+
+    /// Runs `create`, which makes a file and returns its path (nil when it made none), and
+    /// registers that path for removal on an interrupt. An interrupt arriving meanwhile is
+    /// handled once the file is registered.
+    static func trackFile(createdBy create: () -> String?) -> String? {
+        registry.withLock { registry in
+            let path = create()
+            if let path { registry.files.insert(path) }
+            return path
+        }
+    }
+
+    /// Stops tracking `path`: it has been given its final name, or removed.
+    static func forgetFile(_ path: String) {
+        _ = registry.withLock { $0.files.remove(path) }
+    }
+
+    /// Runs `create`, which makes a folder and returns true when it made one, and registers
+    /// `path` for removal on an interrupt while it is empty.
+    public static func trackFolder(_ path: String, createdBy create: () -> Bool) -> Bool {
+        registry.withLock { registry in
+            let created = create()
+            if created { registry.folders.append(path) }
+            return created
+        }
+    }
+
+    /// Stops tracking folder `path`: it holds a finished file, or has been removed.
+    public static func forgetFolder(_ path: String) {
+        registry.withLock { $0.folders.removeAll { $0 == path } }
+    }
+
+    /// True when signal `number` is ignored (`SIG_IGN`), as the process was started.
+    private static func isIgnored(_ number: Int32) -> Bool {
+        var current = sigaction()
+        guard sigaction(number, nil, &current) == 0 else { return false }
+        #if os(Linux)
+            let handler = current.__sigaction_handler.sa_handler
+        #else
+            let handler = current.__sigaction_u.__sa_handler
+        #endif
+        return unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+    }
+
+    /// The watcher thread: waits for one of `signals`, removes what is registered, and dies of
+    /// the signal while still holding the lock, so no other thread creates a file after the
+    /// cleanup.
+    private static func waitForSignal(among signals: sigset_t) {
+        var signals = signals
+        var received: Int32 = 0
+        while sigwait(&signals, &received) != 0 {}
+        registry.withLock { registry in
+            for file in registry.files { unlink(file) }
+            for folder in registry.folders.reversed() { rmdir(folder) }
+            die(of: received)
+        }
+    }
+
+    /// Ends the process by `signalNumber` with its default action.
+    private static func die(of signalNumber: Int32) -> Never {
+        signal(signalNumber, SIG_DFL)
+        var only = sigset_t()
+        sigemptyset(&only)
+        sigaddset(&only, signalNumber)
+        pthread_sigmask(SIG_UNBLOCK, &only, nil)
+        raise(signalNumber)
+        _exit(128 + signalNumber)
+    }
+}

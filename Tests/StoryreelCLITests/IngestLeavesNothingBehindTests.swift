@@ -1,0 +1,136 @@
+import Foundation
+import StoryMedia
+import StoryreelTestSupport
+import Testing
+
+/// `ingest` leaves nothing of its own behind in a story folder: not its temporary copy when it
+/// is interrupted, not an interrupted run's stale temporaries once it runs again, not an empty
+/// story folder when no clip went in.
+@Suite struct IngestLeavesNothingBehindTests {
+    /// A valid clip of about 100 MB (a sample followed by a large `free` atom), so copying it
+    /// takes long enough to interrupt.
+    func bigClip(in folder: TemporaryFolder) throws -> String {
+        let path = try folder.write(
+            "big.mp4", try Data(contentsOf: TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4")))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        let chunk = Data(count: 1 << 20)
+        let chunks = 100
+        let atomSize = UInt32(chunks * chunk.count + 8)
+        try handle.write(contentsOf: withUnsafeBytes(of: atomSize.bigEndian) { Data($0) } + Data("free".utf8))
+        for _ in 0..<chunks { try handle.write(contentsOf: chunk) }
+        return path
+    }
+
+    /// The temporary files (storyreel's name shape) in `folder`.
+    func temporaries(in folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter(TemporaryFile.isTemporaryName)
+    }
+
+    /// Starts the built storyreel as a shell starts it, with no signal blocked and SIGINT and
+    /// SIGTERM at their default action (a test's `Process` would pass on the signals its
+    /// thread blocks), its output discarded; returns its pid.
+    func spawnAsAShellWould(_ arguments: [String]) throws -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var interrupts = sigset_t()
+        sigemptyset(&interrupts)
+        sigaddset(&interrupts, SIGINT)
+        sigaddset(&interrupts, SIGTERM)
+        posix_spawnattr_setsigdefault(&attributes, &interrupts)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([TestEnvironment.storyreelBinary] + arguments).map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var pid = pid_t()
+        let failure = posix_spawn(&pid, TestEnvironment.storyreelBinary, &actions, &attributes, argv, environ)
+        guard failure == 0 else { throw TestFailure("cannot start storyreel: \(String(cString: strerror(failure)))") }
+        return pid
+    }
+
+    // The old code left `.0001-big.mp4.XXXXXX.storyreel-tmp` (the partial copy) and the new
+    // story folder behind: nothing handled SIGINT or SIGTERM, so the process just died.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func interruptedIngestRemovesItsTemporaryCopy(signal: Int32) throws {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("stories")
+        try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
+        let clip = try bigClip(in: folder)
+        let story = "\(stories)/new.user"
+        let pid = try spawnAsAShellWould(["ingest", clip, "--story", "new.user", "--into", stories])
+        var status: Int32 = 0
+        var exited = false
+        defer {
+            if !exited {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+            }
+        }
+        // Interrupt it while it copies: once its temporary file is there.
+        let deadline = Date().addingTimeInterval(60)
+        while !exited, temporaries(in: story).isEmpty, Date() < deadline {
+            exited = waitpid(pid, &status, WNOHANG) == pid
+            usleep(2_000)
+        }
+        try #require(!exited, "the ingest finished before it could be interrupted")
+        try #require(!temporaries(in: story).isEmpty, "no temporary copy appeared within 60 s")
+        kill(pid, signal)
+        exited = waitpid(pid, &status, 0) == pid
+        #expect(exited && status & 0x7f == signal, "it dies of the signal, as without the cleanup: status \(status)")
+        #expect(!FileManager.default.fileExists(atPath: story), "the story folder it created is gone")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: stories).sorted() == [".storyreel-ingest.lock", "ana"])
+    }
+
+    // The old code removed nothing: a killed ingest's temporary copy stayed in the story folder
+    // for good (neither a later ingest nor a render removes it).
+    @Test func laterIngestRemovesOnlyStaleTemporariesOfItsOwnShape() throws {
+        let fixture = try BundleFixture()
+        let story = "\(fixture.stories)/ben_k"
+        let stale = "\(story)/.0011-big.mp4.Ab3dE9.storyreel-tmp"
+        try Data(repeating: 1, count: 4096).write(to: URL(fileURLWithPath: stale))
+        // Not storyreel's (a user's dot-file, a name one letter off, a folder, a symlink), or not
+        // in the story folder the ingest writes into: all left as they are.
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(story)/.notes"))
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(story)/.x.mp4.Ab3dE9x.storyreel-tmp"))
+        try FileManager.default.createDirectory(
+            atPath: "\(story)/.folder.mp4.Ab3dE9.storyreel-tmp", withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(
+            atPath: "\(story)/.link.mp4.Ab3dE9.storyreel-tmp", withDestinationPath: "\(story)/.notes")
+        let otherStory = "\(fixture.stories)/ana.lima/.0003-x.mp4.Ab3dE9.storyreel-tmp"
+        try Data("other story".utf8).write(to: URL(fileURLWithPath: otherStory))
+        let result = try TestEnvironment.storyreel([
+            "ingest", TestEnvironment.sample("portrait-h264.mp4"), "--story", "ben_k", "--into", fixture.stories,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: stale))
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: story).filter { $0.hasPrefix(".") }.sorted()
+        #expect(
+            hidden == [
+                ".folder.mp4.Ab3dE9.storyreel-tmp", ".link.mp4.Ab3dE9.storyreel-tmp", ".notes",
+                ".x.mp4.Ab3dE9x.storyreel-tmp",
+            ])
+        #expect(FileManager.default.fileExists(atPath: otherStory))
+    }
+
+    // The old code created the story folder before looking at any clip and left it there, empty,
+    // when every clip was rejected.
+    @Test func failedIngestLeavesNoStoryFolderItCreated() throws {
+        let fixture = try BundleFixture()
+        let garbage = try fixture.folder.write("broken.mp4", Data(repeating: 7, count: 1000))
+        let result = try TestEnvironment.storyreel(["ingest", garbage, "--story", "newbie", "--into", fixture.stories])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("\(garbage): rejected"))
+        #expect(!FileManager.default.fileExists(atPath: "\(fixture.stories)/newbie"))
+    }
+}
