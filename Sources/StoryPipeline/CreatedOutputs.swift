@@ -36,10 +36,16 @@ public struct CreatedOutputs: Sendable {
         // system's reason ("Not a directory" under a file, "Permission denied").
         var made: [String] = []
         for folder in missing.map(\.path) {
-            if mkdir(folder, 0o777) == 0 {
+            // Registered as it is made, so an interrupt (Ctrl-C) takes it away again while empty.
+            var failure: Int32 = 0
+            if InterruptCleanup.trackFolder(folder, createdBy: {
+                if mkdir(folder, 0o777) == 0 { return true }
+                failure = errno
+                return false
+            }) {
                 made.append(folder)
-            } else if errno != EEXIST || FileStamp(path: folder)?.isFolder != true {
-                let reason = String(cString: strerror(errno))
+            } else if failure != EEXIST || FileStamp(path: folder)?.isFolder != true {
+                let reason = String(cString: strerror(failure))
                 for folder in made.reversed() { rmdir(folder) }
                 throw MediaError(.cannotCreateOutput, path: path, "cannot create the directory \(folder): \(reason)")
             }

@@ -39,7 +39,6 @@ public enum IngestCommand: Command {
         if let output = arguments[render] {
             try BundleFolder.check(output: output, inputRoot: stories, force: false)
         }
-        InterruptCleanup.install()
         try checkStoriesFolder(stories, create: arguments[create])
         var console = console
         console.quiet = arguments[quiet]

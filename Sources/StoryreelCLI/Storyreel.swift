@@ -50,6 +50,9 @@ public enum Storyreel {
         guard let command = commands.first(where: { $0.name == first }) else {
             return unknownCommand(first, console: console)
         }
+        // From here on, Ctrl-C or SIGTERM removes this run's temporary files and the folders it
+        // made that are still empty, before the process dies of the signal.
+        InterruptCleanup.install()
         do {
             let others = commands.filter { $0.name != command.name }.map { ($0.name, $0.options.map(\.name)) }
             let parser = ArgumentParser(options: command.options, otherCommands: others)

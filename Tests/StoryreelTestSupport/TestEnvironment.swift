@@ -95,4 +95,34 @@ public enum TestEnvironment {
         else { throw TestFailure("ffprobe failed on \(path): \(result.stderr)") }
         return object
     }
+
+    /// Starts the built storyreel as a shell starts it, with no signal blocked and SIGINT and
+    /// SIGTERM at their default action (a test's `Process` would pass on the signals its
+    /// thread blocks), its output discarded; returns its pid.
+    public static func spawnAsAShellWould(_ arguments: [String]) throws -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var interrupts = sigset_t()
+        sigemptyset(&interrupts)
+        sigaddset(&interrupts, SIGINT)
+        sigaddset(&interrupts, SIGTERM)
+        posix_spawnattr_setsigdefault(&attributes, &interrupts)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([TestEnvironment.storyreelBinary] + arguments).map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var pid = pid_t()
+        let failure = posix_spawn(&pid, TestEnvironment.storyreelBinary, &actions, &attributes, argv, environ)
+        guard failure == 0 else { throw TestFailure("cannot start storyreel: \(String(cString: strerror(failure)))") }
+        return pid
+    }
 }

@@ -1,0 +1,64 @@
+import Foundation
+import StoryMedia
+import StoryreelTestSupport
+import Testing
+
+/// Ctrl-C (SIGINT) or SIGTERM in the middle of `thumbnail` or `render` leaves no temporary file
+/// and no folder the run made that is still empty, and the process still dies of the signal.
+/// (The old code handled no signal: `thumbnail --out-dir` left the folders it had made, and
+/// `render` its temporary files, until the next render swept them.)
+@Suite struct InterruptedRunsLeaveNothingTests {
+    let folder: TemporaryFolder
+    init() throws { folder = try TemporaryFolder() }
+
+    /// Every path under `root` whose name has storyreel's temporary shape.
+    func temporaries(under root: String) -> [String] {
+        let names = FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []
+        return names.filter { TemporaryFile.isTemporaryName(($0 as NSString).lastPathComponent) }
+    }
+
+    /// Polls until `ready` holds (or the run ends, or 60 s pass), then sends `signal` and
+    /// expects the run to die of it.
+    func interrupt(_ arguments: [String], with signal: Int32, once ready: () -> Bool) throws {
+        let pid = try TestEnvironment.spawnAsAShellWould(arguments)
+        var status: Int32 = 0
+        var exited = false
+        defer {
+            if !exited {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+            }
+        }
+        let deadline = Date().addingTimeInterval(60)
+        while !exited, !ready(), Date() < deadline {
+            exited = waitpid(pid, &status, WNOHANG) == pid
+            usleep(1_000)
+        }
+        try #require(!exited, "the run finished before it could be interrupted")
+        try #require(ready(), "the run did not get far enough within 60 s")
+        kill(pid, signal)
+        exited = waitpid(pid, &status, 0) == pid
+        #expect(exited && status & 0x7f == signal, "it dies of the signal: status \(status)")
+    }
+
+    @Test(arguments: [SIGINT, SIGTERM])
+    func interruptedThumbnailLeavesNoFolderItMade(signal: Int32) throws {
+        let clip = TestEnvironment.sample("iphone-hevc-hdr.mov")
+        let posters = folder.path("new/posters")
+        // Several large HDR posters one at a time: seconds of work once the folder is made.
+        try interrupt(
+            ["thumbnail", clip, clip, clip, clip, "--out-dir", posters, "--height", "4000", "--jobs", "1"],
+            with: signal
+        ) { FileManager.default.fileExists(atPath: posters) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty, "no folder left")
+    }
+
+    @Test func interruptedRenderLeavesNoTemporaryFile() throws {
+        let out = folder.path("reel")
+        try interrupt(
+            ["render", TestEnvironment.sample("stories"), "-o", out, "--size", "1080x1920", "--jobs", "1"],
+            with: SIGINT
+        ) { !temporaries(under: out).isEmpty }
+        #expect(temporaries(under: out).isEmpty)
+    }
+}
