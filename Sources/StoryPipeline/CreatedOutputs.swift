@@ -38,11 +38,12 @@ public struct CreatedOutputs: Sendable {
         for folder in missing.map(\.path) {
             // Registered as it is made, so an interrupt (Ctrl-C) takes it away again while empty.
             var failure: Int32 = 0
-            if InterruptCleanup.trackFolder(folder, createdBy: {
+            let created = InterruptCleanup.trackFolder(folder) {
                 if mkdir(folder, 0o777) == 0 { return true }
                 failure = errno
                 return false
-            }) {
+            }
+            if created {
                 made.append(folder)
             } else if failure != EEXIST || FileStamp(path: folder)?.isFolder != true {
                 let reason = String(cString: strerror(failure))
