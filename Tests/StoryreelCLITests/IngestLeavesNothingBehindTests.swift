@@ -37,26 +37,11 @@ import Testing
         try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
         let clip = try bigClip(in: folder)
         let story = "\(stories)/new.user"
-        let pid = try TestEnvironment.spawnAsAShellWould(["ingest", clip, "--story", "new.user", "--into", stories])
-        var status: Int32 = 0
-        var exited = false
-        defer {
-            if !exited {
-                kill(pid, SIGKILL)
-                waitpid(pid, &status, 0)
-            }
-        }
         // Interrupt it while it copies: once its temporary file is there.
-        let deadline = Date().addingTimeInterval(60)
-        while !exited, temporaries(in: story).isEmpty, Date() < deadline {
-            exited = waitpid(pid, &status, WNOHANG) == pid
-            usleep(2_000)
-        }
-        try #require(!exited, "the ingest finished before it could be interrupted")
-        try #require(!temporaries(in: story).isEmpty, "no temporary copy appeared within 60 s")
-        kill(pid, signal)
-        exited = waitpid(pid, &status, 0) == pid
-        #expect(exited && status & 0x7f == signal, "it dies of the signal, as without the cleanup: status \(status)")
+        let status = try TestEnvironment.interrupt(
+            ["ingest", clip, "--story", "new.user", "--into", stories], with: signal
+        ) { !temporaries(in: story).isEmpty }
+        #expect(status & 0x7f == signal, "it dies of the signal, as without the cleanup: status \(status)")
         #expect(!FileManager.default.fileExists(atPath: story), "the story folder it created is gone")
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: stories).sorted() == [".storyreel-ingest.lock", "ana"])

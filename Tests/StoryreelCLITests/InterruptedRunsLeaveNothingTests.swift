@@ -17,28 +17,10 @@ import Testing
         return names.filter { TemporaryFile.isTemporaryName(($0 as NSString).lastPathComponent) }
     }
 
-    /// Polls until `ready` holds (or the run ends, or 60 s pass), then sends `signal` and
-    /// expects the run to die of it.
+    /// Interrupts `arguments` with `signal` once `ready` holds; expects it to die of the signal.
     func interrupt(_ arguments: [String], with signal: Int32, once ready: () -> Bool) throws {
-        let pid = try TestEnvironment.spawnAsAShellWould(arguments)
-        var status: Int32 = 0
-        var exited = false
-        defer {
-            if !exited {
-                kill(pid, SIGKILL)
-                waitpid(pid, &status, 0)
-            }
-        }
-        let deadline = Date().addingTimeInterval(60)
-        while !exited, !ready(), Date() < deadline {
-            exited = waitpid(pid, &status, WNOHANG) == pid
-            usleep(1_000)
-        }
-        try #require(!exited, "the run finished before it could be interrupted")
-        try #require(ready(), "the run did not get far enough within 60 s")
-        kill(pid, signal)
-        exited = waitpid(pid, &status, 0) == pid
-        #expect(exited && status & 0x7f == signal, "it dies of the signal: status \(status)")
+        let status = try TestEnvironment.interrupt(arguments, with: signal, once: ready)
+        #expect(status & 0x7f == signal, "it dies of the signal: status \(status)")
     }
 
     @Test(arguments: [SIGINT, SIGTERM])

@@ -125,4 +125,30 @@ public enum TestEnvironment {
         guard failure == 0 else { throw TestFailure("cannot start storyreel: \(String(cString: strerror(failure)))") }
         return pid
     }
+
+    /// Starts storyreel with `arguments` as a shell would, polls until `ready` holds, then sends
+    /// `signal` and returns the run's wait status. Throws when the run ends first or is not
+    /// ready within 60 s (it is then killed).
+    public static func interrupt(_ arguments: [String], with signal: Int32, once ready: () -> Bool) throws -> Int32 {
+        let pid = try spawnAsAShellWould(arguments)
+        var status: Int32 = 0
+        var exited = false
+        defer {
+            if !exited {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+            }
+        }
+        let deadline = Date().addingTimeInterval(60)
+        while !exited, !ready(), Date() < deadline {
+            exited = waitpid(pid, &status, WNOHANG) == pid
+            usleep(1_000)
+        }
+        guard !exited else { throw TestFailure("storyreel \(arguments) finished before it could be interrupted") }
+        guard ready() else { throw TestFailure("storyreel \(arguments) did not get far enough within 60 s") }
+        kill(pid, signal)
+        exited = waitpid(pid, &status, 0) == pid
+        guard exited else { throw TestFailure("storyreel \(arguments) could not be waited for") }
+        return status
+    }
 }
