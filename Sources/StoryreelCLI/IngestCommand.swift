@@ -83,11 +83,8 @@ public enum IngestCommand: Command {
             throw MediaError(
                 .missingInput, path: stories, "no such stories folder; give --create to start a new one")
         }
-        do {
-            try FileManager.default.createDirectory(atPath: stories, withIntermediateDirectories: true)
-        } catch {
-            throw MediaError(
-                .cannotCreateOutput, path: stories, "cannot create the stories folder: \(error.localizedDescription)")
-        }
+        // One mkdir a missing folder, so a failure names it and the system's reason.
+        var created = CreatedOutputs()
+        try created.createFolder(stories)
     }
 }
