@@ -38,7 +38,7 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
 CASES = os.path.join(ROOT, "Tests", "Fixtures", "navigation-cases.json")
 BUNDLES = {"demo": [], "both-directions": ["--both-directions"]}
-FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc"}
+FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-clip": "missing-clip"}
 FULL_PLAY_RATE = 4
 # The navigation cases play at a quarter of the speed, so that no clip ends on its own between
 # two of a case's events; `itemDidFinish` is a real `ended` (the clip is sought to its end).
@@ -166,6 +166,7 @@ def setUpModule():
         with open(os.path.join(folder, "manifest.json")) as file:
             MANIFESTS[name] = json.load(file)
     make_hevc_bundle()
+    make_missing_clip_bundle()
     handler = functools.partial(QuietHandler, directory=OUT)
     SERVER = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=SERVER.serve_forever, daemon=True).start()
@@ -205,6 +206,24 @@ def make_hevc_bundle():
         json.dump(manifest, file)
     shutil.copy(os.path.join(demo, "index.html"), os.path.join(folder, "index.html"))
     MANIFESTS["hevc"] = manifest
+
+
+def make_missing_clip_bundle():
+    """The demo bundle without the file of the first story's second clip: its request fails (404),
+    as a clip a CDN has not got yet or a dropped connection would."""
+    demo, folder = os.path.join(OUT, "demo"), os.path.join(OUT, "missing-clip")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(os.path.join(folder, "clips"))
+    missing = MANIFESTS["demo"]["stories"][0]["items"][1]["src"]
+    for name in os.listdir(demo):
+        if name == "clips":
+            for clip in os.listdir(os.path.join(demo, "clips")):
+                if f"clips/{clip}" != missing:
+                    os.symlink(os.path.join(demo, "clips", clip), os.path.join(folder, "clips", clip))
+        elif not name.startswith("."):
+            os.symlink(os.path.join(demo, name), os.path.join(folder, name))
+    MANIFESTS["missing-clip"] = MANIFESTS["demo"]
+    return missing
 
 
 def play_order(manifest, seen_ids=()):
@@ -469,6 +488,35 @@ class PlayerPageTests(unittest.TestCase):
         self.assertEqual([e.get("fallback", False) for e in ended[:2]], [False, True])
         self.assertEqual(self.steps()[:3], full_play_steps(MANIFESTS["hevc"])[:3])
         self.assert_no_flash()
+
+    def test_a_clip_that_fails_to_load_takes_its_turn_as_stills(self):
+        # The old page had no `error` handler: the viewer stayed on the clip's first still for good.
+        self.load("missing-clip")
+        self.open_first(FULL_PLAY_RATE)
+        self.wait_for("return window.storyreelPlayer.state().itemIndex === 1", 20)
+        self.wait_for("return !document.getElementById('note').hidden", 10)
+        self.assertIn("couldn't be loaded", DRIVER.find_element("id", "note").text)
+        self.wait_for("return window.storyreelPlayer.state().story === 'ben_k'", 20)
+        ended = DRIVER.execute_script("return window.storyreelPlayer.endedEvents()")
+        self.assertEqual([e.get("fallback", False) for e in ended[:2]], [False, True])
+        self.assertEqual(self.steps()[:3], full_play_steps(MANIFESTS["demo"])[:3])
+        # The 404 and the console line about it are what this test is about.
+        self.assertTrue(any(code == 404 for _, code in QuietHandler.failures), QuietHandler.failures)
+        QuietHandler.failures.clear()
+        DRIVER.get_log("browser")
+
+    def test_every_opening_plays_whatever_the_last_viewing_left_paused(self):
+        # The old page kept `paused` across a close: the next opening showed a frozen first still.
+        self.load("demo")
+        self.open_first(1)
+        self.wait_for("return window.storyreelPlayer.state().currentTime > 0.1")
+        self.key(Keys.SPACE)
+        self.assertTrue(self.state()["paused"])
+        self.key(Keys.ESCAPE)
+        self.wait_for("return !document.getElementById('viewer').classList.contains('open')")
+        self.open_first(1)
+        self.assertFalse(self.state()["paused"])
+        self.wait_for("return window.storyreelPlayer.state().currentTime > 0.1", 10)
 
     def test_reduced_motion_always_cuts(self):
         DRIVER.execute_cdp_cmd("Emulation.setEmulatedMedia",

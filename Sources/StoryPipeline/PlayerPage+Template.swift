@@ -122,8 +122,11 @@ extension PlayerPage {
               this.manifest = manifest;
               this.seen = seen;
               this.cutsOnly = cutsOnly;
+              // A story with no items (render never writes one) is left out, as StoryNavigator does.
               const unseen = [], done = [];
-              manifest.stories.forEach((story, index) => (this.storySeen(story) ? done : unseen).push(index));
+              manifest.stories.forEach((story, index) => {
+                if (story.items.length) (this.storySeen(story) ? done : unseen).push(index);
+              });
               this.order = unseen.concat(done);
               this.transitions = new Map(manifest.transitions.map((t) => [`${t.direction} ${t.from} ${t.to}`, t]));
             }
@@ -272,6 +275,8 @@ extension PlayerPage {
                 endedEvents.push({ kind: 'transition', src: result.via.src });
                 land();
               };
+              // A transition that fails to load is skipped: a cut to the item it lands on.
+              cube.onerror = () => { if (token === generation) land(); };
               whenPresented(cube, token, () => {
                 cube.classList.add('shown');
                 // The incoming item's first frame waits under the cube, its video behind it.
@@ -314,9 +319,18 @@ extension PlayerPage {
             showStill(clip.firstFrame, token).then((ok) => {
               if (!ok) return;
               hideVideos();
-              if (!playable(clip)) { startFallback(clip, token); return; }
+              if (!playable(clip)) { startFallback(clip, token, "This clip can't play in this browser."); return; }
               $('note').hidden = true;
               const video = prepare(clip);
+              // A clip that fails to load or decode (a 404, a network error) takes its turn as
+              // its stills too, rather than leaving the viewer on a still that never moves.
+              const failed = () => {
+                if (token !== generation || fallback) return;
+                hideVideos();
+                startFallback(clip, token, "This clip couldn't be loaded.");
+              };
+              if (video.error) { failed(); return; }
+              video.onerror = failed;
               front = video;
               video.muted = muted;
               if (video.currentTime !== 0) video.currentTime = 0;
@@ -345,7 +359,8 @@ extension PlayerPage {
           }
 
           // A clip the browser cannot play still takes its turn: its stills for its duration.
-          function startFallback(clip, token) {
+          function startFallback(clip, token, message) {
+            $('note').textContent = message;
             $('note').hidden = false;
             front = null;
             fallback = { clip, token, elapsed: 0, last: performance.now(), lastShown: false };
@@ -520,7 +535,7 @@ extension PlayerPage {
               li.append(button);
               return li;
             }));
-            $('empty').hidden = manifest.stories.length > 0;
+            $('empty').hidden = order.order.length > 0;
           }
 
           async function open(storyId, opener) {
@@ -530,6 +545,8 @@ extension PlayerPage {
             const start = nav.start(Math.max(0, nav.order.findIndex((i) => manifest.stories[i].id === storyId)));
             if (start === END) return;
             at = start.at; phase = 'item';
+            // Every opening plays: a pause or hold from the last viewing does not carry over.
+            paused = false; held = false; updatePause();
             const token = ++generation;
             record(describe(start));
             // The viewer opens on the first still, never on black.

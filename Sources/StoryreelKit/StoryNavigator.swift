@@ -2,7 +2,7 @@
 /// clock. A player feeds it events (an item finished, a tap, a swipe) and plays the
 /// ``PlaybackStep`` each returns; the rules are the README's "Playback rules" table.
 ///
-/// - The play order is the manifest's, with every seen story (``SeenState/hasSeen(_:)``) moved
+/// - The play order is the manifest's stories that have items, with every seen story (``SeenState/hasSeen(_:)``) moved
 ///   after the unseen ones, keeping their order; it is fixed for the navigator's life.
 /// - A story starts at its first unseen item, or its first item when all are seen.
 /// - An item is marked seen when it starts playing, that is when a step lands on it.
@@ -23,11 +23,12 @@ public struct StoryNavigator: Sendable {
     private var position: (slot: Int, item: Int)?
 
     /// A navigator at the start of `manifest`'s play order, given what was `seen` before.
-    /// An empty manifest starts (and stays) at the end.
+    /// An empty manifest starts (and stays) at the end. A story with no items (which `render`
+    /// never writes, and `validate` refuses, but which decodes) is left out of the play order.
     public init(manifest: Manifest, seen: SeenState = SeenState()) {
         self.manifest = manifest
         self.seen = seen
-        let indexes = Array(manifest.stories.indices)
+        let indexes = manifest.stories.indices.filter { !manifest.stories[$0].items.isEmpty }
         let unseen = indexes.filter { !seen.hasSeen(manifest.stories[$0]) }
         let seenStories = indexes.filter { seen.hasSeen(manifest.stories[$0]) }
         playOrder = unseen + seenStories

@@ -33,6 +33,27 @@ import Testing
         #expect(Samples.describe(navigator.tapForward()) == "end")
     }
 
+    /// A story with no items decodes (the Kit checks types, not the rules `validate` checks), so
+    /// the navigator leaves it out instead of landing on its item 0. (The old navigator counted
+    /// it as seen, moved it last and trapped on `items[0]` when play reached it.)
+    @Test func storiesWithoutItemsAreLeftOutInsteadOfTrapping() {
+        for empty in [0, 1, 2] {
+            for transitions in [Samples.Transitions.none, .both] {
+                var counts = [2, 1, 2]
+                counts[empty] = 0
+                var navigator = StoryNavigator(manifest: Samples.manifest(items: counts, transitions: transitions))
+                #expect(navigator.playOrder == [0, 1, 2].filter { $0 != empty })
+                var steps = [Samples.describe(navigator.current)]
+                for _ in 0..<6 { steps.append(Samples.describe(navigator.itemDidFinish())) }
+                #expect(!steps.contains { $0.hasPrefix("s\(empty)") }, "\(steps)")
+                #expect(steps.last == "end")
+                for _ in 0..<8 { _ = navigator.tapBack() }
+                #expect(!Samples.describe(navigator.swipeToNextStory()).hasPrefix("s\(empty)"))
+            }
+        }
+        #expect(StoryNavigator(manifest: Samples.manifest(items: [0, 0])).current == .end)
+    }
+
     @Test func everythingSeenKeepsTheManifestOrderFromFirstItems() {
         let manifest = Samples.manifest(items: [2, 2, 1], read: [1])
         let everything = SeenState(itemIDs: Set(manifest.stories.flatMap(\.items).map(\.id)))
