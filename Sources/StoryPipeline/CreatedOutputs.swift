@@ -54,8 +54,28 @@ public struct CreatedOutputs: Sendable {
         folders += made
     }
 
+    /// True when the finished files are only good together (a transition's frames and clip):
+    /// each one added is also removed if the process is interrupted (Ctrl-C, SIGTERM) before
+    /// ``keepAll()``, as a failure removes them with ``removeAll()``.
+    public var allOrNothing = false
+
     /// Records a finished file, as it is now on disk.
-    public mutating func add(_ file: String) { written.append((file, FileIdentity(entryAt: file))) }
+    public mutating func add(_ file: String) {
+        written.append((file, FileIdentity(entryAt: file)))
+        if allOrNothing { InterruptCleanup.removeFileOnInterrupt(file) }
+    }
+
+    /// Announces that `file` is about to be written: with ``allOrNothing``, an interrupt from
+    /// now on removes it, even in the instant between its rename into place and ``add(_:)``.
+    public func willWrite(_ file: String) {
+        if allOrNothing { InterruptCleanup.removeFileOnInterrupt(file) }
+    }
+
+    /// The run is complete: an interrupt from now on leaves its files (see ``allOrNothing``).
+    public func keepAll() {
+        guard allOrNothing else { return }
+        for (path, _) in written { InterruptCleanup.keepFile(path) }
+    }
 
     /// Removes every recorded file that is still the file the job wrote (another writer may have
     /// replaced it since), then every folder the job created, innermost first, each only when it

@@ -228,7 +228,9 @@ public struct CubeTransitionJob: Sendable {
         let renderer =
             outputs.framesDirectory == nil && outputs.filmstripPath == nil ? nil : try makeRenderer(faces: faces)
         var video: VideoClipWriter.Outcome?
+        // A run leaves all its outputs or none: a failure or an interrupt removes what it wrote.
         var created = CreatedOutputs()
+        created.allOrNothing = true
         do {
             let writer = try outputs.videoPath.map {
                 try VideoClipWriter(
@@ -263,6 +265,7 @@ public struct CubeTransitionJob: Sendable {
                     if let frameEncoder, let framesDirectory {
                         let image = RGBAImageBuffer(width: width, height: height, pixels: Array(rgba))
                         let path = CubeTransitionJob.framePath(in: framesDirectory, index: index)
+                        created.willWrite(path)
                         try AtomicFile.write(try MediaError.naming(path) { try frameEncoder.encode(image) }, to: path)
                         created.add(path)
                     }
@@ -272,6 +275,7 @@ public struct CubeTransitionJob: Sendable {
                     progress(index + 1, frameCount)
                 }
                 if let filmstrip, let filmstripPath = outputs.filmstripPath {
+                    created.willWrite(filmstripPath)
                     try AtomicFile.write(
                         try MediaError.naming(filmstripPath) { try filmstrip.pngData() }, to: filmstripPath)
                     created.add(filmstripPath)
@@ -292,6 +296,7 @@ public struct CubeTransitionJob: Sendable {
             created.removeAll()
             throw error
         }
+        created.keepAll()
         return Summary(
             width: width, height: height, frameCount: frameCount, outputs: created.files, maxBitrate: maxBitrate,
             video: video)

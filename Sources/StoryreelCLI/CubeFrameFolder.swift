@@ -33,6 +33,15 @@ struct CubeFrameFolder {
                 .cannotCreateOutput, path: path,
                 "holds \(first)\(more), which storyreel did not write; give an empty or new folder to --frames-dir")
         }
+        // A frame name holding a symlink or a folder would stop the run part-way, after it had
+        // replaced (and, failing, removed) the frames before it: refused before any work.
+        if let odd = frames.sorted(by: NaturalOrder.areInIncreasingOrder).first(where: {
+            FileStamp(path: (path as NSString).appendingPathComponent($0), followingLinks: false)?.isRegularFile != true
+        }) {
+            throw MediaError(
+                .cannotCreateOutput, path: path,
+                "holds \(odd), which is not a regular file; storyreel replaces only regular files")
+        }
         earlierFrames = frames
     }
 

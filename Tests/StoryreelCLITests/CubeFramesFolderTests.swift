@@ -50,4 +50,37 @@ import Testing
         #expect(try frameNames(frames) == ["frame_0020.png"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(frames)/frame_0020.png")) == theirs)
     }
+
+    /// A frame name holding a symlink (or a folder) is refused before any work, and the earlier
+    /// run's frames stay. (The old code replaced frames 0–2, failed at the symlink and removed
+    /// them.)
+    @Test func aFrameNameHoldingASymlinkIsRefusedBeforeAnyWork() throws {
+        let frames = folder.path("frames")
+        #expect(try cube(frames, duration: "0.2").status == 0)
+        let before = try (0..<6).map { try Data(contentsOf: URL(fileURLWithPath: "\(frames)/frame_000\($0).png")) }
+        try FileManager.default.removeItem(atPath: "\(frames)/frame_0003.png")
+        try FileManager.default.createSymbolicLink(atPath: "\(frames)/frame_0003.png", withDestinationPath: "elsewhere")
+        let refused = try cube(frames, duration: "0.2")
+        #expect(refused.status == 73, "\(refused.stderr)")
+        #expect(refused.stderr.contains("holds frame_0003.png, which is not a regular file"), "\(refused.stderr)")
+        for index in [0, 1, 2, 4, 5] {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: "\(frames)/frame_000\(index).png")) == before[index])
+        }
+    }
+
+    /// A run interrupted (SIGINT) part-way leaves no frame of its own: they are only good
+    /// together, as a failure already removed them. (The old code left the frames written so
+    /// far, unrecorded, and the next run into the folder refused them as a stranger's.)
+    @Test func anInterruptedRunLeavesNoFrames() throws {
+        let frames = folder.path("new/frames")
+        let status = try TestEnvironment.interrupt(
+            [
+                "cube", Self.from, Self.to, "--size", "360x640", "--frames-dir", frames, "--duration", "1", "--fps",
+                "240",
+            ], with: SIGINT
+        ) { ((try? frameNames(frames)) ?? []).count >= 2 }
+        #expect(status & 0x7f == SIGINT)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty, "no folder left")
+        #expect(try cube(frames, duration: "0.2").status == 0, "the next run is not refused")
+    }
 }

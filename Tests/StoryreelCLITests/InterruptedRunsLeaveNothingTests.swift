@@ -19,7 +19,8 @@ import Testing
 
     /// Interrupts `arguments` with `signal` once `ready` holds; expects it to die of the signal.
     func interrupt(_ arguments: [String], with signal: Int32, once ready: () -> Bool) throws {
-        let status = try TestEnvironment.interrupt(arguments, with: signal, once: ready)
+        // Patient: a loaded machine (the other suites run alongside) can take a minute to get there.
+        let status = try TestEnvironment.interrupt(arguments, with: signal, patience: 300, once: ready)
         #expect(status & 0x7f == signal, "it dies of the signal: status \(status)")
     }
 

@@ -128,8 +128,10 @@ public enum TestEnvironment {
 
     /// Starts storyreel with `arguments` as a shell would, polls until `ready` holds, then sends
     /// `signal` and returns the run's wait status. Throws when the run ends first or is not
-    /// ready within 60 s (it is then killed).
-    public static func interrupt(_ arguments: [String], with signal: Int32, once ready: () -> Bool) throws -> Int32 {
+    /// ready within `patience` seconds (it is then killed).
+    public static func interrupt(
+        _ arguments: [String], with signal: Int32, patience: Double = 60, once ready: () -> Bool
+    ) throws -> Int32 {
         let pid = try spawnAsAShellWould(arguments)
         var status: Int32 = 0
         var exited = false
@@ -139,13 +141,13 @@ public enum TestEnvironment {
                 waitpid(pid, &status, 0)
             }
         }
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(patience)
         while !exited, !ready(), Date() < deadline {
             exited = waitpid(pid, &status, WNOHANG) == pid
             usleep(1_000)
         }
         guard !exited else { throw TestFailure("storyreel \(arguments) finished before it could be interrupted") }
-        guard ready() else { throw TestFailure("storyreel \(arguments) did not get far enough within 60 s") }
+        guard ready() else { throw TestFailure("storyreel \(arguments) did not get far enough within \(patience) s") }
         kill(pid, signal)
         exited = waitpid(pid, &status, 0) == pid
         guard exited else { throw TestFailure("storyreel \(arguments) could not be waited for") }
