@@ -74,7 +74,12 @@ public final class ClipFrameSource {
         for other in file.streams where other.index != video.index { _ = try other.indexEntries }
         try file.readStartTimes(seekingBack: video)
         origin = try ClipFrameSource.clipStart(of: file, in: video)
+        truncationWarnings = try ClipProbe.truncationWarnings(of: file)
     }
+
+    /// What says the clip is cut short (a truncated upload), as `inspect` reports it; empty for
+    /// a whole clip. Its last frames are missing, so its "last frame" is not the one it shows.
+    public let truncationWarnings: [String]
 
     /// Where the clip starts, as `ffmpeg -ss` counts (the container's start time), in `stream`'s
     /// ticks. libavformat fills the container's start time in only while probing the streams

@@ -14,16 +14,10 @@ public enum ClipProbe {
     public static func info(of file: InputFile) throws -> ClipInfo {
         let tags = file.tags
         let majorBrand = tags["major_brand"]
-        var warnings = file.warnings
+        var warnings = try truncationWarnings(of: file)
         let video = try file.bestStream(.video).map { try describeVideo($0) }
         let audio = file.bestStream(.audio).map {
             ClipInfo.Audio(codec: $0.codecName, sampleRate: $0.sampleRate, channels: $0.channelCount)
-        }
-        let indexEnd = try file.streams.flatMap { try $0.indexEntries }.map { UInt64(clamping: $0.end) }.max() ?? 0
-        if indexEnd > file.fileSize {
-            let missing = indexEnd - file.fileSize
-            // This says more than the opener's "ends before its last atom", so it replaces it.
-            warnings = ["the moov index points \(missing) bytes past the end of the file: the upload looks truncated"]
         }
         if let video, video.width > 0, video.height > 0,
             !PixelBudget.allows(width: video.width, height: video.height)
@@ -46,6 +40,16 @@ public enum ClipProbe {
             audio: audio,
             tags: tags,
             warnings: warnings)
+    }
+
+    /// What says the file is cut short (a truncated upload): the opener's "ends before its last
+    /// atom", or, saying more and so in its place, an index that points past the end of the
+    /// file. Throws `.invalidMedia` when the sample index is corrupt.
+    static func truncationWarnings(of file: InputFile) throws -> [String] {
+        let indexEnd = try file.streams.flatMap { try $0.indexEntries }.map { UInt64(clamping: $0.end) }.max() ?? 0
+        guard indexEnd > file.fileSize else { return file.warnings }
+        let missing = indexEnd - file.fileSize
+        return ["the moov index points \(missing) bytes past the end of the file: the upload looks truncated"]
     }
 
     private static func describeVideo(_ stream: MediaStream) throws -> ClipInfo.Video {

@@ -40,7 +40,11 @@ public final class Decoder {
     /// `.invalidMedia` before the decoder opens, and the decoder's `max_pixels` is set to the
     /// budget, so a bitstream that claims a larger picture than its container fails to decode
     /// instead of allocating it.
-    public init(stream: MediaStream, threads: Int = 0, skipping: Skipping = .none) throws {
+    ///
+    /// `strict` makes any damage the decoder notices an error instead of a concealed picture:
+    /// for a still, whose one picture is all there is (a JPEG cut short would otherwise decode
+    /// to its top rows over a flat fill).
+    public init(stream: MediaStream, threads: Int = 0, skipping: Skipping = .none, strict: Bool = false) throws {
         path = stream.file.path
         let parameters = stream.parameters
         let (width, height) = stream.codedSize
@@ -61,6 +65,7 @@ public final class Decoder {
         context.pointee.thread_count = Int32(clamping: max(0, threads))
         context.pointee.skip_frame = skipping.discard
         context.pointee.max_pixels = Int64(PixelBudget.maximumPixels)
+        if strict { context.pointee.err_recognition |= AV_EF_EXPLODE }
         try ffmpegCheck(avcodec_open2(context, codec, nil), "cannot open the \(stream.codecName) decoder", path: path)
     }
 

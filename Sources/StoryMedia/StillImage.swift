@@ -43,7 +43,9 @@ public enum StillImage {
         guard let stream = file.bestStream(.video) else {
             throw MediaError(.noVideoStream, path: path, "no picture in the file")
         }
-        let reader = try VideoFrameReader(stream: stream, threads: 1)
+        // Strict: a still cut short (an interrupted upload) is refused rather than drawn as its
+        // first rows over a flat fill.
+        let reader = try VideoFrameReader(stream: stream, threads: 1, strict: true)
         let frame = try Frame()
         guard try reader.next(into: frame), frame.width > 0, frame.height > 0 else {
             throw MediaError(.invalidMedia, path: path, "no decodable picture in the file")

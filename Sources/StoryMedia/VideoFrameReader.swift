@@ -21,9 +21,11 @@ public final class VideoFrameReader {
 
     /// Opens a decoder for `stream` (usually `file.bestStream(.video)`), skipping the file's
     /// other streams at the demuxer.
-    public init(stream: MediaStream, threads: Int = 0, skipping: Decoder.Skipping = .none) throws {
+    public init(
+        stream: MediaStream, threads: Int = 0, skipping: Decoder.Skipping = .none, strict: Bool = false
+    ) throws {
         self.stream = stream
-        decoder = try Decoder(stream: stream, threads: threads, skipping: skipping)
+        decoder = try Decoder(stream: stream, threads: threads, skipping: skipping, strict: strict)
         packet = try Packet()
         stream.file.discardAllStreams(except: stream)
     }

@@ -358,9 +358,13 @@ public struct CubeTransitionJob: Sendable {
     private func wantsLastFrame(isFrom: Bool) -> Bool { isFrom && parameters.direction == .forward }
 
     /// Opens a face's clip. The last frame takes decoding a run of frames, which frame threads
-    /// speed up; a first frame is one picture, which they would only delay.
+    /// speed up; a first frame is one picture, which they would only delay. A truncated upload
+    /// is refused (`.invalidMedia`), as `render` skips it and `ingest` rejects it: its frames
+    /// stop early, so its "last frame" is one from the middle.
     private func openClip(_ path: String, isFrom: Bool) throws -> ClipFrameSource {
-        try ClipFrameSource(path: path, timeout: timeout, threads: wantsLastFrame(isFrom: isFrom) ? 0 : 1)
+        let clip = try ClipFrameSource(path: path, timeout: timeout, threads: wantsLastFrame(isFrom: isFrom) ? 0 : 1)
+        if let warning = clip.truncationWarnings.first { throw MediaError(.invalidMedia, path: path, warning) }
+        return clip
     }
 
     /// The face a clip gives: its last displayed frame (FROM going forward) or its first.

@@ -59,6 +59,22 @@ import Testing
         #expect { try StillImage.load(path: cut) } throws: { ($0 as? MediaError)?.kind == .invalidMedia }
     }
 
+    /// A still cut short (an interrupted upload) is refused, as a clip's truncated upload is,
+    /// rather than decoded to its top rows over a flat fill. (The old decoder concealed the
+    /// missing rows of a JPEG and gave a picture.)
+    @Test(arguments: ["cut.jpg", "cut.png"])
+    func truncatedStillIsInvalidMedia(name: String) throws {
+        let whole = try Data(contentsOf: URL(fileURLWithPath: try makeStill(name, size: "320x240")))
+        let path = try folder.write("short-" + name, whole.prefix(whole.count / 2))
+        #expect(throws: MediaError.self) { try StillImage.load(path: path) }
+        do {
+            _ = try StillImage.load(path: path)
+        } catch let error as MediaError {
+            #expect(error.kind == .invalidMedia && error.path == path, "\(error)")
+        }
+        #expect(try StillImage.load(path: folder.path(name)).width == 320, "the whole still decodes")
+    }
+
     @Test func missingStillIsMissingInput() throws {
         #expect { try StillImage.load(path: folder.path("nope.png")) } throws: {
             ($0 as? MediaError)?.kind == .missingInput

@@ -251,4 +251,21 @@ import Testing
         #expect(one.status == 64)
         #expect(try filesLeft().isEmpty)
     }
+
+    /// A truncated upload as FROM or TO is refused (65) with the warning `inspect` gives, as
+    /// `render` skips it: its frames stop early, so its "last frame" is one from the middle.
+    /// (The old code rendered that frame and exited 0.)
+    @Test func truncatedClipIsRefused() throws {
+        let whole = try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.sample("stories/chloe/morning.mp4")))
+        let cut = folder.path("cut.mp4")
+        try whole.prefix(60_000).write(to: URL(fileURLWithPath: cut))
+        for inputs in [[cut, Self.toClip], [Self.fromClip, cut]] {
+            let out = folder.path("out.mp4")
+            let result = try TestEnvironment.storyreel(["cube"] + inputs + ["--size", "64x64", "-o", out])
+            #expect(result.status == 65, "\(inputs): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("storyreel: error: \(cut): the moov index points"), "\(result.stderr)")
+            #expect(result.stderr.contains("the upload looks truncated"))
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+    }
 }
