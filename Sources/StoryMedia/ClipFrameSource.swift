@@ -70,6 +70,9 @@ public final class ClipFrameSource {
         (displayWidth, displayHeight) = transform.displaySize(width: shownWidth, height: height)
         try PixelBudget.check(width: displayWidth, height: displayHeight, path: path, what: "the displayed picture")
         index = try video.indexEntries
+        // A video track whose sample tables list nothing (a cut-off or crafted header) has no
+        // frame to seek to: say so rather than "cannot seek".
+        guard !index.isEmpty else { throw MediaError(.invalidMedia, path: path, "the video stream has no frames") }
         // Every stream's index is checked, so a clip is refused whichever stream is corrupt.
         for other in file.streams where other.index != video.index { _ = try other.indexEntries }
         try file.readStartTimes(seekingBack: video)

@@ -136,4 +136,23 @@ import Testing
         #expect(result.stderr.contains("timed out"))
         #expect(try outputFiles().isEmpty)
     }
+
+    /// A video track whose sample table lists no sample (`stsz` count 0) has no frame: said in
+    /// those words (65), for a poster and for a cube face. (The old code said "cannot seek:
+    /// Operation not permitted".)
+    @Test func videoTrackWithoutSamplesSaysSo() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: goodClip)))
+        let stsz = try #require(bytes.indices.dropLast(16).first { bytes[$0..<$0 + 4].elementsEqual("stsz".utf8) })
+        bytes.replaceSubrange(stsz + 12..<stsz + 16, with: [0, 0, 0, 0])
+        let clip = try folder.write("no-samples.mp4", Data(bytes))
+        let poster = try thumbnail([clip, "-o", outputs.path("p.jpg")])
+        #expect(poster.status == 65)
+        #expect(poster.stderr == "storyreel: error: \(clip): the video stream has no frames\n")
+        let cube = try TestEnvironment.storyreel([
+            "cube", clip, goodClip, "--size", "64x64", "-o", outputs.path("c.mp4"),
+        ])
+        #expect(cube.status == 65)
+        #expect(cube.stderr == "storyreel: error: \(clip): the video stream has no frames\n")
+        #expect(try outputFiles().isEmpty)
+    }
 }
