@@ -49,6 +49,9 @@ public struct Manifest: Codable, Sendable, Equatable {
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         version = try container.decodeInteger(forKey: .version)
+        guard version >= 1 else {
+            throw ManifestError(path: "version", "version \(version) is not a manifest version (they start at 1)")
+        }
         guard version <= Manifest.knownVersion else {
             throw ManifestError(
                 path: "version",

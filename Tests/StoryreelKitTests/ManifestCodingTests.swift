@@ -54,6 +54,14 @@ import Testing
         #expect(error == "version: version 2 is newer than this StoryreelKit reads (1); update StoryreelKit")
     }
 
+    /// A version below 1 is no manifest's; the old Kit refused only newer versions and took
+    /// `-7` as readable.
+    @Test(arguments: [0, -7])
+    func aVersionBelowOneFailsClearly(version: Int) throws {
+        let error = decodingError(try editedDemo { $0["version"] = version })
+        #expect(error == "version: version \(version) is not a manifest version (they start at 1)")
+    }
+
     @Test func aWrongTypeNamesItsJSONPath() throws {
         func set(_ value: Any, story: Int, item: Int, key: String) throws -> String? {
             decodingError(
