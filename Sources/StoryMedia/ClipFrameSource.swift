@@ -73,11 +73,10 @@ public final class ClipFrameSource {
         // A video track whose sample tables list nothing (a cut-off or crafted header) has no
         // frame to seek to: say so rather than "cannot seek".
         guard !index.isEmpty else { throw MediaError(.invalidMedia, path: path, "the video stream has no frames") }
-        // Every stream's index is checked, so a clip is refused whichever stream is corrupt.
-        for other in file.streams where other.index != video.index { _ = try other.indexEntries }
+        // Reads every stream's index, so a clip is refused whichever stream is corrupt.
+        truncationWarnings = try ClipProbe.truncationWarnings(of: file)
         try file.readStartTimes(seekingBack: video)
         origin = try ClipFrameSource.clipStart(of: file, in: video)
-        truncationWarnings = try ClipProbe.truncationWarnings(of: file)
     }
 
     /// What says the clip is cut short (a truncated upload), as `inspect` reports it; empty for

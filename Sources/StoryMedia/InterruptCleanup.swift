@@ -54,17 +54,14 @@ public enum InterruptCleanup {
     }
 
     /// Removes the finished file `path` too if the process is interrupted: an output that is
-    /// only good with the others of its run (a transition's frames), until ``keepFile(_:)``.
+    /// only good with the others of its run (a transition's frames), until ``forgetFile(_:)``.
     public static func removeFileOnInterrupt(_ path: String) {
         _ = registry.withLock { $0.files.insert(path) }
     }
 
-    /// Keeps the finished file `path` if the process is interrupted from now on: its run is
-    /// complete.
-    public static func keepFile(_ path: String) { forgetFile(path) }
-
-    /// Stops tracking `path`: it has been given its final name, or removed.
-    static func forgetFile(_ path: String) {
+    /// Stops tracking `path`: a temporary file has been given its final name or removed, or a
+    /// finished file's run is complete.
+    public static func forgetFile(_ path: String) {
         _ = registry.withLock { $0.files.remove(path) }
     }
 

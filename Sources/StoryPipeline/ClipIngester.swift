@@ -52,13 +52,11 @@ public struct ClipIngester: Sendable {
         defer { withExtendedLifetime(lock) {} }
         // Again under the lock: a link may have been put there meanwhile.
         try checkStoryFolder(folder)
-        let createdFolder = try createStoryFolder(folder)
-        defer {
-            if createdFolder {
-                rmdir(folder)
-                InterruptCleanup.forgetFolder(folder)
-            }
-        }
+        // Made here, the story folder is taken away again when no clip went into it (or by an
+        // interrupt while it is empty).
+        var created = CreatedOutputs()
+        try created.createFolder(folder)
+        defer { created.removeAll() }
         TemporaryFile.removeStale(in: folder)
         let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
             .filter(StoryInput.isClipFileName)
@@ -105,22 +103,6 @@ public struct ClipIngester: Sendable {
                 throw MediaError(.cannotCreateOutput, path: folder, "exists and is not a folder")
             }
         }
-    }
-
-    /// Creates the story folder when it is missing, and returns true when it did; the folder is
-    /// removed if the process is interrupted while it is still empty.
-    private func createStoryFolder(_ folder: String) throws -> Bool {
-        var failure: Int32 = 0
-        let created = InterruptCleanup.trackFolder(folder) {
-            guard mkdir(folder, 0o777) != 0 else { return true }
-            failure = errno
-            return false
-        }
-        guard created || failure == EEXIST else {
-            let reason = String(cString: strerror(failure))
-            throw MediaError(.cannotCreateOutput, path: folder, "cannot create the story folder: \(reason)")
-        }
-        return created
     }
 
     /// Copies `clip` into `folder` under the first free name `NNNN-NAME` numbered after

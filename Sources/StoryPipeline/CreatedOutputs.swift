@@ -47,7 +47,7 @@ public struct CreatedOutputs: Sendable {
                 made.append(folder)
             } else if failure != EEXIST || FileStamp(path: folder)?.isFolder != true {
                 let reason = String(cString: strerror(failure))
-                for folder in made.reversed() { rmdir(folder) }
+                for folder in made.reversed() where rmdir(folder) == 0 { InterruptCleanup.forgetFolder(folder) }
                 throw MediaError(.cannotCreateOutput, path: path, "cannot create the directory \(folder): \(reason)")
             }
         }
@@ -74,7 +74,7 @@ public struct CreatedOutputs: Sendable {
     /// The run is complete: an interrupt from now on leaves its files (see ``allOrNothing``).
     public func keepAll() {
         guard allOrNothing else { return }
-        for (path, _) in written { InterruptCleanup.keepFile(path) }
+        for (path, _) in written { InterruptCleanup.forgetFile(path) }
     }
 
     /// Removes every recorded file that is still the file the job wrote (another writer may have
@@ -84,6 +84,6 @@ public struct CreatedOutputs: Sendable {
         for (path, identity) in written.reversed() where identity != nil && FileIdentity(entryAt: path) == identity {
             unlink(path)
         }
-        for folder in folders.reversed() { rmdir(folder) }
+        for folder in folders.reversed() where rmdir(folder) == 0 { InterruptCleanup.forgetFolder(folder) }
     }
 }
