@@ -62,6 +62,17 @@ import Testing
         #expect(error == "version: version \(version) is not a manifest version (they start at 1)")
     }
 
+    /// Integers are read exactly: the old Kit read them through `Double`, so `Int.max` was
+    /// refused as "expected an integer" and 2^53 + 1 came back as 2^53.
+    @Test func integersBeyondDoublePrecisionKeepTheirValue() throws {
+        for width in [Int.max, 9_007_199_254_740_993] {
+            let text = String(decoding: try editedDemo { $0["canvas"] = ["width": 7, "height": 640] }, as: UTF8.self)
+            let edited = text.replacingOccurrences(of: "\"width\":7", with: "\"width\":\(width)")
+            #expect(edited != text)
+            #expect(try Manifest(jsonData: Data(edited.utf8)).canvas.width == width)
+        }
+    }
+
     @Test func aWrongTypeNamesItsJSONPath() throws {
         func set(_ value: Any, story: Int, item: Int, key: String) throws -> String? {
             decodingError(
