@@ -104,7 +104,7 @@ public final class StagedFile {
                 throw error
             }
         }
-        let folder = open((path as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let folder = open(path.containingFolder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard folder >= 0 else { return }
         fsync(folder)
         close(folder)

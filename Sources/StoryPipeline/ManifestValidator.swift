@@ -27,8 +27,7 @@ public enum ManifestValidator {
         -> [String]
     {
         let data = try RegularFile.contents(of: path, maxSize: maximumManifestSize, timeout: timeout)
-        let folder = (path as NSString).deletingLastPathComponent
-        let resolver = try BundleFileResolver(folder: folder.isEmpty ? "." : folder, root: root)
+        let resolver = try BundleFileResolver(folder: path.containingFolder, root: root)
         let json: JSONValue
         do {
             json = try JSONDecoder().decode(JSONValue.self, from: data)

@@ -107,8 +107,7 @@ public struct StoryInput: Sendable {
     /// outside the spec's folder is skipped with its reason, and so is a story whose handle an
     /// earlier story has (the handle is the story's id).
     public static func loadSpec(_ path: String) throws -> StoryInput {
-        let folder = (path as NSString).deletingLastPathComponent
-        let root = InputRoot(folder.isEmpty ? "." : folder)
+        let root = InputRoot(path.containingFolder)
         let notASpec = "not a stories spec: expected {\"stories\": [...]}"
         let data: Data
         do {

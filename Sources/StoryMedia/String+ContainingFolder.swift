@@ -1,0 +1,13 @@
+extension String {
+    /// The folder part of this path: `a/b` → `a`, `/y` → `/`, `a/b/` → `a`, and `.` for a bare
+    /// name (`y`). Written out because Foundation's `NSString.deletingLastPathComponent` traps on
+    /// a one-character path on Linux, so `thumbnail -o y` crashed after writing its file.
+    public var containingFolder: String {
+        var path = Substring(self)
+        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        var folder = path[..<slash]
+        while folder.hasSuffix("/") { folder = folder.dropLast() }
+        return folder.isEmpty ? "/" : String(folder)
+    }
+}

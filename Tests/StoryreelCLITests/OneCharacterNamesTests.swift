@@ -1,0 +1,37 @@
+import Foundation
+import StoryMedia
+import StoryreelTestSupport
+import Testing
+
+/// A one-character output name in the current folder is an ordinary name. Foundation's
+/// `deletingLastPathComponent` traps on one on Linux, so `thumbnail -o y` and `cube -o c` died
+/// with SIGILL and a backtrace after writing their file.
+@Suite struct OneCharacterNamesTests {
+    let folder: TemporaryFolder
+    init() throws { folder = try TemporaryFolder() }
+
+    @Test func thumbnailWritesAOneCharacterName() throws {
+        let result = try TestEnvironment.storyreel(
+            ["thumbnail", TestEnvironment.sample("portrait-h264.mp4"), "-o", "y", "--width", "90"], in: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout == "y\n")
+        #expect(FileManager.default.fileExists(atPath: folder.path("y")))
+    }
+
+    @Test func cubeWritesAOneCharacterName() throws {
+        let clip = TestEnvironment.sample("portrait-h264.mp4")
+        let result = try TestEnvironment.storyreel(
+            ["cube", clip, clip, "-o", "c", "--size", "90x160", "--duration", "0.2", "--quiet"], in: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.path("c")))
+    }
+
+    @Test func theContainingFolderOfAPath() {
+        let cases = [
+            ("y", "."), ("yy", "."), ("a/b", "a"), ("/y", "/"), ("a/b/", "a"), ("/", "/"), ("a//b", "a"),
+            ("//y", "/"), ("./y", "."), ("../y", ".."),
+        ]
+        for (path, folder) in cases { #expect(path.containingFolder == folder, "\(path)") }
+    }
+}
