@@ -85,8 +85,10 @@ public enum RenderCommand: Command {
         var console = console
         console.quiet = arguments[quiet]
         let waiting = waitingNote(output, console: console)
-        console.quiet = console.quiet || arguments[json]
-        let bar = ProgressBar(console: console)
+        // `--json` silences the progress bar only: warnings and notes still go to stderr.
+        var barConsole = console
+        barConsole.quiet = console.quiet || arguments[json]
+        let bar = ProgressBar(console: barConsole)
         let summary = try BundleRenderer(input: arguments.positionals[0], output: output, options: options)
             .run(waiting: waiting) { bar.update($0) }
         report(summary, console: console, json: arguments[json])

@@ -41,6 +41,14 @@ import Testing
         let (render, _) = try fixture.render(into: "reel", ["--quiet"])
         #expect(render.status == 0, "\(render.stderr)")
         #expect(render.stderr.isEmpty, "--quiet silences the warnings: \(render.stderr)")
+        // `--json` keeps stdout to the summary and silences the progress, not the warnings (it
+        // used to silence them too).
+        let (json, _) = try fixture.render(into: "reel-json", ["--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(json.stdout.hasPrefix("{\"rendered\":") && json.stdout.split(separator: "\n").count == 1)
+        let jsonWarnings = json.stderr.split(separator: "\n").filter { $0.hasPrefix("storyreel: warning: ") }
+        #expect(jsonWarnings == warnings, "\(json.stderr)")
+        #expect(!json.stderr.contains("rendered "), "no summary line under --json: \(json.stderr)")
     }
 
     @Test func aSpecEntryOfTheWrongTypeIsSkippedAndAnUnknownKeyWarns() throws {
