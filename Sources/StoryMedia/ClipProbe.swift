@@ -120,12 +120,30 @@ public enum ClipProbe {
         // `inspect` reports what it can rather than failing on the header it already read.
         guard let decoded = try? firstFrameDetails(of: video, packet: firstPacket) else { return }
         fill(format: decoded.format, profile: decoded.profile, size: decoded.size)
+        let colour = decoded.colour
+        if parameters.pointee.color_trc == AVCOL_TRC_UNSPECIFIED { parameters.pointee.color_trc = colour.transfer }
+        if parameters.pointee.color_primaries == AVCOL_PRI_UNSPECIFIED {
+            parameters.pointee.color_primaries = colour.primaries
+        }
+        if parameters.pointee.color_space == AVCOL_SPC_UNSPECIFIED { parameters.pointee.color_space = colour.space }
+        if parameters.pointee.color_range == AVCOL_RANGE_UNSPECIFIED { parameters.pointee.color_range = colour.range }
     }
 
     /// True when the stream's pixel format, profile (of a codec with named profiles) or coded
     /// size is unknown.
     static func lacksDetails(_ stream: MediaStream) -> Bool {
-        stream.parameters.pointee.format < 0 || lacksProfile(stream) || lacksSize(stream)
+        stream.parameters.pointee.format < 0 || lacksProfile(stream) || lacksSize(stream) || lacksColour(stream)
+    }
+
+    /// True when the stream's colour transfer is unknown though its bitstream can carry one (an
+    /// MP4 without a `colr` box whose H.264/HEVC VUI or AV1/VP9 header has the tags): only the
+    /// decoder reads those, so such a clip gets one decoded frame, as ffprobe's every clip does.
+    /// Without it `inspect` called a PQ clip tagged only in its bitstream SDR, while `thumbnail`
+    /// tone-mapped its frames.
+    private static func lacksColour(_ stream: MediaStream) -> Bool {
+        let codecs = [AV_CODEC_ID_H264, AV_CODEC_ID_HEVC, AV_CODEC_ID_AV1, AV_CODEC_ID_VP9]
+        return stream.parameters.pointee.color_trc == AVCOL_TRC_UNSPECIFIED
+            && codecs.contains(stream.parameters.pointee.codec_id)
     }
 
     private static func lacksSize(_ stream: MediaStream) -> Bool {
@@ -140,11 +158,16 @@ public enum ClipProbe {
         return descriptor.pointee.profiles != nil
     }
 
-    /// The pixel format, profile and coded size the decoder settles on after decoding `packet`
-    /// (one thread, then drained), as `AVPixelFormat` and `FF_PROFILE_*` raw values (-1 when
-    /// unknown) and pixels (nil when unknown).
+    /// The pixel format, profile, coded size and colour tags the decoder settles on after
+    /// decoding `packet` (one thread, then drained), as `AVPixelFormat` and `FF_PROFILE_*` raw
+    /// values (-1 when unknown), pixels (nil when unknown) and the frame's tags (unspecified when
+    /// no frame came out).
     private static func firstFrameDetails(of stream: MediaStream, packet: Packet) throws -> (
-        format: Int32, profile: Int32, size: (width: Int32, height: Int32)?
+        format: Int32, profile: Int32, size: (width: Int32, height: Int32)?,
+        colour: (
+            transfer: AVColorTransferCharacteristic, primaries: AVColorPrimaries, space: AVColorSpace,
+            range: AVColorRange
+        )
     ) {
         let decoder = try Decoder(stream: stream, threads: 1)
         let frame = try Frame()
@@ -156,7 +179,11 @@ public enum ClipProbe {
         let format =
             frame.pointer.pointee.format >= 0 ? frame.pointer.pointee.format : decoder.context.pointee.pix_fmt.rawValue
         let (width, height) = (decoder.context.pointee.width, decoder.context.pointee.height)
-        return (format, decoder.context.pointee.profile, width > 0 && height > 0 ? (width, height) : nil)
+        let tags = frame.pointer.pointee
+        return (
+            format, decoder.context.pointee.profile, width > 0 && height > 0 ? (width, height) : nil,
+            (tags.color_trc, tags.color_primaries, tags.colorspace, tags.color_range)
+        )
     }
 
     /// HLG and PQ by transfer; Dolby Vision only without an HLG/PQ-compatible base layer.

@@ -121,7 +121,17 @@ public final class MediaStream {
 
     /// The pixel format's name, e.g. `yuv420p10le`, or nil when unknown.
     public var pixelFormatName: String? {
-        let format = AVPixelFormat(rawValue: parameters.pointee.format)
+        var format = AVPixelFormat(rawValue: parameters.pointee.format)
+        // libavcodec's H.264 decoder names a full-range picture with the `yuvj` formats (so
+        // ffprobe does); the parser, which storyreel reads instead, gives the plain ones.
+        if parameters.pointee.codec_id == AV_CODEC_ID_H264 && parameters.pointee.color_range == AVCOL_RANGE_JPEG {
+            switch format {
+            case AV_PIX_FMT_YUV420P: format = AV_PIX_FMT_YUVJ420P
+            case AV_PIX_FMT_YUV422P: format = AV_PIX_FMT_YUVJ422P
+            case AV_PIX_FMT_YUV444P: format = AV_PIX_FMT_YUVJ444P
+            default: break
+            }
+        }
         return av_get_pix_fmt_name(format).map { String(cString: $0) }
     }
 
@@ -140,9 +150,12 @@ public final class MediaStream {
         return av_color_transfer_name(transfer).map { String(cString: $0) }
     }
 
-    /// The sample aspect ratio, or nil when unknown or square.
+    /// The sample aspect ratio, or nil when unknown or square: the container's (an MP4's `pasp`
+    /// box, which the demuxer puts on the stream, not in the codec parameters) over the codec
+    /// parameters', as `av_guess_sample_aspect_ratio` (and so ffprobe) picks it. Reading the codec
+    /// parameters alone showed a 2:1 clip at half its width.
     public var sampleAspectRatio: Double? {
-        let ratio = parameters.pointee.sample_aspect_ratio
+        let ratio = av_guess_sample_aspect_ratio(file.context, stream, nil)
         guard ratio.num > 0, ratio.den > 0, ratio.num != ratio.den else { return nil }
         return av_q2d(ratio)
     }

@@ -16,6 +16,74 @@ import Testing
 
     @Test(arguments: clips)
     func metadataAgreesWithFFprobe(clip: String) throws {
+        try expectAgreement(clip)
+    }
+
+    /// Clips the samples lack, made by the ffmpeg CLI: what each one broke is in its comment.
+    static let madeClips: [(name: String, arguments: [String])] = [
+        // A 2:1 pixel aspect ratio in the MP4's `pasp` box: shown 640x240, reported 320x240.
+        ("sar-2.mp4", ["-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=0.3", "-vf", "setsar=2/1", "-c:v", "libx264"]),
+        (
+            "sar-3-4.mov",
+            ["-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=0.3", "-vf", "setsar=3/4", "-c:v", "libx264"]
+        ),
+        // PQ and HLG tagged only in the bitstream (no `colr` box): reported SDR.
+        (
+            "pq-vui.mov",
+            [
+                "-f", "lavfi", "-i", "smptebars=s=320x240:r=30:d=0.3", "-pix_fmt", "yuv420p10le", "-c:v", "libx265",
+                "-preset", "ultrafast", "-tag:v", "hvc1", "-x265-params",
+                "log-level=error:colorprim=bt2020:transfer=smpte2084:colormatrix=bt2020nc",
+            ]
+        ),
+        (
+            "hlg-vui.mp4",
+            [
+                "-f", "lavfi", "-i", "smptebars=s=320x240:r=30:d=0.3", "-pix_fmt", "yuv420p10le", "-c:v", "libx264",
+                "-x264-params", "colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc",
+            ]
+        ),
+        // Full-range H.264: ffprobe's `yuvj420p`, reported `yuv420p`.
+        (
+            "full-range.mp4",
+            [
+                "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=0.3", "-vf", "scale=out_range=full", "-pix_fmt",
+                "yuvj420p", "-c:v", "libx264",
+            ]
+        ),
+    ]
+
+    @Test func madeClipsAgreeWithFFprobe() throws {
+        let folder = try TemporaryFolder()
+        for clip in Self.madeClips {
+            let path = folder.path(clip.name)
+            try HostileFiles.ffmpeg(clip.arguments + [path])
+            try expectAgreement(path)
+        }
+        let inspected = try TestEnvironment.storyreel(["inspect", "--json", folder.path("sar-2.mp4")])
+        let video = try #require(
+            ((try JSONSerialization.jsonObject(with: Data(inspected.stdout.utf8)) as? [[String: Any]])?.first)?["video"]
+                as? [String: Any])
+        #expect(video["displayWidth"] as? Int == 640 && video["displayHeight"] as? Int == 240, "\(video)")
+        for (name, kind) in [("pq-vui.mov", "pq"), ("hlg-vui.mp4", "hlg")] {
+            let result = try TestEnvironment.storyreel(["inspect", "--json", folder.path(name)])
+            #expect(result.stdout.contains("\"hdr\": \"\(kind)\""), "\(result.stdout)")
+        }
+        // The poster of the 2:1 clip is drawn at its display shape, as ffmpeg draws it.
+        let poster = folder.path("sar.png")
+        let thumbnail = try TestEnvironment.storyreel(
+            ["thumbnail", folder.path("sar-2.mp4"), "--at", "0", "-o", poster])
+        #expect(thumbnail.status == 0, "\(thumbnail.stderr)")
+        let ours = try PixelComparison.ffmpegImage(poster, width: 640, height: 240)
+        let reference = try PixelComparison.ffmpegImage(
+            folder.path("sar-2.mp4"), width: 640, height: 240,
+            options: ["-frames:v", "1", "-vf", "scale=iw*sar:ih,setsar=1"] + PixelComparison.mediaLayerScaling)
+        #expect(PixelComparison.psnr(ours, reference) >= 30)
+    }
+
+    /// Expects `inspect --json clip` to agree with ffprobe on the container, the video and the
+    /// audio stream.
+    func expectAgreement(_ clip: String) throws {
         let result = try TestEnvironment.storyreel(["inspect", "--json", clip])
         #expect(result.status == 0, "\(result.stderr)")
         let ours = try #require(
@@ -34,7 +102,7 @@ import Testing
         #expect(ourVideo["codec"] as? String == video["codec_name"] as? String)
         #expect(ourVideo["width"] as? Int == video["width"] as? Int)
         #expect(ourVideo["height"] as? Int == video["height"] as? Int)
-        #expect(ourVideo["pixelFormat"] as? String == video["pix_fmt"] as? String)
+        #expect(ourVideo["pixelFormat"] as? String == video["pix_fmt"] as? String, "\(clip)")
         #expect(ourVideo["profile"] as? String == video["profile"] as? String)
         #expect((ourVideo["bitRate"] as? Int).map(String.init) == video["bit_rate"] as? String)
         let rate = (video["avg_frame_rate"] as? String ?? "0/1").split(separator: "/").compactMap { Double($0) }
@@ -44,8 +112,11 @@ import Testing
         let ffprobeRotation = sideData.compactMap { $0["rotation"] as? Int }.first ?? 0
         #expect(ourVideo["rotation"] as? Int == ((-ffprobeRotation) % 360 + 360) % 360)
         let swapped = ffprobeRotation % 180 != 0
-        #expect(ourVideo["displayWidth"] as? Int == (swapped ? video["height"] : video["width"]) as? Int)
-        #expect(ourVideo["colorTransfer"] as? String == video["color_transfer"] as? String)
+        let aspect = (video["sample_aspect_ratio"] as? String ?? "1:1").split(separator: ":").compactMap { Double($0) }
+        let stretch = aspect.count == 2 && aspect[0] > 0 && aspect[1] > 0 ? aspect[0] / aspect[1] : 1
+        let shownWidth = ((video["width"] as? Int).map { Int((Double($0) * stretch).rounded()) })
+        #expect(ourVideo["displayWidth"] as? Int == (swapped ? video["height"] as? Int : shownWidth), "\(clip)")
+        #expect(ourVideo["colorTransfer"] as? String == video["color_transfer"] as? String, "\(clip)")
 
         let audio = streams.first { $0["codec_type"] as? String == "audio" }
         let ourAudio = ours["audio"] as? [String: Any]
