@@ -1,8 +1,8 @@
 import CFFmpeg
 
 /// Turns decoded frames of one clip into upright, 8-bit, full-range RGBA pictures of a requested
-/// ``FrameSize``: scale (libswscale, honouring the frame's colour tags), tone-map HLG/PQ to SDR,
-/// turn upright at the small size, then crop for ``FrameSize/fill(width:height:)``.
+/// ``FrameSize``: crop to the part a ``FrameSize/fill(width:height:)`` keeps, scale (libswscale,
+/// honouring the frame's colour tags), tone-map HLG/PQ to SDR, then turn upright at the small size.
 ///
 /// It keeps its last scalers, since every frame of a clip has the same shape.
 final class FrameConverter {
@@ -36,20 +36,22 @@ final class FrameConverter {
         try PixelBudget.check(width: frame.width, height: frame.height, path: nil, what: "the decoded picture")
         let display = displaySize(of: frame)
         try PixelBudget.check(width: display.width, height: display.height, path: nil, what: "the displayed picture")
-        let scaled = size.scaledSize(displayWidth: display.width, displayHeight: display.height)
-        try PixelBudget.check(width: scaled.width, height: scaled.height, path: nil, what: "the scaled picture")
-        let stored = transform.storedSize(displayWidth: scaled.width, displayHeight: scaled.height)
+        let output = size.outputSize(displayWidth: display.width, displayHeight: display.height)
+        try PixelBudget.check(width: output.width, height: output.height, path: nil, what: "the scaled picture")
+        let plan = try frame.scalingPlan(
+            for: size, pixelAspect: sampleAspectRatio, transform: transform, displayWidth: display.width,
+            displayHeight: display.height)
+        try PixelBudget.check(width: plan.width, height: plan.height, path: nil, what: "the scaled picture")
         var image: RGBAImageBuffer
         if let toneMapper = HDRToneMapper(for: frame) {
-            let scaler = try scaler(for: frame, width: stored.width, height: stored.height, format: AV_PIX_FMT_RGB48LE)
-            image = try toneMapper.map(frame, with: scaler)
+            let scaler = try scaler(
+                for: plan.source, width: plan.width, height: plan.height, format: AV_PIX_FMT_RGB48LE)
+            image = try toneMapper.map(plan.source, with: scaler)
         } else {
-            let scaler = try scaler(for: frame, width: stored.width, height: stored.height, format: AV_PIX_FMT_RGBA)
-            image = try scaler.scaleToRGBA(frame)
+            let scaler = try scaler(for: plan.source, width: plan.width, height: plan.height, format: AV_PIX_FMT_RGBA)
+            image = try scaler.scaleToRGBA(plan.source)
         }
-        image = transform.apply(to: image)
-        let output = size.outputSize(displayWidth: display.width, displayHeight: display.height)
-        return image.centreCropped(width: min(output.width, image.width), height: min(output.height, image.height))
+        return transform.apply(to: plan.keep(of: image))
     }
 
     /// Luma and colour statistics of `frame`, measured on a 64 × 64 area-averaged copy and on

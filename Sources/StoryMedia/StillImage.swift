@@ -53,18 +53,18 @@ public enum StillImage {
         try PixelBudget.check(width: frame.width, height: frame.height, path: path, what: "the decoded picture")
         // A JPEG's EXIF orientation reaches us as the frame's display matrix, a PNG's from its
         // eXIf chunk: turn it upright, as browsers do. Sizes are the upright picture's; scaling
-        // happens before the turn.
+        // happens before the turn, and a fill's crop before the scale.
         let transform =
             (frame.displayMatrix ?? file.pngOrientation?.displayMatrix).map {
                 DisplayTransform(matrix: $0, orientation: DisplayOrientation(matrix: $0))
             } ?? .identity
         let display = transform.displaySize(width: frame.width, height: frame.height)
-        let scaled = size.scaledSize(displayWidth: display.width, displayHeight: display.height)
-        try PixelBudget.check(width: scaled.width, height: scaled.height, path: path, what: "the scaled picture")
         let (width, height) = size.outputSize(displayWidth: display.width, displayHeight: display.height)
-        let stored = transform.storedSize(displayWidth: scaled.width, displayHeight: scaled.height)
-        let upright = transform.apply(
-            to: try Scaler(for: frame, width: stored.width, height: stored.height).scaleToRGBA(frame))
-        return upright.centreCropped(width: width, height: height)
+        try PixelBudget.check(width: width, height: height, path: path, what: "the scaled picture")
+        let plan = try frame.scalingPlan(
+            for: size, pixelAspect: 1, transform: transform, displayWidth: display.width, displayHeight: display.height)
+        try PixelBudget.check(width: plan.width, height: plan.height, path: path, what: "the scaled picture")
+        let scaled = try Scaler(for: plan.source, width: plan.width, height: plan.height).scaleToRGBA(plan.source)
+        return transform.apply(to: plan.keep(of: scaled))
     }
 }

@@ -59,6 +59,27 @@ import Testing
         }
     }
 
+    /// A fill is cropped before it is scaled: the old scale-then-crop needed a 6000x10667
+    /// picture for a 6000x100 fill of a 720x1280 clip, and refused it (65) as over the budget.
+    @Test func aFillWhoseWholeScaleWouldBeOverTheBudgetIsDrawn() throws {
+        let clip = Self.sample("portrait-h264.mp4")
+        for (width, height) in [(6000, 100), (2, 8192)] {
+            let out = folder.path("fill-\(width)x\(height).png")
+            let result = try thumbnail([clip, "--at", "0.5", "-o", out, "--width", "\(width)", "--height", "\(height)"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let image = try probe(out)
+            #expect(image.width == width && image.height == height)
+        }
+        let reference = try PixelComparison.ffmpegImage(
+            clip, width: 6000, height: 100,
+            options: [
+                "-ss", "0.5", "-frames:v", "1", "-vf",
+                "scale=6000:100:force_original_aspect_ratio=increase,crop=6000:100",
+            ] + PixelComparison.mediaLayerScaling)
+        let ours = try PixelComparison.ffmpegImage(folder.path("fill-6000x100.png"), width: 6000, height: 100)
+        #expect(PixelComparison.psnr(ours, reference) >= 38)
+    }
+
     @Test func outDirNamesPostersAfterClipsAndNumbersCollisions() throws {
         let copies = try TemporaryFolder()
         let clip = Self.sample("sixty-fps.mp4")
