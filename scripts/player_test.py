@@ -459,6 +459,39 @@ class PlayerPageTests(unittest.TestCase):
         self.assertAlmostEqual(paused["progress"], paused["currentTime"] / 2.0, delta=0.05)
         self.assert_no_flash()
 
+    def test_keys_with_alt_ctrl_meta_or_shift_are_left_to_the_browser(self):
+        # The old page took Alt+← (the browser's Back) for a tap back, and the player's keys with
+        # any modifier as the plain ones.
+        self.load("demo")
+        self.open_first(CASE_RATE)
+        self.key(Keys.ARROW_RIGHT)
+        self.wait_for("return window.storyreelPlayer.steps().length >= 2")
+        # Same-document history entries, so that a Back or Forward the browser does stays here.
+        DRIVER.execute_script("""
+            for (let i = 0; i < 40; i++) history.pushState({ guard: i }, '');
+            window.__keys = [];
+            addEventListener('keydown', (e) => window.__keys.push([e.key, e.altKey, e.ctrlKey, e.metaKey, e.shiftKey,
+                                                                   e.defaultPrevented]));""")
+        modifiers = {"Alt": Keys.ALT, "Ctrl": Keys.CONTROL, "Meta": Keys.META, "Shift": Keys.SHIFT}
+        keys = {"ArrowLeft": Keys.ARROW_LEFT, "ArrowRight": Keys.ARROW_RIGHT, " ": Keys.SPACE, "Escape": Keys.ESCAPE}
+        for modifier, modifier_key in modifiers.items():
+            for key, key_key in keys.items():
+                with self.subTest(key=f"{modifier}+{key}"):
+                    ActionChains(DRIVER).key_down(modifier_key).send_keys(key_key).key_up(modifier_key).perform()
+                    state = self.state()
+                    self.assertTrue(state["open"], "the viewer stayed open")
+                    self.assertFalse(state["paused"])
+                    self.assertEqual(len(self.steps()), 2, "no navigation")
+                    seen = DRIVER.execute_script("return window.__keys.filter(k => k[0] === arguments[0])", key)
+                    self.assertTrue(seen, "the key reached the page")
+                    self.assertFalse(seen[-1][5], "the page did not prevent the browser's default")
+        # Plain keys still drive the player, and the page takes them.
+        DRIVER.execute_script("window.__keys = []")
+        self.key(Keys.ARROW_LEFT)
+        self.wait_for("return window.storyreelPlayer.steps().length >= 3")
+        self.assertEqual(self.steps()[2], {"item": "ana.lima#0"})
+        self.assertEqual(DRIVER.execute_script("return window.__keys.map(k => k[5])"), [True])
+
     def test_seen_state_survives_a_reload_and_moves_the_story_after_the_unseen_ones(self):
         manifest = MANIFESTS["demo"]
         self.load("demo")

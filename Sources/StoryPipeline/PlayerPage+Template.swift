@@ -494,18 +494,23 @@ extension PlayerPage {
           });
           document.addEventListener('keydown', (e) => {
             if (phase === 'closed') return;
-            if (e.key === 'ArrowRight') { e.preventDefault(); event('tapForward'); }
-            else if (e.key === 'ArrowLeft') { e.preventDefault(); event('tapBack'); }
-            else if (e.key === ' ' || e.key === 'Spacebar') { e.preventDefault(); setPaused(!paused); }
-            else if (e.key === 'Escape') { e.preventDefault(); close(); }
-            else if (e.key === 'Tab') {
-              // Focus stays inside the viewer while it is open.
+            // Keys with Alt, Ctrl or Meta are the browser's (Alt+← is Back) and the system's.
+            if (e.altKey || e.ctrlKey || e.metaKey) return;
+            if (e.key === 'Tab') {
+              // Focus stays inside the viewer while it is open (Shift+Tab goes backward).
               const focusable = [...$('viewer').querySelectorAll('button')].filter((b) => b.offsetParent !== null);
               const index = focusable.indexOf(document.activeElement);
               e.preventDefault();
               const next = index < 0 ? 0 : (index + (e.shiftKey ? -1 : 1) + focusable.length) % focusable.length;
               focusable[next].focus();
+              return;
             }
+            // The player's keys are plain ones: Shift with them is left to the browser too.
+            if (e.shiftKey) return;
+            if (e.key === 'ArrowRight') { e.preventDefault(); event('tapForward'); }
+            else if (e.key === 'ArrowLeft') { e.preventDefault(); event('tapBack'); }
+            else if (e.key === ' ' || e.key === 'Spacebar') { e.preventDefault(); setPaused(!paused); }
+            else if (e.key === 'Escape') { e.preventDefault(); close(); }
           });
 
           // The story row: avatars with rings, seen stories last.
