@@ -492,6 +492,67 @@ class PlayerPageTests(unittest.TestCase):
         self.assertEqual(self.steps()[2], {"item": "ana.lima#0"})
         self.assertEqual(DRIVER.execute_script("return window.__keys.map(k => k[5])"), [True])
 
+    def test_a_hold_ends_wherever_it_is_released(self):
+        # The old page listened for pointerup on the tap zones only: a mouse released over the
+        # header, the close button or beside the frame never reached them, and playback stayed
+        # paused until the next press on the zones.
+        self.load("demo")
+        self.open_first(0.5)
+        self.wait_for(PLAYING_ON_SCREEN)
+        zones = DRIVER.find_element("id", "zones")
+        frame = DRIVER.execute_script("const b = document.getElementById('frame').getBoundingClientRect();"
+                                      "return [b.left, b.top, b.width, b.height]")
+        viewer = DRIVER.find_element("id", "viewer")
+
+        def hold_at(x):
+            """Presses on the zones at page x, mid height, and holds past the 200 ms of a hold."""
+            size = zones.size
+            ActionChains(DRIVER).move_to_element_with_offset(
+                zones, x - frame[0] - size["width"] / 2, 0).click_and_hold().perform()
+            self.wait_for("return window.storyreelPlayer.state().paused", 2)
+            return self.state()["currentTime"]
+
+        def assert_playing_again(since):
+            state = self.state()
+            self.assertTrue(state["open"])
+            self.assertFalse(state["paused"], "the hold ended on release")
+            self.wait_for("return window.storyreelPlayer.state().currentTime > arguments[0] + 0.05", 5, since)
+
+        def element_centre(element_id):
+            return DRIVER.execute_script(
+                "const b = document.getElementById(arguments[0]).getBoundingClientRect();"
+                "return [b.left + b.width / 2, b.top + b.height / 2]", element_id)
+
+        # Released over the display name and over the close button: pressed straight below them,
+        # so the drag is vertical (no swipe), and a hold is no tap.
+        for target in ("name", "close"):
+            with self.subTest(released_over=target):
+                x, _ = element_centre(target)
+                since = hold_at(x)
+                ActionChains(DRIVER).move_to_element(DRIVER.find_element("id", target)).release().perform()
+                assert_playing_again(since)
+        # Released beside the frame (on the viewer's backdrop), 30 px from the press: no swipe.
+        with self.subTest(released_over="backdrop"):
+            since = hold_at(frame[0] + 6)
+            ActionChains(DRIVER).move_to_element_with_offset(
+                viewer, frame[0] - 24 - viewer.size["width"] / 2, 0).release().perform()
+            assert_playing_again(since)
+        # The window losing the focus, or the page being hidden, mid-hold ends it: the release
+        # may go to another window. The release that follows is neither a tap nor a swipe.
+        for what, script in (
+                ("blur", "window.dispatchEvent(new Event('blur'))"),
+                ("hidden", "Object.defineProperty(document, 'visibilityState', {value: 'hidden', configurable: true});"
+                           "Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
+                           "document.dispatchEvent(new Event('visibilitychange'));"
+                           "delete document.visibilityState; delete document.hidden;")):
+            with self.subTest(ended_by=what):
+                since = hold_at(frame[0] + frame[2] * 0.8)
+                DRIVER.execute_script(script)
+                assert_playing_again(since)
+                ActionChains(DRIVER).release().perform()
+        self.assertEqual(self.steps(), [{"item": "ana.lima#0"}], "no hold was a tap or a swipe")
+        self.assert_no_flash()
+
     def test_seen_state_survives_a_reload_and_moves_the_story_after_the_unseen_ones(self):
         manifest = MANIFESTS["demo"]
         self.load("demo")

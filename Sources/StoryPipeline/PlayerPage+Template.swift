@@ -450,16 +450,20 @@ extension PlayerPage {
             if (paused || held) video.pause(); else play(video);
           }
 
-          // Gestures: tap zones (left third back, right two thirds forward), hold, swipe.
+          // Gestures: tap zones (left third back, right two thirds forward), hold, swipe. The zones
+          // capture the press and its end is heard on the window, so a release over the header,
+          // beside the frame or outside the window ends a hold too, as a touch's does.
           let press = null;
           const zones = $('zones');
           zones.addEventListener('pointerdown', (e) => {
             if (e.button > 0) return;
-            press = { x: e.clientX, y: e.clientY, holding: false };
-            press.timer = setTimeout(() => { if (press) { press.holding = true; held = true; applyPause(); } }, 200);
+            cancelPress();
+            const current = press = { id: e.pointerId, x: e.clientX, y: e.clientY, holding: false };
+            try { zones.setPointerCapture(e.pointerId); } catch (error) { /* not an active pointer */ }
+            press.timer = setTimeout(() => { if (press === current) { press.holding = true; held = true; applyPause(); } }, 200);
           });
           const release = (e, cancelled) => {
-            if (!press) return;
+            if (!press || (e && e.pointerId !== press.id)) return;
             clearTimeout(press.timer);
             const { x, y, holding } = press;
             press = null;
@@ -471,8 +475,13 @@ extension PlayerPage {
             const box = $('frame').getBoundingClientRect();
             event(e.clientX - box.left < box.width / 3 ? 'tapBack' : 'tapForward');
           };
-          zones.addEventListener('pointerup', (e) => release(e, false));
-          zones.addEventListener('pointercancel', (e) => release(e, true));
+          // A press that ends without a release here (another pointer pressed, the viewer closed,
+          // the window losing the focus, the page hidden) ends its hold and is no tap.
+          function cancelPress() { release(null, true); }
+          window.addEventListener('pointerup', (e) => release(e, false));
+          window.addEventListener('pointercancel', (e) => release(e, true));
+          window.addEventListener('blur', cancelPress);
+          document.addEventListener('visibilitychange', () => { if (document.hidden) cancelPress(); });
           // Keyboard activation of the zone buttons (a pointer's click is handled above).
           $('back').addEventListener('click', (e) => { if (e.detail === 0) event('tapBack'); });
           $('forward').addEventListener('click', (e) => { if (e.detail === 0) event('tapForward'); });
@@ -565,6 +574,7 @@ extension PlayerPage {
           }
           function close() {
             generation++;
+            cancelPress();
             phase = 'closed'; at = null; transition = null; fallback = null;
             hideVideos();
             for (const still of stage.stills) still.classList.remove('shown', 'front');
