@@ -38,7 +38,10 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
 CASES = os.path.join(ROOT, "Tests", "Fixtures", "navigation-cases.json")
 BUNDLES = {"demo": [], "both-directions": ["--both-directions"]}
-FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-clip": "missing-clip"}
+FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-clip": "missing-clip", "rtl": "rtl"}
+# Right-to-left display names for the rtl bundle, each ending in punctuation, whose place shows
+# the direction: on the left of the name when it is laid out right to left.
+RTL_NAMES = {"ana.lima": "\u0644\u064a\u0644\u0649 \u062d\u0633\u0646!", "ben_k": "\u05d3\u05e0\u05d4 \u05db\u05d4\u05df!"}
 FULL_PLAY_RATE = 4
 # The navigation cases play at a quarter of the speed, so that no clip ends on its own between
 # two of a case's events; `itemDidFinish` is a real `ended` (the clip is sought to its end).
@@ -167,6 +170,7 @@ def setUpModule():
             MANIFESTS[name] = json.load(file)
     make_hevc_bundle()
     make_missing_clip_bundle()
+    make_rtl_bundle()
     handler = functools.partial(QuietHandler, directory=OUT)
     SERVER = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=SERVER.serve_forever, daemon=True).start()
@@ -189,23 +193,39 @@ def tearDownModule():
     SERVER.shutdown()
 
 
-def make_hevc_bundle():
-    """The demo bundle with one item said to be HEVC (`hvc1`), which Chromium cannot play. Its
-    index.html is the demo's, embedding the demo's manifest: the page plays the changed one only
-    because, served over HTTP, it fetches manifest.json."""
-    demo, folder = os.path.join(OUT, "demo"), os.path.join(OUT, "hevc")
+def make_variant_bundle(name, change):
+    """The demo bundle with its manifest changed by `change`. Its index.html is the demo's,
+    embedding the demo's manifest: the page plays the changed one only because, served over
+    HTTP, it fetches manifest.json."""
+    demo, folder = os.path.join(OUT, "demo"), os.path.join(OUT, FOLDERS[name])
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
-    for name in os.listdir(demo):
-        if name not in ("manifest.json", "index.html") and not name.startswith("."):
-            os.symlink(os.path.join(demo, name), os.path.join(folder, name))
+    for entry in os.listdir(demo):
+        if entry not in ("manifest.json", "index.html") and not entry.startswith("."):
+            os.symlink(os.path.join(demo, entry), os.path.join(folder, entry))
     manifest = json.loads(json.dumps(MANIFESTS["demo"]))
-    item = manifest["stories"][0]["items"][1]
-    item["codec"], item["codecs"] = "hevc", "hvc1.2.4.L120.B0"
+    change(manifest)
     with open(os.path.join(folder, "manifest.json"), "w") as file:
         json.dump(manifest, file)
     shutil.copy(os.path.join(demo, "index.html"), os.path.join(folder, "index.html"))
-    MANIFESTS["hevc"] = manifest
+    MANIFESTS[name] = manifest
+
+
+def make_hevc_bundle():
+    """The demo bundle with one item said to be HEVC (`hvc1`), which Chromium cannot play."""
+    def change(manifest):
+        item = manifest["stories"][0]["items"][1]
+        item["codec"], item["codecs"] = "hevc", "hvc1.2.4.L120.B0"
+    make_variant_bundle("hevc", change)
+
+
+def make_rtl_bundle():
+    """The demo bundle with an Arabic and a Hebrew display name (RTL_NAMES)."""
+    def change(manifest):
+        for story in manifest["stories"]:
+            if story["id"] in RTL_NAMES:
+                story["user"]["displayName"] = RTL_NAMES[story["id"]]
+    make_variant_bundle("rtl", change)
 
 
 def make_missing_clip_bundle():
@@ -459,39 +479,6 @@ class PlayerPageTests(unittest.TestCase):
         self.assertAlmostEqual(paused["progress"], paused["currentTime"] / 2.0, delta=0.05)
         self.assert_no_flash()
 
-    def test_keys_with_alt_ctrl_meta_or_shift_are_left_to_the_browser(self):
-        # The old page took Alt+← (the browser's Back) for a tap back, and the player's keys with
-        # any modifier as the plain ones.
-        self.load("demo")
-        self.open_first(CASE_RATE)
-        self.key(Keys.ARROW_RIGHT)
-        self.wait_for("return window.storyreelPlayer.steps().length >= 2")
-        # Same-document history entries, so that a Back or Forward the browser does stays here.
-        DRIVER.execute_script("""
-            for (let i = 0; i < 40; i++) history.pushState({ guard: i }, '');
-            window.__keys = [];
-            addEventListener('keydown', (e) => window.__keys.push([e.key, e.altKey, e.ctrlKey, e.metaKey, e.shiftKey,
-                                                                   e.defaultPrevented]));""")
-        modifiers = {"Alt": Keys.ALT, "Ctrl": Keys.CONTROL, "Meta": Keys.META, "Shift": Keys.SHIFT}
-        keys = {"ArrowLeft": Keys.ARROW_LEFT, "ArrowRight": Keys.ARROW_RIGHT, " ": Keys.SPACE, "Escape": Keys.ESCAPE}
-        for modifier, modifier_key in modifiers.items():
-            for key, key_key in keys.items():
-                with self.subTest(key=f"{modifier}+{key}"):
-                    ActionChains(DRIVER).key_down(modifier_key).send_keys(key_key).key_up(modifier_key).perform()
-                    state = self.state()
-                    self.assertTrue(state["open"], "the viewer stayed open")
-                    self.assertFalse(state["paused"])
-                    self.assertEqual(len(self.steps()), 2, "no navigation")
-                    seen = DRIVER.execute_script("return window.__keys.filter(k => k[0] === arguments[0])", key)
-                    self.assertTrue(seen, "the key reached the page")
-                    self.assertFalse(seen[-1][5], "the page did not prevent the browser's default")
-        # Plain keys still drive the player, and the page takes them.
-        DRIVER.execute_script("window.__keys = []")
-        self.key(Keys.ARROW_LEFT)
-        self.wait_for("return window.storyreelPlayer.steps().length >= 3")
-        self.assertEqual(self.steps()[2], {"item": "ana.lima#0"})
-        self.assertEqual(DRIVER.execute_script("return window.__keys.map(k => k[5])"), [True])
-
     def test_a_hold_ends_wherever_it_is_released(self):
         # The old page listened for pointerup on the tap zones only: a mouse released over the
         # header, the close button or beside the frame never reached them, and playback stayed
@@ -552,6 +539,63 @@ class PlayerPageTests(unittest.TestCase):
                 ActionChains(DRIVER).release().perform()
         self.assertEqual(self.steps(), [{"item": "ana.lima#0"}], "no hold was a tap or a swipe")
         self.assert_no_flash()
+
+    def test_names_from_the_manifest_take_their_own_direction(self):
+        # The old page laid right-to-left display names out left to right: "!" on the wrong side.
+        self.load("rtl")
+        self.open_first(CASE_RATE)
+        check = """
+            const name = document.getElementById('name'), text = name.firstChild, range = document.createRange();
+            range.setStart(text, 0); range.setEnd(text, 1);
+            const first = range.getBoundingClientRect();
+            range.setStart(text, text.length - 1); range.setEnd(text, text.length);
+            const last = range.getBoundingClientRect();
+            return [name.textContent, name.dir, getComputedStyle(name).direction,
+                    last.right <= first.left ? 'last char on the left' : 'last char on the right',
+                    getComputedStyle(document.getElementById('count')).direction];"""
+        for story, direction in (("ana.lima", "rtl"), ("ben_k", "rtl"), ("chloe", "ltr")):
+            with self.subTest(story=story):
+                self.wait_for("return window.storyreelPlayer.state().story === arguments[0]", 20, story)
+                name = DRIVER.execute_script(check)
+                side = "last char on the left" if direction == "rtl" else "last char on the right"
+                self.assertEqual(name[1:], ["auto", direction, side, "ltr"], name[0])
+                DRIVER.execute_script("window.storyreelPlayer.event('swipeToNextStory')")
+        # The row's handles too (ASCII by the schema's pattern, so left to right here).
+        handles = DRIVER.execute_script("return [...document.querySelectorAll('.story .handle')].map(h => h.dir)")
+        self.assertEqual(handles, ["auto"] * len(MANIFESTS["rtl"]["stories"]))
+
+    def test_keys_with_alt_ctrl_meta_or_shift_are_left_to_the_browser(self):
+        # The old page took Alt+← (the browser's Back) for a tap back, and the player's keys with
+        # any modifier as the plain ones.
+        self.load("demo")
+        self.open_first(CASE_RATE)
+        self.key(Keys.ARROW_RIGHT)
+        self.wait_for("return window.storyreelPlayer.steps().length >= 2")
+        # Same-document history entries, so that a Back or Forward the browser does stays here.
+        DRIVER.execute_script("""
+            for (let i = 0; i < 40; i++) history.pushState({ guard: i }, '');
+            window.__keys = [];
+            addEventListener('keydown', (e) => window.__keys.push([e.key, e.altKey, e.ctrlKey, e.metaKey, e.shiftKey,
+                                                                   e.defaultPrevented]));""")
+        modifiers = {"Alt": Keys.ALT, "Ctrl": Keys.CONTROL, "Meta": Keys.META, "Shift": Keys.SHIFT}
+        keys = {"ArrowLeft": Keys.ARROW_LEFT, "ArrowRight": Keys.ARROW_RIGHT, " ": Keys.SPACE, "Escape": Keys.ESCAPE}
+        for modifier, modifier_key in modifiers.items():
+            for key, key_key in keys.items():
+                with self.subTest(key=f"{modifier}+{key}"):
+                    ActionChains(DRIVER).key_down(modifier_key).send_keys(key_key).key_up(modifier_key).perform()
+                    state = self.state()
+                    self.assertTrue(state["open"], "the viewer stayed open")
+                    self.assertFalse(state["paused"])
+                    self.assertEqual(len(self.steps()), 2, "no navigation")
+                    seen = DRIVER.execute_script("return window.__keys.filter(k => k[0] === arguments[0])", key)
+                    self.assertTrue(seen, "the key reached the page")
+                    self.assertFalse(seen[-1][5], "the page did not prevent the browser's default")
+        # Plain keys still drive the player, and the page takes them.
+        DRIVER.execute_script("window.__keys = []")
+        self.key(Keys.ARROW_LEFT)
+        self.wait_for("return window.storyreelPlayer.steps().length >= 3")
+        self.assertEqual(self.steps()[2], {"item": "ana.lima#0"})
+        self.assertEqual(DRIVER.execute_script("return window.__keys.map(k => k[5])"), [True])
 
     def test_seen_state_survives_a_reload_and_moves_the_story_after_the_unseen_ones(self):
         manifest = MANIFESTS["demo"]

@@ -91,7 +91,7 @@ extension PlayerPage {
               <div class="bars" id="bars" aria-hidden="true"></div>
               <div class="head">
                 <img id="headAvatar" alt="">
-                <p class="who" id="caption" aria-live="polite" style="margin:0"><span class="name" id="name"></span><span class="count" id="count"></span></p>
+                <p class="who" id="caption" aria-live="polite" style="margin:0"><span class="name" id="name" dir="auto"></span><span class="count" id="count"></span></p>
                 <button type="button" class="icon" id="pause" aria-label="Pause" aria-pressed="false"></button>
                 <button type="button" class="icon" id="sound" aria-label="Unmute" aria-pressed="false"></button>
                 <button type="button" class="icon" id="close" aria-label="Close"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg></button>
@@ -543,6 +543,7 @@ extension PlayerPage {
               ring.append(avatar);
               const handle = document.createElement('span');
               handle.className = 'handle';
+              handle.dir = 'auto';
               handle.textContent = story.user.handle;
               button.append(ring, handle);
               button.addEventListener('click', () => open(story.id, button));
