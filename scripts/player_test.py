@@ -96,6 +96,30 @@ if (!window.__flash) {
 PLAYING_ON_SCREEN = """return [...document.querySelectorAll('#videoA, #videoB')]
     .some(v => v.classList.contains('shown') && v.currentTime > 0.1)"""
 
+# A model of a browser that refuses autoplay (iOS Safari in Low Power Mode), injected into the
+# page: play() is refused with a NotAllowedError unless it is called synchronously from the
+# handler of a trusted input event (window.event), or on an element that has already played from
+# one. That is WebKit's rule (an element that played from a user gesture may play again without
+# one), and it is stricter than Chrome's, whose user activation lasts seconds after the input and
+# covers the whole document: a play() after an await, outside the handler, is refused here.
+REFUSE_AUTOPLAY = r"""
+(() => {
+  const original = HTMLMediaElement.prototype.play;
+  const GESTURES = new Set(['click', 'pointerdown', 'pointerup', 'mousedown', 'mouseup', 'keydown', 'keyup', 'touchend']);
+  const model = window.__autoplay = { refused: 0, allowed: [] };
+  HTMLMediaElement.prototype.play = function () {
+    const e = window.event;
+    const gesture = !!e && e.isTrusted && GESTURES.has(e.type);
+    if (!gesture && !this.__unlocked) {
+      model.refused++;
+      return Promise.reject(new DOMException('play() can only be initiated by a user gesture.', 'NotAllowedError'));
+    }
+    if (gesture) { this.__unlocked = true; model.allowed.push([this.id, e.type]); }
+    return original.call(this);
+  };
+})();
+"""
+
 
 def render(name, extra):
     folder = os.path.join(OUT, FOLDERS[name])
@@ -655,6 +679,67 @@ class PlayerPageTests(unittest.TestCase):
         self.open_first(1)
         self.assertFalse(self.state()["paused"])
         self.wait_for("return window.storyreelPlayer.state().currentTime > 0.1", 10)
+
+    def test_refused_autoplay_waits_under_tap_to_play_and_a_tap_plays_inside_the_gesture(self):
+        # The old page sat on the first still when play() was refused, with no message, its
+        # button saying "Pause"; its next play() ran after an await, outside any tap.
+        self.load("demo")
+        DRIVER.execute_script(REFUSE_AUTOPLAY)
+        # Opened without a gesture (the test hook), as a page that opens its viewer by itself would.
+        DRIVER.execute_script("window.storyreelPlayer.setPlaybackRate(1); window.storyreelPlayer.open('ana.lima')")
+        self.wait_for("return window.__autoplay.refused > 0 && window.storyreelPlayer.state().open")
+        time.sleep(1)
+        waiting = """
+            const overlay = document.getElementById('tapToPlay'), s = window.storyreelPlayer.state();
+            return [overlay && !overlay.hidden ? overlay.textContent.trim() : 'no Tap to play', s.paused,
+                    document.getElementById('pause').getAttribute('aria-label'), s.currentTime, s.progress];"""
+        self.assertEqual(DRIVER.execute_script(waiting), ["Tap to play", True, "Play", 0, 0])
+        time.sleep(0.5)
+        self.assertEqual(DRIVER.execute_script(waiting), ["Tap to play", True, "Play", 0, 0], "the timer does not run")
+        shot = os.path.join(OUT, "tap-to-play.png")
+        DRIVER.find_element("id", "frame").screenshot(shot)
+        self.assertGreater(variance(decode(shot)[2]), 100)
+        # A real tap on the viewer (the right two thirds) plays the item on screen; it does not move.
+        zones = DRIVER.find_element("id", "zones")
+        ActionChains(DRIVER).move_to_element_with_offset(zones, zones.size["width"] * 0.3, 0).click().perform()
+        self.wait_for("return window.storyreelPlayer.state().currentTime > 0.2", 5)
+        self.assertEqual(DRIVER.execute_script(waiting)[:3], ["no Tap to play", False, "Pause"])
+        self.assertEqual(self.steps(), [{"item": "ana.lima#0"}], "the tap played, it did not go forward")
+        allowed = DRIVER.execute_script("return window.__autoplay.allowed")
+        self.assertIn(["videoA", "pointerup"], allowed, "play() ran inside the tap's handler")
+        # Then it goes on by itself: the next item, the cube and ben_k's first item play, with no
+        # other refusal and no other tap.
+        refused = DRIVER.execute_script("return window.__autoplay.refused")
+        DRIVER.execute_script("window.storyreelPlayer.setPlaybackRate(4)")
+        self.wait_for("const s = window.storyreelPlayer.state(); return s.story === 'ben_k' && s.phase === 'item'"
+                      " && s.currentTime > 0.2", 20)
+        self.assertEqual(DRIVER.execute_script("return window.__autoplay.refused"), refused)
+        self.assertEqual(self.steps(), full_play_steps(MANIFESTS["demo"])[:3])
+        self.assertFalse(self.state()["blocked"])
+        self.assert_no_flash()
+        # Refused again on a fresh page, a real swipe (a mouse drag) goes to ben_k, which plays.
+        self.load("demo")
+        DRIVER.execute_script(REFUSE_AUTOPLAY)
+        DRIVER.execute_script("window.storyreelPlayer.setPlaybackRate(1); window.storyreelPlayer.open('ana.lima')")
+        self.wait_for("return window.storyreelPlayer.state().blocked", 10)
+        zones = DRIVER.find_element("id", "zones")
+        ActionChains(DRIVER).move_to_element_with_offset(zones, zones.size["width"] * 0.3, 0).click_and_hold() \
+            .move_by_offset(-zones.size["width"] * 0.5, 0).release().perform()
+        self.wait_for("const s = window.storyreelPlayer.state(); return s.story === 'ben_k' && s.currentTime > 0.2", 10)
+        self.assertEqual(self.steps(), [{"item": "ana.lima#0"}, {"item": "ben_k#0"}])
+        self.assertEqual(DRIVER.execute_script(waiting)[:3], ["no Tap to play", False, "Pause"])
+        self.assert_no_flash()
+
+    def test_opening_from_the_row_is_the_gesture_every_video_of_the_viewer_plays_from(self):
+        # The old page's first play() came after an await in open(), outside the click.
+        self.load("demo")
+        DRIVER.execute_script(REFUSE_AUTOPLAY)
+        self.open_first(FULL_PLAY_RATE)
+        self.wait_for("const s = window.storyreelPlayer.state(); return s.story === 'ben_k' && s.phase === 'item'"
+                      " && s.currentTime > 0.2", 20)
+        self.assertEqual(DRIVER.execute_script("return window.__autoplay.refused"), 0)
+        self.assertEqual(self.steps(), full_play_steps(MANIFESTS["demo"])[:3])
+        self.assert_no_flash()
 
     def test_reduced_motion_always_cuts(self):
         DRIVER.execute_cdp_cmd("Emulation.setEmulatedMedia",

@@ -66,6 +66,11 @@ extension PlayerPage {
           background: rgba(0,0,0,.65); padding: 8px 12px; text-align: center; }
         .note { bottom: 16px; font-size: 13px; }
         .endcard { top: 40%; }
+        .tapplay { position: absolute; inset: 0; z-index: 15; display: flex; align-items: center; justify-content: center;
+          pointer-events: none; background: rgba(0,0,0,.3); }
+        .tapplay p { display: flex; align-items: center; gap: 8px; margin: 0; padding: 10px 18px; border-radius: 999px;
+          background: rgba(0,0,0,.7); font-weight: 600; }
+        .tapplay svg { width: 20px; height: 20px; fill: #fff; }
         [hidden] { display: none !important; }
         .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
         </style>
@@ -97,6 +102,7 @@ extension PlayerPage {
                 <button type="button" class="icon" id="close" aria-label="Close"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg></button>
               </div>
             </div>
+            <div class="tapplay" id="tapToPlay" hidden><p role="status"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 5l12 7-12 7z"/></svg>Tap to play</p></div>
             <p class="note" id="note" role="status" hidden>This clip can't play in this browser.</p>
             <div class="endcard" id="endcard" hidden><p style="margin:0 0 8px">You're all caught up.</p>
               <button type="button" class="link" id="closeEnd" aria-label="Close the viewer">close</button></div>
@@ -181,7 +187,7 @@ extension PlayerPage {
 
           const stage = { stills: [$('stillA'), $('stillB')], videos: [$('videoA'), $('videoB')], cube: $('cube') };
           let manifest = null, nav = null, at = null, phase = 'closed', transition = null, generation = 0;
-          let rate = 1, paused = false, held = false, muted = !unmutedThisSession();
+          let rate = 1, paused = false, held = false, blocked = false, muted = !unmutedThisSession();
           let front = null, fallback = null, openedFrom = null;
           const steps = [], endedEvents = [];
           const preloaded = new Map();
@@ -235,12 +241,47 @@ extension PlayerPage {
           function load(video, src) {
             if (video.getAttribute('src') !== src) { video.src = src; video.load(); }
           }
+          // A browser may refuse play() (NotAllowedError), even muted: iOS Safari in Low Power Mode,
+          // a policy. Unmuted, the page retries muted; refused muted, the viewer waits paused under
+          // "Tap to play" (blocked) until a gesture plays it from its own handler (resume).
           function play(video) {
             video.playbackRate = rate;
             video.defaultPlaybackRate = rate;
-            if (!paused && !held) quietly(video.play().catch(() => {
-              if (!video.muted && video !== stage.cube) { video.muted = true; muted = true; updateSound(); quietly(video.play()); }
+            if (paused || held) return;
+            const token = generation;
+            quietly(video.play().catch((error) => {
+              if (!refusal(error)) return;  // an AbortError: a pause or another source came first
+              if (video.muted || video === stage.cube) { refused(video, token); return; }
+              video.muted = true; muted = true; updateSound();
+              quietly(video.play().catch((again) => { if (refusal(again)) refused(video, token); }));
             }));
+          }
+          function refusal(error) { return !!error && error.name === 'NotAllowedError'; }
+          function refused(video, token) {
+            if (token !== generation || video !== active() || paused || held) return;
+            blocked = true;
+            paused = true; updatePause();
+            $('tapToPlay').hidden = false;
+          }
+          function unblock() { blocked = false; $('tapToPlay').hidden = true; }
+          // Called synchronously from a gesture's handler (a play() after an await is outside the
+          // gesture): every video element but the one on screen is played and paused at once,
+          // which lets it play later without a gesture (WebKit unlocks an element that played from
+          // one), so the next item and the cube need no tap of their own.
+          function unlock() {
+            const current = active();
+            for (const video of [...stage.videos, stage.cube]) {
+              if (video === current || !video.paused) continue;
+              quietly(video.play());
+              video.pause();
+            }
+          }
+          // "Tap to play": the gesture plays what is on screen, inside its handler.
+          function resume() {
+            unblock();
+            unlock();
+            paused = false; updatePause();
+            applyPause();
           }
 
           function record(step) { steps.push(step); }
@@ -253,7 +294,7 @@ extension PlayerPage {
           // Moves to `result` ({at, via} or END), as the rules decided.
           function go(result, outgoing) {
             const token = ++generation;
-            paused = false; held = false; updatePause();
+            paused = false; held = false; unblock(); updatePause();
             clearFallback();
             record(describe(result));
             if (result === END) { finish(); return; }
@@ -440,6 +481,7 @@ extension PlayerPage {
           }
           function active() { return phase === 'transition' ? stage.cube : phase === 'item' ? front : null; }
           function setPaused(value) {
+            if (blocked && !value) { resume(); return; }
             paused = value;
             updatePause();
             applyPause();
@@ -470,7 +512,13 @@ extension PlayerPage {
             if (holding) { held = false; applyPause(); }
             if (cancelled) return;
             const dx = e.clientX - x, dy = e.clientY - y;
-            if (Math.abs(dx) > 40 && Math.abs(dx) > Math.abs(dy)) { event(dx < 0 ? 'swipeToNextStory' : 'swipeToPreviousStory'); return; }
+            if (Math.abs(dx) > 40 && Math.abs(dx) > Math.abs(dy)) {
+              if (blocked) unlock();
+              event(dx < 0 ? 'swipeToNextStory' : 'swipeToPreviousStory');
+              return;
+            }
+            // Under "Tap to play" a tap (or a hold) plays the item on screen; it does not move.
+            if (blocked) { resume(); return; }
             if (holding) return;
             const box = $('frame').getBoundingClientRect();
             event(e.clientX - box.left < box.width / 3 ? 'tapBack' : 'tapForward');
@@ -483,14 +531,17 @@ extension PlayerPage {
           window.addEventListener('blur', cancelPress);
           document.addEventListener('visibilitychange', () => { if (document.hidden) cancelPress(); });
           // Keyboard activation of the zone buttons (a pointer's click is handled above).
-          $('back').addEventListener('click', (e) => { if (e.detail === 0) event('tapBack'); });
-          $('forward').addEventListener('click', (e) => { if (e.detail === 0) event('tapForward'); });
+          $('back').addEventListener('click', (e) => { if (e.detail === 0) { if (blocked) unlock(); event('tapBack'); } });
+          $('forward').addEventListener('click', (e) => { if (e.detail === 0) { if (blocked) unlock(); event('tapForward'); } });
+          // Under "Tap to play", a click anywhere else on the viewer (the header, the bars) plays.
+          $('frame').addEventListener('click', (e) => { if (blocked && !e.target.closest('button')) resume(); });
           $('pause').addEventListener('click', () => setPaused(!paused));
           $('sound').addEventListener('click', () => {
             muted = !muted;
             try { sessionStorage.setItem(UNMUTED, muted ? '0' : '1'); } catch (e) { /* private mode */ }
             for (const video of stage.videos) video.muted = muted;
             updateSound();
+            if (blocked) resume();
           });
           $('close').addEventListener('click', close);
           $('closeEnd').addEventListener('click', close);
@@ -516,6 +567,7 @@ extension PlayerPage {
             }
             // The player's keys are plain ones: Shift with them is left to the browser too.
             if (e.shiftKey) return;
+            if ((e.key === 'ArrowRight' || e.key === 'ArrowLeft') && blocked) unlock();
             if (e.key === 'ArrowRight') { e.preventDefault(); event('tapForward'); }
             else if (e.key === 'ArrowLeft') { e.preventDefault(); event('tapBack'); }
             else if (e.key === ' ' || e.key === 'Spacebar') { e.preventDefault(); setPaused(!paused); }
@@ -546,7 +598,8 @@ extension PlayerPage {
               handle.dir = 'auto';
               handle.textContent = story.user.handle;
               button.append(ring, handle);
-              button.addEventListener('click', () => open(story.id, button));
+              // The click is the gesture that lets the videos play (unlock): open() plays after an await.
+              button.addEventListener('click', () => { unlock(); open(story.id, button); });
               li.append(button);
               return li;
             }));
@@ -561,7 +614,7 @@ extension PlayerPage {
             if (start === END) return;
             at = start.at; phase = 'item';
             // Every opening plays: a pause or hold from the last viewing does not carry over.
-            paused = false; held = false; updatePause();
+            paused = false; held = false; unblock(); updatePause();
             const token = ++generation;
             record(describe(start));
             // The viewer opens on the first still, never on black.
@@ -577,6 +630,7 @@ extension PlayerPage {
             generation++;
             cancelPress();
             phase = 'closed'; at = null; transition = null; fallback = null;
+            unblock();
             hideVideos();
             for (const still of stage.stills) still.classList.remove('shown', 'front');
             $('viewer').classList.remove('open');
@@ -599,7 +653,7 @@ extension PlayerPage {
                 src: phase === 'transition' ? transition.src : clip ? clip.src : null,
                 transition: transition ? { direction: transition.direction, from: transition.from, to: transition.to } : null,
                 currentTime: video ? video.currentTime : fallback ? fallback.elapsed : null,
-                paused: paused || held, muted, playbackRate: rate, progress: progress(),
+                paused: paused || held, blocked, muted, playbackRate: rate, progress: progress(),
                 playable: clip ? playable(clip) : null,
               };
             },
