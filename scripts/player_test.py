@@ -38,7 +38,8 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
 CASES = os.path.join(ROOT, "Tests", "Fixtures", "navigation-cases.json")
 BUNDLES = {"demo": [], "both-directions": ["--both-directions"]}
-FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-clip": "missing-clip", "rtl": "rtl"}
+FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-clip": "missing-clip", "rtl": "rtl",
+           "neighbours-next": "neighbours-next", "neighbours-previous": "neighbours-previous"}
 # Right-to-left display names for the rtl bundle, each ending in punctuation, whose place shows
 # the direction: on the left of the name when it is laid out right to left.
 RTL_NAMES = {"ana.lima": "\u0644\u064a\u0644\u0649 \u062d\u0633\u0646!", "ben_k": "\u05d3\u05e0\u05d4 \u05db\u05d4\u05df!"}
@@ -92,8 +93,10 @@ if (!window.__flash) {
 """
 
 
+# The item videos of the stage (every video but the cube's).
+ITEM_VIDEOS = ".stage video:not(#cube)"
 # The item's video is revealed (it has presented a frame) and has played a little.
-PLAYING_ON_SCREEN = """return [...document.querySelectorAll('#videoA, #videoB')]
+PLAYING_ON_SCREEN = f"""return [...document.querySelectorAll('{ITEM_VIDEOS}')]
     .some(v => v.classList.contains('shown') && v.currentTime > 0.1)"""
 
 # A model of a browser that refuses autoplay (iOS Safari in Low Power Mode), injected into the
@@ -136,11 +139,18 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
     them), and remembers every request that failed."""
 
     failures = []
+    # Every request: (time.monotonic(), path, Range header); and a delay (s) by path prefix.
+    log = []
+    delays = {}
 
     def log_message(self, format, *args):
         pass
 
     def send_head(self):
+        QuietHandler.log.append((time.monotonic(), self.path, self.headers.get("Range")))
+        for prefix, delay in QuietHandler.delays.items():
+            if self.path.startswith(prefix):
+                time.sleep(delay)
         self.range_left = None
         header = self.headers.get("Range", "")
         path = self.translate_path(self.path)
@@ -168,6 +178,12 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         return file
 
     def copyfile(self, source, outputfile):
+        try:
+            self.copy_range(source, outputfile)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the browser dropped a request it no longer needed (a delayed one, a page left)
+
+    def copy_range(self, source, outputfile):
         left = getattr(self, "range_left", None)
         if left is None:
             return super().copyfile(source, outputfile)
@@ -195,6 +211,8 @@ def setUpModule():
     make_hevc_bundle()
     make_missing_clip_bundle()
     make_rtl_bundle()
+    for name in ("neighbours-next", "neighbours-previous"):
+        make_variant_bundle(name, lambda manifest: None)
     handler = functools.partial(QuietHandler, directory=OUT)
     SERVER = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=SERVER.serve_forever, daemon=True).start()
@@ -297,8 +315,11 @@ class PlayerPageTests(unittest.TestCase):
     def setUp(self):
         DRIVER.get_log("browser")  # drop what earlier tests left
         QuietHandler.failures.clear()
+        QuietHandler.log.clear()
+        QuietHandler.delays = {}
 
     def tearDown(self):
+        QuietHandler.delays = {}
         errors = [entry for entry in DRIVER.get_log("browser") if entry["level"] == "SEVERE"]
         self.assertEqual(errors, [], "console errors")
         self.assertEqual(QuietHandler.failures, [], "failed requests")
@@ -375,9 +396,9 @@ class PlayerPageTests(unittest.TestCase):
                 DRIVER.execute_script("const c = document.getElementById('cube'); c.currentTime = c.duration;")
                 self.wait_for("return window.storyreelPlayer.state().phase !== 'transition'")
             self.wait_for("const s = window.storyreelPlayer.state(); return s.phase !== 'item' || s.currentTime !== null"
-                          " && [...document.querySelectorAll('#videoA, #videoB')].some(v => v.classList.contains('shown'))")
-            DRIVER.execute_script("""
-                const v = [...document.querySelectorAll('#videoA, #videoB')].find(v => v.classList.contains('shown'));
+                          f" && [...document.querySelectorAll('{ITEM_VIDEOS}')].some(v => v.classList.contains('shown'))")
+            DRIVER.execute_script(f"""
+                const v = [...document.querySelectorAll('{ITEM_VIDEOS}')].find(v => v.classList.contains('shown'));
                 v.currentTime = Math.max(0, v.duration - 0.03);""")
         elif event == "tapForward":
             self.key(Keys.ARROW_RIGHT) if count % 2 else self.pointer(0.8, 0.8)
@@ -741,6 +762,55 @@ class PlayerPageTests(unittest.TestCase):
         self.assertEqual(self.steps(), full_play_steps(MANIFESTS["demo"])[:3])
         self.assert_no_flash()
 
+    def test_a_swipe_to_the_next_or_previous_story_shows_its_first_frame_at_once(self):
+        # The old page loaded the next item only: a swipe to another story waited for that
+        # story's firstFrame still and clip from the network. Here every request of the bundle
+        # takes 0.5 s, so what is fetched only after the swipe shows 0.5 s late.
+        delay = 0.5
+        stories = {s["id"]: s for s in MANIFESTS["demo"]["stories"]}
+        measure = f"""
+            const [start, end, still, clip] = arguments, done = arguments[arguments.length - 1];
+            const zones = document.getElementById('zones'), box = document.getElementById('frame').getBoundingClientRect();
+            const at = (share) => ({{ clientX: box.left + box.width * share, clientY: box.top + box.height / 2,
+                                     bubbles: true, pointerId: 1, pointerType: 'touch', isPrimary: true }});
+            const t0 = performance.now(), shown = {{ still: null, video: null }};
+            zones.dispatchEvent(new PointerEvent('pointerdown', at(start)));
+            zones.dispatchEvent(new PointerEvent('pointerup', at(end)));
+            const poll = () => {{
+              const now = performance.now() - t0;
+              const front = document.querySelector('.stage img.front.shown');
+              if (shown.still === null && front && front.getAttribute('src') === still && front.complete) shown.still = now;
+              const video = [...document.querySelectorAll('{ITEM_VIDEOS}')]
+                .find((v) => v.classList.contains('shown') && v.getAttribute('src') === clip);
+              if (shown.video === null && video) shown.video = now;
+              if ((shown.still !== null && shown.video !== null) || now > 10000) done(shown);
+              else requestAnimationFrame(poll);
+            }};
+            poll();"""
+        for bundle, opened, gesture, target in (("neighbours-next", "ana.lima", (0.7, 0.2), "ben_k"),
+                                                ("neighbours-previous", "ben_k", (0.2, 0.7), "ana.lima")):
+            with self.subTest(swipe=f"{opened} to {target}"):
+                folder = f"/{FOLDERS[bundle]}/"
+                QuietHandler.delays = {folder: delay}
+                self.load(bundle)
+                DRIVER.execute_script("window.storyreelPlayer.setPlaybackRate(arguments[0])", CASE_RATE)
+                DRIVER.find_element("css selector", f'.story[data-story="{opened}"]').click()
+                self.wait_for(PLAYING_ON_SCREEN)
+                time.sleep(3)  # the opened item plays a while (3 s of its 8 at a quarter of the speed)
+                item = stories[target]["items"][0]
+                mark = time.monotonic()
+                shown = DRIVER.execute_async_script(measure, *gesture, item["firstFrame"], item["src"])
+                self.assertEqual(self.state()["story"], target)
+                after = [(path, byte_range) for when, path, byte_range in QuietHandler.log
+                         if when >= mark and path in (folder + item["firstFrame"], folder + item["src"])]
+                print(f"\n  {opened} to {target}: firstFrame still on top after {shown['still']:.0f} ms, video"
+                      f" after {shown['video']:.0f} ms; requested after the swipe: {after}", end=" ", file=sys.stderr)
+                self.assertNotIn((folder + item["firstFrame"], None), after, "the still was requested after the swipe, not ahead")
+                self.assertLess(shown["still"], 150, "the first-frame still shows at once")
+                fresh = [path for path, byte_range in after if byte_range in (None, "bytes=0-")]
+                self.assertEqual(fresh, [], "the clip was loaded from its start after the swipe")
+                self.assert_no_flash()
+
     def test_reduced_motion_always_cuts(self):
         DRIVER.execute_cdp_cmd("Emulation.setEmulatedMedia",
                                {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
@@ -838,11 +908,11 @@ class PlayerPageTests(unittest.TestCase):
 
 def seek_front(seconds):
     """Pauses the item on screen at `seconds` and waits for the frame to be shown."""
-    DRIVER.execute_async_script("""
-        const v = [...document.querySelectorAll('#videoA, #videoB')].find(v => v.classList.contains('shown'));
+    DRIVER.execute_async_script(f"""
+        const v = [...document.querySelectorAll('{ITEM_VIDEOS}')].find(v => v.classList.contains('shown'));
         const done = arguments[arguments.length - 1];
         v.pause(); v.currentTime = arguments[0];
-        v.addEventListener('seeked', () => setTimeout(done, 300), { once: true });
+        v.addEventListener('seeked', () => setTimeout(done, 300), {{ once: true }});
     """, seconds)
 
 

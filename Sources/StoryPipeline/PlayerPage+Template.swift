@@ -86,6 +86,8 @@ extension PlayerPage {
               <img class="layer" id="stillB" alt="" style="z-index:2">
               <video class="layer" id="videoA" playsinline muted preload="auto" style="z-index:3"></video>
               <video class="layer" id="videoB" playsinline muted preload="auto" style="z-index:4"></video>
+              <video class="layer" id="videoC" playsinline muted preload="metadata" style="z-index:3"></video>
+              <video class="layer" id="videoD" playsinline muted preload="metadata" style="z-index:3"></video>
               <video class="layer" id="cube" playsinline muted preload="auto" style="z-index:5"></video>
             </div>
             <div class="zones" id="zones">
@@ -185,12 +187,16 @@ extension PlayerPage {
             muted: svg('M4 9h4l5-4v14l-5-4H4zM16 9l5 6M21 9l-5 6'), sound: svg('M4 9h4l5-4v14l-5-4H4zM16 8a5 5 0 0 1 0 8M18.5 5.5a8.5 8.5 0 0 1 0 13'),
           };
 
-          const stage = { stills: [$('stillA'), $('stillB')], videos: [$('videoA'), $('videoB')], cube: $('cube') };
+          // Four item videos: the one on screen, the next item's (preload auto), and the first items a
+          // swipe to the next and to the previous story land on (preload metadata); the cube holds
+          // the next transition. No other media element loads.
+          const stage = { stills: [$('stillA'), $('stillB')], videos: [$('videoA'), $('videoB'), $('videoC'), $('videoD')], cube: $('cube') };
           let manifest = null, nav = null, at = null, phase = 'closed', transition = null, generation = 0;
           let rate = 1, paused = false, held = false, blocked = false, muted = !unmutedThisSession();
           let front = null, fallback = null, openedFrom = null;
           const steps = [], endedEvents = [];
           const preloaded = new Map();
+          let warmed = new Set();  // the clips preloadAround wants kept: the current one, next item, swipe targets
 
           function unmutedThisSession() { try { return sessionStorage.getItem(UNMUTED) === '1'; } catch (e) { return false; } }
           function item(position = at) { return position ? nav.story(position.story).items[position.item] : null; }
@@ -267,7 +273,7 @@ extension PlayerPage {
           // Called synchronously from a gesture's handler (a play() after an await is outside the
           // gesture): every video element but the one on screen is played and paused at once,
           // which lets it play later without a gesture (WebKit unlocks an element that played from
-          // one), so the next item and the cube need no tap of their own.
+          // one), so the next item, the cube and the neighbours need no tap of their own.
           function unlock() {
             const current = active();
             for (const video of [...stage.videos, stage.cube]) {
@@ -345,9 +351,13 @@ extension PlayerPage {
           // A video element with `clip` loaded (the preloaded one when there is one).
           function prepare(clip) {
             const ready = stage.videos.find((video) => video.getAttribute('src') === clip.src);
-            if (ready) return ready;
-            const spare = stage.videos.find((video) => video !== front) || stage.videos[0];
+            if (ready) { ready.preload = 'auto'; return ready; }
+            // A spare: an empty one, else one that holds no clip preloadAround wanted.
+            const others = stage.videos.filter((video) => video !== front);
+            const spare = others.find((video) => !video.getAttribute('src'))
+              || others.find((video) => !warmed.has(video.getAttribute('src'))) || others[0];
             spare.muted = true;
+            spare.preload = 'auto';
             load(spare, clip.src);
             return spare;
           }
@@ -384,19 +394,41 @@ extension PlayerPage {
                 video.style.zIndex = 4;
                 for (const other of stage.videos) if (other !== video) other.style.zIndex = 3;
                 video.classList.add('shown');
-                preloadNext(token);
+                preloadAround(token);
               });
               play(video);
             });
           }
-          // The next item and the next transition load while this item plays.
-          function preloadNext(token) {
+          // While an item plays: the next item and the next transition load, and the items a swipe
+          // to the next or the previous story lands on are warmed (their firstFrame still, and
+          // their clip's metadata and first frame; the stills only with Save-Data on).
+          function preloadAround(token) {
+            if (token !== generation || phase !== 'item') return;
+            image(item().lastFrame);
+            const wanted = [];
             const next = nav.next(at, 'itemDidFinish');
-            if (next === END || token !== generation) return;
-            const clip = item(next.at);
-            image(clip.firstFrame); image(item().lastFrame);
-            if (playable(clip) && clip.src !== item().src) prepare(clip);
-            if (next.via) { stage.cube.preload = 'auto'; load(stage.cube, next.via.src); }
+            if (next !== END) {
+              wanted.push([item(next.at), 'auto']);
+              if (next.via) { stage.cube.preload = 'auto'; load(stage.cube, next.via.src); }
+            }
+            const saveData = !!(navigator.connection && navigator.connection.saveData);
+            for (const swipe of ['swipeToNextStory', 'swipeToPreviousStory']) {
+              const to = nav.next(at, swipe);
+              if (to !== END && !saveData) wanted.push([item(to.at), 'metadata']);
+              else if (to !== END) image(item(to.at).firstFrame);
+            }
+            const keep = warmed = new Set([item().src, ...wanted.map(([clip]) => clip.src)]);
+            for (const [clip, preload] of wanted) {
+              image(clip.firstFrame);
+              if (!playable(clip)) continue;
+              const ready = stage.videos.find((video) => video.getAttribute('src') === clip.src);
+              if (ready) { if (ready !== front && preload === 'auto') ready.preload = 'auto'; continue; }
+              const spare = stage.videos.find((video) => video !== front && !keep.has(video.getAttribute('src')));
+              if (!spare) continue;
+              spare.muted = true;
+              spare.preload = preload;
+              load(spare, clip.src);
+            }
           }
 
           // A clip the browser cannot play still takes its turn: its stills for its duration.
