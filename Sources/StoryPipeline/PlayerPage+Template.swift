@@ -66,6 +66,11 @@ extension PlayerPage {
           background: rgba(0,0,0,.65); padding: 8px 12px; text-align: center; }
         .note { bottom: 16px; font-size: 13px; }
         .endcard { top: 40%; }
+        .tapplay { position: absolute; inset: 0; z-index: 15; display: flex; align-items: center; justify-content: center;
+          pointer-events: none; background: rgba(0,0,0,.3); }
+        .tapplay p { display: flex; align-items: center; gap: 8px; margin: 0; padding: 10px 18px; border-radius: 999px;
+          background: rgba(0,0,0,.7); font-weight: 600; }
+        .tapplay svg { width: 20px; height: 20px; fill: #fff; }
         [hidden] { display: none !important; }
         .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
         </style>
@@ -81,6 +86,8 @@ extension PlayerPage {
               <img class="layer" id="stillB" alt="" style="z-index:2">
               <video class="layer" id="videoA" playsinline muted preload="auto" style="z-index:3"></video>
               <video class="layer" id="videoB" playsinline muted preload="auto" style="z-index:4"></video>
+              <video class="layer" id="videoC" playsinline muted preload="metadata" style="z-index:3"></video>
+              <video class="layer" id="videoD" playsinline muted preload="metadata" style="z-index:3"></video>
               <video class="layer" id="cube" playsinline muted preload="auto" style="z-index:5"></video>
             </div>
             <div class="zones" id="zones">
@@ -91,12 +98,13 @@ extension PlayerPage {
               <div class="bars" id="bars" aria-hidden="true"></div>
               <div class="head">
                 <img id="headAvatar" alt="">
-                <p class="who" id="caption" aria-live="polite" style="margin:0"><span class="name" id="name"></span><span class="count" id="count"></span></p>
+                <p class="who" id="caption" aria-live="polite" style="margin:0"><span class="name" id="name" dir="auto"></span><span class="count" id="count"></span></p>
                 <button type="button" class="icon" id="pause" aria-label="Pause" aria-pressed="false"></button>
                 <button type="button" class="icon" id="sound" aria-label="Unmute" aria-pressed="false"></button>
                 <button type="button" class="icon" id="close" aria-label="Close"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg></button>
               </div>
             </div>
+            <div class="tapplay" id="tapToPlay" hidden><p role="status"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 5l12 7-12 7z"/></svg>Tap to play</p></div>
             <p class="note" id="note" role="status" hidden>This clip can't play in this browser.</p>
             <div class="endcard" id="endcard" hidden><p style="margin:0 0 8px">You're all caught up.</p>
               <button type="button" class="link" id="closeEnd" aria-label="Close the viewer">close</button></div>
@@ -179,12 +187,16 @@ extension PlayerPage {
             muted: svg('M4 9h4l5-4v14l-5-4H4zM16 9l5 6M21 9l-5 6'), sound: svg('M4 9h4l5-4v14l-5-4H4zM16 8a5 5 0 0 1 0 8M18.5 5.5a8.5 8.5 0 0 1 0 13'),
           };
 
-          const stage = { stills: [$('stillA'), $('stillB')], videos: [$('videoA'), $('videoB')], cube: $('cube') };
+          // Four item videos: the one on screen, the next item's (preload auto), and the first items a
+          // swipe to the next and to the previous story land on (preload metadata); the cube holds
+          // the next transition. No other media element loads.
+          const stage = { stills: [$('stillA'), $('stillB')], videos: [$('videoA'), $('videoB'), $('videoC'), $('videoD')], cube: $('cube') };
           let manifest = null, nav = null, at = null, phase = 'closed', transition = null, generation = 0;
-          let rate = 1, paused = false, held = false, muted = !unmutedThisSession();
+          let rate = 1, paused = false, held = false, blocked = false, muted = !unmutedThisSession();
           let front = null, fallback = null, openedFrom = null;
           const steps = [], endedEvents = [];
           const preloaded = new Map();
+          let warmed = new Set();  // the clips preloadAround wants kept: the current one, next item, swipe targets
 
           function unmutedThisSession() { try { return sessionStorage.getItem(UNMUTED) === '1'; } catch (e) { return false; } }
           function item(position = at) { return position ? nav.story(position.story).items[position.item] : null; }
@@ -235,12 +247,47 @@ extension PlayerPage {
           function load(video, src) {
             if (video.getAttribute('src') !== src) { video.src = src; video.load(); }
           }
+          // A browser may refuse play() (NotAllowedError), even muted: iOS Safari in Low Power Mode,
+          // a policy. Unmuted, the page retries muted; refused muted, the viewer waits paused under
+          // "Tap to play" (blocked) until a gesture plays it from its own handler (resume).
           function play(video) {
             video.playbackRate = rate;
             video.defaultPlaybackRate = rate;
-            if (!paused && !held) quietly(video.play().catch(() => {
-              if (!video.muted && video !== stage.cube) { video.muted = true; muted = true; updateSound(); quietly(video.play()); }
+            if (paused || held) return;
+            const token = generation;
+            quietly(video.play().catch((error) => {
+              if (!refusal(error)) return;  // an AbortError: a pause or another source came first
+              if (video.muted || video === stage.cube) { refused(video, token); return; }
+              video.muted = true; muted = true; updateSound();
+              quietly(video.play().catch((again) => { if (refusal(again)) refused(video, token); }));
             }));
+          }
+          function refusal(error) { return !!error && error.name === 'NotAllowedError'; }
+          function refused(video, token) {
+            if (token !== generation || video !== active() || paused || held) return;
+            blocked = true;
+            paused = true; updatePause();
+            $('tapToPlay').hidden = false;
+          }
+          function unblock() { blocked = false; $('tapToPlay').hidden = true; }
+          // Called synchronously from a gesture's handler (a play() after an await is outside the
+          // gesture): every video element but the one on screen is played and paused at once,
+          // which lets it play later without a gesture (WebKit unlocks an element that played from
+          // one), so the next item, the cube and the neighbours need no tap of their own.
+          function unlock() {
+            const current = active();
+            for (const video of [...stage.videos, stage.cube]) {
+              if (video === current || !video.paused) continue;
+              quietly(video.play());
+              video.pause();
+            }
+          }
+          // "Tap to play": the gesture plays what is on screen, inside its handler.
+          function resume() {
+            unblock();
+            unlock();
+            paused = false; updatePause();
+            applyPause();
           }
 
           function record(step) { steps.push(step); }
@@ -253,7 +300,7 @@ extension PlayerPage {
           // Moves to `result` ({at, via} or END), as the rules decided.
           function go(result, outgoing) {
             const token = ++generation;
-            paused = false; held = false; updatePause();
+            paused = false; held = false; unblock(); updatePause();
             clearFallback();
             record(describe(result));
             if (result === END) { finish(); return; }
@@ -304,9 +351,13 @@ extension PlayerPage {
           // A video element with `clip` loaded (the preloaded one when there is one).
           function prepare(clip) {
             const ready = stage.videos.find((video) => video.getAttribute('src') === clip.src);
-            if (ready) return ready;
-            const spare = stage.videos.find((video) => video !== front) || stage.videos[0];
+            if (ready) { ready.preload = 'auto'; return ready; }
+            // A spare: an empty one, else one that holds no clip preloadAround wanted.
+            const others = stage.videos.filter((video) => video !== front);
+            const spare = others.find((video) => !video.getAttribute('src'))
+              || others.find((video) => !warmed.has(video.getAttribute('src'))) || others[0];
             spare.muted = true;
+            spare.preload = 'auto';
             load(spare, clip.src);
             return spare;
           }
@@ -343,19 +394,41 @@ extension PlayerPage {
                 video.style.zIndex = 4;
                 for (const other of stage.videos) if (other !== video) other.style.zIndex = 3;
                 video.classList.add('shown');
-                preloadNext(token);
+                preloadAround(token);
               });
               play(video);
             });
           }
-          // The next item and the next transition load while this item plays.
-          function preloadNext(token) {
+          // While an item plays: the next item and the next transition load, and the items a swipe
+          // to the next or the previous story lands on are warmed (their firstFrame still, and
+          // their clip's metadata and first frame; the stills only with Save-Data on).
+          function preloadAround(token) {
+            if (token !== generation || phase !== 'item') return;
+            image(item().lastFrame);
+            const wanted = [];
             const next = nav.next(at, 'itemDidFinish');
-            if (next === END || token !== generation) return;
-            const clip = item(next.at);
-            image(clip.firstFrame); image(item().lastFrame);
-            if (playable(clip) && clip.src !== item().src) prepare(clip);
-            if (next.via) { stage.cube.preload = 'auto'; load(stage.cube, next.via.src); }
+            if (next !== END) {
+              wanted.push([item(next.at), 'auto']);
+              if (next.via) { stage.cube.preload = 'auto'; load(stage.cube, next.via.src); }
+            }
+            const saveData = !!(navigator.connection && navigator.connection.saveData);
+            for (const swipe of ['swipeToNextStory', 'swipeToPreviousStory']) {
+              const to = nav.next(at, swipe);
+              if (to !== END && !saveData) wanted.push([item(to.at), 'metadata']);
+              else if (to !== END) image(item(to.at).firstFrame);
+            }
+            const keep = warmed = new Set([item().src, ...wanted.map(([clip]) => clip.src)]);
+            for (const [clip, preload] of wanted) {
+              image(clip.firstFrame);
+              if (!playable(clip)) continue;
+              const ready = stage.videos.find((video) => video.getAttribute('src') === clip.src);
+              if (ready) { if (ready !== front && preload === 'auto') ready.preload = 'auto'; continue; }
+              const spare = stage.videos.find((video) => video !== front && !keep.has(video.getAttribute('src')));
+              if (!spare) continue;
+              spare.muted = true;
+              spare.preload = preload;
+              load(spare, clip.src);
+            }
           }
 
           // A clip the browser cannot play still takes its turn: its stills for its duration.
@@ -440,6 +513,7 @@ extension PlayerPage {
           }
           function active() { return phase === 'transition' ? stage.cube : phase === 'item' ? front : null; }
           function setPaused(value) {
+            if (blocked && !value) { resume(); return; }
             paused = value;
             updatePause();
             applyPause();
@@ -450,38 +524,56 @@ extension PlayerPage {
             if (paused || held) video.pause(); else play(video);
           }
 
-          // Gestures: tap zones (left third back, right two thirds forward), hold, swipe.
+          // Gestures: tap zones (left third back, right two thirds forward), hold, swipe. The zones
+          // capture the press and its end is heard on the window, so a release over the header,
+          // beside the frame or outside the window ends a hold too, as a touch's does.
           let press = null;
           const zones = $('zones');
           zones.addEventListener('pointerdown', (e) => {
             if (e.button > 0) return;
-            press = { x: e.clientX, y: e.clientY, holding: false };
-            press.timer = setTimeout(() => { if (press) { press.holding = true; held = true; applyPause(); } }, 200);
+            cancelPress();
+            const current = press = { id: e.pointerId, x: e.clientX, y: e.clientY, holding: false };
+            try { zones.setPointerCapture(e.pointerId); } catch (error) { /* not an active pointer */ }
+            press.timer = setTimeout(() => { if (press === current) { press.holding = true; held = true; applyPause(); } }, 200);
           });
           const release = (e, cancelled) => {
-            if (!press) return;
+            if (!press || (e && e.pointerId !== press.id)) return;
             clearTimeout(press.timer);
             const { x, y, holding } = press;
             press = null;
             if (holding) { held = false; applyPause(); }
             if (cancelled) return;
             const dx = e.clientX - x, dy = e.clientY - y;
-            if (Math.abs(dx) > 40 && Math.abs(dx) > Math.abs(dy)) { event(dx < 0 ? 'swipeToNextStory' : 'swipeToPreviousStory'); return; }
+            if (Math.abs(dx) > 40 && Math.abs(dx) > Math.abs(dy)) {
+              if (blocked) unlock();
+              event(dx < 0 ? 'swipeToNextStory' : 'swipeToPreviousStory');
+              return;
+            }
+            // Under "Tap to play" a tap (or a hold) plays the item on screen; it does not move.
+            if (blocked) { resume(); return; }
             if (holding) return;
             const box = $('frame').getBoundingClientRect();
             event(e.clientX - box.left < box.width / 3 ? 'tapBack' : 'tapForward');
           };
-          zones.addEventListener('pointerup', (e) => release(e, false));
-          zones.addEventListener('pointercancel', (e) => release(e, true));
+          // A press that ends without a release here (another pointer pressed, the viewer closed,
+          // the window losing the focus, the page hidden) ends its hold and is no tap.
+          function cancelPress() { release(null, true); }
+          window.addEventListener('pointerup', (e) => release(e, false));
+          window.addEventListener('pointercancel', (e) => release(e, true));
+          window.addEventListener('blur', cancelPress);
+          document.addEventListener('visibilitychange', () => { if (document.hidden) cancelPress(); });
           // Keyboard activation of the zone buttons (a pointer's click is handled above).
-          $('back').addEventListener('click', (e) => { if (e.detail === 0) event('tapBack'); });
-          $('forward').addEventListener('click', (e) => { if (e.detail === 0) event('tapForward'); });
+          $('back').addEventListener('click', (e) => { if (e.detail === 0) { if (blocked) unlock(); event('tapBack'); } });
+          $('forward').addEventListener('click', (e) => { if (e.detail === 0) { if (blocked) unlock(); event('tapForward'); } });
+          // Under "Tap to play", a click anywhere else on the viewer (the header, the bars) plays.
+          $('frame').addEventListener('click', (e) => { if (blocked && !e.target.closest('button')) resume(); });
           $('pause').addEventListener('click', () => setPaused(!paused));
           $('sound').addEventListener('click', () => {
             muted = !muted;
             try { sessionStorage.setItem(UNMUTED, muted ? '0' : '1'); } catch (e) { /* private mode */ }
             for (const video of stage.videos) video.muted = muted;
             updateSound();
+            if (blocked) resume();
           });
           $('close').addEventListener('click', close);
           $('closeEnd').addEventListener('click', close);
@@ -494,18 +586,24 @@ extension PlayerPage {
           });
           document.addEventListener('keydown', (e) => {
             if (phase === 'closed') return;
-            if (e.key === 'ArrowRight') { e.preventDefault(); event('tapForward'); }
-            else if (e.key === 'ArrowLeft') { e.preventDefault(); event('tapBack'); }
-            else if (e.key === ' ' || e.key === 'Spacebar') { e.preventDefault(); setPaused(!paused); }
-            else if (e.key === 'Escape') { e.preventDefault(); close(); }
-            else if (e.key === 'Tab') {
-              // Focus stays inside the viewer while it is open.
+            // Keys with Alt, Ctrl or Meta are the browser's (Alt+← is Back) and the system's.
+            if (e.altKey || e.ctrlKey || e.metaKey) return;
+            if (e.key === 'Tab') {
+              // Focus stays inside the viewer while it is open (Shift+Tab goes backward).
               const focusable = [...$('viewer').querySelectorAll('button')].filter((b) => b.offsetParent !== null);
               const index = focusable.indexOf(document.activeElement);
               e.preventDefault();
               const next = index < 0 ? 0 : (index + (e.shiftKey ? -1 : 1) + focusable.length) % focusable.length;
               focusable[next].focus();
+              return;
             }
+            // The player's keys are plain ones: Shift with them is left to the browser too.
+            if (e.shiftKey) return;
+            if ((e.key === 'ArrowRight' || e.key === 'ArrowLeft') && blocked) unlock();
+            if (e.key === 'ArrowRight') { e.preventDefault(); event('tapForward'); }
+            else if (e.key === 'ArrowLeft') { e.preventDefault(); event('tapBack'); }
+            else if (e.key === ' ' || e.key === 'Spacebar') { e.preventDefault(); setPaused(!paused); }
+            else if (e.key === 'Escape') { e.preventDefault(); close(); }
           });
 
           // The story row: avatars with rings, seen stories last.
@@ -529,9 +627,11 @@ extension PlayerPage {
               ring.append(avatar);
               const handle = document.createElement('span');
               handle.className = 'handle';
+              handle.dir = 'auto';
               handle.textContent = story.user.handle;
               button.append(ring, handle);
-              button.addEventListener('click', () => open(story.id, button));
+              // The click is the gesture that lets the videos play (unlock): open() plays after an await.
+              button.addEventListener('click', () => { unlock(); open(story.id, button); });
               li.append(button);
               return li;
             }));
@@ -546,7 +646,7 @@ extension PlayerPage {
             if (start === END) return;
             at = start.at; phase = 'item';
             // Every opening plays: a pause or hold from the last viewing does not carry over.
-            paused = false; held = false; updatePause();
+            paused = false; held = false; unblock(); updatePause();
             const token = ++generation;
             record(describe(start));
             // The viewer opens on the first still, never on black.
@@ -560,7 +660,9 @@ extension PlayerPage {
           }
           function close() {
             generation++;
+            cancelPress();
             phase = 'closed'; at = null; transition = null; fallback = null;
+            unblock();
             hideVideos();
             for (const still of stage.stills) still.classList.remove('shown', 'front');
             $('viewer').classList.remove('open');
@@ -583,7 +685,7 @@ extension PlayerPage {
                 src: phase === 'transition' ? transition.src : clip ? clip.src : null,
                 transition: transition ? { direction: transition.direction, from: transition.from, to: transition.to } : null,
                 currentTime: video ? video.currentTime : fallback ? fallback.elapsed : null,
-                paused: paused || held, muted, playbackRate: rate, progress: progress(),
+                paused: paused || held, blocked, muted, playbackRate: rate, progress: progress(),
                 playable: clip ? playable(clip) : null,
               };
             },
