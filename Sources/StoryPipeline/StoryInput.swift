@@ -200,7 +200,12 @@ public struct StoryInput: Sendable {
     /// ``StoryTypeError`` for a value of the wrong type.
     private static func applySettings(from path: String, to story: inout StorySource) throws -> [String] {
         let data = try RegularFile.contents(of: path, maxSize: maximumSettingsSize)
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        // Invalid JSON (a typo, or a number like 1e400 that JSON parsers refuse) is told apart
+        // from valid JSON that is not an object.
+        guard let parsed = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed) else {
+            throw MediaError(.invalidMedia, path: path, "story.json is not valid JSON; its settings were ignored")
+        }
+        guard let object = parsed as? [String: Any] else {
             throw MediaError(.invalidMedia, path: path, "story.json is not a JSON object; its settings were ignored")
         }
         if let problem = StoryFields.storyJSON.typeProblem(in: object) { throw StoryTypeError(reason: problem) }

@@ -90,7 +90,7 @@ public struct ArgumentParser: Sendable {
         }
         let name = String(argument.drop { $0 == "-" })
         let elsewhere = otherCommands.filter { $0.options.contains(name) }.map(\.command)
-        if !elsewhere.isEmpty, argument.hasPrefix("--") {
+        if !elsewhere.isEmpty, argument.hasPrefix("--") || argument.count == 2 {
             message += " ('\(argument)' is an option of \(elsewhere.joined(separator: ", ")))"
         }
         return UsageError(message)

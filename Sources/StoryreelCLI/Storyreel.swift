@@ -54,7 +54,11 @@ public enum Storyreel {
         // made that are still empty, before the process dies of the signal.
         InterruptCleanup.install()
         do {
-            let others = commands.filter { $0.name != command.name }.map { ($0.name, $0.options.map(\.name)) }
+            // Other commands' option names, their one-letter short names included (`inspect -o`
+            // is told that `-o` is thumbnail's, cube's and render's).
+            let others = commands.filter { $0.name != command.name }.map { other in
+                (other.name, other.options.flatMap { [$0.name] + ($0.short.map { [String($0)] } ?? []) })
+            }
             let parser = ArgumentParser(options: command.options, otherCommands: others)
             let parsed = try parser.parse(Array(arguments.dropFirst()))
             if parsed[Flag.help] {

@@ -48,6 +48,12 @@ import Testing
         #expect(typo.stderr.contains("unknown option '--jsno'; did you mean '--json'?"), "\(typo.stderr)")
         let elsewhere = try TestEnvironment.storyreel(["inspect", Self.clip, "--shard", "1/2"])
         #expect(elsewhere.stderr.contains("'--shard' is an option of render, plan"), "\(elsewhere.stderr)")
+        // A short name is looked up across commands too (it had no hint).
+        let short = try TestEnvironment.storyreel(["inspect", "-o", "x", Self.clip])
+        #expect(short.status == 64)
+        #expect(
+            short.stderr.contains("unknown option '-o' ('-o' is an option of thumbnail, cube, render"),
+            "\(short.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("r")))
     }
 

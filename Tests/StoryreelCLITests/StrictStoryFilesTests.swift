@@ -51,6 +51,24 @@ import Testing
         #expect(!json.stderr.contains("rendered "), "no summary line under --json: \(json.stderr)")
     }
 
+    /// Invalid JSON is told apart from JSON that is not an object (both used to be "not a JSON
+    /// object", so a 1e400 that the parser refuses read as a wrong shape).
+    @Test func invalidJSONAndANonObjectAreToldApart() throws {
+        let fixture = try BundleFixture()
+        let storyFile = URL(fileURLWithPath: "\(fixture.stories)/chloe/story.json")
+        for (text, reason) in [
+            (#"{"displayName": "Chloe", "order": 1e400}"#, "story.json is not valid JSON"),
+            (#"["Chloe"]"#, "story.json is not a JSON object"),
+        ] {
+            try Data(text.utf8).write(to: storyFile)
+            let result = try TestEnvironment.storyreel(["plan", fixture.stories])
+            #expect(result.status == 65, "\(result.stderr)")
+            #expect(
+                result.stderr.contains("chloe/story.json: skipped: \(reason); its settings were ignored"),
+                "\(result.stderr)")
+        }
+    }
+
     @Test func aSpecEntryOfTheWrongTypeIsSkippedAndAnUnknownKeyWarns() throws {
         let fixture = try BundleFixture()
         let spec = #"""
