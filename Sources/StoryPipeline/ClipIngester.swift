@@ -60,10 +60,22 @@ public struct ClipIngester: Sendable {
         TemporaryFile.removeStale(in: folder)
         let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
             .filter(StoryInput.isClipFileName)
-        var knownHashes: [String: String] = [:]
-        for name in existing {
-            let path = BundlePaths.join(folder, name)
-            if let sha = try? ContentHasher.sha256(ofFileAt: path, timeout: timeout) { knownHashes[sha] = name }
+        // Only a clip of the same size can hold the same bytes, so the story's clips are hashed
+        // only when an upload has their size, and each at most once: hashing every clip of the
+        // story on every ingest made an upload's cost grow with the story (2.4 s for a 250 KB
+        // upload into a story of four 117 MB clips).
+        var sizes: [String: UInt64] = [:]
+        for name in existing { sizes[name] = FileStamp(path: BundlePaths.join(folder, name))?.size }
+        var hashes: [String: String] = [:]
+        func alreadyPresent(sha: String, size: UInt64?) -> String? {
+            for name in sizes.keys.sorted(by: NaturalOrder.areInIncreasingOrder) where sizes[name] == size {
+                let known =
+                    hashes[name]
+                    ?? (try? ContentHasher.sha256(ofFileAt: BundlePaths.join(folder, name), timeout: timeout))
+                hashes[name] = known
+                if known == sha { return name }
+            }
+            return nil
         }
         var sequence = existing.compactMap(ClipIngester.sequenceNumber).max() ?? 0
         let nameLimit = FileNameLength.limit(in: folder)
@@ -77,9 +89,11 @@ public struct ClipIngester: Sendable {
                         reason: String(
                             format: "%.1f s is longer than --max-duration %g s", record.duration, maxDuration))
                 }
-                if let name = knownHashes[sha] { return .alreadyPresent(name: name) }
+                let size = FileStamp(path: clip)?.size
+                if let name = alreadyPresent(sha: sha, size: size) { return .alreadyPresent(name: name) }
                 let name = try place(clip, sha256: sha, in: folder, nameLimit: nameLimit, after: &sequence)
-                knownHashes[sha] = name
+                sizes[name] = size
+                hashes[name] = sha
                 let later = existing.filter { NaturalOrder.areInIncreasingOrder(name, $0) }
                 return .ingested(name: name, playsBefore: later.sorted(by: NaturalOrder.areInIncreasingOrder))
             } catch {

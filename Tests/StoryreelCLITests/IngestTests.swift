@@ -162,6 +162,27 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fresh))
     }
 
+    /// Duplicates are found by content among the clips of the upload's size: a clip of the same
+    /// size but other bytes is a new clip, the same bytes under another name are already there.
+    @Test func aDuplicateIsTheSameBytesNotTheSameSize() throws {
+        let fixture = try BundleFixture()
+        let original = TestEnvironment.sample("portrait-h264.mp4")
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: original)))
+        let twin = fixture.folder.path("twin.mp4")
+        try FileManager.default.copyItem(atPath: original, toPath: twin)
+        // The same size, one byte of the last sample changed: still a valid clip, other bytes.
+        bytes[bytes.count - 1] ^= 0x01
+        let altered = try fixture.folder.write("altered.mp4", Data(bytes))
+        let first = try TestEnvironment.storyreel(["ingest", original, "--story", "new.one", "--into", fixture.stories])
+        #expect(first.status == 0, "\(first.stderr)")
+        let again = try TestEnvironment.storyreel([
+            "ingest", twin, altered, "--story", "new.one", "--into", fixture.stories,
+        ])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("\(twin): already ingested as new.one/0001-portrait-h264.mp4"), "\(again.stdout)")
+        #expect(again.stdout.contains("\(altered): ingested as new.one/0002-altered.mp4"), "\(again.stdout)")
+    }
+
     // The old code printed `CLIP: ingested as …` on stdout and the plays-before warning under
     // --quiet, whose help says "Print only errors".
     @Test func quietPrintsOnlyErrors() throws {
