@@ -796,8 +796,17 @@ class PlayerPageTests(unittest.TestCase):
                 DRIVER.execute_script("window.storyreelPlayer.setPlaybackRate(arguments[0])", CASE_RATE)
                 DRIVER.find_element("css selector", f'.story[data-story="{opened}"]').click()
                 self.wait_for(PLAYING_ON_SCREEN)
-                time.sleep(3)  # the opened item plays a while (3 s of its 8 at a quarter of the speed)
                 item = stories[target]["items"][0]
+                # The opened item plays a while, until the page has asked for the target's still
+                # and clip (at most 10 s; the old page never asks). A fixed 3 s was flaky: with every
+                # request 0.5 s late, the warm-up's requests can queue behind the clips' own in
+                # the browser's six connections per host.
+                time.sleep(1)
+                deadline = time.monotonic() + 10
+                wanted = {folder + item["firstFrame"], folder + item["src"]}
+                while time.monotonic() < deadline and not wanted <= {path for _, path, _ in QuietHandler.log}:
+                    time.sleep(0.1)
+                time.sleep(delay + 0.2)  # its response arrives
                 mark = time.monotonic()
                 shown = DRIVER.execute_async_script(measure, *gesture, item["firstFrame"], item["src"])
                 self.assertEqual(self.state()["story"], target)

@@ -207,14 +207,18 @@ extension PlayerPage {
           }
           function playable(clip) { return stage.cube.canPlayType(`video/mp4; codecs="${codecsOf(clip)}"`) !== ''; }
           function quietly(promise) { if (promise && promise.catch) promise.catch(() => {}); }
+          // The Image objects are kept (the last 24), not only their decode: one the garbage
+          // collector took could leave the browser's memory cache, and its still was then fetched
+          // again (or revalidated) at the swipe it was warmed for.
           function image(src) {
             if (!src) return Promise.resolve();
             if (!preloaded.has(src)) {
               const img = new Image();
               img.src = src;
-              preloaded.set(src, img.decode().catch(() => {}));
+              preloaded.set(src, { img, ready: img.decode().catch(() => {}) });
+              while (preloaded.size > 24) preloaded.delete(preloaded.keys().next().value);
             }
-            return preloaded.get(src);
+            return preloaded.get(src).ready;
           }
 
           // Stills: the back one is filled and decoded, then laid over the front one.
