@@ -31,11 +31,25 @@ extension Frame {
     /// `pixelAspect` wide: the source (for ``FrameSize/fill(width:height:)``, the whole pixels
     /// around the part that shows), the stored size to scale it to, and the part of the scaled
     /// picture to keep, in stored orientation. Every other size, and a pixel format that cannot
-    /// be cropped in place, scales the whole picture.
+    /// be cropped in place, scales the whole picture. Throws `.invalidMedia` about `path` when
+    /// the output, or the picture scaled on the way to it, is over the ``PixelBudget``.
     func scalingPlan(
-        for size: FrameSize, pixelAspect: Double, transform: DisplayTransform, displayWidth: Int, displayHeight: Int
+        for size: FrameSize, pixelAspect: Double, transform: DisplayTransform, displayWidth: Int, displayHeight: Int,
+        path: String?
     ) throws -> ScalingPlan {
         let output = size.outputSize(displayWidth: displayWidth, displayHeight: displayHeight)
+        try PixelBudget.check(width: output.width, height: output.height, path: path, what: "the scaled picture")
+        let plan = try plannedScaling(
+            for: size, output: output, pixelAspect: pixelAspect, transform: transform, displayWidth: displayWidth,
+            displayHeight: displayHeight)
+        try PixelBudget.check(width: plan.width, height: plan.height, path: path, what: "the scaled picture")
+        return plan
+    }
+
+    private func plannedScaling(
+        for size: FrameSize, output: (width: Int, height: Int), pixelAspect: Double, transform: DisplayTransform,
+        displayWidth: Int, displayHeight: Int
+    ) throws -> ScalingPlan {
         let target = transform.storedSize(displayWidth: output.width, displayHeight: output.height)
         if case .fill = size, let alignment = cropAlignment {
             let fill = FillCrop(

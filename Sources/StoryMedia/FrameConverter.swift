@@ -36,12 +36,9 @@ final class FrameConverter {
         try PixelBudget.check(width: frame.width, height: frame.height, path: nil, what: "the decoded picture")
         let display = displaySize(of: frame)
         try PixelBudget.check(width: display.width, height: display.height, path: nil, what: "the displayed picture")
-        let output = size.outputSize(displayWidth: display.width, displayHeight: display.height)
-        try PixelBudget.check(width: output.width, height: output.height, path: nil, what: "the scaled picture")
         let plan = try frame.scalingPlan(
             for: size, pixelAspect: sampleAspectRatio, transform: transform, displayWidth: display.width,
-            displayHeight: display.height)
-        try PixelBudget.check(width: plan.width, height: plan.height, path: nil, what: "the scaled picture")
+            displayHeight: display.height, path: nil)
         var image: RGBAImageBuffer
         if let toneMapper = HDRToneMapper(for: frame) {
             let scaler = try scaler(

@@ -59,11 +59,9 @@ public enum StillImage {
                 DisplayTransform(matrix: $0, orientation: DisplayOrientation(matrix: $0))
             } ?? .identity
         let display = transform.displaySize(width: frame.width, height: frame.height)
-        let (width, height) = size.outputSize(displayWidth: display.width, displayHeight: display.height)
-        try PixelBudget.check(width: width, height: height, path: path, what: "the scaled picture")
         let plan = try frame.scalingPlan(
-            for: size, pixelAspect: 1, transform: transform, displayWidth: display.width, displayHeight: display.height)
-        try PixelBudget.check(width: plan.width, height: plan.height, path: path, what: "the scaled picture")
+            for: size, pixelAspect: 1, transform: transform, displayWidth: display.width, displayHeight: display.height,
+            path: path)
         let scaled = try Scaler(for: plan.source, width: plan.width, height: plan.height).scaleToRGBA(plan.source)
         return transform.apply(to: plan.keep(of: scaled))
     }
