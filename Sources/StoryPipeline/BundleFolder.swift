@@ -53,20 +53,23 @@ public enum BundleFolder {
         }
         let manifest = BundlePaths.join(output, BundlePaths.manifest)
         guard let stamp = FileStamp(path: manifest, followingLinks: false) else { return }
-        let known =
-            stamp.isRegularFile && BundleLedger(bundle: output, shard: nil).state(of: BundlePaths.manifest) != .unknown
-        if !known, !isStoryreelManifest(manifest) {
+        // Only a regular file (not a symlink) can be storyreel's: known to the ledger, or a
+        // manifest storyreel could have written.
+        let isStoryreels =
+            stamp.isRegularFile
+            && (BundleLedger(bundle: output, shard: nil).state(of: BundlePaths.manifest) != .unknown
+                || isStoryreelManifest(manifest))
+        if !isStoryreels {
             throw BundleRefusal(
                 .notABundle, path: manifest,
                 "a file storyreel did not write, which render does not replace (not even with --force); move it away")
         }
     }
 
-    /// True when `path` is a regular file (not a symlink) holding a manifest storyreel could
-    /// have written (it decodes as one): the manifest of a bundle made before the ledger
-    /// recorded manifests, or by another version, or copied in.
+    /// True when the regular file at `path` holds a manifest storyreel could have written (it
+    /// decodes as one): the manifest of a bundle made before the ledger recorded manifests, or
+    /// by another version, or copied in.
     private static func isStoryreelManifest(_ path: String) -> Bool {
-        guard FileStamp(path: path, followingLinks: false)?.isRegularFile == true else { return false }
         guard let data = try? RegularFile.contents(of: path, maxSize: 256 << 20) else { return false }
         return (try? Manifest(jsonData: data)) != nil
     }
