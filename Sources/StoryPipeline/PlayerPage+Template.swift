@@ -460,8 +460,11 @@ extension PlayerPage {
           }
 
           // A navigation event, from a gesture, a key or an `ended`.
+          // Every move a gesture asks for comes here, inside the gesture's handler: under "Tap to
+          // play", the gesture also unlocks the videos (unlock) before the move plays after an await.
           function event(name) {
             if (phase === 'closed') return;
+            if (blocked) unlock();
             if (phase === 'end') { record({ end: true }); return; }
             if (phase === 'transition') land();
             const outgoing = item();
@@ -549,7 +552,6 @@ extension PlayerPage {
             if (cancelled) return;
             const dx = e.clientX - x, dy = e.clientY - y;
             if (Math.abs(dx) > 40 && Math.abs(dx) > Math.abs(dy)) {
-              if (blocked) unlock();
               event(dx < 0 ? 'swipeToNextStory' : 'swipeToPreviousStory');
               return;
             }
@@ -567,8 +569,8 @@ extension PlayerPage {
           window.addEventListener('blur', cancelPress);
           document.addEventListener('visibilitychange', () => { if (document.hidden) cancelPress(); });
           // Keyboard activation of the zone buttons (a pointer's click is handled above).
-          $('back').addEventListener('click', (e) => { if (e.detail === 0) { if (blocked) unlock(); event('tapBack'); } });
-          $('forward').addEventListener('click', (e) => { if (e.detail === 0) { if (blocked) unlock(); event('tapForward'); } });
+          $('back').addEventListener('click', (e) => { if (e.detail === 0) event('tapBack'); });
+          $('forward').addEventListener('click', (e) => { if (e.detail === 0) event('tapForward'); });
           // Under "Tap to play", a click anywhere else on the viewer (the header, the bars) plays.
           $('frame').addEventListener('click', (e) => { if (blocked && !e.target.closest('button')) resume(); });
           $('pause').addEventListener('click', () => setPaused(!paused));
@@ -603,7 +605,6 @@ extension PlayerPage {
             }
             // The player's keys are plain ones: Shift with them is left to the browser too.
             if (e.shiftKey) return;
-            if ((e.key === 'ArrowRight' || e.key === 'ArrowLeft') && blocked) unlock();
             if (e.key === 'ArrowRight') { e.preventDefault(); event('tapForward'); }
             else if (e.key === 'ArrowLeft') { e.preventDefault(); event('tapBack'); }
             else if (e.key === ' ' || e.key === 'Spacebar') { e.preventDefault(); setPaused(!paused); }
