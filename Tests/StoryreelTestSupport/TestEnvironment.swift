@@ -142,12 +142,17 @@ public enum TestEnvironment {
             }
         }
         let deadline = Date().addingTimeInterval(patience)
-        while !exited, !ready(), Date() < deadline {
+        // `ready` is asked once per poll and its answer kept: a state it sees (a temporary file)
+        // can be gone a moment later, and asking again would call a ready run not ready.
+        var isReady = false
+        while !exited, Date() < deadline {
+            isReady = ready()
+            if isReady { break }
             exited = waitpid(pid, &status, WNOHANG) == pid
             usleep(1_000)
         }
         guard !exited else { throw TestFailure("storyreel \(arguments) finished before it could be interrupted") }
-        guard ready() else { throw TestFailure("storyreel \(arguments) did not get far enough within \(patience) s") }
+        guard isReady else { throw TestFailure("storyreel \(arguments) did not get far enough within \(patience) s") }
         kill(pid, signal)
         exited = waitpid(pid, &status, 0) == pid
         guard exited else { throw TestFailure("storyreel \(arguments) could not be waited for") }
