@@ -7,7 +7,7 @@ source ./lib.sh
 echo "binary: $BIN"
 echo "machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 : >"$TARGETS"
-for bench in inspect thumbnail render cube quality; do
+for bench in inspect thumbnail ingest render cube quality; do
     bash "./$bench.sh"
 done
 echo

@@ -54,6 +54,13 @@ public final class RegularFile {
 
     deinit { close(descriptor) }
 
+    /// Its size, mtime and identity now (`fstat` on the open descriptor), or nil when that fails.
+    public func currentStamp() -> FileStamp? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        return FileStamp(status)
+    }
+
     /// Up to `count` bytes from the current position; empty at the end of the file. Throws
     /// `.timedOut` once the deadline has passed and `.ioFailure` when the read fails.
     public func read(upTo count: Int) throws -> Data {

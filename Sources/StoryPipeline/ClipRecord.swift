@@ -35,11 +35,7 @@ public struct ClipRecord: Sendable, Equatable, Codable {
     /// the probe warned (a truncated upload), it has no video, or no duration. `render` skips
     /// such a clip and `ingest` rejects it, for the same reason.
     public init(sha256: String, info: ClipInfo, path: String) throws {
-        if let warning = info.warnings.first { throw MediaError(.invalidMedia, path: path, warning) }
-        guard let video = info.video else { throw MediaError(.noVideoStream, path: path, "no video stream") }
-        guard let duration = info.duration, duration > 0 else {
-            throw MediaError(.invalidMedia, path: path, "no duration")
-        }
+        let (video, duration) = try ClipRecord.playable(info, path: path)
         self.sha256 = sha256
         self.duration = duration
         width = video.displayWidth
@@ -51,5 +47,16 @@ public struct ClipRecord: Sendable, Equatable, Codable {
         hdr = video.hdr
         hasAudio = info.audio != nil
         bitRate = TransitionBitrate.clipBitRate(info) ?? 0
+    }
+
+    /// The video stream and duration of a clip that can be played as a story item, or throws
+    /// when it cannot: the probe warned (a truncated upload), it has no video, or no duration.
+    static func playable(_ info: ClipInfo, path: String) throws -> (video: ClipInfo.Video, duration: Double) {
+        if let warning = info.warnings.first { throw MediaError(.invalidMedia, path: path, warning) }
+        guard let video = info.video else { throw MediaError(.noVideoStream, path: path, "no video stream") }
+        guard let duration = info.duration, duration > 0 else {
+            throw MediaError(.invalidMedia, path: path, "no duration")
+        }
+        return (video, duration)
     }
 }

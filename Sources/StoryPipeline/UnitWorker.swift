@@ -21,7 +21,7 @@ struct UnitWorker: Sendable {
         switch first.kind {
         case .clip:
             try ClipPlacement.place(
-                first.source, at: destination, sha256: first.key, link: options.clipMode == .link,
+                first.source, at: destination, check: .sha256(first.key), link: options.clipMode == .link,
                 timeout: options.timeout)
         case .avatar:
             let side = RenderOptions.avatarSize

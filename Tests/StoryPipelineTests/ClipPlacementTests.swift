@@ -5,8 +5,8 @@ import Testing
 
 @testable import StoryPipeline
 
-/// Placing a clip: what is placed is what was hashed, an exclusive name is never replaced, and
-/// a symlink becomes a regular file.
+/// Placing a clip: what is placed is what was hashed or stamped, an exclusive name is never
+/// replaced, and a symlink becomes a regular file.
 @Suite struct ClipPlacementTests {
     let folder: TemporaryFolder
     let source: String
@@ -23,7 +23,7 @@ import Testing
         let stale = String(repeating: "0", count: 64)
         for link in [false, true] {
             #expect(throws: MediaError.self) {
-                try ClipPlacement.place(source, at: destination, sha256: stale, link: link)
+                try ClipPlacement.place(source, at: destination, check: .sha256(stale), link: link)
             }
             #expect(!FileManager.default.fileExists(atPath: destination))
         }
@@ -31,10 +31,37 @@ import Testing
         #expect(names.sorted() == ["clip.mp4"], "no temporary file left: \(names)")
     }
 
+    /// `ingest` places an upload checked by the stamp it had when it was probed: one that was
+    /// appended to, rewritten in place or replaced since is refused, and nothing is placed.
+    @Test func aClipThatChangedSinceItWasStampedIsRefusedAndNothingIsPlaced() throws {
+        let destination = folder.path("placed.mp4")
+        let stamp = try #require(FileStamp(path: source))
+        try ClipPlacement.place(source, at: destination, check: .unchanged(since: stamp), link: false)
+        #expect(try ContentHasher.sha256(ofFileAt: destination) == sha256, "unchanged: placed as it is")
+        try FileManager.default.removeItem(atPath: destination)
+        let grown = try FileHandle(forWritingTo: URL(fileURLWithPath: source))
+        try grown.seekToEnd()
+        try grown.write(contentsOf: Data("more".utf8))
+        try grown.close()
+        let replaced = try folder.write("other.mp4", Data(count: 100_000))
+        let sameSize = try #require(FileStamp(path: replaced))
+        for (check, link) in [
+            (ClipPlacement.Check.unchanged(since: stamp), false), (.unchanged(since: stamp), true),
+            (.unchanged(since: sameSize), false),
+        ] {
+            #expect(throws: MediaError.self) {
+                try ClipPlacement.place(source, at: destination, check: check, link: link)
+            }
+            #expect(!FileManager.default.fileExists(atPath: destination))
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+        #expect(names.sorted() == ["clip.mp4", "other.mp4"], "no temporary file left: \(names)")
+    }
+
     @Test func exclusivePlacementNeverReplacesAnExistingName() throws {
         let destination = try folder.write("taken.mp4", Data("someone else's".utf8))
         #expect(throws: StagedFile.NameTaken.self) {
-            try ClipPlacement.place(source, at: destination, sha256: sha256, link: false, exclusive: true)
+            try ClipPlacement.place(source, at: destination, check: .sha256(sha256), link: false, exclusive: true)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: destination)) == Data("someone else's".utf8))
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
@@ -46,7 +73,7 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: source)
         for (name, hardLink) in [("copied.mp4", false), ("linked.mp4", true)] {
             let destination = folder.path(name)
-            try ClipPlacement.place(link, at: destination, sha256: sha256, link: hardLink)
+            try ClipPlacement.place(link, at: destination, check: .sha256(sha256), link: hardLink)
             var status = stat()
             #expect(lstat(destination, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG, "\(name)")
             #expect(try ContentHasher.sha256(ofFileAt: destination) == sha256)
