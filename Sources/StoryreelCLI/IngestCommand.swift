@@ -39,12 +39,20 @@ public enum IngestCommand: Command {
         if let output = arguments[render] {
             try BundleFolder.check(output: output, inputRoot: stories, force: false)
         }
-        try checkStoriesFolder(stories, create: arguments[create])
+        let storiesToCreate = try isStoriesFolderToCreate(stories, create: arguments[create])
         var console = console
         console.quiet = arguments[quiet]
         let ingester = ClipIngester(
             storiesFolder: stories, handle: handle, maxDuration: arguments[maxDuration], timeout: arguments[timeout])
-        let outcomes = try ingester.ingest(arguments.positionals)
+        // A new stories folder is made only for an upload that can go into it: when every clip
+        // is rejected, --create leaves nothing behind (nor runs the render).
+        let allRejected = storiesToCreate ? ingester.rejections(of: arguments.positionals) : nil
+        if storiesToCreate, allRejected == nil {
+            // One mkdir a missing folder, so a failure names it and the system's reason.
+            var created = CreatedOutputs()
+            try created.createFolder(stories)
+        }
+        let outcomes = try allRejected ?? ingester.ingest(arguments.positionals)
         var exitCode = ExitCode.success
         for (clip, outcome) in zip(arguments.positionals, outcomes) {
             switch outcome {
@@ -62,7 +70,7 @@ public enum IngestCommand: Command {
                 exitCode = .dataError
             }
         }
-        if let output = arguments[render], let options = renderOptions {
+        if let output = arguments[render], let options = renderOptions, allRejected == nil {
             let summary = try BundleRenderer(input: stories, output: output, options: options)
                 .run(waiting: RenderCommand.waitingNote(output, console: console))
             RenderCommand.report(summary, console: console, json: false)
@@ -72,19 +80,17 @@ public enum IngestCommand: Command {
     }
 
     /// `--into STORIES` must be a folder: a missing one is refused (66), so a typo does not
-    /// start a new stories folder, unless `--create` asks for it.
-    static func checkStoriesFolder(_ stories: String, create: Bool) throws {
+    /// start a new stories folder, unless `--create` asks for it; then this returns true.
+    static func isStoriesFolderToCreate(_ stories: String, create: Bool) throws -> Bool {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: stories, isDirectory: &isFolder) {
             guard isFolder.boolValue else { throw MediaError(.unreadableInput, path: stories, "not a directory") }
-            return
+            return false
         }
         guard create else {
             throw MediaError(
                 .missingInput, path: stories, "no such stories folder; give --create to start a new one")
         }
-        // One mkdir a missing folder, so a failure names it and the system's reason.
-        var created = CreatedOutputs()
-        try created.createFolder(stories)
+        return true
     }
 }

@@ -88,4 +88,37 @@ import Testing
         #expect(result.stderr.contains("\(garbage): rejected"))
         #expect(!FileManager.default.fileExists(atPath: "\(fixture.stories)/newbie"))
     }
+
+    // The old code made the stories folder --create asked for before it looked at any clip, and
+    // left it there with its lock file when every clip was rejected (nor did it render then).
+    @Test func anIngestWhoseClipsAreAllRejectedCreatesNoStoriesFolder() throws {
+        let fixture = try BundleFixture()
+        let garbage = try fixture.folder.write("broken.mp4", Data(repeating: 7, count: 1000))
+        let long = TestEnvironment.sample("portrait-h264.mp4")
+        let fresh = fixture.folder.path("new/stories")
+        let rejected = try TestEnvironment.storyreel([
+            "ingest", garbage, long, "--story", "ana", "--into", fresh, "--create", "--max-duration", "1",
+            "--render", fixture.folder.path("reel"),
+        ])
+        #expect(rejected.status == 65)
+        #expect(rejected.stdout.isEmpty)
+        #expect(
+            rejected.stderr.split(separator: "\n").map {
+                $0.replacingOccurrences(of: fixture.folder.url.path, with: "TMP")
+            } == [
+                "storyreel: error: TMP/broken.mp4: rejected: not a QuickTime/MP4 file (no ftyp or moov atom at the start)",
+                "storyreel: error: \(long): rejected: 3.0 s is longer than --max-duration 1 s",
+            ], "\(rejected.stderr)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: fixture.folder.url.path).sorted() == [
+                "broken.mp4", "stories",
+            ], "no new/stories, no reel")
+        // One clip that can go in is enough to make it.
+        let made = try TestEnvironment.storyreel([
+            "ingest", garbage, long, "--story", "ana", "--into", fresh, "--create",
+        ])
+        #expect(made.status == 65)
+        #expect(made.stdout == "\(long): ingested as ana/0001-portrait-h264.mp4\n")
+        #expect(FileManager.default.fileExists(atPath: "\(fresh)/ana/0001-portrait-h264.mp4"))
+    }
 }
