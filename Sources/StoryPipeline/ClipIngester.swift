@@ -83,8 +83,7 @@ public struct ClipIngester: Sendable {
             do {
                 let stamp = try inspectUpload(clip)
                 // An upload is hashed only when a clip of the story has its size (it may be that
-                // clip); otherwise it is copied once, checked by its stamp: hashing every upload
-                // before copying it read it twice (6.9 s for 721 MB, against 0.36 s for cp).
+                // clip); otherwise it is read once, as it is copied, and checked by its stamp.
                 var check = ClipPlacement.Check.unchanged(since: stamp)
                 var sha: String?
                 if sizes.values.contains(stamp.size) {
