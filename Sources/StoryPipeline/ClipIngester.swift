@@ -83,13 +83,14 @@ public struct ClipIngester: Sendable {
             do {
                 let stamp = try inspectUpload(clip)
                 // An upload is hashed only when a clip of the story has its size (it may be that
-                // clip); otherwise it is read once, as it is copied, and checked by its stamp.
+                // clip); otherwise it is read once, as it is copied. Either way it is checked by
+                // its stamp: what goes in is what was inspected.
                 var check = ClipPlacement.Check.unchanged(since: stamp)
                 var sha: String?
                 if sizes.values.contains(stamp.size) {
                     let hash = try ContentHasher.sha256(ofFileAt: clip, timeout: timeout)
                     if let name = alreadyPresent(sha: hash, size: stamp.size) { return .alreadyPresent(name: name) }
-                    (check, sha) = (.sha256(hash), hash)
+                    (check.sha256, sha) = (hash, hash)
                 }
                 let name = try place(clip, check: check, in: folder, nameLimit: nameLimit, after: &sequence)
                 sizes[name] = stamp.size
@@ -174,11 +175,19 @@ public struct ClipIngester: Sendable {
     }
 
     /// The name a clip gets in its story: `NNNN-` (the sequence number, at least 4 digits) and
-    /// the clip's file name, whose stem is cut short (keeping the extension, at a character
-    /// boundary) when the whole would be longer than `limit` bytes, the file system's limit.
+    /// the clip's file name, its control characters made `_`, its stem cut short (keeping the
+    /// extension, at a character boundary) when the whole would be longer than `limit` bytes,
+    /// the file system's limit.
     static func fileName(sequence: Int, clipName: String, limit: Int) -> String {
         let prefix = String(format: "%04ld-", sequence)
-        return prefix + FileNameLength.fitting(clipName, in: limit - prefix.utf8.count)
+        return prefix + FileNameLength.fitting(withoutControlCharacters(clipName), in: limit - prefix.utf8.count)
+    }
+
+    /// `name` with each control character (C0 and C1, DEL: a newline, a tab, a terminal escape)
+    /// made `_`, so a stored clip's name lists, loops and pastes safely in a shell.
+    static func withoutControlCharacters(_ name: String) -> String {
+        String(
+            String.UnicodeScalarView(name.unicodeScalars.map { $0.properties.generalCategory == .control ? "_" : $0 }))
     }
 
     /// The sequence number a clip name starts with (`0007-IMG.MOV`, `10.mp4`), or nil when it

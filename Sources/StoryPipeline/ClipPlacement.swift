@@ -9,13 +9,19 @@ import StoryMedia
 /// placed, or its stat stamp before and after, so a clip that changes or is truncated while
 /// storyreel works is refused instead of being filed under what it was.
 enum ClipPlacement {
-    /// What a placed clip is checked against.
-    enum Check {
+    /// What a placed clip is checked against: its hash, the stamp it had when it was inspected,
+    /// or both.
+    struct Check {
         /// Its contents must hash to this SHA-256 (hex).
-        case sha256(String)
-        /// Its size, mtime and identity must stay this stamp (taken before it was probed) until
-        /// it is placed, and every byte of that size must be placed. Nothing is hashed.
-        case unchanged(since: FileStamp)
+        var sha256: String?
+        /// Its size, mtime and identity must stay this stamp (taken before it was inspected)
+        /// until it is placed, at its path too, and every byte of that size must be placed.
+        var unchangedSince: FileStamp?
+
+        /// Its contents must hash to `sha256`.
+        static func sha256(_ sha256: String) -> Check { Check(sha256: sha256) }
+        /// It must not change from `stamp` until it is placed; nothing is hashed.
+        static func unchanged(since stamp: FileStamp) -> Check { Check(unchangedSince: stamp) }
     }
 
     /// Copies `source` to `destination` (or, with `link`, hard-links it when both are on one
@@ -29,31 +35,32 @@ enum ClipPlacement {
     ) throws {
         if link, let temporary = TemporaryFile.hardLink(to: source, for: destination) {
             defer { TemporaryFile.remove(temporary) }
-            switch check {
-            case .sha256(let expected):
+            if let stamp = check.unchangedSince {
+                try verify(FileStamp(path: temporary) == stamp && FileStamp(path: source) == stamp, source)
+            }
+            if let expected = check.sha256 {
                 try verify(try ContentHasher.sha256(ofFileAt: temporary, timeout: timeout) == expected, source)
-            case .unchanged(let stamp):
-                try verify(FileStamp(path: temporary) == stamp, source)
             }
             try StagedFile.moveIntoPlace(temporary, at: destination, exclusively: exclusive)
             return
         }
         let input = try RegularFile(path: source, timeout: timeout)
         let output = try StagedFile(for: destination, replacing: !exclusive)
-        let hasher: ContentHasher?
-        if case .sha256 = check { hasher = try ContentHasher() } else { hasher = nil }
+        let hasher = check.sha256 == nil ? nil : try ContentHasher()
         let copied = try input.forEachChunk { chunk in
             try chunk.withUnsafeBytes { bytes in
                 hasher?.update(bytes)
                 try output.append(bytes)
             }
         }
-        switch check {
-        case .sha256(let expected):
-            try verify(hasher?.finalHex() == expected, source)
-        case .unchanged(let stamp):
-            try verify(input.stamp == stamp && copied == stamp.size && input.currentStamp() == stamp, source)
+        if let stamp = check.unchangedSince {
+            // The open file, and the path: an upload renamed over or removed meanwhile is not
+            // the one that was inspected any more.
+            try verify(
+                input.stamp == stamp && copied == stamp.size && input.currentStamp() == stamp
+                    && FileStamp(path: source) == stamp, source)
         }
+        if let expected = check.sha256 { try verify(hasher?.finalHex() == expected, source) }
         if exclusive {
             try output.commitExclusively()
         } else {

@@ -8,7 +8,7 @@ public enum IngestCommand: Command {
     public static let abstract = "Add new clips to a story folder safely, then optionally re-render the bundle."
     public static let usage =
         "ingest CLIP... --story HANDLE --into STORIES [--create] [--render OUT [render's settings options]] "
-        + "[--max-duration 60] [--timeout S] [--quiet]"
+        + "[--max-duration 60] [--timeout S] [--lock-timeout S] [--quiet]"
     static let story = Option.text("story", "HANDLE", "The story (user) to add the clips to; created when new.")
     static let into = Option.text("into", "STORIES", "The stories folder (it must exist, unless --create).")
     static let create = Flag("create", "Create the stories folder STORIES when it is missing.")
@@ -16,9 +16,13 @@ public enum IngestCommand: Command {
     static let maxDuration = Option.number(
         "max-duration", "SECONDS", "Reject clips longer than this.", default: 60, range: .seconds)
     static let timeout = Option.number("timeout", "SECONDS", "Per-clip deadline.", default: 30, range: .seconds)
+    static let lockTimeout = Option.number(
+        "lock-timeout", "SECONDS",
+        "Wait this long for another ingest into STORIES (and, with --render, a render of OUT), then exit 75.",
+        default: 60, range: .number(from: 0, to: 86_400))
     static let quiet = Flag("quiet", short: "q", "Print only errors (no per-clip lines, warnings or summary).")
     public static let options: [any OptionDeclaration] =
-        [story, into, create, render, maxDuration, timeout, quiet] + RenderCommand.settingsOptions
+        [story, into, create, render, maxDuration, timeout, lockTimeout, quiet] + RenderCommand.settingsOptions
     public static let examples = [
         "storyreel ingest samples/portrait-h264.mp4 --story ana.lima --into stories --create   # a new stories folder",
         "storyreel ingest samples/sixty-fps.mp4 samples/edit-list.mp4 --story ben_k --into stories --render reel",
@@ -30,7 +34,9 @@ public enum IngestCommand: Command {
         guard let stories = arguments[into] else { throw UsageError("ingest needs --into STORIES") }
         if let problem = StoryHandle.problem(with: handle) { throw UsageError("--story '\(handle)': \(problem)") }
         let renderOptions = try arguments[render].map {
-            try RenderCommand.renderOptions(arguments, bundle: $0)
+            var options = try RenderCommand.renderOptions(arguments, bundle: $0)
+            options.lockTimeout = arguments[lockTimeout]
+            return options
         }
         if renderOptions == nil, let given = RenderCommand.settingsOptions.first(where: { arguments.wasGiven($0) }) {
             throw UsageError("--\(given.spec.name) is a setting of the render: give it with --render OUT")
@@ -42,8 +48,9 @@ public enum IngestCommand: Command {
         let storiesToCreate = try isStoriesFolderToCreate(stories, create: arguments[create])
         var console = console
         console.quiet = arguments[quiet]
-        let ingester = ClipIngester(
+        var ingester = ClipIngester(
             storiesFolder: stories, handle: handle, maxDuration: arguments[maxDuration], timeout: arguments[timeout])
+        ingester.lockTimeout = arguments[lockTimeout]
         // A new stories folder is made only for an upload that can go into it: when every clip
         // is rejected, --create leaves nothing behind (nor runs the render).
         let allRejected = storiesToCreate ? ingester.rejections(of: arguments.positionals) : nil

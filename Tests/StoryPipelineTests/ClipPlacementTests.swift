@@ -45,9 +45,14 @@ import Testing
         try grown.close()
         let replaced = try folder.write("other.mp4", Data(count: 100_000))
         let sameSize = try #require(FileStamp(path: replaced))
+        // The old ingest checked a possible duplicate by the hash it took after inspecting it
+        // only, so an upload changed between the two went in uninspected.
+        let hashedSinceTheStamp = try ContentHasher.sha256(ofFileAt: source)
         for (check, link) in [
             (ClipPlacement.Check.unchanged(since: stamp), false), (.unchanged(since: stamp), true),
             (.unchanged(since: sameSize), false),
+            (.init(sha256: hashedSinceTheStamp, unchangedSince: stamp), false),
+            (.init(sha256: hashedSinceTheStamp, unchangedSince: stamp), true),
         ] {
             #expect(throws: MediaError.self) {
                 try ClipPlacement.place(source, at: destination, check: check, link: link)

@@ -133,6 +133,42 @@ import Testing
         #expect(copied == unique)
     }
 
+    // The old code kept them: a clip named with a newline, a tab and a terminal escape went in
+    // as `0001-new<LF>line<TAB>x<ESC>[31m.mp4`, which breaks a shell loop over the story.
+    @Test func controlCharactersInAClipNameBecomeUnderscores() throws {
+        let fixture = try BundleFixture()
+        let clip = try fixture.folder.write(
+            "new\nline\tx\u{1B}[31m\u{7F}\u{85}é.mp4",
+            try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.sample("portrait-h264.mp4"))))
+        let result = try TestEnvironment.storyreel(["ingest", clip, "--story", "odd", "--into", fixture.stories])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: "\(fixture.stories)/odd") == [
+                "0001-new_line_x_[31m__é.mp4"
+            ])
+    }
+
+    // The old ingest had no --lock-timeout: it waited 60 s, then named an option it refused (64).
+    @Test func aLockedStoriesFolderIsWaitedForUpToTheLockTimeout() throws {
+        let fixture = try BundleFixture()
+        let lockFile = "\(fixture.stories)/.storyreel-ingest.lock"
+        let holder = open(lockFile, O_RDWR | O_CREAT, 0o644)
+        defer { close(holder) }
+        #expect(flock(holder, LOCK_EX) == 0)
+        let clip = TestEnvironment.sample("portrait-h264.mp4")
+        let started = Date()
+        let result = try TestEnvironment.storyreel([
+            "ingest", clip, "--story", "new", "--into", fixture.stories, "--lock-timeout", "0.5",
+        ])
+        #expect(result.status == 75, "\(result.stderr)")
+        #expect(
+            result.stderr
+                == "storyreel: error: \(fixture.stories): another storyreel run holds the lock; gave up after 0.5 s "
+                + "(--lock-timeout)\n")
+        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(!FileManager.default.fileExists(atPath: "\(fixture.stories)/new"))
+    }
+
     // The old code ingested the clip (printing its line on stdout) and only then refused OUT.
     @Test func badRenderOutputIsRefusedBeforeAnyClipIsIngested() throws {
         let fixture = try BundleFixture()
