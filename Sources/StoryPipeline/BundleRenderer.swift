@@ -102,6 +102,10 @@ public struct BundleRenderer: Sendable {
         let transitions = try plan.transitionUnits(between: playing)
         run.execute(transitions.filter { !run.attempted.contains($0.output) })
         skipped += run.failures.filter { failure in !skipped.contains(failure) }
+        // A failed transition is reported when it joins what plays; one into or out of a clip
+        // that failed was replaced by a transition joining what plays.
+        let joining = Set(transitions.map(\.output))
+        skipped += run.transitionFailures.filter { joining.contains($0.output) }.map(\.entry)
 
         let manifest = ManifestBuilder(
             stories: playing, transitions: transitions.filter { run.available.contains($0.output) },
@@ -140,7 +144,7 @@ public struct BundleRenderer: Sendable {
         if let failure = run.outputFailure { throw failure }
         summary.rendered = run.rendered
         summary.cached = run.cached
-        summary.skipped = options.shard == nil ? skipped : skipped + run.failures
+        summary.skipped = options.shard == nil ? skipped : skipped + run.failures + run.transitionFailures.map(\.entry)
         summary.seconds = Date().timeIntervalSince(started)
         return summary
     }

@@ -1,5 +1,7 @@
+import StoryMedia
+
 /// What `storyreel ingest` did with one clip.
-public enum IngestOutcome: Sendable, Equatable {
+public enum IngestOutcome: Sendable {
     /// Copied into the story as this file name. `playsBefore` names the story's existing clips
     /// that still play after it: a sequence-numbered name sorts before every name that does not
     /// start with a digit, such as a camera's `IMG_0001.MOV`.
@@ -8,4 +10,7 @@ public enum IngestOutcome: Sendable, Equatable {
     case alreadyPresent(name: String)
     /// Refused, with the reason; the clip was not added.
     case rejected(reason: String)
+    /// Not added because the story folder could not be written (a full disk, a read-only
+    /// folder): no fault of the clip's. The error names the file that could not be written.
+    case notWritten(MediaError)
 }

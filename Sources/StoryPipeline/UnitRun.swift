@@ -20,8 +20,11 @@ struct UnitRun {
     private(set) var available = Set<String>()
     /// Outputs whose units were looked at in this run.
     private(set) var attempted = Set<String>()
-    /// Units that failed on their inputs, as skipped entries.
+    /// Units other than transitions that failed on their inputs, as skipped entries.
     private(set) var failures: [SkippedEntry] = []
+    /// Transitions that failed, each with its output: whether it is reported depends on whether
+    /// the stories it joins still play (a transition into a clip that failed is replaced).
+    private(set) var transitionFailures: [(output: String, entry: SkippedEntry)] = []
     /// The first failure to write an output.
     private(set) var outputFailure: MediaError?
     /// Units made in this run.
@@ -76,11 +79,9 @@ struct UnitRun {
             case .make:
                 pending.append(unit)
             case .foreign:
-                failures.append(
-                    SkippedEntry(
-                        path: unit.sourceLabel, story: unit.story,
-                        reason: "\(unit.kind.rawValue): \(BundlePaths.join(bundle, unit.output)) is a file "
-                            + "storyreel did not write; move it away"))
+                fail(
+                    unit,
+                    "\(BundlePaths.join(bundle, unit.output)) is a file storyreel did not write; move it away")
             }
         }
         let worker = UnitWorker(
@@ -88,38 +89,71 @@ struct UnitRun {
         let counter = ProgressCounter(total: pending.count)
         let batches = UnitWorker.batches(of: pending)
         let progress = self.progress
-        let outcomes: [Result<Void, Error>] = Parallel.map(batches.count, jobs: options.jobs) { index in
-            let batch = batches[index]
-            defer {
-                for unit in batch { progress(counter.finish("\(unit.kind.rawValue) \(unit.title)")) }
-            }
-            return Result {
-                try worker.make(batch)
-                for unit in batch { try ledger.record(unit.output, sha256: unit.kind == .clip ? unit.key : nil) }
+        func make(_ batches: [[WorkUnit]], counting: Bool) -> [Result<Void, Error>] {
+            Parallel.map(batches.count, jobs: options.jobs) { index in
+                let batch = batches[index]
+                defer {
+                    if counting {
+                        for unit in batch { progress(counter.finish("\(unit.kind.rawValue) \(unit.title)")) }
+                    }
+                }
+                return Result {
+                    try worker.make(batch)
+                    for unit in batch { try ledger.record(unit.output, sha256: unit.kind == .clip ? unit.key : nil) }
+                }
             }
         }
-        for (batch, outcome) in zip(batches, outcomes) {
-            switch outcome {
-            case .success:
-                available.formUnion(batch.map(\.output))
-                rendered += batch.count
-            case .failure(let error):
-                if let failure = error as? MediaError, isOutputFailure(failure) {
-                    if outputFailure == nil { outputFailure = failure }
-                    continue
-                }
-                let reason = MediaError.reason(of: error)
-                failures += batch.map {
-                    SkippedEntry(path: $0.sourceLabel, story: $0.story, reason: "\($0.kind.rawValue): \(reason)")
-                }
+        var retries: [[WorkUnit]] = []
+        for (batch, outcome) in zip(batches, make(batches, counting: true)) {
+            // A transition shares its decode with the outgoing clip's last-frame still, so the
+            // incoming clip's failure failed the still too: the still is made again alone. The
+            // old code dropped the outgoing item, whose clip was fine. (A clip's own images share
+            // one clip: one failing drops the item anyway, so they are not retried.)
+            if case .failure(let error) = outcome, batch.count > 1, batch[0].kind == .transition,
+                !isOutputFailure(error)
+            {
+                record([batch[0]], outcome)
+                retries += batch.dropFirst().map { [$0] }
+            } else {
+                record(batch, outcome)
             }
+        }
+        for (batch, outcome) in zip(retries, make(retries, counting: false)) { record(batch, outcome) }
+    }
+
+    /// Takes in the outcome of making `batch`.
+    private mutating func record(_ batch: [WorkUnit], _ outcome: Result<Void, Error>) {
+        switch outcome {
+        case .success:
+            available.formUnion(batch.map(\.output))
+            rendered += batch.count
+        case .failure(let error):
+            if let failure = error as? MediaError, isOutputFailure(failure) {
+                if outputFailure == nil { outputFailure = failure }
+                return
+            }
+            for unit in batch { fail(unit, MediaError.reason(of: error)) }
+        }
+    }
+
+    /// Records that `unit` failed for `reason`: a transition is named by the stories it joins.
+    private mutating func fail(_ unit: WorkUnit, _ reason: String) {
+        if unit.kind == .transition {
+            let entry = SkippedEntry(
+                path: unit.sourceLabel, story: unit.story, reason: "transition \(unit.title): \(reason)")
+            transitionFailures.append((unit.output, entry))
+        } else {
+            failures.append(
+                SkippedEntry(path: unit.sourceLabel, story: unit.story, reason: "\(unit.kind.rawValue): \(reason)"))
         }
     }
 
     /// True for an error writing into the bundle (a full disk, a read-only folder), as opposed
     /// to an input that cannot be used.
-    private func isOutputFailure(_ error: MediaError) -> Bool {
-        guard error.kind == .cannotCreateOutput || error.kind == .ioFailure, let path = error.path else { return false }
+    private func isOutputFailure(_ error: Error) -> Bool {
+        guard let error = error as? MediaError, error.kind == .cannotCreateOutput || error.kind == .ioFailure,
+            let path = error.path
+        else { return false }
         let folder = URL(fileURLWithPath: bundle).standardizedFileURL.path
         return BundlePaths.isInside(URL(fileURLWithPath: path).standardizedFileURL.path, folder)
     }

@@ -74,14 +74,18 @@ public enum IngestCommand: Command {
                 if !console.quiet { console.line("\(clip): already ingested as \(handle)/\(name)") }
             case .rejected(let reason):
                 console.error("\(clip): rejected: \(reason)")
-                exitCode = .dataError
+                if exitCode == .success { exitCode = .dataError }
+            case .notWritten(let failure):
+                // Not the clip's fault: the run's own failure (73, 74) outranks a rejection.
+                console.error("\(clip): not ingested: \(failure)")
+                if exitCode == .success || exitCode == .dataError { exitCode = ExitCode(for: failure) }
             }
         }
         if let output = arguments[render], let options = renderOptions, allRejected == nil {
             let summary = try BundleRenderer(input: stories, output: output, options: options)
                 .run(waiting: RenderCommand.waitingNote(output, console: console))
             RenderCommand.report(summary, console: console, json: false)
-            if !summary.skipped.isEmpty { exitCode = .dataError }
+            if !summary.skipped.isEmpty, exitCode == .success { exitCode = .dataError }
         }
         return exitCode
     }

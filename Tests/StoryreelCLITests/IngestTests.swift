@@ -148,6 +148,31 @@ import Testing
             ])
     }
 
+    // The old code called a clip it could not write (a full disk) "rejected" and exited 65, so a
+    // script that sets aside bad uploads set aside good ones.
+    @Test func aClipThatCannotBeWrittenIsNotRejectedAndTheRunExits74() throws {
+        let fixture = try BundleFixture()
+        let small = TestEnvironment.sample("sixty-fps.mp4")  // 391 KB
+        let large = TestEnvironment.sample("portrait-h264.mp4")  // 741 KB
+        let garbage = try fixture.folder.write("broken.mp4", Data(repeating: 7, count: 1000))
+        // Files over 500 kB cannot be written (EFBIG, as a full disk gives ENOSPC), SIGXFSZ ignored.
+        let result = try TestEnvironment.run(
+            "/bin/sh",
+            [
+                "-c", "trap '' XFSZ; exec prlimit --fsize=500000 \"$0\" \"$@\"", TestEnvironment.storyreelBinary,
+                "ingest", garbage, large, small, "--story", "new", "--into", fixture.stories,
+            ])
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stdout == "\(small): ingested as new/0002-sixty-fps.mp4\n")
+        let errors = result.stderr.split(separator: "\n").map(String.init)
+        #expect(errors.count == 2 && errors[0].hasPrefix("storyreel: error: \(garbage): rejected: "), "\(errors)")
+        #expect(
+            errors.last
+                == "storyreel: error: \(large): not ingested: \(fixture.stories)/new/0001-portrait-h264.mp4: "
+                + "cannot write: File too large")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(fixture.stories)/new") == ["0002-sixty-fps.mp4"])
+    }
+
     // The old ingest had no --lock-timeout: it waited 60 s, then named an option it refused (64).
     @Test func aLockedStoriesFolderIsWaitedForUpToTheLockTimeout() throws {
         let fixture = try BundleFixture()

@@ -73,4 +73,24 @@ import Testing
         let validate = try TestEnvironment.storyreel(["validate", fixture.folder.path("reel/manifest.json")])
         #expect(validate.status == 0, "\(validate.stderr)")
     }
+
+    // The old code dropped ben_k/10.mp4, which is fine: its last-frame still was made with the
+    // transition into chloe/0.mp4, whose first frame did not decode, and failed with it; the
+    // skipped list blamed ben_k/10.mp4 for the transition too.
+    @Test func aClipThatFailsAtTheStartOfAStoryDropsOnlyItself() throws {
+        let reference = try BundleFixture()
+        _ = try reference.render(into: "reel")
+        let expected = try reference.manifest("reel")
+
+        let fixture = try BundleFixture()
+        try undecodableClip().write(to: URL(fileURLWithPath: "\(fixture.stories)/chloe/0.mp4"))
+        let (result, _) = try fixture.render(into: "reel")
+        #expect(result.status == 65)
+        let manifest = try fixture.manifest("reel")
+        #expect(items(manifest).map(\.id) == items(expected).map(\.id))
+        #expect(transitions(manifest) == transitions(expected), "ben_k/10.mp4 turns into chloe/morning.mp4")
+        #expect(manifest.skipped.map(\.path) == Array(repeating: "chloe/0.mp4", count: 4), "\(manifest.skipped)")
+        let validate = try TestEnvironment.storyreel(["validate", fixture.folder.path("reel/manifest.json")])
+        #expect(validate.status == 0, "\(validate.stderr)")
+    }
 }
