@@ -34,6 +34,17 @@ public struct BundleRenderer: Sendable {
         // Everything that can refuse the run is checked before OUT is touched.
         let storyInput = try StoryInput.load(input)
         try BundleFolder.check(output: output, inputRoot: storyInput.root, force: options.force)
+        let folders = (BundlePaths.outputFolders + [BundlePaths.privateFolder]).map { BundlePaths.join(output, $0) }
+        for path in folders {
+            // A symlink here would take the writes, and the stale-temporary sweep, out of OUT.
+            // Every folder is checked before anything is made, so a refusal leaves nothing.
+            if let stamp = FileStamp(path: path, followingLinks: false), !stamp.isFolder {
+                throw MediaError(
+                    .cannotCreateOutput, path: path,
+                    "is \(stamp.isSymbolicLink ? "a symbolic link" : "a file"), not a folder: storyreel writes "
+                        + "only into folders of its own inside OUT; move it away")
+            }
+        }
         do {
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         } catch {
@@ -41,18 +52,12 @@ public struct BundleRenderer: Sendable {
         }
         let lock = try BundleLock(folder: output, timeout: options.lockTimeout, waiting: waiting)
         defer { withExtendedLifetime(lock) {} }
-        for folder in BundlePaths.outputFolders + [BundlePaths.privateFolder] {
-            let path = BundlePaths.join(output, folder)
-            // A symlink here would take the writes, and the stale-temporary sweep, out of OUT.
-            if let stamp = FileStamp(path: path, followingLinks: false), !stamp.isFolder {
-                throw MediaError(
-                    .cannotCreateOutput, path: path,
-                    "is \(stamp.isSymbolicLink ? "a symbolic link" : "a file"), not a folder: storyreel writes "
-                        + "only into folders of its own inside OUT; move it away")
-            }
-            do {
-                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            } catch {
+        for path in folders {
+            // Not through a symlink put there since the check: mkdir fails on it.
+            guard
+                mkdir(path, 0o777) == 0
+                    || (errno == EEXIST && FileStamp(path: path, followingLinks: false)?.isFolder == true)
+            else {
                 throw MediaError(.cannotCreateOutput, path: path, "cannot create the folder")
             }
         }

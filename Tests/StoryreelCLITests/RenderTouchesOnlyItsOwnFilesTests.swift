@@ -201,6 +201,23 @@ import Testing
         #expect(FolderSnapshot(elsewhere) == before)
     }
 
+    /// The refusal comes before anything is made: the old code made `.lock` and the output
+    /// folders before `transitions` (after them in its list) and left them in the user's folder.
+    @Test func aRefusedOutputFolderLeavesNothingBehind() throws {
+        let fixture = try BundleFixture()
+        let own = fixture.folder.path("own")
+        try FileManager.default.createDirectory(atPath: "\(own)/real", withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(own)/notes.txt"))
+        try FileManager.default.createSymbolicLink(atPath: "\(own)/transitions", withDestinationPath: "real")
+        let before = FolderSnapshot(own)
+        let (result, _) = try fixture.render(into: "own", ["--force"])
+        #expect(result.status == 73)
+        #expect(result.stderr.contains("\(own)/transitions: is a symbolic link, not a folder"), "\(result.stderr)")
+        #expect(FolderSnapshot(own) == before)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: own).sorted() == ["notes.txt", "real", "transitions"])
+    }
+
     /// A `manifest.json` storyreel did not write (the ledger does not know it and it is no
     /// storyreel manifest) is never replaced, not even with `--force`: 73 before any work. A
     /// folder holding only such a file counted as a bundle, and `--force` replaced it.
