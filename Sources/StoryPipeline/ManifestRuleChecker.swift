@@ -4,10 +4,12 @@ import StoryMedia
 /// What a decoded ``Manifest`` must satisfy beyond its types, checked in document order with one
 /// problem line per fault, each starting with its JSON path: the manifest's and each story's
 /// `duration` are the sums of their items' durations, story ids and item ids are unique,
-/// an item id is its clip's SHA-256 prefix, transitions join adjacent stories that exist, every
-/// referenced file is a regular file inside the bundle, and each clip still has its recorded
-/// SHA-256. Files are found by ``BundleFileResolver`` and only clips are read, through
-/// ``RegularFile`` with a deadline; a clip that plays twice is hashed once.
+/// an item id is its clip's SHA-256 prefix, transitions join adjacent stories that exist and
+/// last their frames at their rate on the canvas, every referenced file is a regular file inside
+/// the bundle, each clip still has its recorded SHA-256, each image is a whole JPEG and each
+/// transition a whole clip of its frames and size (``OutputIntegrity``). Files are found by
+/// ``BundleFileResolver`` and read through ``RegularFile`` with a deadline; a clip that plays
+/// twice is hashed once.
 struct ManifestRuleChecker {
     /// The problems found so far, in document order.
     private(set) var problems: [String] = []
@@ -19,6 +21,10 @@ struct ManifestRuleChecker {
     private var itemPaths: [String: String] = [:]
     /// SHA-256 of the clips already hashed, by identity.
     private var hashes: [FileIdentity: Result<String, MediaError>] = [:]
+    /// Images already checked (a repost shares its poster), by identity.
+    private var checkedImages: Set<FileIdentity> = []
+    /// The manifest's canvas, which every transition fills.
+    private var canvas = Manifest.Size(width: 0, height: 0)
 
     /// A checker resolving files with `resolver` and giving each clip `timeout` seconds to hash.
     init(resolver: BundleFileResolver, timeout: Double?) {
@@ -28,6 +34,7 @@ struct ManifestRuleChecker {
 
     /// Checks a whole manifest.
     mutating func check(_ manifest: Manifest) {
+        canvas = manifest.canvas
         checkDuration(manifest.duration, of: manifest.stories.flatMap(\.items), at: "duration", "every item's duration")
         for (index, story) in manifest.stories.enumerated() {
             check(story, index: index)
@@ -76,7 +83,7 @@ struct ManifestRuleChecker {
             storyIndex[story.id] = index
         }
         checkDuration(story.duration, of: story.items, at: "\(path).duration", "its items' durations")
-        if let avatar = story.user.avatar { _ = checkFile(avatar, at: "\(path).user.avatar") }
+        if let avatar = story.user.avatar { checkImage(avatar, at: "\(path).user.avatar") }
         for (itemIndex, item) in story.items.enumerated() {
             check(item, at: "\(path).items[\(itemIndex)]")
         }
@@ -97,7 +104,7 @@ struct ManifestRuleChecker {
                 value.map { (key, $0) }
             }
         for (key, relative) in stills {
-            _ = checkFile(relative, at: "\(path).\(key)")
+            checkImage(relative, at: "\(path).\(key)")
         }
         guard let clip = checkFile(item.src, at: "\(path).src") else { return }
         let hashed = hashes[clip.identity] ?? hash(clip)
@@ -113,7 +120,25 @@ struct ManifestRuleChecker {
     }
 
     private mutating func check(_ transition: Manifest.Transition, at path: String) {
-        _ = checkFile(transition.src, at: "\(path).src")
+        if let file = checkFile(transition.src, at: "\(path).src"),
+            let problem = OutputIntegrity.transitionProblem(
+                at: file.path, frames: transition.frames, width: transition.width, height: transition.height,
+                timeout: timeout)
+        {
+            report("\(path).src", "\(transition.src) \(problem)")
+        }
+        if transition.fps > 0,
+            abs(transition.duration - Double(transition.frames) / transition.fps) > Self.durationTolerance
+        {
+            report(
+                "\(path).duration",
+                "expected \(Self.seconds(Double(transition.frames) / transition.fps)), its frames at its fps, got "
+                    + ManifestSchemaChecker.format(transition.duration))
+        }
+        if (transition.width, transition.height) != (canvas.width, canvas.height) {
+            report(
+                path, "is \(transition.width)x\(transition.height), not the canvas, \(canvas.width)x\(canvas.height)")
+        }
         // Stories are all known by now: a transition joins story i and i+1, in its direction.
         var indices: [Int] = []
         for (key, id) in [("from", transition.from), ("to", transition.to)] {
@@ -132,6 +157,13 @@ struct ManifestRuleChecker {
                 "a \(transition.direction.rawValue) transition joins \(expected), not stories[\(indices[0])] "
                     + "'\(transition.from)' to stories[\(indices[1])] '\(transition.to)'")
         }
+    }
+
+    /// Reports the image `relative` names unless it is a regular file inside the bundle and a
+    /// whole JPEG.
+    private mutating func checkImage(_ relative: String, at path: String) {
+        guard let file = checkFile(relative, at: path), checkedImages.insert(file.identity).inserted else { return }
+        if let problem = OutputIntegrity.imageProblem(at: file.path) { report(path, "\(relative) \(problem)") }
     }
 
     /// The file `relative` names when it is a regular file inside the bundle; reports why not.

@@ -60,13 +60,16 @@ struct UnitRun {
     /// of that name that is neither is someone else's: it is left as it is and the unit is
     /// skipped, naming it.
     mutating func execute(_ units: [WorkUnit]) {
-        let (ledger, bundle) = (self.ledger, self.bundle)
+        let (ledger, bundle, canvas, options) = (self.ledger, self.bundle, self.canvas, self.options)
         let dispositions: [Disposition] = Parallel.map(units.count, jobs: options.jobs) { index in
             let unit = units[index]
             switch ledger.state(of: unit.output) {
             case .current: return .current
             case .missing, .changed, .notRegular: return .make
-            case .unknown: return UnitRun.adopt(unit, ledger: ledger, bundle: bundle) ? .current : .foreign
+            case .unknown:
+                let adopted = UnitRun.adopt(
+                    unit, ledger: ledger, bundle: bundle, canvas: canvas, timeout: options.timeout)
+                return adopted ? .current : .foreign
             }
         }
         attempted.formUnion(units.map(\.output))
@@ -159,26 +162,32 @@ struct UnitRun {
     }
 
     /// Takes a key-named output the ledger does not know as storyreel's: a clip when its
-    /// contents hash to its key, an image or transition when it starts as storyreel writes them
-    /// (JPEG's `FF D8 FF`, MP4's `ftyp` box). Returns true when adopted.
-    private static func adopt(_ unit: WorkUnit, ledger: BundleLedger, bundle: String) -> Bool {
-        if unit.kind != .clip, !hasOutputSignature(BundlePaths.join(bundle, unit.output)) { return false }
+    /// contents hash to its key, an image when it is a whole JPEG, a transition when it is a
+    /// whole clip of the unit's frames on the canvas (``OutputIntegrity``). Returns true when
+    /// adopted.
+    private static func adopt(
+        _ unit: WorkUnit, ledger: BundleLedger, bundle: String, canvas: (width: Int, height: Int), timeout: Double
+    ) -> Bool {
+        let path = BundlePaths.join(bundle, unit.output)
+        switch unit.kind {
+        case .clip:
+            break
+        case .transition:
+            guard let transition = unit.transition else { return false }
+            let frames = CubeTransitionJob(
+                from: transition.fromClip, to: transition.toClip, parameters: transition.parameters
+            ).frameCount
+            let problem = OutputIntegrity.transitionProblem(
+                at: path, frames: frames, width: canvas.width, height: canvas.height, timeout: timeout)
+            guard problem == nil else { return false }
+        case .poster, .thumbnail, .firstFrame, .lastFrame, .avatar:
+            guard OutputIntegrity.imageProblem(at: path) == nil else { return false }
+        }
         guard (try? ledger.record(unit.output)) != nil else { return false }
         if unit.kind == .clip, ledger.hash(of: unit.output) != unit.key {
             ledger.forget(unit.output)
             return false
         }
         return true
-    }
-
-    /// True when the file at `path` begins as the outputs of its extension do: `.jpg` with a
-    /// JPEG start of image, `.mp4` with an `ftyp` box.
-    private static func hasOutputSignature(_ path: String) -> Bool {
-        guard let head = try? RegularFile(path: path).read(upTo: 8) else { return false }
-        switch (path as NSString).pathExtension {
-        case "jpg": return head.starts(with: [0xFF, 0xD8, 0xFF])
-        case "mp4": return head.count == 8 && head.dropFirst(4).elementsEqual("ftyp".utf8)
-        default: return false
-        }
     }
 }

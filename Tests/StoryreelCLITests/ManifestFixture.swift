@@ -29,13 +29,33 @@ final class ManifestFixture: @unchecked Sendable {
             let hash = try ContentHasher.sha256(of: content)
             sha[clip] = hash
             try write(clipPath(clip), Data(content.utf8))
-            try write("posters/\(clip).jpg", Data("poster \(clip)".utf8))
-            try write("thumbs/\(clip).jpg", Data("thumbnail \(clip)".utf8))
+            try write("posters/\(clip).jpg", ManifestFixture.jpeg("poster \(clip)"))
+            try write("thumbs/\(clip).jpg", ManifestFixture.jpeg("thumbnail \(clip)"))
         }
-        for user in ["ana", "ben"] { try write("avatars/\(user).jpg", Data("avatar \(user)".utf8)) }
+        for user in ["ana", "ben"] { try write("avatars/\(user).jpg", ManifestFixture.jpeg("avatar \(user)")) }
+        let transition = try ManifestFixture.transitionClip.get()
         for name in ["ana-ben", "ben-chloe", "ben-ana"] {
-            try write("transitions/\(name).mp4", Data("transition \(name)".utf8))
+            try write("transitions/\(name).mp4", transition)
         }
+    }
+
+    /// What `validate` takes for a whole JPEG (its start and end markers) around `text`.
+    static func jpeg(_ text: String) -> Data {
+        Data([0xFF, 0xD8, 0xFF, 0xFE]) + Data(text.utf8) + Data([0xFF, 0xD9])
+    }
+
+    /// A transition as the manifest describes it: 15 frames of 360x640 (made once per run).
+    static let transitionClip: Result<Data, Error> = Result {
+        let folder = try TemporaryFolder()
+        let path = folder.path("transition.mp4")
+        let made = try TestEnvironment.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=360x640:r=30", "-frames:v", "15", "-c:v",
+                "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", path,
+            ])
+        guard made.status == 0 else { throw TestFailure("ffmpeg: \(made.stderr)") }
+        return try Data(contentsOf: URL(fileURLWithPath: path))
     }
 
     /// Where clip `name` is in the bundle, relative: `clips/<sha256>.mp4`.

@@ -201,6 +201,35 @@ import Testing
         #expect(FolderSnapshot(elsewhere) == before)
     }
 
+    /// A bundle merged without its ledgers (shards copied without hidden files) is adopted
+    /// file by file: the old code took any file that began as a JPEG or an MP4 does, so a cut
+    /// transition or poster was published (and later pruned as storyreel's). A file that is not
+    /// whole is someone else's: left as it is, its unit skipped, naming it.
+    @Test func aMergedBundleAdoptsOnlyWholeOutputs() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let copy = fixture.folder.path("copy")
+        try FileManager.default.copyItem(atPath: fixture.folder.path("reel"), toPath: copy)
+        try FileManager.default.removeItem(atPath: "\(copy)/.storyreel")
+        let transition = try #require(fixture.outputs("copy").first { $0.hasPrefix("transitions/") })
+        let poster = try #require(fixture.outputs("copy").first { $0.hasPrefix("posters/") })
+        for name in [transition, poster] {
+            let whole = try Data(contentsOf: URL(fileURLWithPath: "\(copy)/\(name)"))
+            try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: "\(copy)/\(name)"))
+        }
+        let before = FolderSnapshot(copy)
+        let (result, summary) = try fixture.render(into: "copy")
+        #expect(result.status == 65)
+        for name in [transition, poster] {
+            #expect(result.stderr.contains("\(copy)/\(name) is a file storyreel did not write"), "\(result.stderr)")
+        }
+        // Every whole output is adopted: what is made is at most the transition that replaces
+        // one into or out of the item whose poster is skipped.
+        #expect((summary["rendered"] as? Int ?? 99) <= 1, "\(summary)")
+        let after = FolderSnapshot(copy)
+        for name in [transition, poster] { #expect(after.entries[name] == before.entries[name], "\(name) untouched") }
+    }
+
     /// The refusal comes before anything is made: the old code made `.lock` and the output
     /// folders before `transitions` (after them in its list) and left them in the user's folder.
     @Test func aRefusedOutputFolderLeavesNothingBehind() throws {

@@ -194,12 +194,54 @@ import Testing
 
         // Odd names are still plain: dots inside or leading (not . or .. alone), spaces, non-ASCII.
         for name in [".a.jpg", "...jpg", "a b.jpg", "café.jpg", "..b"] {
-            try fixture.write("posters/\(name)", Data("poster".utf8))
+            try fixture.write("posters/\(name)", ManifestFixture.jpeg("poster"))
             #expect(
                 try problems(fixture) {
                     ValidateAgreesWithSchemaTests.set(&$0, ["stories", 0, "items", 0, "poster"], "posters/\(name)")
                 } == [], "posters/\(name)")
         }
+    }
+
+    /// The old validator took any bytes under an image's or a transition's name: an empty
+    /// poster, a cut transition, a clip of other frames or size, and a transition whose duration
+    /// was not its frames at its rate were all valid.
+    @Test func imagesAreWholeJPEGsAndTransitionsWholeClipsOfTheirFramesAndSize() throws {
+        let fixture = try ManifestFixture()
+        let transition = try ManifestFixture.transitionClip.get()
+        try fixture.write("posters/a.jpg", Data())
+        try fixture.write("thumbs/b1.jpg", ManifestFixture.jpeg("thumbnail b1").dropLast(2))
+        try fixture.write("avatars/ben.jpg", transition)
+        try fixture.write("transitions/ana-ben.mp4", transition.prefix(transition.count / 2))
+        let found = try problems(fixture) { manifest in
+            ValidateAgreesWithSchemaTests.set(&manifest, ["transitions", 1, "frames"], 14)
+            ValidateAgreesWithSchemaTests.set(&manifest, ["transitions", 2, "duration"], 0.6)
+        }
+        #expect(found.count == 7, "\(found)")
+        let expected = [
+            "stories[0].items[0].poster: posters/a.jpg is not a JPEG",
+            "stories[1].user.avatar: avatars/ben.jpg is not a JPEG",
+            "stories[1].items[0].thumbnail: thumbs/b1.jpg is a cut JPEG: it ends before its end marker",
+            "transitions[1].src: transitions/ben-chloe.mp4 has 15 frames, not 14",
+            "transitions[1].duration: expected 0.467, its frames at its fps, got 0.5",
+            "transitions[2].duration: expected 0.5, its frames at its fps, got 0.6",
+        ]
+        for line in expected { #expect(found.contains(line), "\(line) in \(found)") }
+        #expect(
+            found.contains { $0.hasPrefix("transitions[0].src: transitions/ana-ben.mp4 ") },
+            "the cut transition: \(found)")
+
+        let otherSize = try ManifestFixture()
+        let wrongCanvas = try problems(otherSize) { manifest in
+            ValidateAgreesWithSchemaTests.set(&manifest, ["canvas"], ["width": 720, "height": 1280])
+            ValidateAgreesWithSchemaTests.set(&manifest, ["transitions", 0, "width"], 720)
+            ValidateAgreesWithSchemaTests.set(&manifest, ["transitions", 0, "height"], 1280)
+        }
+        #expect(
+            wrongCanvas == [
+                "transitions[0].src: transitions/ana-ben.mp4 is 360x640, not 720x1280",
+                "transitions[1]: is 360x640, not the canvas, 720x1280",
+                "transitions[2]: is 360x640, not the canvas, 720x1280",
+            ])
     }
 
     /// The old validator never compared the durations with the items': a top-level 999 and a

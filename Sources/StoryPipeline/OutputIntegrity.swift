@@ -1,0 +1,46 @@
+import Foundation
+import StoryMedia
+
+/// Whether an output file is whole and of the kind its name says, read cheaply: a JPEG from
+/// its first and last bytes (a cut one lacks its end marker), a transition from its header and
+/// sample index (``ClipProbe``: its frame count and size, and an index that points past the end
+/// of a cut one). `validate` reports what this finds, and `render` adopts a file it did not
+/// record writing (shards merged without their ledgers) only when this finds nothing.
+enum OutputIntegrity {
+    /// Why the image at `path` is not a whole JPEG, or nil when it is one. Only `.jpg` names are
+    /// checked (every image storyreel writes is one); others pass.
+    static func imageProblem(at path: String) -> String? {
+        guard (path as NSString).pathExtension.lowercased() == "jpg" else { return nil }
+        do {
+            let file = try RegularFile(path: path, timeout: 5)
+            let head = try file.read(upTo: 3)
+            guard head.elementsEqual([0xFF, 0xD8, 0xFF]) else { return "is not a JPEG" }
+            guard file.size >= 5 else { return "is a cut JPEG: it ends before its end marker" }
+            try file.seek(to: file.size - 2)
+            guard try file.read(upTo: 2).elementsEqual([0xFF, 0xD9]) else {
+                return "is a cut JPEG: it ends before its end marker"
+            }
+            return nil
+        } catch {
+            return MediaError.reason(of: error)
+        }
+    }
+
+    /// Why the transition clip at `path` is not a whole clip of `frames` frames of `width` ×
+    /// `height`, or nil when it is one.
+    static func transitionProblem(at path: String, frames: Int, width: Int, height: Int, timeout: Double?) -> String? {
+        let info: ClipInfo
+        do {
+            info = try ClipProbe.inspect(path: path, timeout: timeout)
+        } catch {
+            return MediaError.reason(of: error)
+        }
+        if let warning = info.warnings.first { return warning }
+        guard let video = info.video else { return "has no video stream" }
+        if video.frameCount != frames { return "has \(video.frameCount) frames, not \(frames)" }
+        if (video.displayWidth, video.displayHeight) != (width, height) {
+            return "is \(video.displayWidth)x\(video.displayHeight), not \(width)x\(height)"
+        }
+        return nil
+    }
+}
