@@ -135,7 +135,16 @@ struct UnitRun {
                 if outputFailure == nil { outputFailure = failure }
                 return
             }
-            for unit in batch { fail(unit, MediaError.reason(of: error)) }
+            let reason = MediaError.reason(of: error)
+            if batch.count > 1, batch[0].kind != .transition {
+                // One clip's images failed of one cause: one entry names them all, not one each.
+                failures.append(
+                    SkippedEntry(
+                        path: batch[0].sourceLabel, story: batch[0].story,
+                        reason: "\(batch.map(\.kind.rawValue).joined(separator: ", ")): \(reason)"))
+            } else {
+                for unit in batch { fail(unit, reason) }
+            }
         }
     }
 
