@@ -143,8 +143,8 @@ public struct CubeTransitionJob: Sendable {
             throw CubeRenderError("give both the canvas width and height, or neither")
         }
         try spec(width: parameters.width ?? 2, height: parameters.height ?? 2).validate()
-        guard (0...51).contains(parameters.crf) else {
-            throw CubeRenderError("crf \(parameters.crf) must be from 0 to 51")
+        guard (1...51).contains(parameters.crf) else {
+            throw CubeRenderError("crf \(parameters.crf) must be from 1 to 51")
         }
         if let cap = parameters.maxBitrate, cap <= 0 {
             throw CubeRenderError("the maximum bit rate must be more than 0 bits per second, got \(cap)")

@@ -20,8 +20,25 @@ struct UnitRun {
     private(set) var available = Set<String>()
     /// Outputs whose units were looked at in this run.
     private(set) var attempted = Set<String>()
-    /// Units other than transitions that failed on their inputs, as skipped entries.
-    private(set) var failures: [SkippedEntry] = []
+    /// Units other than transitions that failed on their inputs, with the cause, in order.
+    private var unitFailures: [(unit: WorkUnit, cause: String)] = []
+    /// The failed units other than transitions as skipped entries: one per input and cause,
+    /// naming its units (`poster, first-frame, last-frame, thumbnail: no decodable video frame`).
+    var failures: [SkippedEntry] {
+        var grouped: [(unit: WorkUnit, kinds: [String], cause: String)] = []
+        for (unit, cause) in unitFailures {
+            if let index = grouped.firstIndex(where: { $0.unit.sourceLabel == unit.sourceLabel && $0.cause == cause }) {
+                grouped[index].kinds.append(unit.kind.rawValue)
+            } else {
+                grouped.append((unit, [unit.kind.rawValue], cause))
+            }
+        }
+        return grouped.map {
+            SkippedEntry(
+                path: $0.unit.sourceLabel, story: $0.unit.story,
+                reason: "\($0.kinds.joined(separator: ", ")): \($0.cause)")
+        }
+    }
     /// Transitions that failed, each with its output: whether it is reported depends on whether
     /// the stories it joins still play (a transition into a clip that failed is replaced).
     private(set) var transitionFailures: [(output: String, entry: SkippedEntry)] = []
@@ -135,16 +152,7 @@ struct UnitRun {
                 if outputFailure == nil { outputFailure = failure }
                 return
             }
-            let reason = MediaError.reason(of: error)
-            if batch.count > 1, batch[0].kind != .transition {
-                // One clip's images failed of one cause: one entry names them all, not one each.
-                failures.append(
-                    SkippedEntry(
-                        path: batch[0].sourceLabel, story: batch[0].story,
-                        reason: "\(batch.map(\.kind.rawValue).joined(separator: ", ")): \(reason)"))
-            } else {
-                for unit in batch { fail(unit, reason) }
-            }
+            for unit in batch { fail(unit, MediaError.reason(of: error)) }
         }
     }
 
@@ -155,8 +163,7 @@ struct UnitRun {
                 path: unit.sourceLabel, story: unit.story, reason: "transition \(unit.title): \(reason)")
             transitionFailures.append((unit.output, entry))
         } else {
-            failures.append(
-                SkippedEntry(path: unit.sourceLabel, story: unit.story, reason: "\(unit.kind.rawValue): \(reason)"))
+            unitFailures.append((unit, reason))
         }
     }
 

@@ -42,7 +42,7 @@ public enum CubeCommand: Command {
         default: defaults.codec)
     static let crf = Option.wholeNumber(
         "crf", "N", "Constant rate factor on x264's scale, lower is better (HEVC encodes at N + 4).",
-        default: defaults.crf, range: .wholeNumber(0...51))
+        default: defaults.crf, range: .wholeNumber(1...51))
     static let maxBitrate = Option<OrAutomatic<Int>>.rangedOrAutomatic(
         "max-bitrate", "BITS|auto",
         "Most the clip's average bit rate may be (the whole file); the CRF is raised until it fits.",

@@ -53,7 +53,7 @@ import Testing
             outputs: ["OUT/cube.mp4", "OUT/frames", "OUT/s.png"],
             extraBadValues: [
                 "duration": ["0", "10.5"], "fps": ["0", "241"], "size": ["9000x2", "-2x4", "3x4", "0x0"],
-                "perspective": ["0", "0.05", "101"], "shade": ["1.01", "-0.01"], "crf": ["52", "20.5"],
+                "perspective": ["0", "0.05", "101"], "shade": ["1.01", "-0.01"], "crf": ["0", "52", "20.5"],
                 "max-bitrate": ["99999", "201M", "4.5G", "auto2", "M", "none"],
                 "timeout": ["0", "86401"],
             ]),
@@ -65,7 +65,7 @@ import Testing
             outputs: ["OUT/bundle"],
             extraBadValues: [
                 "jobs": ["0", "1025"], "shard": ["0/2", "3/2", "1/1025", "1e10/1e10", "1/"],
-                "transition-duration": ["0", "11"], "lock-timeout": ["86401", "-0.5"], "crf": ["52", "20.5"],
+                "transition-duration": ["0", "11"], "lock-timeout": ["86401", "-0.5"], "crf": ["0", "52", "20.5"],
                 "max-bitrate": ["99999", "201M", "4.5G", "auto2", "M"], "size": ["automatic", "9000x2"],
             ]),
         Case(
