@@ -18,6 +18,10 @@ public final class VideoFrameReader {
     /// decode time.
     private var fullDecodeByPresentation = false
     private var finished = false
+    /// Damaged packets whose errors came back from `receive` one after another.
+    private var damagedInARow = 0
+    /// How many such errors in a row are skipped before one is thrown.
+    static let damagedLimit = 1000
 
     /// Opens a decoder for `stream` (usually `file.bestStream(.video)`), skipping the file's
     /// other streams at the demuxer.
@@ -33,7 +37,20 @@ public final class VideoFrameReader {
     /// Decodes the next frame into `frame`. Returns false when the stream is exhausted.
     public func next(into frame: Frame) throws -> Bool {
         while !finished {
-            switch try decoder.receive(into: frame) {
+            let output: Decoder.Output
+            do {
+                output = try decoder.receive(into: frame)
+            } catch let error as MediaError
+                where error.ffmpegCode == cff_error_invalid_data() && damagedInARow < VideoFrameReader.damagedLimit
+            {
+                // With frame threads, a damaged packet's error comes back here rather than from
+                // `send`: it is skipped too, so a clip decodes alike on one thread and on several
+                // (`render`'s stills decode on one, `cube` and `thumbnail` on several).
+                damagedInARow += 1
+                continue
+            }
+            damagedInARow = 0
+            switch output {
             case .frame:
                 return true
             case .endOfStream:
@@ -57,7 +74,12 @@ public final class VideoFrameReader {
                     packet.unref()
                 } else {
                     draining = true
-                    _ = try decoder.send(nil)
+                    do {
+                        _ = try decoder.send(nil)
+                    } catch let error as MediaError where error.ffmpegCode == cff_error_invalid_data() {
+                        // A damaged packet's error, handed back with the end of the stream
+                        // (frame threads): the drain was taken all the same.
+                    }
                 }
             }
         }

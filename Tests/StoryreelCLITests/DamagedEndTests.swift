@@ -1,0 +1,41 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+/// A clip whose end is damaged (its index intact, the last 40% of its pictures zeros, as a
+/// preallocated upload cut short leaves it) has one verdict everywhere: its last decodable frame.
+/// The old code skipped the damaged packets on one decoding thread (`render`'s stills) but failed
+/// on several (`cube`, `thumbnail`: "cannot decode"), where the error comes back from
+/// `receive_frame` or with the end of the stream instead of from `send_packet`.
+@Suite struct DamagedEndTests {
+    let folder: TemporaryFolder
+    let damaged: String
+
+    init() throws {
+        folder = try TemporaryFolder()
+        var data = try Data(contentsOf: TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4"))
+        let start = try #require(data.range(of: Data("mdat".utf8))).lowerBound
+        let size = data[(start - 4)..<start].reduce(0) { $0 << 8 | Int($1) }
+        let cut = start + 4 + (size - 8) * 6 / 10
+        data.replaceSubrange(cut..<(start - 4 + size), with: Data(count: start - 4 + size - cut))
+        damaged = try folder.write("damaged.mp4", data)
+    }
+
+    @Test func thumbnailAndCubeTakeTheLastDecodableFrame() throws {
+        let still = folder.path("last.png")
+        let thumbnail = try TestEnvironment.storyreel([
+            "thumbnail", damaged, "--at", "100%", "-o", still, "--width", "180",
+        ])
+        #expect(thumbnail.status == 0, "\(thumbnail.stderr)")
+        #expect(FileManager.default.fileExists(atPath: still))
+        let cube = folder.path("cube.mp4")
+        let turned = try TestEnvironment.storyreel([
+            "cube", damaged, TestEnvironment.sample("sixty-fps.mp4"), "-o", cube, "--size", "180x320", "--quiet",
+        ])
+        #expect(turned.status == 0, "\(turned.stderr)")
+        let frames = try TestEnvironment.run(
+            "ffprobe",
+            ["-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", cube])
+        #expect(frames.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "15")
+    }
+}
