@@ -156,7 +156,8 @@ public struct BundleRenderer: Sendable {
 
     /// Writes the player page for the manifest's bytes as `index.html`, atomically and only when
     /// its bytes change, and records it in the ledger. A page storyreel did not write (or that
-    /// is not a regular file) is left alone: the returned note says so.
+    /// is not a regular file) is left alone: the returned note says so. One the ledger does not
+    /// know that begins as storyreel's pages do is storyreel's, for an older manifest.
     private func writePlayerPage(for manifest: Data, ledger: BundleLedger) throws -> String? {
         let page = PlayerPage(manifest: manifest).bytes
         let name = PlayerPage.fileName
@@ -166,7 +167,7 @@ public struct BundleRenderer: Sendable {
         switch state {
         case .notRegular:
             return "\(path): not a regular file storyreel wrote; the player page was not written"
-        case .unknown where current != page:
+        case .unknown where current != page && !isStoryreelPage(at: path):
             return "\(path): a file storyreel did not write; the player page was not written"
         case .missing, .current, .changed, .unknown:
             if current != page {
@@ -176,6 +177,13 @@ public struct BundleRenderer: Sendable {
             if state != .current || current != page { try ledger.record(name) }
             return nil
         }
+    }
+
+    /// True when the file at `path` begins as storyreel's pages do (a bundle copied without its
+    /// ledger keeps a page for an older manifest, which is storyreel's to rewrite).
+    private func isStoryreelPage(at path: String) -> Bool {
+        let head = try? RegularFile(path: path, timeout: 5).read(upTo: PlayerPage.generatorPrefix.count)
+        return head.map(PlayerPage.isStoryreelPage) ?? false
     }
 
     /// Removes the outputs storyreel recorded writing that the manifest no longer references,

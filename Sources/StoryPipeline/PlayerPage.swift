@@ -19,6 +19,19 @@ public struct PlayerPage: Sendable {
         bytes = Data(PlayerPage.template.replacingOccurrences(of: "{{manifest}}", with: Self.scriptSafe(text)).utf8)
     }
 
+    /// True when `head` (a file's first bytes) begins as every page storyreel writes does,
+    /// through its `generator` tag: a page of storyreel's, though perhaps for another manifest.
+    static func isStoryreelPage(_ head: Data) -> Bool {
+        head.starts(with: generatorPrefix)
+    }
+
+    /// The template's bytes through its `<meta name="generator" content="storyreel">` tag.
+    static let generatorPrefix: Data = {
+        let tag = #"<meta name="generator" content="storyreel">"#
+        guard let end = template.range(of: tag)?.upperBound else { return Data(template.utf8) }
+        return Data(template[..<end].utf8)
+    }()
+
     /// `json` made safe inside `<script type="application/json">`: every `<` becomes `\u003c`,
     /// which JSON reads back as `<` (it can only occur inside strings), so no `</script>` or
     /// `<!--` in a handle or a reason can end or change the script element.

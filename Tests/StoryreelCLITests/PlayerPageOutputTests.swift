@@ -108,4 +108,32 @@ import Testing
         #expect(!again.stderr.contains("did not write"), "the same page is adopted: \(again.stderr)")
         #expect(try ledger(fixture, "copy")["index.html"] != nil)
     }
+
+    /// The old code adopted a page only when it was the very page it would write, so a copy
+    /// whose manifest then changed kept its old page for good (naming transitions a prune had
+    /// removed). A page that begins as storyreel's is storyreel's; a user's own page is not.
+    @Test func aCopiedBundlesOlderPageIsRewrittenAndAUsersPageIsNot() throws {
+        let fixture = try BundleFixture()
+        _ = try fixture.render(into: "reel")
+        for name in ["copy", "mine"] {
+            let copy = fixture.folder.path(name)
+            try FileManager.default.copyItem(atPath: fixture.folder.path("reel"), toPath: copy)
+            try FileManager.default.removeItem(atPath: "\(copy)/.storyreel")
+        }
+        let users = Data("<!doctype html><title>my own page</title>".utf8)
+        try users.write(to: URL(fileURLWithPath: fixture.folder.path("mine/index.html")))
+        for name in ["copy", "mine"] {
+            let (result, _) = try fixture.render(into: name, ["--fps", "25"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let html = try #require(page(fixture, name))
+            if name == "copy" {
+                #expect(!result.stderr.contains("did not write"), "\(result.stderr)")
+                let manifest = try JSONSerialization.jsonObject(with: fixture.manifestBytes(name)) as? NSDictionary
+                #expect(try embeddedManifest(html) == manifest, "the page plays the new manifest")
+            } else {
+                #expect(result.stderr.contains("index.html: a file storyreel did not write"), "\(result.stderr)")
+                #expect(Data(html.utf8) == users)
+            }
+        }
+    }
 }
