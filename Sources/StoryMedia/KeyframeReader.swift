@@ -32,7 +32,7 @@ final class KeyframeReader {
         guard try readKeyframePacket() else { return false }
         do {
             _ = try decoder.send(packet)
-        } catch let error as MediaError where error.ffmpegCode == cff_error_invalid_data() {
+        } catch let error as MediaError where error.isDamagedData {
             packet.unref()
             return false
         }

@@ -71,6 +71,10 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
         }
     }
 
+    /// True for FFmpeg's "Invalid data found when processing input" (`AVERROR_INVALIDDATA`):
+    /// from a decoder, a damaged packet, which decoding skips as the ffmpeg CLI does.
+    public var isDamagedData: Bool { ffmpegCode == cff_error_invalid_data() }
+
     /// The reason of any error, for a person and without the path: a ``MediaError``'s reason,
     /// or the error's own description.
     public static func reason(of error: Error) -> String {

@@ -41,7 +41,7 @@ public final class VideoFrameReader {
             do {
                 output = try decoder.receive(into: frame)
             } catch let error as MediaError
-                where error.ffmpegCode == cff_error_invalid_data() && damagedInARow < VideoFrameReader.damagedLimit
+                where error.isDamagedData && damagedInARow < VideoFrameReader.damagedLimit
             {
                 // With frame threads, a damaged packet's error comes back here rather than from
                 // `send`: it is skipped too, so a clip decodes alike on one thread and on several
@@ -68,7 +68,7 @@ public final class VideoFrameReader {
                     }
                     do {
                         _ = try decoder.send(packet)
-                    } catch let error as MediaError where error.ffmpegCode == cff_error_invalid_data() {
+                    } catch let error as MediaError where error.isDamagedData {
                         // A damaged packet: skip it, as the ffmpeg CLI does, and keep decoding.
                     }
                     packet.unref()
@@ -76,7 +76,7 @@ public final class VideoFrameReader {
                     draining = true
                     do {
                         _ = try decoder.send(nil)
-                    } catch let error as MediaError where error.ffmpegCode == cff_error_invalid_data() {
+                    } catch let error as MediaError where error.isDamagedData {
                         // A damaged packet's error, handed back with the end of the stream
                         // (frame threads): the drain was taken all the same.
                     }

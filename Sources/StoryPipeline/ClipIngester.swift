@@ -97,21 +97,12 @@ public struct ClipIngester: Sendable {
                 hashes[name] = sha
                 let later = existing.filter { NaturalOrder.areInIncreasingOrder(name, $0) }
                 return .ingested(name: name, playsBefore: later.sorted(by: NaturalOrder.areInIncreasingOrder))
-            } catch let failure as MediaError where isWriteFailure(failure, in: folder) {
+            } catch let failure as MediaError where failure.isWriteFailure(inside: folder) {
                 return .notWritten(failure)
             } catch {
                 return .rejected(reason: MediaError.reason(of: error))
             }
         }
-    }
-
-    /// True for an error writing into the story `folder` (a full disk, a read-only folder), as
-    /// opposed to an upload that cannot be used: a script must not throw away a good upload
-    /// because the disk was full.
-    private func isWriteFailure(_ error: MediaError, in folder: String) -> Bool {
-        guard error.kind == .cannotCreateOutput || error.kind == .ioFailure, let path = error.path else { return false }
-        let story = URL(fileURLWithPath: folder).standardizedFileURL.path
-        return BundlePaths.isInside(URL(fileURLWithPath: path).standardizedFileURL.path, story)
     }
 
     /// The outcomes of `clips` when every one of them would be rejected (each with its reason),

@@ -130,7 +130,7 @@ struct UnitRun {
             // old code dropped the outgoing item, whose clip was fine. (A clip's own images share
             // one clip: one failing drops the item anyway, so they are not retried.)
             if case .failure(let error) = outcome, batch.count > 1, batch[0].kind == .transition,
-                !isOutputFailure(error)
+                bundleWriteFailure(error) == nil
             {
                 record([batch[0]], outcome)
                 retries += batch.dropFirst().map { [$0] }
@@ -148,7 +148,7 @@ struct UnitRun {
             available.formUnion(batch.map(\.output))
             rendered += batch.count
         case .failure(let error):
-            if let failure = error as? MediaError, isOutputFailure(failure) {
+            if let failure = bundleWriteFailure(error) {
                 if outputFailure == nil { outputFailure = failure }
                 return
             }
@@ -167,14 +167,10 @@ struct UnitRun {
         }
     }
 
-    /// True for an error writing into the bundle (a full disk, a read-only folder), as opposed
-    /// to an input that cannot be used.
-    private func isOutputFailure(_ error: Error) -> Bool {
-        guard let error = error as? MediaError, error.kind == .cannotCreateOutput || error.kind == .ioFailure,
-            let path = error.path
-        else { return false }
-        let folder = URL(fileURLWithPath: bundle).standardizedFileURL.path
-        return BundlePaths.isInside(URL(fileURLWithPath: path).standardizedFileURL.path, folder)
+    /// `error` when it is a failure to write into the bundle (a full disk, a read-only folder),
+    /// nil for an input that cannot be used.
+    private func bundleWriteFailure(_ error: Error) -> MediaError? {
+        (error as? MediaError).flatMap { $0.isWriteFailure(inside: bundle) ? $0 : nil }
     }
 
     /// Takes a key-named output the ledger does not know as storyreel's: a clip when its
