@@ -86,15 +86,14 @@ public struct ClipIngester: Sendable {
                 // clip); otherwise it is read once, as it is copied. Either way it is checked by
                 // its stamp: what goes in is what was inspected.
                 var check = ClipPlacement.Check.unchanged(since: stamp)
-                var sha: String?
                 if sizes.values.contains(stamp.size) {
                     let hash = try ContentHasher.sha256(ofFileAt: clip, timeout: timeout)
                     if let name = alreadyPresent(sha: hash, size: stamp.size) { return .alreadyPresent(name: name) }
-                    (check.sha256, sha) = (hash, hash)
+                    check.sha256 = hash
                 }
                 let name = try place(clip, check: check, in: folder, nameLimit: nameLimit, after: &sequence)
                 sizes[name] = stamp.size
-                hashes[name] = sha
+                hashes[name] = check.sha256
                 let later = existing.filter { NaturalOrder.areInIncreasingOrder(name, $0) }
                 return .ingested(name: name, playsBefore: later.sorted(by: NaturalOrder.areInIncreasingOrder))
             } catch let failure as MediaError where failure.isWriteFailure(inside: folder) {

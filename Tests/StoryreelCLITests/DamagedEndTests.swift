@@ -13,12 +13,7 @@ import Testing
 
     init() throws {
         folder = try TemporaryFolder()
-        var data = try Data(contentsOf: TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4"))
-        let start = try #require(data.range(of: Data("mdat".utf8))).lowerBound
-        let size = data[(start - 4)..<start].reduce(0) { $0 << 8 | Int($1) }
-        let cut = start + 4 + (size - 8) * 6 / 10
-        data.replaceSubrange(cut..<(start - 4 + size), with: Data(count: start - 4 + size - cut))
-        damaged = try folder.write("damaged.mp4", data)
+        damaged = try folder.write("damaged.mp4", HostileFiles.goodClipWithPicturesZeroed(from: 0.6))
     }
 
     @Test func thumbnailAndCubeTakeTheLastDecodableFrame() throws {

@@ -43,14 +43,7 @@ import Testing
     }
 
     /// A clip whose index is intact but whose pictures are zeros: it probes, then fails to decode.
-    func undecodableClip() throws -> Data {
-        var data = try Data(contentsOf: TestEnvironment.samples.appendingPathComponent("portrait-h264.mp4"))
-        let marker = Data("mdat".utf8)
-        let start = try #require(data.range(of: marker)).lowerBound
-        let size = data[(start - 4)..<start].reduce(0) { $0 << 8 | Int($1) }
-        data.replaceSubrange((start + 4)..<(start - 4 + size), with: Data(count: size - 8))
-        return data
-    }
+    func undecodableClip() throws -> Data { try HostileFiles.goodClipWithPicturesZeroed(from: 0) }
 
     @Test func aStoryWhoseClipsAllFailIsLeftOutAndTransitionsJoinTheStoriesThatPlay() throws {
         let reference = try BundleFixture()

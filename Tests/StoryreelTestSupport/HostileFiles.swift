@@ -26,6 +26,21 @@ public enum HostileFiles {
         try Data(bytes).write(to: URL(fileURLWithPath: destination))
     }
 
+    /// The good clip's bytes with its pictures made zeros from `fraction` of its `mdat` on: its
+    /// index is intact, so it probes, but those pictures do not decode (0: none does; 0.6: its
+    /// end, as a preallocated upload cut short leaves it).
+    public static func goodClipWithPicturesZeroed(from fraction: Double) throws -> Data {
+        var data = try Data(contentsOf: URL(fileURLWithPath: goodClip))
+        guard let marker = data.range(of: Data("mdat".utf8))?.lowerBound, marker >= 4 else {
+            throw TestFailure("no mdat atom in \(goodClip)")
+        }
+        let size = bigEndian(ArraySlice(data[(marker - 4)..<marker]))
+        let (first, end) = (marker + 4, marker - 4 + size)
+        let cut = first + Int(Double(end - first) * fraction)
+        data.replaceSubrange(cut..<end, with: Data(count: end - cut))
+        return data
+    }
+
     /// Writes a `side` × `side` PNG of one colour, 1 bit per pixel, to `path`: a few dozen KB for
     /// 16000 × 16000, which decodes to gigabytes of RGBA.
     public static func pixelBombPNG(at path: String, width: Int = 16000, height: Int = 16000) throws {
