@@ -48,13 +48,10 @@ final class ManifestFixture: @unchecked Sendable {
     static let transitionClip: Result<Data, Error> = Result {
         let folder = try TemporaryFolder()
         let path = folder.path("transition.mp4")
-        let made = try TestEnvironment.run(
-            "ffmpeg",
-            [
-                "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=360x640:r=30", "-frames:v", "15", "-c:v",
-                "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", path,
-            ])
-        guard made.status == 0 else { throw TestFailure("ffmpeg: \(made.stderr)") }
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "color=c=gray:s=360x640:r=30", "-frames:v", "15", "-c:v", "libx264", "-preset",
+            "ultrafast", "-pix_fmt", "yuv420p", path,
+        ])
         return try Data(contentsOf: URL(fileURLWithPath: path))
     }
 
