@@ -17,6 +17,13 @@ public protocol Command {
 }
 
 extension Command {
+    /// The usage line's required part with `[options]` for the rest, e.g. `cube FROM TO [options]`:
+    /// what a usage error's one line shows.
+    static var synopsis: String {
+        guard let optional = usage.range(of: " [") else { return usage }
+        return usage[..<optional.lowerBound] + " [options]"
+    }
+
     /// The full `--help` text: USAGE, OPTIONS, EXAMPLES.
     static var helpText: String {
         let rows = (options.map(\.spec) + [Flag.help.spec]).map { ($0.synopsis, $0.helpLine) }

@@ -6,6 +6,8 @@ struct CommandDescriptor: Sendable {
     let helpText: String
     let options: [OptionSpec]
     let usage: String
+    /// ``Command/synopsis``: the usage line's required part, for a usage error.
+    let synopsis: String
     let run: @Sendable (ParsedArguments, Console) throws -> ExitCode
 
     init<C: Command & SendableMetatype>(_ command: C.Type) {
@@ -14,6 +16,7 @@ struct CommandDescriptor: Sendable {
         helpText = C.helpText
         options = C.options.map(\.spec)
         usage = C.usage
+        synopsis = C.synopsis
         run = { try C.run($0, console: $1) }
     }
 }

@@ -19,7 +19,8 @@ public enum Storyreel {
     ]
 
     /// Runs storyreel with `arguments` (without the program name) and returns the exit status.
-    /// A usage error writes the error, the usage and a hint to stderr, and nothing to stdout.
+    /// A usage error writes one line to stderr (the error, the command's synopsis and where its
+    /// help is) and nothing to stdout.
     public static func main(_ arguments: [String]) -> Int32 {
         AllocatorTuning.apply()
         FFmpegLog.silence()
@@ -67,9 +68,8 @@ public enum Storyreel {
             }
             return try command.run(parsed, console).rawValue
         } catch let error as UsageError {
-            console.error(error.message)
-            console.usage("USAGE: storyreel \(command.usage)")
-            console.usage("Run 'storyreel \(command.name) --help' for the options and examples.")
+            console.error(
+                "\(error.message); usage: storyreel \(command.synopsis) (see 'storyreel \(command.name) --help')")
             return ExitCode.usage.rawValue
         } catch {
             console.error("\(error)")
@@ -92,8 +92,7 @@ public enum Storyreel {
                     "; options go after the command ('\(name)' is an option of \(takers.joined(separator: ", ")))"
             }
         }
-        console.error(message)
-        console.usage("Run 'storyreel --help' for the list of commands.")
+        console.error(message + " (see 'storyreel --help' for the commands)")
         return ExitCode.usage.rawValue
     }
 

@@ -42,7 +42,8 @@ import Testing
         #expect(
             render.stderr.hasPrefix(
                 "storyreel: error: unknown option '--duration'; did you mean '--transition-duration'? "
-                    + "('--duration' is an option of cube)\n"), "\(render.stderr)")
+                    + "('--duration' is an option of cube); usage: storyreel render INPUT -o OUT [options] "
+                    + "(see 'storyreel render --help')\n"), "\(render.stderr)")
         let typo = try TestEnvironment.storyreel(["inspect", Self.clip, "--jsno"])
         #expect(typo.status == 64)
         #expect(typo.stderr.contains("unknown option '--jsno'; did you mean '--json'?"), "\(typo.stderr)")
@@ -61,7 +62,10 @@ import Testing
         let result = try TestEnvironment.storyreel(["thumbnails", Self.clip])
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr.hasPrefix("storyreel: error: unknown command 'thumbnails'; did you mean 'thumbnail'?\n"))
+        #expect(
+            result.stderr
+                == "storyreel: error: unknown command 'thumbnails'; did you mean 'thumbnail'? "
+                + "(see 'storyreel --help' for the commands)\n")
         let option = try TestEnvironment.storyreel(["--json", Self.clip])
         #expect(option.status == 64)
         #expect(option.stderr.contains("options go after the command ('--json' is an option of inspect"))
@@ -87,6 +91,15 @@ import Testing
         #expect(result.status == 64, "\(arguments): \(result.stderr)")
         #expect(result.stdout.isEmpty, "\(arguments) printed \(result.stdout)")
         #expect(result.stderr.hasPrefix("storyreel: error: "), "\(result.stderr)")
-        #expect(result.stderr.contains("USAGE: storyreel "), "\(arguments): \(result.stderr)")
+        guard let command = arguments.first else {
+            // No command at all: the error, then the overview with its list of commands.
+            #expect(result.stderr.contains("USAGE: storyreel <command>"), "\(result.stderr)")
+            return
+        }
+        // One line: the error, the command's synopsis and where its help is.
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains("; usage: storyreel \(command) "), "\(arguments): \(result.stderr)")
+        #expect(result.stderr.hasSuffix("(see 'storyreel \(command) --help')\n"), "\(result.stderr)")
     }
 }
