@@ -33,6 +33,13 @@ public enum IngestCommand: Command {
         guard let handle = arguments[story] else { throw UsageError("ingest needs --story HANDLE") }
         guard let stories = arguments[into] else { throw UsageError("ingest needs --into STORIES") }
         if let problem = StoryHandle.problem(with: handle) { throw UsageError("--story '\(handle)': \(problem)") }
+        // A folder named like an option is a trap in a shell (`rm *` in STORIES reads `-rf` as
+        // one): ingest makes none, and adds to one only when it is already there.
+        if handle.hasPrefix("-"), FileStamp(path: BundlePaths.join(stories, handle)) == nil {
+            throw UsageError(
+                "--story '\(handle)': a new story's handle may not start with '-' (a shell would read its folder's "
+                    + "name as an option)")
+        }
         let renderOptions = try arguments[render].map {
             var options = try RenderCommand.renderOptions(arguments, bundle: $0)
             options.lockTimeout = arguments[lockTimeout]

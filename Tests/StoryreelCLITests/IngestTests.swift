@@ -57,6 +57,18 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: "\(fixture.stories)/new.user/0001-portrait-h264.mp4"))
         let badHandle = try TestEnvironment.storyreel(["ingest", clip, "--story", "../etc", "--into", fixture.stories])
         #expect(badHandle.status == 64)
+        // A new story folder named like an option ('rm *' in STORIES would read '-rf' as one) is
+        // not made; an existing one is still ingested into.
+        let dash = try TestEnvironment.storyreel(["ingest", clip, "--story=-rf", "--into", fixture.stories])
+        #expect(dash.status == 64)
+        #expect(dash.stderr.contains("--story '-rf': a new story's handle may not start with '-'"), "\(dash.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(fixture.stories)/-rf"))
+        try FileManager.default.createDirectory(
+            atPath: "\(fixture.stories)/-made-by-hand", withIntermediateDirectories: false)
+        let existing = try TestEnvironment.storyreel([
+            "ingest", clip, "--story=-made-by-hand", "--into", fixture.stories,
+        ])
+        #expect(existing.status == 0, "\(existing.stderr)")
         let tooLong = try TestEnvironment.storyreel(
             ["ingest", clip, "--story", "other", "--into", fixture.stories, "--max-duration", "1"])
         #expect(tooLong.status == 65)
