@@ -170,6 +170,10 @@ public struct ClipIngester: Sendable {
                 return name
             } catch is StagedFile.NameTaken {
                 continue
+            } catch {
+                // Nothing went in under this number: the next clip takes it.
+                sequence -= 1
+                throw error
             }
         }
         throw MediaError(.cannotCreateOutput, path: folder, "no free sequence number")

@@ -175,14 +175,15 @@ import Testing
                 "ingest", garbage, large, small, "--story", "new", "--into", fixture.stories,
             ])
         #expect(result.status == 74, "\(result.stderr)")
-        #expect(result.stdout == "\(small): ingested as new/0002-sixty-fps.mp4\n")
+        // The number the unwritten clip tried is not used up: the next clip takes it.
+        #expect(result.stdout == "\(small): ingested as new/0001-sixty-fps.mp4\n")
         let errors = result.stderr.split(separator: "\n").map(String.init)
         #expect(errors.count == 2 && errors[0].hasPrefix("storyreel: error: \(garbage): rejected: "), "\(errors)")
         #expect(
             errors.last
                 == "storyreel: error: \(large): not ingested: \(fixture.stories)/new/0001-portrait-h264.mp4: "
                 + "cannot write: File too large")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(fixture.stories)/new") == ["0002-sixty-fps.mp4"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(fixture.stories)/new") == ["0001-sixty-fps.mp4"])
     }
 
     // The old ingest had no --lock-timeout: it waited 60 s, then named an option it refused (64).
