@@ -94,7 +94,8 @@ public struct BundleRenderer: Sendable {
         for var story in plan.stories {
             let missing = story.items.filter { !$0.outputs.all.allSatisfy(run.available.contains) }
             for item in missing where !skipped.contains(where: { $0.path == item.path }) {
-                skipped.append(SkippedEntry(path: item.path, story: story.id, reason: "its outputs are missing"))
+                let reason = run.failureReason(forAnyOf: item.outputs.all) ?? "its outputs are missing"
+                skipped.append(SkippedEntry(path: item.path, story: story.id, reason: reason))
             }
             story.items.removeAll { item in missing.contains { $0.path == item.path } }
             if let avatar = story.avatarOutput, !run.available.contains(avatar) { story.avatarOutput = nil }

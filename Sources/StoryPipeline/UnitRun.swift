@@ -23,21 +23,33 @@ struct UnitRun {
     /// Units other than transitions that failed on their inputs, with the cause, in order.
     private var unitFailures: [(unit: WorkUnit, cause: String)] = []
     /// The failed units other than transitions as skipped entries: one per input and cause,
-    /// naming its units (`poster, first-frame, last-frame, thumbnail: no decodable video frame`).
+    /// naming its units (`poster, thumbnail, first-frame, last-frame: no decodable video frame`).
     var failures: [SkippedEntry] {
-        var grouped: [(unit: WorkUnit, kinds: [String], cause: String)] = []
+        var grouped: [(unit: WorkUnit, kinds: [WorkUnit.Kind], cause: String)] = []
         for (unit, cause) in unitFailures {
             if let index = grouped.firstIndex(where: { $0.unit.sourceLabel == unit.sourceLabel && $0.cause == cause }) {
-                grouped[index].kinds.append(unit.kind.rawValue)
+                grouped[index].kinds.append(unit.kind)
             } else {
-                grouped.append((unit, [unit.kind.rawValue], cause))
+                grouped.append((unit, [unit.kind], cause))
             }
         }
-        return grouped.map {
-            SkippedEntry(
-                path: $0.unit.sourceLabel, story: $0.unit.story,
-                reason: "\($0.kinds.joined(separator: ", ")): \($0.cause)")
+        // The kinds in the plan's order, whichever failed first (a last-frame still made with a
+        // transition fails again alone, after the others).
+        let order = WorkUnit.Kind.planOrder
+        return grouped.map { group in
+            let kinds = group.kinds.sorted { (order.firstIndex(of: $0) ?? 0) < (order.firstIndex(of: $1) ?? 0) }
+            return SkippedEntry(
+                path: group.unit.sourceLabel, story: group.unit.story,
+                reason: "\(kinds.map(\.rawValue).joined(separator: ", ")): \(group.cause)")
         }
+    }
+    /// The reason of the skipped entry for the failed unit that makes one of `outputs`, or nil
+    /// when none of them failed. A clip reposted in other stories shares its units, so its copies
+    /// there are reported with the same reason as the first.
+    func failureReason(forAnyOf outputs: [String]) -> String? {
+        guard let failed = unitFailures.first(where: { outputs.contains($0.unit.output) }) else { return nil }
+        return failures.first { $0.path == failed.unit.sourceLabel && $0.reason.hasSuffix(": \(failed.cause)") }?
+            .reason
     }
     /// Transitions that failed, each with its output: whether it is reported depends on whether
     /// the stories it joins still play (a transition into a clip that failed is replaced).

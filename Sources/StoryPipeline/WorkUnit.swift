@@ -11,6 +11,12 @@ public struct WorkUnit: Sendable, Equatable {
         case firstFrame = "first-frame"
         /// The still of an item's last displayed frame, fitted to the canvas.
         case lastFrame = "last-frame"
+
+        /// The order in which the plan lists units (an item's, then the story's avatar, then the
+        /// transitions); reports list kinds in it.
+        public static let planOrder: [Kind] = [
+            .clip, .poster, .thumbnail, .firstFrame, .lastFrame, .avatar, .transition,
+        ]
     }
 
     /// What a transition is made from, and how: the parameters are the very value the worker

@@ -88,9 +88,25 @@ import Testing
         // One entry for the clip, naming the images that failed of one cause.
         #expect(
             manifest.skipped.map { "\($0.path): \($0.reason)" } == [
-                "chloe/0.mp4: poster, first-frame, last-frame, thumbnail: no decodable video frame"
+                "chloe/0.mp4: poster, thumbnail, first-frame, last-frame: no decodable video frame"
             ])
         let validate = try TestEnvironment.storyreel(["validate", fixture.folder.path("reel/manifest.json")])
         #expect(validate.status == 0, "\(validate.stderr)")
+    }
+
+    // The old code gave the repost only "its outputs are missing": its units are the first
+    // copy's, whose failure was reported under the first copy's path alone.
+    @Test func aBrokenClipRepostedInAnotherStoryIsReportedThereWithTheSameReason() throws {
+        let fixture = try BundleFixture()
+        try undecodableClip().write(to: URL(fileURLWithPath: "\(fixture.stories)/ben_k/99.mp4"))
+        try undecodableClip().write(to: URL(fileURLWithPath: "\(fixture.stories)/chloe/repost.mp4"))
+        let (result, _) = try fixture.render(into: "reel")
+        #expect(result.status == 65)
+        let manifest = try fixture.manifest("reel")
+        let reason = "poster, thumbnail, first-frame, last-frame: no decodable video frame"
+        #expect(
+            manifest.skipped.map { "\($0.story ?? "-") \($0.path): \($0.reason)" } == [
+                "ben_k ben_k/99.mp4: \(reason)", "chloe chloe/repost.mp4: \(reason)",
+            ])
     }
 }
