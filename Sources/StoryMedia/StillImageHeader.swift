@@ -4,7 +4,7 @@ import Foundation
 /// before any decoder sees it, so that the ``PixelBudget`` is checked before anything is
 /// decoded. (FFmpeg's `png_pipe` and `jpeg_pipe` demuxers leave the size unset until a frame
 /// has been decoded.)
-enum StillImageHeader {
+public enum StillImageHeader {
     /// Most JPEG marker segments walked before the frame header: far more than any camera writes.
     static let jpegSegmentLimit = 1024
 
@@ -48,7 +48,7 @@ enum StillImageHeader {
     /// The width and height in a JPEG's first frame header (SOF0 … SOF15, not DHT, JPG or DAC),
     /// found by walking the marker segments from the start. Throws `.invalidMedia` when the
     /// image data or the end of the file comes first.
-    static func jpegSize(of file: RegularFile) throws -> (width: Int, height: Int) {
+    public static func jpegSize(of file: RegularFile) throws -> (width: Int, height: Int) {
         var offset: UInt64 = 2  // after SOI
         walk: for _ in 0..<jpegSegmentLimit {
             // A marker is 0xFF, any number of 0xFF fill bytes, then its code.

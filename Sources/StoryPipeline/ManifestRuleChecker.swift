@@ -83,7 +83,9 @@ struct ManifestRuleChecker {
             storyIndex[story.id] = index
         }
         checkDuration(story.duration, of: story.items, at: "\(path).duration", "its items' durations")
-        if let avatar = story.user.avatar { checkImage(avatar, at: "\(path).user.avatar") }
+        if let avatar = story.user.avatar {
+            checkImage(avatar, at: "\(path).user.avatar", size: (RenderOptions.avatarSize, RenderOptions.avatarSize))
+        }
         for (itemIndex, item) in story.items.enumerated() {
             check(item, at: "\(path).items[\(itemIndex)]")
         }
@@ -98,13 +100,11 @@ struct ManifestRuleChecker {
         if !item.sha256.hasPrefix(String(item.id.prefix(16))) {
             report("\(path).id", "does not start with the first 16 hex digits of its sha256")
         }
-        let stills =
-            [("poster", item.poster), ("thumbnail", item.thumbnail)]
-            + [("firstFrame", item.firstFrame), ("lastFrame", item.lastFrame)].compactMap { key, value in
-                value.map { (key, $0) }
-            }
-        for (key, relative) in stills {
-            checkImage(relative, at: "\(path).\(key)")
+        checkImage(item.poster, at: "\(path).poster")
+        checkImage(item.thumbnail, at: "\(path).thumbnail")
+        // The first- and last-frame stills fill the canvas, as the video and the transitions do.
+        for (key, relative) in [("firstFrame", item.firstFrame), ("lastFrame", item.lastFrame)] {
+            if let relative { checkImage(relative, at: "\(path).\(key)", size: (canvas.width, canvas.height)) }
         }
         guard let clip = checkFile(item.src, at: "\(path).src") else { return }
         let hashed = hashes[clip.identity] ?? hash(clip)
@@ -161,9 +161,11 @@ struct ManifestRuleChecker {
 
     /// Reports the image `relative` names unless it is a regular file inside the bundle and a
     /// whole JPEG.
-    private mutating func checkImage(_ relative: String, at path: String) {
+    private mutating func checkImage(_ relative: String, at path: String, size: (width: Int, height: Int)? = nil) {
         guard let file = checkFile(relative, at: path), checkedImages.insert(file.identity).inserted else { return }
-        if let problem = OutputIntegrity.imageProblem(at: file.path) { report(path, "\(relative) \(problem)") }
+        if let problem = OutputIntegrity.imageProblem(at: file.path, size: size) {
+            report(path, "\(relative) \(problem)")
+        }
     }
 
     /// The file `relative` names when it is a regular file inside the bundle; reports why not.

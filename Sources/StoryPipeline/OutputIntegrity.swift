@@ -7,9 +7,10 @@ import StoryMedia
 /// of a cut one). `validate` reports what this finds, and `render` adopts a file it did not
 /// record writing (shards merged without their ledgers) only when this finds nothing.
 enum OutputIntegrity {
-    /// Why the image at `path` is not a whole JPEG, or nil when it is one. Only `.jpg` names are
+    /// Why the image at `path` is not a whole JPEG (of `size`, when given: a still fills the
+    /// canvas, an avatar is a 180-pixel square), or nil when it is one. Only `.jpg` names are
     /// checked (every image storyreel writes is one); others pass.
-    static func imageProblem(at path: String) -> String? {
+    static func imageProblem(at path: String, size: (width: Int, height: Int)? = nil) -> String? {
         guard (path as NSString).pathExtension.lowercased() == "jpg" else { return nil }
         do {
             let file = try RegularFile(path: path, timeout: 5)
@@ -19,6 +20,10 @@ enum OutputIntegrity {
             try file.seek(to: file.size - 2)
             guard try file.read(upTo: 2).elementsEqual([0xFF, 0xD9]) else {
                 return "is a cut JPEG: it ends before its end marker"
+            }
+            if let size {
+                let found = try StillImageHeader.jpegSize(of: file)
+                if found != size { return "is \(found.width)x\(found.height), not \(size.width)x\(size.height)" }
             }
             return nil
         } catch {

@@ -20,7 +20,7 @@ final class ManifestFixture: @unchecked Sendable {
     init() throws {
         folder = try TemporaryFolder()
         bundle = folder.path("reel")
-        for sub in ["clips", "posters", "thumbs", "avatars", "transitions"] {
+        for sub in ["clips", "posters", "thumbs", "avatars", "transitions", "stills"] {
             try FileManager.default.createDirectory(
                 atPath: "\(bundle)/\(sub)", withIntermediateDirectories: true)
         }
@@ -39,9 +39,17 @@ final class ManifestFixture: @unchecked Sendable {
         }
     }
 
-    /// What `validate` takes for a whole JPEG (its start and end markers) around `text`.
-    static func jpeg(_ text: String) -> Data {
-        Data([0xFF, 0xD8, 0xFF, 0xFE]) + Data(text.utf8) + Data([0xFF, 0xD9])
+    /// What `validate` takes for a whole JPEG of `width` × `height` (its start marker, `text` as
+    /// a comment, a frame header and its end marker): avatars are 180 × 180.
+    static func jpeg(_ text: String, width: Int = 180, height: Int = 180) -> Data {
+        let comment = Data(text.utf8)
+        let length = comment.count + 2
+        let frameHeader: [UInt8] = [
+            0xFF, 0xC0, 0x00, 0x11, 0x08, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8),
+            UInt8(width & 0xFF), 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01,
+        ]
+        return Data([0xFF, 0xD8, 0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)]) + comment
+            + Data(frameHeader) + Data([0xFF, 0xD9])
     }
 
     /// A transition as the manifest describes it: 15 frames of 360x640 (made once per run).

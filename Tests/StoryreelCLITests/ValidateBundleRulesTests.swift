@@ -230,6 +230,23 @@ import Testing
             found.contains { $0.hasPrefix("transitions[0].src: transitions/ana-ben.mp4 ") },
             "the cut transition: \(found)")
 
+        // A still fills the canvas and an avatar is a 180-pixel square: the old validator took
+        // any whole JPEG under their names.
+        let sizes = try ManifestFixture()
+        try sizes.write("stills/a-first.jpg", ManifestFixture.jpeg("first a", width: 360, height: 640))
+        try sizes.write("stills/a-last.jpg", ManifestFixture.jpeg("last a", width: 1080, height: 1920))
+        try sizes.write("avatars/ana.jpg", ManifestFixture.jpeg("avatar ana", width: 1080, height: 1920))
+        let wrongSizes = try problems(sizes) { manifest in
+            ValidateAgreesWithSchemaTests.set(
+                &manifest, ["stories", 0, "items", 0, "firstFrame"], "stills/a-first.jpg")
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "lastFrame"], "stills/a-last.jpg")
+        }
+        #expect(
+            wrongSizes == [
+                "stories[0].user.avatar: avatars/ana.jpg is 1080x1920, not 180x180",
+                "stories[0].items[0].lastFrame: stills/a-last.jpg is 1080x1920, not 360x640",
+            ])
+
         let otherSize = try ManifestFixture()
         let wrongCanvas = try problems(otherSize) { manifest in
             ValidateAgreesWithSchemaTests.set(&manifest, ["canvas"], ["width": 720, "height": 1280])
