@@ -1,4 +1,6 @@
 import Foundation
+import StoryMedia
+import Synchronization
 
 /// Where storyreel writes: data to stdout, diagnostics to stderr as one line each.
 ///
@@ -76,7 +78,37 @@ public struct Console: Sendable {
             || scalar.value == 0x2029
     }
 
+    /// The first failure to write to stdout (a full disk behind `>`, a closed descriptor), as
+    /// its reason, or nil. ``Storyreel/main(_:)`` then exits 74 saying so.
+    public static var outputFailure: String? { failedOutput.withLock { $0 } }
+    private static let failedOutput = Mutex<String?>(nil)
+
+    /// Writes `data` to stdout as it is (an image for `-o -`); throws `.ioFailure` with the
+    /// system's reason when it cannot be written whole.
+    public func outputData(_ data: Data) throws {
+        if let failure = Self.writeAll(data, to: STDOUT_FILENO) {
+            throw MediaError(.ioFailure, path: "-", "cannot write to standard output: \(failure)")
+        }
+    }
+
+    /// Writes `text`. A failure on stdout is remembered for the exit status; one on stderr has
+    /// nowhere to be told and is dropped (FileHandle's `write(_:)` traps on either, killing the
+    /// process).
     private func write(_ text: String, to handle: FileHandle) {
-        handle.write(Data(text.utf8))
+        guard let failure = Self.writeAll(Data(text.utf8), to: handle.fileDescriptor) else { return }
+        if handle.fileDescriptor == STDOUT_FILENO { Self.failedOutput.withLock { $0 = $0 ?? failure } }
+    }
+
+    /// Writes `data` whole to `descriptor` with write(2), retrying short writes and EINTR;
+    /// returns why it could not, or nil.
+    private static func writeAll(_ data: Data, to descriptor: Int32) -> String? {
+        var rest = data[...]
+        while !rest.isEmpty {
+            let written = rest.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return written < 0 ? String(cString: strerror(errno)) : "nothing was written" }
+            rest = rest.dropFirst(written)
+        }
+        return nil
     }
 }

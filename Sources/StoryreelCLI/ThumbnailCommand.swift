@@ -101,12 +101,7 @@ public enum ThumbnailCommand: Command {
             (job.timeout, job.decoderThreads) = (timeout, decoderThreads)
             guard toStandardOutput else { return try job.run() }
             let (data, result) = try job.encoded()
-            do {
-                try FileHandle.standardOutput.write(contentsOf: data)
-            } catch {
-                throw MediaError(
-                    .ioFailure, path: "-", "cannot write to standard output: \(error.localizedDescription)")
-            }
+            try console.outputData(data)
             return result
         }
 

@@ -5,7 +5,8 @@ import StoryreelCLI
 // Without /proc (a bare chroot) it gives no arguments at all, not even the program's name, and
 // every command would be answered "no command given"; say what is wrong instead.
 guard !CommandLine.arguments.isEmpty else {
-    FileHandle.standardError.write(Data("storyreel: error: cannot read the command line: is /proc mounted?\n".utf8))
+    try? FileHandle.standardError.write(
+        contentsOf: Data("storyreel: error: cannot read the command line: is /proc mounted?\n".utf8))
     exit(ExitCode.osError.rawValue)
 }
 // Arguments become Swift strings, which hold Unicode only: a file name that is not UTF-8 (one
@@ -14,8 +15,8 @@ guard !CommandLine.arguments.isEmpty else {
 for index in 1..<Int(CommandLine.argc) {
     guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) == nil else { continue }
     let shown = CommandLine.arguments.indices.contains(index) ? CommandLine.arguments[index] : "?"
-    FileHandle.standardError.write(
-        Data(
+    try? FileHandle.standardError.write(
+        contentsOf: Data(
             ("storyreel: error: argument \(index) ('\(shown)') is not valid UTF-8; storyreel reads file names "
                 + "as UTF-8: rename the file\n").utf8))
     exit(ExitCode.usage.rawValue)

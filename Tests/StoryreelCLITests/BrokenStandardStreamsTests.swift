@@ -1,0 +1,43 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+/// stdout or stderr that cannot be written (a full disk behind `>`, a closed descriptor): the
+/// old binary died of a trap in FileHandle's `write(_:)` (SIGILL, exit 132, a Swift backtrace).
+/// Output that is lost is an I/O error, 74, said in one line on stderr; a lost error line costs
+/// nothing but itself.
+@Suite struct BrokenStandardStreamsTests {
+    static let clip = TestEnvironment.sample("portrait-h264.mp4")
+
+    /// Runs storyreel with `arguments` through `sh -c`, with `redirection` applied to it.
+    func storyreel(_ arguments: [String], _ redirection: String) throws -> ProcessResult {
+        try TestEnvironment.run(
+            "/bin/sh", ["-c", "exec \"$@\" \(redirection)", "sh", TestEnvironment.storyreelBinary] + arguments)
+    }
+
+    @Test(arguments: [
+        (["inspect", "--json", clip], "> /dev/full", "No space left on device"),
+        (["inspect", clip], ">&-", "Bad file descriptor"),
+        (["--help"], "> /dev/full", "No space left on device"),
+        (["thumbnail", clip, "-o", "-"], "> /dev/full", "No space left on device"),
+    ])
+    func lostOutputExits74WithOneLine(_ arguments: [String], _ redirection: String, _ reason: String) throws {
+        let result = try storyreel(arguments, redirection)
+        #expect(result.status == 74, "\(arguments) \(redirection): \(result.stderr)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(lines.first?.hasPrefix("storyreel: error: ") == true && lines.first?.hasSuffix(reason) == true)
+    }
+
+    @Test func aWrittenFileIsStillReportedAndALostErrorLineChangesNothing() throws {
+        let folder = try TemporaryFolder()
+        let written = try storyreel(["thumbnail", Self.clip, "-o", folder.path("poster.jpg")], "> /dev/full")
+        #expect(written.status == 74, "its path on stdout was lost: \(written.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.path("poster.jpg")))
+        let missing = try storyreel(
+            ["thumbnail", folder.path("missing.mp4"), "-o", folder.path("x.jpg")], "2> /dev/full")
+        #expect(missing.status == 66)
+        let closed = try storyreel(["inspect", folder.path("missing.mp4")], "2>&-")
+        #expect(closed.status == 66)
+    }
+}
