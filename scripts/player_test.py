@@ -39,7 +39,8 @@ CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
 CASES = os.path.join(ROOT, "Tests", "Fixtures", "navigation-cases.json")
 BUNDLES = {"demo": [], "both-directions": ["--both-directions"]}
 FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-clip": "missing-clip", "rtl": "rtl",
-           "neighbours-next": "neighbours-next", "neighbours-previous": "neighbours-previous"}
+           "neighbours-next": "neighbours-next", "neighbours-previous": "neighbours-previous",
+           "missing-transition": "missing-transition", "no-stills": "no-stills"}
 # Right-to-left display names for the rtl bundle, each ending in punctuation, whose place shows
 # the direction: on the left of the name when it is laid out right to left.
 RTL_NAMES = {"ana.lima": "\u0644\u064a\u0644\u0649 \u062d\u0633\u0646!", "ben_k": "\u05d3\u05e0\u05d4 \u05db\u05d4\u05df!"}
@@ -211,6 +212,10 @@ def setUpModule():
     make_hevc_bundle()
     make_missing_clip_bundle()
     make_rtl_bundle()
+    make_variant_bundle("missing-transition", lambda manifest: manifest["transitions"][0].update(
+        src="transitions/not-there.mp4"))
+    make_variant_bundle("no-stills", lambda manifest: [
+        item.pop(key) for story in manifest["stories"] for item in story["items"] for key in ("firstFrame", "lastFrame")])
     for name in ("neighbours-next", "neighbours-previous"):
         make_variant_bundle(name, lambda manifest: None)
     handler = functools.partial(QuietHandler, directory=OUT)
@@ -569,14 +574,16 @@ class PlayerPageTests(unittest.TestCase):
             ActionChains(DRIVER).move_to_element_with_offset(
                 viewer, frame[0] - 24 - viewer.size["width"] / 2, 0).release().perform()
             assert_playing_again(since)
-        # The window losing the focus, or the page being hidden, mid-hold ends it: the release
-        # may go to another window. The release that follows is neither a tap nor a swipe.
+        # The window losing the focus, or the page being hidden (and shown again: hidden, it
+        # pauses), mid-hold ends it: the release may go to another window. The release that
+        # follows is neither a tap nor a swipe.
         for what, script in (
                 ("blur", "window.dispatchEvent(new Event('blur'))"),
                 ("hidden", "Object.defineProperty(document, 'visibilityState', {value: 'hidden', configurable: true});"
                            "Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
                            "document.dispatchEvent(new Event('visibilitychange'));"
-                           "delete document.visibilityState; delete document.hidden;")):
+                           "delete document.visibilityState; delete document.hidden;"
+                           "document.dispatchEvent(new Event('visibilitychange'));")):
             with self.subTest(ended_by=what):
                 since = hold_at(frame[0] + frame[2] * 0.8)
                 DRIVER.execute_script(script)
@@ -687,6 +694,59 @@ class PlayerPageTests(unittest.TestCase):
         self.assertTrue(any(code == 404 for _, code in QuietHandler.failures), QuietHandler.failures)
         QuietHandler.failures.clear()
         DRIVER.get_log("browser")
+
+    def test_a_transition_that_failed_while_it_preloaded_is_a_cut(self):
+        # The old page loaded the failed transition again (the same src: nothing happened) and
+        # waited for an error that had fired already: the viewer stayed on the last still for good.
+        first = MANIFESTS["missing-transition"]["transitions"][0]
+        self.assertEqual(first["direction"], "forward")
+        self.load("missing-transition")
+        self.open_first(FULL_PLAY_RATE)
+        self.wait_for(f"return window.storyreelPlayer.state().story === {json.dumps(first['to'])}", 30)
+        self.wait_for("return window.storyreelPlayer.state().phase === 'item' "
+                      "&& window.storyreelPlayer.state().currentTime > 0", 10)
+        self.assertEqual(self.state()["itemIndex"], 0, "it lands on the story's first item")
+        self.assertIn({"transition": "forward", "from": first["from"], "to": first["to"],
+                       "then": f"{first['to']}#0"}, self.steps())
+        # The 404 and the console line about it are what this test is about.
+        self.assertIn(("/missing-transition/transitions/not-there.mp4", 404), QuietHandler.failures)
+        QuietHandler.failures.clear()
+        DRIVER.get_log("browser")
+
+    def test_a_manifest_without_stills_plays_and_requests_nothing_for_them(self):
+        # The old page set img.src = undefined: a request for `undefined` at every item.
+        self.load("no-stills")
+        self.open_first(FULL_PLAY_RATE)
+        second = play_order(MANIFESTS["no-stills"])[1]["id"]
+        self.wait_for(f"return window.storyreelPlayer.state().story === {json.dumps(second)}", 30)
+        self.assertFalse([path for _, path, _ in QuietHandler.log if "undefined" in path])
+
+    def test_a_hidden_page_pauses_and_plays_again_when_shown(self):
+        # The old page played on in a background tab: items ended, transitions ran and stories
+        # were marked seen unwatched.
+        self.load("demo")
+        self.open_first(1)
+        self.wait_for("return window.storyreelPlayer.state().currentTime > 0.1")
+
+        def set_hidden(hidden):
+            DRIVER.execute_script(
+                "Object.defineProperty(document, 'hidden', {value: arguments[0], configurable: true});"
+                "Object.defineProperty(document, 'visibilityState', {value: arguments[0] ? 'hidden' : 'visible', "
+                "configurable: true}); document.dispatchEvent(new Event('visibilitychange'));", hidden)
+
+        set_hidden(True)
+        state = self.state()
+        self.assertTrue(state["paused"])
+        time.sleep(0.6)
+        self.assertEqual(self.state()["currentTime"], state["currentTime"], "nothing plays while hidden")
+        set_hidden(False)
+        self.assertFalse(self.state()["paused"])
+        self.wait_for(f"return window.storyreelPlayer.state().currentTime > {state['currentTime'] + 0.1}", 10)
+        # Paused by hand, it stays paused when shown again.
+        self.key(Keys.SPACE)
+        set_hidden(True)
+        set_hidden(False)
+        self.assertTrue(self.state()["paused"])
 
     def test_every_opening_plays_whatever_the_last_viewing_left_paused(self):
         # The old page kept `paused` across a close: the next opening showed a frozen first still.

@@ -193,6 +193,7 @@ extension PlayerPage {
           const stage = { stills: [$('stillA'), $('stillB')], videos: [$('videoA'), $('videoB'), $('videoC'), $('videoD')], cube: $('cube') };
           let manifest = null, nav = null, at = null, phase = 'closed', transition = null, generation = 0;
           let rate = 1, paused = false, held = false, blocked = false, muted = !unmutedThisSession();
+          let pageHidden = document.hidden;  // a hidden page (another tab, the phone locked) pauses
           let front = null, fallback = null, openedFrom = null;
           const steps = [], endedEvents = [];
           const preloaded = new Map();
@@ -223,6 +224,8 @@ extension PlayerPage {
 
           // Stills: the back one is filled and decoded, then laid over the front one.
           async function showStill(src, token) {
+            // A manifest from before the stills (no firstFrame or lastFrame): no still, no request.
+            if (!src) return token === generation;
             await image(src);
             if (token !== generation) return false;
             const [under, over] = stage.stills[1].classList.contains('front') ? stage.stills : [stage.stills[1], stage.stills[0]];
@@ -257,7 +260,7 @@ extension PlayerPage {
           function play(video) {
             video.playbackRate = rate;
             video.defaultPlaybackRate = rate;
-            if (paused || held) return;
+            if (paused || held || pageHidden) return;
             const token = generation;
             quietly(video.play().catch((error) => {
               if (!refusal(error)) return;  // an AbortError: a pause or another source came first
@@ -268,7 +271,7 @@ extension PlayerPage {
           }
           function refusal(error) { return !!error && error.name === 'NotAllowedError'; }
           function refused(video, token) {
-            if (token !== generation || video !== active() || paused || held) return;
+            if (token !== generation || video !== active() || paused || held || pageHidden) return;
             blocked = true;
             paused = true; updatePause();
             $('tapToPlay').hidden = false;
@@ -320,13 +323,15 @@ extension PlayerPage {
               hideVideos();
               const cube = stage.cube;
               load(cube, result.via.src);
+              // A transition that fails to load is skipped: a cut to the item it lands on. One
+              // that failed while it preloaded has its error already, and fires no other.
+              if (cube.error) { land(); return; }
               if (cube.currentTime !== 0) cube.currentTime = 0;
               cube.onended = () => {
                 if (token !== generation) return;
                 endedEvents.push({ kind: 'transition', src: result.via.src });
                 land();
               };
-              // A transition that fails to load is skipped: a cut to the item it lands on.
               cube.onerror = () => { if (token === generation) land(); };
               whenPresented(cube, token, () => {
                 cube.classList.add('shown');
@@ -445,7 +450,7 @@ extension PlayerPage {
           function clearFallback() { fallback = null; $('note').hidden = true; }
           function tickFallback(now) {
             if (!fallback || fallback.token !== generation) return;
-            if (!paused && !held) fallback.elapsed += (now - fallback.last) / 1000 * rate;
+            if (!paused && !held && !pageHidden) fallback.elapsed += (now - fallback.last) / 1000 * rate;
             fallback.last = now;
             if (!fallback.lastShown && fallback.elapsed >= fallback.clip.duration / 2) {
               fallback.lastShown = true;
@@ -528,7 +533,7 @@ extension PlayerPage {
           function applyPause() {
             const video = active();
             if (!video) return;
-            if (paused || held) video.pause(); else play(video);
+            if (paused || held || pageHidden) video.pause(); else play(video);
           }
 
           // Gestures: tap zones (left third back, right two thirds forward), hold, swipe. The zones
@@ -555,6 +560,8 @@ extension PlayerPage {
               event(dx < 0 ? 'swipeToNextStory' : 'swipeToPreviousStory');
               return;
             }
+            // A vertical drag (a scroll, a pull down) is no tap, with a mouse as with a touch.
+            if (Math.abs(dy) > 40) return;
             // Under "Tap to play" a tap (or a hold) plays the item on screen; it does not move.
             if (blocked) { resume(); return; }
             if (holding) return;
@@ -567,7 +574,14 @@ extension PlayerPage {
           window.addEventListener('pointerup', (e) => release(e, false));
           window.addEventListener('pointercancel', (e) => release(e, true));
           window.addEventListener('blur', cancelPress);
-          document.addEventListener('visibilitychange', () => { if (document.hidden) cancelPress(); });
+          // A hidden page pauses what plays, as a viewer who looks away expects, and plays it again
+          // when shown (unless paused by hand): nothing moves on, or is marked seen, unwatched.
+          document.addEventListener('visibilitychange', () => {
+            if (document.hidden) cancelPress();
+            pageHidden = document.hidden;
+            if (fallback) fallback.last = performance.now();
+            if (phase === 'item' || phase === 'transition') applyPause();
+          });
           // Keyboard activation of the zone buttons (a pointer's click is handled above).
           $('back').addEventListener('click', (e) => { if (e.detail === 0) event('tapBack'); });
           $('forward').addEventListener('click', (e) => { if (e.detail === 0) event('tapForward'); });
@@ -690,7 +704,7 @@ extension PlayerPage {
                 src: phase === 'transition' ? transition.src : clip ? clip.src : null,
                 transition: transition ? { direction: transition.direction, from: transition.from, to: transition.to } : null,
                 currentTime: video ? video.currentTime : fallback ? fallback.elapsed : null,
-                paused: paused || held, blocked, muted, playbackRate: rate, progress: progress(),
+                paused: paused || held || pageHidden, blocked, muted, playbackRate: rate, progress: progress(),
                 playable: clip ? playable(clip) : null,
               };
             },
