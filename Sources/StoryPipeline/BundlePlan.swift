@@ -32,9 +32,10 @@ public struct BundlePlan: Sendable {
     public var canvasHeight: Int
 
     /// Resolves `input` (hashing and probing clips, or taking them from `cache`) and lists the
-    /// work for `settings` (the bundle's, with this run's overrides applied).
+    /// work for `settings` (the bundle's, with this run's overrides applied). `bundle`, the
+    /// bundle folder when known, is where `--reference` paths are written from.
     public static func make(
-        input: StoryInput, settings: BundleSettings, options: RenderOptions, cache: StatCache?
+        input: StoryInput, settings: BundleSettings, options: RenderOptions, cache: StatCache?, bundle: String? = nil
     ) throws -> BundlePlan {
         let root = URL(fileURLWithPath: input.root).standardizedFileURL.path
         let clipPaths = input.stories.flatMap(\.clips)
@@ -57,17 +58,23 @@ public struct BundlePlan: Sendable {
         var position = 0
         let playable = records.compactMap { try? $0.get() }.map { (width: $0.width, height: $0.height) }
         let canvas = settings.canvasSize(forDisplaySizes: playable)
-        // With --reference an item's `src` is the clip's own path, which no manifest may hold
-        // with a control character in it (a copy is named by its hash instead).
-        let cannotBeReferenced = { (clip: String) in
-            options.clipMode == .reference && ManifestPath.hasControlCharacter(BundlePaths.join(root, clip))
+        // With --reference an item's `src` is the clip's path from the bundle (its whole path
+        // when the bundle is not known), which no manifest may hold with a control character,
+        // `#`, `?`, `%` or `\` in it (a copy is named by its hash).
+        let bundleFolder = bundle.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let unreferenceable = { (clip: String) -> Character? in
+            guard options.clipMode == .reference else { return nil }
+            let absolute = BundlePaths.join(root, clip)
+            return ManifestPath.forbiddenCharacter(
+                in: bundleFolder.map { BundlePaths.relative(absolute, from: $0) } ?? absolute)
         }
         for source in input.stories {
             var items: [ResolvedStory.Item] = []
             for clip in source.clips {
                 switch records[position] {
-                case .success where cannotBeReferenced(clip):
-                    skipped.append(SkippedEntry(path: clip, story: source.handle, reason: referenceControlCharacter))
+                case .success where unreferenceable(clip) != nil:
+                    let reason = BundlePlan.unreferenceableReason(unreferenceable(clip) ?? "?")
+                    skipped.append(SkippedEntry(path: clip, story: source.handle, reason: reason))
                 case .success(let record):
                     items.append(
                         .init(
@@ -149,9 +156,12 @@ public struct BundlePlan: Sendable {
         return units
     }
 
-    /// Why `--reference` skips a clip whose path holds a control character.
-    static let referenceControlCharacter =
-        "its path holds a control character, which a manifest's src may not; render with --copy or --link"
+    /// Why `--reference` skips a clip whose path holds `character`, which a plain path may not.
+    static func unreferenceableReason(_ character: Character) -> String {
+        let shown = character.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
+        return "its path holds \(shown ? "'\(character)'" : "a control character"), which a manifest's src may not "
+            + "(a URL would read it otherwise); render with --copy or --link"
+    }
 
     static func key(_ parts: [String]) throws -> String {
         String(try ContentHasher.sha256(of: ([rendererVersion] + parts).joined(separator: "|")).prefix(20))

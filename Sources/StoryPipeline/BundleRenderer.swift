@@ -71,7 +71,8 @@ public struct BundleRenderer: Sendable {
         let saved = BundleSettings.saved(in: output)
         let settings = (saved ?? BundleSettings()).applying(options.settings)
         if let saved { summary.settingsChanges = settings.changes(from: saved) }
-        let plan = try BundlePlan.make(input: storyInput, settings: settings, options: options, cache: cache)
+        let plan = try BundlePlan.make(
+            input: storyInput, settings: settings, options: options, cache: cache, bundle: output)
         try settings.save(in: output, over: saved)
 
         var run = UnitRun(

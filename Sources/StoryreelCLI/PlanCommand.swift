@@ -41,7 +41,8 @@ public enum PlanCommand: Command {
             let storyInput = try StoryInput.load(input)
             return (
                 storyInput.warnings,
-                try BundlePlan.make(input: storyInput, settings: settings, options: options, cache: nil)
+                try BundlePlan.make(
+                    input: storyInput, settings: settings, options: options, cache: nil, bundle: bundle)
             )
         }
         let plans = batch.results.compactMap { try? $0.get().1 }

@@ -2,13 +2,15 @@
 /// as it is: `schema/manifest.schema.json` states the same rule as a `pattern`.
 ///
 /// A path is *plain* when it is one or more non-empty components separated by single `/`, none
-/// of them `.` or `..`, with no leading or trailing `/` and no control character (U+0000–U+001F,
-/// U+007F): `posters/3f2c….jpg`, never `posters/3f2c….jpg/.`, `thumbs//a.jpg`, `thumbs/a.jpg/`
-/// or a name holding a NUL. Every file inside a bundle is named by a plain path; an item's
+/// of them `.` or `..`, with no leading or trailing `/`, no control character (U+0000–U+001F,
+/// U+007F) and none of the characters a URL reads otherwise (`#` starts a fragment, `?` a
+/// query, `%` an escape, `\` is a `/` to browsers): `posters/3f2c….jpg`, never
+/// `posters/3f2c….jpg/.`, `thumbs//a.jpg`, `thumbs/a.jpg/`, `clips/x#y.mov` or a name holding
+/// a NUL. Every file inside a bundle is named by a plain path; an item's
 /// `src` may also start with `../` steps, for a `--reference` bundle whose clips live beside it.
 public enum ManifestPath {
     /// True when `path` is plain: non-empty components separated by single `/`, none of them
-    /// `.` or `..`, no leading or trailing `/`, no control character.
+    /// `.` or `..`, no leading or trailing `/`, no control character and no `#`, `?`, `%` or `\`.
     public static func isPlain(_ path: String) -> Bool {
         isPlain(path.utf8[...])
     }
@@ -21,9 +23,10 @@ public enum ManifestPath {
         return isPlain(rest)
     }
 
-    /// True when `text` holds a control character: U+0000–U+001F or U+007F.
-    public static func hasControlCharacter(_ text: String) -> Bool {
-        text.utf8.contains(where: isControlByte)
+    /// The first character of `text` that no plain path holds (a control character, `#`, `?`,
+    /// `%` or `\`), or nil when there is none.
+    public static func forbiddenCharacter(in text: String) -> Character? {
+        text.utf8.first(where: isForbiddenByte).map { Character(Unicode.Scalar($0)) }
     }
 
     /// `../` in UTF-8.
@@ -34,12 +37,19 @@ public enum ManifestPath {
     /// mark still separates components).
     private static func isPlain(_ bytes: Substring.UTF8View) -> Bool {
         let dot = UInt8(ascii: ".")
-        return !bytes.contains(where: isControlByte)
+        return !bytes.contains(where: isForbiddenByte)
             && bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).allSatisfy { component in
                 !component.isEmpty && !component.elementsEqual([dot]) && !component.elementsEqual([dot, dot])
             }
     }
 
-    /// A byte of a control character in UTF-8: every byte of a longer character is 0x80 or above.
-    private static func isControlByte(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x7F }
+    /// A byte of a control character, `#`, `?`, `%` or `\` in UTF-8: every byte of a longer
+    /// character is 0x80 or above.
+    private static func isForbiddenByte(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x7F || urlSpecialBytes.contains(byte)
+    }
+
+    /// `#`, `?`, `%` and `\`: what a URL joined from a path would read as a fragment, a query, an
+    /// escape or (to browsers) a separator.
+    private static let urlSpecialBytes: [UInt8] = Array("#?%\\".utf8)
 }

@@ -80,13 +80,18 @@ import Testing
     /// character; the old render wrote it into the manifest (exit 0), a manifest `validate` now
     /// refuses. Copied clips are named by their hash, so `--copy` takes the clip.
     @Test func aReferencedClipWhosePathHoldsAControlCharacterIsSkipped() throws {
+        // In a folder whose own name holds a '%': only the path from the bundle is written.
         let folder = try TemporaryFolder()
-        let stories = folder.path("stories")
+        let base = folder.path("100% real")
+        let stories = "\(base)/stories"
         try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: HostileFiles.goodClip, toPath: "\(stories)/ana/1.mp4")
         try FileManager.default.copyItem(atPath: HostileFiles.otherClip, toPath: "\(stories)/ana/2\n.mp4")
+        // A URL joined from these would ask for `ana/3` (a fragment follows) and `ana/4.mp4`.
+        try FileManager.default.copyItem(atPath: HostileFiles.otherClip, toPath: "\(stories)/ana/3#take2.mp4")
+        try FileManager.default.copyItem(atPath: HostileFiles.otherClip, toPath: "\(stories)/ana/4%2e.mp4")
 
-        let referenced = folder.path("referenced")
+        let referenced = "\(base)/referenced"
         let render = try TestEnvironment.storyreel([
             "render", stories, "-o", referenced, "--size", "360x640", "--reference",
         ])
@@ -94,15 +99,21 @@ import Testing
         #expect(
             render.stderr.contains(
                 #"storyreel: error: ana/2\n.mp4: skipped: its path holds a control character, which a "#
-                    + "manifest's src may not; render with --copy or --link"), "\(render.stderr)")
+                    + "manifest's src may not (a URL would read it otherwise); render with --copy or --link"),
+            "\(render.stderr)")
+        for (name, character) in [("3#take2.mp4", "#"), ("4%2e.mp4", "%")] {
+            #expect(
+                render.stderr.contains("ana/\(name): skipped: its path holds '\(character)', which a manifest's src"),
+                "\(render.stderr)")
+        }
         let manifest = try Manifest(
             jsonData: Data(contentsOf: URL(fileURLWithPath: "\(referenced)/manifest.json")))
         #expect(manifest.stories.flatMap(\.items).map(\.src) == ["../stories/ana/1.mp4"])
-        let validate = try TestEnvironment.storyreel(["validate", referenced, "--root", folder.path("")])
+        let validate = try TestEnvironment.storyreel(["validate", referenced, "--root", base])
         #expect(validate.status == 0, "\(validate.stderr)")
 
         let copied = try TestEnvironment.storyreel([
-            "render", stories, "-o", folder.path("copied"), "--size", "360x640",
+            "render", stories, "-o", "\(base)/copied", "--size", "360x640",
         ])
         #expect(copied.status == 0, "\(copied.stderr)")
     }

@@ -78,6 +78,18 @@ import Testing
         Case(name: "a transition path with a . component", expectedPath: "transitions[1].src") {
             set(&$0, ["transitions", 1, "src"], "transitions/./ben-chloe.mp4")
         },
+        Case(name: "a poster path holding a # (a URL's fragment)", expectedPath: "stories[0].items[0].poster") {
+            set(&$0, ["stories", 0, "items", 0, "poster"], "posters/a#b.jpg")
+        },
+        Case(name: "a clip path holding %2e%2e (a URL's escaped ..)", expectedPath: "stories[1].items[0].src") {
+            set(&$0, ["stories", 1, "items", 0, "src"], "clips/%2e%2e/%2e%2e/outside.mp4")
+        },
+        Case(name: "a thumbnail path holding a ?", expectedPath: "stories[1].items[1].thumbnail") {
+            set(&$0, ["stories", 1, "items", 1, "thumbnail"], "thumbs/b2.jpg?v=2")
+        },
+        Case(name: "a transition path holding a backslash", expectedPath: "transitions[0].src") {
+            set(&$0, ["transitions", 0, "src"], "transitions\\ana-ben.mp4")
+        },
         Case(name: "a first-frame still holding a DEL", expectedPath: "stories[2].items[0].firstFrame") {
             set(&$0, ["stories", 2, "items", 0, "firstFrame"], "posters/c\u{7F}.jpg")
         },
@@ -261,7 +273,7 @@ import Testing
                     result.stderr
                         == "storyreel: error: \(paths[index]): stories[0].items[0].src: expected a plain relative "
                         + "path (non-empty components separated by single /, none of them . or .., no leading or "
-                        + "trailing /, no control character), after any leading ../, got '\(src)'\n")
+                        + "trailing /, no control character, #, ?, % or \\), after any leading ../, got '\(src)'\n")
             }
         }
     }

@@ -176,7 +176,7 @@ import Testing
         let fixture = try ManifestFixture()
         let plainRule =
             "expected a plain relative path (non-empty components separated by single /, none of them . or .., "
-            + "no leading or trailing /, no control character)"
+            + "no leading or trailing /, no control character, #, ?, % or \\)"
         let a = fixture.clipPath("a")
         let found = try problems(fixture) { manifest in
             ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "poster"], "posters/a.jpg/.")
@@ -191,6 +191,19 @@ import Testing
                 "stories[1].items[0].thumbnail: \(plainRule), got 'thumbs/b1.jpg/'",
                 "stories[1].items[1].thumbnail: \(plainRule), got 'thumbs//b2.jpg'",
             ])
+
+        // A path a URL reads otherwise, though the file is there: a browser asked for `x` (the
+        // rest a fragment), a folder up (`%2e%2e`), a query, and `/` for the backslash.
+        for name in ["x#y.jpg", "%2e%2e.jpg", "x?y.jpg", "x\\y.jpg"] {
+            try fixture.write("posters/\(name)", ManifestFixture.jpeg("poster"))
+            let found = try problems(fixture) {
+                ValidateAgreesWithSchemaTests.set(&$0, ["stories", 0, "items", 0, "poster"], "posters/\(name)")
+            }
+            // (A backslash is shown escaped.)
+            #expect(
+                found.count == 1 && found[0].hasPrefix("stories[0].items[0].poster: \(plainRule), got 'posters/"),
+                "posters/\(name): \(found)")
+        }
 
         // Odd names are still plain: dots inside or leading (not . or .. alone), spaces, non-ASCII.
         for name in [".a.jpg", "...jpg", "a b.jpg", "café.jpg", "..b"] {
