@@ -3,9 +3,10 @@ import StoryMedia
 
 /// What a decoded ``Manifest`` must satisfy beyond its types, checked in document order with one
 /// problem line per fault, each starting with its JSON path: the manifest's and each story's
-/// `duration` are the sums of their items' durations, story ids and item ids are unique,
-/// an item id is its clip's SHA-256 prefix, transitions join adjacent stories that exist and
-/// last their frames at their rate on the canvas, every referenced file is a regular file inside
+/// `duration` are the sums of their items' durations, story ids and item ids are unique, a
+/// story's id is its user's handle, an item id is its clip's SHA-256 prefix, transitions join
+/// adjacent stories that exist, one per pair and direction, and last their frames at their rate
+/// on the canvas, every referenced file is a regular file inside
 /// the bundle, each clip still has its recorded SHA-256, each image is a whole JPEG and each
 /// transition a whole clip of its frames and size (``OutputIntegrity``). Files are found by
 /// ``BundleFileResolver`` and read through ``RegularFile`` with a deadline; a clip that plays
@@ -19,6 +20,8 @@ struct ManifestRuleChecker {
     private var storyIndex: [String: Int] = [:]
     /// Item ids and where they first appear.
     private var itemPaths: [String: String] = [:]
+    /// Each transition's stories and direction, and where it first appears: a player keeps one.
+    private var transitionPaths: [String: String] = [:]
     /// SHA-256 of the clips already hashed, by identity.
     private var hashes: [FileIdentity: Result<String, MediaError>] = [:]
     /// Images already checked (a repost shares its poster), by identity.
@@ -81,6 +84,10 @@ struct ManifestRuleChecker {
             report("\(path).id", "'\(story.id)' is also the id of stories[\(first)]")
         } else {
             storyIndex[story.id] = index
+        }
+        if story.user.handle != story.id {
+            // Players key transitions by the id and show the handle: they are one name.
+            report("\(path).user.handle", "expected the story's id, '\(story.id)', got '\(story.user.handle)'")
         }
         checkDuration(story.duration, of: story.items, at: "\(path).duration", "its items' durations")
         if let avatar = story.user.avatar {
@@ -147,6 +154,16 @@ struct ManifestRuleChecker {
             } else {
                 report("\(path).\(key)", "no story '\(id)'")
             }
+        }
+        let join = "\(transition.direction.rawValue) \(transition.from) \(transition.to)"
+        if let first = transitionPaths[join] {
+            // Readers would keep one of the two (the page the last, StoryreelKit the first).
+            report(
+                path,
+                "a second \(transition.direction.rawValue) transition from '\(transition.from)' to "
+                    + "'\(transition.to)' (\(first) is the first)")
+        } else {
+            transitionPaths[join] = path
         }
         guard indices.count == 2 else { return }
         let forward = transition.direction == .forward

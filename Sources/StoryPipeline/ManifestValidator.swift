@@ -35,6 +35,10 @@ public enum ManifestValidator {
             return ["manifest: not valid JSON"]
         }
         var schema = ManifestSchemaChecker()
+        // A key given twice is lost in `json` (and StoryreelKit refuses the manifest for it).
+        if let duplicate = JSONDuplicateKey.first(in: data).map(ManifestError.init) {
+            schema.report(duplicate.path, duplicate.message)
+        }
         schema.check(manifest: json)
         let manifest: Manifest
         do {

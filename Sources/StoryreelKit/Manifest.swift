@@ -78,6 +78,7 @@ public struct Manifest: Codable, Sendable, Equatable {
         } catch let error as DecodingError {
             throw ManifestError(error)
         }
+        if let duplicate = JSONDuplicateKey.first(in: data) { throw ManifestError(duplicate) }
     }
 
     /// The manifest as `storyreel render` writes it: two-space indents, keys in a fixed order,

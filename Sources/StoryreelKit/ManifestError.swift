@@ -34,6 +34,14 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 
+    /// A key written twice in one object: readers disagree on its value.
+    public init(_ duplicate: JSONDuplicateKey) {
+        self.init(
+            path: duplicate.path,
+            "is given twice in its object (JSON readers disagree on which value counts: this one takes the first, "
+                + "a browser the last)")
+    }
+
     /// `path: message`.
     public var description: String { "\(path): \(message)" }
 

@@ -28,10 +28,49 @@ import Testing
         #expect(try problems(ManifestFixture()) { _ in } == [])
     }
 
+    /// The old validator took a second transition for a pair and direction (the page played the
+    /// last, StoryreelKit the first), and a story whose id was not its user's handle (the page
+    /// keys transitions by the id and shows the handle).
+    @Test func oneTransitionPerPairAndDirectionAndTheIdIsTheHandle() throws {
+        let found = try problems(ManifestFixture()) { manifest in
+            var transitions = manifest["transitions"] as! [[String: Any]]
+            var second = transitions[0]
+            second["src"] = transitions[1]["src"]
+            transitions.append(second)
+            ValidateAgreesWithSchemaTests.set(&manifest, ["transitions"], transitions)
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 1, "user", "handle"], "benny")
+        }
+        #expect(
+            found == [
+                "stories[1].user.handle: expected the story's id, 'ben', got 'benny'",
+                "transitions[3]: a second forward transition from 'ana' to 'ben' (transitions[0] is the first)",
+            ])
+    }
+
+    /// The old validator read the first of two `src` keys in an item and said valid; a browser's
+    /// JSON.parse takes the last, so the page played a URL validate never saw.
+    @Test func aKeyGivenTwiceInAnObjectIsAProblem() throws {
+        let fixture = try ManifestFixture()
+        let path = try fixture.save(fixture.goodManifest())
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        // (JSONSerialization writes `/` as `\/`.)
+        let src = "\"src\" : \"\(fixture.clipPath("a").replacingOccurrences(of: "/", with: "\\/"))\""
+        #expect(text.contains(src), "the fixture's first item: \(text.prefix(400))")
+        let twice = text.replacingOccurrences(of: src, with: src + ", \"src\" : \"https://example.com/x.mp4\"")
+        try Data(twice.utf8).write(to: URL(fileURLWithPath: path))
+        let result = try fixture.validate([path])
+        #expect(result.status == 65)
+        #expect(
+            result.stderr.contains(
+                "stories[0].items[0].src: is given twice in its object (JSON readers disagree on which value counts"),
+            "\(result.stderr)")
+    }
+
     @Test func storyAndItemIdsAreUniqueAndAnItemIdIsItsClipsHashPrefix() throws {
         let fixture = try ManifestFixture()
         let twoBens = try problems(fixture) { manifest in
             ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 2, "id"], "ben")
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 2, "user", "handle"], "ben")
             let transitions = manifest["transitions"] as! [Any]
             manifest["transitions"] = [transitions[0], transitions[2]]  // not the one to chloe
         }
@@ -66,6 +105,8 @@ import Testing
                 ValidateAgreesWithSchemaTests.set(&manifest, ["transitions", 0, "from"], from)
                 ValidateAgreesWithSchemaTests.set(&manifest, ["transitions", 0, "to"], to)
                 ValidateAgreesWithSchemaTests.set(&manifest, ["transitions", 0, "direction"], direction)
+                // Alone: the fixture's others would be second ones for some of these pairs.
+                manifest["transitions"] = [(manifest["transitions"] as! [Any])[0]]
             }
         }
         #expect(try transitionProblems("ben", "chloe", "forward") == [])

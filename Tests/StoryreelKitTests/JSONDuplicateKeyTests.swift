@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+@testable import StoryreelKit
+
+/// A key given twice in one object is found at its JSON path, written plainly or with escapes;
+/// the same key in sibling objects, in strings or as a value is no duplicate.
+@Suite struct JSONDuplicateKeyTests {
+    func first(_ json: String) -> String? { JSONDuplicateKey.first(in: Data(json.utf8))?.path }
+
+    @Test func aRepeatedKeyIsFoundAtItsPath() {
+        #expect(first(#"{"a": 1, "a": 2}"#) == "a")
+        #expect(first(#"{"s": [{"i": [{"src": "x"}, {"src": "y", "id": 1, "src": "z"}]}]}"#) == "s[0].i[1].src")
+        #expect(first(#"{"d": 18.5, "d\u0075": 1, "\u0064": 99}"#) == "d", "an escaped key is the same key")
+        #expect(first(#"{"x": {"k": "a \" } ] , \"k\": 1"}, "x": 2}"#) == "x", "quotes and brackets in strings")
+    }
+
+    @Test func keysInSiblingObjectsOrValuesAreNoDuplicates() {
+        #expect(first(#"{"a": {"k": 1}, "b": {"k": 1}, "c": [{"k": 1}, {"k": 2}]}"#) == nil)
+        #expect(first(#"{"k": "k", "v": ["k", "k"], "w": {"k": "k"}}"#) == nil)
+        #expect(first(#"[1, 2, {"a": 1}]"#) == nil)
+    }
+
+    @Test func bytesThatAreNotJSONGiveAnAnswerNotAFault() {
+        for text in ["}}]]", "{\"a", "\"", "{\"a\": 1, \"a\"", ",,,", "", "[{]}"] {
+            _ = first(text)
+        }
+    }
+
+    @Test func aManifestWithARepeatedKeyIsRefused() throws {
+        let good = try ManifestSamples.manifest(items: [2, 1]).jsonData()
+        #expect(try Manifest(jsonData: good) == ManifestSamples.manifest(items: [2, 1]))
+        let text = String(decoding: good, as: UTF8.self)
+        let repeated = text.replacingOccurrences(of: "\"generator\":", with: "\"generator\": \"x\", \"generator\":")
+        let twice = ManifestError(
+            path: "generator",
+            "is given twice in its object (JSON readers disagree on which value counts: this one takes the first, "
+                + "a browser the last)")
+        #expect(throws: twice) {
+            try Manifest(jsonData: Data(repeated.utf8))
+        }
+    }
+}
