@@ -109,6 +109,11 @@ public final class ClipFrameSource {
     /// The container's duration in seconds (after edit lists), or nil when unknown.
     public var duration: Double? { file.duration }
 
+    /// How long the video's frames play, in seconds: the video stream's duration, else the
+    /// container's. A clip whose container starts 5 s before its first frame (an empty edit)
+    /// lasts 7 s with 2 s of video; `--at 50%` means the middle of those 2 s.
+    public var videoDuration: Double? { stream.duration ?? file.duration }
+
     /// The frame shown at `seconds` from the clip's start: the first frame whose presentation
     /// time is at or after it, as `ffmpeg -ss` picks it. A time after the last frame gives the last
     /// frame and sets ``lastRequestWasClamped``.

@@ -59,6 +59,23 @@ import Testing
         }
     }
 
+    /// A clip whose container starts 5 s before its first frame (an empty edit, as
+    /// `-output_ts_offset` writes): 7 s long with 2 s of video. The old `--at 50%` took half of
+    /// the 7 s from the first frame, past the last one, and gave the last frame.
+    @Test func percentIsOfTheVideosOwnSpan() throws {
+        let clip = try make("offset.mp4", ["-output_ts_offset", "5", "-c:v", "libx264", "-pix_fmt", "yuv420p"])
+        let frames = try PixelComparison.ffmpegFrames(
+            clip, width: 320, height: 240, options: PixelComparison.mediaLayerScaling)
+        #expect(frames.count == 60)
+        for (time, expected) in [("0%", 0), ("50%", 30), ("100%", 59)] {
+            _ = try poster(clip, at: time, "offset-\(expected).png")
+            let ours = try PixelComparison.ffmpegImage(folder.path("offset-\(expected).png"), width: 320, height: 240)
+            let scores = frames.map { PixelComparison.psnr(ours, $0) }
+            let best = scores.indices.max { scores[$0] < scores[$1] }
+            #expect(best.map { abs($0 - expected) <= 1 } == true, "--at \(time): frame \(best ?? -1), not \(expected)")
+        }
+    }
+
     @Test(arguments: [
         ("mpeg4.mp4", ["-c:v", "mpeg4"], "320x240"), ("mpeg4.mov", ["-c:v", "mpeg4"], "320x240"),
         ("h263.mov", ["-c:v", "h263"], "352x288"),
