@@ -85,10 +85,15 @@ public final class InputFile {
         (0..<Int(context.pointee.nb_streams)).map { MediaStream(file: self, index: $0) }
     }
 
-    /// The default stream of a kind, as FFmpeg ranks them, or nil when there is none.
+    /// The default stream of a kind, as FFmpeg ranks them, or nil when there is none. Cover art
+    /// (a picture attached to an audio file or a clip) is not video: it is passed over for the
+    /// first video stream that is not one, if any.
     public func bestStream(_ kind: MediaStream.Kind) -> MediaStream? {
         let index = av_find_best_stream(context, kind.mediaType, -1, -1, nil, 0)
-        return index >= 0 ? MediaStream(file: self, index: Int(index)) : nil
+        guard index >= 0 else { return nil }
+        let best = MediaStream(file: self, index: Int(index))
+        guard kind == .video, best.isAttachedPicture else { return best }
+        return streams.first { $0.kind == .video && !$0.isAttachedPicture }
     }
 
     /// The container duration in seconds (ffprobe's `format.duration`, after edit lists), or

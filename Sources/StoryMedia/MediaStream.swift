@@ -32,6 +32,9 @@ public final class MediaStream {
         }
     }
 
+    /// True for cover art: a still picture attached to the file (`attached_pic`), not video.
+    public var isAttachedPicture: Bool { stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 }
+
     /// FFmpeg's short codec name, e.g. `h264`, `hevc`, `aac`.
     public var codecName: String { String(cString: avcodec_get_name(parameters.pointee.codec_id)) }
 

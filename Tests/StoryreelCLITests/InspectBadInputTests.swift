@@ -84,6 +84,33 @@ import Testing
         #expect((object["audio"] as? [String: Any])?["codec"] as? String == "aac")
     }
 
+    /// The old code took an audio file's cover art (an attached picture, as ffprobe's
+    /// disposition says) for its video: `video mjpeg`, an unknown frame rate, 0 frames, and
+    /// `thumbnail` failed with "the video stream has no frames".
+    @Test func coverArtIsNotVideo() throws {
+        let path = folder.path("song.m4a")
+        let made = try TestEnvironment.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "sine=d=1", "-f", "lavfi", "-i", "testsrc=s=64x64:d=1",
+                "-map", "0", "-map", "1", "-frames:v", "1", "-c:a", "aac", "-c:v", "mjpeg", "-disposition:v",
+                "attached_pic", path,
+            ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let streams = try #require(try TestEnvironment.ffprobe(path)["streams"] as? [[String: Any]])
+        let cover = streams.first { $0["codec_type"] as? String == "video" }
+        #expect((cover?["disposition"] as? [String: Any])?["attached_pic"] as? Int == 1, "ffprobe: \(streams)")
+        let result = try inspect(["--json", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(
+            (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)
+        #expect(object["video"] is NSNull)
+        #expect((object["audio"] as? [String: Any])?["codec"] as? String == "aac")
+        let poster = try TestEnvironment.storyreel(["thumbnail", path, "-o", folder.path("song.jpg")])
+        #expect(poster.status == 65)
+        #expect(poster.stderr == "storyreel: error: \(path): no video stream\n")
+    }
+
     @Test func batchReportsGoodClipsAndTheFirstFailureDecidesTheExitCode() throws {
         let empty = try folder.write("empty.mov", Data())
         let missing = folder.path("missing.mov")
