@@ -5,6 +5,8 @@ import CFFmpeg
 final class Deadline {
     /// The deadline in `av_gettime_relative()` microseconds (0 = none), read by the C callback.
     let storage: UnsafeMutablePointer<Int64>
+    /// The time allowed, in seconds, or nil for none.
+    let seconds: Double?
 
     /// The longest deadline kept, in seconds (about 31 years): anything longer, `1e300` or
     /// infinity included, means this long, so no conversion or sum can overflow.
@@ -13,6 +15,7 @@ final class Deadline {
     /// A deadline `seconds` from now, or none when `seconds` is nil, not positive or NaN.
     init(seconds: Double?) {
         storage = .allocate(capacity: 1)
+        self.seconds = seconds.flatMap { $0 > 0 ? $0 : nil }
         if let seconds, seconds > 0 {
             let microseconds = Int64((min(seconds, Deadline.longestSeconds) * 1_000_000).rounded(.up))
             storage.pointee = av_gettime_relative().addingReportingOverflow(microseconds).partialValue

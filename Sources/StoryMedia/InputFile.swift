@@ -172,7 +172,11 @@ public final class InputFile {
 
     private static func check(_ code: Int32, _ what: String, path: String, deadline: Deadline) throws {
         if code < 0, deadline.hasPassed {
-            throw MediaError(.timedOut, path: path, "timed out (\(what)); raise --timeout for very large files")
+            // Not `what`: that says what the failure would mean ("not a readable QuickTime/MP4
+            // file"), and a file cut off by its deadline may be perfectly good.
+            let limit = deadline.seconds.map { " after \(String(format: "%g", $0)) s" } ?? ""
+            throw MediaError(
+                .timedOut, path: path, "timed out\(limit) while reading it; raise --timeout for very large files")
         }
         try ffmpegCheck(code, what, path: path)
     }

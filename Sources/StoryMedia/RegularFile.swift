@@ -17,6 +17,8 @@ public final class RegularFile {
 
     private let descriptor: Int32
     private let deadline: Date?
+    /// The time allowed to read it, in seconds, for the timeout's message.
+    private let timeout: Double?
 
     /// Opens `path`. Throws `.missingInput` when it does not exist, `.unreadableInput` when it is
     /// not a readable regular file, and `.invalidMedia` when it is larger than `maxSize` bytes.
@@ -50,6 +52,7 @@ public final class RegularFile {
         size = byteCount
         stamp = FileStamp(status)
         deadline = timeout.flatMap { $0.isFinite && $0 > 0 ? Date(timeIntervalSinceNow: min($0, 1e9)) : nil }
+        self.timeout = deadline == nil ? nil : timeout
     }
 
     deinit { close(descriptor) }
@@ -65,7 +68,9 @@ public final class RegularFile {
     /// `.timedOut` once the deadline has passed and `.ioFailure` when the read fails.
     public func read(upTo count: Int) throws -> Data {
         if let deadline, Date() > deadline {
-            throw MediaError(.timedOut, path: path, "timed out reading; raise --timeout for very large files")
+            let limit = timeout.map { " after \(String(format: "%g", $0)) s" } ?? ""
+            throw MediaError(
+                .timedOut, path: path, "timed out\(limit) while reading it; raise --timeout for very large files")
         }
         var buffer = Data(count: max(0, count))
         let got = buffer.withUnsafeMutableBytes { bytes -> Int in

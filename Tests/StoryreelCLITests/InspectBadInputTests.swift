@@ -130,7 +130,11 @@ import Testing
     @Test func expiredDeadlineTimesOut() throws {
         let result = try inspect(["--timeout", "0.000001", goodClip])
         #expect(result.status == 65)
-        #expect(result.stderr.contains("timed out"))
+        // The old line called the good clip "not a readable QuickTime/MP4 file".
+        #expect(
+            result.stderr
+                == "storyreel: error: \(goodClip): timed out after 1e-06 s while reading it; raise --timeout for "
+                + "very large files\n", "\(result.stderr)")
     }
 
     @Test func badFlagsAreUsageErrors() throws {
