@@ -21,8 +21,17 @@ public struct DisplayOrientation: Sendable, Equatable {
     /// Reads an orientation from a display matrix of 9 fixed-point values (a stream's, or a
     /// decoded frame's, such as the mjpeg decoder makes of a JPEG's EXIF orientation).
     init(matrix: [Int32]) {
-        var copy = Array(matrix.prefix(9)) + [Int32](repeating: 0, count: max(0, 9 - matrix.count))
-        let degrees = copy.withUnsafeMutableBufferPointer { av_display_rotation_get($0.baseAddress!) }
+        let copy = Array(matrix.prefix(9)) + [Int32](repeating: 0, count: max(0, 9 - matrix.count))
+        // A mirroring matrix is the turn after a left-to-right mirror: its angle is the turn's,
+        // read with the mirror taken off (the stored x axis, entries a and b, negated). Read as
+        // it is, a plain left-to-right mirror gave 180°, and an upside-down flip 0°.
+        let determinant = Int64(copy[0]) * Int64(copy[4]) - Int64(copy[1]) * Int64(copy[3])
+        var turn = copy
+        if determinant < 0 {
+            turn[0] = copy[0] == Int32.min ? Int32.max : -copy[0]
+            turn[1] = copy[1] == Int32.min ? Int32.max : -copy[1]
+        }
+        let degrees = turn.withUnsafeMutableBufferPointer { av_display_rotation_get($0.baseAddress!) }
         self.init(matrix: copy, counterClockwiseDegrees: degrees)
     }
 

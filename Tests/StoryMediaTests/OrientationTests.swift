@@ -87,6 +87,28 @@ import Testing
         #expect(transform.apply(to: image) == Self.referenceApply(transform, to: image))
     }
 
+    /// What `inspect` reports for a display matrix, `rotation` and `mirrored`, is the matrix:
+    /// mirrored left to right first (when `mirrored`), then turned `rotation` degrees clockwise.
+    /// The old code read the angle off a mirroring matrix as it was: a plain left-to-right mirror
+    /// was reported as turned 180°, an upside-down flip as not turned, a transpose as 90°.
+    @Test(arguments: transforms)
+    func rotationAndMirroredDescribeTheMatrix(transform: DisplayTransform) {
+        let matrix: [Int32] = [
+            Int32(transform.a) << 16, Int32(transform.b) << 16, 0, Int32(transform.c) << 16, Int32(transform.d) << 16,
+            0,
+            0, 0, 1 << 30,
+        ]
+        let orientation = DisplayOrientation(matrix: matrix)
+        let (width, height) = (5, 3)
+        let pixels = (0..<(width * height * 4)).map { UInt8(truncatingIfNeeded: $0 * 7 + 1) }
+        let image = RGBAImageBuffer(width: width, height: height, pixels: pixels)
+        let mirroredFirst =
+            orientation.mirrored ? DisplayTransform(a: -1, b: 0, c: 0, d: 1).apply(to: image) : image
+        #expect(
+            DisplayTransform(rotation: orientation.rotation).apply(to: mirroredFirst) == transform.apply(to: image),
+            "reported \(orientation.rotation)° \(orientation.mirrored ? "mirrored" : "")")
+    }
+
     @Test func iphoneMatrixTurnsClockwise() throws {
         // The sample's matrix (0, 1, −1, 0): the stored top-left pixel ends at the top right.
         let transform = DisplayTransform(
