@@ -116,7 +116,8 @@ public final class ClipFrameSource {
 
     /// The frame shown at `seconds` from the clip's start: the first frame whose presentation
     /// time is at or after it, as `ffmpeg -ss` picks it. A time after the last frame gives the last
-    /// frame and sets ``lastRequestWasClamped``.
+    /// frame, and sets ``lastRequestWasClamped`` when it is at or after the end of that frame's
+    /// display.
     public func frame(at seconds: Double, size: FrameSize) throws -> RGBAImageBuffer {
         guard seconds.isFinite, seconds >= 0 else {
             throw MediaError(.unsupported, path: path, "cannot take a frame at \(seconds) s")
@@ -225,7 +226,13 @@ public final class ClipFrameSource {
                 previous.take(from: frame)
             }
             if steppedBack { continue }
-            if decodedAny { return (previous, true) }
+            if decodedAny {
+                // The last frame still shows at a target before its end: no clamping to tell.
+                let shownUntil = previous.presentationTimestamp.flatMap { start in
+                    previous.duration.map { start.saturatingAdd($0) }
+                }
+                return (previous, shownUntil.map { target >= $0 } ?? true)
+            }
             // Nothing decodable after this keyframe (a damaged or truncated end): step back.
             guard let earlier = keyframeRequest(before: request) else { break }
             request = earlier

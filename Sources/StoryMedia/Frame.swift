@@ -58,6 +58,13 @@ public final class Frame {
         return value == cff_nopts_value() ? nil : value
     }
 
+    /// How long the picture shows, in the stream's time base (its packet's duration), or nil
+    /// when unknown.
+    public var duration: Int64? {
+        let value = pointer.pointee.pkt_duration
+        return value > 0 ? value : nil
+    }
+
     /// True when the decoder marked this frame as a keyframe.
     public var isKeyframe: Bool { pointer.pointee.key_frame != 0 }
 

@@ -164,6 +164,12 @@ import Testing
         let pixels = try PixelComparison.ffmpegImage(out, width: 180, height: 320)
         let last = try FFmpegReference.lastFrame(clip, width: 180, height: 320)
         #expect(PixelComparison.psnr(pixels, last) >= 30)
+        // The last frame shows from 2.967 s to the clip's end at 3 s: a time in between is no
+        // clamp (the old code said 2.999 s was after the last frame); the end is.
+        let inside = try thumbnail([clip, "-o", folder.path("inside.png"), "--at", "2.999", "--width", "180"])
+        #expect(inside.status == 0 && inside.stderr.isEmpty, "\(inside.stderr)")
+        let end = try thumbnail([clip, "-o", folder.path("end.png"), "--at", "3", "--width", "180"])
+        #expect(end.stderr.hasPrefix("storyreel: note: \(clip): 3.000 s is after the last frame"), "\(end.stderr)")
     }
 
     @Test func smartPickSkipsTheBlackIntro() throws {
