@@ -112,7 +112,10 @@ public struct BundlePlan: Sendable {
                 let unit = { (kind: WorkUnit.Kind, key: String, output: String) in
                     WorkUnit(
                         kind: kind, key: key, output: output, story: story.id, source: item.absolutePath,
-                        sourceLabel: item.path)
+                        sourceLabel: item.path,
+                        imageSize: ImageSize.of(
+                            kind, picture: (item.record.width, item.record.height), canvas: canvas
+                        ).map { Manifest.Size(width: $0.width, height: $0.height) })
                 }
                 if let clip = outputs.clip { units.append(unit(.clip, item.record.sha256, clip)) }
                 units.append(unit(.poster, outputKey(outputs.poster), outputs.poster))
@@ -124,7 +127,8 @@ public struct BundlePlan: Sendable {
                 units.append(
                     WorkUnit(
                         kind: .avatar, key: outputKey(output), output: output, story: story.id, source: avatar.path,
-                        sourceLabel: story.source.avatar ?? ""))
+                        sourceLabel: story.source.avatar ?? "",
+                        imageSize: Manifest.Size(width: RenderOptions.avatarSize, height: RenderOptions.avatarSize)))
             }
         }
         var plan = BundlePlan(

@@ -59,7 +59,11 @@ struct ManifestRuleChecker {
     ) {
         guard items.allSatisfy({ $0.duration > 0 }) else { return }
         let sum = items.reduce(0) { $0 + $1.duration }
-        // An infinite sum (items near Double's limit) gives NaN here, which is not the sum either.
+        guard sum.isFinite else {
+            // Items near Double's limit (1e308 s): no sum to compare with, and no clip lasts that long.
+            report(path, "expected the sum of \(sumOfWhat), which is more than a number holds: one is far too long")
+            return
+        }
         let isTheSum = abs(duration - sum) <= Self.durationTolerance
         if !isTheSum {
             report(
@@ -70,7 +74,8 @@ struct ManifestRuleChecker {
 
     /// Seconds to the millisecond, without needless zeros: `18.5`, `2.467`, `10`.
     private static func seconds(_ value: Double) -> String {
-        guard value.isFinite else { return "\(value)" }
+        // Past 1e15 s a millisecond is below a Double's step (and × 1000 overflows near 1e308).
+        guard value.isFinite, abs(value) < 1e15 else { return ManifestSchemaChecker.format(value) }
         return ManifestSchemaChecker.format((value * 1000).rounded() / 1000)
     }
 
@@ -91,7 +96,8 @@ struct ManifestRuleChecker {
         }
         checkDuration(story.duration, of: story.items, at: "\(path).duration", "its items' durations")
         if let avatar = story.user.avatar {
-            checkImage(avatar, at: "\(path).user.avatar", size: (RenderOptions.avatarSize, RenderOptions.avatarSize))
+            let size = ImageSize.of(.avatar, picture: (0, 0), canvas: (canvas.width, canvas.height))
+            checkImage(avatar, at: "\(path).user.avatar", size: size)
         }
         for (itemIndex, item) in story.items.enumerated() {
             check(item, at: "\(path).items[\(itemIndex)]")
@@ -107,11 +113,15 @@ struct ManifestRuleChecker {
         if !item.sha256.hasPrefix(String(item.id.prefix(16))) {
             report("\(path).id", "does not start with the first 16 hex digits of its sha256")
         }
-        checkImage(item.poster, at: "\(path).poster")
-        checkImage(item.thumbnail, at: "\(path).thumbnail")
-        // The first- and last-frame stills fill the canvas, as the video and the transitions do.
-        for (key, relative) in [("firstFrame", item.firstFrame), ("lastFrame", item.lastFrame)] {
-            if let relative { checkImage(relative, at: "\(path).\(key)", size: (canvas.width, canvas.height)) }
+        // Each image is the size render makes it at: the poster and the thumbnail from the clip's
+        // display size, the first- and last-frame stills filling the canvas.
+        let images: [(WorkUnit.Kind, String, String?)] = [
+            (.poster, "poster", item.poster), (.thumbnail, "thumbnail", item.thumbnail),
+            (.firstFrame, "firstFrame", item.firstFrame), (.lastFrame, "lastFrame", item.lastFrame),
+        ]
+        for case (let kind, let key, let relative?) in images {
+            let size = ImageSize.of(kind, picture: (item.width, item.height), canvas: (canvas.width, canvas.height))
+            checkImage(relative, at: "\(path).\(key)", size: size, tolerance: ImageSize.tolerance(of: kind))
         }
         guard let clip = checkFile(item.src, at: "\(path).src") else { return }
         let hashed = hashes[clip.identity] ?? hash(clip)
@@ -178,9 +188,11 @@ struct ManifestRuleChecker {
 
     /// Reports the image `relative` names unless it is a regular file inside the bundle and a
     /// whole JPEG.
-    private mutating func checkImage(_ relative: String, at path: String, size: (width: Int, height: Int)? = nil) {
+    private mutating func checkImage(
+        _ relative: String, at path: String, size: (width: Int, height: Int)? = nil, tolerance: Int = 0
+    ) {
         guard let file = checkFile(relative, at: path), checkedImages.insert(file.identity).inserted else { return }
-        if let problem = OutputIntegrity.imageProblem(at: file.path, size: size) {
+        if let problem = OutputIntegrity.imageProblem(at: file.path, size: size, tolerance: tolerance) {
             report(path, "\(relative) \(problem)")
         }
     }

@@ -7,10 +7,12 @@ import StoryMedia
 /// of a cut one). `validate` reports what this finds, and `render` adopts a file it did not
 /// record writing (shards merged without their ledgers) only when this finds nothing.
 enum OutputIntegrity {
-    /// Why the image at `path` is not a whole JPEG (of `size`, when given: a still fills the
-    /// canvas, an avatar is a 180-pixel square), or nil when it is one. Only `.jpg` names are
-    /// checked (every image storyreel writes is one); others pass.
-    static func imageProblem(at path: String, size: (width: Int, height: Int)? = nil) -> String? {
+    /// Why the image at `path` is not a whole JPEG (of `size` within `tolerance` pixels a side,
+    /// when given: ``ImageSize``), or nil when it is one. Only `.jpg` names are checked (every
+    /// image storyreel writes is one); others pass.
+    static func imageProblem(at path: String, size: (width: Int, height: Int)? = nil, tolerance: Int = 0)
+        -> String?
+    {
         guard (path as NSString).pathExtension.lowercased() == "jpg" else { return nil }
         do {
             let file = try RegularFile(path: path, timeout: 5)
@@ -23,7 +25,9 @@ enum OutputIntegrity {
             }
             if let size {
                 let found = try StillImageHeader.jpegSize(of: file)
-                if found != size { return "is \(found.width)x\(found.height), not \(size.width)x\(size.height)" }
+                if abs(found.width - size.width) > tolerance || abs(found.height - size.height) > tolerance {
+                    return "is \(found.width)x\(found.height), not \(size.width)x\(size.height)"
+                }
             }
             return nil
         } catch {

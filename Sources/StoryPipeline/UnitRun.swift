@@ -186,8 +186,8 @@ struct UnitRun {
     }
 
     /// Takes a key-named output the ledger does not know as storyreel's: a clip when its
-    /// contents hash to its key, an image when it is a whole JPEG (a still of the canvas's size,
-    /// an avatar of the avatars' size), a transition when it is a
+    /// contents hash to its key, an image when it is a whole JPEG of the unit's ``WorkUnit/imageSize``,
+    /// a transition when it is a
     /// whole clip of the unit's frames on the canvas (``OutputIntegrity``). Returns true when
     /// adopted.
     private static func adopt(
@@ -205,13 +205,10 @@ struct UnitRun {
             let problem = OutputIntegrity.transitionProblem(
                 at: path, frames: frames, width: canvas.width, height: canvas.height, timeout: timeout)
             guard problem == nil else { return false }
-        case .poster, .thumbnail:
-            guard OutputIntegrity.imageProblem(at: path) == nil else { return false }
-        case .firstFrame, .lastFrame:
-            guard OutputIntegrity.imageProblem(at: path, size: canvas) == nil else { return false }
-        case .avatar:
-            let side = RenderOptions.avatarSize
-            guard OutputIntegrity.imageProblem(at: path, size: (side, side)) == nil else { return false }
+        case .poster, .thumbnail, .firstFrame, .lastFrame, .avatar:
+            let size = unit.imageSize.map { (width: $0.width, height: $0.height) }
+            let tolerance = ImageSize.tolerance(of: unit.kind)
+            guard OutputIntegrity.imageProblem(at: path, size: size, tolerance: tolerance) == nil else { return false }
         }
         guard (try? ledger.record(unit.output)) != nil else { return false }
         if unit.kind == .clip, ledger.hash(of: unit.output) != unit.key {

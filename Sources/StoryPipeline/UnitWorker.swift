@@ -77,10 +77,9 @@ struct UnitWorker: Sendable {
 
     /// The poster (the pick shrunk to fit the canvas) or the thumbnail (180 px wide).
     private func resized(_ picked: RGBAImageBuffer, for kind: WorkUnit.Kind) throws -> RGBAImageBuffer {
-        let size: FrameSize =
-            kind == .poster
-            ? posterSize(width: picked.width, height: picked.height) : .width(RenderOptions.thumbnailWidth)
-        let (width, height) = size.outputSize(displayWidth: picked.width, displayHeight: picked.height)
+        let (width, height) =
+            ImageSize.of(kind, picture: (picked.width, picked.height), canvas: (canvasWidth, canvasHeight))
+            ?? (picked.width, picked.height)
         guard (width, height) != (picked.width, picked.height) else { return picked }
         return try picked.pixels.withUnsafeBufferPointer {
             try RGBAResizer(sourceWidth: picked.width, sourceHeight: picked.height, width: width, height: height)
@@ -117,13 +116,6 @@ struct UnitWorker: Sendable {
             others.append([unit])
         }
         return transitions + others
-    }
-
-    /// The display size, shrunk to fit inside the canvas when it is larger.
-    private func posterSize(width: Int, height: Int) -> FrameSize {
-        guard width > canvasWidth || height > canvasHeight else { return .original }
-        let widthLimited = Double(canvasWidth) / Double(width) <= Double(canvasHeight) / Double(height)
-        return widthLimited ? .width(canvasWidth) : .height(canvasHeight)
     }
 
     /// Encodes `image` as JPEG and writes it atomically; every error names `path`.

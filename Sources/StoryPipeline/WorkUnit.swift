@@ -52,6 +52,9 @@ public struct WorkUnit: Sendable, Equatable {
     public var sourceLabel: String
     /// For transitions: the faces and the parameters.
     public var transition: Transition?
+    /// For images: the size storyreel writes it at (``ImageSize``); a file of another size under
+    /// its name is not storyreel's.
+    public var imageSize: Manifest.Size?
 
     /// How people name the unit: `ana.lima → ben_k` for a transition (from story to story),
     /// else its input, relative to the stories input. `plan` and the progress line show it.

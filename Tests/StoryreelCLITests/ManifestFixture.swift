@@ -29,8 +29,9 @@ final class ManifestFixture: @unchecked Sendable {
             let hash = try ContentHasher.sha256(of: content)
             sha[clip] = hash
             try write(clipPath(clip), Data(content.utf8))
-            try write("posters/\(clip).jpg", ManifestFixture.jpeg("poster \(clip)"))
-            try write("thumbs/\(clip).jpg", ManifestFixture.jpeg("thumbnail \(clip)"))
+            // The sizes render makes them at for a 360x640 clip on a 360x640 canvas.
+            try write("posters/\(clip).jpg", ManifestFixture.jpeg("poster \(clip)", width: 360, height: 640))
+            try write("thumbs/\(clip).jpg", ManifestFixture.jpeg("thumbnail \(clip)", width: 180, height: 320))
         }
         for user in ["ana", "ben"] { try write("avatars/\(user).jpg", ManifestFixture.jpeg("avatar \(user)")) }
         let transition = try ManifestFixture.transitionClip.get()

@@ -230,6 +230,38 @@ import Testing
         for name in [transition, poster] { #expect(after.entries[name] == before.entries[name], "\(name) untouched") }
     }
 
+    /// A user's JPEGs at the names a new clip's poster and thumbnail will get: the old code took
+    /// them as storyreel's (whole JPEGs), recorded them, put them in the manifest as the clip's
+    /// images, and a later `--prune` deleted them. Images of another size are not storyreel's.
+    @Test func aUsersJPEGsAtAPlannedImagesNameAreNeitherTakenNorPruned() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let out = fixture.folder.path("reel")
+        try FileManager.default.createDirectory(atPath: "\(fixture.stories)/yan", withIntermediateDirectories: false)
+        try FileManager.default.copyItem(
+            atPath: TestEnvironment.sample("black-intro.mp4"), toPath: "\(fixture.stories)/yan/1.mp4")
+        let plan = try TestEnvironment.storyreel(["plan", fixture.stories, "--bundle", out, "--json"])
+        let units = try #require(
+            (try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])?["units"]
+                as? [[String: Any]])
+        let names = units.filter { $0["input"] as? String == "yan/1.mp4" }
+            .filter { ["poster", "thumbnail"].contains($0["kind"] as? String) }.compactMap { $0["output"] as? String }
+        #expect(names.count == 2, "\(plan.stdout.prefix(600))")
+        // Whole JPEGs, of other sizes: a 180x180 avatar of the samples.
+        let mine = try Data(contentsOf: URL(fileURLWithPath: "\(fixture.stories)/ben_k/avatar.jpg"))
+        for name in names { try mine.write(to: URL(fileURLWithPath: "\(out)/\(name)")) }
+        let (result, _) = try fixture.render(into: "reel")
+        #expect(result.status == 65)
+        for name in names {
+            #expect(result.stderr.contains("\(out)/\(name) is a file storyreel did not write"), "\(result.stderr)")
+        }
+        try FileManager.default.removeItem(atPath: "\(fixture.stories)/yan")
+        #expect(try fixture.render(into: "reel", ["--prune"]).0.status == 0)
+        for name in names {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: "\(out)/\(name)")) == mine, "\(name) kept")
+        }
+    }
+
     /// The refusal comes before anything is made: the old code made `.lock` and the output
     /// folders before `transitions` (after them in its list) and left them in the user's folder.
     @Test func aRefusedOutputFolderLeavesNothingBehind() throws {

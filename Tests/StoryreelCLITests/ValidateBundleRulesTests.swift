@@ -236,7 +236,7 @@ import Testing
         // A path a URL reads otherwise, though the file is there: a browser asked for `x` (the
         // rest a fragment), a folder up (`%2e%2e`), a query, and `/` for the backslash.
         for name in ["x#y.jpg", "%2e%2e.jpg", "x?y.jpg", "x\\y.jpg"] {
-            try fixture.write("posters/\(name)", ManifestFixture.jpeg("poster"))
+            try fixture.write("posters/\(name)", ManifestFixture.jpeg("poster", width: 360, height: 640))
             let found = try problems(fixture) {
                 ValidateAgreesWithSchemaTests.set(&$0, ["stories", 0, "items", 0, "poster"], "posters/\(name)")
             }
@@ -248,7 +248,7 @@ import Testing
 
         // Odd names are still plain: dots inside or leading (not . or .. alone), spaces, non-ASCII.
         for name in [".a.jpg", "...jpg", "a b.jpg", "café.jpg", "..b"] {
-            try fixture.write("posters/\(name)", ManifestFixture.jpeg("poster"))
+            try fixture.write("posters/\(name)", ManifestFixture.jpeg("poster", width: 360, height: 640))
             #expect(
                 try problems(fixture) {
                     ValidateAgreesWithSchemaTests.set(&$0, ["stories", 0, "items", 0, "poster"], "posters/\(name)")
@@ -295,10 +295,22 @@ import Testing
                 &manifest, ["stories", 0, "items", 0, "firstFrame"], "stills/a-first.jpg")
             ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "lastFrame"], "stills/a-last.jpg")
         }
+        // A poster or a thumbnail of another clip's size (within 2 pixels is the same: it is
+        // sized from the decoded frame).
+        try sizes.write("posters/a.jpg", ManifestFixture.jpeg("poster a", width: 240, height: 426))
+        try sizes.write("thumbs/a.jpg", ManifestFixture.jpeg("thumbnail a", width: 180, height: 180))
+        try sizes.write("posters/b1.jpg", ManifestFixture.jpeg("poster b1", width: 359, height: 642))
         #expect(
             wrongSizes == [
                 "stories[0].user.avatar: avatars/ana.jpg is 1080x1920, not 180x180",
                 "stories[0].items[0].lastFrame: stills/a-last.jpg is 1080x1920, not 360x640",
+            ])
+        let wrongImages = try problems(sizes) { _ in }
+        #expect(
+            wrongImages == [
+                "stories[0].user.avatar: avatars/ana.jpg is 1080x1920, not 180x180",
+                "stories[0].items[0].poster: posters/a.jpg is 240x426, not 360x640",
+                "stories[0].items[0].thumbnail: thumbs/a.jpg is 180x180, not 180x320",
             ])
 
         let otherSize = try ManifestFixture()

@@ -1,0 +1,46 @@
+import StoryMedia
+import StoryreelKit
+
+/// The size storyreel writes each kind of image at, worked out once for the worker that makes
+/// it and for the checks that take a file under its name as storyreel's (`render` without its
+/// ledger) or as whole (`validate`).
+enum ImageSize {
+    /// The `width` × `height` of the image of `kind` made from a picture shown at `picture`
+    /// (a clip's display size) on `canvas`: a poster is the picture shrunk to fit the canvas, a
+    /// thumbnail is ``RenderOptions/thumbnailWidth`` wide, a still fills the canvas, an avatar is
+    /// ``RenderOptions/avatarSize`` square. Nil for clips and transitions.
+    static func of(
+        _ kind: WorkUnit.Kind, picture: (width: Int, height: Int), canvas: (width: Int, height: Int)
+    ) -> (width: Int, height: Int)? {
+        switch kind {
+        case .poster, .thumbnail:
+            return frameSize(of: kind, picture: picture, canvas: canvas)
+                .outputSize(displayWidth: picture.width, displayHeight: picture.height)
+        case .firstFrame, .lastFrame:
+            return canvas
+        case .avatar:
+            return (RenderOptions.avatarSize, RenderOptions.avatarSize)
+        case .clip, .transition:
+            return nil
+        }
+    }
+
+    /// How far a file's size may be from ``of(_:picture:canvas:)`` for it to be taken as that image:
+    /// a poster and a thumbnail are sized from the frame decoded for them, which can differ from
+    /// the clip's header by a pixel (a cropped or non-square picture); stills and avatars not.
+    static func tolerance(of kind: WorkUnit.Kind) -> Int {
+        kind == .poster || kind == .thumbnail ? 2 : 0
+    }
+
+    /// How a poster or a thumbnail is scaled from a picture of `picture`: the poster only when
+    /// it is larger than the canvas, along the side that binds.
+    private static func frameSize(
+        of kind: WorkUnit.Kind, picture: (width: Int, height: Int), canvas: (width: Int, height: Int)
+    ) -> FrameSize {
+        guard kind == .poster else { return .width(RenderOptions.thumbnailWidth) }
+        guard picture.width > canvas.width || picture.height > canvas.height else { return .original }
+        let widthLimited =
+            Double(canvas.width) / Double(picture.width) <= Double(canvas.height) / Double(picture.height)
+        return widthLimited ? .width(canvas.width) : .height(canvas.height)
+    }
+}
