@@ -128,15 +128,24 @@ public enum CubeCommand: Command {
         value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
     }
 
-    /// Every file `outputs` would write for a transition of `frameCount` frames.
+    /// Every file `outputs` would write, replace or remove for a transition of `frameCount`
+    /// frames: with `--frames-dir`, its frames, its record and the earlier frames a shorter run
+    /// removes (an input among them would be lost).
     static func plannedOutputs(_ outputs: CubeTransitionJob.Outputs, frameCount: Int) -> [InputProtection.Output] {
         var planned: [InputProtection.Output] = []
         if let path = outputs.videoPath { planned.append(.init(label: "-o '\(path)'", path: path)) }
         if let path = outputs.filmstripPath { planned.append(.init(label: "--filmstrip '\(path)'", path: path)) }
-        if let folder = outputs.framesDirectory, FileIdentity(path: folder) != nil {
-            planned += (0..<frameCount).map { index in
-                let path = CubeTransitionJob.framePath(in: folder, index: index)
-                return .init(label: "--frames-dir's frame '\(path)'", path: path)
+        if let folder = outputs.framesDirectory {
+            let frames = (0..<frameCount).map { CubeTransitionJob.framePath(in: folder, index: $0) }
+            planned += frames.map { .init(label: "--frames-dir's frame '\($0)'", path: $0) }
+            let record = (folder as NSString).appendingPathComponent(CubeFrameFolder.recordName)
+            planned.append(.init(label: "--frames-dir's record '\(record)'", path: record))
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            let written = Set(frames.map { ($0 as NSString).lastPathComponent })
+            for name in names.sorted() where name.hasPrefix("frame_") && !written.contains(name) {
+                let path = (folder as NSString).appendingPathComponent(name)
+                planned.append(
+                    .init(label: "--frames-dir's earlier frame '\(path)' (a shorter run removes it)", path: path))
             }
         }
         return planned

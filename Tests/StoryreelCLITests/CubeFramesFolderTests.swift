@@ -36,6 +36,31 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: "\(frames)/notes.txt"), "other files are left alone")
     }
 
+    /// From the QA pass: a shorter run removed an earlier frame that was its own input, and a
+    /// --filmstrip at a frame's or the record's name in a new folder replaced it unnoticed.
+    @Test func noInputOrOtherOutputIsAFrameTheRunWritesOrRemoves() throws {
+        let frames = folder.path("frames")
+        #expect(try cube(frames, duration: "0.5").status == 0)
+        let input = "\(frames)/frame_0014.png"
+        let before = try Data(contentsOf: URL(fileURLWithPath: input))
+        let stale = try TestEnvironment.storyreel([
+            "cube", Self.from, input, "--size", "64x64", "--frames-dir", frames, "--duration", "0.2",
+        ])
+        #expect(stale.status == 64, "\(stale.stderr)")
+        #expect(stale.stderr.contains("earlier frame"), "\(stale.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == before, "the input is kept")
+        let new = folder.path("new")
+        for strip in ["\(new)/frame_0003.png", "\(frames)/.storyreel-frames"] {
+            let folder = strip.hasPrefix(new) ? new : frames
+            let result = try TestEnvironment.storyreel([
+                "cube", Self.from, Self.to, "--size", "64x64", "--frames-dir", folder, "--filmstrip", strip,
+            ])
+            #expect(result.status == 64, "\(strip): \(result.stderr)")
+            #expect(result.stderr.contains("are the same file"), "\(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: new), "nothing made")
+    }
+
     @Test func aFolderHoldingFramesStoryreelDidNotWriteIsRefused() throws {
         let frames = folder.path("theirs")
         try FileManager.default.createDirectory(atPath: frames, withIntermediateDirectories: true)
