@@ -81,7 +81,7 @@ public struct ClipIngester: Sendable {
         let nameLimit = FileNameLength.limit(in: folder)
         return clips.map { clip in
             do {
-                let stamp = try inspectUpload(clip)
+                let (stamp, container) = try inspectUpload(clip)
                 // An upload is hashed only when a clip of the story has its size (it may be that
                 // clip); otherwise it is read once, as it is copied. Either way it is checked by
                 // its stamp: what goes in is what was inspected.
@@ -91,7 +91,8 @@ public struct ClipIngester: Sendable {
                     if let name = alreadyPresent(sha: hash, size: stamp.size) { return .alreadyPresent(name: name) }
                     check.sha256 = hash
                 }
-                let name = try place(clip, check: check, in: folder, nameLimit: nameLimit, after: &sequence)
+                let name = try place(
+                    clip, container: container, check: check, in: folder, nameLimit: nameLimit, after: &sequence)
                 sizes[name] = stamp.size
                 hashes[name] = check.sha256
                 let later = existing.filter { NaturalOrder.areInIncreasingOrder(name, $0) }
@@ -120,10 +121,11 @@ public struct ClipIngester: Sendable {
         return outcomes
     }
 
-    /// Inspects upload `clip`: it must inspect cleanly, have video and last more than 0 and at
-    /// most ``maxDuration`` seconds. Returns the stamp it had before it was inspected (its copy
-    /// must be of what was inspected); throws why it is rejected.
-    private func inspectUpload(_ clip: String) throws -> FileStamp {
+    /// Inspects upload `clip`: it must inspect cleanly, have video whose first frame decodes and
+    /// last more than 0 and at most ``maxDuration`` seconds. Returns the stamp it had before it
+    /// was inspected (its copy must be of what was inspected) and its container (`mov`, `mp4`);
+    /// throws why it is rejected.
+    private func inspectUpload(_ clip: String) throws -> (stamp: FileStamp, container: String) {
         let stamp = FileStamp(path: clip)
         let info = try ClipProbe.inspect(path: clip, timeout: timeout)
         let duration = try ClipRecord.playable(info, path: clip).duration
@@ -132,8 +134,12 @@ public struct ClipIngester: Sendable {
                 .invalidMedia, path: clip,
                 String(format: "%.1f s is longer than --max-duration %g s", duration, maxDuration))
         }
+        // Its header can be whole over pictures that do not decode (an upload whose data was
+        // damaged, a header claiming another codec or size): render would skip it, so it is
+        // refused here. Its first frame is decoded, small.
+        _ = try ClipFrameSource(path: clip, timeout: timeout, threads: 1).firstFrame(size: .width(64))
         guard let stamp else { throw MediaError(.missingInput, path: clip, "no such file") }
-        return stamp
+        return (stamp, info.container)
     }
 
     /// Refuses `folder` (STORIES/HANDLE) when something other than a folder inside the stories
@@ -157,9 +163,15 @@ public struct ClipIngester: Sendable {
     /// `sequence`, which is advanced past it, and returns the name. An existing name is never
     /// replaced: a name another writer took meanwhile is skipped.
     private func place(
-        _ clip: String, check: ClipPlacement.Check, in folder: String, nameLimit: Int, after sequence: inout Int
+        _ clip: String, container: String, check: ClipPlacement.Check, in folder: String, nameLimit: Int,
+        after sequence: inout Int
     ) throws -> String {
-        let base = (clip as NSString).lastPathComponent
+        var base = (clip as NSString).lastPathComponent
+        // Render plays only clip names (.mov, .mp4, .m4v): an upload named otherwise (`upload`,
+        // `video.bin`) gets its container's extension.
+        if !StoryInput.clipExtensions.contains((base as NSString).pathExtension.lowercased()) {
+            base += "." + container
+        }
         while sequence < Int.max - 1 {
             sequence += 1
             let name = ClipIngester.fileName(sequence: sequence, clipName: base, limit: nameLimit)

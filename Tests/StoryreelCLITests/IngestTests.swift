@@ -160,6 +160,26 @@ import Testing
             ])
     }
 
+    // From the QA pass: the old ingest took an upload whose index was whole over pictures that
+    // do not decode (render then skipped it), and stored an upload named without a clip
+    // extension under that name, which render does not play.
+    @Test func anUploadMustDecodeAndIsStoredUnderAClipName() throws {
+        let fixture = try BundleFixture()
+        let broken = try fixture.folder.write("broken.mp4", HostileFiles.goodClipWithPicturesZeroed(from: 0))
+        let bare = fixture.folder.path("upload")
+        try FileManager.default.copyItem(atPath: TestEnvironment.sample("sixty-fps.mp4"), toPath: bare)
+        let result = try TestEnvironment.storyreel([
+            "ingest", broken, bare, "--story", "new", "--into", fixture.stories,
+        ])
+        #expect(result.status == 65)
+        #expect(result.stderr == "storyreel: error: \(broken): rejected: no decodable video frame\n")
+        #expect(result.stdout == "\(bare): ingested as new/0001-upload.mp4\n")
+        let (render, _) = try fixture.render(into: "reel")
+        #expect(render.status == 0, "\(render.stderr)")
+        let manifest = try fixture.manifest("reel")
+        #expect(manifest.stories.first { $0.id == "new" }?.items.count == 1, "it plays")
+    }
+
     // The old code called a clip it could not write (a full disk) "rejected" and exited 65, so a
     // script that sets aside bad uploads set aside good ones.
     @Test func aClipThatCannotBeWrittenIsNotRejectedAndTheRunExits74() throws {
