@@ -73,12 +73,15 @@ public struct BundleRenderer: Sendable {
         if let saved { summary.settingsChanges = settings.changes(from: saved) }
         let plan = try BundlePlan.make(
             input: storyInput, settings: settings, options: options, cache: cache, bundle: output)
-        try settings.save(in: output, over: saved)
 
         var run = UnitRun(
             bundle: output, options: options, canvas: (plan.canvasWidth, plan.canvasHeight), ledger: ledger,
             progress: progress)
         run.execute(plan.shardUnits)
+        // Saved once the units ran, not before: a run interrupted (Ctrl-C, a cancelled CI job)
+        // leaves the bundle's settings as they were, and its note is printed by the run that
+        // saves them.
+        try settings.save(in: output, over: saved)
         // A clip whose units failed (it may have changed since it was hashed) is hashed and
         // probed again next time.
         let failed = Set(run.failures.map(\.path))

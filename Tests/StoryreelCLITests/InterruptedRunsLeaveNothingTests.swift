@@ -44,4 +44,23 @@ import Testing
         ) { !temporaries(under: out).isEmpty }
         #expect(temporaries(under: out).isEmpty)
     }
+
+    /// From the QA pass: the old render saved changed settings before it rendered anything, so
+    /// an interrupted run (a mistyped flag, then Ctrl-C) changed the bundle's settings for good,
+    /// with no note ever printed. They are saved once the units ran.
+    @Test func anInterruptedRunLeavesTheBundlesSettingsAsTheyWere() throws {
+        let out = folder.path("reel")
+        let stories = TestEnvironment.sample("stories")
+        let first = try TestEnvironment.storyreel(["render", stories, "-o", out, "--size", "90x160", "--quiet"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let settings = "\(out)/.storyreel/settings.json"
+        let before = try Data(contentsOf: URL(fileURLWithPath: settings))
+        try interrupt(
+            ["render", stories, "-o", out, "--size", "1080x1920", "--crf", "30", "--jobs", "1"], with: SIGINT
+        ) { !temporaries(under: out).isEmpty }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: settings)) == before)
+        let again = try TestEnvironment.storyreel(["render", stories, "-o", out, "--json"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(!again.stderr.contains("settings changed"), "\(again.stderr)")
+    }
 }
