@@ -117,7 +117,12 @@ public final class BundleLedger: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let folder = BundlePaths.join(bundle, BundlePaths.privateFolder)
-        try AtomicFile.write(try encoder.encode(snapshot), to: BundlePaths.join(folder, fileName))
+        let data = try encoder.encode(snapshot)
+        let path = BundlePaths.join(folder, fileName)
+        // A no-op run leaves the file as it is (its mtime too: CI caches key on it).
+        if (try? RegularFile.contents(of: path, maxSize: BundleLedger.maximumFileSize)) != data {
+            try AtomicFile.write(data, to: path)
+        }
         guard fileName == "ledger.json" else { return }
         for name in mergedFiles where name != fileName {
             unlink(BundlePaths.join(folder, name))

@@ -67,9 +67,25 @@ import Testing
         let (first, firstSummary) = try fixture.render(into: "one")
         #expect(first.status == 0, "\(first.stderr)")
         #expect((firstSummary["rendered"] as? Int ?? 0) > 0)
+        /// Every file in the bundle, hidden ones too, with its inode and mtime.
+        func stamps() -> [String: String] {
+            let root = fixture.folder.path("one")
+            let names = FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []
+            return Dictionary(
+                uniqueKeysWithValues: names.compactMap { name in
+                    let attributes = try? FileManager.default.attributesOfItem(atPath: "\(root)/\(name)")
+                    guard attributes?[.type] as? FileAttributeType == .typeRegular else { return nil }
+                    return (name, "\(attributes?[.systemFileNumber] ?? 0) \(attributes?[.modificationDate] ?? 0)")
+                })
+        }
+        let before = stamps()
         let (again, summary) = try fixture.render(into: "one")
         #expect(again.status == 0)
         #expect(summary["rendered"] as? Int == 0)
+        // Nothing is written again: the old code rewrote .storyreel/ledger.json, same bytes.
+        let after = stamps()
+        let rewritten = Set(after.keys).union(before.keys).filter { after[$0] != before[$0] }.sorted()
+        #expect(rewritten.isEmpty, "\(rewritten)")
         #expect(summary["cached"] as? Int == firstSummary["rendered"] as? Int)
         let (_, other) = try fixture.render(into: "another-name")
         #expect(other["rendered"] as? Int == firstSummary["rendered"] as? Int)
