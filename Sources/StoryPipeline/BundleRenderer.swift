@@ -88,6 +88,7 @@ public struct BundleRenderer: Sendable {
         let kept = plan.stories.flatMap(\.items).filter { !failed.contains($0.path) }.map(\.absolutePath)
         try? cache.save(keeping: Set(kept))
         guard options.shard == nil else {
+            summary.warnings += Self.setAsideWarnings(run)
             return try finish(run, summary: &summary, skipped: plan.skipped, started: started, ledger: ledger)
         }
 
@@ -111,6 +112,7 @@ public struct BundleRenderer: Sendable {
         }
         let transitions = try plan.transitionUnits(between: playing)
         run.execute(transitions.filter { !run.attempted.contains($0.output) })
+        summary.warnings += Self.setAsideWarnings(run)
         skipped += run.failures.filter { failure in !skipped.contains(failure) }
         // A failed transition is reported when it joins what plays; one into or out of a clip
         // that failed was replaced by a transition joining what plays.
@@ -200,4 +202,10 @@ public struct BundleRenderer: Sendable {
         }
         return removed
     }
+
+    /// One warning per output that had changed since storyreel wrote it and was set aside.
+    private static func setAsideWarnings(_ run: UnitRun) -> [String] {
+        run.setAside.map { "\($0.output) had changed since storyreel wrote it: kept as \($0.keptAs) and made again" }
+    }
+
 }

@@ -78,12 +78,21 @@ struct UnitRun {
         case current
         /// Make it (again).
         case make
+        /// It changed since storyreel wrote it: it was set aside, kept as this path relative to
+        /// the bundle; make it again.
+        case remake(keptAs: String)
         /// A file storyreel did not write has its name: leave it, and skip the unit.
         case foreign
     }
 
+    /// Outputs that had changed since storyreel wrote them, each set aside before it was made
+    /// again, with where it is kept: `posters/a.jpg` kept as `.storyreel/replaced/posters-a.jpg`.
+    private(set) var setAside: [(output: String, keptAs: String)] = []
+
     /// Makes every unit of `units` whose output is not in place. An output the ledger knows is
-    /// redone when it changed since it was written; an output it does not know (merged from a
+    /// redone when it changed since it was written, the changed file first set aside in
+    /// `.storyreel/replaced/` (someone may have put it there: it is not lost); an output it does
+    /// not know (merged from a
     /// shard without its ledger) is adopted when it has the name the plan expects and, for a
     /// clip, the contents its name says, for anything else the signature of its format. A file
     /// of that name that is neither is someone else's: it is left as it is and the unit is
@@ -94,7 +103,10 @@ struct UnitRun {
             let unit = units[index]
             switch ledger.state(of: unit.output) {
             case .current: return .current
-            case .missing, .changed, .notRegular: return .make
+            case .missing, .notRegular: return .make
+            case .changed:
+                guard let kept = UnitRun.setAside(unit.output, in: bundle) else { return .foreign }
+                return .remake(keptAs: kept)
             case .unknown:
                 let adopted = UnitRun.adopt(
                     unit, ledger: ledger, bundle: bundle, canvas: canvas, timeout: options.timeout)
@@ -109,6 +121,9 @@ struct UnitRun {
                 available.insert(unit.output)
                 cached += 1
             case .make:
+                pending.append(unit)
+            case .remake(let kept):
+                setAside.append((unit.output, kept))
                 pending.append(unit)
             case .foreign:
                 fail(
@@ -177,6 +192,31 @@ struct UnitRun {
         } else {
             unitFailures.append((unit, reason))
         }
+    }
+
+    /// Moves the output `relative` of `bundle` into `.storyreel/replaced/` (its path's `/` made
+    /// `-`, a number added when the name is taken), on the same file system, and returns where it
+    /// went relative to the bundle; nil when it could not be moved (it is then left alone).
+    private static func setAside(_ relative: String, in bundle: String) -> String? {
+        let folder = BundlePaths.join(bundle, BundlePaths.privateFolder + "/replaced")
+        guard mkdir(folder, 0o777) == 0 || errno == EEXIST else { return nil }
+        let flat = relative.replacingOccurrences(of: "/", with: "-")
+        let (stem, suffix) = ((flat as NSString).deletingPathExtension, (flat as NSString).pathExtension)
+        for attempt in 1...1000 {
+            let name = attempt == 1 ? flat : "\(stem)-\(attempt)" + (suffix.isEmpty ? "" : ".\(suffix)")
+            let destination = BundlePaths.join(folder, name)
+            // Never over a file already kept: link it there, then take the output's name away.
+            guard link(BundlePaths.join(bundle, relative), destination) == 0 else {
+                if errno == EEXIST { continue }
+                return nil
+            }
+            guard unlink(BundlePaths.join(bundle, relative)) == 0 else {
+                unlink(destination)
+                return nil
+            }
+            return BundlePaths.privateFolder + "/replaced/" + name
+        }
+        return nil
     }
 
     /// `error` when it is a failure to write into the bundle (a full disk, a read-only folder),

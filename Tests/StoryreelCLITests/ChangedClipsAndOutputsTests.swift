@@ -26,11 +26,26 @@ import Testing
         let broken = try TestEnvironment.storyreel(["validate", "\(bundle)/manifest.json"])
         #expect(broken.status == 65, "the truncated copy fails validate")
 
+        let tampered = [
+            first.src: try Data(contentsOf: URL(fileURLWithPath: clip)),
+            first.poster: try Data(
+                contentsOf: URL(fileURLWithPath: poster)),
+        ]
         let (result, summary) = try fixture.render(into: "reel")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(summary["rendered"] as? Int == 2, "the clip copy and the poster are redone")
         #expect(try Data(contentsOf: URL(fileURLWithPath: clip)) == original)
         #expect(try Data(contentsOf: URL(fileURLWithPath: poster)) == originalPoster)
+        // What was there is not lost (someone may have put it there): it is kept aside, said so.
+        for (relative, bytes) in tampered {
+            let kept = ".storyreel/replaced/" + relative.replacingOccurrences(of: "/", with: "-")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: "\(bundle)/\(kept)")) == bytes, "\(kept)")
+            #expect(
+                result.stderr.contains(
+                    "storyreel: warning: \(relative) had changed since storyreel wrote it: kept as \(kept) and made again"
+                ),
+                "\(result.stderr)")
+        }
         let validate = try TestEnvironment.storyreel(["validate", "\(bundle)/manifest.json"])
         #expect(validate.status == 0, "\(validate.stderr)")
     }
