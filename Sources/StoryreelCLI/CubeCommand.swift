@@ -90,6 +90,15 @@ public enum CubeCommand: Command {
         let planned = plannedOutputs(outputs, frameCount: job.frameCount)
         try InputProtection.check(planned, against: arguments.positionals)
         try InputProtection.checkDistinct(planned)
+        // What is written is what the name says: an MP4 or QuickTime clip, a PNG filmstrip.
+        if let path = outputs.videoPath, path != "-",
+            !["mp4", "mov", "m4v"].contains((path as NSString).pathExtension.lowercased())
+        {
+            throw UsageError("-o '\(path)': cube writes an MP4 or QuickTime clip; name it .mp4, .m4v or .mov")
+        }
+        if let path = outputs.filmstripPath, (path as NSString).pathExtension.lowercased() != "png" {
+            throw UsageError("--filmstrip '\(path)': the filmstrip is a PNG; name it .png")
+        }
         let frameFolder = try outputs.framesDirectory.map { try CubeFrameFolder(checking: $0) }
         let summary = try job.run(writing: outputs)
         try frameFolder?.recordRun(frameCount: summary.frameCount)

@@ -221,6 +221,22 @@ import Testing
         #expect(try filesLeft() == ["file", "taken.mp4"])
     }
 
+    /// From the QA pass: `-o out.mkv` and `--filmstrip strip.jpg` got an MP4 and a PNG under
+    /// those names. A name that says another format is refused before any work.
+    @Test func outputNamesSayWhatIsWritten() throws {
+        let common = [Self.fromClip, Self.toClip, "--size", "90x160", "--duration", "0.1"]
+        for (option, name, reason) in [
+            ("-o", "out.mkv", "cube writes an MP4 or QuickTime clip"), ("-o", "out.webm", "cube writes an MP4"),
+            ("--filmstrip", "strip.jpg", "the filmstrip is a PNG"),
+        ] {
+            let result = try cube(common + [option, folder.path(name)])
+            #expect(result.status == 64, "\(name): \(result.stderr)")
+            #expect(result.stderr.contains(reason), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.path(name)))
+        }
+        #expect(try cube(common + ["-o", folder.path("out.M4V")]).status == 0)
+    }
+
     /// Two outputs naming one file, however spelled, are refused before any work: one would be
     /// written over the other. An existing file there keeps its bytes.
     @Test func outputsNamingOneFileAreAUsageError() throws {

@@ -19,12 +19,17 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: folder.path("y")))
     }
 
-    @Test func cubeWritesAOneCharacterName() throws {
+    @Test func cubeTakesAOneCharacterNameAsANameWithoutAClipExtension() throws {
         let clip = TestEnvironment.sample("portrait-h264.mp4")
-        let result = try TestEnvironment.storyreel(
+        let bare = try TestEnvironment.storyreel(
             ["cube", clip, clip, "-o", "c", "--size", "90x160", "--duration", "0.2", "--quiet"], in: folder.url)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(FileManager.default.fileExists(atPath: folder.path("c")))
+        // Refused for its name (the old code wrote an MP4 under any name), not a crash.
+        #expect(bare.status == 64, "\(bare.stderr)")
+        #expect(bare.stderr.hasPrefix("storyreel: error: -o 'c': cube writes an MP4 or QuickTime clip"))
+        let short = try TestEnvironment.storyreel(
+            ["cube", clip, clip, "-o", "c.mp4", "--size", "90x160", "--duration", "0.2", "--quiet"], in: folder.url)
+        #expect(short.status == 0, "\(short.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.path("c.mp4")))
     }
 
     @Test func theContainingFolderOfAPath() {
