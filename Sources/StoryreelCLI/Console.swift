@@ -83,10 +83,28 @@ public struct Console: Sendable {
     public static var outputFailure: String? { failedOutput.withLock { $0 } }
     private static let failedOutput = Mutex<String?>(nil)
 
+    /// Opens `/dev/null` on each of stdin, stdout and stderr that the process was started
+    /// without (`2>&-`), before anything else opens a file: the first file opened would take
+    /// that number, and diagnostics meant for stderr would go into it (a bundle's `.lock`). A
+    /// closed stdout still fails the run, as `Bad file descriptor`: what was printed is lost.
+    public static func reserveStandardDescriptors() {
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO]
+        where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            let opened = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+            if opened >= 0, opened != descriptor {
+                dup2(opened, descriptor)
+                close(opened)
+            }
+            if descriptor == STDOUT_FILENO { stdoutWasClosed.withLock { $0 = true } }
+        }
+    }
+    private static let stdoutWasClosed = Mutex(false)
+
     /// Writes `data` to stdout as it is (an image for `-o -`); throws `.ioFailure` with the
     /// system's reason when it cannot be written whole.
     public func outputData(_ data: Data) throws {
-        if let failure = Self.writeAll(data, to: STDOUT_FILENO) {
+        let closed = Self.stdoutWasClosed.withLock { $0 } ? String(cString: strerror(EBADF)) : nil
+        if let failure = closed ?? Self.writeAll(data, to: STDOUT_FILENO) {
             throw MediaError(.ioFailure, path: "-", "cannot write to standard output: \(failure)")
         }
     }
@@ -95,6 +113,10 @@ public struct Console: Sendable {
     /// nowhere to be told and is dropped (FileHandle's `write(_:)` traps on either, killing the
     /// process).
     private func write(_ text: String, to handle: FileHandle) {
+        if handle.fileDescriptor == STDOUT_FILENO, Self.stdoutWasClosed.withLock({ $0 }) {
+            Self.failedOutput.withLock { $0 = $0 ?? String(cString: strerror(EBADF)) }
+            return
+        }
         guard let failure = Self.writeAll(Data(text.utf8), to: handle.fileDescriptor) else { return }
         if handle.fileDescriptor == STDOUT_FILENO { Self.failedOutput.withLock { $0 = $0 ?? failure } }
     }

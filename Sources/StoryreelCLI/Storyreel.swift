@@ -23,6 +23,7 @@ public enum Storyreel {
     /// help is) and nothing to stdout. Output that cannot be written to stdout (a full disk behind
     /// `>`) makes the status 74, with an error line.
     public static func main(_ arguments: [String]) -> Int32 {
+        Console.reserveStandardDescriptors()
         let status = run(arguments)
         // Output that could not be written is lost work for whoever reads it: the run failed.
         guard let failure = Console.outputFailure, status != ExitCode.ioError.rawValue else { return status }

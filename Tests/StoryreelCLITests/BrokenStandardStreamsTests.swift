@@ -29,6 +29,18 @@ import Testing
         #expect(lines.first?.hasPrefix("storyreel: error: ") == true && lines.first?.hasSuffix(reason) == true)
     }
 
+    /// From the QA pass: started with stderr closed, render opened its lock file as descriptor
+    /// 2 and wrote its progress and notes into OUT/.lock.
+    @Test func aClosedStderrIsNoFileTheRunOpens() throws {
+        let folder = try TemporaryFolder()
+        let out = folder.path("reel")
+        let result = try storyreel(
+            ["render", TestEnvironment.sample("stories"), "-o", out, "--size", "90x160", "--jobs", "1"], "2>&-")
+        #expect(result.status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(out)/.lock")).isEmpty)
+        #expect(try TestEnvironment.storyreel(["validate", out]).status == 0)
+    }
+
     @Test func aWrittenFileIsStillReportedAndALostErrorLineChangesNothing() throws {
         let folder = try TemporaryFolder()
         let written = try storyreel(["thumbnail", Self.clip, "-o", folder.path("poster.jpg")], "> /dev/full")
