@@ -109,10 +109,26 @@ public final class ClipFrameSource {
     /// The container's duration in seconds (after edit lists), or nil when unknown.
     public var duration: Double? { file.duration }
 
-    /// How long the video's frames play, in seconds: the video stream's duration, else the
-    /// container's. A clip whose container starts 5 s before its first frame (an empty edit)
-    /// lasts 7 s with 2 s of video; `--at 50%` means the middle of those 2 s.
-    public var videoDuration: Double? { stream.duration ?? file.duration }
+    /// The frame shown at `share` (0 to 1) of the video's own span, from its first frame to its
+    /// end: `--at 50%` is the middle of the pictures, wherever the container or the audio starts
+    /// (a container 7 s long whose 2 s of video start at 5 s; audio from 0 s, video from 3 s).
+    public func frame(atShareOfVideo share: Double, size: FrameSize) throws -> RGBAImageBuffer {
+        guard share.isFinite, (0...1).contains(share) else {
+            throw MediaError(.unsupported, path: path, "cannot take a frame at \(share * 100)% of the video")
+        }
+        return try MediaError.naming(path) {
+            let start = stream.stream.pointee.start_time == cff_nopts_value() ? origin : stream.startTimestamp
+            let span: Int64
+            if stream.stream.pointee.duration != cff_nopts_value(), stream.stream.pointee.duration > 0 {
+                span = stream.stream.pointee.duration
+            } else {
+                span = Int64(clamping: Int(((file.duration ?? 0) / stream.timeBase).rounded(.down)))
+            }
+            let offset = Int64(clamping: Int((Double(span) * share).rounded(.down)))
+            let (frame, _) = try decodeFrame(atOrAfter: start.saturatingAdd(offset))
+            return try deliver(frame, size: size, clamped: false)
+        }
+    }
 
     /// The frame shown at `seconds` from the clip's start: the first frame whose presentation
     /// time is at or after it, as `ffmpeg -ss` picks it. A time after the last frame gives the last

@@ -47,7 +47,7 @@ public struct PosterJob: Sendable {
             image = try source.frame(at: seconds, size: size)
             if source.lastRequestWasClamped { clampedRequest = seconds }
         case .percent(let percent):
-            image = try source.frame(at: (source.videoDuration ?? 0) * percent / 100, size: size)
+            image = try source.frame(atShareOfVideo: percent / 100, size: size)
         }
         let data = try MediaError.naming(output) { try ImageEncoder.encode(image, format: format, quality: quality) }
         return (data, PosterResult(output: output, clampedRequest: clampedRequest, frameTime: source.lastFrameTime))

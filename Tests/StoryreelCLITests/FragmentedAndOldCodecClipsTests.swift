@@ -67,12 +67,26 @@ import Testing
         let frames = try PixelComparison.ffmpegFrames(
             clip, width: 320, height: 240, options: PixelComparison.mediaLayerScaling)
         #expect(frames.count == 60)
-        for (time, expected) in [("0%", 0), ("50%", 30), ("100%", 59)] {
-            _ = try poster(clip, at: time, "offset-\(expected).png")
-            let ours = try PixelComparison.ffmpegImage(folder.path("offset-\(expected).png"), width: 320, height: 240)
-            let scores = frames.map { PixelComparison.psnr(ours, $0) }
-            let best = scores.indices.max { scores[$0] < scores[$1] }
-            #expect(best.map { abs($0 - expected) <= 1 } == true, "--at \(time): frame \(best ?? -1), not \(expected)")
+        // And the same pictures 3 s into a clip whose audio starts at 0 s (QA: the share was of
+        // the span from 0 s, so 50% and 100% both gave the first frame).
+        let late = folder.path("late.mp4")
+        let made = try TestEnvironment.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-itsoffset", "3", "-i", clip, "-f", "lavfi", "-i", "sine=d=6", "-map", "0:v",
+                "-map", "1:a", "-c:v", "copy", "-c:a", "aac", late,
+            ])
+        #expect(made.status == 0, "\(made.stderr)")
+        for path in [clip, late] {
+            for (time, expected) in [("0%", 0), ("50%", 30), ("100%", 59)] {
+                let name = "\((path as NSString).lastPathComponent)-\(expected).png"
+                _ = try poster(path, at: time, name)
+                let ours = try PixelComparison.ffmpegImage(folder.path(name), width: 320, height: 240)
+                let scores = frames.map { PixelComparison.psnr(ours, $0) }
+                let best = scores.indices.max { scores[$0] < scores[$1] }
+                #expect(
+                    best.map { abs($0 - expected) <= 1 } == true, "\(name) --at \(time): frame \(best ?? -1)")
+            }
         }
     }
 
