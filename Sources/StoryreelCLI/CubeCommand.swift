@@ -100,6 +100,13 @@ public enum CubeCommand: Command {
             throw UsageError("--filmstrip '\(path)': the filmstrip is a PNG; name it .png")
         }
         let frameFolder = try outputs.framesDirectory.map { try CubeFrameFolder(checking: $0) }
+        // The filmstrip is written last: a folder it cannot be written into (missing, read-only)
+        // would fail the run after the frames replaced an earlier run's, and they would be lost.
+        if let path = outputs.filmstripPath {
+            let probe = try TemporaryFile.create(for: path)
+            close(probe.descriptor)
+            TemporaryFile.remove(probe.path)
+        }
         let summary = try job.run(writing: outputs)
         try frameFolder?.recordRun(frameCount: summary.frameCount)
         var written = [outputs.videoPath, outputs.filmstripPath].compactMap { $0 }

@@ -61,6 +61,20 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: new), "nothing made")
     }
 
+    /// From the QA pass: a --filmstrip into a missing folder failed only once the frames were
+    /// written, over the earlier run's, and the failure then removed them: 15 of 30 were lost.
+    @Test func aFilmstripThatCannotBeWrittenFailsBeforeAnyFrameIsReplaced() throws {
+        let frames = folder.path("frames")
+        #expect(try cube(frames, duration: "1").status == 0)
+        let before = FolderSnapshot(frames)
+        let result = try TestEnvironment.storyreel([
+            "cube", Self.from, Self.to, "--size", "64x64", "--frames-dir", frames, "--filmstrip",
+            folder.path("missing/strip.png"),
+        ])
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(FolderSnapshot(frames) == before, "the earlier run's 30 frames are as they were")
+    }
+
     @Test func aFolderHoldingFramesStoryreelDidNotWriteIsRefused() throws {
         let frames = folder.path("theirs")
         try FileManager.default.createDirectory(atPath: frames, withIntermediateDirectories: true)
