@@ -95,6 +95,32 @@ public final class BundleLedger: Sendable {
     /// Every recorded output.
     public var recorded: Set<String> { entries.withLock { Set($0.keys) } }
 
+    /// Moves `relative`, an output that changed since storyreel wrote it (someone may have put
+    /// their own file there), into `.storyreel/replaced/` (its path's `/` made `-`, a number
+    /// added when the name is taken), on the same file system, and returns where it went
+    /// relative to the bundle; nil when it could not be moved (it is then left alone).
+    public func setAside(_ relative: String) -> String? {
+        let folder = BundlePaths.join(bundle, BundlePaths.privateFolder + "/replaced")
+        guard mkdir(folder, 0o777) == 0 || errno == EEXIST else { return nil }
+        let flat = relative.replacingOccurrences(of: "/", with: "-")
+        let (stem, suffix) = ((flat as NSString).deletingPathExtension, (flat as NSString).pathExtension)
+        for attempt in 1...1000 {
+            let name = attempt == 1 ? flat : "\(stem)-\(attempt)" + (suffix.isEmpty ? "" : ".\(suffix)")
+            let destination = BundlePaths.join(folder, name)
+            // Never over a file already kept: link it there, then take the output's name away.
+            guard link(BundlePaths.join(bundle, relative), destination) == 0 else {
+                if errno == EEXIST { continue }
+                return nil
+            }
+            guard unlink(BundlePaths.join(bundle, relative)) == 0 else {
+                unlink(destination)
+                return nil
+            }
+            return BundlePaths.privateFolder + "/replaced/" + name
+        }
+        return nil
+    }
+
     /// Removes `relative` when it is still exactly the file storyreel recorded (same size and
     /// mtime), and forgets it either way. Returns true when a file was removed.
     public func removeIfUnchanged(_ relative: String) -> Bool {

@@ -130,13 +130,14 @@ public struct BundleRenderer: Sendable {
         let manifestPath = BundlePaths.join(output, BundlePaths.manifest)
         let bytes = try manifest.manifest.jsonData()
         if (try? RegularFile.contents(of: manifestPath, maxSize: UInt64(bytes.count))) != bytes {
+            try setAsideIfChanged(BundlePaths.manifest, ledger: ledger, summary: &summary)
             try AtomicFile.write(bytes, to: manifestPath, stagingFolder: privateFolder)
         }
         if ledger.state(of: BundlePaths.manifest) != .current { try ledger.record(BundlePaths.manifest) }
         summary.manifestPath = manifestPath
         var referenced = manifest.referencedFiles.union([BundlePaths.manifest])
         if settings.player {
-            if let note = try writePlayerPage(for: bytes, ledger: ledger) {
+            if let note = try writePlayerPage(for: bytes, ledger: ledger, summary: &summary) {
                 summary.notes.append(note)
             } else {
                 referenced.insert(PlayerPage.fileName)
@@ -165,7 +166,9 @@ public struct BundleRenderer: Sendable {
     /// its bytes change, and records it in the ledger. A page storyreel did not write (or that
     /// is not a regular file) is left alone: the returned note says so. One the ledger does not
     /// know that begins as storyreel's pages do is storyreel's, for an older manifest.
-    private func writePlayerPage(for manifest: Data, ledger: BundleLedger) throws -> String? {
+    private func writePlayerPage(for manifest: Data, ledger: BundleLedger, summary: inout RenderSummary) throws
+        -> String?
+    {
         let page = PlayerPage(manifest: manifest).bytes
         let name = PlayerPage.fileName
         let path = BundlePaths.join(output, name)
@@ -179,11 +182,25 @@ public struct BundleRenderer: Sendable {
         case .missing, .current, .changed, .unknown:
             if current != page {
                 let privateFolder = BundlePaths.join(output, BundlePaths.privateFolder)
+                try setAsideIfChanged(name, ledger: ledger, summary: &summary)
                 try AtomicFile.write(page, to: path, stagingFolder: privateFolder)
             }
             if state != .current || current != page { try ledger.record(name) }
             return nil
         }
+    }
+
+    /// Moves `relative` into `.storyreel/replaced/`, with a warning, when it changed since
+    /// storyreel wrote it (an edited manifest or page is someone's work); throws when it cannot
+    /// be moved, leaving it as it is.
+    private func setAsideIfChanged(_ relative: String, ledger: BundleLedger, summary: inout RenderSummary) throws {
+        guard ledger.state(of: relative) == .changed else { return }
+        guard let kept = ledger.setAside(relative) else {
+            throw MediaError(
+                .cannotCreateOutput, path: BundlePaths.join(output, relative),
+                "changed since storyreel wrote it, and cannot be moved aside to be written again")
+        }
+        summary.warnings.append(Self.setAsideWarning(relative, keptAs: kept))
     }
 
     /// True when the file at `path` begins as storyreel's pages do (a bundle copied without its
@@ -203,9 +220,14 @@ public struct BundleRenderer: Sendable {
         return removed
     }
 
+    /// The warning for an output that had changed since storyreel wrote it and was set aside.
+    private static func setAsideWarning(_ output: String, keptAs kept: String) -> String {
+        "\(output) had changed since storyreel wrote it: kept as \(kept) and made again"
+    }
+
     /// One warning per output that had changed since storyreel wrote it and was set aside.
     private static func setAsideWarnings(_ run: UnitRun) -> [String] {
-        run.setAside.map { "\($0.output) had changed since storyreel wrote it: kept as \($0.keptAs) and made again" }
+        run.setAside.map { setAsideWarning($0.output, keptAs: $0.keptAs) }
     }
 
 }

@@ -105,7 +105,7 @@ struct UnitRun {
             case .current: return .current
             case .missing, .notRegular: return .make
             case .changed:
-                guard let kept = UnitRun.setAside(unit.output, in: bundle) else { return .foreign }
+                guard let kept = ledger.setAside(unit.output) else { return .foreign }
                 return .remake(keptAs: kept)
             case .unknown:
                 let adopted = UnitRun.adopt(
@@ -192,31 +192,6 @@ struct UnitRun {
         } else {
             unitFailures.append((unit, reason))
         }
-    }
-
-    /// Moves the output `relative` of `bundle` into `.storyreel/replaced/` (its path's `/` made
-    /// `-`, a number added when the name is taken), on the same file system, and returns where it
-    /// went relative to the bundle; nil when it could not be moved (it is then left alone).
-    private static func setAside(_ relative: String, in bundle: String) -> String? {
-        let folder = BundlePaths.join(bundle, BundlePaths.privateFolder + "/replaced")
-        guard mkdir(folder, 0o777) == 0 || errno == EEXIST else { return nil }
-        let flat = relative.replacingOccurrences(of: "/", with: "-")
-        let (stem, suffix) = ((flat as NSString).deletingPathExtension, (flat as NSString).pathExtension)
-        for attempt in 1...1000 {
-            let name = attempt == 1 ? flat : "\(stem)-\(attempt)" + (suffix.isEmpty ? "" : ".\(suffix)")
-            let destination = BundlePaths.join(folder, name)
-            // Never over a file already kept: link it there, then take the output's name away.
-            guard link(BundlePaths.join(bundle, relative), destination) == 0 else {
-                if errno == EEXIST { continue }
-                return nil
-            }
-            guard unlink(BundlePaths.join(bundle, relative)) == 0 else {
-                unlink(destination)
-                return nil
-            }
-            return BundlePaths.privateFolder + "/replaced/" + name
-        }
-        return nil
     }
 
     /// `error` when it is a failure to write into the bundle (a full disk, a read-only folder),

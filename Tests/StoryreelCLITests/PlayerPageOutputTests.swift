@@ -28,6 +28,32 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
+    /// From the QA pass: a page or manifest edited by hand was overwritten by the next render,
+    /// silently. It is someone's work: it is kept in .storyreel/replaced/, with a warning.
+    @Test func anEditedPageOrManifestIsKeptAsideBeforeItIsWrittenAgain() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let bundle = fixture.folder.path("reel")
+        let edited = try #require(page(fixture, "reel")) + "<!-- mine -->\n"
+        try Data(edited.utf8).write(to: URL(fileURLWithPath: "\(bundle)/index.html"))
+        let manifest = try fixture.manifestBytes("reel")
+        let editedManifest = Data(
+            String(decoding: manifest, as: UTF8.self).replacingOccurrences(
+                of: "\"Ana Lima\"", with: "\"Ana L.\""
+            ).utf8)
+        #expect(editedManifest != manifest)
+        try editedManifest.write(to: URL(fileURLWithPath: "\(bundle)/manifest.json"))
+        let (result, _) = try fixture.render(into: "reel")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try fixture.manifestBytes("reel") == manifest, "written again")
+        #expect(page(fixture, "reel")?.contains("<!-- mine -->") == false, "written again")
+        for (name, bytes) in [("index.html", Data(edited.utf8)), ("manifest.json", editedManifest)] {
+            let kept = "\(bundle)/.storyreel/replaced/\(name)"
+            #expect(try Data(contentsOf: URL(fileURLWithPath: kept)) == bytes, "\(name) kept")
+            #expect(result.stderr.contains("warning: \(name) had changed since storyreel wrote it"), "\(result.stderr)")
+        }
+    }
+
     @Test func renderWritesThePageWithTheManifestAndRewritesItOnlyWhenTheManifestChanges() throws {
         let fixture = try BundleFixture()
         let (first, _) = try fixture.render(into: "reel")
