@@ -122,9 +122,9 @@ public final class ClipFrameSource {
             if stream.stream.pointee.duration != cff_nopts_value(), stream.stream.pointee.duration > 0 {
                 span = stream.stream.pointee.duration
             } else {
-                span = Int64(clamping: Int(((file.duration ?? 0) / stream.timeBase).rounded(.down)))
+                span = Int64(Int(saturating: ((file.duration ?? 0) / stream.timeBase).rounded(.down)))
             }
-            let offset = Int64(clamping: Int((Double(span) * share).rounded(.down)))
+            let offset = Int64(Int(saturating: (Double(span) * share).rounded(.down)))
             let (frame, _) = try decodeFrame(atOrAfter: start.saturatingAdd(offset))
             return try deliver(frame, size: size, clamped: false)
         }
