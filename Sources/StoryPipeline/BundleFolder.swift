@@ -36,8 +36,9 @@ public enum BundleFolder {
 
     /// Refuses OUT when it is INPUT or inside it (64), or when it holds things that are not
     /// storyreel's and `force` is false (73). `inputRoot` is the stories folder or the spec's
-    /// folder; it need not exist yet (`ingest --create --render OUT` checks OUT first).
-    public static func check(output: String, inputRoot: String, force: Bool) throws {
+    /// folder; it need not exist yet (`ingest --create --render OUT` checks OUT first). The
+    /// refusal suggests `--force` when the command takes it (`render`), else `render --force`.
+    public static func check(output: String, inputRoot: String, force: Bool, takesForce: Bool = true) throws {
         let input = BundlePaths.realPath(inputRoot) ?? BundlePaths.prospectiveRealPath(inputRoot)
         let resolvedOutput = BundlePaths.prospectiveRealPath(output)
         if BundlePaths.isInside(resolvedOutput, input) {
@@ -49,7 +50,10 @@ public enum BundleFolder {
             throw BundleRefusal(
                 .notABundle, path: output,
                 "not empty and not a storyreel bundle (it holds \(entry)); choose an empty folder, "
-                    + "or pass --force to render there anyway (storyreel then touches only its own files)")
+                    + (takesForce
+                        ? "or pass --force to render there anyway"
+                        : "or render there once with `storyreel render --force`")
+                    + " (storyreel then touches only its own files)")
         }
         let manifest = BundlePaths.join(output, BundlePaths.manifest)
         guard let stamp = FileStamp(path: manifest, followingLinks: false) else { return }

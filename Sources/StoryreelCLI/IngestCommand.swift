@@ -50,7 +50,7 @@ public enum IngestCommand: Command {
         }
         // OUT is checked as render checks it, before any clip is ingested or STORIES created.
         if let output = arguments[render] {
-            try BundleFolder.check(output: output, inputRoot: stories, force: false)
+            try BundleFolder.check(output: output, inputRoot: stories, force: false, takesForce: false)
         }
         let storiesToCreate = try isStoriesFolderToCreate(stories, create: arguments[create])
         var console = console

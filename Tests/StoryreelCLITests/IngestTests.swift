@@ -246,6 +246,18 @@ import Testing
         #expect(onFile.stdout.isEmpty)
         #expect(onFile.stderr.contains("\(file): exists and is not a folder"))
         #expect(FolderSnapshot(fixture.stories) == before)
+        // A folder of other files: the advice is one ingest can follow (it takes no --force; the
+        // old line told it to pass one, which ingest then refused with 64).
+        let other = fixture.folder.path("other")
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: false)
+        _ = try fixture.folder.write("other/notes.txt", Data("mine".utf8))
+        let foreign = try TestEnvironment.storyreel([
+            "ingest", clip, "--story", "chloe", "--into", fixture.stories, "--render", other,
+        ])
+        #expect(foreign.status == 73)
+        #expect(foreign.stderr.contains("or render there once with `storyreel render --force`"), "\(foreign.stderr)")
+        #expect(!foreign.stderr.contains("pass --force"))
+        #expect(FolderSnapshot(fixture.stories) == before)
         // A stories folder --create would make is not made either.
         let fresh = fixture.folder.path("fresh")
         let created = try TestEnvironment.storyreel([
