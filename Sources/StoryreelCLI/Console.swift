@@ -103,8 +103,7 @@ public struct Console: Sendable {
     /// Writes `data` to stdout as it is (an image for `-o -`); throws `.ioFailure` with the
     /// system's reason when it cannot be written whole.
     public func outputData(_ data: Data) throws {
-        let closed = Self.stdoutWasClosed.withLock { $0 } ? String(cString: strerror(EBADF)) : nil
-        if let failure = closed ?? Self.writeAll(data, to: STDOUT_FILENO) {
+        if let failure = Self.writeStandardOutput(data) {
             throw MediaError(.ioFailure, path: "-", "cannot write to standard output: \(failure)")
         }
     }
@@ -113,12 +112,18 @@ public struct Console: Sendable {
     /// nowhere to be told and is dropped (FileHandle's `write(_:)` traps on either, killing the
     /// process).
     private func write(_ text: String, to handle: FileHandle) {
-        if handle.fileDescriptor == STDOUT_FILENO, Self.stdoutWasClosed.withLock({ $0 }) {
-            Self.failedOutput.withLock { $0 = $0 ?? String(cString: strerror(EBADF)) }
+        guard handle.fileDescriptor == STDOUT_FILENO else {
+            _ = Self.writeAll(Data(text.utf8), to: handle.fileDescriptor)
             return
         }
-        guard let failure = Self.writeAll(Data(text.utf8), to: handle.fileDescriptor) else { return }
-        if handle.fileDescriptor == STDOUT_FILENO { Self.failedOutput.withLock { $0 = $0 ?? failure } }
+        if let failure = Self.writeStandardOutput(Data(text.utf8)) { Self.failedOutput.withLock { $0 = $0 ?? failure } }
+    }
+
+    /// Writes `data` to stdout; returns why it could not (`Bad file descriptor` when the process
+    /// was started without one: ``reserveStandardDescriptors()`` put `/dev/null` there), or nil.
+    private static func writeStandardOutput(_ data: Data) -> String? {
+        if stdoutWasClosed.withLock({ $0 }) { return String(cString: strerror(EBADF)) }
+        return writeAll(data, to: STDOUT_FILENO)
     }
 
     /// Writes `data` whole to `descriptor` with write(2), retrying short writes and EINTR;

@@ -91,8 +91,7 @@ public enum CubeCommand: Command {
         try InputProtection.check(planned, against: arguments.positionals)
         try InputProtection.checkDistinct(planned)
         // What is written is what the name says: an MP4 or QuickTime clip, a PNG filmstrip.
-        if let path = outputs.videoPath, path != "-",
-            !["mp4", "mov", "m4v"].contains((path as NSString).pathExtension.lowercased())
+        if let path = outputs.videoPath, !["mp4", "mov", "m4v"].contains((path as NSString).pathExtension.lowercased())
         {
             throw UsageError("-o '\(path)': cube writes an MP4 or QuickTime clip; name it .mp4, .m4v or .mov")
         }
@@ -156,9 +155,8 @@ public enum CubeCommand: Command {
             planned += frames.map { .init(label: "--frames-dir's frame '\($0)'", path: $0) }
             let record = (folder as NSString).appendingPathComponent(CubeFrameFolder.recordName)
             planned.append(.init(label: "--frames-dir's record '\(record)'", path: record))
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
             let written = Set(frames.map { ($0 as NSString).lastPathComponent })
-            for name in names.sorted() where name.hasPrefix("frame_") && !written.contains(name) {
+            for name in CubeFrameFolder.frameNames(in: folder) where !written.contains(name) {
                 let path = (folder as NSString).appendingPathComponent(name)
                 planned.append(
                     .init(label: "--frames-dir's earlier frame '\(path)' (a shorter run removes it)", path: path))

@@ -15,12 +15,16 @@ struct CubeFrameFolder {
     /// The record's name inside the folder.
     static let recordName = ".storyreel-frames"
 
+    /// The names of the `frame_*` files in `path` (none when it is missing), sorted.
+    static func frameNames(in path: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasPrefix("frame_") }.sorted()
+    }
+
     /// Reads `path` (missing: nothing to replace); throws 73 when it holds frames no run of
     /// storyreel recorded.
     init(checking path: String) throws {
         self.path = path
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        let frames = Set(names.filter { $0.hasPrefix("frame_") })
+        let frames = Set(Self.frameNames(in: path))
         let recordPath = (path as NSString).appendingPathComponent(Self.recordName)
         let recorded =
             (try? RegularFile.contents(of: recordPath, maxSize: 1 << 20))
