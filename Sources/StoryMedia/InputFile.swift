@@ -174,9 +174,7 @@ public final class InputFile {
         if code < 0, deadline.hasPassed {
             // Not `what`: that says what the failure would mean ("not a readable QuickTime/MP4
             // file"), and a file cut off by its deadline may be perfectly good.
-            let limit = deadline.seconds.map { " after \(String(format: "%g", $0)) s" } ?? ""
-            throw MediaError(
-                .timedOut, path: path, "timed out\(limit) while reading it; raise --timeout for very large files")
+            throw MediaError.deadlinePassed(path: path, seconds: deadline.seconds)
         }
         try ffmpegCheck(code, what, path: path)
     }

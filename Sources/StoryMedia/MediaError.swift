@@ -61,6 +61,15 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
     /// kept as it is.
     public func naming(_ path: String) -> MediaError { self.path == nil ? about(path) : self }
 
+    /// `.timedOut` about `path`, whose deadline of `seconds` (`--timeout`; nil: not known)
+    /// passed while it was read: `timed out after 30 s while reading it; raise --timeout …`. It
+    /// says nothing of the file, which may be perfectly good.
+    static func deadlinePassed(path: String, seconds: Double?) -> MediaError {
+        let limit = seconds.map { " after \(String(format: "%g", $0)) s" } ?? ""
+        return MediaError(
+            .timedOut, path: path, "timed out\(limit) while reading it; raise --timeout for very large files")
+    }
+
     /// Runs `body` and returns its result; a ``MediaError`` it throws without a path is rethrown
     /// about `path`, so every error line names a file. Other errors pass through.
     public static func naming<T>(_ path: String, _ body: () throws -> T) throws -> T {

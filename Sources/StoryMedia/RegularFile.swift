@@ -68,9 +68,7 @@ public final class RegularFile {
     /// `.timedOut` once the deadline has passed and `.ioFailure` when the read fails.
     public func read(upTo count: Int) throws -> Data {
         if let deadline, Date() > deadline {
-            let limit = timeout.map { " after \(String(format: "%g", $0)) s" } ?? ""
-            throw MediaError(
-                .timedOut, path: path, "timed out\(limit) while reading it; raise --timeout for very large files")
+            throw MediaError.deadlinePassed(path: path, seconds: timeout)
         }
         var buffer = Data(count: max(0, count))
         let got = buffer.withUnsafeMutableBytes { bytes -> Int in
