@@ -47,11 +47,9 @@ public struct JSONDuplicateKey: Sendable, Equatable {
                 }
                 if case .object(var keys, _, true) = levels.last {
                     let key = decodedString(bytes[(index + 1)..<min(end, bytes.count)])
-                    if !keys.insert(key).inserted {
-                        levels[levels.count - 1] = .object(keys: keys, key: key, expectingKey: false)
-                        return JSONDuplicateKey(path: path(of: levels))
-                    }
+                    let isNew = keys.insert(key).inserted
                     levels[levels.count - 1] = .object(keys: keys, key: key, expectingKey: false)
+                    if !isNew { return JSONDuplicateKey(path: path(of: levels)) }
                 }
                 index = end
             default:
