@@ -71,9 +71,10 @@ public struct BundlePlan: Sendable {
         for source in input.stories {
             var items: [ResolvedStory.Item] = []
             for clip in source.clips {
+                let forbidden = unreferenceable(clip)
                 switch records[position] {
-                case .success where unreferenceable(clip) != nil:
-                    let reason = BundlePlan.unreferenceableReason(unreferenceable(clip) ?? "?")
+                case .success where forbidden != nil:
+                    let reason = BundlePlan.unreferenceableReason(forbidden ?? "?")
                     skipped.append(SkippedEntry(path: clip, story: source.handle, reason: reason))
                 case .success(let record):
                     items.append(
@@ -113,9 +114,7 @@ public struct BundlePlan: Sendable {
                     WorkUnit(
                         kind: kind, key: key, output: output, story: story.id, source: item.absolutePath,
                         sourceLabel: item.path,
-                        imageSize: ImageSize.of(
-                            kind, picture: (item.record.width, item.record.height), canvas: canvas
-                        ).map { Manifest.Size(width: $0.width, height: $0.height) })
+                        imageSize: ImageSize.of(kind, picture: (item.record.width, item.record.height), canvas: canvas))
                 }
                 if let clip = outputs.clip { units.append(unit(.clip, item.record.sha256, clip)) }
                 units.append(unit(.poster, outputKey(outputs.poster), outputs.poster))
@@ -127,8 +126,7 @@ public struct BundlePlan: Sendable {
                 units.append(
                     WorkUnit(
                         kind: .avatar, key: outputKey(output), output: output, story: story.id, source: avatar.path,
-                        sourceLabel: story.source.avatar ?? "",
-                        imageSize: Manifest.Size(width: RenderOptions.avatarSize, height: RenderOptions.avatarSize)))
+                        sourceLabel: story.source.avatar ?? "", imageSize: ImageSize.avatar))
             }
         }
         var plan = BundlePlan(

@@ -130,7 +130,9 @@ public struct BundleRenderer: Sendable {
         let manifestPath = BundlePaths.join(output, BundlePaths.manifest)
         let bytes = try manifest.manifest.jsonData()
         if (try? RegularFile.contents(of: manifestPath, maxSize: UInt64(bytes.count))) != bytes {
-            try setAsideIfChanged(BundlePaths.manifest, ledger: ledger, summary: &summary)
+            try setAside(
+                BundlePaths.manifest, ifChanged: ledger.state(of: BundlePaths.manifest), ledger: ledger,
+                summary: &summary)
             try AtomicFile.write(bytes, to: manifestPath, stagingFolder: privateFolder)
         }
         if ledger.state(of: BundlePaths.manifest) != .current { try ledger.record(BundlePaths.manifest) }
@@ -182,7 +184,7 @@ public struct BundleRenderer: Sendable {
         case .missing, .current, .changed, .unknown:
             if current != page {
                 let privateFolder = BundlePaths.join(output, BundlePaths.privateFolder)
-                try setAsideIfChanged(name, ledger: ledger, summary: &summary)
+                try setAside(name, ifChanged: state, ledger: ledger, summary: &summary)
                 try AtomicFile.write(page, to: path, stagingFolder: privateFolder)
             }
             if state != .current || current != page { try ledger.record(name) }
@@ -190,11 +192,13 @@ public struct BundleRenderer: Sendable {
         }
     }
 
-    /// Moves `relative` into `.storyreel/replaced/`, with a warning, when it changed since
-    /// storyreel wrote it (an edited manifest or page is someone's work); throws when it cannot
-    /// be moved, leaving it as it is.
-    private func setAsideIfChanged(_ relative: String, ledger: BundleLedger, summary: inout RenderSummary) throws {
-        guard ledger.state(of: relative) == .changed else { return }
+    /// Moves `relative` into `.storyreel/replaced/`, with a warning, when `state` (the ledger's
+    /// state of it) says it changed since storyreel wrote it (an edited manifest or page is
+    /// someone's work); throws when it cannot be moved, leaving it as it is.
+    private func setAside(
+        _ relative: String, ifChanged state: BundleLedger.State, ledger: BundleLedger, summary: inout RenderSummary
+    ) throws {
+        guard state == .changed else { return }
         guard let kept = ledger.setAside(relative) else {
             throw MediaError(
                 .cannotCreateOutput, path: BundlePaths.join(output, relative),

@@ -11,19 +11,23 @@ enum ImageSize {
     /// ``RenderOptions/avatarSize`` square. Nil for clips and transitions.
     static func of(
         _ kind: WorkUnit.Kind, picture: (width: Int, height: Int), canvas: (width: Int, height: Int)
-    ) -> (width: Int, height: Int)? {
+    ) -> Manifest.Size? {
         switch kind {
         case .poster, .thumbnail:
-            return frameSize(of: kind, picture: picture, canvas: canvas)
+            let size = frameSize(of: kind, picture: picture, canvas: canvas)
                 .outputSize(displayWidth: picture.width, displayHeight: picture.height)
+            return Manifest.Size(width: size.width, height: size.height)
         case .firstFrame, .lastFrame:
-            return canvas
+            return Manifest.Size(width: canvas.width, height: canvas.height)
         case .avatar:
-            return (RenderOptions.avatarSize, RenderOptions.avatarSize)
+            return avatar
         case .clip, .transition:
             return nil
         }
     }
+
+    /// An avatar's size, whatever it is made from: ``RenderOptions/avatarSize`` square.
+    static let avatar = Manifest.Size(width: RenderOptions.avatarSize, height: RenderOptions.avatarSize)
 
     /// How far a file's size may be from ``of(_:picture:canvas:)`` for it to be taken as that image:
     /// a poster and a thumbnail are sized from the frame decoded for them, which can differ from

@@ -96,8 +96,7 @@ struct ManifestRuleChecker {
         }
         checkDuration(story.duration, of: story.items, at: "\(path).duration", "its items' durations")
         if let avatar = story.user.avatar {
-            let size = ImageSize.of(.avatar, picture: (0, 0), canvas: (canvas.width, canvas.height))
-            checkImage(avatar, at: "\(path).user.avatar", size: size)
+            checkImage(avatar, at: "\(path).user.avatar", size: ImageSize.avatar)
         }
         for (itemIndex, item) in story.items.enumerated() {
             check(item, at: "\(path).items[\(itemIndex)]")
@@ -189,7 +188,7 @@ struct ManifestRuleChecker {
     /// Reports the image `relative` names unless it is a regular file inside the bundle and a
     /// whole JPEG.
     private mutating func checkImage(
-        _ relative: String, at path: String, size: (width: Int, height: Int)? = nil, tolerance: Int = 0
+        _ relative: String, at path: String, size: Manifest.Size? = nil, tolerance: Int = 0
     ) {
         guard let file = checkFile(relative, at: path), checkedImages.insert(file.identity).inserted else { return }
         if let problem = OutputIntegrity.imageProblem(at: file.path, size: size, tolerance: tolerance) {

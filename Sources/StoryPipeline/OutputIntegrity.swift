@@ -10,9 +10,7 @@ enum OutputIntegrity {
     /// Why the image at `path` is not a whole JPEG (of `size` within `tolerance` pixels a side,
     /// when given: ``ImageSize``), or nil when it is one. Only `.jpg` names are checked (every
     /// image storyreel writes is one); others pass.
-    static func imageProblem(at path: String, size: (width: Int, height: Int)? = nil, tolerance: Int = 0)
-        -> String?
-    {
+    static func imageProblem(at path: String, size: Manifest.Size? = nil, tolerance: Int = 0) -> String? {
         guard (path as NSString).pathExtension.lowercased() == "jpg" else { return nil }
         do {
             let file = try RegularFile(path: path, timeout: 5)

@@ -24,7 +24,20 @@ struct UnitRun {
     private var unitFailures: [(unit: WorkUnit, cause: String)] = []
     /// The failed units other than transitions as skipped entries: one per input and cause,
     /// naming its units (`poster, thumbnail, first-frame, last-frame: no decodable video frame`).
-    var failures: [SkippedEntry] {
+    var failures: [SkippedEntry] { failureGroups.map(UnitRun.entry) }
+
+    /// The reason of the skipped entry for the failed unit that makes one of `outputs`, or nil
+    /// when none of them failed. A clip reposted in other stories shares its units, so its copies
+    /// there are reported with the same reason as the first.
+    func failureReason(forAnyOf outputs: [String]) -> String? {
+        guard let failed = unitFailures.first(where: { outputs.contains($0.unit.output) }) else { return nil }
+        return failureGroups.first { $0.unit.sourceLabel == failed.unit.sourceLabel && $0.cause == failed.cause }
+            .map { UnitRun.entry($0).reason }
+    }
+
+    /// The failed units other than transitions grouped by input and cause, in order, each with
+    /// the kinds that failed.
+    private var failureGroups: [(unit: WorkUnit, kinds: [WorkUnit.Kind], cause: String)] {
         var grouped: [(unit: WorkUnit, kinds: [WorkUnit.Kind], cause: String)] = []
         for (unit, cause) in unitFailures {
             if let index = grouped.firstIndex(where: { $0.unit.sourceLabel == unit.sourceLabel && $0.cause == cause }) {
@@ -33,24 +46,19 @@ struct UnitRun {
                 grouped.append((unit, [unit.kind], cause))
             }
         }
-        // The kinds in the plan's order, whichever failed first (a last-frame still made with a
-        // transition fails again alone, after the others).
+        return grouped
+    }
+
+    /// A group's skipped entry: its kinds in the plan's order, whichever failed first (a
+    /// last-frame still made with a transition fails again alone, after the others).
+    private static func entry(_ group: (unit: WorkUnit, kinds: [WorkUnit.Kind], cause: String)) -> SkippedEntry {
         let order = WorkUnit.Kind.planOrder
-        return grouped.map { group in
-            let kinds = group.kinds.sorted { (order.firstIndex(of: $0) ?? 0) < (order.firstIndex(of: $1) ?? 0) }
-            return SkippedEntry(
-                path: group.unit.sourceLabel, story: group.unit.story,
-                reason: "\(kinds.map(\.rawValue).joined(separator: ", ")): \(group.cause)")
-        }
+        let kinds = group.kinds.sorted { (order.firstIndex(of: $0) ?? 0) < (order.firstIndex(of: $1) ?? 0) }
+        return SkippedEntry(
+            path: group.unit.sourceLabel, story: group.unit.story,
+            reason: "\(kinds.map(\.rawValue).joined(separator: ", ")): \(group.cause)")
     }
-    /// The reason of the skipped entry for the failed unit that makes one of `outputs`, or nil
-    /// when none of them failed. A clip reposted in other stories shares its units, so its copies
-    /// there are reported with the same reason as the first.
-    func failureReason(forAnyOf outputs: [String]) -> String? {
-        guard let failed = unitFailures.first(where: { outputs.contains($0.unit.output) }) else { return nil }
-        return failures.first { $0.path == failed.unit.sourceLabel && $0.reason.hasSuffix(": \(failed.cause)") }?
-            .reason
-    }
+
     /// Transitions that failed, each with its output: whether it is reported depends on whether
     /// the stories it joins still play (a transition into a clip that failed is replaced).
     private(set) var transitionFailures: [(output: String, entry: SkippedEntry)] = []
@@ -221,9 +229,10 @@ struct UnitRun {
                 at: path, frames: frames, width: canvas.width, height: canvas.height, timeout: timeout)
             guard problem == nil else { return false }
         case .poster, .thumbnail, .firstFrame, .lastFrame, .avatar:
-            let size = unit.imageSize.map { (width: $0.width, height: $0.height) }
             let tolerance = ImageSize.tolerance(of: unit.kind)
-            guard OutputIntegrity.imageProblem(at: path, size: size, tolerance: tolerance) == nil else { return false }
+            guard OutputIntegrity.imageProblem(at: path, size: unit.imageSize, tolerance: tolerance) == nil else {
+                return false
+            }
         }
         guard (try? ledger.record(unit.output)) != nil else { return false }
         if unit.kind == .clip, ledger.hash(of: unit.output) != unit.key {

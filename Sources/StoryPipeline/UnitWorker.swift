@@ -77,9 +77,8 @@ struct UnitWorker: Sendable {
 
     /// The poster (the pick shrunk to fit the canvas) or the thumbnail (180 px wide).
     private func resized(_ picked: RGBAImageBuffer, for kind: WorkUnit.Kind) throws -> RGBAImageBuffer {
-        let (width, height) =
-            ImageSize.of(kind, picture: (picked.width, picked.height), canvas: (canvasWidth, canvasHeight))
-            ?? (picked.width, picked.height)
+        let size = ImageSize.of(kind, picture: (picked.width, picked.height), canvas: (canvasWidth, canvasHeight))
+        let (width, height) = size.map { ($0.width, $0.height) } ?? (picked.width, picked.height)
         guard (width, height) != (picked.width, picked.height) else { return picked }
         return try picked.pixels.withUnsafeBufferPointer {
             try RGBAResizer(sourceWidth: picked.width, sourceHeight: picked.height, width: width, height: height)
