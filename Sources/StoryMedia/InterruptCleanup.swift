@@ -1,10 +1,11 @@
 import Foundation
 import Synchronization
 
-/// Removes what a run interrupted by SIGINT (Ctrl-C) or SIGTERM would otherwise leave behind:
+/// Removes what a run interrupted by SIGINT (Ctrl-C), SIGTERM or SIGHUP (a closed terminal or
+/// ssh session) would otherwise leave behind:
 /// every ``TemporaryFile`` still open (a staged copy, a hard-link temporary) and every folder
 /// the run registered as its own while it is still empty. The process then dies of the same
-/// signal, as it would have without the cleanup (the shell sees 130 or 143).
+/// signal, as it would have without the cleanup (the shell sees 130, 143 or 129).
 ///
 /// The signals are received by one thread with `sigwait` (blocked everywhere else), not by a
 /// signal handler, so the cleanup runs as ordinary code and can take the registry's lock. A
@@ -22,7 +23,9 @@ public enum InterruptCleanup {
     private static let registry = Mutex(Registry())
     private static let installed = Mutex(false)
 
-    /// Starts handling SIGINT and SIGTERM for the rest of the process: call it before any
+    /// Starts handling SIGINT, SIGTERM and SIGHUP for the rest of the process, and ignores
+    /// SIGXFSZ, so a write over a file-size limit (`ulimit -f`) fails with EFBIG, an I/O error
+    /// that is reported and cleaned up, instead of killing the process: call it before any
     /// other thread is started (threads inherit the blocked signals). A signal the process was
     /// started with ignored (a background job of a script ignores SIGINT) stays ignored. Calling
     /// it again does nothing.
@@ -32,7 +35,8 @@ public enum InterruptCleanup {
             return !done
         }
         guard isFirst else { return }
-        let handled = [SIGINT, SIGTERM].filter { !isIgnored($0) }
+        signal(SIGXFSZ, SIG_IGN)
+        let handled = [SIGINT, SIGTERM, SIGHUP].filter { !isIgnored($0) }
         guard !handled.isEmpty else { return }
         var signals = sigset_t()
         sigemptyset(&signals)

@@ -58,6 +58,13 @@ public final class StagedFile {
         try data.withUnsafeBytes { try append($0) }
     }
 
+    /// Finishes writing (permissions, flushed to disk) and closes the file, still under its
+    /// temporary name, so that many staged files can wait for ``commit()`` without holding a
+    /// descriptor each.
+    public func finish() throws {
+        try finishWriting()
+    }
+
     /// Gives the finished file its name, replacing whatever file had it.
     public func commit() throws {
         try finishWriting()

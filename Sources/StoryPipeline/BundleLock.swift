@@ -1,8 +1,10 @@
 import Foundation
 import StoryMedia
 
-/// An exclusive `flock(2)` on a lock file (`OUT/.lock` for a bundle, `STORIES/.storyreel-ingest.lock`
-/// for ingest), so two storyreel writers cannot clobber one folder. The kernel drops the lock
+/// A `flock(2)` on a lock file (`OUT/.lock` for a bundle, `STORIES/.storyreel-ingest.lock`
+/// for ingest), so two storyreel writers cannot clobber one folder. It is exclusive, except that
+/// the shards of a render share `OUT/.lock` (they write disjoint units, each shard also holding
+/// its own exclusive lock) while a full render waits for all of them. The kernel drops the lock
 /// when the process dies, so a killed run never leaves the folder locked. The lock file is
 /// opened without following a symlink and must be a regular file; storyreel never writes into it.
 public final class BundleLock {
@@ -21,24 +23,29 @@ public final class BundleLock {
         }
     }
 
-    /// Takes the lock of bundle `folder` (its `.lock`, created if needed).
-    public convenience init(folder: String, timeout: Double, waiting: (Int32?) -> Void = { _ in }) throws {
+    /// Takes the lock of bundle `folder` (its `.lock`, created if needed); `shared` for a shard.
+    public convenience init(
+        folder: String, shared: Bool = false, timeout: Double, waiting: (Int32?) -> Void = { _ in }
+    ) throws {
         try self.init(
-            file: BundlePaths.join(folder, BundlePaths.lockFile), folder: folder, timeout: timeout, waiting: waiting)
+            file: BundlePaths.join(folder, BundlePaths.lockFile), folder: folder, shared: shared, timeout: timeout,
+            waiting: waiting)
     }
 
-    /// Takes the lock on `file` (created if needed) for `folder`, waiting up to `timeout`
-    /// seconds. When another process holds it, `waiting` is called once, with the holder's pid
-    /// when the kernel reports it.
-    public convenience init(file: String, folder: String, timeout: Double, waiting: (Int32?) -> Void = { _ in }) throws
-    {
+    /// Takes the lock on `file` (created if needed) for `folder`, exclusive or `shared`, waiting
+    /// up to `timeout` seconds. When another process holds it, `waiting` is called once, with the
+    /// holder's pid when the kernel reports it.
+    public convenience init(
+        file: String, folder: String, shared: Bool = false, timeout: Double, waiting: (Int32?) -> Void = { _ in }
+    ) throws {
         let descriptor = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
         guard descriptor >= 0 else {
             throw MediaError(
                 .cannotCreateOutput, path: file, "cannot open the lock file: \(String(cString: strerror(errno)))")
         }
         try self.init(
-            descriptor: descriptor, kind: S_IFREG, file: file, folder: folder, timeout: timeout, waiting: waiting)
+            descriptor: descriptor, kind: S_IFREG, file: file, folder: folder, shared: shared, timeout: timeout,
+            waiting: waiting)
     }
 
     /// Takes the lock on the folder itself (`flock` on its descriptor), for a folder of the
@@ -50,14 +57,17 @@ public final class BundleLock {
                 .cannotCreateOutput, path: folder, "cannot open the folder: \(String(cString: strerror(errno)))")
         }
         try self.init(
-            descriptor: descriptor, kind: S_IFDIR, file: folder, folder: folder, timeout: timeout, waiting: waiting)
+            descriptor: descriptor, kind: S_IFDIR, file: folder, folder: folder, shared: false, timeout: timeout,
+            waiting: waiting)
     }
 
-    /// Takes the lock on open `descriptor`, which must be of `kind` (`S_IFREG`, `S_IFDIR`). The
-    /// descriptor is this lock's from the first line: when the initialiser throws, `deinit`
-    /// (which Swift runs for a fully initialised object) closes it, once.
+    /// Takes the lock (exclusive or `shared`) on open `descriptor`, which must be of `kind`
+    /// (`S_IFREG`, `S_IFDIR`). The descriptor is this lock's from the first line: when the
+    /// initialiser throws, `deinit` (which Swift runs for a fully initialised object) closes it,
+    /// once.
     private init(
-        descriptor: Int32, kind: mode_t, file: String, folder: String, timeout: Double, waiting: (Int32?) -> Void
+        descriptor: Int32, kind: mode_t, file: String, folder: String, shared: Bool, timeout: Double,
+        waiting: (Int32?) -> Void
     ) throws {
         self.descriptor = descriptor
         var status = stat()
@@ -66,7 +76,7 @@ public final class BundleLock {
         }
         let deadline = Date().addingTimeInterval(max(0, min(timeout, 1e9)))
         var announced = false
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+        while flock(descriptor, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
                 throw Timeout(folder: folder, seconds: timeout)
             }

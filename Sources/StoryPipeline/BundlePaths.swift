@@ -12,6 +12,12 @@ public enum BundlePaths {
     /// storyreel's private folder inside a bundle (the stat cache, the ledger, staged writes).
     public static let privateFolder = ".storyreel"
 
+    /// The lock file a shard holds besides the bundle's shared `.lock`, in the private folder:
+    /// `.storyreel/shard-K-of-N.lock`.
+    static func shardLockFile(_ shard: RenderOptions.Shard) -> String {
+        join(privateFolder, "shard-\(shard.index)-of-\(shard.count).lock")
+    }
+
     /// `bundle/relative`.
     public static func join(_ bundle: String, _ relative: String) -> String {
         (bundle as NSString).appendingPathComponent(relative)

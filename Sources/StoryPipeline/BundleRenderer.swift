@@ -50,7 +50,10 @@ public struct BundleRenderer: Sendable {
         } catch {
             throw MediaError(.cannotCreateOutput, path: output, "cannot create the bundle folder")
         }
-        let lock = try BundleLock(folder: output, timeout: options.lockTimeout, waiting: waiting)
+        // Shards share the bundle's lock, so the shards of one render run side by side into one
+        // OUT (their units are disjoint); a full render (the manifest, --prune) waits for all.
+        let lock = try BundleLock(
+            folder: output, shared: options.shard != nil, timeout: options.lockTimeout, waiting: waiting)
         defer { withExtendedLifetime(lock) {} }
         for path in folders {
             // Not through a symlink put there since the check: mkdir fails on it.
@@ -61,7 +64,17 @@ public struct BundleRenderer: Sendable {
                 throw MediaError(.cannotCreateOutput, path: path, "cannot create the folder")
             }
         }
-        BundlePaths.removeStaleTemporaries(in: output)
+        var shardLock: BundleLock?
+        if let shard = options.shard {
+            // The same shard twice at once (a retried CI job) takes turns: it writes one ledger.
+            shardLock = try BundleLock(
+                file: BundlePaths.join(output, BundlePaths.shardLockFile(shard)), folder: output,
+                timeout: options.lockTimeout, waiting: waiting)
+        } else {
+            // Another shard's temporary files may be in flight while shards share the lock.
+            BundlePaths.removeStaleTemporaries(in: output)
+        }
+        defer { withExtendedLifetime(shardLock) {} }
 
         let privateFolder = BundlePaths.join(output, BundlePaths.privateFolder)
         let cache = StatCache(file: BundlePaths.join(privateFolder, "stat-cache.json"))
@@ -78,10 +91,10 @@ public struct BundleRenderer: Sendable {
             bundle: output, options: options, canvas: (plan.canvasWidth, plan.canvasHeight), ledger: ledger,
             progress: progress)
         run.execute(plan.shardUnits)
-        // Saved once the units ran, not before: a run interrupted (Ctrl-C, a cancelled CI job)
-        // leaves the bundle's settings as they were, and its note is printed by the run that
-        // saves them.
-        try settings.save(in: output, over: saved)
+        // Saved once the units ran, not before, and only when no output failed: a run
+        // interrupted (Ctrl-C, a cancelled CI job) or stopped by a full disk leaves the bundle's
+        // settings as they were, and its note is printed by the run that saves them.
+        if run.outputFailure == nil { try settings.save(in: output, over: saved) }
         // A clip whose units failed (it may have changed since it was hashed) is hashed and
         // probed again next time.
         let failed = Set(run.failures.map(\.path))

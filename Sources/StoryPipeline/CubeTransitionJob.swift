@@ -252,6 +252,9 @@ public struct CubeTransitionJob: Sendable {
                     try Filmstrip(frameCount: frameCount, frameWidth: width, frameHeight: height)
                 }
             }
+            // The frames take their names only once everything else is written, so a run that
+            // fails or is interrupted before then leaves an earlier run's frames as they were.
+            var stagedFrames: [StagedFile] = []
             var canvas = [UInt8](repeating: 0, count: renderer == nil ? 0 : width * height * 4)
             try canvas.withUnsafeMutableBufferPointer { buffer in
                 let rgba = UnsafeBufferPointer(buffer)
@@ -265,9 +268,10 @@ public struct CubeTransitionJob: Sendable {
                     if let frameEncoder, let framesDirectory {
                         let image = RGBAImageBuffer(width: width, height: height, pixels: Array(rgba))
                         let path = CubeTransitionJob.framePath(in: framesDirectory, index: index)
-                        created.willWrite(path)
-                        try AtomicFile.write(try MediaError.naming(path) { try frameEncoder.encode(image) }, to: path)
-                        created.add(path)
+                        let frame = try StagedFile(for: path)
+                        try frame.append(try MediaError.naming(path) { try frameEncoder.encode(image) })
+                        try frame.finish()
+                        stagedFrames.append(frame)
                     }
                     if let filmstrip, let filmstripPath = outputs.filmstripPath {
                         try MediaError.naming(filmstripPath) { try filmstrip.offer(frame: index, rgba: rgba) }
@@ -291,6 +295,11 @@ public struct CubeTransitionJob: Sendable {
                     }
                 })
                 created.add(writer.path)
+            }
+            for frame in stagedFrames {
+                created.willWrite(frame.path)
+                try frame.commit()
+                created.add(frame.path)
             }
         } catch {
             created.removeAll()
@@ -332,7 +341,7 @@ public struct CubeTransitionJob: Sendable {
 
     /// `frame_0000.png`, `frame_0001.png` … in `folder`.
     public static func framePath(in folder: String, index: Int) -> String {
-        URL(fileURLWithPath: folder).appendingPathComponent(String(format: "frame_%04d.png", index)).path
+        (folder as NSString).appendingPathComponent(String(format: "frame_%04d.png", index))
     }
 
     /// Prepares the renderer for the faces (whose decoders are gone by now).

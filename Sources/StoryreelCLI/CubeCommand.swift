@@ -87,26 +87,40 @@ public enum CubeCommand: Command {
         } catch let error as CubeRenderError {
             throw UsageError(error.message)
         }
-        let planned = plannedOutputs(outputs, frameCount: job.frameCount)
-        try InputProtection.check(planned, against: arguments.positionals)
-        try InputProtection.checkDistinct(planned)
-        // What is written is what the name says: an MP4 or QuickTime clip, a PNG filmstrip.
-        if let path = outputs.videoPath, !["mp4", "mov", "m4v"].contains((path as NSString).pathExtension.lowercased())
-        {
-            throw UsageError("-o '\(path)': cube writes an MP4 or QuickTime clip; name it .mp4, .m4v or .mov")
+        // Two runs into one --frames-dir take turns: its frames are listed, checked and replaced
+        // under the folder's lock, held until the run has recorded them.
+        var frameFolder = try outputs.framesDirectory.map {
+            try CubeFrameFolder(locking: $0, lockTimeout: arguments[timeout])
         }
-        if let path = outputs.filmstripPath, (path as NSString).pathExtension.lowercased() != "png" {
-            throw UsageError("--filmstrip '\(path)': the filmstrip is a PNG; name it .png")
+        let summary: CubeTransitionJob.Summary
+        do {
+            let planned = plannedOutputs(outputs, frameCount: job.frameCount)
+            try InputProtection.check(planned, against: arguments.positionals)
+            try InputProtection.checkDistinct(planned)
+            // What is written is what the name says: an MP4 or QuickTime clip, a PNG filmstrip.
+            if let path = outputs.videoPath,
+                !["mp4", "mov", "m4v"].contains((path as NSString).pathExtension.lowercased())
+            {
+                throw UsageError("-o '\(path)': cube writes an MP4 or QuickTime clip; name it .mp4, .m4v or .mov")
+            }
+            if let path = outputs.filmstripPath, (path as NSString).pathExtension.lowercased() != "png" {
+                throw UsageError("--filmstrip '\(path)': the filmstrip is a PNG; name it .png")
+            }
+            try frameFolder?.checkEarlierFrames()
+            // The filmstrip is written last: a folder it cannot be written into (missing,
+            // read-only) would fail the run after the frames replaced an earlier run's, and they
+            // would be lost.
+            if let path = outputs.filmstripPath {
+                let probe = try TemporaryFile.create(for: path)
+                close(probe.descriptor)
+                TemporaryFile.remove(probe.path)
+            }
+            summary = try job.run(writing: outputs)
+        } catch {
+            // The folders this run made for --frames-dir go again while empty.
+            frameFolder?.removeIfCreated()
+            throw error
         }
-        let frameFolder = try outputs.framesDirectory.map { try CubeFrameFolder(checking: $0) }
-        // The filmstrip is written last: a folder it cannot be written into (missing, read-only)
-        // would fail the run after the frames replaced an earlier run's, and they would be lost.
-        if let path = outputs.filmstripPath {
-            let probe = try TemporaryFile.create(for: path)
-            close(probe.descriptor)
-            TemporaryFile.remove(probe.path)
-        }
-        let summary = try job.run(writing: outputs)
         try frameFolder?.recordRun(frameCount: summary.frameCount)
         var written = [outputs.videoPath, outputs.filmstripPath].compactMap { $0 }
         if let folder = outputs.framesDirectory {

@@ -6,11 +6,19 @@ import StoryPipeline
 /// the frames it wrote in `DIR/.storyreel-frames`; the next run replaces them and removes those
 /// it does not write again (a shorter transition), and refuses a folder holding a `frame_*`
 /// file that no run recorded, rather than leave a mix of two transitions or delete a stranger's.
+/// Two runs into one folder take turns (`flock` on the folder itself, so no lock file is left
+/// there): the folder is created when missing, locked, and only then read. The frames are
+/// staged under temporary names and take theirs only once the whole run has succeeded, so an
+/// interrupted or failed run leaves the earlier run's frames as they were.
 struct CubeFrameFolder {
     /// The folder.
     let path: String
-    /// The frame names an earlier run recorded, that are still there.
-    let earlierFrames: Set<String>
+    /// The frame names an earlier run recorded, that are still there (see ``checkEarlierFrames()``).
+    private(set) var earlierFrames: Set<String> = []
+    /// Held for the whole run.
+    private let lock: BundleLock
+    /// The folder (and parents) this run created, removed again if it fails while they are empty.
+    private let created: CreatedOutputs
 
     /// The record's name inside the folder.
     static let recordName = ".storyreel-frames"
@@ -20,10 +28,40 @@ struct CubeFrameFolder {
         ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasPrefix("frame_") }.sorted()
     }
 
-    /// Reads `path` (missing: nothing to replace); throws 73 when it holds frames no run of
-    /// storyreel recorded.
-    init(checking path: String) throws {
+    /// Creates `path` when missing and takes its lock, waiting up to `lockTimeout` seconds for
+    /// another run (`--timeout`); then removes the temporary files a killed run left there.
+    init(locking path: String, lockTimeout: Double) throws {
         self.path = path
+        var created = CreatedOutputs()
+        try created.createFolder(path)
+        self.created = created
+        do {
+            lock = try BundleLock(folderItself: path, timeout: lockTimeout)
+        } catch var error as BundleLock.Timeout {
+            error.option = "--timeout"
+            created.removeAll()
+            throw error
+        } catch {
+            created.removeAll()
+            throw error
+        }
+        TemporaryFile.removeStale(in: path)
+    }
+
+    /// Reads the earlier run's frames; throws 73 when the folder holds a `frame_*` file that no
+    /// run of storyreel recorded or that is not a regular file.
+    mutating func checkEarlierFrames() throws {
+        earlierFrames = try Self.checkedFrames(in: path)
+    }
+
+    /// Removes the folder (and the parents) this run created, each only while it is empty: after
+    /// a run that failed.
+    func removeIfCreated() {
+        created.removeAll()
+    }
+
+    /// The `frame_*` names in `path`; throws 73 when one is not recorded or not a regular file.
+    private static func checkedFrames(in path: String) throws -> Set<String> {
         let frames = Set(Self.frameNames(in: path))
         let recordPath = (path as NSString).appendingPathComponent(Self.recordName)
         let recorded =
@@ -46,7 +84,7 @@ struct CubeFrameFolder {
                 .cannotCreateOutput, path: path,
                 "holds \(odd), which is not a regular file; storyreel replaces only regular files")
         }
-        earlierFrames = frames
+        return frames
     }
 
     /// After a run that wrote `frameCount` frames: removes the earlier run's frames past them

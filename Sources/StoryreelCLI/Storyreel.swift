@@ -61,8 +61,9 @@ public enum Storyreel {
         guard let command = commands.first(where: { $0.name == first }) else {
             return unknownCommand(first, console: console)
         }
-        // From here on, Ctrl-C or SIGTERM removes this run's temporary files and the folders it
-        // made that are still empty, before the process dies of the signal.
+        // From here on, Ctrl-C, SIGTERM or SIGHUP removes this run's temporary files and the
+        // folders it made that are still empty, before the process dies of the signal; a
+        // file-size limit is an I/O error (74).
         InterruptCleanup.install()
         do {
             // Other commands' option names, their one-letter short names included (`inspect -o`

@@ -36,6 +36,38 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: "\(frames)/notes.txt"), "other files are left alone")
     }
 
+    /// Two runs into one --frames-dir take turns (a `flock` on the folder), so neither replaces
+    /// or removes the other's frames mid-run: while another process holds the folder, a run waits
+    /// up to `--timeout`, then gives up with 75 and writes nothing.
+    @Test func framesDirIsLockedWhileARunWrites() throws {
+        let frames = folder.path("locked")
+        try FileManager.default.createDirectory(atPath: frames, withIntermediateDirectories: false)
+        let holder = open(frames, O_RDONLY | O_DIRECTORY)
+        defer { close(holder) }
+        #expect(flock(holder, LOCK_EX) == 0)
+        let result = try TestEnvironment.storyreel([
+            "cube", Self.from, Self.to, "--size", "64x64", "--frames-dir", frames, "--timeout", "0.3",
+        ])
+        #expect(result.status == 75, "\(result.stderr)")
+        #expect(
+            result.stderr
+                == "storyreel: error: \(frames): another storyreel run holds the lock; gave up after 0.3 s (--timeout)\n"
+        )
+        #expect(try FileManager.default.contentsOfDirectory(atPath: frames).isEmpty)
+    }
+
+    /// The folder is made before the run's checks (it is locked first); a run refused by them
+    /// takes the folders it made away again.
+    @Test func aRefusedRunLeavesNoFolderBehind() throws {
+        let frames = folder.path("new/frames")
+        let result = try TestEnvironment.storyreel([
+            "cube", Self.from, Self.to, "--size", "64x64", "--frames-dir", frames, "-o", Self.from + ".mp4",
+            "--filmstrip", frames + "/frame_0000.png",
+        ])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("new")))
+    }
+
     /// From the QA pass: a shorter run removed an earlier frame that was its own input, and a
     /// --filmstrip at a frame's or the record's name in a new folder replaced it unnoticed.
     @Test func noInputOrOtherOutputIsAFrameTheRunWritesOrRemoves() throws {

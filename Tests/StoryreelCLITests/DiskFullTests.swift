@@ -1,4 +1,5 @@
 import Foundation
+import StoryMedia
 import StoryreelTestSupport
 import Testing
 
@@ -60,6 +61,40 @@ import Testing
             fileSizeKiB: 20)
         expectFullDiskFailure(outcome, naming: frames + "/frame_0000.png")
         #expect(leftovers().isEmpty, "\(leftovers())")
+    }
+
+    /// From the QA pass: a file-size limit left at its default action (CI runners, systemd's
+    /// LimitFSIZE) killed render, cube and ingest with SIGXFSZ (153), with no error line and their
+    /// temporary files left behind. storyreel ignores the signal itself now.
+    @Test func aFileSizeLimitIsAnErrorNotAKill() throws {
+        let frames = outputs.path("frames")
+        let cube = try LimitedRun.storyreel(
+            ["cube", HostileFiles.goodClip, HostileFiles.otherClip, "--frames-dir", frames], fileSizeKiB: 20,
+            ignoringFileSizeSignal: false)
+        expectFullDiskFailure(cube, naming: frames + "/frame_0000.png")
+        let reel = outputs.path("reel")
+        let render = try LimitedRun.storyreel(
+            ["render", TestEnvironment.sample("stories"), "-o", reel, "--quiet"], fileSizeKiB: 100,
+            ignoringFileSizeSignal: false)
+        #expect(render.result.status == 74, "\(render.result.status): \(render.result.stderr)")
+        #expect(render.result.stderr.contains("File too large"), "\(render.result.stderr)")
+        #expect(!leftovers().contains { TemporaryFile.isTemporaryName(($0 as NSString).lastPathComponent) })
+    }
+
+    /// From the QA pass: a render that a full disk stopped (74) still saved the settings it was
+    /// given, so the next plain render re-keyed the bundle to them. They are saved only by a run
+    /// whose outputs were all written.
+    @Test func aRenderStoppedByAFullDiskKeepsTheBundlesSettings() throws {
+        let reel = outputs.path("reel")
+        let stories = TestEnvironment.sample("stories")
+        let first = try TestEnvironment.storyreel(["render", stories, "-o", reel, "--size", "90x160", "--quiet"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let settings = reel + "/.storyreel/settings.json"
+        let before = try Data(contentsOf: URL(fileURLWithPath: settings))
+        let full = try LimitedRun.storyreel(
+            ["render", stories, "-o", reel, "--size", "360x640", "--crf", "18", "--quiet"], fileSizeKiB: 30)
+        #expect(full.result.status == 74, "\(full.result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: settings)) == before)
     }
 
     @Test func aFinishedClipIsNotTouchedByAFailedRewrite() throws {

@@ -36,6 +36,28 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty, "no folder left")
     }
 
+    /// From the QA pass: an interrupted `cube --frames-dir` replaced an earlier run's frames one
+    /// by one, and its cleanup then removed the ones it had written: the earlier run lost frames
+    /// (52 of 60 left). The frames are now staged and take their names only at the end.
+    @Test(arguments: [SIGTERM, SIGHUP])
+    func anInterruptedCubeLeavesTheEarlierRunsFrames(signal: Int32) throws {
+        let frames = folder.path("frames")
+        let (from, to) = (
+            TestEnvironment.sample("stories/ben_k/1.mp4"), TestEnvironment.sample("stories/chloe/morning.mp4")
+        )
+        let settings = ["--size", "540x960", "--duration", "2", "--frames-dir", frames]
+        let first = try TestEnvironment.storyreel(["cube", from, to] + settings)
+        #expect(first.status == 0, "\(first.stderr)")
+        let before = FolderSnapshot(frames)
+        let firstFrame = FileStamp(path: "\(frames)/frame_0000.png")
+        try interrupt(["cube", to, from] + settings, with: signal) {
+            // Ready once several frames are written (staged), or one has replaced the earlier
+            // run's (as the old code did).
+            temporaries(under: frames).count >= 3 || FileStamp(path: "\(frames)/frame_0000.png") != firstFrame
+        }
+        #expect(FolderSnapshot(frames) == before, "the earlier run's frames, all of them, as they were")
+    }
+
     @Test func interruptedRenderLeavesNoTemporaryFile() throws {
         let out = folder.path("reel")
         try interrupt(

@@ -16,15 +16,16 @@ public enum LimitedRun {
     }
 
     /// Runs `storyreel arguments` through `bash`:
-    /// - `fileSizeKiB`: `ulimit -f`, with SIGXFSZ ignored, so a write past it fails with EFBIG,
-    ///   as a write to a full disk fails with ENOSPC;
+    /// - `fileSizeKiB`: `ulimit -f`, with SIGXFSZ ignored (unless not `ignoringFileSizeSignal`:
+    ///   then at its default action, killing a process that does not ignore it itself), so a
+    ///   write past it fails with EFBIG, as a write to a full disk fails with ENOSPC;
     /// - `virtualMemoryKiB`: `ulimit -v`, so allocations past it fail;
     /// - `seconds`: killed (SIGKILL, status 137) after this long, so a hang fails the test
     ///   instead of stalling the suite;
     /// - `measuresMemory`: runs it under `/usr/bin/time -f %M` and reports the peak.
     public static func storyreel(
         _ arguments: [String], fileSizeKiB: Int? = nil, virtualMemoryKiB: Int? = nil, seconds: Int = 60,
-        measuresMemory: Bool = false, in folder: URL? = nil
+        measuresMemory: Bool = false, ignoringFileSizeSignal: Bool = true, in folder: URL? = nil
     ) throws -> Outcome {
         let scratch = try TemporaryFolder()
         let memoryReport = scratch.path("peak-kib")
@@ -33,6 +34,8 @@ public enum LimitedRun {
         if let virtualMemoryKiB { script += "; ulimit -v \(virtualMemoryKiB)" }
         script += "; exec \"$@\""
         var command = ["timeout", "-s", "KILL", String(seconds)]
+        // A shell cannot undo a signal ignored when it started (the test runner may ignore it).
+        if !ignoringFileSizeSignal { command += ["env", "--default-signal=XFSZ"] }
         if measuresMemory { command += ["/usr/bin/time", "-f", "%M", "-o", memoryReport] }
         let started = Date()
         let result = try TestEnvironment.run(

@@ -96,8 +96,8 @@ public enum TestEnvironment {
         return object
     }
 
-    /// Starts the built storyreel as a shell starts it, with no signal blocked and SIGINT and
-    /// SIGTERM at their default action (a test's `Process` would pass on the signals its
+    /// Starts the built storyreel as a shell starts it, with no signal blocked and SIGINT,
+    /// SIGTERM and SIGHUP at their default action (a test's `Process` would pass on the signals its
     /// thread blocks), its output discarded; returns its pid.
     public static func spawnAsAShellWould(_ arguments: [String]) throws -> pid_t {
         var attributes = posix_spawnattr_t()
@@ -110,6 +110,7 @@ public enum TestEnvironment {
         sigemptyset(&interrupts)
         sigaddset(&interrupts, SIGINT)
         sigaddset(&interrupts, SIGTERM)
+        sigaddset(&interrupts, SIGHUP)
         posix_spawnattr_setsigdefault(&attributes, &interrupts)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var actions = posix_spawn_file_actions_t()
