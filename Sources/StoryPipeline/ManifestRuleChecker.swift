@@ -26,6 +26,19 @@ struct ManifestRuleChecker {
     private var hashes: [FileIdentity: Result<String, MediaError>] = [:]
     /// Images already checked (a repost shares its poster), by identity.
     private var checkedImages: Set<FileIdentity> = []
+    /// Each referenced path as the resolver found it: a path named again is not walked again.
+    private var resolved: [String: BundleFileResolver.Outcome] = [:]
+    /// Each transition clip's problem (nil: none), by the clip's identity and what it must hold:
+    /// a clip named again is not probed again.
+    private var transitionProblems: [TransitionCheck: String?] = [:]
+
+    /// A transition clip and the frames and size its entry says it has.
+    private struct TransitionCheck: Hashable {
+        let identity: FileIdentity
+        let frames: Int
+        let width: Int
+        let height: Int
+    }
     /// The manifest's canvas, which every transition fills.
     private var canvas = Manifest.Size(width: 0, height: 0)
 
@@ -136,12 +149,17 @@ struct ManifestRuleChecker {
     }
 
     private mutating func check(_ transition: Manifest.Transition, at path: String) {
-        if let file = checkFile(transition.src, at: "\(path).src"),
-            let problem = OutputIntegrity.transitionProblem(
-                at: file.path, frames: transition.frames, width: transition.width, height: transition.height,
-                timeout: timeout)
-        {
-            report("\(path).src", "\(transition.src) \(problem)")
+        if let file = checkFile(transition.src, at: "\(path).src") {
+            let check = TransitionCheck(
+                identity: file.identity, frames: transition.frames, width: transition.width,
+                height: transition.height)
+            let problem =
+                transitionProblems[check]
+                ?? OutputIntegrity.transitionProblem(
+                    at: file.path, frames: transition.frames, width: transition.width, height: transition.height,
+                    timeout: timeout)
+            transitionProblems[check] = problem
+            if let problem { report("\(path).src", "\(transition.src) \(problem)") }
         }
         if transition.fps > 0,
             abs(transition.duration - Double(transition.frames) / transition.fps) > Self.durationTolerance
@@ -198,7 +216,9 @@ struct ManifestRuleChecker {
 
     /// The file `relative` names when it is a regular file inside the bundle; reports why not.
     private mutating func checkFile(_ relative: String, at path: String) -> (path: String, identity: FileIdentity)? {
-        switch resolver.resolve(relative) {
+        let outcome = resolved[relative] ?? resolver.resolve(relative)
+        resolved[relative] = outcome
+        switch outcome {
         case .file(let file, let identity): return (file, identity)
         case .problem(let reason):
             report(path, "\(relative) \(reason)")
