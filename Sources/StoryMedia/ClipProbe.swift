@@ -15,7 +15,15 @@ public enum ClipProbe {
         let tags = file.tags
         let majorBrand = tags["major_brand"]
         var warnings = try truncationWarnings(of: file)
-        let video = try file.bestStream(.video).map { try describeVideo($0) }
+        let videoStream = file.bestStream(.video)
+        let video = try videoStream.map { try describeVideo($0) }
+        if let videoStream, videoStream.timeBaseRational.num == 1, videoStream.timeBaseRational.den == 1 {
+            // An mdhd timescale of 0 is read as 1 (ffprobe warns "Invalid mdhd time scale 0,
+            // defaulting to 1"); no real video track counts in whole seconds.
+            warnings.append(
+                "the video track's timescale is 0 or 1 (ticks per second), so its frame times, rate and count "
+                    + "cannot be trusted")
+        }
         let audio = file.bestStream(.audio).map {
             ClipInfo.Audio(codec: $0.codecName, sampleRate: $0.sampleRate, channels: $0.channelCount)
         }

@@ -20,6 +20,20 @@ import Testing
         #expect(result.stderr == "storyreel: error: \(path): empty file (0 bytes)\n")
     }
 
+    /// From the hostile-input QA pass: an mdhd timescale of 0 (FFmpeg reads 1) gave 1 frame at
+    /// 0.002 fps with no warning; ffprobe warns. It is a warning now, so render skips the clip.
+    @Test func aZeroMediaTimescaleIsAWarning() throws {
+        let path = folder.path("timescale.mp4")
+        try HostileFiles.zeroMediaTimescale(of: goodClip, to: path)
+        let result = try inspect([path, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let warning = "the video track's timescale is 0 or 1 (ticks per second), so its frame times, rate and count "
+            + "cannot be trusted"
+        #expect(result.stderr == "storyreel: warning: \(path): \(warning)\n")
+        let reports = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+        #expect(reports?.first?["warnings"] as? [String] == [warning])
+    }
+
     @Test func garbageIsNotQuickTime() throws {
         var generator = SystemRandomNumberGenerator()
         let path = try folder.write(

@@ -26,6 +26,18 @@ public enum HostileFiles {
         try Data(bytes).write(to: URL(fileURLWithPath: destination))
     }
 
+    /// Copies `source` to `destination` with the timescale of its first `mdhd` (the first
+    /// track's media header) set to 0, which FFmpeg reads as 1 tick per second.
+    public static func zeroMediaTimescale(of source: String, to destination: String) throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source)))
+        guard let atom = find(Array("mdhd".utf8), in: bytes) else { throw TestFailure("no mdhd atom in \(source)") }
+        // 'mdhd', version (1) and flags (3), creation and modification times (4 each in version
+        // 0, 8 each in version 1), then the timescale (4).
+        let offset = atom + 4 + 4 + (bytes[atom + 4] == 1 ? 16 : 8)
+        for index in 0..<4 { bytes[offset + index] = 0 }
+        try Data(bytes).write(to: URL(fileURLWithPath: destination))
+    }
+
     /// The good clip's bytes with its pictures made zeros from `fraction` of its `mdat` on: its
     /// index is intact, so it probes, but those pictures do not decode (0: none does; 0.6: its
     /// end, as a preallocated upload cut short leaves it).
