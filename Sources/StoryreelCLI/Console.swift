@@ -43,9 +43,6 @@ public struct Console: Sendable {
         if !quiet { write("storyreel: note: \(Self.escaped(message))\n", to: FileHandle.standardError) }
     }
 
-    /// Usage help after a usage error: on stderr (stdout stays empty), even when quiet.
-    public func usage(_ text: String) { write(text + "\n", to: FileHandle.standardError) }
-
     /// Raw text on stderr (progress bars, whose parts from files are ``escaped(_:)``), unless quiet.
     public func status(_ text: String) {
         if !quiet { write(text, to: FileHandle.standardError) }

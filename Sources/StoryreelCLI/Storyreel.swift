@@ -37,8 +37,10 @@ public enum Storyreel {
         HugePages.disable()
         let console = Console()
         guard let first = arguments.first else {
-            console.error("no command given")
-            console.usage(overview)
+            // One line, as every usage error: the commands, and where the overview is.
+            console.error(
+                "no command given; usage: storyreel <command> [options], where <command> is one of "
+                    + commands.map(\.name).joined(separator: ", ") + " (see 'storyreel --help')")
             return ExitCode.usage.rawValue
         }
         switch first {
@@ -120,7 +122,8 @@ public enum Storyreel {
             COMMANDS:
             \(lines.joined(separator: "\n"))
 
-            Run 'storyreel <command> --help' for a command's options and examples.
+            Run 'storyreel <command> --help' for a command's options and examples,
+            and 'storyreel --version' (or -v, or version) for the version.
             """
     }
 }

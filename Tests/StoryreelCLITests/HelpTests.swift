@@ -17,6 +17,21 @@ import Testing
         }
     }
 
+    /// From the README QA pass: `storyreel` alone printed the 15-line overview after its error,
+    /// where every other usage error is one line; and the overview did not say how to get the
+    /// version.
+    @Test func noCommandIsOneUsageLineAndTheOverviewNamesTheVersion() throws {
+        let result = try TestEnvironment.storyreel([])
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr
+                == "storyreel: error: no command given; usage: storyreel <command> [options], where <command> is one "
+                + "of inspect, thumbnail, cube, render, ingest, plan, validate (see 'storyreel --help')\n")
+        let help = try TestEnvironment.storyreel(["--help"])
+        #expect(help.stdout.contains("'storyreel --version' (or -v, or version) for the version"), "\(help.stdout)")
+    }
+
     /// The example lines of `command`'s help, as a shell runs them.
     static func examples(_ command: CommandDescriptor) -> [String] {
         let lines = command.helpText.split(separator: "\n", omittingEmptySubsequences: false)
