@@ -45,11 +45,9 @@ public struct BundleRenderer: Sendable {
                         + "only into folders of its own inside OUT; move it away")
             }
         }
-        do {
-            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-        } catch {
-            throw MediaError(.cannotCreateOutput, path: output, "cannot create the bundle folder")
-        }
+        // One mkdir a missing folder, so a failure says which and why ("Read-only file system").
+        var createdFolders = CreatedOutputs()
+        try createdFolders.createFolder(output)
         // Shards share the bundle's lock, so the shards of one render run side by side into one
         // OUT (their units are disjoint); a full render (the manifest, --prune) waits for all.
         let lock = try BundleLock(

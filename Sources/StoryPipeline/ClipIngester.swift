@@ -22,6 +22,8 @@ public struct ClipIngester: Sendable {
     public var timeout: Double
     /// How long to wait for another ingest into the same stories folder.
     public var lockTimeout = 60.0
+    /// Called once when another ingest holds the lock, with its pid when the kernel reports it.
+    public var waiting: @Sendable (Int32?) -> Void = { _ in }
 
     /// The lock file's name in the stories folder (dot-prefixed, so renders ignore it).
     public static let lockFileName = ".storyreel-ingest.lock"
@@ -48,7 +50,7 @@ public struct ClipIngester: Sendable {
         try checkStoryFolder(folder)
         let lock = try BundleLock(
             file: BundlePaths.join(storiesFolder, ClipIngester.lockFileName), folder: storiesFolder,
-            timeout: lockTimeout)
+            timeout: lockTimeout, waiting: waiting)
         defer { withExtendedLifetime(lock) {} }
         // Again under the lock: a link may have been put there meanwhile.
         try checkStoryFolder(folder)

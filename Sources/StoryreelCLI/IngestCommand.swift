@@ -58,15 +58,29 @@ public enum IngestCommand: Command {
         var ingester = ClipIngester(
             storiesFolder: stories, handle: handle, maxDuration: arguments[maxDuration], timeout: arguments[timeout])
         ingester.lockTimeout = arguments[lockTimeout]
+        ingester.waiting = RenderCommand.waitingNote(stories, console: console)
         // A new stories folder is made only for an upload that can go into it: when every clip
         // is rejected, --create leaves nothing behind (nor runs the render).
         let allRejected = storiesToCreate ? ingester.rejections(of: arguments.positionals) : nil
+        // The stories folder --create made, with the ingest lock file in it, goes again when no
+        // clip went in: after a failure, or an interrupt (Ctrl-C) before the clip is in place.
+        var createdStories: CreatedOutputs?
+        let lockFile = BundlePaths.join(stories, ClipIngester.lockFileName)
         if storiesToCreate, allRejected == nil {
             // One mkdir a missing folder, so a failure names it and the system's reason.
             var created = CreatedOutputs()
             try created.createFolder(stories)
+            createdStories = created
+            InterruptCleanup.removeFileOnInterrupt(lockFile)
         }
-        let outcomes = try allRejected ?? ingester.ingest(arguments.positionals)
+        let outcomes: [IngestOutcome]
+        do {
+            outcomes = try allRejected ?? ingester.ingest(arguments.positionals)
+        } catch {
+            createdStories.map { Self.remove($0, lockFile: lockFile, ingested: []) }
+            throw error
+        }
+        createdStories.map { Self.remove($0, lockFile: lockFile, ingested: outcomes) }
         var exitCode = ExitCode.success
         for (clip, outcome) in zip(arguments.positionals, outcomes) {
             switch outcome {
@@ -95,6 +109,15 @@ public enum IngestCommand: Command {
             if !summary.skipped.isEmpty, exitCode == .success { exitCode = .dataError }
         }
         return exitCode
+    }
+
+    /// Takes away the stories folder this run `created` (and its ingest lock file) unless a clip
+    /// went into it (`ingested`); either way an interrupt from now on leaves the lock file.
+    private static func remove(_ created: CreatedOutputs, lockFile: String, ingested: [IngestOutcome]) {
+        InterruptCleanup.forgetFile(lockFile)
+        guard !ingested.contains(where: { if case .ingested = $0 { true } else { false } }) else { return }
+        unlink(lockFile)
+        created.removeAll()
     }
 
     /// `--into STORIES` must be a folder: a missing one is refused (66), so a typo does not

@@ -31,6 +31,24 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "\(bundle)/clips"), "no work was done")
     }
 
+    /// From the QA pass: an ingest waiting for another ingest's lock said nothing until it gave
+    /// up; it now says once who holds it, as render does.
+    @Test func aWaitingIngestNamesTheHolderOnce() throws {
+        let fixture = try BundleFixture()
+        let holder = try holdLock("\(fixture.stories)/.storyreel-ingest.lock", shared: false)
+        defer { holder.terminate() }
+        let result = try TestEnvironment.storyreel([
+            "ingest", TestEnvironment.sample("portrait-h264.mp4"), "--story", "ana.lima", "--into", fixture.stories,
+            "--lock-timeout", "0.5",
+        ])
+        #expect(result.status == 75, "\(result.stderr)")
+        let waiting = result.stderr.split(separator: "\n").filter { $0.contains("waiting for the lock") }
+        #expect(
+            waiting == [
+                "storyreel: waiting for the lock on \(fixture.stories) (held by pid \(holder.processIdentifier))…"
+            ], "\(result.stderr)")
+    }
+
     /// Holds a `flock` (`-s` shared, else exclusive) on `file` from another process until the
     /// returned process is terminated; returns once the lock is held.
     func holdLock(_ file: String, shared: Bool) throws -> Process {

@@ -88,4 +88,16 @@ import Testing
             }
         }
     }
+
+    /// From the QA pass: a bundle folder that cannot be made said only "cannot create the bundle
+    /// folder" (on a read-only file system too); it now says which folder and why.
+    @Test func aBundleFolderThatCannotBeMadeSaysWhy() throws {
+        let file = try folder.write("plain-file", Data("x".utf8))
+        let result = try TestEnvironment.storyreel(
+            ["render", TestEnvironment.sample("stories"), "-o", file + "/reel", "--quiet"])
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(
+            result.stderr
+                == "storyreel: error: \(file)/reel: cannot create the directory \(file)/reel: Not a directory\n")
+    }
 }

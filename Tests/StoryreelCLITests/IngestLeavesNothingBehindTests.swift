@@ -47,6 +47,33 @@ import Testing
             try FileManager.default.contentsOfDirectory(atPath: stories).sorted() == [".storyreel-ingest.lock", "ana"])
     }
 
+    /// From the QA pass: an `ingest --create` interrupted while it copied left the stories folder
+    /// it had made, holding only its lock file, so the next ingest into the mistyped folder no
+    /// longer needed --create. Nothing went in, so nothing is left.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func interruptedIngestCreateLeavesNoStoriesFolder(signal: Int32) throws {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("new/stories")
+        let clip = try bigClip(in: folder)
+        let status = try TestEnvironment.interrupt(
+            ["ingest", clip, "--story", "ana", "--into", stories, "--create"], with: signal
+        ) { !temporaries(in: "\(stories)/ana").isEmpty }
+        #expect(status & 0x7f == signal, "it dies of the signal: status \(status)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("new")), "the folders it created are gone")
+    }
+
+    /// The same after a failure: a file-size limit stops the copy (74), and the stories folder
+    /// --create made goes with its lock file.
+    @Test func failedIngestCreateLeavesNoStoriesFolder() throws {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("new/stories")
+        let outcome = try LimitedRun.storyreel(
+            ["ingest", TestEnvironment.sample("portrait-h264.mp4"), "--story", "ana", "--into", stories, "--create"],
+            fileSizeKiB: 100)
+        #expect(outcome.result.status == 74, "\(outcome.result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("new")), "the folders it created are gone")
+    }
+
     // The old code removed nothing: a killed ingest's temporary copy stayed in the story folder
     // for good (neither a later ingest nor a render removes it).
     @Test func laterIngestRemovesOnlyStaleTemporariesOfItsOwnShape() throws {

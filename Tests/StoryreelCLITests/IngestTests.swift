@@ -221,7 +221,9 @@ import Testing
         #expect(result.status == 75, "\(result.stderr)")
         #expect(
             result.stderr
-                == "storyreel: error: \(fixture.stories): another storyreel run holds the lock; gave up after 0.5 s "
+                == "storyreel: waiting for the lock on \(fixture.stories) (held by pid "
+                + "\(ProcessInfo.processInfo.processIdentifier))…\n"
+                + "storyreel: error: \(fixture.stories): another storyreel run holds the lock; gave up after 0.5 s "
                 + "(--lock-timeout)\n")
         #expect(Date().timeIntervalSince(started) < 30)
         #expect(!FileManager.default.fileExists(atPath: "\(fixture.stories)/new"))
