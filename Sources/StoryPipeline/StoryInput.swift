@@ -120,6 +120,10 @@ public struct StoryInput: Sendable {
         else {
             throw MediaError(.invalidMedia, path: path, notASpec)
         }
+        if let duplicate = JSONDuplicateKey.first(in: data) {
+            throw MediaError(
+                .invalidMedia, path: path, "\"\(duplicate.path)\" is given twice, which readers settle differently")
+        }
         var stories: [StorySource] = []
         var skipped: [SkippedEntry] = []
         var warnings = object.keys.filter { $0 != "stories" }.sorted().map { key in
@@ -207,6 +211,11 @@ public struct StoryInput: Sendable {
         }
         guard let object = parsed as? [String: Any] else {
             throw MediaError(.invalidMedia, path: path, "story.json is not a JSON object; its settings were ignored")
+        }
+        // A key given twice means two things to two readers (Foundation keeps the first value,
+        // a browser the last), as in a manifest.
+        if let duplicate = JSONDuplicateKey.first(in: data) {
+            throw StoryTypeError(reason: "\"\(duplicate.path)\" is given twice")
         }
         if let problem = StoryFields.storyJSON.typeProblem(in: object) { throw StoryTypeError(reason: problem) }
         if let name = object["displayName"] as? String { story.displayName = name }

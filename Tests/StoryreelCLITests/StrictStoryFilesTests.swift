@@ -25,6 +25,28 @@ import Testing
         #expect(skipped.contains { $0.reason.contains("\"isRead\" must be true or false") })
     }
 
+    /// From the hostile-input QA pass: a key given twice (`"order": 1, "order": "x"`) was read with
+    /// the last value winning, unnoticed, where a manifest with one is refused. A story.json with
+    /// one skips its story; a spec with one is refused.
+    @Test func aKeyGivenTwiceSkipsTheStoryOrRefusesTheSpec() throws {
+        let fixture = try BundleFixture()
+        try Data(#"{"isRead": true, "isRead": false}"#.utf8).write(
+            to: URL(fileURLWithPath: "\(fixture.stories)/chloe/story.json"))
+        let plan = try TestEnvironment.storyreel(["plan", fixture.stories])
+        #expect(plan.status == 65, "\(plan.stderr)")
+        #expect(
+            plan.stderr.contains("storyreel: error: chloe/story.json: skipped: \"isRead\" is given twice"),
+            "\(plan.stderr)")
+        let spec = try fixture.folder.write(
+            "spec.json", Data(#"{"stories": [{"handle": "a", "handle": "b", "items": []}]}"#.utf8))
+        let refused = try TestEnvironment.storyreel(["plan", spec])
+        #expect(refused.status == 65)
+        #expect(
+            refused.stderr
+                == "storyreel: error: \(spec): \"stories[0].handle\" is given twice, which readers settle differently\n"
+        )
+    }
+
     @Test func anUnknownKeyWarnsWithTheClosestKnownKey() throws {
         let fixture = try BundleFixture()
         try Data(#"{"displayname": "Chloe", "is_read": true, "colour": 3}"#.utf8).write(
