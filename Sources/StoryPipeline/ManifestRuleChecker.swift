@@ -31,6 +31,8 @@ struct ManifestRuleChecker {
     /// Each transition clip's problem (nil: none), by the clip's identity and what it must hold:
     /// a clip named again is not probed again.
     private var transitionProblems: [TransitionCheck: String?] = [:]
+    /// The manifest's canvas, which every transition fills.
+    private var canvas = Manifest.Size(width: 0, height: 0)
 
     /// A transition clip and the frames and size its entry says it has.
     private struct TransitionCheck: Hashable {
@@ -39,8 +41,6 @@ struct ManifestRuleChecker {
         let width: Int
         let height: Int
     }
-    /// The manifest's canvas, which every transition fills.
-    private var canvas = Manifest.Size(width: 0, height: 0)
 
     /// A checker resolving files with `resolver` and giving each clip `timeout` seconds to hash.
     init(resolver: BundleFileResolver, timeout: Double?) {
