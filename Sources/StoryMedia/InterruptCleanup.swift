@@ -22,6 +22,8 @@ public enum InterruptCleanup {
 
     private static let registry = Mutex(Registry())
     private static let installed = Mutex(false)
+    /// Held by ``deferringInterrupts(_:)``'s body; the cleanup waits for it.
+    private static let criticalSection = Mutex(())
 
     /// Starts handling SIGINT, SIGTERM and SIGHUP for the rest of the process, and ignores
     /// SIGXFSZ, so a write over a file-size limit (`ulimit -f`) fails with EFBIG, an I/O error
@@ -84,6 +86,14 @@ public enum InterruptCleanup {
         registry.withLock { $0.folders.removeAll { $0 == path } }
     }
 
+    /// Runs `body` with interrupts held off: one arriving meanwhile is handled once `body` has
+    /// returned, so `body` finishes what must not be cut in half (moving a run's finished files
+    /// into place and keeping them) and the cleanup then sees its end state. Keep `body` short;
+    /// it must not call this again.
+    public static func deferringInterrupts<Result>(_ body: () throws -> Result) throws -> Result {
+        try criticalSection.withLock { _ in try body() }
+    }
+
     /// True when signal `number` is ignored (`SIG_IGN`), as the process was started.
     private static func isIgnored(_ number: Int32) -> Bool {
         var current = sigaction()
@@ -103,10 +113,12 @@ public enum InterruptCleanup {
         var signals = signals
         var received: Int32 = 0
         while sigwait(&signals, &received) != 0 {}
-        registry.withLock { registry in
-            for file in registry.files { unlink(file) }
-            for folder in registry.folders.reversed() { rmdir(folder) }
-            die(of: received)
+        criticalSection.withLock { _ in
+            registry.withLock { registry in
+                for file in registry.files { unlink(file) }
+                for folder in registry.folders.reversed() { rmdir(folder) }
+                die(of: received)
+            }
         }
     }
 

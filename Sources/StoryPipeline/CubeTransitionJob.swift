@@ -206,11 +206,12 @@ public struct CubeTransitionJob: Sendable {
 
     /// Renders and writes every output in `outputs`, from `faces` when given (as
     /// ``loadFaces()`` returns them), else decoding them. Calls `progress` after each frame with
-    /// the frames done and the frame count.
+    /// the frames done and the frame count, and `framesPlaced` with the frame count once the
+    /// frames have their names, before anything else can interrupt the run (to record them).
     @discardableResult
     public func run(
         writing outputs: Outputs, faces: (from: RGBAImageBuffer, to: RGBAImageBuffer)? = nil,
-        progress: (Int, Int) -> Void = { _, _ in }
+        progress: (Int, Int) -> Void = { _, _ in }, framesPlaced: (Int) throws -> Void = { _ in }
     ) throws -> Summary {
         try validate()
         guard !outputs.isEmpty else {
@@ -231,6 +232,9 @@ public struct CubeTransitionJob: Sendable {
         // A run leaves all its outputs or none: a failure or an interrupt removes what it wrote.
         var created = CreatedOutputs()
         created.allOrNothing = true
+        // The frames take their names only once everything else is written, so a run that fails
+        // or is interrupted before then leaves an earlier run's frames as they were.
+        var stagedFrames: [StagedFile] = []
         do {
             let writer = try outputs.videoPath.map {
                 try VideoClipWriter(
@@ -252,9 +256,6 @@ public struct CubeTransitionJob: Sendable {
                     try Filmstrip(frameCount: frameCount, frameWidth: width, frameHeight: height)
                 }
             }
-            // The frames take their names only once everything else is written, so a run that
-            // fails or is interrupted before then leaves an earlier run's frames as they were.
-            var stagedFrames: [StagedFile] = []
             var canvas = [UInt8](repeating: 0, count: renderer == nil ? 0 : width * height * 4)
             try canvas.withUnsafeMutableBufferPointer { buffer in
                 let rgba = UnsafeBufferPointer(buffer)
@@ -296,16 +297,26 @@ public struct CubeTransitionJob: Sendable {
                 })
                 created.add(writer.path)
             }
-            for frame in stagedFrames {
-                created.willWrite(frame.path)
-                try frame.commit()
-                created.add(frame.path)
-            }
         } catch {
             created.removeAll()
             throw error
         }
-        created.keepAll()
+        // The frames take their names last, with interrupts held off until every output is
+        // kept: an interrupt while they were renamed into place removed those already renamed,
+        // and with them the earlier run's frames of the same names.
+        try InterruptCleanup.deferringInterrupts {
+            do {
+                for frame in stagedFrames {
+                    try frame.commit()
+                    created.add(frame.path)
+                }
+                if outputs.framesDirectory != nil { try framesPlaced(frameCount) }
+            } catch {
+                created.removeAll()
+                throw error
+            }
+            created.keepAll()
+        }
         return Summary(
             width: width, height: height, frameCount: frameCount, outputs: created.files, maxBitrate: maxBitrate,
             video: video)

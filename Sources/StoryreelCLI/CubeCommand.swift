@@ -115,13 +115,15 @@ public enum CubeCommand: Command {
                 close(probe.descriptor)
                 TemporaryFile.remove(probe.path)
             }
-            summary = try job.run(writing: outputs)
+            // The record is written as the frames take their names, interrupts held off, so
+            // an interrupted run never leaves frames its record does not list.
+            let folder = frameFolder
+            summary = try job.run(writing: outputs, framesPlaced: { try folder?.recordRun(frameCount: $0) })
         } catch {
             // The folders this run made for --frames-dir go again while empty.
             frameFolder?.removeIfCreated()
             throw error
         }
-        try frameFolder?.recordRun(frameCount: summary.frameCount)
         var written = [outputs.videoPath, outputs.filmstripPath].compactMap { $0 }
         if let folder = outputs.framesDirectory {
             written.append((folder as NSString).appendingPathComponent("frame_*.png"))

@@ -90,13 +90,21 @@ struct CubeFrameFolder {
     /// After a run that wrote `frameCount` frames: removes the earlier run's frames past them
     /// and records the new ones.
     func recordRun(frameCount: Int) throws {
-        let written = (0..<frameCount).map {
-            (CubeTransitionJob.framePath(in: path, index: $0) as NSString).lastPathComponent
-        }
+        let written = Self.names(frameCount: frameCount)
         for stale in earlierFrames.subtracting(written) {
             try? FileManager.default.removeItem(atPath: (path as NSString).appendingPathComponent(stale))
         }
+        try record(written)
+    }
+
+    /// `frame_0000.png` … for `frameCount` frames.
+    private static func names(frameCount: Int) -> [String] {
+        (0..<frameCount).map { (CubeTransitionJob.framePath(in: "", index: $0) as NSString).lastPathComponent }
+    }
+
+    /// Writes `names` as the folder's record.
+    private func record(_ names: [String]) throws {
         let recordPath = (path as NSString).appendingPathComponent(Self.recordName)
-        try AtomicFile.write(Data((written.joined(separator: "\n") + "\n").utf8), to: recordPath)
+        try AtomicFile.write(Data((names.joined(separator: "\n") + "\n").utf8), to: recordPath)
     }
 }

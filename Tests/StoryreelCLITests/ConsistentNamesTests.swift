@@ -91,14 +91,13 @@ import Testing
         #expect(result.status == 64, "\(arguments): \(result.stderr)")
         #expect(result.stdout.isEmpty, "\(arguments) printed \(result.stdout)")
         #expect(result.stderr.hasPrefix("storyreel: error: "), "\(result.stderr)")
-        guard let command = arguments.first else {
-            // No command at all: the error, then the overview with its list of commands.
-            #expect(result.stderr.contains("USAGE: storyreel <command>"), "\(result.stderr)")
-            return
-        }
-        // One line: the error, the command's synopsis and where its help is.
+        // One line: the error, the command's synopsis (or the commands) and where the help is.
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(arguments): \(result.stderr)")
+        guard let command = arguments.first else {
+            #expect(result.stderr.contains("; usage: storyreel <command> [options], where <command> is one of "))
+            return
+        }
         #expect(result.stderr.contains("; usage: storyreel \(command) "), "\(arguments): \(result.stderr)")
         #expect(result.stderr.hasSuffix("(see 'storyreel \(command) --help')\n"), "\(result.stderr)")
     }

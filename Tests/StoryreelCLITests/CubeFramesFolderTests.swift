@@ -1,4 +1,5 @@
 import Foundation
+import StoryMedia
 import StoryreelTestSupport
 import Testing
 
@@ -141,7 +142,8 @@ import Testing
 
     /// A run interrupted (SIGINT) part-way leaves no frame of its own: they are only good
     /// together, as a failure already removed them. (The old code left the frames written so
-    /// far, unrecorded, and the next run into the folder refused them as a stranger's.)
+    /// far, unrecorded, and the next run into the folder refused them as a stranger's.) The
+    /// frames are staged under temporary names until the end: it is interrupted once two are.
     @Test func anInterruptedRunLeavesNoFrames() throws {
         let frames = folder.path("new/frames")
         let status = try TestEnvironment.interrupt(
@@ -149,7 +151,11 @@ import Testing
                 "cube", Self.from, Self.to, "--size", "360x640", "--frames-dir", frames, "--duration", "1", "--fps",
                 "240",
             ], with: SIGINT
-        ) { ((try? frameNames(frames)) ?? []).count >= 2 }
+        ) {
+            (((try? FileManager.default.contentsOfDirectory(atPath: frames)) ?? []).filter {
+                TemporaryFile.isTemporaryName($0)
+            }).count >= 2
+        }
         #expect(status & 0x7f == SIGINT)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty, "no folder left")
         #expect(try cube(frames, duration: "0.2").status == 0, "the next run is not refused")

@@ -58,6 +58,32 @@ import Testing
         #expect(FolderSnapshot(frames) == before, "the earlier run's frames, all of them, as they were")
     }
 
+    /// From the re-check QA pass: an interrupt while the staged frames were renamed into place
+    /// removed those already renamed, and the earlier run's frames of the same names with them.
+    /// Interrupts are now held off until the frames are in place and recorded: the folder holds
+    /// one whole run's frames, all of them recorded, and a later run into it is not refused.
+    @Test func anInterruptWhileFramesTakeTheirNamesKeepsOneWholeRun() throws {
+        let frames = folder.path("frames")
+        let from = TestEnvironment.sample("stories/ben_k/1.mp4")
+        let to = TestEnvironment.sample("stories/chloe/morning.mp4")
+        // 1000 small frames: renaming them takes long enough to interrupt.
+        let settings = ["--size", "64x64", "--fps", "200", "--duration", "5", "--frames-dir"]
+        #expect(try TestEnvironment.storyreel(["cube", from, to] + settings + [frames]).status == 0)
+        let earlier = FolderSnapshot(frames)
+        let reference = folder.path("reference")
+        #expect(try TestEnvironment.storyreel(["cube", to, from] + settings + [reference]).status == 0)
+        let later = FolderSnapshot(reference)
+        let firstFrame = FileStamp(path: "\(frames)/frame_0000.png")
+        try interrupt(["cube", to, from] + settings + [frames], with: SIGTERM) {
+            FileStamp(path: "\(frames)/frame_0000.png") != firstFrame
+        }
+        let after = FolderSnapshot(frames)
+        #expect(after == earlier || after == later, "one whole run's frames, each as that run wrote it")
+        #expect(temporaries(under: frames).isEmpty)
+        let again = try TestEnvironment.storyreel(["cube", from, to] + settings + [frames])
+        #expect(again.status == 0, "\(again.stderr)")
+    }
+
     @Test func interruptedRenderLeavesNoTemporaryFile() throws {
         let out = folder.path("reel")
         try interrupt(
