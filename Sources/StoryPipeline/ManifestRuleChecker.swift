@@ -24,8 +24,8 @@ struct ManifestRuleChecker {
     private var transitionPaths: [String: String] = [:]
     /// SHA-256 of the clips already hashed, by identity.
     private var hashes: [FileIdentity: Result<String, MediaError>] = [:]
-    /// Images already checked (a repost shares its poster), by identity.
-    private var checkedImages: Set<FileIdentity> = []
+    /// Images already checked (a repost shares its poster), by identity and the size expected.
+    private var checkedImages: Set<ImageCheck> = []
     /// Each referenced path as the resolver found it: a path named again is not walked again.
     private var resolved: [String: BundleFileResolver.Outcome] = [:]
     /// Each transition clip's problem (nil: none), by the clip's identity and what it must hold:
@@ -33,6 +33,15 @@ struct ManifestRuleChecker {
     private var transitionProblems: [TransitionCheck: String?] = [:]
     /// The manifest's canvas, which every transition fills.
     private var canvas = Manifest.Size(width: 0, height: 0)
+
+    /// An image and the size one use of it expects: the same file used where another size is
+    /// expected (a poster given as a thumbnail) is checked again.
+    private struct ImageCheck: Hashable {
+        let identity: FileIdentity
+        let width: Int?
+        let height: Int?
+        let tolerance: Int
+    }
 
     /// A transition clip and the frames and size its entry says it has.
     private struct TransitionCheck: Hashable {
@@ -208,7 +217,11 @@ struct ManifestRuleChecker {
     private mutating func checkImage(
         _ relative: String, at path: String, size: Manifest.Size? = nil, tolerance: Int = 0
     ) {
-        guard let file = checkFile(relative, at: path), checkedImages.insert(file.identity).inserted else { return }
+        guard let file = checkFile(relative, at: path),
+            checkedImages.insert(
+                ImageCheck(identity: file.identity, width: size?.width, height: size?.height, tolerance: tolerance)
+            ).inserted
+        else { return }
         if let problem = OutputIntegrity.imageProblem(at: file.path, size: size, tolerance: tolerance) {
             report(path, "\(relative) \(problem)")
         }

@@ -313,6 +313,18 @@ import Testing
                 "stories[0].items[0].thumbnail: thumbs/a.jpg is 180x180, not 180x320",
             ])
 
+        // From the re-check QA pass: one file in two roles was size-checked once, by the first
+        // role, so a poster given as the thumbnail (or a thumbnail as a still) passed.
+        let twoRoles = try problems(ManifestFixture()) { manifest in
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "thumbnail"], "posters/a.jpg")
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 1, "items", 0, "firstFrame"], "thumbs/b1.jpg")
+        }
+        #expect(
+            twoRoles == [
+                "stories[0].items[0].thumbnail: posters/a.jpg is 360x640, not 180x320",
+                "stories[1].items[0].firstFrame: thumbs/b1.jpg is 180x320, not 360x640",
+            ])
+
         let otherSize = try ManifestFixture()
         let wrongCanvas = try problems(otherSize) { manifest in
             ValidateAgreesWithSchemaTests.set(&manifest, ["canvas"], ["width": 720, "height": 1280])
