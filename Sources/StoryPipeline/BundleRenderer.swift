@@ -89,10 +89,6 @@ public struct BundleRenderer: Sendable {
             bundle: output, options: options, canvas: (plan.canvasWidth, plan.canvasHeight), ledger: ledger,
             progress: progress)
         run.execute(plan.shardUnits)
-        // Saved once the units ran, not before, and only when no output failed: a run
-        // interrupted (Ctrl-C, a cancelled CI job) or stopped by a full disk leaves the bundle's
-        // settings as they were, and its note is printed by the run that saves them.
-        if run.outputFailure == nil { try settings.save(in: output, over: saved) }
         // A clip whose units failed (it may have changed since it was hashed) is hashed and
         // probed again next time.
         let failed = Set(run.failures.map(\.path))
@@ -100,7 +96,9 @@ public struct BundleRenderer: Sendable {
         try? cache.save(keeping: Set(kept))
         guard options.shard == nil else {
             summary.warnings += Self.setAsideWarnings(run)
-            return try finish(run, summary: &summary, skipped: plan.skipped, started: started, ledger: ledger)
+            return try finish(
+                run, summary: &summary, skipped: plan.skipped, started: started, ledger: ledger,
+                settings: (settings, saved))
         }
 
         // What plays: items whose outputs are all there, stories with such an item, and the
@@ -159,15 +157,22 @@ public struct BundleRenderer: Sendable {
             summary.pruned += 1
         }
         if options.prune { summary.pruned += prune(keeping: referenced, ledger: ledger) }
-        return try finish(run, summary: &summary, skipped: skipped, started: started, ledger: ledger)
+        return try finish(
+            run, summary: &summary, skipped: skipped, started: started, ledger: ledger, settings: (settings, saved))
     }
 
-    /// Fills in the summary and saves the ledger; rethrows the first output failure.
+    /// Fills in the summary and saves the ledger; rethrows the first output failure; then saves
+    /// the run's settings over the ones it read. They are saved last, once every output, the
+    /// manifest, the page and the ledger are written: a run interrupted (Ctrl-C, a cancelled CI
+    /// job) or stopped by a full disk leaves the bundle's settings as they were, and the note
+    /// that they changed is printed by the run that saves them.
     private func finish(
-        _ run: UnitRun, summary: inout RenderSummary, skipped: [SkippedEntry], started: Date, ledger: BundleLedger
+        _ run: UnitRun, summary: inout RenderSummary, skipped: [SkippedEntry], started: Date, ledger: BundleLedger,
+        settings: (run: BundleSettings, saved: BundleSettings?)
     ) throws -> RenderSummary {
         try ledger.save()
         if let failure = run.outputFailure { throw failure }
+        try settings.run.save(in: output, over: settings.saved)
         summary.rendered = run.rendered
         summary.cached = run.cached
         summary.skipped = options.shard == nil ? skipped : skipped + run.failures + run.transitionFailures.map(\.entry)

@@ -95,6 +95,13 @@ import Testing
             ["render", stories, "-o", reel, "--size", "360x640", "--crf", "18", "--quiet"], fileSizeKiB: 30)
         #expect(full.result.status == 74, "\(full.result.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: settings)) == before)
+        // The re-check QA pass: also when only the last write fails (the ledger, after every
+        // output was cached and the page removed), settings are saved only after it.
+        let last = try LimitedRun.storyreel(
+            ["render", stories, "-o", reel, "--size", "90x160", "--no-player", "--quiet"], fileSizeKiB: 5)
+        #expect(last.result.status == 74, "\(last.result.stderr)")
+        #expect(last.result.stderr.contains("ledger.json"), "\(last.result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: settings)) == before)
     }
 
     @Test func aFinishedClipIsNotTouchedByAFailedRewrite() throws {
