@@ -22,10 +22,14 @@ public struct StoryNavigator: Sendable {
     /// Where playback is: a slot in ``playOrder`` and an item index in that story; nil at the end.
     private var position: (slot: Int, item: Int)?
 
-    /// A navigator at the start of `manifest`'s play order, given what was `seen` before.
-    /// An empty manifest starts (and stays) at the end. A story with no items (which `render`
-    /// never writes, and `validate` refuses, but which decodes) is left out of the play order.
-    public init(manifest: Manifest, seen: SeenState = SeenState()) {
+    /// A navigator at the start of `manifest`'s play order, given what was `seen` before, or
+    /// opened on the story `storyID` (a tap in the story row, as the player page's `open`):
+    /// the play order is the same, and playback starts at that story's first unseen item, with
+    /// the stories before it in play order left as they were (a swipe back reaches them). An
+    /// id not in the play order opens at its start. An empty manifest starts (and stays) at the
+    /// end. A story with no items (which `render` never writes, and `validate` refuses, but
+    /// which decodes) is left out of the play order.
+    public init(manifest: Manifest, seen: SeenState = SeenState(), openingAt storyID: String? = nil) {
         self.manifest = manifest
         self.seen = seen
         let indexes = manifest.stories.indices.filter { !manifest.stories[$0].items.isEmpty }
@@ -34,7 +38,8 @@ public struct StoryNavigator: Sendable {
         playOrder = unseen + seenStories
         current = .end
         if !playOrder.isEmpty {
-            current = land(slot: 0, item: startItem(ofSlot: 0))
+            let slot = storyID.flatMap { id in playOrder.firstIndex { manifest.stories[$0].id == id } } ?? 0
+            current = land(slot: slot, item: startItem(ofSlot: slot))
         }
     }
 

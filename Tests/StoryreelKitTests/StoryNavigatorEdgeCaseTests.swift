@@ -21,6 +21,21 @@ import Testing
         #expect(navigator.upcomingAssets(limit: 5) == [])
     }
 
+    /// From the QA pass: an app with a story row could not open the navigator at the story the
+    /// user tapped (the page's `open(storyId)`); it had to swipe there, marking each story on
+    /// the way seen. Opening at a story starts at its first unseen item and leaves the others.
+    @Test func opensAtATappedStoryLeavingTheStoriesBeforeItUnseen() {
+        let manifest = Samples.manifest(items: [2, 3, 1])
+        var seen = SeenState()
+        seen.markSeen(Samples.item(story: 1, index: 0).id)
+        var navigator = StoryNavigator(manifest: manifest, seen: seen, openingAt: "s1")
+        #expect(Samples.describe(navigator.current) == "s1#1", "its first unseen item")
+        #expect(!navigator.seen.contains(Samples.item(story: 0, index: 0).id), "s0 was not played")
+        #expect(Samples.describe(navigator.swipeToPreviousStory()) == "s0#0", "a swipe back reaches it")
+        #expect(Samples.describe(StoryNavigator(manifest: manifest, openingAt: "s2").current) == "s2#0")
+        #expect(Samples.describe(StoryNavigator(manifest: manifest, openingAt: "nobody").current) == "s0#0")
+    }
+
     @Test func oneItemPerStoryTakesEachTransitionForwardAndEachBackwardOnTapBack() {
         var navigator = StoryNavigator(manifest: Samples.manifest(items: [1, 1, 1], transitions: .both))
         #expect(Samples.describe(navigator.itemDidFinish()) == "forward:s1#0")
