@@ -727,6 +727,13 @@ extension PlayerPage {
                 if (response.ok) manifest = await response.json();
               } catch (e) { /* the embedded copy */ }
             }
+            // A manifest newer than this page reads is not guessed at (StoryreelKit refuses it too).
+            if (!(manifest.version <= 1)) {
+              $('empty').textContent = `This bundle's manifest is version ${manifest.version}, newer than this player reads (1).`;
+              $('empty').hidden = false;
+              window.storyreelPlayer.ready = true;
+              return;
+            }
             updatePause(); updateSound();
             renderRow();
             for (const story of manifest.stories) if (story.user.avatar) image(story.user.avatar);
