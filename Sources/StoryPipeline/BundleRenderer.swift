@@ -80,7 +80,9 @@ public struct BundleRenderer: Sendable {
         var summary = RenderSummary()
         summary.warnings = storyInput.warnings
         let saved = BundleSettings.saved(in: output)
-        let settings = (saved ?? BundleSettings()).applying(options.settings)
+        var settings = (saved ?? BundleSettings()).applying(options.settings)
+        // What this run does with clips is what is kept (the CLI gives the kept mode when no flag).
+        settings.clips = options.clipMode
         if let saved { summary.settingsChanges = settings.changes(from: saved) }
         let plan = try BundlePlan.make(
             input: storyInput, settings: settings, options: options, cache: cache, bundle: output)

@@ -2,7 +2,7 @@ import Foundation
 import StoryMedia
 
 /// The settings a bundle is rendered with: the canvas, the transitions' timing and encoding,
-/// and whether it gets the player page.
+/// how clips get into it, and whether it gets the player page.
 /// They are kept in `.storyreel/settings.json`, so a later `render` (or `ingest --render`) that
 /// does not give them renders with the same ones instead of re-keying the bundle to the defaults.
 public struct BundleSettings: Equatable, Sendable {
@@ -55,6 +55,8 @@ public struct BundleSettings: Equatable, Sendable {
         public var peak: Peak?
         /// `--player` / `--no-player`.
         public var player: Bool?
+        /// `--copy` / `--link` / `--reference`.
+        public var clips: RenderOptions.ClipMode?
 
         /// Nothing given.
         public init() {}
@@ -76,9 +78,11 @@ public struct BundleSettings: Equatable, Sendable {
     public var peak = Peak.rule
     /// Write the player page, `index.html`, beside the manifest.
     public var player = true
+    /// How clips get into the bundle: copied, linked, or referenced where they are.
+    public var clips = RenderOptions.ClipMode.copy
 
     /// The defaults: automatic canvas, 0.5 s at 30 fps, forward only, H.264 at CRF 23, the peak
-    /// rule, the player page.
+    /// rule, the player page, clips copied.
     public init() {}
 
     /// The largest canvas the automatic choice gives.
@@ -95,6 +99,7 @@ public struct BundleSettings: Equatable, Sendable {
         if let codec = overrides.codec { result.codec = codec }
         if let peak = overrides.peak { result.peak = peak }
         if let player = overrides.player { result.player = player }
+        if let clips = overrides.clips { result.clips = clips }
         return result
     }
 
@@ -111,7 +116,7 @@ public struct BundleSettings: Equatable, Sendable {
             ("size", canvas.description), ("fps", JSONValue.format(fps)),
             ("transition-duration", JSONValue.format(transitionDuration)),
             ("both-directions", bothDirections ? "yes" : "no"), ("crf", "\(crf)"), ("codec", codec.rawValue),
-            ("max-bitrate", peak.description), ("player", player ? "yes" : "no"),
+            ("max-bitrate", peak.description), ("player", player ? "yes" : "no"), ("clips", clips.rawValue),
         ]
     }
 
@@ -184,6 +189,9 @@ public struct BundleSettings: Equatable, Sendable {
             bothDirections = value == "yes"
         case "player":
             player = value == "yes"
+        case "clips":
+            guard let mode = RenderOptions.ClipMode(rawValue: value) else { return false }
+            clips = mode
         case "crf":
             guard let number = Int(value), (0...51).contains(number) else { return false }
             crf = number

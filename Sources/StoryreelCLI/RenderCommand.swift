@@ -100,15 +100,17 @@ public enum RenderCommand: Command {
     static func renderOptions(_ arguments: ParsedArguments, bundle: String?) throws -> RenderOptions {
         var options = RenderOptions()
         options.settings = try settingsOverrides(arguments)
-        let settings = (bundle.flatMap(BundleSettings.saved(in:)) ?? BundleSettings()).applying(options.settings)
-        try OptionRange.checkTransitionFrames(
-            duration: settings.transitionDuration, fps: settings.fps, durationOption: "transition-duration")
         if arguments.declared.contains(copy.spec.name) {
             let modes: [(Flag, RenderOptions.ClipMode)] = [(copy, .copy), (link, .link), (reference, .reference)]
             let chosen = modes.filter { arguments[$0.0] }
             guard chosen.count <= 1 else { throw UsageError("choose one of --copy, --link, --reference") }
-            options.clipMode = chosen.first?.1 ?? .copy
+            options.settings.clips = chosen.first?.1
         }
+        let settings = (bundle.flatMap(BundleSettings.saved(in:)) ?? BundleSettings()).applying(options.settings)
+        try OptionRange.checkTransitionFrames(
+            duration: settings.transitionDuration, fps: settings.fps, durationOption: "transition-duration")
+        // How clips get in is a kept setting: a later render without the flag keeps the mode.
+        options.clipMode = settings.clips
         if arguments.declared.contains(jobs.spec.name) { options.jobs = arguments[jobs] }
         options.timeout = arguments[timeout]
         if arguments.declared.contains(shard.spec.name), let shard = arguments[shard] {

@@ -68,6 +68,27 @@ import Testing
         #expect(after.transitions.allSatisfy { $0.fps == 24 })
     }
 
+    /// From the QA pass: `--reference` was not kept, so the next plain render (or `ingest
+    /// --render`) copied every clip into `clips/` and re-pointed every `src`, with no note. How
+    /// clips get in is now a kept setting, and changing it is named.
+    @Test func theClipModeIsKept() throws {
+        let fixture = try BundleFixture()
+        let out = fixture.folder.path("reel")
+        let (first, _) = try fixture.render(into: "reel", ["--reference"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let referenced = try fixture.manifestBytes("reel")
+        let plain = try TestEnvironment.storyreel(["render", fixture.stories, "-o", out])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(plain.stderr.contains("rendered 0,"), "\(plain.stderr)")
+        #expect(try fixture.manifestBytes("reel") == referenced, "still referenced")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: out + "/clips")) ?? []).isEmpty)
+        let copied = try TestEnvironment.storyreel(["render", fixture.stories, "-o", out, "--copy"])
+        #expect(copied.status == 0, "\(copied.stderr)")
+        let notes = copied.stderr.split(separator: "\n").filter { $0.contains("settings changed") }
+        #expect(notes == ["storyreel: note: settings changed: clips reference → copy (kept for later runs)"])
+        #expect(try fixture.manifest("reel").stories.allSatisfy { $0.items.allSatisfy { $0.src.hasPrefix("clips/") } })
+    }
+
     @Test(arguments: [
         (["--crf", "30"], ["transition"]),
         (["--max-bitrate", "3M"], ["transition"]),
