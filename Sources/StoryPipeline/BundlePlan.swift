@@ -56,8 +56,6 @@ public struct BundlePlan: Sendable {
         var skipped = input.skipped
         var stories: [ResolvedStory] = []
         var position = 0
-        let playable = records.compactMap { try? $0.get() }.map { (width: $0.width, height: $0.height) }
-        let canvas = settings.canvasSize(forDisplaySizes: playable)
         // With --reference an item's `src` is the clip's path from the bundle (its whole path
         // when the bundle is not known), which no manifest may hold with a control character,
         // `#`, `?`, `%` or `\` in it (a copy is named by its hash).
@@ -68,6 +66,11 @@ public struct BundlePlan: Sendable {
             return ManifestPath.forbiddenCharacter(
                 in: bundleFolder.map { BundlePaths.relative(absolute, from: $0) } ?? absolute)
         }
+        // The canvas is sized from the clips that can play: not one skipped for its path.
+        let playable = zip(clipPaths, records).compactMap { clip, result in
+            unreferenceable(clip) == nil ? try? result.get() : nil
+        }.map { (width: $0.width, height: $0.height) }
+        let canvas = settings.canvasSize(forDisplaySizes: playable)
         for source in input.stories {
             var items: [ResolvedStory.Item] = []
             for clip in source.clips {

@@ -117,4 +117,22 @@ import Testing
         ])
         #expect(copied.status == 0, "\(copied.stderr)")
     }
+
+    /// From the QA pass: a referenced clip skipped for its path still sized the automatic canvas
+    /// (a 720x1280 `3#take2.mp4` beside a 540x960 clip gave a 720x1280 canvas); the canvas is
+    /// the largest item that plays.
+    @Test func aClipSkippedForItsPathDoesNotSizeTheCanvas() throws {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("stories")
+        try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: TestEnvironment.sample("stories/ben_k/1.mp4"), toPath: "\(stories)/ana/1.mp4")
+        try FileManager.default.copyItem(atPath: HostileFiles.goodClip, toPath: "\(stories)/ana/3#take2.mp4")
+        let out = folder.path("reel")
+        let render = try TestEnvironment.storyreel(["render", stories, "-o", out, "--reference", "--quiet"])
+        #expect(render.status == 65, "\(render.stderr)")
+        let manifest = try Manifest(jsonData: Data(contentsOf: URL(fileURLWithPath: "\(out)/manifest.json")))
+        #expect(manifest.stories.flatMap(\.items).map(\.src) == ["../stories/ana/1.mp4"])
+        #expect(manifest.canvas == Manifest.Size(width: 540, height: 960))
+    }
 }
