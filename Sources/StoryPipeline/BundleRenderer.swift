@@ -53,7 +53,12 @@ public struct BundleRenderer: Sendable {
         let lock = try BundleLock(
             folder: output, shared: options.shard != nil, timeout: options.lockTimeout, waiting: waiting)
         defer { withExtendedLifetime(lock) {} }
+        let clipsFolder = BundlePaths.join(output, "clips")
         for path in folders {
+            // A bundle of referenced clips gets no clips/ folder (one from earlier runs stays).
+            if path == clipsFolder, options.clipMode == .reference, FileStamp(path: path, followingLinks: false) == nil {
+                continue
+            }
             // Not through a symlink put there since the check: mkdir fails on it.
             guard
                 mkdir(path, 0o777) == 0
