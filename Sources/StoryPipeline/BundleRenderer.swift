@@ -56,7 +56,8 @@ public struct BundleRenderer: Sendable {
         let clipsFolder = BundlePaths.join(output, "clips")
         for path in folders {
             // A bundle of referenced clips gets no clips/ folder (one from earlier runs stays).
-            if path == clipsFolder, options.clipMode == .reference, FileStamp(path: path, followingLinks: false) == nil {
+            if path == clipsFolder, options.clipMode == .reference, FileStamp(path: path, followingLinks: false) == nil
+            {
                 continue
             }
             // Not through a symlink put there since the check: mkdir fails on it.
