@@ -30,6 +30,25 @@ public enum PixelBudget {
         }
     }
 
+    /// Throws `.invalidMedia` about `path` when a picture scaled on the way to one within the
+    /// budget is empty or more than a quarter over it (per side and in all): the margin a fill
+    /// keeps around the part that shows, for the scaler's filter, may take an 8192 × 8192 fill
+    /// a little over the budget (8192 × 8374 for a portrait clip).
+    public static func checkIntermediate(width: Int, height: Int, path: String?, what: String) throws {
+        guard allowsIntermediate(width: width, height: height) else {
+            throw MediaError(.invalidMedia, path: path, "\(what) is \(width)x\(height), \(overLimit)")
+        }
+    }
+
+    /// True when a `width` × `height` picture scaled on the way to one within the budget is not
+    /// empty and at most a quarter over the budget, per side and in all.
+    public static func allowsIntermediate(width: Int, height: Int) -> Bool {
+        let side = maximumSide + maximumSide / 4
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        return width > 0 && height > 0 && width <= side && height <= side && !overflow
+            && pixels <= maximumPixels / 4 * 5
+    }
+
     /// "over the limit of …": the budget in words, for error lines.
     static var overLimit: String {
         "over storyreel's limit of \(maximumSide) pixels per side and \(maximumSide)x\(maximumSide) pixels in all"

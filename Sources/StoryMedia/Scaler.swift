@@ -15,8 +15,9 @@ public final class Scaler {
 
     /// A scaler from `source`'s size, pixel format and colour tags to `width` × `height` in
     /// `destinationFormat`. `destinationColorSpace` and `destinationFullRange` describe the
-    /// output when it is YUV (ignored for RGB). Both sizes must be within the ``PixelBudget``
-    /// (else `.invalidMedia`).
+    /// output when it is YUV (ignored for RGB). Both sizes must be within the ``PixelBudget``,
+    /// with the margin a fill may take (``PixelBudget/allowsIntermediate(width:height:)``), else
+    /// `.invalidMedia`.
     init(
         sourceWidth: Int, sourceHeight: Int, sourceFormat: AVPixelFormat,
         sourceColorSpace: AVColorSpace = AVCOL_SPC_UNSPECIFIED, sourceFullRange: Bool = false,
@@ -24,9 +25,10 @@ public final class Scaler {
         destinationColorSpace: AVColorSpace = AVCOL_SPC_BT709, destinationFullRange: Bool = true,
         flags: Int32 = SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT
     ) throws {
-        // Within the budget, every side and every row of bytes fits libswscale's `int`s.
-        guard PixelBudget.allows(width: sourceWidth, height: sourceHeight),
-            PixelBudget.allows(width: width, height: height)
+        // Within the budget (with a fill's filter margin), every side and every row of bytes
+        // fits libswscale's `int`s.
+        guard PixelBudget.allowsIntermediate(width: sourceWidth, height: sourceHeight),
+            PixelBudget.allowsIntermediate(width: width, height: height)
         else {
             throw MediaError(
                 .invalidMedia,

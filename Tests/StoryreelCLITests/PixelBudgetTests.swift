@@ -40,6 +40,23 @@ import Testing
         #expect(!PixelBudget.allows(width: .max, height: .max))
     }
 
+    /// From the QA passes: `thumbnail --width 8192 --height 8192` (and `cube --size 8192x8192`)
+    /// were refused (65, "the scaled picture is 8192x8374"), though both sides are in range:
+    /// the fill's margin for the scaler's filter took the picture on the way over the budget.
+    /// A picture on the way may be a quarter over; the output stays within it.
+    @Test func theLargestFillAskedForIsMade() throws {
+        let outputs = try TemporaryFolder()
+        let poster = outputs.path("largest.jpg")
+        let result = try TestEnvironment.storyreel(
+            ["thumbnail", HostileFiles.goodClip, "-o", poster, "--width", "8192", "--height", "8192"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let stream = try TestEnvironment.ffprobeVideoStream(poster)
+        #expect(stream["width"] as? Int == 8192 && stream["height"] as? Int == 8192, "\(stream)")
+        #expect(PixelBudget.allowsIntermediate(width: 8192, height: 8374))
+        #expect(!PixelBudget.allowsIntermediate(width: 8192, height: 10241))
+        #expect(!PixelBudget.allowsIntermediate(width: 10240, height: 10240), "a quarter over in all, not per side")
+    }
+
     /// Thumbnail and cube (TO) refuse `clip` from its header, and write nothing.
     func expectClipRefused(_ clip: String) throws {
         let outputs = try TemporaryFolder()
