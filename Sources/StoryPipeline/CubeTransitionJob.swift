@@ -298,6 +298,9 @@ public struct CubeTransitionJob: Sendable {
                 created.add(writer.path)
             }
         } catch {
+            // The staged frames go first (their temporary files), so the folders made for them
+            // are empty when they are removed.
+            stagedFrames.removeAll()
             created.removeAll()
             throw error
         }

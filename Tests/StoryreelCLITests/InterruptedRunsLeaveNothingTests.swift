@@ -74,9 +74,14 @@ import Testing
         #expect(try TestEnvironment.storyreel(["cube", to, from] + settings + [reference]).status == 0)
         let later = FolderSnapshot(reference)
         let firstFrame = FileStamp(path: "\(frames)/frame_0000.png")
-        try interrupt(["cube", to, from] + settings + [frames], with: SIGTERM) {
+        let status = try TestEnvironment.interrupt(
+            ["cube", to, from] + settings + [frames], with: SIGTERM, patience: 300
+        ) {
             FileStamp(path: "\(frames)/frame_0000.png") != firstFrame
         }
+        // Held off until the run's outputs are kept, the signal then ends it; or the run, done,
+        // exits first (0).
+        #expect(status & 0x7f == SIGTERM || status == 0, "status \(status)")
         let after = FolderSnapshot(frames)
         #expect(after == earlier || after == later, "one whole run's frames, each as that run wrote it")
         #expect(temporaries(under: frames).isEmpty)
