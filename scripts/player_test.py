@@ -40,7 +40,8 @@ CASES = os.path.join(ROOT, "Tests", "Fixtures", "navigation-cases.json")
 BUNDLES = {"demo": [], "both-directions": ["--both-directions"]}
 FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-clip": "missing-clip", "rtl": "rtl",
            "neighbours-next": "neighbours-next", "neighbours-previous": "neighbours-previous",
-           "missing-transition": "missing-transition", "no-stills": "no-stills", "version-2": "version-2"}
+           "missing-transition": "missing-transition", "no-stills": "no-stills", "version-2": "version-2",
+           "no-version": "no-version"}
 # Right-to-left display names for the rtl bundle, each ending in punctuation, whose place shows
 # the direction: on the left of the name when it is laid out right to left.
 RTL_NAMES = {"ana.lima": "\u0644\u064a\u0644\u0649 \u062d\u0633\u0646!", "ben_k": "\u05d3\u05e0\u05d4 \u05db\u05d4\u05df!"}
@@ -217,6 +218,7 @@ def setUpModule():
     make_variant_bundle("no-stills", lambda manifest: [
         item.pop(key) for story in manifest["stories"] for item in story["items"] for key in ("firstFrame", "lastFrame")])
     make_variant_bundle("version-2", lambda manifest: manifest.update(version=2))
+    make_variant_bundle("no-version", lambda manifest: manifest.pop("version"))
     for name in ("neighbours-next", "neighbours-previous"):
         make_variant_bundle(name, lambda manifest: None)
     handler = functools.partial(QuietHandler, directory=OUT)
@@ -728,6 +730,9 @@ class PlayerPageTests(unittest.TestCase):
         self.assertEqual(DRIVER.execute_script("return document.querySelectorAll('.story').length"), 0)
         message = DRIVER.execute_script("const p = document.getElementById('empty'); return p.hidden ? '' : p.textContent")
         self.assertEqual(message, "This bundle's manifest is version 2, newer than this player reads (1).")
+        self.load("no-version")
+        message = DRIVER.execute_script("const p = document.getElementById('empty'); return p.hidden ? '' : p.textContent")
+        self.assertEqual(message, "This bundle's manifest has no version this player reads (1).")
 
     def test_a_hidden_page_pauses_and_plays_again_when_shown(self):
         # The old page played on in a background tab: items ended, transitions ran and stories

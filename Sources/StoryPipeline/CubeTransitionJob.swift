@@ -206,12 +206,15 @@ public struct CubeTransitionJob: Sendable {
 
     /// Renders and writes every output in `outputs`, from `faces` when given (as
     /// ``loadFaces()`` returns them), else decoding them. Calls `progress` after each frame with
-    /// the frames done and the frame count, and `framesPlaced` with the frame count once the
-    /// frames have their names, before anything else can interrupt the run (to record them).
+    /// the frames done and the frame count. With a frames folder, `framesPlanned` is called with
+    /// the frame count just before the frames take their names (a failure there fails the run
+    /// with nothing replaced), and `framesPlaced` once they have them, both with interrupts held
+    /// off (to record them).
     @discardableResult
     public func run(
         writing outputs: Outputs, faces: (from: RGBAImageBuffer, to: RGBAImageBuffer)? = nil,
-        progress: (Int, Int) -> Void = { _, _ in }, framesPlaced: (Int) throws -> Void = { _ in }
+        progress: (Int, Int) -> Void = { _, _ in }, framesPlanned: (Int) throws -> Void = { _ in },
+        framesPlaced: (Int) -> Void = { _ in }
     ) throws -> Summary {
         try validate()
         guard !outputs.isEmpty else {
@@ -309,16 +312,18 @@ public struct CubeTransitionJob: Sendable {
         // and with them the earlier run's frames of the same names.
         try InterruptCleanup.deferringInterrupts {
             do {
+                if outputs.framesDirectory != nil { try framesPlanned(frameCount) }
                 for frame in stagedFrames {
                     try frame.commit()
                     created.add(frame.path)
                 }
-                if outputs.framesDirectory != nil { try framesPlaced(frameCount) }
             } catch {
+                stagedFrames.removeAll()
                 created.removeAll()
                 throw error
             }
             created.keepAll()
+            if outputs.framesDirectory != nil { framesPlaced(frameCount) }
         }
         return Summary(
             width: width, height: height, frameCount: frameCount, outputs: created.files, maxBitrate: maxBitrate,

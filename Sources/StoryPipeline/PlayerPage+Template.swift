@@ -728,8 +728,10 @@ extension PlayerPage {
               } catch (e) { /* the embedded copy */ }
             }
             // A manifest newer than this page reads is not guessed at (StoryreelKit refuses it too).
-            if (!(manifest.version <= 1)) {
-              $('empty').textContent = `This bundle's manifest is version ${manifest.version}, newer than this player reads (1).`;
+            if (typeof manifest.version !== 'number' || !(manifest.version <= 1)) {
+              $('empty').textContent = typeof manifest.version === 'number'
+                ? `This bundle's manifest is version ${manifest.version}, newer than this player reads (1).`
+                : "This bundle's manifest has no version this player reads (1).";
               $('empty').hidden = false;
               window.storyreelPlayer.ready = true;
               return;

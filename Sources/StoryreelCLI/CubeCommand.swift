@@ -115,10 +115,13 @@ public enum CubeCommand: Command {
                 close(probe.descriptor)
                 TemporaryFile.remove(probe.path)
             }
-            // The record is written as the frames take their names, interrupts held off, so
-            // an interrupted run never leaves frames its record does not list.
+            // The record is written as the frames take their names, interrupts held off: first
+            // with the earlier and the new frames (a failure then replaces nothing), then with
+            // the new ones, so an interrupted run never leaves frames its record does not list.
             let folder = frameFolder
-            summary = try job.run(writing: outputs, framesPlaced: { try folder?.recordRun(frameCount: $0) })
+            summary = try job.run(
+                writing: outputs, framesPlanned: { try folder?.recordPlannedRun(frameCount: $0) },
+                framesPlaced: { folder?.recordRun(frameCount: $0) })
         } catch {
             // The folders this run made for --frames-dir go again while empty.
             frameFolder?.removeIfCreated()

@@ -87,14 +87,23 @@ struct CubeFrameFolder {
         return frames
     }
 
-    /// After a run that wrote `frameCount` frames: removes the earlier run's frames past them
-    /// and records the new ones.
-    func recordRun(frameCount: Int) throws {
+    /// Before a run's `frameCount` frames take their names: records them with the earlier
+    /// run's, so the record lists every frame whatever happens next. Throws when it cannot be
+    /// written, before any frame is replaced.
+    func recordPlannedRun(frameCount: Int) throws {
+        try record(
+            earlierFrames.union(Self.names(frameCount: frameCount)).sorted(by: NaturalOrder.areInIncreasingOrder))
+    }
+
+    /// After a run whose `frameCount` frames have their names: removes the earlier run's frames
+    /// past them and records exactly the new ones. A record that cannot be written now leaves
+    /// the one ``recordPlannedRun(frameCount:)`` wrote, which still lists every frame there.
+    func recordRun(frameCount: Int) {
         let written = Self.names(frameCount: frameCount)
         for stale in earlierFrames.subtracting(written) {
             try? FileManager.default.removeItem(atPath: (path as NSString).appendingPathComponent(stale))
         }
-        try record(written)
+        try? record(written)
     }
 
     /// `frame_0000.png` … for `frameCount` frames.

@@ -63,6 +63,25 @@ import Testing
         #expect(leftovers().isEmpty, "\(leftovers())")
     }
 
+    /// From the last QA pass: when the frames' record was the one write that failed (a 100-frame
+    /// run's record is 1.5 KB, each 8x8 frame far less), the failure removed the frames already
+    /// renamed into place, and with them the earlier run's. The record is now written first.
+    @Test func aRecordThatCannotBeWrittenLeavesTheEarlierFrames() throws {
+        let frames = outputs.path("frames")
+        let first = try TestEnvironment.storyreel([
+            "cube", HostileFiles.otherClip, HostileFiles.goodClip, "--size", "32x32", "--frames-dir", frames,
+        ])
+        #expect(first.status == 0, "\(first.stderr)")
+        let before = FolderSnapshot(frames)
+        let outcome = try LimitedRun.storyreel(
+            [
+                "cube", HostileFiles.goodClip, HostileFiles.otherClip, "--size", "8x8", "--fps", "200", "--duration",
+                "0.5", "--frames-dir", frames,
+            ], fileSizeKiB: 1)
+        expectFullDiskFailure(outcome, naming: frames + "/.storyreel-frames")
+        #expect(FolderSnapshot(frames) == before)
+    }
+
     /// From the QA pass: a file-size limit left at its default action (CI runners, systemd's
     /// LimitFSIZE) killed render, cube and ingest with SIGXFSZ (153), with no error line and their
     /// temporary files left behind. storyreel ignores the signal itself now.
