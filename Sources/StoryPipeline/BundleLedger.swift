@@ -45,7 +45,7 @@ public final class BundleLedger: Sendable {
     /// own file.
     public init(bundle: String, shard: RenderOptions.Shard?) {
         self.bundle = bundle
-        fileName = shard.map { "ledger-shard-\($0.index)-of-\($0.count).json" } ?? "ledger.json"
+        fileName = shard.map { "ledger-\($0.name).json" } ?? "ledger.json"
         let folder = BundlePaths.join(bundle, BundlePaths.privateFolder)
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
             .filter { $0.hasPrefix("ledger") && $0.hasSuffix(".json") }.sorted()

@@ -49,8 +49,12 @@ public final class BundleLock {
     }
 
     /// Takes the lock on the folder itself (`flock` on its descriptor), for a folder of the
-    /// user's where storyreel keeps no lock file (`thumbnail --out-dir`).
-    public convenience init(folderItself folder: String, timeout: Double, waiting: (Int32?) -> Void = { _ in }) throws {
+    /// user's where storyreel keeps no lock file (`thumbnail --out-dir`, `cube --frames-dir`).
+    /// A ``Timeout`` names `option`, the command's option for `timeout`.
+    public convenience init(
+        folderItself folder: String, timeout: Double, option: String = "--lock-timeout",
+        waiting: (Int32?) -> Void = { _ in }
+    ) throws {
         let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw MediaError(
@@ -58,7 +62,7 @@ public final class BundleLock {
         }
         try self.init(
             descriptor: descriptor, kind: S_IFDIR, file: folder, folder: folder, shared: false, timeout: timeout,
-            waiting: waiting)
+            option: option, waiting: waiting)
     }
 
     /// Takes the lock (exclusive or `shared`) on open `descriptor`, which must be of `kind`
@@ -67,7 +71,7 @@ public final class BundleLock {
     /// once.
     private init(
         descriptor: Int32, kind: mode_t, file: String, folder: String, shared: Bool, timeout: Double,
-        waiting: (Int32?) -> Void
+        option: String = "--lock-timeout", waiting: (Int32?) -> Void
     ) throws {
         self.descriptor = descriptor
         var status = stat()
@@ -78,7 +82,7 @@ public final class BundleLock {
         var announced = false
         while flock(descriptor, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
-                throw Timeout(folder: folder, seconds: timeout)
+                throw Timeout(folder: folder, seconds: timeout, option: option)
             }
             if !announced {
                 waiting(BundleLock.holder(ofInode: UInt64(clamping: status.st_ino)))

@@ -15,7 +15,7 @@ public enum BundlePaths {
     /// The lock file a shard holds besides the bundle's shared `.lock`, in the private folder:
     /// `.storyreel/shard-K-of-N.lock`.
     static func shardLockFile(_ shard: RenderOptions.Shard) -> String {
-        join(privateFolder, "shard-\(shard.index)-of-\(shard.count).lock")
+        join(privateFolder, "\(shard.name).lock")
     }
 
     /// `bundle/relative`.

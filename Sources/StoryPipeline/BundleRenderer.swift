@@ -257,5 +257,4 @@ public struct BundleRenderer: Sendable {
     private static func setAsideWarnings(_ run: UnitRun) -> [String] {
         run.setAside.map { setAsideWarning($0.output, keptAs: $0.keptAs) }
     }
-
 }

@@ -16,6 +16,9 @@ public struct RenderOptions: Sendable {
         public var index: Int
         /// How many parts.
         public var count: Int
+        /// `shard-K-of-N`, as its files in the bundle's private folder are named (its ledger,
+        /// its lock).
+        public var name: String { "shard-\(index)-of-\(count)" }
         /// Makes a shard; `index` runs from 1 to `count`.
         public init(index: Int, count: Int) {
             self.index = index

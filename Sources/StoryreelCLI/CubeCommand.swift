@@ -170,11 +170,12 @@ public enum CubeCommand: Command {
         if let path = outputs.videoPath { planned.append(.init(label: "-o '\(path)'", path: path)) }
         if let path = outputs.filmstripPath { planned.append(.init(label: "--filmstrip '\(path)'", path: path)) }
         if let folder = outputs.framesDirectory {
-            let frames = (0..<frameCount).map { CubeTransitionJob.framePath(in: folder, index: $0) }
+            let names = CubeFrameFolder.names(frameCount: frameCount)
+            let frames = names.map { (folder as NSString).appendingPathComponent($0) }
             planned += frames.map { .init(label: "--frames-dir's frame '\($0)'", path: $0) }
             let record = (folder as NSString).appendingPathComponent(CubeFrameFolder.recordName)
             planned.append(.init(label: "--frames-dir's record '\(record)'", path: record))
-            let written = Set(frames.map { ($0 as NSString).lastPathComponent })
+            let written = Set(names)
             for name in CubeFrameFolder.frameNames(in: folder) where !written.contains(name) {
                 let path = (folder as NSString).appendingPathComponent(name)
                 planned.append(

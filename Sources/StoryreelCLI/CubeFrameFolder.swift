@@ -36,11 +36,7 @@ struct CubeFrameFolder {
         try created.createFolder(path)
         self.created = created
         do {
-            lock = try BundleLock(folderItself: path, timeout: lockTimeout)
-        } catch var error as BundleLock.Timeout {
-            error.option = "--timeout"
-            created.removeAll()
-            throw error
+            lock = try BundleLock(folderItself: path, timeout: lockTimeout, option: "--timeout")
         } catch {
             created.removeAll()
             throw error
@@ -107,7 +103,7 @@ struct CubeFrameFolder {
     }
 
     /// `frame_0000.png` … for `frameCount` frames.
-    private static func names(frameCount: Int) -> [String] {
+    static func names(frameCount: Int) -> [String] {
         (0..<frameCount).map { (CubeTransitionJob.framePath(in: "", index: $0) as NSString).lastPathComponent }
     }
 

@@ -22,12 +22,7 @@ struct PosterFolder {
     /// reads its record.
     init(path: String, timeout: Double) throws {
         self.path = path
-        do {
-            lock = try BundleLock(folderItself: path, timeout: timeout)
-        } catch var error as BundleLock.Timeout {
-            error.option = "--timeout"
-            throw error
-        }
+        lock = try BundleLock(folderItself: path, timeout: timeout, option: "--timeout")
         // A JSON array of names, so a name with a newline in it is one name.
         recorded = Set(
             (try? RegularFile.contents(of: Self.recordPath(in: path), maxSize: 16 << 20))
