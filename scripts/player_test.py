@@ -41,7 +41,7 @@ BUNDLES = {"demo": [], "both-directions": ["--both-directions"]}
 FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-clip": "missing-clip", "rtl": "rtl",
            "neighbours-next": "neighbours-next", "neighbours-previous": "neighbours-previous",
            "missing-transition": "missing-transition", "no-stills": "no-stills", "version-2": "version-2",
-           "no-version": "no-version"}
+           "no-version": "no-version", "hevc-transitions": "hevc-transitions"}
 # Right-to-left display names for the rtl bundle, each ending in punctuation, whose place shows
 # the direction: on the left of the name when it is laid out right to left.
 RTL_NAMES = {"ana.lima": "\u0644\u064a\u0644\u0649 \u062d\u0633\u0646!", "ben_k": "\u05d3\u05e0\u05d4 \u05db\u05d4\u05df!"}
@@ -219,6 +219,8 @@ def setUpModule():
         item.pop(key) for story in manifest["stories"] for item in story["items"] for key in ("firstFrame", "lastFrame")])
     make_variant_bundle("version-2", lambda manifest: manifest.update(version=2))
     make_variant_bundle("no-version", lambda manifest: manifest.pop("version"))
+    make_variant_bundle("hevc-transitions", lambda manifest: [
+        transition.update(codecs="hvc1.1.6.L90.90") for transition in manifest["transitions"]])
     for name in ("neighbours-next", "neighbours-previous"):
         make_variant_bundle(name, lambda manifest: None)
     handler = functools.partial(QuietHandler, directory=OUT)
@@ -715,6 +717,20 @@ class PlayerPageTests(unittest.TestCase):
         self.assertIn(("/missing-transition/transitions/not-there.mp4", 404), QuietHandler.failures)
         QuietHandler.failures.clear()
         DRIVER.get_log("browser")
+
+    def test_transitions_the_browser_cannot_play_are_cuts_and_never_requested(self):
+        # An HEVC bundle's transitions in Chromium (no HEVC): the old page loaded and preloaded
+        # each one, waited for its error, then cut.
+        self.assertTrue(MANIFESTS["demo"]["transitions"][0]["codecs"].startswith("avc1."))
+        first = MANIFESTS["hevc-transitions"]["transitions"][0]
+        self.load("hevc-transitions")
+        self.open_first(FULL_PLAY_RATE)
+        self.wait_for(f"return window.storyreelPlayer.state().story === {json.dumps(first['to'])}", 30)
+        self.wait_for("return window.storyreelPlayer.state().phase === 'item' "
+                      "&& window.storyreelPlayer.state().currentTime > 0", 10)
+        self.assertIn({"transition": "forward", "from": first["from"], "to": first["to"],
+                       "then": f"{first['to']}#0"}, self.steps())
+        self.assertFalse([path for _, path, _ in QuietHandler.log if "/transitions/" in path])
 
     def test_a_manifest_without_stills_plays_and_requests_nothing_for_them(self):
         # The old page set img.src = undefined: a request for `undefined` at every item.

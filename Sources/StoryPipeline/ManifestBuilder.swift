@@ -1,4 +1,5 @@
 import Foundation
+import StoryMedia
 
 /// Writes `manifest.json` from the stories and transitions that play: deterministic (no
 /// timestamps, no absolute paths, nothing from the bundle's name), keys in a fixed order,
@@ -71,7 +72,8 @@ struct ManifestBuilder {
                     from: transition.fromStory, to: transition.toStory,
                     direction: transition.direction == .forward ? .forward : .backward, src: unit.output,
                     frames: frames, fps: parameters.fps, duration: Double(frames) / parameters.fps,
-                    width: plan.canvasWidth, height: plan.canvasHeight))
+                    width: plan.canvasWidth, height: plan.canvasHeight,
+                    codecs: Self.codecs(ofClipAt: BundlePaths.join(bundle, unit.output))))
         }
         let manifest = Manifest(
             generator: "storyreel \(BundlePlan.toolVersion)",
@@ -79,5 +81,12 @@ struct ManifestBuilder {
             stories: stories, transitions: transitions,
             skipped: skipped)
         return Result(manifest: manifest, referencedFiles: referenced)
+    }
+
+    /// The RFC 6381 codecs string of the clip at `path`, read from its header (the encoder's
+    /// profile and level are known only once it has run, and a cached transition was encoded by
+    /// an earlier run); nil when it cannot be read.
+    static func codecs(ofClipAt path: String) -> String? {
+        (try? ClipProbe.inspect(path: path, timeout: 5))?.video?.codecs
     }
 }

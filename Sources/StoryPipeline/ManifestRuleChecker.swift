@@ -43,12 +43,13 @@ struct ManifestRuleChecker {
         let tolerance: Int
     }
 
-    /// A transition clip and the frames and size its entry says it has.
+    /// A transition clip and the frames, size and codecs its entry says it has.
     private struct TransitionCheck: Hashable {
         let identity: FileIdentity
         let frames: Int
         let width: Int
         let height: Int
+        let codecs: String?
     }
 
     /// A checker resolving files with `resolver` and giving each clip `timeout` seconds to hash.
@@ -161,12 +162,12 @@ struct ManifestRuleChecker {
         if let file = checkFile(transition.src, at: "\(path).src") {
             let check = TransitionCheck(
                 identity: file.identity, frames: transition.frames, width: transition.width,
-                height: transition.height)
+                height: transition.height, codecs: transition.codecs)
             let problem =
                 transitionProblems[check]
                 ?? OutputIntegrity.transitionProblem(
                     at: file.path, frames: transition.frames, width: transition.width, height: transition.height,
-                    timeout: timeout)
+                    codecs: transition.codecs, timeout: timeout)
             transitionProblems[check] = problem
             if let problem { report("\(path).src", "\(transition.src) \(problem)") }
         }

@@ -20,7 +20,8 @@ struct ManifestSchemaChecker {
         "id", "src", "sha256", "duration", "width", "height", "rotation", "frameRate", "codec", "hdr", "hasAudio",
         "poster", "thumbnail",
     ]
-    static let transitionKeys = ["from", "to", "direction", "src", "frames", "fps", "duration", "width", "height"]
+    static let transitionRequiredKeys = ["from", "to", "direction", "src", "frames", "fps", "duration", "width", "height"]
+    static let transitionKeys = transitionRequiredKeys + ["codecs"]
     static let skippedKeys = ["path", "story", "reason"]
     static let handleRule = "a handle (1 to 64 of A-Z a-z 0-9 . _ -, not starting with .)"
 
@@ -96,7 +97,8 @@ struct ManifestSchemaChecker {
     }
 
     private mutating func check(transition value: JSONValue, at path: String) {
-        guard let transition = object(value, at: path, keys: Self.transitionKeys) else { return }
+        guard let transition = object(value, at: path, keys: Self.transitionKeys, required: Self.transitionRequiredKeys)
+        else { return }
         _ = string(transition["from"], at: "\(path).from", Self.handleRule, Self.isHandle)
         _ = string(transition["to"], at: "\(path).to", Self.handleRule, Self.isHandle)
         choice(transition["direction"], at: "\(path).direction", [.string("forward"), .string("backward")])
@@ -106,6 +108,7 @@ struct ManifestSchemaChecker {
         number(transition["duration"], at: "\(path).duration", exclusiveMinimum: 0)
         number(transition["width"], at: "\(path).width", integer: true, minimum: 2)
         number(transition["height"], at: "\(path).height", integer: true, minimum: 2)
+        if let codecs = transition["codecs"] { _ = string(codecs, at: "\(path).codecs") }
     }
 
     /// The schema's handle: `^[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}$`.

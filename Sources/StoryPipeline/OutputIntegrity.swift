@@ -34,8 +34,10 @@ enum OutputIntegrity {
     }
 
     /// Why the transition clip at `path` is not a whole clip of `frames` frames of `width` ×
-    /// `height`, or nil when it is one.
-    static func transitionProblem(at path: String, frames: Int, width: Int, height: Int, timeout: Double?) -> String? {
+    /// `height` (and of the RFC 6381 `codecs`, when given), or nil when it is one.
+    static func transitionProblem(
+        at path: String, frames: Int, width: Int, height: Int, codecs: String? = nil, timeout: Double?
+    ) -> String? {
         let info: ClipInfo
         do {
             info = try ClipProbe.inspect(path: path, timeout: timeout)
@@ -48,6 +50,7 @@ enum OutputIntegrity {
         if (video.displayWidth, video.displayHeight) != (width, height) {
             return "is \(video.displayWidth)x\(video.displayHeight), not \(width)x\(height)"
         }
+        if let codecs, video.codecs != codecs { return "has codecs \(video.codecs), not \(codecs)" }
         return nil
     }
 }

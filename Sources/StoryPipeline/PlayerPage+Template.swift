@@ -207,6 +207,8 @@ extension PlayerPage {
             return { h264: 'avc1.42E01E', hevc: 'hvc1.1.6.L93.B0', vp9: 'vp09.00.10.08', av1: 'av01.0.04M.08' }[clip.codec] || clip.codec;
           }
           function playable(clip) { return stage.cube.canPlayType(`video/mp4; codecs="${codecsOf(clip)}"`) !== ''; }
+          // A transition with no codecs (a manifest from before them) is tried, and cut if it fails.
+          function playableTransition(via) { return !via.codecs || playable(via); }
           function quietly(promise) { if (promise && promise.catch) promise.catch(() => {}); }
           // The Image objects are kept (the last 24), not only their decode: one the garbage
           // collector took could leave the browser's memory cache, and its still was then fetched
@@ -320,6 +322,7 @@ extension PlayerPage {
             image(item().firstFrame);
             showStill(face, token).then((ok) => {
               if (!ok) return;
+              if (!playableTransition(result.via)) { land(); return; }
               hideVideos();
               const cube = stage.cube;
               load(cube, result.via.src);
@@ -418,7 +421,7 @@ extension PlayerPage {
             const next = nav.next(at, 'itemDidFinish');
             if (next !== END) {
               wanted.push([item(next.at), 'auto']);
-              if (next.via) { stage.cube.preload = 'auto'; load(stage.cube, next.via.src); }
+              if (next.via && playableTransition(next.via)) { stage.cube.preload = 'auto'; load(stage.cube, next.via.src); }
             }
             const saveData = !!(navigator.connection && navigator.connection.saveData);
             for (const swipe of ['swipeToNextStory', 'swipeToPreviousStory']) {

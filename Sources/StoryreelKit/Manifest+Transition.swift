@@ -39,11 +39,15 @@ extension Manifest {
         public var width: Int
         /// Pixels down (the canvas).
         public var height: Int
+        /// The RFC 6381 codecs string of the clip (`avc1.640020`, `hvc1.1.6.L93.90`), for a
+        /// player's `canPlayType` (an HEVC bundle's transitions may not play where its H.264
+        /// items do); nil in manifests written before it was added.
+        public var codecs: String?
 
         /// A transition of the given parts.
         public init(
             from: String, to: String, direction: Direction, src: String, frames: Int, fps: Double, duration: Double,
-            width: Int, height: Int
+            width: Int, height: Int, codecs: String? = nil
         ) {
             self.from = from
             self.to = to
@@ -54,6 +58,7 @@ extension Manifest {
             self.duration = duration
             self.width = width
             self.height = height
+            self.codecs = codecs
         }
 
         /// Decodes the value; integers are read through ``KeyedDecodingContainer/decodeInteger(forKey:)``
@@ -69,6 +74,7 @@ extension Manifest {
             duration = try container.decode(Double.self, forKey: .duration)
             width = try container.decodeInteger(forKey: .width)
             height = try container.decodeInteger(forKey: .height)
+            codecs = try container.decodeIfPresent(String.self, forKey: .codecs)
         }
     }
 }

@@ -48,6 +48,12 @@ import Testing
                 ])
             #expect(counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "360,640,15")
             #expect(transition.frames == 15)
+            // Its codecs string, for a player's canPlayType: High profile (0x64) at ffprobe's level.
+            let stream = try #require(
+                (try TestEnvironment.ffprobe("\(bundle)/\(src)")["streams"] as? [[String: Any]])?.first)
+            #expect(stream["profile"] as? String == "High")
+            let level = try #require(stream["level"] as? Int)
+            #expect(transition.codecs == "avc1.6400" + String(format: "%02x", level))
         }
         let schema = TestEnvironment.packageRoot.appendingPathComponent("schema/manifest.schema.json").path
         let validation = try TestEnvironment.run(

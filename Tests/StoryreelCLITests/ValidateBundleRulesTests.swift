@@ -339,6 +339,25 @@ import Testing
             ])
     }
 
+    /// A transition's `codecs`, when given, is its clip's: a player asks `canPlayType` about it
+    /// rather than loading the clip.
+    @Test func aTransitionsCodecsAreItsClips() throws {
+        let fixture = try ManifestFixture()
+        let probe = try TestEnvironment.storyreel(["inspect", "--json", fixture.bundle + "/transitions/ana-ben.mp4"])
+        let info = try #require(try JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [[String: Any]])
+        let codecs = try #require((info.first?["video"] as? [String: Any])?["codecs"] as? String)
+        #expect(codecs.hasPrefix("avc1."))
+        let found = try problems(fixture) { manifest in
+            ValidateAgreesWithSchemaTests.set(&manifest, ["transitions", 0, "codecs"], codecs)
+            ValidateAgreesWithSchemaTests.set(&manifest, ["transitions", 1, "codecs"], "hvc1.1.6.L90.90")
+        }
+        #expect(found == ["transitions[1].src: transitions/ben-chloe.mp4 has codecs \(codecs), not hvc1.1.6.L90.90"])
+        let notAString = try problems(fixture) { manifest in
+            ValidateAgreesWithSchemaTests.set(&manifest, ["transitions", 2, "codecs"], 7)
+        }
+        #expect(notAString == ["transitions[2].codecs: expected a string, got 7"])
+    }
+
     /// The old validator never compared the durations with the items': a top-level 999 and a
     /// story's 0.1 were valid.
     @Test func durationsAreTheSumsOfTheirItemsDurations() throws {

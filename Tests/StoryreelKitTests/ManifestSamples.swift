@@ -41,7 +41,7 @@ enum ManifestSamples {
     static func transition(from: Int, to: Int, _ direction: Manifest.Transition.Direction) -> Manifest.Transition {
         Manifest.Transition(
             from: "s\(from)", to: "s\(to)", direction: direction, src: "transitions/\(direction)-\(from)-\(to).mp4",
-            frames: 15, fps: 30, duration: 0.5, width: 360, height: 640)
+            frames: 15, fps: 30, duration: 0.5, width: 360, height: 640, codecs: "avc1.64001e")
     }
 
     /// `S#i` for a step's landing, `T:` before it for a transition, `end` at the end.

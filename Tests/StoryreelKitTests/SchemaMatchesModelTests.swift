@@ -27,6 +27,7 @@ import Testing
                 sparse.stories[story].items[item].lastFrame = nil
             }
         }
+        for transition in sparse.transitions.indices { sparse.transitions[transition].codecs = nil }
         return [full, sparse]
     }
 
