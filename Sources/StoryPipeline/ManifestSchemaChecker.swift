@@ -20,7 +20,9 @@ struct ManifestSchemaChecker {
         "id", "src", "sha256", "duration", "width", "height", "rotation", "frameRate", "codec", "hdr", "hasAudio",
         "poster", "thumbnail",
     ]
-    static let transitionRequiredKeys = ["from", "to", "direction", "src", "frames", "fps", "duration", "width", "height"]
+    static let transitionRequiredKeys = [
+        "from", "to", "direction", "src", "frames", "fps", "duration", "width", "height",
+    ]
     static let transitionKeys = transitionRequiredKeys + ["codecs"]
     static let skippedKeys = ["path", "story", "reason"]
     static let handleRule = "a handle (1 to 64 of A-Z a-z 0-9 . _ -, not starting with .)"
