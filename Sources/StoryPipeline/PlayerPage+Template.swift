@@ -474,7 +474,9 @@ extension PlayerPage {
             if (phase === 'closed') return;
             if (blocked) unlock();
             if (phase === 'end') { record({ end: true }); return; }
-            if (phase === 'transition') land();
+            // During a transition the move starts from the item it lands on, which is passed
+            // over unseen: it never played (it plays, with its transition, next time).
+            if (phase === 'transition') { phase = 'item'; transition = null; }
             const outgoing = item();
             go(nav.next(at, name), outgoing);
           }

@@ -5,7 +5,10 @@
 /// - The play order is the manifest's stories that have items, with every seen story (``SeenState/hasSeen(_:)``) moved
 ///   after the unseen ones, keeping their order; it is fixed for the navigator's life.
 /// - A story starts at its first unseen item, or its first item when all are seen.
-/// - An item is marked seen when it starts playing, that is when a step lands on it.
+/// - An item is marked seen when it is on screen: when a step is that item (a cut), and for an
+///   item a transition lands on, once the transition has finished (``transitionDidFinish()``,
+///   or the item finishing, ``itemDidFinish()``). An item a tap or a swipe passes over while
+///   the transition into it still turns is not seen: it plays, with its transition, next time.
 /// - A transition plays only when its faces are what is on screen: `forward` from a story's
 ///   last item to the next story's first item, `backward` from a first item to a first item.
 ///   Otherwise the step is a cut (a plain ``PlaybackStep/item(story:item:)``).
@@ -40,6 +43,7 @@ public struct StoryNavigator: Sendable {
         if !playOrder.isEmpty {
             let slot = storyID.flatMap { id in playOrder.firstIndex { manifest.stories[$0].id == id } } ?? 0
             current = land(slot: slot, item: startItem(ofSlot: slot))
+            markOnScreenItemSeen()
         }
     }
 
@@ -49,20 +53,28 @@ public struct StoryNavigator: Sendable {
     public var currentItem: Manifest.Item? { current.landing?.item }
 
     /// The current item played to its end: the next item, or after a story's last item the
-    /// next story (through its `forward` transition when it joins what is on screen).
+    /// next story (through its `forward` transition when it joins what is on screen). Called
+    /// while a transition is current, the item it landed on played and finished: it is seen.
     public mutating func itemDidFinish() -> PlaybackStep {
-        guard let position else { return .end }
-        if position.item + 1 < story(atSlot: position.slot).items.count {
-            current = land(slot: position.slot, item: position.item + 1)
-        } else {
-            current = moveForward(leavingLastItem: true)
+        transitionDidFinish()
+        return advance()
+    }
+
+    /// The transition clip played to its end: the item it lands on is now on screen, and seen.
+    /// Any other step stays as it is. Returns the current step.
+    @discardableResult
+    public mutating func transitionDidFinish() -> PlaybackStep {
+        if case .transition(_, let then) = current {
+            current = then
+            markOnScreenItemSeen()
         }
         return current
     }
 
-    /// A tap on the right: the same as the item finishing.
+    /// A tap on the right: the same move as the item finishing; during a transition, the item it
+    /// was turning to is passed over unseen.
     public mutating func tapForward() -> PlaybackStep {
-        itemDidFinish()
+        advance()
     }
 
     /// A tap on the left: the previous item; on a story's first item, the previous story from
@@ -77,6 +89,7 @@ public struct StoryNavigator: Sendable {
         } else {
             current = moveBack(leavingFirstItem: true)
         }
+        markOnScreenItemSeen()
         return current
     }
 
@@ -85,6 +98,7 @@ public struct StoryNavigator: Sendable {
     public mutating func swipeToNextStory() -> PlaybackStep {
         guard let position else { return .end }
         current = moveForward(leavingLastItem: position.item == story(atSlot: position.slot).items.count - 1)
+        markOnScreenItemSeen()
         return current
     }
 
@@ -97,6 +111,7 @@ public struct StoryNavigator: Sendable {
         } else {
             current = moveBack(leavingFirstItem: position.item == 0)
         }
+        markOnScreenItemSeen()
         return current
     }
 
@@ -115,20 +130,29 @@ public struct StoryNavigator: Sendable {
     }
 
     /// Up to `limit` files worth prefetching, in the order they may be needed, relative to the
-    /// manifest: while a transition plays, the item it lands on; then what the item finishing leads to (a transition's `src`, then the item's
-    /// `firstFrame` and `src`), the next story's starting item (a swipe's target), and onwards
-    /// in play order. It does not change the navigator.
+    /// manifest, as the player page warms them:
+    /// 1. while a transition plays, the item it lands on (its `firstFrame` and `src`);
+    /// 2. the current item's `lastFrame` when the item finishing turns a `forward` transition
+    ///    (the face it turns from);
+    /// 3. what the item finishing leads to (a transition's `src`, then the item's `firstFrame`
+    ///    and `src`);
+    /// 4. the items a swipe to the next and to the previous story land on;
+    /// 5. onwards in play order.
+    ///
+    /// It does not change the navigator.
     public func upcomingAssets(limit: Int) -> [String] {
         guard limit > 0 else { return [] }
         var assets: [String] = []
+        func add(_ asset: String?) {
+            if let asset, !assets.contains(asset) { assets.append(asset) }
+        }
         func add(_ step: PlaybackStep) {
             switch step {
             case .item(_, let item):
-                for asset in [item.firstFrame, item.src].compactMap({ $0 }) where !assets.contains(asset) {
-                    assets.append(asset)
-                }
+                add(item.firstFrame)
+                add(item.src)
             case .transition(let transition, let then):
-                if !assets.contains(transition.src) { assets.append(transition.src) }
+                add(transition.src)
                 add(then)
             case .end: break
             }
@@ -136,9 +160,17 @@ public struct StoryNavigator: Sendable {
         // A transition on screen has yet to hand over to the item it lands on.
         if case .transition(_, let then) = current { add(then) }
         var ahead = self
-        add(ahead.itemDidFinish())
+        let next = ahead.itemDidFinish()
+        if case .transition(let transition, _) = next, transition.direction == .forward {
+            add(current.landing?.item.lastFrame)
+        }
+        add(next)
         var swiped = self
         add(swiped.swipeToNextStory())
+        var swipedBack = self
+        let back = swipedBack.swipeToPreviousStory()
+        // On the first story's first item it is that item again, which is on screen.
+        if back.landing?.item != current.landing?.item { add(back) }
         while assets.count < limit, ahead.position != nil {
             add(ahead.itemDidFinish())
         }
@@ -156,12 +188,28 @@ public struct StoryNavigator: Sendable {
         story(atSlot: slot).items.firstIndex { !seen.contains($0.id) } ?? 0
     }
 
-    /// Puts playback on `item` of the story in `slot`, marks it seen, and returns the step.
+    /// The next item, or after a story's last item the next story.
+    private mutating func advance() -> PlaybackStep {
+        guard let position else { return .end }
+        if position.item + 1 < story(atSlot: position.slot).items.count {
+            current = land(slot: position.slot, item: position.item + 1)
+        } else {
+            current = moveForward(leavingLastItem: true)
+        }
+        markOnScreenItemSeen()
+        return current
+    }
+
+    /// Puts playback on `item` of the story in `slot` and returns the step.
     private mutating func land(slot: Int, item: Int) -> PlaybackStep {
         position = (slot, item)
         let story = story(atSlot: slot)
-        seen.markSeen(story.items[item].id)
         return .item(story: story, item: story.items[item])
+    }
+
+    /// Marks the current step's item seen when it is on screen: a cut, not a transition's landing.
+    private mutating func markOnScreenItemSeen() {
+        if case .item(_, let item) = current { seen.markSeen(item.id) }
     }
 
     /// To the next story in play order at its first unseen item, or the end.

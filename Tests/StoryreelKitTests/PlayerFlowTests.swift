@@ -12,7 +12,6 @@ import Testing
     final class SimulatedPlayer {
         let bundle: URL
         var navigator: StoryNavigator
-        var pending: PlaybackStep?
         var onScreen: Manifest.Item?
         var played: [(src: String, still: String?)] = []
         var prefetched: [[String]] = []
@@ -28,11 +27,9 @@ import Testing
         func show(_ step: PlaybackStep) {
             switch step {
             case .item(_, let item):
-                pending = nil
                 onScreen = item
                 play(item.src, under: item.firstFrame)
-            case .transition(let transition, let then):
-                pending = then
+            case .transition(let transition, _):
                 play(transition.src, under: onScreen?.lastFrame)
             case .end:
                 ended = true
@@ -44,7 +41,13 @@ import Testing
             played.append((src, still))
         }
 
-        func didPlayToEnd() { show(pending ?? navigator.itemDidFinish()) }
+        func didPlayToEnd() {
+            if case .transition = navigator.current {
+                show(navigator.transitionDidFinish())
+            } else {
+                show(navigator.itemDidFinish())
+            }
+        }
     }
 
     static func isFile(_ bundle: URL, _ relative: String) -> Bool {

@@ -114,6 +114,27 @@ import Testing
         #expect(Samples.describe(navigator.swipeToPreviousStory()) == "backward:s0#0")
     }
 
+    /// From a QA pass: a tap during the turn into a story's first item marked that item seen, so
+    /// the next visit started at the second item, with no transition; the item was never shown.
+    @Test func anItemATapPassesOverDuringItsTransitionStaysUnseen() {
+        let manifest = Samples.manifest(items: [2, 2])
+        var navigator = StoryNavigator(manifest: manifest)
+        _ = navigator.tapForward()
+        #expect(Samples.describe(navigator.tapForward()) == "forward:s1#0")
+        #expect(Samples.describe(navigator.tapForward()) == "s1#1", "the move starts from the landing")
+        #expect(!navigator.seen.contains(manifest.stories[1].items[0].id))
+        #expect(navigator.seen.contains(manifest.stories[1].items[1].id))
+        var closedDuringTheTurn = StoryNavigator(manifest: manifest)
+        _ = closedDuringTheTurn.itemDidFinish()
+        _ = closedDuringTheTurn.itemDidFinish()
+        #expect(!closedDuringTheTurn.seen.contains(manifest.stories[1].items[0].id))
+        var swiped = StoryNavigator(manifest: manifest)
+        _ = swiped.tapForward()
+        _ = swiped.swipeToNextStory()
+        #expect(Samples.describe(swiped.swipeToPreviousStory()) == "s0#0")
+        #expect(swiped.seen.itemIDs == Set(manifest.stories[0].items.map(\.id)))
+    }
+
     @Test func anEmptyManifestIsAtTheEnd() {
         var navigator = StoryNavigator(manifest: Samples.manifest(items: []))
         #expect(navigator.current == .end)
@@ -121,12 +142,15 @@ import Testing
         #expect(navigator.swipeToNextStory() == .end)
     }
 
-    @Test func itemsAreMarkedSeenWhenTheyStartAndTheStateRoundTrips() throws {
+    @Test func itemsAreMarkedSeenWhenOnScreenAndTheStateRoundTrips() throws {
         let manifest = Samples.manifest(items: [2, 1])
         var navigator = StoryNavigator(manifest: manifest)
         #expect(navigator.seen.itemIDs == [manifest.stories[0].items[0].id])
         _ = navigator.itemDidFinish()
-        _ = navigator.itemDidFinish()
+        #expect(Samples.describe(navigator.itemDidFinish()) == "forward:s1#0")
+        #expect(navigator.seen.itemIDs == Set(manifest.stories[0].items.map(\.id)), "s1#0 is still turning in")
+        #expect(Samples.describe(navigator.transitionDidFinish()) == "s1#0")
+        #expect(Samples.describe(navigator.transitionDidFinish()) == "s1#0", "no transition: nothing changes")
         #expect(navigator.seen.itemIDs == Set(manifest.stories.flatMap(\.items).map(\.id)))
         let reopened = StoryNavigator(manifest: manifest, seen: navigator.seen)
         #expect(reopened.playOrder == [0, 1], "all seen: manifest order")
@@ -149,11 +173,18 @@ import Testing
                 "stills/s0-1-first.jpg", "clips/s0-1.mp4", "stills/s1-0-first.jpg", "clips/s1-0.mp4",
             ])
         _ = navigator.itemDidFinish()
+        // The face the forward turn starts on, the turn and its landing, then a swipe back's target.
         #expect(
             navigator.upcomingAssets(limit: 10) == [
-                "transitions/forward-0-1.mp4", "stills/s1-0-first.jpg", "clips/s1-0.mp4",
+                "stills/s0-1-last.jpg", "transitions/forward-0-1.mp4", "stills/s1-0-first.jpg", "clips/s1-0.mp4",
+                "stills/s0-0-first.jpg", "clips/s0-0.mp4",
             ])
-        #expect(navigator.upcomingAssets(limit: 1) == ["transitions/forward-0-1.mp4"])
+        #expect(navigator.upcomingAssets(limit: 1) == ["stills/s0-1-last.jpg"])
+        _ = navigator.itemDidFinish()
+        _ = navigator.transitionDidFinish()
+        #expect(
+            navigator.upcomingAssets(limit: 10) == ["stills/s0-0-first.jpg", "clips/s0-0.mp4"],
+            "on the last story's only item: the end next, and a swipe back to s0")
         #expect(navigator.upcomingAssets(limit: 0) == [])
     }
 
