@@ -41,7 +41,8 @@ BUNDLES = {"demo": [], "both-directions": ["--both-directions"]}
 FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-clip": "missing-clip", "rtl": "rtl",
            "neighbours-next": "neighbours-next", "neighbours-previous": "neighbours-previous",
            "missing-transition": "missing-transition", "no-stills": "no-stills", "version-2": "version-2",
-           "no-version": "no-version", "hevc-transitions": "hevc-transitions"}
+           "no-version": "no-version", "hevc-transitions": "hevc-transitions",
+           "missing-stills": "missing-stills"}
 # Right-to-left display names for the rtl bundle, each ending in punctuation, whose place shows
 # the direction: on the left of the name when it is laid out right to left.
 RTL_NAMES = {"ana.lima": "\u0644\u064a\u0644\u0649 \u062d\u0633\u0646!", "ben_k": "\u05d3\u05e0\u05d4 \u05db\u05d4\u05df!"}
@@ -219,6 +220,7 @@ def setUpModule():
         item.pop(key) for story in manifest["stories"] for item in story["items"] for key in ("firstFrame", "lastFrame")])
     make_variant_bundle("version-2", lambda manifest: manifest.update(version=2))
     make_variant_bundle("no-version", lambda manifest: manifest.pop("version"))
+    make_variant_bundle("missing-stills", break_stills)
     make_variant_bundle("hevc-transitions", lambda manifest: [
         transition.update(codecs="hvc1.1.6.L90.90") for transition in manifest["transitions"]])
     for name in ("neighbours-next", "neighbours-previous"):
@@ -261,6 +263,15 @@ def make_variant_bundle(name, change):
         json.dump(manifest, file)
     shutil.copy(os.path.join(demo, "index.html"), os.path.join(folder, "index.html"))
     MANIFESTS[name] = manifest
+
+
+def break_stills(manifest):
+    """Stills a CDN has not got: ana.lima's second item's first and last frame (the face of the
+    turn to ben_k) and ben_k's first item's first frame (the turn's landing)."""
+    first, second = manifest["stories"][0], manifest["stories"][1]
+    first["items"][1]["firstFrame"] = "stills/not-there-a-first.jpg"
+    first["items"][1]["lastFrame"] = "stills/not-there-a-last.jpg"
+    second["items"][0]["firstFrame"] = "stills/not-there-b-first.jpg"
 
 
 def make_hevc_bundle():
@@ -654,6 +665,24 @@ class PlayerPageTests(unittest.TestCase):
         self.assertEqual(self.steps()[2], {"item": "ana.lima#0"})
         self.assertEqual(DRIVER.execute_script("return window.__keys.map(k => k[5])"), [True])
 
+    def test_a_held_arrow_key_moves_once(self):
+        # From a QA pass: a held → auto-repeats, and each repeat was a tap: a story went by.
+        self.load("demo")
+        self.open_first(CASE_RATE)
+        def press(key, code, virtual, repeats):
+            for number in range(repeats + 1):
+                DRIVER.execute_cdp_cmd("Input.dispatchKeyEvent", {
+                    "type": "keyDown", "key": key, "code": code, "windowsVirtualKeyCode": virtual,
+                    "autoRepeat": number > 0})
+            DRIVER.execute_cdp_cmd("Input.dispatchKeyEvent", {
+                "type": "keyUp", "key": key, "code": code, "windowsVirtualKeyCode": virtual})
+        press("ArrowRight", "ArrowRight", 39, 4)
+        self.wait_for("return window.storyreelPlayer.steps().length >= 2")
+        press(" ", "Space", 32, 4)
+        time.sleep(0.3)
+        self.assertEqual(self.steps(), [{"item": "ana.lima#0"}, {"item": "ana.lima#1"}])
+        self.assertTrue(self.state()["paused"], "one press of Space, repeated, pauses once")
+
     def test_seen_state_survives_a_reload_and_moves_the_story_after_the_unseen_ones(self):
         manifest = MANIFESTS["demo"]
         self.load("demo")
@@ -731,6 +760,20 @@ class PlayerPageTests(unittest.TestCase):
         self.assertIn({"transition": "forward", "from": first["from"], "to": first["to"],
                        "then": f"{first['to']}#0"}, self.steps())
         self.assertFalse([path for _, path, _ in QuietHandler.log if "/transitions/" in path])
+
+    def test_stills_that_fail_to_load_are_requested_once_and_nothing_flashes(self):
+        # From a QA pass: a still that failed was laid over the stage broken (black until the
+        # video presented) and requested twice.
+        self.load("missing-stills")
+        self.open_first(FULL_PLAY_RATE)
+        self.wait_for("return window.storyreelPlayer.state().story === 'ben_k' "
+                      "&& window.storyreelPlayer.state().itemIndex === 1", 30)
+        self.assert_no_flash()
+        missing = [path for path, code in QuietHandler.failures if code == 404]
+        self.assertEqual(sorted(missing), [f"/missing-stills/stills/not-there-{name}.jpg"
+                                           for name in ("a-first", "a-last", "b-first")])
+        QuietHandler.failures.clear()
+        DRIVER.get_log("browser")
 
     def test_a_manifest_without_stills_plays_and_requests_nothing_for_them(self):
         # The old page set img.src = undefined: a request for `undefined` at every item.

@@ -218,18 +218,21 @@ extension PlayerPage {
             if (!preloaded.has(src)) {
               const img = new Image();
               img.src = src;
-              preloaded.set(src, { img, ready: img.decode().catch(() => {}) });
+              preloaded.set(src, { img, ready: img.decode().then(() => true, () => false) });
               while (preloaded.size > 24) preloaded.delete(preloaded.keys().next().value);
             }
             return preloaded.get(src).ready;
           }
 
-          // Stills: the back one is filled and decoded, then laid over the front one.
+          // Stills: the back one is filled and decoded, then laid over the front one. Resolves to
+          // false when another move came first, 'none' when there is no still to show: a manifest
+          // from before the stills (no request), or one that failed to load (requested once). What
+          // is on screen then stays until the next video presents (see keepUntilPresented).
           async function showStill(src, token) {
-            // A manifest from before the stills (no firstFrame or lastFrame): no still, no request.
-            if (!src) return token === generation;
-            await image(src);
+            if (!src) return token === generation && 'none';
+            const loaded = await image(src);
             if (token !== generation) return false;
+            if (!loaded) return 'none';
             const [under, over] = stage.stills[1].classList.contains('front') ? stage.stills : [stage.stills[1], stage.stills[0]];
             if (over.getAttribute('src') === src && over.classList.contains('shown')) return true;
             const target = under;
@@ -246,6 +249,12 @@ extension PlayerPage {
               video.classList.remove('shown');
               video.pause();
             }
+          }
+          // With no still to cover the change, the picture on screen stays (paused) under what
+          // comes next, rather than black, and is hidden once that presents (hideVideos(it)).
+          function keepUntilPresented(still) {
+            if (still !== 'none') { hideVideos(); return; }
+            for (const video of [...stage.videos, stage.cube]) video.pause();
           }
           // Calls `then` once `video` has presented a frame of its current source.
           function whenPresented(video, token, then) {
@@ -323,7 +332,7 @@ extension PlayerPage {
             showStill(face, token).then((ok) => {
               if (!ok) return;
               if (!playableTransition(result.via)) { land(); return; }
-              hideVideos();
+              keepUntilPresented(ok);
               const cube = stage.cube;
               load(cube, result.via.src);
               // A transition that fails to load is skipped: a cut to the item it lands on. One
@@ -337,6 +346,7 @@ extension PlayerPage {
               };
               cube.onerror = () => { if (token === generation) land(); };
               whenPresented(cube, token, () => {
+                hideVideos(cube);
                 cube.classList.add('shown');
                 // The incoming item's first frame waits under the cube, its video behind it.
                 showStill(item().firstFrame, token);
@@ -381,8 +391,8 @@ extension PlayerPage {
             updateChrome();
             showStill(clip.firstFrame, token).then((ok) => {
               if (!ok) return;
-              hideVideos();
-              if (!playable(clip)) { startFallback(clip, token, "This clip can't play in this browser."); return; }
+              if (!playable(clip)) { hideVideos(); startFallback(clip, token, "This clip can't play in this browser."); return; }
+              keepUntilPresented(ok);
               $('note').hidden = true;
               const video = prepare(clip);
               // A clip that fails to load or decode (a 404, a network error) takes its turn as
@@ -403,6 +413,7 @@ extension PlayerPage {
                 event('itemDidFinish');
               };
               whenPresented(video, token, () => {
+                hideVideos(video);
                 video.style.zIndex = 4;
                 for (const other of stage.videos) if (other !== video) other.style.zIndex = 3;
                 video.classList.add('shown');
@@ -624,6 +635,8 @@ extension PlayerPage {
             }
             // The player's keys are plain ones: Shift with them is left to the browser too.
             if (e.shiftKey) return;
+            // A held key's auto-repeat moves nothing: one press is one move (held, → ran through stories).
+            if (e.repeat && ['ArrowRight', 'ArrowLeft', ' ', 'Spacebar'].includes(e.key)) { e.preventDefault(); return; }
             if (e.key === 'ArrowRight') { e.preventDefault(); event('tapForward'); }
             else if (e.key === 'ArrowLeft') { e.preventDefault(); event('tapBack'); }
             else if (e.key === ' ' || e.key === 'Spacebar') { e.preventDefault(); setPaused(!paused); }
