@@ -133,12 +133,18 @@ public struct BundleSettings: Equatable, Sendable {
                     < $1.width.multipliedReportingOverflow(by: $1.height).partialValue
             })
         else { return Self.largestAutomaticCanvas }
-        let scale = min(1, Double(boxWidth) / Double(largest.width), Double(boxHeight) / Double(largest.height))
-        func even(_ side: Int) -> Int {
-            let scaled = Int(exactly: (Double(side) * scale).rounded(.down)) ?? 2
-            return max(2, scaled / 2 * 2)
+        // In integers, so the side that binds is the box's exactly: 1170x2532 at a scale of
+        // 1920/2532 in floating point came to 1919.99… and was rounded down to 1918.
+        let (width, height) = (largest.width, largest.height)
+        func even(_ side: Int) -> Int { max(2, side / 2 * 2) }
+        if width <= boxWidth, height <= boxHeight { return (even(width), even(height)) }
+        let across = width.multipliedReportingOverflow(by: boxHeight)
+        let down = height.multipliedReportingOverflow(by: boxWidth)
+        guard !across.overflow, !down.overflow else { return Self.largestAutomaticCanvas }
+        if across.partialValue >= down.partialValue {  // the width binds
+            return (boxWidth, even(down.partialValue / width))
         }
-        return (even(largest.width), even(largest.height))
+        return (even(across.partialValue / height), boxHeight)
     }
 
     // MARK: - Saved in the bundle

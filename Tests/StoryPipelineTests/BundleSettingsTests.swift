@@ -15,6 +15,9 @@ import Testing
             ([(2160, 3840), (540, 960)], 1080, 1920),
             ([(1920, 1080)], 1080, 606),  // landscape: 607.5 rounded down to even
             ([(541, 961)], 540, 960),  // odd sides rounded down to even
+            // Screen recordings (a QA pass): the side that binds is the box's, not 1918 or 884.
+            ([(1170, 2532)], 886, 1920), ([(1284, 2778)], 886, 1920), ([(1125, 2436)], 886, 1920),
+            ([(1080, 2340)], 886, 1920), ([(1080, 2400)], 864, 1920), ([(2532, 1170)], 1080, 498),
             ([], 1080, 1920),
         ])
     func automaticCanvasIsTheLargestItemFittedWithin1080x1920(sizes: [(Int, Int)], width: Int, height: Int) {
