@@ -47,8 +47,16 @@ public enum PlanCommand: Command {
         }
         let plans = batch.results.compactMap { try? $0.get().1 }
         if arguments[json] {
-            let objects = zip(inputs, batch.results).compactMap { input, result in
-                (try? result.get()).map { planJSON($0.1, input: inputs.count > 1 ? input : nil) }
+            // One object per INPUT, in argument order: one that failed is its error, as for inspect.
+            let objects = zip(inputs, batch.results).map { input, result in
+                let named = inputs.count > 1 ? input : nil
+                switch result {
+                case .success(let (_, plan)): return planJSON(plan, input: named)
+                case .failure(let error):
+                    let failure = RenderCommand.failureJSON(error)
+                    guard let named, case .object(let fields) = failure else { return failure }
+                    return .object([("input", .string(named))] + fields)
+                }
             }
             if inputs.count == 1 {
                 if let object = objects.first { console.output(object.serialized()) }
@@ -97,7 +105,12 @@ public enum PlanCommand: Command {
                 return .object(fields)
             })
         let skipped = JSONValue.array(
-            plan.skipped.map { .object([("path", .string($0.path)), ("reason", .string($0.reason))]) })
+            plan.skipped.map {
+                .object([
+                    ("path", .string($0.path)), ("story", $0.story.map(JSONValue.string) ?? .null),
+                    ("reason", .string($0.reason)),
+                ])
+            })
         return .object(
             (input.map { [("input", JSONValue.string($0))] } ?? []) + [("units", units), ("skipped", skipped)])
     }

@@ -89,8 +89,15 @@ public enum RenderCommand: Command {
         var barConsole = console
         barConsole.quiet = console.quiet || arguments[json]
         let bar = ProgressBar(console: barConsole)
-        let summary = try BundleRenderer(input: arguments.positionals[0], output: output, options: options)
-            .run(waiting: waiting) { bar.update($0) }
+        let summary: RenderSummary
+        do {
+            summary = try BundleRenderer(input: arguments.positionals[0], output: output, options: options)
+                .run(waiting: waiting) { bar.update($0) }
+        } catch {
+            // A script reading stdout gets an object whatever happened (the line is on stderr too).
+            if arguments[json] { console.output(failureJSON(error).serialized(pretty: false)) }
+            throw error
+        }
         report(summary, console: console, json: arguments[json])
         return summary.skipped.isEmpty ? .success : .dataError
     }
@@ -150,6 +157,11 @@ public enum RenderCommand: Command {
             let pid = holder.map { " (held by pid \($0))" } ?? ""
             console.status("storyreel: waiting for the lock on \(Console.escaped(folder))\(pid)…\n")
         }
+    }
+
+    /// What `--json` prints when a run fails: `{"error": the stderr line's message, "exitCode": N}`.
+    static func failureJSON(_ error: Error) -> JSONValue {
+        .object([("error", .string("\(error)")), ("exitCode", .int(Int(ExitCode(for: error).rawValue)))])
     }
 
     /// Prints the skipped entries and the summary line (or the JSON summary).

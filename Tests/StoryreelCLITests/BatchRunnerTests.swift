@@ -28,8 +28,40 @@ import Testing
         }
         let plan = try TestEnvironment.storyreel(["plan", folder.path("none"), Self.stories, "--json"])
         #expect(plan.status == 66, "\(plan.stderr)")
-        let array = try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [[String: Any]]
-        #expect(array?.count == 1 && array?.first?["input"] as? String == Self.stories, "\(plan.stdout)")
+        // One object per INPUT in argument order (a QA pass: the failing one was left out, so
+        // the array's indexes no longer matched the arguments).
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [[String: Any]])
+        #expect(array.map { $0["input"] as? String } == [folder.path("none"), Self.stories], "\(plan.stdout)")
+        #expect(array.first?["exitCode"] as? Int == 66)
+        #expect(array.first?["error"] as? String == "\(folder.path("none")): no such file or folder")
+        #expect(array.first?["units"] == nil && array.last?["units"] != nil)
+        let alone = try TestEnvironment.storyreel(["plan", folder.path("none"), "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(alone.stdout.utf8)) as? [String: Any]
+        #expect(alone.status == 66 && object?["exitCode"] as? Int == 66 && object?["input"] == nil, "\(alone.stdout)")
+    }
+
+    /// `render --json` prints an object on stdout whatever happens: the summary, or on a failure
+    /// the stderr line's message and the exit code. The old one printed nothing when the run
+    /// failed (a QA pass: `render … --json | jq .skipped` read no input on exactly those runs).
+    @Test func renderJSONIsAnObjectWhenTheRunFails() throws {
+        let empty = folder.path("empty")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let cases: [([String], Int32)] = [
+            (["render", empty, "-o", folder.path("out1"), "--json"], 65),
+            (["render", folder.path("nosuch"), "-o", folder.path("out2"), "--json"], 66),
+            (["render", Self.stories, "-o", "/proc/storyreel-out", "--json"], 73),
+        ]
+        for (arguments, code) in cases {
+            let result = try TestEnvironment.storyreel(arguments)
+            #expect(result.status == code, "\(arguments): \(result.stderr)")
+            let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            #expect(object?["exitCode"] as? Int == Int(code), "\(arguments): \(result.stdout)")
+            let line = result.stderr.split(separator: "\n").last.map(String.init) ?? ""
+            #expect("storyreel: error: " + (object?["error"] as? String ?? "-") == line, "\(result.stderr)")
+        }
+        // A usage error is still only the usage line, on stderr.
+        let usage = try TestEnvironment.storyreel(["render", Self.stories, "--json"])
+        #expect(usage.status == 64 && usage.stdout.isEmpty)
     }
 
     /// An INPUT that plans with a skipped clip exits 65 alone; before a missing INPUT it still
