@@ -50,6 +50,12 @@ public struct ArgumentParser: Sendable {
             } else {
                 throw UsageError("--\(spec.name) needs a value (\(spec.valueName!))")
             }
+            // A value given twice is refused rather than the last one silently winning: a wrapper
+            // adding `-o` or `--into` to what a user typed would otherwise redirect the output.
+            if spec.valueName != nil, parsed.values[spec.name] != nil {
+                let names = (spec.short.map { "-\($0)/" } ?? "") + "--\(spec.name)"
+                throw UsageError("\(names) is given twice; give it once")
+            }
             parsed.values[spec.name, default: []].append(value)
             if spec.valueName != nil { given.append((spec, value)) }
         }
