@@ -665,6 +665,30 @@ class PlayerPageTests(unittest.TestCase):
         self.assertEqual(self.steps()[2], {"item": "ana.lima#0"})
         self.assertEqual(DRIVER.execute_script("return window.__keys.map(k => k[5])"), [True])
 
+    def test_a_spinner_shows_while_what_is_on_screen_waits_for_data(self):
+        # From a QA pass: at 400 kb/s the caption said the next item for seconds over a frozen
+        # frame, with nothing saying it was loading.
+        self.load("demo")
+        try:
+            DRIVER.execute_cdp_cmd("Network.enable", {})
+            DRIVER.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+            DRIVER.execute_cdp_cmd("Network.emulateNetworkConditions", {
+                "offline": False, "latency": 100, "downloadThroughput": 8000, "uploadThroughput": 8000})
+            self.open_first(1)
+            self.wait_for("return window.storyreelPlayer.state().loading", 15)
+            self.assertFalse(DRIVER.find_element("id", "loading").get_attribute("hidden"))
+            self.assertLess(self.state()["currentTime"] or 0, 0.1, "nothing plays while it loads")
+        finally:
+            DRIVER.execute_cdp_cmd("Network.emulateNetworkConditions", {
+                "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+            DRIVER.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
+        self.wait_for("return !window.storyreelPlayer.state().loading "
+                      "&& window.storyreelPlayer.state().currentTime > 0.2", 30)
+        # A pause is no wait: no spinner over a paused item.
+        self.key(Keys.SPACE)
+        time.sleep(0.5)
+        self.assertFalse(self.state()["loading"])
+
     def test_a_held_arrow_key_moves_once(self):
         # From a QA pass: a held → auto-repeats, and each repeat was a tap: a story went by.
         self.load("demo")

@@ -92,6 +92,9 @@ public struct BundleRenderer: Sendable {
         if let saved { summary.settingsChanges = settings.changes(from: saved) }
         let plan = try BundlePlan.make(
             input: storyInput, settings: settings, options: options, cache: cache, bundle: output)
+        summary.warnings += plan.stories.flatMap(\.items).compactMap { item in
+            item.record.playbackConcern.map { "\(item.path): \($0)" }
+        }
 
         var run = UnitRun(
             bundle: output, options: options, canvas: (plan.canvasWidth, plan.canvasHeight), ledger: ledger,

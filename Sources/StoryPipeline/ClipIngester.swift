@@ -83,7 +83,7 @@ public struct ClipIngester: Sendable {
         let nameLimit = FileNameLength.limit(in: folder)
         return clips.map { clip in
             do {
-                let (stamp, container) = try inspectUpload(clip)
+                let (stamp, container, concern) = try inspectUpload(clip)
                 // An upload is hashed only when a clip of the story has its size (it may be that
                 // clip); otherwise it is read once, as it is copied. Either way it is checked by
                 // its stamp: what goes in is what was inspected.
@@ -98,7 +98,9 @@ public struct ClipIngester: Sendable {
                 sizes[name] = stamp.size
                 hashes[name] = check.sha256
                 let later = existing.filter { NaturalOrder.areInIncreasingOrder(name, $0) }
-                return .ingested(name: name, playsBefore: later.sorted(by: NaturalOrder.areInIncreasingOrder))
+                return .ingested(
+                    name: name, playsBefore: later.sorted(by: NaturalOrder.areInIncreasingOrder),
+                    playbackConcern: concern)
             } catch let failure as MediaError where failure.isWriteFailure(inside: folder) {
                 return .notWritten(failure)
             } catch {
@@ -125,12 +127,12 @@ public struct ClipIngester: Sendable {
 
     /// Inspects upload `clip`: it must inspect cleanly, have video whose first frame decodes and
     /// last more than 0 and at most ``maxDuration`` seconds. Returns the stamp it had before it
-    /// was inspected (its copy must be of what was inspected) and its container (`mov`, `mp4`);
-    /// throws why it is rejected.
-    private func inspectUpload(_ clip: String) throws -> (stamp: FileStamp, container: String) {
+    /// was inspected (its copy must be of what was inspected), its container (`mov`, `mp4`) and
+    /// its ``ClipRecord/playbackConcern``; throws why it is rejected.
+    private func inspectUpload(_ clip: String) throws -> (stamp: FileStamp, container: String, concern: String?) {
         let stamp = FileStamp(path: clip)
         let info = try ClipProbe.inspect(path: clip, timeout: timeout)
-        let duration = try ClipRecord.playable(info, path: clip).duration
+        let (video, duration) = try ClipRecord.playable(info, path: clip)
         guard duration <= maxDuration else {
             throw MediaError(
                 .invalidMedia, path: clip,
@@ -141,7 +143,7 @@ public struct ClipIngester: Sendable {
         // refused here. Its first frame is decoded, small.
         _ = try ClipFrameSource(path: clip, timeout: timeout, threads: 1).firstFrame(size: .width(64))
         guard let stamp else { throw MediaError(.missingInput, path: clip, "no such file") }
-        return (stamp, info.container)
+        return (stamp, info.container, ClipRecord.playbackConcern(codec: video.codec, codecs: video.codecs))
     }
 
     /// Refuses `folder` (STORIES/HANDLE) when something other than a folder inside the stories

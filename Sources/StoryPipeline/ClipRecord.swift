@@ -49,6 +49,30 @@ public struct ClipRecord: Sendable, Equatable, Codable {
         bitRate = TransitionBitrate.clipBitRate(info) ?? 0
     }
 
+    /// Why few players could play the clip, or nil: its codec or profile is outside what phones
+    /// and browsers decode (8-bit H.264 up to High, HEVC, VP9, AV1), as a ProRes or Motion JPEG
+    /// upload from a camera is. `render` and `ingest` warn; the clip is still used, and the
+    /// player page shows its stills in its place where it cannot play it.
+    public var playbackConcern: String? { Self.playbackConcern(codec: codec, codecs: codecs) }
+
+    /// ``playbackConcern`` for a video stream of FFmpeg codec `codec` and RFC 6381 `codecs`.
+    static func playbackConcern(codec: String, codecs: String) -> String? {
+        let name: String
+        switch codec {
+        case "hevc", "vp9", "av1":
+            return nil
+        case "h264":
+            // avc1.PPCCLL: profile_idc 66, 77, 88 and 100 (Baseline … High) play everywhere.
+            let field = codecs.split(separator: ".").dropFirst().first?.prefix(2)
+            guard let profile = field.flatMap({ Int($0, radix: 16) }), profile > 100 else { return nil }
+            name = "H.264 " + ([110: "High 10", 122: "High 4:2:2", 244: "High 4:4:4"][profile] ?? "profile \(profile)")
+        default:
+            name = ["prores": "ProRes", "mjpeg": "Motion JPEG", "mpeg4": "MPEG-4 Part 2"][codec] ?? codec
+        }
+        return "\(name) (\(codecs)) plays in few players (phones and browsers play 8-bit H.264, HEVC, VP9 and "
+            + "AV1): transcode it for playback; the player page shows its stills where it cannot play it"
+    }
+
     /// The video stream and duration of a clip that can be played as a story item, or throws
     /// when it cannot: the probe warned (a truncated upload), it has no video, or no duration.
     static func playable(_ info: ClipInfo, path: String) throws -> (video: ClipInfo.Video, duration: Double) {

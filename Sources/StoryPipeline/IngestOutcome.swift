@@ -4,8 +4,9 @@ import StoryMedia
 public enum IngestOutcome: Sendable {
     /// Copied into the story as this file name. `playsBefore` names the story's existing clips
     /// that still play after it: a sequence-numbered name sorts before every name that does not
-    /// start with a digit, such as a camera's `IMG_0001.MOV`.
-    case ingested(name: String, playsBefore: [String])
+    /// start with a digit, such as a camera's `IMG_0001.MOV`. `playbackConcern` says why few
+    /// players could play it (``ClipRecord/playbackConcern``), or is nil.
+    case ingested(name: String, playsBefore: [String], playbackConcern: String?)
     /// Its content is already in the story, as this file name; nothing was added.
     case alreadyPresent(name: String)
     /// Refused, with the reason; the clip was not added.

@@ -71,6 +71,11 @@ extension PlayerPage {
         .tapplay p { display: flex; align-items: center; gap: 8px; margin: 0; padding: 10px 18px; border-radius: 999px;
           background: rgba(0,0,0,.7); font-weight: 600; }
         .tapplay svg { width: 20px; height: 20px; fill: #fff; }
+        .loading { position: absolute; left: 50%; top: 50%; z-index: 12; width: 44px; height: 44px; margin: -22px 0 0 -22px;
+          border: 4px solid rgba(255,255,255,.3); border-top-color: #fff; border-radius: 50%;
+          animation: spin .8s linear infinite; pointer-events: none; }
+        @keyframes spin { to { transform: rotate(360deg); } }
+        @media (prefers-reduced-motion: reduce) { .loading { animation: none; border-color: rgba(255,255,255,.8); } }
         [hidden] { display: none !important; }
         .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
         </style>
@@ -105,6 +110,7 @@ extension PlayerPage {
               </div>
             </div>
             <div class="tapplay" id="tapToPlay" hidden><p role="status"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 5l12 7-12 7z"/></svg>Tap to play</p></div>
+            <div class="loading" id="loading" role="status" hidden><span class="sr">Loading</span></div>
             <p class="note" id="note" role="status" hidden>This clip can't play in this browser.</p>
             <div class="endcard" id="endcard" hidden><p style="margin:0 0 8px">You're all caught up.</p>
               <button type="button" class="link" id="closeEnd" aria-label="Close the viewer">close</button></div>
@@ -515,10 +521,23 @@ extension PlayerPage {
             if (!front || front.getAttribute('src') !== item().src || !front.duration) return 0;
             return Math.min(1, front.currentTime / front.duration);
           }
+          // Loading: what is on screen cannot play on (its still, its clip or its data is on the
+          // way) for 300 ms while nothing holds it (a pause, a hold, a hidden page, Tap to play):
+          // a spinner shows, as the bars stand still, until it plays.
+          let loadingSince = null;
+          function updateLoading(now) {
+            const video = active();
+            const wanted = phase === 'transition' ? transition.src : phase === 'item' ? item().src : null;
+            const waiting = wanted !== null && !paused && !held && !pageHidden && !blocked && !fallback
+              && (!video || video.getAttribute('src') !== wanted || (video.readyState < 3 && !video.ended));
+            loadingSince = waiting ? (loadingSince === null ? now : loadingSince) : null;
+            $('loading').hidden = !(loadingSince !== null && now - loadingSince > 300);
+          }
           function tick(now) {
             requestAnimationFrame(tick);
-            if (phase === 'closed') return;
+            if (phase === 'closed') { $('loading').hidden = true; loadingSince = null; return; }
             tickFallback(now);
+            updateLoading(now);
             const fills = $('bars').querySelectorAll('i');
             const current = progress();
             fills.forEach((fill, index) => {
@@ -723,7 +742,7 @@ extension PlayerPage {
                 transition: transition ? { direction: transition.direction, from: transition.from, to: transition.to } : null,
                 currentTime: video ? video.currentTime : fallback ? fallback.elapsed : null,
                 paused: paused || held || pageHidden, blocked, muted, playbackRate: rate, progress: progress(),
-                playable: clip ? playable(clip) : null,
+                playable: clip ? playable(clip) : null, loading: !$('loading').hidden,
               };
             },
             setPlaybackRate(value) {

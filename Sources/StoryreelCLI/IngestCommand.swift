@@ -84,8 +84,9 @@ public enum IngestCommand: Command {
         var exitCode = ExitCode.success
         for (clip, outcome) in zip(arguments.positionals, outcomes) {
             switch outcome {
-            case .ingested(let name, let playsBefore):
+            case .ingested(let name, let playsBefore, let concern):
                 if !console.quiet { console.line("\(clip): ingested as \(handle)/\(name)") }
+                if let concern { console.warning("\(handle)/\(name): \(concern)") }
                 if !playsBefore.isEmpty {
                     console.warning(
                         "\(handle)/\(name) plays before \(playsBefore.joined(separator: ", ")): names that do not "

@@ -114,4 +114,44 @@ import Testing
         #expect(atOneSecond > PixelComparison.psnr(ours, frames[29]) + 5)
         #expect(atOneSecond > PixelComparison.psnr(ours, frames[31]) + 5)
     }
+
+    /// A camera's ProRes or Motion JPEG, or H.264 High 10, plays in few players: `render` and
+    /// `ingest` say so (and still use it; the page shows its stills). 8-bit H.264 and HEVC do
+    /// not warn. From a QA pass: such uploads went in without a word.
+    @Test func clipsFewPlayersPlayAreNamedByRenderAndIngest() throws {
+        let stories = folder.path("stories")
+        try FileManager.default.createDirectory(atPath: stories + "/cam", withIntermediateDirectories: true)
+        let clips: [(String, [String], String?)] = [
+            ("prores.mov", ["-c:v", "prores_ks", "-profile:v", "0"], "ProRes (prores)"),
+            ("mjpeg.mov", ["-c:v", "mjpeg", "-pix_fmt", "yuvj420p"], "Motion JPEG (mjpeg)"),
+            ("high10.mp4", ["-c:v", "libx264", "-pix_fmt", "yuv420p10le"], "H.264 High 10 (avc1.6e"),
+            ("plain.mp4", ["-c:v", "libx264", "-pix_fmt", "yuv420p"], nil),
+            ("hevc.mp4", ["-c:v", "libx265", "-pix_fmt", "yuv420p", "-tag:v", "hvc1", "-x265-params", "log-level=none"], nil),
+        ]
+        for (name, options, _) in clips {
+            try FileManager.default.moveItem(atPath: try make(name, options), toPath: "\(stories)/cam/\(name)")
+        }
+        let render = try TestEnvironment.storyreel(["render", stories, "-o", folder.path("reel"), "--size", "180x320"])
+        #expect(render.status == 0, "\(render.stderr)")
+        let warnings = render.stderr.split(separator: "\n").map(String.init).filter {
+            $0.hasPrefix("storyreel: warning: ")
+        }
+        for (name, _, concern) in clips {
+            let line = warnings.first { $0.hasPrefix("storyreel: warning: cam/\(name): ") }
+            if let concern {
+                #expect(line?.contains(": \(concern)") == true, "\(name): \(warnings)")
+                #expect(line?.contains("plays in few players") == true)
+            } else {
+                #expect(line == nil, "\(name): \(warnings)")
+            }
+        }
+        #expect(warnings.count == 3, "\(warnings)")
+        // ingest warns on the clip it took in.
+        let ingest = try TestEnvironment.storyreel([
+            "ingest", "\(stories)/cam/mjpeg.mov", "--story", "new", "--into", stories,
+        ])
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        #expect(ingest.stderr.contains("storyreel: warning: new/"), "\(ingest.stderr)")
+        #expect(ingest.stderr.contains("Motion JPEG (mjpeg) plays in few players"), "\(ingest.stderr)")
+    }
 }

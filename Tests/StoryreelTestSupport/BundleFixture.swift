@@ -20,8 +20,9 @@ public final class BundleFixture: @unchecked Sendable {
     /// Runs `storyreel render STORIES -o OUT --json` with extra arguments; returns the result
     /// and the parsed summary.
     public func render(into name: String, _ extra: [String] = []) throws -> (ProcessResult, [String: Any]) {
-        let result = try TestEnvironment.storyreel(
-            ["render", stories, "-o", folder.path(name), "--json", "--size", "360x640"] + extra)
+        // A 360x640 canvas unless `extra` gives one: an option may be given only once.
+        let size = extra.contains("--size") ? [] : ["--size", "360x640"]
+        let result = try TestEnvironment.storyreel(["render", stories, "-o", folder.path(name), "--json"] + size + extra)
         let summary = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]) ?? [:]
         return (result, summary)
     }
