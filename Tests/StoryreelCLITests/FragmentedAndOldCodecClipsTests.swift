@@ -126,7 +126,10 @@ import Testing
             ("mjpeg.mov", ["-c:v", "mjpeg", "-pix_fmt", "yuvj420p"], "Motion JPEG (mjpeg)"),
             ("high10.mp4", ["-c:v", "libx264", "-pix_fmt", "yuv420p10le"], "H.264 High 10 (avc1.6e"),
             ("plain.mp4", ["-c:v", "libx264", "-pix_fmt", "yuv420p"], nil),
-            ("hevc.mp4", ["-c:v", "libx265", "-pix_fmt", "yuv420p", "-tag:v", "hvc1", "-x265-params", "log-level=none"], nil),
+            (
+                "hevc.mp4",
+                ["-c:v", "libx265", "-pix_fmt", "yuv420p", "-tag:v", "hvc1", "-x265-params", "log-level=none"], nil
+            ),
         ]
         for (name, options, _) in clips {
             try FileManager.default.moveItem(atPath: try make(name, options), toPath: "\(stories)/cam/\(name)")

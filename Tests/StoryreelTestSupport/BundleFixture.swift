@@ -22,7 +22,8 @@ public final class BundleFixture: @unchecked Sendable {
     public func render(into name: String, _ extra: [String] = []) throws -> (ProcessResult, [String: Any]) {
         // A 360x640 canvas unless `extra` gives one: an option may be given only once.
         let size = extra.contains("--size") ? [] : ["--size", "360x640"]
-        let result = try TestEnvironment.storyreel(["render", stories, "-o", folder.path(name), "--json"] + size + extra)
+        let result = try TestEnvironment.storyreel(
+            ["render", stories, "-o", folder.path(name), "--json"] + size + extra)
         let summary = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]) ?? [:]
         return (result, summary)
     }
