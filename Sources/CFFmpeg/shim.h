@@ -8,6 +8,7 @@
 #include <malloc.h>
 #include <stdint.h>
 #include <sys/prctl.h>
+#include <sys/xattr.h>
 #include <libavformat/avformat.h>
 #include <libavformat/avio.h>
 #include <libavcodec/avcodec.h>

@@ -139,6 +139,7 @@ public final class StagedFile {
         guard fchmod(descriptor, permissions & ~StagedFile.currentUmask) == 0 else {
             throw failure("cannot set permissions")
         }
+        OutputMark.mark(descriptor: descriptor)
         guard fsync(descriptor) == 0 else { throw failure("cannot flush to disk", kind: .ioFailure) }
     }
 

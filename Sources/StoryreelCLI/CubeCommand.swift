@@ -11,7 +11,7 @@ public enum CubeCommand: Command {
     public static let usage =
         "cube FROM TO [-o OUT.mp4] [--frames-dir DIR] [--filmstrip OUT.png] [--duration S] [--fps N] [--size WxH] "
         + "[--easing smooth|linear] [--perspective P] [--shade S] [--direction forward|backward] "
-        + "[--codec h264|hevc] [--crf N] [--max-bitrate BITS|auto] [--timeout SECONDS] [--quiet]"
+        + "[--codec h264|hevc] [--crf N] [--max-bitrate BITS|auto] [--force] [--timeout SECONDS] [--quiet]"
     /// The defaults, from the job's own.
     static let defaults = CubeTransitionJob.Parameters()
     static let output = Option.output("OUT.mp4", "Write the transition as H.264 (or HEVC) MP4, CFR, +faststart.")
@@ -54,9 +54,11 @@ public enum CubeCommand: Command {
     static let timeout = Option.number(
         "timeout", "SECONDS", "Give up on an input after this long.", default: 30, range: .seconds)
     static let quiet = Flag("quiet", short: "q", "Print nothing but errors.")
+    static let force = Flag(
+        "force", "Replace OUT.mp4 and the filmstrip even when they hold files storyreel did not write.")
     public static let options: [any OptionDeclaration] = [
         output, framesDirectory, filmstrip, duration, fps, size, easing, perspective, shade, direction, codec, crf,
-        maxBitrate, timeout, quiet,
+        maxBitrate, force, timeout, quiet,
     ]
     public static let examples = [
         "storyreel cube samples/stories/ana.lima/IMG_0002.MOV samples/stories/ben_k/1.mp4 -o cube.mp4  # ana → ben",
@@ -105,6 +107,9 @@ public enum CubeCommand: Command {
             }
             if let path = outputs.filmstripPath, (path as NSString).pathExtension.lowercased() != "png" {
                 throw UsageError("--filmstrip '\(path)': the filmstrip is a PNG; name it .png")
+            }
+            for path in [outputs.videoPath, outputs.filmstripPath].compactMap({ $0 }) {
+                try OutputMark.checkReplaceable(path, force: arguments[force])
             }
             try frameFolder?.checkEarlierFrames()
             // The filmstrip is written last: a folder it cannot be written into (missing,

@@ -9,7 +9,7 @@ public enum ThumbnailCommand: Command {
     public static let abstract = "Write a poster image per clip: a smart pick, or the frame at a time."
     public static let usage =
         "thumbnail CLIP... (-o OUT | --out-dir DIR) [--at SECONDS|PERCENT%] [--width N] [--height N]"
-        + " [--format jpeg|png|webp] [--quality Q] [--timeout SECONDS] [--jobs N]"
+        + " [--format jpeg|png|webp] [--quality Q] [--force] [--timeout SECONDS] [--jobs N]"
 
     static let output = Option.text(
         "output", short: "o", aliases: ["out"], "OUT",
@@ -40,8 +40,9 @@ public enum ThumbnailCommand: Command {
     static let timeout = Option.number(
         "timeout", "SECONDS", "Give up on a clip after this long.", default: 30, range: .seconds)
     static let jobs = Option.jobs("Clips processed at once.")
+    static let force = Flag("force", "Replace OUT even when it holds a file storyreel did not write.")
     public static let options: [any OptionDeclaration] = [
-        output, outDirectory, at, width, height, format, quality, timeout, jobs,
+        output, outDirectory, at, width, height, format, quality, force, timeout, jobs,
     ]
     public static let examples = [
         "storyreel thumbnail samples/portrait-h264.mp4 -o poster.jpg     # the smart pick, full size",
@@ -88,6 +89,7 @@ public enum ThumbnailCommand: Command {
             outputs = [out!]
             if !toStandardOutput {
                 try InputProtection.check([InputProtection.Output(label: "-o '\(out!)'", path: out!)], against: clips)
+                try OutputMark.checkReplaceable(out!, force: arguments[force])
             }
         }
         // Clips already run in parallel: more decoder threads per clip would only compete.

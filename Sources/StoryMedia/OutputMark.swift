@@ -1,0 +1,37 @@
+import CFFmpeg
+import Foundation
+
+/// The mark storyreel leaves on every file it writes (through ``StagedFile``): the extended
+/// attribute `user.storyreel`. An `-o` output replaces a file that has it, or an empty one (a
+/// `mktemp` name), and refuses any other unless `--force`: storyreel overwrites only files it
+/// wrote. A file system that holds no user attributes (some network ones) can carry no mark;
+/// there any file is replaced, as before the mark.
+public enum OutputMark {
+    /// The extended attribute's name.
+    static let attribute = "user.storyreel"
+
+    /// Marks the file open as `descriptor`; one on a file system that cannot hold the mark is
+    /// left unmarked.
+    static func mark(descriptor: Int32) {
+        _ = fsetxattr(descriptor, attribute, "1", 1, 0)
+    }
+
+    /// True when the file at `path` (the entry itself) carries the mark.
+    public static func isMarked(_ path: String) -> Bool {
+        lgetxattr(path, attribute, nil, 0) >= 0
+    }
+
+    /// Throws `.cannotCreateOutput` when `path` is a regular file with content that storyreel
+    /// did not write (it lacks the mark, on a file system that holds marks), unless `force`.
+    /// Anything else passes: nothing there, an empty file, a marked one; what is not a regular
+    /// file is ``StagedFile``'s to refuse.
+    public static func checkReplaceable(_ path: String, force: Bool) throws {
+        var status = stat()
+        guard !force, lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0,
+            !isMarked(path), errno == ENODATA
+        else { return }
+        throw MediaError(
+            .cannotCreateOutput, path: path,
+            "holds a file storyreel did not write; remove it, or give --force to replace it")
+    }
+}

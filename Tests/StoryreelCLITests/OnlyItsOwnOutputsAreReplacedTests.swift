@@ -1,0 +1,60 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+/// `thumbnail -o` and `cube -o`/`--filmstrip` replace a file only when storyreel wrote it (it
+/// carries the `user.storyreel` mark), or when it is empty (a `mktemp` name); any other file is
+/// refused (73) and left as it was, unless `--force`. From a QA pass: `cube A B -o holiday.mp4`
+/// replaced someone's video without a word.
+@Suite struct OnlyItsOwnOutputsAreReplacedTests {
+    let folder: TemporaryFolder
+    init() throws { folder = try TemporaryFolder() }
+
+    static let clip = TestEnvironment.sample("portrait-h264.mp4")
+    static let other = TestEnvironment.sample("sixty-fps.mp4")
+
+    func run(_ arguments: [String]) throws -> ProcessResult {
+        try TestEnvironment.storyreel(arguments)
+    }
+
+    @Test func aFileStoryreelDidNotWriteIsRefusedAndKept() throws {
+        let mine = Data("my holiday video".utf8)
+        let commands: [(String, [String])] = [
+            ("poster.jpg", ["thumbnail", Self.clip, "--width", "64", "-o"]),
+            ("cube.mp4", ["cube", Self.clip, Self.other, "--size", "64x112", "-q", "-o"]),
+            ("strip.png", ["cube", Self.clip, Self.other, "--size", "64x112", "-q", "--filmstrip"]),
+        ]
+        for (name, command) in commands {
+            let path = try folder.write(name, mine)
+            let refused = try run(command + [path])
+            #expect(refused.status == 73, "\(name): \(refused.stderr)")
+            #expect(
+                refused.stderr
+                    == "storyreel: error: \(path): holds a file storyreel did not write; remove it, or give --force "
+                    + "to replace it\n")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == mine, "\(name) is untouched")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".") } == [])
+
+            // With --force it is replaced; then it is storyreel's, and a second run replaces it.
+            let forced = try run(command + [path, "--force"])
+            #expect(forced.status == 0, "\(name): \(forced.stderr)")
+            let written = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect(written != mine && written.count > 100)
+            let again = try run(command + [path])
+            #expect(again.status == 0, "\(name): a file storyreel wrote is replaced: \(again.stderr)")
+        }
+    }
+
+    @Test func anEmptyFileOrNothingIsWrittenWithoutForce() throws {
+        let empty = try folder.write("empty.jpg", Data())
+        let filled = try run(["thumbnail", Self.clip, "--width", "64", "-o", empty])
+        #expect(filled.status == 0, "\(filled.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: empty)).prefix(2) == Data([0xFF, 0xD8]))
+        let fresh = try run(["thumbnail", Self.clip, "--width", "64", "-o", folder.path("new.jpg")])
+        #expect(fresh.status == 0, "\(fresh.stderr)")
+        // A copy of storyreel's output (cp keeps no extended attributes) is the user's file.
+        let copy = folder.path("copy.jpg")
+        #expect(try TestEnvironment.run("cp", [folder.path("new.jpg"), copy]).status == 0)
+        #expect(try run(["thumbnail", Self.clip, "--width", "64", "-o", copy]).status == 73)
+    }
+}
