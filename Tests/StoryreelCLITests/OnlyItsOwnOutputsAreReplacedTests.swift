@@ -33,7 +33,8 @@ import Testing
                     == "storyreel: error: \(path): holds a file storyreel did not write; remove it, or give --force "
                     + "to replace it\n")
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == mine, "\(name) is untouched")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".") } == [])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".") } == [])
 
             // With --force it is replaced; then it is storyreel's, and a second run replaces it.
             let forced = try run(command + [path, "--force"])
