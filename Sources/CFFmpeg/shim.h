@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <malloc.h>
 #include <stdint.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/xattr.h>
 #include <libavformat/avformat.h>
@@ -27,6 +28,12 @@
 
 /// AVERROR(e): a negative FFmpeg error code from a POSIX errno value.
 static inline int cff_averror(int posix_errno) { return AVERROR(posix_errno); }
+
+// ioctl is variadic, which Swift cannot call: the width of the terminal on `fd`, 0 when unknown.
+static inline int cff_terminal_columns(int fd) {
+    struct winsize size;
+    return ioctl(fd, TIOCGWINSZ, &size) == 0 ? size.ws_col : 0;
+}
 /// AVERROR(EAGAIN): "output is not available in this state, feed more input".
 static inline int cff_error_eagain(void) { return AVERROR(EAGAIN); }
 /// AVERROR_EOF: end of file / end of stream.

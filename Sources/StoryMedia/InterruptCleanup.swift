@@ -26,8 +26,9 @@ public enum InterruptCleanup {
     private static let criticalSection = Mutex(())
 
     /// Starts handling SIGINT, SIGTERM and SIGHUP for the rest of the process, and ignores
-    /// SIGXFSZ, so a write over a file-size limit (`ulimit -f`) fails with EFBIG, an I/O error
-    /// that is reported and cleaned up, instead of killing the process: call it before any
+    /// SIGXFSZ and SIGPIPE, so a write over a file-size limit (`ulimit -f`) fails with EFBIG and
+    /// one to a pipe whose reader stopped (`| head -1`) with EPIPE, I/O errors that are reported
+    /// and cleaned up (74), instead of killing the process mid-batch: call it before any
     /// other thread is started (threads inherit the blocked signals). A signal the process was
     /// started with ignored (a background job of a script ignores SIGINT) stays ignored. Calling
     /// it again does nothing.
@@ -38,6 +39,7 @@ public enum InterruptCleanup {
         }
         guard isFirst else { return }
         signal(SIGXFSZ, SIG_IGN)
+        signal(SIGPIPE, SIG_IGN)
         let handled = [SIGINT, SIGTERM, SIGHUP].filter { !isIgnored($0) }
         guard !handled.isEmpty else { return }
         var signals = sigset_t()

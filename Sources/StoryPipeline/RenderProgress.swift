@@ -6,4 +6,11 @@ public struct RenderProgress: Sendable {
     public var total: Int
     /// What was just finished, e.g. `poster ana.lima/IMG_0001.MOV`.
     public var current: String
+
+    /// `done` of `total` units, `current` just finished.
+    public init(done: Int, total: Int, current: String) {
+        self.done = done
+        self.total = total
+        self.current = current
+    }
 }

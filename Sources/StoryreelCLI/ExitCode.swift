@@ -31,6 +31,8 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable {
         switch error {
         case is UsageError:
             self = .usage
+        case let failure as RenderAfterIngestFailure:
+            self = ExitCode(for: failure.underlying)
         case is BundleLock.Timeout:
             self = .temporaryFailure
         case let refusal as BundleRefusal:

@@ -104,8 +104,15 @@ public enum IngestCommand: Command {
             }
         }
         if let output = arguments[render], let options = renderOptions, allRejected == nil {
-            let summary = try BundleRenderer(input: stories, output: output, options: options)
-                .run(waiting: RenderCommand.waitingNote(output, console: console))
+            let summary: RenderSummary
+            do {
+                summary = try BundleRenderer(input: stories, output: output, options: options)
+                    .run(waiting: RenderCommand.waitingNote(output, console: console))
+            } catch {
+                let ingested = outcomes.filter { if case .ingested = $0 { true } else { false } }.count
+                guard ingested > 0 else { throw error }
+                throw RenderAfterIngestFailure(underlying: error, ingested: ingested, stories: stories)
+            }
             RenderCommand.report(summary, console: console, json: false)
             if !summary.skipped.isEmpty, exitCode == .success { exitCode = .dataError }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import StoryMedia
 import StoryPipeline
 import Synchronization
 
@@ -32,16 +33,26 @@ final class ProgressBar: Sendable {
 
     /// `[========    ] 12/34 3.1/s ETA 7s transition ana.lima → ben_k`, redrawn in place.
     private func barLine(_ progress: RenderProgress, elapsed: Double) -> String {
-        let (rate, eta) = Self.rateAndETA(progress, elapsed: elapsed)
+        let line = Self.barText(progress, elapsed: elapsed, columns: Terminal.columns(of: STDERR_FILENO))
+        return "\r\u{1B}[K" + line + (progress.done == progress.total ? "\n" : "")
+    }
+
+    /// The bar's text, within `columns - 1` characters when the terminal's width is known: a
+    /// line that wrapped would be redrawn below itself at every update (a QA pass, 40 columns).
+    /// What was finished is cut first (from its start, with `…`), then the bar.
+    static func barText(_ progress: RenderProgress, elapsed: Double, columns: Int?) -> String {
+        let (rate, eta) = rateAndETA(progress, elapsed: elapsed)
         let width = 24
         let filled = progress.total > 0 ? width * progress.done / progress.total : width
-        let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
+        let bar = "[" + String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled) + "] "
+        let counts = String(format: "%d/%d %.1f/s ETA %.0fs", progress.done, progress.total, rate, eta)
         let last = Console.escaped(progress.current)
-        let current = last.count > 40 ? "…" + last.suffix(39) : last
-        let line = String(
-            format: "\r\u{1B}[K[%@] %d/%d %.1f/s ETA %.0fs %@", bar, progress.done, progress.total, rate, eta,
-            String(current))
-        return progress.done == progress.total ? line + "\n" : line
+        let limit = max((columns ?? 80) - 1, 1)
+        let room = min(40, limit - bar.count - counts.count - 1)
+        if room >= 8 {
+            return bar + counts + " " + (last.count > room ? "…" + last.suffix(room - 1) : last)
+        }
+        return String((bar.count + counts.count <= limit ? bar + counts : counts).prefix(limit))
     }
 
     /// `storyreel: progress: 12/34 (35%), 3.1 units/s, ETA 7 s, last: transition ana.lima → ben_k`.

@@ -29,6 +29,24 @@ import Testing
         #expect(lines.first?.hasPrefix("storyreel: error: ") == true && lines.first?.hasSuffix(reason) == true)
     }
 
+    /// From a QA pass: a reader that stops early (`| head -1`) killed storyreel by SIGPIPE
+    /// (141) part-way; `thumbnail --out-dir` could die between posters. The run now finishes
+    /// its files, then exits 74 with one line.
+    @Test func aPipeWhoseReaderStoppedIsAnIOErrorAfterTheWork() throws {
+        let folder = try TemporaryFolder()
+        let clips = Array(repeating: Self.clip, count: 3)
+        let result = try TestEnvironment.run(
+            "/bin/bash",
+            [
+                "-c", "\"$@\" | (exec 0<&-; exit 0); exit ${PIPESTATUS[0]}", "bash", TestEnvironment.storyreelBinary,
+                "thumbnail", "--out-dir", folder.path("posters"), "--width", "64", "--jobs", "1",
+            ] + clips)
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr == "storyreel: error: cannot write to standard output: Broken pipe\n")
+        let posters = try FileManager.default.contentsOfDirectory(atPath: folder.path("posters")).sorted()
+        #expect(posters == [".storyreel-posters", "portrait-h264-2.jpg", "portrait-h264-3.jpg", "portrait-h264.jpg"])
+    }
+
     /// From the QA pass: started with stderr closed, render opened its lock file as descriptor
     /// 2 and wrote its progress and notes into OUT/.lock.
     @Test func aClosedStderrIsNoFileTheRunOpens() throws {

@@ -229,6 +229,27 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "\(fixture.stories)/new"))
     }
 
+    /// From a QA pass: with the bundle's lock held, `ingest --render -q` exited 75 with the
+    /// render's line alone, nothing saying the clip had gone in. The line now says so.
+    @Test func aRenderThatFailsAfterTheIngestSaysTheClipsAreIn() throws {
+        let fixture = try BundleFixture()
+        let reel = fixture.folder.path("reel")
+        try FileManager.default.createDirectory(atPath: reel, withIntermediateDirectories: true)
+        let holder = open("\(reel)/.lock", O_RDWR | O_CREAT, 0o644)
+        defer { close(holder) }
+        #expect(flock(holder, LOCK_EX) == 0)
+        let result = try TestEnvironment.storyreel([
+            "ingest", TestEnvironment.sample("sixty-fps.mp4"), "--story", "new", "--into", fixture.stories, "-q",
+            "--render", reel, "--lock-timeout", "0.3",
+        ])
+        #expect(result.status == 75, "\(result.stderr)")
+        #expect(
+            result.stderr
+                == "storyreel: error: \(reel): another storyreel run holds the lock; gave up after 0.3 s "
+                + "(--lock-timeout) (1 clip was ingested into \(fixture.stories); render again to update the bundle)\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(fixture.stories)/new") == ["0001-sixty-fps.mp4"])
+    }
+
     // The old code ingested the clip (printing its line on stdout) and only then refused OUT.
     @Test func badRenderOutputIsRefusedBeforeAnyClipIsIngested() throws {
         let fixture = try BundleFixture()

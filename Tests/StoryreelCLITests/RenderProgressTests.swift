@@ -1,4 +1,5 @@
 import Foundation
+import StoryPipeline
 import StoryreelTestSupport
 import Testing
 
@@ -31,6 +32,23 @@ import Testing
             lines.allSatisfy { !$0.contains("last: transition ") || $0.contains(" → ") },
             "a transition is named FROM → TO")
         #expect(result.stderr.hasSuffix("manifest: \(fixture.folder.path("reel"))/manifest.json\n"))
+    }
+
+    /// From a QA pass: in a 40-column terminal the 80-character bar wrapped, and each redraw
+    /// left the wrapped half on screen. It now fits the terminal, cutting what finished first.
+    @Test func theBarFitsTheTerminal() {
+        let progress = RenderProgress(
+            done: 26, total: 52, current: "transition " + String(repeating: "a", count: 50) + " → ben_k")
+        let wide = ProgressBar.barText(progress, elapsed: 2, columns: 200)
+        #expect(wide.hasPrefix("[============            ] 26/52 13.0/s ETA 2s …"))
+        #expect(wide.hasSuffix("a → ben_k") && wide.count == 27 + 19 + 1 + 40, "\(wide)")
+        for columns in [20, 40, 60, 80] {
+            let line = ProgressBar.barText(progress, elapsed: 2, columns: columns)
+            #expect(line.count <= columns - 1, "\(columns): \(line)")
+            #expect(line.contains("26/52"), "\(columns): \(line)")
+        }
+        #expect(ProgressBar.barText(progress, elapsed: 2, columns: 60).hasSuffix(" → ben_k"))
+        #expect(ProgressBar.barText(progress, elapsed: 2, columns: 40) == "26/52 13.0/s ETA 2s")
     }
 
     @Test func quietSilencesTheProgress() throws {
