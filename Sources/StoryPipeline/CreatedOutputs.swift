@@ -46,7 +46,13 @@ public struct CreatedOutputs: Sendable {
             if created {
                 made.append(folder)
             } else if failure != EEXIST || FileStamp(path: folder)?.isFolder != true {
-                let reason = String(cString: strerror(failure))
+                var reason = String(cString: strerror(failure))
+                // A symlink that leads nowhere "exists" to mkdir but not to stat (a QA pass: the
+                // line said "File exists" of a name that did not seem to be there).
+                var status = stat()
+                if failure == EEXIST, lstat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
+                    reason = "it is a symbolic link that leads to nothing"
+                }
                 for folder in made.reversed() where rmdir(folder) == 0 { InterruptCleanup.forgetFolder(folder) }
                 throw MediaError(.cannotCreateOutput, path: path, "cannot create the directory \(folder): \(reason)")
             }

@@ -30,10 +30,13 @@ public struct ArgumentParser: Sendable {
             let argument = arguments[index]
             index += 1
             if argument == "--" {
+                if arguments[index...].contains("") { throw UsageError("an empty argument where a path goes") }
                 parsed.positionals += arguments[index...]
                 break
             }
             guard argument.hasPrefix("-"), argument != "-" else {
+                // Every positional is a path: an empty one (an unset shell variable) names nothing.
+                if argument.isEmpty { throw UsageError("an empty argument where a path goes") }
                 parsed.positionals.append(argument)
                 continue
             }

@@ -20,6 +20,23 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: folder.path("")))
     }
 
+    /// From a QA pass: a folder name holding a symlink to nothing was refused with "File
+    /// exists", of a name `ls` shows in red and `test -e` says is not there.
+    @Test func aSymlinkToNothingIsNamedAsOne() throws {
+        let folder = try TemporaryFolder()
+        let link = folder.path("out")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: folder.path("nowhere"))
+        var created = CreatedOutputs()
+        do {
+            try created.createFolder(link)
+            Issue.record("the link was taken for a folder")
+        } catch {
+            #expect(
+                "\(error)"
+                    == "\(link): cannot create the directory \(link): it is a symbolic link that leads to nothing")
+        }
+    }
+
     /// Another run wrote the same output meanwhile (atomically, as storyreel writes: a new file
     /// renamed over the path). That file is not this job's to remove, nor is its folder.
     @Test func keepsAFileAnotherWriterPutInItsPlace() throws {

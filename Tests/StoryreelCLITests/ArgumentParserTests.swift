@@ -58,6 +58,13 @@ import Testing
         #expect(try parser.parse(["--json", "--json"])[Self.json])
     }
 
+    /// From a QA pass: `inspect ''` (an unset variable) said `storyreel: error: : no such file`.
+    @Test func anEmptyPositionalIsAUsageError() {
+        for arguments in [["a.mov", ""], ["--", ""]] {
+            #expect(throws: UsageError("an empty argument where a path goes")) { try parser.parse(arguments) }
+        }
+    }
+
     @Test func doubleDashEndsOptions() throws {
         let parsed = try parser.parse(["--json", "--", "--timeout", "-o"])
         #expect(parsed.positionals == ["--timeout", "-o"])
