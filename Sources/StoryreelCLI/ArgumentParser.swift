@@ -82,6 +82,12 @@ public struct ArgumentParser: Sendable {
         if letters.count >= 1, let spec = options.first(where: { $0.short == letters.first }) {
             let rest = letters.dropFirst()
             if rest.isEmpty { return (spec, nil) }
+            // `-o=a.jpg` is not `--output=a.jpg`: an attached short value is all of it, `=a.jpg`.
+            if spec.valueName != nil, rest.first == "=" {
+                throw UsageError(
+                    "'\(argument)' would be the value '\(rest)'; write -\(letters.first!) \(rest.dropFirst()) "
+                        + "or --\(spec.name)=\(rest.dropFirst())")
+            }
             if spec.valueName != nil { return (spec, String(rest)) }
         }
         // Negative numbers are values, not flags.

@@ -55,6 +55,10 @@ public enum Storyreel {
             console.output(command.helpText)
             return 0
         case "--version", "-v", "version":
+            guard arguments.count == 1 else {
+                console.error("\(first) takes no arguments, got '\(arguments[1])'; usage: storyreel --version")
+                return ExitCode.usage.rawValue
+            }
             console.output("storyreel \(version)")
             return 0
         default:

@@ -58,6 +58,13 @@ import Testing
         #expect(try parser.parse(["--json", "--json"])[Self.json])
     }
 
+    /// `-o=a.jpg` wrote a file named `=a.jpg` (as getopt reads it); it is refused, saying how.
+    @Test func anEqualsAfterAShortOptionIsRefused() {
+        #expect(throws: UsageError("'-o=a.jpg' would be the value '=a.jpg'; write -o a.jpg or --output=a.jpg")) {
+            try parser.parse(["-o=a.jpg"])
+        }
+    }
+
     /// From a QA pass: `inspect ''` (an unset variable) said `storyreel: error: : no such file`.
     @Test func anEmptyPositionalIsAUsageError() {
         for arguments in [["a.mov", ""], ["--", ""]] {

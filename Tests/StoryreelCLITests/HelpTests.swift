@@ -30,6 +30,12 @@ import Testing
                 + "of inspect, thumbnail, cube, render, ingest, plan, validate (see 'storyreel --help')\n")
         let help = try TestEnvironment.storyreel(["--help"])
         #expect(help.stdout.contains("'storyreel --version' (or -v, or version) for the version"), "\(help.stdout)")
+        // `--version extra` printed the version and exited 0, the extra ignored.
+        let version = try TestEnvironment.storyreel(["--version"])
+        #expect(version.status == 0 && version.stdout.hasPrefix("storyreel "))
+        let extra = try TestEnvironment.storyreel(["version", "extra"])
+        #expect(extra.status == 64 && extra.stdout.isEmpty)
+        #expect(extra.stderr == "storyreel: error: version takes no arguments, got 'extra'; usage: storyreel --version\n")
     }
 
     /// The example lines of `command`'s help, as a shell runs them.
