@@ -35,7 +35,8 @@ import Testing
         #expect(version.status == 0 && version.stdout.hasPrefix("storyreel "))
         let extra = try TestEnvironment.storyreel(["version", "extra"])
         #expect(extra.status == 64 && extra.stdout.isEmpty)
-        #expect(extra.stderr == "storyreel: error: version takes no arguments, got 'extra'; usage: storyreel --version\n")
+        #expect(
+            extra.stderr == "storyreel: error: version takes no arguments, got 'extra'; usage: storyreel --version\n")
     }
 
     /// The example lines of `command`'s help, as a shell runs them.
