@@ -150,6 +150,16 @@ public struct CubeTransitionJob: Sendable {
             throw CubeRenderError("the maximum bit rate must be more than 0 bits per second, got \(cap)")
         }
         guard parameters.threads >= 1 else { throw CubeRenderError("the renderer needs at least one thread") }
+        if parameters.codec == .hevc, let width = parameters.width, let height = parameters.height {
+            try Self.checkHEVC(width: width, height: height)
+        }
+    }
+
+    /// x265 opens no encoder for a picture under 16 pixels a side: refused up front rather
+    /// than failing at the encoder (or, in a render, at every transition).
+    public static func checkHEVC(width: Int, height: Int) throws {
+        guard min(width, height) < 16 else { return }
+        throw CubeRenderError("HEVC (x265) needs a canvas of at least 16x16, got \(width)x\(height); use --codec h264")
     }
 
     /// The cap for a `width` × `height` canvas: ``Parameters/maxBitrate`` when given; else, with

@@ -1,3 +1,4 @@
+import CubeRender
 import Foundation
 import StoryMedia
 import StoryPipeline
@@ -116,6 +117,13 @@ public enum RenderCommand: Command {
         let settings = (bundle.flatMap(BundleSettings.saved(in:)) ?? BundleSettings()).applying(options.settings)
         try OptionRange.checkTransitionFrames(
             duration: settings.transitionDuration, fps: settings.fps, durationOption: "transition-duration")
+        if settings.codec == .hevc, case .fixed(let width, let height) = settings.canvas {
+            do {
+                try CubeTransitionJob.checkHEVC(width: width, height: height)
+            } catch let error as CubeRenderError {
+                throw UsageError(error.message)
+            }
+        }
         // How clips get in is a kept setting: a later render without the flag keeps the mode.
         options.clipMode = settings.clips
         if arguments.declared.contains(jobs.spec.name) { options.jobs = arguments[jobs] }

@@ -193,6 +193,7 @@ import Testing
     @Test(arguments: [
         ["--size", "271x480"], ["--size", "0x0"], ["--size", "9000x9000"], ["--duration", "0"], ["--fps", "-3"],
         ["--duration", "0.01", "--fps", "30"], ["--easing", "bouncy"], ["--crf", "60"], ["--shade", "2"],
+        ["--codec", "hevc", "--size", "14x14"],  // x265 opens no encoder under 16x16: it failed at the encoder
     ])
     func badValuesAreUsageErrorsAndLeaveNothing(extra: [String]) throws {
         let result = try cube(

@@ -130,6 +130,20 @@ import Testing
         }
     }
 
+    /// x265 opens no encoder under 16x16: `render --codec hevc --size 8x8` failed every
+    /// transition, each at the encoder; it is refused before any work, as `cube` is.
+    @Test func anHEVCCanvasUnder16IsRefusedBeforeAnyWork() throws {
+        for line in [
+            ["render", Self.stories, "-o", "OUT/bundle", "--codec", "hevc", "--size", "8x8"],
+            ["plan", Self.stories, "--codec", "hevc", "--size", "14x640"],
+        ] {
+            let result = try storyreel(line)
+            #expect(result.status == 64, "\(line): \(result.stderr)")
+            #expect(result.stderr.contains("HEVC (x265) needs a canvas of at least 16x16, got "), "\(result.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty, "\(line)")
+        }
+    }
+
     @Test func theBoundsThemselvesAreAccepted() throws {
         let inspect = try storyreel(["inspect", Self.clip, "--timeout", "86400", "--jobs", "1024"])
         #expect(inspect.status == 0, "\(inspect.stderr)")
