@@ -30,7 +30,7 @@ print(f"TARGET\tcube render only, 1080x1920, 1 thread, RGBA (frames, filmstrip)\
 PY
 
 ARGS=("$CLIPS/A.mov" "$CLIPS/B.mov")
-OURS=("$BIN" cube "${ARGS[@]}" -o "$WORK/cube-T.mp4" --size "$SIZE" --shade 0 --quiet)
+OURS=("$BIN" cube "${ARGS[@]}" --force -o "$WORK/cube-T.mp4" --size "$SIZE" --shade 0 --quiet)
 PEER=(bash "$ROOT/bench/ffmpeg-cube.sh" "${ARGS[@]}" "$WORK/cube-P.mp4" "$SIZE" 30 0.5)
 # Context: the 2D slide the targets used to compare against (the pipeline's own x264 settings).
 FILTER="[0:v]trim=start_frame=0:end_frame=1,loop=loop=14:size=1,setpts=N/30/TB[a];"

@@ -38,10 +38,10 @@ for size in 540x960 1080x1920; do
         name="$(dirname "$from")-to-$(dirname "$to")"
         base="$Q/$name-$size"
         rm -rf "$base-frames"
-        "$BIN" cube "$S/$from" "$S/$to" --size "$size" --frames-dir "$base-frames" -q
-        "$BIN" cube "$S/$from" "$S/$to" --size "$size" --crf 20 --max-bitrate 200M -o "$base-crf20.mp4" -q
-        "$BIN" cube "$S/$from" "$S/$to" --size "$size" --max-bitrate 200M -o "$base-crf23.mp4" -q
-        note=$("$BIN" cube "$S/$from" "$S/$to" --size "$size" -o "$base-default.mp4" 2>&1 | grep 'peak of')
+        "$BIN" cube "$S/$from" "$S/$to" --force --size "$size" --frames-dir "$base-frames" -q
+        "$BIN" cube "$S/$from" "$S/$to" --force --size "$size" --crf 20 --max-bitrate 200M -o "$base-crf20.mp4" -q
+        "$BIN" cube "$S/$from" "$S/$to" --force --size "$size" --max-bitrate 200M -o "$base-crf23.mp4" -q
+        note=$("$BIN" cube "$S/$from" "$S/$to" --force --size "$size" -o "$base-default.mp4" 2>&1 | grep 'peak of')
         python3 - "$name" "$size" "$note" "$(video_bytes "$base-crf20.mp4")" "$(video_bytes "$base-crf23.mp4")" \
             "$(video_bytes "$base-default.mp4")" "$(rgb_psnr "$base-crf20.mp4" "$base-frames")" \
             "$(rgb_psnr "$base-crf23.mp4" "$base-frames")" "$(rgb_psnr "$base-default.mp4" "$base-frames")" \

@@ -68,7 +68,7 @@ s, t = stories[0], stories[1]
 print(t["id"], s["id"], "build/reel/" + t["items"][0]["src"], "build/reel/" + s["items"][0]["src"])
 PY
 )
-"$BIN" cube "$a" "$b" --direction backward --size 1080x1920 -o "$DEMO/transitions/$from-to-$to.mp4" \
+"$BIN" cube "$a" "$b" --direction backward --size 1080x1920 --force -o "$DEMO/transitions/$from-to-$to.mp4" \
     --filmstrip "$DEMO/transitions/$from-to-$to.png"
 echo "$DEMO/transitions/$from-to-$to.mp4 (+ .png filmstrip)"
 

@@ -151,7 +151,7 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 
     def send_head(self):
         QuietHandler.log.append((time.monotonic(), self.path, self.headers.get("Range")))
-        for prefix, delay in QuietHandler.delays.items():
+        for prefix, delay in list(QuietHandler.delays.items()):
             if self.path.startswith(prefix):
                 time.sleep(delay)
         self.range_left = None
@@ -688,6 +688,66 @@ class PlayerPageTests(unittest.TestCase):
         self.key(Keys.SPACE)
         time.sleep(0.5)
         self.assertFalse(self.state()["loading"])
+
+    def delayed(self, paths, seconds):
+        """Serves `paths` (bundle-relative, of the demo) `seconds` late, the browser's cache off."""
+        DRIVER.execute_cdp_cmd("Network.enable", {})
+        DRIVER.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+        for path in paths:
+            QuietHandler.delays["/demo/" + path] = seconds
+
+    def undelayed(self):
+        QuietHandler.delays.clear()
+        DRIVER.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
+
+    def test_keys_while_the_viewer_opens_wait_for_it(self):
+        # From a QA pass: → pressed while the first still loaded played stories behind a viewer
+        # never shown, and marked them seen.
+        first = MANIFESTS["demo"]["stories"][0]
+        self.load("demo")
+        try:
+            self.delayed([first["items"][0]["firstFrame"]], 1.5)
+            DRIVER.find_element("css selector", ".story").click()
+            for _ in range(3):
+                self.key(Keys.ARROW_RIGHT)
+            self.wait_for("return document.getElementById('viewer').classList.contains('open')", 10)
+        finally:
+            self.undelayed()
+        self.assertEqual(self.steps(), [{"item": f"{first['id']}#0"}])
+        seen = DRIVER.execute_script("return Object.keys(localStorage).filter(k => k.startsWith('storyreel.seen.'))")
+        self.assertEqual(seen, [f"storyreel.seen.{first['items'][0]['id']}"])
+
+    def test_a_move_stops_what_played_at_once(self):
+        # From a QA pass: while the next item's still loaded, the previous clip played on, with
+        # its sound, under the new item's caption.
+        first = MANIFESTS["demo"]["stories"][0]
+        self.load("demo")
+        self.open_first(1)
+        self.wait_for(PLAYING_ON_SCREEN, 10)
+        try:
+            self.delayed([first["items"][1]["firstFrame"]], 1.5)
+            self.key(Keys.ARROW_RIGHT)
+            time.sleep(0.3)
+            playing = DRIVER.execute_script(
+                "return [...document.querySelectorAll('.stage video')].filter(v => !v.paused).map(v => v.id)")
+            self.assertEqual(playing, [], "nothing plays while the next still loads")
+        finally:
+            self.undelayed()
+        self.wait_for(f"return window.storyreelPlayer.state().itemIndex === 1 && {PLAYING_ON_SCREEN[7:]}", 10)
+
+    def test_a_held_enter_on_a_button_clicks_once(self):
+        # From a QA pass: a held Enter on "Next item" clicked at every repeat, through the stories.
+        self.load("demo")
+        self.open_first(CASE_RATE)
+        DRIVER.execute_script("document.getElementById('forward').focus()")
+        for number in range(6):
+            DRIVER.execute_cdp_cmd("Input.dispatchKeyEvent", {
+                "type": "keyDown", "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13, "text": "\r",
+                "autoRepeat": number > 0})
+        DRIVER.execute_cdp_cmd("Input.dispatchKeyEvent", {
+            "type": "keyUp", "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13})
+        time.sleep(0.3)
+        self.assertEqual(self.steps(), [{"item": "ana.lima#0"}, {"item": "ana.lima#1"}])
 
     def test_a_held_arrow_key_moves_once(self):
         # From a QA pass: a held → auto-repeats, and each repeat was a tap: a story went by.

@@ -3,10 +3,33 @@
 /// Read from the stream's decoder configuration record (`avcC`, `hvcC`, `av1C`, `vpcC`) as the
 /// container stores it, the way ffmpeg's and Apple's tools write the string.
 public enum CodecsString {
+    /// What the stream's parameters say of its pictures, for a string whose record FFmpeg does
+    /// not keep (VP9's `vpcC`).
+    public struct Picture: Sendable {
+        /// Coded pixels across and down.
+        public var width: Int
+        public var height: Int
+        /// Frames per second, 0 when unknown.
+        public var frameRate: Double
+        /// Bits per sample.
+        public var bitDepth: Int
+        /// log2 of the horizontal chroma subsampling: 1 for 4:2:0 and 4:2:2, 0 for 4:4:4.
+        public var chromaShift: Int
+
+        /// A picture of the given parts.
+        public init(width: Int, height: Int, frameRate: Double, bitDepth: Int, chromaShift: Int) {
+            (self.width, self.height, self.frameRate) = (width, height, frameRate)
+            (self.bitDepth, self.chromaShift) = (bitDepth, chromaShift)
+        }
+    }
+
     /// The codecs string of a stream of codec `codec` (FFmpeg's name) with container tag `tag`
     /// and configuration record `extradata`; FFmpeg's `profile` and `level` (negative when
-    /// unknown) stand in when the record is missing. Falls back to the codec's name.
-    public static func make(codec: String, tag: String, extradata: [UInt8], profile: Int, level: Int) -> String {
+    /// unknown), and for VP9 the `picture`, stand in when the record is missing. Falls back to
+    /// the codec's name.
+    public static func make(
+        codec: String, tag: String, extradata: [UInt8], profile: Int, level: Int, picture: Picture? = nil
+    ) -> String {
         switch codec {
         case "h264":
             return avc(tag: tag, extradata: extradata, profile: profile, level: level)
@@ -15,7 +38,7 @@ public enum CodecsString {
         case "av1":
             return av1(extradata: extradata) ?? "av01"
         case "vp9":
-            return vp9(extradata: extradata) ?? "vp09"
+            return vp9(extradata: extradata) ?? picture.map { vp9(profile: profile, picture: $0) } ?? "vp09"
         case "mpeg4":
             return profile >= 0 && level >= 0 ? "mp4v.20.\(profileAndLevel(profile: profile, level: level))" : "mp4v.20"
         default:
@@ -91,6 +114,29 @@ public enum CodecsString {
         let depth = Int(extradata[6] >> 4)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "vp09.\(two(profile)).\(two(level)).\(two(depth))"
+    }
+
+    /// `vp09.PP.LL.DD` from the stream's parameters when its `vpcC` record is not at hand (FFmpeg
+    /// 5.1's mov demuxer does not keep it, and a browser's `canPlayType` wants all three fields; a
+    /// QA pass found `vp09` alone): the profile (from the bit depth and chroma when FFmpeg gives
+    /// none), the level FFmpeg's muxer writes into `vpcC` for the picture size and sample rate
+    /// (libavformat/vpcc.c), and the bit depth.
+    static func vp9(profile: Int, picture: Picture) -> String {
+        let derived = (picture.bitDepth > 8 ? 2 : 0) + (picture.chromaShift == 0 ? 1 : 0)
+        let chosen = (0...3).contains(profile) ? profile : derived
+        let size = picture.width.multipliedReportingOverflow(by: picture.height)
+        let pixels = size.overflow || picture.width <= 0 || picture.height <= 0 ? 0 : size.partialValue
+        let rate = picture.frameRate.isFinite && picture.frameRate > 0 ? Double(pixels) * picture.frameRate : 0
+        let levels: [(level: Int, rate: Double, size: Int)] = [
+            (10, 829_440, 36_864), (11, 2_764_800, 73_728), (20, 4_608_000, 122_880), (21, 9_216_000, 245_760),
+            (30, 20_736_000, 552_960), (31, 36_864_000, 983_040), (40, 83_558_400, 2_228_224),
+            (41, 160_432_128, 2_228_224), (50, 311_951_360, 8_912_896), (51, 588_251_136, 8_912_896),
+            (52, 1_176_502_272, 8_912_896), (60, 1_176_502_272, 35_651_584), (61, 2_353_004_544, 35_651_584),
+            (62, 4_706_009_088, 35_651_584),
+        ]
+        let level = pixels > 0 ? (levels.first { rate <= $0.rate && pixels <= $0.size }?.level ?? 0) : 0
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "vp09.\(two(chosen)).\(two(level)).\(two(picture.bitDepth))"
     }
 
     /// MPEG-4 Visual's profile_and_level_indication for FFmpeg's profile and level (Simple and

@@ -25,6 +25,13 @@ public enum InterruptCleanup {
     /// Held by ``deferringInterrupts(_:)``'s body; the cleanup waits for it.
     private static let criticalSection = Mutex(())
 
+    /// Ignores SIGXFSZ and SIGPIPE (see ``install()``): also for what runs before it, such as
+    /// `--help` into a pipe whose reader stopped.
+    public static func ignoreWriteSignals() {
+        signal(SIGXFSZ, SIG_IGN)
+        signal(SIGPIPE, SIG_IGN)
+    }
+
     /// Starts handling SIGINT, SIGTERM and SIGHUP for the rest of the process, and ignores
     /// SIGXFSZ and SIGPIPE, so a write over a file-size limit (`ulimit -f`) fails with EFBIG and
     /// one to a pipe whose reader stopped (`| head -1`) with EPIPE, I/O errors that are reported
@@ -38,8 +45,7 @@ public enum InterruptCleanup {
             return !done
         }
         guard isFirst else { return }
-        signal(SIGXFSZ, SIG_IGN)
-        signal(SIGPIPE, SIG_IGN)
+        ignoreWriteSignals()
         let handled = [SIGINT, SIGTERM, SIGHUP].filter { !isIgnored($0) }
         guard !handled.isEmpty else { return }
         var signals = sigset_t()

@@ -48,9 +48,14 @@ public final class MediaStream {
     public var codecs: String {
         let size = Int(clamping: max(parameters.pointee.extradata_size, 0))
         let extradata = parameters.pointee.extradata.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+        let picture = CodecsString.Picture(
+            width: Int(parameters.pointee.width), height: Int(parameters.pointee.height),
+            frameRate: averageFrameRate ?? 0, bitDepth: bitDepth ?? 8,
+            chromaShift: av_pix_fmt_desc_get(AVPixelFormat(rawValue: parameters.pointee.format))
+                .map { Int($0.pointee.log2_chroma_w) } ?? 1)
         return CodecsString.make(
             codec: codecName, tag: codecTag, extradata: extradata, profile: Int(parameters.pointee.profile),
-            level: Int(parameters.pointee.level))
+            level: Int(parameters.pointee.level), picture: picture)
     }
 
     /// The four-character codec tag from the container, e.g. `hvc1` or `avc1`.

@@ -1,8 +1,8 @@
 import CFFmpeg
 import Foundation
 
-/// The mark storyreel leaves on every file it writes (through ``StagedFile``): the extended
-/// attribute `user.storyreel`. An `-o` output replaces a file that has it, or an empty one (a
+/// The mark storyreel leaves on every file it makes (through ``StagedFile``; not on a copy of a
+/// clip, which is someone's media): the extended attribute `user.storyreel`. An `-o` output replaces a file that has it, or an empty one (a
 /// `mktemp` name), and refuses any other unless `--force`: storyreel overwrites only files it
 /// wrote. A file system that holds no user attributes (some network ones) can carry no mark;
 /// there any file is replaced, as before the mark.
@@ -22,13 +22,14 @@ public enum OutputMark {
     }
 
     /// Throws `.cannotCreateOutput` when `path` is a regular file with content that storyreel
-    /// did not write (it lacks the mark, on a file system that holds marks), unless `force`.
-    /// Anything else passes: nothing there, an empty file, a marked one; what is not a regular
-    /// file is ``StagedFile``'s to refuse.
+    /// did not write (it lacks the mark, or the mark cannot be read: a file this user may not
+    /// read), unless `force`. Anything else passes: nothing there, an empty file, a marked one,
+    /// any file on a file system that holds no marks; what is not a regular file is
+    /// ``StagedFile``'s to refuse.
     public static func checkReplaceable(_ path: String, force: Bool) throws {
         var status = stat()
         guard !force, lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0,
-            !isMarked(path), errno == ENODATA
+            !isMarked(path), errno != EOPNOTSUPP
         else { return }
         throw MediaError(
             .cannotCreateOutput, path: path,

@@ -12,6 +12,7 @@ public final class StagedFile {
 
     private var descriptor: Int32
     private let permissions: mode_t
+    private let marked: Bool
     private var committed = false
 
     /// The destination already exists and ``commitExclusively()`` may not replace it.
@@ -27,12 +28,16 @@ public final class StagedFile {
     /// `path` is anything but a regular file or nothing: a folder, a symlink, a device such as
     /// `/dev/null`, a FIFO, which a rename would replace with a regular file. A file committed
     /// with ``commitExclusively()`` never replaces anything, so it passes `replacing: false`.
+    /// The file carries ``OutputMark``'s mark unless `marked` is false: a copy of someone's clip
+    /// (`ingest`, `render`'s `clips/`) is their media, not an output storyreel may replace.
     public init(
-        for path: String, stagingFolder: String? = nil, permissions: mode_t = 0o644, replacing: Bool = true
+        for path: String, stagingFolder: String? = nil, permissions: mode_t = 0o644, replacing: Bool = true,
+        marked: Bool = true
     ) throws {
         if replacing { try StagedFile.checkReplaceable(path) }
         self.path = path
         self.permissions = permissions
+        self.marked = marked
         (descriptor, temporaryPath) = try TemporaryFile.create(for: path, in: stagingFolder)
     }
 
@@ -139,7 +144,7 @@ public final class StagedFile {
         guard fchmod(descriptor, permissions & ~StagedFile.currentUmask) == 0 else {
             throw failure("cannot set permissions")
         }
-        OutputMark.mark(descriptor: descriptor)
+        if marked { OutputMark.mark(descriptor: descriptor) }
         guard fsync(descriptor) == 0 else { throw failure("cannot flush to disk", kind: .ioFailure) }
     }
 

@@ -38,7 +38,10 @@ public enum BundleFolder {
     /// storyreel's and `force` is false (73). `inputRoot` is the stories folder or the spec's
     /// folder; it need not exist yet (`ingest --create --render OUT` checks OUT first). The
     /// refusal suggests `--force` when the command takes it (`render`), else `render --force`.
+    /// Then OUT must be able to become a folder, and its output folders must be folders: checked
+    /// here so that `ingest --render` refuses them before any clip goes in (73).
     public static func check(output: String, inputRoot: String, force: Bool, takesForce: Bool = true) throws {
+        try checkCanHoldOutputs(output)
         let input = BundlePaths.realPath(inputRoot) ?? BundlePaths.prospectiveRealPath(inputRoot)
         let resolvedOutput = BundlePaths.prospectiveRealPath(output)
         if BundlePaths.isInside(resolvedOutput, input) {
@@ -67,6 +70,34 @@ public enum BundleFolder {
             throw BundleRefusal(
                 .notABundle, path: manifest,
                 "a file storyreel did not write, which render does not replace (not even with --force); move it away")
+        }
+    }
+
+    /// Refuses (73) an OUT that cannot become a folder (a symlink that leads nothing, a name
+    /// under a file) and output folders in it that are not folders: a symlink there would take
+    /// the writes, and the stale-temporary sweep, out of OUT. Nothing is made or changed.
+    private static func checkCanHoldOutputs(_ output: String) throws {
+        if FileStamp(path: output) == nil {
+            if FileStamp(path: output, followingLinks: false)?.isSymbolicLink == true {
+                throw MediaError(.cannotCreateOutput, path: output, "is a symbolic link that leads to nothing")
+            }
+            var ancestor = URL(fileURLWithPath: output).standardizedFileURL.deletingLastPathComponent()
+            while FileStamp(path: ancestor.path) == nil, ancestor.path != "/" {
+                ancestor = ancestor.deletingLastPathComponent()
+            }
+            if let stamp = FileStamp(path: ancestor.path), !stamp.isFolder {
+                throw MediaError(.cannotCreateOutput, path: output, "\(ancestor.path) is a file, not a folder")
+            }
+            return
+        }
+        for name in BundlePaths.outputFolders + [BundlePaths.privateFolder] {
+            let path = BundlePaths.join(output, name)
+            if let stamp = FileStamp(path: path, followingLinks: false), !stamp.isFolder {
+                throw MediaError(
+                    .cannotCreateOutput, path: path,
+                    "is \(stamp.isSymbolicLink ? "a symbolic link" : "a file"), not a folder: storyreel writes "
+                        + "only into folders of its own inside OUT; move it away")
+            }
         }
     }
 

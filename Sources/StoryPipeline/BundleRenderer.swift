@@ -34,17 +34,6 @@ public struct BundleRenderer: Sendable {
         // Everything that can refuse the run is checked before OUT is touched.
         let storyInput = try StoryInput.load(input)
         try BundleFolder.check(output: output, inputRoot: storyInput.root, force: options.force)
-        let folders = (BundlePaths.outputFolders + [BundlePaths.privateFolder]).map { BundlePaths.join(output, $0) }
-        for path in folders {
-            // A symlink here would take the writes, and the stale-temporary sweep, out of OUT.
-            // Every folder is checked before anything is made, so a refusal leaves nothing.
-            if let stamp = FileStamp(path: path, followingLinks: false), !stamp.isFolder {
-                throw MediaError(
-                    .cannotCreateOutput, path: path,
-                    "is \(stamp.isSymbolicLink ? "a symbolic link" : "a file"), not a folder: storyreel writes "
-                        + "only into folders of its own inside OUT; move it away")
-            }
-        }
         // One mkdir a missing folder, so a failure says which and why ("Read-only file system").
         var createdFolders = CreatedOutputs()
         try createdFolders.createFolder(output)
@@ -54,6 +43,7 @@ public struct BundleRenderer: Sendable {
             folder: output, shared: options.shard != nil, timeout: options.lockTimeout, waiting: waiting)
         defer { withExtendedLifetime(lock) {} }
         let clipsFolder = BundlePaths.join(output, "clips")
+        let folders = (BundlePaths.outputFolders + [BundlePaths.privateFolder]).map { BundlePaths.join(output, $0) }
         for path in folders {
             // A bundle of referenced clips gets no clips/ folder (one from earlier runs stays).
             if path == clipsFolder, options.clipMode == .reference, FileStamp(path: path, followingLinks: false) == nil

@@ -45,7 +45,7 @@ enum ClipPlacement {
             return
         }
         let input = try RegularFile(path: source, timeout: timeout)
-        let output = try StagedFile(for: destination, replacing: !exclusive)
+        let output = try StagedFile(for: destination, replacing: !exclusive, marked: false)
         let hasher = check.sha256 == nil ? nil : try ContentHasher()
         let copied = try input.forEachChunk { chunk in
             try chunk.withUnsafeBytes { bytes in

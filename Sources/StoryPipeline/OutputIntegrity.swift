@@ -50,7 +50,7 @@ enum OutputIntegrity {
         if (video.displayWidth, video.displayHeight) != (width, height) {
             return "is \(video.displayWidth)x\(video.displayHeight), not \(width)x\(height)"
         }
-        if let codecs, video.codecs != codecs { return "has codecs \(video.codecs), not \(codecs)" }
+        if let codecs, video.codecs != codecs { return "has codecs \(video.codecs), not '\(codecs)'" }
         return nil
     }
 }

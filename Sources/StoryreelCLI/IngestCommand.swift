@@ -82,11 +82,16 @@ public enum IngestCommand: Command {
         }
         createdStories.map { Self.remove($0, lockFile: lockFile, ingested: outcomes) }
         var exitCode = ExitCode.success
+        var warned: Set<String> = []  // render, when it follows, gives the same lines: each once
         for (clip, outcome) in zip(arguments.positionals, outcomes) {
             switch outcome {
             case .ingested(let name, let playsBefore, let concern):
                 if !console.quiet { console.line("\(clip): ingested as \(handle)/\(name)") }
-                if let concern { console.warning("\(handle)/\(name): \(concern)") }
+                if let concern {
+                    let warning = "\(handle)/\(name): \(concern)"
+                    console.warning(warning)
+                    warned.insert(warning)
+                }
                 if !playsBefore.isEmpty {
                     console.warning(
                         "\(handle)/\(name) plays before \(playsBefore.joined(separator: ", ")): names that do not "
@@ -113,7 +118,9 @@ public enum IngestCommand: Command {
                 guard ingested > 0 else { throw error }
                 throw RenderAfterIngestFailure(underlying: error, ingested: ingested, stories: stories)
             }
-            RenderCommand.report(summary, console: console, json: false)
+            var unsaid = summary
+            unsaid.warnings.removeAll { warned.contains($0) }
+            RenderCommand.report(unsaid, console: console, json: false)
             if !summary.skipped.isEmpty, exitCode == .success { exitCode = .dataError }
         }
         return exitCode

@@ -48,11 +48,40 @@ final class ProgressBar: Sendable {
         let counts = String(format: "%d/%d %.1f/s ETA %.0fs", progress.done, progress.total, rate, eta)
         let last = Console.escaped(progress.current)
         let limit = max((columns ?? 80) - 1, 1)
-        let room = min(40, limit - bar.count - counts.count - 1)
-        if room >= 8 {
-            return bar + counts + " " + (last.count > room ? "…" + last.suffix(room - 1) : last)
-        }
+        let room = min(40, limit - bar.count - counts.count - 1)  // columns for what was finished
+        if room >= 8 { return bar + counts + " " + tail(of: last, fitting: room) }
         return String((bar.count + counts.count <= limit ? bar + counts : counts).prefix(limit))
+    }
+
+    /// `text` cut from its start to fit `limit` terminal columns, with `…` in front when cut.
+    static func tail(of text: String, fitting limit: Int) -> String {
+        guard columns(of: text) > limit else { return text }
+        var kept: [Character] = []
+        var used = 1  // the …
+        for character in text.reversed() {
+            let width = columns(of: String(character))
+            guard used + width <= limit else { break }
+            kept.insert(character, at: 0)
+            used += width
+        }
+        return "…" + String(kept)
+    }
+
+    /// The terminal columns `text` takes: 2 for an East Asian wide or fullwidth character (CJK,
+    /// kana, Hangul, fullwidth forms, most emoji), 0 for a combining mark, else 1 (a QA pass:
+    /// a Japanese clip name counted as characters overflowed an 80-column line).
+    static func columns(of text: String) -> Int {
+        let wide: [ClosedRange<UInt32>] = [
+            0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
+            0x1F900...0x1F9FF, 0x20000...0x3FFFD,
+        ]
+        return text.unicodeScalars.reduce(0) { total, scalar in
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .enclosingMark: return total
+            default: return total + (wide.contains { $0.contains(scalar.value) } ? 2 : 1)
+            }
+        }
     }
 
     /// `storyreel: progress: 12/34 (35%), 3.1 units/s, ETA 7 s, last: transition ana.lima → ben_k`.

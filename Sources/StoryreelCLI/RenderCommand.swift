@@ -95,8 +95,11 @@ public enum RenderCommand: Command {
             summary = try BundleRenderer(input: arguments.positionals[0], output: output, options: options)
                 .run(waiting: waiting) { bar.update($0) }
         } catch {
-            // A script reading stdout gets an object whatever happened (the line is on stderr too).
-            if arguments[json] { console.output(failureJSON(error).serialized(pretty: false)) }
+            // A script reading stdout gets an object whatever happened (the line is on stderr
+            // too), but for a usage error (64: OUT inside INPUT), which prints only its line.
+            if arguments[json], ExitCode(for: error) != .usage {
+                console.output(failureJSON(error).serialized(pretty: false))
+            }
             throw error
         }
         report(summary, console: console, json: arguments[json])

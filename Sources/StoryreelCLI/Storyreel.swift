@@ -35,6 +35,7 @@ public enum Storyreel {
         AllocatorTuning.apply()
         FFmpegLog.silence()
         HugePages.disable()
+        InterruptCleanup.ignoreWriteSignals()
         let console = Console()
         guard let first = arguments.first else {
             // One line, as every usage error: the commands, and where the overview is.

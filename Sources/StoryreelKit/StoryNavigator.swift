@@ -130,13 +130,15 @@ public struct StoryNavigator: Sendable {
     }
 
     /// Up to `limit` files worth prefetching, in the order they may be needed, relative to the
-    /// manifest, as the player page warms them:
+    /// manifest, much as the player page warms them (the page also keeps the current item's
+    /// `lastFrame` for its stills fallback); a small `limit` leaves the later ones out:
     /// 1. while a transition plays, the item it lands on (its `firstFrame` and `src`);
     /// 2. the current item's `lastFrame` when the item finishing turns a `forward` transition
     ///    (the face it turns from);
     /// 3. what the item finishing leads to (a transition's `src`, then the item's `firstFrame`
     ///    and `src`);
-    /// 4. the items a swipe to the next and to the previous story land on;
+    /// 4. the items a swipe to the next and to the previous story land on (their `firstFrame`
+    ///    and `src`; not a transition a swipe may play, which the page does not preload either);
     /// 5. onwards in play order.
     ///
     /// It does not change the navigator.
@@ -166,11 +168,12 @@ public struct StoryNavigator: Sendable {
         }
         add(next)
         var swiped = self
-        add(swiped.swipeToNextStory())
+        if let landing = swiped.swipeToNextStory().landing { add(.item(story: landing.story, item: landing.item)) }
         var swipedBack = self
-        let back = swipedBack.swipeToPreviousStory()
         // On the first story's first item it is that item again, which is on screen.
-        if back.landing?.item != current.landing?.item { add(back) }
+        if let landing = swipedBack.swipeToPreviousStory().landing, landing.item != current.landing?.item {
+            add(.item(story: landing.story, item: landing.item))
+        }
         while assets.count < limit, ahead.position != nil {
             add(ahead.itemDidFinish())
         }

@@ -156,5 +156,13 @@ import Testing
         #expect(ingest.status == 0, "\(ingest.stderr)")
         #expect(ingest.stderr.contains("storyreel: warning: new/"), "\(ingest.stderr)")
         #expect(ingest.stderr.contains("Motion JPEG (mjpeg) plays in few players"), "\(ingest.stderr)")
+        // With --render, the render's warning about the same clip is not given again.
+        let both = try TestEnvironment.storyreel([
+            "ingest", "\(stories)/cam/prores.mov", "--story", "again", "--into", stories, "--render",
+            folder.path("reel"),
+        ])
+        #expect(both.status == 0, "\(both.stderr)")
+        let lines = both.stderr.split(separator: "\n").filter { $0.contains("again/") && $0.contains("ProRes") }
+        #expect(lines.count == 1, "\(both.stderr)")
     }
 }

@@ -281,6 +281,24 @@ import Testing
         #expect(foreign.stderr.contains("or render there once with `storyreel render --force`"), "\(foreign.stderr)")
         #expect(!foreign.stderr.contains("pass --force"))
         #expect(FolderSnapshot(fixture.stories) == before)
+        // From a QA pass: these were found only by the render, after the clip went in.
+        let dangling = fixture.folder.path("dangling")
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "/nonexistent/zz")
+        let linkedClips = fixture.folder.path("linked")
+        try FileManager.default.createDirectory(atPath: linkedClips, withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: "\(linkedClips)/clips", withDestinationPath: other)
+        for (output, line) in [
+            (dangling, "\(dangling): is a symbolic link that leads to nothing"),
+            ("\(file)/x", "\(file)/x: \(file) is a file, not a folder"),
+            (linkedClips, "\(linkedClips)/clips: is a symbolic link, not a folder"),
+        ] {
+            let refused = try TestEnvironment.storyreel([
+                "ingest", clip, "--story", "chloe", "--into", fixture.stories, "--render", output,
+            ])
+            #expect(refused.status == 73, "\(output): \(refused.stderr)")
+            #expect(refused.stderr.hasPrefix("storyreel: error: \(line)"), "\(refused.stderr)")
+            #expect(FolderSnapshot(fixture.stories) == before)
+        }
         // A stories folder --create would make is not made either.
         let fresh = fixture.folder.path("fresh")
         let created = try TestEnvironment.storyreel([

@@ -122,6 +122,32 @@ import Testing
         #expect(video["variableFrameRate"] as? Bool == false)
     }
 
+    /// A VP9 clip's codecs string is the full `vp09.PP.LL.DD` that its `vpcC` box gives (FFmpeg's
+    /// demuxer does not keep the box, so storyreel derives it as FFmpeg's muxer wrote it). From
+    /// a QA pass: it was `vp09` alone, which a browser's `canPlayType` does not take.
+    @Test(arguments: [
+        ("vp9-8.mp4", "320x240", ["-pix_fmt", "yuv420p"]), ("vp9-10.mp4", "320x240", ["-pix_fmt", "yuv420p10le"]),
+        ("vp9-720p.mp4", "1280x720", ["-pix_fmt", "yuv420p"]), ("vp9-444.mp4", "320x240", ["-pix_fmt", "yuv444p"]),
+    ])
+    func vp9CodecsAreTheVPCCBoxs(name: String, size: String, options: [String]) throws {
+        guard Self.encoders.contains("libvpx-vp9") else { return }
+        let path = folder.path(name)
+        let made = try TestEnvironment.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=\(size):r=30", "-t", "0.2", "-c:v", "libvpx-vp9",
+                "-deadline", "realtime", "-cpu-used", "8",
+            ] + options + [path])
+        try #require(made.status == 0, "ffmpeg could not make \(name): \(made.stderr)")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let box = try #require(
+            (0..<(bytes.count - 11)).first { bytes[$0..<($0 + 4)].elementsEqual("vpcC".utf8) }, "a vpcC box")
+        // vpcC: the tag, version and flags (4 bytes), profile, level, bit depth << 4 | chroma …
+        let (profile, level, depth) = (Int(bytes[box + 8]), Int(bytes[box + 9]), Int(bytes[box + 10] >> 4))
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        #expect(try ours(path)["codecs"] as? String == "vp09.\(two(profile)).\(two(level)).\(two(depth))")
+    }
+
     /// A mid-GOP stream copy of a B-frame H.264 clip: the edit list hides the lead-in samples,
     /// which interleave with shown ones in decode order, yet every packet lasts 512/15360 s.
     @Test(arguments: ["1.4", "1.41", "0.9"])

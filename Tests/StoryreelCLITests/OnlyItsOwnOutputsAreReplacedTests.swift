@@ -46,6 +46,19 @@ import Testing
         }
     }
 
+    /// A clip `ingest` copied in is someone's media, not an output: it carries no mark (a QA
+    /// pass: `cube -o` replaced an ingested story clip without `--force`).
+    @Test func anIngestedClipIsNotStoryreelsToReplace() throws {
+        let stories = folder.path("stories")
+        let ingest = try run(["ingest", Self.clip, "--story", "ana", "--into", stories, "--create", "-q"])
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        let clip = "\(stories)/ana/0001-portrait-h264.mp4"
+        let before = try Data(contentsOf: URL(fileURLWithPath: clip))
+        let cube = try run(["cube", Self.clip, Self.other, "--size", "64x112", "-q", "-o", clip])
+        #expect(cube.status == 73, "\(cube.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: clip)) == before)
+    }
+
     @Test func anEmptyFileOrNothingIsWrittenWithoutForce() throws {
         let empty = try folder.write("empty.jpg", Data())
         let filled = try run(["thumbnail", Self.clip, "--width", "64", "-o", empty])

@@ -49,6 +49,12 @@ import Testing
         }
         #expect(ProgressBar.barText(progress, elapsed: 2, columns: 60).hasSuffix(" → ben_k"))
         #expect(ProgressBar.barText(progress, elapsed: 2, columns: 40) == "26/52 13.0/s ETA 2s")
+        // Wide characters take two columns each (a QA pass: a Japanese name overflowed 80 columns).
+        let japanese = RenderProgress(done: 1, total: 2, current: "clip u/" + String(repeating: "日本語", count: 10))
+        let line = ProgressBar.barText(japanese, elapsed: 1, columns: 80)
+        #expect(ProgressBar.columns(of: line) <= 79, "\(line)")
+        #expect(line.hasSuffix("日本語") && line.contains("…"))
+        #expect(ProgressBar.columns(of: "a日é\u{301}") == 4)
     }
 
     @Test func quietSilencesTheProgress() throws {

@@ -351,7 +351,7 @@ import Testing
             ValidateAgreesWithSchemaTests.set(&manifest, ["transitions", 0, "codecs"], codecs)
             ValidateAgreesWithSchemaTests.set(&manifest, ["transitions", 1, "codecs"], "hvc1.1.6.L90.90")
         }
-        #expect(found == ["transitions[1].src: transitions/ben-chloe.mp4 has codecs \(codecs), not hvc1.1.6.L90.90"])
+        #expect(found == ["transitions[1].src: transitions/ben-chloe.mp4 has codecs \(codecs), not 'hvc1.1.6.L90.90'"])
         let notAString = try problems(fixture) { manifest in
             ValidateAgreesWithSchemaTests.set(&manifest, ["transitions", 2, "codecs"], 7)
         }
