@@ -62,6 +62,8 @@ import Testing
         // A usage error is still only the usage line, on stderr.
         let usage = try TestEnvironment.storyreel(["render", Self.stories, "--json"])
         #expect(usage.status == 64 && usage.stdout.isEmpty)
+        let inside = try TestEnvironment.storyreel(["render", Self.stories, "-o", Self.stories + "/out", "--json"])
+        #expect(inside.status == 64 && inside.stdout.isEmpty, "OUT inside INPUT is a usage error: \(inside.stdout)")
     }
 
     /// An INPUT that plans with a skipped clip exits 65 alone; before a missing INPUT it still

@@ -45,6 +45,14 @@ import Testing
         #expect(result.stderr == "storyreel: error: cannot write to standard output: Broken pipe\n")
         let posters = try FileManager.default.contentsOfDirectory(atPath: folder.path("posters")).sorted()
         #expect(posters == [".storyreel-posters", "portrait-h264-2.jpg", "portrait-h264-3.jpg", "portrait-h264.jpg"])
+        // So does the help, which is printed before any command runs.
+        let help = try TestEnvironment.run(
+            "/bin/bash",
+            [
+                "-c", "sleep 0.2 | \"$@\" | (exec 0<&-; exit 0); exit ${PIPESTATUS[1]}", "bash",
+                TestEnvironment.storyreelBinary, "--help",
+            ])
+        #expect(help.status == 74, "\(help.stderr)")
     }
 
     /// From the QA pass: started with stderr closed, render opened its lock file as descriptor
