@@ -98,6 +98,6 @@ import Testing
         #expect(result.status == 73, "\(result.stderr)")
         #expect(
             result.stderr
-                == "storyreel: error: \(file)/reel: cannot create the directory \(file)/reel: Not a directory\n")
+                == "storyreel: error: \(file)/reel: \(file) is a file, not a folder\n")
     }
 }
