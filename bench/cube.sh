@@ -52,7 +52,7 @@ xfade_peak=$(peak_memory "${XFADE[@]}")
 
 # The peer must draw what storyreel draws: PSNR of the middle frame, both decoded by ffmpeg, and
 # a filmstrip of each (frames 0, 4, 7, 11, 14, as storyreel's --filmstrip picks them).
-"$BIN" cube "${ARGS[@]}" --filmstrip "$WORK/cube-filmstrip-storyreel.png" --size "$SIZE" --shade 0 --quiet
+"$BIN" cube "${ARGS[@]}" --force --filmstrip "$WORK/cube-filmstrip-storyreel.png" --size "$SIZE" --shade 0 --quiet
 ffmpeg -v error -y -i "$WORK/cube-P.mp4" -frames:v 1 -update 1 \
     -vf "select='eq(n,0)+eq(n,4)+eq(n,7)+eq(n,11)+eq(n,14)',scale=135:240,tile=5x1" "$WORK/cube-filmstrip-ffmpeg.png"
 psnr=$(ffmpeg -i "$WORK/cube-T.mp4" -i "$WORK/cube-P.mp4" -filter_complex \
