@@ -57,20 +57,38 @@ public struct ClipRecord: Sendable, Equatable, Codable {
 
     /// ``playbackConcern`` for a video stream of FFmpeg codec `codec` and RFC 6381 `codecs`.
     static func playbackConcern(codec: String, codecs: String) -> String? {
+        let fields = codecs.split(separator: ".").map(String.init)
+        let profile = fields.count > 1 ? fields[1] : ""
         let name: String
         switch codec {
-        case "hevc", "vp9", "av1":
-            return nil
+        case "hevc":
+            // Apple's players (AVFoundation, Safari) play HEVC in MP4 only under the hvc1 tag,
+            // which ffmpeg does not write unless asked (its default is hev1).
+            if fields.first == "hev1" {
+                return "HEVC tagged hev1 (\(codecs)) does not play in Apple's players (AVFoundation, Safari), which "
+                    + "need hvc1: remux it (ffmpeg -i IN -c copy -tag:v hvc1 OUT); the player page shows its stills "
+                    + "where it cannot play it"
+            }
+            // hvc1.P…: 1 Main, 2 Main 10 play widely; 4 (range extensions: 4:2:2, 4:4:4) does not.
+            guard !["1", "2"].contains(profile), !profile.isEmpty else { return nil }
+            name = "HEVC " + (profile == "4" ? "range extensions" : "profile \(profile)")
+        case "vp9":
+            // vp09.PP…: profiles 0 and 2 are 4:2:0; 1 and 3 (4:2:2, 4:4:4) play in few players.
+            guard ["01", "03"].contains(profile) else { return nil }
+            name = "VP9 profile \(profile.suffix(1))"
+        case "av1":
+            // av01.P…: 0 Main plays widely; 1 High (4:4:4) and 2 Professional do not.
+            guard ["1", "2"].contains(profile) else { return nil }
+            name = "AV1 " + (profile == "1" ? "High" : "Professional")
         case "h264":
             // avc1.PPCCLL: profile_idc 66, 77, 88 and 100 (Baseline … High) play everywhere.
-            let field = codecs.split(separator: ".").dropFirst().first?.prefix(2)
-            guard let profile = field.flatMap({ Int($0, radix: 16) }), profile > 100 else { return nil }
-            name = "H.264 " + ([110: "High 10", 122: "High 4:2:2", 244: "High 4:4:4"][profile] ?? "profile \(profile)")
+            guard let idc = Int(profile.prefix(2), radix: 16), idc > 100 else { return nil }
+            name = "H.264 " + ([110: "High 10", 122: "High 4:2:2", 244: "High 4:4:4"][idc] ?? "profile \(idc)")
         default:
             name = ["prores": "ProRes", "mjpeg": "Motion JPEG", "mpeg4": "MPEG-4 Part 2"][codec] ?? codec
         }
         return "\(name) (\(codecs)) plays in few players (phones and browsers play 8-bit H.264, HEVC, VP9 and "
-            + "AV1): transcode it for playback; the player page shows its stills where it cannot play it"
+            + "AV1 in 4:2:0): transcode it for playback; the player page shows its stills where it cannot play it"
     }
 
     /// The video stream and duration of a clip that can be played as a story item, or throws
