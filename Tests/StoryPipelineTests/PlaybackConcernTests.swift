@@ -5,15 +5,16 @@ import Testing
 /// Which clips `render` and `ingest` say few players play, from the codec and its RFC 6381
 /// codecs string: only what phones and browsers do not decode, never a clip they do.
 @Suite struct PlaybackConcernTests {
-    @Test(arguments: [
-        ("h264", "avc1.42e01e", nil), ("h264", "avc1.64001f", nil), ("h264", "avc1.6e001e", "H.264 High 10"),
-        ("h264", "avc1.f4001e", "H.264 High 4:4:4"), ("hevc", "hvc1.1.6.L93.90", nil),
-        ("hevc", "hvc1.2.4.L120.90", nil), ("hevc", "hev1.1.6.L93.90", "HEVC tagged hev1"),
-        ("hevc", "hvc1.4.10.L93.90", "HEVC range extensions"), ("vp9", "vp09.00.20.08", nil),
-        ("vp9", "vp09.02.20.10", nil), ("vp9", "vp09.01.20.08", "VP9 profile 1"),
-        ("av1", "av01.0.04M.08", nil), ("av1", "av01.1.04M.08", "AV1 High"), ("prores", "prores", "ProRes"),
-        ("mjpeg", "mjpeg", "Motion JPEG"),
-    ] as [(String, String, String?)])
+    @Test(
+        arguments: [
+            ("h264", "avc1.42e01e", nil), ("h264", "avc1.64001f", nil), ("h264", "avc1.6e001e", "H.264 High 10"),
+            ("h264", "avc1.f4001e", "H.264 High 4:4:4"), ("hevc", "hvc1.1.6.L93.90", nil),
+            ("hevc", "hvc1.2.4.L120.90", nil), ("hevc", "hev1.1.6.L93.90", "HEVC tagged hev1"),
+            ("hevc", "hvc1.4.10.L93.90", "HEVC range extensions"), ("vp9", "vp09.00.20.08", nil),
+            ("vp9", "vp09.02.20.10", nil), ("vp9", "vp09.01.20.08", "VP9 profile 1"),
+            ("av1", "av01.0.04M.08", nil), ("av1", "av01.1.04M.08", "AV1 High"), ("prores", "prores", "ProRes"),
+            ("mjpeg", "mjpeg", "Motion JPEG"),
+        ] as [(String, String, String?)])
     func fewPlayersPlayOnlyWhatPhonesAndBrowsersDoNotDecode(codec: String, codecs: String, expected: String?) {
         let concern = ClipRecord.playbackConcern(codec: codec, codecs: codecs)
         if let expected {
