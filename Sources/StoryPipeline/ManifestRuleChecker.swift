@@ -24,6 +24,8 @@ struct ManifestRuleChecker {
     private var transitionPaths: [String: String] = [:]
     /// SHA-256 of the clips already hashed, by identity.
     private var hashes: [FileIdentity: Result<String, MediaError>] = [:]
+    /// The codecs string of the clips already probed, by identity.
+    private var clipCodecs: [FileIdentity: ProbedCodecs] = [:]
     /// Images already checked (a repost shares its poster), by identity and the size expected.
     private var checkedImages: Set<ImageCheck> = []
     /// Each referenced path as the resolver found it: a path named again is not walked again.
@@ -41,6 +43,22 @@ struct ManifestRuleChecker {
         let width: Int?
         let height: Int?
         let tolerance: Int
+    }
+
+    /// What a clip's header says of its video's codecs string.
+    private enum ProbedCodecs {
+        case codecs(String)
+        case noVideo
+        case unreadable(String)
+
+        init(path: String, timeout: Double?) {
+            do {
+                let video = try ClipProbe.inspect(path: path, timeout: timeout).video
+                self = video.map { .codecs($0.codecs) } ?? .noVideo
+            } catch {
+                self = .unreadable(MediaError.reason(of: error))
+            }
+        }
     }
 
     /// A transition clip and the frames, size and codecs its entry says it has.
@@ -155,6 +173,22 @@ struct ManifestRuleChecker {
             }
         case .failure(let error):
             report("\(path).src", "\(item.src): \(error.reason)")
+        }
+        // The codecs string a player asks canPlayType about is the clip's (a QA pass: a tampered
+        // one validated, and a player would have refused or tried a clip on its word).
+        if let codecs = item.codecs {
+            let probed = clipCodecs[clip.identity] ?? ProbedCodecs(path: clip.path, timeout: timeout)
+            clipCodecs[clip.identity] = probed
+            switch probed {
+            case .codecs(let actual) where actual != codecs:
+                report("\(path).codecs", "is '\(codecs)', but \(item.src) has codecs \(actual)")
+            case .noVideo:
+                report("\(path).codecs", "is '\(codecs)', but \(item.src) has no video stream")
+            case .unreadable(let reason):
+                report("\(path).codecs", "is '\(codecs)', but \(item.src) cannot be read as a clip: \(reason)")
+            case .codecs:
+                break
+            }
         }
     }
 

@@ -358,6 +358,35 @@ import Testing
         #expect(notAString == ["transitions[2].codecs: expected a string, got 7"])
     }
 
+    /// An item's `codecs`, when given, is its clip's (a QA pass: a tampered one validated); the
+    /// fixture's clips are text, so a `codecs` for one of them is a problem too.
+    @Test func anItemsCodecsAreItsClips() throws {
+        let bundle = try BundleFixture()
+        let (rendered, _) = try bundle.render(into: "reel")
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        let manifestPath = bundle.folder.path("reel/manifest.json")
+        var manifest = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifestPath)))
+                as? [String: Any])
+        let actual = try #require(
+            ((manifest["stories"] as? [[String: Any]])?[0]["items"] as? [[String: Any]])?[0]["codecs"] as? String)
+        ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "codecs"], "hvc1.1.6.L93.90")
+        try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: manifestPath))
+        let tampered = try TestEnvironment.storyreel(["validate", manifestPath])
+        #expect(tampered.status == 65)
+        let src = try #require(
+            ((manifest["stories"] as? [[String: Any]])?[0]["items"] as? [[String: Any]])?[0]["src"] as? String)
+        #expect(
+            tampered.stderr
+                == "storyreel: error: \(manifestPath): stories[0].items[0].codecs: is 'hvc1.1.6.L93.90', but \(src) "
+                + "has codecs \(actual)\n")
+
+        let text = try problems(ManifestFixture()) { manifest in
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "codecs"], "avc1.64001e")
+        }
+        #expect(text.count == 1 && text[0].hasPrefix("stories[0].items[0].codecs: is 'avc1.64001e', but "), "\(text)")
+    }
+
     /// The old validator never compared the durations with the items': a top-level 999 and a
     /// story's 0.1 were valid.
     @Test func durationsAreTheSumsOfTheirItemsDurations() throws {
