@@ -33,6 +33,7 @@ public enum OutputMark {
         else { return }
         throw MediaError(
             .cannotCreateOutput, path: path,
-            "holds a file storyreel did not write; remove it, or give --force to replace it")
+            "holds a file without storyreel's mark (one it did not write, an older storyreel's, or a copy: "
+                + "tar, cp and caches drop the mark); remove it, or give --force to replace it")
     }
 }

@@ -13,7 +13,7 @@ public struct BundlePlan: Sendable {
     /// cube kernel rounds every pixel alike).
     public static let rendererVersion = "storyreel-render-5"
     /// storyreel's version, printed by `--version` and written into manifests as the generator.
-    public static let toolVersion = "0.2.0"
+    public static let toolVersion = "0.3.0"
 
     /// Stories with at least one playable clip, in play order.
     public var stories: [ResolvedStory]

@@ -30,8 +30,9 @@ import Testing
             #expect(refused.status == 73, "\(name): \(refused.stderr)")
             #expect(
                 refused.stderr
-                    == "storyreel: error: \(path): holds a file storyreel did not write; remove it, or give --force "
-                    + "to replace it\n")
+                    == "storyreel: error: \(path): holds a file without storyreel's mark (one it did not write, an "
+                    + "older storyreel's, or a copy: tar, cp and caches drop the mark); remove it, or give --force to "
+                    + "replace it\n")
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == mine, "\(name) is untouched")
             #expect(
                 try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".") } == [])
