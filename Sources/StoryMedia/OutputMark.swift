@@ -1,11 +1,14 @@
 import CFFmpeg
 import Foundation
+import Synchronization
 
 /// The mark storyreel leaves on every file it makes (through ``StagedFile``; not on a copy of a
-/// clip, which is someone's media): the extended attribute `user.storyreel`. An `-o` output replaces a file that has it, or an empty one (a
-/// `mktemp` name), and refuses any other unless `--force`: storyreel overwrites only files it
-/// wrote. A file system that holds no user attributes (some network ones) can carry no mark;
-/// there any file is replaced, as before the mark.
+/// clip, which is someone's media): the extended attribute `user.storyreel`. An `-o` output
+/// replaces a file that has it, or an empty one (a `mktemp` name), and refuses any other unless
+/// `--force`: storyreel overwrites only files it wrote. A file system that holds no user
+/// attributes (some network ones) can carry no mark; there any file is replaced, as before the
+/// mark. The check is made before any work and again just before the finished file takes the
+/// name, so a file put there while the run worked is not replaced either.
 public enum OutputMark {
     /// The extended attribute's name.
     static let attribute = "user.storyreel"
@@ -27,6 +30,21 @@ public enum OutputMark {
     /// any file on a file system that holds no marks; what is not a regular file is
     /// ``StagedFile``'s to refuse.
     public static func checkReplaceable(_ path: String, force: Bool) throws {
+        if !force { guarded.withLock { _ = $0.insert(path) } }
+        try check(path, force: force)
+    }
+
+    /// The checked `-o` paths, checked again by ``checkBeforeReplacing(_:)``.
+    private static let guarded = Mutex<Set<String>>([])
+
+    /// Checks `path` again, just before a finished file is renamed over it, when it was an
+    /// output given to ``checkReplaceable(_:force:)`` without `force`.
+    static func checkBeforeReplacing(_ path: String) throws {
+        guard guarded.withLock({ $0.contains(path) }) else { return }
+        try check(path, force: false)
+    }
+
+    private static func check(_ path: String, force: Bool) throws {
         var status = stat()
         guard !force, lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0,
             !isMarked(path), errno != EOPNOTSUPP

@@ -109,7 +109,10 @@ public final class StagedFile {
                 }
                 close(reserved)
             }
-            if !exclusively { try checkReplaceable(path) }
+            if !exclusively {
+                try checkReplaceable(path)
+                try OutputMark.checkBeforeReplacing(path)
+            }
             guard rename(temporary, path) == 0 else {
                 let error = failure("cannot move the finished file into place")
                 if exclusively { unlink(path) }

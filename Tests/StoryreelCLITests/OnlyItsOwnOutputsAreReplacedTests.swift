@@ -60,6 +60,23 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: clip)) == before)
     }
 
+    /// From a QA pass: a file put under the name while the run worked was replaced at its end,
+    /// the check having been made before the work. It is made again just before the rename.
+    @Test func aFilePutThereWhileTheRunWorksIsKept() throws {
+        let path = folder.path("late.mp4")
+        let result = try TestEnvironment.run(
+            "/bin/bash",
+            [
+                "-c", "\"$@\" & pid=$!; sleep 0.6; printf mine > \(path); wait $pid", "bash",
+                TestEnvironment.storyreelBinary, "cube", Self.clip, Self.other, "--size", "1080x1920", "--duration",
+                "4", "-q", "-o", path,
+            ])
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("storyreel: error: \(path): holds a file without storyreel's mark"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "mine")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["late.mp4"])
+    }
+
     @Test func anEmptyFileOrNothingIsWrittenWithoutForce() throws {
         let empty = try folder.write("empty.jpg", Data())
         let filled = try run(["thumbnail", Self.clip, "--width", "64", "-o", empty])
