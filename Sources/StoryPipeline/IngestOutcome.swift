@@ -14,4 +14,9 @@ public enum IngestOutcome: Sendable {
     /// Not added because the story folder could not be written (a full disk, a read-only
     /// folder): no fault of the clip's. The error names the file that could not be written.
     case notWritten(MediaError)
+
+    /// True when the clip went into the story (``ingested(name:playsBefore:playbackConcern:)``).
+    public var isIngested: Bool {
+        if case .ingested = self { true } else { false }
+    }
 }

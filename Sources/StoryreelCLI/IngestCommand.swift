@@ -114,7 +114,7 @@ public enum IngestCommand: Command {
                 summary = try BundleRenderer(input: stories, output: output, options: options)
                     .run(waiting: RenderCommand.waitingNote(output, console: console))
             } catch {
-                let ingested = outcomes.filter { if case .ingested = $0 { true } else { false } }.count
+                let ingested = outcomes.filter(\.isIngested).count
                 guard ingested > 0 else { throw error }
                 throw RenderAfterIngestFailure(underlying: error, ingested: ingested, stories: stories)
             }
@@ -130,7 +130,7 @@ public enum IngestCommand: Command {
     /// went into it (`ingested`); either way an interrupt from now on leaves the lock file.
     private static func remove(_ created: CreatedOutputs, lockFile: String, ingested: [IngestOutcome]) {
         InterruptCleanup.forgetFile(lockFile)
-        guard !ingested.contains(where: { if case .ingested = $0 { true } else { false } }) else { return }
+        guard !ingested.contains(where: \.isIngested) else { return }
         unlink(lockFile)
         created.removeAll()
     }
