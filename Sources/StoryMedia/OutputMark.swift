@@ -30,8 +30,9 @@ public enum OutputMark {
     /// any file on a file system that holds no marks; what is not a regular file is
     /// ``StagedFile``'s to refuse.
     public static func checkReplaceable(_ path: String, force: Bool) throws {
-        if !force { guarded.withLock { _ = $0.insert(path) } }
-        try check(path, force: force)
+        guard !force else { return }
+        guarded.withLock { _ = $0.insert(path) }
+        try check(path)
     }
 
     /// The checked `-o` paths, checked again by ``checkBeforeReplacing(_:)``.
@@ -41,12 +42,14 @@ public enum OutputMark {
     /// output given to ``checkReplaceable(_:force:)`` without `force`.
     static func checkBeforeReplacing(_ path: String) throws {
         guard guarded.withLock({ $0.contains(path) }) else { return }
-        try check(path, force: false)
+        try check(path)
     }
 
-    private static func check(_ path: String, force: Bool) throws {
+    /// Throws when `path` is a non-empty regular file without a readable mark, on a file system
+    /// that holds marks.
+    private static func check(_ path: String) throws {
         var status = stat()
-        guard !force, lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0,
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0,
             !isMarked(path), errno != EOPNOTSUPP
         else { return }
         throw MediaError(
