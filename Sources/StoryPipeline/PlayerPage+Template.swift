@@ -257,11 +257,11 @@ extension PlayerPage {
               video.pause();
             }
           }
-          // With no still to cover the change, the picture on screen stays (paused) under what
-          // comes next, rather than black, and is hidden once that presents (hideVideos(it)).
+          // With no still to cover the change, the picture on screen stays under what comes next,
+          // rather than black, and is hidden once that presents (hideVideos(it)). Nothing plays
+          // by then: go() paused every video, and a transition that lands has ended.
           function keepUntilPresented(still) {
-            if (still !== 'none') { hideVideos(); return; }
-            for (const video of [...stage.videos, stage.cube]) video.pause();
+            if (still !== 'none') hideVideos();
           }
           // Calls `then` once `video` has presented a frame of its current source.
           function whenPresented(video, token, then) {
