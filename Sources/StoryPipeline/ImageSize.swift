@@ -8,12 +8,19 @@ enum ImageSize {
     /// The `width` × `height` of the image of `kind` made from a picture shown at `picture`
     /// (a clip's display size) on `canvas`: a poster is the picture shrunk to fit the canvas, a
     /// thumbnail is ``RenderOptions/thumbnailWidth`` wide, a still fills the canvas, an avatar is
-    /// ``RenderOptions/avatarSize`` square. Nil for clips and transitions.
+    /// ``RenderOptions/avatarSize`` square. Nil for clips and transitions, and when a size it
+    /// depends on is not one render makes (a hand-edited manifest's canvas of `Int.min`, whose
+    /// own fault `validate` reports once rather than at every image).
     static func of(
         _ kind: WorkUnit.Kind, picture: (width: Int, height: Int), canvas: (width: Int, height: Int)
     ) -> Manifest.Size? {
+        let sides = PixelBudget.maximumSide
+        guard kind == .avatar || ((2...sides).contains(canvas.width) && (2...sides).contains(canvas.height)) else {
+            return nil
+        }
         switch kind {
         case .poster, .thumbnail:
+            guard (1...sides).contains(picture.width), (1...sides).contains(picture.height) else { return nil }
             let size = frameSize(of: kind, picture: picture, canvas: canvas)
                 .outputSize(displayWidth: picture.width, displayHeight: picture.height)
             return Manifest.Size(width: size.width, height: size.height)

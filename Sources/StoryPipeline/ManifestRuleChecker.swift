@@ -213,7 +213,11 @@ struct ManifestRuleChecker {
                 "expected \(Self.seconds(Double(transition.frames) / transition.fps)), its frames at its fps, got "
                     + ManifestSchemaChecker.format(transition.duration))
         }
-        if (transition.width, transition.height) != (canvas.width, canvas.height) {
+        // A canvas out of the schema's range is reported once, as that, not at every transition.
+        let canvasSides = 2...PixelBudget.maximumSide
+        if canvasSides.contains(canvas.width), canvasSides.contains(canvas.height),
+            (transition.width, transition.height) != (canvas.width, canvas.height)
+        {
             report(
                 path, "is \(transition.width)x\(transition.height), not the canvas, \(canvas.width)x\(canvas.height)")
         }

@@ -35,6 +35,9 @@ public enum ManifestValidator {
             return ["manifest: not valid JSON"]
         }
         var schema = ManifestSchemaChecker()
+        if let fault = JSONSyntaxFault.first(in: data).map(ManifestError.init) {
+            schema.report(fault.path, fault.message)
+        }
         // A key given twice is lost in `json` (and StoryreelKit refuses the manifest for it).
         if let duplicate = JSONDuplicateKey.first(in: data).map(ManifestError.init) {
             schema.report(duplicate.path, duplicate.message)

@@ -23,7 +23,7 @@ enum OutputIntegrity {
             }
             if let size {
                 let found = try StillImageHeader.jpegSize(of: file)
-                if abs(found.width - size.width) > tolerance || abs(found.height - size.height) > tolerance {
+                if !within(found.width, size.width, tolerance) || !within(found.height, size.height, tolerance) {
                     return "is \(found.width)x\(found.height), not \(size.width)x\(size.height)"
                 }
             }
@@ -31,6 +31,14 @@ enum OutputIntegrity {
         } catch {
             return MediaError.reason(of: error)
         }
+    }
+
+    /// True when `found` is within `tolerance` of `expected`. The manifest gives `expected`, so
+    /// the difference is taken without trapping (a width of `Int.min` in a hand-edited manifest
+    /// crashed `validate`).
+    private static func within(_ found: Int, _ expected: Int, _ tolerance: Int) -> Bool {
+        let (difference, overflow) = found.subtractingReportingOverflow(expected)
+        return !overflow && difference.magnitude <= tolerance.magnitude
     }
 
     /// Why the transition clip at `path` is not a whole clip of `frames` frames of `width` ×

@@ -2,13 +2,20 @@ extension KeyedDecodingContainer {
     /// The integer at `key`, read as a number and checked, so that a fraction (`360.5`) or an
     /// out-of-range value fails with this key's path: Foundation's own `Int` decoding reports
     /// such a number as invalid JSON, with no path. A whole number is read as an `Int` first, so
-    /// that one beyond 2^53 keeps its exact value.
+    /// that one beyond 2^53 keeps its exact value; one that is not an `Int` is read as a
+    /// `Double`, and refused beyond 2^53, where the `Double` is no longer the number written
+    /// (`-9223372036854775809` read as `Int.min`, which traps the arithmetic of an app).
     func decodeInteger(forKey key: Key) throws -> Int {
         if let integer = try? decode(Int.self, forKey: key) { return integer }
         let number = try decode(Double.self, forKey: key)
-        guard number == number.rounded(), let integer = Int(exactly: number) else {
+        let path = codingPath + [key]
+        guard number == number.rounded() else {
             throw DecodingError.typeMismatch(
-                Int.self, DecodingError.Context(codingPath: codingPath + [key], debugDescription: "got \(number)"))
+                Int.self, DecodingError.Context(codingPath: path, debugDescription: "got \(number)"))
+        }
+        guard number.magnitude < 0x1p53, let integer = Int(exactly: number) else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: path, debugDescription: "\(number) is out of range for an integer"))
         }
         return integer
     }

@@ -69,7 +69,9 @@ public struct Manifest: Codable, Sendable, Equatable {
     /// Reads a manifest from its JSON bytes.
     ///
     /// - Throws: ``ManifestError`` naming the JSON path of the first fault
-    ///   (`stories[2].items[0].duration: expected a number`), or `manifest: not valid JSON`.
+    ///   (`stories[2].items[0].duration: expected a number`), or `manifest: not valid JSON`. JSON
+    ///   that Foundation reads but browsers refuse (``JSONSyntaxFault``) and a key given twice
+    ///   (``JSONDuplicateKey``) are refused too.
     public init(jsonData data: Data) throws {
         do {
             self = try JSONDecoder().decode(Manifest.self, from: data)
@@ -78,6 +80,7 @@ public struct Manifest: Codable, Sendable, Equatable {
         } catch let error as DecodingError {
             throw ManifestError(error)
         }
+        if let fault = JSONSyntaxFault.first(in: data) { throw ManifestError(fault) }
         if let duplicate = JSONDuplicateKey.first(in: data) { throw ManifestError(duplicate) }
     }
 

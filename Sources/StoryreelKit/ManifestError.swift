@@ -42,6 +42,11 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
                 + "a browser the last)")
     }
 
+    /// JSON that Foundation reads but a browser refuses.
+    public init(_ fault: JSONSyntaxFault) {
+        self.init(path: fault.path, fault.message)
+    }
+
     /// `path: message`.
     public var description: String { "\(path): \(message)" }
 

@@ -66,6 +66,41 @@ import Testing
             "\(result.stderr)")
     }
 
+    /// A size of `Int.min` trapped `validate` (exit 132) where it compared an image's size with
+    /// the one the manifest implies; now it is the one range problem, not one per image.
+    @Test func sizesOutOfEveryRangeAreReportedOnceWithoutATrap() throws {
+        let fixture = try ManifestFixture()
+        let canvas = try problems(fixture) { manifest in
+            ValidateAgreesWithSchemaTests.set(&manifest, ["canvas", "width"], Int.min)
+        }
+        #expect(canvas == ["canvas.width: must be at least 2, got -9223372036854775808"])
+        let item = try problems(fixture) { manifest in
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "width"], Int.min)
+        }
+        #expect(item == ["stories[0].items[0].width: must be at least 1, got -9223372036854775808"])
+    }
+
+    /// Foundation reads a trailing comma and UTF-16; the page's `fetch(...).json()` does not, and
+    /// played its embedded copy of a manifest `validate` had passed.
+    @Test func jsonThatBrowsersRefuseIsAProblem() throws {
+        let fixture = try ManifestFixture()
+        let path = try fixture.save(fixture.goodManifest())
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(trimmed.hasSuffix("}"))
+        try Data((trimmed.dropLast() + ",}").utf8).write(to: URL(fileURLWithPath: path))
+        let comma = try fixture.validate([path])
+        #expect(comma.status == 65)
+        #expect(
+            comma.stderr
+                == "storyreel: error: \(path): manifest: not valid JSON: a comma before its closing '}', which browsers refuse\n"
+        )
+        try #require(text.data(using: .utf16)).write(to: URL(fileURLWithPath: path))
+        let utf16 = try fixture.validate([path])
+        #expect(utf16.status == 65)
+        #expect(utf16.stderr.contains("manifest: not valid JSON: the text is not UTF-8"), "\(utf16.stderr)")
+    }
+
     @Test func storyAndItemIdsAreUniqueAndAnItemIdIsItsClipsHashPrefix() throws {
         let fixture = try ManifestFixture()
         let twoBens = try problems(fixture) { manifest in

@@ -106,6 +106,44 @@ import Testing
             decodingError(sideways) == "transitions[2].direction: expected one of forward, backward, got 'sideways'")
     }
 
+    /// Foundation's parser reads a comma before a closing bracket, and UTF-16 or UTF-32 text;
+    /// a browser's `JSON.parse` and Python's `json` refuse both, so the page fell back to its
+    /// embedded manifest while the Kit and `validate` accepted the file.
+    @Test func jsonThatBrowsersRefuseIsRefused() throws {
+        let text = try #require(String(data: try RenderedSamples.manifestData(.demo), encoding: .utf8))
+        #expect(decodingError(Data(text.utf8)) == nil)
+        let skipped = try #require(text.range(of: "\"skipped\": []"))
+        let objectComma = text.replacingCharacters(in: skipped, with: "\"skipped\": [],")
+        #expect(
+            decodingError(Data(objectComma.utf8))
+                == "manifest: not valid JSON: a comma before its closing '}', which browsers refuse")
+        let trailingInArray = Data(
+            text.replacingOccurrences(of: "}\n  ],\n  \"transitions\"", with: "},\n  ],\n  \"transitions\"").utf8)
+        #expect(
+            decodingError(trailingInArray)
+                == "stories: not valid JSON: a comma before its closing ']', which browsers refuse")
+        for encoding: String.Encoding in [.utf16, .utf16LittleEndian] {
+            let data = try #require(text.data(using: encoding))
+            #expect(
+                decodingError(data) == "manifest: not valid JSON: the text is not UTF-8 (browsers read JSON as UTF-8)")
+        }
+        // A UTF-8 byte order mark is read by every reader.
+        #expect(decodingError(Data([0xEF, 0xBB, 0xBF]) + Data(text.utf8)) == nil)
+    }
+
+    /// `-9223372036854775809` is no `Int`; read through a `Double` it became `Int.min`, which
+    /// traps an app's arithmetic (and trapped `validate`'s).
+    @Test func anIntegerOutOfRangeIsRefusedNotRounded() throws {
+        let text = try #require(String(data: try RenderedSamples.manifestData(.demo), encoding: .utf8))
+        for written in ["-9223372036854775809", "9223372036854775808", "1e300"] {
+            let edited = text.replacingOccurrences(of: "\"width\": 540", with: "\"width\": \(written)")
+            let message = decodingError(Data(edited.utf8))
+            #expect(
+                message?.hasPrefix("canvas.width: ") == true
+                    && message?.hasSuffix("is out of range for an integer") == true, "\(message ?? "accepted")")
+        }
+    }
+
     @Test func optionalValuesRoundTripAndNullsAreWritten() throws {
         var manifest = ManifestSamples.manifest(items: [1, 2])
         manifest.stories[0].user.avatar = "avatars/a.jpg"

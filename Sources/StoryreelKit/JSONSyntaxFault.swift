@@ -1,0 +1,33 @@
+import Foundation
+
+/// Where JSON text that Foundation's parser reads breaks RFC 8259, so that a browser's
+/// `JSON.parse` (and `response.json()`) and Python's `json` refuse it: a comma before a closing
+/// `}` or `]`, or text in UTF-16 or UTF-32 rather than UTF-8. The player page fetches
+/// `manifest.json` and falls back to its embedded copy when the fetch's JSON fails, so such a
+/// manifest would play stale; ``Manifest/init(jsonData:)`` and `validate` refuse it.
+public struct JSONSyntaxFault: Sendable, Equatable {
+    /// The JSON path of the object or array at fault (`stories[0].items`), empty for the whole text.
+    public var path: String
+    /// What is wrong there.
+    public var message: String
+
+    /// The first such fault in `data`, or nil when there is none. `data` should be JSON that
+    /// Foundation reads (checked before); other bytes give nil or a fault, never a trap.
+    public static func first(in data: Data) -> JSONSyntaxFault? {
+        // JSON text begins with an ASCII character, so UTF-16 and UTF-32 put a zero byte in
+        // its first four; a zero byte is nowhere in UTF-8 JSON (not even in a string).
+        if data.contains(0) || !isUTF8(data) {
+            return JSONSyntaxFault(
+                path: "", message: "not valid JSON: the text is not UTF-8 (browsers read JSON as UTF-8)")
+        }
+        guard let comma = JSONStructureScan(data).trailingComma else { return nil }
+        return JSONSyntaxFault(
+            path: comma.path,
+            message: "not valid JSON: a comma before its closing '\(comma.closing)', which browsers refuse")
+    }
+
+    /// True when `data` is well-formed UTF-8.
+    private static func isUTF8(_ data: Data) -> Bool {
+        !transcode(data.makeIterator(), from: UTF8.self, to: UTF32.self, stoppingOnError: true, into: { _ in })
+    }
+}
