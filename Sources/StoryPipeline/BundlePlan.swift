@@ -30,6 +30,10 @@ public struct BundlePlan: Sendable {
     public var canvasWidth: Int
     /// The canvas height.
     public var canvasHeight: Int
+    /// Each clip's and avatar's `stat` stamp when it was hashed, by absolute path: the workers
+    /// check a source still has it once they have decoded it, so that nothing decoded from a
+    /// file replaced during the render is filed under the old file's key.
+    public var sourceStamps: [String: FileStamp] = [:]
 
     /// Resolves `input` (hashing and probing clips, or taking them from `cache`) and lists the
     /// work for `settings` (the bundle's, with this run's overrides applied). `bundle`, the
@@ -40,18 +44,27 @@ public struct BundlePlan: Sendable {
         let root = URL(fileURLWithPath: input.root).standardizedFileURL.path
         let clipPaths = input.stories.flatMap(\.clips)
         let timeout = options.timeout
-        let records: [Result<ClipRecord, MediaError>] = Parallel.map(clipPaths.count, jobs: options.jobs) { index in
+        let stamped: [Result<(record: ClipRecord, stamp: FileStamp), MediaError>] = Parallel.map(
+            clipPaths.count, jobs: options.jobs
+        ) { index in
             let absolute = BundlePaths.join(root, clipPaths[index])
-            if let cached = cache?.record(for: absolute) { return .success(cached) }
+            let stamp = FileStamp(path: absolute)
+            if let stamp, let cached = cache?.record(for: absolute, stamp: stamp) { return .success((cached, stamp)) }
             do {
                 let info = try ClipProbe.inspect(path: absolute, timeout: timeout)
                 let record = try ClipRecord(
                     sha256: try ContentHasher.sha256(ofFileAt: absolute, timeout: timeout), info: info, path: absolute)
-                cache?.store(record, for: absolute)
-                return .success(record)
+                let read = try BundlePlan.unchanged(absolute, since: stamp)
+                cache?.store(record, for: absolute, stamp: read)
+                return .success((record, read))
             } catch {
                 return .failure((error as? MediaError) ?? MediaError(.ioFailure, path: absolute, "\(error)"))
             }
+        }
+        let records = stamped.map { $0.map(\.record) }
+        var sourceStamps: [String: FileStamp] = [:]
+        for (clip, result) in zip(clipPaths, stamped) {
+            if case .success(let read) = result { sourceStamps[BundlePaths.join(root, clip)] = read.stamp }
         }
         var skipped = input.skipped
         var stories: [ResolvedStory] = []
@@ -97,8 +110,10 @@ public struct BundlePlan: Sendable {
             if let relative = source.avatar {
                 let absolute = BundlePaths.join(root, relative)
                 do {
+                    let stamp = FileStamp(path: absolute)
                     let sha256 = try ContentHasher.sha256(
                         ofFileAt: absolute, timeout: options.timeout, maxSize: StillImage.maximumFileSize)
+                    sourceStamps[absolute] = try BundlePlan.unchanged(absolute, since: stamp)
                     story.avatar = (absolute, sha256)
                     let avatarKey = try key(["avatar", sha256, "\(RenderOptions.avatarSize)"])
                     story.avatarOutput = "avatars/\(avatarKey).jpg"
@@ -134,9 +149,22 @@ public struct BundlePlan: Sendable {
         }
         var plan = BundlePlan(
             stories: stories, units: [], skipped: skipped, options: options, settings: settings,
-            canvasWidth: canvas.width, canvasHeight: canvas.height)
+            canvasWidth: canvas.width, canvasHeight: canvas.height, sourceStamps: sourceStamps)
         plan.units = unique(units + (try plan.transitionUnits(between: stories)))
         return plan
+    }
+
+    /// `stamp`, the stamp `path` had before it was read, when the file still has it: it was
+    /// read whole as it is. Throws `.invalidMedia` when it changed meanwhile (an upload still
+    /// being written, a clip replaced), or had no stamp (it was not there).
+    static func unchanged(_ path: String, since stamp: FileStamp?) throws -> FileStamp {
+        guard let stamp, FileStamp(path: path) == stamp else { throw BundlePlan.changedError(path) }
+        return stamp
+    }
+
+    /// The error for a source that changed while storyreel read it.
+    static func changedError(_ path: String) -> MediaError {
+        MediaError(.invalidMedia, path: path, "it changed while storyreel read it; run again once it is complete")
     }
 
     /// The units of this shard (all of them when `options.shard` is nil): unit i of the sorted

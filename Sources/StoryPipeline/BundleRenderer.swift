@@ -88,7 +88,7 @@ public struct BundleRenderer: Sendable {
 
         var run = UnitRun(
             bundle: output, options: options, canvas: (plan.canvasWidth, plan.canvasHeight), ledger: ledger,
-            progress: progress)
+            sourceStamps: plan.sourceStamps, progress: progress)
         run.execute(plan.shardUnits)
         // A clip whose units failed (it may have changed since it was hashed) is hashed and
         // probed again next time.

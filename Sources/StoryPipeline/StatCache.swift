@@ -26,18 +26,20 @@ public final class StatCache: Sendable {
         state = Mutex(((try? JSONDecoder().decode([String: Entry].self, from: data)) ?? [:], false))
     }
 
-    /// The cached record for `path`, when its size, mtime and inode are unchanged.
-    public func record(for path: String) -> ClipRecord? {
-        guard let stamp = StatCache.stamp(path) else { return nil }
+    /// The cached record for `path`, when its size, mtime and inode are unchanged (as `stat`
+    /// says now, or as `stamp` says when given).
+    public func record(for path: String, stamp given: FileStamp? = nil) -> ClipRecord? {
+        guard let stamp = given.map(StatCache.stamp) ?? StatCache.stamp(path) else { return nil }
         guard let entry = state.withLock({ $0.entries[path] }), entry.size == stamp.size,
             entry.modified == stamp.modified, entry.inode == stamp.inode
         else { return nil }
         return entry.record
     }
 
-    /// Remembers `record` for `path` as the file is now.
-    public func store(_ record: ClipRecord, for path: String) {
-        guard let stamp = StatCache.stamp(path) else { return }
+    /// Remembers `record` for `path` as the file is now (or as `stamp` says, when given: the
+    /// stamp it had before it was read, checked unchanged after).
+    public func store(_ record: ClipRecord, for path: String, stamp given: FileStamp? = nil) {
+        guard let stamp = given.map(StatCache.stamp) ?? StatCache.stamp(path) else { return }
         let entry = Entry(size: stamp.size, modified: stamp.modified, inode: stamp.inode, record: record)
         state.withLock { state in
             state.entries[path] = entry
@@ -59,6 +61,10 @@ public final class StatCache: Sendable {
     }
 
     private static func stamp(_ path: String) -> (size: UInt64, modified: Int64, inode: UInt64)? {
-        FileStamp(path: path).map { ($0.size, $0.modified, $0.identity.inode) }
+        FileStamp(path: path).map(stamp)
+    }
+
+    private static func stamp(_ stamp: FileStamp) -> (size: UInt64, modified: Int64, inode: UInt64) {
+        (stamp.size, stamp.modified, stamp.identity.inode)
     }
 }

@@ -15,6 +15,8 @@ struct UnitRun {
     let ledger: BundleLedger
     /// Called after each unit that had to be made.
     let progress: @Sendable (RenderProgress) -> Void
+    /// Each source's stamp when the plan hashed it (``BundlePlan/sourceStamps``).
+    let sourceStamps: [String: FileStamp]
 
     /// Outputs that are in place, cached or made in this run.
     private(set) var available = Set<String>()
@@ -71,8 +73,9 @@ struct UnitRun {
 
     init(
         bundle: String, options: RenderOptions, canvas: (width: Int, height: Int), ledger: BundleLedger,
-        progress: @escaping @Sendable (RenderProgress) -> Void
+        sourceStamps: [String: FileStamp], progress: @escaping @Sendable (RenderProgress) -> Void
     ) {
+        self.sourceStamps = sourceStamps
         self.bundle = bundle
         self.options = options
         self.canvas = canvas
@@ -140,7 +143,8 @@ struct UnitRun {
             }
         }
         let worker = UnitWorker(
-            bundle: bundle, options: options, canvasWidth: canvas.width, canvasHeight: canvas.height)
+            bundle: bundle, options: options, canvasWidth: canvas.width, canvasHeight: canvas.height,
+            sourceStamps: sourceStamps)
         let counter = ProgressCounter(total: pending.count)
         let batches = UnitWorker.batches(of: pending)
         let progress = self.progress

@@ -12,6 +12,8 @@ struct UnitWorker: Sendable {
     let canvasWidth: Int
     /// The canvas height.
     let canvasHeight: Int
+    /// Each source's stamp when the plan hashed it (``BundlePlan/sourceStamps``).
+    let sourceStamps: [String: FileStamp]
 
     /// Makes the outputs of `units`, one batch from ``batches(of:)``, under their final names, or
     /// throws and leaves nothing behind.
@@ -27,6 +29,7 @@ struct UnitWorker: Sendable {
             let side = RenderOptions.avatarSize
             let image = try StillImage.load(
                 path: first.source, size: .fill(width: side, height: side), timeout: options.timeout)
+            try checkUnchanged(first.source)
             try writeJPEG(image, to: destination)
         case .transition:
             try makeTransition(first, lastFrameStill: units.dropFirst().first)
@@ -44,6 +47,8 @@ struct UnitWorker: Sendable {
         let job = CubeTransitionJob(
             from: transition.fromClip, to: transition.toClip, parameters: parameters, timeout: options.timeout)
         let faces = try job.loadFaces()
+        try checkUnchanged(transition.fromClip)
+        try checkUnchanged(transition.toClip)
         if let still = lastFrameStill {
             try writeJPEG(faces.from, to: BundlePaths.join(bundle, still.output))
         }
@@ -60,19 +65,29 @@ struct UnitWorker: Sendable {
         var picked: RGBAImageBuffer?
         for unit in units {
             let destination = BundlePaths.join(bundle, unit.output)
-            try MediaError.naming(destination) {
+            let image = try MediaError.naming(destination) { () throws -> RGBAImageBuffer in
                 switch unit.kind {
                 case .firstFrame:
-                    try writeJPEG(try clip.firstFrame(size: fill), to: destination)
+                    return try clip.firstFrame(size: fill)
                 case .lastFrame:
-                    try writeJPEG(try clip.lastFrame(size: fill), to: destination)
+                    return try clip.lastFrame(size: fill)
                 default:
                     let pick = try picked ?? clip.posterFrame(size: .original)
                     picked = pick
-                    try writeJPEG(try resized(pick, for: unit.kind), to: destination)
+                    return try resized(pick, for: unit.kind)
                 }
             }
+            try checkUnchanged(units[0].source)
+            try writeJPEG(image, to: destination)
         }
+    }
+
+    /// Throws when `source` no longer has the stamp it had when the plan hashed it: what was
+    /// just decoded may be another file's picture (a clip replaced during the render), which
+    /// must not be filed under the old file's key.
+    private func checkUnchanged(_ source: String) throws {
+        guard let stamp = sourceStamps[source] else { return }
+        guard FileStamp(path: source) == stamp else { throw BundlePlan.changedError(source) }
     }
 
     /// The poster (the pick shrunk to fit the canvas) or the thumbnail (180 px wide).

@@ -1,0 +1,55 @@
+import Foundation
+import StoryMedia
+import StoryreelTestSupport
+import Testing
+
+@testable import StoryPipeline
+
+/// A clip replaced after the plan hashed it (an upload renamed over it while `render` ran) must
+/// not lend its pictures to the old clip's key: the old code filed the new clip's poster, stills
+/// and transition under the old hash, and later runs reused them as cached.
+@Suite struct SourceChangedDuringRenderTests {
+    @Test func outputsDecodedFromAReplacedClipAreNotKept() throws {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("stories")
+        for (story, clip) in [("ana", "portrait-h264.mp4"), ("ben", "sixty-fps.mp4")] {
+            try FileManager.default.createDirectory(
+                atPath: "\(stories)/\(story)", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: TestEnvironment.sample(clip), toPath: "\(stories)/\(story)/1.mp4")
+        }
+        let plan = try BundlePlan.make(
+            input: try StoryInput.load(stories), settings: BundleSettings(), options: RenderOptions(), cache: nil)
+        let replaced = "\(stories)/ana/1.mp4"
+        #expect(plan.sourceStamps[replaced] != nil)
+        // The new clip is renamed over the old one, as an upload would be.
+        try FileManager.default.copyItem(atPath: TestEnvironment.sample("edit-list.mp4"), toPath: folder.path("new.mp4"))
+        #expect(rename(folder.path("new.mp4"), replaced) == 0)
+
+        let bundle = folder.path("out")
+        for name in BundlePaths.outputFolders + [BundlePaths.privateFolder] {
+            try FileManager.default.createDirectory(
+                atPath: BundlePaths.join(bundle, name), withIntermediateDirectories: true)
+        }
+        var run = UnitRun(
+            bundle: bundle, options: RenderOptions(), canvas: (plan.canvasWidth, plan.canvasHeight),
+            ledger: BundleLedger(bundle: bundle, shard: nil), sourceStamps: plan.sourceStamps, progress: { _ in })
+        run.execute(plan.units)
+
+        let anaUnits = plan.units.filter { $0.source == replaced && ![.clip, .transition].contains($0.kind) }
+        #expect(anaUnits.count == 4, "poster, thumbnail and the two stills")
+        for unit in anaUnits {
+            #expect(!FileManager.default.fileExists(atPath: BundlePaths.join(bundle, unit.output)), "\(unit.output)")
+        }
+        #expect(
+            run.failures.contains {
+                $0.path == "ana/1.mp4" && $0.reason.contains("it changed while storyreel read it")
+            }, "\(run.failures)")
+        let transition = try #require(plan.units.first { $0.kind == .transition })
+        #expect(!FileManager.default.fileExists(atPath: BundlePaths.join(bundle, transition.output)))
+        #expect(run.transitionFailures.map(\.output) == [transition.output])
+        // Ben's clip did not change: his outputs are made.
+        for unit in plan.units where unit.story == "ben" {
+            #expect(FileManager.default.fileExists(atPath: BundlePaths.join(bundle, unit.output)), "\(unit.output)")
+        }
+    }
+}
