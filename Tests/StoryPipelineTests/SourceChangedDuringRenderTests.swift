@@ -22,7 +22,8 @@ import Testing
         let replaced = "\(stories)/ana/1.mp4"
         #expect(plan.sourceStamps[replaced] != nil)
         // The new clip is renamed over the old one, as an upload would be.
-        try FileManager.default.copyItem(atPath: TestEnvironment.sample("edit-list.mp4"), toPath: folder.path("new.mp4"))
+        try FileManager.default.copyItem(
+            atPath: TestEnvironment.sample("edit-list.mp4"), toPath: folder.path("new.mp4"))
         #expect(rename(folder.path("new.mp4"), replaced) == 0)
 
         let bundle = folder.path("out")
