@@ -9,10 +9,19 @@ public enum AtomicFile {
     /// storyreel's own on the same file system, so nothing is ever left beside the final file),
     /// else beside it. On failure the temporary file is removed, any existing file at `path` is
     /// left as it was, and a ``MediaError`` of kind `.cannotCreateOutput` (or `.ioFailure` when
-    /// writing fails part-way, e.g. a full disk) names the path and the reason.
-    public static func write(_ data: Data, to path: String, stagingFolder: String? = nil) throws {
-        let file = try StagedFile(for: path, stagingFolder: stagingFolder)
+    /// writing fails part-way, e.g. a full disk) names the path and the reason. `exclusively`:
+    /// the file takes its name only when nothing has it (else ``StagedFile/NameTaken``), for an
+    /// output whose name was free when the work began (a bundle's: a file put there meanwhile is
+    /// someone's).
+    public static func write(
+        _ data: Data, to path: String, stagingFolder: String? = nil, exclusively: Bool = false
+    ) throws {
+        let file = try StagedFile(for: path, stagingFolder: stagingFolder, replacing: !exclusively)
         try file.append(data)
-        try file.commit()
+        if exclusively {
+            try file.commitExclusively()
+        } else {
+            try file.commit()
+        }
     }
 }

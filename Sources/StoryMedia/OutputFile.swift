@@ -23,12 +23,16 @@ public final class OutputFile {
     private var streamSourceTimeBase = AVRational(num: 1, den: 1)
     private var headerWritten = false
     private var finished = false
+    /// The finished file takes its name only when nothing has it.
+    private let exclusively: Bool
 
     /// Creates the temporary file for `path` (in `stagingFolder` when given, else next to
     /// `path`). The container is QuickTime for a `.mov` path and MP4 otherwise. Throws
-    /// `.cannotCreateOutput` when the folder cannot be written.
-    public init(path: String, stagingFolder: String? = nil) throws {
+    /// `.cannotCreateOutput` when the folder cannot be written. `exclusively`: ``finish()``
+    /// gives the file its name only when nothing has it (else ``StagedFile/NameTaken``).
+    public init(path: String, stagingFolder: String? = nil, exclusively: Bool = false) throws {
         self.path = path
+        self.exclusively = exclusively
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         var isFolder: ObjCBool = false
@@ -37,7 +41,8 @@ public final class OutputFile {
         }
         let formatName = url.pathExtension.lowercased() == "mov" ? "mov" : "mp4"
         // 0666 less the umask, as when FFmpeg created the file itself.
-        let staged = try StagedFile(for: path, stagingFolder: stagingFolder, permissions: 0o666)
+        let staged = try StagedFile(
+            for: path, stagingFolder: stagingFolder, permissions: 0o666, replacing: !exclusively)
         var allocated: UnsafeMutablePointer<AVFormatContext>?
         let result = avformat_alloc_output_context2(&allocated, nil, formatName, "file:" + staged.temporaryPath)
         guard result >= 0, let allocated else {
@@ -112,7 +117,11 @@ public final class OutputFile {
         }
         try ffmpegCheck(av_write_trailer(context), "cannot write the trailer", kind: .ioFailure, path: path)
         try ffmpegCheck(avio_closep(&context.pointee.pb), "cannot close the file", kind: .ioFailure, path: path)
-        try staged.commit()
+        if exclusively {
+            try staged.commitExclusively()
+        } else {
+            try staged.commit()
+        }
         finished = true
     }
 

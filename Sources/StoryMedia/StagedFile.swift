@@ -17,8 +17,11 @@ public final class StagedFile {
 
     /// The destination already exists and ``commitExclusively()`` may not replace it.
     public struct NameTaken: Error {
-        /// The error.
-        public init() {}
+        /// The destination.
+        public var path: String
+
+        /// The error for `path`.
+        public init(path: String) { self.path = path }
     }
 
     /// Starts a file for `path`, staged in `stagingFolder` (a folder of storyreel's own on the
@@ -101,10 +104,10 @@ public final class StagedFile {
             unlink(temporary)
         } else {
             if exclusively {
-                guard errno != EEXIST else { throw NameTaken() }
+                guard errno != EEXIST else { throw NameTaken(path: path) }
                 let reserved = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
                 guard reserved >= 0 else {
-                    if errno == EEXIST { throw NameTaken() }
+                    if errno == EEXIST { throw NameTaken(path: path) }
                     throw failure("cannot create the file")
                 }
                 close(reserved)

@@ -67,9 +67,11 @@ public final class VideoClipWriter {
     /// Starts a clip at `path`, written to a temporary file (next to it, or in `stagingFolder`
     /// when given) until ``finish(replay:)``. `expectedFrameCount`, when given, is how many
     /// pictures will be appended: a capped clip whose pictures fit ``retainedByteLimit`` then
-    /// keeps them for its further passes.
+    /// keeps them for its further passes. `exclusively`: the finished clip takes its name only
+    /// when nothing has it (else ``StagedFile/NameTaken``).
     public init(
-        path: String, settings: VideoEncoder.Settings, stagingFolder: String? = nil, expectedFrameCount: Int? = nil
+        path: String, settings: VideoEncoder.Settings, stagingFolder: String? = nil, expectedFrameCount: Int? = nil,
+        exclusively: Bool = false
     ) throws {
         self.settings = settings
         if settings.maxBitrate != nil, let expectedFrameCount,
@@ -80,7 +82,7 @@ public final class VideoClipWriter {
         }
         (output, encoderThread, pass, scaler, source, pictures) = try MediaError.naming(path) {
             try VideoEncoder.validate(settings)
-            let output = try OutputFile(path: path, stagingFolder: stagingFolder)
+            let output = try OutputFile(path: path, stagingFolder: stagingFolder, exclusively: exclusively)
             let encoder = try VideoEncoder(settings: settings, globalHeader: output.needsGlobalHeader)
             let packets: PacketBuffer?
             if settings.maxBitrate == nil {

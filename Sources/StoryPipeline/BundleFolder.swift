@@ -104,7 +104,7 @@ public enum BundleFolder {
     /// True when the regular file at `path` holds a manifest storyreel could have written (it
     /// decodes as one): the manifest of a bundle made before the ledger recorded manifests, or
     /// by another version, or copied in.
-    private static func isStoryreelManifest(_ path: String) -> Bool {
+    static func isStoryreelManifest(_ path: String) -> Bool {
         guard let data = try? RegularFile.contents(of: path, maxSize: 256 << 20) else { return false }
         return (try? Manifest(jsonData: data)) != nil
     }

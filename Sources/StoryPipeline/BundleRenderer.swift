@@ -139,15 +139,10 @@ public struct BundleRenderer: Sendable {
         }
         let manifestPath = BundlePaths.join(output, BundlePaths.manifest)
         let bytes = try manifest.manifest.jsonData()
-        if (try? RegularFile.contents(of: manifestPath, maxSize: UInt64(bytes.count))) != bytes {
-            try setAside(
-                BundlePaths.manifest, ifChanged: ledger.state(of: BundlePaths.manifest), ledger: ledger,
-                summary: &summary)
-            try AtomicFile.write(bytes, to: manifestPath, stagingFolder: privateFolder)
-        }
-        if ledger.state(of: BundlePaths.manifest) != .current { try ledger.record(BundlePaths.manifest) }
-        summary.manifestPath = manifestPath
         var referenced = manifest.referencedFiles.union([BundlePaths.manifest])
+        // The page first: a failure writing the manifest then leaves the old manifest with a page
+        // that plays it (it fetches manifest.json), where the other order left a new manifest
+        // beside the old page.
         if settings.player {
             if let note = try writePlayerPage(for: bytes, ledger: ledger, summary: &summary) {
                 summary.notes.append(note)
@@ -157,6 +152,11 @@ public struct BundleRenderer: Sendable {
         } else if ledger.recorded.contains(PlayerPage.fileName), ledger.removeIfUnchanged(PlayerPage.fileName) {
             summary.pruned += 1
         }
+        if (try? RegularFile.contents(of: manifestPath, maxSize: UInt64(bytes.count))) != bytes {
+            try writeManifest(bytes, to: manifestPath, ledger: ledger, summary: &summary)
+        }
+        if ledger.state(of: BundlePaths.manifest) != .current { try ledger.record(BundlePaths.manifest) }
+        summary.manifestPath = manifestPath
         if options.prune { summary.pruned += prune(keeping: referenced, ledger: ledger) }
         return try finish(
             run, summary: &summary, skipped: skipped, started: started, ledger: ledger, settings: (settings, saved))
@@ -181,6 +181,28 @@ public struct BundleRenderer: Sendable {
         return summary
     }
 
+    /// Writes the manifest's bytes at `path` (the bundle's `manifest.json`): over storyreel's
+    /// own manifest, or one edited since (set aside first), but never over a file someone put
+    /// there during the render, which the check before the run could not see: that is left as
+    /// it is and the render fails (73), as it does for one found there before it.
+    private func writeManifest(_ bytes: Data, to path: String, ledger: BundleLedger, summary: inout RenderSummary)
+        throws
+    {
+        let foreign = MediaError(
+            .cannotCreateOutput, path: path,
+            "a file storyreel did not write took this name during the render, which render does not replace; "
+                + "move it away and run again")
+        let state = ledger.state(of: BundlePaths.manifest)
+        if state == .unknown, !BundleFolder.isStoryreelManifest(path) { throw foreign }
+        try setAside(BundlePaths.manifest, ifChanged: state, ledger: ledger, summary: &summary)
+        let privateFolder = BundlePaths.join(output, BundlePaths.privateFolder)
+        do {
+            try AtomicFile.write(bytes, to: path, stagingFolder: privateFolder, exclusively: state == .missing)
+        } catch is StagedFile.NameTaken {
+            throw foreign
+        }
+    }
+
     /// Writes the player page for the manifest's bytes as `index.html`, atomically and only when
     /// its bytes change, and records it in the ledger. A page storyreel did not write (or that
     /// is not a regular file) is left alone: the returned note says so. One the ledger does not
@@ -202,7 +224,11 @@ public struct BundleRenderer: Sendable {
             if current != page {
                 let privateFolder = BundlePaths.join(output, BundlePaths.privateFolder)
                 try setAside(name, ifChanged: state, ledger: ledger, summary: &summary)
-                try AtomicFile.write(page, to: path, stagingFolder: privateFolder)
+                do {
+                    try AtomicFile.write(page, to: path, stagingFolder: privateFolder, exclusively: state == .missing)
+                } catch is StagedFile.NameTaken {
+                    return "\(path): a file storyreel did not write; the player page was not written"
+                }
             }
             if state != .current || current != page { try ledger.record(name) }
             return nil

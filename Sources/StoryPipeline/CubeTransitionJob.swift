@@ -76,12 +76,20 @@ public struct CubeTransitionJob: Sendable {
         public var framesDirectory: String?
         /// The filmstrip PNG, or nil.
         public var filmstripPath: String?
+        /// The clip and the filmstrip take their names only when nothing has them (else
+        /// ``StagedFile/NameTaken``): a bundle's outputs, whose names were free when the work
+        /// began, so that a file put there meanwhile is someone's.
+        public var exclusively = false
 
         /// The outputs given.
-        public init(videoPath: String? = nil, framesDirectory: String? = nil, filmstripPath: String? = nil) {
+        public init(
+            videoPath: String? = nil, framesDirectory: String? = nil, filmstripPath: String? = nil,
+            exclusively: Bool = false
+        ) {
             self.videoPath = videoPath
             self.framesDirectory = framesDirectory
             self.filmstripPath = filmstripPath
+            self.exclusively = exclusively
         }
 
         /// True when nothing would be written.
@@ -256,7 +264,7 @@ public struct CubeTransitionJob: Sendable {
                         codec: parameters.codec, width: width, height: height, fps: parameters.fps,
                         crf: parameters.crf, preset: parameters.preset, tuning: .shortClip,
                         maxBitrate: maxBitrate),
-                    expectedFrameCount: frameCount)
+                    expectedFrameCount: frameCount, exclusively: outputs.exclusively)
             }
             let planarRenderer = try writer.map { _ in try makePlanarRenderer(faces: faces, spec: spec) }
             let framesDirectory = outputs.framesDirectory
@@ -295,7 +303,8 @@ public struct CubeTransitionJob: Sendable {
                 if let filmstrip, let filmstripPath = outputs.filmstripPath {
                     created.willWrite(filmstripPath)
                     try AtomicFile.write(
-                        try MediaError.naming(filmstripPath) { try filmstrip.pngData() }, to: filmstripPath)
+                        try MediaError.naming(filmstripPath) { try filmstrip.pngData() }, to: filmstripPath,
+                        exclusively: outputs.exclusively)
                     created.add(filmstripPath)
                 }
             }

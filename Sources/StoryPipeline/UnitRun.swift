@@ -191,6 +191,12 @@ struct UnitRun {
                 if outputFailure == nil { outputFailure = failure }
                 return
             }
+            if let taken = error as? StagedFile.NameTaken {
+                // A file put at an output's name during the render is kept, as one found there
+                // before it is.
+                for unit in batch { fail(unit, "\(taken.path) is a file storyreel did not write; move it away") }
+                return
+            }
             for unit in batch { fail(unit, MediaError.reason(of: error)) }
         }
     }

@@ -2,7 +2,9 @@ import Foundation
 import StoryMedia
 
 /// Makes work units' outputs, atomically: a clip copy or link, a poster, a thumbnail, the first
-/// and last frame stills, an avatar, or a cube transition.
+/// and last frame stills, an avatar, or a cube transition. Each takes its name only when nothing
+/// has it (``StagedFile/NameTaken`` otherwise): the name was free when the unit was planned (a
+/// changed output is set aside first), so a file put there during the render is someone's.
 struct UnitWorker: Sendable {
     /// The bundle folder.
     let bundle: String
@@ -24,7 +26,7 @@ struct UnitWorker: Sendable {
         case .clip:
             try ClipPlacement.place(
                 first.source, at: destination, check: .sha256(first.key), link: options.clipMode == .link,
-                timeout: options.timeout)
+                exclusive: true, timeout: options.timeout)
         case .avatar:
             let side = RenderOptions.avatarSize
             let image = try StillImage.load(
@@ -52,7 +54,7 @@ struct UnitWorker: Sendable {
         if let still = lastFrameStill {
             try writeJPEG(faces.from, to: BundlePaths.join(bundle, still.output))
         }
-        try job.run(writing: .init(videoPath: BundlePaths.join(bundle, unit.output)), faces: faces)
+        try job.run(writing: .init(videoPath: BundlePaths.join(bundle, unit.output), exclusively: true), faces: faces)
     }
 
     /// A clip's poster, thumbnail and stills, from one opened clip: the poster and thumbnail
@@ -136,7 +138,8 @@ struct UnitWorker: Sendable {
     private func writeJPEG(_ image: RGBAImageBuffer, to path: String) throws {
         try MediaError.naming(path) {
             try AtomicFile.write(
-                try ImageEncoder.encode(image, format: .jpeg, quality: RenderOptions.stillQuality), to: path)
+                try ImageEncoder.encode(image, format: .jpeg, quality: RenderOptions.stillQuality), to: path,
+                exclusively: true)
         }
     }
 }

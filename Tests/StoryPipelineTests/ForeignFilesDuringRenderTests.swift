@@ -1,0 +1,59 @@
+import Foundation
+import StoryMedia
+import StoryreelTestSupport
+import Synchronization
+import Testing
+
+@testable import StoryPipeline
+
+/// A file someone puts at an output's name while `render` runs is theirs: it is kept, as one
+/// found there before the run is. The old code checked the names when the run began and then
+/// renamed its finished files over whatever had them, so a transition or a new bundle's
+/// manifest put there meanwhile was replaced without a trace.
+@Suite struct ForeignFilesDuringRenderTests {
+    /// Three one-clip stories, two transitions between them.
+    static func stories(in folder: TemporaryFolder) throws -> String {
+        let stories = folder.path("stories")
+        for (story, clip) in [("ana", "portrait-h264.mp4"), ("ben", "sixty-fps.mp4"), ("cy", "edit-list.mp4")] {
+            try FileManager.default.createDirectory(atPath: "\(stories)/\(story)", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: TestEnvironment.sample(clip), toPath: "\(stories)/\(story)/1.mp4")
+        }
+        return stories
+    }
+
+    @Test func aTransitionAndAManifestPutThereDuringTheRenderAreKept() throws {
+        let folder = try TemporaryFolder()
+        let stories = try Self.stories(in: folder)
+        let bundle = folder.path("out")
+        var options = RenderOptions()
+        options.jobs = 1
+        options.settings.canvas = .fixed(width: 180, height: 320)
+        let plan = try BundlePlan.make(
+            input: try StoryInput.load(stories), settings: BundleSettings().applying(options.settings),
+            options: options, cache: nil)
+        let transitions = plan.units.filter { $0.kind == .transition }.map { BundlePaths.join(bundle, $0.output) }
+        #expect(transitions.count == 2)
+        let manifest = BundlePaths.join(bundle, BundlePaths.manifest)
+        let theirs = Data("someone's file\n".utf8)
+        // With one job the transitions are made first, one after the other: once the first is
+        // done, someone puts files at the second's name and at the manifest's.
+        let placed = Mutex(false)
+        let renderer = BundleRenderer(input: stories, output: bundle, options: options)
+        #expect(throws: MediaError.self) {
+            try renderer.run(progress: { progress in
+                guard progress.current.hasPrefix("transition"), !placed.withLock({ $0 }) else { return }
+                placed.withLock { $0 = true }
+                let second = transitions.first { !FileManager.default.fileExists(atPath: $0) }!
+                FileManager.default.createFile(atPath: second, contents: theirs)
+                FileManager.default.createFile(atPath: manifest, contents: theirs)
+            })
+        }
+        #expect(placed.withLock { $0 })
+        #expect(transitions.filter { FileManager.default.contents(atPath: $0) == theirs }.count == 1)
+        #expect(FileManager.default.contents(atPath: manifest) == theirs)
+        let leftovers = try FileManager.default.subpathsOfDirectory(atPath: bundle).filter {
+            $0.hasSuffix(".storyreel-tmp")
+        }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+}
