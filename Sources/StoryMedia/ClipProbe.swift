@@ -6,7 +6,37 @@ public enum ClipProbe {
     public static func inspect(path: String, timeout: Double? = nil) throws -> ClipInfo {
         let file = try InputFile(path: path, timeout: timeout)
         try completeVideoDetails(of: file)
+        // What the audio's frames alone say: a clip whose audio cannot be read is reported as
+        // its header has it.
+        try? completeAudioDetails(of: file)
         return try info(of: file)
+    }
+
+    /// Sets the channel count of MPEG audio (MP3, MP2) from its first frame header, parsed with
+    /// FFmpeg's bitstream parser. An MP4's sample entry always says 2 channels (ISO's version-0
+    /// template), so a mono MP3 in an MP4 was reported as stereo, where ffprobe (which decodes)
+    /// and MediaInfo say 1. Reads packets: seek before decoding.
+    static func completeAudioDetails(of file: InputFile) throws {
+        let mpegAudio = [AV_CODEC_ID_MP3, AV_CODEC_ID_MP2, AV_CODEC_ID_MP1]
+        guard let audio = file.bestStream(.audio), mpegAudio.contains(audio.parameters.pointee.codec_id),
+            let first = try audio.indexEntries.first, let parser = CodecDetailsParser(stream: audio)
+        else { return }
+        file.discardAllStreams(except: audio)
+        try file.seek(stream: audio, toKeyframeBefore: first.timestamp)
+        let packet = try Packet()
+        var packetsRead = 0
+        while packetsRead < 4, try file.readPacket(into: packet) {
+            guard packet.streamIndex == audio.index else { continue }
+            parser.parse(packet)
+            packetsRead += 1
+            guard let channels = parser.channelCount else { continue }
+            let parameters = audio.parameters
+            if parameters.pointee.ch_layout.nb_channels != channels {
+                av_channel_layout_uninit(&parameters.pointee.ch_layout)
+                av_channel_layout_default(&parameters.pointee.ch_layout, channels)
+            }
+            return
+        }
     }
 
     /// The ``ClipInfo`` of an opened file. Throws `.invalidMedia` when the sample index is

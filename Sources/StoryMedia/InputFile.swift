@@ -179,10 +179,11 @@ public final class InputFile {
         try ffmpegCheck(code, what, path: path)
     }
 
-    /// Discards every stream but `keep`, so the demuxer skips their packets cheaply.
+    /// Discards every stream but `keep` (read again, if an earlier call discarded it), so the
+    /// demuxer skips their packets cheaply.
     public func discardAllStreams(except keep: MediaStream) {
-        for index in 0..<Int(context.pointee.nb_streams) where index != keep.index {
-            context.pointee.streams[index]!.pointee.discard = AVDISCARD_ALL
+        for index in 0..<Int(context.pointee.nb_streams) {
+            context.pointee.streams[index]!.pointee.discard = index == keep.index ? AVDISCARD_DEFAULT : AVDISCARD_ALL
         }
     }
 }

@@ -43,6 +43,14 @@ import Testing
                 "-x264-params", "colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc",
             ]
         ),
+        // Mono MP3 in an MP4, whose sample entry says 2 channels: reported stereo.
+        (
+            "mono-mp3.mp4",
+            [
+                "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=0.3", "-f", "lavfi", "-i",
+                "sine=sample_rate=44100:duration=0.3", "-c:v", "libx264", "-c:a", "libmp3lame", "-ac", "1",
+            ]
+        ),
         // Full-range H.264: ffprobe's `yuvj420p`, reported `yuv420p`.
         (
             "full-range.mp4",
