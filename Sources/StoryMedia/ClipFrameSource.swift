@@ -29,6 +29,9 @@ public final class ClipFrameSource {
     /// Frames the poster pick samples from its sequential decode of the clip's first half (at most
     /// ``posterWindowLimit`` seconds), when every keyframe was uninformative.
     public static let sequentialCandidateCount = 8
+    /// How far into the clip's first half the poster pick's last try decodes, in seconds, when
+    /// everything up to ``posterWindowLimit`` was uninformative.
+    public static let extendedWindowLimit = 10.0
 
     private let file: InputFile
     private let stream: MediaStream
@@ -180,11 +183,12 @@ public final class ClipFrameSource {
     /// The smart poster. Candidates are the first frame and the keyframes of the clip's opening
     /// (its first third, at most its first 3 s), up to 12, spread evenly. Near-black, near-white
     /// and flat frames are dropped; of the rest, the one closest to their mean colour histogram
-    /// wins. When the whole opening is dropped (a long fade-in, a title card), keyframes of the
-    /// rest of the clip's first half are tried the same way. When they are too, the first half
-    /// (at most its first 3 s) is decoded in order, non-key frames included, and about 8 frames
-    /// evenly spread in time are tried; when those are dropped as well, the first decodable frame
-    /// is used.
+    /// wins (of equals, the one with the most contrast). When the whole opening is dropped (a long
+    /// fade-in, a title card), keyframes of the rest of the clip's first half are tried the same
+    /// way. When they are too, the first half (at most its first 3 s) is decoded in order,
+    /// non-key frames included, and about 8 frames evenly spread in time are tried; then, the
+    /// same way, the rest of the first half up to 10 s. When every candidate is dropped, the one
+    /// with the most contrast is used (the first frame of an all-black clip).
     public func posterFrame(size: FrameSize) throws -> RGBAImageBuffer {
         try MediaError.naming(path) { try pickPoster(size: size) }
     }
@@ -209,8 +213,19 @@ public final class ClipFrameSource {
             chosen = FrameStatistics.typicalIndex(of: decoded.map(\.statistics)).map { $0 + candidates.count }
             candidates += decoded
         }
+        let extendedEnd = min(clipDuration / 2, ClipFrameSource.extendedWindowLimit)
+        if chosen == nil, extendedEnd > ClipFrameSource.posterWindowLimit {
+            // An opening longer than the window is black (a long black intro with few
+            // keyframes): decode on, up to the first half (at most 10 s), as a last try.
+            let decoded = try sequentialCandidates(
+                from: ClipFrameSource.posterWindowLimit, through: extendedEnd,
+                count: ClipFrameSource.sequentialCandidateCount)
+            chosen = FrameStatistics.typicalIndex(of: decoded.map(\.statistics)).map { $0 + candidates.count }
+            candidates += decoded
+        }
         guard !candidates.isEmpty else { throw MediaError(.invalidMedia, path: path, "no decodable video frame") }
-        return try deliver(candidates[chosen ?? 0].frame, size: size, clamped: false)
+        let pick = chosen ?? FrameStatistics.leastUninformativeIndex(of: candidates.map(\.statistics)) ?? 0
+        return try deliver(candidates[pick].frame, size: size, clamped: false)
     }
 
     // MARK: - Decoding
@@ -343,20 +358,21 @@ public final class ClipFrameSource {
         return try frames.map { ($0, try converter.statistics(of: $0)) }
     }
 
-    /// Poster candidates decoded in order from the clip's start, non-key frames included, up to
-    /// `end` seconds: the first frame shown, then the first frame at or after each further
-    /// `end / count` seconds, at most `count` in all. Frames no other frame refers to are not
-    /// decoded while they are shown before the next wanted time (none of them could be taken).
-    private func sequentialCandidates(through end: Double, count: Int) throws
+    /// Poster candidates decoded in order from `start` seconds (the clip's start by default),
+    /// non-key frames included, up to `end` seconds: the first frame shown from `start`, then the
+    /// first frame at or after each further `(end - start) / count` seconds, at most `count` in
+    /// all. Frames no other frame refers to are not decoded while they are shown before the next
+    /// wanted time (none of them could be taken).
+    private func sequentialCandidates(from start: Double = 0, through end: Double, count: Int) throws
         -> [(frame: Frame, statistics: FrameStatistics)]
     {
         guard count > 0 else { return [] }
         let reader = try sequential()
-        try reader.seek(toKeyframeBefore: origin)
+        var wanted = start > 0 ? timestamp(atSeconds: start) : origin
+        try reader.seek(toKeyframeBefore: wanted)
         let endTimestamp = timestamp(atSeconds: end)
         var candidates: [(frame: Frame, statistics: FrameStatistics)] = []
         let frame = try Frame()
-        var wanted = origin
         reader.decodeOnlyReferenceFrames(shownBefore: wanted)
         while candidates.count < count, try reader.next(into: frame) {
             guard let shown = frame.presentationTimestamp, shown >= origin else { continue }
@@ -365,7 +381,7 @@ public final class ClipFrameSource {
             let kept = try Frame()
             kept.take(from: frame)
             candidates.append((kept, try converter.statistics(of: kept)))
-            wanted = timestamp(atSeconds: end * Double(candidates.count) / Double(count))
+            wanted = timestamp(atSeconds: start + (end - start) * Double(candidates.count) / Double(count))
             reader.decodeOnlyReferenceFrames(shownBefore: wanted)
         }
         return candidates

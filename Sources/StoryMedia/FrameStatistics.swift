@@ -129,7 +129,9 @@ public struct FrameStatistics: Sendable, Equatable {
     /// The smart pick among candidates: drop the uninformative ones, then take the one whose
     /// histogram is closest to the mean histogram of those left (the most typical look of the
     /// opening, not an outlier such as a flash or a transition). Nil when every candidate is
-    /// uninformative; ties go to the earliest.
+    /// uninformative. Ties (within rounding) go to the one with the most contrast (luma
+    /// deviation), then to the earliest: two candidates are always equally far from their mean,
+    /// and in a fade-in the earlier one is the darker.
     public static func typicalIndex(of candidates: [FrameStatistics]) -> Int? {
         let kept = candidates.indices.filter { !candidates[$0].isUninformative }
         guard let first = kept.first else { return nil }
@@ -137,6 +139,16 @@ public struct FrameStatistics: Sendable, Equatable {
         for index in kept {
             for (bin, value) in candidates[index].histogram.enumerated() { mean[bin] += value / Double(kept.count) }
         }
-        return kept.min { candidates[$0].histogramDistance(to: mean) < candidates[$1].histogramDistance(to: mean) }
+        let distances = kept.map { candidates[$0].histogramDistance(to: mean) }
+        guard let nearest = distances.min() else { return nil }
+        let tied = zip(kept, distances).filter { $0.1 <= nearest + 1e-12 }.map(\.0)
+        return tied.max { candidates[$0].lumaDeviation < candidates[$1].lumaDeviation } ?? first
+    }
+
+    /// The candidate to show when every one is uninformative: the one with the most contrast
+    /// (a dark scene's brightest moment rather than its first frame), the earliest of equals
+    /// (the first frame of an all-black clip). Nil only for no candidates.
+    public static func leastUninformativeIndex(of candidates: [FrameStatistics]) -> Int? {
+        candidates.indices.max { candidates[$0].lumaDeviation < candidates[$1].lumaDeviation }
     }
 }

@@ -12,6 +12,10 @@ public struct BundlePlan: Sendable {
     /// BT.709; 5: the poster pick counts a fine texture as detail, not as a flat frame, and the planar
     /// cube kernel rounds every pixel alike).
     public static let rendererVersion = "storyreel-render-5"
+    /// The poster pick's own version, part of the poster's and the thumbnail's keys only, so that
+    /// a change to the pick makes only those again (2: of equally typical candidates the one with
+    /// the most contrast, a last try up to 10 s in, and the most contrasty of all-dropped ones).
+    static let posterPick = "pick=2"
     /// storyreel's version, printed by `--version` and written into manifests as the generator.
     public static let toolVersion = "0.3.0"
 
@@ -212,8 +216,8 @@ public struct BundlePlan: Sendable {
             options.clipMode == .reference ? nil : "clips/\(record.id).\((clip as NSString).pathExtension.lowercased())"
         let stills = try key(["stills", sha, size, "fill", "jpeg=\(RenderOptions.stillQuality)"])
         return .init(
-            clip: copy, poster: "posters/\(try key(["poster", sha, size])).jpg",
-            thumbnail: "thumbs/\(try key(["thumbnail", sha, "\(RenderOptions.thumbnailWidth)"])).jpg",
+            clip: copy, poster: "posters/\(try key(["poster", sha, size, posterPick])).jpg",
+            thumbnail: "thumbs/\(try key(["thumbnail", sha, "\(RenderOptions.thumbnailWidth)", posterPick])).jpg",
             firstFrame: "stills/\(stills)-first.jpg", lastFrame: "stills/\(stills)-last.jpg")
     }
 

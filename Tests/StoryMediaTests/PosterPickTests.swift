@@ -139,6 +139,44 @@ import Testing
         #expect(FrameStatistics.typicalIndex(of: candidates) == 4)
     }
 
+    /// Two candidates are always equally near their mean: the earlier won, which in a fade-in
+    /// is the darker (a poster of mean luma 41 where the content has 125).
+    @Test func ofEquallyTypicalCandidatesTheOneWithMoreContrastWins() {
+        let dim = Self.statistics(mean: 40, deviation: 20, histogram: [0.8, 0.2, 0, 0])
+        let bright = Self.statistics(mean: 90, deviation: 45, histogram: [0.2, 0.8, 0, 0])
+        #expect(FrameStatistics.typicalIndex(of: [dim, bright]) == 1)
+        #expect(FrameStatistics.typicalIndex(of: [bright, dim]) == 0)
+        #expect(FrameStatistics.typicalIndex(of: [dim, dim]) == 0, "the earliest of equals")
+        // All dropped: the one with the most contrast, else the first.
+        let black = Self.statistics(mean: 2, deviation: 1, histogram: [1, 0, 0, 0])
+        let night = Self.statistics(mean: 20, deviation: 9, histogram: [1, 0, 0, 0])
+        #expect(FrameStatistics.leastUninformativeIndex(of: [black, night, black]) == 1)
+        #expect(FrameStatistics.leastUninformativeIndex(of: [black, black]) == 0)
+        #expect(FrameStatistics.leastUninformativeIndex(of: []) == nil)
+    }
+
+    /// 3.2 s of black, then the test pattern, with one keyframe: every candidate up to 3 s is
+    /// black, and the old pick gave the black first frame.
+    @Test func aBlackIntroLongerThanTheWindowWithOneKeyframeGivesAPosterOfTheContent() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.path("long-black.mp4")
+        let made = try TestEnvironment.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "color=black:s=180x320:r=30:d=3.2", "-f", "lavfi", "-i",
+                "testsrc2=s=180x320:r=30:d=6", "-filter_complex", "[0][1]concat=n=2:v=1", "-c:v", "libx264",
+                "-x264-params", "keyint=1000:min-keyint=1000:scenecut=0", "-pix_fmt", "yuv420p", clip,
+            ])
+        try #require(made.status == 0, "\(made.stderr)")
+        let source = try ClipFrameSource(path: clip)
+        let poster = try source.posterFrame(size: .width(90))
+        #expect(!FrameStatistics(of: poster).isUninformative)
+        let shown = try #require(source.lastFrameTime)
+        #expect(shown >= 3.2 && shown <= 4.6, "poster at \(shown) s: the content, in the first half")
+        let reference = try FFmpegReference.frame(clip, at: max(0, shown - 0.001), width: 90, height: 160)
+        #expect(PixelComparison.psnr(poster.pixels, reference) >= 30)
+    }
+
     @Test func allUninformativeGivesNoPick() {
         let candidates = [
             Self.statistics(mean: 2, histogram: [1, 0]), Self.statistics(mean: 250, histogram: [0, 1]),
