@@ -70,6 +70,12 @@ public struct StoryInput: Sendable {
                     clips.append("\(name)/\(file)")
                 }
             }
+            if clips.isEmpty, files.contains(where: TemporaryFile.isTemporaryName) {
+                // An ingest is copying this new story's first clip (or one was killed doing so):
+                // not a story yet, and no fault of this run's.
+                warnings.append("\(name): no clip yet, only an ingest's temporary copy; not rendered this time")
+                continue
+            }
             var avatar = ["avatar.jpg", "avatar.png"].first { files.contains($0) }.map { "\(name)/\($0)" }
             if let relative = avatar, root.resolve(relative) == .outside {
                 skipped.append(SkippedEntry(path: relative, story: name, reason: InputRoot.outsideReason))

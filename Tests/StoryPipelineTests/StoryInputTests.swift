@@ -27,6 +27,25 @@ import Testing
         #expect(StoryHandle.problem(with: String(repeating: "a", count: 64)) == nil)
     }
 
+    /// `ingest` makes a new story's folder, then copies the clip in under a temporary name: a
+    /// render in between skipped the story as having no playable clip and exited 65.
+    @Test func aNewStoryWhoseFirstClipIsStillBeingIngestedIsNotAFailure() throws {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("stories")
+        try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: TestEnvironment.sample("sixty-fps.mp4"), toPath: "\(stories)/ana/1.mp4")
+        try FileManager.default.createDirectory(atPath: "\(stories)/zoe", withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: "\(stories)/zoe/.0001-upload.mp4.a1B2c3.storyreel-tmp", contents: Data())
+        // A folder with nothing in it, or only someone's dot-file, is still a story without a clip.
+        try FileManager.default.createDirectory(atPath: "\(stories)/empty", withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: "\(stories)/empty/.notes", contents: Data())
+        let input = try StoryInput.load(stories)
+        #expect(input.stories.map(\.handle) == ["ana", "empty"])
+        #expect(input.skipped.isEmpty)
+        #expect(input.warnings == ["zoe: no clip yet, only an ingest's temporary copy; not rendered this time"])
+    }
+
     @Test func sampleStoriesLoadInPlayOrder() throws {
         let input = try StoryInput.load(TestEnvironment.sample("stories"))
         #expect(input.stories.map(\.handle) == ["ana.lima", "ben_k", "chloe", "dev-ops"])
