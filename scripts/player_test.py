@@ -41,7 +41,7 @@ BUNDLES = {"demo": [], "both-directions": ["--both-directions"]}
 FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-clip": "missing-clip", "rtl": "rtl",
            "neighbours-next": "neighbours-next", "neighbours-previous": "neighbours-previous",
            "missing-transition": "missing-transition", "no-stills": "no-stills", "version-2": "version-2",
-           "no-version": "no-version", "hevc-transitions": "hevc-transitions",
+           "no-version": "no-version", "version-0.5": "version-0.5", "hevc-transitions": "hevc-transitions",
            "missing-stills": "missing-stills"}
 # Right-to-left display names for the rtl bundle, each ending in punctuation, whose place shows
 # the direction: on the left of the name when it is laid out right to left.
@@ -220,6 +220,7 @@ def setUpModule():
         item.pop(key) for story in manifest["stories"] for item in story["items"] for key in ("firstFrame", "lastFrame")])
     make_variant_bundle("version-2", lambda manifest: manifest.update(version=2))
     make_variant_bundle("no-version", lambda manifest: manifest.pop("version"))
+    make_variant_bundle("version-0.5", lambda manifest: manifest.update(version=0.5))
     make_variant_bundle("missing-stills", break_stills)
     make_variant_bundle("hevc-transitions", lambda manifest: [
         transition.update(codecs="hvc1.1.6.L90.90") for transition in manifest["transitions"]])
@@ -874,6 +875,12 @@ class PlayerPageTests(unittest.TestCase):
         message = DRIVER.execute_script("const p = document.getElementById('empty'); return p.hidden ? '' : p.textContent")
         self.assertEqual(message, "This bundle's manifest is version 2, newer than this player reads (1).")
         self.load("no-version")
+        message = DRIVER.execute_script("const p = document.getElementById('empty'); return p.hidden ? '' : p.textContent")
+        self.assertEqual(message, "This bundle's manifest has no version this player reads (1).")
+        # The next QA pass: the page played versions 0, -1 and 0.5 (anything up to 1), which
+        # StoryreelKit and validate refuse.
+        self.load("version-0.5")
+        self.assertEqual(DRIVER.execute_script("return document.querySelectorAll('.story').length"), 0)
         message = DRIVER.execute_script("const p = document.getElementById('empty'); return p.hidden ? '' : p.textContent")
         self.assertEqual(message, "This bundle's manifest has no version this player reads (1).")
 

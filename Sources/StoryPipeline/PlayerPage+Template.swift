@@ -777,9 +777,10 @@ extension PlayerPage {
                 if (response.ok) manifest = await response.json();
               } catch (e) { /* the embedded copy */ }
             }
-            // A manifest newer than this page reads is not guessed at (StoryreelKit refuses it too).
-            if (typeof manifest.version !== 'number' || !(manifest.version <= 1)) {
-              $('empty').textContent = typeof manifest.version === 'number'
+            // A manifest of a version this page does not read is not guessed at (StoryreelKit
+            // refuses it too): newer than 1, or not a whole number from 1 on (0, -1, 0.5).
+            if (!Number.isInteger(manifest.version) || manifest.version !== 1) {
+              $('empty').textContent = Number.isInteger(manifest.version) && manifest.version > 1
                 ? `This bundle's manifest is version ${manifest.version}, newer than this player reads (1).`
                 : "This bundle's manifest has no version this player reads (1).";
               $('empty').hidden = false;

@@ -145,8 +145,9 @@ public struct StoryNavigator: Sendable {
     public func upcomingAssets(limit: Int) -> [String] {
         guard limit > 0 else { return [] }
         var assets: [String] = []
+        var listed: Set<String> = []
         func add(_ asset: String?) {
-            if let asset, !assets.contains(asset) { assets.append(asset) }
+            if let asset, listed.insert(asset).inserted { assets.append(asset) }
         }
         func add(_ step: PlaybackStep) {
             switch step {
