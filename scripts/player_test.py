@@ -42,7 +42,7 @@ FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-c
            "neighbours-next": "neighbours-next", "neighbours-previous": "neighbours-previous",
            "missing-transition": "missing-transition", "no-stills": "no-stills", "version-2": "version-2",
            "no-version": "no-version", "version-0.5": "version-0.5", "hevc-transitions": "hevc-transitions",
-           "missing-stills": "missing-stills"}
+           "missing-stills": "missing-stills", "one-item-ben_k": "one-item-ben_k"}
 # Right-to-left display names for the rtl bundle, each ending in punctuation, whose place shows
 # the direction: on the left of the name when it is laid out right to left.
 RTL_NAMES = {"ana.lima": "\u0644\u064a\u0644\u0649 \u062d\u0633\u0646!", "ben_k": "\u05d3\u05e0\u05d4 \u05db\u05d4\u05df!"}
@@ -221,6 +221,8 @@ def setUpModule():
     make_variant_bundle("version-2", lambda manifest: manifest.update(version=2))
     make_variant_bundle("no-version", lambda manifest: manifest.pop("version"))
     make_variant_bundle("version-0.5", lambda manifest: manifest.update(version=0.5))
+    make_variant_bundle("one-item-ben_k", lambda manifest: manifest["stories"][1].update(
+        items=manifest["stories"][1]["items"][:1]))
     make_variant_bundle("missing-stills", break_stills)
     make_variant_bundle("hevc-transitions", lambda manifest: [
         transition.update(codecs="hvc1.1.6.L90.90") for transition in manifest["transitions"]])
@@ -493,6 +495,23 @@ class PlayerPageTests(unittest.TestCase):
                 self.assertEqual(len(self.steps()), len(case["events"]) + 1)
                 self.assert_no_flash()
                 DRIVER.execute_script("window.storyreelPlayer.close()")
+
+    def test_a_tap_during_the_turn_into_a_one_item_story_cuts_to_the_next_story(self):
+        # A QA pass: the page (and StoryreelKit) played ben_k -> chloe from ben_k's last frame,
+        # which was never on screen: the cube into ben_k was still turning.
+        self.load("one-item-ben_k")
+        self.open_first(CASE_RATE)
+        self.perform("tapForward", 1)
+        self.wait_for("return window.storyreelPlayer.steps().length >= 2")
+        self.perform("tapForward", 2)
+        self.wait_for("return window.storyreelPlayer.steps().length >= 3")
+        self.assertEqual(self.state()["phase"], "transition")
+        self.perform("tapForward", 3)
+        self.wait_for("return window.storyreelPlayer.steps().length >= 4")
+        self.assertEqual(self.steps(), [
+            {"item": "ana.lima#0"}, {"item": "ana.lima#1"},
+            {"transition": "forward", "from": "ana.lima", "to": "ben_k", "then": "ben_k#0"},
+            {"item": "chloe#0"}])
 
     def test_real_pointer_input_taps_and_swipes(self):
         self.load("demo")

@@ -155,15 +155,17 @@ extension PlayerPage {
               return this.transitions.get(`${direction} ${this.story(from).id} ${this.story(to).id}`) || null;
             }
             start(position) { return this.order.length ? { at: { story: position, item: this.firstUnseen(position) }, via: null } : END; }
-            // The next step from `at` for `event`: {at, via} or END.
-            next(at, event) {
+            // The next step from `at` for `event`: {at, via} or END. `turning`: a transition into
+            // `at` still turns, so `at` was never on screen and no forward turn starts from its
+            // last frame (a backward one starts from its first frame, where the turn was heading).
+            next(at, event, turning) {
               if (!at) return END;
               const count = this.order.length, items = this.story(at.story).items.length;
-              const last = at.item === items - 1, first = at.item === 0;
+              const last = at.item === items - 1 && !turning, first = at.item === 0;
               switch (event) {
                 case 'itemDidFinish': case 'tapForward':
-                  if (!last) return { at: { story: at.story, item: at.item + 1 }, via: null };
-                  return this.toNext(at, true);
+                  if (at.item < items - 1) return { at: { story: at.story, item: at.item + 1 }, via: null };
+                  return this.toNext(at, last);
                 case 'swipeToNextStory':
                   return this.toNext(at, last);
                 case 'tapBack':
@@ -498,10 +500,11 @@ extension PlayerPage {
             // During a transition the move starts from the item it lands on, which is passed
             // over unseen: it never played (it plays, with its transition, next time). Its end
             // (the test hook's itemDidFinish) lands the turn first: that item played, and is seen.
+            const turning = phase === 'transition' && name !== 'itemDidFinish';
             if (phase === 'transition' && name === 'itemDidFinish') land();
             else if (phase === 'transition') { phase = 'item'; transition = null; }
             const outgoing = item();
-            go(nav.next(at, name), outgoing);
+            go(nav.next(at, name, turning), outgoing);
           }
 
           // Chrome: progress bars, header, captions.

@@ -11,7 +11,11 @@
 ///   the transition into it still turns is not seen: it plays, with its transition, next time.
 /// - A transition plays only when its faces are what is on screen: `forward` from a story's
 ///   last item to the next story's first item, `backward` from a first item to a first item.
-///   Otherwise the step is a cut (a plain ``PlaybackStep/item(story:item:)``).
+///   Otherwise the step is a cut (a plain ``PlaybackStep/item(story:item:)``). So is a move on
+///   made while a transition turns: the item it lands on was never on screen, so no `forward`
+///   turn starts from its last frame (a tap during the turn into a one-item story cuts to the
+///   next story). A move back may reverse the turn: a `backward` turn starts from the landing's
+///   first frame, the face the turn was heading for.
 public struct StoryNavigator: Sendable {
     /// The bundle being played.
     public let manifest: Manifest
@@ -72,9 +76,16 @@ public struct StoryNavigator: Sendable {
     }
 
     /// A tap on the right: the same move as the item finishing; during a transition, the item it
-    /// was turning to is passed over unseen.
+    /// was turning to is passed over unseen (and the move is a cut).
     public mutating func tapForward() -> PlaybackStep {
         advance()
+    }
+
+    /// True while a transition is the current step: its landing item is not on screen yet, so
+    /// no `forward` turn may start from its last frame.
+    private var isTurning: Bool {
+        if case .transition = current { return true }
+        return false
     }
 
     /// A tap on the left: the previous item; on a story's first item, the previous story from
@@ -97,7 +108,8 @@ public struct StoryNavigator: Sendable {
     /// only when leaving from a last item and arriving at a first item.
     public mutating func swipeToNextStory() -> PlaybackStep {
         guard let position else { return .end }
-        current = moveForward(leavingLastItem: position.item == story(atSlot: position.slot).items.count - 1)
+        current = moveForward(
+            leavingLastItem: !isTurning && position.item == story(atSlot: position.slot).items.count - 1)
         markOnScreenItemSeen()
         return current
     }
@@ -198,7 +210,7 @@ public struct StoryNavigator: Sendable {
         if position.item + 1 < story(atSlot: position.slot).items.count {
             current = land(slot: position.slot, item: position.item + 1)
         } else {
-            current = moveForward(leavingLastItem: true)
+            current = moveForward(leavingLastItem: !isTurning)
         }
         markOnScreenItemSeen()
         return current

@@ -39,13 +39,36 @@ import Testing
     @Test func oneItemPerStoryTakesEachTransitionForwardAndEachBackwardOnTapBack() {
         var navigator = StoryNavigator(manifest: Samples.manifest(items: [1, 1, 1], transitions: .both))
         #expect(Samples.describe(navigator.itemDidFinish()) == "forward:s1#0")
+        navigator.transitionDidFinish()
         #expect(Samples.describe(navigator.swipeToNextStory()) == "forward:s2#0", "a last item is also a first")
+        navigator.transitionDidFinish()
         #expect(Samples.describe(navigator.tapBack()) == "backward:s1#0")
+        navigator.transitionDidFinish()
         #expect(Samples.describe(navigator.swipeToPreviousStory()) == "backward:s0#0")
+        navigator.transitionDidFinish()
         #expect(Samples.describe(navigator.swipeToPreviousStory()) == "s0#0")
         #expect(Samples.describe(navigator.tapForward()) == "forward:s1#0")
+        navigator.transitionDidFinish()
         #expect(Samples.describe(navigator.tapForward()) == "forward:s2#0")
         #expect(Samples.describe(navigator.tapForward()) == "end")
+    }
+
+    /// From a QA pass: a tap during the turn into a one-item story played the next turn from that
+    /// story's last frame, which was never on screen (the cube jumped from mid-turn to another
+    /// picture). A move on while a transition turns is a cut; a move back still reverses the turn
+    /// (its first face is the landing's first frame, where the turn was heading).
+    @Test func aMoveOnWhileATransitionTurnsIsACut() {
+        let manifest = Samples.manifest(items: [1, 1, 1], transitions: .both)
+        let moves: [(String, (inout StoryNavigator) -> PlaybackStep)] = [
+            ("s2#0", { $0.tapForward() }), ("s2#0", { $0.swipeToNextStory() }), ("backward:s0#0", { $0.tapBack() }),
+            ("backward:s0#0", { $0.swipeToPreviousStory() }),
+        ]
+        for (expected, move) in moves {
+            var navigator = StoryNavigator(manifest: manifest)
+            #expect(Samples.describe(navigator.itemDidFinish()) == "forward:s1#0")
+            #expect(Samples.describe(move(&navigator)) == expected)
+            #expect(!navigator.seen.contains(Samples.item(story: 1, index: 0).id), "s1 was passed over unseen")
+        }
     }
 
     /// A story with no items decodes (the Kit checks types, not the rules `validate` checks), so
