@@ -54,6 +54,11 @@ public enum ClipProbe {
                 "the video track's timescale is 0 or 1 (ticks per second), so its frame times, rate and count "
                     + "cannot be trusted")
         }
+        if let degrees = videoStream?.orientation.unsnappedDegrees, let video {
+            warnings.append(
+                "the display matrix turns the picture by \(Int(degrees.rounded()))°, not a right angle: storyreel "
+                    + "shows it turned by \(video.rotation)°, the nearest, and players differ")
+        }
         let audio = file.bestStream(.audio).map {
             ClipInfo.Audio(codec: $0.codecName, sampleRate: $0.sampleRate, channels: $0.channelCount)
         }

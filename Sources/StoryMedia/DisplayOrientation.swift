@@ -8,14 +8,19 @@ public struct DisplayOrientation: Sendable, Equatable {
     public var rotation: Int
     /// True when the picture is also mirrored left to right (applied before turning).
     public var mirrored: Bool
+    /// The clockwise turn the display matrix asks for, 0..<360 degrees, when it is not a right
+    /// angle (a 45° matrix): ``rotation`` is then the nearest right angle, as storyreel shows it
+    /// (players differ). Nil for a right angle.
+    public var unsnappedDegrees: Double?
 
     /// No turn, no mirror.
     public static let upright = DisplayOrientation(rotation: 0, mirrored: false)
 
     /// Makes an orientation from its parts.
-    public init(rotation: Int, mirrored: Bool) {
+    public init(rotation: Int, mirrored: Bool, unsnappedDegrees: Double? = nil) {
         self.rotation = rotation
         self.mirrored = mirrored
+        self.unsnappedDegrees = unsnappedDegrees
     }
 
     /// Reads an orientation from a display matrix of 9 fixed-point values (a stream's, or a
@@ -45,6 +50,9 @@ public struct DisplayOrientation: Sendable, Equatable {
         }
         let rounded = Int((-counterClockwiseDegrees / 90).rounded()) * 90
         rotation = ((rounded % 360) + 360) % 360
+        let clockwise = (-counterClockwiseDegrees).truncatingRemainder(dividingBy: 360)
+        let offBy = abs(-counterClockwiseDegrees - Double(rounded))
+        unsnappedDegrees = offBy > 1 ? (clockwise < 0 ? clockwise + 360 : clockwise) : nil
     }
 
     /// True when the turn swaps width and height.

@@ -1,0 +1,34 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+@testable import StoryMedia
+
+/// A display matrix that is not a right-angle turn (a 45° one, made with `-metadata:s:v
+/// rotate=45`) was snapped to the nearest right angle without a word, where ffprobe says 45 and
+/// MediaInfo 315; browsers draw such a clip unturned, so its stills would not match the video.
+@Suite struct OffRightAngleMatrixTests {
+    @Test func aFortyFiveDegreeMatrixIsReportedAndWarned() throws {
+        let folder = try TemporaryFolder()
+        let upright = folder.path("upright.mp4")
+        let turned = folder.path("turned-45.mp4")
+        let made = try TestEnvironment.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=64x48:r=30:d=0.2", "-c:v", "libx264", upright,
+            ])
+        try #require(made.status == 0, "\(made.stderr)")
+        let copied = try TestEnvironment.run(
+            "ffmpeg", ["-v", "error", "-y", "-i", upright, "-c", "copy", "-metadata:s:v:0", "rotate=45", turned])
+        try #require(copied.status == 0, "\(copied.stderr)")
+        let info = try ClipProbe.inspect(path: turned)
+        #expect(info.video?.rotation == 270)
+        #expect(
+            info.warnings == [
+                "the display matrix turns the picture by 315°, not a right angle: storyreel shows it turned by 270°, "
+                    + "the nearest, and players differ"
+            ])
+        #expect(try ClipProbe.inspect(path: upright).warnings.isEmpty)
+        #expect(DisplayOrientation(matrix: [0, 1 << 16, 0, -(1 << 16), 0, 0, 0, 0, 1 << 30]).unsnappedDegrees == nil)
+    }
+}
