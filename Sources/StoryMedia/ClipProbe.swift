@@ -12,14 +12,14 @@ public enum ClipProbe {
         return try info(of: file)
     }
 
-    /// Sets the channel count of MPEG audio (MP3, MP2) from its first frame header, parsed with
-    /// FFmpeg's bitstream parser. An MP4's sample entry always says 2 channels (ISO's version-0
-    /// template), so a mono MP3 in an MP4 was reported as stereo, where ffprobe (which decodes)
-    /// and MediaInfo say 1. Reads packets: seek before decoding.
+    /// Sets the channel count of MPEG audio (MP3, MP2) from its first frame header. An MP4's
+    /// sample entry always says 2 channels (ISO's version-0 template), so a mono MP3 or MP2 in
+    /// an MP4 was reported as stereo, where ffprobe (which decodes) and MediaInfo say 1. Reads
+    /// packets: seek before decoding.
     static func completeAudioDetails(of file: InputFile) throws {
         let mpegAudio = [AV_CODEC_ID_MP3, AV_CODEC_ID_MP2, AV_CODEC_ID_MP1]
         guard let audio = file.bestStream(.audio), mpegAudio.contains(audio.parameters.pointee.codec_id),
-            let first = try audio.indexEntries.first, let parser = CodecDetailsParser(stream: audio)
+            let first = try audio.indexEntries.first
         else { return }
         file.discardAllStreams(except: audio)
         try file.seek(stream: audio, toKeyframeBefore: first.timestamp)
@@ -27,9 +27,8 @@ public enum ClipProbe {
         var packetsRead = 0
         while packetsRead < 4, try file.readPacket(into: packet) {
             guard packet.streamIndex == audio.index else { continue }
-            parser.parse(packet)
             packetsRead += 1
-            guard let channels = parser.channelCount else { continue }
+            guard let channels = mpegAudioChannels(packet) else { continue }
             let parameters = audio.parameters
             if parameters.pointee.ch_layout.nb_channels != channels {
                 av_channel_layout_uninit(&parameters.pointee.ch_layout)
@@ -37,6 +36,15 @@ public enum ClipProbe {
             }
             return
         }
+    }
+
+    /// The channel count an MPEG audio frame header at the start of `packet` gives (its mode
+    /// bits: 3 is mono, any other is two channels), or nil when the packet does not start with
+    /// one (11 sync bits, a layer).
+    static func mpegAudioChannels(_ packet: Packet) -> Int32? {
+        guard let data = packet.pointer.pointee.data, packet.pointer.pointee.size >= 4 else { return nil }
+        guard data[0] == 0xFF, data[1] & 0xE0 == 0xE0, (data[1] >> 1) & 3 != 0 else { return nil }
+        return data[3] >> 6 == 3 ? 1 : 2
     }
 
     /// The ``ClipInfo`` of an opened file. Throws `.invalidMedia` when the sample index is

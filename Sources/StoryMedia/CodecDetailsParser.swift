@@ -50,13 +50,6 @@ final class CodecDetailsParser {
     /// The pixel format the parser found, or nil.
     var pixelFormat: Int32? { parser.pointee.format >= 0 ? parser.pointee.format : nil }
 
-    /// The channel count the parser found in an audio frame's header, or nil. (The context starts
-    /// with the container's count, which an MPEG audio parser replaces with its frames'.)
-    var channelCount: Int32? {
-        let count = codecContext.pointee.ch_layout.nb_channels
-        return parser.pointee.duration > 0 && count > 0 ? count : nil
-    }
-
     /// The codec profile the parser found, or nil.
     var profile: Int32? { codecContext.pointee.profile >= 0 ? codecContext.pointee.profile : nil }
 

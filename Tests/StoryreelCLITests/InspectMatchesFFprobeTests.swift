@@ -51,6 +51,15 @@ import Testing
                 "sine=sample_rate=44100:duration=0.3", "-c:v", "libx264", "-c:a", "libmp3lame", "-ac", "1",
             ]
         ),
+        // Mono MP2 in an MP4 (MPEG audio layer II, which the demuxer calls mp3): the parser
+        // FFmpeg has for it leaves the sample entry's 2 channels.
+        (
+            "mono-mp2.mp4",
+            [
+                "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=0.3", "-f", "lavfi", "-i",
+                "sine=sample_rate=44100:duration=0.3", "-c:v", "libx264", "-c:a", "mp2", "-ac", "1",
+            ]
+        ),
         // Full-range H.264: ffprobe's `yuvj420p`, reported `yuv420p`.
         (
             "full-range.mp4",
