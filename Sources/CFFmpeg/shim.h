@@ -9,6 +9,9 @@
 #include <stdint.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <fcntl.h>
 #include <sys/xattr.h>
 #include <libavformat/avformat.h>
 #include <libavformat/avio.h>
@@ -73,6 +76,19 @@ static int cff_deadline_interrupt(void *opaque) {
 /// Returns 0, or -1 with errno set (a kernel without the option). prctl is variadic, which Swift
 /// cannot call.
 static inline int cff_disable_transparent_huge_pages(void) { return prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0); }
+
+/// Renames `from` to `to` only when nothing has the name `to` (Linux's renameat2 with
+/// RENAME_NOREPLACE, 1): -1 with errno EEXIST when something has it, EINVAL or ENOSYS where the
+/// file system or the kernel cannot (glibc's wrapper needs _GNU_SOURCE, which Swift's C import
+/// does not define).
+static inline int cff_rename_noreplace(const char *from, const char *to) {
+#ifdef SYS_renameat2
+    return (int)syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, 1);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
 
 /// Installs the deadline callback on a format context before it is opened.
 static inline void cff_install_deadline(AVFormatContext *context, int64_t *deadline) {

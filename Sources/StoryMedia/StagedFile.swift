@@ -1,3 +1,4 @@
+import CFFmpeg
 import Foundation
 
 /// A file being written under a ``TemporaryFile`` name, that takes its final name only once it
@@ -92,15 +93,22 @@ public final class StagedFile {
 
     /// Gives the finished file at `temporary` (in the same file system) the name `path`, and
     /// makes that durable. Not `exclusively`: a rename, replacing whatever file had the name.
-    /// `exclusively`: only when nothing has the name (else ``NameTaken``): a hard link, which
-    /// fails on an existing name, then the temporary name is removed; on a file system without
-    /// hard links, a name reserved with `O_EXCL` that the finished file then replaces. Errors
-    /// name `path`.
+    /// `exclusively`: only when nothing has the name (else ``NameTaken``): a rename that does not
+    /// replace (`renameat2`'s `RENAME_NOREPLACE`); where the file system cannot, a hard link,
+    /// which fails on an existing name, then the temporary name is removed; without hard links
+    /// either, a name reserved with `O_EXCL` that the finished file then replaces (a kill between
+    /// the two leaves that empty reservation). Errors name `path`.
     public static func moveIntoPlace(_ temporary: String, at path: String, exclusively: Bool) throws {
         func failure(_ what: String) -> MediaError {
             MediaError(.cannotCreateOutput, path: path, "\(what): \(String(cString: strerror(errno)))")
         }
-        if exclusively && link(temporary, path) == 0 {
+        if exclusively && cff_rename_noreplace(temporary, path) == 0 {
+            // Renamed; made durable below.
+        } else if exclusively && errno == EEXIST {
+            throw NameTaken(path: path)
+        } else if exclusively && [EINVAL, ENOSYS, EOPNOTSUPP].contains(errno) == false {
+            throw failure("cannot move the finished file into place")
+        } else if exclusively && link(temporary, path) == 0 {
             unlink(temporary)
         } else {
             if exclusively {
