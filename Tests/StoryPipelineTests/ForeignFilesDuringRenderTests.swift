@@ -1,5 +1,6 @@
 import Foundation
 import StoryMedia
+import StoryreelKit
 import StoryreelTestSupport
 import Synchronization
 import Testing
@@ -55,5 +56,36 @@ import Testing
             $0.hasSuffix(".storyreel-tmp")
         }
         #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
+    /// The turn and the outgoing clip's last-frame still are made together (the still is the
+    /// turn's face): the still was written, the turn found its name taken, and the still, made
+    /// again alone, met its own file and was failed as someone else's, dropping a clip that plays.
+    @Test func aTransitionsNameTakenDuringTheRenderCostsOnlyThatTransition() throws {
+        let folder = try TemporaryFolder()
+        let stories = try Self.stories(in: folder)
+        let bundle = folder.path("out")
+        var options = RenderOptions()
+        options.jobs = 1
+        options.settings.canvas = .fixed(width: 180, height: 320)
+        let plan = try BundlePlan.make(
+            input: try StoryInput.load(stories), settings: BundleSettings().applying(options.settings),
+            options: options, cache: nil)
+        let transitions = plan.units.filter { $0.kind == .transition }.map { BundlePaths.join(bundle, $0.output) }
+        let theirs = Data("someone's file\n".utf8)
+        let placed = Mutex<String?>(nil)
+        let summary = try BundleRenderer(input: stories, output: bundle, options: options).run(progress: { progress in
+            guard progress.current.hasPrefix("transition"), placed.withLock({ $0 == nil }) else { return }
+            let second = transitions.first { !FileManager.default.fileExists(atPath: $0) }!
+            placed.withLock { $0 = second }
+            FileManager.default.createFile(atPath: second, contents: theirs)
+        })
+        let taken = try #require(placed.withLock { $0 })
+        #expect(FileManager.default.contents(atPath: taken) == theirs)
+        #expect(summary.skipped.count == 1, "\(summary.skipped)")
+        #expect(summary.skipped.first?.reason.contains("\(taken) is a file storyreel did not write") == true)
+        let manifest = try Manifest(
+            jsonData: try Data(contentsOf: URL(fileURLWithPath: BundlePaths.join(bundle, BundlePaths.manifest))))
+        #expect(manifest.stories.map(\.id) == ["ana", "ben", "cy"], "every clip plays")
     }
 }
