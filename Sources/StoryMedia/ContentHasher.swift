@@ -40,6 +40,13 @@ public final class ContentHasher {
         return hasher.finalHex()
     }
 
+    /// SHA-256 of bytes, as hex.
+    public static func sha256(of data: Data) throws -> String {
+        let hasher = try ContentHasher()
+        data.withUnsafeBytes { hasher.update($0) }
+        return hasher.finalHex()
+    }
+
     /// SHA-256 of a file's contents, as hex, read in 1 MiB chunks.
     ///
     /// Only a regular file is read (a FIFO, a device or a symlink to one is refused at once

@@ -15,6 +15,16 @@ public final class BundleLedger: Sendable {
     struct Entry: Codable, Equatable, Sendable {
         var size: UInt64
         var modified: Int64
+        /// Empty for an output not written yet, only about to be (``pending``).
+        var sha256: String
+        /// The contents about to take the name (``BundleLedger/willWrite(_:data:)``), recorded
+        /// before a rename that a kill may interrupt: a file with them is storyreel's too.
+        var pending: Pending?
+    }
+
+    /// An output's contents about to be written: its size and SHA-256.
+    struct Pending: Codable, Equatable, Sendable {
+        var size: UInt64
         var sha256: String
     }
 
@@ -69,12 +79,33 @@ public final class BundleLedger: Sendable {
         guard let stamp = FileStamp(path: path, followingLinks: false) else { return .missing }
         guard stamp.isRegularFile else { return .notRegular }
         guard let entry = entries.withLock({ $0[relative] }) else { return .unknown }
-        if entry.size == stamp.size && entry.modified == stamp.modified { return .current }
-        guard entry.size == stamp.size, (try? ContentHasher.sha256(ofFileAt: path)) == entry.sha256 else {
-            return .changed
+        if !entry.sha256.isEmpty && entry.size == stamp.size && entry.modified == stamp.modified { return .current }
+        // The written contents, or those a run killed just after renaming them into place
+        // wrote (it had recorded them as pending, but not yet as written).
+        let known = [(entry.size, entry.sha256), entry.pending.map { ($0.size, $0.sha256) }].compactMap { $0 }
+            .filter { !$0.1.isEmpty && $0.0 == stamp.size }
+        if !known.isEmpty, let actual = try? ContentHasher.sha256(ofFileAt: path),
+            known.contains(where: { $0.1 == actual })
+        {
+            entries.withLock { $0[relative] = Entry(size: stamp.size, modified: stamp.modified, sha256: actual) }
+            return .current
         }
-        entries.withLock { $0[relative] = Entry(size: stamp.size, modified: stamp.modified, sha256: entry.sha256) }
-        return .current
+        // Only pending, and not what was pending: a file storyreel has not written.
+        return entry.sha256.isEmpty ? .unknown : .changed
+    }
+
+    /// Records that `data` is about to take the name `relative` (a rename that a kill may
+    /// interrupt), keeping what is recorded for the file there now: until ``record(_:sha256:)``,
+    /// either one is storyreel's. Save the ledger before the rename. Without this, a run killed
+    /// between renaming the manifest into place and saving the ledger left a manifest the next
+    /// run took for an edit, set aside with a warning.
+    public func willWrite(_ relative: String, data: Data) throws {
+        let pending = Pending(size: UInt64(data.count), sha256: try ContentHasher.sha256(of: data))
+        entries.withLock { entries in
+            var entry = entries[relative] ?? Entry(size: 0, modified: .min, sha256: "")
+            entry.pending = pending
+            entries[relative] = entry
+        }
     }
 
     /// Records `relative` as storyreel's, as it is now, with its contents' hash (computed when
@@ -137,7 +168,9 @@ public final class BundleLedger: Sendable {
     /// the shard ledgers it merged. Entries whose files are gone are dropped.
     public func save() throws {
         let snapshot = entries.withLock { current -> [String: Entry] in
-            current = current.filter { FileManager.default.fileExists(atPath: BundlePaths.join(bundle, $0.key)) }
+            current = current.filter {
+                $0.value.pending != nil || FileManager.default.fileExists(atPath: BundlePaths.join(bundle, $0.key))
+            }
             return current
         }
         let encoder = JSONEncoder()

@@ -152,28 +152,43 @@ public struct BundleRenderer: Sendable {
         } else if ledger.recorded.contains(PlayerPage.fileName), ledger.removeIfUnchanged(PlayerPage.fileName) {
             summary.pruned += 1
         }
+        // The settings before the manifest, which is the last thing a failure may leave as it was:
+        // settings ahead of the manifest only key the next run as this one (whose outputs are all
+        // in place), where settings behind it would re-key the bundle to the old ones.
+        try settings.save(in: output, over: saved)
         if (try? RegularFile.contents(of: manifestPath, maxSize: UInt64(bytes.count))) != bytes {
             try writeManifest(bytes, to: manifestPath, ledger: ledger, summary: &summary)
         }
-        if ledger.state(of: BundlePaths.manifest) != .current { try ledger.record(BundlePaths.manifest) }
+        if ledger.state(of: BundlePaths.manifest) != .current { try? ledger.record(BundlePaths.manifest) }
         summary.manifestPath = manifestPath
         if options.prune { summary.pruned += prune(keeping: referenced, ledger: ledger) }
+        do {
+            // The manifest is in place and the ledger already holds every output (saved with the
+            // manifest's contents as pending, just before it was written): a failure to save it
+            // again costs the next run a hash of the manifest, not the run.
+            try ledger.save()
+        } catch {
+            summary.warnings.append(
+                "the ledger could not be saved (\(MediaError.reason(of: error))); the bundle is complete, and the "
+                    + "next run checks the manifest by its contents")
+        }
         return try finish(
-            run, summary: &summary, skipped: skipped, started: started, ledger: ledger, settings: (settings, saved))
+            run, summary: &summary, skipped: skipped, started: started, ledger: nil, settings: nil)
     }
 
-    /// Fills in the summary and saves the ledger; rethrows the first output failure; then saves
-    /// the run's settings over the ones it read. They are saved last, once every output, the
-    /// manifest, the page and the ledger are written: a run interrupted (Ctrl-C, a cancelled CI
-    /// job) or stopped by a full disk leaves the bundle's settings as they were, and the note
-    /// that they changed is printed by the run that saves them.
+    /// Fills in the summary and saves the ledger (nil: saved already); rethrows the first output
+    /// failure; then saves the run's settings over the ones it read (a shard's; a full render
+    /// saves them just before its manifest, and passes nil). They are saved once every output and the ledger are
+    /// written: a run interrupted (Ctrl-C, a cancelled CI job) or stopped by a full disk before
+    /// then leaves the bundle's settings as they were, and the note that they changed is printed
+    /// by the run that saves them.
     private func finish(
-        _ run: UnitRun, summary: inout RenderSummary, skipped: [SkippedEntry], started: Date, ledger: BundleLedger,
-        settings: (run: BundleSettings, saved: BundleSettings?)
+        _ run: UnitRun, summary: inout RenderSummary, skipped: [SkippedEntry], started: Date, ledger: BundleLedger?,
+        settings: (run: BundleSettings, saved: BundleSettings?)?
     ) throws -> RenderSummary {
-        try ledger.save()
+        try ledger?.save()
         if let failure = run.outputFailure { throw failure }
-        try settings.run.save(in: output, over: settings.saved)
+        if let settings { try settings.run.save(in: output, over: settings.saved) }
         summary.rendered = run.rendered
         summary.cached = run.cached
         summary.skipped = options.shard == nil ? skipped : skipped + run.failures + run.transitionFailures.map(\.entry)
@@ -195,6 +210,8 @@ public struct BundleRenderer: Sendable {
         let state = ledger.state(of: BundlePaths.manifest)
         if state == .unknown, !BundleFolder.isStoryreelManifest(path) { throw foreign }
         try setAside(BundlePaths.manifest, ifChanged: state, ledger: ledger, summary: &summary)
+        try ledger.willWrite(BundlePaths.manifest, data: bytes)
+        try ledger.save()
         let privateFolder = BundlePaths.join(output, BundlePaths.privateFolder)
         do {
             try AtomicFile.write(bytes, to: path, stagingFolder: privateFolder, exclusively: state == .missing)
@@ -224,6 +241,8 @@ public struct BundleRenderer: Sendable {
             if current != page {
                 let privateFolder = BundlePaths.join(output, BundlePaths.privateFolder)
                 try setAside(name, ifChanged: state, ledger: ledger, summary: &summary)
+                try ledger.willWrite(name, data: page)
+                try ledger.save()
                 do {
                     try AtomicFile.write(page, to: path, stagingFolder: privateFolder, exclusively: state == .missing)
                 } catch is StagedFile.NameTaken {
