@@ -83,8 +83,8 @@ struct ManifestSchemaChecker {
             $0.utf8.count == 64 && $0.utf8.allSatisfy(Self.isLowercaseHex)
         }
         number(item["duration"], at: "\(path).duration", exclusiveMinimum: 0)
-        number(item["width"], at: "\(path).width", integer: true, minimum: 1)
-        number(item["height"], at: "\(path).height", integer: true, minimum: 1)
+        number(item["width"], at: "\(path).width", integer: true, minimum: 1, maximum: 8192)
+        number(item["height"], at: "\(path).height", integer: true, minimum: 1, maximum: 8192)
         choice(item["rotation"], at: "\(path).rotation", [.int(0), .int(90), .int(180), .int(270)])
         number(item["frameRate"], at: "\(path).frameRate", minimum: 0)
         _ = string(item["codec"], at: "\(path).codec")
@@ -108,8 +108,8 @@ struct ManifestSchemaChecker {
         number(transition["frames"], at: "\(path).frames", integer: true, minimum: 1)
         number(transition["fps"], at: "\(path).fps", exclusiveMinimum: 0)
         number(transition["duration"], at: "\(path).duration", exclusiveMinimum: 0)
-        number(transition["width"], at: "\(path).width", integer: true, minimum: 2)
-        number(transition["height"], at: "\(path).height", integer: true, minimum: 2)
+        number(transition["width"], at: "\(path).width", integer: true, minimum: 2, maximum: 8192)
+        number(transition["height"], at: "\(path).height", integer: true, minimum: 2, maximum: 8192)
         if let codecs = transition["codecs"] { _ = string(codecs, at: "\(path).codecs") }
     }
 

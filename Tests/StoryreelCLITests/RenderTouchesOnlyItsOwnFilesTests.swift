@@ -211,8 +211,17 @@ import Testing
         let copy = fixture.folder.path("copy")
         try FileManager.default.copyItem(atPath: fixture.folder.path("reel"), toPath: copy)
         try FileManager.default.removeItem(atPath: "\(copy)/.storyreel")
-        let transition = try #require(fixture.outputs("copy").first { $0.hasPrefix("transitions/") })
-        let poster = try #require(fixture.outputs("copy").first { $0.hasPrefix("posters/") })
+        // A transition and the poster of an item of a story it does not join (skipping that item
+        // replaces the transitions into and out of it, and a replaced one is not reported).
+        let manifest = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(copy)/manifest.json")))
+                as? [String: Any])
+        let joins = try #require((manifest["transitions"] as? [[String: Any]])?.first)
+        let transition = try #require(joins["src"] as? String)
+        let stories = try #require(manifest["stories"] as? [[String: Any]])
+        let apart = try #require(
+            stories.first { ![joins["from"] as? String, joins["to"] as? String].contains($0["id"] as? String) })
+        let poster = try #require(((apart["items"] as? [[String: Any]])?.last)?["poster"] as? String)
         for name in [transition, poster] {
             let whole = try Data(contentsOf: URL(fileURLWithPath: "\(copy)/\(name)"))
             try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: "\(copy)/\(name)"))

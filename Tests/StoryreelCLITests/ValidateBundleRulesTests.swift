@@ -78,6 +78,12 @@ import Testing
             ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "width"], Int.min)
         }
         #expect(item == ["stories[0].items[0].width: must be at least 1, got -9223372036854775808"])
+        // No picture over 8192 a side is decoded, so no item is one; the images' sizes were not
+        // checked for one (a QA re-check), and the schema had no maximum.
+        let wide = try problems(fixture) { manifest in
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "width"], 8193)
+        }
+        #expect(wide == ["stories[0].items[0].width: must be at most 8192, got 8193"])
     }
 
     /// Foundation reads a trailing comma and UTF-16; the page's `fetch(...).json()` does not, and
