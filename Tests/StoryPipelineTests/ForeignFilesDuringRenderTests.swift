@@ -22,7 +22,15 @@ import Testing
         return stories
     }
 
-    @Test func aTransitionAndAManifestPutThereDuringTheRenderAreKept() throws {
+    let folder: TemporaryFolder
+    let stories: String
+    let bundle: String
+    /// One job, so that the transitions are made first, one after the other; a small canvas.
+    let options: RenderOptions
+    /// The transitions' paths in the bundle, as planned.
+    let transitions: [String]
+
+    init() throws {
         let folder = try TemporaryFolder()
         let stories = try Self.stories(in: folder)
         let bundle = folder.path("out")
@@ -32,7 +40,12 @@ import Testing
         let plan = try BundlePlan.make(
             input: try StoryInput.load(stories), settings: BundleSettings().applying(options.settings),
             options: options, cache: nil)
-        let transitions = plan.units.filter { $0.kind == .transition }.map { BundlePaths.join(bundle, $0.output) }
+        transitions = plan.units.filter { $0.kind == .transition }.map { BundlePaths.join(bundle, $0.output) }
+        (self.folder, self.stories, self.bundle, self.options) = (folder, stories, bundle, options)
+    }
+
+    @Test func aTransitionAndAManifestPutThereDuringTheRenderAreKept() throws {
+        let transitions = self.transitions
         #expect(transitions.count == 2)
         let manifest = BundlePaths.join(bundle, BundlePaths.manifest)
         let theirs = Data("someone's file\n".utf8)
@@ -62,16 +75,7 @@ import Testing
     /// turn's face): the still was written, the turn found its name taken, and the still, made
     /// again alone, met its own file and was failed as someone else's, dropping a clip that plays.
     @Test func aTransitionsNameTakenDuringTheRenderCostsOnlyThatTransition() throws {
-        let folder = try TemporaryFolder()
-        let stories = try Self.stories(in: folder)
-        let bundle = folder.path("out")
-        var options = RenderOptions()
-        options.jobs = 1
-        options.settings.canvas = .fixed(width: 180, height: 320)
-        let plan = try BundlePlan.make(
-            input: try StoryInput.load(stories), settings: BundleSettings().applying(options.settings),
-            options: options, cache: nil)
-        let transitions = plan.units.filter { $0.kind == .transition }.map { BundlePaths.join(bundle, $0.output) }
+        let transitions = self.transitions
         let theirs = Data("someone's file\n".utf8)
         let placed = Mutex<String?>(nil)
         let summary = try BundleRenderer(input: stories, output: bundle, options: options).run(progress: { progress in
