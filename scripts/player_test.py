@@ -737,6 +737,40 @@ class PlayerPageTests(unittest.TestCase):
         seen = DRIVER.execute_script("return Object.keys(localStorage).filter(k => k.startsWith('storyreel.seen.'))")
         self.assertEqual(seen, [f"storyreel.seen.{first['items'][0]['id']}"])
 
+    def test_an_item_tapped_past_before_anything_of_it_showed_stays_unseen(self):
+        # From a QA pass: eight quick → marked items seen whose still and clip never reached the
+        # screen. An item is seen once its still or its video's first frame is painted.
+        first = MANIFESTS["demo"]["stories"][0]
+        self.load("demo")
+        self.open_first(1)
+        self.wait_for("return window.storyreelPlayer.state().currentTime > 0.05", 20)
+        second = first["items"][1]
+        try:
+            self.delayed([second["firstFrame"], second["src"]], 3)
+            self.key(Keys.ARROW_RIGHT)
+            self.wait_for("return window.storyreelPlayer.steps().length >= 2")
+            time.sleep(0.3)
+            self.key(Keys.ARROW_LEFT)
+            self.wait_for("return window.storyreelPlayer.steps().length >= 3")
+        finally:
+            self.undelayed()
+        seen = DRIVER.execute_script("return Object.keys(localStorage).filter(k => k.startsWith('storyreel.seen.'))")
+        self.assertEqual(seen, [f"storyreel.seen.{first['items'][0]['id']}"])
+
+    def test_space_on_a_focused_button_presses_it(self):
+        # From a QA pass: Space on a focused Close or Unmute paused the video instead (the
+        # page's own Space handler took every Space).
+        self.load("demo")
+        self.open_first(1)
+        self.wait_for("return window.storyreelPlayer.state().currentTime > 0.05", 20)
+        DRIVER.execute_script("document.getElementById('sound').focus()")
+        self.key(Keys.SPACE)
+        self.wait_for("return !window.storyreelPlayer.state().muted", 5)
+        self.assertFalse(self.state()["paused"])
+        DRIVER.execute_script("document.getElementById('close').focus()")
+        self.key(Keys.SPACE)
+        self.wait_for("return !document.getElementById('viewer').classList.contains('open')", 5)
+
     def test_a_move_stops_what_played_at_once(self):
         # From a QA pass: while the next item's still loaded, the previous clip played on, with
         # its sound, under the new item's caption.

@@ -398,12 +398,16 @@ extension PlayerPage {
 
           function enterItem(token) {
             const clip = item();
-            store.set(SEEN + clip.id, '1');
+            // Seen once something of it is on screen (its first-frame still, or its video's first
+            // frame): an item tapped past before either painted stays unseen (a QA pass found
+            // items marked seen that never showed).
+            const seen = () => { if (token === generation) store.set(SEEN + clip.id, '1'); };
             $('endcard').hidden = true;
             updateChrome();
             showStill(clip.firstFrame, token).then((ok) => {
               if (!ok) return;
-              if (!playable(clip)) { hideVideos(); startFallback(clip, token, "This clip can't play in this browser."); return; }
+              if (ok === true) seen();
+              if (!playable(clip)) { seen(); hideVideos(); startFallback(clip, token, "This clip can't play in this browser."); return; }
               keepUntilPresented(ok);
               $('note').hidden = true;
               const video = prepare(clip);
@@ -411,6 +415,7 @@ extension PlayerPage {
               // its stills too, rather than leaving the viewer on a still that never moves.
               const failed = () => {
                 if (token !== generation || fallback) return;
+                seen();
                 hideVideos();
                 startFallback(clip, token, "This clip couldn't be loaded.");
               };
@@ -425,6 +430,7 @@ extension PlayerPage {
                 event('itemDidFinish');
               };
               whenPresented(video, token, () => {
+                seen();
                 hideVideos(video);
                 video.style.zIndex = 4;
                 for (const other of stage.videos) if (other !== video) other.style.zIndex = 3;
@@ -670,7 +676,11 @@ extension PlayerPage {
             if (e.repeat && ['ArrowRight', 'ArrowLeft', ' ', 'Spacebar'].includes(e.key)) { e.preventDefault(); return; }
             if (e.key === 'ArrowRight') { e.preventDefault(); event('tapForward'); }
             else if (e.key === 'ArrowLeft') { e.preventDefault(); event('tapBack'); }
-            else if (e.key === ' ' || e.key === 'Spacebar') { e.preventDefault(); setPaused(!paused); }
+            // Space on a focused button presses that button, as on any button (it paused instead:
+            // Close and Unmute could not be pressed from the keyboard with Space).
+            else if ((e.key === ' ' || e.key === 'Spacebar') && !(e.target instanceof HTMLButtonElement)) {
+              e.preventDefault(); setPaused(!paused);
+            }
             else if (e.key === 'Escape') { e.preventDefault(); close(); }
           });
 
