@@ -757,6 +757,24 @@ class PlayerPageTests(unittest.TestCase):
         seen = DRIVER.execute_script("return Object.keys(localStorage).filter(k => k.startsWith('storyreel.seen.'))")
         self.assertEqual(seen, [f"storyreel.seen.{first['items'][0]['id']}"])
 
+    def test_a_swipe_down_closes_and_the_header_strip_takes_taps(self):
+        # From a QA pass in mobile emulation: a swipe down did nothing (Instagram and Zuck.js
+        # close), and the header's strip, over the tap zones, swallowed taps and swipes.
+        self.load("demo")
+        self.open_first(1)
+        self.wait_for("return window.storyreelPlayer.state().currentTime > 0.05", 20)
+        zones = DRIVER.find_element("id", "zones")
+        width, height = zones.size["width"], zones.size["height"]
+        bars = DRIVER.find_element("id", "bars")
+        # A tap on the progress bars, right of the middle: a tap forward.
+        ActionChains(DRIVER).move_to_element_with_offset(bars, width * 0.3, 0).click().perform()
+        self.wait_for("return window.storyreelPlayer.steps().length >= 2")
+        self.assertEqual(self.steps()[1], {"item": "ana.lima#1"})
+        ActionChains(DRIVER).move_to_element_with_offset(zones, 0, -height * 0.25).click_and_hold() \
+            .move_by_offset(0, height * 0.4).release().perform()
+        self.wait_for("return !document.getElementById('viewer').classList.contains('open')", 5)
+        self.assertEqual(len(self.steps()), 2, "a swipe down moves nothing")
+
     def test_space_on_a_focused_button_presses_it(self):
         # From a QA pass: Space on a focused Close or Unmute paused the video instead (the
         # page's own Space handler took every Space).

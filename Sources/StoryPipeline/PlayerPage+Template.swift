@@ -35,15 +35,19 @@ extension PlayerPage {
           background: #000; }
         .viewer.open { display: flex; }
         .frame:focus { outline: none; }
-        .frame { position: relative; height: 100vh; width: calc(100vh * 9 / 16); max-width: 100vw; overflow: hidden;
-          background: #000; }
-        @media (max-width: 600px) { .frame { width: 100vw; height: 100vh; } }
+        .frame { position: relative; height: 100vh; height: 100dvh; width: calc(100vh * 9 / 16);
+          width: calc(100dvh * 9 / 16); max-width: 100vw; overflow: hidden; background: #000;
+          -webkit-touch-callout: none; -webkit-user-select: none; user-select: none; }
+        @media (max-width: 600px) { .frame { width: 100vw; height: 100vh; height: 100dvh; } }
         .stage { position: absolute; inset: 0; }
         .layer { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover; opacity: 0;
           pointer-events: none; }
         .layer.shown { opacity: 1; }
         .chrome { position: absolute; left: 0; right: 0; top: 0; z-index: 20; padding: 8px 8px 24px;
-          background: linear-gradient(rgba(0,0,0,.45), rgba(0,0,0,0)); }
+          padding: max(8px, env(safe-area-inset-top)) max(8px, env(safe-area-inset-right)) 24px
+            max(8px, env(safe-area-inset-left));
+          background: linear-gradient(rgba(0,0,0,.45), rgba(0,0,0,0)); pointer-events: none; }
+        .chrome button { pointer-events: auto; }
         .bars { display: flex; gap: 3px; }
         .bar { flex: 1; height: 3px; border-radius: 2px; background: rgba(255,255,255,.35); overflow: hidden; }
         .bar > i { display: block; height: 100%; width: 0; background: #fff; }
@@ -51,7 +55,7 @@ extension PlayerPage {
         .head img { width: 32px; height: 32px; border-radius: 50%; object-fit: cover; background: #333; }
         .who { flex: 1; min-width: 0; display: flex; gap: 8px; align-items: baseline; }
         .name { font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-        .count { font-size: 12px; color: #ddd; }
+        .count { font-size: 12px; color: #ddd; white-space: nowrap; }
         .icon { width: 36px; height: 36px; border: 0; border-radius: 50%; background: rgba(0,0,0,.3); color: #fff;
           font-size: 16px; line-height: 1; cursor: pointer; }
         .icon svg { width: 18px; height: 18px; display: block; margin: auto; fill: none; stroke: #fff; stroke-width: 2.2;
@@ -85,15 +89,15 @@ extension PlayerPage {
         <ul class="row" id="row" aria-label="Stories"></ul>
         <p class="empty" id="empty" hidden>No stories in this bundle.</p>
         <div class="viewer" id="viewer" role="dialog" aria-modal="true" aria-label="Story viewer">
-          <div class="frame" id="frame" tabindex="-1">
+          <div class="frame" id="frame" role="group" tabindex="-1">
             <div class="stage" id="stage">
               <img class="layer" id="stillA" alt="" style="z-index:1">
               <img class="layer" id="stillB" alt="" style="z-index:2">
-              <video class="layer" id="videoA" playsinline muted preload="auto" style="z-index:3"></video>
-              <video class="layer" id="videoB" playsinline muted preload="auto" style="z-index:4"></video>
-              <video class="layer" id="videoC" playsinline muted preload="metadata" style="z-index:3"></video>
-              <video class="layer" id="videoD" playsinline muted preload="metadata" style="z-index:3"></video>
-              <video class="layer" id="cube" playsinline muted preload="auto" style="z-index:5"></video>
+              <video class="layer" id="videoA" aria-hidden="true" playsinline muted preload="auto" style="z-index:3"></video>
+              <video class="layer" id="videoB" aria-hidden="true" playsinline muted preload="auto" style="z-index:4"></video>
+              <video class="layer" id="videoC" aria-hidden="true" playsinline muted preload="metadata" style="z-index:3"></video>
+              <video class="layer" id="videoD" aria-hidden="true" playsinline muted preload="metadata" style="z-index:3"></video>
+              <video class="layer" id="cube" aria-hidden="true" playsinline muted preload="auto" style="z-index:5"></video>
             </div>
             <div class="zones" id="zones">
               <button type="button" class="zone back" id="back" aria-label="Previous item"></button>
@@ -112,7 +116,7 @@ extension PlayerPage {
             <div class="tapplay" id="tapToPlay" hidden><p role="status"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 5l12 7-12 7z"/></svg>Tap to play</p></div>
             <div class="loading" id="loading" role="status" hidden><span class="sr">Loading</span></div>
             <p class="note" id="note" role="status" hidden>This clip can't play in this browser.</p>
-            <div class="endcard" id="endcard" hidden><p style="margin:0 0 8px">You're all caught up.</p>
+            <div class="endcard" id="endcard" hidden><p role="status" style="margin:0 0 8px">You're all caught up.</p>
               <button type="button" class="link" id="closeEnd" aria-label="Close the viewer">close</button></div>
           </div>
         </div>
@@ -610,7 +614,9 @@ extension PlayerPage {
               event(dx < 0 ? 'swipeToNextStory' : 'swipeToPreviousStory');
               return;
             }
-            // A vertical drag (a scroll, a pull down) is no tap, with a mouse as with a touch.
+            // A swipe down closes the viewer, as in Instagram and Zuck.js; any other vertical drag
+            // (a scroll, a pull up) is no tap, with a mouse as with a touch.
+            if (dy > 80 && dy > Math.abs(dx)) { close(); return; }
             if (Math.abs(dy) > 40) return;
             // Under "Tap to play" a tap (or a hold) plays the item on screen; it does not move.
             if (blocked) { resume(); return; }
