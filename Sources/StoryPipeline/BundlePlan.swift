@@ -215,8 +215,13 @@ public struct BundlePlan: Sendable {
         let copy =
             options.clipMode == .reference ? nil : "clips/\(record.id).\((clip as NSString).pathExtension.lowercased())"
         let stills = try key(["stills", sha, size, "fill", "jpeg=\(RenderOptions.stillQuality)"])
+        // A poster is the pick shrunk to fit the canvas: keyed by the size it comes out at, so a
+        // canvas the picture fits in either way (its own, or a larger one) keeps the poster.
+        let poster =
+            ImageSize.of(.poster, picture: (record.width, record.height), canvas: canvas)
+            .map { "\($0.width)x\($0.height)" } ?? size
         return .init(
-            clip: copy, poster: "posters/\(try key(["poster", sha, size, posterPick])).jpg",
+            clip: copy, poster: "posters/\(try key(["poster", sha, poster, posterPick])).jpg",
             thumbnail: "thumbs/\(try key(["thumbnail", sha, "\(RenderOptions.thumbnailWidth)", posterPick])).jpg",
             firstFrame: "stills/\(stills)-first.jpg", lastFrame: "stills/\(stills)-last.jpg")
     }

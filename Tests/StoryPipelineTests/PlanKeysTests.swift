@@ -58,6 +58,17 @@ import Testing
             ["poster ", "first-frame ", "last-frame ", "transition "].contains { name.hasPrefix($0) }
         }
         #expect(changed == Set(expected))
+        // A poster is the picture shrunk to fit the canvas: the 540x960 samples fit their own
+        // canvas and 1080x1920 alike, so their posters keep their keys (a QA pass saw every
+        // poster made again for a --size that could not change them).
+        let larger = Self.changed(
+            base, try Self.keys(Self.samples) { $0.canvas = .fixed(width: 1080, height: 1920) })
+        #expect(
+            larger
+                == Set(
+                    base.keys.filter { name in
+                        ["first-frame ", "last-frame ", "transition "].contains { name.hasPrefix($0) }
+                    }))
     }
 
     @Test func aChangedClipChangesItsOwnOutputsAndTheTransitionShowingIt() throws {
