@@ -51,7 +51,8 @@ public enum PlanCommand: Command {
             let objects = zip(inputs, batch.results).map { input, result in
                 let named = inputs.count > 1 ? input : nil
                 switch result {
-                case .success(let (_, plan)): return planJSON(plan, input: named)
+                case .success(let (_, plan)):
+                    return planJSON(plan, input: named, ledger: bundle.map { BundleLedger(bundle: $0, shard: nil) })
                 case .failure(let error):
                     let failure = RenderCommand.failureJSON(error)
                     guard let named, case .object(let fields) = failure else { return failure }
@@ -92,7 +93,9 @@ public enum PlanCommand: Command {
     }
 
     /// `{"units": […], "skipped": […]}`, with `"input"` first when several INPUTs were given.
-    static func planJSON(_ plan: BundlePlan, input: String?) -> JSONValue {
+    /// With the bundle's `ledger` (`--bundle`), each unit also says whether it is `done`: its
+    /// output is in the bundle as storyreel wrote it, so a render would not make it again.
+    static func planJSON(_ plan: BundlePlan, input: String?, ledger: BundleLedger? = nil) -> JSONValue {
         let units = JSONValue.array(
             plan.shardUnits.map { unit in
                 var fields: [(String, JSONValue)] = [
@@ -102,6 +105,7 @@ public enum PlanCommand: Command {
                 if let transition = unit.transition {
                     fields += [("from", .string(transition.fromStory)), ("to", .string(transition.toStory))]
                 }
+                if let ledger { fields.append(("done", .bool(ledger.state(of: unit.output) == .current))) }
                 return .object(fields)
             })
         let skipped = JSONValue.array(

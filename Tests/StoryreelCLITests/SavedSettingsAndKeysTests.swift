@@ -105,18 +105,24 @@ import Testing
         let after = try planUnits(fixture, arguments)
         let changed = Set(after.subtracting(before).map { $0.split(separator: " ")[0] }.map(String.init))
         #expect(changed == Set(kinds), "\(arguments): \(changed)")
+        // With --bundle, plan says which of them are not done: exactly what render redoes.
+        #expect(try planUnits(fixture, arguments, notDoneOnly: true) == after.subtracting(before))
         let (result, summary) = try fixture.render(into: "reel", arguments)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(summary["rendered"] as? Int == after.subtracting(before).count, "exactly the changed units")
     }
 
-    /// `plan --json --bundle reel` with `extra`, as "kind output" lines.
-    func planUnits(_ fixture: BundleFixture, _ extra: [String]) throws -> Set<String> {
+    /// `plan --json --bundle reel` with `extra`, as "kind output" lines (those not `done` only,
+    /// when `notDoneOnly`).
+    func planUnits(_ fixture: BundleFixture, _ extra: [String], notDoneOnly: Bool = false) throws -> Set<String> {
         let result = try TestEnvironment.storyreel(
             ["plan", fixture.stories, "--json", "--bundle", fixture.folder.path("reel")] + extra)
         #expect(result.status == 0, "\(result.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        let units = object?["units"] as? [[String: Any]] ?? []
+        let units = (object?["units"] as? [[String: Any]] ?? []).filter { unit in
+            #expect(unit["done"] is Bool, "\(unit)")
+            return !notDoneOnly || unit["done"] as? Bool == false
+        }
         return Set(units.map { "\($0["kind"] as? String ?? "") \($0["output"] as? String ?? "")" })
     }
 
