@@ -32,7 +32,8 @@ public enum ManifestValidator {
         do {
             json = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            return ["manifest: not valid JSON"]
+            // Text Foundation cannot read at all: say why when the reason is its encoding.
+            return [JSONSyntaxFault.first(in: data).map { ManifestError($0).description } ?? "manifest: not valid JSON"]
         }
         var schema = ManifestSchemaChecker()
         if let fault = JSONSyntaxFault.first(in: data).map(ManifestError.init) {

@@ -16,9 +16,12 @@ public struct JSONSyntaxFault: Sendable, Equatable {
     public static func first(in data: Data) -> JSONSyntaxFault? {
         // JSON text begins with an ASCII character, so UTF-16 and UTF-32 put a zero byte in
         // its first four; a zero byte is nowhere in UTF-8 JSON (not even in a string).
-        if data.contains(0) || !isUTF8(data) {
+        if data.prefix(4).contains(0) || !isUTF8(data) {
             return JSONSyntaxFault(
                 path: "", message: "not valid JSON: the text is not UTF-8 (browsers read JSON as UTF-8)")
+        }
+        if data.contains(0) {
+            return JSONSyntaxFault(path: "", message: "not valid JSON: it holds a NUL byte")
         }
         guard let comma = JSONStructureScan(data).trailingComma else { return nil }
         return JSONSyntaxFault(

@@ -78,6 +78,12 @@ public struct Manifest: Codable, Sendable, Equatable {
         } catch let error as ManifestError {
             throw error
         } catch let error as DecodingError {
+            // Text Foundation cannot read at all: say why when the reason is its encoding.
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+                let fault = JSONSyntaxFault.first(in: data)
+            {
+                throw ManifestError(fault)
+            }
             throw ManifestError(error)
         }
         if let fault = JSONSyntaxFault.first(in: data) { throw ManifestError(fault) }

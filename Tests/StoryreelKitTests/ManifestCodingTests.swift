@@ -129,6 +129,14 @@ import Testing
         }
         // A UTF-8 byte order mark is read by every reader.
         #expect(decodingError(Data([0xEF, 0xBB, 0xBF]) + Data(text.utf8)) == nil)
+        // Text Foundation cannot read at all was only 'not valid JSON'; an encoding fault says so.
+        let generator = try #require(text.range(of: "\"generator\": \"storyreel"))
+        var latin1 = Data(text[..<generator.upperBound].utf8)
+        latin1.append(0xE9)
+        latin1.append(contentsOf: Data(text[generator.upperBound...].utf8))
+        #expect(
+            decodingError(latin1) == "manifest: not valid JSON: the text is not UTF-8 (browsers read JSON as UTF-8)")
+        #expect(decodingError(Data(text.utf8) + Data([0])) == "manifest: not valid JSON: it holds a NUL byte")
     }
 
     /// `-9223372036854775809` is no `Int`; read through a `Double` it became `Int.min`, which
