@@ -785,6 +785,17 @@ class PlayerPageTests(unittest.TestCase):
         self.key(Keys.SPACE)
         self.wait_for("return !window.storyreelPlayer.state().muted", 5)
         self.assertFalse(self.state()["paused"])
+        # A tap on the picture focuses its tap zone, a button too: Space there still pauses (a
+        # re-check found it moved on instead, after the first tap).
+        zones = DRIVER.find_element("id", "zones")
+        ActionChains(DRIVER).move_to_element_with_offset(zones, zones.size["width"] * 0.3, 0).click().perform()
+        self.wait_for("return window.storyreelPlayer.steps().length >= 2")
+        self.assertEqual(DRIVER.execute_script("return document.activeElement.id"), "forward")
+        self.key(Keys.SPACE)
+        self.wait_for("return window.storyreelPlayer.state().paused", 5)
+        self.assertEqual(len(self.steps()), 2)
+        self.key(Keys.SPACE)
+        self.wait_for("return !window.storyreelPlayer.state().paused", 5)
         DRIVER.execute_script("document.getElementById('close').focus()")
         self.key(Keys.SPACE)
         self.wait_for("return !document.getElementById('viewer').classList.contains('open')", 5)

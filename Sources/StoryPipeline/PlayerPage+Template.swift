@@ -682,9 +682,12 @@ extension PlayerPage {
             if (e.repeat && ['ArrowRight', 'ArrowLeft', ' ', 'Spacebar'].includes(e.key)) { e.preventDefault(); return; }
             if (e.key === 'ArrowRight') { e.preventDefault(); event('tapForward'); }
             else if (e.key === 'ArrowLeft') { e.preventDefault(); event('tapBack'); }
-            // Space on a focused button presses that button, as on any button (it paused instead:
-            // Close and Unmute could not be pressed from the keyboard with Space).
-            else if ((e.key === ' ' || e.key === 'Spacebar') && !(e.target instanceof HTMLButtonElement)) {
+            // Space on a focused button of the header or the end card presses that button, as on
+            // any button (it paused instead: Close and Unmute could not be pressed with Space).
+            // The tap zones are buttons too, focused by every tap on the picture: there Space
+            // pauses, or it would move on after the first tap.
+            else if ((e.key === ' ' || e.key === 'Spacebar')
+                     && !(e.target instanceof HTMLButtonElement && !e.target.classList.contains('zone'))) {
               e.preventDefault(); setPaused(!paused);
             }
             else if (e.key === 'Escape') { e.preventDefault(); close(); }
