@@ -18,10 +18,6 @@ public enum AtomicFile {
     ) throws {
         let file = try StagedFile(for: path, stagingFolder: stagingFolder, replacing: !exclusively)
         try file.append(data)
-        if exclusively {
-            try file.commitExclusively()
-        } else {
-            try file.commit()
-        }
+        try file.commit(exclusively: exclusively)
     }
 }

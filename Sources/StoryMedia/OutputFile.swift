@@ -117,11 +117,7 @@ public final class OutputFile {
         }
         try ffmpegCheck(av_write_trailer(context), "cannot write the trailer", kind: .ioFailure, path: path)
         try ffmpegCheck(avio_closep(&context.pointee.pb), "cannot close the file", kind: .ioFailure, path: path)
-        if exclusively {
-            try staged.commitExclusively()
-        } else {
-            try staged.commit()
-        }
+        try staged.commit(exclusively: exclusively)
         finished = true
     }
 

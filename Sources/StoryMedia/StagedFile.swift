@@ -3,8 +3,8 @@ import Foundation
 
 /// A file being written under a ``TemporaryFile`` name, that takes its final name only once it
 /// is complete and flushed to disk: what every atomic writer of storyreel is built on. Until
-/// ``commit()`` or ``commitExclusively()`` succeeds, the final path is untouched; a
-/// staged file dropped or failed is removed.
+/// ``commit(exclusively:)`` succeeds, the final path is untouched; a staged file dropped or
+/// failed is removed.
 public final class StagedFile {
     /// The path the finished file will have.
     public let path: String
@@ -16,7 +16,7 @@ public final class StagedFile {
     private let marked: Bool
     private var committed = false
 
-    /// The destination already exists and ``commitExclusively()`` may not replace it.
+    /// The destination already exists and ``commit(exclusively:)`` may not replace it.
     public struct NameTaken: Error {
         /// The destination.
         public var path: String
@@ -28,10 +28,10 @@ public final class StagedFile {
     /// Starts a file for `path`, staged in `stagingFolder` (a folder of storyreel's own on the
     /// same file system) or beside `path`. The finished file gets `permissions` less the umask,
     /// as any new file would. Throws `.cannotCreateOutput` when the staging folder cannot be
-    /// written or, when `replacing` (the file will be given its name with ``commit()``), when
-    /// `path` is anything but a regular file or nothing: a folder, a symlink, a device such as
-    /// `/dev/null`, a FIFO, which a rename would replace with a regular file. A file committed
-    /// with ``commitExclusively()`` never replaces anything, so it passes `replacing: false`.
+    /// written or, when `replacing` (the file will be given its name by a rename that replaces),
+    /// when `path` is anything but a regular file or nothing: a folder, a symlink, a device such
+    /// as `/dev/null`, a FIFO, which a rename would replace with a regular file. A file committed
+    /// `exclusively` never replaces anything, so it passes `replacing: false`.
     /// The file carries ``OutputMark``'s mark unless `marked` is false: a copy of someone's clip
     /// (`ingest`, `render`'s `clips/`) is their media, not an output storyreel may replace.
     public init(
@@ -68,72 +68,73 @@ public final class StagedFile {
     }
 
     /// Finishes writing (permissions, flushed to disk) and closes the file, still under its
-    /// temporary name, so that many staged files can wait for ``commit()`` without holding a
+    /// temporary name, so that many staged files can wait for ``commit(exclusively:)`` without holding a
     /// descriptor each.
     public func finish() throws {
         try finishWriting()
     }
 
-    /// Gives the finished file its name, replacing whatever file had it.
-    public func commit() throws {
+    /// Gives the finished file its name, replacing whatever file had it; `exclusively`: only
+    /// when nothing has that name (throws ``NameTaken`` otherwise).
+    public func commit(exclusively: Bool = false) throws {
         try finishWriting()
-        try StagedFile.moveIntoPlace(temporaryPath, at: path, exclusively: false)
-        committed = true
-        TemporaryFile.release(temporaryPath)
-    }
-
-    /// Gives the finished file its name only when nothing has that name (throws ``NameTaken``
-    /// otherwise).
-    public func commitExclusively() throws {
-        try finishWriting()
-        try StagedFile.moveIntoPlace(temporaryPath, at: path, exclusively: true)
+        try StagedFile.moveIntoPlace(temporaryPath, at: path, exclusively: exclusively)
         committed = true
         TemporaryFile.release(temporaryPath)
     }
 
     /// Gives the finished file at `temporary` (in the same file system) the name `path`, and
     /// makes that durable. Not `exclusively`: a rename, replacing whatever file had the name.
-    /// `exclusively`: only when nothing has the name (else ``NameTaken``): a rename that does not
-    /// replace (`renameat2`'s `RENAME_NOREPLACE`); where the file system cannot, a hard link,
-    /// which fails on an existing name, then the temporary name is removed; without hard links
-    /// either, a name reserved with `O_EXCL` that the finished file then replaces (a kill between
-    /// the two leaves that empty reservation). Errors name `path`.
+    /// `exclusively`: only when nothing has the name (else ``NameTaken``; see
+    /// ``placeWithoutReplacing(_:at:)``). Errors name `path`.
     public static func moveIntoPlace(_ temporary: String, at path: String, exclusively: Bool) throws {
-        func failure(_ what: String) -> MediaError {
-            MediaError(.cannotCreateOutput, path: path, "\(what): \(String(cString: strerror(errno)))")
-        }
-        if exclusively && cff_rename_noreplace(temporary, path) == 0 {
-            // Renamed; made durable below.
-        } else if exclusively && errno == EEXIST {
-            throw NameTaken(path: path)
-        } else if exclusively && [EINVAL, ENOSYS, EOPNOTSUPP].contains(errno) == false {
-            throw failure("cannot move the finished file into place")
-        } else if exclusively && link(temporary, path) == 0 {
-            unlink(temporary)
+        if exclusively {
+            try placeWithoutReplacing(temporary, at: path)
         } else {
-            if exclusively {
-                guard errno != EEXIST else { throw NameTaken(path: path) }
-                let reserved = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-                guard reserved >= 0 else {
-                    if errno == EEXIST { throw NameTaken(path: path) }
-                    throw failure("cannot create the file")
-                }
-                close(reserved)
-            }
-            if !exclusively {
-                try checkReplaceable(path)
-                try OutputMark.checkBeforeReplacing(path)
-            }
+            try checkReplaceable(path)
+            try OutputMark.checkBeforeReplacing(path)
             guard rename(temporary, path) == 0 else {
-                let error = failure("cannot move the finished file into place")
-                if exclusively { unlink(path) }
-                throw error
+                throw failure(path, "cannot move the finished file into place")
             }
         }
         let folder = open(path.containingFolder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard folder >= 0 else { return }
         fsync(folder)
         close(folder)
+    }
+
+    /// Gives `temporary` the name `path` only when nothing has it (else ``NameTaken``): a rename
+    /// that does not replace (`renameat2`'s `RENAME_NOREPLACE`); where the file system cannot, a
+    /// hard link, which fails on an existing name, then the temporary name is removed; without
+    /// hard links either, a name reserved with `O_EXCL` that the finished file then replaces (a
+    /// kill between the two leaves that empty reservation).
+    private static func placeWithoutReplacing(_ temporary: String, at path: String) throws {
+        if cff_rename_noreplace(temporary, path) == 0 { return }
+        guard errno != EEXIST else { throw NameTaken(path: path) }
+        guard [EINVAL, ENOSYS, EOPNOTSUPP].contains(errno) else {
+            throw failure(path, "cannot move the finished file into place")
+        }
+        if link(temporary, path) == 0 {
+            unlink(temporary)
+            return
+        }
+        guard errno != EEXIST else { throw NameTaken(path: path) }
+        let reserved = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard reserved >= 0 else {
+            if errno == EEXIST { throw NameTaken(path: path) }
+            throw failure(path, "cannot create the file")
+        }
+        close(reserved)
+        guard rename(temporary, path) == 0 else {
+            let error = failure(path, "cannot move the finished file into place")
+            unlink(path)
+            throw error
+        }
+    }
+
+    /// `what` failed at `path`, for the reason `errno` gives.
+    private static func failure(_ path: String, _ what: String) -> MediaError {
+        MediaError(.cannotCreateOutput, path: path, "\(what): \(String(cString: strerror(errno)))")
     }
 
     /// Throws `.cannotCreateOutput` when something other than a regular file has the name

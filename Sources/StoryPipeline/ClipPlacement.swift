@@ -61,11 +61,7 @@ enum ClipPlacement {
                     && FileStamp(path: source) == stamp, source)
         }
         if let expected = check.sha256 { try verify(hasher?.finalHex() == expected, source) }
-        if exclusive {
-            try output.commitExclusively()
-        } else {
-            try output.commit()
-        }
+        try output.commit(exclusively: exclusive)
     }
 
     private static func verify(_ unchanged: Bool, _ source: String) throws {
