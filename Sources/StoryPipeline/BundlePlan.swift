@@ -162,13 +162,11 @@ public struct BundlePlan: Sendable {
     /// read whole as it is. Throws `.invalidMedia` when it changed meanwhile (an upload still
     /// being written, a clip replaced), or had no stamp (it was not there).
     static func unchanged(_ path: String, since stamp: FileStamp?) throws -> FileStamp {
-        guard let stamp, FileStamp(path: path) == stamp else { throw BundlePlan.changedError(path) }
+        guard let stamp, FileStamp(path: path) == stamp else {
+            throw MediaError(
+                .invalidMedia, path: path, "it changed while storyreel read it; run again once it is complete")
+        }
         return stamp
-    }
-
-    /// The error for a source that changed while storyreel read it.
-    static func changedError(_ path: String) -> MediaError {
-        MediaError(.invalidMedia, path: path, "it changed while storyreel read it; run again once it is complete")
     }
 
     /// The units of this shard (all of them when `options.shard` is nil): unit i of the sorted

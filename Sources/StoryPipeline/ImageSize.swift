@@ -14,13 +14,11 @@ enum ImageSize {
     static func of(
         _ kind: WorkUnit.Kind, picture: (width: Int, height: Int), canvas: (width: Int, height: Int)
     ) -> Manifest.Size? {
-        let sides = PixelBudget.maximumSide
-        guard kind == .avatar || ((2...sides).contains(canvas.width) && (2...sides).contains(canvas.height)) else {
-            return nil
-        }
+        guard kind == .avatar || isCanvas(canvas) else { return nil }
         switch kind {
         case .poster, .thumbnail:
-            guard (1...sides).contains(picture.width), (1...sides).contains(picture.height) else { return nil }
+            let sides = 1...PixelBudget.maximumSide
+            guard sides.contains(picture.width), sides.contains(picture.height) else { return nil }
             let size = frameSize(of: kind, picture: picture, canvas: canvas)
                 .outputSize(displayWidth: picture.width, displayHeight: picture.height)
             return Manifest.Size(width: size.width, height: size.height)
@@ -31,6 +29,12 @@ enum ImageSize {
         case .clip, .transition:
             return nil
         }
+    }
+
+    /// True when `canvas` is one render can make (2 to 8192 pixels a side, as the schema says).
+    static func isCanvas(_ canvas: (width: Int, height: Int)) -> Bool {
+        let sides = 2...PixelBudget.maximumSide
+        return sides.contains(canvas.width) && sides.contains(canvas.height)
     }
 
     /// An avatar's size, whatever it is made from: ``RenderOptions/avatarSize`` square.

@@ -214,8 +214,7 @@ struct ManifestRuleChecker {
                     + ManifestSchemaChecker.format(transition.duration))
         }
         // A canvas out of the schema's range is reported once, as that, not at every transition.
-        let canvasSides = 2...PixelBudget.maximumSide
-        if canvasSides.contains(canvas.width), canvasSides.contains(canvas.height),
+        if ImageSize.isCanvas((canvas.width, canvas.height)),
             (transition.width, transition.height) != (canvas.width, canvas.height)
         {
             report(

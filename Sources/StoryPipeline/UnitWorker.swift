@@ -89,7 +89,7 @@ struct UnitWorker: Sendable {
     /// must not be filed under the old file's key.
     private func checkUnchanged(_ source: String) throws {
         guard let stamp = sourceStamps[source] else { return }
-        guard FileStamp(path: source) == stamp else { throw BundlePlan.changedError(source) }
+        _ = try BundlePlan.unchanged(source, since: stamp)
     }
 
     /// The poster (the pick shrunk to fit the canvas) or the thumbnail (180 px wide).
