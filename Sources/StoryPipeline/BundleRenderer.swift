@@ -209,14 +209,31 @@ public struct BundleRenderer: Sendable {
                 + "move it away and run again")
         let state = ledger.state(of: BundlePaths.manifest)
         if state == .unknown, !BundleFolder.isStoryreelManifest(path) { throw foreign }
-        try setAside(BundlePaths.manifest, ifChanged: state, ledger: ledger, summary: &summary)
-        try ledger.willWrite(BundlePaths.manifest, data: bytes)
-        try ledger.save()
-        let privateFolder = BundlePaths.join(output, BundlePaths.privateFolder)
-        do {
-            try AtomicFile.write(bytes, to: path, stagingFolder: privateFolder, exclusively: state == .missing)
-        } catch is StagedFile.NameTaken {
+        guard try writeRecorded(BundlePaths.manifest, bytes, state: state, ledger: ledger, summary: &summary) else {
             throw foreign
+        }
+    }
+
+    /// Writes `bytes` as the bundle's `relative` (the page or the manifest), whose ledger state
+    /// is `state`: one edited since storyreel wrote it is set aside first; the new contents are
+    /// recorded as pending and the ledger saved before the rename, so a run killed just after it
+    /// leaves a file the next run knows as its own; and a name that was free takes them only
+    /// while it still is. Returns false, having written nothing, when a file took that name
+    /// during the render.
+    private func writeRecorded(
+        _ relative: String, _ bytes: Data, state: BundleLedger.State, ledger: BundleLedger,
+        summary: inout RenderSummary
+    ) throws -> Bool {
+        try setAside(relative, ifChanged: state, ledger: ledger, summary: &summary)
+        try ledger.willWrite(relative, data: bytes)
+        try ledger.save()
+        do {
+            try AtomicFile.write(
+                bytes, to: BundlePaths.join(output, relative),
+                stagingFolder: BundlePaths.join(output, BundlePaths.privateFolder), exclusively: state == .missing)
+            return true
+        } catch is StagedFile.NameTaken {
+            return false
         }
     }
 
@@ -232,22 +249,16 @@ public struct BundleRenderer: Sendable {
         let path = BundlePaths.join(output, name)
         let state = ledger.state(of: name)
         let current = state == .missing ? nil : try? RegularFile.contents(of: path, maxSize: UInt64(page.count))
+        let foreign = "\(path): a file storyreel did not write; the player page was not written"
         switch state {
         case .notRegular:
             return "\(path): not a regular file storyreel wrote; the player page was not written"
         case .unknown where current != page && !isStoryreelPage(at: path):
-            return "\(path): a file storyreel did not write; the player page was not written"
+            return foreign
         case .missing, .current, .changed, .unknown:
-            if current != page {
-                let privateFolder = BundlePaths.join(output, BundlePaths.privateFolder)
-                try setAside(name, ifChanged: state, ledger: ledger, summary: &summary)
-                try ledger.willWrite(name, data: page)
-                try ledger.save()
-                do {
-                    try AtomicFile.write(page, to: path, stagingFolder: privateFolder, exclusively: state == .missing)
-                } catch is StagedFile.NameTaken {
-                    return "\(path): a file storyreel did not write; the player page was not written"
-                }
+            // Someone's file may also take a free name while the run writes (then it is kept).
+            if current != page, try !writeRecorded(name, page, state: state, ledger: ledger, summary: &summary) {
+                return foreign
             }
             if state != .current || current != page { try ledger.record(name) }
             return nil
