@@ -36,13 +36,9 @@ public enum ManifestValidator {
             return [JSONSyntaxFault.first(in: data).map { ManifestError($0).description } ?? "manifest: not valid JSON"]
         }
         var schema = ManifestSchemaChecker()
-        if let fault = JSONSyntaxFault.first(in: data).map(ManifestError.init) {
-            schema.report(fault.path, fault.message)
-        }
-        // A key given twice is lost in `json` (and StoryreelKit refuses the manifest for it).
-        if let duplicate = JSONDuplicateKey.first(in: data).map(ManifestError.init) {
-            schema.report(duplicate.path, duplicate.message)
-        }
+        // JSON browsers refuse, and a key given twice (lost in `json`): StoryreelKit refuses the
+        // manifest for either.
+        for fault in ManifestError.structuralFaults(in: data) { schema.report(fault.path, fault.message) }
         schema.check(manifest: json)
         let manifest: Manifest
         do {

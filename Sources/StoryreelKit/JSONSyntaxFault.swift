@@ -14,6 +14,11 @@ public struct JSONSyntaxFault: Sendable, Equatable {
     /// The first such fault in `data`, or nil when there is none. `data` should be JSON that
     /// Foundation reads (checked before); other bytes give nil or a fault, never a trap.
     public static func first(in data: Data) -> JSONSyntaxFault? {
+        first(in: data, scan: nil)
+    }
+
+    /// ``first(in:)``, from `scan` when `data` was scanned already.
+    static func first(in data: Data, scan: JSONStructureScan?) -> JSONSyntaxFault? {
         // JSON text begins with an ASCII character, so UTF-16 and UTF-32 put a zero byte in
         // its first four; a zero byte is nowhere in UTF-8 JSON (not even in a string).
         if data.prefix(4).contains(0) || !isUTF8(data) {
@@ -23,7 +28,7 @@ public struct JSONSyntaxFault: Sendable, Equatable {
         if data.contains(0) {
             return JSONSyntaxFault(path: "", message: "not valid JSON: it holds a NUL byte")
         }
-        guard let comma = JSONStructureScan(data).trailingComma else { return nil }
+        guard let comma = (scan ?? JSONStructureScan(data)).trailingComma else { return nil }
         return JSONSyntaxFault(
             path: comma.path,
             message: "not valid JSON: a comma before its closing '\(comma.closing)', which browsers refuse")

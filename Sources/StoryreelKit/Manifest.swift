@@ -86,8 +86,7 @@ public struct Manifest: Codable, Sendable, Equatable {
             }
             throw ManifestError(error)
         }
-        if let fault = JSONSyntaxFault.first(in: data) { throw ManifestError(fault) }
-        if let duplicate = JSONDuplicateKey.first(in: data) { throw ManifestError(duplicate) }
+        if let fault = ManifestError.structuralFaults(in: data).first { throw fault }
     }
 
     /// The manifest as `storyreel render` writes it: two-space indents, keys in a fixed order,

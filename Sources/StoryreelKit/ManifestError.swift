@@ -47,6 +47,16 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
         self.init(path: fault.path, fault.message)
     }
 
+    /// What a manifest's bytes hold that Foundation's decoder lets through but that other readers
+    /// refuse or read otherwise, from one scan: JSON that browsers refuse (``JSONSyntaxFault``),
+    /// then a key given twice (``JSONDuplicateKey``). Empty when there is neither.
+    public static func structuralFaults(in data: Data) -> [ManifestError] {
+        let scan = JSONStructureScan(data)
+        let syntax = JSONSyntaxFault.first(in: data, scan: scan).map(ManifestError.init)
+        let duplicate = scan.duplicateKeyPath.map { ManifestError(JSONDuplicateKey(path: $0)) }
+        return [syntax, duplicate].compactMap { $0 }
+    }
+
     /// `path: message`.
     public var description: String { "\(path): \(message)" }
 
