@@ -12,15 +12,8 @@ import Testing
         let folder = try TemporaryFolder()
         let upright = folder.path("upright.mp4")
         let turned = folder.path("turned-45.mp4")
-        let made = try TestEnvironment.run(
-            "ffmpeg",
-            [
-                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=64x48:r=30:d=0.2", "-c:v", "libx264", upright,
-            ])
-        try #require(made.status == 0, "\(made.stderr)")
-        let copied = try TestEnvironment.run(
-            "ffmpeg", ["-v", "error", "-y", "-i", upright, "-c", "copy", "-metadata:s:v:0", "rotate=45", turned])
-        try #require(copied.status == 0, "\(copied.stderr)")
+        try HostileFiles.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x48:r=30:d=0.2", "-c:v", "libx264", upright])
+        try HostileFiles.ffmpeg(["-i", upright, "-c", "copy", "-metadata:s:v:0", "rotate=45", turned])
         let info = try ClipProbe.inspect(path: turned)
         #expect(info.video?.rotation == 270)
         #expect(
