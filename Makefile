@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/storyreel
 # The fuzzer (scripts/fuzz.py, Debian's python3, standard library only): `make fuzz` runs
 # FUZZ_COUNT inputs of seed FUZZ_SEED against the release binary (or $STORYREEL_BIN when set);
-# `make test` runs the first FUZZ_SLICE of the same inputs against the same release binary.
+# `make test` runs the first FUZZ_SLICE of the same inputs against the static release binary.
 FUZZ := /usr/bin/python3 scripts/fuzz.py
 FUZZ_COUNT ?= 2000
 FUZZ_SEED ?= 1
@@ -45,14 +45,14 @@ deps:
 build: deps
 	$(SWIFT) build -c release --product storyreel
 
-# The tests drive the release binary, the one users run: without -Ounchecked a debug build's
-# renderer is unoptimised, and the render tests' transitions took minutes.
-test: deps
-	$(SWIFT) build -c release --product storyreel
+# The tests drive a release binary: without -Ounchecked a debug build's renderer is unoptimised,
+# and the render tests' transitions took minutes. They drive the one `make install` installs (the
+# static build, which check-deploy checks too), so `make test` makes one release build, not two.
+test: static
 	$(SWIFT) build --build-tests
-	STORYREEL_BIN=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build --parallel --num-workers 2
-	STORYREEL_BIN=$(CURDIR)/$(BIN) $(PLAYER_TEST)
-	$(FUZZ) --bin $(CURDIR)/$(BIN) --count $(FUZZ_SLICE) --seed $(FUZZ_SEED)
+	STORYREEL_BIN=$(CURDIR)/$(STATIC_BIN) $(SWIFT) test --skip-build --parallel --num-workers 2
+	STORYREEL_BIN=$(CURDIR)/$(STATIC_BIN) $(PLAYER_TEST)
+	$(FUZZ) --bin $(CURDIR)/$(STATIC_BIN) --count $(FUZZ_SLICE) --seed $(FUZZ_SEED)
 	SWIFT=$(SWIFT) bash scripts/kit-check.sh
 	$(MAKE) --no-print-directory check-ci-examples check-deploy
 
@@ -86,8 +86,8 @@ install: static
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(STATIC_BIN) $(DESTDIR)$(PREFIX)/bin/storyreel
 
-# `make test` checks a static binary built once and kept in .build/static (building it is another
-# full release build, about 1.5 min on 2 shared cores); `make static` or `make install` rebuilds it.
+# `make check-deploy` alone checks the static binary in .build/static, building it when there is
+# none; `make test` and `make static` bring it up to date first.
 $(STATIC_BIN):
 	$(MAKE) --no-print-directory static
 
