@@ -1151,6 +1151,9 @@ class PlayerPageTests(unittest.TestCase):
         caption = DRIVER.find_element("id", "caption").text
         self.assertIn("Ana Lima", caption)
         self.assertIn("1 of 2", caption)
+        # What the live region announces: the name and the count apart (it read "Ana Lima1 of 2").
+        self.assertEqual(DRIVER.execute_script("return document.getElementById('caption').textContent"),
+                         "Ana Lima, item 1 of 2")
         self.assertTrue(self.state()["muted"], "autoplay starts muted")
         DRIVER.find_element("id", "sound").click()
         self.assertFalse(self.state()["muted"])

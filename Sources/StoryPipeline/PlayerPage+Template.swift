@@ -107,7 +107,7 @@ extension PlayerPage {
               <div class="bars" id="bars" aria-hidden="true"></div>
               <div class="head">
                 <img id="headAvatar" alt="">
-                <p class="who" id="caption" aria-live="polite" style="margin:0"><span class="name" id="name" dir="auto"></span><span class="count" id="count"></span></p>
+                <p class="who" id="caption" aria-live="polite" style="margin:0"><span class="name" id="name" dir="auto"></span><span class="sr">, item </span><span class="count" id="count"></span></p>
                 <button type="button" class="icon" id="pause" aria-label="Pause" aria-pressed="false"></button>
                 <button type="button" class="icon" id="sound" aria-label="Unmute" aria-pressed="false"></button>
                 <button type="button" class="icon" id="close" aria-label="Close"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg></button>
@@ -520,7 +520,7 @@ extension PlayerPage {
           // Chrome: progress bars, header, captions.
           function updateChrome() {
             if (!at) return;
-            const story = nav.story(at.story), clip = item();
+            const story = nav.story(at.story);
             const bars = $('bars');
             if (bars.dataset.story !== story.id) {
               bars.dataset.story = story.id;
@@ -530,7 +530,6 @@ extension PlayerPage {
             $('name').textContent = story.user.displayName;
             $('count').textContent = `${at.item + 1} of ${story.items.length}`;
             $('frame').setAttribute('aria-label', `${story.user.displayName}, item ${at.item + 1} of ${story.items.length}`);
-            void clip;
           }
           function progress() {
             if (!at || phase === 'closed') return 0;
