@@ -73,7 +73,10 @@ public enum BundlePaths {
 
     /// True when `path` is `folder` or inside it (both already resolved).
     public static func isInside(_ path: String, _ folder: String) -> Bool {
-        path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+        // Byte by byte: Swift's `==` and `hasPrefix` take NFC and NFD spellings of a name for
+        // one, which the file system does not.
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        return path.utf8.elementsEqual(folder.utf8) || path.utf8.starts(with: prefix.utf8)
     }
 
     /// Where `path` would resolve once it exists: the real path of its nearest existing ancestor

@@ -27,7 +27,8 @@ struct InputRoot {
     /// Where `relative` (relative to the root) leads.
     func resolve(_ relative: String) -> Resolution {
         guard let resolved = BundlePaths.realPath(BundlePaths.join(path, relative)) else { return .missing }
-        return BundlePaths.isInside(resolved, realPath) && resolved != realPath ? .inside(resolved) : .outside
+        return BundlePaths.isInside(resolved, realPath) && !resolved.utf8.elementsEqual(realPath.utf8)
+            ? .inside(resolved) : .outside
     }
 
     /// The reason a path that leads outside is skipped.

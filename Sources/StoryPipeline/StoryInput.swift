@@ -36,17 +36,16 @@ public struct StoryInput: Sendable {
     /// subfolder at all (not a stories folder).
     public static func loadFolder(_ path: String) throws -> StoryInput {
         let root = InputRoot(path)
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: path)
-        } catch {
-            throw MediaError(.unreadableInput, path: path, "cannot list the folder")
-        }
+        let listing = try FolderListing(path: path)
         var stories: [StorySource] = []
         var skipped: [SkippedEntry] = []
         var warnings: [String] = []
         var sawFolder = false
-        for name in names.sorted(by: NaturalOrder.areInIncreasingOrder) where !name.hasPrefix(".") {
+        for entry in listing.undecodable where entry.isFolder {
+            sawFolder = true
+            skipped.append(SkippedEntry(path: entry.displayName, story: nil, reason: "not a story folder: \(notUTF8)"))
+        }
+        for name in listing.names.sorted(by: NaturalOrder.areInIncreasingOrder) where !name.hasPrefix(".") {
             let folder = (path as NSString).appendingPathComponent(name)
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
@@ -61,9 +60,21 @@ public struct StoryInput: Sendable {
                 skipped.append(SkippedEntry(path: name, story: nil, reason: InputRoot.outsideReason))
                 continue
             }
-            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            let folderListing: FolderListing
+            do {
+                folderListing = try FolderListing(path: folder)
+            } catch {
+                skipped.append(SkippedEntry(path: name, story: name, reason: MediaError.reason(of: error)))
+                continue
+            }
+            let files = folderListing.names
+            for entry in folderListing.undecodable where isClipFileName(entry.displayName) {
+                skipped.append(SkippedEntry(path: "\(name)/\(entry.displayName)", story: name, reason: notUTF8))
+            }
+            let (clipFiles, twins) = withoutNormalizationTwins(files.filter(isClipFileName))
+            skipped += twins.map { SkippedEntry(path: "\(name)/\($0.name)", story: name, reason: $0.reason) }
             var clips: [String] = []
-            for file in files.filter(isClipFileName).sorted(by: NaturalOrder.areInIncreasingOrder) {
+            for file in clipFiles.sorted(by: NaturalOrder.areInIncreasingOrder) {
                 if root.resolve("\(name)/\(file)") == .outside {
                     skipped.append(SkippedEntry(path: "\(name)/\(file)", story: name, reason: InputRoot.outsideReason))
                 } else {
@@ -138,6 +149,9 @@ public struct StoryInput: Sendable {
         }
         // The position of the story that plays under each handle.
         var positions: [String: Int] = [:]
+        // Each item path as first spelled (keyed by Swift's comparison, which takes NFC and NFD
+        // spellings for one path).
+        var itemSpellings: [String: String] = [:]
         for (position, entry) in entries.enumerated() {
             warnings += StoryFields.specStory.unknownKeyWarnings(in: entry).map {
                 "\(path): stories[\(position)]: \($0)"
@@ -165,6 +179,11 @@ public struct StoryInput: Sendable {
             positions[handle] = position
             var items: [String] = []
             for item in (entry["items"] as? [Any] ?? []).compactMap({ $0 as? String }) {
+                if let spelling = itemSpellings[item], !spelling.utf8.elementsEqual(item.utf8) {
+                    skipped.append(SkippedEntry(path: item, story: handle, reason: normalizationTwinReason(spelling)))
+                    continue
+                }
+                itemSpellings[item] = itemSpellings[item] ?? item
                 if root.resolve(item) == .outside {
                     skipped.append(SkippedEntry(path: item, story: handle, reason: InputRoot.outsideReason))
                 } else {
@@ -183,6 +202,36 @@ public struct StoryInput: Sendable {
         }
         return StoryInput(
             root: root.path, stories: playOrder(stories, byExplicitOrder: false), skipped: skipped, warnings: warnings)
+    }
+
+    /// The reason a name that is not UTF-8 is left out.
+    static let notUTF8 = "its name is not UTF-8, which a manifest cannot hold; rename it"
+
+    /// `names` less each one that differs from an earlier one (in byte order) only in Unicode
+    /// normalization, such as `café` composed (NFC) and decomposed (NFD), with the reason for each.
+    /// They are two files here, but one name to Swift's string comparison and to macOS and iOS,
+    /// so a bundle could not keep them apart: the second clip took the first one's poster.
+    static func withoutNormalizationTwins(_ names: [String]) -> (
+        kept: [String], twins: [(name: String, reason: String)]
+    ) {
+        var first: [String: String] = [:]
+        var kept: [String] = []
+        var twins: [(name: String, reason: String)] = []
+        for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            if let earlier = first[name] {
+                twins.append((name, normalizationTwinReason(earlier)))
+            } else {
+                first[name] = name
+                kept.append(name)
+            }
+        }
+        return (kept, twins)
+    }
+
+    /// The reason a name is left out that differs from `earlier` only in Unicode normalization.
+    static func normalizationTwinReason(_ earlier: String) -> String {
+        "its name differs from \"\(earlier)\" only in Unicode normalization (NFC or NFD), which macOS, iOS "
+            + "and the manifest's readers take for one name; rename one of them"
     }
 
     /// A spec or `story.json` is read up to this size.

@@ -46,6 +46,80 @@ import Testing
         #expect(input.warnings == ["zoe: no clip yet, only an ingest's temporary copy; not rendered this time"])
     }
 
+    /// Two clips whose names differ only in Unicode normalization (`café` composed, NFC, and
+    /// decomposed, NFD) are two files here but one name to Swift's strings, and to macOS and
+    /// iOS: a render gave the second the first one's poster and exited 0, or dropped both as
+    /// "changed while storyreel read it". The first in byte order plays; the other is skipped.
+    @Test func clipNamesThatDifferOnlyInNormalizationAreNotBothRendered() throws {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("stories")
+        try FileManager.default.createDirectory(atPath: "\(stories)/u", withIntermediateDirectories: true)
+        let composed = "caf\u{E9}.mp4"
+        let decomposed = "cafe\u{301}.mp4"
+        #expect(composed == decomposed && !composed.utf8.elementsEqual(decomposed.utf8))
+        for name in [composed, decomposed] {
+            try FileManager.default.copyItem(
+                atPath: TestEnvironment.sample("sixty-fps.mp4"), toPath: "\(stories)/u/\(name)")
+        }
+        let input = try StoryInput.load(stories)
+        let clips = try #require(input.stories.first?.clips)
+        #expect(clips.count == 1)
+        #expect(clips.first.map { Array($0.utf8) } == Array("u/\(decomposed)".utf8), "'e' (0x65) sorts before 0xC3")
+        #expect(input.skipped.count == 1)
+        #expect(input.skipped.first.map { Array($0.path.utf8) } == Array("u/\(composed)".utf8))
+        #expect(input.skipped.first?.reason.contains("only in Unicode normalization") == true)
+
+        // A spec's items likewise: the second spelling of a path is skipped, the same one twice plays twice.
+        let spec = folder.path("stories/spec.json")
+        let items = [composed, decomposed, composed].map { "\"u/\($0)\"" }.joined(separator: ", ")
+        try Data(#"{"stories": [{"handle": "u", "items": [\#(items)]}]}"#.utf8).write(to: URL(fileURLWithPath: spec))
+        let fromSpec = try StoryInput.load(spec)
+        #expect(
+            fromSpec.stories.first?.clips.map { Array($0.utf8) } == [
+                Array("u/\(composed)".utf8), Array("u/\(composed)".utf8),
+            ])
+        #expect(fromSpec.skipped.map(\.reason).allSatisfy { $0.contains("only in Unicode normalization") })
+        #expect(fromSpec.skipped.count == 1)
+    }
+
+    /// A name that is not UTF-8 was listed with U+FFFD for its bad bytes: a clip `\xff.mp4`
+    /// became `\u{FFFD}.mp4`, so another file of that name played in its place (three times
+    /// for three such clips) and the clip vanished without a word. It is skipped, saying why;
+    /// a folder of such a name too.
+    @Test func namesThatAreNotUTF8AreSkippedNotReadAsAnotherName() throws {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("stories")
+        try FileManager.default.createDirectory(atPath: "\(stories)/u", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: TestEnvironment.sample("sixty-fps.mp4"), toPath: "\(stories)/u/\u{FFFD}.mp4")
+        let clip = try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.sample("portrait-h264.mp4")))
+        for bad: [UInt8] in [[0xFF], [0xFE]] {
+            let path = Array("\(stories)/u/".utf8) + bad + Array(".mp4".utf8)
+            let descriptor = open(path.map { CChar(bitPattern: $0) } + [0], O_CREAT | O_WRONLY | O_EXCL, 0o644)
+            try #require(descriptor >= 0)
+            _ = clip.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            close(descriptor)
+        }
+        try #require(mkdir((Array("\(stories)/x".utf8) + [0xFE]).map { CChar(bitPattern: $0) } + [0], 0o755) == 0)
+        let input = try StoryInput.load(stories)
+        #expect(input.stories.map(\.clips) == [["u/\u{FFFD}.mp4"]])
+        let reasons = input.skipped.map { "\($0.path): \($0.reason)" }.sorted()
+        #expect(
+            reasons == [
+                "u/\u{FFFD}.mp4: \(StoryInput.notUTF8)", "u/\u{FFFD}.mp4: \(StoryInput.notUTF8)",
+                "x\u{FFFD}: not a story folder: \(StoryInput.notUTF8)",
+            ])
+    }
+
+    /// The bundle folder inside the stories input is compared byte by byte: an OUT whose name
+    /// differs from INPUT's only in normalization is another folder (it was refused with 64).
+    @Test func insideIsDecidedByBytes() {
+        #expect(!BundlePaths.isInside("/tmp/caf\u{E9}", "/tmp/cafe\u{301}"))
+        #expect(!BundlePaths.isInside("/tmp/caf\u{E9}/reel", "/tmp/cafe\u{301}"))
+        #expect(BundlePaths.isInside("/tmp/caf\u{E9}/reel", "/tmp/caf\u{E9}"))
+        #expect(!BundlePaths.isInside("/tmp/caf\u{E9}x", "/tmp/caf\u{E9}"))
+    }
+
     @Test func sampleStoriesLoadInPlayOrder() throws {
         let input = try StoryInput.load(TestEnvironment.sample("stories"))
         #expect(input.stories.map(\.handle) == ["ana.lima", "ben_k", "chloe", "dev-ops"])

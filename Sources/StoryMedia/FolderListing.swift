@@ -1,0 +1,55 @@
+import Foundation
+
+/// A folder's entries with their names exactly as the file system holds them.
+///
+/// `FileManager.contentsOfDirectory` decodes a name that is not UTF-8 lossily: a clip named
+/// `\xff.mp4` came back as `\u{FFFD}.mp4`, which is another file's name or no file's, so the
+/// clip was silently swapped for another or reported missing. Here such a name is kept apart,
+/// with whether it is a folder, so that a caller can say why it is left out.
+public struct FolderListing: Sendable {
+    /// An entry whose name is not UTF-8.
+    public struct UndecodableEntry: Sendable, Equatable {
+        /// The name decoded lossily (U+FFFD for each bad byte): for messages only, never a path.
+        public var displayName: String
+        /// True when it is a folder (or a link to one).
+        public var isFolder: Bool
+    }
+
+    /// The names that are UTF-8, unsorted, without `.` and `..`.
+    public var names: [String] = []
+    /// The entries whose names are not UTF-8.
+    public var undecodable: [UndecodableEntry] = []
+
+    /// Lists `path`. Throws `.missingInput` when it does not exist and `.unreadableInput` when
+    /// it cannot be listed (not a folder, permission denied), with the system's reason.
+    public init(path: String) throws {
+        guard let folder = opendir(path) else {
+            let code = errno
+            if code == ENOENT { throw MediaError(.missingInput, path: path, "no such folder") }
+            throw MediaError(.unreadableInput, path: path, "cannot list the folder: \(String(cString: strerror(code)))")
+        }
+        defer { closedir(folder) }
+        while true {
+            errno = 0
+            guard let entry = readdir(folder) else {
+                let code = errno
+                if code != 0 {
+                    throw MediaError(
+                        .unreadableInput, path: path, "cannot list the folder: \(String(cString: strerror(code)))")
+                }
+                return
+            }
+            let bytes = withUnsafeBytes(of: &entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if bytes == Array(".".utf8) || bytes == Array("..".utf8) { continue }
+            if let name = String(validating: bytes, as: UTF8.self) {
+                names.append(name)
+            } else {
+                var status = stat()
+                let cName = bytes.map { CChar(bitPattern: $0) } + [0]
+                let isFolder = fstatat(dirfd(folder), cName, &status, 0) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+                undecodable.append(
+                    UndecodableEntry(displayName: String(decoding: bytes, as: UTF8.self), isFolder: isFolder))
+            }
+        }
+    }
+}
