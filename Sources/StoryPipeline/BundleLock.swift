@@ -7,7 +7,7 @@ import StoryMedia
 /// its own exclusive lock) while a full render waits for all of them. The kernel drops the lock
 /// when the process dies, so a killed run never leaves the folder locked. The lock file is
 /// opened without following a symlink and must be a regular file; storyreel never writes into it.
-public final class BundleLock {
+public final class BundleLock: Sendable {
     private let descriptor: Int32
 
     /// Why a lock could not be taken.

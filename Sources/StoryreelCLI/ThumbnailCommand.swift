@@ -96,11 +96,16 @@ public enum ThumbnailCommand: Command {
         let decoderThreads = min(jobs, clips.count) > 1 ? 1 : 0
         // A poster name holding a file no run of storyreel wrote fails before any work.
         let refusals = outputs.map { posterFolder?.refusal(toReplace: $0) }
-        let batch = BatchRunner(clips, jobs: jobs) { index, clip in
+        let batch = BatchRunner(clips, jobs: jobs) { [posterFolder] index, clip in
             if let refusal = refusals[index] { throw refusal }
             var job = PosterJob(clip: clip, output: outputs[index])
             (job.choice, job.size, job.format, job.quality) = (choice, size, format, quality)
             (job.timeout, job.decoderThreads) = (timeout, decoderThreads)
+            if let posterFolder {
+                let (data, result) = try job.encoded()
+                try posterFolder.write(data, to: outputs[index])
+                return result
+            }
             guard toStandardOutput else { return try job.run() }
             let (data, result) = try job.encoded()
             try console.outputData(data)
@@ -121,17 +126,10 @@ public enum ThumbnailCommand: Command {
                 console.error("\(error)")
             }
         }
-        let written = batch.results.compactMap { try? $0.get().output }
-        if written.isEmpty {
+        if batch.results.allSatisfy({ (try? $0.get()) == nil }) {
             // Nothing was written: take away the folder this run made for it.
+            posterFolder?.removeRecordIfEmpty()
             created.removeAll()
-        } else if let posterFolder {
-            do {
-                try posterFolder.record(written)
-            } catch {
-                console.error("\(error)")
-                return batch.exitCode == .success ? ExitCode(for: error) : batch.exitCode
-            }
         }
         return batch.exitCode
     }

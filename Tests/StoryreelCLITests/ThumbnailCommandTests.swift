@@ -1,4 +1,5 @@
 import Foundation
+import StoryMedia
 import StoryreelTestSupport
 import Testing
 
@@ -122,7 +123,58 @@ import Testing
             #expect(try Data(contentsOf: URL(fileURLWithPath: theirs)).starts(with: [0xFF, 0xD8]), "a JPEG")
         }
         let record = try Data(contentsOf: URL(fileURLWithPath: out + "/.storyreel-posters"))
-        #expect(try JSONDecoder().decode([String].self, from: record) == ["portrait-h264.jpg", "sixty-fps.jpg"])
+        let object = try #require(try JSONSerialization.jsonObject(with: record) as? [String: Any])
+        #expect(object["posters"] as? [String] == ["portrait-h264.jpg", "sixty-fps.jpg"])
+        #expect((object["pending"] as? [String: Any])?.isEmpty == true)
+    }
+
+    /// A run killed part-way (SIGKILL, as a CI job's timeout sends) leaves the posters it wrote
+    /// recorded, so the next run replaces them. (The old code recorded them only at the end: the
+    /// next run refused each one with 73, `--force` or not, until they were deleted by hand.)
+    @Test func outDirRunKilledPartWayLeavesPostersTheNextRunReplaces() throws {
+        let clip = Self.sample("portrait-h264.mp4")
+        let out = folder.path("killed")
+        let arguments =
+            ["thumbnail"] + Array(repeating: clip, count: 12) + ["--out-dir", out, "-j", "1", "--width", "90"]
+        let jpegs = {
+            ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).filter { $0.hasSuffix(".jpg") }
+        }
+        _ = try TestEnvironment.interrupt(arguments, with: SIGKILL) { !jpegs().isEmpty }
+        let left = jpegs()
+        #expect(!left.isEmpty && left.count < 12, "killed part-way: \(left)")
+        let rerun = try TestEnvironment.storyreel(arguments)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(jpegs().count == 12)
+    }
+
+    /// A poster recorded as pending (a run killed between the rename and the record) is the
+    /// run's own only while it holds what was pending: then the next run replaces it; a file
+    /// of that name holding something else is someone's, refused with 73 and left as it is. A
+    /// record in the older form (an array of names) is still read.
+    @Test func outDirPendingPosterIsItsOwnOnlyWhileItHoldsWhatWasPending() throws {
+        let clip = Self.sample("portrait-h264.mp4")
+        let out = folder.path("pending")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+        let poster = out + "/portrait-h264.jpg"
+        let bytes = Data("a poster being written".utf8)
+        try bytes.write(to: URL(fileURLWithPath: poster))
+        let sha256 = try ContentHasher.sha256(ofFileAt: poster)
+        func record(_ pendingSHA256: String) throws {
+            let record =
+                #"{"posters": [], "pending": {"portrait-h264.jpg": {"size": \#(bytes.count), "sha256": "\#(pendingSHA256)"}}}"#
+            try Data(record.utf8).write(to: URL(fileURLWithPath: out + "/.storyreel-posters"))
+        }
+        try record(String(repeating: "0", count: 64))
+        let refused = try thumbnail([clip, "--out-dir", out, "--width", "90"])
+        #expect(refused.status == 73, "\(refused.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: poster)) == bytes)
+        try record(sha256)
+        let adopted = try thumbnail([clip, "--out-dir", out, "--width", "90"])
+        #expect(adopted.status == 0, "\(adopted.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: poster)).starts(with: [0xFF, 0xD8]), "a JPEG")
+        try Data(#"["portrait-h264.jpg"]"#.utf8).write(to: URL(fileURLWithPath: out + "/.storyreel-posters"))
+        let older = try thumbnail([clip, "--out-dir", out, "--width", "90"])
+        #expect(older.status == 0, "\(older.stderr)")
     }
 
     /// Two runs into one `--out-dir` take turns (a `flock` on the folder), so neither loses the
