@@ -14,7 +14,7 @@ guard !CommandLine.arguments.isEmpty else {
 // be reported missing, or written under that other name. Refuse it instead.
 for index in 1..<Int(CommandLine.argc) {
     guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) == nil else { continue }
-    let shown = CommandLine.arguments.indices.contains(index) ? CommandLine.arguments[index] : "?"
+    let shown = Console.escaped(CommandLine.arguments.indices.contains(index) ? CommandLine.arguments[index] : "?")
     try? FileHandle.standardError.write(
         contentsOf: Data(
             ("storyreel: error: argument \(index) ('\(shown)') is not valid UTF-8; storyreel reads file names "

@@ -57,6 +57,23 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
     }
 
+    /// The refusal names the argument on one line, its control characters escaped as every
+    /// message's are: a newline in it printed a second line that looked like storyreel's own.
+    @Test func argumentThatIsNotUTF8IsShownOnOneLine() throws {
+        let result = try TestEnvironment.run(
+            "/bin/sh",
+            [
+                "-c",
+                "'\(TestEnvironment.storyreelBinary)' inspect '\(Self.clip)' \"$(printf '\\377\\nstoryreel: note: \\033[31mok.mp4')\"",
+            ],
+            in: folder.url)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("storyreel: error: argument 3 "), "\(result.stderr)")
+        #expect(result.stderr.filter { $0 == "\n" }.count == 1, "one line: \(result.stderr)")
+        #expect(!result.stderr.contains("\u{1B}"), "no raw escape: \(result.stderr)")
+        #expect(result.stderr.contains("\\nstoryreel: note: \\u{1B}[31mok.mp4"), "\(result.stderr)")
+    }
+
     @Test func thumbnailDashOWritesTheImageToStdout() throws {
         let result = try TestEnvironment.run(
             "/bin/sh",
