@@ -152,16 +152,15 @@ public final class BundleLedger: Sendable {
         return nil
     }
 
-    /// Removes `relative` when it is still exactly the file storyreel recorded (same size and
-    /// mtime), and forgets it either way. Returns true when a file was removed.
+    /// Removes `relative` when it is still exactly the file storyreel recorded (its size and
+    /// mtime, or else its contents' hash), and forgets it either way. Returns true when a file
+    /// was removed.
     public func removeIfUnchanged(_ relative: String) -> Bool {
         defer { forget(relative) }
-        let path = BundlePaths.join(bundle, relative)
-        guard let stamp = FileStamp(path: path, followingLinks: false), stamp.isRegularFile,
-            let entry = entries.withLock({ $0[relative] })
-        else { return false }
-        guard entry.size == stamp.size, entry.modified == stamp.modified else { return false }
-        return unlink(path) == 0
+        // As ``state(of:)`` decides everywhere else: a file whose mtime changed (a copy, a CI
+        // cache restore) is still as written while its contents hash the same.
+        guard state(of: relative) == .current else { return false }
+        return unlink(BundlePaths.join(bundle, relative)) == 0
     }
 
     /// Writes this writer's ledger file (staged in `.storyreel/`); a full render also removes

@@ -92,10 +92,20 @@ public enum IngestCommand: Command {
                     console.warning(warning)
                     warned.insert(warning)
                 }
-                if !playsBefore.isEmpty {
+                // Two reasons a clip already there plays after the new one: its name does not
+                // start with a number, or its number is past the 9999 the sequence follows.
+                let numbered = playsBefore.filter { $0.first.map { ("0"..."9").contains($0) } ?? false }
+                let unnumbered = playsBefore.filter { !numbered.contains($0) }
+                if !unnumbered.isEmpty {
                     console.warning(
-                        "\(handle)/\(name) plays before \(playsBefore.joined(separator: ", ")): names that do not "
+                        "\(handle)/\(name) plays before \(unnumbered.joined(separator: ", ")): names that do not "
                             + "start with a number sort after numbered ones; number them to set the order")
+                }
+                if !numbered.isEmpty {
+                    console.warning(
+                        "\(handle)/\(name) plays before \(numbered.joined(separator: ", ")): ingest numbers a clip "
+                            + "after the highest number up to 9999, and these are numbered higher; renumber them to "
+                            + "set the order")
                 }
             case .alreadyPresent(let name):
                 if !console.quiet { console.line("\(clip): already ingested as \(handle)/\(name)") }

@@ -47,6 +47,17 @@ import Testing
         #expect(numbered.status == 0)
         #expect(numbered.stdout.contains("ingested as ben_k/0011-portrait-h264.mp4"))
         #expect(!numbered.stderr.contains("plays before"), "it plays after 10.mp4, the last clip")
+        // A clip numbered past the 9999 the sequence follows plays after the new one too, for
+        // another reason than the camera names' (the warning said it did not start with a number).
+        try FileManager.default.copyItem(atPath: clip, toPath: "\(fixture.stories)/ben_k/99999.mp4")
+        let past = try TestEnvironment.storyreel([
+            "ingest", TestEnvironment.sample("sixty-fps.mp4"), "--story", "ben_k", "--into", fixture.stories,
+        ])
+        #expect(past.status == 0, "\(past.stderr)")
+        #expect(
+            past.stderr
+                == "storyreel: warning: ben_k/0012-sixty-fps.mp4 plays before 99999.mp4: ingest numbers a clip after "
+                + "the highest number up to 9999, and these are numbered higher; renumber them to set the order\n")
     }
 
     @Test func newStoryIsCreatedAndBadHandleOrLongClipIsRefused() throws {

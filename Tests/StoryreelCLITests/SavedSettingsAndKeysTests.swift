@@ -112,6 +112,31 @@ import Testing
         #expect(summary["rendered"] as? Int == after.subtracting(before).count, "exactly the changed units")
     }
 
+    /// `plan --bundle OUT` says when OUT holds no bundle, whose settings it would plan with: a
+    /// typo planned silently with the default settings, every unit to do. A file is refused.
+    @Test func planSaysWhenTheBundleItIsGivenIsNone() throws {
+        let fixture = try BundleFixture()
+        let missing = fixture.folder.path("no-such-reel")
+        let planned = try TestEnvironment.storyreel(["plan", fixture.stories, "--json", "--bundle", missing])
+        #expect(planned.status == 0, "\(planned.stderr)")
+        #expect(
+            planned.stderr
+                == "storyreel: note: \(missing): no bundle there yet; planned with the default settings, every unit to do\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: missing), "plan makes nothing")
+        let foreign = fixture.folder.path("photos")
+        try FileManager.default.createDirectory(atPath: foreign, withIntermediateDirectories: false)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(foreign)/holiday.jpg"))
+        let notABundle = try TestEnvironment.storyreel(["plan", fixture.stories, "--bundle", foreign])
+        #expect(notABundle.status == 0, "\(notABundle.stderr)")
+        #expect(notABundle.stderr.contains("warning: \(foreign): not a storyreel bundle"), "\(notABundle.stderr)")
+        let file = try TestEnvironment.storyreel([
+            "plan", fixture.stories, "--bundle", fixture.stories + "/ben_k/1.mp4",
+        ])
+        #expect(file.status == 73, "\(file.stderr)")
+        #expect(file.stdout.isEmpty)
+    }
+
     /// `plan --json --bundle reel` with `extra`, as "kind output" lines (those not `done` only,
     /// when `notDoneOnly`).
     func planUnits(_ fixture: BundleFixture, _ extra: [String], notDoneOnly: Bool = false) throws -> Set<String> {
