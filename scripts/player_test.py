@@ -42,7 +42,7 @@ FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-c
            "neighbours-next": "neighbours-next", "neighbours-previous": "neighbours-previous",
            "missing-transition": "missing-transition", "no-stills": "no-stills", "version-2": "version-2",
            "no-version": "no-version", "version-0.5": "version-0.5", "hevc-transitions": "hevc-transitions",
-           "missing-stills": "missing-stills", "one-item-ben_k": "one-item-ben_k"}
+           "missing-stills": "missing-stills", "one-item-ben_k": "one-item-ben_k", "never-arrives": "never-arrives"}
 # Right-to-left display names for the rtl bundle, each ending in punctuation, whose place shows
 # the direction: on the left of the name when it is laid out right to left.
 RTL_NAMES = {"ana.lima": "\u0644\u064a\u0644\u0649 \u062d\u0633\u0646!", "ben_k": "\u05d3\u05e0\u05d4 \u05db\u05d4\u05df!"}
@@ -101,6 +101,14 @@ ITEM_VIDEOS = ".stage video:not(#cube)"
 # The item's video is revealed (it has presented a frame) and has played a little.
 PLAYING_ON_SCREEN = f"""return [...document.querySelectorAll('{ITEM_VIDEOS}')]
     .some(v => v.classList.contains('shown') && v.currentTime > 0.1)"""
+
+
+
+def playing(src):
+    """A script: the item video of `src` is revealed and has played a little."""
+    return f"""return [...document.querySelectorAll('{ITEM_VIDEOS}')]
+        .some(v => v.classList.contains('shown') && v.currentTime > 0.1 && v.getAttribute('src') === '{src}')"""
+
 
 # A model of a browser that refuses autoplay (iOS Safari in Low Power Mode), injected into the
 # page: play() is refused with a NotAllowedError unless it is called synchronously from the
@@ -226,7 +234,7 @@ def setUpModule():
     make_variant_bundle("missing-stills", break_stills)
     make_variant_bundle("hevc-transitions", lambda manifest: [
         transition.update(codecs="hvc1.1.6.L90.90") for transition in manifest["transitions"]])
-    for name in ("neighbours-next", "neighbours-previous"):
+    for name in ("neighbours-next", "neighbours-previous", "never-arrives"):
         make_variant_bundle(name, lambda manifest: None)
     handler = functools.partial(QuietHandler, directory=OUT)
     SERVER = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -709,12 +717,12 @@ class PlayerPageTests(unittest.TestCase):
         time.sleep(0.5)
         self.assertFalse(self.state()["loading"])
 
-    def delayed(self, paths, seconds):
-        """Serves `paths` (bundle-relative, of the demo) `seconds` late, the browser's cache off."""
+    def delayed(self, paths, seconds, bundle="demo"):
+        """Serves `paths` (bundle-relative, of `bundle`) `seconds` late, the browser's cache off."""
         DRIVER.execute_cdp_cmd("Network.enable", {})
         DRIVER.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
         for path in paths:
-            QuietHandler.delays["/demo/" + path] = seconds
+            QuietHandler.delays[f"/{FOLDERS[bundle]}/{path}"] = seconds
 
     def undelayed(self):
         QuietHandler.delays.clear()
@@ -895,6 +903,97 @@ class PlayerPageTests(unittest.TestCase):
         self.assertTrue(any(code == 404 for _, code in QuietHandler.failures), QuietHandler.failures)
         QuietHandler.failures.clear()
         DRIVER.get_log("browser")
+
+    def offline(self, down):
+        DRIVER.execute_cdp_cmd("Network.enable", {})
+        DRIVER.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": down})
+        DRIVER.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": down, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+
+    def seen_keys(self):
+        return DRIVER.execute_script("return Object.keys(localStorage).filter(k => k.startsWith('storyreel.seen.'))")
+
+    def test_offline_an_item_waits_unseen_and_plays_when_the_connection_is_back(self):
+        # From a QA pass: offline, every item took its turn as stills that never loaded, the
+        # reel ran to its end card on a black or frozen picture, and every item was marked seen.
+        first = MANIFESTS["demo"]["stories"][0]
+        self.load("demo")
+        try:
+            self.offline(True)
+            self.open_first(1)
+            self.wait_for("return window.storyreelPlayer.state().offline", 10)
+            self.assertIn("offline", DRIVER.find_element("id", "note").text)
+            time.sleep(2)
+            self.assertEqual(self.steps(), [{"item": f"{first['id']}#0"}], "nothing moves on while offline")
+            self.assertEqual(self.seen_keys(), [], "nothing is seen that never showed")
+            self.assertFalse(self.state()["loading"], "the note says why, not a spinner")
+        finally:
+            self.offline(False)
+        self.wait_for(playing(first["items"][0]["src"]), 15)
+        self.assertFalse(self.state()["offline"])
+        self.assertTrue(DRIVER.find_element("id", "note").get_attribute("hidden"))
+        self.assertEqual(self.seen_keys(), [f"storyreel.seen.{first['items'][0]['id']}"])
+        # The browser's lines about the requests made offline are what this test is about.
+        logs = [e for e in DRIVER.get_log("browser") if e["level"] == "SEVERE"]
+        self.assertEqual([e for e in logs if "ERR_INTERNET_DISCONNECTED" not in e["message"]], [])
+
+    def test_what_never_arrives_is_gone_on_without(self):
+        # From a QA pass: a transition or a first-frame still that never arrived (a server that
+        # does not answer) held the viewer on a spinner for good, the next clip ready behind it.
+        manifest = MANIFESTS["demo"]
+        first, second = manifest["stories"][0], manifest["stories"][1]
+        forward = next(t for t in manifest["transitions"]
+                       if t["direction"] == "forward" and t["from"] == first["id"] and t["to"] == second["id"])
+        # A bundle of its own: no still or transition of it is in the browser's memory cache.
+        self.load("never-arrives")
+        try:
+            self.delayed([first["items"][1]["firstFrame"], forward["src"]], 12, "never-arrives")
+            self.open_first(1)
+            self.wait_for(PLAYING_ON_SCREEN, 10)
+            self.key(Keys.ARROW_RIGHT)
+            started = time.monotonic()
+            self.wait_for(playing(first["items"][1]["src"]), 8)
+            self.assertLess(time.monotonic() - started, 5, "the still is waited for 2 s, not for good")
+            self.key(Keys.ARROW_RIGHT)
+            self.wait_for("return window.storyreelPlayer.state().phase === 'transition'", 5)
+            started = time.monotonic()
+            self.wait_for(playing(second["items"][0]["src"]), 8)
+            self.assertLess(time.monotonic() - started, 5, "the cube is waited for 1 s, then cut")
+            ended = DRIVER.execute_script("return window.storyreelPlayer.endedEvents()")
+            self.assertNotIn("transition", [e["kind"] for e in ended])
+            requested = [path for _, path, _ in QuietHandler.log]
+            for path in (first["items"][1]["firstFrame"], forward["src"]):
+                self.assertIn(f"/never-arrives/{path}", requested, "the slow request was made")
+        finally:
+            self.undelayed()
+
+    def test_a_manifest_that_never_arrives_plays_the_embedded_copy(self):
+        # From a QA pass: a manifest request that hung left an empty page, no row, for good.
+        try:
+            QuietHandler.delays["/demo/manifest.json"] = 12
+            started = time.monotonic()
+            DRIVER.get(f"{BASE}/demo/index.html")
+            self.wait_for("return window.storyreelPlayer && window.storyreelPlayer.ready", 10)
+            self.assertLess(time.monotonic() - started, 6)
+            self.assertEqual([story for story, _ in self.row()],
+                             [story["id"] for story in MANIFESTS["demo"]["stories"]])
+        finally:
+            QuietHandler.delays.clear()
+
+    def test_a_pause_from_outside_the_page_shows_and_space_plays_again(self):
+        # From a QA pass: a pause by a media key or the system froze the picture under a Pause
+        # button, and the first Space only paused.
+        self.load("demo")
+        self.open_first(CASE_RATE)
+        self.wait_for(PLAYING_ON_SCREEN, 10)
+        DRIVER.execute_script("document.querySelectorAll('.stage video').forEach(v => v.pause())")
+        self.wait_for("return window.storyreelPlayer.state().paused", 5)
+        self.assertEqual(DRIVER.find_element("id", "pause").get_attribute("aria-label"), "Play")
+        before = self.state()["currentTime"]
+        self.key(Keys.SPACE)
+        self.wait_for(f"return window.storyreelPlayer.state().currentTime > {before} + 0.05", 5)
+        self.assertFalse(self.state()["paused"])
+        self.assertEqual(DRIVER.find_element("id", "pause").get_attribute("aria-label"), "Pause")
 
     def test_a_transition_that_failed_while_it_preloaded_is_a_cut(self):
         # The old page loaded the failed transition again (the same src: nothing happened) and

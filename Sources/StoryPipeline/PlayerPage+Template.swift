@@ -208,6 +208,7 @@ extension PlayerPage {
           let rate = 1, paused = false, held = false, blocked = false, muted = !unmutedThisSession();
           let pageHidden = document.hidden;  // a hidden page (another tab, the phone locked) pauses
           let front = null, fallback = null, openedFrom = null;
+          let offline = null;  // the generation of an item waiting for the network
           const steps = [], endedEvents = [];
           const preloaded = new Map();
           let warmed = new Set();  // the clips preloadAround wants kept: the current one, next item, swipe targets
@@ -223,6 +224,23 @@ extension PlayerPage {
           // A transition with no codecs (a manifest from before them) is tried, and cut if it fails.
           function playableTransition(via) { return !via.codecs || playable(via); }
           function quietly(promise) { if (promise && promise.catch) promise.catch(() => {}); }
+          // How long the page waits before it goes on without something slow (a server that never
+          // answers, a slow link): a still (the video shows instead, once it presents), the cube
+          // (cut to the item, as when it fails), the manifest (the embedded copy plays).
+          const PATIENCE = { still: 2000, transition: 1000, manifest: 3000 };
+          // `promise`'s value, or `late` when it has not settled within `ms`.
+          function within(promise, ms, late) {
+            return new Promise((resolve) => {
+              const timer = setTimeout(() => resolve(late), ms);
+              promise.then((value) => { clearTimeout(timer); resolve(value); });
+            });
+          }
+          // Pauses `video`, marked as the page's own pause (see the media listeners below).
+          function halt(video) {
+            if (video.paused) return;
+            video.__pausedByPage = true;
+            video.pause();
+          }
           // The Image objects are kept (the last 24), not only their decode: one the garbage
           // collector took could leave the browser's memory cache, and its still was then fetched
           // again (or revalidated) at the swipe it was warmed for.
@@ -243,7 +261,7 @@ extension PlayerPage {
           // is on screen then stays until the next video presents (see keepUntilPresented).
           async function showStill(src, token) {
             if (!src) return token === generation && 'none';
-            const loaded = await image(src);
+            const loaded = await within(image(src), PATIENCE.still, false);
             if (token !== generation) return false;
             if (!loaded) return 'none';
             const [under, over] = stage.stills[1].classList.contains('front') ? stage.stills : [stage.stills[1], stage.stills[0]];
@@ -260,7 +278,7 @@ extension PlayerPage {
             for (const video of [...stage.videos, stage.cube]) {
               if (video === except) continue;
               video.classList.remove('shown');
-              video.pause();
+              halt(video);
             }
           }
           // With no still to cover the change, the picture on screen stays under what comes next,
@@ -310,7 +328,7 @@ extension PlayerPage {
             for (const video of [...stage.videos, stage.cube]) {
               if (video === current || !video.paused) continue;
               quietly(video.play());
-              video.pause();
+              halt(video);
             }
           }
           // "Tap to play": the gesture plays what is on screen, inside its handler.
@@ -333,7 +351,7 @@ extension PlayerPage {
             const token = ++generation;
             // What played stops at once, its picture kept, until the next still covers it: it
             // played on, with its sound, while a slow still loaded (a QA pass).
-            for (const video of [...stage.videos, stage.cube]) video.pause();
+            for (const video of [...stage.videos, stage.cube]) halt(video);
             paused = false; held = false; unblock(); updatePause();
             clearFallback();
             record(describe(result));
@@ -361,6 +379,10 @@ extension PlayerPage {
                 land();
               };
               cube.onerror = () => { if (token === generation) land(); };
+              // The cube is decoration: one with no frame to show a second after its turn came
+              // is cut to the item, which waited behind a spinner for it (a QA pass).
+              setTimeout(() => { if (token === generation && phase === 'transition' && cube.readyState < 2) land(); },
+                PATIENCE.transition);
               whenPresented(cube, token, () => {
                 hideVideos(cube);
                 cube.classList.add('shown');
@@ -380,7 +402,7 @@ extension PlayerPage {
           }
           function finish() {
             phase = 'end'; transition = null;
-            for (const video of [...stage.videos, stage.cube]) video.pause();
+            for (const video of [...stage.videos, stage.cube]) halt(video);
             $('endcard').hidden = false;
             updateChrome();
             $('closeEnd').focus();
@@ -411,15 +433,17 @@ extension PlayerPage {
             showStill(clip.firstFrame, token).then((ok) => {
               if (!ok) return;
               if (ok === true) seen();
-              if (!playable(clip)) { seen(); hideVideos(); startFallback(clip, token, "This clip can't play in this browser."); return; }
+              if (!playable(clip)) { hideVideos(); startFallback(clip, token, "This clip can't play in this browser."); return; }
               keepUntilPresented(ok);
               $('note').hidden = true;
               const video = prepare(clip);
               // A clip that fails to load or decode (a 404, a network error) takes its turn as
               // its stills too, rather than leaving the viewer on a still that never moves.
+              // Offline, it waits instead: the network is down, not the clip (a QA pass: offline,
+              // every item took its turn as stills that never loaded, and was marked seen).
               const failed = () => {
-                if (token !== generation || fallback) return;
-                seen();
+                if (token !== generation || fallback || offline !== null) return;
+                if (networkDown(video)) { waitForNetwork(token); return; }
                 hideVideos();
                 startFallback(clip, token, "This clip couldn't be loaded.");
               };
@@ -483,7 +507,22 @@ extension PlayerPage {
             front = null;
             fallback = { clip, token, elapsed: 0, last: performance.now(), lastShown: false };
           }
-          function clearFallback() { fallback = null; $('note').hidden = true; }
+          function clearFallback() { fallback = null; offline = null; $('note').hidden = true; }
+          // The network, not the clip: the browser is offline, or the load failed on the network.
+          function networkDown(video) { return navigator.onLine === false || (!!video.error && video.error.code === 2); }
+          // The item on screen waits, unseen, under a note, until the browser is online again;
+          // then it loads again and plays (a move meanwhile goes on as usual).
+          function waitForNetwork(token) {
+            offline = token;
+            $('note').textContent = "You're offline. The story goes on when the connection is back.";
+            $('note').hidden = false;
+          }
+          window.addEventListener('online', () => {
+            if (offline === null || offline !== generation || phase !== 'item') return;
+            for (const video of stage.videos) if (video.error) { video.removeAttribute('src'); video.load(); }
+            clearFallback();
+            enterItem(++generation);
+          });
           function tickFallback(now) {
             if (!fallback || fallback.token !== generation) return;
             if (!paused && !held && !pageHidden) fallback.elapsed += (now - fallback.last) / 1000 * rate;
@@ -546,7 +585,7 @@ extension PlayerPage {
           function updateLoading(now) {
             const video = active();
             const wanted = phase === 'transition' ? transition.src : phase === 'item' ? item().src : null;
-            const waiting = wanted !== null && !paused && !held && !pageHidden && !blocked && !fallback
+            const waiting = wanted !== null && !paused && !held && !pageHidden && !blocked && !fallback && offline === null
               && (!video || video.getAttribute('src') !== wanted || (video.readyState < 3 && !video.ended));
             loadingSince = waiting ? (loadingSince === null ? now : loadingSince) : null;
             $('loading').hidden = !(loadingSince !== null && now - loadingSince > 300);
@@ -586,7 +625,7 @@ extension PlayerPage {
           function applyPause() {
             const video = active();
             if (!video) return;
-            if (paused || held || pageHidden) video.pause(); else play(video);
+            if (paused || held || pageHidden) halt(video); else play(video);
           }
 
           // Gestures: tap zones (left third back, right two thirds forward), hold, swipe. The zones
@@ -637,6 +676,20 @@ extension PlayerPage {
             if (fallback) fallback.last = performance.now();
             if (phase === 'item' || phase === 'transition') applyPause();
           });
+          // A pause from outside the page (a media key, a headset unplugged, the system) shows as
+          // one: the button says Play, and Space or the button plays again (a QA pass: the picture
+          // froze under a Pause button, and the first Space only paused). A play from outside
+          // (a media key) unpauses likewise. The page's own pauses are marked (halt).
+          for (const video of [...stage.videos, stage.cube]) {
+            video.addEventListener('pause', () => {
+              if (video.__pausedByPage) { video.__pausedByPage = false; return; }
+              if (video.ended || video !== active() || paused || held || pageHidden) return;
+              paused = true; updatePause();
+            });
+            video.addEventListener('play', () => {
+              if (video === active() && paused && !held && !blocked) { paused = false; updatePause(); }
+            });
+          }
           // Keyboard activation of the zone buttons (a pointer's click is handled above).
           $('back').addEventListener('click', (e) => { if (e.detail === 0) event('tapBack'); });
           $('forward').addEventListener('click', (e) => { if (e.detail === 0) event('tapForward'); });
@@ -738,7 +791,7 @@ extension PlayerPage {
             // The viewer opens on the first still, never on black. Until it is open, events
             // wait: a key pressed meanwhile played stories behind a viewer never shown (a QA pass).
             opening = token;
-            await image(item().firstFrame);
+            await within(image(item().firstFrame), PATIENCE.still, false);
             if (opening === token) opening = null;
             if (token !== generation) return;
             $('viewer').classList.add('open');
@@ -751,7 +804,7 @@ extension PlayerPage {
             generation++;
             opening = null;
             cancelPress();
-            phase = 'closed'; at = null; transition = null; fallback = null;
+            phase = 'closed'; at = null; transition = null; fallback = null; offline = null;
             unblock();
             hideVideos();
             for (const still of stage.stills) still.classList.remove('shown', 'front');
@@ -776,7 +829,7 @@ extension PlayerPage {
                 transition: transition ? { direction: transition.direction, from: transition.from, to: transition.to } : null,
                 currentTime: video ? video.currentTime : fallback ? fallback.elapsed : null,
                 paused: paused || held || pageHidden, blocked, muted, playbackRate: rate, progress: progress(),
-                playable: clip ? playable(clip) : null, loading: !$('loading').hidden,
+                playable: clip ? playable(clip) : null, loading: !$('loading').hidden, offline: offline !== null,
               };
             },
             setPlaybackRate(value) {
@@ -794,9 +847,12 @@ extension PlayerPage {
             manifest = JSON.parse($('manifest').textContent);
             if (location.protocol === 'http:' || location.protocol === 'https:') {
               try {
-                const response = await fetch('manifest.json', { cache: 'no-cache' });
+                const controller = new AbortController();
+                const timer = setTimeout(() => controller.abort(), PATIENCE.manifest);
+                const response = await fetch('manifest.json', { cache: 'no-cache', signal: controller.signal });
                 if (response.ok) manifest = await response.json();
-              } catch (e) { /* the embedded copy */ }
+                clearTimeout(timer);
+              } catch (e) { /* the embedded copy: an error, not JSON, or no answer in time */ }
             }
             // A manifest of a version this page does not read is not guessed at (StoryreelKit
             // refuses it too): newer than 1, or not a whole number from 1 on (0, -1, 0.5).
