@@ -42,7 +42,8 @@ FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-c
            "neighbours-next": "neighbours-next", "neighbours-previous": "neighbours-previous",
            "missing-transition": "missing-transition", "no-stills": "no-stills", "version-2": "version-2",
            "no-version": "no-version", "version-0.5": "version-0.5", "hevc-transitions": "hevc-transitions",
-           "missing-stills": "missing-stills", "one-item-ben_k": "one-item-ben_k", "never-arrives": "never-arrives"}
+           "missing-stills": "missing-stills", "one-item-ben_k": "one-item-ben_k", "never-arrives": "never-arrives",
+           "missing-avatar": "missing-avatar"}
 # Right-to-left display names for the rtl bundle, each ending in punctuation, whose place shows
 # the direction: on the left of the name when it is laid out right to left.
 RTL_NAMES = {"ana.lima": "\u0644\u064a\u0644\u0649 \u062d\u0633\u0646!", "ben_k": "\u05d3\u05e0\u05d4 \u05db\u05d4\u05df!"}
@@ -232,6 +233,8 @@ def setUpModule():
     make_variant_bundle("one-item-ben_k", lambda manifest: manifest["stories"][1].update(
         items=manifest["stories"][1]["items"][:1]))
     make_variant_bundle("missing-stills", break_stills)
+    make_variant_bundle("missing-avatar", lambda manifest: manifest["stories"][1]["user"].update(
+        avatar="avatars/not-there.jpg"))
     make_variant_bundle("hevc-transitions", lambda manifest: [
         transition.update(codecs="hvc1.1.6.L90.90") for transition in manifest["transitions"]])
     for name in ("neighbours-next", "neighbours-previous", "never-arrives"):
@@ -979,6 +982,21 @@ class PlayerPageTests(unittest.TestCase):
                              [story["id"] for story in MANIFESTS["demo"]["stories"]])
         finally:
             QuietHandler.delays.clear()
+
+    def test_an_avatar_that_fails_to_load_is_an_empty_circle(self):
+        # From a QA pass: offline, the row and the header showed the browser's broken-image icon.
+        self.load("missing-avatar")
+        blank = "return [...document.querySelectorAll('.story img'), document.getElementById('headAvatar')]" \
+                ".filter(img => img.src.startsWith('data:image/gif') && img.complete && img.naturalWidth === 1).length"
+        self.wait_for(blank + " === 1", 5)
+        DRIVER.execute_script("window.storyreelPlayer.open('ben_k')")
+        self.wait_for(blank + " === 2", 5)
+        self.assertEqual(DRIVER.execute_script(
+            "return document.getElementById('headAvatar').dataset.src"), "avatars/not-there.jpg")
+        # The 404s and the console lines about them are what this test is about.
+        self.assertTrue(QuietHandler.failures and all(code == 404 for _, code in QuietHandler.failures))
+        QuietHandler.failures.clear()
+        DRIVER.get_log("browser")
 
     def test_a_pause_from_outside_the_page_shows_and_space_plays_again(self):
         # From a QA pass: a pause by a media key or the system froze the picture under a Pause

@@ -44,8 +44,12 @@ public struct ClipIngester: Sendable {
     /// folder (a render would skip that story) or is not a folder. Under the lock, removes the
     /// temporary files an interrupted ingest left in the story folder (only regular files named
     /// by ``TemporaryFile``'s scheme). A story folder this call created is removed again when no
-    /// clip went into it.
-    public func ingest(_ clips: [String]) throws -> [IngestOutcome] {
+    /// clip went into it. `reported` is called with each clip's index and outcome as soon as it
+    /// has one, so that a caller can say what went in before the rest is done (an interrupted
+    /// run used to print nothing, though clips had gone in).
+    public func ingest(
+        _ clips: [String], reported: (Int, IngestOutcome) -> Void = { _, _ in }
+    ) throws -> [IngestOutcome] {
         let folder = BundlePaths.join(storiesFolder, handle)
         try checkStoryFolder(folder)
         let lock = try BundleLock(
@@ -81,7 +85,7 @@ public struct ClipIngester: Sendable {
         }
         var sequence = existing.compactMap(ClipIngester.sequenceNumber).max() ?? 0
         let nameLimit = FileNameLength.limit(in: folder)
-        return clips.map { clip in
+        func ingestOne(_ clip: String) -> IngestOutcome {
             do {
                 let (stamp, container, concern) = try inspectUpload(clip)
                 // An upload is hashed only when a clip of the story has its size (it may be that
@@ -106,6 +110,11 @@ public struct ClipIngester: Sendable {
             } catch {
                 return .rejected(reason: MediaError.reason(of: error))
             }
+        }
+        return clips.enumerated().map { index, clip in
+            let outcome = ingestOne(clip)
+            reported(index, outcome)
+            return outcome
         }
     }
 

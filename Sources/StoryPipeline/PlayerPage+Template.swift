@@ -213,6 +213,15 @@ extension PlayerPage {
           const preloaded = new Map();
           let warmed = new Set();  // the clips preloadAround wants kept: the current one, next item, swipe targets
 
+          // An avatar that fails to load (offline, a CDN without it) is an empty grey circle, not
+          // the browser's broken-image icon (a QA pass): a transparent pixel over its background.
+          const BLANK = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
+          function setAvatar(img, src) {
+            if (img.dataset.src === src) return;
+            img.dataset.src = src;
+            img.onerror = () => { if (img.getAttribute('src') !== BLANK) img.src = BLANK; };
+            img.src = src;
+          }
           function unmutedThisSession() { try { return sessionStorage.getItem(UNMUTED) === '1'; } catch (e) { return false; } }
           function item(position = at) { return position ? nav.story(position.story).items[position.item] : null; }
           function name(position) { return `${nav.story(position.story).id}#${position.item}`; }
@@ -565,7 +574,7 @@ extension PlayerPage {
               bars.dataset.story = story.id;
               bars.replaceChildren(...story.items.map(() => { const bar = document.createElement('span'); bar.className = 'bar'; bar.append(document.createElement('i')); return bar; }));
             }
-            $('headAvatar').src = story.user.avatar || story.items[0].thumbnail;
+            setAvatar($('headAvatar'), story.user.avatar || story.items[0].thumbnail);
             $('name').textContent = story.user.displayName;
             $('count').textContent = `${at.item + 1} of ${story.items.length}`;
             $('frame').setAttribute('aria-label', `${story.user.displayName}, item ${at.item + 1} of ${story.items.length}`);
@@ -762,7 +771,7 @@ extension PlayerPage {
               ring.className = 'ring';
               const avatar = document.createElement('img');
               avatar.alt = '';
-              avatar.src = story.user.avatar || story.items[0].thumbnail;
+              setAvatar(avatar, story.user.avatar || story.items[0].thumbnail);
               ring.append(avatar);
               const handle = document.createElement('span');
               handle.className = 'handle';

@@ -73,17 +73,11 @@ public enum IngestCommand: Command {
             createdStories = created
             InterruptCleanup.removeFileOnInterrupt(lockFile)
         }
-        let outcomes: [IngestOutcome]
-        do {
-            outcomes = try allRejected ?? ingester.ingest(arguments.positionals)
-        } catch {
-            createdStories.map { Self.remove($0, lockFile: lockFile, ingested: []) }
-            throw error
-        }
-        createdStories.map { Self.remove($0, lockFile: lockFile, ingested: outcomes) }
         var exitCode = ExitCode.success
         var warned: Set<String> = []  // render, when it follows, gives the same lines: each once
-        for (clip, outcome) in zip(arguments.positionals, outcomes) {
+        // Each clip's line as soon as its outcome is known: a run interrupted after some clips
+        // went in used to print nothing, so the caller could not tell which (a QA pass).
+        func report(_ clip: String, _ outcome: IngestOutcome) {
             switch outcome {
             case .ingested(let name, let playsBefore, let concern):
                 if !console.quiet { console.line("\(clip): ingested as \(handle)/\(name)") }
@@ -118,6 +112,19 @@ public enum IngestCommand: Command {
                 if exitCode == .success || exitCode == .dataError { exitCode = ExitCode(for: failure) }
             }
         }
+        let outcomes: [IngestOutcome]
+        do {
+            if let allRejected {
+                outcomes = allRejected
+                for (clip, outcome) in zip(arguments.positionals, outcomes) { report(clip, outcome) }
+            } else {
+                outcomes = try ingester.ingest(arguments.positionals) { report(arguments.positionals[$0], $1) }
+            }
+        } catch {
+            createdStories.map { Self.remove($0, lockFile: lockFile, ingested: []) }
+            throw error
+        }
+        createdStories.map { Self.remove($0, lockFile: lockFile, ingested: outcomes) }
         if let output = arguments[render], let options = renderOptions, allRejected == nil {
             let summary: RenderSummary
             do {
