@@ -930,12 +930,20 @@ class PlayerPageTests(unittest.TestCase):
             self.assertEqual(self.steps(), [{"item": f"{first['id']}#0"}], "nothing moves on while offline")
             self.assertEqual(self.seen_keys(), [], "nothing is seen that never showed")
             self.assertFalse(self.state()["loading"], "the note says why, not a spinner")
+            # A move while offline goes on as usual, to an item that waits in its turn (a
+            # re-check found it stuck paused once online: its failed load's pause was taken for
+            # a user's).
+            self.key(Keys.ARROW_RIGHT)
+            self.wait_for("const s = window.storyreelPlayer.state(); return s.offline && s.itemIndex === 1", 10)
+            self.assertFalse(self.state()["paused"])
+            self.assertEqual(self.seen_keys(), [])
         finally:
             self.offline(False)
-        self.wait_for(playing(first["items"][0]["src"]), 15)
+        self.wait_for(playing(first["items"][1]["src"]), 15)
         self.assertFalse(self.state()["offline"])
+        self.assertFalse(self.state()["paused"])
         self.assertTrue(DRIVER.find_element("id", "note").get_attribute("hidden"))
-        self.assertEqual(self.seen_keys(), [f"storyreel.seen.{first['items'][0]['id']}"])
+        self.assertEqual(self.seen_keys(), [f"storyreel.seen.{first['items'][1]['id']}"])
         # The browser's lines about the requests made offline are what this test is about.
         logs = [e for e in DRIVER.get_log("browser") if e["level"] == "SEVERE"]
         self.assertEqual([e for e in logs if "ERR_INTERNET_DISCONNECTED" not in e["message"]], [])

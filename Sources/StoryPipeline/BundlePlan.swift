@@ -16,6 +16,10 @@ public struct BundlePlan: Sendable {
     /// a change to the pick makes only those again (2: of equally typical candidates the one with
     /// the most contrast, a last try up to 10 s in, and the most contrasty of all-dropped ones).
     static let posterPick = "pick=2"
+    /// How pictures are resized in RGB, part of the keys of the outputs resized that way only:
+    /// posters shrunk to the canvas, thumbnails and avatars (2: one colour matrix in and out of
+    /// libswscale, where BT.601 in and BT.709 out shifted their colours, a red of 253 to 230).
+    static let rgbScaling = "rgb-scale=2"
     /// storyreel's version, printed by `--version` and written into manifests as the generator.
     public static let toolVersion = "0.3.0"
 
@@ -119,7 +123,7 @@ public struct BundlePlan: Sendable {
                         ofFileAt: absolute, timeout: options.timeout, maxSize: StillImage.maximumFileSize)
                     sourceStamps[absolute] = try BundlePlan.unchanged(absolute, since: stamp)
                     story.avatar = (absolute, sha256)
-                    let avatarKey = try key(["avatar", sha256, "\(RenderOptions.avatarSize)"])
+                    let avatarKey = try key(["avatar", sha256, "\(RenderOptions.avatarSize)", rgbScaling])
                     story.avatarOutput = "avatars/\(avatarKey).jpg"
                 } catch {
                     skipped.append(
@@ -219,8 +223,9 @@ public struct BundlePlan: Sendable {
             ImageSize.of(.poster, picture: (record.width, record.height), canvas: canvas)
             .map { "\($0.width)x\($0.height)" } ?? size
         return .init(
-            clip: copy, poster: "posters/\(try key(["poster", sha, poster, posterPick])).jpg",
-            thumbnail: "thumbs/\(try key(["thumbnail", sha, "\(RenderOptions.thumbnailWidth)", posterPick])).jpg",
+            clip: copy, poster: "posters/\(try key(["poster", sha, poster, posterPick, rgbScaling])).jpg",
+            thumbnail:
+                "thumbs/\(try key(["thumbnail", sha, "\(RenderOptions.thumbnailWidth)", posterPick, rgbScaling])).jpg",
             firstFrame: "stills/\(stills)-first.jpg", lastFrame: "stills/\(stills)-last.jpg")
     }
 

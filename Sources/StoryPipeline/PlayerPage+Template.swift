@@ -692,7 +692,9 @@ extension PlayerPage {
           for (const video of [...stage.videos, stage.cube]) {
             video.addEventListener('pause', () => {
               if (video.__pausedByPage) { video.__pausedByPage = false; return; }
-              if (video.ended || video !== active() || paused || held || pageHidden) return;
+              // Not a pause by anyone: the end, or a load that failed (Chromium pauses a video
+              // whose play() was pending when its error came: offline, that stuck the item paused).
+              if (video.ended || video.error || offline !== null || video !== active() || paused || held || pageHidden) return;
               paused = true; updatePause();
             });
             video.addEventListener('play', () => {

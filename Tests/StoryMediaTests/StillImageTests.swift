@@ -30,6 +30,28 @@ import Testing
         #expect(PixelComparison.psnr(image.pixels, reference) >= 40)
     }
 
+    /// An RGB still keeps its colours, scaled or not, at 8 and 16 bits: libswscale scaled RGB
+    /// through a YUV of its own with BT.601 in and BT.709 out, so a red of 253 came out 230 in
+    /// every scaled PNG face and avatar, and in every 16-bit PNG (a QA pass; about 27 dB).
+    @Test(arguments: ["rgb24", "rgba", "rgb48be", "rgba64be"])
+    func pngStillsKeepTheirColoursScaledOrNot(pixelFormat: String) throws {
+        let path = folder.path("still-\(pixelFormat).png")
+        let made = try TestEnvironment.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=160x120", "-frames:v", "1", "-pix_fmt",
+                pixelFormat, path,
+            ])
+        try #require(made.status == 0, "\(made.stderr)")
+        for (width, height) in [(160, 120), (80, 60)] {
+            let image = try StillImage.load(path: path, size: .fill(width: width, height: height))
+            let reference = try PixelComparison.ffmpegImage(
+                path, width: width, height: height,
+                options: PixelComparison.mediaLayerScaling + ["-vf", "scale=\(width):\(height)"])
+            #expect(PixelComparison.psnr(image.pixels, reference) >= 40, "\(pixelFormat) at \(width)x\(height)")
+        }
+    }
+
     @Test func fillScalesToCoverAndCropsTheMiddle() throws {
         let path = try makeStill("wide.png", size: "320x120")
         let image = try StillImage.load(path: path, size: .fill(width: 60, height: 60))
