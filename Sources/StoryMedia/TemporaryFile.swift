@@ -87,12 +87,18 @@ public enum TemporaryFile {
     }
 
     /// Removes the stale temporary files a killed writer left directly in `folder`: regular
-    /// files (never folders or symlinks) whose names have storyreel's temporary shape. Returns
-    /// how many were removed. Call it only on folders storyreel owns, under their lock.
+    /// files (never folders or symlinks) whose names have storyreel's temporary shape, and, when
+    /// `finalNames` is given, that were staged for one of those names (`.NAME.XXXXXX…`). Returns
+    /// how many were removed. Call it only on folders storyreel owns, under their lock (with
+    /// `finalNames`, on the names a lock of storyreel's covers).
     @discardableResult
-    public static func removeStale(in folder: String) -> Int {
+    public static func removeStale(in folder: String, finalNames: Set<String>? = nil) -> Int {
         var removed = 0
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where isTemporaryName(name) {
+            if let finalNames {
+                let stem = name.dropFirst().dropLast(suffix.count)
+                guard let dot = stem.lastIndex(of: "."), finalNames.contains(String(stem[..<dot])) else { continue }
+            }
             let path = (folder as NSString).appendingPathComponent(name)
             var status = stat()
             guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }

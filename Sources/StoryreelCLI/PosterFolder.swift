@@ -3,102 +3,128 @@ import StoryMedia
 import StoryPipeline
 import Synchronization
 
-/// `thumbnail --out-dir DIR`'s folder: which posters in it storyreel wrote, recorded in
-/// `DIR/.storyreel-posters`. A later run replaces those, and refuses (73) to write over a file of
-/// that name that no run recorded, since it is someone else's. Two runs into one folder take
-/// turns (`flock` on the folder itself, so no lock file is left there), so neither loses the
-/// other's record.
+/// `thumbnail --out-dir DIR`'s folder: which posters in it storyreel wrote, and what they held,
+/// recorded in `DIR/.storyreel-posters`. A later run replaces a poster only while it is still
+/// what storyreel wrote, and refuses (73) to write over any other file of that name: someone
+/// else's, or a poster changed since. Two runs into one folder take turns (`flock` on the folder
+/// itself, so no lock file is left there), so neither loses the other's record.
 ///
 /// Each poster is recorded as it is written, not when the run ends: its name, size and SHA-256
 /// as pending before it is renamed into place, then as written. A run killed part-way (Ctrl-C,
 /// a CI job's timeout) used to leave posters that no record named, and every later run refused
-/// them; now the next run knows them, by their contents when the kill came between the two.
+/// them; now the next run knows them, by their contents when the kill came between the two, and
+/// removes the temporary files such a run left for those names.
 final class PosterFolder: Sendable {
     /// The folder.
     let path: String
     /// Held for the whole run.
     private let lock: BundleLock
-    /// The record as this run has it: earlier runs' names, then this run's.
+    /// True when the folder had a record before this run.
+    private let hadRecord: Bool
+    /// The record as this run has it: earlier runs' posters, then this run's.
     private let record: Mutex<Record>
 
     /// The record's name inside the folder.
     static let recordName = ".storyreel-posters"
 
-    /// What `.storyreel-posters` holds: `{"posters": [names], "pending": {name: {size, sha256}}}`.
-    /// An older record, a JSON array of names, is read as `posters`.
+    /// What `.storyreel-posters` holds: `{"posters": {name: {size, sha256}}, "pending": {…}}`.
+    /// An older record, a JSON array of names, is read as posters of unknown contents.
     struct Record: Codable {
-        /// A poster about to be renamed into place: what it will hold.
-        struct Pending: Codable, Equatable {
+        /// What a poster holds.
+        struct Contents: Codable, Equatable {
             var size: Int
             var sha256: String
         }
-        /// Posters written.
-        var posters: Set<String> = []
-        /// Posters about to be written, by name.
-        var pending: [String: Pending] = [:]
-
-        init(posters: Set<String> = [], pending: [String: Pending] = [:]) {
-            (self.posters, self.pending) = (posters, pending)
-        }
-
-        /// The names in order, so that the file is the same for the same posters.
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(posters.sorted(), forKey: .posters)
-            try container.encode(pending, forKey: .pending)
-        }
+        /// Posters written, with their contents (nil: recorded by name only, by an older run).
+        var posters: [String: Contents?] = [:]
+        /// Posters about to be renamed into place, with what they will hold.
+        var pending: [String: Contents] = [:]
     }
 
     /// Takes `path`'s lock, waiting up to `timeout` seconds (`--timeout`) for another run, and
-    /// reads its record. A pending poster whose file holds what was pending was written by a run
-    /// killed just after the rename, so it counts as written.
+    /// reads its record. Throws `.cannotCreateOutput` (73) when the record is there but is not
+    /// one storyreel can read (hand-edited, cut short): writing a new one would forget every
+    /// poster it names, which would then be refused for good.
     init(path: String, timeout: Double) throws {
         self.path = path
         lock = try BundleLock(folderItself: path, timeout: timeout, option: "--timeout")
-        var record = Self.read(Self.recordPath(in: path))
-        for (name, pending) in record.pending {
-            let poster = (path as NSString).appendingPathComponent(name)
-            if let file = try? RegularFile(path: poster, maxSize: UInt64(pending.size)), file.size == pending.size,
-                (try? ContentHasher.sha256(of: file)) == pending.sha256
-            {
-                record.posters.insert(name)
+        let recordPath = Self.recordPath(in: path)
+        var record: Record
+        if let data = try Self.readRecord(recordPath) {
+            guard let read = Self.decode(data) else {
+                throw MediaError(
+                    .cannotCreateOutput, path: recordPath,
+                    "not a record of posters storyreel can read; move it away (storyreel then replaces none of "
+                        + "the posters there)")
             }
+            record = read
+            hadRecord = true
+        } else {
+            record = Record()
+            hadRecord = false
+        }
+        // The temporary files a killed run left for the names it recorded (a poster is recorded
+        // as pending before its temporary file is made).
+        let staged = Set(record.posters.keys).union(record.pending.keys).union([Self.recordName])
+        // A pending poster whose file holds what was pending was written by a run killed just
+        // after the rename: it counts as written.
+        for (name, contents) in record.pending where Self.holds(Self.join(path, name), contents) {
+            record.posters[name] = contents
         }
         record.pending = [:]
+        TemporaryFile.removeStale(in: path, finalNames: staged)
         self.record = Mutex(record)
     }
 
     /// The error (`.cannotCreateOutput`) when `poster` (a path in the folder) names a file that
-    /// no run recorded writing, else nil.
+    /// no run recorded writing, or that has changed since, else nil.
     func refusal(toReplace poster: String) -> MediaError? {
         let name = (poster as NSString).lastPathComponent
-        guard FileStamp(path: poster, followingLinks: false) != nil, !record.withLock({ $0.posters.contains(name) })
-        else { return nil }
-        return MediaError(
-            .cannotCreateOutput, path: poster,
-            "exists and storyreel did not write it; move it away or give another --out-dir")
+        guard FileStamp(path: poster, followingLinks: false) != nil else { return nil }
+        switch record.withLock({ $0.posters[name] }) {
+        case .none:
+            return MediaError(
+                .cannotCreateOutput, path: poster,
+                "exists and storyreel did not write it; move it away or give another --out-dir")
+        case .some(.none):
+            return nil
+        case .some(.some(let contents)):
+            if Self.holds(poster, contents) { return nil }
+            return MediaError(
+                .cannotCreateOutput, path: poster,
+                "has changed since storyreel wrote it; move it away or give another --out-dir")
+        }
     }
 
     /// Writes `data` as `poster` (a path in the folder), atomically, recording it as pending
-    /// before the rename and as written after it.
+    /// before the rename and as written after it. A name that was free takes the poster only
+    /// while it still is: a file put there meanwhile is someone's (`.cannotCreateOutput`).
     func write(_ data: Data, to poster: String) throws {
         let name = (poster as NSString).lastPathComponent
-        let pending = Record.Pending(size: data.count, sha256: try ContentHasher.sha256(of: data))
+        let contents = Record.Contents(size: data.count, sha256: try ContentHasher.sha256(of: data))
+        let wasFree = FileStamp(path: poster, followingLinks: false) == nil
         try record.withLock { record in
-            record.pending[name] = pending
+            record.pending[name] = contents
             try save(record)
         }
-        try AtomicFile.write(data, to: poster)
+        do {
+            try AtomicFile.write(data, to: poster, exclusively: wasFree)
+        } catch is StagedFile.NameTaken {
+            throw MediaError(
+                .cannotCreateOutput, path: poster,
+                "exists and storyreel did not write it; move it away or give another --out-dir")
+        }
         try record.withLock { record in
             record.pending[name] = nil
-            record.posters.insert(name)
+            record.posters[name] = contents
             try save(record)
         }
     }
 
-    /// Removes the record when it names no poster written: a run that wrote none leaves no
-    /// record behind (and so the folder it made can go).
+    /// Removes the record this run made when it names no poster: a run that wrote none leaves
+    /// no record behind (and so the folder it made can go). A record found there is kept.
     func removeRecordIfEmpty() {
+        guard !hadRecord else { return }
         record.withLock { record in
             guard record.posters.isEmpty else { return }
             unlink(Self.recordPath(in: path))
@@ -111,13 +137,36 @@ final class PosterFolder: Sendable {
         try AtomicFile.write(try encoder.encode(record), to: Self.recordPath(in: path))
     }
 
-    private static func read(_ path: String) -> Record {
-        guard let data = try? RegularFile.contents(of: path, maxSize: 16 << 20) else { return Record() }
-        if let names = try? JSONDecoder().decode([String].self, from: data) { return Record(posters: Set(names)) }
-        return (try? JSONDecoder().decode(Record.self, from: data)) ?? Record()
+    /// The record's bytes, or nil when there is none. Throws when it is there but cannot be
+    /// read as a regular file (a folder, a FIFO, no permission).
+    private static func readRecord(_ path: String) throws -> Data? {
+        do {
+            return try RegularFile.contents(of: path, maxSize: 16 << 20)
+        } catch let error as MediaError where error.kind == .missingInput {
+            return nil
+        } catch let error as MediaError {
+            throw MediaError(.cannotCreateOutput, path: path, error.reason)
+        }
     }
 
-    private static func recordPath(in folder: String) -> String {
-        (folder as NSString).appendingPathComponent(recordName)
+    private static func decode(_ data: Data) -> Record? {
+        if let names = try? JSONDecoder().decode([String].self, from: data) {
+            return Record(posters: Dictionary(names.map { ($0, nil) }, uniquingKeysWith: { first, _ in first }))
+        }
+        return try? JSONDecoder().decode(Record.self, from: data)
     }
+
+    /// True when the regular file at `path` holds `contents` (its size, then its hash).
+    private static func holds(_ path: String, _ contents: Record.Contents) -> Bool {
+        guard contents.size >= 0, let file = try? RegularFile(path: path, maxSize: UInt64(contents.size)),
+            file.size == UInt64(contents.size)
+        else { return false }
+        return (try? ContentHasher.sha256(of: file)) == contents.sha256
+    }
+
+    private static func join(_ folder: String, _ name: String) -> String {
+        (folder as NSString).appendingPathComponent(name)
+    }
+
+    private static func recordPath(in folder: String) -> String { join(folder, recordName) }
 }

@@ -124,7 +124,7 @@ import Testing
         }
         let record = try Data(contentsOf: URL(fileURLWithPath: out + "/.storyreel-posters"))
         let object = try #require(try JSONSerialization.jsonObject(with: record) as? [String: Any])
-        #expect(object["posters"] as? [String] == ["portrait-h264.jpg", "sixty-fps.jpg"])
+        #expect((object["posters"] as? [String: Any])?.keys.sorted() == ["portrait-h264.jpg", "sixty-fps.jpg"])
         #expect((object["pending"] as? [String: Any])?.isEmpty == true)
     }
 
@@ -145,6 +145,37 @@ import Testing
         let rerun = try TestEnvironment.storyreel(arguments)
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(jpegs().count == 12)
+        let temporary = try FileManager.default.contentsOfDirectory(atPath: out).filter {
+            $0.hasSuffix(".storyreel-tmp")
+        }
+        #expect(temporary.isEmpty, "the killed run's temporary files are swept: \(temporary)")
+    }
+
+    /// A poster is replaced only while it is what storyreel wrote: one a user changed since is
+    /// refused (73) and left as it is, as a file no run wrote is. (The record kept only names:
+    /// the user's file was overwritten.) A record storyreel cannot read is refused, not replaced
+    /// by one that forgets every poster it names.
+    @Test func outDirRefusesAPosterChangedSinceAndARecordItCannotRead() throws {
+        let clip = Self.sample("portrait-h264.mp4")
+        let out = folder.path("changed")
+        let arguments = [clip, "--out-dir", out, "--width", "90"]
+        #expect(try thumbnail(arguments).status == 0)
+        let poster = out + "/portrait-h264.jpg"
+        let users = Data("the user's own picture now".utf8)
+        try users.write(to: URL(fileURLWithPath: poster))
+        let changed = try thumbnail(arguments)
+        #expect(changed.status == 73, "\(changed.stderr)")
+        #expect(changed.stderr.contains("portrait-h264.jpg: has changed since storyreel wrote it"), "\(changed.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: poster)) == users)
+
+        let record = out + "/.storyreel-posters"
+        let edited = Data(#"{"posters": {"portrait-h264.jpg": null},}"#.utf8)
+        try edited.write(to: URL(fileURLWithPath: record))
+        let unreadable = try thumbnail([Self.sample("sixty-fps.mp4"), "--out-dir", out, "--width", "90"])
+        #expect(unreadable.status == 73, "\(unreadable.stderr)")
+        #expect(unreadable.stderr.contains("not a record of posters storyreel can read"), "\(unreadable.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: record)) == edited)
+        #expect(!FileManager.default.fileExists(atPath: out + "/sixty-fps.jpg"))
     }
 
     /// A poster recorded as pending (a run killed between the rename and the record) is the
@@ -161,7 +192,7 @@ import Testing
         let sha256 = try ContentHasher.sha256(ofFileAt: poster)
         func record(_ pendingSHA256: String) throws {
             let record =
-                #"{"posters": [], "pending": {"portrait-h264.jpg": {"size": \#(bytes.count), "sha256": "\#(pendingSHA256)"}}}"#
+                #"{"posters": {}, "pending": {"portrait-h264.jpg": {"size": \#(bytes.count), "sha256": "\#(pendingSHA256)"}}}"#
             try Data(record.utf8).write(to: URL(fileURLWithPath: out + "/.storyreel-posters"))
         }
         try record(String(repeating: "0", count: 64))
