@@ -27,7 +27,8 @@ public struct ClipIngester: Sendable {
 
     /// The lock file's name in the stories folder (dot-prefixed, so renders ignore it).
     public static let lockFileName = ".storyreel-ingest.lock"
-    /// Sequence numbers above this in existing names are ignored when numbering.
+    /// Sequence numbers above this in existing names are ignored when numbering, unless they
+    /// continue the sequence (``sequenceStart(of:)``).
     public static let largestSequenceNumber = 9999
 
     /// An ingester into `storiesFolder/handle/`.
@@ -83,7 +84,7 @@ public struct ClipIngester: Sendable {
             }
             return nil
         }
-        var sequence = existing.compactMap(ClipIngester.sequenceNumber).max() ?? 0
+        var sequence = ClipIngester.sequenceStart(of: existing)
         let nameLimit = FileNameLength.limit(in: folder)
         func ingestOne(_ clip: String) -> IngestOutcome {
             do {
@@ -220,12 +221,25 @@ public struct ClipIngester: Sendable {
             String.UnicodeScalarView(name.unicodeScalars.map { $0.properties.generalCategory == .control ? "_" : $0 }))
     }
 
-    /// The sequence number a clip name starts with (`0007-IMG.MOV`, `10.mp4`), or nil when it
-    /// starts with no digit or with a number over ``largestSequenceNumber``.
-    static func sequenceNumber(of name: String) -> Int? {
-        let digits = name.prefix { $0.isASCII && $0.isNumber }.drop { $0 == "0" }
-        if digits.isEmpty { return name.first?.isASCII == true && name.first?.isNumber == true ? 0 : nil }
-        guard digits.count <= 4, let number = Int(digits), number <= largestSequenceNumber else { return nil }
-        return number
+    /// The number the next clip's sequence counts on from, among the story's clip `names`: the
+    /// highest number up to ``largestSequenceNumber`` a name starts with (`0007-IMG.MOV`,
+    /// `10.mp4`), then on through each number above it that continues it (`9999.mp4`,
+    /// `10000-a.mp4`: the sequence ingest ran on), but not across a gap: a date such as
+    /// `20240101.mp4` is no sequence number. (Past 9999 every clip was numbered 10000.)
+    static func sequenceStart(of names: [String]) -> Int {
+        let numbers = Set(names.compactMap(leadingNumber))
+        var sequence = numbers.filter { $0 <= largestSequenceNumber }.max() ?? 0
+        while sequence < Int.max - 1, numbers.contains(sequence + 1) { sequence += 1 }
+        return sequence
+    }
+
+    /// The number a name starts with, or nil when it starts with no digit or with more than 18
+    /// significant ones (no overflow, whatever the name).
+    static func leadingNumber(of name: String) -> Int? {
+        let digits = name.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty else { return nil }
+        let significant = digits.drop { $0 == "0" }
+        guard significant.count <= 18 else { return nil }
+        return significant.isEmpty ? 0 : Int(significant)
     }
 }

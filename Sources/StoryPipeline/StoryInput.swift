@@ -151,7 +151,7 @@ public struct StoryInput: Sendable {
         var positions: [String: Int] = [:]
         // Each item path as first spelled (keyed by Swift's comparison, which takes NFC and NFD
         // spellings for one path).
-        var itemSpellings: [String: String] = [:]
+        var itemSpellings: [String: (file: String, item: String)] = [:]
         for (position, entry) in entries.enumerated() {
             warnings += StoryFields.specStory.unknownKeyWarnings(in: entry).map {
                 "\(path): stories[\(position)]: \($0)"
@@ -179,16 +179,21 @@ public struct StoryInput: Sendable {
             positions[handle] = position
             var items: [String] = []
             for item in (entry["items"] as? [Any] ?? []).compactMap({ $0 as? String }) {
-                if let spelling = itemSpellings[item], !spelling.utf8.elementsEqual(item.utf8) {
-                    skipped.append(SkippedEntry(path: item, story: handle, reason: normalizationTwinReason(spelling)))
+                let resolution = root.resolve(item)
+                if resolution == .outside {
+                    skipped.append(SkippedEntry(path: item, story: handle, reason: InputRoot.outsideReason))
                     continue
                 }
-                itemSpellings[item] = itemSpellings[item] ?? item
-                if root.resolve(item) == .outside {
-                    skipped.append(SkippedEntry(path: item, story: handle, reason: InputRoot.outsideReason))
-                } else {
-                    items.append(item)
+                // The file it leads to, so that `dé/../cafe\u{301}.mp4` is compared with `café.mp4`.
+                let file: String
+                if case .inside(let real) = resolution { file = real } else { file = item }
+                if let (spelling, earlier) = itemSpellings[file], !spelling.utf8.elementsEqual(file.utf8) {
+                    let reason = normalizationTwinReason(item, of: earlier)
+                    skipped.append(SkippedEntry(path: item, story: handle, reason: reason))
+                    continue
                 }
+                itemSpellings[file] = itemSpellings[file] ?? (file, item)
+                items.append(item)
             }
             var avatar = entry["avatar"] as? String
             if let relative = avatar, root.resolve(relative) == .outside {
@@ -219,7 +224,7 @@ public struct StoryInput: Sendable {
         var twins: [(name: String, reason: String)] = []
         for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
             if let earlier = first[name] {
-                twins.append((name, normalizationTwinReason(earlier)))
+                twins.append((name, normalizationTwinReason(name, of: earlier)))
             } else {
                 first[name] = name
                 kept.append(name)
@@ -228,10 +233,19 @@ public struct StoryInput: Sendable {
         return (kept, twins)
     }
 
-    /// The reason a name is left out that differs from `earlier` only in Unicode normalization.
-    static func normalizationTwinReason(_ earlier: String) -> String {
-        "its name differs from \"\(earlier)\" only in Unicode normalization (NFC or NFD), which macOS, iOS "
-            + "and the manifest's readers take for one name; rename one of them"
+    /// The reason `name` is left out, which differs from `earlier` only in Unicode
+    /// normalization, naming each one's form (the two look alike in a message).
+    static func normalizationTwinReason(_ name: String, of earlier: String) -> String {
+        "its name is the \(normalizationForm(name)) spelling of \"\(earlier)\", which is here in the "
+            + "\(normalizationForm(earlier)) one: macOS, iOS and the manifest's readers take the two for one name; "
+            + "rename one of them"
+    }
+
+    /// `composed (NFC)`, `decomposed (NFD)`, or `mixed` for a name in neither form.
+    static func normalizationForm(_ name: String) -> String {
+        if name.utf8.elementsEqual(name.precomposedStringWithCanonicalMapping.utf8) { return "composed (NFC)" }
+        if name.utf8.elementsEqual(name.decomposedStringWithCanonicalMapping.utf8) { return "decomposed (NFD)" }
+        return "mixed"
     }
 
     /// A spec or `story.json` is read up to this size.

@@ -50,9 +50,11 @@ public struct Console: Sendable {
 
     /// `text` with every character that could end a line or steer a terminal written as an
     /// escape: `\n`, `\r`, `\t`, `\0`, and `\u{1B}` (hex, Swift's spelling) for the other
-    /// control characters (U+0001–U+001F, U+007F–U+009F) and the line and paragraph separators
-    /// U+2028 and U+2029. Everything else, a backslash included, is kept byte for byte, so a
-    /// path without those characters is printed exactly as it is.
+    /// control characters (U+0001–U+001F, U+007F–U+009F), the line and paragraph separators
+    /// U+2028 and U+2029, and the bidirectional embeddings, overrides and isolates (U+202A–U+202E,
+    /// U+2066–U+2069), which reorder what follows them on the line. Everything else, a backslash
+    /// included, is kept byte for byte, so a path without those characters is printed exactly as
+    /// it is.
     public static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var result = ""
@@ -69,10 +71,12 @@ public struct Console: Sendable {
         return result
     }
 
-    /// A C0 or C1 control character, DEL, or a line or paragraph separator.
+    /// A C0 or C1 control character, DEL, a line or paragraph separator, or a bidirectional
+    /// formatting character (a file name with U+202E printed the rest of the line backwards).
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
-            || scalar.value == 0x2029
+            || scalar.value == 0x2029 || (0x202A...0x202E).contains(scalar.value)
+            || (0x2066...0x2069).contains(scalar.value)
     }
 
     /// The first failure to write to stdout (a full disk behind `>`, a closed descriptor), as

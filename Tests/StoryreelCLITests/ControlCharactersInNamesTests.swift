@@ -21,6 +21,12 @@ import Testing
         #expect(
             Console.escaped("2\nx\t\r\0\u{1B}[31m\u{7F}\u{85}\u{2028}é")
                 == #"2\nx\t\r\0\u{1B}[31m\u{7F}\u{85}\u{2028}é"#)
+        // The bidirectional overrides and isolates, which reorder the rest of the line ("gpj.exe"
+        // shown for "exe.jpg"); right-to-left letters themselves are kept.
+        #expect(
+            Console.escaped("clip\u{202E}4pm.exe\u{2066}\u{2069}\u{202A}")
+                == #"clip\u{202E}4pm.exe\u{2066}\u{2069}\u{202A}"#)
+        #expect(Console.escaped("ليلى.mp4") == "ليلى.mp4")
     }
 
     /// The old render printed the skipped clip's name as it is: a second line

@@ -58,7 +58,8 @@ import Testing
         try FileManager.default.copyItem(atPath: clips[4], toPath: "\(story)/9999-last.mp4")
         let after = try TestEnvironment.storyreel(["ingest", clips[6], "--story", "ana", "--into", stories])
         #expect(after.status == 0, "\(after.stderr)")
-        #expect(after.stdout.contains("ingested as ana/10000-upload-6.mp4"), "\(after.stdout)")
+        // 9999 then 10000-x.mp4: the sequence runs on through the number that continues it.
+        #expect(after.stdout.contains("ingested as ana/10001-upload-6.mp4"), "\(after.stdout)")
     }
 
     @Test func numberingFollowsEveryExistingNameAndChangesNone() throws {

@@ -60,6 +60,28 @@ import Testing
                 + "the highest number up to 9999, and these are numbered higher; renumber them to set the order\n")
     }
 
+    /// Past 9999 the sequence runs on through the numbers that continue it: after `9999.mp4`
+    /// every clip was numbered `10000-…` (a re-check), and played before the earlier ones. A
+    /// number across a gap (a date) is still not followed.
+    @Test func theSequenceRunsOnPast9999ButNotAcrossAGap() throws {
+        let fixture = try BundleFixture()
+        let story = "\(fixture.stories)/ben_k"
+        try FileManager.default.copyItem(
+            atPath: TestEnvironment.sample("portrait-h264.mp4"), toPath: "\(story)/9999.mp4")
+        try FileManager.default.copyItem(
+            atPath: TestEnvironment.sample("edit-list.mp4"), toPath: "\(story)/20240101.mp4")
+        for (clip, expected) in [
+            ("sixty-fps.mp4", "10000-sixty-fps.mp4"), ("black-intro.mp4", "10001-black-intro.mp4"),
+        ] {
+            let result = try TestEnvironment.storyreel([
+                "ingest", TestEnvironment.sample(clip), "--story", "ben_k", "--into", fixture.stories,
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.hasSuffix("ingested as ben_k/\(expected)\n"), "\(result.stdout)")
+            #expect(result.stderr.contains("plays before 20240101.mp4"), "the date plays after: \(result.stderr)")
+        }
+    }
+
     @Test func newStoryIsCreatedAndBadHandleOrLongClipIsRefused() throws {
         let fixture = try BundleFixture()
         let clip = TestEnvironment.sample("portrait-h264.mp4")
