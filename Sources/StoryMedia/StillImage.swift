@@ -62,7 +62,29 @@ public enum StillImage {
         let plan = try frame.scalingPlan(
             for: size, pixelAspect: 1, transform: transform, displayWidth: display.width, displayHeight: display.height,
             path: path)
-        let scaled = try Scaler(for: plan.source, width: plan.width, height: plan.height).scaleToRGBA(plan.source)
+        var scaled = try Scaler(for: plan.source, width: plan.width, height: plan.height).scaleToRGBA(plan.source)
+        if hasAlpha(frame.pixelFormat) { drawOverBlack(&scaled) }
         return transform.apply(to: plan.keep(of: scaled))
+    }
+
+    /// True for a pixel format with an alpha channel (a PNG with transparency).
+    static func hasAlpha(_ format: AVPixelFormat) -> Bool {
+        guard let descriptor = av_pix_fmt_desc_get(format) else { return false }
+        return descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0
+    }
+
+    /// Draws `image`'s transparent and translucent pixels over black, as the cube's background
+    /// is black and a JPEG (an avatar, a poster) holds no alpha: the colour a PNG stores under a
+    /// transparent pixel, often red or white, showed through (a QA pass).
+    static func drawOverBlack(_ image: inout RGBAImageBuffer) {
+        image.pixels.withUnsafeMutableBufferPointer { pixels in
+            for index in stride(from: 0, to: pixels.count - 3, by: 4) where pixels[index + 3] != 255 {
+                let alpha = Int(pixels[index + 3])
+                for channel in 0..<3 {
+                    pixels[index + channel] = UInt8((Int(pixels[index + channel]) * alpha + 127) / 255)
+                }
+                pixels[index + 3] = 255
+            }
+        }
     }
 }

@@ -18,7 +18,8 @@ public struct BundlePlan: Sendable {
     static let posterPick = "pick=2"
     /// How pictures are resized in RGB, part of the keys of the outputs resized that way only:
     /// posters shrunk to the canvas, thumbnails and avatars (2: one colour matrix in and out of
-    /// libswscale, where BT.601 in and BT.709 out shifted their colours, a red of 253 to 230).
+    /// libswscale, where BT.601 in and BT.709 out shifted their colours, a red of 253 to 230; and
+    /// a PNG avatar's transparent pixels drawn over black).
     static let rgbScaling = "rgb-scale=2"
     /// storyreel's version, printed by `--version` and written into manifests as the generator.
     public static let toolVersion = "0.3.0"

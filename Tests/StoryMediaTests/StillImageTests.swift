@@ -52,6 +52,25 @@ import Testing
         }
     }
 
+    /// Transparency is drawn over black, the cube's background (a JPEG avatar or poster has no
+    /// alpha either): a fully transparent PNG came out as the red stored under its pixels.
+    @Test func transparentPixelsAreDrawnOverBlack() throws {
+        for (alpha, expected) in [("0.0", [0, 0, 0]), ("0.5", [128, 0, 0]), ("1.0", [255, 0, 0])] {
+            let path = folder.path("red-\(alpha).png")
+            let made = try TestEnvironment.run(
+                "ffmpeg",
+                [
+                    "-v", "error", "-y", "-f", "lavfi", "-i", "color=0xFF0000@\(alpha):s=32x32,format=rgba",
+                    "-frames:v", "1", path,
+                ])
+            try #require(made.status == 0, "\(made.stderr)")
+            let image = try StillImage.load(path: path)
+            let pixel = Array(image.pixels[(16 * 32 + 16) * 4..<(16 * 32 + 16) * 4 + 4]).map(Int.init)
+            #expect(zip(pixel.prefix(3), expected).allSatisfy { abs($0 - $1) <= 1 }, "alpha \(alpha): \(pixel)")
+            #expect(pixel[3] == 255)
+        }
+    }
+
     @Test func fillScalesToCoverAndCropsTheMiddle() throws {
         let path = try makeStill("wide.png", size: "320x120")
         let image = try StillImage.load(path: path, size: .fill(width: 60, height: 60))
