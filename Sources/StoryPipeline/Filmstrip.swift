@@ -21,14 +21,33 @@ public final class Filmstrip {
     private let resizer: RGBAResizer
     private var pixels: [UInt8]
 
-    /// A strip for `frameCount` frames of `frameWidth` × `frameHeight`.
+    /// A strip for `frameCount` frames of `frameWidth` × `frameHeight`. Throws `.unsupported`
+    /// when the strip would be wider than an image storyreel writes (``problem(frameWidth:frameHeight:)``).
     public init(frameCount: Int, frameWidth: Int, frameHeight: Int) throws {
         precondition(frameCount > 0, "a filmstrip needs frames")
+        if let problem = Filmstrip.problem(frameWidth: frameWidth, frameHeight: frameHeight) {
+            throw MediaError(.unsupported, problem)
+        }
         frameIndices = Filmstrip.frameIndices(frameCount: frameCount)
-        tileWidth = max(1, Int((Double(Filmstrip.tileHeight * frameWidth) / Double(frameHeight)).rounded()))
+        tileWidth = Filmstrip.tileWidth(frameWidth: frameWidth, frameHeight: frameHeight)
         resizer = try RGBAResizer(
             sourceWidth: frameWidth, sourceHeight: frameHeight, width: tileWidth, height: Filmstrip.tileHeight)
         pixels = [UInt8](repeating: 0, count: tileWidth * Filmstrip.tileCount * Filmstrip.tileHeight * 4)
+    }
+
+    /// The width of one tile for frames of `frameWidth` × `frameHeight`.
+    static func tileWidth(frameWidth: Int, frameHeight: Int) -> Int {
+        max(1, Int((Double(Filmstrip.tileHeight) * Double(frameWidth) / Double(max(1, frameHeight))).rounded()))
+    }
+
+    /// Why a strip of frames of `frameWidth` × `frameHeight` cannot be written (wider than
+    /// ``PixelBudget/maximumSide``: a canvas more than about 6.8 times as wide as it is high), or
+    /// nil. Checked before any work: the strip was refused only once every frame was rendered.
+    public static func problem(frameWidth: Int, frameHeight: Int) -> String? {
+        let width = tileWidth(frameWidth: frameWidth, frameHeight: frameHeight) * tileCount
+        guard width > PixelBudget.maximumSide else { return nil }
+        return "a filmstrip of a \(frameWidth)x\(frameHeight) canvas would be \(width)x\(tileHeight), over storyreel's "
+            + "limit of \(PixelBudget.maximumSide) pixels a side; give a less wide --size, or no --filmstrip"
     }
 
     /// Indices of five evenly spaced frames out of `frameCount`, first and last included.

@@ -89,6 +89,11 @@ public enum CubeCommand: Command {
         } catch let error as CubeRenderError {
             throw UsageError(error.message)
         }
+        if outputs.filmstripPath != nil, let width = job.parameters.width, let height = job.parameters.height,
+            let problem = Filmstrip.problem(frameWidth: width, frameHeight: height)
+        {
+            throw UsageError(problem)
+        }
         // Two runs into one --frames-dir take turns: its frames are listed, checked and replaced
         // under the folder's lock, held until the run has recorded them.
         var frameFolder = try outputs.framesDirectory.map {

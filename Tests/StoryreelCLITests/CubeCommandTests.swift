@@ -169,6 +169,19 @@ import Testing
         #expect(try filesLeft() == ["strip.png"])
     }
 
+    /// A filmstrip wider than an image storyreel writes (a canvas over about 6.8 times as wide
+    /// as high) is a usage error before any work: it was refused (65, blaming the input) only
+    /// once both faces were decoded and every frame rendered (a QA pass).
+    @Test func aFilmstripTooWideToWriteIsRefusedBeforeAnyWork() throws {
+        let result = try cube([
+            Self.fromClip, Self.toClip, "--size", "1920x240", "-o", folder.path("t.mp4"), "--filmstrip",
+            folder.path("strip.png"),
+        ])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("a filmstrip of a 1920x240 canvas would be 9600x240"), "\(result.stderr)")
+        #expect(try filesLeft().isEmpty)
+    }
+
     @Test func garbageStillIsInvalidMediaAndLeavesNothing() throws {
         let garbage = try folder.write("garbage.png", Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 * 7919) }))
         let outputs = [
