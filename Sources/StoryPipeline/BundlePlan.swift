@@ -278,4 +278,21 @@ public struct BundlePlan: Sendable {
                 fromStory: from.id, toStory: to.id, fromClip: fromItem.absolutePath, toClip: toItem.absolutePath,
                 parameters: parameters))
     }
+
+    /// True when `unit`'s output is in `bundle` as a render would take it, so that a render
+    /// would not make it again (`plan --bundle`'s `done`): as storyreel wrote it (its ledger),
+    /// or a file the ledger does not know that a render adopts (a bundle merged without its
+    /// hidden folder: every unit was "not done" where a render made none again). Adopting only
+    /// records the file in `ledger` in memory; nothing is written.
+    public func isDone(_ unit: WorkUnit, in bundle: String, ledger: BundleLedger) -> Bool {
+        switch ledger.state(of: unit.output) {
+        case .current:
+            return true
+        case .unknown:
+            return UnitRun.adopt(
+                unit, ledger: ledger, bundle: bundle, canvas: (canvasWidth, canvasHeight), timeout: options.timeout)
+        case .missing, .changed, .notRegular:
+            return false
+        }
+    }
 }

@@ -233,7 +233,7 @@ struct UnitRun {
     /// a transition when it is a
     /// whole clip of the unit's frames on the canvas (``OutputIntegrity``). Returns true when
     /// adopted.
-    private static func adopt(
+    static func adopt(
         _ unit: WorkUnit, ledger: BundleLedger, bundle: String, canvas: (width: Int, height: Int), timeout: Double
     ) -> Bool {
         let path = BundlePaths.join(bundle, unit.output)

@@ -65,7 +65,8 @@ public enum PlanCommand: Command {
                 let named = inputs.count > 1 ? input : nil
                 switch result {
                 case .success(let (_, plan)):
-                    return planJSON(plan, input: named, ledger: ledger)
+                    return planJSON(
+                        plan, input: named, bundle: bundle.flatMap { bundle in ledger.map { (bundle, $0) } })
                 case .failure(let error):
                     let failure = RenderCommand.failureJSON(error)
                     guard let named, case .object(let fields) = failure else { return failure }
@@ -106,9 +107,12 @@ public enum PlanCommand: Command {
     }
 
     /// `{"units": […], "skipped": […]}`, with `"input"` first when several INPUTs were given.
-    /// With the bundle's `ledger` (`--bundle`), each unit also says whether it is `done`: its
-    /// output is in the bundle as storyreel wrote it, so a render would not make it again.
-    static func planJSON(_ plan: BundlePlan, input: String?, ledger: BundleLedger? = nil) -> JSONValue {
+    /// With the bundle and its ledger (`--bundle`), each unit also says whether it is `done`:
+    /// its output is in the bundle as a render takes it (``BundlePlan/isDone(_:in:ledger:)``),
+    /// so a render would not make it again.
+    static func planJSON(
+        _ plan: BundlePlan, input: String?, bundle: (path: String, ledger: BundleLedger)? = nil
+    ) -> JSONValue {
         let units = JSONValue.array(
             plan.shardUnits.map { unit in
                 var fields: [(String, JSONValue)] = [
@@ -118,7 +122,9 @@ public enum PlanCommand: Command {
                 if let transition = unit.transition {
                     fields += [("from", .string(transition.fromStory)), ("to", .string(transition.toStory))]
                 }
-                if let ledger { fields.append(("done", .bool(ledger.state(of: unit.output) == .current))) }
+                if let bundle {
+                    fields.append(("done", .bool(plan.isDone(unit, in: bundle.path, ledger: bundle.ledger))))
+                }
                 return .object(fields)
             })
         let skipped = JSONValue.array(

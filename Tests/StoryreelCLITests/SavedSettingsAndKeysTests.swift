@@ -137,6 +137,23 @@ import Testing
         #expect(file.stdout.isEmpty)
     }
 
+    /// A bundle merged without its hidden folder (no ledger) is done where a render adopts its
+    /// files: every unit was "not done" while a render made none of them again.
+    @Test func planCountsAsDoneWhatARenderWouldAdopt() throws {
+        let fixture = try BundleFixture()
+        _ = try fixture.render(into: "reel")
+        try FileManager.default.removeItem(atPath: fixture.folder.path("reel/.storyreel"))
+        // The fixture renders at 360x640, which the settings no longer say.
+        let units = try planUnits(fixture, ["--size", "360x640"])
+        #expect(!units.isEmpty)
+        let notDone = try planUnits(fixture, ["--size", "360x640"], notDoneOnly: true)
+        #expect(notDone.isEmpty, "every unit is done: \(notDone)")
+        let (result, summary) = try fixture.render(into: "reel")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(summary["rendered"] as? Int == 0)
+        #expect(summary["cached"] as? Int == units.count)
+    }
+
     /// `plan --json --bundle reel` with `extra`, as "kind output" lines (those not `done` only,
     /// when `notDoneOnly`).
     func planUnits(_ fixture: BundleFixture, _ extra: [String], notDoneOnly: Bool = false) throws -> Set<String> {
