@@ -424,6 +424,12 @@ public struct CubeTransitionJob: Sendable {
     private func canvasSize(displayWidth: Int, displayHeight: Int) throws -> (width: Int, height: Int) {
         let width = displayWidth / 2 * 2
         let height = displayHeight / 2 * 2
+        guard width >= 2, height >= 2 else {
+            throw MediaError(
+                .invalidMedia, path: from.path,
+                "its \(displayWidth)x\(displayHeight) picture is too small to be the canvas (at least 2x2 once its sides "
+                    + "are rounded down to even); pass --size")
+        }
         do {
             try spec(width: width, height: height).validate()
         } catch let error as CubeRenderError {

@@ -182,6 +182,16 @@ import Testing
         #expect(try filesLeft().isEmpty)
     }
 
+    /// A FROM too small to be the canvas says so, not "cube width 0 must be positive" (a QA pass).
+    @Test func aFromTooSmallForTheCanvasSaysSo() throws {
+        let tiny = try makeStill("tiny.png", source: "color=red:s=8x8,scale=1:1")
+        let result = try cube([tiny, Self.toClip, "-o", folder.path("t.mp4")])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("its 1x1 picture is too small to be the canvas (at least 2x2"), "\(result.stderr)")
+        #expect(try filesLeft() == ["tiny.png"])
+    }
+
     @Test func garbageStillIsInvalidMediaAndLeavesNothing() throws {
         let garbage = try folder.write("garbage.png", Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 * 7919) }))
         let outputs = [
