@@ -223,15 +223,23 @@ public struct ClipIngester: Sendable {
 
     /// The number the next clip's sequence counts on from, among the story's clip `names`: the
     /// highest number up to ``largestSequenceNumber`` a name starts with (`0007-IMG.MOV`,
-    /// `10.mp4`), then on through each number above it that continues it (`9999.mp4`,
-    /// `10000-a.mp4`: the sequence ingest ran on), but not across a gap: a date such as
-    /// `20240101.mp4` is no sequence number. (Past 9999 every clip was numbered 10000.)
+    /// `10.mp4`), then on through each higher number within ``sequenceGap`` of the last one
+    /// (`9999.mp4`, `10000-a.mp4`, `10002-b.mp4`: the sequence ingest ran on, a clip deleted
+    /// from it), but not across a wider gap: a date such as `20240101.mp4` is no sequence number.
+    /// (Past 9999 every clip was numbered 10000.)
     static func sequenceStart(of names: [String]) -> Int {
-        let numbers = Set(names.compactMap(leadingNumber))
+        let numbers = names.compactMap(leadingNumber)
         var sequence = numbers.filter { $0 <= largestSequenceNumber }.max() ?? 0
-        while sequence < Int.max - 1, numbers.contains(sequence + 1) { sequence += 1 }
+        for number in numbers.filter({ $0 > largestSequenceNumber }).sorted() where number > sequence {
+            guard number - sequence <= sequenceGap else { break }
+            sequence = number
+        }
         return sequence
     }
+
+    /// The widest gap between two numbers past ``largestSequenceNumber`` that the sequence still
+    /// runs on across.
+    static let sequenceGap = 100
 
     /// The number a name starts with, or nil when it starts with no digit or with more than 18
     /// significant ones (no overflow, whatever the name).

@@ -28,15 +28,16 @@ final class PosterFolder: Sendable {
     static let recordName = ".storyreel-posters"
 
     /// What `.storyreel-posters` holds: `{"posters": {name: {size, sha256}}, "pending": {…}}`.
-    /// An older record, a JSON array of names, is read as posters of unknown contents.
+    /// An older record, a JSON array of names, is read by name: each poster it names takes the
+    /// contents it has now.
     struct Record: Codable {
         /// What a poster holds.
         struct Contents: Codable, Equatable {
             var size: Int
             var sha256: String
         }
-        /// Posters written, with their contents (nil: recorded by name only, by an older run).
-        var posters: [String: Contents?] = [:]
+        /// Posters written, with their contents.
+        var posters: [String: Contents] = [:]
         /// Posters about to be renamed into place, with what they will hold.
         var pending: [String: Contents] = [:]
     }
@@ -51,7 +52,7 @@ final class PosterFolder: Sendable {
         let recordPath = Self.recordPath(in: path)
         var record: Record
         if let data = try Self.readRecord(recordPath) {
-            guard let read = Self.decode(data) else {
+            guard let read = Self.decode(data, in: path) else {
                 throw MediaError(
                     .cannotCreateOutput, path: recordPath,
                     "not a record of posters storyreel can read; move it away (storyreel then replaces none of "
@@ -81,19 +82,18 @@ final class PosterFolder: Sendable {
     func refusal(toReplace poster: String) -> MediaError? {
         let name = (poster as NSString).lastPathComponent
         guard FileStamp(path: poster, followingLinks: false) != nil else { return nil }
-        switch record.withLock({ $0.posters[name] }) {
-        case .none:
+        guard let contents = record.withLock({ $0.posters[name] }) else {
             return MediaError(
                 .cannotCreateOutput, path: poster,
                 "exists and storyreel did not write it; move it away or give another --out-dir")
-        case .some(.none):
-            return nil
-        case .some(.some(let contents)):
-            if Self.holds(poster, contents) { return nil }
-            return MediaError(
-                .cannotCreateOutput, path: poster,
-                "has changed since storyreel wrote it; move it away or give another --out-dir")
         }
+        return Self.holds(poster, contents) ? nil : Self.changed(poster)
+    }
+
+    private static func changed(_ poster: String) -> MediaError {
+        MediaError(
+            .cannotCreateOutput, path: poster,
+            "has changed since storyreel wrote it; move it away or give another --out-dir")
     }
 
     /// Writes `data` as `poster` (a path in the folder), atomically, recording it as pending
@@ -106,6 +106,11 @@ final class PosterFolder: Sendable {
         try record.withLock { record in
             record.pending[name] = contents
             try save(record)
+        }
+        // Checked again just before the rename: the poster may have been edited while this one
+        // was decoded (a re-check: the check before any work left a window of the decode's length).
+        if !wasFree, let recorded = record.withLock({ $0.posters[name] }), !Self.holds(poster, recorded) {
+            throw Self.changed(poster)
         }
         do {
             try AtomicFile.write(data, to: poster, exclusively: wasFree)
@@ -149,9 +154,19 @@ final class PosterFolder: Sendable {
         }
     }
 
-    private static func decode(_ data: Data) -> Record? {
+    /// The record in `data`, or nil when it is not one. An older array of names takes each
+    /// named poster's contents from the file in `folder` now (a name with no file is dropped).
+    private static func decode(_ data: Data, in folder: String) -> Record? {
         if let names = try? JSONDecoder().decode([String].self, from: data) {
-            return Record(posters: Dictionary(names.map { ($0, nil) }, uniquingKeysWith: { first, _ in first }))
+            var record = Record()
+            for name in names {
+                guard let file = try? RegularFile(path: join(folder, name)),
+                    let sha256 = try? ContentHasher.sha256(of: file),
+                    let size = Int(exactly: file.size)
+                else { continue }
+                record.posters[name] = Record.Contents(size: size, sha256: sha256)
+            }
+            return record
         }
         return try? JSONDecoder().decode(Record.self, from: data)
     }

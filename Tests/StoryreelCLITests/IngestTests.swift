@@ -70,9 +70,7 @@ import Testing
             atPath: TestEnvironment.sample("portrait-h264.mp4"), toPath: "\(story)/9999.mp4")
         try FileManager.default.copyItem(
             atPath: TestEnvironment.sample("edit-list.mp4"), toPath: "\(story)/20240101.mp4")
-        for (clip, expected) in [
-            ("sixty-fps.mp4", "10000-sixty-fps.mp4"), ("black-intro.mp4", "10001-black-intro.mp4"),
-        ] {
+        func ingest(_ clip: String, expecting expected: String) throws {
             let result = try TestEnvironment.storyreel([
                 "ingest", TestEnvironment.sample(clip), "--story", "ben_k", "--into", fixture.stories,
             ])
@@ -80,6 +78,13 @@ import Testing
             #expect(result.stdout.hasSuffix("ingested as ben_k/\(expected)\n"), "\(result.stdout)")
             #expect(result.stderr.contains("plays before 20240101.mp4"), "the date plays after: \(result.stderr)")
         }
+        try ingest("sixty-fps.mp4", expecting: "10000-sixty-fps.mp4")
+        try ingest("black-intro.mp4", expecting: "10001-black-intro.mp4")
+        // A gap in the sequence (a clip renamed or taken out) is run on across: after 10003 the
+        // next is 10004, not 10002, which would play before it (a re-check).
+        try FileManager.default.moveItem(
+            atPath: "\(story)/10001-black-intro.mp4", toPath: "\(story)/10003-black-intro.mp4")
+        try ingest("stories/ana.lima/IMG_0001.MOV", expecting: "10004-IMG_0001.MOV")
     }
 
     @Test func newStoryIsCreatedAndBadHandleOrLongClipIsRefused() throws {

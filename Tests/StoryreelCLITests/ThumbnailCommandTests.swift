@@ -169,13 +169,20 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: poster)) == users)
 
         let record = out + "/.storyreel-posters"
-        let edited = Data(#"{"posters": {"portrait-h264.jpg": null},}"#.utf8)
-        try edited.write(to: URL(fileURLWithPath: record))
-        let unreadable = try thumbnail([Self.sample("sixty-fps.mp4"), "--out-dir", out, "--width", "90"])
-        #expect(unreadable.status == 73, "\(unreadable.stderr)")
-        #expect(unreadable.stderr.contains("not a record of posters storyreel can read"), "\(unreadable.stderr)")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: record)) == edited)
-        #expect(!FileManager.default.fileExists(atPath: out + "/sixty-fps.jpg"))
+        // A record cut short, and a poster recorded without its contents (which made the user's
+        // file replaceable by name, a re-check found).
+        for text in [
+            #"{"posters": {"portrait-h264.jpg": {"size": 8"#,
+            #"{"posters": {"portrait-h264.jpg": null}, "pending": {}}"#,
+        ] {
+            let edited = Data(text.utf8)
+            try edited.write(to: URL(fileURLWithPath: record))
+            let unreadable = try thumbnail([clip, "--out-dir", out, "--width", "90"])
+            #expect(unreadable.status == 73, "\(text): \(unreadable.stderr)")
+            #expect(unreadable.stderr.contains("not a record of posters storyreel can read"), "\(unreadable.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: record)) == edited)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: poster)) == users)
+        }
     }
 
     /// A poster recorded as pending (a run killed between the rename and the record) is the
