@@ -1189,7 +1189,9 @@ class PlayerPageTests(unittest.TestCase):
         self.wait_for("const s = window.storyreelPlayer.state(); return s.story === 'ben_k' && s.phase === 'item'"
                       " && s.currentTime > 0.2", 20)
         self.assertEqual(DRIVER.execute_script("return window.__autoplay.refused"), 0)
-        self.assertEqual(self.steps(), full_play_steps(MANIFESTS["demo"])[:3])
+        # At 4× ben_k's first item lasts 0.5 s: on a loaded machine the poll can land in its
+        # second item (a QA run did), so the steps are compared up to that first item.
+        self.assertEqual(self.steps()[:3], full_play_steps(MANIFESTS["demo"])[:3])
         self.assert_no_flash()
 
     def test_a_swipe_to_the_next_or_previous_story_shows_its_first_frame_at_once(self):
