@@ -77,13 +77,19 @@ public enum TemporaryFile {
     }
 
     /// True for a file name of exactly the shape storyreel's temporary files have.
-    public static func isTemporaryName(_ name: String) -> Bool {
-        guard name.hasPrefix("."), name.hasSuffix(suffix) else { return false }
+    public static func isTemporaryName(_ name: String) -> Bool { stagedName(of: name) != nil }
+
+    /// The NAME a temporary file `.NAME.RANDOM.storyreel-tmp` was staged for (cut as
+    /// ``path(for:in:random:)`` cuts it), or nil when `name` is not of that exact shape.
+    static func stagedName(of name: String) -> String? {
+        guard name.hasPrefix("."), name.hasSuffix(suffix) else { return nil }
         let stem = name.dropFirst().dropLast(suffix.count)
-        guard let dot = stem.lastIndex(of: "."), dot > stem.startIndex else { return false }
+        guard let dot = stem.lastIndex(of: "."), dot > stem.startIndex else { return nil }
         let random = stem[stem.index(after: dot)...]
-        return random.count == randomLength
-            && random.unicodeScalars.allSatisfy { $0.isASCII && CharacterSet.alphanumerics.contains($0) }
+        guard random.count == randomLength,
+            random.unicodeScalars.allSatisfy({ $0.isASCII && CharacterSet.alphanumerics.contains($0) })
+        else { return nil }
+        return String(stem[..<dot])
     }
 
     /// Removes the stale temporary files a killed writer left directly in `folder`: regular
@@ -94,11 +100,8 @@ public enum TemporaryFile {
     @discardableResult
     public static func removeStale(in folder: String, finalNames: Set<String>? = nil) -> Int {
         var removed = 0
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where isTemporaryName(name) {
-            if let finalNames {
-                let stem = name.dropFirst().dropLast(suffix.count)
-                guard let dot = stem.lastIndex(of: "."), finalNames.contains(String(stem[..<dot])) else { continue }
-            }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            guard let staged = stagedName(of: name), finalNames?.contains(staged) ?? true else { continue }
             let path = (folder as NSString).appendingPathComponent(name)
             var status = stat()
             guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
