@@ -149,9 +149,8 @@ public struct StoryInput: Sendable {
         }
         // The position of the story that plays under each handle.
         var positions: [String: Int] = [:]
-        // Each item path as first spelled (keyed by Swift's comparison, which takes NFC and NFD
-        // spellings for one path).
-        var itemSpellings: [String: (file: String, item: String)] = [:]
+        // The file each item leads to, as first spelled (see ``earlierSpelling(of:as:in:)``).
+        var itemSpellings: [String: (spelling: String, label: String)] = [:]
         for (position, entry) in entries.enumerated() {
             warnings += StoryFields.specStory.unknownKeyWarnings(in: entry).map {
                 "\(path): stories[\(position)]: \($0)"
@@ -187,12 +186,11 @@ public struct StoryInput: Sendable {
                 // The file it leads to, so that `dé/../cafe\u{301}.mp4` is compared with `café.mp4`.
                 let file: String
                 if case .inside(let real) = resolution { file = real } else { file = item }
-                if let (spelling, earlier) = itemSpellings[file], !spelling.utf8.elementsEqual(file.utf8) {
+                if let earlier = earlierSpelling(of: file, as: item, in: &itemSpellings) {
                     let reason = normalizationTwinReason(item, of: earlier)
                     skipped.append(SkippedEntry(path: item, story: handle, reason: reason))
                     continue
                 }
-                itemSpellings[file] = itemSpellings[file] ?? (file, item)
                 items.append(item)
             }
             var avatar = entry["avatar"] as? String
@@ -219,18 +217,31 @@ public struct StoryInput: Sendable {
     static func withoutNormalizationTwins(_ names: [String]) -> (
         kept: [String], twins: [(name: String, reason: String)]
     ) {
-        var first: [String: String] = [:]
+        var spellings: [String: (spelling: String, label: String)] = [:]
         var kept: [String] = []
         var twins: [(name: String, reason: String)] = []
         for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-            if let earlier = first[name] {
+            if let earlier = earlierSpelling(of: name, as: name, in: &spellings) {
                 twins.append((name, normalizationTwinReason(name, of: earlier)))
             } else {
-                first[name] = name
                 kept.append(name)
             }
         }
         return (kept, twins)
+    }
+
+    /// The label recorded with an earlier spelling of `key` that differs from it byte for byte
+    /// (`spellings` is keyed by Swift's comparison, which takes NFC and NFD spellings for one),
+    /// or nil, having recorded `key` with `label` when it is the first spelling. The same bytes
+    /// again are no twin: a spec may list one file twice.
+    static func earlierSpelling(
+        of key: String, as label: String, in spellings: inout [String: (spelling: String, label: String)]
+    ) -> String? {
+        guard let first = spellings[key] else {
+            spellings[key] = (key, label)
+            return nil
+        }
+        return first.spelling.utf8.elementsEqual(key.utf8) ? nil : first.label
     }
 
     /// The reason `name` is left out, which differs from `earlier` only in Unicode
