@@ -59,14 +59,13 @@ public enum PlanCommand: Command {
         let plans = batch.results.compactMap { try? $0.get().1 }
         if arguments[json] {
             // Every INPUT is planned for the one bundle: its ledgers are read once.
-            let ledger = bundle.map { BundleLedger(bundle: $0, shard: nil) }
+            let target = bundle.map { (path: $0, ledger: BundleLedger(bundle: $0, shard: nil)) }
             // One object per INPUT, in argument order: one that failed is its error, as for inspect.
             let objects = zip(inputs, batch.results).map { input, result in
                 let named = inputs.count > 1 ? input : nil
                 switch result {
                 case .success(let (_, plan)):
-                    return planJSON(
-                        plan, input: named, bundle: bundle.flatMap { bundle in ledger.map { (bundle, $0) } })
+                    return planJSON(plan, input: named, bundle: target)
                 case .failure(let error):
                     let failure = RenderCommand.failureJSON(error)
                     guard let named, case .object(let fields) = failure else { return failure }
