@@ -264,13 +264,25 @@ extension PlayerPage {
             return preloaded.get(src).ready;
           }
 
+          // A still's load, waited for at most PATIENCE.still and only once: one that kept the
+          // page waiting that long is not waited for again, but shows when it has arrived by the
+          // time it is asked for (an opening whose still never came waited twice: 2 s to open
+          // the viewer, 2 s more to play the item).
+          function still(src) {
+            const ready = image(src), entry = preloaded.get(src);
+            if (!entry) return ready;
+            return within(ready, entry.late ? 0 : PATIENCE.still, false).then((ok) => {
+              if (!ok) entry.late = true;
+              return ok;
+            });
+          }
           // Stills: the back one is filled and decoded, then laid over the front one. Resolves to
           // false when another move came first, 'none' when there is no still to show: a manifest
           // from before the stills (no request), or one that failed to load (requested once). What
           // is on screen then stays until the next video presents (see keepUntilPresented).
           async function showStill(src, token) {
             if (!src) return token === generation && 'none';
-            const loaded = await within(image(src), PATIENCE.still, false);
+            const loaded = await still(src);
             if (token !== generation) return false;
             if (!loaded) return 'none';
             const [under, over] = stage.stills[1].classList.contains('front') ? stage.stills : [stage.stills[1], stage.stills[0]];
@@ -802,7 +814,7 @@ extension PlayerPage {
             // The viewer opens on the first still, never on black. Until it is open, events
             // wait: a key pressed meanwhile played stories behind a viewer never shown (a QA pass).
             opening = token;
-            await within(image(item().firstFrame), PATIENCE.still, false);
+            await still(item().firstFrame);
             if (opening === token) opening = null;
             if (token !== generation) return;
             $('viewer').classList.add('open');
