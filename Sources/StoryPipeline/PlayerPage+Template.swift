@@ -315,7 +315,15 @@ extension PlayerPage {
             else video.addEventListener('playing', function check() { if (video.readyState >= 2) go(); else setTimeout(check, 16); }, { once: true });
           }
           function load(video, src) {
-            if (video.getAttribute('src') !== src) { video.src = src; video.load(); }
+            if (video.getAttribute('src') !== src) { reload(video, () => { video.src = src; }); }
+          }
+          // A load drops the media events still queued, among them the pause event of a halt()
+          // just before (unlock's, at the opening tap): its mark then stayed, and the first pause
+          // from outside the page was taken for the page's own (a browser test under load).
+          function reload(video, change) {
+            video.__pausedByPage = false;
+            change();
+            video.load();
           }
           // A browser may refuse play() (NotAllowedError), even muted: iOS Safari in Low Power Mode,
           // a policy. Unmuted, the page retries muted; refused muted, the viewer waits paused under
@@ -540,7 +548,7 @@ extension PlayerPage {
           }
           window.addEventListener('online', () => {
             if (offline === null || offline !== generation || phase !== 'item') return;
-            for (const video of stage.videos) if (video.error) { video.removeAttribute('src'); video.load(); }
+            for (const video of stage.videos) if (video.error) reload(video, () => video.removeAttribute('src'));
             clearFallback();
             enterItem(++generation);
           });
