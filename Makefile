@@ -12,8 +12,9 @@ FUZZ_SEED ?= 1
 FUZZ_SLICE ?= 200
 
 # The player page's browser tests (scripts/player_test.py): Debian's chromium, driven headless by
-# Debian's python3-selenium through Debian's chromedriver (by path: nothing downloads a browser).
-PLAYER_TEST := /usr/bin/python3 scripts/player_test.py
+# Debian's python3-selenium through Debian's chromedriver (by path: nothing downloads a browser),
+# two browsers at once (each mostly waits on a playing page).
+PLAYER_TEST := /usr/bin/python3 scripts/player_test.py --jobs 2
 
 # Build: FFmpeg 5.1 libraries (libavformat, libavcodec, libswscale, libavutil).
 # Tests and benches: the ffmpeg CLI, mediainfo, ffmpegthumbnailer,
@@ -25,7 +26,7 @@ DEB_PACKAGES := pkg-config libavformat-dev libavcodec-dev libswscale-dev libavut
 # Deployment checks: readelf (binutils) for the static binary, python3-yaml for the CI examples.
 DEB_PACKAGES += binutils python3-yaml
 
-.PHONY: deps build test kit-check fuzz demo bench samples install clean lint
+.PHONY: deps build test test-build kit-check fuzz demo bench samples install clean lint
 .PHONY: static check-deploy check-ci-examples check-runtime-image
 
 # The installed binary links the Swift runtime and Foundation in (--static-swift-stdlib), so it runs
@@ -48,13 +49,18 @@ build: deps
 # The tests drive a release binary: without -Ounchecked a debug build's renderer is unoptimised,
 # and the render tests' transitions took minutes. They drive the one `make install` installs (the
 # static build, which check-deploy checks too), so `make test` makes one release build, not two.
-test: static
-	$(SWIFT) build --build-tests
+# The static build is mostly one thread, so the tests' debug build runs beside it (-j2): 117 s
+# together against 137 s one after the other. The browser tests run in two browsers (--jobs 2).
+test:
+	$(MAKE) --no-print-directory -j2 static test-build
 	STORYREEL_BIN=$(CURDIR)/$(STATIC_BIN) $(SWIFT) test --skip-build --parallel --num-workers 2
 	STORYREEL_BIN=$(CURDIR)/$(STATIC_BIN) $(PLAYER_TEST)
 	$(FUZZ) --bin $(CURDIR)/$(STATIC_BIN) --count $(FUZZ_SLICE) --seed $(FUZZ_SEED)
 	SWIFT=$(SWIFT) bash scripts/kit-check.sh
 	$(MAKE) --no-print-directory check-ci-examples check-deploy
+
+test-build: deps
+	$(SWIFT) build --build-tests
 
 # An app's view of the StoryreelKit library: a scratch package depending on this one by path
 # builds only that product, without pkg-config or FFmpeg (scripts/kit-check.sh).

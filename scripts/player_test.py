@@ -4,11 +4,14 @@
 Debian's chromium, driven headless by Debian's python3-selenium through Debian's chromedriver
 (given by path: Selenium Manager never runs, nothing is downloaded). Run by `make test`:
 
-    STORYREEL_BIN=.build/release/storyreel /usr/bin/python3 scripts/player_test.py
+    STORYREEL_BIN=.build/release/storyreel /usr/bin/python3 scripts/player_test.py [-k NAME]
 
 It renders the demo bundle (`storyreel render samples/stories -o build/player/demo`) and the
 same with `--both-directions` (build/player/both), serves build/player over HTTP on 127.0.0.1,
 and checks the page there and once from file://. Screenshots go to build/player/.
+
+`make test` adds `--jobs 2`: two worker processes, each with its own bundles, server and browser
+under build/player/worker-N/, take the tests one at a time from one queue.
 """
 
 import functools
@@ -134,6 +137,11 @@ REFUSE_AUTOPLAY = r"""
   };
 })();
 """
+
+
+def note(text):
+    """A measurement worth seeing in the log, on a line of its own (two browsers' lines interleave)."""
+    print(f"  {text}", file=sys.stderr, flush=True)
 
 
 def render(name, extra):
@@ -1249,8 +1257,8 @@ class PlayerPageTests(unittest.TestCase):
                 self.assertEqual(self.state()["story"], target)
                 after = [(path, byte_range) for when, path, byte_range in QuietHandler.log
                          if when >= mark and path in (folder + item["firstFrame"], folder + item["src"])]
-                print(f"\n  {opened} to {target}: firstFrame still on top after {shown['still']:.0f} ms, video"
-                      f" after {shown['video']:.0f} ms; requested after the swipe: {after}", end=" ", file=sys.stderr)
+                note(f"{opened} to {target}: firstFrame still on top after {shown['still']:.0f} ms, video"
+                     f" after {shown['video']:.0f} ms; requested after the swipe: {after}")
                 self.assertNotIn((folder + item["firstFrame"], None), after, "the still was requested after the swipe, not ahead")
                 self.assertLess(shown["still"], 150, "the first-frame still shows at once")
                 fresh = [path for path, byte_range in after if byte_range in (None, "bytes=0-")]
@@ -1350,8 +1358,7 @@ class PlayerPageTests(unittest.TestCase):
         # Below the header and progress bars (the top fifth) the picture is the item's alone.
         start = width * 3 * (height // 5)
         score = psnr(shot[start:], wanted[start:])
-        print(f"\n  {os.path.relpath(path, ROOT)}: PSNR {score:.1f} dB against {os.path.relpath(reference, ROOT)}",
-              end=" ", file=sys.stderr)
+        note(f"{os.path.relpath(path, ROOT)}: PSNR {score:.1f} dB against {os.path.relpath(reference, ROOT)}")
         self.assertGreaterEqual(score, 20, f"{path}: PSNR {score:.1f} dB against {reference}")
 
 
@@ -1396,5 +1403,74 @@ def psnr(a, b):
     return float("inf") if mse == 0 else 10 * math.log10(255 * 255 / mse)
 
 
+def run_worker(index, names, results):
+    """One of `run_in_parallel`'s workers: its own bundles (build/player/worker-N), server and
+    browser; it takes test names from `names` until it finds None, and puts a summary in `results`."""
+    global OUT
+    OUT = os.path.join(ROOT, "build", "player", f"worker-{index}")
+    summary = {"index": index, "ran": 0, "problems": [], "skipped": 0}
+    try:
+        setUpModule()
+    except Exception:  # noqa: BLE001 (the other workers take the tests)
+        import traceback
+        summary["problems"].append(("ERROR", f"worker {index} setUpModule", traceback.format_exc()))
+        results.put(summary)
+        return
+    result = unittest.TestResult()
+    try:
+        for name in iter(names.get, None):
+            before = (len(result.failures), len(result.errors), len(result.skipped))
+            start = time.monotonic()
+            case, method = name.split(".")
+            globals()[case](method)(result)  # the case alone: a suite would set up the module again
+            after = (len(result.failures), len(result.errors), len(result.skipped))
+            outcome = ["FAIL", "ERROR", "skipped"][[a > b for a, b in zip(after, before)].index(True)] \
+                if after != before else "ok"
+            print(f"[{index}] {name} ... {outcome} ({time.monotonic() - start:.1f} s)", flush=True)
+    finally:
+        tearDownModule()
+    summary["ran"] = result.testsRun
+    summary["skipped"] = len(result.skipped)
+    summary["problems"] += [("FAIL", str(test), trace) for test, trace in result.failures]
+    summary["problems"] += [("ERROR", str(test), trace) for test, trace in result.errors]
+    results.put(summary)
+
+
+def run_in_parallel(jobs):
+    """Runs every test in `jobs` processes, each with its own browser: the tests mostly wait on a
+    playing page (about a third of a core each), so two share two cores and take half the time.
+    The workers take the tests one at a time from one queue. Returns the exit status."""
+    import multiprocessing
+    context = multiprocessing.get_context("fork")  # before any browser or server starts
+    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
+    names = [f"{type(test).__name__}.{test._testMethodName}" for group in suite for test in group]
+    queue, results = context.Queue(), context.Queue()
+    for name in names:
+        queue.put(name)
+    for _ in range(jobs):
+        queue.put(None)
+    start = time.monotonic()
+    workers = [context.Process(target=run_worker, args=(index, queue, results)) for index in range(jobs)]
+    for worker in workers:
+        worker.start()
+    summaries = [results.get() for _ in workers]
+    for worker in workers:
+        worker.join()
+    ran = sum(summary["ran"] for summary in summaries)
+    problems = [problem for summary in summaries for problem in summary["problems"]]
+    for kind, test, trace in problems:
+        print(f"{'=' * 70}\n{kind}: {test}\n{'-' * 70}\n{trace}")
+    print(f"{'-' * 70}\nRan {ran} tests in {time.monotonic() - start:.3f}s in {jobs} browsers\n")
+    if problems or ran != len(names) or any(worker.exitcode != 0 for worker in workers):
+        print(f"FAILED ({len(problems)} problems, {ran} of {len(names)} tests ran)")
+        return 1
+    print("OK")
+    return 0
+
+
 if __name__ == "__main__":
+    # `--jobs N` runs the tests in N browsers at once (`make test` uses 2); without it, unittest's
+    # own command line (`-k NAME` and the rest) runs them in one.
+    if len(sys.argv) == 3 and sys.argv[1] == "--jobs" and sys.argv[2].isdigit() and int(sys.argv[2]) > 0:
+        sys.exit(run_in_parallel(int(sys.argv[2])))
     unittest.main(verbosity=2)

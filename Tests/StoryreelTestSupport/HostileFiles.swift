@@ -70,14 +70,32 @@ public enum HostileFiles {
         try ffmpeg(["-i", still, "-c:v", "copy", "-f", "mov", path])
     }
 
-    /// Writes a one-frame 16000 × 16000 MJPEG QuickTime clip to `path` (a second or more: the
-    /// picture is really encoded).
+    /// Writes a one-frame MJPEG QuickTime clip to `path` whose container (the `stsd` sample
+    /// entry) and JPEG frame header (SOF0) both say 16000 × 16000, over a 64 × 64 picture's
+    /// scan: a decoder that trusted the header would allocate the whole picture. (Encoding a
+    /// real 16000 × 16000 picture took ffmpeg 10 s, nearly all of it faulting in memory.)
     public static func mjpegPixelBombClip(at path: String) throws {
-        try ffmpeg(
-            [
-                "-f", "lavfi", "-i", "color=c=gray:s=16000x16000:r=1", "-frames:v", "1", "-c:v", "mjpeg", "-pix_fmt",
-                "yuvj420p", "-q:v", "31", "-f", "mov", path,
-            ])
+        let small = path + ".64x64.mov"
+        try ffmpeg([
+            "-f", "lavfi", "-i", "color=c=gray:s=64x64:r=1", "-frames:v", "1", "-c:v", "mjpeg", "-pix_fmt", "yuvj420p",
+            "-f", "mov", small,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: small) }
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: small)))
+        let side: [UInt8] = [0x3E, 0x80]  // 16000
+        guard let stsd = find(Array("stsd".utf8), in: bytes),
+            let entry = find(Array("jpeg".utf8), in: bytes, from: stsd),
+            let frameHeader = find([0xFF, 0xC0], in: bytes)
+        else { throw TestFailure("no jpeg sample entry or SOF0 in \(small)") }
+        // The sample entry's width and height (see lyingPixelBombClip), and SOF0's height and
+        // width after its marker (2), length (2) and sample precision (1).
+        for field in [entry + 4 + 24, frameHeader + 5] {
+            guard bigEndian(bytes[field..<(field + 4)]) == 64 << 16 | 64 else {
+                throw TestFailure("unexpected \(small)")
+            }
+            bytes.replaceSubrange(field..<(field + 4), with: side + side)
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
     }
 
     /// Copies the PNG clip `source` (from ``pngPixelBombClip(at:)``) to `path` with its container
