@@ -74,13 +74,13 @@ extension Manifest {
             rotation = try container.decodeInteger(forKey: .rotation)
             frameRate = try container.decode(Double.self, forKey: .frameRate)
             codec = try container.decode(String.self, forKey: .codec)
-            codecs = try container.decodeIfPresent(String.self, forKey: .codecs)
+            codecs = try container.decodeOmittable(String.self, forKey: .codecs)
             hdr = try container.decode(String.self, forKey: .hdr)
             hasAudio = try container.decode(Bool.self, forKey: .hasAudio)
             poster = try container.decode(String.self, forKey: .poster)
             thumbnail = try container.decode(String.self, forKey: .thumbnail)
-            firstFrame = try container.decodeIfPresent(String.self, forKey: .firstFrame)
-            lastFrame = try container.decodeIfPresent(String.self, forKey: .lastFrame)
+            firstFrame = try container.decodeOmittable(String.self, forKey: .firstFrame)
+            lastFrame = try container.decodeOmittable(String.self, forKey: .lastFrame)
         }
     }
 }

@@ -19,6 +19,14 @@ extension Manifest {
             case path, story, reason
         }
 
+        /// Decodes the value; `story` must be there, `null` when there is none.
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            path = try container.decode(String.self, forKey: .path)
+            story = try container.decodeNullable(String.self, forKey: .story)
+            reason = try container.decode(String.self, forKey: .reason)
+        }
+
         /// Writes every key, a missing story as `null`.
         public func encode(to encoder: Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)

@@ -74,7 +74,7 @@ extension Manifest {
             duration = try container.decode(Double.self, forKey: .duration)
             width = try container.decodeInteger(forKey: .width)
             height = try container.decodeInteger(forKey: .height)
-            codecs = try container.decodeIfPresent(String.self, forKey: .codecs)
+            codecs = try container.decodeOmittable(String.self, forKey: .codecs)
         }
     }
 }

@@ -19,6 +19,14 @@ extension Manifest {
             case handle, displayName, avatar
         }
 
+        /// Decodes the value; `avatar` must be there, `null` when there is none.
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            handle = try container.decode(String.self, forKey: .handle)
+            displayName = try container.decode(String.self, forKey: .displayName)
+            avatar = try container.decodeNullable(String.self, forKey: .avatar)
+        }
+
         /// Writes every key, a missing avatar as `null`.
         public func encode(to encoder: Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)

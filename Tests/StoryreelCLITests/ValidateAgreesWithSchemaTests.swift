@@ -123,6 +123,24 @@ import Testing
         Case(name: "null for a string", expectedPath: "stories[0].user.displayName") {
             set(&$0, ["stories", 0, "user", "displayName"], NSNull())
         },
+        // Optional keys may be left out, not given as null; nullable ones must be there. The
+        // Swift model read both kinds alike (an absent key and a null were both nil), so
+        // validate accepted what the schema refused (a QA pass).
+        Case(name: "null for the optional codecs", expectedPath: "stories[0].items[0].codecs") {
+            set(&$0, ["stories", 0, "items", 0, "codecs"], NSNull())
+        },
+        Case(name: "null for the optional firstFrame", expectedPath: "stories[1].items[0].firstFrame") {
+            set(&$0, ["stories", 1, "items", 0, "firstFrame"], NSNull())
+        },
+        Case(name: "null for a transition's optional codecs", expectedPath: "transitions[0].codecs") {
+            set(&$0, ["transitions", 0, "codecs"], NSNull())
+        },
+        Case(name: "a missing avatar, which is null when there is none", expectedPath: "stories[1].user.avatar") {
+            remove(&$0, ["stories", 1, "user", "avatar"])
+        },
+        Case(name: "a skipped entry without its story", expectedPath: "skipped[0].story") {
+            remove(&$0, ["skipped", 0, "story"])
+        },
         Case(name: "a number for the avatar", expectedPath: "stories[0].user.avatar") {
             set(&$0, ["stories", 0, "user", "avatar"], 5)
         },

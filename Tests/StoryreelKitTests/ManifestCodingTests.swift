@@ -174,6 +174,52 @@ import Testing
         #expect(second[1]["codecs"] as? String == "avc1.64001f")
     }
 
+    /// An optional value is left out, never null; a nullable one is always there, null when
+    /// there is none: the schema's rules, which `validate` kept while the Kit read an absent key
+    /// and a null alike (an app accepted `"codecs": null` and a user without `avatar`).
+    @Test func optionalKeysAreNotNullAndNullableKeysAreNotLeftOut() throws {
+        func editItem(_ key: String, _ value: Any?) throws -> String? {
+            decodingError(
+                try editedDemo { object in
+                    var stories = object["stories"] as! [[String: Any]]
+                    var items = stories[0]["items"] as! [[String: Any]]
+                    items[0][key] = value
+                    stories[0]["items"] = items
+                    object["stories"] = stories
+                })
+        }
+        for key in ["codecs", "firstFrame", "lastFrame"] {
+            #expect(try editItem(key, NSNull()) == "stories[0].items[0].\(key): expected a string, got null")
+            #expect(try editItem(key, nil) == nil, "\(key) may be left out")
+        }
+        let nullCodecs = try editedDemo { object in
+            var transitions = object["transitions"] as! [[String: Any]]
+            transitions[1]["codecs"] = NSNull()
+            object["transitions"] = transitions
+        }
+        #expect(decodingError(nullCodecs) == "transitions[1].codecs: expected a string, got null")
+        let noAvatar = try editedDemo { object in
+            var stories = object["stories"] as! [[String: Any]]
+            var user = stories[1]["user"] as! [String: Any]
+            user["avatar"] = nil
+            stories[1]["user"] = user
+            object["stories"] = stories
+        }
+        #expect(decodingError(noAvatar) == "stories[1].user.avatar: missing")
+        let noStory = try editedDemo { $0["skipped"] = [["path": "x/broken.mov", "reason": "moov atom not found"]] }
+        #expect(decodingError(noStory) == "skipped[0].story: missing")
+        let nulls = try editedDemo { object in
+            var stories = object["stories"] as! [[String: Any]]
+            var user = stories[1]["user"] as! [String: Any]
+            user["avatar"] = NSNull()
+            stories[1]["user"] = user
+            object["stories"] = stories
+            object["skipped"] = [["path": "loose.mov", "story": NSNull(), "reason": "not in a story folder"]]
+        }
+        let manifest = try Manifest(jsonData: nulls)
+        #expect(manifest.stories[1].user.avatar == nil && manifest.skipped[0].story == nil)
+    }
+
     @Test func seenStateEncodesSortedAndRoundTrips() throws {
         let state = SeenState(itemIDs: ["b", "c", "a"])
         let data = try JSONEncoder().encode(state)
