@@ -32,8 +32,8 @@ public struct BundleRenderer: Sendable {
     ) throws -> RenderSummary {
         let started = Date()
         // Everything that can refuse the run is checked before OUT is touched.
-        let storyInput = try StoryInput.load(input)
-        try BundleFolder.check(output: output, inputRoot: storyInput.root, force: options.force)
+        let firstLook = try StoryInput.load(input)
+        try BundleFolder.check(output: output, inputRoot: firstLook.root, force: options.force)
         // One mkdir a missing folder, so a failure says which and why ("Read-only file system").
         var createdFolders = CreatedOutputs()
         try createdFolders.createFolder(output)
@@ -42,6 +42,14 @@ public struct BundleRenderer: Sendable {
         let lock = try BundleLock(
             folder: output, shared: options.shard != nil, timeout: options.lockTimeout, waiting: waiting)
         defer { withExtendedLifetime(lock) {} }
+        // The stories as they are once the lock is held: a render that waited behind another (an
+        // `ingest --render` queued behind one) rendered the listing it made before, published a
+        // manifest without a story ingested meanwhile and skipped clips deleted meanwhile (a QA
+        // pass). The last render to write the manifest has listed after every earlier ingest.
+        let storyInput = try StoryInput.load(input)
+        if storyInput.root != firstLook.root {
+            try BundleFolder.check(output: output, inputRoot: storyInput.root, force: options.force)
+        }
         let clipsFolder = BundlePaths.join(output, "clips")
         let folders = (BundlePaths.outputFolders + [BundlePaths.privateFolder]).map { BundlePaths.join(output, $0) }
         for path in folders {

@@ -11,17 +11,8 @@ import Testing
         let fixture = try BundleFixture()
         let bundle = fixture.folder.path("reel")
         try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = ["\(bundle)/.lock", "sleep", "10"]
-        try holder.run()
-        defer { holder.terminate() }
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline,
-            try TestEnvironment.run("/usr/bin/flock", ["-n", "\(bundle)/.lock", "true"]).status == 0
-        {
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        let holder = try holdLock("\(bundle)/.lock", shared: false)
+        defer { try? release(holder, "\(bundle)/.lock") }
         let (result, _) = try fixture.render(into: "reel", ["--lock-timeout", "1"])
         #expect(result.status == 75)
         let waiting = result.stderr.split(separator: "\n").filter { $0.contains("waiting for the lock") }
@@ -31,12 +22,53 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "\(bundle)/clips"), "no work was done")
     }
 
+    /// From a QA pass: a render that waited for the lock rendered the stories as it had listed
+    /// them before it waited. An `ingest --render` queued behind another published a manifest
+    /// without a story ingested meanwhile (both exited 0), and a clip deleted meanwhile was
+    /// skipped (65). The stories are listed once the lock is held.
+    @Test func aRenderThatWaitedForTheLockRendersTheStoriesAsTheyAreOnceItHoldsIt() throws {
+        let fixture = try BundleFixture()
+        let bundle = fixture.folder.path("reel")
+        try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
+        let holder = try holdLock("\(bundle)/.lock", shared: false)
+        defer { try? release(holder, "\(bundle)/.lock") }
+        let stderr = fixture.folder.path("render.stderr")
+        let outcome = Mutex<(status: Int32, stdout: String)?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        let arguments = [TestEnvironment.storyreelBinary, fixture.stories, bundle, stderr]
+        DispatchQueue.global().async {
+            let result = try? TestEnvironment.run(
+                "/bin/sh", ["-c", #"exec "$0" render "$1" -o "$2" --size 360x640 --json 2>"$3""#] + arguments)
+            outcome.withLock { $0 = result.map { ($0.status, $0.stdout) } }
+            finished.signal()
+        }
+        func waitingMessage() -> Bool {
+            ((try? String(contentsOfFile: stderr, encoding: .utf8)) ?? "").contains("waiting for the lock")
+        }
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, !waitingMessage() { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(waitingMessage(), "the render waits for the lock")
+        try FileManager.default.createDirectory(atPath: "\(fixture.stories)/zed", withIntermediateDirectories: false)
+        try FileManager.default.copyItem(
+            atPath: TestEnvironment.sample("portrait-h264.mp4"), toPath: "\(fixture.stories)/zed/1.mp4")
+        try FileManager.default.removeItem(atPath: "\(fixture.stories)/chloe/night.mp4")
+        try release(holder, "\(bundle)/.lock")
+        finished.wait()
+        let result = try #require(outcome.withLock { $0 })
+        let messages = (try? String(contentsOfFile: stderr, encoding: .utf8)) ?? ""
+        #expect(result.status == 0, "\(messages)")
+        let manifest = try fixture.manifest("reel")
+        #expect(manifest.stories.map(\.id).contains("zed"), "the story added while the render waited plays")
+        #expect(manifest.stories.first { $0.id == "chloe" }?.items.count == 1, "the deleted clip is not in it")
+        #expect(manifest.skipped.isEmpty, "\(manifest.skipped)")
+    }
+
     /// From the QA pass: an ingest waiting for another ingest's lock said nothing until it gave
     /// up; it now says once who holds it, as render does.
     @Test func aWaitingIngestNamesTheHolderOnce() throws {
         let fixture = try BundleFixture()
         let holder = try holdLock("\(fixture.stories)/.storyreel-ingest.lock", shared: false)
-        defer { holder.terminate() }
+        defer { try? release(holder, "\(fixture.stories)/.storyreel-ingest.lock") }
         let result = try TestEnvironment.storyreel([
             "ingest", TestEnvironment.sample("portrait-h264.mp4"), "--story", "ana.lima", "--into", fixture.stories,
             "--lock-timeout", "0.5",
@@ -49,12 +81,25 @@ import Testing
             ], "\(result.stderr)")
     }
 
+    /// Releases the lock `holder` (from ``holdLock(_:shared:)``) holds on `file`, and returns
+    /// once it is free: SIGKILL, as the test process's blocked SIGTERM is the holder's too
+    /// (`terminate()` waited out its sleep), and no `waitUntilExit()`, which Foundation ended
+    /// only when the orphaned sleep did.
+    func release(_ holder: Process, _ file: String) throws {
+        kill(holder.processIdentifier, SIGKILL)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, try TestEnvironment.run("/usr/bin/flock", ["-n", file, "true"]).status != 0 {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
     /// Holds a `flock` (`-s` shared, else exclusive) on `file` from another process until the
-    /// returned process is terminated; returns once the lock is held.
+    /// returned process is terminated (which releases it); returns once the lock is held.
     func holdLock(_ file: String, shared: Bool) throws -> Process {
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = (shared ? ["-s"] : []) + [file, "sleep", "30"]
+        // -o: the sleep does not inherit the lock, so terminating flock releases it.
+        holder.arguments = (shared ? ["-s"] : []) + ["-o", file, "sleep", "30"]
         try holder.run()
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline, try TestEnvironment.run("/usr/bin/flock", ["-n", file, "true"]).status == 0 {
@@ -72,7 +117,7 @@ import Testing
         let bundle = fixture.folder.path("reel")
         try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
         let holder = try holdLock("\(bundle)/.lock", shared: true)
-        defer { holder.terminate() }
+        defer { try? release(holder, "\(bundle)/.lock") }
         let (shard, _) = try fixture.render(into: "reel", ["--shard", "1/3", "--lock-timeout", "1"])
         #expect(shard.status == 0, "\(shard.stderr)")
         #expect(!fixture.outputs("reel").isEmpty, "the shard rendered its units")
@@ -88,7 +133,7 @@ import Testing
         let bundle = fixture.folder.path("reel")
         try FileManager.default.createDirectory(atPath: "\(bundle)/.storyreel", withIntermediateDirectories: true)
         let holder = try holdLock("\(bundle)/.storyreel/shard-1-of-2.lock", shared: false)
-        defer { holder.terminate() }
+        defer { try? release(holder, "\(bundle)/.storyreel/shard-1-of-2.lock") }
         let (first, _) = try fixture.render(into: "reel", ["--shard", "1/2", "--lock-timeout", "1"])
         #expect(first.status == 75, "\(first.stderr)")
         let (second, _) = try fixture.render(into: "reel", ["--shard", "2/2", "--lock-timeout", "1"])
