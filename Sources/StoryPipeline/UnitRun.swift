@@ -24,8 +24,10 @@ struct UnitRun {
     private(set) var attempted = Set<String>()
     /// Units other than transitions that failed on their inputs, with the cause, in order.
     private var unitFailures: [(unit: WorkUnit, cause: String)] = []
-    /// The failed units other than transitions as skipped entries: one per input and cause,
-    /// naming its units (`poster, thumbnail, first-frame, last-frame: no decodable video frame`).
+    /// The failed units other than transitions as skipped entries: one per input, naming its
+    /// units and their cause (`poster, thumbnail, first-frame, last-frame: no decodable video
+    /// frame`), each cause in turn when they differ (a clip replaced mid-render: `clip: it
+    /// changed while it was being copied …; poster, …: it changed while storyreel read it …`).
     var failures: [SkippedEntry] { failureGroups.map(UnitRun.entry) }
 
     /// The reason of the skipped entry for the failed unit that makes one of `outputs`, or nil
@@ -33,32 +35,40 @@ struct UnitRun {
     /// there are reported with the same reason as the first.
     func failureReason(forAnyOf outputs: [String]) -> String? {
         guard let failed = unitFailures.first(where: { outputs.contains($0.unit.output) }) else { return nil }
-        return failureGroups.first { $0.unit.sourceLabel == failed.unit.sourceLabel && $0.cause == failed.cause }
-            .map { UnitRun.entry($0).reason }
+        return failureGroups.first { $0.unit.sourceLabel == failed.unit.sourceLabel }.map { UnitRun.entry($0).reason }
     }
 
-    /// The failed units other than transitions grouped by input and cause, in order, each with
-    /// the kinds that failed.
-    private var failureGroups: [(unit: WorkUnit, kinds: [WorkUnit.Kind], cause: String)] {
-        var grouped: [(unit: WorkUnit, kinds: [WorkUnit.Kind], cause: String)] = []
+    /// The failed units other than transitions grouped by input, in order, each input's kinds
+    /// grouped by cause. (Grouped by input and cause, a clip that failed for two causes was two
+    /// entries, and the summary counted two skipped clips: a QA pass.)
+    private var failureGroups: [(unit: WorkUnit, causes: [(kinds: [WorkUnit.Kind], cause: String)])] {
+        var grouped: [(unit: WorkUnit, causes: [(kinds: [WorkUnit.Kind], cause: String)])] = []
         for (unit, cause) in unitFailures {
-            if let index = grouped.firstIndex(where: { $0.unit.sourceLabel == unit.sourceLabel && $0.cause == cause }) {
-                grouped[index].kinds.append(unit.kind)
+            guard let index = grouped.firstIndex(where: { $0.unit.sourceLabel == unit.sourceLabel }) else {
+                grouped.append((unit, [([unit.kind], cause)]))
+                continue
+            }
+            if let same = grouped[index].causes.firstIndex(where: { $0.cause == cause }) {
+                grouped[index].causes[same].kinds.append(unit.kind)
             } else {
-                grouped.append((unit, [unit.kind], cause))
+                grouped[index].causes.append(([unit.kind], cause))
             }
         }
         return grouped
     }
 
-    /// A group's skipped entry: its kinds in the plan's order, whichever failed first (a
-    /// last-frame still made with a transition fails again alone, after the others).
-    private static func entry(_ group: (unit: WorkUnit, kinds: [WorkUnit.Kind], cause: String)) -> SkippedEntry {
+    /// A group's skipped entry: each cause's kinds in the plan's order, whichever failed first
+    /// (a last-frame still made with a transition fails again alone, after the others).
+    private static func entry(_ group: (unit: WorkUnit, causes: [(kinds: [WorkUnit.Kind], cause: String)]))
+        -> SkippedEntry
+    {
         let order = WorkUnit.Kind.planOrder
-        let kinds = group.kinds.sorted { (order.firstIndex(of: $0) ?? 0) < (order.firstIndex(of: $1) ?? 0) }
+        let reasons = group.causes.map { part in
+            let kinds = part.kinds.sorted { (order.firstIndex(of: $0) ?? 0) < (order.firstIndex(of: $1) ?? 0) }
+            return "\(kinds.map(\.rawValue).joined(separator: ", ")): \(part.cause)"
+        }
         return SkippedEntry(
-            path: group.unit.sourceLabel, story: group.unit.story,
-            reason: "\(kinds.map(\.rawValue).joined(separator: ", ")): \(group.cause)")
+            path: group.unit.sourceLabel, story: group.unit.story, reason: reasons.joined(separator: "; "))
     }
 
     /// Transitions that failed, each with its output: whether it is reported depends on whether
