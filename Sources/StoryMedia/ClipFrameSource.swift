@@ -121,11 +121,20 @@ public final class ClipFrameSource {
         }
         return try MediaError.naming(path) {
             let start = stream.stream.pointee.start_time == cff_nopts_value() ? origin : stream.startTimestamp
-            let span: Int64
+            var span: Int64
             if stream.stream.pointee.duration != cff_nopts_value(), stream.stream.pointee.duration > 0 {
                 span = stream.stream.pointee.duration
             } else {
                 span = Int64(Int(saturating: ((file.duration ?? 0) / stream.timeBase).rounded(.down)))
+            }
+            // The container's duration can end before the last frame does: a variable-frame-rate
+            // clip with B-frames sums its decode-time steps (`--at 100%` gave the frame before the
+            // last, a QA pass). The last frame's end, decoded, bounds the span (a clip whose end
+            // cannot be decoded keeps the container's).
+            if let last = try? decodeLastFrameRaw(), let shown = last.presentationTimestamp,
+                let end = last.duration.map({ shown.saturatingAdd($0) })
+            {
+                span = max(span, end.saturatingSubtract(start))
             }
             let offset = Int64(Int(saturating: (Double(span) * share).rounded(.down)))
             let (frame, _) = try decodeFrame(atOrAfter: start.saturatingAdd(offset))
@@ -164,6 +173,11 @@ public final class ClipFrameSource {
     }
 
     private func decodeLastFrame(size: FrameSize) throws -> RGBAImageBuffer {
+        try deliver(try decodeLastFrameRaw(), size: size, clamped: false)
+    }
+
+    /// The last frame a viewer sees, as decoded (see ``lastFrame(size:)``).
+    private func decodeLastFrameRaw() throws -> Frame {
         let reader = try sequential()
         let frame = try Frame()
         let latest = try Frame()
@@ -175,7 +189,7 @@ public final class ClipFrameSource {
                 latest.take(from: frame)
                 found = true
             }
-            if found { return try deliver(latest, size: size, clamped: false) }
+            if found { return latest }
         }
         throw MediaError(.invalidMedia, path: path, "no decodable video frame")
     }

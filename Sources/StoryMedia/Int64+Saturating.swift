@@ -6,4 +6,11 @@ extension Int64 {
         guard overflow else { return sum }
         return other > 0 ? .max : .min
     }
+
+    /// `self - other`, held at `Int64.min` or `Int64.max` instead of overflowing.
+    func saturatingSubtract(_ other: Int64) -> Int64 {
+        let (difference, overflow) = subtractingReportingOverflow(other)
+        guard overflow else { return difference }
+        return other < 0 ? .max : .min
+    }
 }

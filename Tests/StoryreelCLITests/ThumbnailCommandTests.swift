@@ -60,6 +60,34 @@ import Testing
         }
     }
 
+    /// A shared position counts to the end of the last frame. A variable-frame-rate clip with
+    /// B-frames has a container duration (its decode-time steps) that ends before its last frame
+    /// shows: `--at 100%` gave the frame before the last, and `--at 50%` a frame early (a QA pass).
+    /// Its frames: 0 … 0.967 s every 1/30 s, then every 0.1 s up to 2.9 s, which ends at 2.933 s.
+    @Test func sharesCountToTheEndOfTheLastFrameOfAVariableRateClipWithBFrames() throws {
+        let clip = folder.path("vfr-b.mov")
+        let made = try TestEnvironment.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=180x320:rate=30:duration=3", "-vf",
+                "select='not(mod(n\\,3))+lt(n\\,30)'", "-vsync", "vfr", "-c:v", "libx264", "-bf", "3", clip,
+            ])
+        try #require(made.status == 0, "\(made.stderr)")
+        for (share, seconds) in [("100%", "2.9"), ("50%", "1.5")] {
+            let out = folder.path("at-\(share).png")
+            let result = try thumbnail([clip, "-o", out, "--at", share])
+            #expect(result.status == 0, "\(result.stderr)")
+            let ours = try PixelComparison.ffmpegImage(out, width: 180, height: 320)
+            let wanted = try PixelComparison.ffmpegImage(
+                clip, width: 180, height: 320, options: ["-ss", seconds, "-frames:v", "1"])
+            let other = try PixelComparison.ffmpegImage(
+                clip, width: 180, height: 320, options: ["-ss", share == "100%" ? "2.8" : "1.4", "-frames:v", "1"])
+            let score = PixelComparison.psnr(ours, wanted)
+            let neighbour = PixelComparison.psnr(ours, other)
+            #expect(score >= 30 && score > neighbour + 3, "--at \(share): \(score) dB, the neighbour \(neighbour) dB")
+        }
+    }
+
     /// A fill is cropped before it is scaled: the old scale-then-crop needed a 6000x10667
     /// picture for a 6000x100 fill of a 720x1280 clip, and refused it (65) as over the budget.
     @Test func aFillWhoseWholeScaleWouldBeOverTheBudgetIsDrawn() throws {
