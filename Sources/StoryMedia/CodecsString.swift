@@ -40,6 +40,12 @@ public enum CodecsString {
         case "vp9":
             return vp9(extradata: extradata) ?? picture.map { vp9(profile: profile, picture: $0) } ?? "vp09"
         case "mpeg4":
+            // The visual object sequence header's profile_and_level_indication, in decimal: the
+            // demuxer leaves profile and level unknown until a frame is decoded, which storyreel
+            // skips, so the string was `mp4v.20` alone (a QA pass).
+            if let sequence = annexBUnit(in: extradata, where: { $0 == 0xB0 }), sequence.count >= 2 {
+                return "mp4v.20.\(sequence[sequence.startIndex + 1])"
+            }
             return profile >= 0 && level >= 0 ? "mp4v.20.\(profileAndLevel(profile: profile, level: level))" : "mp4v.20"
         default:
             return codec

@@ -89,6 +89,16 @@ import Testing
         // Annex B extradata: the SPS after a start code.
         let annexB: [UInt8] = [0, 0, 0, 1, 0x67, 0x42, 0xC0, 0x1E, 0xAB]
         #expect(CodecsString.make(codec: "h264", tag: "", extradata: annexB, profile: -1, level: -1) == "avc1.42c01e")
+        // MPEG-4 Part 2: the visual object sequence header's byte (Simple Profile level 1 is 1,
+        // Advanced Simple level 5 is 245), else the profile and level, else nothing.
+        let sequence: [UInt8] = [0, 0, 1, 0xB0, 0xF5, 0, 0, 1, 0xB5, 0x89]
+        #expect(
+            CodecsString.make(codec: "mpeg4", tag: "mp4v", extradata: sequence, profile: -99, level: -99)
+                == "mp4v.20.245")
+        #expect(
+            CodecsString.make(codec: "mpeg4", tag: "mp4v", extradata: [0, 0, 1, 0xB0], profile: 0, level: 1)
+                == "mp4v.20.1")
+        #expect(CodecsString.make(codec: "mpeg4", tag: "mp4v", extradata: [], profile: -99, level: -99) == "mp4v.20")
         // A truncated record never crashes.
         for size in 0..<13 {
             _ = CodecsString.make(
