@@ -35,18 +35,28 @@ public enum PlanCommand: Command {
         let inputs = arguments.positionals
         guard !inputs.isEmpty else { throw UsageError("plan needs at least one INPUT") }
         let bundle = arguments[Self.bundle]
-        if let bundle {
-            // A typo in OUT would plan silently with the default settings, every unit to do.
-            switch try BundleFolder.state(of: bundle) {
-            case .missing, .empty:
-                console.note("\(bundle): no bundle there yet; planned with the default settings, every unit to do")
-            case .foreign:
-                console.warning("\(bundle): not a storyreel bundle; planned with the default settings")
-            case .bundle:
-                break
+        let options: RenderOptions
+        do {
+            if let bundle {
+                // A typo in OUT would plan silently with the default settings, every unit to do.
+                switch try BundleFolder.state(of: bundle) {
+                case .missing, .empty:
+                    console.note("\(bundle): no bundle there yet; planned with the default settings, every unit to do")
+                case .foreign:
+                    console.warning("\(bundle): not a storyreel bundle; planned with the default settings")
+                case .bundle:
+                    break
+                }
             }
+            options = try RenderCommand.renderOptions(arguments, bundle: bundle)
+        } catch {
+            // A script reading stdout gets an object, as from render (a QA pass: a refused
+            // --bundle printed nothing there), but for a usage error, which prints only its line.
+            if arguments[json], ExitCode(for: error) != .usage {
+                console.output(RenderCommand.failureJSON(error).serialized(pretty: false))
+            }
+            throw error
         }
-        let options = try RenderCommand.renderOptions(arguments, bundle: bundle)
         let settings = (bundle.flatMap(BundleSettings.saved(in:)) ?? BundleSettings()).applying(options.settings)
         let batch = BatchRunner(inputs, jobs: arguments[jobs]) { _, input in
             let storyInput = try StoryInput.load(input)

@@ -135,6 +135,14 @@ import Testing
         ])
         #expect(file.status == 73, "\(file.stderr)")
         #expect(file.stdout.isEmpty)
+        // With --json, stdout holds the error object render gives (it was empty: a QA pass).
+        let fileJSON = try TestEnvironment.storyreel([
+            "plan", fixture.stories, "--bundle", fixture.stories + "/ben_k/1.mp4", "--json",
+        ])
+        #expect(fileJSON.status == 73, "\(fileJSON.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(fileJSON.stdout.utf8)) as? [String: Any]
+        #expect(object?["exitCode"] as? Int == 73, "\(fileJSON.stdout)")
+        #expect((object?["error"] as? String)?.contains("ben_k/1.mp4") == true, "\(fileJSON.stdout)")
     }
 
     /// A bundle merged without its hidden folder (no ledger) is done where a render adopts its
