@@ -128,6 +128,17 @@ public struct BundleRenderer: Sendable {
                 playing.append(story)
             }
         }
+        // Nothing plays (every story skipped: the clips' mount missing, a spec of broken paths):
+        // the manifest, the page and the settings are left as they were and nothing is pruned.
+        // An empty manifest replaced a good one, and --prune removed every output (a QA pass).
+        if playing.isEmpty {
+            let manifestPath = BundlePaths.join(output, BundlePaths.manifest)
+            summary.warnings.append(
+                "nothing plays: every story was skipped, so "
+                    + (FileStamp(path: manifestPath) == nil
+                        ? "no manifest was written" : "the manifest was left as it was, and nothing was pruned"))
+            return try finish(run, summary: &summary, skipped: skipped, started: started, ledger: ledger, settings: nil)
+        }
         let transitions = try plan.transitionUnits(between: playing)
         run.execute(transitions.filter { !run.attempted.contains($0.output) })
         summary.warnings += Self.setAsideWarnings(run)
@@ -197,6 +208,7 @@ public struct BundleRenderer: Sendable {
         try ledger?.save()
         if let failure = run.outputFailure { throw failure }
         if let settings { try settings.run.save(in: output, over: settings.saved) }
+        summary.isShard = options.shard != nil
         summary.rendered = run.rendered
         summary.cached = run.cached
         summary.skipped = options.shard == nil ? skipped : skipped + run.failures + run.transitionFailures.map(\.entry)

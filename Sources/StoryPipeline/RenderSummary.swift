@@ -8,8 +8,11 @@ public struct RenderSummary: Sendable {
     public var skipped: [SkippedEntry] = []
     /// Wall-clock seconds.
     public var seconds = 0.0
-    /// The manifest written, relative to the working folder, or nil for a shard.
+    /// The manifest written, relative to the working folder, or nil for a shard and when
+    /// nothing plays.
     public var manifestPath: String?
+    /// True for a shard's render, which writes no manifest.
+    public var isShard = false
     /// Outputs removed by `--prune`.
     public var pruned = 0
     /// Notes for a person, one line each, e.g. why the player page was not written.

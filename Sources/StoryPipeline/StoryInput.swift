@@ -141,6 +141,11 @@ public struct StoryInput: Sendable {
             throw MediaError(
                 .invalidMedia, path: path, "\"\(duplicate.path)\" is given twice, which readers settle differently")
         }
+        // As a stories folder with no story in it is not one: a backend's empty list published
+        // an empty reel, and with --prune removed every output (a QA pass).
+        guard !entries.isEmpty else {
+            throw MediaError(.invalidMedia, path: path, "not a stories spec: its \"stories\" array is empty")
+        }
         var stories: [StorySource] = []
         var skipped: [SkippedEntry] = []
         var warnings = object.keys.filter { $0 != "stories" }.sorted().map { key in
@@ -155,9 +160,10 @@ public struct StoryInput: Sendable {
             warnings += StoryFields.specStory.unknownKeyWarnings(in: entry).map {
                 "\(path): stories[\(position)]: \($0)"
             }
+            // A skipped entry's story is null unless it is a valid handle, as for a folder.
+            let validHandle = (entry["handle"] as? String).flatMap { StoryHandle.problem(with: $0) == nil ? $0 : nil }
             if let problem = StoryFields.specStory.typeProblem(in: entry) {
-                skipped.append(
-                    SkippedEntry(path: "stories[\(position)]", story: entry["handle"] as? String, reason: problem))
+                skipped.append(SkippedEntry(path: "stories[\(position)]", story: validHandle, reason: problem))
                 continue
             }
             guard let handle = entry["handle"] as? String else {
@@ -165,7 +171,7 @@ public struct StoryInput: Sendable {
                 continue
             }
             if let problem = StoryHandle.problem(with: handle) {
-                skipped.append(SkippedEntry(path: "stories[\(position)]", story: handle, reason: problem))
+                skipped.append(SkippedEntry(path: "stories[\(position)]", story: nil, reason: problem))
                 continue
             }
             // The handle is the story's id: a second story of the same handle would give the
@@ -177,7 +183,13 @@ public struct StoryInput: Sendable {
             }
             positions[handle] = position
             var items: [String] = []
-            for item in (entry["items"] as? [Any] ?? []).compactMap({ $0 as? String }) {
+            for (index, item) in (entry["items"] as? [Any] ?? []).compactMap({ $0 as? String }).enumerated() {
+                if let problem = specPathProblem(item, clip: true) {
+                    // An absolute path is named by its place: the manifest holds no absolute path.
+                    let label = item.hasPrefix("/") ? "stories[\(position)].items[\(index)]" : item
+                    skipped.append(SkippedEntry(path: label, story: handle, reason: problem))
+                    continue
+                }
                 let resolution = root.resolve(item)
                 if resolution == .outside {
                     skipped.append(SkippedEntry(path: item, story: handle, reason: InputRoot.outsideReason))
@@ -194,7 +206,11 @@ public struct StoryInput: Sendable {
                 items.append(item)
             }
             var avatar = entry["avatar"] as? String
-            if let relative = avatar, root.resolve(relative) == .outside {
+            if let relative = avatar, let problem = specPathProblem(relative, clip: false) {
+                let label = relative.hasPrefix("/") ? "stories[\(position)].avatar" : relative
+                skipped.append(SkippedEntry(path: label, story: handle, reason: "the avatar: \(problem)"))
+                avatar = nil
+            } else if let relative = avatar, root.resolve(relative) == .outside {
                 skipped.append(SkippedEntry(path: relative, story: handle, reason: InputRoot.outsideReason))
                 avatar = nil
             }
@@ -205,6 +221,23 @@ public struct StoryInput: Sendable {
         }
         return StoryInput(
             root: root.path, stories: playOrder(stories, byExplicitOrder: false), skipped: skipped, warnings: warnings)
+    }
+
+    /// Why a spec's item (`clip`) or avatar path cannot be used, or nil. From a QA pass: an
+    /// absolute path was read relative to the spec's folder (another file played), a NUL cut
+    /// the path the system opened short of the one the manifest named (`1.mp4\u{0}.jpg` became a
+    /// clip named `.jpg`), and a `.txt` item was copied into `clips/` and served as text.
+    static func specPathProblem(_ path: String, clip: Bool) -> String? {
+        if path.hasPrefix("/") { return "an absolute path: a spec's paths are relative to its folder" }
+        if path.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "its path holds a control character"
+        }
+        let name = (path as NSString).lastPathComponent
+        if clip, !clipExtensions.contains((name as NSString).pathExtension.lowercased()) {
+            return "not a clip: storyreel plays .mov, .mp4 and .m4v files"
+        }
+        if !clip, !StillImage.isStillPath(name) { return "not a still: an avatar is a .jpg, .jpeg or .png file" }
+        return nil
     }
 
     /// The reason a name that is not UTF-8 is left out.

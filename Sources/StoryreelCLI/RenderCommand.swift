@@ -193,7 +193,7 @@ public enum RenderCommand: Command {
             format: "rendered %d, cached %d, skipped %d in %.1f s", summary.rendered, summary.cached,
             summary.skipped.count, summary.seconds)
         if summary.pruned > 0 { line += ", pruned \(summary.pruned)" }
-        line += summary.manifestPath.map { "; manifest: \($0)" } ?? " (shard: no manifest)"
+        line += summary.manifestPath.map { "; manifest: \($0)" } ?? (summary.isShard ? " (shard: no manifest)" : "")
         console.note(line)
     }
 }

@@ -173,6 +173,42 @@ import Testing
         #expect(input.stories[0].clips == ["b.mov", "c.mov"])
         #expect(input.stories[0].avatar == "y.png")
         #expect(input.skipped.count == 1)
+        #expect(input.skipped.first?.story == nil, "an invalid handle is no story's")
         #expect(input.root == folder.url.path)
+    }
+
+    /// From a QA pass: a spec item with an absolute path was read relative to the spec's folder
+    /// (another file played), a NUL cut the path the system opened short of the one the
+    /// manifest named, and an item of any extension was copied into `clips/`; an empty spec
+    /// rendered an empty reel. Each is refused with its reason.
+    @Test func specPathsThatCannotBeClipsAreSkippedAndAnEmptySpecIsRefused() throws {
+        let folder = try TemporaryFolder()
+        let spec = """
+            {"stories": [
+              {"handle": "y", "avatar": "/etc/y.png", "items": [
+                "b.mov", "/tmp/c.mov", "d.mov\\u0000.jpg", "notes.txt", "noextension", "e.MP4"]},
+              {"handle": "z", "avatar": "z.gif", "items": ["f.m4v"]}
+            ]}
+            """
+        let input = try StoryInput.load(try folder.write("spec.json", Data(spec.utf8)))
+        #expect(input.stories.map(\.clips) == [["b.mov", "e.MP4"], ["f.m4v"]])
+        #expect(input.stories.map(\.avatar) == [nil, nil])
+        let reasons = input.skipped.map { "\($0.path): \($0.reason)" }
+        #expect(
+            reasons == [
+                "stories[0].items[1]: an absolute path: a spec's paths are relative to its folder",
+                "d.mov\u{0}.jpg: its path holds a control character",
+                "notes.txt: not a clip: storyreel plays .mov, .mp4 and .m4v files",
+                "noextension: not a clip: storyreel plays .mov, .mp4 and .m4v files",
+                "stories[0].avatar: the avatar: an absolute path: a spec's paths are relative to its folder",
+                "z.gif: the avatar: not a still: an avatar is a .jpg, .jpeg or .png file",
+            ], "\(reasons)")
+        let empty = try folder.write("empty.json", Data(#"{"stories": []}"#.utf8))
+        #expect(throws: (any Error).self) { try StoryInput.load(empty) }
+        do {
+            _ = try StoryInput.load(empty)
+        } catch {
+            #expect("\(error)".hasSuffix("not a stories spec: its \"stories\" array is empty"), "\(error)")
+        }
     }
 }
