@@ -129,13 +129,8 @@ public final class ClipFrameSource {
             }
             // The container's duration can end before the last frame does: a variable-frame-rate
             // clip with B-frames sums its decode-time steps (`--at 100%` gave the frame before the
-            // last, a QA pass). The last frame's end, decoded, bounds the span (a clip whose end
-            // cannot be decoded keeps the container's).
-            if let last = try? decodeLastFrameRaw(), let shown = last.presentationTimestamp,
-                let end = last.duration.map({ shown.saturatingAdd($0) })
-            {
-                span = max(span, end.saturatingSubtract(start))
-            }
+            // last, a QA pass). The last frame's end bounds the span.
+            if share > 0, let end = try? lastShownEnd() { span = max(span, end.saturatingSubtract(start)) }
             let offset = Int64(Int(saturating: (Double(span) * share).rounded(.down)))
             let (frame, _) = try decodeFrame(atOrAfter: start.saturatingAdd(offset))
             return try deliver(frame, size: size, clamped: false)
@@ -173,11 +168,6 @@ public final class ClipFrameSource {
     }
 
     private func decodeLastFrame(size: FrameSize) throws -> RGBAImageBuffer {
-        try deliver(try decodeLastFrameRaw(), size: size, clamped: false)
-    }
-
-    /// The last frame a viewer sees, as decoded (see ``lastFrame(size:)``).
-    private func decodeLastFrameRaw() throws -> Frame {
         let reader = try sequential()
         let frame = try Frame()
         let latest = try Frame()
@@ -189,7 +179,7 @@ public final class ClipFrameSource {
                 latest.take(from: frame)
                 found = true
             }
-            if found { return latest }
+            if found { return try deliver(latest, size: size, clamped: false) }
         }
         throw MediaError(.invalidMedia, path: path, "no decodable video frame")
     }
@@ -283,6 +273,24 @@ public final class ClipFrameSource {
             request = earlier
         }
         throw MediaError(.invalidMedia, path: path, "no decodable video frame")
+    }
+
+    /// Where the last frame stops showing, in stream ticks: the latest end among the packets
+    /// from the last keyframe on, demuxed, not decoded (decoding them made `--at 0%` of a clip of
+    /// one group of pictures decode it whole; a QA pass); nil when none says.
+    private func lastShownEnd() throws -> Int64? {
+        guard let request = lastFrameRequests().first else { return nil }
+        try file.seek(stream: stream, toKeyframeBefore: request)
+        let packet = try Packet()
+        var end: Int64?
+        // A damaged end stops the reading: what was read says.
+        while (try? file.readPacket(into: packet)) == true {
+            guard packet.streamIndex == stream.index, !packet.isDiscarded, let shown = packet.presentationTimestamp
+            else { continue }
+            let shownUntil = shown.saturatingAdd(packet.duration)
+            end = max(end ?? shownUntil, shownUntil)
+        }
+        return end
     }
 
     /// Seek requests for the last frame, latest first: one per keyframe whose data is in the

@@ -39,6 +39,12 @@ public final class Packet {
         pointer.pointee.dts == cff_nopts_value() ? nil : pointer.pointee.dts
     }
 
+    /// How long the packet's frame shows, in the stream's time base; 0 when unknown.
+    public var duration: Int64 { max(0, pointer.pointee.duration) }
+
+    /// True for a packet the demuxer marks to be dropped after decoding (an edit list trims it).
+    public var isDiscarded: Bool { pointer.pointee.flags & AV_PKT_FLAG_DISCARD != 0 }
+
     /// True for a keyframe packet.
     public var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
 }

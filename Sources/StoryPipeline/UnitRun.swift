@@ -123,7 +123,11 @@ struct UnitRun {
         let dispositions: [Disposition] = Parallel.map(units.count, jobs: options.jobs) { index in
             let unit = units[index]
             switch ledger.state(of: unit.output) {
-            case .current: return .current
+            case .current:
+                if unit.kind == .clip, options.clipMode == .copy {
+                    UnitRun.copyOverLinkToSource(unit, bundle: bundle, ledger: ledger, timeout: options.timeout)
+                }
+                return .current
             case .missing, .notRegular: return .make
             case .changed:
                 guard let kept = ledger.setAside(unit.output) else { return .foreign }
@@ -198,6 +202,24 @@ struct UnitRun {
             return true
         }
         for (batch, outcome) in zip(retries, make(retries, counting: false)) { record(batch, outcome) }
+    }
+
+    /// Makes a clip a `--link` run hard-linked to its source a copy, now that the bundle holds
+    /// copies: still linked, an edit of the source in place changed the published clip (a QA
+    /// pass). The copy is checked against the clip's hash and renamed over the link; when that
+    /// fails the link stays, as it was.
+    static func copyOverLinkToSource(_ unit: WorkUnit, bundle: String, ledger: BundleLedger, timeout: Double?) {
+        let path = BundlePaths.join(bundle, unit.output)
+        guard let placed = FileStamp(path: path, followingLinks: false), placed.isRegularFile,
+            placed.identity == FileStamp(path: unit.source)?.identity
+        else { return }
+        do {
+            try ClipPlacement.place(
+                unit.source, at: path, check: .sha256(unit.key), link: false, exclusive: false, timeout: timeout)
+            try ledger.record(unit.output, sha256: unit.key)
+        } catch {
+            // The link stays, and the next run tries again.
+        }
     }
 
     /// Takes in the outcome of making `batch`.

@@ -207,6 +207,17 @@ import Testing
         let copy = try FileManager.default.attributesOfItem(atPath: fixture.folder.path("linked/\(first)"))
         let original = try FileManager.default.attributesOfItem(atPath: "\(fixture.stories)/ana.lima/IMG_0001.MOV")
         #expect(copy[.systemFileNumber] as? Int == original[.systemFileNumber] as? Int, "a hard link, not a copy")
+        // Switched to --copy, the bundle's clips are copies: they stayed links to the sources,
+        // and an edit of a source in place changed the published clip (a QA pass).
+        let (copied, copiedSummary) = try fixture.render(into: "linked", ["--copy"])
+        #expect(copied.status == 0, "\(copied.stderr)")
+        #expect(copiedSummary["rendered"] as? Int == 0, "nothing is made again")
+        let now = try FileManager.default.attributesOfItem(atPath: fixture.folder.path("linked/\(first)"))
+        #expect(now[.systemFileNumber] as? Int != original[.systemFileNumber] as? Int, "a copy, not a link")
+        #expect(now[.referenceCount] as? Int == 1)
+        let again = try fixture.render(into: "linked").0
+        #expect(again.status == 0 && !again.stderr.contains("set aside"), "the ledger knows the copy: \(again.stderr)")
+        #expect(try TestEnvironment.storyreel(["validate", fixture.folder.path("linked")]).status == 0)
 
         let (referenced, _) = try fixture.render(into: "referenced", ["--reference"])
         #expect(referenced.status == 0, "\(referenced.stderr)")
