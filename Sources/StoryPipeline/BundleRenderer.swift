@@ -84,6 +84,7 @@ public struct BundleRenderer: Sendable {
         var summary = RenderSummary()
         summary.warnings = storyInput.warnings
         let saved = BundleSettings.saved(in: output)
+        if let unreadable = BundleSettings.unreadable(in: output) { summary.warnings.append(unreadable) }
         var settings = (saved ?? BundleSettings()).applying(options.settings)
         // What this run does with clips is what is kept (the CLI gives the kept mode when no flag).
         settings.clips = options.clipMode

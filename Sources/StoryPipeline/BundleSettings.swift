@@ -154,14 +154,38 @@ public struct BundleSettings: Equatable, Sendable {
         BundlePaths.join(bundle, "\(BundlePaths.privateFolder)/settings.json")
     }
 
-    /// The settings saved in `bundle`, or nil when there are none (or they cannot be read).
+    /// The settings saved in `bundle`, or nil when there are none (or they cannot be read: see
+    /// ``unreadable(in:)``).
     public static func saved(in bundle: String) -> BundleSettings? {
-        guard let data = try? RegularFile.contents(of: file(in: bundle), maxSize: 1 << 20),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: String]
-        else { return nil }
+        try? read(in: bundle)
+    }
+
+    /// Why the settings file in `bundle` cannot be read, or nil when it can or there is none. A
+    /// run then renders with the defaults and the options given, and says so: a damaged file
+    /// silently re-keyed a bundle kept at `--crf 20` to 23 (a QA pass).
+    public static func unreadable(in bundle: String) -> String? {
+        do {
+            _ = try read(in: bundle)
+            return nil
+        } catch {
+            return "\(file(in: bundle)): \(MediaError.reason(of: error)); the defaults and the options given "
+                + "are used, and kept"
+        }
+    }
+
+    /// The settings in `bundle`'s file; nil when there is none; throws when it cannot be read.
+    private static func read(in bundle: String) throws -> BundleSettings? {
+        let path = file(in: bundle)
+        guard FileStamp(path: path, followingLinks: false) != nil else { return nil }
+        let data = try RegularFile.contents(of: path, maxSize: 1 << 20)
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: String] else {
+            throw MediaError(.invalidMedia, path: path, "not a JSON object of strings")
+        }
         var settings = BundleSettings()
-        for (name, value) in object {
-            guard settings.set(name, value) else { return nil }
+        for (name, value) in object.sorted(by: { $0.key < $1.key }) {
+            guard settings.set(name, value) else {
+                throw MediaError(.invalidMedia, path: path, "\"\(name)\": \"\(value)\" is not understood")
+            }
         }
         return settings
     }

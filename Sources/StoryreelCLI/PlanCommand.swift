@@ -45,7 +45,7 @@ public enum PlanCommand: Command {
                 case .foreign:
                     console.warning("\(bundle): not a storyreel bundle; planned with the default settings")
                 case .bundle:
-                    break
+                    if let unreadable = BundleSettings.unreadable(in: bundle) { console.warning(unreadable) }
                 }
             }
             options = try RenderCommand.renderOptions(arguments, bundle: bundle)

@@ -145,6 +145,28 @@ import Testing
         #expect((object?["error"] as? String)?.contains("ben_k/1.mp4") == true, "\(fileJSON.stdout)")
     }
 
+    /// A settings file storyreel cannot read is named in a warning by plan and render, which
+    /// then use the defaults and the options given: a damaged file silently re-keyed a bundle
+    /// kept at --crf 20 to 23 (a QA pass).
+    @Test func damagedSettingsAreNamedNotSilentlyReplaced() throws {
+        let fixture = try BundleFixture()
+        _ = try fixture.render(into: "reel", ["--crf", "20"])
+        let file = fixture.folder.path("reel/.storyreel/settings.json")
+        for (contents, reason) in [
+            ("{bad", "not a JSON object of strings"), (#"{"crf": "x"}"#, #""crf": "x" is not understood"#),
+        ] {
+            try Data(contents.utf8).write(to: URL(fileURLWithPath: file))
+            let warning =
+                "storyreel: warning: \(file): \(reason); the defaults and the options given are used, and kept"
+            let plan = try TestEnvironment.storyreel(["plan", fixture.stories, "--bundle", fixture.folder.path("reel")])
+            #expect(plan.stderr.contains(warning), "\(plan.stderr)")
+            let (render, _) = try fixture.render(into: "reel", ["--crf", "20"])
+            #expect(render.status == 0 && render.stderr.contains(warning), "\(render.stderr)")
+        }
+        let (again, _) = try fixture.render(into: "reel")
+        #expect(!again.stderr.contains("warning"), "the settings were saved whole: \(again.stderr)")
+    }
+
     /// A bundle merged without its hidden folder (no ledger) is done where a render adopts its
     /// files: every unit was "not done" while a render made none of them again.
     @Test func planCountsAsDoneWhatARenderWouldAdopt() throws {
