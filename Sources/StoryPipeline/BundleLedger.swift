@@ -153,14 +153,19 @@ public final class BundleLedger: Sendable {
     }
 
     /// Removes `relative` when it is still exactly the file storyreel recorded (its size and
-    /// mtime, or else its contents' hash), and forgets it either way. Returns true when a file
-    /// was removed.
+    /// mtime, or else its contents' hash), and forgets it. Returns true when a file was removed.
+    ///
+    /// A file changed since storyreel wrote it stays, and so does its entry: a later run that
+    /// needs its name again sets it aside and makes it anew. Forgotten, it became a stranger's
+    /// file whose unit was skipped for good (a QA pass: a `--link` clip whose source was edited
+    /// in place, pruned, then wanted again).
     public func removeIfUnchanged(_ relative: String) -> Bool {
-        defer { forget(relative) }
         // As ``state(of:)`` decides everywhere else: a file whose mtime changed (a copy, a CI
         // cache restore) is still as written while its contents hash the same.
-        guard state(of: relative) == .current else { return false }
-        return unlink(BundlePaths.join(bundle, relative)) == 0
+        let state = state(of: relative)
+        if state == .changed { return false }
+        forget(relative)
+        return state == .current && unlink(BundlePaths.join(bundle, relative)) == 0
     }
 
     /// Writes this writer's ledger file (staged in `.storyreel/`); a full render also removes

@@ -50,6 +50,31 @@ import Testing
         #expect(validate.status == 0, "\(validate.stderr)")
     }
 
+    /// An output edited since storyreel wrote it that `--prune` leaves (it removes only its own
+    /// files as written) stays storyreel's: wanted again, it is set aside and made anew. The
+    /// prune forgot it, and the clip was skipped for good as a stranger's file under its name
+    /// (a QA pass: a `--link` clip whose source was edited in place).
+    @Test func anEditedOutputThatPruneKeptIsSetAsideWhenItIsWantedAgain() throws {
+        let fixture = try BundleFixture()
+        _ = try fixture.render(into: "reel")
+        let bundle = fixture.folder.path("reel")
+        let source = "\(fixture.stories)/chloe/night.mp4"
+        let night = try #require(try fixture.manifest("reel").stories.first { $0.id == "chloe" }?.items.last)
+        let clip = "\(bundle)/\(night.src)"
+        try Data("edited".utf8).write(to: URL(fileURLWithPath: clip))
+        let aside = fixture.folder.path("night.mp4")
+        try FileManager.default.moveItem(atPath: source, toPath: aside)
+        let (pruned, _) = try fixture.render(into: "reel", ["--prune"])
+        #expect(pruned.status == 0, "\(pruned.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: clip)) == Data("edited".utf8), "an edited file is kept")
+        try FileManager.default.moveItem(atPath: aside, toPath: source)
+        let (result, _) = try fixture.render(into: "reel")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("\(night.src) had changed since storyreel wrote it: kept as"), "\(result.stderr)")
+        #expect(try TestEnvironment.storyreel(["validate", bundle]).status == 0)
+    }
+
     @Test func aClipThatChangedAfterItWasHashedIsNotFiledUnderItsOldHash() throws {
         let fixture = try BundleFixture()
         _ = try fixture.render(into: "reel")
