@@ -134,10 +134,12 @@ public struct BundleRenderer: Sendable {
         // An empty manifest replaced a good one, and --prune removed every output (a QA pass).
         if playing.isEmpty {
             let manifestPath = BundlePaths.join(output, BundlePaths.manifest)
+            summary.warnings += Self.setAsideWarnings(run)
             summary.warnings.append(
                 "nothing plays: every story was skipped, so "
                     + (FileStamp(path: manifestPath) == nil
-                        ? "no manifest was written" : "the manifest was left as it was, and nothing was pruned"))
+                        ? "no manifest was written"
+                        : "the manifest was left as it was" + (options.prune ? ", and nothing was pruned" : "")))
             return try finish(run, summary: &summary, skipped: skipped, started: started, ledger: ledger, settings: nil)
         }
         let transitions = try plan.transitionUnits(between: playing)

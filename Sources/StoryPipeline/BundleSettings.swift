@@ -184,7 +184,8 @@ public struct BundleSettings: Equatable, Sendable {
         var settings = BundleSettings()
         for (name, value) in object.sorted(by: { $0.key < $1.key }) {
             guard settings.set(name, value) else {
-                throw MediaError(.invalidMedia, path: path, "\"\(name)\": \"\(value)\" is not understood")
+                let shown = { (text: String) in text.count > 40 ? text.prefix(40) + "…" : text }
+                throw MediaError(.invalidMedia, path: path, "\"\(shown(name))\": \"\(shown(value))\" is not understood")
             }
         }
         return settings
