@@ -99,6 +99,14 @@ public enum BundleFolder {
                         + "only into folders of its own inside OUT; move it away")
             }
         }
+        // The settings are saved once every output is made: a FIFO or a folder there failed
+        // the run (73) after all its work, every time (a QA pass).
+        let settings = BundleSettings.file(in: output)
+        if let stamp = FileStamp(path: settings, followingLinks: false), !stamp.isRegularFile {
+            throw MediaError(
+                .cannotCreateOutput, path: settings,
+                "is not a regular file: storyreel keeps the bundle's settings there; move it away")
+        }
     }
 
     /// True when the regular file at `path` holds a manifest storyreel could have written (it

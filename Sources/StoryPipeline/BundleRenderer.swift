@@ -84,7 +84,7 @@ public struct BundleRenderer: Sendable {
         var summary = RenderSummary()
         summary.warnings = storyInput.warnings
         let saved = BundleSettings.saved(in: output)
-        if let unreadable = BundleSettings.unreadable(in: output) { summary.warnings.append(unreadable) }
+        if let unreadable = BundleSettings.unreadable(in: output) { summary.warnings.append(unreadable + ", and kept") }
         var settings = (saved ?? BundleSettings()).applying(options.settings)
         // What this run does with clips is what is kept (the CLI gives the kept mode when no flag).
         settings.clips = options.clipMode
@@ -134,6 +134,7 @@ public struct BundleRenderer: Sendable {
         // An empty manifest replaced a good one, and --prune removed every output (a QA pass).
         if playing.isEmpty {
             let manifestPath = BundlePaths.join(output, BundlePaths.manifest)
+            summary.settingsChanges = []  // not kept either
             summary.warnings += Self.setAsideWarnings(run)
             summary.warnings.append(
                 "nothing plays: every story was skipped, so "

@@ -168,8 +168,7 @@ public struct BundleSettings: Equatable, Sendable {
             _ = try read(in: bundle)
             return nil
         } catch {
-            return "\(file(in: bundle)): \(MediaError.reason(of: error)); the defaults and the options given "
-                + "are used, and kept"
+            return "\(file(in: bundle)): \(MediaError.reason(of: error)); the defaults and the options given are used"
         }
     }
 
@@ -187,6 +186,16 @@ public struct BundleSettings: Equatable, Sendable {
                 let shown = { (text: String) in text.count > 40 ? text.prefix(40) + "…" : text }
                 throw MediaError(.invalidMedia, path: path, "\"\(shown(name))\": \"\(shown(value))\" is not understood")
             }
+        }
+        // Each value may pass while together they do not (a hand-edited file): every later run
+        // failed with 64 on options it was never given (a QA pass).
+        let frames = (settings.transitionDuration * settings.fps).rounded()
+        guard (1...1000).contains(frames) else {
+            throw MediaError(
+                .invalidMedia, path: path, "transition-duration × fps makes \(Int(frames)) frames, not 1 to 1000")
+        }
+        if settings.codec == .hevc, case .fixed(let width, let height) = settings.canvas, min(width, height) < 16 {
+            throw MediaError(.invalidMedia, path: path, "hevc needs a canvas of at least 16x16, got \(width)x\(height)")
         }
         return settings
     }

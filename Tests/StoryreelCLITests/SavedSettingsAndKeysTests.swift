@@ -154,15 +154,27 @@ import Testing
         let file = fixture.folder.path("reel/.storyreel/settings.json")
         for (contents, reason) in [
             ("{bad", "not a JSON object of strings"), (#"{"crf": "x"}"#, #""crf": "x" is not understood"#),
+            // Each value passes; together they do not (every run failed with 64 on options it
+            // was never given).
+            (
+                #"{"transition-duration": "10", "fps": "240"}"#,
+                "transition-duration × fps makes 2400 frames, not 1 to 1000"
+            ),
         ] {
             try Data(contents.utf8).write(to: URL(fileURLWithPath: file))
-            let warning =
-                "storyreel: warning: \(file): \(reason); the defaults and the options given are used, and kept"
+            let warning = "storyreel: warning: \(file): \(reason); the defaults and the options given are used"
             let plan = try TestEnvironment.storyreel(["plan", fixture.stories, "--bundle", fixture.folder.path("reel")])
-            #expect(plan.stderr.contains(warning), "\(plan.stderr)")
+            #expect(plan.status == 0 && plan.stderr.contains(warning + "\n"), "\(plan.stderr)")
             let (render, _) = try fixture.render(into: "reel", ["--crf", "20"])
-            #expect(render.status == 0 && render.stderr.contains(warning), "\(render.stderr)")
+            #expect(render.status == 0 && render.stderr.contains(warning + ", and kept"), "\(render.stderr)")
         }
+        // Not a file at all: refused before any work (it failed the run with 73 after it all).
+        try FileManager.default.removeItem(atPath: file)
+        try FileManager.default.createDirectory(atPath: file, withIntermediateDirectories: false)
+        let (folder, summary) = try fixture.render(into: "reel", ["--crf", "22"])
+        #expect(folder.status == 73 && folder.stderr.contains("\(file): is not a regular file"), "\(folder.stderr)")
+        #expect(summary["rendered"] == nil, "no work was done")
+        try FileManager.default.removeItem(atPath: file)
         let (again, _) = try fixture.render(into: "reel")
         #expect(!again.stderr.contains("warning"), "the settings were saved whole: \(again.stderr)")
     }
