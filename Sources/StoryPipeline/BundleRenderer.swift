@@ -106,9 +106,18 @@ public struct BundleRenderer: Sendable {
         try? cache.save(keeping: Set(kept))
         guard options.shard == nil else {
             summary.warnings += Self.setAsideWarnings(run)
+            // A shard of an input in which no clip can be read keeps the settings as they were,
+            // as a full render in which nothing plays does (a QA pass: its flags were kept, and
+            // the next render removed the page).
+            let nothingPlays = plan.stories.allSatisfy { $0.items.isEmpty }
+            if nothingPlays {
+                summary.settingsChanges = []
+                summary.warnings.append(
+                    "nothing plays: every story was skipped, so the settings were left as they were")
+            }
             return try finish(
                 run, summary: &summary, skipped: plan.skipped, started: started, ledger: ledger,
-                settings: (settings, saved))
+                settings: nothingPlays ? nil : (settings, saved))
         }
 
         // What plays: items whose outputs are all there, stories with such an item, and the

@@ -29,5 +29,13 @@ import Testing
         #expect((summary["skipped"] as? Int ?? 0) > 0)
         #expect(try fixture.manifestBytes("reel") == manifest, "the manifest is left as it was")
         #expect(fixture.outputs("reel") == outputs, "nothing is pruned")
+        // A shard keeps the settings as they were too: its --no-player was kept, and the next
+        // render removed the page.
+        let settings = fixture.folder.path("reel/.storyreel/settings.json")
+        let before = try Data(contentsOf: URL(fileURLWithPath: settings))
+        let (shard, _) = try fixture.render(into: "reel", ["--shard", "1/2", "--no-player"])
+        #expect(shard.status == 65, "\(shard.stderr)")
+        #expect(!shard.stderr.contains("settings changed"), "\(shard.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: settings)) == before)
     }
 }
