@@ -177,8 +177,15 @@ public struct BundleSettings: Equatable, Sendable {
         let path = file(in: bundle)
         guard FileStamp(path: path, followingLinks: false) != nil else { return nil }
         let data = try RegularFile.contents(of: path, maxSize: 1 << 20)
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: String] else {
+        guard let parsed = try? JSONSerialization.jsonObject(with: data) else {
+            throw MediaError(.invalidMedia, path: path, "not valid JSON")
+        }
+        guard let object = parsed as? [String: String] else {
             throw MediaError(.invalidMedia, path: path, "not a JSON object of strings")
+        }
+        // As in story.json and a spec: readers settle a key given twice differently.
+        if let duplicate = JSONDuplicateKey.first(in: data) {
+            throw MediaError(.invalidMedia, path: path, "\"\(duplicate.path.prefix(40))\" is given twice")
         }
         var settings = BundleSettings()
         for (name, value) in object.sorted(by: { $0.key < $1.key }) {
