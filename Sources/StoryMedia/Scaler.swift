@@ -53,7 +53,7 @@ public final class Scaler {
         destinationHeight = height
         self.destinationFormat = destinationFormat
         let destinationTable = sws_getCoefficients(Scaler.swsColorSpace(destinationColorSpace))
-        if Scaler.isRGB(sourceFormat) && Scaler.isRGB(destinationFormat) {
+        if sourceFormat.isRGB && destinationFormat.isRGB {
             // RGB to RGB: libswscale scales through a YUV of its own, with one matrix in and the
             // other out, so the two must be one and the same, at full range: with BT.601 in and
             // BT.709 out, a PNG still's red 253 came out 230 (a QA pass; 16-bit PNGs even unscaled).
@@ -64,12 +64,6 @@ public final class Scaler {
                 context, sourceTable, sourceFullRange ? 1 : 0, destinationTable, destinationFullRange ? 1 : 0, 0,
                 1 << 16, 1 << 16)
         }
-    }
-
-    /// True for an RGB pixel format (packed or planar, any depth, with or without alpha).
-    static func isRGB(_ format: AVPixelFormat) -> Bool {
-        guard let descriptor = av_pix_fmt_desc_get(format) else { return false }
-        return descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
     }
 
     /// A scaler for decoded `frame`s of this shape, honouring the frame's colour tags.

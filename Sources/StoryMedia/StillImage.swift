@@ -63,14 +63,8 @@ public enum StillImage {
             for: size, pixelAspect: 1, transform: transform, displayWidth: display.width, displayHeight: display.height,
             path: path)
         var scaled = try Scaler(for: plan.source, width: plan.width, height: plan.height).scaleToRGBA(plan.source)
-        if hasAlpha(frame.pixelFormat) { drawOverBlack(&scaled) }
+        if frame.pixelFormat.hasAlpha { drawOverBlack(&scaled) }
         return transform.apply(to: plan.keep(of: scaled))
-    }
-
-    /// True for a pixel format with an alpha channel (a PNG with transparency).
-    static func hasAlpha(_ format: AVPixelFormat) -> Bool {
-        guard let descriptor = av_pix_fmt_desc_get(format) else { return false }
-        return descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0
     }
 
     /// Draws `image`'s transparent and translucent pixels over black, as the cube's background
