@@ -69,7 +69,7 @@ final class PosterFolder: Sendable {
         let staged = Set(record.posters.keys).union(record.pending.keys).union([Self.recordName])
         // A pending poster whose file holds what was pending was written by a run killed just
         // after the rename: it counts as written.
-        for (name, contents) in record.pending where Self.holds(Self.join(path, name), contents) {
+        for (name, contents) in record.pending where Self.holds(BundlePaths.join(path, name), contents) {
             record.posters[name] = contents
         }
         record.pending = [:]
@@ -82,12 +82,14 @@ final class PosterFolder: Sendable {
     func refusal(toReplace poster: String) -> MediaError? {
         let name = (poster as NSString).lastPathComponent
         guard FileStamp(path: poster, followingLinks: false) != nil else { return nil }
-        guard let contents = record.withLock({ $0.posters[name] }) else {
-            return MediaError(
-                .cannotCreateOutput, path: poster,
-                "exists and storyreel did not write it; move it away or give another --out-dir")
-        }
+        guard let contents = record.withLock({ $0.posters[name] }) else { return Self.notWritten(poster) }
         return Self.holds(poster, contents) ? nil : Self.changed(poster)
+    }
+
+    private static func notWritten(_ poster: String) -> MediaError {
+        MediaError(
+            .cannotCreateOutput, path: poster,
+            "exists and storyreel did not write it; move it away or give another --out-dir")
     }
 
     private static func changed(_ poster: String) -> MediaError {
@@ -115,9 +117,7 @@ final class PosterFolder: Sendable {
         do {
             try AtomicFile.write(data, to: poster, exclusively: wasFree)
         } catch is StagedFile.NameTaken {
-            throw MediaError(
-                .cannotCreateOutput, path: poster,
-                "exists and storyreel did not write it; move it away or give another --out-dir")
+            throw Self.notWritten(poster)
         }
         try record.withLock { record in
             record.pending[name] = nil
@@ -160,7 +160,7 @@ final class PosterFolder: Sendable {
         if let names = try? JSONDecoder().decode([String].self, from: data) {
             var record = Record()
             for name in names {
-                guard let file = try? RegularFile(path: join(folder, name)),
+                guard let file = try? RegularFile(path: BundlePaths.join(folder, name)),
                     let sha256 = try? ContentHasher.sha256(of: file),
                     let size = Int(exactly: file.size)
                 else { continue }
@@ -179,9 +179,5 @@ final class PosterFolder: Sendable {
         return (try? ContentHasher.sha256(of: file)) == contents.sha256
     }
 
-    private static func join(_ folder: String, _ name: String) -> String {
-        (folder as NSString).appendingPathComponent(name)
-    }
-
-    private static func recordPath(in folder: String) -> String { join(folder, recordName) }
+    private static func recordPath(in folder: String) -> String { BundlePaths.join(folder, recordName) }
 }
