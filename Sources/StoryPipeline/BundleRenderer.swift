@@ -83,8 +83,8 @@ public struct BundleRenderer: Sendable {
         let ledger = BundleLedger(bundle: output, shard: options.shard)
         var summary = RenderSummary()
         summary.warnings = storyInput.warnings
-        let saved = BundleSettings.saved(in: output)
-        if let unreadable = BundleSettings.unreadable(in: output) { summary.warnings.append(unreadable + ", and kept") }
+        let (saved, unreadable) = BundleSettings.load(in: output)
+        if let unreadable { summary.warnings.append(unreadable + ", and kept") }
         var settings = (saved ?? BundleSettings()).applying(options.settings)
         // What this run does with clips is what is kept (the CLI gives the kept mode when no flag).
         settings.clips = options.clipMode

@@ -155,20 +155,22 @@ public struct BundleSettings: Equatable, Sendable {
     }
 
     /// The settings saved in `bundle`, or nil when there are none (or they cannot be read: see
-    /// ``unreadable(in:)``).
+    /// ``load(in:)``).
     public static func saved(in bundle: String) -> BundleSettings? {
-        try? read(in: bundle)
+        load(in: bundle).saved
     }
 
-    /// Why the settings file in `bundle` cannot be read, or nil when it can or there is none. A
-    /// run then renders with the defaults and the options given, and says so: a damaged file
-    /// silently re-keyed a bundle kept at `--crf 20` to 23 (a QA pass).
-    public static func unreadable(in bundle: String) -> String? {
+    /// The settings saved in `bundle` (nil when there are none or they cannot be read), read
+    /// once, and why they cannot be read, for a warning. A run then renders with the defaults and
+    /// the options given, and says so: a damaged file silently re-keyed a bundle kept at
+    /// `--crf 20` to 23 (a QA pass).
+    public static func load(in bundle: String) -> (saved: BundleSettings?, unreadable: String?) {
         do {
-            _ = try read(in: bundle)
-            return nil
+            return (try read(in: bundle), nil)
         } catch {
-            return "\(file(in: bundle)): \(MediaError.reason(of: error)); the defaults and the options given are used"
+            return (
+                nil, "\(file(in: bundle)): \(MediaError.reason(of: error)); the defaults and the options given are used"
+            )
         }
     }
 

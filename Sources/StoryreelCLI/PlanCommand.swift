@@ -35,8 +35,9 @@ public enum PlanCommand: Command {
         let inputs = arguments.positionals
         guard !inputs.isEmpty else { throw UsageError("plan needs at least one INPUT") }
         let bundle = arguments[Self.bundle]
-        let options: RenderOptions
-        do {
+        let saved = bundle.map(BundleSettings.load(in:))
+        // A refused --bundle prints the error object render prints (it printed nothing there: a QA pass).
+        let options = try RenderCommand.printingFailureJSON(if: arguments[json], console: console) {
             if let bundle {
                 // A typo in OUT would plan silently with the default settings, every unit to do.
                 switch try BundleFolder.state(of: bundle) {
@@ -45,19 +46,12 @@ public enum PlanCommand: Command {
                 case .foreign:
                     console.warning("\(bundle): not a storyreel bundle; planned with the default settings")
                 case .bundle:
-                    if let unreadable = BundleSettings.unreadable(in: bundle) { console.warning(unreadable) }
+                    if let unreadable = saved?.unreadable { console.warning(unreadable) }
                 }
             }
-            options = try RenderCommand.renderOptions(arguments, bundle: bundle)
-        } catch {
-            // A script reading stdout gets an object, as from render (a QA pass: a refused
-            // --bundle printed nothing there), but for a usage error, which prints only its line.
-            if arguments[json], ExitCode(for: error) != .usage {
-                console.output(RenderCommand.failureJSON(error).serialized(pretty: false))
-            }
-            throw error
+            return try RenderCommand.renderOptions(arguments, bundle: bundle)
         }
-        let settings = (bundle.flatMap(BundleSettings.saved(in:)) ?? BundleSettings()).applying(options.settings)
+        let settings = (saved?.saved ?? BundleSettings()).applying(options.settings)
         let batch = BatchRunner(inputs, jobs: arguments[jobs]) { _, input in
             let storyInput = try StoryInput.load(input)
             return (

@@ -90,17 +90,9 @@ public enum RenderCommand: Command {
         var barConsole = console
         barConsole.quiet = console.quiet || arguments[json]
         let bar = ProgressBar(console: barConsole)
-        let summary: RenderSummary
-        do {
-            summary = try BundleRenderer(input: arguments.positionals[0], output: output, options: options)
+        let summary = try printingFailureJSON(if: arguments[json], console: console) {
+            try BundleRenderer(input: arguments.positionals[0], output: output, options: options)
                 .run(waiting: waiting) { bar.update($0) }
-        } catch {
-            // A script reading stdout gets an object whatever happened (the line is on stderr
-            // too), but for a usage error (64: OUT inside INPUT), which prints only its line.
-            if arguments[json], ExitCode(for: error) != .usage {
-                console.output(failureJSON(error).serialized(pretty: false))
-            }
-            throw error
         }
         report(summary, console: console, json: arguments[json])
         return summary.skipped.isEmpty ? .success : .dataError
@@ -171,6 +163,20 @@ public enum RenderCommand: Command {
     }
 
     /// What `--json` prints when a run fails: `{"error": the stderr line's message, "exitCode": N}`.
+    /// `body`'s value; when it throws, and `json` is set, prints ``failureJSON(_:)`` of the
+    /// error on stdout first, so that a script reading stdout gets an object whatever happened
+    /// (the line is on stderr too), but for a usage error (64), which prints only its line.
+    static func printingFailureJSON<Value>(if json: Bool, console: Console, _ body: () throws -> Value) throws
+        -> Value
+    {
+        do {
+            return try body()
+        } catch {
+            if json, ExitCode(for: error) != .usage { console.output(failureJSON(error).serialized(pretty: false)) }
+            throw error
+        }
+    }
+
     static func failureJSON(_ error: Error) -> JSONValue {
         .object([("error", .string("\(error)")), ("exitCode", .int(Int(ExitCode(for: error).rawValue)))])
     }
