@@ -20,7 +20,12 @@ public struct StoryInput: Sendable {
     /// True for a clip's file name: a clip extension in any case, not dot-prefixed (dot-prefixed
     /// files are hidden, and where `ingest` stages its copies).
     public static func isClipFileName(_ name: String) -> Bool {
-        !name.hasPrefix(".") && clipExtensions.contains((name as NSString).pathExtension.lowercased())
+        !name.hasPrefix(".") && hasClipExtension(name)
+    }
+
+    /// True when `name` ends in a clip extension, in any case.
+    static func hasClipExtension(_ name: String) -> Bool {
+        clipExtensions.contains((name as NSString).pathExtension.lowercased())
     }
 
     /// Reads `path`: a stories folder, or a `.json` spec file.
@@ -233,7 +238,7 @@ public struct StoryInput: Sendable {
             return "its path holds a control character"
         }
         let name = (path as NSString).lastPathComponent
-        if clip, !clipExtensions.contains((name as NSString).pathExtension.lowercased()) {
+        if clip, !hasClipExtension(name) {
             return "not a clip: storyreel plays .mov, .mp4 and .m4v files"
         }
         if !clip, !StillImage.isStillPath(name) { return "not a still: an avatar is a .jpg, .jpeg or .png file" }
