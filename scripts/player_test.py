@@ -1408,7 +1408,7 @@ def run_worker(index, names, results):
     browser; it takes test names from `names` until it finds None, and puts a summary in `results`."""
     global OUT
     OUT = os.path.join(ROOT, "build", "player", f"worker-{index}")
-    summary = {"index": index, "ran": 0, "problems": [], "skipped": 0}
+    summary = {"ran": 0, "problems": []}
     try:
         setUpModule()
     except Exception:  # noqa: BLE001 (the other workers take the tests)
@@ -1424,13 +1424,11 @@ def run_worker(index, names, results):
             case, method = name.split(".")
             globals()[case](method)(result)  # the case alone: a suite would set up the module again
             after = (len(result.failures), len(result.errors), len(result.skipped))
-            outcome = ["FAIL", "ERROR", "skipped"][[a > b for a, b in zip(after, before)].index(True)] \
-                if after != before else "ok"
+            outcome = next((label for label, a, b in zip(("FAIL", "ERROR", "skipped"), after, before) if a > b), "ok")
             print(f"[{index}] {name} ... {outcome} ({time.monotonic() - start:.1f} s)", flush=True)
     finally:
         tearDownModule()
     summary["ran"] = result.testsRun
-    summary["skipped"] = len(result.skipped)
     summary["problems"] += [("FAIL", str(test), trace) for test, trace in result.failures]
     summary["problems"] += [("ERROR", str(test), trace) for test, trace in result.errors]
     results.put(summary)
