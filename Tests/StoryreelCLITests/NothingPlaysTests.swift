@@ -1,4 +1,5 @@
 import Foundation
+import StoryPipeline
 import StoryreelTestSupport
 import Testing
 
@@ -16,7 +17,7 @@ import Testing
         for story in stories {
             let folder = "\(fixture.stories)/\(story)"
             for clip in try FileManager.default.contentsOfDirectory(atPath: folder)
-            where [".mov", ".mp4", ".m4v"].contains { clip.lowercased().hasSuffix($0) } {
+            where StoryInput.isClipFileName(clip) {
                 try Data("not a clip".utf8).write(to: URL(fileURLWithPath: "\(folder)/\(clip)"))
             }
         }
