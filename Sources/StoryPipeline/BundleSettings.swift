@@ -180,7 +180,8 @@ public struct BundleSettings: Equatable, Sendable {
         guard FileStamp(path: path, followingLinks: false) != nil else { return nil }
         let data = try RegularFile.contents(of: path, maxSize: 1 << 20)
         guard let parsed = try? JSONSerialization.jsonObject(with: data) else {
-            throw MediaError(.invalidMedia, path: path, "not valid JSON")
+            throw MediaError(
+                .invalidMedia, path: path, "not valid JSON" + (JSONParseFailure(parsing: data).map { ": \($0)" } ?? ""))
         }
         guard let object = parsed as? [String: String] else {
             throw MediaError(.invalidMedia, path: path, "not a JSON object of strings")

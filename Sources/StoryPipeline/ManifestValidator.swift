@@ -32,8 +32,11 @@ public enum ManifestValidator {
         do {
             json = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            // Text Foundation cannot read at all: say why when the reason is its encoding.
-            return [JSONSyntaxFault.first(in: data).map { ManifestError($0).description } ?? "manifest: not valid JSON"]
+            // Text Foundation cannot read at all: say why (its encoding, or where it breaks).
+            let reason =
+                JSONSyntaxFault.first(in: data).map { ManifestError($0) }
+                ?? ManifestError(path: "", "not valid JSON" + (JSONParseFailure(parsing: data).map { ": \($0)" } ?? ""))
+            return [reason.description]
         }
         var schema = ManifestSchemaChecker()
         // JSON browsers refuse, and a key given twice (lost in `json`): StoryreelKit refuses the

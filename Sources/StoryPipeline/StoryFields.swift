@@ -34,6 +34,12 @@ struct StoryFields {
     func typeProblem(in object: [String: Any]) -> String? {
         for (name, kind) in keys {
             guard let value = object[name], !Self.matches(value, kind) else { continue }
+            // An array with a wrong element names it: `"items[1]" must be a string, got null`.
+            if kind == .stringArray, let array = value as? [Any],
+                let index = array.firstIndex(where: { !($0 is String) })
+            {
+                return "\"\(name)[\(index)]\" must be a string, got \(Self.describe(array[index]))"
+            }
             return "\"\(name)\" must be \(kind.expected), got \(Self.describe(value))"
         }
         return nil

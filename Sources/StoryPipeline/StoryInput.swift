@@ -137,9 +137,12 @@ public struct StoryInput: Sendable {
         } catch let error as MediaError where error.kind == .invalidMedia {
             throw MediaError(.invalidMedia, path: path, "\(notASpec) (\(error.reason))")
         }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let entries = object["stories"] as? [[String: Any]]
-        else {
+        guard let parsed = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed) else {
+            // Where the text breaks: a spec is written by hand or by a script.
+            let failure = JSONParseFailure(parsing: data).map { ": \($0)" } ?? ""
+            throw MediaError(.invalidMedia, path: path, "not valid JSON\(failure)")
+        }
+        guard let object = parsed as? [String: Any], let entries = object["stories"] as? [[String: Any]] else {
             throw MediaError(.invalidMedia, path: path, notASpec)
         }
         if let duplicate = JSONDuplicateKey.first(in: data) {
@@ -325,7 +328,9 @@ public struct StoryInput: Sendable {
         // Invalid JSON (a typo, or a number like 1e400 that JSON parsers refuse) is told apart
         // from valid JSON that is not an object.
         guard let parsed = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed) else {
-            throw MediaError(.invalidMedia, path: path, "story.json is not valid JSON; its settings were ignored")
+            let failure = JSONParseFailure(parsing: data).map { " (\($0))" } ?? ""
+            throw MediaError(
+                .invalidMedia, path: path, "story.json is not valid JSON\(failure); its settings were ignored")
         }
         guard let object = parsed as? [String: Any] else {
             throw MediaError(.invalidMedia, path: path, "story.json is not a JSON object; its settings were ignored")

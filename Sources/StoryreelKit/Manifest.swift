@@ -69,7 +69,8 @@ public struct Manifest: Codable, Sendable, Equatable {
     /// Reads a manifest from its JSON bytes.
     ///
     /// - Throws: ``ManifestError`` naming the JSON path of the first fault
-    ///   (`stories[2].items[0].duration: expected a number`), or `manifest: not valid JSON`. JSON
+    ///   (`stories[2].items[0].duration: expected a number`), or `manifest: not valid JSON: invalid
+    ///   value at line 3, column 1`. JSON
     ///   that Foundation reads but browsers refuse (``JSONSyntaxFault``) and a key given twice
     ///   (``JSONDuplicateKey``) are refused too.
     public init(jsonData data: Data) throws {
@@ -78,11 +79,12 @@ public struct Manifest: Codable, Sendable, Equatable {
         } catch let error as ManifestError {
             throw error
         } catch let error as DecodingError {
-            // Text Foundation cannot read at all: say why when the reason is its encoding.
-            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
-                let fault = JSONSyntaxFault.first(in: data)
-            {
-                throw ManifestError(fault)
+            // Text Foundation cannot read at all: say why (its encoding, or where it breaks).
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+                if let fault = JSONSyntaxFault.first(in: data) { throw ManifestError(fault) }
+                if let failure = JSONParseFailure(parsing: data) {
+                    throw ManifestError(path: "", "not valid JSON: \(failure)")
+                }
             }
             throw ManifestError(error)
         }

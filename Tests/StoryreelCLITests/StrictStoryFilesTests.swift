@@ -79,7 +79,14 @@ import Testing
         let fixture = try BundleFixture()
         let storyFile = URL(fileURLWithPath: "\(fixture.stories)/chloe/story.json")
         for (text, reason) in [
-            (#"{"displayName": "Chloe", "order": 1e400}"#, "story.json is not valid JSON"),
+            (
+                #"{"displayName": "Chloe", "order": 1e400}"#,
+                "story.json is not valid JSON (number 1e400 is out of range)"
+            ),
+            (
+                "{\"displayName\": \"Chloe\",\n  order: 1}",
+                "story.json is not valid JSON (invalid value at line 2, column 3)"
+            ),
             (#"["Chloe"]"#, "story.json is not a JSON object"),
         ] {
             try Data(text.utf8).write(to: storyFile)
@@ -96,7 +103,8 @@ import Testing
         let spec = #"""
             {"stories": [
               {"handle": "ana.lima", "items": ["stories/ana.lima/IMG_0001.MOV"], "isRead": 1},
-              {"handle": "ben_k", "items": ["stories/ben_k/1.mp4"], "displayNmae": "Ben"}
+              {"handle": "ben_k", "items": ["stories/ben_k/1.mp4"], "displayNmae": "Ben"},
+              {"handle": "chloe", "items": ["stories/chloe/morning.mp4", ["stories/chloe/night.mp4"]]}
             ]}
             """#
         let path = try fixture.folder.write("spec.json", Data(spec.utf8))
@@ -104,12 +112,29 @@ import Testing
         #expect(result.status == 65, "\(result.stderr)")
         #expect(
             result.stderr.contains("stories[0]: skipped: \"isRead\" must be true or false, got 1"), "\(result.stderr)")
+        // A wrong element is named: it was `"items" must be an array of strings, got an array`.
+        #expect(
+            result.stderr.contains("stories[2]: skipped: \"items[1]\" must be a string, got an array"),
+            "\(result.stderr)")
         #expect(
             result.stderr.contains("stories[1]: unknown key \"displayNmae\" (did you mean \"displayName\"?); ignored"),
             "\(result.stderr)")
         let plan = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         let stories = Set((plan?["units"] as? [[String: Any]] ?? []).compactMap { $0["story"] as? String })
         #expect(stories == ["ben_k"])
+    }
+
+    /// A spec that is not JSON says where it breaks; it was "not a stories spec: expected
+    /// {"stories": [...]}", as if the file were some other JSON.
+    @Test func aSpecThatIsNotJSONSaysWhereItBreaks() throws {
+        let fixture = try BundleFixture()
+        let spec = "{\"stories\": [\n  {\"handle\": \"ben_k\", \"items\": [\"stories/ben_k/1.mp4\"]\n]}\n"
+        let path = try fixture.folder.write("spec.json", Data(spec.utf8))
+        let result = try TestEnvironment.storyreel(["plan", path])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(
+            result.stderr == "storyreel: error: \(path): not valid JSON: invalid value at line 3, column 1\n",
+            "\(result.stderr)")
     }
 
     /// The handle is the story's id. The old render took both stories of a spec with one handle

@@ -325,7 +325,9 @@ import Testing
         try fixture.write("manifest.json", Data("{\"version\": 1,".utf8))
         let garbage = try fixture.validate([fixture.bundle])
         #expect(garbage.status == 65)
-        #expect(garbage.stderr == "storyreel: error: \(path): manifest: not valid JSON\n")
+        #expect(
+            garbage.stderr
+                == "storyreel: error: \(path): manifest: not valid JSON: unexpected end of file during JSON parse\n")
 
         try fixture.write("manifest.json", Data("[1, 2]".utf8))
         let array = try fixture.validate([path])

@@ -94,7 +94,9 @@ import Testing
             decodingError(try editedDemo { $0["generator"] = nil }) == "generator: missing")
         #expect(
             decodingError(try editedDemo { $0["transitions"] = ["sideways"] }) == "transitions[0]: expected an object")
-        #expect(decodingError(Data("{\"version\": 1,".utf8)) == "manifest: not valid JSON")
+        #expect(
+            decodingError(Data("{\"version\": 1,".utf8))
+                == "manifest: not valid JSON: unexpected end of file during JSON parse")
         let fraction = decodingError(try editedDemo { $0["canvas"] = ["width": 360.5, "height": 640] })
         #expect(fraction == "canvas.width: expected an integer", "\(fraction ?? "no error")")
         let sideways = try editedDemo { object in

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Why Foundation's JSON parser refuses some text, and where, for a reason line a person can act
+/// on: `invalid value at line 3, column 1` rather than "not valid JSON" alone. The parser gives a
+/// byte offset ("around character 50"); this turns it into the line and column an editor shows.
+public struct JSONParseFailure: Sendable, Equatable, CustomStringConvertible {
+    /// What the parser met, in its own words less the offset and the final full stop
+    /// (`invalid value`, `unexpected end of file during JSON parse`).
+    public var problem: String
+    /// The 1-based line of the fault, when the parser gave its offset.
+    public var line: Int?
+    /// The 1-based column (in characters) of the fault on its line, when the parser gave its offset.
+    public var column: Int?
+
+    /// The failure Foundation's parser reports for `data`, or nil when it reads `data` (a single
+    /// value that is not an array or an object reads too).
+    public init?(parsing data: Data) {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
+            return nil
+        } catch {
+            self.init(error, in: data)
+        }
+    }
+
+    /// The failure `error` (thrown by Foundation's parser reading `data`) describes.
+    init(_ error: Error, in data: Data) {
+        var words = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "unreadable text"
+        if words.hasSuffix(".") { words.removeLast() }
+        words = words.replacingOccurrences(of: " is not representable in Swift", with: " is out of range")
+        // "Invalid value around character 50" (swift-corelibs-foundation's parser: a byte offset).
+        if let range = words.range(of: " around character "), let offset = Int(words[range.upperBound...]),
+            offset >= 0, offset <= data.count
+        {
+            let before = data.prefix(offset)
+            let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
+            line = before.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+            column = String(decoding: before[lineStart...], as: UTF8.self).count + 1
+            words = String(words[..<range.lowerBound])
+        }
+        problem = words.prefix(1).lowercased() + words.dropFirst().prefix(100)
+    }
+
+    /// `invalid value at line 3, column 1`, or the problem alone when the parser gave no offset.
+    public var description: String {
+        guard let line, let column else { return problem }
+        return "\(problem) at line \(line), column \(column)"
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+@testable import StoryreelKit
+
+/// Text Foundation's parser refuses is described with the line and column of the fault (it gives
+/// a byte offset), so a person editing a spec, a `story.json` or a manifest can find it.
+@Suite struct JSONParseFailureTests {
+    func failure(_ text: String) -> String? { JSONParseFailure(parsing: Data(text.utf8))?.description }
+
+    @Test func theFaultIsPlacedByLineAndColumn() {
+        #expect(failure("{\"stories\": [\n {\"items\": [\"1.mp4\"]\n]}\n") == "invalid value at line 3, column 1")
+        #expect(failure("{\"a\": 1 2}") == "invalid value at line 1, column 9")
+        // Columns count characters, not bytes: "é" is two bytes.
+        #expect(failure("{\n\"é\": 1, x}") == "invalid value at line 2, column 9")
+        #expect(failure("{\"a\":\n\"\u{1}\"}") == "unescaped control character at line 2, column 2")
+    }
+
+    @Test func faultsWithoutAnOffsetAreNamedPlainly() {
+        #expect(failure("{\"a\": 1e400}") == "number 1e400 is out of range")
+        #expect(failure("{\"a\": [1,") == "unexpected end of file during JSON parse")
+        #expect(failure(String(repeating: "9", count: 500)).map { $0.count < 130 } == true, "bounded")
+    }
+
+    @Test func textTheParserReadsIsNoFailure() {
+        #expect(failure("{\"a\": [1, {\"b\": null}]}") == nil)
+        #expect(failure("1") == nil)
+    }
+
+    @Test func aManifestThatIsNotJSONSaysWhere() {
+        let text = "{\n  \"version\": 1,\n  generator: \"x\"\n}\n"
+        #expect(throws: ManifestError(path: "", "not valid JSON: invalid value at line 3, column 3")) {
+            try Manifest(jsonData: Data(text.utf8))
+        }
+    }
+}
