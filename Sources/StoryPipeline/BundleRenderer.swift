@@ -181,8 +181,15 @@ public struct BundleRenderer: Sendable {
             } else {
                 referenced.insert(PlayerPage.fileName)
             }
-        } else if ledger.recorded.contains(PlayerPage.fileName), ledger.removeIfUnchanged(PlayerPage.fileName) {
-            summary.pruned += 1
+        } else if ledger.recorded.contains(PlayerPage.fileName) {
+            // Said as a note, not counted as pruned: --prune was not given (a QA pass).
+            let changed = ledger.state(of: PlayerPage.fileName) == .changed
+            if ledger.removeIfUnchanged(PlayerPage.fileName) {
+                summary.notes.append("\(PlayerPage.fileName) removed (--no-player)")
+            } else if changed {
+                summary.notes.append(
+                    "\(PlayerPage.fileName) was changed since storyreel wrote it, so --no-player left it")
+            }
         }
         // The settings before the manifest, which is the last thing a failure may leave as it was:
         // settings ahead of the manifest only key the next run as this one (whose outputs are all

@@ -10,7 +10,7 @@ public enum IngestCommand: Command {
         "ingest CLIP... --story HANDLE --into STORIES [--create] [--render OUT [render's settings options]] "
         + "[--max-duration 60] [--timeout S] [--lock-timeout S] [--quiet]"
     static let story = Option.text("story", "HANDLE", "The story (user) to add the clips to; created when new.")
-    static let into = Option.text("into", "STORIES", "The stories folder (it must exist, unless --create).")
+    static let into = Option.outputPath("into", "STORIES", "The stories folder (it must exist, unless --create).")
     static let create = Flag("create", "Create the stories folder STORIES when it is missing.")
     static let render = Option.outputPath("render", "OUT", "Then run the incremental render of STORIES into OUT.")
     static let maxDuration = Option.number(

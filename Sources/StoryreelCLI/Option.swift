@@ -82,7 +82,7 @@ extension Option where Value == String? {
             name, short: short, aliases: aliases, valueName, help, defaultText: nil, accepted: nil, default: { nil },
             problem: { text in
                 if text.isEmpty { return "\(flagName) needs a path, got an empty one" }
-                return text == "-" ? "\(flagName) - (standard output) is not supported here; give a file name" : nil
+                return text == "-" ? "\(flagName) - (standard output) is not supported here; give a path" : nil
             },
             convert: { $0 })
     }

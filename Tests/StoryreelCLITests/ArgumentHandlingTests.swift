@@ -101,6 +101,8 @@ import Testing
         ["cube", clip, toClip, "-o", "-"], ["cube", clip, toClip, "--filmstrip", "-"],
         ["cube", clip, toClip, "--frames-dir", "-"], ["render", stories, "-o", "-"],
         ["thumbnail", clip, "--out-dir", "-"], ["ingest", clip, "--story", "a", "--into", "s", "--render", "-"],
+        // It made a stories folder named "-" (a QA pass).
+        ["ingest", clip, "--story", "a", "--into", "-", "--create"],
     ])
     func dashAsAFileOutputIsRefused(_ arguments: [String]) throws {
         let result = try TestEnvironment.storyreel(arguments, in: folder.url)

@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test func standardOutputIsRefusedForAFileOutput() {
-        #expect(throws: UsageError("-o - (standard output) is not supported here; give a file name")) {
+        #expect(throws: UsageError("-o - (standard output) is not supported here; give a path")) {
             try parser.parse(["-o", "-"])
         }
     }

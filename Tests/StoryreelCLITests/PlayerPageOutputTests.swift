@@ -92,6 +92,9 @@ import Testing
         #expect(off.status == 0, "\(off.stderr)")
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(off.stderr.contains("player yes → no"), "\(off.stderr)")
+        // Not "pruned 1": --prune was not given.
+        #expect(off.stderr.contains("storyreel: note: index.html removed (--no-player)\n"), "\(off.stderr)")
+        #expect(!off.stderr.contains("pruned"), "\(off.stderr)")
         #expect(try ledger(fixture, "reel")["index.html"] == nil)
         // Kept: a later render without the option writes no page either.
         _ = try fixture.render(into: "reel")
@@ -104,6 +107,9 @@ import Testing
         let (offAgain, _) = try fixture.render(into: "reel", ["--no-player"])
         #expect(offAgain.status == 0)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "<p>mine</p>")
+        #expect(
+            offAgain.stderr.contains("index.html was changed since storyreel wrote it, so --no-player left it"),
+            "\(offAgain.stderr)")
         let (both, _) = try fixture.render(into: "reel", ["--player", "--no-player"])
         #expect(both.status == 64)
     }
