@@ -837,6 +837,33 @@ class PlayerPageTests(unittest.TestCase):
             self.undelayed()
         self.wait_for(f"return window.storyreelPlayer.state().itemIndex === 1 && {PLAYING_ON_SCREEN[7:]}", 10)
 
+    def test_a_slow_move_to_another_story_never_shows_the_last_storys_picture_under_its_name(self):
+        # From a QA pass: quick taps on a slow link kept ana.lima's clip on screen for 3.5 s
+        # under ben_k's and chloe's names. Within a story the picture is kept while the next one
+        # loads (no black flash); under another story's name it gives way to black once the
+        # spinner shows.
+        first, second = MANIFESTS["demo"]["stories"][:2]
+        forward = next(t for t in MANIFESTS["demo"]["transitions"]
+                       if t["from"] == first["id"] and t["to"] == second["id"] and t["direction"] == "forward")
+        theirs = {path for item in first["items"] for path in (item["src"], item["firstFrame"], item["lastFrame"])}
+        self.load("demo")
+        self.open_first(1)
+        self.wait_for(PLAYING_ON_SCREEN, 10)
+        try:
+            self.delayed([second["items"][0]["firstFrame"], second["items"][0]["src"], forward["src"]], 4)
+            DRIVER.execute_script("window.storyreelPlayer.event('swipeToNextStory')")
+            self.wait_for("return window.storyreelPlayer.state().phase === 'item' "
+                          "&& window.storyreelPlayer.state().loading", 5)
+            time.sleep(0.1)
+            shown = DRIVER.execute_script(
+                "return [...document.querySelectorAll('.stage .shown')].map(e => e.getAttribute('src'))")
+            self.assertEqual(self.state()["story"], second["id"])
+            self.assertEqual([src for src in shown if src in theirs], [], f"{first['id']}'s picture under {second['id']}")
+        finally:
+            self.undelayed()
+        self.wait_for(f"return window.storyreelPlayer.state().story === {json.dumps(second['id'])} "
+                      f"&& {PLAYING_ON_SCREEN[7:]}", 15)
+
     def test_a_held_enter_on_a_button_clicks_once(self):
         # From a QA pass: a held Enter on "Next item" clicked at every repeat, through the stories.
         self.load("demo")
@@ -1348,6 +1375,28 @@ class PlayerPageTests(unittest.TestCase):
             self.check_face(phone, os.path.join(OUT, "demo", item["firstFrame"]), None)
         finally:
             DRIVER.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+    def test_a_landscape_phone_or_a_short_window_shows_the_whole_picture_and_the_name(self):
+        # From a QA pass: at 844x390 the name shrank to nothing beside "1 of 3" and the buttons,
+        # and a landscape phone 600 px wide or less filled the screen, showing a third of the
+        # 9:16 picture.
+        name = MANIFESTS["demo"]["stories"][0]["user"]["displayName"]
+        for width, height, mobile in [(844, 390, True), (568, 320, True), (1280, 400, False)]:
+            DRIVER.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                   {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+            try:
+                self.load("demo")
+                self.open_first(1)
+                self.wait_for(PLAYING_ON_SCREEN)
+                box = DRIVER.execute_script("const b = document.getElementById('frame').getBoundingClientRect();"
+                                            "return [b.width, b.height]")
+                self.assertAlmostEqual(box[0] / box[1], 9 / 16, delta=0.01, msg=f"{width}x{height}: {box}")
+                shown, whole = DRIVER.execute_script(
+                    "const n = document.getElementById('name'); return [n.getBoundingClientRect().width, n.scrollWidth]")
+                self.assertEqual(DRIVER.find_element("id", "name").text, name)
+                self.assertGreaterEqual(shown, min(whole, 48), f"{width}x{height}: the name shows {shown} of {whole} px")
+            finally:
+                DRIVER.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
     def check_face(self, path, reference, frame):
         DRIVER.find_element("id", "frame").screenshot(path)

@@ -38,7 +38,7 @@ extension PlayerPage {
         .frame { position: relative; height: 100vh; height: 100dvh; width: calc(100vh * 9 / 16);
           width: calc(100dvh * 9 / 16); max-width: 100vw; overflow: hidden; background: #000;
           -webkit-touch-callout: none; -webkit-user-select: none; user-select: none; }
-        @media (max-width: 600px) { .frame { width: 100vw; height: 100vh; height: 100dvh; } }
+        @media (max-width: 600px) and (orientation: portrait) { .frame { width: 100vw; height: 100vh; height: 100dvh; } }
         .stage { position: absolute; inset: 0; }
         .layer { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover; opacity: 0;
           pointer-events: none; }
@@ -56,6 +56,14 @@ extension PlayerPage {
         .who { flex: 1; min-width: 0; display: flex; gap: 8px; align-items: baseline; }
         .name { font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
         .count { font-size: 12px; color: #ddd; white-space: nowrap; }
+        /* A narrow frame (a landscape phone, a short window): the name and the count take a
+           line of their own under the avatar and the buttons (the name shrank to nothing). */
+        .chrome { container-type: inline-size; }
+        @container (max-width: 320px) {
+          .head { flex-wrap: wrap; row-gap: 4px; }
+          .who { order: 1; flex: 1 0 100%; }
+          #pause { margin-left: auto; }
+        }
         .icon { width: 36px; height: 36px; border: 0; border-radius: 50%; background: rgba(0,0,0,.3); color: #fff;
           font-size: 16px; line-height: 1; cursor: pointer; }
         .icon svg { width: 18px; height: 18px; display: block; margin: auto; fill: none; stroke: #fff; stroke-width: 2.2;
@@ -209,6 +217,10 @@ extension PlayerPage {
           let pageHidden = document.hidden;  // a hidden page (another tab, the phone locked) pauses
           let front = null, fallback = null, openedFrom = null;
           let offline = null;  // the generation of an item waiting for the network
+          // The story whose picture is on screen (a still, a clip, the cube turning into it), or
+          // null for none: a picture kept while a move loads is cleared once the wait shows a
+          // spinner under another story's header (see updateLoading).
+          let pictureOf = null;
           const steps = [], endedEvents = [];
           const preloaded = new Map();
           let warmed = new Set();  // the clips preloadAround wants kept: the current one, next item, swipe targets
@@ -280,7 +292,7 @@ extension PlayerPage {
           // false when another move came first, 'none' when there is no still to show: a manifest
           // from before the stills (no request), or one that failed to load (requested once). What
           // is on screen then stays until the next video presents (see keepUntilPresented).
-          async function showStill(src, token) {
+          async function showStill(src, token, owner = at.story) {
             if (!src) return token === generation && 'none';
             const loaded = await still(src);
             if (token !== generation) return false;
@@ -293,6 +305,7 @@ extension PlayerPage {
             if (token !== generation) return false;
             target.style.zIndex = 2; target.classList.add('shown', 'front');
             over.style.zIndex = 1; over.classList.remove('shown', 'front');
+            pictureOf = owner;
             return true;
           }
           function hideVideos(except) {
@@ -385,6 +398,7 @@ extension PlayerPage {
             clearFallback();
             record(describe(result));
             if (result === END) { finish(); return; }
+            const from = at && at.story;
             at = result.at;
             if (!result.via) { phase = 'item'; transition = null; enterItem(token); return; }
             phase = 'transition';
@@ -392,7 +406,7 @@ extension PlayerPage {
             updateChrome();
             const face = result.via.direction === 'forward' ? outgoing.lastFrame : outgoing.firstFrame;
             image(item().firstFrame);
-            showStill(face, token).then((ok) => {
+            showStill(face, token, from).then((ok) => {
               if (!ok) return;
               if (!playableTransition(result.via)) { land(); return; }
               keepUntilPresented(ok);
@@ -415,6 +429,7 @@ extension PlayerPage {
               whenPresented(cube, token, () => {
                 hideVideos(cube);
                 cube.classList.add('shown');
+                pictureOf = at.story;
                 // The incoming item's first frame waits under the cube, its video behind it.
                 showStill(item().firstFrame, token);
                 prepare(item());
@@ -492,6 +507,7 @@ extension PlayerPage {
                 video.style.zIndex = 4;
                 for (const other of stage.videos) if (other !== video) other.style.zIndex = 3;
                 video.classList.add('shown');
+                pictureOf = at.story;
                 preloadAround(token);
               });
               play(video);
@@ -618,6 +634,14 @@ extension PlayerPage {
               && (!video || video.getAttribute('src') !== wanted || (video.readyState < 3 && !video.ended));
             loadingSince = waiting ? (loadingSince === null ? now : loadingSince) : null;
             $('loading').hidden = !(loadingSince !== null && now - loadingSince > 300);
+            // The picture kept while a move loads belongs to its story: under another story's
+            // header, once the wait shows, the frame is black under the spinner instead (a QA
+            // pass: quick taps on a slow link kept one user's clip on screen for 3.5 s under the
+            // names of the next two).
+            if (phase === 'item' && !$('loading').hidden && pictureOf !== null && pictureOf !== at.story) {
+              for (const layer of [...stage.stills, ...stage.videos, stage.cube]) layer.classList.remove('shown');
+              pictureOf = null;
+            }
           }
           function tick(now) {
             requestAnimationFrame(tick);
@@ -835,7 +859,7 @@ extension PlayerPage {
             generation++;
             opening = null;
             cancelPress();
-            phase = 'closed'; at = null; transition = null; fallback = null; offline = null;
+            phase = 'closed'; at = null; transition = null; fallback = null; offline = null; pictureOf = null;
             unblock();
             hideVideos();
             for (const still of stage.stills) still.classList.remove('shown', 'front');

@@ -6,13 +6,16 @@ struct ProgressThrottle: Sendable {
     let interval: Double
     /// True off a terminal: a report also at each tenth of the work.
     let byTenths: Bool
-    private var lastReport: Double = -.infinity
+    private var lastReport: Double
     private var lastTenth = 0
 
-    /// A throttle for a terminal bar (`interactive`) or for log lines.
+    /// A throttle for a terminal bar (`interactive`, drawn at once) or for log lines (the first
+    /// after `interval` or a tenth: a line at the first unit gave a rate and an ETA from one
+    /// unit and the start-up, 50–130× too long in a QA pass).
     init(interactive: Bool) {
         interval = interactive ? 0.1 : 5
         byTenths = !interactive
+        lastReport = interactive ? -.infinity : 0
     }
 
     /// True when `done` of `total` at `now` seconds should be reported; remembers it if so.

@@ -70,8 +70,8 @@ import Testing
     @Test func theThrottleReportsEveryFiveSecondsOrEachTenthOffATerminal() {
         var log = ProgressThrottle(interactive: false)
         let steps: [(done: Int, now: Double, due: Bool)] = [
-            (1, 0.1, true),  // the first unit
-            (2, 1, false), (3, 5.2, true),  // 5 s later
+            (1, 0.1, false),  // not the first unit: a rate and an ETA from one unit mislead
+            (2, 1, false), (3, 5.2, true),  // 5 s in
             (99, 6, false), (100, 6.5, true),  // a tenth
             (150, 7, false), (1000, 7.1, true),  // the end
         ]
