@@ -109,6 +109,25 @@ public enum BundleFolder {
         }
     }
 
+    /// Takes away the empty bundle a first render made in `output` (a folder it created) when
+    /// nothing played: the output folders and `.storyreel/` when they hold nothing but the
+    /// ledger and the stat cache, the lock file, then `output` itself. Folders holding anything
+    /// else (an output some clip got, a file put there meanwhile) are left, and so is the rest.
+    /// Called by the full render, which holds the bundle's lock. True when `output` is gone.
+    static func removeEmptySkeleton(_ output: String) -> Bool {
+        for folder in BundlePaths.outputFolders {
+            let path = BundlePaths.join(output, folder)
+            guard rmdir(path) == 0 || errno == ENOENT else { return false }
+        }
+        let privateFolder = BundlePaths.join(output, BundlePaths.privateFolder)
+        for name in [BundleLedger.fullRenderFileName, StatCache.fileName] {
+            unlink(BundlePaths.join(privateFolder, name))
+        }
+        guard rmdir(privateFolder) == 0 || errno == ENOENT else { return false }
+        unlink(BundlePaths.join(output, BundlePaths.lockFile))
+        return rmdir(output) == 0
+    }
+
     /// True when the regular file at `path` holds a manifest storyreel could have written (it
     /// decodes as one): the manifest of a bundle made before the ledger recorded manifests, or
     /// by another version, or copied in.

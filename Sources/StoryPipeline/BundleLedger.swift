@@ -45,6 +45,8 @@ public final class BundleLedger: Sendable {
 
     /// Ledger files are read up to this size.
     static let maximumFileSize: UInt64 = 256 << 20
+    /// The full render's ledger file in `.storyreel/` (a shard's is `ledger-K-of-N.json`).
+    static let fullRenderFileName = "ledger.json"
 
     private let bundle: String
     private let fileName: String
@@ -55,7 +57,7 @@ public final class BundleLedger: Sendable {
     /// own file.
     public init(bundle: String, shard: RenderOptions.Shard?) {
         self.bundle = bundle
-        fileName = shard.map { "ledger-\($0.name).json" } ?? "ledger.json"
+        fileName = shard.map { "ledger-\($0.name).json" } ?? Self.fullRenderFileName
         let folder = BundlePaths.join(bundle, BundlePaths.privateFolder)
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
             .filter { $0.hasPrefix("ledger") && $0.hasSuffix(".json") }.sorted()

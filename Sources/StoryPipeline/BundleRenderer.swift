@@ -35,6 +35,7 @@ public struct BundleRenderer: Sendable {
         let firstLook = try StoryInput.load(input)
         try BundleFolder.check(output: output, inputRoot: firstLook.root, force: options.force)
         // One mkdir a missing folder, so a failure says which and why ("Read-only file system").
+        let outputIsNew = FileStamp(path: output, followingLinks: false) == nil
         var createdFolders = CreatedOutputs()
         try createdFolders.createFolder(output)
         // Shards share the bundle's lock, so the shards of one render run side by side into one
@@ -79,7 +80,7 @@ public struct BundleRenderer: Sendable {
         defer { withExtendedLifetime(shardLock) {} }
 
         let privateFolder = BundlePaths.join(output, BundlePaths.privateFolder)
-        let cache = StatCache(file: BundlePaths.join(privateFolder, "stat-cache.json"))
+        let cache = StatCache(file: BundlePaths.join(privateFolder, StatCache.fileName))
         let ledger = BundleLedger(bundle: output, shard: options.shard)
         var summary = RenderSummary()
         summary.warnings = storyInput.warnings
@@ -145,12 +146,21 @@ public struct BundleRenderer: Sendable {
             let manifestPath = BundlePaths.join(output, BundlePaths.manifest)
             summary.settingsChanges = []  // not kept either
             summary.warnings += Self.setAsideWarnings(run)
-            summary.warnings.append(
+            let hadManifest = FileStamp(path: manifestPath) != nil
+            var result = try finish(
+                run, summary: &summary, skipped: skipped, started: started, ledger: ledger, settings: nil)
+            // A first render of nothing that plays leaves no empty bundle behind (a QA pass: a
+            // CI job given only broken uploads got a folder that looked like a bundle).
+            let removed = outputIsNew && BundleFolder.removeEmptySkeleton(output)
+            if removed { createdFolders.removeAll() }  // the parents it made
+            result.warnings.append(
                 "nothing plays: every story was skipped, so "
-                    + (FileStamp(path: manifestPath) == nil
-                        ? "no manifest was written"
-                        : "the manifest was left as it was" + (options.prune ? ", and nothing was pruned" : "")))
-            return try finish(run, summary: &summary, skipped: skipped, started: started, ledger: ledger, settings: nil)
+                    + (removed
+                        ? "no bundle was made"
+                        : !hadManifest
+                            ? "no manifest was written"
+                            : "the manifest was left as it was" + (options.prune ? ", and nothing was pruned" : "")))
+            return result
         }
         let transitions = try plan.transitionUnits(between: playing)
         run.execute(transitions.filter { !run.attempted.contains($0.output) })

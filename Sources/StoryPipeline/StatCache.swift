@@ -5,6 +5,9 @@ import Synchronization
 /// Remembers, per clip path, the file's size, mtime and inode with its ``ClipRecord``, so a
 /// re-run re-hashes and re-probes only clips that changed. Stored as JSON inside the bundle.
 public final class StatCache: Sendable {
+    /// The cache's file in the bundle's `.storyreel/`.
+    static let fileName = "stat-cache.json"
+
     private struct Entry: Codable, Sendable {
         var size: UInt64
         var modified: Int64

@@ -39,4 +39,27 @@ import Testing
         #expect(!shard.stderr.contains("settings changed"), "\(shard.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: settings)) == before)
     }
+
+    /// A first render in which nothing plays makes no bundle. From a QA pass: a new OUT was left
+    /// holding `.lock`, an empty ledger and six empty folders, a folder that looked like a bundle.
+    @Test func aFirstRenderInWhichNothingPlaysLeavesNoBundle() throws {
+        let fixture = try BundleFixture()
+        let stories = fixture.folder.path("broken")
+        try FileManager.default.createDirectory(atPath: "\(stories)/alice", withIntermediateDirectories: true)
+        try Data("not a clip".utf8).write(to: URL(fileURLWithPath: "\(stories)/alice/1.mp4"))
+        let out = fixture.folder.path("new/reel")
+        let result = try TestEnvironment.storyreel(["render", stories, "-o", out])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("storyreel: warning: nothing plays: every story was skipped, so no bundle was made"),
+            "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out), "no skeleton")
+        #expect(!FileManager.default.fileExists(atPath: fixture.folder.path("new")), "nor the parent it made")
+        // A folder that was there is left, as it was given.
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let given = try TestEnvironment.storyreel(["render", stories, "-o", out])
+        #expect(given.status == 65, "\(given.stderr)")
+        #expect(given.stderr.contains("so no manifest was written"), "\(given.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out))
+    }
 }
