@@ -110,20 +110,26 @@ public enum BundleFolder {
     }
 
     /// Takes away the empty bundle a first render made in `output` (a folder it created) when
-    /// nothing played: the output folders and `.storyreel/` when they hold nothing but the
-    /// ledger and the stat cache, the lock file, then `output` itself. Folders holding anything
-    /// else (an output some clip got, a file put there meanwhile) are left, and so is the rest.
-    /// Called by the full render, which holds the bundle's lock. True when `output` is gone.
+    /// nothing played: when the output folders are empty and `.storyreel/` holds nothing but the
+    /// ledger and the stat cache, those, the lock file, then `output` itself. Anything else in it
+    /// (an output some clip got, a file put there meanwhile) leaves it all as it is. Called by
+    /// the full render, which holds the bundle's lock. True when `output` is gone.
     static func removeEmptySkeleton(_ output: String) -> Bool {
-        for folder in BundlePaths.outputFolders {
-            let path = BundlePaths.join(output, folder)
-            guard rmdir(path) == 0 || errno == ENOENT else { return false }
-        }
         let privateFolder = BundlePaths.join(output, BundlePaths.privateFolder)
-        for name in [BundleLedger.fullRenderFileName, StatCache.fileName] {
-            unlink(BundlePaths.join(privateFolder, name))
-        }
-        guard rmdir(privateFolder) == 0 || errno == ENOENT else { return false }
+        let privateFiles = [BundleLedger.fullRenderFileName, StatCache.fileName]
+        let holdsOnlyItsOwn =
+            BundlePaths.outputFolders.allSatisfy { folder in
+                (try? FileManager.default.contentsOfDirectory(atPath: BundlePaths.join(output, folder)))?.isEmpty
+                    ?? true
+            }
+            && Set((try? FileManager.default.contentsOfDirectory(atPath: privateFolder)) ?? []).isSubset(
+                of: privateFiles)
+            && Set((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).isSubset(
+                of: BundlePaths.outputFolders + [BundlePaths.privateFolder, BundlePaths.lockFile])
+        guard holdsOnlyItsOwn else { return false }
+        for folder in BundlePaths.outputFolders { rmdir(BundlePaths.join(output, folder)) }
+        for name in privateFiles { unlink(BundlePaths.join(privateFolder, name)) }
+        rmdir(privateFolder)
         unlink(BundlePaths.join(output, BundlePaths.lockFile))
         return rmdir(output) == 0
     }
