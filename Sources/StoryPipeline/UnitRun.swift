@@ -97,6 +97,9 @@ struct UnitRun {
     private enum Disposition {
         /// It is in place: nothing to do.
         case current
+        /// It was in place as a hard link to its source and has just been copied over it
+        /// (`--copy` after `--link`): made, so counted as rendered.
+        case copiedOverLink
         /// Make it (again).
         case make
         /// It changed since storyreel wrote it: it was set aside, kept as this path relative to
@@ -124,8 +127,10 @@ struct UnitRun {
             let unit = units[index]
             switch ledger.state(of: unit.output) {
             case .current:
-                if unit.kind == .clip, options.clipMode == .copy {
+                if unit.kind == .clip, options.clipMode == .copy,
                     UnitRun.copyOverLinkToSource(unit, bundle: bundle, ledger: ledger, timeout: options.timeout)
+                {
+                    return .copiedOverLink
                 }
                 return .current
             case .missing, .notRegular: return .make
@@ -145,6 +150,10 @@ struct UnitRun {
             case .current:
                 available.insert(unit.output)
                 cached += 1
+            case .copiedOverLink:
+                // The summary said "rendered 0" of a run that made the copies (a QA pass).
+                available.insert(unit.output)
+                rendered += 1
             case .make:
                 pending.append(unit)
             case .remake(let kept):
@@ -207,18 +216,21 @@ struct UnitRun {
     /// Makes a clip a `--link` run hard-linked to its source a copy, now that the bundle holds
     /// copies: still linked, an edit of the source in place changed the published clip (a QA
     /// pass). The copy is checked against the clip's hash and renamed over the link; when that
-    /// fails the link stays, as it was.
-    static func copyOverLinkToSource(_ unit: WorkUnit, bundle: String, ledger: BundleLedger, timeout: Double?) {
+    /// fails the link stays, as it was. True when the copy took the link's place.
+    static func copyOverLinkToSource(_ unit: WorkUnit, bundle: String, ledger: BundleLedger, timeout: Double?)
+        -> Bool
+    {
         let path = BundlePaths.join(bundle, unit.output)
         guard let placed = FileStamp(path: path, followingLinks: false), placed.isRegularFile,
             placed.identity == FileStamp(path: unit.source)?.identity
-        else { return }
+        else { return false }
         do {
             try ClipPlacement.place(
                 unit.source, at: path, check: .sha256(unit.key), link: false, exclusive: false, timeout: timeout)
             try ledger.record(unit.output, sha256: unit.key)
+            return true
         } catch {
-            // The link stays, and the next run tries again.
+            return false  // the link stays, and the next run tries again
         }
     }
 
