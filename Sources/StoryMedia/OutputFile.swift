@@ -37,7 +37,9 @@ public final class OutputFile {
         let folder = url.deletingLastPathComponent().path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw MediaError(.cannotCreateOutput, path: path, "no such folder: \(folder)")
+            // A file where the folder should be is not "no such folder" (a QA pass).
+            let reason = FileStamp(path: folder) == nil ? "no such folder" : "not a folder"
+            throw MediaError(.cannotCreateOutput, path: path, "\(reason): \(folder)")
         }
         let formatName = url.pathExtension.lowercased() == "mov" ? "mov" : "mp4"
         // 0666 less the umask, as when FFmpeg created the file itself.

@@ -214,11 +214,11 @@ public struct ClipIngester: Sendable {
         return prefix + FileNameLength.fitting(withoutControlCharacters(clipName), in: limit - prefix.utf8.count)
     }
 
-    /// `name` with each control character (C0 and C1, DEL: a newline, a tab, a terminal escape)
-    /// made `_`, so a stored clip's name lists, loops and pastes safely in a shell.
+    /// `name` with each control character made `_` (C0 and C1, DEL: a newline, a tab, a terminal
+    /// escape; the line separators and the bidirectional overrides, which made `ls` show a clip
+    /// as a `.jpg`), so a stored clip's name lists, loops and pastes safely in a shell.
     static func withoutControlCharacters(_ name: String) -> String {
-        String(
-            String.UnicodeScalarView(name.unicodeScalars.map { $0.properties.generalCategory == .control ? "_" : $0 }))
+        String(String.UnicodeScalarView(name.unicodeScalars.map { $0.isLineOrDisplayControl ? "_" : $0 }))
     }
 
     /// The number the next clip's sequence counts on from, among the story's clip `names`: the

@@ -54,15 +54,25 @@ public struct PosterJob: Sendable {
     }
 
     /// `<clip name without extension>.<ext>` in `folder` for each clip, with `-2`, `-3` … added
-    /// to a name already taken by an earlier clip (argument order).
+    /// to a name already taken by an earlier clip (argument order), or by a file in `folder`
+    /// whose name is the same but for its Unicode form (`é` as one code point or as `e` and an
+    /// accent: two files, which Swift's strings, and so the record of posters, take for one).
+    /// A name too long for the file system has its stem cut, keeping the suffix and extension.
     public static func outputPaths(for clips: [String], in folder: String, fileExtension: String) -> [String] {
+        let present = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        let limit = FileNameLength.limit(
+            in: FileStamp(path: folder)?.isFolder == true ? folder : folder.containingFolder)
         var taken = Set<String>()
         return clips.map { clip in
             let base = ((clip as NSString).lastPathComponent as NSString).deletingPathExtension
-            var name = "\(base).\(fileExtension)"
+            func named(_ suffix: String) -> String {
+                let tail = "\(suffix).\(fileExtension)"
+                return FileNameLength.prefix(of: base, fittingIn: limit - tail.utf8.count) + tail
+            }
+            var name = named("")
             var suffix = 2
-            while taken.contains(name) {
-                name = "\(base)-\(suffix).\(fileExtension)"
+            while taken.contains(name) || present.contains(where: { $0 == name && !$0.utf8.elementsEqual(name.utf8) }) {
+                name = named("-\(suffix)")
                 suffix += 1
             }
             taken.insert(name)

@@ -54,6 +54,16 @@ public struct StoryInput: Sendable {
             let folder = (path as NSString).appendingPathComponent(name)
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                // A link that leads nowhere may be a story folder moved away: said, not passed
+                // over in silence (a QA pass: the story left the manifest with exit 0).
+                if FileStamp(path: folder, followingLinks: false)?.isSymbolicLink == true,
+                    FileStamp(path: folder) == nil
+                {
+                    skipped.append(
+                        SkippedEntry(
+                            path: name, story: nil,
+                            reason: "a link that leads nowhere (its target is gone, or it loops), not a story folder"))
+                }
                 continue
             }
             sawFolder = true

@@ -56,7 +56,7 @@ public struct Console: Sendable {
     /// included, is kept byte for byte, so a path without those characters is printed exactly as
     /// it is.
     public static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        guard text.unicodeScalars.contains(where: \.isLineOrDisplayControl) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -64,19 +64,12 @@ public struct Console: Sendable {
             case "\r": result += "\\r"
             case "\t": result += "\\t"
             case "\0": result += "\\0"
-            case _ where needsEscape(scalar): result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            case _ where scalar.isLineOrDisplayControl:
+                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             default: result.unicodeScalars.append(scalar)
             }
         }
         return result
-    }
-
-    /// A C0 or C1 control character, DEL, a line or paragraph separator, or a bidirectional
-    /// formatting character (a file name with U+202E printed the rest of the line backwards).
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
-            || scalar.value == 0x2029 || (0x202A...0x202E).contains(scalar.value)
-            || (0x2066...0x2069).contains(scalar.value)
     }
 
     /// The first failure to write to stdout (a full disk behind `>`, a closed descriptor), as

@@ -14,13 +14,14 @@ public enum CubeCommand: Command {
         + "[--codec h264|hevc] [--crf N] [--max-bitrate BITS|auto] [--force] [--timeout SECONDS] [--quiet]"
     /// The defaults, from the job's own.
     static let defaults = CubeTransitionJob.Parameters()
-    static let output = Option.output("OUT.mp4", "Write the transition as H.264 (or HEVC) MP4, CFR, +faststart.")
+    static let output = Option.output(
+        "OUT.mp4", "Write the transition as H.264 (or HEVC) MP4, CFR, +faststart.", file: true)
     static let framesDirectory = Option.outputPath(
         "frames-dir", "DIR",
         "Write every frame as DIR/frame_0000.png … (created when missing; frames of an earlier run there are replaced)."
     )
     static let filmstrip = Option.outputPath(
-        "filmstrip", "OUT.png", "Write 5 evenly spaced frames side by side, 240 px high.")
+        "filmstrip", "OUT.png", "Write 5 evenly spaced frames side by side, 240 px high.", file: true)
     static let duration = Option.number(
         "duration", "S", "Transition length in seconds.", default: defaults.duration, range: .transitionSeconds)
     static let fps = Option.number(

@@ -73,23 +73,34 @@ extension Option where Value == String? {
             convert: { $0 })
     }
 
-    /// A path to write: `-` (stdout) is refused, as the command cannot write there.
+    /// A path to write: `-` (stdout) is refused, as the command cannot write there, and so is a
+    /// `file`'s path that names a folder (`x.mp4/`), which failed only once the work was done.
     static func outputPath(
-        _ name: String, short: Character? = nil, aliases: [String] = [], _ valueName: String, _ help: String
+        _ name: String, short: Character? = nil, aliases: [String] = [], _ valueName: String, _ help: String,
+        file: Bool = false
     ) -> Option {
         let flagName = short.map { "-\($0)" } ?? "--\(name)"
         return Option(
             name, short: short, aliases: aliases, valueName, help, defaultText: nil, accepted: nil, default: { nil },
             problem: { text in
                 if text.isEmpty { return "\(flagName) needs a path, got an empty one" }
-                return text == "-" ? "\(flagName) - (standard output) is not supported here; give a path" : nil
+                if text == "-" { return "\(flagName) - (standard output) is not supported here; give a path" }
+                return file ? Self.folderNameProblem(text, flagName: flagName) : nil
             },
             convert: { $0 })
     }
 
     /// `-o`/`--output` (with `--out` as a hidden alias): a path to write, `-` refused.
-    static func output(_ valueName: String, _ help: String) -> Option {
-        outputPath("output", short: "o", aliases: ["out"], valueName, help)
+    static func output(_ valueName: String, _ help: String, file: Bool = false) -> Option {
+        outputPath("output", short: "o", aliases: ["out"], valueName, help, file: file)
+    }
+
+    /// Why `path`, given to `flagName` for a file, names a folder instead (it ends in `/`, `/.`
+    /// or `/..`, or is `.` or `..`), or nil.
+    static func folderNameProblem(_ path: String, flagName: String) -> String? {
+        let last = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        guard path.hasSuffix("/") || last == "." || last == ".." else { return nil }
+        return "\(flagName) \(path) names a folder; give a file name"
     }
 }
 

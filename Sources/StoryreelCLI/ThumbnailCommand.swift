@@ -56,6 +56,7 @@ public enum ThumbnailCommand: Command {
         let clips = arguments.positionals
         guard !clips.isEmpty else { throw UsageError("thumbnail needs at least one CLIP") }
         let out = arguments[output]
+        if let out, let problem = Option.folderNameProblem(out, flagName: "-o") { throw UsageError(problem) }
         let outDirectory = arguments[Self.outDirectory]
         switch (out, outDirectory) {
         case (nil, nil): throw UsageError("thumbnail needs -o OUT (for one clip) or --out-dir DIR")

@@ -112,6 +112,26 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty, "\(arguments)")
     }
 
+    /// From a QA pass: a file output named as a folder decoded, rendered and encoded, then
+    /// failed to take its name (73); a file where its folder should be was "no such folder".
+    @Test(arguments: [
+        ["cube", clip, toClip, "-o", "x.mp4/"], ["cube", clip, toClip, "--filmstrip", "s.png/."],
+        ["thumbnail", clip, "-o", "p.jpg/"], ["thumbnail", clip, "-o", ".."],
+    ])
+    func aFileOutputNamedAsAFolderIsRefusedBeforeAnyWork(_ arguments: [String]) throws {
+        let result = try TestEnvironment.storyreel(arguments, in: folder.url)
+        #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains("names a folder; give a file name"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty, "\(arguments)")
+    }
+
+    @Test func aFileWhereTheOutputsFolderShouldBeIsNamedSo() throws {
+        let file = try folder.write("afile", Data("x".utf8))
+        let result = try TestEnvironment.storyreel(["cube", Self.clip, Self.toClip, "-o", "\(file)/x.mp4"])
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(result.stderr.contains("x.mp4: not a folder: \(file)"), "\(result.stderr)")
+    }
+
     @Test func ingestIntoAMissingFolderIsRefusedUnlessCreate() throws {
         let stories = folder.path("stories")
         let refused = try TestEnvironment.storyreel(["ingest", Self.clip, "--story", "ana", "--into", stories])

@@ -184,17 +184,18 @@ import Testing
     }
 
     // The old code kept them: a clip named with a newline, a tab and a terminal escape went in
-    // as `0001-new<LF>line<TAB>x<ESC>[31m.mp4`, which breaks a shell loop over the story.
+    // as `0001-new<LF>line<TAB>x<ESC>[31m.mp4`, which breaks a shell loop over the story. A QA
+    // pass: U+2028 and the bidirectional overrides were kept too (`ls` showed a clip as a .jpg).
     @Test func controlCharactersInAClipNameBecomeUnderscores() throws {
         let fixture = try BundleFixture()
         let clip = try fixture.folder.write(
-            "new\nline\tx\u{1B}[31m\u{7F}\u{85}é.mp4",
+            "new\nline\tx\u{1B}[31m\u{7F}\u{85}é\u{2028}\u{202E}4pm.jpg\u{2066}.mp4",
             try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.sample("portrait-h264.mp4"))))
         let result = try TestEnvironment.storyreel(["ingest", clip, "--story", "odd", "--into", fixture.stories])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: "\(fixture.stories)/odd") == [
-                "0001-new_line_x_[31m__é.mp4"
+                "0001-new_line_x_[31m__é__4pm.jpg_.mp4"
             ])
     }
 

@@ -38,6 +38,21 @@ import Testing
         }
     }
 
+    /// From a QA pass: a story folder's link whose target was moved away (or that loops) left the
+    /// manifest with exit 0 and no word.
+    @Test func aStoryLinkThatLeadsNowhereIsSkippedWithItsReason() throws {
+        let fixture = try BundleFixture()
+        try FileManager.default.createSymbolicLink(atPath: "\(fixture.stories)/gone", withDestinationPath: "moved-away")
+        try FileManager.default.createSymbolicLink(atPath: "\(fixture.stories)/loop", withDestinationPath: "loop")
+        let (result, _) = try fixture.render(into: "reel")
+        #expect(result.status == 65, "\(result.stderr)")
+        let skipped = skippedPaths(try fixture.manifest("reel"))
+        for name in ["gone", "loop"] {
+            #expect(skipped[name]?.hasPrefix("a link that leads nowhere") == true, "\(name): \(skipped)")
+        }
+        #expect(try fixture.manifest("reel").stories.count == 4, "the others play")
+    }
+
     @Test func linksLeadingOutsideTheInputAreSkippedAndNeverRead() throws {
         let fixture = try BundleFixture()
         let outside = fixture.folder.path("private")

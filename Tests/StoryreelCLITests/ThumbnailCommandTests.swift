@@ -125,6 +125,41 @@ import Testing
         #expect(written == ([".storyreel-posters"] + expected).sorted())
     }
 
+    /// From a QA pass: two clips whose names differ only in Unicode form (`é` as one code point
+    /// and as `e` plus an accent) are two files, which the record of posters took for one, so the
+    /// third run refused storyreel's own poster as changed (73); and a clip name of 251 bytes
+    /// made a poster name too long for the file system, which failed only after the work.
+    @Test func outDirKeepsPostersWhoseNamesDifferInUnicodeFormApartAndCutsLongNames() throws {
+        let copies = try TemporaryFolder()
+        let composed = copies.path("caf\u{E9}.mp4")
+        let decomposed = copies.path("cafe\u{301}.mp4")
+        try FileManager.default.copyItem(atPath: Self.sample("portrait-h264.mp4"), toPath: composed)
+        try FileManager.default.copyItem(atPath: Self.sample("sixty-fps.mp4"), toPath: decomposed)
+        let out = folder.path("posters")
+        for clip in [composed, decomposed, composed, decomposed] {
+            let result = try thumbnail([clip, "--out-dir", out, "--width", "64"])
+            #expect(result.status == 0, "\(clip): \(result.stderr)")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: out).filter { !$0.hasPrefix(".") }
+        #expect(Set(names.map { Array($0.utf8) }) == [Array("caf\u{E9}.jpg".utf8), Array("cafe\u{301}-2.jpg".utf8)])
+
+        let long = String(repeating: "a", count: 251)
+        let clips = try ["mp4", "mov"].map { ext in
+            let path = copies.path("\(long).\(ext)")
+            try FileManager.default.copyItem(atPath: Self.sample("portrait-h264.mp4"), toPath: path)
+            return path
+        }
+        let result = try thumbnail(clips + ["--out-dir", folder.path("long"), "--format", "webp", "--width", "64"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder.path("long")).filter {
+            !$0.hasPrefix(".")
+        }
+        #expect(
+            Set(written) == [
+                String(repeating: "a", count: 250) + ".webp", String(repeating: "a", count: 248) + "-2.webp",
+            ])
+    }
+
     /// `--out-dir` replaces only posters a run recorded writing (`.storyreel-posters`): a file of
     /// the same name that someone else put there is refused (73) before any work and left as it
     /// was, while the other clips are written; once it is moved away, the poster is written, and
