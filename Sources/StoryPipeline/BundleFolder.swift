@@ -92,11 +92,19 @@ public enum BundleFolder {
         }
         for name in BundlePaths.outputFolders + [BundlePaths.privateFolder] {
             let path = BundlePaths.join(output, name)
-            if let stamp = FileStamp(path: path, followingLinks: false), !stamp.isFolder {
+            guard let stamp = FileStamp(path: path, followingLinks: false) else { continue }
+            if !stamp.isFolder {
                 throw MediaError(
                     .cannotCreateOutput, path: path,
                     "is \(stamp.isSymbolicLink ? "a symbolic link" : "a file"), not a folder: storyreel writes "
                         + "only into folders of its own inside OUT; move it away")
+            }
+            // A folder storyreel cannot write (or read) failed the run with 73 after its work, the
+            // outputs made by then in no ledger (a QA pass: `.storyreel/` not readable).
+            if access(path, R_OK | W_OK | X_OK) != 0 {
+                throw MediaError(
+                    .cannotCreateOutput, path: path,
+                    "storyreel cannot read and write this folder of its own (\(String(cString: strerror(errno))))")
             }
         }
         // The settings are saved once every output is made: a FIFO or a folder there failed

@@ -175,6 +175,9 @@ public struct BundleRenderer: Sendable {
             stories: playing, transitions: transitions.filter { run.available.contains($0.output) },
             skipped: skipped, plan: plan, bundle: output
         ).build()
+        if options.clipMode == .reference, let warning = Self.referenceThroughLinkWarning(playing, bundle: output) {
+            summary.warnings.append(warning)
+        }
         if let failure = run.outputFailure {
             try? ledger.save()
             throw failure
@@ -348,6 +351,24 @@ public struct BundleRenderer: Sendable {
     }
 
     /// The warning for an output that had changed since storyreel wrote it and was set aside.
+    /// With `--reference`, a warning when OUT is reached through a symlinked folder, so that the
+    /// items' `src`, relative to OUT as given (as a browser resolves them from that path), lead
+    /// elsewhere from OUT's real folder, where `validate` and a server of that folder read them (a
+    /// QA pass: `validate` refused the bundle the render had just written, exit 0). Nil otherwise.
+    private static func referenceThroughLinkWarning(_ stories: [ResolvedStory], bundle: String) -> String? {
+        guard let realBundle = BundlePaths.realPath(bundle),
+            let item = stories.lazy.flatMap(\.items).first,
+            let source = BundlePaths.realPath(item.absolutePath)
+        else { return nil }
+        let bundleFolder = URL(fileURLWithPath: bundle).standardizedFileURL.path
+        let src = BundlePaths.relative(item.absolutePath, from: bundleFolder)
+        let fromRealFolder = BundlePaths.realPath(BundlePaths.join(realBundle, src))
+        guard fromRealFolder.map({ !$0.utf8.elementsEqual(source.utf8) }) ?? true else { return nil }
+        return "\(bundle) is reached through a symbolic link: the clips' src paths (\(src) …) are relative to it "
+            + "as given, and from its real folder \(realBundle) they lead elsewhere; serve the bundle at the path "
+            + "given, or render into the real folder"
+    }
+
     private static func setAsideWarning(_ output: String, keptAs kept: String) -> String {
         "\(output) had changed since storyreel wrote it: kept as \(kept) and made again"
     }

@@ -174,10 +174,26 @@ public struct BundleSettings: Equatable, Sendable {
         }
     }
 
-    /// The settings in `bundle`'s file; nil when there is none; throws when it cannot be read.
+    /// The settings in `bundle`'s file; nil when there is none; throws when it cannot be read,
+    /// and when it is missing from a bundle that has a manifest (copied without `.storyreel/`,
+    /// checked into git without it): such a bundle was re-rendered at the default canvas in
+    /// silence (a QA pass).
     private static func read(in bundle: String) throws -> BundleSettings? {
         let path = file(in: bundle)
-        guard FileStamp(path: path, followingLinks: false) != nil else { return nil }
+        var status = stat()
+        if lstat(path, &status) != 0 {
+            let code = errno
+            // `.storyreel/` that cannot be searched read as no settings at all (a QA pass).
+            guard code == ENOENT || code == ENOTDIR else {
+                throw MediaError(.unreadableInput, path: path, String(cString: strerror(code)))
+            }
+            if FileStamp(path: BundlePaths.join(bundle, BundlePaths.manifest)) != nil {
+                throw MediaError(
+                    .missingInput, path: path, "missing, though the bundle has a manifest (copied without .storyreel/?)"
+                )
+            }
+            return nil
+        }
         let data = try RegularFile.contents(of: path, maxSize: 1 << 20)
         guard let parsed = try? JSONSerialization.jsonObject(with: data) else {
             throw MediaError(

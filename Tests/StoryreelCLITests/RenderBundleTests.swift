@@ -197,6 +197,25 @@ import Testing
         #expect(items.count == 9)
     }
 
+    /// From a QA pass: with OUT reached through a symlinked folder, `--reference` wrote `src`
+    /// paths relative to OUT as given, which lead elsewhere from OUT's real folder (where
+    /// `validate` refused them), with exit 0 and no word. The paths stay as they are (a browser
+    /// resolves them from the path given); the render says so.
+    @Test func referenceThroughASymlinkedOutSaysWhereItsPathsLead() throws {
+        let fixture = try BundleFixture()
+        try FileManager.default.createDirectory(atPath: fixture.folder.path("real"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: fixture.folder.path("a/b"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: fixture.folder.path("a/b/out"), withDestinationPath: "../../real")
+        let (result, _) = try fixture.render(into: "a/b/out/reel", ["--reference"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "storyreel: warning: \(fixture.folder.path("a/b/out/reel")) is reached through a symbolic link: "
+                    + "the clips' src paths (../../../../stories/"),
+            "\(result.stderr)")
+    }
+
     @Test func linkMakesHardLinksAndReferencePointsAtTheOriginals() throws {
         let fixture = try BundleFixture()
         let (linked, _) = try fixture.render(into: "linked", ["--link"])
@@ -222,6 +241,7 @@ import Testing
 
         let (referenced, _) = try fixture.render(into: "referenced", ["--reference"])
         #expect(referenced.status == 0, "\(referenced.stderr)")
+        #expect(!referenced.stderr.contains("symbolic link"), "\(referenced.stderr)")
         let referencedManifest = try fixture.manifest("referenced")
         let sources = referencedManifest.stories.flatMap(\.items).map(\.src)
         #expect(sources.first == "../stories/ana.lima/IMG_0001.MOV")

@@ -148,6 +148,47 @@ import Testing
     /// A settings file storyreel cannot read is named in a warning by plan and render, which
     /// then use the defaults and the options given: a damaged file silently re-keyed a bundle
     /// kept at --crf 20 to 23 (a QA pass).
+    /// From a QA pass: a bundle copied or checked into git without `.storyreel/` was re-rendered
+    /// at the default canvas in silence; a `.storyreel/` storyreel could not read read as no
+    /// settings, and the render failed (73) only after writing outputs no ledger knew.
+    @Test func missingOrUnreadableSettingsAreSaidAndAFolderItCannotWriteIsRefusedFirst() throws {
+        let fixture = try BundleFixture()
+        _ = try fixture.render(into: "reel", ["--size", "270x480"])
+        try FileManager.default.removeItem(atPath: fixture.folder.path("reel/.storyreel"))
+        let warning =
+            "storyreel: warning: \(fixture.folder.path("reel/.storyreel/settings.json")): missing, though the bundle "
+            + "has a manifest (copied without .storyreel/?); the defaults and the options given are used"
+        let plan = try TestEnvironment.storyreel(["plan", fixture.stories, "--bundle", fixture.folder.path("reel")])
+        #expect(plan.status == 0 && plan.stderr.contains(warning + "\n"), "\(plan.stderr)")
+        let render = try TestEnvironment.storyreel([
+            "render", fixture.stories, "-o", fixture.folder.path("reel"), "--size", "270x480",
+        ])
+        #expect(render.status == 0 && render.stderr.contains(warning + ", and kept"), "\(render.stderr)")
+
+        // As another user (root reads and writes anything): `.storyreel/` it cannot search.
+        guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return }
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fixture.folder.path(""))
+        let bundle = fixture.folder.path("reel")
+        _ = try TestEnvironment.run("/bin/chown", ["-R", "65534", bundle])
+        try FileManager.default.setAttributes(
+            [.ownerAccountID: 0, .posixPermissions: 0o700], ofItemAtPath: "\(bundle)/.storyreel")
+        let before = fixture.outputs("reel")
+        let nobody = ["--reuid=65534", "--regid=65534", "--clear-groups", TestEnvironment.storyreelBinary]
+        let denied = try TestEnvironment.run(
+            "/usr/bin/setpriv", nobody + ["render", fixture.stories, "-o", bundle, "--crf", "30"])
+        #expect(denied.status == 73, "\(denied.stderr)")
+        #expect(
+            denied.stderr
+                == "storyreel: error: \(bundle)/.storyreel: storyreel cannot read and write this folder of its own "
+                + "(Permission denied)\n", "\(denied.stderr)")
+        #expect(fixture.outputs("reel") == before, "nothing written")
+        let planned = try TestEnvironment.run(
+            "/usr/bin/setpriv", nobody + ["plan", fixture.stories, "--bundle", bundle])
+        #expect(
+            planned.stderr.contains("\(bundle)/.storyreel/settings.json: Permission denied; the defaults"),
+            "\(planned.stderr)")
+    }
+
     @Test func damagedSettingsAreNamedNotSilentlyReplaced() throws {
         let fixture = try BundleFixture()
         _ = try fixture.render(into: "reel", ["--crf", "20"])
@@ -179,7 +220,9 @@ import Testing
         #expect(summary["rendered"] == nil, "no work was done")
         try FileManager.default.removeItem(atPath: file)
         let (again, _) = try fixture.render(into: "reel")
-        #expect(!again.stderr.contains("warning"), "the settings were saved whole: \(again.stderr)")
+        #expect(again.stderr.contains("missing, though the bundle has a manifest"), "\(again.stderr)")
+        let (whole, _) = try fixture.render(into: "reel")
+        #expect(!whole.stderr.contains("warning"), "the settings were saved whole: \(whole.stderr)")
     }
 
     /// A bundle merged without its hidden folder (no ledger) is done where a render adopts its
