@@ -864,6 +864,33 @@ class PlayerPageTests(unittest.TestCase):
         self.wait_for(f"return window.storyreelPlayer.state().story === {json.dumps(second['id'])} "
                       f"&& {PLAYING_ON_SCREEN[7:]}", 15)
 
+    def test_a_move_while_the_spinner_shows_keeps_the_picture_for_its_own_300_ms(self):
+        # From a re-check of the test above: a tap during a slow cube (its spinner up) landed on
+        # the next story's second item and cleared the picture at once, a black flash although
+        # that item's still came 200 ms later.
+        first, second = MANIFESTS["demo"]["stories"][:2]
+        forward = next(t for t in MANIFESTS["demo"]["transitions"]
+                       if t["from"] == first["id"] and t["to"] == second["id"] and t["direction"] == "forward")
+        self.load("demo")
+        self.open_first(1)
+        self.wait_for(PLAYING_ON_SCREEN, 10)
+        try:
+            # Before the last item, whose turn preloads the cube.
+            self.delayed([forward["src"]], 3)
+            self.delayed([second["items"][1]["firstFrame"], second["items"][1]["src"]], 0.2)
+            self.key(Keys.ARROW_RIGHT)
+            self.wait_for(f"return window.storyreelPlayer.state().itemIndex === {len(first['items']) - 1} "
+                          f"&& {PLAYING_ON_SCREEN[7:]}", 10)
+            self.key(Keys.ARROW_RIGHT)
+            self.wait_for("return window.storyreelPlayer.state().loading", 5)
+            self.key(Keys.ARROW_RIGHT)
+            self.wait_for("return window.storyreelPlayer.state().itemIndex === 1 "
+                          f"&& {PLAYING_ON_SCREEN[7:]}", 10)
+        finally:
+            self.undelayed()
+        self.assertEqual(self.state()["story"], second["id"])
+        self.assert_no_flash()
+
     def test_a_held_enter_on_a_button_clicks_once(self):
         # From a QA pass: a held Enter on "Next item" clicked at every repeat, through the stories.
         self.load("demo")

@@ -119,10 +119,14 @@ public enum BundleFolder {
 
     /// Takes away the empty bundle a first render made in `output` (a folder it created) when
     /// nothing played: when the output folders are empty and `.storyreel/` holds nothing but the
-    /// ledger and the stat cache, those, the lock file, then `output` itself. Anything else in it
-    /// (an output some clip got, a file put there meanwhile) leaves it all as it is. Called by
-    /// the full render, which holds the bundle's lock. True when `output` is gone.
-    static func removeEmptySkeleton(_ output: String) -> Bool {
+    /// ledger and the stat cache, those. `output` and its lock file stay: a render waiting for
+    /// that lock goes on into `output` once it has it (a re-check: with them removed, it failed
+    /// with 73). Anything else in `output` (an output some clip got, a file put there meanwhile)
+    /// leaves it all as it is. Called by the full render, which holds the bundle's lock, with the
+    /// identity `output` had when the render made it: a folder put at its path since is not
+    /// touched. True when the skeleton was removed.
+    static func removeEmptySkeleton(_ output: String, madeAs identity: FileIdentity) -> Bool {
+        guard FileStamp(path: output, followingLinks: false)?.identity == identity else { return false }
         let privateFolder = BundlePaths.join(output, BundlePaths.privateFolder)
         let privateFiles = [BundleLedger.fullRenderFileName, StatCache.fileName]
         let holdsOnlyItsOwn =
@@ -137,9 +141,7 @@ public enum BundleFolder {
         guard holdsOnlyItsOwn else { return false }
         for folder in BundlePaths.outputFolders { rmdir(BundlePaths.join(output, folder)) }
         for name in privateFiles { unlink(BundlePaths.join(privateFolder, name)) }
-        rmdir(privateFolder)
-        unlink(BundlePaths.join(output, BundlePaths.lockFile))
-        return rmdir(output) == 0
+        return rmdir(privateFolder) == 0
     }
 
     /// True when the regular file at `path` holds a manifest storyreel could have written (it

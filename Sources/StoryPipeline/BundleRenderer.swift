@@ -38,6 +38,7 @@ public struct BundleRenderer: Sendable {
         let outputIsNew = FileStamp(path: output, followingLinks: false) == nil
         var createdFolders = CreatedOutputs()
         try createdFolders.createFolder(output)
+        let madeOutput = outputIsNew ? FileStamp(path: output, followingLinks: false)?.identity : nil
         // Shards share the bundle's lock, so the shards of one render run side by side into one
         // OUT (their units are disjoint); a full render (the manifest, --prune) waits for all.
         let lock = try BundleLock(
@@ -151,12 +152,11 @@ public struct BundleRenderer: Sendable {
                 run, summary: &summary, skipped: skipped, started: started, ledger: ledger, settings: nil)
             // A first render of nothing that plays leaves no empty bundle behind (a QA pass: a
             // CI job given only broken uploads got a folder that looked like a bundle).
-            let removed = outputIsNew && BundleFolder.removeEmptySkeleton(output)
-            if removed { createdFolders.removeAll() }  // the parents it made
+            let removed = madeOutput.map { BundleFolder.removeEmptySkeleton(output, madeAs: $0) } ?? false
             result.warnings.append(
                 "nothing plays: every story was skipped, so "
                     + (removed
-                        ? "no bundle was made"
+                        ? "no bundle was made (\(output) holds only its lock file)"
                         : !hadManifest
                             ? "no manifest was written"
                             : "the manifest was left as it was" + (options.prune ? ", and nothing was pruned" : "")))

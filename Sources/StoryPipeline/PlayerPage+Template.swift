@@ -59,10 +59,15 @@ extension PlayerPage {
         /* A narrow frame (a landscape phone, a short window): the name and the count take a
            line of their own under the avatar and the buttons (the name shrank to nothing). */
         .chrome { container-type: inline-size; }
-        @container (max-width: 320px) {
+        @container (max-width: 304px) {
           .head { flex-wrap: wrap; row-gap: 4px; }
           .who { order: 1; flex: 1 0 100%; }
           #pause { margin-left: auto; }
+        }
+        @container (max-width: 200px) {
+          .head { gap: 4px; }
+          .head img { width: 28px; height: 28px; }
+          .icon { width: 30px; height: 30px; }
         }
         .icon { width: 36px; height: 36px; border: 0; border-radius: 50%; background: rgba(0,0,0,.3); color: #fff;
           font-size: 16px; line-height: 1; cursor: pointer; }
@@ -221,6 +226,7 @@ extension PlayerPage {
           // null for none: a picture kept while a move loads is cleared once the wait shows a
           // spinner under another story's header (see updateLoading).
           let pictureOf = null;
+          let movedAt = 0;  // when the last move came (performance.now()), for the same 300 ms
           const steps = [], endedEvents = [];
           const preloaded = new Map();
           let warmed = new Set();  // the clips preloadAround wants kept: the current one, next item, swipe targets
@@ -391,6 +397,7 @@ extension PlayerPage {
           // Moves to `result` ({at, via} or END), as the rules decided.
           function go(result, outgoing) {
             const token = ++generation;
+            movedAt = performance.now();
             // What played stops at once, its picture kept, until the next still covers it: it
             // played on, with its sound, while a slow still loaded (a QA pass).
             for (const video of [...stage.videos, stage.cube]) halt(video);
@@ -637,8 +644,11 @@ extension PlayerPage {
             // The picture kept while a move loads belongs to its story: under another story's
             // header, once the wait shows, the frame is black under the spinner instead (a QA
             // pass: quick taps on a slow link kept one user's clip on screen for 3.5 s under the
-            // names of the next two).
-            if (phase === 'item' && !$('loading').hidden && pictureOf !== null && pictureOf !== at.story) {
+            // names of the next two). The 300 ms count from the move too: a spinner already up
+            // when the move came cleared the picture at once (a re-check: a black flash while a
+            // still came in 200 ms).
+            if (phase === 'item' && !$('loading').hidden && now - movedAt > 300 && pictureOf !== null
+              && pictureOf !== at.story) {
               for (const layer of [...stage.stills, ...stage.videos, stage.cube]) layer.classList.remove('shown');
               pictureOf = null;
             }

@@ -28,17 +28,21 @@ public struct JSONParseFailure: Sendable, Equatable, CustomStringConvertible {
         var words = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "unreadable text"
         if words.hasSuffix(".") { words.removeLast() }
         words = words.replacingOccurrences(of: " is not representable in Swift", with: " is out of range")
-        // "Invalid value around character 50" (swift-corelibs-foundation's parser: a byte offset).
-        if let range = words.range(of: " around character "), let offset = Int(words[range.upperBound...]),
-            offset >= 0, offset <= data.count
+        // "Invalid value around character 50" (swift-corelibs-foundation's parser: a byte offset,
+        // past a UTF-8 byte order mark, which it skips); "… in "ZZZZ" at 9" too.
+        let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+        if let range = words.range(of: " around character ") ?? words.range(of: " at ", options: .backwards),
+            let offset = Int(words[range.upperBound...]), offset >= 0, offset <= body.count
         {
-            let before = data.prefix(offset)
+            let before = body.prefix(offset)
             let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
             line = before.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
             column = String(decoding: before[lineStart...], as: UTF8.self).count + 1
             words = String(words[..<range.lowerBound])
         }
-        problem = words.prefix(1).lowercased() + words.dropFirst().prefix(100)
+        // A long number (5 MB of digits) is cut in its middle, so the line keeps its end.
+        if words.count > 100 { words = words.prefix(60) + "…" + words.suffix(30) }
+        problem = words.prefix(1).lowercased() + words.dropFirst()
     }
 
     /// `invalid value at line 3, column 1`, or the problem alone when the parser gave no offset.
