@@ -60,12 +60,17 @@ public struct BundleRenderer: Sendable {
             {
                 continue
             }
-            // Not through a symlink put there since the check: mkdir fails on it.
-            guard
-                mkdir(path, 0o777) == 0
-                    || (errno == EEXIST && FileStamp(path: path, followingLinks: false)?.isFolder == true)
-            else {
-                throw MediaError(.cannotCreateOutput, path: path, "cannot create the folder")
+            // Not through a symlink put there since the check: mkdir fails on it. Made, it is
+            // taken away by an interrupt while still empty, as every command's folders are.
+            var failure: Int32 = 0
+            let made = InterruptCleanup.trackFolder(path) {
+                if mkdir(path, 0o777) == 0 { return true }
+                failure = errno
+                return false
+            }
+            guard made || (failure == EEXIST && FileStamp(path: path, followingLinks: false)?.isFolder == true) else {
+                throw MediaError(
+                    .cannotCreateOutput, path: path, "cannot create the folder: \(String(cString: strerror(failure)))")
             }
         }
         var shardLock: BundleLock?

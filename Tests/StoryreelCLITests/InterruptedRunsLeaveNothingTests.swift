@@ -96,6 +96,11 @@ import Testing
             with: SIGINT
         ) { !temporaries(under: out).isEmpty }
         #expect(temporaries(under: out).isEmpty)
+        // The output folders it made that are still empty go too (a QA pass found them left).
+        for name in ["clips", "posters", "thumbs", "stills", "avatars", "transitions"] {
+            let contents = try? FileManager.default.contentsOfDirectory(atPath: "\(out)/\(name)")
+            #expect(contents.map { !$0.isEmpty } ?? true, "\(name) is gone or holds what was made")
+        }
     }
 
     /// From the QA pass: the old render saved changed settings before it rendered anything, so
