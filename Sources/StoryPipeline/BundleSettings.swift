@@ -197,7 +197,7 @@ public struct BundleSettings: Equatable, Sendable {
         let data = try RegularFile.contents(of: path, maxSize: 1 << 20)
         guard let parsed = try? JSONSerialization.jsonObject(with: data) else {
             throw MediaError(
-                .invalidMedia, path: path, "not valid JSON" + (JSONParseFailure(parsing: data).map { ": \($0)" } ?? ""))
+                .invalidMedia, path: path, JSONParseFailure.notValidJSON(data))
         }
         guard let object = parsed as? [String: String] else {
             throw MediaError(.invalidMedia, path: path, "not a JSON object of strings")

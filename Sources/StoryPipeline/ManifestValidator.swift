@@ -35,7 +35,7 @@ public enum ManifestValidator {
             // Text Foundation cannot read at all: say why (its encoding, or where it breaks).
             let reason =
                 JSONSyntaxFault.first(in: data).map { ManifestError($0) }
-                ?? ManifestError(path: "", "not valid JSON" + (JSONParseFailure(parsing: data).map { ": \($0)" } ?? ""))
+                ?? ManifestError(path: "", JSONParseFailure.notValidJSON(data))
             return [reason.description]
         }
         var schema = ManifestSchemaChecker()

@@ -149,8 +149,7 @@ public struct StoryInput: Sendable {
         }
         guard let parsed = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed) else {
             // Where the text breaks: a spec is written by hand or by a script.
-            let failure = JSONParseFailure(parsing: data).map { ": \($0)" } ?? ""
-            throw MediaError(.invalidMedia, path: path, "not valid JSON\(failure)")
+            throw MediaError(.invalidMedia, path: path, JSONParseFailure.notValidJSON(data))
         }
         guard let object = parsed as? [String: Any], let entries = object["stories"] as? [[String: Any]] else {
             throw MediaError(.invalidMedia, path: path, notASpec)

@@ -45,6 +45,13 @@ public struct JSONParseFailure: Sendable, Equatable, CustomStringConvertible {
         problem = words.prefix(1).lowercased() + words.dropFirst()
     }
 
+    /// `not valid JSON: invalid value at line 3, column 1` for `data` Foundation's parser refuses
+    /// (`not valid JSON` alone when it says nothing more), the reason line every reader of JSON
+    /// that people write (a spec, `story.json`, settings, a manifest) gives.
+    public static func notValidJSON(_ data: Data) -> String {
+        "not valid JSON" + (JSONParseFailure(parsing: data).map { ": \($0)" } ?? "")
+    }
+
     /// `invalid value at line 3, column 1`, or the problem alone when the parser gave no offset.
     public var description: String {
         guard let line, let column else { return problem }

@@ -82,9 +82,7 @@ public struct Manifest: Codable, Sendable, Equatable {
             // Text Foundation cannot read at all: say why (its encoding, or where it breaks).
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
                 if let fault = JSONSyntaxFault.first(in: data) { throw ManifestError(fault) }
-                if let failure = JSONParseFailure(parsing: data) {
-                    throw ManifestError(path: "", "not valid JSON: \(failure)")
-                }
+                throw ManifestError(path: "", JSONParseFailure.notValidJSON(data))
             }
             throw ManifestError(error)
         }
