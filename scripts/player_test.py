@@ -1357,6 +1357,40 @@ class PlayerPageTests(unittest.TestCase):
         self.open_first(CASE_RATE)
         self.assertFalse(self.state()["muted"], "unmuted for the rest of the session")
 
+    def test_the_page_behind_is_inert_toggles_say_what_they_do_and_arrows_skip_stories(self):
+        # From an a11y QA pass: the row stayed open to a screen reader's cursor behind the modal
+        # viewer; Pause/Play and Unmute/Mute also set aria-pressed ("Play, pressed" while
+        # paused); Shift+Tab from the opened frame went to the first button; only a drag skipped
+        # a story; and the caption's live region got its unchanged text written again.
+        first, second = MANIFESTS["demo"]["stories"][:2]
+        self.load("demo")
+        behind = "return [...document.body.children].filter(e => e.id !== 'viewer').map(e => e.inert)"
+        self.assertFalse(any(DRIVER.execute_script(behind)))
+        self.open_first(1)
+        self.wait_for(PLAYING_ON_SCREEN, 10)
+        self.assertTrue(all(DRIVER.execute_script(behind)), "the page behind the dialog is inert")
+        pressed = "return ['pause', 'sound'].filter(id => document.getElementById(id).hasAttribute('aria-pressed'))"
+        self.assertEqual(DRIVER.execute_script(pressed), [])
+        DRIVER.execute_script("document.getElementById('frame').focus()")
+        ActionChains(DRIVER).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+        self.assertEqual(DRIVER.execute_script("return document.activeElement.id"), "close")
+        DRIVER.execute_script("""
+            window.__captionWrites = 0;
+            new MutationObserver((changes) => { window.__captionWrites += changes.length; })
+              .observe(document.getElementById('name'), { childList: true, characterData: true, subtree: true });""")
+        self.key(Keys.ARROW_RIGHT)
+        self.wait_for("return window.storyreelPlayer.state().itemIndex === 1", 10)
+        time.sleep(0.3)
+        self.assertEqual(DRIVER.execute_script("return window.__captionWrites"), 0, "the same name is not written again")
+        self.key(Keys.ARROW_DOWN)
+        self.wait_for(f"return window.storyreelPlayer.state().story === {json.dumps(second['id'])}", 10)
+        self.key(Keys.ARROW_UP)
+        self.wait_for(f"return window.storyreelPlayer.state().story === {json.dumps(first['id'])}", 10)
+        self.assertEqual([(step.get("item") or step.get("then", "")).split("#")[0] for step in self.steps()[2:]],
+                         [second["id"], first["id"]], f"{self.steps()}")
+        self.key(Keys.ESCAPE)
+        self.assertFalse(any(DRIVER.execute_script(behind)), "and not once the viewer is closed")
+
     def test_screenshots_are_not_blank_and_show_the_right_face(self):
         manifest = MANIFESTS["demo"]
         self.load("demo")

@@ -100,7 +100,7 @@ public enum ClipProbe {
         let indexEnd = try file.streams.flatMap { try $0.indexEntries }.map { UInt64(clamping: $0.end) }.max() ?? 0
         guard indexEnd > file.fileSize else { return file.warnings }
         let missing = indexEnd - file.fileSize
-        return ["the moov index points \(missing) bytes past the end of the file: the upload looks truncated"]
+        return ["the moov index points \(missing) bytes past the end of the file: it looks truncated"]
     }
 
     private static func describeVideo(_ stream: MediaStream) throws -> ClipInfo.Video {

@@ -57,7 +57,7 @@ public final class InputFile {
         }
         context = openedContext
         if opening.truncated {
-            warnings.append("the file ends before its last atom: the upload looks truncated")
+            warnings.append("the file ends before its last atom: it looks truncated")
         }
     }
 

@@ -117,7 +117,7 @@ public final class OutputFile {
         guard headerWritten, !finished else {
             throw MediaError(.ioFailure, path: path, "the file was never started, or is finished already")
         }
-        try ffmpegCheck(av_write_trailer(context), "cannot write the trailer", kind: .ioFailure, path: path)
+        try ffmpegCheck(av_write_trailer(context), "cannot finish writing the file", kind: .ioFailure, path: path)
         try ffmpegCheck(avio_closep(&context.pointee.pb), "cannot close the file", kind: .ioFailure, path: path)
         try staged.commit(exclusively: exclusively)
         finished = true

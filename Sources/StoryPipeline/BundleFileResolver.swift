@@ -57,7 +57,9 @@ struct BundleFileResolver {
             let candidate = stack + [component]
             var status = stat()
             guard lstat(Self.path(candidate), &status) == 0 else {
-                let reason = errno == ENOENT ? "no such file in \(scope)" : String(cString: strerror(errno))
+                // Each reason reads on from the path: `posters/a.jpg is not in the bundle`.
+                let reason =
+                    errno == ENOENT ? "is not in \(scope)" : "cannot be read: \(String(cString: strerror(errno)))"
                 return .problem(reason)
             }
             switch status.st_mode & S_IFMT {
@@ -81,8 +83,10 @@ struct BundleFileResolver {
                 stack = candidate
                 if pending.allSatisfy({ $0 == "." }) { return .problem("is a directory, not a file") }
             case S_IFREG:
-                guard pending.allSatisfy({ $0 == "." }) else { return .problem("no such file in \(scope)") }
-                guard let identity = FileIdentity(path: Self.path(candidate)) else { return .problem("vanished") }
+                guard pending.allSatisfy({ $0 == "." }) else { return .problem("is not in \(scope)") }
+                guard let identity = FileIdentity(path: Self.path(candidate)) else {
+                    return .problem("vanished meanwhile")
+                }
                 return .file(path: Self.path(candidate), identity: identity)
             case S_IFIFO: return .problem("is a FIFO, not a regular file")
             case S_IFCHR, S_IFBLK: return .problem("is a device, not a regular file")
@@ -99,6 +103,10 @@ struct BundleFileResolver {
             throw MediaError(.missingInput, path: folder, "no such folder")
         }
         defer { free(resolved) }
+        // A file given as --root was "the manifest's folder is not inside --root" (a QA pass).
+        if FileStamp(path: folder)?.isFolder == false {
+            throw MediaError(.unreadableInput, path: folder, "not a folder")
+        }
         return String(cString: resolved).split(separator: "/").map(String.init)
     }
 

@@ -90,8 +90,11 @@ public enum BundleFolder {
             }
             return
         }
-        for name in BundlePaths.outputFolders + [BundlePaths.privateFolder] {
-            let path = BundlePaths.join(output, name)
+        // OUT itself (the manifest, the page) and `.storyreel/replaced/` too (a re-check: a
+        // render wrote its transitions, then failed at the page; a changed output that could
+        // not be set aside was "a file storyreel did not write").
+        for name in ["."] + BundlePaths.outputFolders + [BundlePaths.privateFolder, BundlePaths.replacedFolder] {
+            let path = name == "." ? output : BundlePaths.join(output, name)
             guard let stamp = FileStamp(path: path, followingLinks: false) else { continue }
             if !stamp.isFolder {
                 throw MediaError(
@@ -104,7 +107,7 @@ public enum BundleFolder {
             if access(path, R_OK | W_OK | X_OK) != 0 {
                 throw MediaError(
                     .cannotCreateOutput, path: path,
-                    "storyreel cannot read and write this folder of its own (\(String(cString: strerror(errno))))")
+                    "storyreel cannot read and write this folder (\(String(cString: strerror(errno))))")
             }
         }
         // The settings are saved once every output is made: a FIFO or a folder there failed
@@ -117,16 +120,19 @@ public enum BundleFolder {
         }
     }
 
-    /// Takes away the empty bundle a first render made in `output` (a folder it created) when
-    /// nothing played: when the output folders are empty and `.storyreel/` holds nothing but the
-    /// ledger and the stat cache, those. `output` and its lock file stay: a render waiting for
-    /// that lock goes on into `output` once it has it (a re-check: with them removed, it failed
-    /// with 73). Anything else in `output` (an output some clip got, a file put there meanwhile)
-    /// leaves it all as it is. Called by the full render, which holds the bundle's lock, with the
-    /// identity `output` had when the render made it: a folder put at its path since is not
-    /// touched. True when the skeleton was removed.
-    static func removeEmptySkeleton(_ output: String, madeAs identity: FileIdentity) -> Bool {
+    /// Takes away the bundle a first render made in a bare `output` (a folder it created, or one
+    /// holding only its lock file) when nothing played: the outputs `ledger` recorded while they
+    /// are as written (a clip copied before its frames failed to decode: a re-check found 200
+    /// such copies left), then, when the output folders are empty and `.storyreel/` holds
+    /// nothing but the ledger and the stat cache, those. `output` and its lock file stay: a
+    /// render waiting for that lock goes on into `output` once it has it (a re-check: with them
+    /// removed, it failed with 73). Anything else in `output` (a file put there meanwhile) leaves
+    /// the rest as it is. Called by the full render, which holds the bundle's lock, with the
+    /// identity `output` had when the render began with it: a folder put at its path since is
+    /// not touched. True when the skeleton was removed.
+    static func removeEmptySkeleton(_ output: String, madeAs identity: FileIdentity, ledger: BundleLedger) -> Bool {
         guard FileStamp(path: output, followingLinks: false)?.identity == identity else { return false }
+        for relative in ledger.recorded { _ = ledger.removeIfUnchanged(relative) }
         let privateFolder = BundlePaths.join(output, BundlePaths.privateFolder)
         let privateFiles = [BundleLedger.fullRenderFileName, StatCache.fileName]
         let holdsOnlyItsOwn =

@@ -133,7 +133,7 @@ public final class BundleLedger: Sendable {
     /// added when the name is taken), on the same file system, and returns where it went
     /// relative to the bundle; nil when it could not be moved (it is then left alone).
     public func setAside(_ relative: String) -> String? {
-        let folder = BundlePaths.join(bundle, BundlePaths.privateFolder + "/replaced")
+        let folder = BundlePaths.join(bundle, BundlePaths.replacedFolder)
         guard mkdir(folder, 0o777) == 0 || errno == EEXIST else { return nil }
         let flat = relative.replacingOccurrences(of: "/", with: "-")
         let (stem, suffix) = ((flat as NSString).deletingPathExtension, (flat as NSString).pathExtension)
@@ -149,7 +149,7 @@ public final class BundleLedger: Sendable {
                 unlink(destination)
                 return nil
             }
-            return BundlePaths.privateFolder + "/replaced/" + name
+            return BundlePaths.replacedFolder + "/" + name
         }
         return nil
     }

@@ -11,6 +11,8 @@ public enum BundlePaths {
     public static let lockFile = ".lock"
     /// storyreel's private folder inside a bundle (the stat cache, the ledger, staged writes).
     public static let privateFolder = ".storyreel"
+    /// Where outputs changed since storyreel wrote them are kept when it makes them again.
+    public static let replacedFolder = privateFolder + "/replaced"
 
     /// The lock file a shard holds besides the bundle's shared `.lock`, in the private folder:
     /// `.storyreel/shard-K-of-N.lock`.

@@ -287,7 +287,9 @@ public struct BundlePlan: Sendable {
     public func isDone(_ unit: WorkUnit, in bundle: String, ledger: BundleLedger) -> Bool {
         switch ledger.state(of: unit.output) {
         case .current:
-            return true
+            // A render with --copy puts a copy over a clip linked to its source (a re-check:
+            // plan said done of the 9 copies the render then made).
+            return !(unit.kind == .clip && options.clipMode == .copy && UnitRun.isLinkToSource(unit, bundle: bundle))
         case .unknown:
             return UnitRun.adopt(
                 unit, ledger: ledger, bundle: bundle, canvas: (canvasWidth, canvasHeight), timeout: options.timeout)

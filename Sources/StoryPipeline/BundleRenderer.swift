@@ -35,10 +35,14 @@ public struct BundleRenderer: Sendable {
         let firstLook = try StoryInput.load(input)
         try BundleFolder.check(output: output, inputRoot: firstLook.root, force: options.force)
         // One mkdir a missing folder, so a failure says which and why ("Read-only file system").
-        let outputIsNew = FileStamp(path: output, followingLinks: false) == nil
+        // Bare: missing, or holding only the lock file a first run in which nothing played left
+        // (a re-check: its retry left the skeleton).
+        let outputIsBare =
+            FileStamp(path: output, followingLinks: false) == nil
+            || ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? ["?"]) == [BundlePaths.lockFile]
         var createdFolders = CreatedOutputs()
         try createdFolders.createFolder(output)
-        let madeOutput = outputIsNew ? FileStamp(path: output, followingLinks: false)?.identity : nil
+        let bareOutput = outputIsBare ? FileStamp(path: output, followingLinks: false)?.identity : nil
         // Shards share the bundle's lock, so the shards of one render run side by side into one
         // OUT (their units are disjoint); a full render (the manifest, --prune) waits for all.
         let lock = try BundleLock(
@@ -157,7 +161,8 @@ public struct BundleRenderer: Sendable {
                 run, summary: &summary, skipped: skipped, started: started, ledger: ledger, settings: nil)
             // A first render of nothing that plays leaves no empty bundle behind (a QA pass: a
             // CI job given only broken uploads got a folder that looked like a bundle).
-            let removed = madeOutput.map { BundleFolder.removeEmptySkeleton(output, madeAs: $0) } ?? false
+            let removed =
+                bareOutput.map { BundleFolder.removeEmptySkeleton(output, madeAs: $0, ledger: ledger) } ?? false
             result.warnings.append(
                 "nothing plays: every story was skipped, so "
                     + (removed

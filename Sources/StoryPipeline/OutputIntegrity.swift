@@ -29,7 +29,7 @@ enum OutputIntegrity {
             }
             return nil
         } catch {
-            return MediaError.reason(of: error)
+            return "cannot be read: \(MediaError.reason(of: error))"
         }
     }
 
@@ -50,9 +50,10 @@ enum OutputIntegrity {
         do {
             info = try ClipProbe.inspect(path: path, timeout: timeout)
         } catch {
-            return MediaError.reason(of: error)
+            return "cannot be read: \(MediaError.reason(of: error))"
         }
-        if let warning = info.warnings.first { return warning }
+        // Read on from the path, as the other reasons do (a QA pass: `x.mp4 the moov index …`).
+        if let warning = info.warnings.first { return "cannot be trusted: \(warning)" }
         guard let video = info.video else { return "has no video stream" }
         if video.frameCount != frames { return "has \(video.frameCount) frames, not \(frames)" }
         if (video.displayWidth, video.displayHeight) != (width, height) {

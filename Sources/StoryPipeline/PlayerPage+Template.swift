@@ -46,7 +46,7 @@ extension PlayerPage {
         .chrome { position: absolute; left: 0; right: 0; top: 0; z-index: 20; padding: 8px 8px 24px;
           padding: max(8px, env(safe-area-inset-top)) max(8px, env(safe-area-inset-right)) 24px
             max(8px, env(safe-area-inset-left));
-          background: linear-gradient(rgba(0,0,0,.45), rgba(0,0,0,0)); pointer-events: none; }
+          background: linear-gradient(rgba(0,0,0,.6), rgba(0,0,0,0)); pointer-events: none; }
         .chrome button { pointer-events: auto; }
         .bars { display: flex; gap: 3px; }
         .bar { flex: 1; height: 3px; border-radius: 2px; background: rgba(255,255,255,.35); overflow: hidden; }
@@ -55,7 +55,10 @@ extension PlayerPage {
         .head img { width: 32px; height: 32px; border-radius: 50%; object-fit: cover; background: #333; }
         .who { flex: 1; min-width: 0; display: flex; gap: 8px; align-items: baseline; }
         .name { font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-        .count { font-size: 12px; color: #ddd; white-space: nowrap; }
+        .count { font-size: 12px; color: #eee; white-space: nowrap; }
+        /* Readable over any picture (white caption text over a white clip measured 1.8:1). */
+        .name, .count { text-shadow: 0 0 2px #000, 0 1px 3px rgba(0,0,0,.9); }
+        @media (prefers-contrast: more) { .chrome { background: rgba(0,0,0,.85); } }
         /* A narrow frame (a landscape phone, a short window): the name and the count take a
            line of their own under the avatar and the buttons (the name shrank to nothing). */
         .chrome { container-type: inline-size; }
@@ -74,7 +77,7 @@ extension PlayerPage {
         .icon svg { width: 18px; height: 18px; display: block; margin: auto; fill: none; stroke: #fff; stroke-width: 2.2;
           stroke-linecap: round; stroke-linejoin: round; }
         .icon:focus-visible { outline: 2px solid #8ab4f8; }
-        .zone:focus-visible { outline: 2px solid rgba(138,180,248,.8); outline-offset: -3px; }
+        .zone:focus-visible { outline: 2px solid #fff; outline-offset: -4px; box-shadow: inset 0 0 0 2px #000; }
         .zones { position: absolute; inset: 0; z-index: 10; display: flex; touch-action: none; user-select: none; }
         .zone { height: 100%; border: 0; padding: 0; margin: 0; background: transparent; cursor: pointer; }
         .zone.back { width: 33.333%; }
@@ -121,8 +124,8 @@ extension PlayerPage {
               <div class="head">
                 <img id="headAvatar" alt="">
                 <p class="who" id="caption" aria-live="polite" style="margin:0"><span class="name" id="name" dir="auto"></span><span class="sr">, item </span><span class="count" id="count"></span></p>
-                <button type="button" class="icon" id="pause" aria-label="Pause" aria-pressed="false"></button>
-                <button type="button" class="icon" id="sound" aria-label="Unmute" aria-pressed="false"></button>
+                <button type="button" class="icon" id="pause" aria-label="Pause"></button>
+                <button type="button" class="icon" id="sound" aria-label="Unmute"></button>
                 <button type="button" class="icon" id="close" aria-label="Close"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg></button>
               </div>
             </div>
@@ -618,8 +621,11 @@ extension PlayerPage {
               bars.replaceChildren(...story.items.map(() => { const bar = document.createElement('span'); bar.className = 'bar'; bar.append(document.createElement('i')); return bar; }));
             }
             setAvatar($('headAvatar'), story.user.avatar || story.items[0].thumbnail);
-            $('name').textContent = story.user.displayName;
-            $('count').textContent = `${at.item + 1} of ${story.items.length}`;
+            // Only what changed: a rewrite of the same text announced it again through the
+            // caption's live region (an a11y QA pass).
+            const count = `${at.item + 1} of ${story.items.length}`;
+            if ($('name').textContent !== story.user.displayName) $('name').textContent = story.user.displayName;
+            if ($('count').textContent !== count) $('count').textContent = count;
             $('frame').setAttribute('aria-label', `${story.user.displayName}, item ${at.item + 1} of ${story.items.length}`);
           }
           function progress() {
@@ -666,15 +672,15 @@ extension PlayerPage {
             });
           }
 
+          // The label says what a press does; no aria-pressed as well, which with the changing
+          // label told a screen reader "Play, pressed" while playing was off (an a11y QA pass).
           function updatePause() {
             const button = $('pause');
-            button.setAttribute('aria-pressed', String(paused));
             button.setAttribute('aria-label', paused ? 'Play' : 'Pause');
             button.innerHTML = paused ? ICONS.play : ICONS.pause;
           }
           function updateSound() {
             const button = $('sound');
-            button.setAttribute('aria-pressed', String(!muted));
             button.setAttribute('aria-label', muted ? 'Unmute' : 'Mute');
             button.innerHTML = muted ? ICONS.muted : ICONS.sound;
           }
@@ -789,16 +795,23 @@ extension PlayerPage {
               const focusable = [...$('viewer').querySelectorAll('button')].filter((b) => b.offsetParent !== null);
               const index = focusable.indexOf(document.activeElement);
               e.preventDefault();
-              const next = index < 0 ? 0 : (index + (e.shiftKey ? -1 : 1) + focusable.length) % focusable.length;
+              // From the frame (focused at the opening), Shift+Tab goes to the last button.
+              const next = index < 0 ? (e.shiftKey ? focusable.length - 1 : 0)
+                : (index + (e.shiftKey ? -1 : 1) + focusable.length) % focusable.length;
               focusable[next].focus();
               return;
             }
             // The player's keys are plain ones: Shift with them is left to the browser too.
             if (e.shiftKey) return;
             // A held key's auto-repeat moves nothing: one press is one move (held, → ran through stories).
-            if (e.repeat && ['ArrowRight', 'ArrowLeft', ' ', 'Spacebar'].includes(e.key)) { e.preventDefault(); return; }
+            if (e.repeat && ['ArrowRight', 'ArrowLeft', 'ArrowDown', 'ArrowUp', ' ', 'Spacebar'].includes(e.key)) {
+              e.preventDefault(); return;
+            }
             if (e.key === 'ArrowRight') { e.preventDefault(); event('tapForward'); }
             else if (e.key === 'ArrowLeft') { e.preventDefault(); event('tapBack'); }
+            // The swipes' keys: a story skipped without a swipe (an a11y QA pass: only a drag did).
+            else if (e.key === 'ArrowDown') { e.preventDefault(); event('swipeToNextStory'); }
+            else if (e.key === 'ArrowUp') { e.preventDefault(); event('swipeToPreviousStory'); }
             // Space on a focused button of the header or the end card presses that button, as on
             // any button (it paused instead: Close and Unmute could not be pressed with Space).
             // The tap zones are buttons too, focused by every tap on the picture: there Space
@@ -860,10 +873,16 @@ extension PlayerPage {
             if (opening === token) opening = null;
             if (token !== generation) return;
             $('viewer').classList.add('open');
+            setBehindViewer(true);
             document.body.style.overflow = 'hidden';
             updateSound();
             enterItem(token);
             $('frame').focus({ preventScroll: true });
+          }
+          // The page behind the open viewer is inert: a screen reader's cursor stayed free to walk
+          // the row behind the modal dialog (an a11y QA pass).
+          function setBehindViewer(inert) {
+            for (const element of document.body.children) if (element !== $('viewer')) element.inert = inert;
           }
           function close() {
             generation++;
@@ -874,6 +893,7 @@ extension PlayerPage {
             hideVideos();
             for (const still of stage.stills) still.classList.remove('shown', 'front');
             $('viewer').classList.remove('open');
+            setBehindViewer(false);
             $('endcard').hidden = true;
             document.body.style.overflow = '';
             renderRow();

@@ -57,7 +57,10 @@ public struct PosterJob: Sendable {
     /// to a name already taken by an earlier clip (argument order), or by a file in `folder`
     /// whose name is the same but for its Unicode form (`é` as one code point or as `e` and an
     /// accent: two files, which Swift's strings, and so the record of posters, take for one).
-    /// A name too long for the file system has its stem cut, keeping the suffix and extension.
+    /// A name too long for the file system has its stem cut at a character boundary and marked
+    /// with `~` and 8 hex digits of the whole name's SHA-256, keeping the suffix and extension:
+    /// two long names cut to one stem (`d…dX`, `d…dY`) stay two posters, in one call or two (a
+    /// re-check: the second call's poster replaced the first's).
     public static func outputPaths(for clips: [String], in folder: String, fileExtension: String) -> [String] {
         let present = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         let limit = FileNameLength.limit(
@@ -67,7 +70,10 @@ public struct PosterJob: Sendable {
             let base = ((clip as NSString).lastPathComponent as NSString).deletingPathExtension
             func named(_ suffix: String) -> String {
                 let tail = "\(suffix).\(fileExtension)"
-                return FileNameLength.prefix(of: base, fittingIn: limit - tail.utf8.count) + tail
+                guard base.utf8.count + tail.utf8.count > limit else { return base + tail }
+                let mark = "~" + ((try? ContentHasher.sha256(of: base))?.prefix(8) ?? "")
+                return FileNameLength.prefix(of: base, fittingIn: limit - mark.utf8.count - tail.utf8.count) + mark
+                    + tail
             }
             var name = named("")
             var suffix = 2

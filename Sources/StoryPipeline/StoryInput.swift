@@ -115,8 +115,11 @@ public struct StoryInput: Sendable {
                     }
                     warnings += try applySettings(from: settings, to: &story).map { "\(name)/story.json: \($0)" }
                 } catch let error as StoryTypeError {
-                    // A value of the wrong type: the story is left out rather than shown wrongly.
-                    skipped.append(SkippedEntry(path: "\(name)/story.json", story: name, reason: error.reason))
+                    // A value of the wrong type: the story is left out rather than shown wrongly,
+                    // and the line says so (it read like a story.json left aside, a QA pass).
+                    skipped.append(
+                        SkippedEntry(
+                            path: "\(name)/story.json", story: name, reason: "\(error.reason); the story is left out"))
                     continue
                 } catch {
                     skipped.append(
@@ -148,6 +151,13 @@ public struct StoryInput: Sendable {
             throw MediaError(.invalidMedia, path: path, "\(notASpec) (\(error.reason))")
         }
         guard let parsed = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed) else {
+            // A clip given as INPUT is no broken spec (a QA pass: "not valid JSON: cannot convert
+            // input string to valid utf8 input").
+            guard (path as NSString).pathExtension.lowercased() == "json" else {
+                throw MediaError(
+                    .invalidMedia, path: path,
+                    "not a stories folder or a JSON spec: give a folder of story folders, or a .json spec")
+            }
             // Where the text breaks: a spec is written by hand or by a script.
             throw MediaError(.invalidMedia, path: path, JSONParseFailure.notValidJSON(data))
         }

@@ -220,10 +220,8 @@ struct UnitRun {
     static func copyOverLinkToSource(_ unit: WorkUnit, bundle: String, ledger: BundleLedger, timeout: Double?)
         -> Bool
     {
+        guard isLinkToSource(unit, bundle: bundle) else { return false }
         let path = BundlePaths.join(bundle, unit.output)
-        guard let placed = FileStamp(path: path, followingLinks: false), placed.isRegularFile,
-            placed.identity == FileStamp(path: unit.source)?.identity
-        else { return false }
         do {
             try ClipPlacement.place(
                 unit.source, at: path, check: .sha256(unit.key), link: false, exclusive: false, timeout: timeout)
@@ -232,6 +230,14 @@ struct UnitRun {
         } catch {
             return false  // the link stays, and the next run tries again
         }
+    }
+
+    /// True when clip `unit`'s output in `bundle` is a hard link to its source (`--link`).
+    static func isLinkToSource(_ unit: WorkUnit, bundle: String) -> Bool {
+        guard let placed = FileStamp(path: BundlePaths.join(bundle, unit.output), followingLinks: false),
+            placed.isRegularFile
+        else { return false }
+        return placed.identity == FileStamp(path: unit.source)?.identity
     }
 
     /// Takes in the outcome of making `batch`.

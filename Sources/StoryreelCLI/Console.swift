@@ -98,7 +98,8 @@ public struct Console: Sendable {
     /// system's reason when it cannot be written whole.
     public func outputData(_ data: Data) throws {
         if let failure = Self.writeStandardOutput(data) {
-            throw MediaError(.ioFailure, path: "-", "cannot write to standard output: \(failure)")
+            // No path: the line reads as every command's (it was `-: cannot write …`, a QA pass).
+            throw MediaError(.ioFailure, "cannot write to standard output: \(failure)")
         }
     }
 

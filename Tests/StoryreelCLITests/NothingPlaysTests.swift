@@ -57,6 +57,21 @@ import Testing
                 "storyreel: warning: nothing plays: every story was skipped, so no bundle was made (\(out) holds only "
                     + "its lock file)"), "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out) == [".lock"], "no skeleton")
+        // A retry finds OUT holding only its lock file: bare, so it is taken away again (a
+        // re-check: the retry left the skeleton).
+        let retry = try TestEnvironment.storyreel(["render", stories, "-o", out])
+        #expect(retry.stderr.contains("so no bundle was made"), "\(retry.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out) == [".lock"])
+        // A clip that opens but does not decode is copied before its frames fail: the copy, as
+        // storyreel wrote it, goes too (a re-check found 200 such copies left).
+        var clip = try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.sample("portrait-h264.mp4")))
+        let mdat = try #require(clip.range(of: Data("mdat".utf8)))
+        clip.replaceSubrange(mdat.upperBound..<clip.count, with: Data(count: clip.count - mdat.upperBound))
+        try clip.write(to: URL(fileURLWithPath: "\(stories)/alice/1.mp4"))
+        let undecodable = try TestEnvironment.storyreel(["render", stories, "-o", out])
+        #expect(
+            undecodable.status == 65 && undecodable.stderr.contains("so no bundle was made"), "\(undecodable.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out) == [".lock"])
         // A folder that was there is left, as it was given.
         try FileManager.default.removeItem(atPath: out)
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)

@@ -227,7 +227,15 @@ import Testing
         let original = try FileManager.default.attributesOfItem(atPath: "\(fixture.stories)/ana.lima/IMG_0001.MOV")
         #expect(copy[.systemFileNumber] as? Int == original[.systemFileNumber] as? Int, "a hard link, not a copy")
         // Switched to --copy, the bundle's clips are copies: they stayed links to the sources,
-        // and an edit of a source in place changed the published clip (a QA pass).
+        // and an edit of a source in place changed the published clip (a QA pass). plan says so.
+        let plan = try TestEnvironment.storyreel([
+            "plan", fixture.stories, "--bundle", fixture.folder.path("linked"), "--copy", "--json", "--size", "360x640",
+        ])
+        let units = (try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])?["units"]
+        let toDo = (units as? [[String: Any]] ?? []).filter { $0["done"] as? Bool == false }.compactMap {
+            $0["kind"] as? String
+        }
+        #expect(toDo == Array(repeating: "clip", count: Set(items.map(\.src)).count), "\(plan.stderr)")
         let (copied, copiedSummary) = try fixture.render(into: "linked", ["--copy"])
         #expect(copied.status == 0, "\(copied.stderr)")
         // Each copy is counted as made (the summary said "rendered 0"), and nothing else is.

@@ -179,7 +179,7 @@ import Testing
         #expect(denied.status == 73, "\(denied.stderr)")
         #expect(
             denied.stderr
-                == "storyreel: error: \(bundle)/.storyreel: storyreel cannot read and write this folder of its own "
+                == "storyreel: error: \(bundle)/.storyreel: storyreel cannot read and write this folder "
                 + "(Permission denied)\n", "\(denied.stderr)")
         #expect(fixture.outputs("reel") == before, "nothing written")
         let planned = try TestEnvironment.run(

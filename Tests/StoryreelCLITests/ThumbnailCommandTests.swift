@@ -154,10 +154,20 @@ import Testing
         let written = try FileManager.default.contentsOfDirectory(atPath: folder.path("long")).filter {
             !$0.hasPrefix(".")
         }
+        // Cut, each marked with its whole name's hash: another long name cut to the same stem,
+        // in a later call, gets a poster of its own (a re-check: it replaced this one).
+        let mark = "~" + String(try ContentHasher.sha256(of: long).prefix(8))
         #expect(
             Set(written) == [
-                String(repeating: "a", count: 250) + ".webp", String(repeating: "a", count: 248) + "-2.webp",
-            ])
+                String(repeating: "a", count: 241) + mark + ".webp",
+                String(repeating: "a", count: 239) + mark + "-2.webp",
+            ], "\(written)")
+        let other = copies.path(String(repeating: "a", count: 250) + "b.mp4")
+        try FileManager.default.copyItem(atPath: Self.sample("sixty-fps.mp4"), toPath: other)
+        let again = try thumbnail([other, "--out-dir", folder.path("long"), "--format", "webp", "--width", "64"])
+        #expect(again.status == 0, "\(again.stderr)")
+        let now = try FileManager.default.contentsOfDirectory(atPath: folder.path("long")).filter { !$0.hasPrefix(".") }
+        #expect(now.count == 3, "\(now)")
     }
 
     /// `--out-dir` replaces only posters a run recorded writing (`.storyreel-posters`): a file of

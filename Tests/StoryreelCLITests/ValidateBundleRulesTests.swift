@@ -186,12 +186,12 @@ import Testing
         try FileManager.default.removeItem(atPath: "\(fixture.bundle)/\(fixture.clipPath("b2"))")
         #expect(
             try problems(fixture) { _ in } == [
-                "stories[1].items[1].src: \(fixture.clipPath("b2")) no such file in the bundle"
+                "stories[1].items[1].src: \(fixture.clipPath("b2")) is not in the bundle"
             ])
         try FileManager.default.removeItem(atPath: "\(fixture.bundle)/posters/a.jpg")
         #expect(
             try problems(fixture) { _ in }.contains(
-                "stories[0].items[0].poster: posters/a.jpg no such file in the bundle"))
+                "stories[0].items[0].poster: posters/a.jpg is not in the bundle"))
     }
 
     @Test func pathsThatLeaveTheBundleAreReportedAndNeverRead() throws {
