@@ -15,7 +15,8 @@ import Testing
         #expect(result.status == 65, "\(result.stderr)")
         #expect(
             result.stderr.contains(
-                "storyreel: error: chloe/story.json: skipped: \"isRead\" must be true or false, got \"yes\""),
+                "storyreel: error: chloe/story.json: skipped: \"isRead\" must be true or false, got \"yes\"; "
+                    + "the story is left out"),
             "\(result.stderr)")
         let manifest = try fixture.manifest("reel")
         let ids = manifest.stories.map(\.id)
@@ -122,6 +123,20 @@ import Testing
         let plan = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         let stories = Set((plan?["units"] as? [[String: Any]] ?? []).compactMap { $0["story"] as? String })
         #expect(stories == ["ben_k"])
+    }
+
+    /// A clip given as INPUT is neither a stories folder nor a spec, and says so (an error
+    /// audit: it was "not valid JSON: cannot convert input string to valid utf8 input").
+    @Test func aClipGivenAsTheInputIsNotAStoriesFolderOrASpec() throws {
+        let clip = TestEnvironment.sample("portrait-h264.mp4")
+        for command in ["plan", "render"] {
+            let result = try TestEnvironment.storyreel(
+                [command, clip] + (command == "render" ? ["-o", "/nonexistent/x"] : []))
+            #expect(result.status == 65, "\(result.stderr)")
+            #expect(
+                result.stderr == "storyreel: error: \(clip): not a stories folder or a JSON spec: give a folder of "
+                    + "story folders, or a .json spec\n", "\(result.stderr)")
+        }
     }
 
     /// A spec that is not JSON says where it breaks; it was "not a stories spec: expected

@@ -28,6 +28,17 @@ import Testing
         #expect(try problems(ManifestFixture()) { _ in } == [])
     }
 
+    /// An error audit: a file given as --root named the bundle ("the manifest's folder is not
+    /// inside --root …"), not the option at fault.
+    @Test func aRootThatIsAFileSaysSo() throws {
+        let fixture = try ManifestFixture()
+        _ = try fixture.save(fixture.goodManifest())
+        let file = TestEnvironment.sample("portrait-h264.mp4")
+        let result = try TestEnvironment.storyreel(["validate", fixture.bundle, "--root", file])
+        #expect(result.status == 66, "\(result.stderr)")
+        #expect(result.stderr == "storyreel: error: \(file): not a folder\n", "\(result.stderr)")
+    }
+
     /// The old validator took a second transition for a pair and direction (the page played the
     /// last, StoryreelKit the first), and a story whose id was not its user's handle (the page
     /// keys transitions by the id and shows the handle).
