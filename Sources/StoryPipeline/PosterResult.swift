@@ -7,4 +7,7 @@ public struct PosterResult: Sendable {
     public let clampedRequest: Double?
     /// When the frame used is shown, in seconds from the clip's start.
     public let frameTime: Double?
+    /// What says the clip is cut short (``ClipFrameSource/truncationWarnings``): its last frames
+    /// are missing, so "the last frame" and shares of its length are of what is left.
+    public let truncationWarnings: [String]
 }

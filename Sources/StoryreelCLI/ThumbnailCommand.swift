@@ -117,6 +117,11 @@ public enum ThumbnailCommand: Command {
             switch result {
             case .success(let written):
                 if !toStandardOutput { console.line(written.output) }
+                // As inspect warns (a truncated upload's poster was its frame 0 for --at 100%,
+                // in silence: an error audit).
+                for warning in written.truncationWarnings {
+                    console.warning("\(clip): \(warning); the poster is taken from what is left")
+                }
                 if let requested = written.clampedRequest {
                     let shown = written.frameTime.map { String(format: " (%.3f s)", $0) } ?? ""
                     console.note(

@@ -140,6 +140,23 @@ import Testing
     /// A video track whose sample table lists no sample (`stsz` count 0) has no frame: said in
     /// those words (65), for a poster and for a cube face. (The old code said "cannot seek:
     /// Operation not permitted".)
+    /// An error audit: a truncated upload (its index whole) gave its frame 0 for `--at 100%` in
+    /// silence, and `--at 2` a note blaming the time asked for. It warns as inspect does.
+    @Test func aTruncatedClipsPosterSaysItIsTakenFromWhatIsLeft() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: goodClip))
+        let cut = try folder.write("cut.mp4", data.prefix(30000))
+        for at in ["100%", "2"] {
+            let result = try thumbnail([cut, "-o", outputs.path("cut-\(at).jpg"), "--at", at])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(
+                result.stderr.contains(
+                    "storyreel: warning: \(cut): the moov index points ")
+                    && result.stderr.contains(
+                        "it looks truncated; the poster is taken from what is left"),
+                "\(result.stderr)")
+        }
+    }
+
     @Test func videoTrackWithoutSamplesSaysSo() throws {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: goodClip)))
         let stsz = try #require(bytes.indices.dropLast(16).first { bytes[$0..<$0 + 4].elementsEqual("stsz".utf8) })
