@@ -131,7 +131,7 @@ public final class RegularFile {
     /// What a non-regular file is, for an error line.
     static func describe(mode: mode_t) -> String {
         switch mode & S_IFMT {
-        case S_IFDIR: return "a directory, not a file"
+        case S_IFDIR: return "a folder, not a file"
         case S_IFIFO: return "a FIFO, not a regular file"
         case S_IFCHR, S_IFBLK: return "a device, not a regular file"
         case S_IFSOCK: return "a socket, not a regular file"

@@ -81,7 +81,7 @@ struct BundleFileResolver {
                 pending += targetComponents.reversed()
             case S_IFDIR:
                 stack = candidate
-                if pending.allSatisfy({ $0 == "." }) { return .problem("is a directory, not a file") }
+                if pending.allSatisfy({ $0 == "." }) { return .problem("is a folder, not a file") }
             case S_IFREG:
                 guard pending.allSatisfy({ $0 == "." }) else { return .problem("is not in \(scope)") }
                 guard let identity = FileIdentity(path: Self.path(candidate)) else {
@@ -94,7 +94,7 @@ struct BundleFileResolver {
             default: return .problem("is not a regular file")
             }
         }
-        return .problem("is a directory, not a file")
+        return .problem("is a folder, not a file")
     }
 
     /// The components of `folder`'s physical path (`realpath`), e.g. ["tmp", "reel"].

@@ -95,7 +95,9 @@ public enum BundleFolder {
         // not be set aside was "a file storyreel did not write").
         for name in ["."] + BundlePaths.outputFolders + [BundlePaths.privateFolder, BundlePaths.replacedFolder] {
             let path = name == "." ? output : BundlePaths.join(output, name)
-            guard let stamp = FileStamp(path: path, followingLinks: false) else { continue }
+            // OUT as given, through a link (what OUT is, `state(of:)` tells); its folders not.
+            guard let stamp = FileStamp(path: path, followingLinks: name == ".") else { continue }
+            if name == ".", !stamp.isFolder { continue }
             if !stamp.isFolder {
                 throw MediaError(
                     .cannotCreateOutput, path: path,

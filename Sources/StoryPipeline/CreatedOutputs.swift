@@ -22,7 +22,7 @@ public struct CreatedOutputs: Sendable {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
             guard isFolder.boolValue else {
-                throw MediaError(.cannotCreateOutput, path: path, "exists and is not a directory")
+                throw MediaError(.cannotCreateOutput, path: path, "exists and is not a folder")
             }
             return
         }
@@ -54,7 +54,7 @@ public struct CreatedOutputs: Sendable {
                     reason = "it is a symbolic link that leads to nothing"
                 }
                 for folder in made.reversed() where rmdir(folder) == 0 { InterruptCleanup.forgetFolder(folder) }
-                throw MediaError(.cannotCreateOutput, path: path, "cannot create the directory \(folder): \(reason)")
+                throw MediaError(.cannotCreateOutput, path: path, "cannot create the folder \(folder): \(reason)")
             }
         }
         folders += made

@@ -157,7 +157,7 @@ public enum IngestCommand: Command {
     static func isStoriesFolderToCreate(_ stories: String, create: Bool) throws -> Bool {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: stories, isDirectory: &isFolder) {
-            guard isFolder.boolValue else { throw MediaError(.unreadableInput, path: stories, "not a directory") }
+            guard isFolder.boolValue else { throw MediaError(.unreadableInput, path: stories, "not a folder") }
             return false
         }
         guard create else {

@@ -84,7 +84,7 @@ import Testing
         #expect(result.stderr == "storyreel: error: \(missing): no such file\n")
         let directory = try inspect([folder.url.path])
         #expect(directory.status == 66)
-        #expect(directory.stderr.contains("a directory"))
+        #expect(directory.stderr.contains("a folder, not a file"))
     }
 
     @Test func audioOnlyClipHasNullVideo() throws {

@@ -38,7 +38,8 @@ import Testing
         let audio = try audioOnlyClip()
         let cases: [(clip: String, status: Int32, reason: String)] = [
             (empty, 65, "empty file (0 bytes)"), (garbage, 65, "not a QuickTime/MP4 file"),
-            (missing, 66, "no such file"), (audio, 65, "no video stream"), (folder.url.path, 66, "a directory"),
+            (missing, 66, "no such file"), (audio, 65, "no video stream"),
+            (folder.url.path, 66, "a folder, not a file"),
         ]
         for (clip, status, reason) in cases {
             let out = outputs.path("poster.jpg")
@@ -96,7 +97,7 @@ import Testing
         let blocker = try outputs.write("blocker", Data("a file".utf8))
         let underFile = try thumbnail([goodClip, "--out-dir", blocker])
         #expect(underFile.status == 73, "\(underFile.stderr)")
-        #expect(underFile.stderr.contains("not a directory"))
+        #expect(underFile.stderr.contains("not a folder"))
 
         try FileManager.default.createDirectory(atPath: outputs.path("taken.jpg"), withIntermediateDirectories: false)
         let onFolder = try thumbnail([goodClip, "-o", outputs.path("taken.jpg"), "--width", "90"])

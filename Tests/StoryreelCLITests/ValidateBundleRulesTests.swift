@@ -253,7 +253,7 @@ import Testing
         #expect(try clipProblems("clips/up/\(fixture.clipPath("a"))") == [], "a symlink that stays inside is followed")
         #expect(try clipProblems("clips/inside.mp4") == [])
         #expect(try clipProblems("clips/loop.mp4") == ["stories[0].items[0].src: clips/loop.mp4 has a symlink loop"])
-        #expect(try clipProblems("clips") == ["stories[0].items[0].src: clips is a directory, not a file"])
+        #expect(try clipProblems("clips") == ["stories[0].items[0].src: clips is a folder, not a file"])
 
         // --root widens what is inside, e.g. for a --reference bundle whose clips are beside it.
         #expect(try clipProblems("../outside/a.mp4", ["--root", fixture.folder.path("")]) == [])
