@@ -35,11 +35,13 @@ public struct BundleRenderer: Sendable {
         let firstLook = try StoryInput.load(input)
         try BundleFolder.check(output: output, inputRoot: firstLook.root, force: options.force)
         // One mkdir a missing folder, so a failure says which and why ("Read-only file system").
-        // Bare: missing, or holding only the lock file a first run in which nothing played left
-        // (a re-check: its retry left the skeleton).
+        // Bare: missing, empty (`mkdir OUT` first, a CI workspace), or holding only the lock file a
+        // first run in which nothing played left (re-checks: both kept the skeleton).
         let outputIsBare =
             FileStamp(path: output, followingLinks: false) == nil
-            || ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? ["?"]) == [BundlePaths.lockFile]
+            || Set((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? ["?"]).isSubset(of: [
+                BundlePaths.lockFile
+            ])
         var createdFolders = CreatedOutputs()
         try createdFolders.createFolder(output)
         let bareOutput = outputIsBare ? FileStamp(path: output, followingLinks: false)?.identity : nil

@@ -172,7 +172,7 @@ struct ManifestRuleChecker {
                 report("\(path).src", "\(item.src) does not match its sha256 (it hashes to \(actual))")
             }
         case .failure(let error):
-            report("\(path).src", "\(item.src): \(error.reason)")
+            report("\(path).src", "\(item.src) cannot be read: \(error.reason)")
         }
         // The codecs string a player asks canPlayType about is the clip's (a QA pass: a tampered
         // one validated, and a player would have refused or tried a clip on its word).

@@ -72,12 +72,17 @@ import Testing
         #expect(
             undecodable.status == 65 && undecodable.stderr.contains("so no bundle was made"), "\(undecodable.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out) == [".lock"])
-        // A folder that was there is left, as it was given.
+        // An empty folder given as OUT is bare too (a re-check: it kept the copies and skeleton).
         try FileManager.default.removeItem(atPath: out)
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let given = try TestEnvironment.storyreel(["render", stories, "-o", out])
-        #expect(given.status == 65, "\(given.stderr)")
-        #expect(given.stderr.contains("so no manifest was written"), "\(given.stderr)")
-        #expect(FileManager.default.fileExists(atPath: out))
+        #expect(given.status == 65 && given.stderr.contains("so no bundle was made"), "\(given.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out) == [".lock"])
+        // One holding a file of someone else's is no bundle, and is refused (render --force
+        // keeps everything).
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(out)/notes.txt"))
+        let forced = try TestEnvironment.storyreel(["render", stories, "-o", out, "--force"])
+        #expect(forced.status == 65 && forced.stderr.contains("so no manifest was written"), "\(forced.stderr)")
+        #expect(FileManager.default.fileExists(atPath: "\(out)/notes.txt"))
     }
 }
