@@ -362,7 +362,6 @@ public struct BundleRenderer: Sendable {
         return removed
     }
 
-    /// The warning for an output that had changed since storyreel wrote it and was set aside.
     /// With `--reference`, a warning when OUT is reached through a symlinked folder, so that the
     /// items' `src`, relative to OUT as given (as a browser resolves them from that path), lead
     /// elsewhere from OUT's real folder, where `validate` and a server of that folder read them (a
@@ -381,6 +380,7 @@ public struct BundleRenderer: Sendable {
             + "given, or render into the real folder"
     }
 
+    /// The warning for an output that had changed since storyreel wrote it and was set aside.
     private static func setAsideWarning(_ output: String, keptAs kept: String) -> String {
         "\(output) had changed since storyreel wrote it: kept as \(kept) and made again"
     }
