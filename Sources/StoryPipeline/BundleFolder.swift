@@ -122,8 +122,8 @@ public enum BundleFolder {
         }
     }
 
-    /// Takes away the bundle a first render made in a bare `output` (a folder it created, or one
-    /// holding only its lock file) when nothing played: the outputs `ledger` recorded while they
+    /// Takes away the bundle a first render made in a bare `output` (one it created, an empty
+    /// one, or one holding only its lock file) when nothing played: the outputs `ledger` recorded while they
     /// are as written (a clip copied before its frames failed to decode: a re-check found 200
     /// such copies left), then, when the output folders are empty and `.storyreel/` holds
     /// nothing but the ledger and the stat cache, those. `output` and its lock file stay: a
@@ -132,7 +132,7 @@ public enum BundleFolder {
     /// the rest as it is. Called by the full render, which holds the bundle's lock, with the
     /// identity `output` had when the render began with it: a folder put at its path since is
     /// not touched. True when the skeleton was removed.
-    static func removeEmptySkeleton(_ output: String, madeAs identity: FileIdentity, ledger: BundleLedger) -> Bool {
+    static func removeUnplayedBundle(_ output: String, madeAs identity: FileIdentity, ledger: BundleLedger) -> Bool {
         guard FileStamp(path: output, followingLinks: false)?.identity == identity else { return false }
         for relative in ledger.recorded { _ = ledger.removeIfUnchanged(relative) }
         let privateFolder = BundlePaths.join(output, BundlePaths.privateFolder)

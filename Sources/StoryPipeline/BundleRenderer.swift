@@ -164,7 +164,7 @@ public struct BundleRenderer: Sendable {
             // A first render of nothing that plays leaves no empty bundle behind (a QA pass: a
             // CI job given only broken uploads got a folder that looked like a bundle).
             let removed =
-                bareOutput.map { BundleFolder.removeEmptySkeleton(output, madeAs: $0, ledger: ledger) } ?? false
+                bareOutput.map { BundleFolder.removeUnplayedBundle(output, madeAs: $0, ledger: ledger) } ?? false
             result.warnings.append(
                 "nothing plays: every story was skipped, so "
                     + (removed
