@@ -162,7 +162,6 @@ public enum RenderCommand: Command {
         }
     }
 
-    /// What `--json` prints when a run fails: `{"error": the stderr line's message, "exitCode": N}`.
     /// `body`'s value; when it throws, and `json` is set, prints ``failureJSON(_:)`` of the
     /// error on stdout first, so that a script reading stdout gets an object whatever happened
     /// (the line is on stderr too), but for a usage error (64), which prints only its line.
@@ -177,6 +176,7 @@ public enum RenderCommand: Command {
         }
     }
 
+    /// What `--json` prints when a run fails: `{"error": the stderr line's message, "exitCode": N}`.
     static func failureJSON(_ error: Error) -> JSONValue {
         .object([("error", .string("\(error)")), ("exitCode", .int(Int(ExitCode(for: error).rawValue)))])
     }
