@@ -41,7 +41,7 @@ public enum IngestCommand: Command {
                     + "name as an option)")
         }
         let renderOptions = try arguments[render].map {
-            var options = try RenderCommand.renderOptions(arguments, bundle: $0)
+            var options = try RenderCommand.renderOptions(arguments, saved: BundleSettings.saved(in: $0))
             options.lockTimeout = arguments[lockTimeout]
             return options
         }

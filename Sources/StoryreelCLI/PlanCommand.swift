@@ -49,7 +49,8 @@ public enum PlanCommand: Command {
                     if let unreadable = saved?.unreadable { console.warning(unreadable) }
                 }
             }
-            return try RenderCommand.renderOptions(arguments, bundle: bundle)
+            // The settings read once, for the warning, the check and the plan.
+            return try RenderCommand.renderOptions(arguments, saved: saved?.saved)
         }
         let settings = (saved?.saved ?? BundleSettings()).applying(options.settings)
         let batch = BatchRunner(inputs, jobs: arguments[jobs]) { _, input in

@@ -79,7 +79,7 @@ public enum RenderCommand: Command {
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
         guard arguments.positionals.count == 1 else { throw UsageError("render needs exactly one INPUT") }
         guard let output = arguments[output] else { throw UsageError("render needs -o OUT") }
-        var options = try renderOptions(arguments, bundle: output)
+        var options = try renderOptions(arguments, saved: BundleSettings.saved(in: output))
         options.prune = arguments[prune]
         options.force = arguments[force]
         options.lockTimeout = arguments[lockTimeout]
@@ -99,8 +99,8 @@ public enum RenderCommand: Command {
     }
 
     /// The options shared by `render`, `plan` and `ingest --render`; the settings given are
-    /// checked together with those saved in `bundle` (when given), before any work.
-    static func renderOptions(_ arguments: ParsedArguments, bundle: String?) throws -> RenderOptions {
+    /// checked together with the bundle's `saved` ones (when it has some), before any work.
+    static func renderOptions(_ arguments: ParsedArguments, saved: BundleSettings?) throws -> RenderOptions {
         var options = RenderOptions()
         options.settings = try settingsOverrides(arguments)
         if arguments.declared.contains(copy.spec.name) {
@@ -109,7 +109,7 @@ public enum RenderCommand: Command {
             guard chosen.count <= 1 else { throw UsageError("choose one of --copy, --link, --reference") }
             options.settings.clips = chosen.first?.1
         }
-        let settings = (bundle.flatMap(BundleSettings.saved(in:)) ?? BundleSettings()).applying(options.settings)
+        let settings = (saved ?? BundleSettings()).applying(options.settings)
         try OptionRange.checkTransitionFrames(
             duration: settings.transitionDuration, fps: settings.fps, durationOption: "transition-duration")
         if settings.codec == .hevc, case .fixed(let width, let height) = settings.canvas {
