@@ -783,6 +783,11 @@ extension PlayerPage {
             }
             renderRow();
           });
+          // The keys that move, and the event each is; ↓ and ↑ are the swipes' (an a11y QA pass:
+          // only a drag skipped a story).
+          const KEY_MOVES = Object.assign(Object.create(null), {
+            ArrowRight: 'tapForward', ArrowLeft: 'tapBack', ArrowDown: 'swipeToNextStory', ArrowUp: 'swipeToPreviousStory',
+          });
           document.addEventListener('keydown', (e) => {
             if (phase === 'closed') return;
             // Keys with Alt, Ctrl or Meta are the browser's (Alt+← is Back) and the system's.
@@ -803,21 +808,15 @@ extension PlayerPage {
             }
             // The player's keys are plain ones: Shift with them is left to the browser too.
             if (e.shiftKey) return;
+            const isSpace = e.key === ' ' || e.key === 'Spacebar';
             // A held key's auto-repeat moves nothing: one press is one move (held, → ran through stories).
-            if (e.repeat && ['ArrowRight', 'ArrowLeft', 'ArrowDown', 'ArrowUp', ' ', 'Spacebar'].includes(e.key)) {
-              e.preventDefault(); return;
-            }
-            if (e.key === 'ArrowRight') { e.preventDefault(); event('tapForward'); }
-            else if (e.key === 'ArrowLeft') { e.preventDefault(); event('tapBack'); }
-            // The swipes' keys: a story skipped without a swipe (an a11y QA pass: only a drag did).
-            else if (e.key === 'ArrowDown') { e.preventDefault(); event('swipeToNextStory'); }
-            else if (e.key === 'ArrowUp') { e.preventDefault(); event('swipeToPreviousStory'); }
+            if (e.repeat && (KEY_MOVES[e.key] || isSpace)) { e.preventDefault(); return; }
+            if (KEY_MOVES[e.key]) { e.preventDefault(); event(KEY_MOVES[e.key]); }
             // Space on a focused button of the header or the end card presses that button, as on
             // any button (it paused instead: Close and Unmute could not be pressed with Space).
             // The tap zones are buttons too, focused by every tap on the picture: there Space
             // pauses, or it would move on after the first tap.
-            else if ((e.key === ' ' || e.key === 'Spacebar')
-                     && !(e.target instanceof HTMLButtonElement && !e.target.classList.contains('zone'))) {
+            else if (isSpace && !(e.target instanceof HTMLButtonElement && !e.target.classList.contains('zone'))) {
               e.preventDefault(); setPaused(!paused);
             }
             else if (e.key === 'Escape') { e.preventDefault(); close(); }
