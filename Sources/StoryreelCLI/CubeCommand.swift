@@ -98,7 +98,8 @@ public enum CubeCommand: Command {
         // Two runs into one --frames-dir take turns: its frames are listed, checked and replaced
         // under the folder's lock, held until the run has recorded them.
         var frameFolder = try outputs.framesDirectory.map {
-            try CubeFrameFolder(locking: $0, lockTimeout: arguments[timeout])
+            try CubeFrameFolder(
+                locking: $0, lockTimeout: arguments[timeout], waiting: RenderCommand.waitingNote($0, console: console))
         }
         let summary: CubeTransitionJob.Summary
         do {

@@ -29,14 +29,15 @@ struct CubeFrameFolder {
     }
 
     /// Creates `path` when missing and takes its lock, waiting up to `lockTimeout` seconds for
-    /// another run (`--timeout`); then removes the temporary files a killed run left there.
-    init(locking path: String, lockTimeout: Double) throws {
+    /// another run (`--timeout`) and telling `waiting` once when it has to wait; then removes the
+    /// temporary files a killed run left there.
+    init(locking path: String, lockTimeout: Double, waiting: (Int32?) -> Void = { _ in }) throws {
         self.path = path
         var created = CreatedOutputs()
         try created.createFolder(path)
         self.created = created
         do {
-            lock = try BundleLock(folderItself: path, timeout: lockTimeout, option: "--timeout")
+            lock = try BundleLock(folderItself: path, timeout: lockTimeout, option: "--timeout", waiting: waiting)
         } catch {
             created.removeAll()
             throw error

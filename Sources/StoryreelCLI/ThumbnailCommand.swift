@@ -80,7 +80,9 @@ public enum ThumbnailCommand: Command {
                 outputs.map { InputProtection.Output(label: "--out-dir's poster '\($0)'", path: $0) }, against: clips)
             do {
                 try created.createFolder(outDirectory)
-                posterFolder = try PosterFolder(path: outDirectory, timeout: timeout)
+                posterFolder = try PosterFolder(
+                    path: outDirectory, timeout: timeout,
+                    waiting: RenderCommand.waitingNote(outDirectory, console: console))
             } catch {
                 created.removeAll()
                 console.error("\(error)")

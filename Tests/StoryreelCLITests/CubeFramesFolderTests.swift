@@ -38,8 +38,9 @@ import Testing
     }
 
     /// Two runs into one --frames-dir take turns (a `flock` on the folder), so neither replaces
-    /// or removes the other's frames mid-run: while another process holds the folder, a run waits
-    /// up to `--timeout`, then gives up with 75 and writes nothing.
+    /// or removes the other's frames mid-run: while another process holds the folder, a run says
+    /// once who holds it (it waited in silence, a QA pass found), waits up to `--timeout`, then
+    /// gives up with 75 and writes nothing.
     @Test func framesDirIsLockedWhileARunWrites() throws {
         let frames = folder.path("locked")
         try FileManager.default.createDirectory(atPath: frames, withIntermediateDirectories: false)
@@ -52,7 +53,8 @@ import Testing
         #expect(result.status == 75, "\(result.stderr)")
         #expect(
             result.stderr
-                == "storyreel: error: \(frames): another storyreel run holds the lock; gave up after 0.3 s (--timeout)\n"
+                == "storyreel: waiting for the lock on \(frames) (held by pid \(getpid()))…\n"
+                + "storyreel: error: \(frames): another storyreel run holds the lock; gave up after 0.3 s (--timeout)\n"
         )
         #expect(try FileManager.default.contentsOfDirectory(atPath: frames).isEmpty)
     }

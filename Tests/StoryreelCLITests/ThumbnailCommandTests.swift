@@ -289,8 +289,9 @@ import Testing
     }
 
     /// Two runs into one `--out-dir` take turns (a `flock` on the folder), so neither loses the
-    /// other's record: while another process holds the folder, a run waits up to `--timeout`,
-    /// then gives up with 75 and writes nothing.
+    /// other's record: while another process holds the folder, a run says once who holds it
+    /// (it waited in silence, a QA pass found), waits up to `--timeout`, then gives up with 75
+    /// and writes nothing.
     @Test func outDirIsLockedWhileARunWrites() throws {
         let out = folder.path("locked")
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
@@ -301,7 +302,8 @@ import Testing
         #expect(result.status == 75, "\(result.stderr)")
         #expect(
             result.stderr
-                == "storyreel: error: \(out): another storyreel run holds the lock; gave up after 0.3 s (--timeout)\n")
+                == "storyreel: waiting for the lock on \(out) (held by pid \(getpid()))…\n"
+                + "storyreel: error: \(out): another storyreel run holds the lock; gave up after 0.3 s (--timeout)\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).isEmpty)
     }
 
