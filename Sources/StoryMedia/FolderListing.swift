@@ -26,7 +26,7 @@ public struct FolderListing: Sendable {
         guard let folder = opendir(path) else {
             let code = errno
             if code == ENOENT { throw MediaError(.missingInput, path: path, "no such folder") }
-            throw MediaError(.unreadableInput, path: path, "cannot list the folder: \(String(cString: strerror(code)))")
+            throw MediaError(.unreadableInput, path: path, "cannot list the folder: \(SystemErrorText.describe(code))")
         }
         defer { closedir(folder) }
         while true {
@@ -35,7 +35,7 @@ public struct FolderListing: Sendable {
                 let code = errno
                 if code != 0 {
                     throw MediaError(
-                        .unreadableInput, path: path, "cannot list the folder: \(String(cString: strerror(code)))")
+                        .unreadableInput, path: path, "cannot list the folder: \(SystemErrorText.describe(code))")
                 }
                 return
             }

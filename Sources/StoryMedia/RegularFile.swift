@@ -30,11 +30,11 @@ public final class RegularFile {
             let code = errno
             if code == ENOENT || code == ENOTDIR { throw MediaError(.missingInput, path: path, "no such file") }
             if code == EACCES { throw MediaError(.unreadableInput, path: path, "permission denied") }
-            throw MediaError(.unreadableInput, path: path, "cannot open: \(String(cString: strerror(code)))")
+            throw MediaError(.unreadableInput, path: path, "cannot open: \(SystemErrorText.describe(code))")
         }
         var status = stat()
         guard fstat(opened, &status) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = SystemErrorText.describe(errno)
             close(opened)
             throw MediaError(.unreadableInput, path: path, "cannot read its status: \(reason)")
         }
@@ -79,7 +79,7 @@ public final class RegularFile {
             }
         }
         guard got >= 0 else {
-            throw MediaError(.ioFailure, path: path, "read failed: \(String(cString: strerror(errno)))")
+            throw MediaError(.ioFailure, path: path, "read failed: \(SystemErrorText.describe(errno))")
         }
         buffer.count = got
         return buffer

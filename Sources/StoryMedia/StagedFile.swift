@@ -134,7 +134,7 @@ public final class StagedFile {
 
     /// `what` failed at `path`, for the reason `errno` gives.
     private static func failure(_ path: String, _ what: String) -> MediaError {
-        MediaError(.cannotCreateOutput, path: path, "\(what): \(String(cString: strerror(errno)))")
+        MediaError(.cannotCreateOutput, path: path, "\(what): \(SystemErrorText.describe(errno))")
     }
 
     /// Throws `.cannotCreateOutput` when something other than a regular file has the name
@@ -165,7 +165,7 @@ public final class StagedFile {
 
     /// An error of `kind` naming the final path, with `what` and the current `errno` text.
     private func failure(_ what: String, kind: MediaError.Kind = .cannotCreateOutput) -> MediaError {
-        MediaError(kind, path: path, "\(what): \(String(cString: strerror(errno)))")
+        MediaError(kind, path: path, "\(what): \(SystemErrorText.describe(errno))")
     }
 
     /// The process's file-creation mask, read once (by setting and restoring it) so that the

@@ -33,9 +33,12 @@ public enum TemporaryFile {
             return descriptor >= 0 ? template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } : nil
         }
         guard let created else {
+            // The folder as the user gave it (relative stays relative), not the absolute path the
+            // template was built from: the line starts with `finalPath` as given.
+            let given = folder ?? (finalPath as NSString).deletingLastPathComponent
             throw MediaError(
                 .cannotCreateOutput, path: finalPath,
-                "cannot create a file in \(directory): \(String(cString: strerror(failure)))")
+                "cannot create a file in \(given.isEmpty ? "." : given): \(SystemErrorText.describe(failure))")
         }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         return (descriptor, created)

@@ -59,7 +59,7 @@ struct BundleFileResolver {
             guard lstat(Self.path(candidate), &status) == 0 else {
                 // Each reason reads on from the path: `posters/a.jpg is not in the bundle`.
                 let reason =
-                    errno == ENOENT ? "is not in \(scope)" : "cannot be read: \(String(cString: strerror(errno)))"
+                    errno == ENOENT ? "is not in \(scope)" : "cannot be read: \(SystemErrorText.describe(errno))"
                 return .problem(reason)
             }
             switch status.st_mode & S_IFMT {

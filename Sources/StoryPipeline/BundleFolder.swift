@@ -109,7 +109,7 @@ public enum BundleFolder {
             if access(path, R_OK | W_OK | X_OK) != 0 {
                 throw MediaError(
                     .cannotCreateOutput, path: path,
-                    "storyreel cannot read and write this folder (\(String(cString: strerror(errno))))")
+                    "storyreel cannot read and write this folder (\(SystemErrorText.describe(errno)))")
             }
         }
         // The settings are saved once every output is made: a FIFO or a folder there failed

@@ -41,7 +41,7 @@ public final class BundleLock: Sendable {
         let descriptor = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
         guard descriptor >= 0 else {
             throw MediaError(
-                .cannotCreateOutput, path: file, "cannot open the lock file: \(String(cString: strerror(errno)))")
+                .cannotCreateOutput, path: file, "cannot open the lock file: \(SystemErrorText.describe(errno))")
         }
         try self.init(
             descriptor: descriptor, kind: S_IFREG, file: file, folder: folder, shared: shared, timeout: timeout,
@@ -58,7 +58,7 @@ public final class BundleLock: Sendable {
         let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw MediaError(
-                .cannotCreateOutput, path: folder, "cannot open the folder: \(String(cString: strerror(errno)))")
+                .cannotCreateOutput, path: folder, "cannot open the folder: \(SystemErrorText.describe(errno))")
         }
         try self.init(
             descriptor: descriptor, kind: S_IFDIR, file: folder, folder: folder, shared: false, timeout: timeout,

@@ -76,7 +76,7 @@ public struct BundleRenderer: Sendable {
             }
             guard made || (failure == EEXIST && FileStamp(path: path, followingLinks: false)?.isFolder == true) else {
                 throw MediaError(
-                    .cannotCreateOutput, path: path, "cannot create the folder: \(String(cString: strerror(failure)))")
+                    .cannotCreateOutput, path: path, "cannot create the folder: \(SystemErrorText.describe(failure))")
             }
         }
         var shardLock: BundleLock?

@@ -185,7 +185,7 @@ public struct BundleSettings: Equatable, Sendable {
             let code = errno
             // `.storyreel/` that cannot be searched read as no settings at all (a QA pass).
             guard code == ENOENT || code == ENOTDIR else {
-                throw MediaError(.unreadableInput, path: path, String(cString: strerror(code)))
+                throw MediaError(.unreadableInput, path: path, SystemErrorText.describe(code))
             }
             if FileStamp(path: BundlePaths.join(bundle, BundlePaths.manifest)) != nil {
                 throw MediaError(

@@ -46,7 +46,7 @@ public struct CreatedOutputs: Sendable {
             if created {
                 made.append(folder)
             } else if failure != EEXIST || FileStamp(path: folder)?.isFolder != true {
-                var reason = String(cString: strerror(failure))
+                var reason = SystemErrorText.describe(failure)
                 // A symlink that leads nowhere "exists" to mkdir but not to stat (a QA pass: the
                 // line said "File exists" of a name that did not seem to be there).
                 var status = stat()

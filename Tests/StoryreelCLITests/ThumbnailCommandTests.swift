@@ -307,6 +307,20 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).isEmpty)
     }
 
+    /// From an error audit: an output under a file read `… cannot create a file in /tmp/…/file:
+    /// Not a directory`: an absolute path beside the relative one given, and the system's
+    /// "directory" where every other line says "folder".
+    @Test func anOutputUnderAFileIsRefusedInTheWordsAndPathsGiven() throws {
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder.path("file")))
+        let result = try TestEnvironment.storyreel(
+            ["thumbnail", Self.sample("portrait-h264.mp4"), "-o", "file/poster.jpg"], in: folder.url)
+        #expect(result.status == 73)
+        #expect(
+            result.stderr
+                == "storyreel: error: file/poster.jpg: cannot create a file in file: a part of the path is not a folder\n"
+        )
+    }
+
     @Test func atSecondsAndPercentPickThoseFrames() throws {
         let clip = Self.sample("portrait-h264.mp4")
         let atTime = folder.path("at.png")
