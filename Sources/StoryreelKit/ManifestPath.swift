@@ -16,7 +16,9 @@ public enum ManifestPath {
     }
 
     /// True when `path` is any number of leading `../` steps followed by a plain path: how an
-    /// item's `src` names a clip outside the bundle (`../stories/ana.lima/IMG_0001.MOV`).
+    /// item's `src` names a clip outside the bundle (`../stories/ana.lima/IMG_0001.MOV`). Such a
+    /// path may lead anywhere (`../../../../etc/passwd` passes): a player that loads bundles it
+    /// did not make checks their paths with ``isPlain(_:)``, which keeps them inside.
     public static func isPlainAfterParentSteps(_ path: String) -> Bool {
         var rest = path.utf8[...]
         while rest.starts(with: parentStep) { rest = rest.dropFirst(parentStep.count) }

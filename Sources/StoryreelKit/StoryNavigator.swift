@@ -56,6 +56,25 @@ public struct StoryNavigator: Sendable {
     /// The item on screen (or landed on by the current transition); nil at the end.
     public var currentItem: Manifest.Item? { current.landing?.item }
 
+    /// The still a player shows under the current step until its clip presents a frame, so
+    /// nothing flashes while the clip loads (a path relative to the manifest; nil at the end, or
+    /// when the bundle has no such still): for an item, its `firstFrame`; for a transition, the
+    /// clip's own first face, which is the `lastFrame` of the last item of the story it turns
+    /// from (`forward`) or the `firstFrame` of that story's first item (`backward`: a move back
+    /// during a turn reverses it from the face it was heading for, not from what was on screen
+    /// before the turn).
+    public var currentStill: String? {
+        switch current {
+        case .item(_, let item):
+            return item.firstFrame
+        case .transition(let transition, _):
+            let from = manifest.story(id: transition.from)
+            return transition.direction == .forward ? from?.items.last?.lastFrame : from?.items.first?.firstFrame
+        case .end:
+            return nil
+        }
+    }
+
     /// The current item played to its end: the next item, or after a story's last item the
     /// next story (through its `forward` transition when it joins what is on screen). Called
     /// while a transition is current, the item it landed on played and finished: it is seen.
@@ -128,13 +147,16 @@ public struct StoryNavigator: Sendable {
     }
 
     /// The fractions (0…1) of the current story's progress bars: 1 for the items before the
-    /// current one, `elapsed` over its duration for it, 0 after it. Empty at the end.
+    /// current one, `elapsed` over its duration for it, 0 after it. While a transition is
+    /// current, the item it lands on has not started: its bar is 0 whatever `elapsed` is (the
+    /// transition clip's time), as on the player page. Empty at the end.
     public func progress(elapsed: Double) -> [Double] {
         guard let position else { return [] }
         let items = story(atSlot: position.slot).items
+        let turning = isTurning
         return items.indices.map { index in
             if index < position.item { return 1 }
-            if index > position.item { return 0 }
+            if index > position.item || turning { return 0 }
             let duration = items[index].duration
             guard duration > 0, elapsed.isFinite else { return elapsed > 0 ? 1 : 0 }
             return min(max(elapsed / duration, 0), 1)

@@ -12,7 +12,6 @@ import Testing
     final class SimulatedPlayer {
         let bundle: URL
         var navigator: StoryNavigator
-        var onScreen: Manifest.Item?
         var played: [(src: String, still: String?)] = []
         var prefetched: [[String]] = []
         var ended = false
@@ -26,13 +25,9 @@ import Testing
 
         func show(_ step: PlaybackStep) {
             switch step {
-            case .item(_, let item):
-                onScreen = item
-                play(item.src, under: item.firstFrame)
-            case .transition(let transition, _):
-                play(transition.src, under: onScreen?.lastFrame)
-            case .end:
-                ended = true
+            case .item(_, let item): play(item.src, under: navigator.currentStill)
+            case .transition(let transition, _): play(transition.src, under: navigator.currentStill)
+            case .end: ended = true
             }
             prefetched.append(navigator.upcomingAssets(limit: 4))
         }

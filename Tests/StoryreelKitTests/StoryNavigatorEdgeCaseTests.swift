@@ -188,6 +188,36 @@ import Testing
         #expect(navigator.progress(elapsed: -1) == [1, 0, 0])
     }
 
+    /// From a QA pass: the README's player took a transition's still from the item it had last
+    /// shown, so a move back during a forward turn (which reverses it from the landing's first
+    /// frame) showed the story before's still under the turn. The navigator names the still.
+    @Test func theStillUnderEachStepIsTheFaceItsClipStartsFrom() {
+        var navigator = StoryNavigator(manifest: Samples.manifest(items: [2, 1], transitions: .both))
+        #expect(navigator.currentStill == "stills/s0-0-first.jpg")
+        _ = navigator.itemDidFinish()
+        #expect(navigator.currentStill == "stills/s0-1-first.jpg")
+        #expect(Samples.describe(navigator.itemDidFinish()) == "forward:s1#0")
+        #expect(navigator.currentStill == "stills/s0-1-last.jpg", "a forward turn starts from the last frame")
+        #expect(Samples.describe(navigator.tapBack()) == "backward:s0#0")
+        #expect(navigator.currentStill == "stills/s1-0-first.jpg", "the reversed turn starts where it was heading")
+        navigator.transitionDidFinish()
+        #expect(navigator.currentStill == "stills/s0-0-first.jpg")
+        for _ in 0..<3 { _ = navigator.tapForward() }
+        #expect(Samples.describe(navigator.current) == "end")
+        #expect(navigator.currentStill == nil)
+    }
+
+    /// From a QA pass: fed the transition clip's time, as the README's player does, the bar of
+    /// the item a turn lands on filled during the turn and dropped back to 0 when the item
+    /// started; the page keeps it at 0 while a transition plays.
+    @Test func progressKeepsTheLandingItemAtZeroWhileATransitionTurns() {
+        var navigator = StoryNavigator(manifest: Samples.manifest(items: [1, 2], transitions: .forward))
+        #expect(Samples.describe(navigator.itemDidFinish()) == "forward:s1#0")
+        #expect(navigator.progress(elapsed: 0.4) == [0, 0])
+        navigator.transitionDidFinish()
+        #expect(navigator.progress(elapsed: 0.4) == [0.2, 0])
+    }
+
     @Test func upcomingAssetsFollowPlayOrderWithTransitionsAndTheSwipeTarget() {
         let manifest = Samples.manifest(items: [2, 1])
         var navigator = StoryNavigator(manifest: manifest)
