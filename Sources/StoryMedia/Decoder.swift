@@ -33,6 +33,12 @@ public final class Decoder {
 
     let context: UnsafeMutablePointer<AVCodecContext>
     private let path: String
+    /// The container's colour tags (an MP4's `colr` box), given to a frame whose bitstream has
+    /// none: see ``receive(into:)``.
+    private let containerTransfer: AVColorTransferCharacteristic
+    private let containerPrimaries: AVColorPrimaries
+    private let containerSpace: AVColorSpace
+    private let containerRange: AVColorRange
 
     /// Opens a decoder for `stream` with frame threads on (`thread_count` 0 = automatic).
     ///
@@ -47,6 +53,10 @@ public final class Decoder {
     public init(stream: MediaStream, threads: Int = 0, skipping: Skipping = .none, strict: Bool = false) throws {
         path = stream.file.path
         let parameters = stream.parameters
+        containerTransfer = parameters.pointee.color_trc
+        containerPrimaries = parameters.pointee.color_primaries
+        containerSpace = parameters.pointee.color_space
+        containerRange = parameters.pointee.color_range
         let (width, height) = stream.codedSize
         if width != 0 || height != 0 {
             try PixelBudget.check(width: width, height: height, path: path)
@@ -83,12 +93,21 @@ public final class Decoder {
         return true
     }
 
-    /// Receives the next decoded frame into `frame`.
+    /// Receives the next decoded frame into `frame`. A colour tag the bitstream leaves
+    /// unspecified takes the container's: FFmpeg's HEVC decoder sets a frame's tags from the
+    /// VUI alone, so a clip tagged HLG only in its `colr` box (tags set in a stream copy) decoded
+    /// as untagged BT.601 and was not tone-mapped, while `inspect`, like MediaInfo, called it
+    /// HLG (a QA pass). The H.264 decoder already keeps the container's tags.
     public func receive(into frame: Frame) throws -> Output {
         let result = avcodec_receive_frame(context, frame.pointer)
         if result == cff_error_eagain() { return .needsInput }
         if result == cff_error_eof() { return .endOfStream }
         try check(result)
+        let tags = frame.pointer
+        if tags.pointee.color_trc == AVCOL_TRC_UNSPECIFIED { tags.pointee.color_trc = containerTransfer }
+        if tags.pointee.color_primaries == AVCOL_PRI_UNSPECIFIED { tags.pointee.color_primaries = containerPrimaries }
+        if tags.pointee.colorspace == AVCOL_SPC_UNSPECIFIED { tags.pointee.colorspace = containerSpace }
+        if tags.pointee.color_range == AVCOL_RANGE_UNSPECIFIED { tags.pointee.color_range = containerRange }
         return .frame
     }
 

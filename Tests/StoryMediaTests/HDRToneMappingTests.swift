@@ -44,6 +44,40 @@ import Testing
         #expect(psnr > PixelComparison.psnr(untouched, mapped) + 3, "closer to the chain than the raw signal")
     }
 
+    /// From a QA pass: colour tags set in a stream copy land in the MP4's `colr` box only, not
+    /// in the HEVC bitstream. `inspect` called such a clip HLG or PQ (as MediaInfo does), but
+    /// its frames decoded untagged, so the poster was the raw BT.601 reading, 21–23 dB from the
+    /// same clip tagged in its bitstream. The container's tags now fill what the bitstream
+    /// leaves unspecified.
+    @Test(arguments: ["arib-std-b67", "smpte2084"])
+    func tagsOnlyInTheContainerAreHonoured(transfer: String) throws {
+        let folder = try TemporaryFolder()
+        let untagged = folder.path("untagged.mp4")
+        let tagged = folder.path("tagged.mp4")
+        let containerOnly = folder.path("container-only.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=0.2",
+            "-vf", "scale=out_color_matrix=bt2020:out_range=tv,format=yuv420p10le",
+            "-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error", "-tag:v", "hvc1", untagged,
+        ])
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=0.2",
+            "-vf", "scale=out_color_matrix=bt2020:out_range=tv,format=yuv420p10le",
+            "-c:v", "libx265", "-preset", "ultrafast",
+            "-x265-params", "log-level=error:colorprim=bt2020:transfer=\(transfer):colormatrix=bt2020nc:range=limited",
+            "-tag:v", "hvc1", tagged,
+        ])
+        try HostileFiles.ffmpeg([
+            "-i", untagged, "-c", "copy", "-tag:v", "hvc1", "-color_primaries", "bt2020", "-color_trc", transfer,
+            "-colorspace", "bt2020nc", containerOnly,
+        ])
+        let expected = try ClipFrameSource(path: tagged).frame(at: 0, size: .width(320))
+        let frame = try ClipFrameSource(path: containerOnly).frame(at: 0, size: .width(320))
+        let raw = try ClipFrameSource(path: untagged).frame(at: 0, size: .width(320))
+        #expect(PixelComparison.psnr(frame.pixels, expected.pixels) >= 45, "read as the bitstream-tagged clip")
+        #expect(PixelComparison.psnr(raw.pixels, expected.pixels) < 30, "the test can tell the two apart")
+    }
+
     @Test func curvesMatchTheirDefinitions() {
         #expect(abs(HDRToneMapper.hlgInverseOETF(0.5) - 1.0 / 12) < 1e-6)
         #expect(abs(HDRToneMapper.hlgInverseOETF(1) - 1) < 1e-4)
