@@ -191,8 +191,9 @@ public final class ClipFrameSource {
     /// fade-in, a title card), keyframes of the rest of the clip's first half are tried the same
     /// way. When they are too, the first half (at most its first 3 s) is decoded in order,
     /// non-key frames included, and about 8 frames evenly spread in time are tried; then, the
-    /// same way, the rest of the first half up to 10 s. When every candidate is dropped, the one
-    /// with the most contrast is used (the first frame of an all-black clip).
+    /// same way, the rest of the first half up to 10 s; then the keyframes of the second half.
+    /// When every candidate is dropped, the one with the most contrast is used (the first frame
+    /// of an all-black clip).
     public func posterFrame(size: FrameSize) throws -> RGBAImageBuffer {
         try MediaError.naming(path) { try pickPoster(size: size) }
     }
@@ -226,6 +227,13 @@ public final class ClipFrameSource {
                 count: ClipFrameSource.sequentialCandidateCount)
             chosen = FrameStatistics.typicalIndex(of: decoded.map(\.statistics)).map { $0 + candidates.count }
             candidates += decoded
+        }
+        if chosen == nil, duration != nil {
+            // The whole first half is uninformative (a 3 s clip whose first 2 s are black): the
+            // keyframes of the rest of the clip. A QA pass got a black poster in silence.
+            let rest = try posterCandidates(after: clipDuration / 2, through: clipDuration, limit: limit)
+            chosen = FrameStatistics.typicalIndex(of: rest.map(\.statistics)).map { $0 + candidates.count }
+            candidates += rest
         }
         guard !candidates.isEmpty else { throw MediaError(.invalidMedia, path: path, "no decodable video frame") }
         let pick = chosen ?? FrameStatistics.leastUninformativeIndex(of: candidates.map(\.statistics)) ?? 0

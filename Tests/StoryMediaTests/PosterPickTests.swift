@@ -95,6 +95,30 @@ import Testing
         #expect(PixelComparison.psnr(poster.pixels, reference) >= 30)
     }
 
+    /// From a QA pass: 2 s of black then 1 s of content, keyframes at 0 and 2 s. Every try
+    /// stayed in the clip's first half, so the poster was black, in silence (exit 0); the
+    /// second half's keyframes are the last try.
+    @Test func contentOnlyInTheSecondHalfIsThePoster() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.path("late-content.mp4")
+        let made = try TestEnvironment.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i",
+                "color=c=black:s=180x320:r=30:d=2[k];testsrc2=s=180x320:r=30:d=1[c];[k][c]concat=n=2:v=1:a=0",
+                "-c:v", "libx264", "-x264-params", "keyint=300:min-keyint=300:scenecut=0",
+                "-force_key_frames", "2", "-pix_fmt", "yuv420p", clip,
+            ])
+        try #require(made.status == 0, "\(made.stderr)")
+        let source = try ClipFrameSource(path: clip)
+        let poster = try source.posterFrame(size: .width(90))
+        #expect(!FrameStatistics(of: poster).isUninformative, "not the black intro")
+        let shown = try #require(source.lastFrameTime)
+        #expect(shown >= 2, "poster at \(shown) s")
+        let reference = try FFmpegReference.frame(clip, at: max(0, shown - 0.001), width: 90, height: 160)
+        #expect(PixelComparison.psnr(poster.pixels, reference) >= 30)
+    }
+
     /// Pixel spread: a texture over the whole picture counts as detail even when the averaged copy
     /// is flat; a thin strip of detail on a blank picture does not.
     @Test func pixelSpreadTellsATextureFromAStrip() {
