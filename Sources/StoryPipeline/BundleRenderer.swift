@@ -165,6 +165,9 @@ public struct BundleRenderer: Sendable {
             // CI job given only broken uploads got a folder that looked like a bundle).
             let removed =
                 bareOutput.map { BundleFolder.removeUnplayedBundle(output, madeAs: $0, ledger: ledger) } ?? false
+            // What it rendered was removed with the bundle: "rendered 1" beside "no bundle was
+            // made" read as a contradiction (a QA pass).
+            if removed { result.rendered = 0 }
             result.warnings.append(
                 "nothing plays: every story was skipped, so "
                     + (removed

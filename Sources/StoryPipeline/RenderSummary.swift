@@ -22,11 +22,14 @@ public struct RenderSummary: Sendable {
     /// What the input held that was ignored (unknown keys in `story.json` or the spec), one line each.
     public var warnings: [String] = []
 
-    /// The `--json` summary object.
+    /// The `--json` summary object: the counts, the seconds, and `manifest`, the manifest's
+    /// path or null when the run wrote none (a shard, or nothing plays), so a script can tell a
+    /// render in which nothing plays from one that skipped some clips without reading stderr.
     public var json: JSONValue {
         .object([
             ("rendered", .int(rendered)), ("cached", .int(cached)), ("skipped", .int(skipped.count)),
             ("seconds", .number((seconds * 1000).rounded() / 1000)),
+            ("manifest", manifestPath.map { .string($0) } ?? .null),
         ])
     }
 }

@@ -9,8 +9,9 @@ import Testing
 @Suite struct NothingPlaysTests {
     @Test func aRenderInWhichNothingPlaysLeavesTheManifestAndPrunesNothing() throws {
         let fixture = try BundleFixture()
-        let (first, _) = try fixture.render(into: "reel")
+        let (first, firstSummary) = try fixture.render(into: "reel")
         #expect(first.status == 0, "\(first.stderr)")
+        #expect(firstSummary["manifest"] as? String == fixture.folder.path("reel/manifest.json"))
         let manifest = try fixture.manifestBytes("reel")
         let outputs = fixture.outputs("reel")
         let stories = try FileManager.default.contentsOfDirectory(atPath: fixture.stories)
@@ -28,6 +29,8 @@ import Testing
                 "storyreel: warning: nothing plays: every story was skipped, so the manifest was left as it was, "
                     + "and nothing was pruned"), "\(result.stderr)")
         #expect((summary["skipped"] as? Int ?? 0) > 0)
+        // From a QA pass: --json could not tell this from a render that skipped some clips.
+        #expect(summary["manifest"] is NSNull, "no manifest was written: \(summary)")
         #expect(try fixture.manifestBytes("reel") == manifest, "the manifest is left as it was")
         #expect(fixture.outputs("reel") == outputs, "nothing is pruned")
         // A shard keeps the settings as they were too: its --no-player was kept, and the next
@@ -71,6 +74,9 @@ import Testing
         let undecodable = try TestEnvironment.storyreel(["render", stories, "-o", out])
         #expect(
             undecodable.status == 65 && undecodable.stderr.contains("so no bundle was made"), "\(undecodable.stderr)")
+        // What it copied went with the bundle: a QA pass read "rendered 1" beside "no bundle".
+        #expect(
+            undecodable.stderr.contains("storyreel: note: rendered 0, cached 0, skipped 2"), "\(undecodable.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out) == [".lock"])
         // An empty folder given as OUT is bare too (a re-check: it kept the copies and skeleton).
         try FileManager.default.removeItem(atPath: out)
