@@ -24,6 +24,8 @@ public enum InterruptCleanup {
     private static let installed = Mutex(false)
     /// Held by ``deferringInterrupts(_:)``'s body; the cleanup waits for it.
     private static let criticalSection = Mutex(())
+    /// What ``onInterrupt(_:)`` registered, by token.
+    private static let actions = Mutex<(next: Int, byToken: [Int: @Sendable () -> Void])>((0, [:]))
 
     /// Ignores SIGXFSZ and SIGPIPE (see ``install()``): also for what runs before it, such as
     /// `--help` into a pipe whose reader stopped.
@@ -94,6 +96,24 @@ public enum InterruptCleanup {
         registry.withLock { $0.folders.removeAll { $0 == path } }
     }
 
+    /// Registers `action` to run on an interrupt, before the temporary files and empty folders
+    /// are removed (it may itself write a file atomically: a render records the outputs it
+    /// finished, which were otherwise never in its ledger, so `--prune` could not remove them);
+    /// returns a token for ``removeInterruptAction(_:)``. Keep `action` short: the process
+    /// exits only once it has returned.
+    public static func onInterrupt(_ action: @escaping @Sendable () -> Void) -> Int {
+        actions.withLock { actions in
+            defer { actions.next += 1 }
+            actions.byToken[actions.next] = action
+            return actions.next
+        }
+    }
+
+    /// Forgets the action ``onInterrupt(_:)`` registered as `token`.
+    public static func removeInterruptAction(_ token: Int) {
+        _ = actions.withLock { $0.byToken.removeValue(forKey: token) }
+    }
+
     /// Runs `body` with interrupts held off: one arriving meanwhile is handled once `body` has
     /// returned, so `body` finishes what must not be cut in half (moving a run's finished files
     /// into place and keeping them) and the cleanup then sees its end state. Keep `body` short;
@@ -114,7 +134,8 @@ public enum InterruptCleanup {
         return unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 
-    /// The watcher thread: waits for one of `signals`, removes what is registered, and dies of
+    /// The watcher thread: waits for one of `signals`, runs the ``onInterrupt(_:)`` actions,
+    /// removes what is registered, and dies of
     /// the signal while still holding the lock, so no other thread creates a file after the
     /// cleanup.
     private static func waitForSignal(among signals: sigset_t) {
@@ -122,6 +143,7 @@ public enum InterruptCleanup {
         var received: Int32 = 0
         while sigwait(&signals, &received) != 0 {}
         criticalSection.withLock { _ in
+            for action in actions.withLock({ $0.byToken.sorted { $0.key < $1.key }.map(\.value) }) { action() }
             registry.withLock { registry in
                 for file in registry.files { unlink(file) }
                 for folder in registry.folders.reversed() { rmdir(folder) }

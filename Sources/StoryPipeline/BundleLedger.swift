@@ -52,6 +52,9 @@ public final class BundleLedger: Sendable {
     private let fileName: String
     private let entries: Mutex<[String: Entry]>
     private let mergedFiles: [String]
+    /// The outputs being made now, with the hash a clip copy is known by (nil for the others):
+    /// see ``willMake(_:)``.
+    private let inFlight = Mutex<[String: String?]>([:])
 
     /// Reads every ledger file of `bundle`; this writer (a full render, or `shard`) saves to its
     /// own file.
@@ -168,6 +171,36 @@ public final class BundleLedger: Sendable {
         if state == .changed { return false }
         forget(relative)
         return state == .current && unlink(BundlePaths.join(bundle, relative)) == 0
+    }
+
+    /// Notes that `outputs` (bundle-relative, each with a clip copy's known SHA-256) are being
+    /// made, by one batch of work units that records them all once the batch is done; an
+    /// interrupt meanwhile records those that have taken their names (``saveOnInterrupt()``).
+    public func willMake(_ outputs: [(relative: String, sha256: String?)]) {
+        inFlight.withLock { inFlight in
+            for output in outputs { inFlight[output.relative] = output.sha256 }
+        }
+    }
+
+    /// Notes that the batch that made `relatives` is done with them (recorded or failed).
+    public func doneMaking(_ relatives: [String]) {
+        inFlight.withLock { inFlight in
+            for relative in relatives { inFlight.removeValue(forKey: relative) }
+        }
+    }
+
+    /// On an interrupt: records the outputs being made that have taken their names (a still
+    /// finished before the transition of its batch) and saves. Without it the outputs of an
+    /// interrupted run were in no ledger (it is saved at the end), so no `--prune` removed them
+    /// (a QA pass). Nothing is thrown: the process is about to die of the signal.
+    public func saveOnInterrupt() {
+        for (relative, sha256) in inFlight.withLock({ $0 }) {
+            guard FileStamp(path: BundlePaths.join(bundle, relative), followingLinks: false)?.isRegularFile == true,
+                entries.withLock({ $0[relative] }) == nil
+            else { continue }
+            try? record(relative, sha256: sha256)
+        }
+        try? save()
     }
 
     /// Writes this writer's ledger file (staged in `.storyreel/`); a full render also removes

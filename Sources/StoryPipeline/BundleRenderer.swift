@@ -94,6 +94,11 @@ public struct BundleRenderer: Sendable {
         let privateFolder = BundlePaths.join(output, BundlePaths.privateFolder)
         let cache = StatCache(file: BundlePaths.join(privateFolder, StatCache.fileName))
         let ledger = BundleLedger(bundle: output, shard: options.shard)
+        // An interrupt (Ctrl-C, a CI job's SIGTERM) records what the run finished: its outputs
+        // were otherwise in no ledger, so --prune kept them for good (a QA pass). A SIGKILL
+        // still leaves them unrecorded, until a run that needs their keys adopts them.
+        let recordOnInterrupt = InterruptCleanup.onInterrupt { ledger.saveOnInterrupt() }
+        defer { InterruptCleanup.removeInterruptAction(recordOnInterrupt) }
         var summary = RenderSummary()
         summary.warnings = storyInput.warnings
         let (saved, unreadable) = BundleSettings.load(in: output)

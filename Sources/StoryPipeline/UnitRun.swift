@@ -179,6 +179,8 @@ struct UnitRun {
                         for unit in batch { progress(counter.finish("\(unit.kind.rawValue) \(unit.title)")) }
                     }
                 }
+                ledger.willMake(batch.map { ($0.output, $0.kind == .clip ? $0.key : nil) })
+                defer { ledger.doneMaking(batch.map(\.output)) }
                 return Result {
                     try worker.make(batch)
                     for unit in batch { try ledger.record(unit.output, sha256: unit.kind == .clip ? unit.key : nil) }

@@ -103,6 +103,36 @@ import Testing
         }
     }
 
+    /// The files in `out`'s output folders, as bundle-relative paths (not temporary files).
+    func outputs(in out: String) -> Set<String> {
+        let folders = ["clips", "posters", "thumbs", "stills", "avatars", "transitions"]
+        return Set(
+            folders.flatMap { name in
+                ((try? FileManager.default.contentsOfDirectory(atPath: "\(out)/\(name)")) ?? [])
+                    .filter { !TemporaryFile.isTemporaryName($0) }.map { "\(name)/\($0)" }
+            })
+    }
+
+    /// From a QA pass: an interrupted render's finished outputs were in no ledger (it is saved
+    /// at the end), so no later `--prune` removed them: stale files shipped with the bundle. An
+    /// interrupt now records them first.
+    @Test func anInterruptedRunsOutputsAreRecordedSoPruneRemovesThem() throws {
+        let out = folder.path("reel")
+        let stories = TestEnvironment.sample("stories")
+        let first = try TestEnvironment.storyreel(["render", stories, "-o", out, "--size", "90x160", "--quiet"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let kept = outputs(in: out)
+        // Once a poster at the new size is in place: a clip's images are whole files when named.
+        func newPosters() -> Int { outputs(in: out).subtracting(kept).filter { $0.hasPrefix("posters/") }.count }
+        try interrupt(["render", stories, "-o", out, "--size", "1080x1920", "--jobs", "1"], with: SIGTERM) {
+            newPosters() >= 1
+        }
+        #expect(newPosters() >= 1, "the interrupted run finished some outputs")
+        let pruned = try TestEnvironment.storyreel(["render", stories, "-o", out, "--prune"])
+        #expect(pruned.status == 0, "\(pruned.stderr)")
+        #expect(outputs(in: out) == kept, "\(outputs(in: out).subtracting(kept).sorted())")
+    }
+
     /// From the QA pass: the old render saved changed settings before it rendered anything, so
     /// an interrupted run (a mistyped flag, then Ctrl-C) changed the bundle's settings for good,
     /// with no note ever printed. They are saved once the units ran.
