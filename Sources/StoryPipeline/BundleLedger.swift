@@ -200,6 +200,9 @@ public final class BundleLedger: Sendable {
             else { continue }
             try? record(relative, sha256: sha256)
         }
+        // A first run interrupted before it finished anything leaves no ledger (its `.storyreel/`
+        // then goes with the other empty folders it made).
+        guard !mergedFiles.isEmpty || !entries.withLock({ $0.isEmpty }) else { return }
         try? save()
     }
 
