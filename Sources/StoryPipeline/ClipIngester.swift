@@ -59,10 +59,11 @@ public struct ClipIngester: Sendable {
         defer { withExtendedLifetime(lock) {} }
         // Again under the lock: a link may have been put there meanwhile.
         try checkStoryFolder(folder)
-        // Made here, the story folder is taken away again when no clip went into it (or by an
-        // interrupt while it is empty).
+        // A new story's folder is made only once its first clip has been inspected, just before
+        // the copy goes in: made first, it stood empty while the upload was inspected, and a
+        // render listing the stories then skipped it as a story with no clip (65; a QA pass).
+        // It is taken away again when no clip went into it (or by an interrupt while it is empty).
         var created = CreatedOutputs()
-        try created.createFolder(folder)
         defer { created.removeAll() }
         TemporaryFile.removeStale(in: folder)
         let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
@@ -85,7 +86,7 @@ public struct ClipIngester: Sendable {
             return nil
         }
         var sequence = ClipIngester.sequenceStart(of: existing)
-        let nameLimit = FileNameLength.limit(in: folder)
+        let nameLimit = FileNameLength.limit(in: FileStamp(path: folder) != nil ? folder : storiesFolder)
         func ingestOne(_ clip: String) -> IngestOutcome {
             do {
                 let (stamp, container, concern) = try inspectUpload(clip)
@@ -98,6 +99,7 @@ public struct ClipIngester: Sendable {
                     if let name = alreadyPresent(sha: hash, size: stamp.size) { return .alreadyPresent(name: name) }
                     check.sha256 = hash
                 }
+                try created.createFolder(folder)
                 let name = try place(
                     clip, container: container, check: check, in: folder, nameLimit: nameLimit, after: &sequence)
                 sizes[name] = stamp.size

@@ -133,6 +133,41 @@ import Testing
 
     // The old code followed the link and wrote the clip into the folder outside STORIES (exit 0),
     // which render then skipped as leading outside the stories input.
+    /// From a QA pass: a new story's folder was made before its upload was inspected, so for
+    /// 30–190 ms it stood empty, and a render listing the stories then skipped it as a story
+    /// with no clip (65). It is made just before the copy goes in, so a render finds it holding
+    /// the copy, which it leaves out with a warning (exit 0). The ingest is stopped as soon as
+    /// the folder appears, and the render runs while it is stopped.
+    @Test func aNewStorysFolderIsNeverEmptyWhileItsClipIsInspected() throws {
+        let fixture = try BundleFixture()
+        let folder = "\(fixture.stories)/newcomer"
+        let ingest = Process()
+        ingest.executableURL = URL(fileURLWithPath: TestEnvironment.storyreelBinary)
+        ingest.arguments = [
+            "ingest", TestEnvironment.sample("iphone-hevc-hdr.mov"), "--story", "newcomer", "--into", fixture.stories,
+            "--quiet",
+        ]
+        try ingest.run()
+        defer {
+            kill(ingest.processIdentifier, SIGCONT)
+            ingest.waitUntilExit()
+        }
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, ingest.isRunning, !FileManager.default.fileExists(atPath: folder) { usleep(200) }
+        try #require(kill(ingest.processIdentifier, SIGSTOP) == 0)
+        // The folder and the temporary copy come a few system calls apart: let it run on a little.
+        for _ in 0..<3 where ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).isEmpty {
+            kill(ingest.processIdentifier, SIGCONT)
+            usleep(1000)
+            kill(ingest.processIdentifier, SIGSTOP)
+        }
+        let contents = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        #expect(!contents.isEmpty, "the new story's folder holds the copy going in")
+        let (render, _) = try fixture.render(into: "reel")
+        #expect(render.status == 0, "\(render.stderr)")
+        #expect(!render.stderr.contains("no playable clip"), "\(render.stderr)")
+    }
+
     @Test func storyFolderLinkedOutsideStoriesIsRefusedAndNothingIsWritten() throws {
         let fixture = try BundleFixture()
         let elsewhere = fixture.folder.path("elsewhere")
