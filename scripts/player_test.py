@@ -14,7 +14,9 @@ and checks the page there and once from file://. Screenshots go to build/player/
 under build/player/worker-N/, take the tests one at a time from one queue.
 """
 
+import base64
 import functools
+import hashlib
 import http.server
 import json
 import math
@@ -46,7 +48,8 @@ FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-c
            "missing-transition": "missing-transition", "no-stills": "no-stills", "version-2": "version-2",
            "no-version": "no-version", "version-0.5": "version-0.5", "hevc-transitions": "hevc-transitions",
            "missing-stills": "missing-stills", "one-item-ben_k": "one-item-ben_k", "never-arrives": "never-arrives",
-           "missing-avatar": "missing-avatar"}
+           "missing-avatar": "missing-avatar", "no-user": "no-user", "null-manifest": "null-manifest",
+           "csp-hashes": "csp-hashes", "csp-self": "csp-self"}
 # Right-to-left display names for the rtl bundle, each ending in punctuation, whose place shows
 # the direction: on the left of the name when it is laid out right to left.
 RTL_NAMES = {"ana.lima": "\u0644\u064a\u0644\u0649 \u062d\u0633\u0646!", "ben_k": "\u05d3\u05e0\u05d4 \u05db\u05d4\u05df!"}
@@ -236,11 +239,15 @@ def setUpModule():
     make_variant_bundle("no-stills", lambda manifest: [
         item.pop(key) for story in manifest["stories"] for item in story["items"] for key in ("firstFrame", "lastFrame")])
     make_variant_bundle("version-2", lambda manifest: manifest.update(version=2))
-    make_variant_bundle("no-version", lambda manifest: manifest.pop("version"))
+    make_variant_bundle("no-version", lambda manifest: manifest.pop("version"), embedded=True)
+    make_variant_bundle("no-user", lambda manifest: manifest["stories"][0].pop("user"))
+    make_variant_bundle("null-manifest", lambda manifest: manifest.clear())
     make_variant_bundle("version-0.5", lambda manifest: manifest.update(version=0.5))
     make_variant_bundle("one-item-ben_k", lambda manifest: manifest["stories"][1].update(
         items=manifest["stories"][1]["items"][:1]))
     make_variant_bundle("missing-stills", break_stills)
+    make_csp_bundle("csp-hashes", "default-src 'self'; script-src {script}; style-src {style}; img-src 'self' data:")
+    make_csp_bundle("csp-self", "default-src 'self'")
     make_variant_bundle("missing-avatar", lambda manifest: manifest["stories"][1]["user"].update(
         avatar="avatars/not-there.jpg"))
     make_variant_bundle("hevc-transitions", lambda manifest: [
@@ -269,10 +276,10 @@ def tearDownModule():
     SERVER.shutdown()
 
 
-def make_variant_bundle(name, change):
-    """The demo bundle with its manifest changed by `change`. Its index.html is the demo's,
-    embedding the demo's manifest: the page plays the changed one only because, served over
-    HTTP, it fetches manifest.json."""
+def make_variant_bundle(name, change, embedded=False):
+    """The demo bundle with its manifest changed by `change` (emptied: served as `null`). Its
+    index.html is the demo's, embedding the demo's manifest (the page plays the changed one
+    because, served over HTTP, it fetches manifest.json), or with `embedded` the changed one."""
     demo, folder = os.path.join(OUT, "demo"), os.path.join(OUT, FOLDERS[name])
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
@@ -282,9 +289,34 @@ def make_variant_bundle(name, change):
     manifest = json.loads(json.dumps(MANIFESTS["demo"]))
     change(manifest)
     with open(os.path.join(folder, "manifest.json"), "w") as file:
-        json.dump(manifest, file)
-    shutil.copy(os.path.join(demo, "index.html"), os.path.join(folder, "index.html"))
+        json.dump(manifest or None, file)
+    with open(os.path.join(demo, "index.html")) as file:
+        page = file.read()
+    if embedded:
+        start = page.index('<script type="application/json" id="manifest">') + len(
+            '<script type="application/json" id="manifest">')
+        page = page[:start] + json.dumps(manifest) + page[page.index("</script>", start):]
+    with open(os.path.join(folder, "index.html"), "w") as file:
+        file.write(page)
     MANIFESTS[name] = manifest
+
+
+def make_csp_bundle(name, policy):
+    """The demo bundle under a Content-Security-Policy (a `<meta>` first in the head), `policy`
+    with `{script}` and `{style}` standing for the hashes of the page's inline script and style."""
+    make_variant_bundle(name, lambda manifest: None)
+    path = os.path.join(OUT, FOLDERS[name], "index.html")
+    with open(path) as file:
+        page = file.read()
+
+    def digest(tag):
+        start = page.index(">", page.index(f"<{tag}>")) + 1
+        body = page[start:page.index(f"</{tag}>", start)]
+        return "'sha256-" + base64.b64encode(hashlib.sha256(body.encode()).digest()).decode() + "'"
+    content = policy.format(script=digest("script"), style=digest("style"))
+    page = page.replace("<head>", f'<head>\n<meta http-equiv="Content-Security-Policy" content="{content}">', 1)
+    with open(path, "w") as file:
+        file.write(page)
 
 
 def break_stills(manifest):
@@ -1152,11 +1184,52 @@ class PlayerPageTests(unittest.TestCase):
         message = DRIVER.execute_script("const p = document.getElementById('empty'); return p.hidden ? '' : p.textContent")
         self.assertEqual(message, "This bundle's manifest has no version this player reads (1).")
         # The next QA pass: the page played versions 0, -1 and 0.5 (anything up to 1), which
-        # StoryreelKit and validate refuse.
+        # StoryreelKit and validate refuse. Served, such a body is no manifest this page reads:
+        # the embedded copy plays, as for a body that is not JSON.
         self.load("version-0.5")
-        self.assertEqual(DRIVER.execute_script("return document.querySelectorAll('.story').length"), 0)
-        message = DRIVER.execute_script("const p = document.getElementById('empty'); return p.hidden ? '' : p.textContent")
-        self.assertEqual(message, "This bundle's manifest has no version this player reads (1).")
+        self.assertEqual(len(self.row()), len(MANIFESTS["demo"]["stories"]))
+
+    def test_under_a_hash_based_csp_the_layers_keep_their_order(self):
+        # From a QA pass: a CSP allowing the page's script and style by hash dropped the layers'
+        # style="z-index:N" attributes, and the cube turned under the outgoing still.
+        self.load("csp-hashes")
+        order = DRIVER.execute_script(
+            "return ['stillA', 'stillB', 'videoA', 'videoB', 'cube']"
+            ".map((id) => getComputedStyle(document.getElementById(id)).zIndex)")
+        self.assertEqual(order, ["1", "2", "3", "4", "5"])
+        self.assertEqual([entry for entry in DRIVER.get_log("browser") if entry["level"] == "SEVERE"], [])
+
+    def test_a_page_whose_script_is_blocked_says_what_it_needs(self):
+        # From a QA pass: under `default-src 'self'` the page showed an empty row and stray
+        # buttons, and never said that nothing could play.
+        DRIVER.get(f"{BASE}/{FOLDERS['csp-self']}/index.html")
+        note = DRIVER.find_element("id", "needsScript")
+        self.wait_for("return arguments[0].getBoundingClientRect().height > 0 "
+                      "&& getComputedStyle(arguments[0]).visibility === 'visible'", 5, note)
+        self.assertIn("Content-Security-Policy", note.text)
+        DRIVER.get_log("browser")
+        self.load("demo")
+        self.assertEqual(DRIVER.execute_script("return document.getElementById('needsScript')"), None)
+
+    def test_reset_clears_only_this_bundles_seen_state(self):
+        # From a QA pass: reset removed every bundle's seen state on the origin, and threw where
+        # storage is blocked.
+        first = MANIFESTS["demo"]["stories"][0]
+        self.load("demo", seen_ids=[item["id"] for item in first["items"]] + ["0123456789abcdef"])
+        DRIVER.find_element("id", "reset").click()
+        kept = DRIVER.execute_script(
+            "return Object.keys(localStorage).filter((key) => key.startsWith('storyreel.seen.')).sort()")
+        self.assertEqual(kept, ["storyreel.seen.0123456789abcdef"])
+
+    def test_a_served_body_that_is_json_but_no_manifest_plays_the_embedded_copy(self):
+        # From a QA pass: `null`, or a story without its user, threw a TypeError and left a blank
+        # page that never became ready.
+        for name in ("no-user", "null-manifest"):
+            self.load(name)
+            self.assertEqual([story for story, _ in self.row()],
+                             [story["id"] for story in MANIFESTS["demo"]["stories"]], name)
+            errors = [entry for entry in DRIVER.get_log("browser") if entry["level"] == "SEVERE"]
+            self.assertEqual(errors, [], name)
 
     def test_a_hidden_page_pauses_and_plays_again_when_shown(self):
         # The old page played on in a background tab: items ended, transitions ran and stories

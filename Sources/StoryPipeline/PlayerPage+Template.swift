@@ -97,23 +97,34 @@ extension PlayerPage {
         @keyframes spin { to { transform: rotate(360deg); } }
         @media (prefers-reduced-motion: reduce) { .loading { animation: none; border-color: rgba(255,255,255,.8); } }
         [hidden] { display: none !important; }
+        /* The layers' order and the margins are here, not in style attributes, which a
+           Content-Security-Policy without 'unsafe-hashes' drops (a QA pass: the cube played
+           under the outgoing still). */
+        #stillA { z-index: 1; } #stillB { z-index: 2; } #videoA, #videoC, #videoD { z-index: 3; }
+        #videoB { z-index: 4; } #cube { z-index: 5; }
+        #caption { margin: 0; } #endcard p { margin: 0 0 8px; }
+        /* Shown only when the script has not run 2 s on (blocked, or JavaScript off). */
+        .needs-script { animation: appear 0s 2s both; }
+        @keyframes appear { from { visibility: hidden; } to { visibility: visible; } }
         .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
         </style>
         </head>
         <body>
         <div class="top"><h1>Stories</h1><button type="button" class="link" id="reset" aria-label="Reset seen stories">reset</button></div>
+        <p class="needs-script" id="needsScript">This player needs JavaScript, with the page's inline script and
+          style allowed: see "The player page" in storyreel's README for the Content-Security-Policy it needs.</p>
         <ul class="row" id="row" aria-label="Stories"></ul>
         <p class="empty" id="empty" hidden>No stories in this bundle.</p>
         <div class="viewer" id="viewer" role="dialog" aria-modal="true" aria-label="Story viewer">
           <div class="frame" id="frame" role="group" tabindex="-1">
             <div class="stage" id="stage">
-              <img class="layer" id="stillA" alt="" style="z-index:1">
-              <img class="layer" id="stillB" alt="" style="z-index:2">
-              <video class="layer" id="videoA" aria-hidden="true" playsinline muted preload="auto" style="z-index:3"></video>
-              <video class="layer" id="videoB" aria-hidden="true" playsinline muted preload="auto" style="z-index:4"></video>
-              <video class="layer" id="videoC" aria-hidden="true" playsinline muted preload="metadata" style="z-index:3"></video>
-              <video class="layer" id="videoD" aria-hidden="true" playsinline muted preload="metadata" style="z-index:3"></video>
-              <video class="layer" id="cube" aria-hidden="true" playsinline muted preload="auto" style="z-index:5"></video>
+              <img class="layer" id="stillA" alt="">
+              <img class="layer" id="stillB" alt="">
+              <video class="layer" id="videoA" aria-hidden="true" playsinline muted preload="auto"></video>
+              <video class="layer" id="videoB" aria-hidden="true" playsinline muted preload="auto"></video>
+              <video class="layer" id="videoC" aria-hidden="true" playsinline muted preload="metadata"></video>
+              <video class="layer" id="videoD" aria-hidden="true" playsinline muted preload="metadata"></video>
+              <video class="layer" id="cube" aria-hidden="true" playsinline muted preload="auto"></video>
             </div>
             <div class="zones" id="zones">
               <button type="button" class="zone back" id="back" aria-label="Previous item"></button>
@@ -123,7 +134,7 @@ extension PlayerPage {
               <div class="bars" id="bars" aria-hidden="true"></div>
               <div class="head">
                 <img id="headAvatar" alt="">
-                <p class="who" id="caption" aria-live="polite" style="margin:0"><span class="name" id="name" dir="auto"></span><span class="sr">, item </span><span class="count" id="count"></span></p>
+                <p class="who" id="caption" aria-live="polite"><span class="name" id="name" dir="auto"></span><span class="sr">, item </span><span class="count" id="count"></span></p>
                 <button type="button" class="icon" id="pause" aria-label="Pause"></button>
                 <button type="button" class="icon" id="sound" aria-label="Unmute"></button>
                 <button type="button" class="icon" id="close" aria-label="Close"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg></button>
@@ -132,7 +143,7 @@ extension PlayerPage {
             <div class="tapplay" id="tapToPlay" hidden><p role="status"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 5l12 7-12 7z"/></svg>Tap to play</p></div>
             <div class="loading" id="loading" role="status" hidden><span class="sr">Loading</span></div>
             <p class="note" id="note" role="status" hidden>This clip can't play in this browser.</p>
-            <div class="endcard" id="endcard" hidden><p role="status" style="margin:0 0 8px">You're all caught up.</p>
+            <div class="endcard" id="endcard" hidden><p role="status">You're all caught up.</p>
               <button type="button" class="link" id="closeEnd" aria-label="Close the viewer">close</button></div>
           </div>
         </div>
@@ -146,6 +157,7 @@ extension PlayerPage {
           const store = {
             get(key) { try { return localStorage.getItem(key); } catch (e) { return null; } },
             set(key, value) { try { localStorage.setItem(key, value); } catch (e) { /* private mode */ } },
+            remove(key) { try { localStorage.removeItem(key); } catch (e) { /* storage blocked */ } },
           };
           const isSeen = (id) => store.get(SEEN + id) === '1';
           const reducedMotion = window.matchMedia ? matchMedia('(prefers-reduced-motion: reduce)') : { matches: false };
@@ -776,11 +788,10 @@ extension PlayerPage {
           });
           $('close').addEventListener('click', close);
           $('closeEnd').addEventListener('click', close);
+          // This bundle's items only (a QA pass: it cleared every bundle's on the origin, and threw
+          // where storage is blocked, in a sandboxed frame).
           $('reset').addEventListener('click', () => {
-            for (let i = localStorage.length - 1; i >= 0; i--) {
-              const key = localStorage.key(i);
-              if (key && key.startsWith(SEEN)) localStorage.removeItem(key);
-            }
+            for (const story of manifest.stories) for (const item of story.items) store.remove(SEEN + item.id);
             renderRow();
           });
           // The keys that move, and the event each is; ↓ and ↑ are the swipes' (an a11y QA pass:
@@ -927,23 +938,48 @@ extension PlayerPage {
             close,
           };
 
+          // True when `m` holds, with their types, the fields this page reads. A served body that is
+          // JSON but not such a manifest (null, {"version": 1}, a story without its user) plays the
+          // embedded copy, as one that is not JSON does (a QA pass: a TypeError left a blank page).
+          function isReadable(m) {
+            const text = (v) => typeof v === 'string';
+            const optionalText = (v) => v === undefined || v === null || text(v);
+            return m !== null && typeof m === 'object' && m.version === 1 && Array.isArray(m.stories)
+              && Array.isArray(m.transitions)
+              && m.stories.every((s) => s !== null && typeof s === 'object' && text(s.id) && Array.isArray(s.items)
+                && s.user !== null && typeof s.user === 'object' && text(s.user.handle) && text(s.user.displayName)
+                && optionalText(s.user.avatar)
+                && s.items.every((i) => i !== null && typeof i === 'object' && text(i.id) && text(i.src)
+                  && typeof i.duration === 'number' && text(i.poster) && text(i.thumbnail)
+                  && optionalText(i.firstFrame) && optionalText(i.lastFrame)))
+              && m.transitions.every((t) => t !== null && typeof t === 'object' && text(t.from) && text(t.to)
+                && text(t.src) && (t.direction === 'forward' || t.direction === 'backward'));
+          }
+          const isNewer = (m) => m !== null && typeof m === 'object' && Number.isInteger(m.version) && m.version > 1;
+
           async function main() {
+            $('needsScript').remove();
             manifest = JSON.parse($('manifest').textContent);
             if (location.protocol === 'http:' || location.protocol === 'https:') {
               try {
                 const controller = new AbortController();
                 const timer = setTimeout(() => controller.abort(), PATIENCE.manifest);
                 const response = await fetch('manifest.json', { cache: 'no-cache', signal: controller.signal });
-                if (response.ok) manifest = await response.json();
+                if (response.ok) {
+                  const served = await response.json();
+                  if (isReadable(served) || isNewer(served)) manifest = served;
+                }
                 clearTimeout(timer);
               } catch (e) { /* the embedded copy: an error, not JSON, or no answer in time */ }
             }
             // A manifest of a version this page does not read is not guessed at (StoryreelKit
             // refuses it too): newer than 1, or not a whole number from 1 on (0, -1, 0.5).
-            if (!Number.isInteger(manifest.version) || manifest.version !== 1) {
-              $('empty').textContent = Number.isInteger(manifest.version) && manifest.version > 1
+            if (!isReadable(manifest)) {
+              $('empty').textContent = isNewer(manifest)
                 ? `This bundle's manifest is version ${manifest.version}, newer than this player reads (1).`
-                : "This bundle's manifest has no version this player reads (1).";
+                : manifest !== null && typeof manifest === 'object' && manifest.version === 1
+                  ? "This bundle's manifest is not one this player reads."
+                  : "This bundle's manifest has no version this player reads (1).";
               $('empty').hidden = false;
               window.storyreelPlayer.ready = true;
               return;
