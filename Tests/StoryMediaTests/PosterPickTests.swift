@@ -8,6 +8,20 @@ import Testing
 @Suite struct PosterPickTests {
     static func path(_ name: String) -> String { TestEnvironment.sample(name) }
 
+    /// An H.264 clip the ffmpeg CLI makes from the lavfi graph `source`, with the keyframe
+    /// options `keyframes`, in a new temporary folder (kept while the folder lives).
+    static func h264Clip(from source: String, keyframes: [String]) throws -> (TemporaryFolder, String) {
+        let folder = try TemporaryFolder()
+        let clip = folder.path("clip.mp4")
+        let made = try TestEnvironment.run(
+            "ffmpeg",
+            ["-v", "error", "-y", "-f", "lavfi", "-i", source, "-c:v", "libx264"] + keyframes + [
+                "-pix_fmt", "yuv420p", clip,
+            ])
+        try #require(made.status == 0, "\(made.stderr)")
+        return (folder, clip)
+    }
+
     @Test func blackIntroPosterIsNotDark() throws {
         let source = try ClipFrameSource(path: Self.path("black-intro.mp4"))
         let first = try source.firstFrame(size: .width(180))
@@ -73,17 +87,11 @@ import Testing
     /// pixels are not, so the first checkerboard keyframe is the poster, without the sequential
     /// fallback (which, finding nothing but flat frames, used to give the grey first frame).
     @Test func fineTextureAfterAGreyKeyframeIsThePoster() throws {
-        let folder = try TemporaryFolder()
-        let clip = folder.path("texture.mp4")
-        let made = try TestEnvironment.run(
-            "ffmpeg",
-            [
-                "-v", "error", "-y", "-f", "lavfi", "-i",
-                "color=c=black:s=360x640:r=30:d=2,format=yuv420p,geq=lum='if(mod(X+Y,2),235,16)':cb=128:cr=128,"
-                    + "drawbox=enable='lt(n,15)':c=gray:t=fill",
-                "-c:v", "libx264", "-x264-params", "keyint=15:min-keyint=15:scenecut=0", "-pix_fmt", "yuv420p", clip,
-            ])
-        try #require(made.status == 0, "\(made.stderr)")
+        let (folder, clip) = try Self.h264Clip(
+            from: "color=c=black:s=360x640:r=30:d=2,format=yuv420p,geq=lum='if(mod(X+Y,2),235,16)':cb=128:cr=128,"
+                + "drawbox=enable='lt(n,15)':c=gray:t=fill",
+            keyframes: ["-x264-params", "keyint=15:min-keyint=15:scenecut=0"])
+        defer { withExtendedLifetime(folder) {} }
         let source = try ClipFrameSource(path: clip)
         let first = try source.firstFrame(size: .original)
         #expect(FrameStatistics(of: first).isUninformative, "the clip really opens on a flat grey frame")
@@ -99,17 +107,10 @@ import Testing
     /// stayed in the clip's first half, so the poster was black, in silence (exit 0); the
     /// second half's keyframes are the last try.
     @Test func contentOnlyInTheSecondHalfIsThePoster() throws {
-        let folder = try TemporaryFolder()
-        let clip = folder.path("late-content.mp4")
-        let made = try TestEnvironment.run(
-            "ffmpeg",
-            [
-                "-v", "error", "-y", "-f", "lavfi", "-i",
-                "color=c=black:s=180x320:r=30:d=2[k];testsrc2=s=180x320:r=30:d=1[c];[k][c]concat=n=2:v=1:a=0",
-                "-c:v", "libx264", "-x264-params", "keyint=300:min-keyint=300:scenecut=0",
-                "-force_key_frames", "2", "-pix_fmt", "yuv420p", clip,
-            ])
-        try #require(made.status == 0, "\(made.stderr)")
+        let (folder, clip) = try Self.h264Clip(
+            from: "color=c=black:s=180x320:r=30:d=2[k];testsrc2=s=180x320:r=30:d=1[c];[k][c]concat=n=2:v=1:a=0",
+            keyframes: ["-x264-params", "keyint=300:min-keyint=300:scenecut=0", "-force_key_frames", "2"])
+        defer { withExtendedLifetime(folder) {} }
         let source = try ClipFrameSource(path: clip)
         let poster = try source.posterFrame(size: .width(90))
         #expect(!FrameStatistics(of: poster).isUninformative, "not the black intro")
