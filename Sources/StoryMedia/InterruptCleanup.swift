@@ -135,9 +135,8 @@ public enum InterruptCleanup {
     }
 
     /// The watcher thread: waits for one of `signals`, runs the ``onInterrupt(_:)`` actions,
-    /// removes what is registered, and dies of
-    /// the signal while still holding the lock, so no other thread creates a file after the
-    /// cleanup.
+    /// removes what is registered, and dies of the signal while still holding the lock, so no
+    /// other thread creates a file after the cleanup.
     private static func waitForSignal(among signals: sigset_t) {
         var signals = signals
         var received: Int32 = 0
