@@ -37,9 +37,16 @@ public final class OutputFile {
         let folder = url.deletingLastPathComponent().path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            // A file where the folder should be is not "no such folder" (a QA pass).
-            let reason = FileStamp(path: folder) == nil ? "no such folder" : "not a folder"
-            throw MediaError(.cannotCreateOutput, path: path, "\(reason): \(folder)")
+            // A file where a folder should be is not "no such folder" (QA passes), and the folder
+            // is named as given.
+            if FileStamp(path: folder) != nil {
+                throw MediaError(
+                    .cannotCreateOutput, path: path, "not a folder: \(PathDisplay.asGiven(folder, given: path))")
+            }
+            let reason =
+                PathDisplay.fileInPlaceOfFolder(above: path)
+                ?? "no such folder: \(PathDisplay.asGiven(folder, given: path))"
+            throw MediaError(.cannotCreateOutput, path: path, reason)
         }
         let formatName = url.pathExtension.lowercased() == "mov" ? "mov" : "mp4"
         // 0666 less the umask, as when FFmpeg created the file itself.

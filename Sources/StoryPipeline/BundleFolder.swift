@@ -81,12 +81,8 @@ public enum BundleFolder {
             if FileStamp(path: output, followingLinks: false)?.isSymbolicLink == true {
                 throw MediaError(.cannotCreateOutput, path: output, "is a symbolic link that leads to nothing")
             }
-            var ancestor = URL(fileURLWithPath: output).standardizedFileURL.deletingLastPathComponent()
-            while FileStamp(path: ancestor.path) == nil, ancestor.path != "/" {
-                ancestor = ancestor.deletingLastPathComponent()
-            }
-            if let stamp = FileStamp(path: ancestor.path), !stamp.isFolder {
-                throw MediaError(.cannotCreateOutput, path: output, "\(ancestor.path) is a file, not a folder")
+            if let problem = PathDisplay.fileInPlaceOfFolder(above: output) {
+                throw MediaError(.cannotCreateOutput, path: output, problem)
             }
             return
         }

@@ -10,12 +10,14 @@ public struct BundlePlan: Sendable {
     /// stills turned upright by their EXIF orientation, the poster pick's sequential fallback; 3:
     /// transitions drawn straight in yuv420p; 4: HDR tone mapping clips out-of-gamut colours to
     /// BT.709; 5: the poster pick counts a fine texture as detail, not as a flat frame, and the planar
-    /// cube kernel rounds every pixel alike).
-    public static let rendererVersion = "storyreel-render-5"
+    /// cube kernel rounds every pixel alike; 6: frames take the container's colour tags where the
+    /// bitstream has none, so an HEVC clip tagged HLG only in its `colr` box is tone-mapped).
+    public static let rendererVersion = "storyreel-render-6"
     /// The poster pick's own version, part of the poster's and the thumbnail's keys only, so that
     /// a change to the pick makes only those again (2: of equally typical candidates the one with
-    /// the most contrast, a last try up to 10 s in, and the most contrasty of all-dropped ones).
-    static let posterPick = "pick=2"
+    /// the most contrast, a last try up to 10 s in, and the most contrasty of all-dropped ones;
+    /// 3: the second half's keyframes when the whole first half is dropped).
+    static let posterPick = "pick=3"
     /// How pictures are resized in RGB, part of the keys of the outputs resized that way only:
     /// posters shrunk to the canvas, thumbnails and avatars (2: one colour matrix in and out of
     /// libswscale, where BT.601 in and BT.709 out shifted their colours, a red of 253 to 230; and

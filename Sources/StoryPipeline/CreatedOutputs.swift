@@ -54,7 +54,9 @@ public struct CreatedOutputs: Sendable {
                     reason = "it is a symbolic link that leads to nothing"
                 }
                 for folder in made.reversed() where rmdir(folder) == 0 { InterruptCleanup.forgetFolder(folder) }
-                throw MediaError(.cannotCreateOutput, path: path, "cannot create the folder \(folder): \(reason)")
+                throw MediaError(
+                    .cannotCreateOutput, path: path,
+                    "cannot create the folder \(PathDisplay.asGiven(folder, given: path)): \(reason)")
             }
         }
         folders += made

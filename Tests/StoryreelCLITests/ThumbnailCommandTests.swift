@@ -312,13 +312,33 @@ import Testing
     /// "directory" where every other line says "folder".
     @Test func anOutputUnderAFileIsRefusedInTheWordsAndPathsGiven() throws {
         try Data("x".utf8).write(to: URL(fileURLWithPath: folder.path("file")))
-        let result = try TestEnvironment.storyreel(
-            ["thumbnail", Self.sample("portrait-h264.mp4"), "-o", "file/poster.jpg"], in: folder.url)
-        #expect(result.status == 73)
-        #expect(
-            result.stderr
-                == "storyreel: error: file/poster.jpg: cannot create a file in file: a part of the path is not a folder\n"
-        )
+        let clip = Self.sample("portrait-h264.mp4")
+        // A re-check found the other writers' lines absolute, and `cube -o file/a/x.mp4` saying
+        // "no such folder".
+        let cases: [([String], String)] = [
+            (
+                ["thumbnail", clip, "-o", "file/poster.jpg"],
+                "file/poster.jpg: cannot create a file in file: a part of the path is not a folder"
+            ),
+            (
+                ["thumbnail", clip, "--out-dir", "file/sub"],
+                "file/sub: cannot create the folder file/sub: a part of the path is not a folder"
+            ),
+            (
+                ["cube", clip, clip, "--size", "64x64", "-o", "file/a/x.mp4"],
+                "file/a/x.mp4: file is a file, not a folder"
+            ),
+            (["cube", clip, clip, "--size", "64x64", "-o", "file/x.mp4"], "file/x.mp4: not a folder: file"),
+            (
+                ["render", TestEnvironment.sample("stories"), "-o", "file/a/b"],
+                "file/a/b: file is a file, not a folder"
+            ),
+        ]
+        for (arguments, line) in cases {
+            let result = try TestEnvironment.storyreel(arguments, in: folder.url)
+            #expect(result.status == 73, "\(arguments)")
+            #expect(result.stderr == "storyreel: error: \(line)\n")
+        }
     }
 
     @Test func atSecondsAndPercentPickThoseFrames() throws {
