@@ -71,7 +71,7 @@ public final class BundleLedger: Sendable {
                     of: BundlePaths.join(folder, name), maxSize: BundleLedger.maximumFileSize),
                 let entries = try? JSONDecoder().decode([String: Entry].self, from: data)
             else { continue }
-            merged.merge(entries) { kept, _ in kept }
+            merged.merge(entries.filter { BundlePaths.isLedgerPath($0.key) }) { kept, _ in kept }
         }
         entries = Mutex(merged)
         mergedFiles = names
@@ -167,10 +167,20 @@ public final class BundleLedger: Sendable {
     public func removeIfUnchanged(_ relative: String) -> Bool {
         // As ``state(of:)`` decides everywhere else: a file whose mtime changed (a copy, a CI
         // cache restore) is still as written while its contents hash the same.
+        let path = BundlePaths.join(bundle, relative)
+        let examined = FileStamp(path: path, followingLinks: false)
         let state = state(of: relative)
         if state == .changed { return false }
         forget(relative)
-        return state == .current && unlink(BundlePaths.join(bundle, relative)) == 0
+        guard state == .current, let examined, FileStamp(path: path, followingLinks: false) == examined else {
+            return false
+        }
+        // Through the folder's descriptor, not the path: an output folder swapped for a symlink
+        // meanwhile would have led the unlink outside the bundle (a QA pass).
+        let folder = (path as NSString).deletingLastPathComponent
+        return FolderEntryRemoval.remove(
+            (path as NSString).lastPathComponent, in: folder, identity: examined.identity,
+            folderMayBeLink: !relative.contains("/"))
     }
 
     /// Notes that `outputs` (bundle-relative, each with a clip copy's known SHA-256) are being
@@ -189,17 +199,35 @@ public final class BundleLedger: Sendable {
         }
     }
 
+    /// Records those of `outputs` (bundle-relative, each with a clip copy's known SHA-256) that
+    /// have taken their names and are not recorded yet: what a batch of units that failed or
+    /// was interrupted part-way had finished (a clip's poster, written before its stills timed
+    /// out, was in no ledger, so no `--prune` removed it; a QA pass). Outputs take their names
+    /// only once whole. A file is taken for this run's only when it shows it: an image or a
+    /// transition by storyreel's mark (``OutputMark``), a clip copy by hashing to its key; a
+    /// file someone put at an output's name meanwhile is not recorded (a later `--prune` would
+    /// remove it).
+    public func recordFinished(_ outputs: [(relative: String, sha256: String?)]) {
+        for (relative, sha256) in outputs {
+            let path = BundlePaths.join(bundle, relative)
+            guard FileStamp(path: path, followingLinks: false)?.isRegularFile == true,
+                entries.withLock({ $0[relative] }) == nil
+            else { continue }
+            if let sha256 {
+                guard (try? ContentHasher.sha256(ofFileAt: path)) == sha256 else { continue }
+            } else if !OutputMark.isMarked(path) {
+                continue
+            }
+            try? record(relative, sha256: sha256)
+        }
+    }
+
     /// On an interrupt: records the outputs being made that have taken their names (a still
     /// finished before the transition of its batch) and saves. Without it the outputs of an
     /// interrupted run were in no ledger (it is saved at the end), so no `--prune` removed them
     /// (a QA pass). Nothing is thrown: the process is about to die of the signal.
     public func saveOnInterrupt() {
-        for (relative, sha256) in inFlight.withLock({ $0 }) {
-            guard FileStamp(path: BundlePaths.join(bundle, relative), followingLinks: false)?.isRegularFile == true,
-                entries.withLock({ $0[relative] }) == nil
-            else { continue }
-            try? record(relative, sha256: sha256)
-        }
+        recordFinished(inFlight.withLock { $0.map { ($0.key, $0.value) } })
         // A first run interrupted before it finished anything leaves no ledger (its `.storyreel/`
         // then goes with the other empty folders it made).
         guard !mergedFiles.isEmpty || !entries.withLock({ $0.isEmpty }) else { return }

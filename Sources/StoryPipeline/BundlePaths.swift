@@ -20,6 +20,18 @@ public enum BundlePaths {
         join(privateFolder, "\(shard.name).lock")
     }
 
+    /// True when `relative` is a path a ledger may hold: the manifest, the player page, or one
+    /// name (not `.`, `..` or a dot-file) in one of the output folders. A ledger is a file in
+    /// the bundle that anyone who can write there can edit: an entry such as
+    /// `../stories/chloe/night.mp4` or `posters/../../x` made `--prune` remove that file outside
+    /// the bundle (a QA pass), so entries of any other shape are dropped as the ledger is read.
+    public static func isLedgerPath(_ relative: String) -> Bool {
+        if relative == manifest || relative == "index.html" { return true }
+        let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 2 && outputFolders.contains(String(parts[0])) && !parts[1].isEmpty
+            && !parts[1].hasPrefix(".")
+    }
+
     /// `bundle/relative`.
     public static func join(_ bundle: String, _ relative: String) -> String {
         (bundle as NSString).appendingPathComponent(relative)

@@ -179,12 +179,15 @@ struct UnitRun {
                         for unit in batch { progress(counter.finish("\(unit.kind.rawValue) \(unit.title)")) }
                     }
                 }
-                ledger.willMake(batch.map { ($0.output, $0.kind == .clip ? $0.key : nil) })
+                let outputs = batch.map { ($0.output, $0.kind == .clip ? $0.key : nil) }
+                ledger.willMake(outputs)
                 defer { ledger.doneMaking(batch.map(\.output)) }
-                return Result {
+                let result = Result {
                     try worker.make(batch)
                     for unit in batch { try ledger.record(unit.output, sha256: unit.kind == .clip ? unit.key : nil) }
                 }
+                if case .failure = result { ledger.recordFinished(outputs) }
+                return result
             }
         }
         var retries: [[WorkUnit]] = []

@@ -99,6 +99,45 @@ import Testing
         #expect(removed.allSatisfy { !foreign.contains($0) })
     }
 
+    /// From a QA pass: the ledger is a file in the bundle anyone who can write there can edit,
+    /// and `--prune` removed whatever it named with the size and mtime on record: a source clip
+    /// (`../stories/chloe/night.mp4`), a file beside the bundle (`posters/../../victim.txt`), one
+    /// through a symlinked subfolder (`posters/sub/x`). Entries of any shape but an output
+    /// folder's one name are dropped as the ledger is read.
+    @Test func pruneRemovesNothingOutsideTheBundleWhateverTheLedgerSays() throws {
+        let fixture = try BundleFixture()
+        _ = try fixture.render(into: "reel")
+        let out = fixture.folder.path("reel")
+        let victims = fixture.folder.path("victims")
+        try FileManager.default.createDirectory(atPath: victims, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(victims)/x"))
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: fixture.folder.path("victim.txt")))
+        try FileManager.default.createSymbolicLink(atPath: "\(out)/posters/sub", withDestinationPath: victims)
+        let source = "\(fixture.stories)/chloe/night.mp4"
+        let targets = [
+            "../stories/chloe/night.mp4": source, "posters/../../victim.txt": fixture.folder.path("victim.txt"),
+            "posters/sub/x": "\(victims)/x", "clips/./../../victim.txt": fixture.folder.path("victim.txt"),
+        ]
+        let ledgerPath = "\(out)/.storyreel/ledger.json"
+        var ledger = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: ledgerPath))) as? [String: Any]
+        )
+        for (relative, target) in targets {
+            var status = stat()
+            try #require(stat(target, &status) == 0)
+            // The size and mtime on record (the hash is not looked at while they match).
+            ledger[relative] = [
+                "size": Int(status.st_size),
+                "modified": Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec),
+                "sha256": String(repeating: "0", count: 64),
+            ]
+        }
+        try JSONSerialization.data(withJSONObject: ledger).write(to: URL(fileURLWithPath: ledgerPath))
+        let (result, _) = try fixture.render(into: "reel", ["--prune"])
+        #expect(result.status == 0, "\(result.stderr)")
+        for target in Set(targets.values) { #expect(FileManager.default.fileExists(atPath: target), "\(target) kept") }
+    }
+
     @Test func outputInsideTheInputIsRefusedWith64() throws {
         let fixture = try BundleFixture()
         let before = FolderSnapshot(fixture.stories)
