@@ -127,10 +127,14 @@ public enum BundleFolder {
     /// removed, it failed with 73). Anything else in `output` (a file put there meanwhile) leaves
     /// the rest as it is. Called by the full render, which holds the bundle's lock, with the
     /// identity `output` had when the render began with it: a folder put at its path since is
-    /// not touched. True when the skeleton was removed.
-    static func removeUnplayedBundle(_ output: String, madeAs identity: FileIdentity, ledger: BundleLedger) -> Bool {
-        guard FileStamp(path: output, followingLinks: false)?.identity == identity else { return false }
-        for relative in ledger.recorded { _ = ledger.removeIfUnchanged(relative) }
+    /// not touched. Returns how many outputs it removed, and whether the skeleton went too (when
+    /// it stays, the ledger is saved without the outputs removed: a re-check found it naming
+    /// them).
+    static func removeUnplayedBundle(_ output: String, madeAs identity: FileIdentity, ledger: BundleLedger) -> (
+        outputsRemoved: Int, skeletonRemoved: Bool
+    ) {
+        guard FileStamp(path: output, followingLinks: false)?.identity == identity else { return (0, false) }
+        let outputsRemoved = ledger.recorded.filter { ledger.removeIfUnchanged($0) }.count
         let privateFolder = BundlePaths.join(output, BundlePaths.privateFolder)
         let privateFiles = [BundleLedger.fullRenderFileName, StatCache.fileName]
         let holdsOnlyItsOwn =
@@ -142,10 +146,13 @@ public enum BundleFolder {
                 of: privateFiles)
             && Set((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).isSubset(
                 of: BundlePaths.outputFolders + [BundlePaths.privateFolder, BundlePaths.lockFile])
-        guard holdsOnlyItsOwn else { return false }
+        guard holdsOnlyItsOwn else {
+            try? ledger.save()
+            return (outputsRemoved, false)
+        }
         for folder in BundlePaths.outputFolders { rmdir(BundlePaths.join(output, folder)) }
         for name in privateFiles { unlink(BundlePaths.join(privateFolder, name)) }
-        return rmdir(privateFolder) == 0
+        return (outputsRemoved, rmdir(privateFolder) == 0)
     }
 
     /// True when the regular file at `path` holds a manifest storyreel could have written (it

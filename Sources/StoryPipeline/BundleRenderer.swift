@@ -168,11 +168,14 @@ public struct BundleRenderer: Sendable {
                 run, summary: &summary, skipped: skipped, started: started, ledger: ledger, settings: nil)
             // A first render of nothing that plays leaves no empty bundle behind (a QA pass: a
             // CI job given only broken uploads got a folder that looked like a bundle).
-            let removed =
-                bareOutput.map { BundleFolder.removeUnplayedBundle(output, madeAs: $0, ledger: ledger) } ?? false
-            // What it rendered was removed with the bundle: "rendered 1" beside "no bundle was
+            let removal =
+                bareOutput.map { BundleFolder.removeUnplayedBundle(output, madeAs: $0, ledger: ledger) } ?? (
+                    outputsRemoved: 0, skeletonRemoved: false
+                )
+            let removed = removal.skeletonRemoved
+            // What it rendered and then removed is not counted: "rendered 1" beside "no bundle was
             // made" read as a contradiction (a QA pass).
-            if removed { result.rendered = 0 }
+            result.rendered = max(0, result.rendered - removal.outputsRemoved)
             result.warnings.append(
                 "nothing plays: every story was skipped, so "
                     + (removed

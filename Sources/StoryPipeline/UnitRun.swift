@@ -208,9 +208,14 @@ struct UnitRun {
         // A still the failed transition wrote before failing (a name taken under the transition)
         // is this run's own whole file: taken as it is. Made again it met its own name, and
         // failed as someone else's file.
+        // (The failed batch has recorded it already when it carries storyreel's mark.)
         retries.removeAll { batch in
-            guard ledger.state(of: batch[0].output) == .unknown,
-                UnitRun.adopt(batch[0], ledger: ledger, bundle: bundle, canvas: canvas, timeout: options.timeout)
+            let state = ledger.state(of: batch[0].output)
+            guard
+                state == .current
+                    || (state == .unknown
+                        && UnitRun.adopt(
+                            batch[0], ledger: ledger, bundle: bundle, canvas: canvas, timeout: options.timeout))
             else { return false }
             record(batch, .success(()))
             return true

@@ -92,4 +92,31 @@ import Testing
             jsonData: try Data(contentsOf: URL(fileURLWithPath: BundlePaths.join(bundle, BundlePaths.manifest))))
         #expect(manifest.stories.map(\.id) == ["ana", "ben", "cy"], "every clip plays")
     }
+    /// From a re-check: a first render in which nothing plays, into a bare OUT where someone put a
+    /// file meanwhile, removed the clip copy it had made but kept the ledger naming it, and
+    /// counted it as rendered. The bundle stays (someone's file is in it), the ledger names only
+    /// what is there, and what was removed is not counted.
+    @Test func aFileOfSomeoneElsesKeepsTheUnplayedBundleButItsLedgerIsTrue() throws {
+        let broken = folder.path("broken")
+        try FileManager.default.createDirectory(atPath: "\(broken)/alice", withIntermediateDirectories: true)
+        var clip = try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.sample("portrait-h264.mp4")))
+        let mdat = try #require(clip.range(of: Data("mdat".utf8)))
+        clip.replaceSubrange(mdat.upperBound..<clip.count, with: Data(count: clip.count - mdat.upperBound))
+        try clip.write(to: URL(fileURLWithPath: "\(broken)/alice/1.mp4"))
+        let theirs = BundlePaths.join(bundle, "posters/holiday.jpg")
+        let summary = try BundleRenderer(input: broken, output: bundle, options: options).run(progress: { _ in
+            if !FileManager.default.fileExists(atPath: theirs) {
+                FileManager.default.createFile(atPath: theirs, contents: Data("mine".utf8))
+            }
+        })
+        #expect(summary.manifestPath == nil)
+        #expect(summary.rendered == 0, "the copy it made was removed")
+        #expect(FileManager.default.fileExists(atPath: theirs))
+        let ledger = try Data(contentsOf: URL(fileURLWithPath: BundlePaths.join(bundle, ".storyreel/ledger.json")))
+        let recorded = try #require(try JSONSerialization.jsonObject(with: ledger) as? [String: Any])
+        for relative in recorded.keys {
+            #expect(FileManager.default.fileExists(atPath: BundlePaths.join(bundle, relative)), "\(relative)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: BundlePaths.join(bundle, "clips")).isEmpty)
+    }
 }
