@@ -49,7 +49,8 @@ FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-c
            "no-version": "no-version", "version-0.5": "version-0.5", "hevc-transitions": "hevc-transitions",
            "missing-stills": "missing-stills", "one-item-ben_k": "one-item-ben_k", "never-arrives": "never-arrives",
            "missing-avatar": "missing-avatar", "no-user": "no-user", "null-manifest": "null-manifest",
-           "csp-hashes": "csp-hashes", "csp-self": "csp-self"}
+           "csp-hashes": "csp-hashes", "csp-self": "csp-self",
+           "url-paths": "url-paths"}
 # Right-to-left display names for the rtl bundle, each ending in punctuation, whose place shows
 # the direction: on the left of the name when it is laid out right to left.
 RTL_NAMES = {"ana.lima": "\u0644\u064a\u0644\u0649 \u062d\u0633\u0646!", "ben_k": "\u05d3\u05e0\u05d4 \u05db\u05d4\u05df!"}
@@ -242,6 +243,7 @@ def setUpModule():
     make_variant_bundle("no-version", lambda manifest: manifest.pop("version"), embedded=True)
     make_variant_bundle("no-user", lambda manifest: manifest["stories"][0].pop("user"))
     make_variant_bundle("null-manifest", lambda manifest: manifest.clear())
+    make_variant_bundle("url-paths", point_paths_elsewhere)
     make_variant_bundle("version-0.5", lambda manifest: manifest.update(version=0.5))
     make_variant_bundle("one-item-ben_k", lambda manifest: manifest["stories"][1].update(
         items=manifest["stories"][1]["items"][:1]))
@@ -317,6 +319,17 @@ def make_csp_bundle(name, policy):
     page = page.replace("<head>", f'<head>\n<meta http-equiv="Content-Security-Policy" content="{content}">', 1)
     with open(path, "w") as file:
         file.write(page)
+
+
+def point_paths_elsewhere(manifest):
+    """Paths that are no plain paths, each fetched from elsewhere by a page that joined it to its
+    URL: a scheme in disguise, another site, the server's root; the first story renamed, so that
+    the test can tell the served manifest from the embedded copy."""
+    first = manifest["stories"][0]
+    first["user"]["displayName"] = "Served"
+    first["items"][0]["src"] = "https:example.invalid/x.mov"
+    first["items"][1]["poster"] = "https://example.invalid/p.jpg"
+    manifest["stories"][1]["items"][0]["firstFrame"] = "/etc/passwd"
 
 
 def break_stills(manifest):
@@ -1223,13 +1236,15 @@ class PlayerPageTests(unittest.TestCase):
 
     def test_a_served_body_that_is_json_but_no_manifest_plays_the_embedded_copy(self):
         # From a QA pass: `null`, or a story without its user, threw a TypeError and left a blank
-        # page that never became ready.
-        for name in ("no-user", "null-manifest"):
+        # page that never became ready. Another: paths that are not plain were fetched from where
+        # a URL reads them (`https:example.invalid/x.mov` from that site).
+        for name in ("no-user", "null-manifest", "url-paths"):
             self.load(name)
             self.assertEqual([story for story, _ in self.row()],
                              [story["id"] for story in MANIFESTS["demo"]["stories"]], name)
             errors = [entry for entry in DRIVER.get_log("browser") if entry["level"] == "SEVERE"]
             self.assertEqual(errors, [], name)
+            self.assertNotIn("Served", DRIVER.execute_script("return document.body.innerHTML"), name)
 
     def test_a_hidden_page_pauses_and_plays_again_when_shown(self):
         # The old page played on in a background tab: items ended, transitions ran and stories

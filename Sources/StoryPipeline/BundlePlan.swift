@@ -84,11 +84,19 @@ public struct BundlePlan: Sendable {
         // when the bundle is not known), which no manifest may hold with a control character,
         // `#`, `?`, `%` or `\` in it (a copy is named by its hash).
         let bundleFolder = bundle.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-        let unreferenceable = { (clip: String) -> Character? in
+        let unreferenceable = { (clip: String) -> String? in
             guard options.clipMode == .reference else { return nil }
             let absolute = BundlePaths.join(root, clip)
-            return ManifestPath.forbiddenCharacter(
-                in: bundleFolder.map { BundlePaths.relative(absolute, from: $0) } ?? absolute)
+            let src = bundleFolder.map { BundlePaths.relative(absolute, from: $0) } ?? absolute
+            if let character = ManifestPath.forbiddenCharacter(in: src) {
+                return BundlePlan.unreferenceableReason(character)
+            }
+            // A colon in the first component is a URL's scheme, a space at an end is dropped (a
+            // QA pass: a folder named `https:example.invalid` beside OUT made the page fetch the
+            // clips from that site).
+            guard bundleFolder != nil, !ManifestPath.isPlainAfterParentSteps(src) else { return nil }
+            return "its path from the bundle ('\(src)') is one a URL reads otherwise (a colon in its first "
+                + "part is a scheme, a space at an end is dropped); render with --copy or --link"
         }
         // The canvas is sized from the clips that can play: not one skipped for its path.
         let playable = zip(clipPaths, records).compactMap { clip, result in
@@ -98,11 +106,10 @@ public struct BundlePlan: Sendable {
         for source in input.stories {
             var items: [ResolvedStory.Item] = []
             for clip in source.clips {
-                let forbidden = unreferenceable(clip)
+                let unreferenceableReason = unreferenceable(clip)
                 switch records[position] {
-                case .success where forbidden != nil:
-                    let reason = BundlePlan.unreferenceableReason(forbidden ?? "?")
-                    skipped.append(SkippedEntry(path: clip, story: source.handle, reason: reason))
+                case .success where unreferenceableReason != nil:
+                    skipped.append(SkippedEntry(path: clip, story: source.handle, reason: unreferenceableReason ?? ""))
                 case .success(let record):
                     items.append(
                         .init(

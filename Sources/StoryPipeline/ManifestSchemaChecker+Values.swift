@@ -54,7 +54,7 @@ extension ManifestSchemaChecker {
     mutating func relativePath(_ value: JSONValue?, at path: String, parentSteps: Bool = false) -> String? {
         let rule =
             "a plain relative path (non-empty components separated by single /, none of them . or .., "
-            + "no leading or trailing /, no control character, #, ?, % or \\)"
+            + "no leading or trailing / or space, no control character, #, ?, % or \\, no : in the first component)"
         if parentSteps {
             return string(value, at: path, rule + ", after any leading ../", ManifestPath.isPlainAfterParentSteps)
         }

@@ -941,19 +941,33 @@ extension PlayerPage {
           // True when `m` holds, with their types, the fields this page reads. A served body that is
           // JSON but not such a manifest (null, {"version": 1}, a story without its user) plays the
           // embedded copy, as one that is not JSON does (a QA pass: a TypeError left a blank page).
+          // Its paths must be plain (README: The manifest; ManifestPath.isPlain in StoryreelKit),
+          // so that joined to the page's URL each stays in the bundle: a served manifest naming
+          // `https://…`, `/etc/passwd`, `https:x/a.mov` or `%2e%2e/x` was fetched from there (a
+          // QA pass). An item's src may start with ../ steps (a --reference bundle).
+          const PLAIN = /^(?:[^/.][^/]*|\.[^/.][^/]*|\.\.[^/]+)(?:\/(?:[^/.][^/]*|\.[^/.][^/]*|\.\.[^/]+))*$/;
+          function isPlain(path, parentSteps) {
+            if (typeof path !== 'string' || path.startsWith(' ') || path.endsWith(' ')) return false;
+            let rest = path;
+            while (parentSteps && rest.startsWith('../')) rest = rest.slice(3);
+            return PLAIN.test(rest) && !/[\u0000-\u001f\u007f#?%\\]/.test(rest)
+              && (rest !== path || !rest.split('/')[0].includes(':'));
+          }
           function isReadable(m) {
             const text = (v) => typeof v === 'string';
-            const optionalText = (v) => v === undefined || v === null || text(v);
+            const plain = (v) => isPlain(v, false);
+            const optionalPlain = (v) => v === undefined || v === null || plain(v);
             return m !== null && typeof m === 'object' && m.version === 1 && Array.isArray(m.stories)
               && Array.isArray(m.transitions)
               && m.stories.every((s) => s !== null && typeof s === 'object' && text(s.id) && Array.isArray(s.items)
+                && (s.isRead === undefined || typeof s.isRead === 'boolean')
                 && s.user !== null && typeof s.user === 'object' && text(s.user.handle) && text(s.user.displayName)
-                && optionalText(s.user.avatar)
-                && s.items.every((i) => i !== null && typeof i === 'object' && text(i.id) && text(i.src)
-                  && typeof i.duration === 'number' && text(i.poster) && text(i.thumbnail)
-                  && optionalText(i.firstFrame) && optionalText(i.lastFrame)))
+                && optionalPlain(s.user.avatar)
+                && s.items.every((i) => i !== null && typeof i === 'object' && text(i.id) && isPlain(i.src, true)
+                  && typeof i.duration === 'number' && Number.isFinite(i.duration) && plain(i.poster)
+                  && plain(i.thumbnail) && optionalPlain(i.firstFrame) && optionalPlain(i.lastFrame)))
               && m.transitions.every((t) => t !== null && typeof t === 'object' && text(t.from) && text(t.to)
-                && text(t.src) && (t.direction === 'forward' || t.direction === 'backward'));
+                && plain(t.src) && (t.direction === 'forward' || t.direction === 'backward'));
           }
           const isNewer = (m) => m !== null && typeof m === 'object' && Number.isInteger(m.version) && m.version > 1;
 

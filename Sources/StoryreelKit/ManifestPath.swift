@@ -6,13 +6,16 @@
 /// U+007F) and none of the characters a URL reads otherwise (`#` starts a fragment, `?` a
 /// query, `%` an escape, `\` is a `/` to browsers): `posters/3f2c….jpg`, never
 /// `posters/3f2c….jpg/.`, `thumbs//a.jpg`, `thumbs/a.jpg/`, `clips/x#y.mov` or a name holding
-/// a NUL. Every file inside a bundle is named by a plain path; an item's
+/// a NUL. Nor may its first component hold a `:` (a URL reads `https:x/a.mov` as a scheme and
+/// fetches it from another site), nor the path start or end with a space (a URL drops it, and
+/// fetches another file). Every file inside a bundle is named by a plain path; an item's
 /// `src` may also start with `../` steps, for a `--reference` bundle whose clips live beside it.
 public enum ManifestPath {
     /// True when `path` is plain: non-empty components separated by single `/`, none of them
-    /// `.` or `..`, no leading or trailing `/`, no control character and no `#`, `?`, `%` or `\`.
+    /// `.` or `..`, no leading or trailing `/` or space, no control character, no `#`, `?`, `%`
+    /// or `\`, and no `:` in the first component.
     public static func isPlain(_ path: String) -> Bool {
-        isPlain(path.utf8[...])
+        isPlain(path.utf8[...], colonFirst: false)
     }
 
     /// True when `path` is any number of leading `../` steps followed by a plain path: how an
@@ -22,7 +25,8 @@ public enum ManifestPath {
     public static func isPlainAfterParentSteps(_ path: String) -> Bool {
         var rest = path.utf8[...]
         while rest.starts(with: parentStep) { rest = rest.dropFirst(parentStep.count) }
-        return isPlain(rest)
+        // After a `../` step the first component a URL reads is `..`: a colon later is a name's.
+        return isPlain(rest, colonFirst: rest.count != path.utf8.count)
     }
 
     /// The first character of `text` that no plain path holds (a control character, `#`, `?`,
@@ -37,10 +41,13 @@ public enum ManifestPath {
     /// The rule on UTF-8 bytes: `/` and `.` are ASCII, so this splits exactly where the
     /// schema's pattern does (by code point, never by grapheme: `/` followed by a combining
     /// mark still separates components).
-    private static func isPlain(_ bytes: Substring.UTF8View) -> Bool {
+    private static func isPlain(_ bytes: Substring.UTF8View, colonFirst: Bool) -> Bool {
         let dot = UInt8(ascii: ".")
-        return !bytes.contains(where: isForbiddenByte)
-            && bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).allSatisfy { component in
+        let space = UInt8(ascii: " ")
+        let components = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        return !bytes.contains(where: isForbiddenByte) && bytes.first != space && bytes.last != space
+            && (colonFirst || components.first?.contains(UInt8(ascii: ":")) != true)
+            && components.allSatisfy { component in
                 !component.isEmpty && !component.elementsEqual([dot]) && !component.elementsEqual([dot, dot])
             }
     }

@@ -82,6 +82,25 @@ import Testing
             inspect.stdout.split(separator: "\n").dropFirst().allSatisfy { $0.hasPrefix("  ") }, "\(inspect.stdout)")
     }
 
+    /// From a QA pass: OUT beside a folder named `https:example.invalid` made every `src` start
+    /// with `https:`, which validate and the Kit took for a plain path and a browser for a URL:
+    /// the page fetched each clip from that site. Such a clip is skipped with its reason.
+    @Test func aReferencedClipWhosePathAURLReadsAsASchemeIsSkipped() throws {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("https:example.invalid/stories")
+        try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: HostileFiles.goodClip, toPath: "\(stories)/ana/1.mp4")
+        let render = try TestEnvironment.storyreel(
+            ["render", "https:example.invalid/stories", "-o", ".", "--size", "360x640", "--reference", "--force"],
+            in: folder.url)
+        #expect(render.status == 65, "\(render.stderr)")
+        #expect(
+            render.stderr.contains(
+                "ana/1.mp4: skipped: its path from the bundle ('https:example.invalid/stories/ana/1.mp4') is one a URL "
+                    + "reads otherwise"), "\(render.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("manifest.json")), "nothing plays")
+    }
+
     /// With `--reference` an item's `src` is the clip's own path, which may not hold a control
     /// character; the old render wrote it into the manifest (exit 0), a manifest `validate` now
     /// refuses. Copied clips are named by their hash, so `--copy` takes the clip.

@@ -271,9 +271,13 @@ import Testing
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
             atPath: "\(fixture.bundle)/\(fixture.clipPath("a"))", toPath: "\(outside)/a.mp4")
+        try FileManager.default.copyItem(atPath: outside, toPath: fixture.folder.path("out:side"))
         let sources = [
             ("../outside/a.mp4", true), ("../reel/../outside/a.mp4", false), ("../outside/./a.mp4", false),
             ("../outside//a.mp4", false), ("../outside/a.mp4/", false), (".././outside/a.mp4", false),
+            // A colon after a ../ step is a name's (the URL's first segment is ..); one in the first
+            // component is a scheme, and a space at an end is dropped (a QA pass).
+            ("../out:side/a.mp4", true), ("https:outside/a.mp4", false), ("../outside/a.mp4 ", false),
         ]
         var paths: [String] = []
         for (index, (src, _)) in sources.enumerated() {
@@ -291,7 +295,8 @@ import Testing
                     result.stderr
                         == "storyreel: error: \(paths[index]): stories[0].items[0].src: expected a plain relative "
                         + "path (non-empty components separated by single /, none of them . or .., no leading or "
-                        + "trailing /, no control character, #, ?, % or \\), after any leading ../, got '\(src)'\n")
+                        + "trailing / or space, no control character, #, ?, % or \\, no : in the first component), "
+                        + "after any leading ../, got '\(src)'\n")
             }
         }
     }

@@ -269,7 +269,7 @@ import Testing
         let fixture = try ManifestFixture()
         let plainRule =
             "expected a plain relative path (non-empty components separated by single /, none of them . or .., "
-            + "no leading or trailing /, no control character, #, ?, % or \\)"
+            + "no leading or trailing / or space, no control character, #, ?, % or \\, no : in the first component)"
         let a = fixture.clipPath("a")
         let found = try problems(fixture) { manifest in
             ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "poster"], "posters/a.jpg/.")
@@ -298,8 +298,22 @@ import Testing
                 "posters/\(name): \(found)")
         }
 
-        // Odd names are still plain: dots inside or leading (not . or .. alone), spaces, non-ASCII.
-        for name in [".a.jpg", "...jpg", "a b.jpg", "café.jpg", "..b"] {
+        // From a QA pass: a first component with a colon is a URL's scheme to a browser (the page
+        // fetched `https:example.invalid/x.mov` from that site), and a space at an end is dropped
+        // (it fetched another file). Both files are there; both paths are refused.
+        try FileManager.default.createDirectory(
+            atPath: "\(fixture.bundle)/https:example.invalid", withIntermediateDirectories: true)
+        for relative in ["https:example.invalid/a.jpg", "posters/a.jpg "] {
+            try fixture.write(relative, ManifestFixture.jpeg("poster", width: 360, height: 640))
+            let found = try problems(fixture) {
+                ValidateAgreesWithSchemaTests.set(&$0, ["stories", 0, "items", 0, "poster"], relative)
+            }
+            #expect(found == ["stories[0].items[0].poster: \(plainRule), got '\(relative)'"], "\(relative)")
+        }
+
+        // Odd names are still plain: dots inside or leading (not . or .. alone), spaces, non-ASCII,
+        // a colon after the first component.
+        for name in [".a.jpg", "...jpg", "a b.jpg", "café.jpg", "..b", "a:b.jpg"] {
             try fixture.write("posters/\(name)", ManifestFixture.jpeg("poster", width: 360, height: 640))
             #expect(
                 try problems(fixture) {
