@@ -432,6 +432,9 @@ public struct CubeTransitionJob: Sendable {
         }
         do {
             try spec(width: width, height: height).validate()
+            // As a given --size is (a QA pass got libx265's "Invalid argument" for a 14-pixel-wide
+            // FROM, after the faces were decoded).
+            if parameters.codec == .hevc { try Self.checkHEVC(width: width, height: height) }
         } catch let error as CubeRenderError {
             throw MediaError(
                 .invalidMedia, path: from.path,

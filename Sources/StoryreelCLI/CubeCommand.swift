@@ -144,7 +144,8 @@ public enum CubeCommand: Command {
             written.append((folder as NSString).appendingPathComponent("frame_*.png"))
         }
         console.status(
-            "storyreel: cube \(summary.width)x\(summary.height), \(summary.frameCount) frames -> "
+            "storyreel: cube \(summary.width)x\(summary.height), \(summary.frameCount) "
+                + (summary.frameCount == 1 ? "frame" : "frames") + " -> "
                 + written.map(Console.escaped).joined(separator: ", ") + "\n")
         if let video = summary.video, let cap = summary.maxBitrate, let path = outputs.videoPath {
             // The whole file, as the peak counts it.

@@ -192,6 +192,19 @@ import Testing
         #expect(try filesLeft() == ["tiny.png"])
     }
 
+    /// From a QA pass: a canvas from FROM under x265's 16x16 failed at the encoder, after the
+    /// faces were decoded, with libx265's "Invalid argument"; a given --size said why (64).
+    @Test func aFromTooNarrowForHEVCSaysSoAsAGivenSizeDoes() throws {
+        let narrow = try makeStill("narrow.png", source: "color=red:s=14x200")
+        let result = try cube([narrow, Self.toClip, "--codec", "hevc", "-o", folder.path("n.mp4")])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "its 14x200 picture cannot be the canvas (HEVC (x265) needs a canvas of at least 16x16"),
+            "\(result.stderr)")
+        #expect(try filesLeft() == ["narrow.png"])
+    }
+
     @Test func garbageStillIsInvalidMediaAndLeavesNothing() throws {
         let garbage = try folder.write("garbage.png", Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 * 7919) }))
         let outputs = [
