@@ -943,8 +943,8 @@ extension PlayerPage {
           // embedded copy, as one that is not JSON does (a QA pass: a TypeError left a blank page).
           // Its paths must be plain (README: The manifest; ManifestPath.isPlain in StoryreelKit),
           // so that joined to the page's URL each stays in the bundle: a served manifest naming
-          // `https://…`, `/etc/passwd`, `https:x/a.mov` or `%2e%2e/x` was fetched from there (a
-          // QA pass). An item's src may start with ../ steps (a --reference bundle).
+          // another site's URL, `/etc/passwd`, `name:x/a.mov` (a scheme) or `%2e%2e/x` was fetched
+          // from there (a QA pass). An item's src may start with ../ steps (a --reference bundle).
           const PLAIN = /^(?:[^/.][^/]*|\.[^/.][^/]*|\.\.[^/]+)(?:\/(?:[^/.][^/]*|\.[^/.][^/]*|\.\.[^/]+))*$/;
           function isPlain(path, parentSteps) {
             if (typeof path !== 'string' || path.startsWith(' ') || path.endsWith(' ')) return false;
