@@ -960,7 +960,7 @@ extension PlayerPage {
             return m !== null && typeof m === 'object' && m.version === 1 && Array.isArray(m.stories)
               && Array.isArray(m.transitions)
               && m.stories.every((s) => s !== null && typeof s === 'object' && text(s.id) && Array.isArray(s.items)
-                && (s.isRead === undefined || typeof s.isRead === 'boolean')
+                && typeof s.isRead === 'boolean'
                 && s.user !== null && typeof s.user === 'object' && text(s.user.handle) && text(s.user.displayName)
                 && optionalPlain(s.user.avatar)
                 && s.items.every((i) => i !== null && typeof i === 'object' && text(i.id) && isPlain(i.src, true)

@@ -15,7 +15,7 @@ public enum ManifestPath {
     /// `.` or `..`, no leading or trailing `/` or space, no control character, no `#`, `?`, `%`
     /// or `\`, and no `:` in the first component.
     public static func isPlain(_ path: String) -> Bool {
-        isPlain(path.utf8[...], colonFirst: false)
+        isPlain(path.utf8[...], afterParentSteps: false)
     }
 
     /// True when `path` is any number of leading `../` steps followed by a plain path: how an
@@ -25,8 +25,9 @@ public enum ManifestPath {
     public static func isPlainAfterParentSteps(_ path: String) -> Bool {
         var rest = path.utf8[...]
         while rest.starts(with: parentStep) { rest = rest.dropFirst(parentStep.count) }
-        // After a `../` step the first component a URL reads is `..`: a colon later is a name's.
-        return isPlain(rest, colonFirst: rest.count != path.utf8.count)
+        // After a `../` step the first component a URL reads is `..`, and the path starts with a
+        // dot: a colon or a space at the start of what follows is a name's.
+        return isPlain(rest, afterParentSteps: rest.count != path.utf8.count)
     }
 
     /// The first character of `text` that no plain path holds (a control character, `#`, `?`,
@@ -41,12 +42,13 @@ public enum ManifestPath {
     /// The rule on UTF-8 bytes: `/` and `.` are ASCII, so this splits exactly where the
     /// schema's pattern does (by code point, never by grapheme: `/` followed by a combining
     /// mark still separates components).
-    private static func isPlain(_ bytes: Substring.UTF8View, colonFirst: Bool) -> Bool {
+    private static func isPlain(_ bytes: Substring.UTF8View, afterParentSteps: Bool) -> Bool {
         let dot = UInt8(ascii: ".")
         let space = UInt8(ascii: " ")
         let components = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        return !bytes.contains(where: isForbiddenByte) && bytes.first != space && bytes.last != space
-            && (colonFirst || components.first?.contains(UInt8(ascii: ":")) != true)
+        return !bytes.contains(where: isForbiddenByte) && (afterParentSteps || bytes.first != space)
+            && bytes.last != space
+            && (afterParentSteps || components.first?.contains(UInt8(ascii: ":")) != true)
             && components.allSatisfy { component in
                 !component.isEmpty && !component.elementsEqual([dot]) && !component.elementsEqual([dot, dot])
             }

@@ -272,12 +272,14 @@ import Testing
         try FileManager.default.copyItem(
             atPath: "\(fixture.bundle)/\(fixture.clipPath("a"))", toPath: "\(outside)/a.mp4")
         try FileManager.default.copyItem(atPath: outside, toPath: fixture.folder.path("out:side"))
+        try FileManager.default.copyItem(atPath: outside, toPath: fixture.folder.path(" outside"))
         let sources = [
             ("../outside/a.mp4", true), ("../reel/../outside/a.mp4", false), ("../outside/./a.mp4", false),
             ("../outside//a.mp4", false), ("../outside/a.mp4/", false), (".././outside/a.mp4", false),
             // A colon after a ../ step is a name's (the URL's first segment is ..); one in the first
             // component is a scheme, and a space at an end is dropped (a QA pass).
             ("../out:side/a.mp4", true), ("https:outside/a.mp4", false), ("../outside/a.mp4 ", false),
+            ("../ outside/a.mp4", true),  // a space after a step is inside the path (a re-check)
         ]
         var paths: [String] = []
         for (index, (src, _)) in sources.enumerated() {
