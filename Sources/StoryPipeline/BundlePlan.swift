@@ -106,16 +106,15 @@ public struct BundlePlan: Sendable {
         for source in input.stories {
             var items: [ResolvedStory.Item] = []
             for clip in source.clips {
-                let unreferenceableReason = unreferenceable(clip)
-                switch records[position] {
-                case .success where unreferenceableReason != nil:
-                    skipped.append(SkippedEntry(path: clip, story: source.handle, reason: unreferenceableReason ?? ""))
-                case .success(let record):
+                switch (records[position], unreferenceable(clip)) {
+                case (.success, let reason?):
+                    skipped.append(SkippedEntry(path: clip, story: source.handle, reason: reason))
+                case (.success(let record), nil):
                     items.append(
                         .init(
                             path: clip, absolutePath: BundlePaths.join(root, clip), record: record,
                             outputs: try itemOutputs(clip: clip, record: record, canvas: canvas, options: options)))
-                case .failure(let error):
+                case (.failure(let error), _):
                     skipped.append(SkippedEntry(path: clip, story: source.handle, reason: error.reason))
                 }
                 position += 1

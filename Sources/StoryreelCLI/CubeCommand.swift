@@ -99,7 +99,7 @@ public enum CubeCommand: Command {
         // under the folder's lock, held until the run has recorded them.
         var frameFolder = try outputs.framesDirectory.map {
             try CubeFrameFolder(
-                locking: $0, lockTimeout: arguments[timeout], waiting: RenderCommand.waitingNote($0, console: console))
+                locking: $0, lockTimeout: arguments[timeout], waiting: console.lockWaitingNote($0))
         }
         let summary: CubeTransitionJob.Summary
         do {

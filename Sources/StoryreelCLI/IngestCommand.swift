@@ -58,7 +58,7 @@ public enum IngestCommand: Command {
         var ingester = ClipIngester(
             storiesFolder: stories, handle: handle, maxDuration: arguments[maxDuration], timeout: arguments[timeout])
         ingester.lockTimeout = arguments[lockTimeout]
-        ingester.waiting = RenderCommand.waitingNote(stories, console: console)
+        ingester.waiting = console.lockWaitingNote(stories)
         // A new stories folder is made only for an upload that can go into it: when every clip
         // is rejected, --create leaves nothing behind (nor runs the render).
         let allRejected = storiesToCreate ? ingester.rejections(of: arguments.positionals) : nil
@@ -129,7 +129,7 @@ public enum IngestCommand: Command {
             let summary: RenderSummary
             do {
                 summary = try BundleRenderer(input: stories, output: output, options: options)
-                    .run(waiting: RenderCommand.waitingNote(output, console: console))
+                    .run(waiting: console.lockWaitingNote(output))
             } catch {
                 let ingested = outcomes.filter(\.isIngested).count
                 guard ingested > 0 else { throw error }

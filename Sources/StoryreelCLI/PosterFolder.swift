@@ -43,9 +43,10 @@ final class PosterFolder: Sendable {
     }
 
     /// Takes `path`'s lock, waiting up to `timeout` seconds (`--timeout`) for another run (told
-    /// to `waiting` once when it has to wait), and reads its record. Throws `.cannotCreateOutput` (73) when the record is there but is not
-    /// one storyreel can read (hand-edited, cut short): writing a new one would forget every
-    /// poster it names, which would then be refused for good.
+    /// to `waiting` once when it has to wait), and reads its record. Throws `.cannotCreateOutput`
+    /// (73) when the record is there but is not one storyreel can read (hand-edited, cut
+    /// short): writing a new one would forget every poster it names, which would then be
+    /// refused for good.
     init(path: String, timeout: Double, waiting: (Int32?) -> Void = { _ in }) throws {
         self.path = path
         lock = try BundleLock(folderItself: path, timeout: timeout, option: "--timeout", waiting: waiting)

@@ -85,7 +85,7 @@ public enum RenderCommand: Command {
         options.lockTimeout = arguments[lockTimeout]
         var console = console
         console.quiet = arguments[quiet]
-        let waiting = waitingNote(output, console: console)
+        let waiting = console.lockWaitingNote(output)
         // `--json` silences the progress bar only: warnings and notes still go to stderr.
         var barConsole = console
         barConsole.quiet = console.quiet || arguments[json]
@@ -151,15 +151,6 @@ public enum RenderCommand: Command {
         overrides.codec = arguments.given(codec)
         overrides.peak = arguments.given(maxBitrate)
         return overrides
-    }
-
-    /// The one line printed when another run holds the lock on `folder`: on stderr even with
-    /// `--json`, silenced only by `--quiet`.
-    static func waitingNote(_ folder: String, console: Console) -> @Sendable (Int32?) -> Void {
-        { holder in
-            let pid = holder.map { " (held by pid \($0))" } ?? ""
-            console.status("storyreel: waiting for the lock on \(Console.escaped(folder))\(pid)…\n")
-        }
     }
 
     /// `body`'s value; when it throws, and `json` is set, prints ``failureJSON(_:)`` of the

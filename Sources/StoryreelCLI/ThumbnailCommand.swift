@@ -82,7 +82,7 @@ public enum ThumbnailCommand: Command {
                 try created.createFolder(outDirectory)
                 posterFolder = try PosterFolder(
                     path: outDirectory, timeout: timeout,
-                    waiting: RenderCommand.waitingNote(outDirectory, console: console))
+                    waiting: console.lockWaitingNote(outDirectory))
             } catch {
                 created.removeAll()
                 console.error("\(error)")
