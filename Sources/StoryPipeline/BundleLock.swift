@@ -34,18 +34,37 @@ public final class BundleLock: Sendable {
 
     /// Takes the lock on `file` (created if needed) for `folder`, exclusive or `shared`, waiting
     /// up to `timeout` seconds. When another process holds it, `waiting` is called once, with the
-    /// holder's pid when the kernel reports it.
+    /// holder's pid when the kernel reports it. A lock file removed or replaced while this run
+    /// waited for it is not taken: the lock is taken on the file at `file` then (a QA pass: an
+    /// `ingest --create` that took its stories folder away again removed the lock file that
+    /// others were waiting on, and two ingests then ran at once).
     public convenience init(
         file: String, folder: String, shared: Bool = false, timeout: Double, waiting: (Int32?) -> Void = { _ in }
     ) throws {
-        let descriptor = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
-        guard descriptor >= 0 else {
-            throw MediaError(
-                .cannotCreateOutput, path: file, "cannot open the lock file: \(SystemErrorText.describe(errno))")
+        let deadline = Date().addingTimeInterval(max(0, min(timeout, 1e9)))
+        var announced = false
+        while true {
+            let descriptor = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
+            guard descriptor >= 0 else {
+                throw MediaError(
+                    .cannotCreateOutput, path: file, "cannot open the lock file: \(SystemErrorText.describe(errno))")
+            }
+            do {
+                let locked = try Self.acquire(
+                    descriptor, kind: S_IFREG, file: file, folder: folder, shared: shared, deadline: deadline,
+                    timeout: timeout, option: "--lock-timeout", announced: &announced, waiting: waiting)
+                var onDisk = stat()
+                if lstat(file, &onDisk) == 0, onDisk.st_ino == locked.st_ino, onDisk.st_dev == locked.st_dev {
+                    self.init(lockedDescriptor: descriptor)
+                    return
+                }
+            } catch {
+                close(descriptor)
+                throw error
+            }
+            flock(descriptor, LOCK_UN)
+            close(descriptor)
         }
-        try self.init(
-            descriptor: descriptor, kind: S_IFREG, file: file, folder: folder, shared: shared, timeout: timeout,
-            waiting: waiting)
     }
 
     /// Takes the lock on the folder itself (`flock` on its descriptor), for a folder of the
@@ -60,26 +79,35 @@ public final class BundleLock: Sendable {
             throw MediaError(
                 .cannotCreateOutput, path: folder, "cannot open the folder: \(SystemErrorText.describe(errno))")
         }
-        try self.init(
-            descriptor: descriptor, kind: S_IFDIR, file: folder, folder: folder, shared: false, timeout: timeout,
-            option: option, waiting: waiting)
+        var announced = false
+        do {
+            _ = try Self.acquire(
+                descriptor, kind: S_IFDIR, file: folder, folder: folder, shared: false,
+                deadline: Date().addingTimeInterval(max(0, min(timeout, 1e9))), timeout: timeout, option: option,
+                announced: &announced, waiting: waiting)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        self.init(lockedDescriptor: descriptor)
+    }
+
+    /// Holds the lock already taken on `descriptor` until deinit.
+    private init(lockedDescriptor: Int32) {
+        descriptor = lockedDescriptor
     }
 
     /// Takes the lock (exclusive or `shared`) on open `descriptor`, which must be of `kind`
-    /// (`S_IFREG`, `S_IFDIR`). The descriptor is this lock's from the first line: when the
-    /// initialiser throws, `deinit` (which Swift runs for a fully initialised object) closes it,
-    /// once.
-    private init(
-        descriptor: Int32, kind: mode_t, file: String, folder: String, shared: Bool, timeout: Double,
-        option: String = "--lock-timeout", waiting: (Int32?) -> Void
-    ) throws {
-        self.descriptor = descriptor
+    /// (`S_IFREG`, `S_IFDIR`), waiting until `deadline`; calls `waiting` the first time it has
+    /// to wait (`announced` says whether it has). Returns the locked file's status.
+    private static func acquire(
+        _ descriptor: Int32, kind: mode_t, file: String, folder: String, shared: Bool, deadline: Date,
+        timeout: Double, option: String, announced: inout Bool, waiting: (Int32?) -> Void
+    ) throws -> stat {
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == kind else {
             throw MediaError(.cannotCreateOutput, path: file, "the lock file is not a regular file")
         }
-        let deadline = Date().addingTimeInterval(max(0, min(timeout, 1e9)))
-        var announced = false
         while flock(descriptor, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
                 throw Timeout(folder: folder, seconds: timeout, option: option)
@@ -90,6 +118,7 @@ public final class BundleLock: Sendable {
             }
             usleep(50_000)
         }
+        return status
     }
 
     deinit {

@@ -148,8 +148,16 @@ public enum IngestCommand: Command {
     private static func remove(_ created: CreatedOutputs, lockFile: String, ingested: [IngestOutcome]) {
         InterruptCleanup.forgetFile(lockFile)
         guard !ingested.contains(where: \.isIngested) else { return }
-        unlink(lockFile)
-        created.removeAll()
+        // The lock file goes only under its lock, and only when the folder holds nothing else:
+        // removed as another ingest waited on it, two ingests then ran at once (a QA pass). One
+        // that waited on it finds it gone and locks the file at its path instead.
+        let stories = (lockFile as NSString).deletingLastPathComponent
+        guard let lock = try? BundleLock(file: lockFile, folder: stories, timeout: 0) else { return }
+        if (try? FileManager.default.contentsOfDirectory(atPath: stories)) == [ClipIngester.lockFileName] {
+            unlink(lockFile)
+            created.removeAll()
+        }
+        withExtendedLifetime(lock) {}
     }
 
     /// `--into STORIES` must be a folder: a missing one is refused (66), so a typo does not
