@@ -35,11 +35,11 @@ public final class OutputFile {
         self.exclusively = exclusively
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+        let stamp = FileStamp(path: folder)
+        guard stamp?.isFolder == true else {
             // A file where a folder should be is not "no such folder" (QA passes), and the folder
             // is named as given.
-            if FileStamp(path: folder) != nil {
+            if stamp != nil {
                 throw MediaError(
                     .cannotCreateOutput, path: path, "not a folder: \(PathDisplay.asGiven(folder, given: path))")
             }

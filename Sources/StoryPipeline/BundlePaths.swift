@@ -26,7 +26,7 @@ public enum BundlePaths {
     /// `../stories/chloe/night.mp4` or `posters/../../x` made `--prune` remove that file outside
     /// the bundle (a QA pass), so entries of any other shape are dropped as the ledger is read.
     public static func isLedgerPath(_ relative: String) -> Bool {
-        if relative == manifest || relative == "index.html" { return true }
+        if relative == manifest || relative == PlayerPage.fileName { return true }
         let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
         return parts.count == 2 && outputFolders.contains(String(parts[0])) && !parts[1].isEmpty
             && !parts[1].hasPrefix(".")

@@ -953,23 +953,22 @@ extension PlayerPage {
             return PLAIN.test(rest) && !/[\u0000-\u001f\u007f#?%\\]/.test(rest)
               && (rest !== path || !rest.split('/')[0].includes(':'));
           }
+          const isObject = (v) => v !== null && typeof v === 'object';
           function isReadable(m) {
             const text = (v) => typeof v === 'string';
             const plain = (v) => isPlain(v, false);
             const optionalPlain = (v) => v === undefined || v === null || plain(v);
-            return m !== null && typeof m === 'object' && m.version === 1 && Array.isArray(m.stories)
-              && Array.isArray(m.transitions)
-              && m.stories.every((s) => s !== null && typeof s === 'object' && text(s.id) && Array.isArray(s.items)
+            return isObject(m) && m.version === 1 && Array.isArray(m.stories) && Array.isArray(m.transitions)
+              && m.stories.every((s) => isObject(s) && text(s.id) && Array.isArray(s.items)
                 && typeof s.isRead === 'boolean'
-                && s.user !== null && typeof s.user === 'object' && text(s.user.handle) && text(s.user.displayName)
-                && optionalPlain(s.user.avatar)
-                && s.items.every((i) => i !== null && typeof i === 'object' && text(i.id) && isPlain(i.src, true)
+                && isObject(s.user) && text(s.user.handle) && text(s.user.displayName) && optionalPlain(s.user.avatar)
+                && s.items.every((i) => isObject(i) && text(i.id) && isPlain(i.src, true)
                   && typeof i.duration === 'number' && Number.isFinite(i.duration) && plain(i.poster)
                   && plain(i.thumbnail) && optionalPlain(i.firstFrame) && optionalPlain(i.lastFrame)))
-              && m.transitions.every((t) => t !== null && typeof t === 'object' && text(t.from) && text(t.to)
+              && m.transitions.every((t) => isObject(t) && text(t.from) && text(t.to)
                 && plain(t.src) && (t.direction === 'forward' || t.direction === 'backward'));
           }
-          const isNewer = (m) => m !== null && typeof m === 'object' && Number.isInteger(m.version) && m.version > 1;
+          const isNewer = (m) => isObject(m) && Number.isInteger(m.version) && m.version > 1;
 
           async function main() {
             $('needsScript').remove();
@@ -991,7 +990,7 @@ extension PlayerPage {
             if (!isReadable(manifest)) {
               $('empty').textContent = isNewer(manifest)
                 ? `This bundle's manifest is version ${manifest.version}, newer than this player reads (1).`
-                : manifest !== null && typeof manifest === 'object' && manifest.version === 1
+                : isObject(manifest) && manifest.version === 1
                   ? "This bundle's manifest is not one this player reads."
                   : "This bundle's manifest has no version this player reads (1).";
               $('empty').hidden = false;

@@ -179,12 +179,13 @@ struct UnitRun {
                         for unit in batch { progress(counter.finish("\(unit.kind.rawValue) \(unit.title)")) }
                     }
                 }
-                let outputs = batch.map { ($0.output, $0.kind == .clip ? $0.key : nil) }
+                // Each output with the hash a clip copy is known by (the others are hashed as read).
+                let outputs = batch.map { (relative: $0.output, sha256: $0.kind == .clip ? $0.key : nil) }
                 ledger.willMake(outputs)
-                defer { ledger.doneMaking(batch.map(\.output)) }
+                defer { ledger.doneMaking(outputs.map(\.relative)) }
                 let result = Result {
                     try worker.make(batch)
-                    for unit in batch { try ledger.record(unit.output, sha256: unit.kind == .clip ? unit.key : nil) }
+                    for output in outputs { try ledger.record(output.relative, sha256: output.sha256) }
                 }
                 if case .failure = result { ledger.recordFinished(outputs) }
                 return result
