@@ -77,13 +77,13 @@ static int cff_deadline_interrupt(void *opaque) {
 /// cannot call.
 static inline int cff_disable_transparent_huge_pages(void) { return prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0); }
 
-/// Renames `from` to `to` only when nothing has the name `to` (Linux's renameat2 with
-/// RENAME_NOREPLACE, 1): -1 with errno EEXIST when something has it, EINVAL or ENOSYS where the
-/// file system or the kernel cannot (glibc's wrapper needs _GNU_SOURCE, which Swift's C import
-/// does not define).
-static inline int cff_rename_noreplace(const char *from, const char *to) {
+/// Renames `from` in the folder open as `from_folder` to `to` in `to_folder` only when nothing
+/// has the name `to` (Linux's renameat2 with RENAME_NOREPLACE, 1): -1 with errno EEXIST when
+/// something has it, EINVAL or ENOSYS where the file system or the kernel cannot (glibc's
+/// wrapper needs _GNU_SOURCE, which Swift's C import does not define).
+static inline int cff_renameat_noreplace(int from_folder, const char *from, int to_folder, const char *to) {
 #ifdef SYS_renameat2
-    return (int)syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, 1);
+    return (int)syscall(SYS_renameat2, from_folder, from, to_folder, to, 1);
 #else
     errno = ENOSYS;
     return -1;

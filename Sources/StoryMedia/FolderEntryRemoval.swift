@@ -1,7 +1,8 @@
 import Foundation
 
 /// Removing one file by its name in a folder without following a folder swapped for a symlink:
-/// the folder is opened (with `O_NOFOLLOW` unless it may be a link), the entry is checked through
+/// the folder is the one the run pinned (``FolderPin``), or is opened (with `O_NOFOLLOW` unless
+/// it may be a link), the entry is checked through
 /// that descriptor to be the very regular file that was examined, and removed through it
 /// (`unlinkat`). A path looked up afresh could, by the time of the `unlink`, lead through a
 /// symlink someone put in the folder's place, to a file outside the folder (a QA pass).
@@ -12,13 +13,12 @@ public enum FolderEntryRemoval {
     public static func remove(_ name: String, in folder: String, identity: FileIdentity, folderMayBeLink: Bool) -> Bool
     {
         guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else { return false }
-        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (folderMayBeLink ? 0 : O_NOFOLLOW))
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_mode & S_IFMT == S_IFREG,
-            FileIdentity(status) == identity
+        // The folder the run pinned, as it writes there; else opened now.
+        guard
+            let handle = FolderPin.handle(for: folder)
+                ?? (try? FolderHandle(path: folder, followingLink: folderMayBeLink)),
+            let status = handle.status(of: name), status.st_mode & S_IFMT == S_IFREG, FileIdentity(status) == identity
         else { return false }
-        return unlinkat(descriptor, name, 0) == 0
+        return unlinkat(handle.descriptor, name, 0) == 0
     }
 }

@@ -35,22 +35,24 @@ public enum OutputMark {
         try check(path)
     }
 
-    /// The checked `-o` paths, checked again by ``checkBeforeReplacing(_:)``.
+    /// The checked `-o` paths, checked again by ``checkBeforeReplacing(_:at:)``.
     private static let guarded = Mutex<Set<String>>([])
 
     /// Checks `path` again, just before a finished file is renamed over it, when it was an
-    /// output given to ``checkReplaceable(_:force:)`` without `force`.
-    static func checkBeforeReplacing(_ path: String) throws {
+    /// output given to ``checkReplaceable(_:force:)`` without `force`: the file at `entry`, a
+    /// path to the same name through its folder's descriptor (``FolderHandle/entryPath(_:)``).
+    static func checkBeforeReplacing(_ path: String, at entry: String) throws {
         guard guarded.withLock({ $0.contains(path) }) else { return }
-        try check(path)
+        try check(path, at: entry)
     }
 
-    /// Throws when `path` is a non-empty regular file without a readable mark, on a file system
-    /// that holds marks.
-    private static func check(_ path: String) throws {
+    /// Throws, naming `path`, when the file at `entry` (by default `path`) is a non-empty
+    /// regular file without a readable mark, on a file system that holds marks.
+    private static func check(_ path: String, at entry: String? = nil) throws {
+        let entry = entry ?? path
         var status = stat()
-        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0,
-            !isMarked(path), errno != EOPNOTSUPP
+        guard lstat(entry, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0,
+            !isMarked(entry), errno != EOPNOTSUPP
         else { return }
         throw MediaError(
             .cannotCreateOutput, path: path,

@@ -8,9 +8,16 @@ import Foundation
 public final class StagedFile {
     /// The path the finished file will have.
     public let path: String
-    /// Where the file is written until it is committed.
+    /// Where the file is written until it is committed: a path through the staging folder's
+    /// descriptor (``FolderHandle/entryPath(_:)``).
     public let temporaryPath: String
 
+    /// The folder the file is written into, by descriptor.
+    private let folder: FolderHandle
+    /// Where it is staged: `folder`, or a staging folder of storyreel's own.
+    private let staging: FolderHandle
+    /// Its temporary name in `staging`.
+    private let temporaryName: String
     private var descriptor: Int32
     private let permissions: mode_t
     private let marked: Bool
@@ -38,11 +45,14 @@ public final class StagedFile {
         for path: String, stagingFolder: String? = nil, permissions: mode_t = 0o644, replacing: Bool = true,
         marked: Bool = true
     ) throws {
-        if replacing { try StagedFile.checkReplaceable(path) }
+        let folder = try FolderHandle.forWriting(path)
+        if replacing { try StagedFile.checkReplaceable(path, in: folder) }
         self.path = path
         self.permissions = permissions
         self.marked = marked
-        (descriptor, temporaryPath) = try TemporaryFile.create(for: path, in: stagingFolder)
+        self.folder = folder
+        staging = try stagingFolder.map { try FolderHandle.forWriting(path, in: $0) } ?? folder
+        (descriptor, temporaryName, temporaryPath) = try TemporaryFile.create(for: path, in: staging)
     }
 
     deinit {
@@ -78,56 +88,62 @@ public final class StagedFile {
     /// when nothing has that name (throws ``NameTaken`` otherwise).
     public func commit(exclusively: Bool = false) throws {
         try finishWriting()
-        try StagedFile.moveIntoPlace(temporaryPath, at: path, exclusively: exclusively)
+        try StagedFile.moveIntoPlace(
+            temporaryName, in: staging, at: path, folder: folder, exclusively: exclusively)
         committed = true
         TemporaryFile.release(temporaryPath)
     }
 
-    /// Gives the finished file at `temporary` (in the same file system) the name `path`, and
-    /// makes that durable. Not `exclusively`: a rename, replacing whatever file had the name.
-    /// `exclusively`: only when nothing has the name (else ``NameTaken``; see
-    /// ``placeWithoutReplacing(_:at:)``). Errors name `path`.
-    public static func moveIntoPlace(_ temporary: String, at path: String, exclusively: Bool) throws {
+    /// Gives the finished file named `temporary` in `staging` (on the same file system) the
+    /// name of `path` in `folder` (the folder `path` names, opened), and makes that durable. Both
+    /// are reached through their descriptors, so a folder swapped for a symlink meanwhile does
+    /// not redirect the rename. Not `exclusively`: a rename, replacing whatever file had the
+    /// name. `exclusively`: only when nothing has the name (else ``NameTaken``; see
+    /// ``placeWithoutReplacing(_:in:as:in:path:)``). Errors name `path`.
+    public static func moveIntoPlace(
+        _ temporary: String, in staging: FolderHandle, at path: String, folder: FolderHandle, exclusively: Bool
+    ) throws {
+        let name = URL(fileURLWithPath: path).lastPathComponent
         if exclusively {
-            try placeWithoutReplacing(temporary, at: path)
+            try placeWithoutReplacing(temporary, in: staging, as: name, in: folder, path: path)
         } else {
-            try checkReplaceable(path)
-            try OutputMark.checkBeforeReplacing(path)
-            guard rename(temporary, path) == 0 else {
+            try checkReplaceable(path, in: folder)
+            try OutputMark.checkBeforeReplacing(path, at: folder.entryPath(name))
+            guard renameat(staging.descriptor, temporary, folder.descriptor, name) == 0 else {
                 throw failure(path, "cannot move the finished file into place")
             }
         }
-        let folder = open(path.containingFolder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard folder >= 0 else { return }
-        fsync(folder)
-        close(folder)
+        fsync(folder.descriptor)
     }
 
-    /// Gives `temporary` the name `path` only when nothing has it (else ``NameTaken``): a rename
-    /// that does not replace (`renameat2`'s `RENAME_NOREPLACE`); where the file system cannot, a
-    /// hard link, which fails on an existing name, then the temporary name is removed; without
-    /// hard links either, a name reserved with `O_EXCL` that the finished file then replaces (a
-    /// kill between the two leaves that empty reservation).
-    private static func placeWithoutReplacing(_ temporary: String, at path: String) throws {
-        if cff_rename_noreplace(temporary, path) == 0 { return }
+    /// Gives `temporary` in `staging` the name `name` in `folder` only when nothing has it
+    /// (else ``NameTaken``): a rename that does not replace (`renameat2`'s
+    /// `RENAME_NOREPLACE`); where the file system cannot, a hard link, which fails on an existing
+    /// name, then the temporary name is removed; without hard links either, a name reserved with
+    /// `O_EXCL` that the finished file then replaces (a kill between the two leaves that empty
+    /// reservation). Errors name `path`.
+    private static func placeWithoutReplacing(
+        _ temporary: String, in staging: FolderHandle, as name: String, in folder: FolderHandle, path: String
+    ) throws {
+        if cff_renameat_noreplace(staging.descriptor, temporary, folder.descriptor, name) == 0 { return }
         guard errno != EEXIST else { throw NameTaken(path: path) }
         guard [EINVAL, ENOSYS, EOPNOTSUPP].contains(errno) else {
             throw failure(path, "cannot move the finished file into place")
         }
-        if link(temporary, path) == 0 {
-            unlink(temporary)
+        if linkat(staging.descriptor, temporary, folder.descriptor, name, 0) == 0 {
+            unlinkat(staging.descriptor, temporary, 0)
             return
         }
         guard errno != EEXIST else { throw NameTaken(path: path) }
-        let reserved = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let reserved = openat(folder.descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard reserved >= 0 else {
             if errno == EEXIST { throw NameTaken(path: path) }
             throw failure(path, "cannot create the file")
         }
         close(reserved)
-        guard rename(temporary, path) == 0 else {
+        guard renameat(staging.descriptor, temporary, folder.descriptor, name) == 0 else {
             let error = failure(path, "cannot move the finished file into place")
-            unlink(path)
+            unlinkat(folder.descriptor, name, 0)
             throw error
         }
     }
@@ -137,13 +153,13 @@ public final class StagedFile {
         MediaError(.cannotCreateOutput, path: path, "\(what): \(SystemErrorText.describe(errno))")
     }
 
-    /// Throws `.cannotCreateOutput` when something other than a regular file has the name
-    /// `path` (the entry itself: a symlink is not followed). A rename replaces the entry, so
+    /// Throws `.cannotCreateOutput` when something other than a regular file has the name of
+    /// `path` in `folder` (the entry itself: a symlink is not followed). A rename replaces the entry, so
     /// writing to `/dev/null`, a FIFO or a symlink would otherwise remove it and leave a regular
     /// file in its place.
-    static func checkReplaceable(_ path: String) throws {
-        var status = stat()
-        guard lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG else { return }
+    static func checkReplaceable(_ path: String, in folder: FolderHandle) throws {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        guard let status = folder.status(of: name), status.st_mode & S_IFMT != S_IFREG else { return }
         throw MediaError(
             .cannotCreateOutput, path: path,
             "is \(RegularFile.describe(mode: status.st_mode)); storyreel replaces only regular files")

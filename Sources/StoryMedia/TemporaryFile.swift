@@ -13,48 +13,47 @@ public enum TemporaryFile {
     /// How many random characters a name carries.
     static let randomLength = 6
 
-    /// Creates an empty temporary file (mode 0600) for `finalPath`, in `folder` (default: the
-    /// final file's folder), and returns its open descriptor and path. The file is removed if the
+    /// Creates an empty temporary file (mode 0600) for the file `finalPath` names, in `folder`
+    /// (the final file's folder, or a staging folder of storyreel's own), through the folder's
+    /// descriptor. Returns its open descriptor, its name in `folder` and a path that leads to it
+    /// through the descriptor (``FolderHandle/entryPath(_:)``). The file is removed if the
     /// process is interrupted (``InterruptCleanup``) until ``release(_:)`` or ``remove(_:)``.
     /// Throws `.cannotCreateOutput` naming `finalPath` when it cannot be created.
-    public static func create(for finalPath: String, in folder: String? = nil) throws -> (
-        descriptor: Int32, path: String
+    public static func create(for finalPath: String, in folder: FolderHandle) throws -> (
+        descriptor: Int32, name: String, path: String
     ) {
-        let directory = folder ?? URL(fileURLWithPath: finalPath).deletingLastPathComponent().path
-        let pattern = path(for: finalPath, in: directory, random: String(repeating: "X", count: randomLength))
         var descriptor: Int32 = -1
-        var failure: Int32 = 0
-        let created = InterruptCleanup.trackFile {
-            var template = Array(pattern.utf8CString)
-            descriptor = template.withUnsafeMutableBufferPointer {
-                mkstemps($0.baseAddress!, Int32(suffix.utf8.count))
+        var failure: Int32 = EEXIST
+        var name = ""
+        for _ in 0..<100 where failure == EEXIST {
+            name = self.name(for: finalPath, in: folder)
+            _ = InterruptCleanup.trackFile {
+                descriptor = openat(
+                    folder.descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+                failure = errno
+                return descriptor >= 0 ? folder.entryPath(name) : nil
             }
-            failure = errno
-            return descriptor >= 0 ? template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } : nil
+            if descriptor >= 0 { return (descriptor, name, folder.entryPath(name)) }
         }
-        guard let created else {
-            // The folder as the user gave it (relative stays relative), not the absolute path the
-            // template was built from: the line starts with `finalPath` as given.
-            let given = folder ?? (finalPath as NSString).deletingLastPathComponent
-            throw MediaError(
-                .cannotCreateOutput, path: finalPath,
-                "cannot create a file in \(given.isEmpty ? "." : given): \(SystemErrorText.describe(failure))")
-        }
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        return (descriptor, created)
+        // The folder as the user gave it (relative stays relative).
+        let given = folder.path.isEmpty ? "." : folder.path
+        throw MediaError(
+            .cannotCreateOutput, path: finalPath,
+            "cannot create a file in \(given): \(SystemErrorText.describe(failure))")
     }
 
     /// A hard link to `source`'s file (following a symlink to it) under a fresh temporary name
-    /// for `finalPath`, beside it, removed if the process is interrupted until ``release(_:)``
-    /// or ``remove(_:)``; nil when it cannot be made (another file system, no hard links).
-    public static func hardLink(to source: String, for finalPath: String) -> String? {
-        let directory = URL(fileURLWithPath: finalPath).deletingLastPathComponent().path
-        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-        let random = String((0..<randomLength).map { _ in alphabet.randomElement()! })
-        let temporary = path(for: finalPath, in: directory, random: random)
-        return InterruptCleanup.trackFile {
-            linkat(AT_FDCWD, source, AT_FDCWD, temporary, AT_SYMLINK_FOLLOW) == 0 ? temporary : nil
+    /// for `finalPath` in `folder`, removed if the process is interrupted until ``release(_:)``
+    /// or ``remove(_:)``: its name in `folder` and a path leading to it through the folder's
+    /// descriptor; nil when it cannot be made (another file system, no hard links).
+    public static func hardLink(to source: String, for finalPath: String, in folder: FolderHandle) -> (
+        name: String, path: String
+    )? {
+        let name = self.name(for: finalPath, in: folder)
+        let path = InterruptCleanup.trackFile {
+            linkat(AT_FDCWD, source, folder.descriptor, name, AT_SYMLINK_FOLLOW) == 0 ? folder.entryPath(name) : nil
         }
+        return path.map { (name, $0) }
     }
 
     /// Stops guarding `path` against interrupts: it has been given its final name.
@@ -68,22 +67,31 @@ public enum TemporaryFile {
         InterruptCleanup.forgetFile(path)
     }
 
-    /// `directory/.NAME.RANDOM.storyreel-tmp` for `finalPath`, where NAME is the final file's
-    /// name, cut (at a character boundary) as far as needed for the whole name to fit the file
-    /// system's limit: a long final name still gets a temporary name it can create, and the
-    /// shortened name still has the shape ``isTemporaryName(_:)`` recognises.
-    static func path(for finalPath: String, in directory: String, random: String) -> String {
+    /// A fresh name `.NAME.RANDOM.storyreel-tmp` in `folder` for `finalPath` (see
+    /// ``name(for:random:limit:)``).
+    private static func name(for finalPath: String, in folder: FolderHandle) -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        let random = String((0..<randomLength).map { _ in alphabet.randomElement()! })
+        let limit = fpathconf(folder.descriptor, Int32(_PC_NAME_MAX))
+        return name(for: finalPath, random: random, limit: limit > 0 ? limit : Int(NAME_MAX))
+    }
+
+    /// `.NAME.RANDOM.storyreel-tmp` for `finalPath`, where NAME is the final file's name, cut
+    /// (at a character boundary) as far as needed for the whole name to fit in `limit` bytes,
+    /// the file system's limit: a long final name still gets a temporary name it can create,
+    /// and the shortened name still has the shape ``isTemporaryName(_:)`` recognises.
+    static func name(for finalPath: String, random: String, limit: Int) -> String {
         let finalName = URL(fileURLWithPath: finalPath).lastPathComponent
         let overhead = 2 + random.utf8.count + suffix.utf8.count
-        let kept = FileNameLength.prefix(of: finalName, fittingIn: FileNameLength.limit(in: directory) - overhead)
-        return "\(directory)/.\(kept.isEmpty ? "file" : kept).\(random)\(suffix)"
+        let kept = FileNameLength.prefix(of: finalName, fittingIn: limit - overhead)
+        return ".\(kept.isEmpty ? "file" : kept).\(random)\(suffix)"
     }
 
     /// True for a file name of exactly the shape storyreel's temporary files have.
     public static func isTemporaryName(_ name: String) -> Bool { stagedName(of: name) != nil }
 
     /// The NAME a temporary file `.NAME.RANDOM.storyreel-tmp` was staged for (cut as
-    /// ``path(for:in:random:)`` cuts it), or nil when `name` is not of that exact shape.
+    /// ``name(for:random:limit:)`` cuts it), or nil when `name` is not of that exact shape.
     static func stagedName(of name: String) -> String? {
         guard name.hasPrefix("."), name.hasSuffix(suffix) else { return nil }
         let stem = name.dropFirst().dropLast(suffix.count)

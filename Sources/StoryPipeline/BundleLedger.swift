@@ -135,21 +135,29 @@ public final class BundleLedger: Sendable {
     /// their own file there), into `.storyreel/replaced/` (its path's `/` made `-`, a number
     /// added when the name is taken), on the same file system, and returns where it went
     /// relative to the bundle; nil when it could not be moved (it is then left alone).
+    /// The move goes through the folders' descriptors (``FolderHandle``), the ones the render
+    /// pinned: a folder swapped for a symlink cannot make it move someone else's file.
     public func setAside(_ relative: String) -> String? {
-        let folder = BundlePaths.join(bundle, BundlePaths.replacedFolder)
-        guard mkdir(folder, 0o777) == 0 || errno == EEXIST else { return nil }
+        let source = BundlePaths.join(bundle, relative)
+        let sourceName = (relative as NSString).lastPathComponent
+        let privateFolder = BundlePaths.join(bundle, BundlePaths.privateFolder)
+        let replacedName = (BundlePaths.replacedFolder as NSString).lastPathComponent
+        guard let from = try? FolderHandle.forWriting(source),
+            let parent = try? FolderHandle.forWriting(source, in: privateFolder),
+            mkdirat(parent.descriptor, replacedName, 0o777) == 0 || errno == EEXIST,
+            let folder = try? FolderHandle(name: replacedName, in: parent)
+        else { return nil }
         let flat = relative.replacingOccurrences(of: "/", with: "-")
         let (stem, suffix) = ((flat as NSString).deletingPathExtension, (flat as NSString).pathExtension)
         for attempt in 1...1000 {
             let name = attempt == 1 ? flat : "\(stem)-\(attempt)" + (suffix.isEmpty ? "" : ".\(suffix)")
-            let destination = BundlePaths.join(folder, name)
             // Never over a file already kept: link it there, then take the output's name away.
-            guard link(BundlePaths.join(bundle, relative), destination) == 0 else {
+            guard linkat(from.descriptor, sourceName, folder.descriptor, name, 0) == 0 else {
                 if errno == EEXIST { continue }
                 return nil
             }
-            guard unlink(BundlePaths.join(bundle, relative)) == 0 else {
-                unlink(destination)
+            guard unlinkat(from.descriptor, sourceName, 0) == 0 else {
+                unlinkat(folder.descriptor, name, 0)
                 return nil
             }
             return BundlePaths.replacedFolder + "/" + name

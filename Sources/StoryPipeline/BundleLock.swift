@@ -9,6 +9,8 @@ import StoryMedia
 /// opened without following a symlink and must be a regular file; storyreel never writes into it.
 public final class BundleLock: Sendable {
     private let descriptor: Int32
+    /// The locked folder held open for writing (``FolderPin``), for a lock on a folder itself.
+    private let pin: FolderPin?
 
     /// Why a lock could not be taken.
     public struct Timeout: Error, CustomStringConvertible {
@@ -68,33 +70,29 @@ public final class BundleLock: Sendable {
     }
 
     /// Takes the lock on the folder itself (`flock` on its descriptor), for a folder of the
-    /// user's where storyreel keeps no lock file (`thumbnail --out-dir`, `cube --frames-dir`).
+    /// user's where storyreel keeps no lock file (`thumbnail --out-dir`, `cube --frames-dir`),
+    /// and pins it (``FolderPin``) while it is held: what is written there goes into the folder
+    /// locked, even if a symlink takes its name meanwhile.
     /// A ``Timeout`` names `option`, the command's option for `timeout`.
     public convenience init(
         folderItself folder: String, timeout: Double, option: String = "--lock-timeout",
         waiting: (Int32?) -> Void = { _ in }
     ) throws {
-        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw MediaError(
-                .cannotCreateOutput, path: folder, "cannot open the folder: \(SystemErrorText.describe(errno))")
-        }
+        let pin = try FolderPin(path: folder)
         var announced = false
-        do {
-            _ = try Self.acquire(
-                descriptor, kind: S_IFDIR, file: folder, folder: folder, shared: false,
-                deadline: Date().addingTimeInterval(max(0, min(timeout, 1e9))), timeout: timeout, option: option,
-                announced: &announced, waiting: waiting)
-        } catch {
-            close(descriptor)
-            throw error
-        }
-        self.init(lockedDescriptor: descriptor)
+        _ = try Self.acquire(
+            pin.handle.descriptor, kind: S_IFDIR, file: folder, folder: folder, shared: false,
+            deadline: Date().addingTimeInterval(max(0, min(timeout, 1e9))), timeout: timeout, option: option,
+            announced: &announced, waiting: waiting)
+        self.init(lockedDescriptor: pin.handle.descriptor, pin: pin)
     }
 
-    /// Holds the lock already taken on `descriptor` until deinit.
-    private init(lockedDescriptor: Int32) {
+    /// Holds the lock already taken on `descriptor` until deinit. With a `pin`, the descriptor
+    /// is its folder's, which the pin owns: the folder locked is the one written into, by
+    /// descriptor, while the lock is held.
+    private init(lockedDescriptor: Int32, pin: FolderPin? = nil) {
         descriptor = lockedDescriptor
+        self.pin = pin
     }
 
     /// Takes the lock (exclusive or `shared`) on open `descriptor`, which must be of `kind`
@@ -123,7 +121,7 @@ public final class BundleLock: Sendable {
 
     deinit {
         flock(descriptor, LOCK_UN)
-        close(descriptor)
+        if pin == nil { close(descriptor) }
     }
 
     /// The pid holding a `flock` on the file with `inode`, from `/proc/locks`, or nil.

@@ -58,26 +58,30 @@ public struct BundleRenderer: Sendable {
         if storyInput.root != firstLook.root {
             try BundleFolder.check(output: output, inputRoot: storyInput.root, force: options.force)
         }
-        let clipsFolder = BundlePaths.join(output, "clips")
-        let folders = (BundlePaths.outputFolders + [BundlePaths.privateFolder]).map { BundlePaths.join(output, $0) }
-        for path in folders {
+        // OUT and its folders are held open, and every output is written through them: a folder
+        // swapped for a symlink during the run cannot lead a write elsewhere (``FolderPin``).
+        let outputPin = try FolderPin(path: output)
+        var folderPins = [outputPin]
+        defer { withExtendedLifetime(folderPins) {} }
+        for name in BundlePaths.outputFolders + [BundlePaths.privateFolder] {
+            let path = BundlePaths.join(output, name)
             // A bundle of referenced clips gets no clips/ folder (one from earlier runs stays).
-            if path == clipsFolder, options.clipMode == .reference, FileStamp(path: path, followingLinks: false) == nil
-            {
-                continue
-            }
-            // Not through a symlink put there since the check: mkdir fails on it. Made, it is
-            // taken away by an interrupt while still empty, as every command's folders are.
+            if name == "clips", options.clipMode == .reference, outputPin.handle.status(of: name) == nil { continue }
+            // Not through a symlink put there since the check: mkdir fails on it, and the folder is
+            // opened without following one. Made, it is taken away by an interrupt while still
+            // empty, as every command's folders are.
             var failure: Int32 = 0
             let made = InterruptCleanup.trackFolder(path) {
-                if mkdir(path, 0o777) == 0 { return true }
+                if mkdirat(outputPin.handle.descriptor, name, 0o777) == 0 { return true }
                 failure = errno
                 return false
             }
-            guard made || (failure == EEXIST && FileStamp(path: path, followingLinks: false)?.isFolder == true) else {
+            let existing = outputPin.handle.status(of: name)
+            guard made || (failure == EEXIST && existing.map { $0.st_mode & S_IFMT == S_IFDIR } == true) else {
                 throw MediaError(
                     .cannotCreateOutput, path: path, "cannot create the folder: \(SystemErrorText.describe(failure))")
             }
+            folderPins.append(FolderPin(try FolderHandle(name: name, in: outputPin.handle)))
         }
         var shardLock: BundleLock?
         if let shard = options.shard {

@@ -86,6 +86,9 @@ public struct ClipIngester: Sendable {
             return nil
         }
         var sequence = ClipIngester.sequenceStart(of: existing)
+        // The story folder, held open once it is there: the copies go into it by descriptor.
+        var storyPin: FolderPin?
+        defer { withExtendedLifetime(storyPin) {} }
         let nameLimit = FileNameLength.limit(in: FileStamp(path: folder) != nil ? folder : storiesFolder)
         func ingestOne(_ clip: String) -> IngestOutcome {
             do {
@@ -99,7 +102,10 @@ public struct ClipIngester: Sendable {
                     if let name = alreadyPresent(sha: hash, size: stamp.size) { return .alreadyPresent(name: name) }
                     check.sha256 = hash
                 }
-                try created.createFolder(folder)
+                if storyPin == nil {
+                    try created.createFolder(folder)
+                    storyPin = try pinStoryFolder(folder)
+                }
                 let name = try place(
                     clip, container: container, check: check, in: folder, nameLimit: nameLimit, after: &sequence)
                 sizes[name] = stamp.size
@@ -173,6 +179,19 @@ public struct ClipIngester: Sendable {
                 throw MediaError(.cannotCreateOutput, path: folder, "exists and is not a folder")
             }
         }
+    }
+
+    /// Opens and pins `folder` (``FolderPin``), the story folder checked under the lock, so that
+    /// every copy goes into it by descriptor: a symlink put in its place during the ingest leads
+    /// nowhere (a QA pass: a racer swapping the folder had uploads copied into a victim folder).
+    /// It is checked again once open, and must still be the folder the path names.
+    private func pinStoryFolder(_ folder: String) throws -> FolderPin {
+        let pin = try FolderPin(path: folder)
+        try checkStoryFolder(folder)
+        guard FileIdentity(path: folder) == pin.handle.identity else {
+            throw MediaError(.cannotCreateOutput, path: folder, "the folder was replaced while storyreel worked")
+        }
+        return pin
     }
 
     /// Copies `clip` into `folder` under the first free name `NNNN-NAME` numbered after

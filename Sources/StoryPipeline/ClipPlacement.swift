@@ -33,15 +33,18 @@ enum ClipPlacement {
         _ source: String, at destination: String, check: Check, link: Bool, exclusive: Bool = false,
         timeout: Double? = nil
     ) throws {
-        if link, let temporary = TemporaryFile.hardLink(to: source, for: destination) {
-            defer { TemporaryFile.remove(temporary) }
+        let folder = try FolderHandle.forWriting(destination)
+        if link, let temporary = TemporaryFile.hardLink(to: source, for: destination, in: folder) {
+            // The temporary path leads through the folder's descriptor: removed while it is open.
+            defer { withExtendedLifetime(folder) { TemporaryFile.remove(temporary.path) } }
             if let stamp = check.unchangedSince {
-                try verify(FileStamp(path: temporary) == stamp && FileStamp(path: source) == stamp, source)
+                try verify(FileStamp(path: temporary.path) == stamp && FileStamp(path: source) == stamp, source)
             }
             if let expected = check.sha256 {
-                try verify(try ContentHasher.sha256(ofFileAt: temporary, timeout: timeout) == expected, source)
+                try verify(try ContentHasher.sha256(ofFileAt: temporary.path, timeout: timeout) == expected, source)
             }
-            try StagedFile.moveIntoPlace(temporary, at: destination, exclusively: exclusive)
+            try StagedFile.moveIntoPlace(
+                temporary.name, in: folder, at: destination, folder: folder, exclusively: exclusive)
             return
         }
         let input = try RegularFile(path: source, timeout: timeout)

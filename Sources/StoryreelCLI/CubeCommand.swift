@@ -123,9 +123,13 @@ public enum CubeCommand: Command {
             // read-only) would fail the run after the frames replaced an earlier run's, and they
             // would be lost.
             if let path = outputs.filmstripPath {
-                let probe = try TemporaryFile.create(for: path)
-                close(probe.descriptor)
-                TemporaryFile.remove(probe.path)
+                let folder = try FolderHandle.forWriting(path)
+                try withExtendedLifetime(folder) {
+                    // The probe's path leads through the folder's descriptor: removed while it is open.
+                    let probe = try TemporaryFile.create(for: path, in: folder)
+                    close(probe.descriptor)
+                    TemporaryFile.remove(probe.path)
+                }
             }
             // The record is written as the frames take their names, interrupts held off: first
             // with the earlier and the new frames (a failure then replaces nothing), then with
