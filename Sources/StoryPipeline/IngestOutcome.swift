@@ -20,3 +20,24 @@ public enum IngestOutcome: Sendable {
         if case .ingested = self { true } else { false }
     }
 }
+
+extension IngestOutcome {
+    /// The `ingest --json` object for `clip` (as given) with this outcome in story `handle`:
+    /// `clip`; `outcome`, one of `ingested`, `already-ingested`, `rejected`, `not-ingested`;
+    /// `file`, the clip's path in the stories folder (`HANDLE/NAME`), for the first two; and
+    /// `reason` for the last two.
+    public func json(clip: String, handle: String) -> JSONValue {
+        var fields: [(String, JSONValue)] = [("clip", .string(clip))]
+        switch self {
+        case .ingested(let name, _, _):
+            fields += [("outcome", .string("ingested")), ("file", .string("\(handle)/\(name)"))]
+        case .alreadyPresent(let name):
+            fields += [("outcome", .string("already-ingested")), ("file", .string("\(handle)/\(name)"))]
+        case .rejected(let reason):
+            fields += [("outcome", .string("rejected")), ("reason", .string(reason))]
+        case .notWritten(let failure):
+            fields += [("outcome", .string("not-ingested")), ("reason", .string("\(failure)"))]
+        }
+        return .object(fields)
+    }
+}

@@ -8,7 +8,7 @@ public enum IngestCommand: Command {
     public static let abstract = "Add new clips to a story folder safely, then optionally re-render the bundle."
     public static let usage =
         "ingest CLIP... --story HANDLE --into STORIES [--create] [--render OUT [render's settings options]] "
-        + "[--max-duration 60] [--timeout S] [--lock-timeout S] [--quiet]"
+        + "[--max-duration 60] [--timeout S] [--lock-timeout S] [--quiet] [--json]"
     static let story = Option.text("story", "HANDLE", "The story (user) to add the clips to; created when new.")
     static let into = Option.outputPath("into", "STORIES", "The stories folder (it must exist, unless --create).")
     static let create = Flag("create", "Create the stories folder STORIES when it is missing.")
@@ -21,14 +21,35 @@ public enum IngestCommand: Command {
         "Wait this long for another ingest into STORIES (and, with --render, a render of OUT), then exit 75.",
         default: 60, range: .number(from: 0, to: 86_400))
     static let quiet = Flag("quiet", short: "q", "Print only errors (no per-clip lines, warnings or summary).")
+    static let json = Flag(
+        "json", "Print one JSON object on stdout at the end: each clip's outcome and file, and the render's summary.")
     public static let options: [any OptionDeclaration] =
-        [story, into, create, render, maxDuration, timeout, lockTimeout, quiet] + RenderCommand.settingsOptions
+        [story, into, create, render, maxDuration, timeout, lockTimeout, quiet, json] + RenderCommand.settingsOptions
     public static let examples = [
         "storyreel ingest samples/portrait-h264.mp4 --story ana.lima --into stories --create   # a new stories folder",
         "storyreel ingest samples/sixty-fps.mp4 samples/edit-list.mp4 --story ben_k --into stories --render reel",
+        "storyreel ingest samples/black-intro.mp4 --story ana.lima --into stories --json | jq -r '.clips[0].file'",
     ]
 
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
+        var printedJSON = false
+        do {
+            return try ingest(arguments, console: console, printedJSON: &printedJSON)
+        } catch {
+            // `--json` prints `{"error", "exitCode"}` for a run that fails, as render's does,
+            // unless the object with the clips' outcomes is out already.
+            if arguments[json], !printedJSON, ExitCode(for: error) != .usage {
+                console.output(RenderCommand.failureJSON(error).serialized(pretty: false))
+            }
+            throw error
+        }
+    }
+
+    /// Ingests the clips and renders when asked; with `--json`, prints the outcomes' object and
+    /// sets `printedJSON`.
+    private static func ingest(_ arguments: ParsedArguments, console: Console, printedJSON: inout Bool) throws
+        -> ExitCode
+    {
         guard !arguments.positionals.isEmpty else { throw UsageError("ingest needs at least one CLIP") }
         guard let handle = arguments[story] else { throw UsageError("ingest needs --story HANDLE") }
         guard let stories = arguments[into] else { throw UsageError("ingest needs --into STORIES") }
@@ -74,13 +95,15 @@ public enum IngestCommand: Command {
             InterruptCleanup.removeFileOnInterrupt(lockFile)
         }
         var exitCode = ExitCode.success
+        // With --json, stdout holds only the object printed at the end.
+        let json = arguments[Self.json]
         var warned: Set<String> = []  // render, when it follows, gives the same lines: each once
         // Each clip's line as soon as its outcome is known: a run interrupted after some clips
         // went in used to print nothing, so the caller could not tell which (a QA pass).
         func report(_ clip: String, _ outcome: IngestOutcome) {
             switch outcome {
             case .ingested(let name, let playsBefore, let concern):
-                if !console.quiet { console.line("\(clip): ingested as \(handle)/\(name)") }
+                if !console.quiet, !json { console.line("\(clip): ingested as \(handle)/\(name)") }
                 if let concern {
                     let warning = "\(handle)/\(name): \(concern)"
                     console.warning(warning)
@@ -102,7 +125,7 @@ public enum IngestCommand: Command {
                             + "set the order")
                 }
             case .alreadyPresent(let name):
-                if !console.quiet { console.line("\(clip): already ingested as \(handle)/\(name)") }
+                if !console.quiet, !json { console.line("\(clip): already ingested as \(handle)/\(name)") }
             case .rejected(let reason):
                 console.error("\(clip): rejected: \(reason)")
                 if exitCode == .success { exitCode = .dataError }
@@ -125,21 +148,34 @@ public enum IngestCommand: Command {
             throw error
         }
         createdStories.map { Self.remove($0, lockFile: lockFile, ingested: outcomes) }
-        if let output = arguments[render], let options = renderOptions, allRejected == nil {
-            let summary: RenderSummary
-            do {
-                summary = try BundleRenderer(input: stories, output: output, options: options)
-                    .run(waiting: console.lockWaitingNote(output))
-            } catch {
-                let ingested = outcomes.filter(\.isIngested).count
-                guard ingested > 0 else { throw error }
-                throw RenderAfterIngestFailure(underlying: error, ingested: ingested, stories: stories)
-            }
-            var unsaid = summary
-            unsaid.warnings.removeAll { warned.contains($0) }
-            RenderCommand.report(unsaid, console: console, json: false)
-            if !summary.skipped.isEmpty, exitCode == .success { exitCode = .dataError }
+        func printJSON(render: JSONValue) {
+            guard json else { return }
+            let clips = zip(arguments.positionals, outcomes).map { $1.json(clip: $0, handle: handle) }
+            let object = JSONValue.object([
+                ("story", .string(handle)), ("stories", .string(stories)), ("clips", .array(clips)), ("render", render),
+            ])
+            console.output(object.serialized(pretty: false))
+            printedJSON = true
         }
+        guard let output = arguments[render], let options = renderOptions, allRejected == nil else {
+            printJSON(render: .null)
+            return exitCode
+        }
+        let summary: RenderSummary
+        do {
+            summary = try BundleRenderer(input: stories, output: output, options: options)
+                .run(waiting: console.lockWaitingNote(output))
+        } catch {
+            printJSON(render: RenderCommand.failureJSON(error))
+            let ingested = outcomes.filter(\.isIngested).count
+            guard ingested > 0 else { throw error }
+            throw RenderAfterIngestFailure(underlying: error, ingested: ingested, stories: stories)
+        }
+        var unsaid = summary
+        unsaid.warnings.removeAll { warned.contains($0) }
+        RenderCommand.report(unsaid, console: console, json: false, summaryLine: !json)
+        printJSON(render: summary.json)
+        if !summary.skipped.isEmpty, exitCode == .success { exitCode = .dataError }
         return exitCode
     }
 

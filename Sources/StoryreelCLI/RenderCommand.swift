@@ -172,8 +172,10 @@ public enum RenderCommand: Command {
         .object([("error", .string("\(error)")), ("exitCode", .int(Int(ExitCode(for: error).rawValue)))])
     }
 
-    /// Prints the skipped entries and the summary line (or the JSON summary).
-    static func report(_ summary: RenderSummary, console: Console, json: Bool) {
+    /// Prints the warnings, notes and skipped entries (stderr), then the summary line, or with
+    /// `json` the JSON summary; `summaryLine` false: neither (`ingest --json` prints the summary
+    /// in its own object).
+    static func report(_ summary: RenderSummary, console: Console, json: Bool, summaryLine: Bool = true) {
         for warning in summary.warnings { console.warning(warning) }
         if !summary.settingsChanges.isEmpty {
             console.note("settings changed: \(summary.settingsChanges.joined(separator: ", ")) (kept for later runs)")
@@ -182,6 +184,7 @@ public enum RenderCommand: Command {
         for entry in summary.skipped {
             console.error("\(entry.path): skipped: \(entry.reason)")
         }
+        guard summaryLine else { return }
         if json {
             console.output(summary.json.serialized(pretty: false))
             return

@@ -131,6 +131,53 @@ import Testing
         #expect(manifest.story(id: "chloe")?.items.count == 3)
     }
 
+    /// `--json`: one object on stdout, each clip's outcome in argument order with its file in
+    /// the stories folder or its reason, and the render's summary; no per-clip lines beside it.
+    /// A clip name holding `: ingested as ` made the lines of several clips ambiguous (a QA
+    /// pass); the object is not. A run that fails before any clip prints `{error, exitCode}`.
+    @Test func jsonGivesEachClipsOutcomeAndTheRendersSummary() throws {
+        let fixture = try BundleFixture()
+        let odd = fixture.folder.path("a: ingested as b.mp4")
+        try FileManager.default.copyItem(atPath: TestEnvironment.sample("sixty-fps.mp4"), toPath: odd)
+        let garbage = fixture.folder.path("broken.mp4")
+        try Data(repeating: 7, count: 1000).write(to: URL(fileURLWithPath: garbage))
+        let bundle = fixture.folder.path("reel")
+        let first = try TestEnvironment.storyreel([
+            "ingest", odd, garbage, "--story", "chloe", "--into", fixture.stories, "--render", bundle, "--json",
+        ])
+        #expect(first.status == 65, "the garbage is rejected: \(first.stderr)")
+        #expect(first.stderr.contains("\(garbage): rejected"), "errors stay on stderr")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
+        #expect(object["story"] as? String == "chloe")
+        #expect(object["stories"] as? String == fixture.stories)
+        let clips = try #require(object["clips"] as? [[String: String]])
+        #expect(clips.map { $0["clip"] } == [odd, garbage])
+        #expect(clips.map { $0["outcome"] } == ["ingested", "rejected"])
+        let file = try #require(clips[0]["file"])
+        #expect(file.hasPrefix("chloe/") && file.hasSuffix("-a: ingested as b.mp4"))
+        #expect(FileManager.default.fileExists(atPath: "\(fixture.stories)/\(file)"))
+        #expect(clips[1]["reason"]?.isEmpty == false && clips[1]["file"] == nil)
+        let render = try #require(object["render"] as? [String: Any])
+        #expect(render["manifest"] as? String == "\(bundle)/manifest.json")
+        #expect(try fixture.manifest("reel").story(id: "chloe")?.items.count == 3)
+
+        let again = try TestEnvironment.storyreel([
+            "ingest", odd, "--story", "chloe", "--into", fixture.stories, "--json",
+        ])
+        #expect(again.status == 0)
+        let second = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        #expect((second["clips"] as? [[String: String]])?.first?["outcome"] == "already-ingested")
+        #expect((second["clips"] as? [[String: String]])?.first?["file"] == file)
+        #expect(second["render"] is NSNull)
+
+        let missing = try TestEnvironment.storyreel([
+            "ingest", odd, "--story", "chloe", "--into", fixture.folder.path("nope"), "--json",
+        ])
+        #expect(missing.status == 66)
+        let failure = try JSONSerialization.jsonObject(with: Data(missing.stdout.utf8)) as? [String: Any]
+        #expect(failure?["exitCode"] as? Int == 66)
+    }
+
     // The old code followed the link and wrote the clip into the folder outside STORIES (exit 0),
     // which render then skipped as leading outside the stories input.
     /// From a QA pass: a new story's folder was made before its upload was inspected, so for
