@@ -103,7 +103,7 @@ public final class StagedFile {
     public static func moveIntoPlace(
         _ temporary: String, in staging: FolderHandle, at path: String, folder: FolderHandle, exclusively: Bool
     ) throws {
-        let name = URL(fileURLWithPath: path).lastPathComponent
+        let name = path.lastComponent
         if exclusively {
             try placeWithoutReplacing(temporary, in: staging, as: name, in: folder, path: path)
         } else {
@@ -158,7 +158,7 @@ public final class StagedFile {
     /// writing to `/dev/null`, a FIFO or a symlink would otherwise remove it and leave a regular
     /// file in its place.
     static func checkReplaceable(_ path: String, in folder: FolderHandle) throws {
-        let name = URL(fileURLWithPath: path).lastPathComponent
+        let name = path.lastComponent
         guard let status = folder.status(of: name), status.st_mode & S_IFMT != S_IFREG else { return }
         throw MediaError(
             .cannotCreateOutput, path: path,

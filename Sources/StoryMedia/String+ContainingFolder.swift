@@ -10,4 +10,13 @@ extension String {
         while folder.hasSuffix("/") { folder = folder.dropLast() }
         return folder.isEmpty ? "/" : String(folder)
     }
+
+    /// The last component of this path, the name in ``containingFolder``: `a/b` → `b`, `a/b/` →
+    /// `b`, `y` → `y`.
+    public var lastComponent: String {
+        var path = Substring(self)
+        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        guard let slash = path.lastIndex(of: "/") else { return String(path) }
+        return String(path[path.index(after: slash)...])
+    }
 }

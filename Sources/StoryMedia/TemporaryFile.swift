@@ -72,8 +72,7 @@ public enum TemporaryFile {
     private static func name(for finalPath: String, in folder: FolderHandle) -> String {
         let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         let random = String((0..<randomLength).map { _ in alphabet.randomElement()! })
-        let limit = fpathconf(folder.descriptor, Int32(_PC_NAME_MAX))
-        return name(for: finalPath, random: random, limit: limit > 0 ? limit : Int(NAME_MAX))
+        return name(for: finalPath, random: random, limit: FileNameLength.limit(in: folder.entryPath(".")))
     }
 
     /// `.NAME.RANDOM.storyreel-tmp` for `finalPath`, where NAME is the final file's name, cut

@@ -31,7 +31,7 @@ struct CubeFrameFolder {
     /// Creates `path` when missing and takes its lock, waiting up to `lockTimeout` seconds for
     /// another run (`--timeout`) and telling `waiting` once when it has to wait; then removes the
     /// temporary files a killed run left there.
-    init(locking path: String, lockTimeout: Double, waiting: (Int32?) -> Void = { _ in }) throws {
+    init(locking path: String, lockTimeout: Double, waiting: (Int32?) -> Void) throws {
         self.path = path
         var created = CreatedOutputs()
         try created.createFolder(path)

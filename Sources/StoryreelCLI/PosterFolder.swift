@@ -47,7 +47,7 @@ final class PosterFolder: Sendable {
     /// (73) when the record is there but is not one storyreel can read (hand-edited, cut
     /// short): writing a new one would forget every poster it names, which would then be
     /// refused for good.
-    init(path: String, timeout: Double, waiting: (Int32?) -> Void = { _ in }) throws {
+    init(path: String, timeout: Double, waiting: (Int32?) -> Void) throws {
         self.path = path
         lock = try BundleLock(folderItself: path, timeout: timeout, option: "--timeout", waiting: waiting)
         let recordPath = Self.recordPath(in: path)

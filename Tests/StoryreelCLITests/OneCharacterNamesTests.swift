@@ -39,4 +39,12 @@ import Testing
         ]
         for (path, folder) in cases { #expect(path.containingFolder == folder, "\(path)") }
     }
+
+    /// The name a writer gives the file in its folder (``String/containingFolder``).
+    @Test func theLastComponentOfAPath() {
+        let cases = [
+            ("y", "y"), ("a/b", "b"), ("/y", "y"), ("a/b/", "b"), ("a//b", "b"), ("./y", "y"), ("a/ü b", "ü b"),
+        ]
+        for (path, name) in cases { #expect(path.lastComponent == name, "\(path)") }
+    }
 }
