@@ -152,9 +152,14 @@ public struct ClipIngester: Sendable {
         let info = try ClipProbe.inspect(path: clip, timeout: timeout)
         let (video, duration) = try ClipRecord.playable(info, path: clip)
         guard duration <= maxDuration else {
+            // To as many decimals as show it longer: "5.0 s is longer than 5 s" read as a
+            // contradiction for a clip of 5.033 s (a QA pass).
+            let shown =
+                (1...6).lazy.map { String(format: "%.\($0)f", duration) }.first { Double($0) ?? 0 > maxDuration }
+                ?? "\(duration)"
             throw MediaError(
                 .invalidMedia, path: clip,
-                String(format: "%.1f s is longer than --max-duration %g s", duration, maxDuration))
+                "\(shown) s is longer than --max-duration \(String(format: "%g", maxDuration)) s")
         }
         // Its header can be whole over pictures that do not decode (an upload whose data was
         // damaged, a header claiming another codec or size): render would skip it, so it is

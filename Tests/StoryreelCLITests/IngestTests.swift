@@ -131,6 +131,25 @@ import Testing
         #expect(manifest.story(id: "chloe")?.items.count == 3)
     }
 
+    /// A clip just over `--max-duration` is named with as many decimals as show it longer: a
+    /// clip of 5.033 s read "5.0 s is longer than --max-duration 5 s" (a QA pass).
+    @Test func aClipJustOverTheMaximumSaysByHowMuch() throws {
+        let fixture = try BundleFixture()
+        let clip = fixture.folder.path("151-frames.mp4")
+        let made = try TestEnvironment.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc=size=90x160:rate=30", "-frames:v", "151", "-pix_fmt",
+                "yuv420p", clip,
+            ])
+        try #require(made.status == 0, "\(made.stderr)")
+        let result = try TestEnvironment.storyreel([
+            "ingest", clip, "--story", "ana", "--into", fixture.stories, "--max-duration", "5",
+        ])
+        #expect(result.status == 65)
+        #expect(result.stderr == "storyreel: error: \(clip): rejected: 5.03 s is longer than --max-duration 5 s\n")
+    }
+
     /// `--json`: one object on stdout, each clip's outcome in argument order with its file in
     /// the stories folder or its reason, and the render's summary; no per-clip lines beside it.
     /// A clip name holding `: ingested as ` made the lines of several clips ambiguous (a QA
