@@ -14,18 +14,20 @@ public struct FileIdentity: Hashable, Sendable {
         inode = UInt64(clamping: status.st_ino)
     }
 
-    /// The identity of the file at `path` (following symlinks), or nil when nothing is there.
+    /// The identity of the file at `path` (following symlinks), or nil when nothing is there. A
+    /// file in a pinned folder is read through the folder's descriptor (``FolderPin``).
     public init?(path: String) {
         var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
+        guard stat(FolderPin.resolved(path), &status) == 0 else { return nil }
         self.init(status)
     }
 
     /// The identity of the directory entry at `path` itself (a symlink's own, not its target's),
-    /// or nil when nothing is there.
+    /// or nil when nothing is there. A file in a pinned folder is read through the folder's
+    /// descriptor (``FolderPin``).
     public init?(entryAt path: String) {
         var status = stat()
-        guard lstat(path, &status) == 0 else { return nil }
+        guard lstat(FolderPin.resolved(path), &status) == 0 else { return nil }
         self.init(status)
     }
 }

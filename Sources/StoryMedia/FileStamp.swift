@@ -29,9 +29,10 @@ public struct FileStamp: Equatable, Sendable {
     }
 
     /// The stamp of `path` (of the link itself unless `followingLinks`), or nil when nothing is
-    /// there.
+    /// there. A file in a pinned folder is read through the folder's descriptor (``FolderPin``).
     public init?(path: String, followingLinks: Bool = true) {
         var status = stat()
+        let path = FolderPin.resolved(path)
         guard (followingLinks ? stat(path, &status) : lstat(path, &status)) == 0 else { return nil }
         self.init(status)
     }

@@ -35,6 +35,17 @@ public final class FolderPin: Sendable {
         return pins.withLock { $0[key]?.last }
     }
 
+    /// The path to read `path` by: through the pinned folder's descriptor
+    /// (``FolderHandle/entryPath(_:)``) when the folder that holds it is pinned, else `path`
+    /// itself. What storyreel checks of a file in a pinned folder (its stamp, its identity, its
+    /// mark, its contents) is then the file it writes there, not whatever the path names by then
+    /// (a QA pass: with a folder swapped for a symlink, a render hashed a victim's file into its
+    /// ledger, set good outputs aside and left a page unwritten).
+    public static func resolved(_ path: String) -> String {
+        guard !pins.withLock({ $0.isEmpty }), let handle = handle(for: path.containingFolder) else { return path }
+        return handle.entryPath(path.lastComponent)
+    }
+
     /// Pinned handles by folder path (``key(_:)``), the latest pin last.
     private static let pins = Mutex<[String: [FolderHandle]]>([:])
 

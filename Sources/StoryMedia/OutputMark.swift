@@ -19,9 +19,10 @@ public enum OutputMark {
         _ = fsetxattr(descriptor, attribute, "1", 1, 0)
     }
 
-    /// True when the file at `path` (the entry itself) carries the mark.
+    /// True when the file at `path` (the entry itself) carries the mark. A file in a pinned
+    /// folder is read through the folder's descriptor (``FolderPin``).
     public static func isMarked(_ path: String) -> Bool {
-        lgetxattr(path, attribute, nil, 0) >= 0
+        lgetxattr(FolderPin.resolved(path), attribute, nil, 0) >= 0
     }
 
     /// Throws `.cannotCreateOutput` when `path` is a regular file with content that storyreel
@@ -49,7 +50,7 @@ public enum OutputMark {
     /// Throws, naming `path`, when the file at `entry` (by default `path`) is a non-empty
     /// regular file without a readable mark, on a file system that holds marks.
     private static func check(_ path: String, at entry: String? = nil) throws {
-        let entry = entry ?? path
+        let entry = entry ?? FolderPin.resolved(path)
         var status = stat()
         guard lstat(entry, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0,
             !isMarked(entry), errno != EOPNOTSUPP

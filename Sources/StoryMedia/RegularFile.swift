@@ -25,7 +25,8 @@ public final class RegularFile {
     /// Reads give up `timeout` seconds from now (nil: no limit).
     public init(path: String, maxSize: UInt64? = nil, timeout: Double? = nil) throws {
         self.path = path
-        let opened = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        // A file in a pinned folder is read through the folder's descriptor (``FolderPin``).
+        let opened = open(FolderPin.resolved(path), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard opened >= 0 else {
             let code = errno
             if code == ENOENT || code == ENOTDIR { throw MediaError(.missingInput, path: path, "no such file") }

@@ -112,7 +112,7 @@ public enum TemporaryFile {
         var removed = 0
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
             guard let staged = stagedName(of: name), finalNames?.contains(staged) ?? true else { continue }
-            let path = (folder as NSString).appendingPathComponent(name)
+            let path = FolderPin.resolved((folder as NSString).appendingPathComponent(name))
             var status = stat()
             guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
             if unlink(path) == 0 { removed += 1 }

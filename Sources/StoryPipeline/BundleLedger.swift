@@ -179,16 +179,23 @@ public final class BundleLedger: Sendable {
         let examined = FileStamp(path: path, followingLinks: false)
         let state = state(of: relative)
         if state == .changed { return false }
-        forget(relative)
         guard state == .current, let examined, FileStamp(path: path, followingLinks: false) == examined else {
+            // Gone, or no longer a regular file: nothing of storyreel's is left to remove. One
+            // that changed between the two looks stays known, for the next run to decide.
+            if state != .current { forget(relative) }
             return false
         }
         // Through the folder's descriptor, not the path: an output folder swapped for a symlink
-        // meanwhile would have led the unlink outside the bundle (a QA pass).
+        // meanwhile would have led the unlink outside the bundle (a QA pass). Forgotten only once
+        // removed: one forgotten first and then not removed was never pruned again (a QA pass).
         let folder = (path as NSString).deletingLastPathComponent
-        return FolderEntryRemoval.remove(
-            (path as NSString).lastPathComponent, in: folder, identity: examined.identity,
-            folderMayBeLink: !relative.contains("/"))
+        guard
+            FolderEntryRemoval.remove(
+                (path as NSString).lastPathComponent, in: folder, identity: examined.identity,
+                folderMayBeLink: !relative.contains("/"))
+        else { return false }
+        forget(relative)
+        return true
     }
 
     /// Notes that `outputs` (bundle-relative, each with a clip copy's known SHA-256) are being

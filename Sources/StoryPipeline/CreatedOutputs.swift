@@ -90,7 +90,7 @@ public struct CreatedOutputs: Sendable {
     /// is empty.
     public func removeAll() {
         for (path, identity) in written.reversed() where identity != nil && FileIdentity(entryAt: path) == identity {
-            unlink(path)
+            unlink(FolderPin.resolved(path))
         }
         for folder in folders.reversed() where rmdir(folder) == 0 { InterruptCleanup.forgetFolder(folder) }
     }

@@ -75,6 +75,28 @@ import Testing
         withExtendedLifetime(pin) {}
     }
 
+    /// What is checked of a file in a pinned folder (its stamp, identity, mark and contents) is
+    /// the file in the folder pinned, not the victim's of the same name: with the folder swapped,
+    /// a render hashed a victim's file into its ledger, set good outputs aside and left its page
+    /// unwritten (a QA pass).
+    @Test func readsOfAFileInAPinnedFolderSwappedForASymlinkSeeThePinnedFolder() throws {
+        let path = folder + "/poster.jpg"
+        try AtomicFile.write(Data("storyreel's own".utf8), to: path)
+        let written = try #require(FileStamp(path: path))
+        do {
+            let pin = try FolderPin(path: folder)
+            _ = try swapFolderForLinkToVictim()
+            #expect(FileStamp(path: path) == written)
+            #expect(FileStamp(path: path, followingLinks: false)?.size == written.size)
+            #expect(FileIdentity(path: path) == written.identity && FileIdentity(entryAt: path) == written.identity)
+            #expect(try RegularFile.contents(of: path, maxSize: 100) == Data("storyreel's own".utf8))
+            #expect(OutputMark.isMarked(path), "the mark of the file written, not of the victim's")
+            try victimIsUntouched()
+            withExtendedLifetime(pin) {}
+        }
+        #expect(FileStamp(path: path)?.size == 8, "unpinned, the path leads to the victim's file again")
+    }
+
     /// A pin ends with its object: later writes follow the path again.
     @Test func aReleasedPinNoLongerHoldsTheFolder() throws {
         do { _ = try FolderPin(path: folder) }
