@@ -27,8 +27,7 @@ public final class FolderHandle: Sendable {
         switch FolderHandle.openFolder(path, followingLink: followingLink) {
         case .success(let opened): self.init(path: path, descriptor: opened.descriptor, identity: opened.identity)
         case .failure(let failure):
-            throw MediaError(
-                .cannotCreateOutput, path: path, "cannot open the folder: \(SystemErrorText.describe(failure.code))")
+            throw MediaError.system(.cannotCreateOutput, path: path, "cannot open the folder", code: failure.code)
         }
     }
 
@@ -44,8 +43,10 @@ public final class FolderHandle: Sendable {
             if descriptor >= 0 { close(descriptor) }
             // `O_NOFOLLOW | O_DIRECTORY` on a symlink fails with ENOTDIR, as on a file.
             let isLink = parent.status(of: name).map { $0.st_mode & S_IFMT == S_IFLNK } == true
-            let reason = isLink ? "it is a symbolic link" : SystemErrorText.describe(failure)
-            throw MediaError(.cannotCreateOutput, path: path, "cannot open the folder: \(reason)")
+            if isLink {
+                throw MediaError(.cannotCreateOutput, path: path, "cannot open the folder: it is a symbolic link")
+            }
+            throw MediaError.system(.cannotCreateOutput, path: path, "cannot open the folder", code: failure)
         }
         self.init(path: path, descriptor: descriptor, identity: FileIdentity(status))
     }
@@ -104,9 +105,8 @@ public final class FolderHandle: Sendable {
             return FolderHandle(path: folder, descriptor: opened.descriptor, identity: opened.identity)
         case .failure(let failure):
             // The folder as the user gave it (relative stays relative).
-            throw MediaError(
-                .cannotCreateOutput, path: file,
-                "cannot create a file in \(folder): \(SystemErrorText.describe(failure.code))")
+            throw MediaError.system(
+                .cannotCreateOutput, path: file, "cannot create a file in \(folder)", code: failure.code)
         }
     }
 

@@ -26,7 +26,7 @@ public struct FolderListing: Sendable {
         guard let folder = opendir(path) else {
             let code = errno
             if code == ENOENT { throw MediaError(.missingInput, path: path, "no such folder") }
-            throw MediaError(.unreadableInput, path: path, "cannot list the folder: \(SystemErrorText.describe(code))")
+            throw MediaError.system(.unreadableInput, path: path, "cannot list the folder", code: code)
         }
         defer { closedir(folder) }
         while true {

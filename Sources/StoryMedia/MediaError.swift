@@ -1,4 +1,5 @@
 import CFFmpeg
+import Foundation
 
 /// An error from the media layer, written for a person: it names the file and the reason.
 ///
@@ -9,7 +10,7 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         private enum Code: Hashable, Sendable {
             case missingInput, unreadableInput, invalidMedia, noVideoStream, timedOut, cannotCreateOutput, ioFailure,
-                unsupported
+                unsupported, systemLimit
         }
         private let code: Code
         private init(_ code: Code) { self.code = code }
@@ -30,6 +31,10 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
         public static let ioFailure = Kind(.ioFailure)
         /// A codec or feature this build of FFmpeg lacks.
         public static let unsupported = Kind(.unsupported)
+        /// The system ran out of something no input or output is to blame for: open files
+        /// (EMFILE, the process's `ulimit -n`; ENFILE, the whole system's). A batch stops on
+        /// it rather than blame the clip it was reading.
+        public static let systemLimit = Kind(.systemLimit)
 
         public var description: String { "\(code)" }
     }
@@ -80,6 +85,27 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
         }
     }
 
+    /// An error of `kind` about `path`, for the system error `code` (an `errno` value): "`what`:
+    /// the system's words". Running out of open files is ``Kind/systemLimit`` whatever `kind`
+    /// says, with the limit and how to raise it.
+    public static func system(_ kind: Kind, path: String?, _ what: String, code: Int32) -> MediaError {
+        if let limit = systemLimitReason(code) { return MediaError(.systemLimit, path: path, "\(what): \(limit)") }
+        return MediaError(kind, path: path, "\(what): \(SystemErrorText.describe(code))")
+    }
+
+    /// The reason for `code` when it says the system is out of open files, or nil.
+    static func systemLimitReason(_ code: Int32) -> String? {
+        switch code {
+        case EMFILE:
+            let limit = DescriptorLimit.current.map { " (\($0), `ulimit -n`)" } ?? ""
+            return "too many open files: storyreel needs more than the limit\(limit) allows; raise it"
+        case ENFILE:
+            return "the system's table of open files is full; try again when other programs have closed theirs"
+        default:
+            return nil
+        }
+    }
+
     /// True for FFmpeg's "Invalid data found when processing input" (`AVERROR_INVALIDDATA`):
     /// from a decoder, a damaged packet, which decoding skips as the ffmpeg CLI does.
     public var isDamagedData: Bool { ffmpegCode == cff_error_invalid_data() }
@@ -113,6 +139,11 @@ func ffmpegCheck(
     guard code < 0 else { return code }
     if code == cff_error_exit() {
         throw MediaError(.timedOut, path: path, "timed out (\(what()))", ffmpegCode: code)
+    }
+    // AVERROR(e) is -e (wrapping: Int32.min is no errno): a file FFmpeg could not open for want
+    // of descriptors is no bad input.
+    if let limit = MediaError.systemLimitReason(0 &- code) {
+        throw MediaError(.systemLimit, path: path, "cannot open it: \(limit)", ffmpegCode: code)
     }
     throw MediaError(kind, path: path, "\(what()): \(MediaError.ffmpegMessage(code))", ffmpegCode: code)
 }

@@ -31,7 +31,7 @@ public final class RegularFile {
             let code = errno
             if code == ENOENT || code == ENOTDIR { throw MediaError(.missingInput, path: path, "no such file") }
             if code == EACCES { throw MediaError(.unreadableInput, path: path, "permission denied") }
-            throw MediaError(.unreadableInput, path: path, "cannot open: \(SystemErrorText.describe(code))")
+            throw MediaError.system(.unreadableInput, path: path, "cannot open", code: code)
         }
         var status = stat()
         guard fstat(opened, &status) == 0 else {

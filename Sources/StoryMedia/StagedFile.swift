@@ -150,7 +150,7 @@ public final class StagedFile {
 
     /// `what` failed at `path`, for the reason `errno` gives.
     private static func failure(_ path: String, _ what: String) -> MediaError {
-        MediaError(.cannotCreateOutput, path: path, "\(what): \(SystemErrorText.describe(errno))")
+        MediaError.system(.cannotCreateOutput, path: path, what, code: errno)
     }
 
     /// Throws `.cannotCreateOutput` when something other than a regular file has the name of
@@ -181,7 +181,7 @@ public final class StagedFile {
 
     /// An error of `kind` naming the final path, with `what` and the current `errno` text.
     private func failure(_ what: String, kind: MediaError.Kind = .cannotCreateOutput) -> MediaError {
-        MediaError(kind, path: path, "\(what): \(SystemErrorText.describe(errno))")
+        MediaError.system(kind, path: path, what, code: errno)
     }
 
     /// The process's file-creation mask, read once (by setting and restoring it) so that the

@@ -37,9 +37,7 @@ public enum TemporaryFile {
         }
         // The folder as the user gave it (relative stays relative).
         let given = folder.path.isEmpty ? "." : folder.path
-        throw MediaError(
-            .cannotCreateOutput, path: finalPath,
-            "cannot create a file in \(given): \(SystemErrorText.describe(failure))")
+        throw MediaError.system(.cannotCreateOutput, path: finalPath, "cannot create a file in \(given)", code: failure)
     }
 
     /// A hard link to `source`'s file (following a symlink to it) under a fresh temporary name

@@ -48,8 +48,7 @@ public final class BundleLock: Sendable {
         while true {
             let descriptor = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
             guard descriptor >= 0 else {
-                throw MediaError(
-                    .cannotCreateOutput, path: file, "cannot open the lock file: \(SystemErrorText.describe(errno))")
+                throw MediaError.system(.cannotCreateOutput, path: file, "cannot open the lock file", code: errno)
             }
             do {
                 let locked = try Self.acquire(

@@ -72,6 +72,9 @@ public struct BundlePlan: Sendable {
                 return .failure((error as? MediaError) ?? MediaError(.ioFailure, path: absolute, "\(error)"))
             }
         }
+        // Out of open files is the system's limit, not the clip's fault: the run stops rather
+        // than list a good clip as skipped.
+        for case .failure(let error) in stamped where error.kind == .systemLimit { throw error }
         let records = stamped.map { $0.map(\.record) }
         var sourceStamps: [String: FileStamp] = [:]
         for (clip, result) in zip(clipPaths, stamped) {
@@ -134,6 +137,8 @@ public struct BundlePlan: Sendable {
                     story.avatar = (absolute, sha256)
                     let avatarKey = try key(["avatar", sha256, "\(RenderOptions.avatarSize)", rgbScaling])
                     story.avatarOutput = "avatars/\(avatarKey).jpg"
+                } catch let error as MediaError where error.kind == .systemLimit {
+                    throw error
                 } catch {
                     skipped.append(
                         SkippedEntry(path: relative, story: source.handle, reason: MediaError.reason(of: error)))

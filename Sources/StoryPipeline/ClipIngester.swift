@@ -114,7 +114,9 @@ public struct ClipIngester: Sendable {
                 return .ingested(
                     name: name, playsBefore: later.sorted(by: NaturalOrder.areInIncreasingOrder),
                     playbackConcern: concern)
-            } catch let failure as MediaError where failure.isWriteFailure(inside: folder) {
+            } catch let failure as MediaError
+                where failure.isWriteFailure(inside: folder) || failure.kind == .systemLimit
+            {
                 return .notWritten(failure)
             } catch {
                 return .rejected(reason: MediaError.reason(of: error))
@@ -130,12 +132,15 @@ public struct ClipIngester: Sendable {
     /// The outcomes of `clips` when every one of them would be rejected (each with its reason),
     /// or nil when one could go in. Nothing is written: `ingest --create` asks this before it
     /// makes a new stories folder, so a call whose uploads are all refused leaves none behind.
-    public func rejections(of clips: [String]) -> [IngestOutcome]? {
+    /// Throws a ``MediaError/Kind/systemLimit`` error (out of open files), which is no clip's fault.
+    public func rejections(of clips: [String]) throws -> [IngestOutcome]? {
         var outcomes: [IngestOutcome] = []
         for clip in clips {
             do {
                 _ = try inspectUpload(clip)
                 return nil
+            } catch let error as MediaError where error.kind == .systemLimit {
+                throw error
             } catch {
                 outcomes.append(.rejected(reason: MediaError.reason(of: error)))
             }

@@ -36,8 +36,14 @@ extension IngestOutcome {
         case .rejected(let reason):
             fields += [("outcome", .string("rejected")), ("reason", .string(reason))]
         case .notWritten(let failure):
-            fields += [("outcome", .string("not-ingested")), ("reason", .string("\(failure)"))]
+            fields += [("outcome", .string("not-ingested")), ("reason", .string(Self.reason(failure, clip: clip)))]
         }
         return .object(fields)
+    }
+
+    /// Why `clip` was not ingested (``notWritten(_:)``): `failure`, naming its path only when
+    /// that is not `clip` itself (a copy in STORIES, the lock file), so no line names a clip twice.
+    public static func reason(_ failure: MediaError, clip: String) -> String {
+        failure.path == clip ? failure.reason : "\(failure)"
     }
 }

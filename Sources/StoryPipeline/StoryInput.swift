@@ -78,6 +78,8 @@ public struct StoryInput: Sendable {
             let folderListing: FolderListing
             do {
                 folderListing = try FolderListing(path: folder)
+            } catch let error as MediaError where error.kind == .systemLimit {
+                throw error
             } catch {
                 skipped.append(SkippedEntry(path: name, story: name, reason: MediaError.reason(of: error)))
                 continue
@@ -121,6 +123,8 @@ public struct StoryInput: Sendable {
                         SkippedEntry(
                             path: "\(name)/story.json", story: name, reason: "\(error.reason); the story is left out"))
                     continue
+                } catch let error as MediaError where error.kind == .systemLimit {
+                    throw error
                 } catch {
                     skipped.append(
                         SkippedEntry(path: "\(name)/story.json", story: name, reason: MediaError.reason(of: error)))

@@ -283,10 +283,11 @@ struct UnitRun {
         }
     }
 
-    /// `error` when it is a failure to write into the bundle (a full disk, a read-only folder),
-    /// nil for an input that cannot be used.
+    /// `error` when the render stops on it: a failure to write into the bundle (a full disk, a
+    /// read-only folder) or the system's limit (out of open files); nil for an input that cannot
+    /// be used.
     private func bundleWriteFailure(_ error: Error) -> MediaError? {
-        (error as? MediaError).flatMap { $0.isWriteFailure(inside: bundle) ? $0 : nil }
+        (error as? MediaError).flatMap { $0.isWriteFailure(inside: bundle) || $0.kind == .systemLimit ? $0 : nil }
     }
 
     /// Takes a key-named output the ledger does not know as storyreel's: a clip when its

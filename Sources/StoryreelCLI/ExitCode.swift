@@ -16,8 +16,8 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable {
     public static let noInput = ExitCode(rawValue: 66)
     /// EX_SOFTWARE: an internal error.
     public static let software = ExitCode(rawValue: 70)
-    /// EX_OSERR: the operating system did not give what storyreel needs to start, e.g. the
-    /// command line, which the Swift runtime reads from `/proc` on Linux.
+    /// EX_OSERR: the operating system did not give what storyreel needs, e.g. the command line,
+    /// which the Swift runtime reads from `/proc` on Linux, or more open files (`ulimit -n`).
     public static let osError = ExitCode(rawValue: 71)
     /// EX_CANTCREAT: an output could not be created.
     public static let cannotCreate = ExitCode(rawValue: 73)
@@ -42,6 +42,7 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable {
             case .missingInput, .unreadableInput: self = .noInput
             case .invalidMedia, .noVideoStream, .timedOut, .unsupported: self = .dataError
             case .cannotCreateOutput: self = .cannotCreate
+            case .systemLimit: self = .osError
             default: self = .ioError
             }
         default:

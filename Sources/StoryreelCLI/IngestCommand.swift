@@ -82,7 +82,7 @@ public enum IngestCommand: Command {
         ingester.waiting = console.lockWaitingNote(stories)
         // A new stories folder is made only for an upload that can go into it: when every clip
         // is rejected, --create leaves nothing behind (nor runs the render).
-        let allRejected = storiesToCreate ? ingester.rejections(of: arguments.positionals) : nil
+        let allRejected = storiesToCreate ? try ingester.rejections(of: arguments.positionals) : nil
         // The stories folder --create made, with the ingest lock file in it, goes again when no
         // clip went in: after a failure, or an interrupt (Ctrl-C) before the clip is in place.
         var createdStories: CreatedOutputs?
@@ -131,7 +131,7 @@ public enum IngestCommand: Command {
                 if exitCode == .success { exitCode = .dataError }
             case .notWritten(let failure):
                 // Not the clip's fault: the run's own failure (73, 74) outranks a rejection.
-                console.error("\(clip): not ingested: \(failure)")
+                console.error("\(clip): not ingested: \(IngestOutcome.reason(failure, clip: clip))")
                 if exitCode == .success || exitCode == .dataError { exitCode = ExitCode(for: failure) }
             }
         }

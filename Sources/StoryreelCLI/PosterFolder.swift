@@ -150,7 +150,7 @@ final class PosterFolder: Sendable {
             return try RegularFile.contents(of: path, maxSize: 16 << 20)
         } catch let error as MediaError where error.kind == .missingInput {
             return nil
-        } catch let error as MediaError {
+        } catch let error as MediaError where error.kind != .systemLimit {
             throw MediaError(.cannotCreateOutput, path: path, error.reason)
         }
     }

@@ -33,6 +33,7 @@ public enum Storyreel {
 
     private static func run(_ arguments: [String]) -> Int32 {
         AllocatorTuning.apply()
+        DescriptorLimit.prepare()
         FFmpegLog.silence()
         HugePages.disable()
         InterruptCleanup.ignoreWriteSignals()

@@ -20,18 +20,23 @@ public enum LimitedRun {
     ///   then at its default action, killing a process that does not ignore it itself), so a
     ///   write past it fails with EFBIG, as a write to a full disk fails with ENOSPC;
     /// - `virtualMemoryKiB`: `ulimit -v`, so allocations past it fail;
+    /// - `openFiles`: `ulimit -Sn soft` and `ulimit -Hn hard`, how many files it may hold open
+    ///   (a process may raise its soft limit up to the hard one);
     /// - `seconds`: killed (SIGKILL, status 137) after this long, so a hang fails the test
     ///   instead of stalling the suite;
     /// - `measuresMemory`: runs it under `/usr/bin/time -f %M` and reports the peak.
     public static func storyreel(
-        _ arguments: [String], fileSizeKiB: Int? = nil, virtualMemoryKiB: Int? = nil, seconds: Int = 60,
-        measuresMemory: Bool = false, ignoringFileSizeSignal: Bool = true, in folder: URL? = nil
+        _ arguments: [String], fileSizeKiB: Int? = nil, virtualMemoryKiB: Int? = nil,
+        openFiles: (soft: Int, hard: Int)? = nil, seconds: Int = 60, measuresMemory: Bool = false,
+        ignoringFileSizeSignal: Bool = true, in folder: URL? = nil
     ) throws -> Outcome {
         let scratch = try TemporaryFolder()
         let memoryReport = scratch.path("peak-kib")
         var script = "trap '' XFSZ"
         if let fileSizeKiB { script += "; ulimit -f \(fileSizeKiB)" }
         if let virtualMemoryKiB { script += "; ulimit -v \(virtualMemoryKiB)" }
+        // The soft limit first: it may not be above the hard one at any moment.
+        if let openFiles { script += "; ulimit -Sn \(openFiles.soft) && ulimit -Hn \(openFiles.hard)" }
         script += "; exec \"$@\""
         var command = ["timeout", "-s", "KILL", String(seconds)]
         // A shell cannot undo a signal ignored when it started (the test runner may ignore it).

@@ -1,0 +1,39 @@
+import Dispatch
+import Foundation
+
+/// How many files the process may hold open at once (`RLIMIT_NOFILE`, the shell's `ulimit -n`),
+/// and what storyreel does so that running short of them is an error line, never a crash.
+///
+/// A run holds a few descriptors per job (the clip, the output, its folder) and one for each
+/// folder it writes through (``FolderPin``). Short of them, a call fails with EMFILE, which is
+/// the system's limit, not any input's fault (``MediaError/Kind/systemLimit``). But libdispatch
+/// opens its own descriptors (an epoll set, an eventfd, a timer) the first time a queue's work
+/// needs its manager thread, and it stops the process (SIGILL) when it cannot; so they are made
+/// at the start, while descriptors are free.
+public enum DescriptorLimit {
+    /// Raises the soft limit to the hard one, as the Go runtime does for every program: a soft
+    /// limit below the hard one protects only programs written for `select(2)`, which storyreel
+    /// never calls. A shell's `ulimit -n 512` is a soft limit; `ulimit -Hn` is the ceiling.
+    /// Then has libdispatch open its descriptors. Call it first in `main`.
+    public static func prepare() {
+        var limit = rlimit()
+        if getrlimit(Self.resource, &limit) == 0, limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = limit.rlim_max
+            _ = setrlimit(Self.resource, &limit)
+        }
+        let started = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async { started.signal() }
+        started.wait()
+    }
+
+    /// `RLIMIT_NOFILE`, as glibc's `getrlimit` takes it (an `Int32`, where Swift imports the
+    /// constant as an enum case).
+    private static let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+
+    /// The current soft limit, or nil when it is unlimited or cannot be read.
+    public static var current: UInt64? {
+        var limit = rlimit()
+        guard getrlimit(Self.resource, &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        return UInt64(limit.rlim_cur)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+/// A QA pass at scale: under a low `ulimit -n`, `render` of the samples died of SIGILL (132),
+/// libdispatch failing to open its eventfd, or stopped with 73, and a little higher it listed
+/// good clips as skipped, "not a readable QuickTime/MP4 file: Too many open files" (65). Running
+/// out of open files is the system's limit: storyreel raises a soft limit to the hard one, and
+/// under a hard limit that is too low it stops with one line and 71 (EX_OSERR), blaming no clip.
+@Suite struct OpenFileLimitTests {
+    let folder: TemporaryFolder
+    init() throws { folder = try TemporaryFolder() }
+
+    var stories: String { TestEnvironment.sample("stories") }
+
+    /// The one error line of `outcome`, which must say the limit was what failed.
+    func expectOutOfOpenFiles(_ outcome: LimitedRun.Outcome, limit: Int) {
+        let result = outcome.result
+        #expect(result.status == 71, "limit \(limit): \(result.status): \(result.stderr)")
+        let lines = LimitedRun.errorLines(result.stderr)
+        #expect(!lines.isEmpty, "limit \(limit): \(result.stderr)")
+        for line in lines {
+            #expect(line.contains("too many open files"), "limit \(limit): \(line)")
+            #expect(line.contains("(\(limit), `ulimit -n`)"), "limit \(limit): \(line)")
+        }
+    }
+
+    @Test func aLowSoftLimitIsRaisedToTheHardOne() throws {
+        let output = folder.path("bundle")
+        let outcome = try LimitedRun.storyreel(
+            ["render", stories, "-o", output, "--quiet", "--json"], openFiles: (soft: 14, hard: 4096))
+        #expect(outcome.result.status == 0, "\(outcome.result.stderr)")
+        let summary = try #require(
+            JSONSerialization.jsonObject(with: Data(outcome.result.stdout.utf8)) as? [String: Any])
+        #expect(summary["skipped"] as? Int == 0, "\(summary)")
+        let clips = TestEnvironment.storyClips.count
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("bundle/clips")).count == clips)
+    }
+
+    /// Every limit from "cannot list STORIES" to "the last clip's decoder" (one job needs
+    /// 18–20 here, as the test runner leaves descriptors open or not): the render stops, and no manifest lists a good clip as skipped.
+    @Test(arguments: [6, 8, 10, 12, 13, 14, 15])
+    func renderShortOfOpenFilesStopsWithOneLine(limit: Int) throws {
+        let output = folder.path("bundle-\(limit)")
+        let outcome = try LimitedRun.storyreel(
+            ["render", stories, "-o", output, "--jobs", "1"], openFiles: (soft: limit, hard: limit), seconds: 120)
+        expectOutOfOpenFiles(outcome, limit: limit)
+        #expect(LimitedRun.errorLines(outcome.result.stderr).count == 1, "\(outcome.result.stderr)")
+        #expect(!outcome.result.stderr.contains(": skipped:"), "\(outcome.result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(output)/manifest.json"))
+    }
+
+    /// The upload is not ingested, not rejected: nothing is wrong with it, and a retry with a
+    /// higher limit takes it.
+    @Test(arguments: [7, 8, 9])
+    func ingestShortOfOpenFilesSaysNotIngested(limit: Int) throws {
+        let storiesFolder = folder.path("stories-\(limit)")
+        try FileManager.default.createDirectory(atPath: "\(storiesFolder)/ann", withIntermediateDirectories: true)
+        let clip = TestEnvironment.sample("portrait-h264.mp4")
+        let outcome = try LimitedRun.storyreel(
+            ["ingest", clip, "--into", storiesFolder, "--story", "ann"], openFiles: (soft: limit, hard: limit))
+        expectOutOfOpenFiles(outcome, limit: limit)
+        let lines = LimitedRun.errorLines(outcome.result.stderr)
+        #expect(lines == lines.filter { $0.hasPrefix("storyreel: error: \(clip): not ingested: ") }, "\(lines)")
+        #expect(!outcome.result.stderr.contains("\(clip): not ingested: \(clip)"), "the clip is named once")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(storiesFolder)/ann").isEmpty)
+        let retried = try TestEnvironment.storyreel(["ingest", clip, "--into", storiesFolder, "--story", "ann"])
+        #expect(retried.status == 0, "\(retried.stderr)")
+    }
+
+    /// From "cannot open --out-dir" to "cannot open the clip" (one job needs 8–9 here).
+    @Test(arguments: [6, 7, 8])
+    func thumbnailShortOfOpenFilesBlamesNoClip(limit: Int) throws {
+        let clips = TestEnvironment.sampleClips.map(\.path)
+        let outcome = try LimitedRun.storyreel(
+            ["thumbnail"] + clips + ["--out-dir", folder.path("posters-\(limit)"), "--jobs", "1"],
+            openFiles: (soft: limit, hard: limit))
+        expectOutOfOpenFiles(outcome, limit: limit)
+        #expect(!outcome.result.stderr.contains("not a readable"), "\(outcome.result.stderr)")
+    }
+}
