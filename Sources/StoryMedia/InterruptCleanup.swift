@@ -24,6 +24,8 @@ public enum InterruptCleanup {
     private static let installed = Mutex(false)
     /// Held by ``deferringInterrupts(_:)``'s body; the cleanup waits for it.
     private static let criticalSection = Mutex(())
+    /// The thread holding ``criticalSection``, if any.
+    private static let criticalSectionOwner = Mutex<pthread_t?>(nil)
     /// What ``onInterrupt(_:)`` registered, by token.
     private static let actions = Mutex<(next: Int, byToken: [Int: @Sendable () -> Void])>((0, [:]))
 
@@ -116,10 +118,19 @@ public enum InterruptCleanup {
 
     /// Runs `body` with interrupts held off: one arriving meanwhile is handled once `body` has
     /// returned, so `body` finishes what must not be cut in half (moving a run's finished files
-    /// into place and keeping them) and the cleanup then sees its end state. Keep `body` short;
-    /// it must not call this again.
+    /// into place and keeping them) and the cleanup then sees its end state. Keep `body` short.
+    /// A body may call this again (a staged file gives itself its name this way): on the thread
+    /// already holding the section, `body` just runs.
     public static func deferringInterrupts<Result>(_ body: () throws -> Result) throws -> Result {
-        try criticalSection.withLock { _ in try body() }
+        let current = pthread_self()
+        if criticalSectionOwner.withLock({ $0.map { pthread_equal($0, current) != 0 } ?? false }) {
+            return try body()
+        }
+        return try criticalSection.withLock { _ in
+            criticalSectionOwner.withLock { $0 = current }
+            defer { criticalSectionOwner.withLock { $0 = nil } }
+            return try body()
+        }
     }
 
     /// True when signal `number` is ignored (`SIG_IGN`), as the process was started.
@@ -141,7 +152,8 @@ public enum InterruptCleanup {
         var signals = signals
         var received: Int32 = 0
         while sigwait(&signals, &received) != 0 {}
-        criticalSection.withLock { _ in
+        // Held as a body does, so an action that writes a file (the ledger) names it itself.
+        _ = try? deferringInterrupts {
             for action in actions.withLock({ $0.byToken.sorted { $0.key < $1.key }.map(\.value) }) { action() }
             registry.withLock { registry in
                 for file in registry.files { unlink(file) }

@@ -104,13 +104,19 @@ public final class StagedFile {
         _ temporary: String, in staging: FolderHandle, at path: String, folder: FolderHandle, exclusively: Bool
     ) throws {
         let name = path.lastComponent
-        if exclusively {
-            try placeWithoutReplacing(temporary, in: staging, as: name, in: folder, path: path)
-        } else {
-            try checkReplaceable(path, in: folder)
-            try OutputMark.checkBeforeReplacing(path, at: folder.entryPath(name))
-            guard renameat(staging.descriptor, temporary, folder.descriptor, name) == 0 else {
-                throw failure(path, "cannot move the finished file into place")
+        // With interrupts held off: an interrupt's cleanup, which records the outputs that have
+        // their names (a render's ledger), finds this file still temporary (and removes it) or in
+        // place. One renamed just after the cleanup looked stayed in the bundle in no ledger,
+        // so no `--prune` removed it (a test run under load).
+        try InterruptCleanup.deferringInterrupts {
+            if exclusively {
+                try placeWithoutReplacing(temporary, in: staging, as: name, in: folder, path: path)
+            } else {
+                try checkReplaceable(path, in: folder)
+                try OutputMark.checkBeforeReplacing(path, at: folder.entryPath(name))
+                guard renameat(staging.descriptor, temporary, folder.descriptor, name) == 0 else {
+                    throw failure(path, "cannot move the finished file into place")
+                }
             }
         }
         fsync(folder.descriptor)

@@ -28,7 +28,7 @@ public enum BundleFolder {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
         if names.isEmpty { return .empty }
         if FileStamp(path: BundlePaths.join(path, BundlePaths.privateFolder))?.isFolder == true { return .bundle }
-        for name in names where !belongsToBundle(name, in: path) {
+        for name in names where !belongsToBundle(name, in: path, besides: names) {
             return .foreign(entry: name)
         }
         return .bundle
@@ -163,12 +163,19 @@ public enum BundleFolder {
         return (try? Manifest(jsonData: data)) != nil
     }
 
-    /// True for an entry a bundle made by storyreel holds at its top: an output folder whose
-    /// files all have storyreel's names, the manifest, the player page, or the lock file.
-    private static func belongsToBundle(_ name: String, in bundle: String) -> Bool {
+    /// True for an entry a bundle made by storyreel holds at its top (`names` are all of them):
+    /// an output folder whose files all have storyreel's names, the manifest, the lock file, or
+    /// the page: storyreel's, or one beside a manifest (a bundle whose page its user replaced).
+    /// A folder holding only someone's `index.html` (a web site's root) was taken for a bundle
+    /// and rendered into without `--force` (a QA pass).
+    private static func belongsToBundle(_ name: String, in bundle: String, besides names: [String]) -> Bool {
         let path = BundlePaths.join(bundle, name)
         let stamp = FileStamp(path: path, followingLinks: false)
-        if [BundlePaths.manifest, BundlePaths.lockFile, PlayerPage.fileName].contains(name) {
+        if name == PlayerPage.fileName {
+            return stamp?.isRegularFile == true
+                && (names.contains(BundlePaths.manifest) || PlayerPage.isStoryreelPage(at: path))
+        }
+        if [BundlePaths.manifest, BundlePaths.lockFile].contains(name) {
             return stamp?.isRegularFile == true
         }
         guard BundlePaths.outputFolders.contains(name), stamp?.isFolder == true else { return false }

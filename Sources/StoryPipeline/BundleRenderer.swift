@@ -333,7 +333,7 @@ public struct BundleRenderer: Sendable {
         switch state {
         case .notRegular:
             return "\(path): not a regular file storyreel wrote; the player page was not written"
-        case .unknown where current != page && !isStoryreelPage(at: path):
+        case .unknown where current != page && !PlayerPage.isStoryreelPage(at: path):
             return foreign
         case .missing, .current, .changed, .unknown:
             // Someone's file may also take a free name while the run writes (then it is kept).
@@ -358,13 +358,6 @@ public struct BundleRenderer: Sendable {
                 "changed since storyreel wrote it, and cannot be moved aside to be written again")
         }
         summary.warnings.append(Self.setAsideWarning(relative, keptAs: kept))
-    }
-
-    /// True when the file at `path` begins as storyreel's pages do (a bundle copied without its
-    /// ledger keeps a page for an older manifest, which is storyreel's to rewrite).
-    private func isStoryreelPage(at path: String) -> Bool {
-        let head = try? RegularFile(path: path, timeout: 5).read(upTo: PlayerPage.generatorPrefix.count)
-        return head.map(PlayerPage.isStoryreelPage) ?? false
     }
 
     /// Removes the outputs storyreel recorded writing that the manifest no longer references,

@@ -1,4 +1,5 @@
 import Foundation
+import StoryMedia
 
 /// The stories player page `render` writes beside the manifest as `index.html`: one
 /// self-contained file (HTML, CSS and vanilla JavaScript, no network) that plays the bundle.
@@ -23,6 +24,14 @@ public struct PlayerPage: Sendable {
     /// through its `generator` tag: a page of storyreel's, though perhaps for another manifest.
     static func isStoryreelPage(_ head: Data) -> Bool {
         head.starts(with: generatorPrefix)
+    }
+
+    /// True when the file at `path` begins as storyreel's pages do: a bundle copied without its
+    /// ledger keeps a page for an older manifest, which is storyreel's to rewrite; any other
+    /// `index.html` is someone's.
+    static func isStoryreelPage(at path: String) -> Bool {
+        let head = try? RegularFile(path: path, timeout: 5).read(upTo: generatorPrefix.count)
+        return head.map(isStoryreelPage) ?? false
     }
 
     /// The template's bytes through its `<meta name="generator" content="storyreel">` tag.

@@ -10,19 +10,33 @@ import Synchronization
 /// itself, so no lock file is left there), so neither loses the other's record.
 ///
 /// Each poster is recorded as it is written, not when the run ends: its name, size and SHA-256
-/// as pending before it is renamed into place, then as written. A run killed part-way (Ctrl-C,
+/// go into the ``PosterJournal`` before it is renamed into place. A run killed part-way (Ctrl-C,
 /// a CI job's timeout) used to leave posters that no record named, and every later run refused
-/// them; now the next run knows them, by their contents when the kill came between the two, and
-/// removes the temporary files such a run left for those names.
+/// them; now the next run knows them by their contents, and removes the temporary files such a
+/// run left for those names. The record itself is rewritten only when the journal has grown by
+/// a quarter of it (and at the end), so a run's cost grows with its posters, not their square.
 final class PosterFolder: Sendable {
     /// The folder.
     let path: String
     /// Held for the whole run.
     private let lock: BundleLock
-    /// True when the folder had a record before this run.
+    /// True when the folder had a record (or a journal) before this run.
     private let hadRecord: Bool
-    /// The record as this run has it: earlier runs' posters, then this run's.
-    private let record: Mutex<Record>
+    /// The record as this run has it, and the journal of what it wrote since it last saved it.
+    private let state: Mutex<State>
+
+    /// What the run keeps under its lock.
+    private struct State {
+        /// Earlier runs' posters, then this run's; `pending` holds the posters on their way.
+        var record: Record
+        /// The posters written since the record was last saved are there.
+        let journal: PosterJournal
+        /// How many posters were written since the record was last saved.
+        var writtenSinceSave = 0
+    }
+
+    /// The fewest posters the journal holds before the record is saved again.
+    static let smallestJournal = 64
 
     /// The record's name inside the folder.
     static let recordName = ".storyreel-posters"
@@ -52,6 +66,8 @@ final class PosterFolder: Sendable {
         lock = try BundleLock(folderItself: path, timeout: timeout, option: "--timeout", waiting: waiting)
         let recordPath = Self.recordPath(in: path)
         var record: Record
+        let journal = PosterJournal(folder: path)
+        let journaled = try PosterJournal.entries(in: path)
         if let data = try Self.readRecord(recordPath) {
             guard let read = Self.decode(data, in: path) else {
                 throw MediaError(
@@ -60,10 +76,13 @@ final class PosterFolder: Sendable {
                         + "the posters there)")
             }
             record = read
-            hadRecord = true
         } else {
             record = Record()
-            hadRecord = false
+        }
+        hadRecord = FileStamp(path: recordPath, followingLinks: false) != nil || !journaled.isEmpty
+        // A killed run's journal names the posters it was writing since it last saved the record.
+        for entry in journaled {
+            record.pending[entry.name] = Record.Contents(size: entry.size, sha256: entry.sha256)
         }
         // The temporary files a killed run left for the names it recorded (a poster is recorded
         // as pending before its temporary file is made).
@@ -75,7 +94,12 @@ final class PosterFolder: Sendable {
         }
         record.pending = [:]
         TemporaryFile.removeStale(in: path, finalNames: staged)
-        self.record = Mutex(record)
+        if !journaled.isEmpty {
+            // The record takes in what the killed run journaled, and this run's journal starts empty.
+            try Self.save(record, in: path)
+            journal.remove()
+        }
+        state = Mutex(State(record: record, journal: journal))
     }
 
     /// The error (`.cannotCreateOutput`) when `poster` (a path in the folder) names a file that
@@ -83,7 +107,7 @@ final class PosterFolder: Sendable {
     func refusal(toReplace poster: String) -> MediaError? {
         let name = (poster as NSString).lastPathComponent
         guard FileStamp(path: poster, followingLinks: false) != nil else { return nil }
-        guard let contents = record.withLock({ $0.posters[name] }) else { return Self.notWritten(poster) }
+        guard let contents = state.withLock({ $0.record.posters[name] }) else { return Self.notWritten(poster) }
         return Self.holds(poster, contents) ? nil : Self.changed(poster)
     }
 
@@ -99,20 +123,21 @@ final class PosterFolder: Sendable {
             "has changed since storyreel wrote it; move it away or give another --out-dir")
     }
 
-    /// Writes `data` as `poster` (a path in the folder), atomically, recording it as pending
-    /// before the rename and as written after it. A name that was free takes the poster only
-    /// while it still is: a file put there meanwhile is someone's (`.cannotCreateOutput`).
+    /// Writes `data` as `poster` (a path in the folder), atomically, journaling it before the
+    /// rename (``PosterJournal``) and recording it as written after it. A name that was free
+    /// takes the poster only while it still is: a file put there meanwhile is someone's
+    /// (`.cannotCreateOutput`).
     func write(_ data: Data, to poster: String) throws {
         let name = (poster as NSString).lastPathComponent
         let contents = Record.Contents(size: data.count, sha256: try ContentHasher.sha256(of: data))
         let wasFree = FileStamp(path: poster, followingLinks: false) == nil
-        try record.withLock { record in
-            record.pending[name] = contents
-            try save(record)
+        try state.withLock { state in
+            state.record.pending[name] = contents
+            try state.journal.append(.init(name: name, size: contents.size, sha256: contents.sha256))
         }
         // Checked again just before the rename: the poster may have been edited while this one
         // was decoded (a re-check: the check before any work left a window of the decode's length).
-        if !wasFree, let recorded = record.withLock({ $0.posters[name] }), !Self.holds(poster, recorded) {
+        if !wasFree, let recorded = state.withLock({ $0.record.posters[name] }), !Self.holds(poster, recorded) {
             throw Self.changed(poster)
         }
         do {
@@ -120,27 +145,52 @@ final class PosterFolder: Sendable {
         } catch is StagedFile.NameTaken {
             throw Self.notWritten(poster)
         }
-        try record.withLock { record in
-            record.pending[name] = nil
-            record.posters[name] = contents
-            try save(record)
+        state.withLock { state in
+            state.record.pending[name] = nil
+            state.record.posters[name] = contents
+            state.writtenSinceSave += 1
+            // Saved with the posters still on their way as pending, so removing the journal
+            // forgets none of them. A failure leaves the journal as it is: the end tries again.
+            if state.writtenSinceSave >= max(Self.smallestJournal, state.record.posters.count / 4) {
+                try? Self.saveAndEmptyJournal(&state, in: path)
+            }
         }
     }
 
-    /// Removes the record this run made when it names no poster: a run that wrote none leaves
-    /// no record behind (and so the folder it made can go). A record found there is kept.
-    func removeRecordIfEmpty() {
-        guard !hadRecord else { return }
-        record.withLock { record in
-            guard record.posters.isEmpty else { return }
-            unlink(Self.recordPath(in: path))
+    /// Ends the run: the record takes in the journal, which goes. A run that wrote no poster into
+    /// a folder without a record leaves neither behind (and so the folder it made can go).
+    /// Returns a warning when the record cannot be saved; the journal then stays, and the next
+    /// run reads the posters from it.
+    func finish() -> String? {
+        state.withLock { state in
+            if !hadRecord, state.record.posters.isEmpty {
+                state.journal.remove()
+                if let folder = try? FolderHandle.forWriting(Self.recordPath(in: path)) {
+                    unlinkat(folder.descriptor, Self.recordName, 0)
+                }
+                return nil
+            }
+            guard state.writtenSinceSave > 0 || FileStamp(path: state.journal.path) != nil else { return nil }
+            do {
+                try Self.saveAndEmptyJournal(&state, in: path)
+                return nil
+            } catch {
+                return "\(error); the next run reads this run's posters from \(PosterJournal.name)"
+            }
         }
     }
 
-    private func save(_ record: Record) throws {
+    /// Saves `state`'s record, then removes its journal, which the record now holds.
+    private static func saveAndEmptyJournal(_ state: inout State, in folder: String) throws {
+        try save(state.record, in: folder)
+        state.journal.remove()
+        state.writtenSinceSave = 0
+    }
+
+    private static func save(_ record: Record, in folder: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        try AtomicFile.write(try encoder.encode(record), to: Self.recordPath(in: path))
+        try AtomicFile.write(try encoder.encode(record), to: recordPath(in: folder))
     }
 
     /// The record's bytes, or nil when there is none. Throws when it is there but cannot be

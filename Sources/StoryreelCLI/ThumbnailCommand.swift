@@ -134,9 +134,9 @@ public enum ThumbnailCommand: Command {
                 console.error("\(error)")
             }
         }
+        if let warning = posterFolder?.finish() { console.warning(warning) }
         if batch.results.allSatisfy({ (try? $0.get()) == nil }) {
             // Nothing was written: take away the folder this run made for it.
-            posterFolder?.removeRecordIfEmpty()
             created.removeAll()
         }
         return batch.exitCode

@@ -119,10 +119,12 @@ import Testing
         let out = fixture.folder.path("site")
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         try Data("<p>my site</p>".utf8).write(to: URL(fileURLWithPath: "\(out)/index.html"))
-        // A folder holding only an index.html may be a bundle (as one holding only a manifest
-        // may); either way storyreel does not overwrite or prune a page it did not write.
+        // A folder holding only someone's index.html is no bundle (a QA pass: it was rendered
+        // into without --force); with --force storyreel does not overwrite or prune the page.
+        let refused = try TestEnvironment.storyreel(["render", fixture.stories, "-o", out, "--size", "360x640"])
+        #expect(refused.status == 73, "\(refused.stderr)")
         let forced = try TestEnvironment.storyreel([
-            "render", fixture.stories, "-o", out, "--size", "360x640", "--prune",
+            "render", fixture.stories, "-o", out, "--size", "360x640", "--prune", "--force",
         ])
         #expect(forced.status == 0, "\(forced.stderr)")
         #expect(try String(contentsOfFile: "\(out)/index.html", encoding: .utf8) == "<p>my site</p>")

@@ -29,6 +29,31 @@ import Testing
         #expect(FolderSnapshot(out) == before, "nothing was created, changed or removed")
     }
 
+    /// A QA pass: a folder holding only someone's `index.html` (a web site's root) was taken
+    /// for a bundle, rendered into without `--force` (exit 0), and `plan --bundle` planned it
+    /// without a warning. A page of storyreel's, copied without the rest, is still a bundle's.
+    @Test func aFolderHoldingOnlySomeonesIndexPageIsNotABundle() throws {
+        let fixture = try BundleFixture()
+        let site = fixture.folder.path("site")
+        try FileManager.default.createDirectory(atPath: site, withIntermediateDirectories: false)
+        try Data("<!doctype html><title>My site</title>\n".utf8).write(to: URL(fileURLWithPath: "\(site)/index.html"))
+        let before = FolderSnapshot(site)
+        let (refused, _) = try fixture.render(into: "site")
+        #expect(refused.status == 73, "\(refused.stderr)")
+        #expect(refused.stderr.contains("not a storyreel bundle (it holds index.html)"), "\(refused.stderr)")
+        #expect(FolderSnapshot(site) == before, "nothing was created, changed or removed")
+        let plan = try TestEnvironment.storyreel(["plan", fixture.stories, "--bundle", site])
+        #expect(plan.stderr.contains("not a storyreel bundle"), "\(plan.stderr)")
+
+        _ = try fixture.render(into: "bundle")
+        let copied = fixture.folder.path("copied")
+        try FileManager.default.createDirectory(atPath: copied, withIntermediateDirectories: false)
+        try FileManager.default.copyItem(
+            atPath: fixture.folder.path("bundle/index.html"), toPath: "\(copied)/index.html")
+        let (rendered, _) = try fixture.render(into: "copied")
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+    }
+
     @Test func forceRendersButTouchesNothingThatIsNotStoryreels() throws {
         let fixture = try BundleFixture()
         let out = fixture.folder.path("checkout")
