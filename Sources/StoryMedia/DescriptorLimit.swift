@@ -14,7 +14,8 @@ public enum DescriptorLimit {
     /// Raises the soft limit to the hard one, as the Go runtime does for every program: a soft
     /// limit below the hard one protects only programs written for `select(2)`, which storyreel
     /// never calls. A shell's `ulimit -n 512` is a soft limit; `ulimit -Hn` is the ceiling.
-    /// Then has libdispatch open its descriptors. Call it first in `main`.
+    /// Then has libdispatch open its descriptors (which starts a thread: check
+    /// ``ThreadCapacity`` first). Call it before a command opens any file.
     public static func prepare() {
         var limit = rlimit()
         if getrlimit(Self.resource, &limit) == 0, limit.rlim_cur < limit.rlim_max {

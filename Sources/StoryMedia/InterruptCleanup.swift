@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 
-/// Removes what a run interrupted by SIGINT (Ctrl-C), SIGTERM or SIGHUP (a closed terminal or
-/// ssh session) would otherwise leave behind:
+/// Removes what a run interrupted by SIGINT (Ctrl-C), SIGTERM, SIGHUP (a closed terminal or
+/// ssh session) or SIGXCPU (a soft CPU-time limit: `ulimit -t`, systemd's `LimitCPU`; it left
+/// temporary files and no ledger, a QA pass) would otherwise leave behind:
 /// every ``TemporaryFile`` still open (a staged copy, a hard-link temporary) and every folder
 /// the run registered as its own while it is still empty. The process then dies of the same
 /// signal, as it would have without the cleanup (the shell sees 130, 143 or 129).
@@ -36,7 +37,7 @@ public enum InterruptCleanup {
         signal(SIGPIPE, SIG_IGN)
     }
 
-    /// Starts handling SIGINT, SIGTERM and SIGHUP for the rest of the process, and ignores
+    /// Starts handling SIGINT, SIGTERM, SIGHUP and SIGXCPU for the rest of the process, and ignores
     /// SIGXFSZ and SIGPIPE, so a write over a file-size limit (`ulimit -f`) fails with EFBIG and
     /// one to a pipe whose reader stopped (`| head -1`) with EPIPE, I/O errors that are reported
     /// and cleaned up (74), instead of killing the process mid-batch: call it before any
@@ -50,7 +51,7 @@ public enum InterruptCleanup {
         }
         guard isFirst else { return }
         ignoreWriteSignals()
-        let handled = [SIGINT, SIGTERM, SIGHUP].filter { !isIgnored($0) }
+        let handled = [SIGINT, SIGTERM, SIGHUP, SIGXCPU].filter { !isIgnored($0) }
         guard !handled.isEmpty else { return }
         var signals = sigset_t()
         sigemptyset(&signals)

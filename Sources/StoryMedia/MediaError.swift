@@ -128,6 +128,20 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
     }
 }
 
+/// ``ffmpegCheck`` for opening a codec, which starts the codec's threads: a failure for want of
+/// them (``ThreadCapacity/codecOpenFailure(_:)``) is the system's limit
+/// (``MediaError/Kind/systemLimit``), not the clip's fault (good clips were skipped as "cannot
+/// open the h264 decoder: Resource temporarily unavailable", a QA pass).
+@discardableResult
+func ffmpegCheckOpening(
+    _ code: Int32, _ what: @autoclosure () -> String, kind: MediaError.Kind = .invalidMedia, path: String? = nil
+) throws -> Int32 {
+    if code < 0, code != cff_error_exit(), ThreadCapacity.codecOpenFailure(code) {
+        throw MediaError(.systemLimit, path: path, "\(what()): \(ThreadCapacity.limits)", ffmpegCode: code)
+    }
+    return try ffmpegCheck(code, what(), kind: kind, path: path)
+}
+
 /// Turns a negative FFmpeg return code into a thrown ``MediaError``; passes others through.
 ///
 /// Every FFmpeg call whose result can be negative goes through here, so no call site compares

@@ -178,10 +178,13 @@ public final class StagedFile {
             close(descriptor)
             descriptor = -1
         }
+        // Marked while its owner may still write it: a user attribute needs write permission, and
+        // under a umask of 222 the final permissions have none, so the mark was lost and the next
+        // run refused its own output (a QA pass).
+        if marked { OutputMark.mark(descriptor: descriptor) }
         guard fchmod(descriptor, permissions & ~StagedFile.currentUmask) == 0 else {
             throw failure("cannot set permissions")
         }
-        if marked { OutputMark.mark(descriptor: descriptor) }
         guard fsync(descriptor) == 0 else { throw failure("cannot flush to disk", kind: .ioFailure) }
     }
 

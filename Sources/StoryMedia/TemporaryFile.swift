@@ -33,7 +33,13 @@ public enum TemporaryFile {
                 failure = errno
                 return descriptor >= 0 ? folder.entryPath(name) : nil
             }
-            if descriptor >= 0 { return (descriptor, name, folder.entryPath(name)) }
+            if descriptor >= 0 {
+                // Writable by its owner whatever the umask: a umask of 222 made it 0400, and FFmpeg,
+                // which opens it again by its path, could not (a QA pass). The file takes its
+                // final permissions when it is finished (``StagedFile``).
+                fchmod(descriptor, 0o600)
+                return (descriptor, name, folder.entryPath(name))
+            }
         }
         // The folder as the user gave it (relative stays relative).
         let given = folder.path.isEmpty ? "." : folder.path

@@ -158,7 +158,7 @@ public final class VideoEncoder {
             av_dict_set(
                 &options, "x265-params", "log-level=error:info=0" + (shortClip ? ":rc-lookahead=5" : ""), 0)
         }
-        try ffmpegCheck(
+        try ffmpegCheckOpening(
             avcodec_open2(context, codec, &options), "cannot open the \(settings.codec.encoderName) encoder",
             kind: .unsupported)
         if let unused = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {

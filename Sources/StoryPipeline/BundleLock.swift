@@ -46,7 +46,12 @@ public final class BundleLock: Sendable {
         let deadline = Date().addingTimeInterval(max(0, min(timeout, 1e9)))
         var announced = false
         while true {
-            let descriptor = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
+            var descriptor = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
+            if descriptor < 0, errno == EACCES {
+                // Another user's lock file (0644) in a folder both write: `flock` needs only a
+                // descriptor, and read access gives one (a QA pass: the second user got 73).
+                descriptor = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            }
             guard descriptor >= 0 else {
                 throw MediaError.system(.cannotCreateOutput, path: file, "cannot open the lock file", code: errno)
             }

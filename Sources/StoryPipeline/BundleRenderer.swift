@@ -47,8 +47,16 @@ public struct BundleRenderer: Sendable {
         let bareOutput = outputIsBare ? FileStamp(path: output, followingLinks: false)?.identity : nil
         // Shards share the bundle's lock, so the shards of one render run side by side into one
         // OUT (their units are disjoint); a full render (the manifest, --prune) waits for all.
-        let lock = try BundleLock(
-            folder: output, shared: options.shard != nil, timeout: options.lockTimeout, waiting: waiting)
+        let lock: BundleLock
+        do {
+            lock = try BundleLock(
+                folder: output, shared: options.shard != nil, timeout: options.lockTimeout, waiting: waiting)
+        } catch {
+            // OUT made by this run goes again while empty (a QA pass: under a umask of 222 it was
+            // made unwritable, its lock file could not be, and every later run was refused).
+            createdFolders.removeAll()
+            throw error
+        }
         defer { withExtendedLifetime(lock) {} }
         // The stories as they are once the lock is held: a render that waited behind another (an
         // `ingest --render` queued behind one) rendered the listing it made before, published a

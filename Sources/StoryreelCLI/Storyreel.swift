@@ -33,7 +33,6 @@ public enum Storyreel {
 
     private static func run(_ arguments: [String]) -> Int32 {
         AllocatorTuning.apply()
-        DescriptorLimit.prepare()
         FFmpegLog.silence()
         HugePages.disable()
         InterruptCleanup.ignoreWriteSignals()
@@ -72,7 +71,14 @@ public enum Storyreel {
         // From here on, Ctrl-C, SIGTERM or SIGHUP removes this run's temporary files and the
         // folders it made that are still empty, before the process dies of the signal; a
         // file-size limit is an I/O error (74).
+        // Every command starts threads: short of them, libdispatch retried for ever (a hang).
+        if let failure = ThreadCapacity.probe() {
+            console.error("\(ThreadCapacity.shortageReason) (\(SystemErrorText.describe(failure)))")
+            return ExitCode.osError.rawValue
+        }
         InterruptCleanup.install()
+        // After install: libdispatch's threads start here, and inherit the signals it blocks.
+        DescriptorLimit.prepare()
         do {
             // Other commands' option names, their one-letter short names included (`inspect -o`
             // is told that `-o` is thumbnail's, cube's and render's).

@@ -22,12 +22,18 @@ public enum LimitedRun {
     /// - `virtualMemoryKiB`: `ulimit -v`, so allocations past it fail;
     /// - `openFiles`: `ulimit -Sn soft` and `ulimit -Hn hard`, how many files it may hold open
     ///   (a process may raise its soft limit up to the hard one);
+    /// - `cpuSeconds`: `ulimit -St`, a soft CPU-time limit, past which the kernel sends SIGXCPU;
+    /// - `umask`: the file-creation mask, e.g. `"222"`;
+    /// - `unprivileged`: run as `nobody` (through `setpriv`) when the tests run as root, whom
+    ///   file permissions do not stop; `binary` must then be a copy `nobody` can run;
+    /// - `binary`: the storyreel to run (default: the one under test);
     /// - `seconds`: killed (SIGKILL, status 137) after this long, so a hang fails the test
     ///   instead of stalling the suite;
     /// - `measuresMemory`: runs it under `/usr/bin/time -f %M` and reports the peak.
     public static func storyreel(
         _ arguments: [String], fileSizeKiB: Int? = nil, virtualMemoryKiB: Int? = nil,
-        openFiles: (soft: Int, hard: Int)? = nil, seconds: Int = 60, measuresMemory: Bool = false,
+        openFiles: (soft: Int, hard: Int)? = nil, cpuSeconds: Int? = nil, umask: String? = nil,
+        unprivileged: Bool = false, binary: String? = nil, seconds: Int = 60, measuresMemory: Bool = false,
         ignoringFileSizeSignal: Bool = true, in folder: URL? = nil
     ) throws -> Outcome {
         let scratch = try TemporaryFolder()
@@ -37,14 +43,18 @@ public enum LimitedRun {
         if let virtualMemoryKiB { script += "; ulimit -v \(virtualMemoryKiB)" }
         // The soft limit first: it may not be above the hard one at any moment.
         if let openFiles { script += "; ulimit -Sn \(openFiles.soft) && ulimit -Hn \(openFiles.hard)" }
+        if let cpuSeconds { script += "; ulimit -St \(cpuSeconds)" }
+        if let umask { script += "; umask \(umask)" }
         script += "; exec \"$@\""
         var command = ["timeout", "-s", "KILL", String(seconds)]
         // A shell cannot undo a signal ignored when it started (the test runner may ignore it).
         if !ignoringFileSizeSignal { command += ["env", "--default-signal=XFSZ"] }
         if measuresMemory { command += ["/usr/bin/time", "-f", "%M", "-o", memoryReport] }
+        if unprivileged, getuid() == 0 { command += ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] }
         let started = Date()
         let result = try TestEnvironment.run(
-            "bash", ["-c", script, "bash"] + command + [TestEnvironment.storyreelBinary] + arguments, in: folder)
+            "bash", ["-c", script, "bash"] + command + [binary ?? TestEnvironment.storyreelBinary] + arguments,
+            in: folder)
         let seconds = Date().timeIntervalSince(started)
         var peak: Int?
         if measuresMemory, let text = try? String(contentsOfFile: memoryReport, encoding: .utf8) {

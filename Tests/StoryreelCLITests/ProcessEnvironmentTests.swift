@@ -1,0 +1,97 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+/// A QA pass ran storyreel in the process environments of real deployments:
+/// - Short of threads (`ulimit -u`, a container's pids limit, or `ulimit -v` too low for their
+///   stacks), libdispatch retried `pthread_create` for ever: every command hung, and at
+///   `ulimit -v 300000` a render died of a failed allocation (134, a stack trace). A command now
+///   checks it can start its threads, and says in one line that it cannot (71).
+/// - Under a umask of 222, `cube` could not reopen its own temporary file (73, "Permission
+///   denied"), and `thumbnail -o` lost its mark, so the next run refused its own poster.
+/// - Another user's lock file (0644) in a folder both may write refused the second user (73).
+/// - A soft CPU-time limit (SIGXCPU) left temporary files, as an interrupt no longer does.
+@Suite struct ProcessEnvironmentTests {
+    let folder: TemporaryFolder
+    /// A folder and a copy of storyreel and of the clips that `nobody` may use.
+    let shared: String
+    let binary: String
+    let fromClip: String
+    let toClip: String
+
+    init() throws {
+        folder = try TemporaryFolder()
+        shared = folder.path("shared")
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
+        chmod(shared, 0o777)
+        binary = folder.path("storyreel")
+        try FileManager.default.copyItem(atPath: TestEnvironment.storyreelBinary, toPath: binary)
+        chmod(binary, 0o755)
+        fromClip = folder.path("from.mp4")
+        toClip = folder.path("to.mp4")
+        try FileManager.default.copyItem(atPath: TestEnvironment.sample("portrait-h264.mp4"), toPath: fromClip)
+        try FileManager.default.copyItem(atPath: TestEnvironment.sample("sixty-fps.mp4"), toPath: toClip)
+        for clip in [fromClip, toClip] { chmod(clip, 0o644) }
+    }
+
+    @Test func tooLittleAddressSpaceForItsThreadsIsOneLineNotAHangOrACrash() throws {
+        let out = folder.path("bundle")
+        let render = try LimitedRun.storyreel(
+            ["render", TestEnvironment.sample("stories"), "-o", out], virtualMemoryKiB: 300_000, seconds: 60)
+        #expect(render.result.status == 71, "\(render.result.status): \(render.result.stderr)")
+        let lines = render.result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(render.result.stderr)")
+        #expect(lines.first?.contains("cannot start a thread") == true, "\(lines)")
+        #expect(!FileManager.default.fileExists(atPath: out), "nothing is made")
+        // Commands that start no thread still answer.
+        let version = try LimitedRun.storyreel(["--version"], virtualMemoryKiB: 300_000, seconds: 20)
+        #expect(version.result.status == 0, "\(version.result.stderr)")
+    }
+
+    @Test func aUmaskThatTakesAwayWritePermissionStillWritesAndMarks() throws {
+        let clip = "\(shared)/turn.mp4"
+        let cube = try LimitedRun.storyreel(
+            ["cube", fromClip, toClip, "--size", "90x160", "-o", clip], umask: "222", unprivileged: true,
+            binary: binary)
+        #expect(cube.result.status == 0, "\(cube.result.stderr)")
+        #expect(try TestEnvironment.ffprobeVideoStream(clip)["nb_read_frames"] as? String == "15")
+
+        let poster = "\(shared)/poster.jpg"
+        for run in 1...2 {
+            let thumbnail = try LimitedRun.storyreel(
+                ["thumbnail", fromClip, "-o", poster, "--width", "90"], umask: "222", unprivileged: true,
+                binary: binary)
+            #expect(thumbnail.result.status == 0, "run \(run) replaces its own poster: \(thumbnail.result.stderr)")
+        }
+    }
+
+    @Test func anotherUsersLockFileIsSharedNotARefusal() throws {
+        let stories = "\(shared)/stories"
+        try FileManager.default.createDirectory(atPath: "\(stories)/ann", withIntermediateDirectories: true)
+        chmod(stories, 0o777)
+        chmod("\(stories)/ann", 0o777)
+        // The first user's lock file, as an ingest of theirs leaves it.
+        let lockFile = "\(stories)/.storyreel-ingest.lock"
+        try Data().write(to: URL(fileURLWithPath: lockFile))
+        chmod(lockFile, 0o644)
+        let ingest = try LimitedRun.storyreel(
+            ["ingest", fromClip, "--story", "bob", "--into", stories], unprivileged: true, binary: binary)
+        #expect(ingest.result.status == 0, "\(ingest.result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: "\(stories)/bob"))
+    }
+
+    @Test func aSoftCPULimitCleansUpAsAnInterruptDoes() throws {
+        let out = folder.path("cpu")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+        let cube = try LimitedRun.storyreel(
+            [
+                "cube", fromClip, toClip, "--size", "1080x1920", "--duration", "4", "-o", "\(out)/turn.mp4",
+                "--frames-dir", "\(out)/frames",
+            ], cpuSeconds: 1)
+        let status = cube.result.status
+        #expect(status & 0x7f == SIGXCPU || status == 128 + SIGXCPU, "died of SIGXCPU: \(status) \(cube.result.stderr)")
+        let left = FileManager.default.enumerator(atPath: out)?.allObjects as? [String] ?? []
+        #expect(left.filter { $0.hasSuffix(".storyreel-tmp") }.isEmpty, "\(left)")
+        #expect(!left.contains("turn.mp4"), "\(left)")
+    }
+}
