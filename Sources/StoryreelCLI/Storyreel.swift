@@ -68,14 +68,14 @@ public enum Storyreel {
         guard let command = commands.first(where: { $0.name == first }) else {
             return unknownCommand(first, console: console)
         }
-        // From here on, Ctrl-C, SIGTERM or SIGHUP removes this run's temporary files and the
-        // folders it made that are still empty, before the process dies of the signal; a
-        // file-size limit is an I/O error (74).
         // Every command starts threads: short of them, libdispatch retried for ever (a hang).
         if let failure = ThreadCapacity.probe() {
             console.error("\(ThreadCapacity.shortageReason) (\(SystemErrorText.describe(failure)))")
             return ExitCode.osError.rawValue
         }
+        // From here on, Ctrl-C, SIGTERM, SIGHUP or SIGXCPU removes this run's temporary files and
+        // the folders it made that are still empty, before the process dies of the signal; a
+        // file-size limit is an I/O error (74).
         InterruptCleanup.install()
         // After install: libdispatch's threads start here, and inherit the signals it blocks.
         DescriptorLimit.prepare()
