@@ -76,7 +76,7 @@ public final class Decoder {
         context.pointee.skip_frame = skipping.discard
         context.pointee.max_pixels = Int64(PixelBudget.maximumPixels)
         if strict { context.pointee.err_recognition |= AV_EF_EXPLODE }
-        try ffmpegCheckOpening(
+        try ffmpegCheckAgainstLimits(
             avcodec_open2(context, codec, nil), "cannot open the \(stream.codecName) decoder", path: path)
     }
 

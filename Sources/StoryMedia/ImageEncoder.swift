@@ -63,7 +63,7 @@ public final class ImageEncoder {
             av_dict_set(&options, "quality", String(quality), 0)
         }
         let opened = avcodec_open2(context, codec, &options)
-        try ffmpegCheckOpening(opened, "cannot open the \(format.encoderName) encoder", kind: .unsupported)
+        try ffmpegCheckAgainstLimits(opened, "cannot open the \(format.encoderName) encoder", kind: .unsupported)
     }
 
     deinit {

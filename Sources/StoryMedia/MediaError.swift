@@ -1,5 +1,6 @@
 import CFFmpeg
 import Foundation
+import Synchronization
 
 /// An error from the media layer, written for a person: it names the file and the reason.
 ///
@@ -54,7 +55,15 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
         self.path = path
         self.reason = reason
         self.ffmpegCode = ffmpegCode
+        if kind == .systemLimit { Self.firstSystemLimit.withLock { $0 = $0 ?? self } }
     }
+
+    /// The first ``Kind/systemLimit`` error the process made, or nil. A check that turns the
+    /// errors it meets into lines about its input (`validate`'s rules: "cannot be read as a
+    /// clip: too many open files") asks it afterwards, and fails with it instead (71): what it
+    /// found is the system's limit, not the input's fault (a QA pass).
+    public static var systemLimitMet: MediaError? { firstSystemLimit.withLock { $0 } }
+    private static let firstSystemLimit = Mutex<MediaError?>(nil)
 
     /// The same error, about `path`.
     public func about(_ path: String) -> MediaError {
@@ -128,15 +137,16 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// ``ffmpegCheck`` for opening a codec, which starts the codec's threads: a failure for want of
-/// them (``ThreadCapacity/codecOpenFailure(_:)``) is the system's limit
-/// (``MediaError/Kind/systemLimit``), not the clip's fault (good clips were skipped as "cannot
-/// open the h264 decoder: Resource temporarily unavailable", a QA pass).
+/// ``ffmpegCheck`` for a codec call that starts threads or allocates much (opening a codec,
+/// encoding a frame): a failure for want of threads or memory (``ThreadCapacity/codecFailure(_:)``)
+/// is the system's limit (``MediaError/Kind/systemLimit``), not the clip's fault (good clips were
+/// skipped as "cannot open the h264 decoder: Resource temporarily unavailable", and a render
+/// stopped with "cannot encode: Generic error in an external library", a QA pass).
 @discardableResult
-func ffmpegCheckOpening(
+func ffmpegCheckAgainstLimits(
     _ code: Int32, _ what: @autoclosure () -> String, kind: MediaError.Kind = .invalidMedia, path: String? = nil
 ) throws -> Int32 {
-    if code < 0, code != cff_error_exit(), ThreadCapacity.codecOpenFailure(code) {
+    if code < 0, code != cff_error_exit(), ThreadCapacity.codecFailure(code) {
         throw MediaError(.systemLimit, path: path, "\(what()): \(ThreadCapacity.limits)", ffmpegCode: code)
     }
     return try ffmpegCheck(code, what(), kind: kind, path: path)

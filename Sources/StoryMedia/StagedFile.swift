@@ -34,7 +34,9 @@ public final class StagedFile {
 
     /// Starts a file for `path`, staged in `stagingFolder` (a folder of storyreel's own on the
     /// same file system) or beside `path`. The finished file gets `permissions` less the umask,
-    /// as any new file would. Throws `.cannotCreateOutput` when the staging folder cannot be
+    /// as any new file would, but always stays readable by its owner: storyreel reads back what
+    /// it wrote (its ledger, its mark), and under a umask of 777 a run made its own ledger
+    /// unreadable, so every later run started from nothing (a QA pass). Throws `.cannotCreateOutput` when the staging folder cannot be
     /// written or, when `replacing` (the file will be given its name by a rename that replaces),
     /// when `path` is anything but a regular file or nothing: a folder, a symlink, a device such
     /// as `/dev/null`, a FIFO, which a rename would replace with a regular file. A file committed
@@ -182,7 +184,7 @@ public final class StagedFile {
         // under a umask of 222 the final permissions have none, so the mark was lost and the next
         // run refused its own output (a QA pass).
         if marked { OutputMark.mark(descriptor: descriptor) }
-        guard fchmod(descriptor, permissions & ~StagedFile.currentUmask) == 0 else {
+        guard fchmod(descriptor, (permissions & ~StagedFile.currentUmask) | S_IRUSR) == 0 else {
             throw failure("cannot set permissions")
         }
         guard fsync(descriptor) == 0 else { throw failure("cannot flush to disk", kind: .ioFailure) }

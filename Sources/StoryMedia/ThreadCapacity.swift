@@ -9,7 +9,7 @@ import Foundation
 public enum ThreadCapacity {
     /// How many threads a command must be able to start at once: more than the 25 a `render`
     /// peaks at on two cores, so a limit that low is caught before any work. (More cores start
-    /// more: a codec that then cannot open is checked again, ``codecOpenFailure(_:)``.)
+    /// more: a codec that then cannot open is checked again, ``codecFailure(_:)``.)
     public static let probeCount = 32
 
     /// The limits that stop threads from starting, for the error lines.
@@ -50,10 +50,11 @@ public enum ThreadCapacity {
         return failure
     }
 
-    /// True when a codec that failed to open (`code`, FFmpeg's) failed for want of threads: EAGAIN,
-    /// FFmpeg's own word for it, or any failure while no few threads can start now (libx264 says
-    /// only "Generic error in an external library" when it cannot start its threads).
-    static func codecOpenFailure(_ code: Int32) -> Bool {
+    /// True when a codec call that failed (`code`, FFmpeg's) failed for want of threads or memory:
+    /// EAGAIN, FFmpeg's own word for it, or any failure while no few threads can start now
+    /// (libx264 says only "Generic error in an external library" when it cannot start its
+    /// threads or allocate).
+    static func codecFailure(_ code: Int32) -> Bool {
         code == -EAGAIN || probe(8) != nil
     }
 

@@ -158,7 +158,7 @@ public final class VideoEncoder {
             av_dict_set(
                 &options, "x265-params", "log-level=error:info=0" + (shortClip ? ":rc-lookahead=5" : ""), 0)
         }
-        try ffmpegCheckOpening(
+        try ffmpegCheckAgainstLimits(
             avcodec_open2(context, codec, &options), "cannot open the \(settings.codec.encoderName) encoder",
             kind: .unsupported)
         if let unused = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
@@ -213,7 +213,7 @@ public final class VideoEncoder {
     public func send(_ frame: Frame?) throws -> Bool {
         let result = avcodec_send_frame(context, frame?.pointer)
         if result == cff_error_eagain() { return false }
-        try ffmpegCheck(result, "cannot encode", kind: .ioFailure)
+        try ffmpegCheckAgainstLimits(result, "cannot encode", kind: .ioFailure)
         return true
     }
 
@@ -222,7 +222,7 @@ public final class VideoEncoder {
         let result = avcodec_receive_packet(context, packet.pointer)
         if result == cff_error_eagain() { return .needsInput }
         if result == cff_error_eof() { return .endOfStream }
-        try ffmpegCheck(result, "cannot encode", kind: .ioFailure)
+        try ffmpegCheckAgainstLimits(result, "cannot encode", kind: .ioFailure)
         return .packet
     }
 }

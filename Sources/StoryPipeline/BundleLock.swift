@@ -47,14 +47,16 @@ public final class BundleLock: Sendable {
         var announced = false
         while true {
             var descriptor = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
-            if descriptor < 0, errno == EACCES {
+            let failure = errno
+            if descriptor < 0, failure == EACCES {
                 // Another user's lock file (0644) in a folder both write: `flock` needs only a
                 // descriptor, and read access gives one (a QA pass: the second user got 73).
                 descriptor = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
             }
             guard descriptor >= 0 else {
-                throw MediaError.system(.cannotCreateOutput, path: file, "cannot open the lock file", code: errno)
+                throw MediaError.system(.cannotCreateOutput, path: file, "cannot open the lock file", code: failure)
             }
+            Self.keepOpenableByItsOwner(descriptor)
             do {
                 let locked = try Self.acquire(
                     descriptor, kind: S_IFREG, file: file, folder: folder, shared: shared, deadline: deadline,
@@ -71,6 +73,16 @@ public final class BundleLock: Sendable {
             flock(descriptor, LOCK_UN)
             close(descriptor)
         }
+    }
+
+    /// Gives a lock file of this user's read and write permission for its owner: made under a
+    /// umask of 777 it had none, and every later run of that user was refused (73, a QA pass).
+    private static func keepOpenableByItsOwner(_ descriptor: Int32) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_uid == geteuid(), status.st_mode & 0o600 != 0o600 else {
+            return
+        }
+        fchmod(descriptor, (status.st_mode & 0o7777) | 0o600)
     }
 
     /// Takes the lock on the folder itself (`flock` on its descriptor), for a folder of the

@@ -22,7 +22,9 @@ public enum ManifestValidator {
     ///   - root: a folder referenced files may be anywhere inside (a `--reference` bundle's
     ///     clips live beside it); default, and never less than, the manifest's folder.
     ///   - timeout: seconds each clip may take to hash, and the manifest to read; nil: no limit.
-    /// - Throws: `MediaError` when the manifest (or `root`) is missing or not a readable regular file.
+    /// - Throws: `MediaError` when the manifest (or `root`) is missing or not a readable regular
+    ///   file, and ``MediaError/Kind/systemLimit`` when the system ran short (open files) while
+    ///   the files were checked: the lines would blame the manifest.
     public static func problems(inManifestAt path: String, root: String? = nil, timeout: Double? = 30) throws
         -> [String]
     {
@@ -51,6 +53,7 @@ public enum ManifestValidator {
         }
         var rules = ManifestRuleChecker(resolver: resolver, timeout: timeout)
         rules.check(manifest)
+        if let limit = MediaError.systemLimitMet { throw limit }
         // A value the schema already faulted is not reported twice.
         let faulted = Set(schema.problems.map { $0.prefix { $0 != ":" } })
         return schema.problems + rules.problems.filter { !faulted.contains($0.prefix { $0 != ":" }) }

@@ -188,7 +188,12 @@ public enum IngestCommand: Command {
         // removed as another ingest waited on it, two ingests then ran at once (a QA pass). One
         // that waited on it finds it gone and locks the file at its path instead.
         let stories = (lockFile as NSString).deletingLastPathComponent
-        guard let lock = try? BundleLock(file: lockFile, folder: stories, timeout: 0) else { return }
+        guard let lock = try? BundleLock(file: lockFile, folder: stories, timeout: 0) else {
+            // No lock file could be made there (under a umask of 222 the folder made is not
+            // writable): the folder goes while it is empty (a QA pass: it was left behind).
+            if (try? FileManager.default.contentsOfDirectory(atPath: stories))?.isEmpty == true { created.removeAll() }
+            return
+        }
         if (try? FileManager.default.contentsOfDirectory(atPath: stories)) == [ClipIngester.lockFileName] {
             unlink(lockFile)
             created.removeAll()

@@ -78,9 +78,26 @@ final class PosterJournal {
 
     /// The entries of the journal in `folder`, in order, or none when there is no journal. A
     /// line that is not an entry (the end of one a kill cut short) is passed over. Throws
-    /// `.cannotCreateOutput` when something that cannot be read as a regular file has its name.
+    /// `.cannotCreateOutput` when its name holds anything but a file of storyreel's: a symlink, a
+    /// folder, or a file with other names (hard links), which appending would write into and
+    /// the end of the run would remove (a QA pass: a symlink there was removed, and a hard link's
+    /// other file took the journal's lines).
     static func entries(in folder: String) throws -> [Entry] {
         let path = BundlePaths.join(folder, name)
+        var status = stat()
+        if lstat(FolderPin.resolved(path), &status) == 0,
+            status.st_mode & S_IFMT != S_IFREG || status.st_nlink > 1
+        {
+            let what: String
+            switch status.st_mode & S_IFMT {
+            case S_IFREG: what = "a file with other names (hard links)"
+            case S_IFLNK: what = "a symbolic link"
+            case S_IFDIR: what = "a folder"
+            default: what = "not a regular file"
+            }
+            throw MediaError(
+                .cannotCreateOutput, path: path, "is \(what), not a journal storyreel wrote; move it away")
+        }
         let data: Data
         do {
             data = try RegularFile.contents(of: path, maxSize: 64 << 20)

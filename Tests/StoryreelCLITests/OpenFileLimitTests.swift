@@ -68,6 +68,19 @@ import Testing
         #expect(retried.status == 0, "\(retried.stderr)")
     }
 
+    /// A re-check: `validate` short of open files listed the manifest's clips as unreadable
+    /// (65), blaming the manifest.
+    @Test(arguments: [7, 8])
+    func validateShortOfOpenFilesBlamesNoManifest(limit: Int) throws {
+        let bundle = folder.path("bundle-to-validate")
+        let render = try TestEnvironment.storyreel(["render", stories, "-o", bundle, "--size", "90x160"])
+        #expect(render.status == 0, "\(render.stderr)")
+        let outcome = try LimitedRun.storyreel(["validate", bundle], openFiles: (soft: limit, hard: limit))
+        #expect(outcome.result.status == 71 || outcome.result.status == 0, "\(outcome.result.stderr)")
+        #expect(outcome.result.status == 0 || LimitedRun.errorLines(outcome.result.stderr).count == 1)
+        #expect(!outcome.result.stderr.contains("cannot be read"), "\(outcome.result.stderr)")
+    }
+
     /// From "cannot open --out-dir" to "cannot open the clip" (one job needs 8–9 here).
     @Test(arguments: [6, 7, 8])
     func thumbnailShortOfOpenFilesBlamesNoClip(limit: Int) throws {

@@ -83,6 +83,22 @@ import Testing
         #expect(posters.finish() == nil)
     }
 
+    /// A re-check: a symlink at the journal's name was written through and then removed, and a
+    /// hard link's other file took the journal's lines. Either is refused before any work, and
+    /// left as it is.
+    @Test func aJournalThatIsALinkIsRefusedAndLeftAlone() throws {
+        let victim = try TemporaryFolder()
+        let target = victim.path("notes.txt")
+        try Data("important\n".utf8).write(to: URL(fileURLWithPath: target))
+        try FileManager.default.createSymbolicLink(atPath: journalPath, withDestinationPath: target)
+        #expect(throws: MediaError.self) { try PosterFolder(path: folder.url.path, timeout: 5, waiting: { _ in }) }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: journalPath) == target)
+        try FileManager.default.removeItem(atPath: journalPath)
+        try FileManager.default.linkItem(atPath: target, toPath: journalPath)
+        #expect(throws: MediaError.self) { try PosterFolder(path: folder.url.path, timeout: 5, waiting: { _ in }) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Data("important\n".utf8))
+    }
+
     /// A run that wrote nothing into a folder without a record leaves neither record nor journal.
     @Test func aRunThatWroteNothingLeavesNothing() throws {
         let posters = try PosterFolder(path: folder.url.path, timeout: 5, waiting: { _ in })

@@ -65,6 +65,62 @@ import Testing
         }
     }
 
+    /// A re-check: under a umask of 777 storyreel's own state (the ledger, the page, the poster
+    /// record, the ingest lock file) was made mode 000, and every later run of that user, at
+    /// any umask, lost the ledger (and so `--prune`), refused its own page or poster record, or
+    /// could not take the ingest lock (73). What it writes stays readable by its owner, and a
+    /// lock file of its own readable and writable.
+    @Test func aUmaskOf777LeavesNothingItsOwnerCannotRead() throws {
+        let stories = "\(shared)/stories"
+        try FileManager.default.copyItem(atPath: TestEnvironment.sample("stories"), toPath: stories)
+        _ = try TestEnvironment.run("chmod", ["-R", "a+rwX", stories])
+        let out = "\(shared)/bundle"
+        func render(umask: String, _ extra: [String] = []) throws -> ProcessResult {
+            try LimitedRun.storyreel(
+                ["render", stories, "-o", out, "--size", "90x160"] + extra, umask: umask, unprivileged: true,
+                binary: binary
+            ).result
+        }
+        #expect(try render(umask: "022").status == 0)
+        _ = try render(umask: "777", ["--fps", "25"])
+        let later = try render(umask: "022", ["--fps", "26"])
+        #expect(later.status == 0, "\(later.stderr)")
+        #expect(!later.stderr.contains("did not write"), "its own page is still its own: \(later.stderr)")
+        let pruned = try render(umask: "022", ["--prune"])
+        #expect(pruned.status == 0, "\(pruned.stderr)")
+        let transitions = try FileManager.default.contentsOfDirectory(atPath: "\(out)/transitions")
+        #expect(transitions.count == 3, "--prune removed the transitions the ledger knew: \(transitions)")
+
+        for umask in ["777", "022"] {
+            _ = try LimitedRun.storyreel(
+                ["ingest", fromClip, "--story", "ann", "--into", stories], umask: umask, unprivileged: true,
+                binary: binary)
+        }
+        let ingest = try LimitedRun.storyreel(
+            ["ingest", toClip, "--story", "ben_k", "--into", stories], umask: "022", unprivileged: true, binary: binary)
+        #expect(ingest.result.status == 0, "the ingest lock is still its own: \(ingest.result.stderr)")
+
+        let posters = "\(shared)/posters"
+        for umask in ["022", "777", "022"] {
+            let run = try LimitedRun.storyreel(
+                ["thumbnail", fromClip, toClip, "--out-dir", posters, "--width", "90"], umask: umask,
+                unprivileged: true, binary: binary)
+            #expect(run.result.status == 0, "umask \(umask): \(run.result.stderr)")
+        }
+    }
+
+    /// A re-check: `ingest --create` under a umask of 222 made a stories folder it could not
+    /// write, said "No such file or directory" of its lock file and left the folder behind.
+    @Test func aStoriesFolderIngestCannotWriteIsNotLeftBehind() throws {
+        let stories = "\(shared)/new-stories"
+        let ingest = try LimitedRun.storyreel(
+            ["ingest", fromClip, "--story", "ann", "--into", stories, "--create"], umask: "222", unprivileged: true,
+            binary: binary)
+        #expect(ingest.result.status == 73, "\(ingest.result.stderr)")
+        #expect(ingest.result.stderr.contains("Permission denied"), "\(ingest.result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: stories))
+    }
+
     @Test func anotherUsersLockFileIsSharedNotARefusal() throws {
         let stories = "\(shared)/stories"
         try FileManager.default.createDirectory(atPath: "\(stories)/ann", withIntermediateDirectories: true)
