@@ -55,15 +55,16 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
         self.path = path
         self.reason = reason
         self.ffmpegCode = ffmpegCode
-        if kind == .systemLimit { Self.firstSystemLimit.withLock { $0 = $0 ?? self } }
+        if kind == .systemLimit { Self.systemLimits.withLock { $0 = ($0.count + 1, self) } }
     }
 
-    /// The first ``Kind/systemLimit`` error the process made, or nil. A check that turns the
-    /// errors it meets into lines about its input (`validate`'s rules: "cannot be read as a
-    /// clip: too many open files") asks it afterwards, and fails with it instead (71): what it
-    /// found is the system's limit, not the input's fault (a QA pass).
-    public static var systemLimitMet: MediaError? { firstSystemLimit.withLock { $0 } }
-    private static let firstSystemLimit = Mutex<MediaError?>(nil)
+    /// How many ``Kind/systemLimit`` errors the process has made, and the latest. A check that
+    /// turns the errors it meets into lines about its input (`validate`'s rules: "cannot be
+    /// read as a clip: too many open files") compares the count before and after, and fails with
+    /// the latest instead (71): what it found is the system's limit, not the input's fault (a
+    /// QA pass).
+    public static var systemLimitsMet: (count: Int, latest: MediaError?) { systemLimits.withLock { $0 } }
+    private static let systemLimits = Mutex<(count: Int, latest: MediaError?)>((0, nil))
 
     /// The same error, about `path`.
     public func about(_ path: String) -> MediaError {

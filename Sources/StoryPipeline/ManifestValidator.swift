@@ -52,8 +52,10 @@ public enum ManifestValidator {
             return schema.problems.isEmpty ? [error.description] : schema.problems
         }
         var rules = ManifestRuleChecker(resolver: resolver, timeout: timeout)
+        let limitsBefore = MediaError.systemLimitsMet.count
         rules.check(manifest)
-        if let limit = MediaError.systemLimitMet { throw limit }
+        let limits = MediaError.systemLimitsMet
+        if limits.count != limitsBefore, let latest = limits.latest { throw latest }
         // A value the schema already faulted is not reported twice.
         let faulted = Set(schema.problems.map { $0.prefix { $0 != ":" } })
         return schema.problems + rules.problems.filter { !faulted.contains($0.prefix { $0 != ":" }) }
