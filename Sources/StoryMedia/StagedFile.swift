@@ -184,7 +184,7 @@ public final class StagedFile {
         // under a umask of 222 the final permissions have none, so the mark was lost and the next
         // run refused its own output (a QA pass).
         if marked { OutputMark.mark(descriptor: descriptor) }
-        guard fchmod(descriptor, (permissions & ~StagedFile.currentUmask) | S_IRUSR) == 0 else {
+        guard fchmod(descriptor, (permissions & ~FileCreationMask.current) | S_IRUSR) == 0 else {
             throw failure("cannot set permissions")
         }
         guard fsync(descriptor) == 0 else { throw failure("cannot flush to disk", kind: .ioFailure) }
@@ -194,12 +194,4 @@ public final class StagedFile {
     private func failure(_ what: String, kind: MediaError.Kind = .cannotCreateOutput) -> MediaError {
         MediaError.system(kind, path: path, what, code: errno)
     }
-
-    /// The process's file-creation mask, read once (by setting and restoring it) so that the
-    /// finished file gets the permissions any newly created file would.
-    private static let currentUmask: mode_t = {
-        let mask = umask(0o022)
-        umask(mask)
-        return mask
-    }()
 }

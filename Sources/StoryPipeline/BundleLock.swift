@@ -56,7 +56,9 @@ public final class BundleLock: Sendable {
             guard descriptor >= 0 else {
                 throw MediaError.system(.cannotCreateOutput, path: file, "cannot open the lock file", code: failure)
             }
-            Self.keepOpenableByItsOwner(descriptor)
+            // Made under a umask of 777 it had no permission at all, and every later run of that
+            // user was refused (73, a QA pass).
+            FileCreationMask.keepFileUsable(descriptor)
             do {
                 let locked = try Self.acquire(
                     descriptor, kind: S_IFREG, file: file, folder: folder, shared: shared, deadline: deadline,
@@ -73,16 +75,6 @@ public final class BundleLock: Sendable {
             flock(descriptor, LOCK_UN)
             close(descriptor)
         }
-    }
-
-    /// Gives a lock file of this user's read and write permission for its owner: made under a
-    /// umask of 777 it had none, and every later run of that user was refused (73, a QA pass).
-    private static func keepOpenableByItsOwner(_ descriptor: Int32) {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_uid == geteuid(), status.st_mode & 0o600 != 0o600 else {
-            return
-        }
-        fchmod(descriptor, (status.st_mode & 0o7777) | 0o600)
     }
 
     /// Takes the lock on the folder itself (`flock` on its descriptor), for a folder of the

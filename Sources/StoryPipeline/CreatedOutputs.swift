@@ -39,7 +39,10 @@ public struct CreatedOutputs: Sendable {
             // Registered as it is made, so an interrupt (Ctrl-C) takes it away again while empty.
             var failure: Int32 = 0
             let created = InterruptCleanup.trackFolder(folder) {
-                if mkdir(folder, 0o777) == 0 { return true }
+                if mkdir(folder, 0o777) == 0 {
+                    FileCreationMask.keepFolderUsable(folder)
+                    return true
+                }
                 failure = errno
                 return false
             }

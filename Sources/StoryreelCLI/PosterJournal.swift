@@ -44,6 +44,8 @@ final class PosterJournal {
             guard opened >= 0 else {
                 throw MediaError.system(.cannotCreateOutput, path: path, "cannot open", code: errno)
             }
+            // Its owner reads it again (a kill under a umask of 777 left it mode 000, a QA pass).
+            FileCreationMask.keepFileUsable(opened)
             var status = stat()
             guard fstat(opened, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
                 close(opened)

@@ -109,16 +109,26 @@ import Testing
         }
     }
 
-    /// A re-check: `ingest --create` under a umask of 222 made a stories folder it could not
-    /// write, said "No such file or directory" of its lock file and left the folder behind.
-    @Test func aStoriesFolderIngestCannotWriteIsNotLeftBehind() throws {
-        let stories = "\(shared)/new-stories"
-        let ingest = try LimitedRun.storyreel(
-            ["ingest", fromClip, "--story", "ann", "--into", stories, "--create"], umask: "222", unprivileged: true,
-            binary: binary)
-        #expect(ingest.result.status == 73, "\(ingest.result.stderr)")
-        #expect(ingest.result.stderr.contains("Permission denied"), "\(ingest.result.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: stories))
+    /// Re-checks: under a umask of 222 or 777, `ingest --create` made a stories folder it could
+    /// not write (73, "No such file or directory" of its lock file) and left it behind, and a
+    /// render into an existing empty OUT left output folders mode 000 or 555; every later run at
+    /// any umask was refused (73). The folders storyreel makes stay usable by their owner, as
+    /// `mkdir -p` makes the folders on its way.
+    @Test(arguments: ["222", "777"])
+    func foldersItMakesStayUsableByTheirOwner(umask: String) throws {
+        let stories = "\(shared)/new-stories-\(umask)"
+        let out = "\(shared)/out-\(umask)"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+        chmod(out, 0o777)
+        for mask in [umask, "022"] {
+            let ingest = try LimitedRun.storyreel(
+                ["ingest", fromClip, "--story", "ann\(mask)", "--into", stories, "--create"], umask: mask,
+                unprivileged: true, binary: binary)
+            #expect(ingest.result.status == 0, "umask \(mask): \(ingest.result.stderr)")
+            let render = try LimitedRun.storyreel(
+                ["render", stories, "-o", out, "--size", "90x160"], umask: mask, unprivileged: true, binary: binary)
+            #expect(render.result.status == 0, "umask \(mask): \(render.result.stderr)")
+        }
     }
 
     @Test func anotherUsersLockFileIsSharedNotARefusal() throws {
