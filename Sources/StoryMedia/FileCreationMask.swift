@@ -19,13 +19,14 @@ public enum FileCreationMask {
     /// True when the mask takes read, write or search permission from an owner.
     public static var limitsOwner: Bool { current & 0o700 != 0 }
 
-    /// Gives the folder `name` in the folder open as `parent` (`AT_FDCWD`: `name` is a path) read,
-    /// write and search permission for its owner, when the mask took any away. A symlink put at
-    /// the name meanwhile is not followed (glibc's `AT_SYMLINK_NOFOLLOW`). Call it just after
-    /// making the folder.
-    public static func keepFolderUsable(_ name: String, in parent: Int32 = AT_FDCWD) {
-        guard limitsOwner else { return }
-        _ = fchmodat(parent, name, (0o777 & ~current) | 0o700, AT_SYMLINK_NOFOLLOW)
+    /// Makes the folder `name` in the folder open as `parent` (`AT_FDCWD`: `name` is a path), as
+    /// `mkdirat` does, then gives it read, write and search permission for its owner when the
+    /// mask took any away (a symlink put at the name meanwhile is not followed: glibc's
+    /// `AT_SYMLINK_NOFOLLOW`). Returns false, with `errno` set by `mkdirat`, when it could not.
+    public static func makeFolder(_ name: String, in parent: Int32 = AT_FDCWD) -> Bool {
+        guard mkdirat(parent, name, 0o777) == 0 else { return false }
+        if limitsOwner { _ = fchmodat(parent, name, (0o777 & ~current) | 0o700, AT_SYMLINK_NOFOLLOW) }
+        return true
     }
 
     /// Gives the file open as `descriptor` read and write permission for its owner, when the mask

@@ -33,8 +33,8 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
         /// A codec or feature this build of FFmpeg lacks.
         public static let unsupported = Kind(.unsupported)
         /// The system ran out of something no input or output is to blame for: open files
-        /// (EMFILE, the process's `ulimit -n`; ENFILE, the whole system's). A batch stops on
-        /// it rather than blame the clip it was reading.
+        /// (EMFILE, the process's `ulimit -n`; ENFILE, the whole system's), threads or memory
+        /// (``ThreadCapacity``). A batch stops on it rather than blame the clip it was reading.
         public static let systemLimit = Kind(.systemLimit)
 
         public var description: String { "\(code)" }

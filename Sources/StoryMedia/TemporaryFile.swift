@@ -37,7 +37,7 @@ public enum TemporaryFile {
                 // Writable by its owner whatever the umask: a umask of 222 made it 0400, and FFmpeg,
                 // which opens it again by its path, could not (a QA pass). The file takes its
                 // final permissions when it is finished (``StagedFile``).
-                fchmod(descriptor, 0o600)
+                FileCreationMask.keepFileUsable(descriptor)
                 return (descriptor, name, folder.entryPath(name))
             }
         }

@@ -144,12 +144,7 @@ public final class BundleLedger: Sendable {
         let replacedName = (BundlePaths.replacedFolder as NSString).lastPathComponent
         guard let from = try? FolderHandle.forWriting(source),
             let parent = try? FolderHandle.forWriting(source, in: privateFolder),
-            mkdirat(parent.descriptor, replacedName, 0o777) == 0
-                ? {
-                    FileCreationMask.keepFolderUsable(replacedName, in: parent.descriptor)
-                    return true
-                }()
-                : errno == EEXIST,
+            FileCreationMask.makeFolder(replacedName, in: parent.descriptor) || errno == EEXIST,
             let folder = try? FolderHandle(name: replacedName, in: parent)
         else { return nil }
         let flat = relative.replacingOccurrences(of: "/", with: "-")

@@ -80,10 +80,7 @@ public struct BundleRenderer: Sendable {
             // empty, as every command's folders are.
             var failure: Int32 = 0
             let made = InterruptCleanup.trackFolder(path) {
-                if mkdirat(outputPin.handle.descriptor, name, 0o777) == 0 {
-                    FileCreationMask.keepFolderUsable(name, in: outputPin.handle.descriptor)
-                    return true
-                }
+                if FileCreationMask.makeFolder(name, in: outputPin.handle.descriptor) { return true }
                 failure = errno
                 return false
             }

@@ -39,10 +39,7 @@ public struct CreatedOutputs: Sendable {
             // Registered as it is made, so an interrupt (Ctrl-C) takes it away again while empty.
             var failure: Int32 = 0
             let created = InterruptCleanup.trackFolder(folder) {
-                if mkdir(folder, 0o777) == 0 {
-                    FileCreationMask.keepFolderUsable(folder)
-                    return true
-                }
+                if FileCreationMask.makeFolder(folder) { return true }
                 failure = errno
                 return false
             }

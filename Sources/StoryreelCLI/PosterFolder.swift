@@ -79,6 +79,8 @@ final class PosterFolder: Sendable {
         } else {
             record = Record()
         }
+        // The entry itself, not what was read: a symlink there that leads nowhere is someone's,
+        // and the end of a run that wrote nothing leaves it.
         hadRecord = FileStamp(path: recordPath, followingLinks: false) != nil || !journaled.isEmpty
         // A killed run's journal names the posters it was writing since it last saved the record.
         for entry in journaled {
@@ -170,7 +172,7 @@ final class PosterFolder: Sendable {
                 }
                 return nil
             }
-            guard state.writtenSinceSave > 0 || FileStamp(path: state.journal.path) != nil else { return nil }
+            guard state.writtenSinceSave > 0 || state.journal.isOpen else { return nil }
             do {
                 try Self.saveAndEmptyJournal(&state, in: path)
                 return nil

@@ -33,6 +33,10 @@ final class PosterJournal {
 
     deinit { if descriptor >= 0 { close(descriptor) } }
 
+    /// True from the first entry until ``remove()``: the journal is on disk, with entries the
+    /// record may not hold yet.
+    var isOpen: Bool { descriptor >= 0 }
+
     /// Appends `entry` as one line and flushes it to disk. The journal is created on first use
     /// through the folder's descriptor, never through a symlink, and must be a regular file.
     func append(_ entry: Entry) throws {
