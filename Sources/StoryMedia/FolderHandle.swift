@@ -1,3 +1,4 @@
+import CFFmpeg
 import Foundation
 import Synchronization
 
@@ -32,10 +33,11 @@ public final class FolderHandle: Sendable {
     }
 
     /// Opens the folder `name` in `parent`, through `parent`'s descriptor and never through a
-    /// symlink: a folder of storyreel's own inside one it holds open. Its path is `parent`'s
-    /// joined with `name`. Throws `.cannotCreateOutput` naming that path when it cannot.
-    public convenience init(name: String, in parent: FolderHandle) throws {
-        let path = (parent.path as NSString).appendingPathComponent(name)
+    /// symlink: a folder of storyreel's own inside one it holds open. Its path is `labelled`, or
+    /// else `parent`'s joined with `name` (a folder built under a temporary name is labelled
+    /// with the path it will have). Throws `.cannotCreateOutput` naming that path when it cannot.
+    public convenience init(name: String, in parent: FolderHandle, labelled: String? = nil) throws {
+        let path = labelled ?? (parent.path as NSString).appendingPathComponent(name)
         let descriptor = openat(parent.descriptor, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
         var status = stat()
         guard descriptor >= 0, fstat(descriptor, &status) == 0 else {
@@ -92,6 +94,17 @@ public final class FolderHandle: Sendable {
     public func status(of name: String) -> stat? {
         var status = stat()
         return fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 ? status : nil
+    }
+
+    /// Renames the entry `name` in this folder to `newName` in it only when nothing has that
+    /// name (`renameat2`'s `RENAME_NOREPLACE`; where the file system cannot, after checking that
+    /// nothing has it). Returns 0, or the `errno` value: `EEXIST` when something has the name.
+    public func renameWithoutReplacing(_ name: String, to newName: String) -> Int32 {
+        if cff_renameat_noreplace(descriptor, name, descriptor, newName) == 0 { return 0 }
+        let failure = errno
+        guard [EINVAL, ENOSYS, EOPNOTSUPP].contains(failure) else { return failure }
+        guard status(of: newName) == nil else { return EEXIST }
+        return renameat(descriptor, name, descriptor, newName) == 0 ? 0 : errno
     }
 
     /// The pinned handle for `folder` (default: the folder that holds `file`), or a new handle

@@ -46,6 +46,28 @@ public enum TemporaryFile {
         throw MediaError.system(.cannotCreateOutput, path: finalPath, "cannot create a file in \(given)", code: failure)
     }
 
+    /// Creates an empty temporary folder for the folder `finalPath` names, in `folder` (the final
+    /// folder's parent), through the folder's descriptor, usable by its owner whatever the umask
+    /// (``FileCreationMask/makeFolder(_:in:)``). Returns its name in `folder`. It is removed if
+    /// the process is interrupted while it is empty (``InterruptCleanup``) until
+    /// ``InterruptCleanup/forgetFolder(_:)`` of `folder.entryPath(name)`. Throws
+    /// `.cannotCreateOutput` naming `finalPath` when it cannot be created.
+    public static func createFolder(for finalPath: String, in folder: FolderHandle) throws -> String {
+        var failure: Int32 = EEXIST
+        for _ in 0..<100 where failure == EEXIST {
+            let name = self.name(for: finalPath, in: folder)
+            let created = InterruptCleanup.trackFolder(folder.entryPath(name)) {
+                if FileCreationMask.makeFolder(name, in: folder.descriptor) { return true }
+                failure = errno
+                return false
+            }
+            if created { return name }
+        }
+        let given = folder.path.isEmpty ? "." : folder.path
+        throw MediaError.system(
+            .cannotCreateOutput, path: finalPath, "cannot create a folder in \(given)", code: failure)
+    }
+
     /// A hard link to `source`'s file (following a symlink to it) under a fresh temporary name
     /// for `finalPath` in `folder`, removed if the process is interrupted until ``release(_:)``
     /// or ``remove(_:)``: its name in `folder` and a path leading to it through the folder's

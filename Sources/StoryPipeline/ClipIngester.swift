@@ -44,8 +44,9 @@ public struct ClipIngester: Sendable {
     /// Throws, writing nothing, when the story folder is a link that leads outside the stories
     /// folder (a render would skip that story) or is not a folder. Under the lock, removes the
     /// temporary files an interrupted ingest left in the story folder (only regular files named
-    /// by ``TemporaryFile``'s scheme). A story folder this call created is removed again when no
-    /// clip went into it. `reported` is called with each clip's index and outcome as soon as it
+    /// by ``TemporaryFile``'s scheme), and the new story folders one left in the stories folder
+    /// (``NewStoryFolder``). A new story's folder gets its name with its first clip in it, so it
+    /// is never there empty. `reported` is called with each clip's index and outcome as soon as it
     /// has one, so that a caller can say what went in before the rest is done (an interrupted
     /// run used to print nothing, though clips had gone in).
     public func ingest(
@@ -59,13 +60,12 @@ public struct ClipIngester: Sendable {
         defer { withExtendedLifetime(lock) {} }
         // Again under the lock: a link may have been put there meanwhile.
         try checkStoryFolder(folder)
-        // A new story's folder is made only once its first clip has been inspected, just before
-        // the copy goes in: made first, it stood empty while the upload was inspected, and a
-        // render listing the stories then skipped it as a story with no clip (65; a QA pass).
-        // It is taken away again when no clip went into it (or by an interrupt while it is empty).
-        var created = CreatedOutputs()
-        defer { created.removeAll() }
+        // A new story's folder is made only once its first clip has been inspected, and named
+        // only once that clip is in it (``NewStoryFolder``): made first, it stood empty while the
+        // upload was inspected, and a render listing the stories then skipped it as a story with
+        // no clip (65; a QA pass).
         TemporaryFile.removeStale(in: folder)
+        NewStoryFolder.removeStale(in: storiesFolder)
         let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
             .filter(StoryInput.isClipFileName)
         // Only a clip of the same size can hold the same bytes, so the story's clips are hashed
@@ -102,12 +102,25 @@ public struct ClipIngester: Sendable {
                     if let name = alreadyPresent(sha: hash, size: stamp.size) { return .alreadyPresent(name: name) }
                     check.sha256 = hash
                 }
+                var newFolder: NewStoryFolder?
                 if storyPin == nil {
-                    try created.createFolder(folder)
-                    storyPin = try pinStoryFolder(folder)
+                    if FileStamp(path: folder, followingLinks: false) == nil {
+                        newFolder = try NewStoryFolder(path: folder)
+                    } else {
+                        storyPin = try pinStoryFolder(folder)
+                    }
                 }
                 let name = try place(
                     clip, container: container, check: check, in: folder, nameLimit: nameLimit, after: &sequence)
+                if let newFolder {
+                    do {
+                        try newFolder.giveItsName()
+                    } catch {
+                        sequence -= 1  // the clip was taken away with the folder
+                        throw error
+                    }
+                    storyPin = newFolder.pin
+                }
                 sizes[name] = stamp.size
                 hashes[name] = check.sha256
                 let later = existing.filter { NaturalOrder.areInIncreasingOrder(name, $0) }

@@ -28,6 +28,12 @@ import Testing
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter(TemporaryFile.isTemporaryName)
     }
 
+    /// True once a new story's first clip is being copied into `stories`: a temporary copy in
+    /// the story's folder, which is itself still under a temporary name.
+    func newStoryIsBeingCopied(in stories: String) -> Bool {
+        temporaries(in: stories).contains { !temporaries(in: "\(stories)/\($0)").isEmpty }
+    }
+
     // The old code left `.0001-big.mp4.XXXXXX.storyreel-tmp` (the partial copy) and the new
     // story folder behind: nothing handled SIGINT or SIGTERM, so the process just died.
     @Test(arguments: [SIGINT, SIGTERM])
@@ -40,7 +46,7 @@ import Testing
         // Interrupt it while it copies: once its temporary file is there.
         let status = try TestEnvironment.interrupt(
             ["ingest", clip, "--story", "new.user", "--into", stories], with: signal
-        ) { !temporaries(in: story).isEmpty }
+        ) { newStoryIsBeingCopied(in: stories) }
         #expect(status & 0x7f == signal, "it dies of the signal, as without the cleanup: status \(status)")
         #expect(!FileManager.default.fileExists(atPath: story), "the story folder it created is gone")
         #expect(
@@ -57,7 +63,7 @@ import Testing
         let clip = try bigClip(in: folder)
         let status = try TestEnvironment.interrupt(
             ["ingest", clip, "--story", "ana", "--into", stories, "--create"], with: signal
-        ) { !temporaries(in: "\(stories)/ana").isEmpty }
+        ) { newStoryIsBeingCopied(in: stories) }
         #expect(status & 0x7f == signal, "it dies of the signal: status \(status)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("new")), "the folders it created are gone")
     }
@@ -103,6 +109,40 @@ import Testing
                 ".x.mp4.Ab3dE9x.storyreel-tmp",
             ])
         #expect(FileManager.default.fileExists(atPath: otherStory))
+    }
+
+    // The old code made a new story's folder under its own name, empty until the copy went in;
+    // it left nothing under a temporary name to remove. A kill leaves the folder under its
+    // temporary name, with the finished clip in it or the copy going in: the next ingest removes
+    // it (and a render passes over it meanwhile), but not a folder of that shape that holds
+    // anything else, nor a symlink.
+    @Test func aNewStoryFolderAKilledIngestLeftIsRemovedByTheNext() throws {
+        let fixture = try BundleFixture()
+        let stories = fixture.stories
+        let finished = "\(stories)/.newbie.Ab3dE9.storyreel-tmp"
+        try FileManager.default.createDirectory(atPath: finished, withIntermediateDirectories: false)
+        try FileManager.default.copyItem(
+            atPath: TestEnvironment.sample("portrait-h264.mp4"), toPath: "\(finished)/0001-portrait-h264.mp4")
+        let copying = "\(stories)/.other.x9Yz01.storyreel-tmp"
+        try FileManager.default.createDirectory(atPath: copying, withIntermediateDirectories: false)
+        try Data(count: 4096).write(to: URL(fileURLWithPath: "\(copying)/.0001-big.mp4.Q1w2E3.storyreel-tmp"))
+        let users = "\(stories)/.mine.Ab3dE9.storyreel-tmp"
+        try FileManager.default.createDirectory(atPath: users, withIntermediateDirectories: false)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(users)/0001-notes.mp4"))
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(users)/notes.txt"))
+        try FileManager.default.createSymbolicLink(
+            atPath: "\(stories)/.link.Ab3dE9.storyreel-tmp", withDestinationPath: "ben_k")
+        let (render, _) = try fixture.render(into: "reel")
+        #expect(render.status == 0, "a render passes over them: \(render.stderr)")
+        #expect(!render.stderr.contains("newbie"), "\(render.stderr)")
+        let result = try TestEnvironment.storyreel([
+            "ingest", TestEnvironment.sample("portrait-h264.mp4"), "--story", "ana.lima", "--into", stories,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: stories).filter { $0.hasPrefix(".") }.sorted()
+        #expect(hidden == [".link.Ab3dE9.storyreel-tmp", ".mine.Ab3dE9.storyreel-tmp", ".storyreel-ingest.lock"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: users).sorted() == ["0001-notes.mp4", "notes.txt"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(stories)/ben_k").count > 1, "the link's target")
     }
 
     // The old code created the story folder before looking at any clip and left it there, empty,

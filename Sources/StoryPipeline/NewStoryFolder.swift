@@ -1,0 +1,105 @@
+import Foundation
+import StoryMedia
+
+/// A new story's folder, built under a temporary name in the stories folder
+/// (`.HANDLE.XXXXXX.storyreel-tmp`, a dot-name, which `render` passes over) and given its name
+/// only once its first clip is in it, so a render listing the stories never sees it empty: made
+/// first, it stood empty for a few system calls before the copy went in, and a render then
+/// skipped the story as one with no clip (65; a CI run under load).
+///
+/// While it lives it is pinned (``FolderPin``) under the path it will have, so the first clip is
+/// placed into it as into any story folder, and errors name that path. An interrupt before
+/// ``giveItsName()`` removes it and what was placed in it; one a kill left behind is removed by
+/// the next ingest (``removeStale(in:)``).
+final class NewStoryFolder {
+    /// The path the folder gets (`STORIES/HANDLE`).
+    let path: String
+    /// The pin on the folder, under ``path``: the copies go into it by descriptor.
+    let pin: FolderPin
+    /// The stories folder, held open: the folder is made and renamed through it.
+    private let parent: FolderHandle
+    /// The folder's temporary name in the stories folder.
+    private let temporaryName: String
+    /// The interrupt action that removes the clips placed in it (``InterruptCleanup``).
+    private var interruptAction: Int?
+
+    /// Makes the folder that will be `path` (`STORIES/HANDLE`) under a temporary name and pins it.
+    /// Throws `.cannotCreateOutput` naming `path` when it cannot be made or opened.
+    init(path: String) throws {
+        self.path = path
+        parent = try FolderHandle(path: path.containingFolder)
+        temporaryName = try TemporaryFile.createFolder(for: path, in: parent)
+        do {
+            pin = FolderPin(try FolderHandle(name: temporaryName, in: parent, labelled: path))
+        } catch {
+            unlinkat(parent.descriptor, temporaryName, AT_REMOVEDIR)
+            InterruptCleanup.forgetFolder(parent.entryPath(temporaryName))
+            throw error
+        }
+        let folder = pin.handle
+        interruptAction = InterruptCleanup.onInterrupt { NewStoryFolder.removeClips(in: folder) }
+    }
+
+    deinit { discard() }
+
+    /// Renames the folder to ``path``, with the clips placed in it, unless something has that
+    /// name by now (nothing of storyreel's can: ingests into one stories folder take turns).
+    /// Throws `.cannotCreateOutput` naming ``path`` when it cannot; the folder then stays
+    /// temporary, and is removed when this goes away.
+    func giveItsName() throws {
+        try InterruptCleanup.deferringInterrupts {
+            let failure = parent.renameWithoutReplacing(temporaryName, to: path.lastComponent)
+            guard failure == 0 else {
+                let reason =
+                    failure == EEXIST
+                    ? "something took the name while storyreel worked" : "cannot give the new story folder its name"
+                throw MediaError.system(.cannotCreateOutput, path: path, reason, code: failure)
+            }
+            fsync(parent.descriptor)
+            stopGuarding()
+        }
+    }
+
+    /// Removes the folder and the clips placed in it, unless it has been given its name.
+    func discard() {
+        guard interruptAction != nil else { return }
+        NewStoryFolder.removeClips(in: pin.handle)
+        unlinkat(parent.descriptor, temporaryName, AT_REMOVEDIR)
+        stopGuarding()
+    }
+
+    private func stopGuarding() {
+        if let interruptAction { InterruptCleanup.removeInterruptAction(interruptAction) }
+        interruptAction = nil
+        InterruptCleanup.forgetFolder(parent.entryPath(temporaryName))
+    }
+
+    /// Removes the new story folders a killed ingest left in `storiesFolder` under a temporary
+    /// name, with what it had placed in them: a folder that holds only what an ingest places
+    /// there (``removeClips(in:)``) is removed; one that holds anything else, or a symlink, is
+    /// left. Call it under the ingest lock.
+    static func removeStale(in storiesFolder: String) {
+        guard let parent = try? FolderHandle(path: storiesFolder) else { return }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: parent.entryPath("."))) ?? []
+        where TemporaryFile.isTemporaryName(name) && parent.status(of: name).map({ $0.st_mode & S_IFMT }) == S_IFDIR {
+            guard let folder = try? FolderHandle(name: name, in: parent), removeClips(in: folder) else { continue }
+            unlinkat(parent.descriptor, name, AT_REMOVEDIR)
+        }
+    }
+
+    /// Removes what an ingest places in a new story's folder, when that is all it holds: regular
+    /// files, one clip at most and temporary copies. Returns false, removing nothing, when it
+    /// holds anything else.
+    @discardableResult
+    private static func removeClips(in folder: FolderHandle) -> Bool {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.entryPath("."))) ?? []
+        guard names.filter(StoryInput.isClipFileName).count <= 1,
+            names.allSatisfy({ name in
+                (StoryInput.isClipFileName(name) || TemporaryFile.isTemporaryName(name))
+                    && folder.status(of: name).map { $0.st_mode & S_IFMT } == S_IFREG
+            })
+        else { return false }
+        for name in names { unlinkat(folder.descriptor, name, 0) }
+        return true
+    }
+}
