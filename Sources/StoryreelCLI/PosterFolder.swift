@@ -58,12 +58,18 @@ final class PosterFolder: Sendable {
 
     /// Takes `path`'s lock, waiting up to `timeout` seconds (`--timeout`) for another run (told
     /// to `waiting` once when it has to wait), and reads its record. Throws `.cannotCreateOutput`
-    /// (73) when the record is there but is not one storyreel can read (hand-edited, cut
-    /// short): writing a new one would forget every poster it names, which would then be
-    /// refused for good.
+    /// (73) when the folder cannot be written into, or when the record is there but is not one
+    /// storyreel can read (hand-edited, cut short): writing a new one would forget every poster
+    /// it names, which would then be refused for good.
     init(path: String, timeout: Double, waiting: (Int32?) -> Void) throws {
         self.path = path
         lock = try BundleLock(folderItself: path, timeout: timeout, option: "--timeout", waiting: waiting)
+        // Every poster goes through the journal in the folder: one the run may not write into
+        // (another user's, a read-only mount) is said once, before any clip is decoded (each
+        // clip failed with the journal's own line, one line per clip).
+        guard faccessat(AT_FDCWD, path, W_OK | X_OK, AT_EACCESS) == 0 else {
+            throw MediaError.system(.cannotCreateOutput, path: path, "cannot write into the folder", code: errno)
+        }
         let recordPath = Self.recordPath(in: path)
         var record: Record
         let journal = PosterJournal(folder: path)

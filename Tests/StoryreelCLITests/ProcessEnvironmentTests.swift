@@ -34,6 +34,21 @@ import Testing
         for clip in [fromClip, toClip] { chmod(clip, 0o644) }
     }
 
+    // The old code decoded every clip and failed each with the same line naming the journal
+    // (`.storyreel-posters-journal: cannot open: Permission denied`), one line per clip.
+    @Test func anOutDirItMayNotWriteIntoIsOneLineBeforeAnyWork() throws {
+        let posters = folder.path("root-only")
+        try FileManager.default.createDirectory(atPath: posters, withIntermediateDirectories: false)
+        chmod(posters, 0o555)  // nobody's, or this user's when the tests do not run as root
+        let run = try LimitedRun.storyreel(
+            ["thumbnail", fromClip, toClip, "--out-dir", posters], unprivileged: true, binary: binary)
+        #expect(run.result.status == 73, "\(run.result.stderr)")
+        #expect(
+            run.result.stderr
+                == "storyreel: error: \(posters): cannot write into the folder: Permission denied\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: posters).isEmpty)
+    }
+
     @Test func tooLittleAddressSpaceForItsThreadsIsOneLineNotAHangOrACrash() throws {
         let out = folder.path("bundle")
         let render = try LimitedRun.storyreel(
