@@ -96,6 +96,12 @@ public final class FolderHandle: Sendable {
         return fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 ? status : nil
     }
 
+    /// The identity of the entry `name` in this folder, not following a symlink there, or nil
+    /// when nothing has that name.
+    public func identity(of name: String) -> FileIdentity? {
+        status(of: name).map(FileIdentity.init)
+    }
+
     /// Renames the entry `name` in this folder to `newName` in it only when nothing has that
     /// name (`renameat2`'s `RENAME_NOREPLACE`; where the file system cannot, after checking that
     /// nothing has it). Returns 0, or the `errno` value: `EEXIST` when something has the name.

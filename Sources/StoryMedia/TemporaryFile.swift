@@ -117,7 +117,7 @@ public enum TemporaryFile {
 
     /// The NAME a temporary file `.NAME.RANDOM.storyreel-tmp` was staged for (cut as
     /// ``name(for:random:limit:)`` cuts it), or nil when `name` is not of that exact shape.
-    static func stagedName(of name: String) -> String? {
+    public static func stagedName(of name: String) -> String? {
         guard name.hasPrefix("."), name.hasSuffix(suffix) else { return nil }
         let stem = name.dropFirst().dropLast(suffix.count)
         guard let dot = stem.lastIndex(of: "."), dot > stem.startIndex else { return nil }

@@ -47,13 +47,24 @@ final class NewStoryFolder {
     /// Throws `.cannotCreateOutput` naming ``path`` when it cannot; the folder then stays
     /// temporary, and is removed when this goes away.
     func giveItsName() throws {
+        let name = path.lastComponent
+        let replaced = MediaError(.cannotCreateOutput, path: path, "the folder was replaced while storyreel worked")
         try InterruptCleanup.deferringInterrupts {
-            let failure = parent.renameWithoutReplacing(temporaryName, to: path.lastComponent)
+            // The rename goes by name: what has the temporary name must still be the folder the
+            // clip went into (a QA pass: a symlink or folder swapped in there became the story,
+            // and the clip was reported ingested).
+            guard parent.identity(of: temporaryName) == pin.handle.identity else { throw replaced }
+            let failure = parent.renameWithoutReplacing(temporaryName, to: name)
             guard failure == 0 else {
                 let reason =
                     failure == EEXIST
                     ? "something took the name while storyreel worked" : "cannot give the new story folder its name"
                 throw MediaError.system(.cannotCreateOutput, path: path, reason, code: failure)
+            }
+            guard parent.identity(of: name) == pin.handle.identity else {
+                // Swapped in between the check and the rename: it goes back where it was put.
+                _ = parent.renameWithoutReplacing(name, to: temporaryName)
+                throw replaced
             }
             fsync(parent.descriptor)
             stopGuarding()
@@ -64,7 +75,9 @@ final class NewStoryFolder {
     func discard() {
         guard interruptAction != nil else { return }
         NewStoryFolder.removeClips(in: pin.handle)
-        unlinkat(parent.descriptor, temporaryName, AT_REMOVEDIR)
+        if parent.identity(of: temporaryName) == pin.handle.identity {
+            unlinkat(parent.descriptor, temporaryName, AT_REMOVEDIR)
+        }
         stopGuarding()
     }
 
@@ -75,31 +88,45 @@ final class NewStoryFolder {
     }
 
     /// Removes the new story folders a killed ingest left in `storiesFolder` under a temporary
-    /// name, with what it had placed in them: a folder that holds only what an ingest places
-    /// there (``removeClips(in:)``) is removed; one that holds anything else, or a symlink, is
-    /// left. Call it under the ingest lock.
+    /// name for a valid handle, with what it had placed in them: a folder that holds only what an
+    /// ingest places there (``removeClips(in:)``) is removed; one that holds anything else, or a
+    /// symlink, is left. Call it under the ingest lock.
     static func removeStale(in storiesFolder: String) {
         guard let parent = try? FolderHandle(path: storiesFolder) else { return }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: parent.entryPath("."))) ?? []
-        where TemporaryFile.isTemporaryName(name) && parent.status(of: name).map({ $0.st_mode & S_IFMT }) == S_IFDIR {
+        where TemporaryFile.stagedName(of: name).map({ StoryHandle.problem(with: $0) == nil }) == true
+            && parent.status(of: name).map({ $0.st_mode & S_IFMT }) == S_IFDIR
+        {
             guard let folder = try? FolderHandle(name: name, in: parent), removeClips(in: folder) else { continue }
             unlinkat(parent.descriptor, name, AT_REMOVEDIR)
         }
     }
 
     /// Removes what an ingest places in a new story's folder, when that is all it holds: regular
-    /// files, one clip at most and temporary copies. Returns false, removing nothing, when it
-    /// holds anything else.
+    /// files, one clip at most under a name ingest gives (`NNNN-NAME`) and temporary copies for
+    /// such names. Returns false, removing nothing, when it holds anything else.
     @discardableResult
     private static func removeClips(in folder: FolderHandle) -> Bool {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.entryPath("."))) ?? []
-        guard names.filter(StoryInput.isClipFileName).count <= 1,
+        guard names.filter(isStoredClipName).count <= 1,
             names.allSatisfy({ name in
-                (StoryInput.isClipFileName(name) || TemporaryFile.isTemporaryName(name))
+                // A temporary copy's name may be cut short, extension and all (``TemporaryFile``).
+                (isStoredClipName(name) || TemporaryFile.stagedName(of: name).map(hasSequencePrefix) == true)
                     && folder.status(of: name).map { $0.st_mode & S_IFMT } == S_IFREG
             })
         else { return false }
         for name in names { unlinkat(folder.descriptor, name, 0) }
         return true
+    }
+
+    /// True for a name ingest gives a clip: ``hasSequencePrefix(_:)`` and a clip's name.
+    private static func isStoredClipName(_ name: String) -> Bool {
+        hasSequencePrefix(name) && StoryInput.isClipFileName(name)
+    }
+
+    /// True when `name` starts as the names ingest gives clips do: four digits or more, then `-`.
+    private static func hasSequencePrefix(_ name: String) -> Bool {
+        let digits = name.prefix { $0.isASCII && $0.isNumber }
+        return digits.count >= 4 && name.dropFirst(digits.count).hasPrefix("-")
     }
 }

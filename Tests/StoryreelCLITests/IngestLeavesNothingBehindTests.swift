@@ -132,6 +132,17 @@ import Testing
         try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(users)/notes.txt"))
         try FileManager.default.createSymbolicLink(
             atPath: "\(stories)/.link.Ab3dE9.storyreel-tmp", withDestinationPath: "ben_k")
+        // Folders no ingest makes (a QA pass: the sweep removed them, and the user's clips): not
+        // for a handle ingest takes, or holding a clip under a name ingest never gives.
+        let notIngests = [
+            ".my backup.ABC123.storyreel-tmp": "0001-holiday.mp4", "..hidden.ABC123.storyreel-tmp": "0001-x.mp4",
+            ".ana.ABC123.storyreel-tmp": "holiday.mp4", ".bob.ABC123.storyreel-tmp": "1-x.mp4",
+        ]
+        for (name, clip) in notIngests {
+            try FileManager.default.createDirectory(atPath: "\(stories)/\(name)", withIntermediateDirectories: false)
+            try FileManager.default.copyItem(
+                atPath: TestEnvironment.sample("sixty-fps.mp4"), toPath: "\(stories)/\(name)/\(clip)")
+        }
         let (render, _) = try fixture.render(into: "reel")
         #expect(render.status == 0, "a render passes over them: \(render.stderr)")
         #expect(!render.stderr.contains("newbie"), "\(render.stderr)")
@@ -140,9 +151,57 @@ import Testing
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let hidden = try FileManager.default.contentsOfDirectory(atPath: stories).filter { $0.hasPrefix(".") }.sorted()
-        #expect(hidden == [".link.Ab3dE9.storyreel-tmp", ".mine.Ab3dE9.storyreel-tmp", ".storyreel-ingest.lock"])
+        #expect(
+            hidden
+                == ([".link.Ab3dE9.storyreel-tmp", ".mine.Ab3dE9.storyreel-tmp", ".storyreel-ingest.lock"]
+                    + notIngests.keys).sorted())
+        for (name, clip) in notIngests {
+            #expect(try FileManager.default.contentsOfDirectory(atPath: "\(stories)/\(name)") == [clip])
+        }
         #expect(try FileManager.default.contentsOfDirectory(atPath: users).sorted() == ["0001-notes.mp4", "notes.txt"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(stories)/ben_k").count > 1, "the link's target")
+    }
+
+    // A QA pass: the rename that names the new story's folder went by name, so a symlink (or a
+    // folder) swapped in at its temporary name during the copy became the story, and the clip,
+    // left in the folder moved away, was reported ingested (0). What has the name must be the
+    // folder the clip went into; the clip is taken back out of it, and the swapped-in link and
+    // the folder it leads to are left as they are.
+    @Test func aLinkSwappedInAtTheNewStorysTemporaryNameIsNotTakenForIt() throws {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("stories")
+        try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
+        let victim = folder.path("victim")
+        try FileManager.default.createDirectory(atPath: victim, withIntermediateDirectories: false)
+        try Data("theirs".utf8).write(to: URL(fileURLWithPath: "\(victim)/0001-big.mp4"))
+        let ingest = Process()
+        ingest.executableURL = URL(fileURLWithPath: TestEnvironment.storyreelBinary)
+        ingest.arguments = ["ingest", try bigClip(in: folder), "--story", "newbie", "--into", stories]
+        let errors = Pipe()
+        ingest.standardError = errors
+        ingest.standardOutput = FileHandle.nullDevice
+        try ingest.run()
+        defer {
+            kill(ingest.processIdentifier, SIGCONT)
+            ingest.waitUntilExit()
+        }
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, ingest.isRunning, !newStoryIsBeingCopied(in: stories) { usleep(100) }
+        try #require(kill(ingest.processIdentifier, SIGSTOP) == 0)
+        let staging = try #require(temporaries(in: stories).first)
+        let moved = folder.path("moved")
+        try FileManager.default.moveItem(atPath: "\(stories)/\(staging)", toPath: moved)
+        try FileManager.default.createSymbolicLink(atPath: "\(stories)/\(staging)", withDestinationPath: victim)
+        kill(ingest.processIdentifier, SIGCONT)
+        ingest.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(ingest.terminationStatus == 73, "\(stderr)")
+        #expect(stderr.contains("\(stories)/newbie: the folder was replaced while storyreel worked"), "\(stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(stories)/newbie"))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "\(stories)/\(staging)") == victim)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: victim) == ["0001-big.mp4"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(victim)/0001-big.mp4")) == Data("theirs".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: moved).isEmpty, "its own copy is taken out")
     }
 
     // The old code created the story folder before looking at any clip and left it there, empty,
