@@ -154,7 +154,7 @@ import Testing
         #expect(
             hidden
                 == ([".link.Ab3dE9.storyreel-tmp", ".mine.Ab3dE9.storyreel-tmp", ".storyreel-ingest.lock"]
-                    + notIngests.keys).sorted())
+                + notIngests.keys).sorted())
         for (name, clip) in notIngests {
             #expect(try FileManager.default.contentsOfDirectory(atPath: "\(stories)/\(name)") == [clip])
         }
