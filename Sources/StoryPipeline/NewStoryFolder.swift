@@ -29,15 +29,23 @@ final class NewStoryFolder {
         self.path = path
         parent = try FolderHandle(path: path.containingFolder)
         temporaryName = try TemporaryFile.createFolder(for: path, in: parent)
+        let opened: FolderHandle
         do {
-            pin = FolderPin(try FolderHandle(name: temporaryName, in: parent, labelled: path))
+            opened = try FolderHandle(name: temporaryName, in: parent, labelled: path)
         } catch {
             unlinkat(parent.descriptor, temporaryName, AT_REMOVEDIR)
             InterruptCleanup.forgetFolder(parent.entryPath(temporaryName))
             throw error
         }
-        let folder = pin.handle
-        interruptAction = InterruptCleanup.onInterrupt { NewStoryFolder.removeClips(in: folder) }
+        // Something else may have been put at the name between the mkdir and the open (a QA
+        // pass: someone's folder, opened instead, took the clip and was renamed into place):
+        // what was opened must be, as the folder just made is, an empty folder of this user's.
+        guard NewStoryFolder.isEmptyAndOwn(opened) else {
+            InterruptCleanup.forgetFolder(parent.entryPath(temporaryName))
+            throw MediaError(.cannotCreateOutput, path: path, "the folder was replaced while storyreel worked")
+        }
+        pin = FolderPin(opened)
+        interruptAction = InterruptCleanup.onInterrupt { NewStoryFolder.removePlaced(in: opened) }
     }
 
     deinit { discard() }
@@ -74,7 +82,7 @@ final class NewStoryFolder {
     /// Removes the folder and the clips placed in it, unless it has been given its name.
     func discard() {
         guard interruptAction != nil else { return }
-        NewStoryFolder.removeClips(in: pin.handle)
+        NewStoryFolder.removePlaced(in: pin.handle)
         if parent.identity(of: temporaryName) == pin.handle.identity {
             unlinkat(parent.descriptor, temporaryName, AT_REMOVEDIR)
         }
@@ -102,21 +110,40 @@ final class NewStoryFolder {
         }
     }
 
-    /// Removes what an ingest places in a new story's folder, when that is all it holds: regular
-    /// files, one clip at most under a name ingest gives (`NNNN-NAME`) and temporary copies for
-    /// such names. Returns false, removing nothing, when it holds anything else.
-    @discardableResult
+    /// Removes what an ingest places in a new story's folder, when that is all it holds: one clip
+    /// at most and temporary copies (``removePlaced(in:)``). Returns false, removing nothing, when
+    /// it holds anything else: a folder a killed run left is known only by its contents.
     private static func removeClips(in folder: FolderHandle) -> Bool {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.entryPath("."))) ?? []
-        guard names.filter(isStoredClipName).count <= 1,
-            names.allSatisfy({ name in
-                // A temporary copy's name may be cut short, extension and all (``TemporaryFile``).
-                (isStoredClipName(name) || TemporaryFile.stagedName(of: name).map(hasSequencePrefix) == true)
-                    && folder.status(of: name).map { $0.st_mode & S_IFMT } == S_IFREG
-            })
-        else { return false }
-        for name in names { unlinkat(folder.descriptor, name, 0) }
+        guard names.filter(isStoredClipName).count <= 1, names.allSatisfy({ isPlaced($0, in: folder) }) else {
+            return false
+        }
+        removePlaced(in: folder)
         return true
+    }
+
+    /// Removes, from the folder this run made, the regular files an ingest places there: clips
+    /// under a name ingest gives (`NNNN-NAME`) and temporary copies for such names; whatever
+    /// else someone put there stays.
+    private static func removePlaced(in folder: FolderHandle) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.entryPath("."))) ?? []
+        where isPlaced(name, in: folder) {
+            unlinkat(folder.descriptor, name, 0)
+        }
+    }
+
+    /// True when `name` in `folder` is a regular file with a name an ingest gives a clip, or a
+    /// temporary copy's for one (cut short, extension and all, when long: ``TemporaryFile``).
+    private static func isPlaced(_ name: String, in folder: FolderHandle) -> Bool {
+        (isStoredClipName(name) || TemporaryFile.stagedName(of: name).map(hasSequencePrefix) == true)
+            && folder.status(of: name).map { $0.st_mode & S_IFMT } == S_IFREG
+    }
+
+    /// True when `folder` is a folder of this user's that holds nothing.
+    private static func isEmptyAndOwn(_ folder: FolderHandle) -> Bool {
+        var status = stat()
+        guard fstat(folder.descriptor, &status) == 0, status.st_uid == geteuid() else { return false }
+        return (try? FileManager.default.contentsOfDirectory(atPath: folder.entryPath(".")))?.isEmpty == true
     }
 
     /// True for a name ingest gives a clip: ``hasSequencePrefix(_:)`` and a clip's name.

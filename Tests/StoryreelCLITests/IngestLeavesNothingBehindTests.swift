@@ -204,6 +204,52 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: moved).isEmpty, "its own copy is taken out")
     }
 
+    /// True when strace can trace a process here (it needs ptrace).
+    static let canTrace: Bool = {
+        guard let probe = try? TestEnvironment.run("/usr/bin/strace", ["-f", "-o", "/proc/self/fd/2", "true"])
+        else { return false }
+        return probe.status == 0
+    }()
+
+    // A re-check of the fix above: between the mkdir of the temporary folder and its open, a
+    // folder of someone's put at the name was opened instead, took the clip, and was renamed
+    // into place (0). strace holds the run just after the mkdir; the folder opened must be an
+    // empty one of this user's, and no byte is written into anyone else's.
+    @Test(.enabled(if: canTrace, "needs strace and ptrace"))
+    func aFolderSwappedInBeforeTheTemporaryFolderIsOpenedIsNotTakenForIt() throws {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("stories")
+        try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
+        let theirs = folder.path("theirs")
+        try FileManager.default.createDirectory(atPath: theirs, withIntermediateDirectories: false)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(theirs)/mine.txt"))
+        let ingest = Process()
+        ingest.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
+        ingest.arguments = [
+            "-f", "-o", folder.path("trace"), "-e", "trace=mkdirat", "-e", "inject=mkdirat:delay_exit=1500000",
+            TestEnvironment.storyreelBinary, "ingest", TestEnvironment.sample("sixty-fps.mp4"), "--story", "newbie",
+            "--into", stories,
+        ]
+        let errors = Pipe()
+        ingest.standardError = errors
+        ingest.standardOutput = FileHandle.nullDevice
+        try ingest.run()
+        defer { ingest.waitUntilExit() }
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, ingest.isRunning, temporaries(in: stories).isEmpty { usleep(1000) }
+        let staging = try #require(temporaries(in: stories).first)
+        let moved = folder.path("moved")
+        try FileManager.default.moveItem(atPath: "\(stories)/\(staging)", toPath: moved)
+        try FileManager.default.moveItem(atPath: theirs, toPath: "\(stories)/\(staging)")
+        ingest.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(ingest.terminationStatus == 73, "\(stderr)")
+        #expect(stderr.contains("\(stories)/newbie: the folder was replaced while storyreel worked"), "\(stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(stories)/newbie"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(stories)/\(staging)") == ["mine.txt"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: moved).isEmpty)
+    }
+
     // The old code created the story folder before looking at any clip and left it there, empty,
     // when every clip was rejected.
     @Test func failedIngestLeavesNoStoryFolderItCreated() throws {
