@@ -28,6 +28,33 @@ import Testing
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter(TemporaryFile.isTemporaryName)
     }
 
+    /// A new temporary folder holding `stories/ana/` and, beside it, `theirs/`, someone's folder
+    /// with one file named `file` that holds `theirs`.
+    func storiesBesideAFolderOfTheirs(holding file: String) throws -> (
+        folder: TemporaryFolder, stories: String, theirs: String
+    ) {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("stories")
+        try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
+        let theirs = folder.path("theirs")
+        try FileManager.default.createDirectory(atPath: theirs, withIntermediateDirectories: false)
+        try Data("theirs".utf8).write(to: URL(fileURLWithPath: "\(theirs)/\(file)"))
+        return (folder, stories, theirs)
+    }
+
+    /// Starts `executable` with `arguments`, its standard output dropped; returns the process and
+    /// the pipe its standard error goes to.
+    func start(_ executable: String, _ arguments: [String]) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return (process, errors)
+    }
+
     /// True once a new story's first clip is being copied into `stories`: a temporary copy in
     /// the story's folder, which is itself still under a temporary name.
     func newStoryIsBeingCopied(in stories: String) -> Bool {
@@ -168,19 +195,10 @@ import Testing
     // folder the clip went into; the clip is taken back out of it, and the swapped-in link and
     // the folder it leads to are left as they are.
     @Test func aLinkSwappedInAtTheNewStorysTemporaryNameIsNotTakenForIt() throws {
-        let folder = try TemporaryFolder()
-        let stories = folder.path("stories")
-        try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
-        let victim = folder.path("victim")
-        try FileManager.default.createDirectory(atPath: victim, withIntermediateDirectories: false)
-        try Data("theirs".utf8).write(to: URL(fileURLWithPath: "\(victim)/0001-big.mp4"))
-        let ingest = Process()
-        ingest.executableURL = URL(fileURLWithPath: TestEnvironment.storyreelBinary)
-        ingest.arguments = ["ingest", try bigClip(in: folder), "--story", "newbie", "--into", stories]
-        let errors = Pipe()
-        ingest.standardError = errors
-        ingest.standardOutput = FileHandle.nullDevice
-        try ingest.run()
+        let (folder, stories, victim) = try storiesBesideAFolderOfTheirs(holding: "0001-big.mp4")
+        let (ingest, errors) = try start(
+            TestEnvironment.storyreelBinary,
+            ["ingest", try bigClip(in: folder), "--story", "newbie", "--into", stories])
         defer {
             kill(ingest.processIdentifier, SIGCONT)
             ingest.waitUntilExit()
@@ -217,23 +235,14 @@ import Testing
     // empty one of this user's, and no byte is written into anyone else's.
     @Test(.enabled(if: canTrace, "needs strace and ptrace"))
     func aFolderSwappedInBeforeTheTemporaryFolderIsOpenedIsNotTakenForIt() throws {
-        let folder = try TemporaryFolder()
-        let stories = folder.path("stories")
-        try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
-        let theirs = folder.path("theirs")
-        try FileManager.default.createDirectory(atPath: theirs, withIntermediateDirectories: false)
-        try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(theirs)/mine.txt"))
-        let ingest = Process()
-        ingest.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
-        ingest.arguments = [
-            "-f", "-o", folder.path("trace"), "-e", "trace=mkdirat", "-e", "inject=mkdirat:delay_exit=1500000",
-            TestEnvironment.storyreelBinary, "ingest", TestEnvironment.sample("sixty-fps.mp4"), "--story", "newbie",
-            "--into", stories,
-        ]
-        let errors = Pipe()
-        ingest.standardError = errors
-        ingest.standardOutput = FileHandle.nullDevice
-        try ingest.run()
+        let (folder, stories, theirs) = try storiesBesideAFolderOfTheirs(holding: "mine.txt")
+        let (ingest, errors) = try start(
+            "/usr/bin/strace",
+            [
+                "-f", "-o", folder.path("trace"), "-e", "trace=mkdirat", "-e", "inject=mkdirat:delay_exit=1500000",
+                TestEnvironment.storyreelBinary, "ingest", TestEnvironment.sample("sixty-fps.mp4"), "--story",
+                "newbie", "--into", stories,
+            ])
         defer { ingest.waitUntilExit() }
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline, ingest.isRunning, temporaries(in: stories).isEmpty { usleep(1000) }
