@@ -96,6 +96,12 @@ public final class FolderHandle: Sendable {
         return fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 ? status : nil
     }
 
+    /// The names of the entries in this very folder (read through its descriptor), or none when
+    /// it cannot be listed.
+    public func entryNames() -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: entryPath("."))) ?? []
+    }
+
     /// The identity of the entry `name` in this folder, not following a symlink there, or nil
     /// when nothing has that name.
     public func identity(of name: String) -> FileIdentity? {

@@ -23,27 +23,21 @@ public enum TemporaryFile {
         descriptor: Int32, name: String, path: String
     ) {
         var descriptor: Int32 = -1
-        var failure: Int32 = EEXIST
-        var name = ""
-        for _ in 0..<100 where failure == EEXIST {
-            name = self.name(for: finalPath, in: folder)
+        let name = try freshName(for: finalPath, in: folder, making: "a file") { name in
+            var failure: Int32 = 0
             _ = InterruptCleanup.trackFile {
                 descriptor = openat(
                     folder.descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
                 failure = errno
                 return descriptor >= 0 ? folder.entryPath(name) : nil
             }
-            if descriptor >= 0 {
-                // Writable by its owner whatever the umask: a umask of 222 made it 0400, and FFmpeg,
-                // which opens it again by its path, could not (a QA pass). The file takes its
-                // final permissions when it is finished (``StagedFile``).
-                FileCreationMask.keepFileUsable(descriptor)
-                return (descriptor, name, folder.entryPath(name))
-            }
+            return descriptor >= 0 ? 0 : failure
         }
-        // The folder as the user gave it (relative stays relative).
-        let given = folder.path.isEmpty ? "." : folder.path
-        throw MediaError.system(.cannotCreateOutput, path: finalPath, "cannot create a file in \(given)", code: failure)
+        // Writable by its owner whatever the umask: a umask of 222 made it 0400, and FFmpeg,
+        // which opens it again by its path, could not (a QA pass). The file takes its final
+        // permissions when it is finished (``StagedFile``).
+        FileCreationMask.keepFileUsable(descriptor)
+        return (descriptor, name, folder.entryPath(name))
     }
 
     /// Creates an empty temporary folder for the folder `finalPath` names, in `folder` (the final
@@ -53,19 +47,34 @@ public enum TemporaryFile {
     /// ``InterruptCleanup/forgetFolder(_:)`` of `folder.entryPath(name)`. Throws
     /// `.cannotCreateOutput` naming `finalPath` when it cannot be created.
     public static func createFolder(for finalPath: String, in folder: FolderHandle) throws -> String {
-        var failure: Int32 = EEXIST
-        for _ in 0..<100 where failure == EEXIST {
-            let name = self.name(for: finalPath, in: folder)
+        try freshName(for: finalPath, in: folder, making: "a folder") { name in
+            var failure: Int32 = 0
             let created = InterruptCleanup.trackFolder(folder.entryPath(name)) {
                 if FileCreationMask.makeFolder(name, in: folder.descriptor) { return true }
                 failure = errno
                 return false
             }
-            if created { return name }
+            return created ? 0 : failure
         }
+    }
+
+    /// Calls `make` with fresh temporary names for `finalPath` in `folder` until it makes one
+    /// (returns 0) or fails otherwise than on a name already taken (returns the `errno` value),
+    /// at most 100 times; returns the name made. Throws `.cannotCreateOutput` naming `finalPath`
+    /// ("cannot create `what` in FOLDER") when none was.
+    private static func freshName(
+        for finalPath: String, in folder: FolderHandle, making what: String, _ make: (String) -> Int32
+    ) throws -> String {
+        var failure: Int32 = EEXIST
+        for _ in 0..<100 where failure == EEXIST {
+            let name = self.name(for: finalPath, in: folder)
+            failure = make(name)
+            if failure == 0 { return name }
+        }
+        // The folder as the user gave it (relative stays relative).
         let given = folder.path.isEmpty ? "." : folder.path
         throw MediaError.system(
-            .cannotCreateOutput, path: finalPath, "cannot create a folder in \(given)", code: failure)
+            .cannotCreateOutput, path: finalPath, "cannot create \(what) in \(given)", code: failure)
     }
 
     /// A hard link to `source`'s file (following a symlink to it) under a fresh temporary name

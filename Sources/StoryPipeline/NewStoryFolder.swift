@@ -101,7 +101,7 @@ final class NewStoryFolder {
     /// symlink, is left. Call it under the ingest lock.
     static func removeStale(in storiesFolder: String) {
         guard let parent = try? FolderHandle(path: storiesFolder) else { return }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: parent.entryPath("."))) ?? []
+        for name in parent.entryNames()
         where TemporaryFile.stagedName(of: name).map({ StoryHandle.problem(with: $0) == nil }) == true
             && parent.status(of: name).map({ $0.st_mode & S_IFMT }) == S_IFDIR
         {
@@ -114,7 +114,7 @@ final class NewStoryFolder {
     /// at most and temporary copies (``removePlaced(in:)``). Returns false, removing nothing, when
     /// it holds anything else: a folder a killed run left is known only by its contents.
     private static func removeClips(in folder: FolderHandle) -> Bool {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.entryPath("."))) ?? []
+        let names = folder.entryNames()
         guard names.filter(isStoredClipName).count <= 1, names.allSatisfy({ isPlaced($0, in: folder) }) else {
             return false
         }
@@ -126,7 +126,7 @@ final class NewStoryFolder {
     /// under a name ingest gives (`NNNN-NAME`) and temporary copies for such names; whatever
     /// else someone put there stays.
     private static func removePlaced(in folder: FolderHandle) {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.entryPath("."))) ?? []
+        for name in folder.entryNames()
         where isPlaced(name, in: folder) {
             unlinkat(folder.descriptor, name, 0)
         }
@@ -143,6 +143,7 @@ final class NewStoryFolder {
     private static func isEmptyAndOwn(_ folder: FolderHandle) -> Bool {
         var status = stat()
         guard fstat(folder.descriptor, &status) == 0, status.st_uid == geteuid() else { return false }
+        // Not ``FolderHandle/entryNames()``, which gives none for a folder it cannot list.
         return (try? FileManager.default.contentsOfDirectory(atPath: folder.entryPath(".")))?.isEmpty == true
     }
 

@@ -190,8 +190,9 @@ public enum IngestCommand: Command {
         let stories = (lockFile as NSString).deletingLastPathComponent
         guard let lock = try? BundleLock(file: lockFile, folder: stories, timeout: 0) else {
             // No lock file could be made there (under a umask of 222 the folder made is not
-            // writable): the folder goes while it is empty (a QA pass: it was left behind).
-            if (try? FileManager.default.contentsOfDirectory(atPath: stories))?.isEmpty == true { created.removeAll() }
+            // writable): the folder goes while it is empty, as `removeAll` removes folders (a QA
+            // pass: it was left behind).
+            created.removeAll()
             return
         }
         if (try? FileManager.default.contentsOfDirectory(atPath: stories)) == [ClipIngester.lockFileName] {
