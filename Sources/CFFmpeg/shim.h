@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/xattr.h>
 #include <libavformat/avformat.h>
 #include <libavformat/avio.h>
@@ -88,6 +89,33 @@ static inline int cff_renameat_noreplace(int from_folder, const char *from, int 
     errno = ENOSYS;
     return -1;
 #endif
+}
+
+// glibc declares these two only under _GNU_SOURCE, which Swift's C import does not define.
+extern int pthread_getattr_default_np(pthread_attr_t *attr);
+extern int pthread_setattr_default_np(const pthread_attr_t *attr);
+
+/// The stack size, in bytes, of threads started without one of their own (FFmpeg's, libx264's,
+/// Foundation's): glibc takes it from `ulimit -s` at start-up. 0 when it cannot be read.
+static inline size_t cff_default_thread_stack_size(void) {
+    pthread_attr_t attributes;
+    size_t size = 0;
+    if (pthread_getattr_default_np(&attributes) != 0) return 0;
+    if (pthread_attr_getstacksize(&attributes, &size) != 0) size = 0;
+    pthread_attr_destroy(&attributes);
+    return size;
+}
+
+/// Sets the stack size of threads started from now on without one of their own. Returns 0 or
+/// an errno value.
+static inline int cff_set_default_thread_stack_size(size_t size) {
+    pthread_attr_t attributes;
+    int status = pthread_getattr_default_np(&attributes);
+    if (status != 0) return status;
+    status = pthread_attr_setstacksize(&attributes, size);
+    if (status == 0) status = pthread_setattr_default_np(&attributes);
+    pthread_attr_destroy(&attributes);
+    return status;
 }
 
 /// Installs the deadline callback on a format context before it is opened.

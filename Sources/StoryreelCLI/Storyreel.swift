@@ -22,13 +22,16 @@ public enum Storyreel {
     /// A usage error writes one line to stderr (the error, the command's synopsis and where its
     /// help is) and nothing to stdout. Output that cannot be written to stdout (a full disk behind
     /// `>`) makes the status 74, with an error line.
+    /// It runs with at least 8 MB of stack whatever `ulimit -s` says (``ThreadStack``).
     public static func main(_ arguments: [String]) -> Int32 {
-        Console.reserveStandardDescriptors()
-        let status = run(arguments)
-        // Output that could not be written is lost work for whoever reads it: the run failed.
-        guard let failure = Console.outputFailure, status != ExitCode.ioError.rawValue else { return status }
-        Console().error("cannot write to standard output: \(failure)")
-        return ExitCode.ioError.rawValue
+        ThreadStack.withRoom {
+            Console.reserveStandardDescriptors()
+            let status = run(arguments)
+            // Output that could not be written is lost work for whoever reads it: the run failed.
+            guard let failure = Console.outputFailure, status != ExitCode.ioError.rawValue else { return status }
+            Console().error("cannot write to standard output: \(failure)")
+            return ExitCode.ioError.rawValue
+        }
     }
 
     private static func run(_ arguments: [String]) -> Int32 {

@@ -1,4 +1,5 @@
 import Foundation
+import StoryreelKit
 import StoryreelTestSupport
 import Testing
 
@@ -11,6 +12,9 @@ import Testing
 ///   denied"), and `thumbnail -o` lost its mark, so the next run refused its own poster.
 /// - Another user's lock file (0644) in a folder both may write refused the second user (73).
 /// - A soft CPU-time limit (SIGXCPU) left temporary files, as an interrupt no longer does.
+/// - Under `ulimit -s 100` (a main-thread stack of 100 KB, and glibc's default for every other
+///   thread), `thumbnail`, `cube` and `render` ended in a segmentation fault (139) inside
+///   libavcodec. storyreel now gives its threads 8 MB of stack whatever the limit.
 @Suite struct ProcessEnvironmentTests {
     let folder: TemporaryFolder
     /// A folder and a copy of storyreel and of the clips that `nobody` may use.
@@ -159,6 +163,44 @@ import Testing
             ["ingest", fromClip, "--story", "bob", "--into", stories], unprivileged: true, binary: binary)
         #expect(ingest.result.status == 0, "\(ingest.result.stderr)")
         #expect(FileManager.default.fileExists(atPath: "\(stories)/bob"))
+    }
+
+    @Test func aSmallStackLimitStillMakesThePosterAndTheBundle() throws {
+        let expected = folder.path("expected.jpg")
+        let poster = folder.path("small-stack.jpg")
+        #expect(try LimitedRun.storyreel(["thumbnail", fromClip, "-o", expected]).result.status == 0)
+        let thumbnail = try LimitedRun.storyreel(["thumbnail", fromClip, "-o", poster], stackKiB: 100)
+        #expect(thumbnail.result.status == 0, "\(thumbnail.result.status): \(thumbnail.result.stderr)")
+        #expect(FileManager.default.contents(atPath: poster) == FileManager.default.contents(atPath: expected))
+        let out = folder.path("bundle")
+        let render = try LimitedRun.storyreel(
+            ["render", TestEnvironment.sample("stories"), "-o", out, "--size", "360x640"], stackKiB: 100)
+        #expect(render.result.status == 0, "\(render.result.status): \(render.result.stderr)")
+        let manifest = try Manifest(jsonData: Data(contentsOf: URL(fileURLWithPath: "\(out)/manifest.json")))
+        #expect(!manifest.transitions.isEmpty)
+        for transition in manifest.transitions {
+            #expect(FileManager.default.fileExists(atPath: "\(out)/\(transition.src)"), "\(transition.src)")
+        }
+    }
+
+    /// Under a small stack limit the work runs on a thread of its own, and an interrupt sent to
+    /// the process must still reach the cleanup, not kill it at the default action with its
+    /// temporary files left (as when the waiting main thread took the signal).
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSmallStackLimitStillCleansUpOnAnInterrupt(signal: Int32) throws {
+        let frames = folder.path("small-stack/frames")
+        let status = try TestEnvironment.interrupt(
+            [
+                "cube", fromClip, toClip, "--size", "360x640", "--frames-dir", frames, "--duration", "1", "--fps",
+                "240",
+            ], with: signal, stackKiB: 100
+        ) {
+            (((try? FileManager.default.contentsOfDirectory(atPath: frames)) ?? []).filter {
+                $0.hasSuffix(".storyreel-tmp")
+            }).count >= 2
+        }
+        #expect(status & 0x7f == signal, "it dies of the signal: status \(status)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("small-stack")), "no folder or frame left")
     }
 
     @Test func aSoftCPULimitCleansUpAsAnInterruptDoes() throws {

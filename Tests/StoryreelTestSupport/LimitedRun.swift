@@ -23,6 +23,8 @@ public enum LimitedRun {
     /// - `openFiles`: `ulimit -Sn soft` and `ulimit -Hn hard`, how many files it may hold open
     ///   (a process may raise its soft limit up to the hard one);
     /// - `cpuSeconds`: `ulimit -St`, a soft CPU-time limit, past which the kernel sends SIGXCPU;
+    /// - `stackKiB`: `ulimit -s`, soft and hard, the main thread's stack and glibc's default for
+    ///   other threads';
     /// - `umask`: the file-creation mask, e.g. `"222"`;
     /// - `unprivileged`: run as `nobody` (through `setpriv`) when the tests run as root, whom
     ///   file permissions do not stop; `binary` must then be a copy `nobody` can run;
@@ -32,7 +34,7 @@ public enum LimitedRun {
     /// - `measuresMemory`: runs it under `/usr/bin/time -f %M` and reports the peak.
     public static func storyreel(
         _ arguments: [String], fileSizeKiB: Int? = nil, virtualMemoryKiB: Int? = nil,
-        openFiles: (soft: Int, hard: Int)? = nil, cpuSeconds: Int? = nil, umask: String? = nil,
+        openFiles: (soft: Int, hard: Int)? = nil, cpuSeconds: Int? = nil, stackKiB: Int? = nil, umask: String? = nil,
         unprivileged: Bool = false, binary: String? = nil, seconds: Int = 60, measuresMemory: Bool = false,
         ignoringFileSizeSignal: Bool = true, in folder: URL? = nil
     ) throws -> Outcome {
@@ -44,6 +46,7 @@ public enum LimitedRun {
         // The soft limit first: it may not be above the hard one at any moment.
         if let openFiles { script += "; ulimit -Sn \(openFiles.soft) && ulimit -Hn \(openFiles.hard)" }
         if let cpuSeconds { script += "; ulimit -St \(cpuSeconds)" }
+        if let stackKiB { script += "; ulimit -s \(stackKiB)" }
         if let umask { script += "; umask \(umask)" }
         script += "; exec \"$@\""
         var command = ["timeout", "-s", "KILL", String(seconds)]

@@ -98,8 +98,9 @@ public enum TestEnvironment {
 
     /// Starts the built storyreel as a shell starts it, with no signal blocked and SIGINT,
     /// SIGTERM and SIGHUP at their default action (a test's `Process` would pass on the signals its
-    /// thread blocks), its output discarded; returns its pid.
-    public static func spawnAsAShellWould(_ arguments: [String]) throws -> pid_t {
+    /// thread blocks), its output discarded; returns its pid. With `stackKiB`, a shell sets
+    /// `ulimit -s` first and then becomes storyreel (`exec`, the same pid).
+    public static func spawnAsAShellWould(_ arguments: [String], stackKiB: Int? = nil) throws -> pid_t {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -119,10 +120,12 @@ public enum TestEnvironment {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([TestEnvironment.storyreelBinary] + arguments).map { strdup($0) } + [nil]
+        var command = [TestEnvironment.storyreelBinary] + arguments
+        if let stackKiB { command = ["/bin/bash", "-c", "ulimit -s \(stackKiB) && exec \"$@\"", "bash"] + command }
+        let argv = command.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         var pid = pid_t()
-        let failure = posix_spawn(&pid, TestEnvironment.storyreelBinary, &actions, &attributes, argv, environ)
+        let failure = posix_spawn(&pid, command[0], &actions, &attributes, argv, environ)
         guard failure == 0 else { throw TestFailure("cannot start storyreel: \(String(cString: strerror(failure)))") }
         return pid
     }
@@ -131,9 +134,10 @@ public enum TestEnvironment {
     /// `signal` and returns the run's wait status. Throws when the run ends first or is not
     /// ready within `patience` seconds (it is then killed).
     public static func interrupt(
-        _ arguments: [String], with signal: Int32, patience: Double = 60, once ready: () -> Bool
+        _ arguments: [String], with signal: Int32, patience: Double = 60, stackKiB: Int? = nil,
+        once ready: () -> Bool
     ) throws -> Int32 {
-        let pid = try spawnAsAShellWould(arguments)
+        let pid = try spawnAsAShellWould(arguments, stackKiB: stackKiB)
         var status: Int32 = 0
         var exited = false
         defer {
