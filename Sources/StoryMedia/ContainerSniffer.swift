@@ -72,6 +72,13 @@ struct ContainerSniffer {
                 .invalidMedia, path: path,
                 "moov atom not found: the file is truncated or still uploading (the index is written last)")
         }
+        // An index cut short lists only some of the streams, or none (FFmpeg then opens the file
+        // with no video and no audio): what it says cannot be trusted, wherever the moov sits.
+        if findings.truncated, findings.atoms.last == "moov" {
+            throw MediaError(
+                .invalidMedia, path: path,
+                "the moov atom (the index) is cut short: the file is truncated or still uploading")
+        }
         return findings
     }
 }

@@ -65,6 +65,31 @@ import Testing
         #expect(result.stderr.contains("moov atom not found"))
     }
 
+    /// From a QA pass: a clip whose moov comes last, cut inside the moov (an upload that stopped
+    /// while its index was being written), was read as a file with no video and no audio (0,
+    /// `video none`), where the same cut inside a moov at the front was refused (65). Both are
+    /// now refused, saying why, by every command.
+    @Test(arguments: [false, true])
+    func truncatedUploadCutInsideItsMoovIsInvalid(moovFirst: Bool) throws {
+        let full = folder.path("whole.mp4")
+        try HostileFiles.ffmpeg(
+            [
+                "-f", "lavfi", "-i", "testsrc2=s=320x240:d=2", "-f", "lavfi", "-i", "sine=d=2", "-c:v", "libx264",
+                "-c:a", "aac", "-g", "30",
+            ] + (moovFirst ? ["-movflags", "+faststart"] : []) + [full])
+        let data = try Data(contentsOf: URL(fileURLWithPath: full))
+        let moov = try #require(data.range(of: Data("moov".utf8), options: moovFirst ? [] : .backwards)).lowerBound - 4
+        let path = try folder.write("cut.mp4", data.prefix(moov + 200))
+        let reason = "\(path): the moov atom (the index) is cut short: the file is truncated or still uploading"
+        let result = try inspect([path])
+        #expect(result.status == 65)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "storyreel: error: \(reason)\n")
+        let poster = try TestEnvironment.storyreel(["thumbnail", path, "-o", folder.path("poster.jpg")])
+        #expect(poster.status == 65)
+        #expect(poster.stderr == "storyreel: error: \(reason)\n")
+    }
+
     @Test func truncatedUploadWithIntactMoovIsReadWithAWarning() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: goodClip))
         let path = try folder.write("cut.mp4", data.prefix(data.count * 2 / 3))
