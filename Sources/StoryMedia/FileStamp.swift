@@ -2,11 +2,20 @@ import Foundation
 
 /// What `stat` says of a file that tells whether it changed: its size, its modification time
 /// and its identity. Caches and the bundle ledger compare stamps instead of re-reading files.
+///
+/// Two stamps are equal when their size, mtime, identity and type are: the inode's change time
+/// (``statusChanged``) is left out, because storyreel's own hard link (`render --link`) moves
+/// it while the file is unchanged. The stat cache, which must notice a file rewritten in place
+/// with its size and mtime put back, compares it too.
 public struct FileStamp: Equatable, Sendable {
     /// Size in bytes.
     public let size: UInt64
     /// Modification time in nanoseconds since 1970.
     public let modified: Int64
+    /// The inode's change time (`st_ctim`) in nanoseconds since 1970: moved by every write,
+    /// and by a change of owner, permissions or links, and set by no program to a time of its
+    /// choosing (`touch` and `utimensat` set only the mtime and atime).
+    public let statusChanged: Int64
     /// Device and inode.
     public let identity: FileIdentity
     /// True for a regular file.
@@ -22,10 +31,19 @@ public struct FileStamp: Equatable, Sendable {
         modified =
             Int64(status.st_mtim.tv_sec).multipliedReportingOverflow(by: 1_000_000_000).partialValue
             &+ Int64(status.st_mtim.tv_nsec)
+        statusChanged =
+            Int64(status.st_ctim.tv_sec).multipliedReportingOverflow(by: 1_000_000_000).partialValue
+            &+ Int64(status.st_ctim.tv_nsec)
         identity = FileIdentity(status)
         isRegularFile = (status.st_mode & S_IFMT) == S_IFREG
         isFolder = (status.st_mode & S_IFMT) == S_IFDIR
         isSymbolicLink = (status.st_mode & S_IFMT) == S_IFLNK
+    }
+
+    public static func == (left: FileStamp, right: FileStamp) -> Bool {
+        left.size == right.size && left.modified == right.modified && left.identity == right.identity
+            && left.isRegularFile == right.isRegularFile && left.isFolder == right.isFolder
+            && left.isSymbolicLink == right.isSymbolicLink
     }
 
     /// The stamp of `path` (of the link itself unless `followingLinks`), or nil when nothing is

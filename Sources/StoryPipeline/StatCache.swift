@@ -2,8 +2,11 @@ import Foundation
 import StoryMedia
 import Synchronization
 
-/// Remembers, per clip path, the file's size, mtime and inode with its ``ClipRecord``, so a
-/// re-run re-hashes and re-probes only clips that changed. Stored as JSON inside the bundle.
+/// Remembers, per clip path, the file's size, mtime, inode and inode change time with its
+/// ``ClipRecord``, so a re-run re-hashes and re-probes only clips that changed. Stored as JSON
+/// inside the bundle. The change time catches a clip rewritten in place with its size and mtime
+/// put back (an in-place metadata edit that keeps the date, a file system with coarse mtimes),
+/// which a render would otherwise never see again while `plan`, which hashes, saw it.
 public final class StatCache: Sendable {
     /// The cache's file in the bundle's `.storyreel/`.
     static let fileName = "stat-cache.json"
@@ -12,6 +15,8 @@ public final class StatCache: Sendable {
         var size: UInt64
         var modified: Int64
         var inode: UInt64
+        /// Nil in caches written before it was kept: such an entry no longer answers.
+        var statusChanged: Int64?
         var record: ClipRecord
     }
 
@@ -29,12 +34,12 @@ public final class StatCache: Sendable {
         state = Mutex(((try? JSONDecoder().decode([String: Entry].self, from: data)) ?? [:], false))
     }
 
-    /// The cached record for `path`, when its size, mtime and inode are unchanged (as `stat`
+    /// The cached record for `path`, when its size, mtime, inode and change time are unchanged (as `stat`
     /// says now, or as `stamp` says when given).
     public func record(for path: String, stamp given: FileStamp? = nil) -> ClipRecord? {
         guard let stamp = given.map(StatCache.stamp) ?? StatCache.stamp(path) else { return nil }
         guard let entry = state.withLock({ $0.entries[path] }), entry.size == stamp.size,
-            entry.modified == stamp.modified, entry.inode == stamp.inode
+            entry.modified == stamp.modified, entry.inode == stamp.inode, entry.statusChanged == stamp.statusChanged
         else { return nil }
         return entry.record
     }
@@ -43,7 +48,9 @@ public final class StatCache: Sendable {
     /// stamp it had before it was read, checked unchanged after).
     public func store(_ record: ClipRecord, for path: String, stamp given: FileStamp? = nil) {
         guard let stamp = given.map(StatCache.stamp) ?? StatCache.stamp(path) else { return }
-        let entry = Entry(size: stamp.size, modified: stamp.modified, inode: stamp.inode, record: record)
+        let entry = Entry(
+            size: stamp.size, modified: stamp.modified, inode: stamp.inode, statusChanged: stamp.statusChanged,
+            record: record)
         state.withLock { state in
             state.entries[path] = entry
             state.changed = true
@@ -63,11 +70,13 @@ public final class StatCache: Sendable {
         try AtomicFile.write(try encoder.encode(kept), to: file)
     }
 
-    private static func stamp(_ path: String) -> (size: UInt64, modified: Int64, inode: UInt64)? {
+    private static func stamp(_ path: String) -> (size: UInt64, modified: Int64, inode: UInt64, statusChanged: Int64)? {
         FileStamp(path: path).map(stamp)
     }
 
-    private static func stamp(_ stamp: FileStamp) -> (size: UInt64, modified: Int64, inode: UInt64) {
-        (stamp.size, stamp.modified, stamp.identity.inode)
+    private static func stamp(_ stamp: FileStamp) -> (
+        size: UInt64, modified: Int64, inode: UInt64, statusChanged: Int64
+    ) {
+        (stamp.size, stamp.modified, stamp.identity.inode, stamp.statusChanged)
     }
 }

@@ -5,7 +5,7 @@ import Testing
 
 @testable import StoryPipeline
 
-/// The stat cache gives a clip's record back only while its size, mtime and inode are the ones
+/// The stat cache gives a clip's record back only while its size, mtime, inode and change time are the ones
 /// it was stored with, and keeps what it saves.
 @Suite struct StatCacheTests {
     static func record(of path: String) throws -> ClipRecord {
@@ -14,7 +14,7 @@ import Testing
             info: ClipProbe.inspect(path: path), path: path)
     }
 
-    @Test func aRecordHoldsUntilSizeMtimeOrInodeChange() throws {
+    @Test func aRecordHoldsUntilSizeMtimeInodeOrChangeTimeChange() throws {
         let folder = try TemporaryFolder()
         let clip = folder.path("clip.mp4")
         try FileManager.default.copyItem(atPath: HostileFiles.goodClip, toPath: clip)
@@ -48,6 +48,19 @@ import Testing
         #expect(rename(copy, clip) == 0)
         #expect(cache.record(for: clip) == nil, "a new inode")
         #expect(cache.record(for: folder.path("missing.mp4")) == nil)
+        cache.store(record, for: clip)
+        #expect(cache.record(for: clip) == record)
+
+        // The change time: a byte rewritten in place, with the size and mtime put back.
+        var before = stat()
+        #expect(stat(clip, &before) == 0)
+        let rewrite = try FileHandle(forUpdating: URL(fileURLWithPath: clip))
+        try rewrite.seek(toOffset: 1000)
+        try rewrite.write(contentsOf: Data([0x55]))
+        try rewrite.close()
+        var times = [before.st_atim, before.st_mtim]
+        #expect(utimensat(AT_FDCWD, clip, &times, 0) == 0)
+        #expect(cache.record(for: clip) == nil, "a new change time")
     }
 
     @Test func savedRecordsReadBackAndUnlistedPathsAreDropped() throws {

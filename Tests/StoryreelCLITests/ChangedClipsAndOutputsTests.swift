@@ -50,6 +50,49 @@ import Testing
         #expect(validate.status == 0, "\(validate.stderr)")
     }
 
+    /// From a QA pass: a clip rewritten in place with its size and mtime put back (an in-place
+    /// metadata edit that keeps the date, a file system with coarse mtimes) was never seen by
+    /// a render again ("rendered 0" every time, the old hash in the manifest), while `plan
+    /// --bundle`, which hashes, listed its units as not done. The stat cache now keeps the
+    /// inode's change time too, which no program can put back.
+    @Test func aClipRewrittenInPlaceWithItsSizeAndMtimePutBackIsRenderedAgain() throws {
+        let fixture = try BundleFixture()
+        let (first, _) = try fixture.render(into: "reel")
+        #expect(first.status == 0, "\(first.stderr)")
+        let clip = "\(fixture.stories)/chloe/morning.mp4"
+        var before = stat()
+        #expect(stat(clip, &before) == 0)
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: clip))
+        try handle.seek(toOffset: 50_000)
+        let byte = try #require(try handle.read(upToCount: 1)?.first)
+        try handle.seek(toOffset: 50_000)
+        try handle.write(contentsOf: Data([byte ^ 0x55]))
+        try handle.close()
+        var times = [before.st_atim, before.st_mtim]
+        #expect(utimensat(AT_FDCWD, clip, &times, 0) == 0)
+        var after = stat()
+        #expect(stat(clip, &after) == 0)
+        #expect(after.st_size == before.st_size && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
+        let sha256 = try ContentHasher.sha256(of: try RegularFile(path: clip, timeout: 10))
+
+        let (again, summary) = try fixture.render(into: "reel")
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect((summary["rendered"] as? Int ?? 0) > 0, "\(summary)")
+        let item = try #require(
+            items(try fixture.manifest("reel")).first { $0.src.hasPrefix("clips/") && $0.sha256 == sha256 })
+        #expect(
+            try ContentHasher.sha256(of: try RegularFile(path: fixture.folder.path("reel/\(item.src)"), timeout: 10))
+                == sha256)
+        let plan = try TestEnvironment.storyreel(
+            ["plan", fixture.stories, "--bundle", fixture.folder.path("reel"), "--size", "360x640", "--json"])
+        let units = try #require(
+            (try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])?["units"]
+                as? [[String: Any]])
+        #expect(units.filter { $0["done"] as? Bool != true }.isEmpty, "plan and render agree: \(plan.stdout)")
+        let validate = try TestEnvironment.storyreel(["validate", fixture.folder.path("reel")])
+        #expect(validate.status == 0, "\(validate.stderr)")
+    }
+
     /// An output edited since storyreel wrote it that `--prune` leaves (it removes only its own
     /// files as written) stays storyreel's: wanted again, it is set aside and made anew. The
     /// prune forgot it, and the clip was skipped for good as a stranger's file under its name
@@ -83,8 +126,9 @@ import Testing
         let sha = try ContentHasher.sha256(ofFileAt: source)
         let copy = try #require(items(try fixture.manifest("reel")).first { $0.sha256 == sha })
         try FileManager.default.removeItem(atPath: "\(bundle)/\(copy.src)")
-        // Change the clip in place, keeping its size, mtime and inode: the stat cache still
-        // answers with the old hash, as it would for a clip changed while the render runs.
+        // Change the clip in place, keeping its size, mtime and inode, and give the stat cache
+        // its new change time: the cache still answers with the old hash, as it would for a
+        // clip changed after the render hashed it.
         var stamp = stat()
         #expect(stat(source, &stamp) == 0)
         let handle = try #require(FileHandle(forUpdatingAtPath: source))
@@ -93,6 +137,15 @@ import Testing
         try handle.close()
         var times = [stamp.st_atim, stamp.st_mtim]
         #expect(utimensat(AT_FDCWD, source, &times, 0) == 0)
+        var changed = stat()
+        #expect(stat(source, &changed) == 0)
+        let cacheFile = URL(fileURLWithPath: "\(bundle)/.storyreel/stat-cache.json")
+        var cache = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: cacheFile)) as? [String: Any])
+        let key = try #require(cache.keys.first { $0.hasSuffix("/ben_k/2.mp4") })
+        var entry = try #require(cache[key] as? [String: Any])
+        entry["statusChanged"] = Int64(changed.st_ctim.tv_sec) * 1_000_000_000 + Int64(changed.st_ctim.tv_nsec)
+        cache[key] = entry
+        try JSONSerialization.data(withJSONObject: cache).write(to: cacheFile)
 
         let (result, _) = try fixture.render(into: "reel")
         #expect(result.status == 65)
