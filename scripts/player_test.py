@@ -50,7 +50,7 @@ FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-c
            "missing-stills": "missing-stills", "one-item-ben_k": "one-item-ben_k", "never-arrives": "never-arrives",
            "missing-avatar": "missing-avatar", "no-user": "no-user", "null-manifest": "null-manifest",
            "csp-hashes": "csp-hashes", "csp-self": "csp-self",
-           "url-paths": "url-paths"}
+           "url-paths": "url-paths", "cut-clip": "cut-clip"}
 # Right-to-left display names for the rtl bundle, each ending in punctuation, whose place shows
 # the direction: on the left of the name when it is laid out right to left.
 RTL_NAMES = {"ana.lima": "\u0644\u064a\u0644\u0649 \u062d\u0633\u0646!", "ben_k": "\u05d3\u05e0\u05d4 \u05db\u05d4\u05df!"}
@@ -233,7 +233,8 @@ def setUpModule():
         with open(os.path.join(folder, "manifest.json")) as file:
             MANIFESTS[name] = json.load(file)
     make_hevc_bundle()
-    make_missing_clip_bundle()
+    make_broken_clip_bundle("missing-clip", 1, None)
+    make_broken_clip_bundle("cut-clip", 0, 0.5)
     make_rtl_bundle()
     make_variant_bundle("missing-transition", lambda manifest: manifest["transitions"][0].update(
         src="transitions/not-there.mp4"))
@@ -358,22 +359,28 @@ def make_rtl_bundle():
     make_variant_bundle("rtl", change)
 
 
-def make_missing_clip_bundle():
-    """The demo bundle without the file of the first story's second clip: its request fails (404),
-    as a clip a CDN has not got yet or a dropped connection would."""
-    demo, folder = os.path.join(OUT, "demo"), os.path.join(OUT, "missing-clip")
+def make_broken_clip_bundle(name, item, keep):
+    """The demo bundle with the first story's clip `item` broken: `keep` (a fraction) of its bytes,
+    or no file at all (None), whose request fails (404) as a clip a CDN has not got yet or a
+    dropped connection would."""
+    demo, folder = os.path.join(OUT, "demo"), os.path.join(OUT, FOLDERS[name])
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(os.path.join(folder, "clips"))
-    missing = MANIFESTS["demo"]["stories"][0]["items"][1]["src"]
-    for name in os.listdir(demo):
-        if name == "clips":
+    broken = MANIFESTS["demo"]["stories"][0]["items"][item]["src"]
+    for entry in os.listdir(demo):
+        if entry == "clips":
             for clip in os.listdir(os.path.join(demo, "clips")):
-                if f"clips/{clip}" != missing:
+                if f"clips/{clip}" != broken:
                     os.symlink(os.path.join(demo, "clips", clip), os.path.join(folder, "clips", clip))
-        elif not name.startswith("."):
-            os.symlink(os.path.join(demo, name), os.path.join(folder, name))
-    MANIFESTS["missing-clip"] = MANIFESTS["demo"]
-    return missing
+                elif keep is not None:
+                    with open(os.path.join(demo, broken), "rb") as file:
+                        data = file.read()
+                    with open(os.path.join(folder, broken), "wb") as file:
+                        file.write(data[:int(len(data) * keep)])
+        elif not entry.startswith("."):
+            os.symlink(os.path.join(demo, entry), os.path.join(folder, entry))
+    MANIFESTS[name] = MANIFESTS["demo"]
+    return broken
 
 
 def play_order(manifest, seen_ids=()):
@@ -794,6 +801,8 @@ class PlayerPageTests(unittest.TestCase):
             DRIVER.find_element("css selector", ".story").click()
             for _ in range(3):
                 self.key(Keys.ARROW_RIGHT)
+            # Tab too: focus waits as well (a QA pass: a TypeError, no button being shown yet).
+            self.key(Keys.TAB)
             self.wait_for("return document.getElementById('viewer').classList.contains('open')", 10)
         finally:
             self.undelayed()
@@ -1012,6 +1021,44 @@ class PlayerPageTests(unittest.TestCase):
         # The 404 and the console line about it are what this test is about.
         self.assertTrue(any(code == 404 for _, code in QuietHandler.failures), QuietHandler.failures)
         QuietHandler.failures.clear()
+        DRIVER.get_log("browser")
+
+    def test_a_clip_that_stops_part_way_goes_on_as_its_stills_from_there(self):
+        # From a QA pass: a clip cut short (its second half missing) played for a second, then
+        # its bar went back to 0 and its first frame showed again (a rewind), and it took its
+        # whole duration again as stills.
+        first = MANIFESTS["cut-clip"]["stories"][0]
+        clip = first["items"][0]
+        self.load("cut-clip")
+        DRIVER.execute_script("""
+            window.__samples = [];
+            const sample = () => {
+              const state = window.storyreelPlayer.state();
+              const still = [...document.querySelectorAll('.stage img.shown.front')].map(i => i.getAttribute('src'));
+              const video = [...document.querySelectorAll('%s')].some(v => v.classList.contains('shown'));
+              if (state.open && state.itemIndex === 0 && state.story === arguments[0])
+                window.__samples.push([state.progress, !document.getElementById('note').hidden, video, still[0] || null]);
+              requestAnimationFrame(sample);
+            };
+            requestAnimationFrame(sample);""" % ITEM_VIDEOS, first["id"])
+        started = time.monotonic()
+        self.open_first(1)
+        self.wait_for("return !document.getElementById('note').hidden", 20)
+        self.wait_for("return window.storyreelPlayer.state().itemIndex === 1", 20)
+        took = time.monotonic() - started
+        samples = DRIVER.execute_script("return window.__samples")
+        failed_at = next(index for index, sample in enumerate(samples) if sample[1])
+        before, after = samples[:failed_at], samples[failed_at:]
+        self.assertGreater(max(progress for progress, *_ in before), 0.2, "it played a while first")
+        drops = [(a[0], b[0]) for a, b in zip(samples, samples[1:]) if b[0] < a[0] - 0.01]
+        self.assertEqual(drops, [], "the bar never goes back")
+        # Once its video is hidden, the picture is its last frame, never its first again.
+        stills = {still for _, _, video, still in after if not video}
+        self.assertEqual(stills, {clip["lastFrame"]})
+        self.assertLess(took, clip["duration"] + 1.5, "it takes its turn once, not again from 0")
+        ended = DRIVER.execute_script("return window.storyreelPlayer.endedEvents()")
+        self.assertEqual(ended[0].get("fallback"), True)
+        self.assert_no_flash()
         DRIVER.get_log("browser")
 
     def offline(self, down):

@@ -507,11 +507,14 @@ extension PlayerPage {
               // its stills too, rather than leaving the viewer on a still that never moves.
               // Offline, it waits instead: the network is down, not the clip (a QA pass: offline,
               // every item took its turn as stills that never loaded, and was marked seen).
+              // One that stops part-way goes on as its stills from where it stopped (a QA pass:
+              // its bar went back to 0 and its first frame showed again, a rewind).
               const failed = () => {
                 if (token !== generation || fallback || offline !== null) return;
                 if (networkDown(video)) { waitForNetwork(token); return; }
-                hideVideos();
-                startFallback(clip, token, "This clip couldn't be loaded.");
+                const played = front === video && video.currentTime > 0 ? Math.min(video.currentTime, clip.duration) : 0;
+                if (played === 0) hideVideos();
+                startFallback(clip, token, "This clip couldn't be loaded.", played);
               };
               if (video.error) { failed(); return; }
               video.onerror = failed;
@@ -567,12 +570,15 @@ extension PlayerPage {
             }
           }
 
-          // A clip the browser cannot play still takes its turn: its stills for its duration.
-          function startFallback(clip, token, message) {
+          // A clip the browser cannot play still takes its turn: its stills for its duration. One
+          // that failed after `played` seconds takes the rest of it, on its last frame, which
+          // covers its video before that is hidden.
+          function startFallback(clip, token, message, played = 0) {
             $('note').textContent = message;
             $('note').hidden = false;
             front = null;
-            fallback = { clip, token, elapsed: 0, last: performance.now(), lastShown: false };
+            fallback = { clip, token, elapsed: played, last: performance.now(), lastShown: played > 0 };
+            if (played > 0) showStill(clip.lastFrame, token).then((ok) => { if (ok !== false) hideVideos(); });
           }
           function clearFallback() { fallback = null; offline = null; $('note').hidden = true; }
           // The network, not the clip: the browser is offline, or the load failed on the network.
@@ -811,6 +817,8 @@ extension PlayerPage {
               const focusable = [...$('viewer').querySelectorAll('button')].filter((b) => b.offsetParent !== null);
               const index = focusable.indexOf(document.activeElement);
               e.preventDefault();
+              // None while the viewer opens (a QA pass: a TypeError); the frame takes focus then.
+              if (focusable.length === 0) return;
               // From the frame (focused at the opening), Shift+Tab goes to the last button.
               const next = index < 0 ? (e.shiftKey ? focusable.length - 1 : 0)
                 : (index + (e.shiftKey ? -1 : 1) + focusable.length) % focusable.length;
