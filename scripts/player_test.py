@@ -50,7 +50,7 @@ FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-c
            "missing-stills": "missing-stills", "one-item-ben_k": "one-item-ben_k", "never-arrives": "never-arrives",
            "missing-avatar": "missing-avatar", "no-user": "no-user", "null-manifest": "null-manifest",
            "csp-hashes": "csp-hashes", "csp-self": "csp-self",
-           "url-paths": "url-paths", "cut-clip": "cut-clip"}
+           "url-paths": "url-paths", "cut-clip": "cut-clip", "wide-clip": "wide-clip"}
 # Right-to-left display names for the rtl bundle, each ending in punctuation, whose place shows
 # the direction: on the left of the name when it is laid out right to left.
 RTL_NAMES = {"ana.lima": "\u0644\u064a\u0644\u0649 \u062d\u0633\u0646!", "ben_k": "\u05d3\u05e0\u05d4 \u05db\u05d4\u05df!"}
@@ -235,6 +235,7 @@ def setUpModule():
     make_hevc_bundle()
     make_broken_clip_bundle("missing-clip", 1, None)
     make_broken_clip_bundle("cut-clip", 0, 0.5)
+    make_wide_clip_bundle()
     make_rtl_bundle()
     make_variant_bundle("missing-transition", lambda manifest: manifest["transitions"][0].update(
         src="transitions/not-there.mp4"))
@@ -357,6 +358,24 @@ def make_rtl_bundle():
             if story["id"] in RTL_NAMES:
                 story["user"]["displayName"] = RTL_NAMES[story["id"]]
     make_variant_bundle("rtl", change)
+
+
+def make_wide_clip_bundle():
+    """A bundle whose first item is a landscape clip (640x360) on a 9:16 canvas, then a 9:16 one."""
+    stories = os.path.join(OUT, "wide-clip-stories")
+    shutil.rmtree(stories, ignore_errors=True)
+    os.makedirs(os.path.join(stories, "a-wide"))
+    os.makedirs(os.path.join(stories, "b-tall"))
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=640x360:r=30:d=2",
+                    "-c:v", "libx264", "-pix_fmt", "yuv420p", os.path.join(stories, "a-wide", "1.mp4")], check=True)
+    shutil.copy(os.path.join(ROOT, "samples", "stories", "ben_k", "1.mp4"), os.path.join(stories, "b-tall", "1.mp4"))
+    folder = os.path.join(OUT, FOLDERS["wide-clip"])
+    result = subprocess.run([BIN, "render", stories, "-o", folder, "--quiet", "--size", "360x640"],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"render wide-clip failed ({result.returncode}): {result.stderr}")
+    with open(os.path.join(folder, "manifest.json")) as file:
+        MANIFESTS["wide-clip"] = json.load(file)
 
 
 def make_broken_clip_bundle(name, item, keep):
@@ -1569,6 +1588,43 @@ class PlayerPageTests(unittest.TestCase):
             self.assertEqual(box, [width, height], "full screen on a phone")
             phone = os.path.join(OUT, "phone.png")
             self.check_face(phone, os.path.join(OUT, "demo", item["firstFrame"]), None)
+        finally:
+            DRIVER.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+    def test_a_clip_of_another_shape_than_the_canvas_is_cut_as_its_stills_are(self):
+        # From a QA pass: on a phone whose screen is wider than 9:16 (390x664, Safari's bars
+        # showing), a landscape clip's video was cut to the screen while its stills are cut to the
+        # canvas: the picture jumped in zoom when the video replaced the first-frame still
+        # (21.7 dB between the two).
+        manifest = MANIFESTS["wide-clip"]
+        item = manifest["stories"][0]["items"][0]
+        self.assertEqual([item["width"], item["height"]], [640, 360])
+        DRIVER.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": 390, "height": 664, "deviceScaleFactor": 1, "mobile": True})
+        try:
+            self.load("wide-clip")
+            self.open_first(1)
+            self.wait_for(PLAYING_ON_SCREEN)
+            self.key(Keys.SPACE)
+            seek_front(0.5 / item["frameRate"])
+            video = os.path.join(OUT, "wide-clip-video.png")
+            DRIVER.find_element("id", "frame").screenshot(video)
+            # The same frame with the video hidden: the first-frame still under it, as the
+            # browser draws it.
+            DRIVER.execute_script(f"for (const v of document.querySelectorAll('{ITEM_VIDEOS}')) v.style.visibility = 'hidden'")
+            still = os.path.join(OUT, "wide-clip-still.png")
+            DRIVER.find_element("id", "frame").screenshot(still)
+            self.assertEqual(DRIVER.execute_script(
+                "return [...document.querySelectorAll('.stage img.shown')].map(i => i.getAttribute('src'))"),
+                [item["firstFrame"]])
+            width, height, shot = decode(video)
+            self.assertEqual([width, height], [390, 664])
+            self.assertGreater(variance(shot), 100)
+            # Below the header and progress bars (the top fifth).
+            start = width * 3 * (height // 5)
+            score = psnr(shot[start:], decode(still)[2][start:])
+            note(f"wide clip's frame 0 against its firstFrame still at 390x664: PSNR {score:.1f} dB")
+            self.assertGreaterEqual(score, 30)
         finally:
             DRIVER.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 

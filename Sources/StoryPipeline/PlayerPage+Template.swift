@@ -37,9 +37,17 @@ extension PlayerPage {
         .frame:focus { outline: none; }
         .frame { position: relative; height: 100vh; height: 100dvh; width: calc(100vh * 9 / 16);
           width: calc(100dvh * 9 / 16); max-width: 100vw; overflow: hidden; background: #000;
-          -webkit-touch-callout: none; -webkit-user-select: none; user-select: none; }
+          -webkit-touch-callout: none; -webkit-user-select: none; user-select: none; container-type: size; }
         @media (max-width: 600px) and (orientation: portrait) { .frame { width: 100vw; height: 100vh; height: 100dvh; } }
-        .stage { position: absolute; inset: 0; }
+        /* The stage has the canvas's shape (--canvas-ratio) and covers the frame, so a clip of
+           another shape is cut as its stills and the transitions' faces are: to the canvas, then
+           to the frame (a QA pass: in a frame wider than 9:16 a landscape clip's video showed
+           zoomed against its first-frame still). */
+        .stage { position: absolute; left: 50%; top: 50%; width: 100%; height: 100%; transform: translate(-50%, -50%); }
+        @supports (width: 1cqw) {
+          .stage { width: max(100cqw, 100cqh * var(--canvas-ratio, 0.5625));
+            height: max(100cqh, 100cqw / var(--canvas-ratio, 0.5625)); }
+        }
         .layer { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover; opacity: 0;
           pointer-events: none; }
         .layer.shown { opacity: 1; }
@@ -1005,6 +1013,8 @@ extension PlayerPage {
               window.storyreelPlayer.ready = true;
               return;
             }
+            const canvas = manifest.canvas, ratio = isObject(canvas) ? canvas.width / canvas.height : NaN;
+            if (Number.isFinite(ratio) && ratio > 0) $('frame').style.setProperty('--canvas-ratio', String(ratio));
             updatePause(); updateSound();
             renderRow();
             for (const story of manifest.stories) if (story.user.avatar) image(story.user.avatar);
