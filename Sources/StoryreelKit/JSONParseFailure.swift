@@ -31,14 +31,22 @@ public struct JSONParseFailure: Sendable, Equatable, CustomStringConvertible {
         // "Invalid value around character 50" (swift-corelibs-foundation's parser: a byte offset,
         // past a UTF-8 byte order mark, which it skips); "… in "ZZZZ" at 9" too.
         let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+        var offset: Int?
         if let range = words.range(of: " around character ") ?? words.range(of: " at ", options: .backwards),
-            let offset = Int(words[range.upperBound...]), offset >= 0, offset <= body.count
+            let given = Int(words[range.upperBound...]), given >= 0, given <= body.count
         {
+            offset = given
+            words = String(words[..<range.lowerBound])
+        } else if words.hasPrefix("Unexpected end of file") {
+            // Text cut short (a manifest half written, a spec saved mid-edit): the fault is
+            // where the text ends, which the parser does not say (a QA pass).
+            offset = body.count
+        }
+        if let offset {
             let before = body.prefix(offset)
             let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
             line = before.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
             column = String(decoding: before[lineStart...], as: UTF8.self).count + 1
-            words = String(words[..<range.lowerBound])
         }
         // A long number (5 MB of digits) is cut in its middle, so the line keeps its end.
         if words.count > 100 { words = words.prefix(60) + "…" + words.suffix(30) }

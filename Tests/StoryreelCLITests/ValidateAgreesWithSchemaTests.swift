@@ -334,7 +334,8 @@ import Testing
         #expect(garbage.status == 65)
         #expect(
             garbage.stderr
-                == "storyreel: error: \(path): manifest: not valid JSON: unexpected end of file during JSON parse\n")
+                == "storyreel: error: \(path): manifest: not valid JSON: unexpected end of file during JSON parse at line 1, "
+                + "column 15\n")
 
         try fixture.write("manifest.json", Data("[1, 2]".utf8))
         let array = try fixture.validate([path])

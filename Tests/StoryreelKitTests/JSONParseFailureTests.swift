@@ -21,9 +21,18 @@ import Testing
 
     @Test func faultsWithoutAnOffsetAreNamedPlainly() {
         #expect(failure("{\"a\": 1e400}") == "number 1e400 is out of range")
-        #expect(failure("{\"a\": [1,") == "unexpected end of file during JSON parse")
         let long = failure("[" + String(repeating: "9", count: 5000) + "]")
         #expect(long.map { $0.count < 100 && $0.hasSuffix("9 is out of range") } == true, "bounded: \(long ?? "")")
+    }
+
+    /// From a QA pass: text cut short, the commonest damaged manifest, had no place.
+    @Test func textCutShortIsPlacedWhereItEnds() {
+        #expect(failure("{\"a\": [1,") == "unexpected end of file during JSON parse at line 1, column 10")
+        #expect(
+            failure("{\n  \"stories\": [\n    {\"id\": \"an")
+                == "unexpected end of file during JSON parse at line 3, column 15")
+        #expect(failure("") == "unexpected end of file during JSON parse at line 1, column 1")
+        #expect(failure("\u{FEFF}{\n") == "unexpected end of file during JSON parse at line 2, column 1")
     }
 
     @Test func textTheParserReadsIsNoFailure() {

@@ -96,7 +96,7 @@ import Testing
             decodingError(try editedDemo { $0["transitions"] = ["sideways"] }) == "transitions[0]: expected an object")
         #expect(
             decodingError(Data("{\"version\": 1,".utf8))
-                == "manifest: not valid JSON: unexpected end of file during JSON parse")
+                == "manifest: not valid JSON: unexpected end of file during JSON parse at line 1, column 15")
         let fraction = decodingError(try editedDemo { $0["canvas"] = ["width": 360.5, "height": 640] })
         #expect(fraction == "canvas.width: expected an integer", "\(fraction ?? "no error")")
         let sideways = try editedDemo { object in
