@@ -191,8 +191,8 @@ public final class ClipFrameSource {
     /// fade-in, a title card), keyframes of the rest of the clip's first half are tried the same
     /// way. When they are too, the first half (at most its first 3 s) is decoded in order,
     /// non-key frames included, and about 8 frames evenly spread in time are tried; then, the
-    /// same way, the rest of the first half up to 10 s; then the keyframes of the second half.
-    /// When every candidate is dropped, the one with the most contrast is used (the first frame
+    /// same way, the rest of the first half up to 10 s; then the keyframes of the second half;
+    /// then, in a clip of up to 20 s, its second half decoded in order. When every candidate is dropped, the one with the most contrast is used (the first frame
     /// of an all-black clip).
     public func posterFrame(size: FrameSize) throws -> RGBAImageBuffer {
         try MediaError.naming(path) { try pickPoster(size: size) }
@@ -234,6 +234,14 @@ public final class ClipFrameSource {
             let rest = try posterCandidates(after: clipDuration / 2, through: clipDuration, limit: limit)
             chosen = FrameStatistics.typicalIndex(of: rest.map(\.statistics)).map { $0 + candidates.count }
             candidates += rest
+        }
+        if chosen == nil, let duration, duration <= 2 * ClipFrameSource.extendedWindowLimit {
+            // No keyframe there either (one group of pictures: a screen recording, a hardware
+            // encoder): the second half decoded in order, for a clip of up to 20 s (a QA pass).
+            let decoded = try sequentialCandidates(
+                from: duration / 2, through: duration, count: ClipFrameSource.sequentialCandidateCount)
+            chosen = FrameStatistics.typicalIndex(of: decoded.map(\.statistics)).map { $0 + candidates.count }
+            candidates += decoded
         }
         guard !candidates.isEmpty else { throw MediaError(.invalidMedia, path: path, "no decodable video frame") }
         let pick = chosen ?? FrameStatistics.leastUninformativeIndex(of: candidates.map(\.statistics)) ?? 0

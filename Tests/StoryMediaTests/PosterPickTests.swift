@@ -120,6 +120,23 @@ import Testing
         #expect(PixelComparison.psnr(poster.pixels, reference) >= 30)
     }
 
+    /// From a QA pass: the same with one keyframe only (a long group of pictures, as screen
+    /// recordings and hardware encoders make): no keyframe in the second half either, and the
+    /// poster was black. The second half is decoded in order as the last try.
+    @Test func contentOnlyInTheSecondHalfOfOneGroupOfPicturesIsThePoster() throws {
+        let (folder, clip) = try Self.h264Clip(
+            from: "color=c=black:s=180x320:r=30:d=2[k];testsrc2=s=180x320:r=30:d=2[c];[k][c]concat=n=2:v=1:a=0",
+            keyframes: ["-g", "600", "-sc_threshold", "0"])
+        defer { withExtendedLifetime(folder) {} }
+        let source = try ClipFrameSource(path: clip)
+        let poster = try source.posterFrame(size: .width(90))
+        #expect(!FrameStatistics(of: poster).isUninformative, "not the black intro")
+        let shown = try #require(source.lastFrameTime)
+        #expect(shown >= 2, "poster at \(shown) s")
+        let reference = try FFmpegReference.frame(clip, at: max(0, shown - 0.001), width: 90, height: 160)
+        #expect(PixelComparison.psnr(poster.pixels, reference) >= 30)
+    }
+
     /// Pixel spread: a texture over the whole picture counts as detail even when the averaged copy
     /// is flat; a thin strip of detail on a blank picture does not.
     @Test func pixelSpreadTellsATextureFromAStrip() {
