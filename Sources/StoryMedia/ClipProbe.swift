@@ -100,7 +100,9 @@ public enum ClipProbe {
         let indexEnd = try file.streams.flatMap { try $0.indexEntries }.map { UInt64(clamping: $0.end) }.max() ?? 0
         guard indexEnd > file.fileSize else { return file.warnings }
         let missing = indexEnd - file.fileSize
-        return ["the moov index points \(missing) bytes past the end of the file: it looks truncated"]
+        // A fragmented MP4's samples are indexed by its fragments' headers, not by its moov.
+        let index = file.lacksHeaderDuration ? "the fragments' index (moof)" : "the moov index"
+        return ["\(index) points \(missing) bytes past the end of the file: it looks truncated"]
     }
 
     private static func describeVideo(_ stream: MediaStream) throws -> ClipInfo.Video {

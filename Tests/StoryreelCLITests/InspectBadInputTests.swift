@@ -90,6 +90,25 @@ import Testing
         #expect(poster.stderr == "storyreel: error: \(reason)\n")
     }
 
+    /// From a QA pass: a fragmented MP4 cut short was said to have its moov index point past
+    /// the end, where its samples are indexed by its fragments' headers.
+    @Test func aTruncatedFragmentedClipNamesItsFragmentsIndex() throws {
+        let full = folder.path("fragmented.mp4")
+        try HostileFiles.ffmpeg(
+            [
+                "-f", "lavfi", "-i", "testsrc2=s=320x240:d=2", "-c:v", "libx264", "-g", "15", "-movflags",
+                "frag_keyframe+empty_moov", full,
+            ])
+        let data = try Data(contentsOf: URL(fileURLWithPath: full))
+        let path = try folder.write("cut.mp4", data.prefix(data.count / 2))
+        let result = try inspect(["--json", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(
+            (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)
+        let warnings = try #require(object["warnings"] as? [String])
+        #expect(warnings.contains { $0.hasPrefix("the fragments' index (moof) points ") }, "\(warnings)")
+    }
+
     @Test func truncatedUploadWithIntactMoovIsReadWithAWarning() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: goodClip))
         let path = try folder.write("cut.mp4", data.prefix(data.count * 2 / 3))
