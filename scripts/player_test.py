@@ -50,7 +50,8 @@ FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-c
            "missing-stills": "missing-stills", "one-item-ben_k": "one-item-ben_k", "never-arrives": "never-arrives",
            "missing-avatar": "missing-avatar", "no-user": "no-user", "null-manifest": "null-manifest",
            "csp-hashes": "csp-hashes", "csp-self": "csp-self",
-           "url-paths": "url-paths", "cut-clip": "cut-clip", "wide-clip": "wide-clip"}
+           "url-paths": "url-paths", "cut-clip": "cut-clip", "wide-clip": "wide-clip",
+           "square-canvas": "square-canvas", "long-story": "long-story"}
 # Right-to-left display names for the rtl bundle, each ending in punctuation, whose place shows
 # the direction: on the left of the name when it is laid out right to left.
 RTL_NAMES = {"ana.lima": "\u0644\u064a\u0644\u0649 \u062d\u0633\u0646!", "ben_k": "\u05d3\u05e0\u05d4 \u05db\u05d4\u05df!"}
@@ -256,6 +257,8 @@ def setUpModule():
         avatar="avatars/not-there.jpg"))
     make_variant_bundle("hevc-transitions", lambda manifest: [
         transition.update(codecs="hvc1.1.6.L90.90") for transition in manifest["transitions"]])
+    make_variant_bundle("square-canvas", lambda manifest: manifest["canvas"].update(width=720, height=720))
+    make_variant_bundle("long-story", make_long_story)
     for name in ("neighbours-next", "neighbours-previous", "never-arrives"):
         make_variant_bundle(name, lambda manifest: None)
     handler = functools.partial(QuietHandler, directory=OUT)
@@ -376,6 +379,16 @@ def make_wide_clip_bundle():
         raise RuntimeError(f"render wide-clip failed ({result.returncode}): {result.stderr}")
     with open(os.path.join(folder, "manifest.json")) as file:
         MANIFESTS["wide-clip"] = json.load(file)
+
+
+def make_long_story(manifest):
+    """The first story with 200 items: its items over and over, as reposts (ids -2, -3 …)."""
+    story = manifest["stories"][0]
+    items = story["items"]
+    story["items"] = [dict(items[index % len(items)], id=items[index % len(items)]["id"] + (
+        f"-{index // len(items) + 1}" if index >= len(items) else "")) for index in range(200)]
+    story["duration"] = sum(item["duration"] for item in story["items"])
+    manifest["duration"] = sum(s["duration"] for s in manifest["stories"])
 
 
 def make_broken_clip_bundle(name, item, keep):
@@ -1627,6 +1640,66 @@ class PlayerPageTests(unittest.TestCase):
             self.assertGreaterEqual(score, 30)
         finally:
             DRIVER.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+    def frame_box(self):
+        return DRIVER.execute_script(
+            "const b = document.getElementById('frame').getBoundingClientRect(); return [b.width, b.height]")
+
+    def test_the_frame_takes_the_canvas_shape_except_on_a_portrait_phone(self):
+        # From a QA pass: the frame was 9:16 whatever the canvas, so a square canvas (--size
+        # 720x720) showed 56% of its width on a desktop, with room on screen for all of it.
+        for bundle, width, height, mobile, wanted in [
+                ("square-canvas", 1280, 800, False, [800, 800]), ("square-canvas", 844, 390, True, [390, 390]),
+                ("square-canvas", 390, 844, True, [390, 844]), ("demo", 1280, 800, False, [450, 800])]:
+            DRIVER.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                   {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+            try:
+                self.load(bundle)
+                self.open_first(1)
+                self.wait_for(PLAYING_ON_SCREEN)
+                box = self.frame_box()
+                self.assertEqual([round(side) for side in box], wanted, f"{bundle} at {width}x{height}: {box}")
+            finally:
+                DRIVER.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+    def test_a_story_with_more_items_than_fit_gets_one_bar_filling_item_by_item(self):
+        # From a QA pass: at 200 items the 3 px gaps alone were wider than the frame, and every
+        # bar was 0 px wide: no progress showed at all.
+        self.load("long-story")
+        self.open_first(0.25)
+        self.wait_for(PLAYING_ON_SCREEN)
+        for _ in range(3):
+            self.key(Keys.ARROW_RIGHT)
+        self.wait_for("return window.storyreelPlayer.state().itemIndex === 3 && window.storyreelPlayer.state().progress > 0")
+        bars, fill, frame = DRIVER.execute_script("""
+            const bars = [...document.querySelectorAll('#bars .bar')];
+            return [bars.map(b => b.getBoundingClientRect().width), bars[0].firstChild.getBoundingClientRect().width,
+                    document.getElementById('frame').getBoundingClientRect().width]""")
+        self.assertEqual(len(bars), 1, bars)
+        self.assertGreater(bars[0], frame * 0.9)
+        self.assertGreaterEqual(fill / bars[0], 3 / 200 - 0.001)
+        self.assertLess(fill / bars[0], 4 / 200 + 0.001)
+        # A story of 3 items keeps a bar per item.
+        self.key(Keys.ARROW_DOWN)
+        self.wait_for("return window.storyreelPlayer.state().itemIndex === 0 && window.storyreelPlayer.state().story !== arguments[0]",
+                      20, MANIFESTS["long-story"]["stories"][0]["id"])
+        count = len(MANIFESTS["long-story"]["stories"][1]["items"])
+        self.wait_for(f"return document.querySelectorAll('#bars .bar').length === {count}")
+
+    def test_the_end_card_has_no_pause_button(self):
+        # From a QA pass: at the end the pause button still toggled Pause/Play, doing nothing.
+        self.load("demo")
+        self.open_first(1)
+        self.wait_for(PLAYING_ON_SCREEN)
+        for _ in MANIFESTS["demo"]["stories"]:
+            self.key(Keys.ARROW_DOWN)
+        self.wait_for("return window.storyreelPlayer.state().phase === 'end'")
+        self.assertFalse(DRIVER.find_element("id", "pause").is_displayed())
+        self.key(Keys.ESCAPE)
+        self.wait_for("return !window.storyreelPlayer.state().open")
+        DRIVER.find_element("css selector", ".story").click()
+        self.wait_for(PLAYING_ON_SCREEN)
+        self.assertTrue(DRIVER.find_element("id", "pause").is_displayed())
 
     def test_a_landscape_phone_or_a_short_window_shows_the_whole_picture_and_the_name(self):
         # From a QA pass: at 844x390 the name shrank to nothing beside "1 of 3" and the buttons,

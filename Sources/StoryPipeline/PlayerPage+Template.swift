@@ -36,9 +36,10 @@ extension PlayerPage {
         .viewer.open { display: flex; }
         .frame:focus { outline: none; }
         .frame { position: relative; height: 100vh; height: 100dvh; width: calc(100vh * 9 / 16);
-          width: calc(100dvh * 9 / 16); max-width: 100vw; overflow: hidden; background: #000;
+          width: calc(100dvh * var(--canvas-ratio, 0.5625)); max-width: 100vw;
+          max-height: calc(100vw / var(--canvas-ratio, 0.5625)); overflow: hidden; background: #000;
           -webkit-touch-callout: none; -webkit-user-select: none; user-select: none; container-type: size; }
-        @media (max-width: 600px) and (orientation: portrait) { .frame { width: 100vw; height: 100vh; height: 100dvh; } }
+        @media (max-width: 600px) and (orientation: portrait) { .frame { width: 100vw; height: 100vh; height: 100dvh; max-height: none; } }
         /* The stage has the canvas's shape (--canvas-ratio) and covers the frame, so a clip of
            another shape is cut as its stills and the transitions' faces are: to the canvas, then
            to the frame (a QA pass: in a frame wider than 9:16 a landscape clip's video showed
@@ -478,6 +479,8 @@ extension PlayerPage {
             phase = 'end'; transition = null;
             for (const video of [...stage.videos, stage.cube]) halt(video);
             $('endcard').hidden = false;
+            // Nothing plays at the end: no pause button (a QA pass: it toggled, doing nothing).
+            $('pause').hidden = true;
             updateChrome();
             $('closeEnd').focus();
           }
@@ -503,6 +506,7 @@ extension PlayerPage {
             // items marked seen that never showed).
             const seen = () => { if (token === generation) store.set(SEEN + clip.id, '1'); };
             $('endcard').hidden = true;
+            $('pause').hidden = false;
             updateChrome();
             showStill(clip.firstFrame, token).then((ok) => {
               if (!ok) return;
@@ -638,13 +642,20 @@ extension PlayerPage {
           }
 
           // Chrome: progress bars, header, captions.
+          // One bar per item while each gets at least 2 px beside its 3 px gaps; a story with more
+          // items than fit gets one bar that fills item by item (a QA pass: at 200 items the gaps
+          // alone were wider than the frame, and every bar was 0 px wide).
+          function barCount(story) {
+            const count = story.items.length, width = $('bars').clientWidth;
+            return count <= 1 || width === 0 || (width - 3 * (count - 1)) / count >= 2 ? count : 1;
+          }
           function updateChrome() {
             if (!at) return;
             const story = nav.story(at.story);
-            const bars = $('bars');
-            if (bars.dataset.story !== story.id) {
-              bars.dataset.story = story.id;
-              bars.replaceChildren(...story.items.map(() => { const bar = document.createElement('span'); bar.className = 'bar'; bar.append(document.createElement('i')); return bar; }));
+            const bars = $('bars'), layout = `${story.id}/${barCount(story)}`;
+            if (bars.dataset.layout !== layout) {
+              bars.dataset.layout = layout;
+              bars.replaceChildren(...Array.from({ length: barCount(story) }, () => { const bar = document.createElement('span'); bar.className = 'bar'; bar.append(document.createElement('i')); return bar; }));
             }
             setAvatar($('headAvatar'), story.user.avatar || story.items[0].thumbnail);
             // Only what changed: a rewrite of the same text announced it again through the
@@ -690,10 +701,13 @@ extension PlayerPage {
             if (phase === 'closed') { $('loading').hidden = true; loadingSince = null; return; }
             tickFallback(now);
             updateLoading(now);
+            const story = nav.story(at.story), count = story.items.length;
+            if ($('bars').dataset.layout !== `${story.id}/${barCount(story)}`) updateChrome();
             const fills = $('bars').querySelectorAll('i');
             const current = progress();
             fills.forEach((fill, index) => {
-              const share = index < at.item ? 1 : index > at.item ? 0 : current;
+              const share = fills.length !== count ? (at.item + current) / count
+                : index < at.item ? 1 : index > at.item ? 0 : current;
               fill.style.width = `${(share * 100).toFixed(2)}%`;
             });
           }
@@ -921,6 +935,7 @@ extension PlayerPage {
             $('viewer').classList.remove('open');
             setBehindViewer(false);
             $('endcard').hidden = true;
+            $('pause').hidden = false;
             document.body.style.overflow = '';
             renderRow();
             const again = openedFrom && document.querySelector(`.story[data-story="${CSS.escape(openedFrom.dataset.story)}"]`);
