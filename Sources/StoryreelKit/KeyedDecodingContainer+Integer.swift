@@ -7,8 +7,14 @@ extension KeyedDecodingContainer {
     /// (`-9223372036854775809` read as `Int.min`, which traps the arithmetic of an app).
     func decodeInteger(forKey key: Key) throws -> Int {
         if let integer = try? decode(Int.self, forKey: key) { return integer }
-        let number = try decode(Double.self, forKey: key)
         let path = codingPath + [key]
+        let number: Double
+        do {
+            number = try decode(Double.self, forKey: key)
+        } catch DecodingError.typeMismatch(_, let context) {
+            // Not a number at all ("540", true): an integer was expected, not any number.
+            throw DecodingError.typeMismatch(Int.self, context)
+        }
         guard number == number.rounded() else {
             throw DecodingError.typeMismatch(
                 Int.self, DecodingError.Context(codingPath: path, debugDescription: "got \(number)"))

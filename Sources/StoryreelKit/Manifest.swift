@@ -77,6 +77,10 @@ public struct Manifest: Codable, Sendable, Equatable {
         do {
             self = try JSONDecoder().decode(Manifest.self, from: data)
         } catch let error as ManifestError {
+            // A key given twice comes first: it is the fault, and the value the decoder kept of
+            // the two may be the one a browser drops (a QA pass: `"version": 2, "version": 1`
+            // was "newer than this StoryreelKit reads").
+            if let fault = ManifestError.structuralFaults(in: data).first { throw fault }
             throw error
         } catch let error as DecodingError {
             // Text Foundation cannot read at all: say why (its encoding, or where it breaks).
@@ -84,6 +88,7 @@ public struct Manifest: Codable, Sendable, Equatable {
                 if let fault = JSONSyntaxFault.first(in: data) { throw ManifestError(fault) }
                 throw ManifestError(path: "", JSONParseFailure.notValidJSON(data))
             }
+            if let fault = ManifestError.structuralFaults(in: data).first { throw fault }
             throw ManifestError(error)
         }
         if let fault = ManifestError.structuralFaults(in: data).first { throw fault }

@@ -33,19 +33,30 @@ enum OrderedJSONEncoder {
         }
     }
 
+    /// `value`, or an `EncodingError` naming `path` when it is NaN or infinite, which JSON has
+    /// no number for: written as `null`, it made a manifest that its own reader refuses (a QA
+    /// pass). Foundation's `JSONEncoder` throws the same.
+    static func finite(_ value: Double, at path: [CodingKey]) throws -> Double {
+        guard value.isFinite else {
+            throw EncodingError.invalidValue(
+                value, EncodingError.Context(codingPath: path, debugDescription: "\(value) is not a JSON number"))
+        }
+        return value
+    }
+
     /// A node for `value`: scalars directly, anything else through its own `encode(to:)`.
     static func box<T: Encodable>(_ value: T, at path: [CodingKey]) throws -> Node {
         switch value {
         case let bool as Bool: return Node(.bool(bool))
         case let string as String: return Node(.string(string))
-        case let double as Double: return Node(JSONValue.number(double))
+        case let double as Double: return Node(.number(try finite(double, at: path)))
         case let int as Int: return Node(.int(int))
         // Every other integer and float type here too: their own `encode(to:)` would hand them
         // straight back to this container.
         case let integer as any BinaryInteger:
             if let int = Int(exactly: integer) { return Node(.int(int)) }
             return Node(JSONValue.number(Double(integer)))
-        case let float as any BinaryFloatingPoint: return Node(JSONValue.number(Double(float)))
+        case let float as any BinaryFloatingPoint: return Node(.number(try finite(Double(float), at: path)))
         default:
             let node = Node()
             try value.encode(to: TreeEncoder(node: node, codingPath: path))

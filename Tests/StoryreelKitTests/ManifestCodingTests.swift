@@ -97,6 +97,10 @@ import Testing
         #expect(
             decodingError(Data("{\"version\": 1,".utf8))
                 == "manifest: not valid JSON: unexpected end of file during JSON parse at line 1, column 15")
+        // From a QA pass: not a number at all is "expected an integer" too, not "a number".
+        #expect(
+            decodingError(try editedDemo { $0["canvas"] = ["width": "540", "height": 640] })?.hasPrefix(
+                "canvas.width: expected an integer") == true)
         let fraction = decodingError(try editedDemo { $0["canvas"] = ["width": 360.5, "height": 640] })
         #expect(fraction == "canvas.width: expected an integer", "\(fraction ?? "no error")")
         let sideways = try editedDemo { object in
@@ -143,6 +147,15 @@ import Testing
 
     /// `-9223372036854775809` is no `Int`; read through a `Double` it became `Int.min`, which
     /// traps an app's arithmetic (and trapped `validate`'s).
+    /// From a QA pass: a NaN or infinite number was written as `null`, a manifest its own
+    /// reader refuses; writing it now throws, as Foundation's `JSONEncoder` does.
+    @Test(arguments: [Double.nan, .infinity, -.infinity])
+    func aNumberJSONCannotHoldIsNotWritten(value: Double) throws {
+        var manifest = try Manifest(jsonData: RenderedSamples.manifestData(.demo))
+        manifest.duration = value
+        #expect(throws: EncodingError.self) { try manifest.jsonData() }
+    }
+
     @Test func anIntegerOutOfRangeIsRefusedNotRounded() throws {
         let text = try #require(String(data: try RenderedSamples.manifestData(.demo), encoding: .utf8))
         for written in ["-9223372036854775809", "9223372036854775808", "1e300"] {

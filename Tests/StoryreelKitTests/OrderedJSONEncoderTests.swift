@@ -13,7 +13,7 @@ import Testing
         var single: Float = 0.5
         var absent: Int32? = nil
         var nested: [[UInt]] = [[1, 2]]
-        var infinite = Double.infinity
+        var fraction = 0.25
     }
 
     @Test func everyNumberTypeIsWrittenInOrder() throws {
@@ -21,7 +21,17 @@ import Testing
         #expect(
             text
                 == "{\"small\":7,\"large\":1.8446744073709552e+19,\"negative\":-3,\"single\":0.5,"
-                + "\"nested\":[[1,2]],\"infinite\":null}")
+                + "\"nested\":[[1,2]],\"fraction\":0.25}")
+    }
+
+    /// JSON has no number for NaN or an infinity: encoding one throws, naming its path (it was
+    /// written as `null`, which the manifest's own reader refuses), as `JSONEncoder` does.
+    @Test func aNumberJSONCannotHoldThrows() {
+        struct Holder: Encodable {
+            var inner: [String: [Float]]
+        }
+        #expect(throws: EncodingError.self) { try OrderedJSONEncoder.value(of: Holder(inner: ["a": [1, .nan]])) }
+        #expect(throws: EncodingError.self) { try OrderedJSONEncoder.value(of: ["x": -Double.infinity]) }
     }
 
     @Test func aManifestKeepsItsKeyOrder() throws {
