@@ -151,6 +151,11 @@ public enum CubeCommand: Command {
             "storyreel: cube \(summary.width)x\(summary.height), \(summary.frameCount) "
                 + (summary.frameCount == 1 ? "frame" : "frames") + " -> "
                 + written.map(Console.escaped).joined(separator: ", ") + "\n")
+        if summary.video != nil, let path = outputs.videoPath,
+            let warning = LevelLimit.warning(width: summary.width, height: summary.height)
+        {
+            console.warning("\(Console.escaped(path)): \(warning)")
+        }
         if let video = summary.video, let cap = summary.maxBitrate, let path = outputs.videoPath {
             // The whole file, as the peak counts it.
             let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? video.bytes

@@ -79,12 +79,18 @@ public enum RenderCommand: Command {
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
         guard arguments.positionals.count == 1 else { throw UsageError("render needs exactly one INPUT") }
         guard let output = arguments[output] else { throw UsageError("render needs -o OUT") }
-        var options = try renderOptions(arguments, saved: BundleSettings.saved(in: output))
+        let saved = BundleSettings.saved(in: output)
+        var options = try renderOptions(arguments, saved: saved)
         options.prune = arguments[prune]
         options.force = arguments[force]
         options.lockTimeout = arguments[lockTimeout]
         var console = console
         console.quiet = arguments[quiet]
+        if case .fixed(let width, let height) = (saved ?? BundleSettings()).applying(options.settings).canvas,
+            let warning = LevelLimit.warning(width: width, height: height)
+        {
+            console.warning("transitions: \(warning)")
+        }
         let waiting = console.lockWaitingNote(output)
         // `--json` silences the progress bar only: warnings and notes still go to stderr.
         var barConsole = console
@@ -119,6 +125,7 @@ public enum RenderCommand: Command {
                 throw UsageError(error.message)
             }
         }
+
         // How clips get in is a kept setting: a later render without the flag keeps the mode.
         options.clipMode = settings.clips
         if arguments.declared.contains(jobs.spec.name) { options.jobs = arguments[jobs] }

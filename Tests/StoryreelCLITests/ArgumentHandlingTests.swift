@@ -26,6 +26,22 @@ import Testing
         #expect(missing.stderr.contains("\(empty)/manifest.json"), "\(missing.stderr)")
     }
 
+    /// A canvas over the largest H.264/HEVC picture (level 6.2: 8192x4352) is said before any
+    /// work: a phone's hardware decoder may refuse such transitions (``LevelLimitTests``).
+    @Test func aCanvasOverTheLargestLevelIsAWarning() throws {
+        let stories = folder.path("stories")
+        try FileManager.default.createDirectory(atPath: stories, withIntermediateDirectories: true)
+        for (size, warned) in [("6000x6000", true), ("4096x4096", false)] {
+            let render = try TestEnvironment.storyreel(["render", stories, "-o", folder.path("out"), "--size", size])
+            #expect(render.status == 65, "no story: \(render.stderr)")
+            #expect(
+                render.stderr.contains(
+                    "storyreel: warning: transitions: a \(size) clip is over the largest picture of any H.264 or HEVC level"
+                )
+                    == warned, "\(size): \(render.stderr)")
+        }
+    }
+
     /// An empty path is a usage error (64) before any work, for every path option. (The old code
     /// decoded and encoded the poster, then failed with 73 on a file named ''.)
     @Test(arguments: [
