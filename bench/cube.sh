@@ -7,15 +7,19 @@
 # libx264's own CPU on storyreel's exact frames at its settings plus the CPU to decode the faces.
 source "$(dirname "$0")/lib.sh"
 BENCH_BIN="${STORYREEL_BENCH_BIN:-$ROOT/.build/release/storyreel-bench}"
-CLIPS="$WORK/cube-clips"
+# Tagged BT.709, as phones tag their clips, so that storyreel and the ffmpeg CLI read their
+# colours alike (untagged, the ffmpeg CLI reads BT.601 and storyreel, as players do, BT.709).
+CLIPS="$WORK/cube-clips-bt709"
+TAGGED=(-vf scale=out_color_matrix=bt709:out_range=tv,format=yuv420p -colorspace bt709 -color_primaries bt709
+    -color_trc bt709 -color_range tv)
 SIZE=1080x1920
 mkdir -p "$CLIPS"
 # Two clips with detail everywhere (a test card and a Mandelbrot set, both with temporal noise).
 [ -f "$CLIPS/A.mov" ] || ffmpeg -v error -y -f lavfi -i "testsrc2=s=$SIZE:r=30:d=3,noise=alls=5:allf=t+u" \
-    -c:v libx264 -preset veryfast -crf 23 -g 60 -pix_fmt yuv420p "$CLIPS/A.mov"
+    "${TAGGED[@]}" -c:v libx264 -preset veryfast -crf 23 -g 60 -pix_fmt yuv420p "$CLIPS/A.mov"
 [ -f "$CLIPS/B.mov" ] || ffmpeg -v error -y -f lavfi \
     -i "mandelbrot=s=$SIZE:r=30,trim=duration=3,noise=alls=5:allf=t+u" \
-    -c:v libx264 -preset veryfast -crf 23 -g 60 -pix_fmt yuv420p "$CLIPS/B.mov"
+    "${TAGGED[@]}" -c:v libx264 -preset veryfast -crf 23 -g 60 -pix_fmt yuv420p "$CLIPS/B.mov"
 
 echo "cube render only (storyreel-bench, $SIZE, 15 frames, best of 10 passes):"
 "$BENCH_BIN" --width "${SIZE%x*}" --height "${SIZE#*x}" --frames 15 --repeat 10 | tee "$WORK/cube-render.txt" |

@@ -51,7 +51,8 @@ FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-c
            "missing-avatar": "missing-avatar", "no-user": "no-user", "null-manifest": "null-manifest",
            "csp-hashes": "csp-hashes", "csp-self": "csp-self",
            "url-paths": "url-paths", "cut-clip": "cut-clip", "wide-clip": "wide-clip",
-           "square-canvas": "square-canvas", "long-story": "long-story"}
+           "square-canvas": "square-canvas", "long-story": "long-story",
+           "untagged-clip": "untagged-clip"}
 # Right-to-left display names for the rtl bundle, each ending in punctuation, whose place shows
 # the direction: on the left of the name when it is laid out right to left.
 RTL_NAMES = {"ana.lima": "\u0644\u064a\u0644\u0649 \u062d\u0633\u0646!", "ben_k": "\u05d3\u05e0\u05d4 \u05db\u05d4\u05df!"}
@@ -236,7 +237,9 @@ def setUpModule():
     make_hevc_bundle()
     make_broken_clip_bundle("missing-clip", 1, None)
     make_broken_clip_bundle("cut-clip", 0, 0.5)
-    make_wide_clip_bundle()
+    # A landscape clip on a 9:16 canvas; untagged colour bars (Chromium plays them with BT.709).
+    make_first_clip_bundle("wide-clip", "testsrc2=s=640x360:r=30:d=2", "360x640")
+    make_first_clip_bundle("untagged-clip", "smptehdbars=s=540x960:r=30:d=2", "540x960")
     make_rtl_bundle()
     make_variant_bundle("missing-transition", lambda manifest: manifest["transitions"][0].update(
         src="transitions/not-there.mp4"))
@@ -363,22 +366,23 @@ def make_rtl_bundle():
     make_variant_bundle("rtl", change)
 
 
-def make_wide_clip_bundle():
-    """A bundle whose first item is a landscape clip (640x360) on a 9:16 canvas, then a 9:16 one."""
-    stories = os.path.join(OUT, "wide-clip-stories")
+def make_first_clip_bundle(name, source, size):
+    """A bundle whose first story's clip the ffmpeg CLI makes from the lavfi `source` (untagged
+    H.264, 2 s), followed by a 9:16 sample story; rendered at canvas `size`."""
+    stories = os.path.join(OUT, f"{name}-stories")
     shutil.rmtree(stories, ignore_errors=True)
-    os.makedirs(os.path.join(stories, "a-wide"))
+    os.makedirs(os.path.join(stories, "a-first"))
     os.makedirs(os.path.join(stories, "b-tall"))
-    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=640x360:r=30:d=2",
-                    "-c:v", "libx264", "-pix_fmt", "yuv420p", os.path.join(stories, "a-wide", "1.mp4")], check=True)
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", source,
+                    "-c:v", "libx264", "-pix_fmt", "yuv420p", os.path.join(stories, "a-first", "1.mp4")], check=True)
     shutil.copy(os.path.join(ROOT, "samples", "stories", "ben_k", "1.mp4"), os.path.join(stories, "b-tall", "1.mp4"))
-    folder = os.path.join(OUT, FOLDERS["wide-clip"])
-    result = subprocess.run([BIN, "render", stories, "-o", folder, "--quiet", "--size", "360x640"],
+    folder = os.path.join(OUT, FOLDERS[name])
+    result = subprocess.run([BIN, "render", stories, "-o", folder, "--quiet", "--size", size],
                             capture_output=True, text=True)
     if result.returncode != 0:
-        raise RuntimeError(f"render wide-clip failed ({result.returncode}): {result.stderr}")
+        raise RuntimeError(f"render {name} failed ({result.returncode}): {result.stderr}")
     with open(os.path.join(folder, "manifest.json")) as file:
-        MANIFESTS["wide-clip"] = json.load(file)
+        MANIFESTS[name] = json.load(file)
 
 
 def make_long_story(manifest):
@@ -1604,42 +1608,57 @@ class PlayerPageTests(unittest.TestCase):
         finally:
             DRIVER.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
-    def test_a_clip_of_another_shape_than_the_canvas_is_cut_as_its_stills_are(self):
-        # From a QA pass: on a phone whose screen is wider than 9:16 (390x664, Safari's bars
-        # showing), a landscape clip's video was cut to the screen while its stills are cut to the
-        # canvas: the picture jumped in zoom when the video replaced the first-frame still
-        # (21.7 dB between the two).
-        manifest = MANIFESTS["wide-clip"]
-        item = manifest["stories"][0]["items"][0]
-        self.assertEqual([item["width"], item["height"]], [640, 360])
+    def first_frame_against_its_still(self, bundle, width, height):
+        """The first item's video paused on frame 0 and, with it hidden, its firstFrame still
+        under it, both as the browser draws them in a `width` x `height` phone screen: their
+        PSNR and mean absolute difference below the header and bars (the top fifth)."""
+        item = MANIFESTS[bundle]["stories"][0]["items"][0]
         DRIVER.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                               {"width": 390, "height": 664, "deviceScaleFactor": 1, "mobile": True})
+                               {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
         try:
-            self.load("wide-clip")
+            self.load(bundle)
             self.open_first(1)
             self.wait_for(PLAYING_ON_SCREEN)
             self.key(Keys.SPACE)
             seek_front(0.5 / item["frameRate"])
-            video = os.path.join(OUT, "wide-clip-video.png")
+            video = os.path.join(OUT, f"{bundle}-video.png")
             DRIVER.find_element("id", "frame").screenshot(video)
-            # The same frame with the video hidden: the first-frame still under it, as the
-            # browser draws it.
             DRIVER.execute_script(f"for (const v of document.querySelectorAll('{ITEM_VIDEOS}')) v.style.visibility = 'hidden'")
-            still = os.path.join(OUT, "wide-clip-still.png")
+            still = os.path.join(OUT, f"{bundle}-still.png")
             DRIVER.find_element("id", "frame").screenshot(still)
             self.assertEqual(DRIVER.execute_script(
                 "return [...document.querySelectorAll('.stage img.shown')].map(i => i.getAttribute('src'))"),
                 [item["firstFrame"]])
-            width, height, shot = decode(video)
-            self.assertEqual([width, height], [390, 664])
-            self.assertGreater(variance(shot), 100)
-            # Below the header and progress bars (the top fifth).
-            start = width * 3 * (height // 5)
-            score = psnr(shot[start:], decode(still)[2][start:])
-            note(f"wide clip's frame 0 against its firstFrame still at 390x664: PSNR {score:.1f} dB")
-            self.assertGreaterEqual(score, 30)
         finally:
             DRIVER.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        shot_width, shot_height, shot = decode(video)
+        self.assertEqual([shot_width, shot_height], [width, height])
+        self.assertGreater(variance(shot), 100)
+        start = shot_width * 3 * (shot_height // 5)
+        below, under = shot[start:], decode(still)[2][start:]
+        difference = sum(abs(a - b) for a, b in zip(below, under)) / len(below)
+        return psnr(below, under), difference
+
+    def test_a_clip_of_another_shape_than_the_canvas_is_cut_as_its_stills_are(self):
+        # From a QA pass: on a phone whose screen is wider than 9:16 (390x664, Safari's bars
+        # showing), a landscape clip's video was cut to the screen while its stills are cut to the
+        # canvas: the picture jumped in zoom when the video replaced the first-frame still
+        # (21.9 dB between the two).
+        item = MANIFESTS["wide-clip"]["stories"][0]["items"][0]
+        self.assertEqual([item["width"], item["height"]], [640, 360])
+        score, _ = self.first_frame_against_its_still("wide-clip", 390, 664)
+        note(f"wide clip's frame 0 against its firstFrame still at 390x664: PSNR {score:.1f} dB")
+        self.assertGreaterEqual(score, 30)
+
+    def test_an_untagged_clip_keeps_its_colours_when_its_video_takes_over(self):
+        # From a QA pass: storyreel read an untagged clip with BT.601 (the ffmpeg CLI's default)
+        # where Chromium plays it with BT.709, so its still's colours jumped when the video took
+        # over (a green of 13,223,4 against the video's 0,191,6).
+        score, difference = self.first_frame_against_its_still("untagged-clip", 390, 844)
+        note(f"untagged clip's frame 0 against its firstFrame still: PSNR {score:.1f} dB, "
+             f"mean difference {difference:.2f} levels")
+        # 4.6-4.7 levels read with BT.601; 2.6 now, JPEG and scaling.
+        self.assertLess(difference, 3.5)
 
     def frame_box(self):
         return DRIVER.execute_script(
