@@ -71,17 +71,6 @@ public enum Storyreel {
         guard let command = commands.first(where: { $0.name == first }) else {
             return unknownCommand(first, console: console)
         }
-        // Every command starts threads: short of them, libdispatch retried for ever (a hang).
-        if let failure = ThreadCapacity.probe() {
-            console.error("\(ThreadCapacity.shortageReason) (\(SystemErrorText.describe(failure)))")
-            return ExitCode.osError.rawValue
-        }
-        // From here on, Ctrl-C, SIGTERM, SIGHUP or SIGXCPU removes this run's temporary files and
-        // the folders it made that are still empty, before the process dies of the signal; a
-        // file-size limit is an I/O error (74).
-        InterruptCleanup.install()
-        // After install: libdispatch's threads start here, and inherit the signals it blocks.
-        DescriptorLimit.prepare()
         do {
             // Other commands' option names, their one-letter short names included (`inspect -o`
             // is told that `-o` is thumbnail's, cube's and render's).
@@ -94,6 +83,27 @@ public enum Storyreel {
                 console.output(command.helpText)
                 return 0
             }
+            // Every command starts threads: short of them, libdispatch retried for ever (a hang).
+            // Parsing starts none, so a usage error still comes first.
+            if let failure = ThreadCapacity.probe() {
+                let message = "\(ThreadCapacity.shortageReason) (\(SystemErrorText.describe(failure)))"
+                console.error(message)
+                // `render`, `ingest` and `plan --json` print every failure but a usage error as
+                // JSON on stdout too (a QA pass: this one printed nothing there).
+                if ["render", "ingest", "plan"].contains(command.name), parsed.values["json"] != nil {
+                    let exitCode = ExitCode.osError.rawValue
+                    console.output(
+                        JSONValue.object([("error", .string(message)), ("exitCode", .int(Int(exitCode)))])
+                            .serialized(pretty: false))
+                }
+                return ExitCode.osError.rawValue
+            }
+            // From here on, Ctrl-C, SIGTERM, SIGHUP or SIGXCPU removes this run's temporary files
+            // and the folders it made that are still empty, before the process dies of the
+            // signal; a file-size limit is an I/O error (74).
+            InterruptCleanup.install()
+            // After install: libdispatch's threads start here, and inherit the signals it blocks.
+            DescriptorLimit.prepare()
             return try command.run(parsed, console).rawValue
         } catch let error as UsageError {
             console.error(

@@ -65,6 +65,19 @@ import Testing
         // Commands that start no thread still answer.
         let version = try LimitedRun.storyreel(["--version"], virtualMemoryKiB: 300_000, seconds: 20)
         #expect(version.result.status == 0, "\(version.result.stderr)")
+        // With --json, the failure is on stdout too, as every other failure of these commands
+        // (a QA pass: stdout was empty, and a CI step parsing it got nothing).
+        for arguments in [
+            ["render", TestEnvironment.sample("stories"), "-o", out, "--json"],
+            ["ingest", fromClip, "--story", "ana", "--into", folder.path("stories"), "--create", "--json"],
+            ["plan", TestEnvironment.sample("stories"), "--json"],
+        ] {
+            let run = try LimitedRun.storyreel(arguments, virtualMemoryKiB: 300_000, seconds: 60)
+            #expect(run.result.status == 71, "\(arguments[0]): \(run.result.stderr)")
+            let object = try JSONSerialization.jsonObject(with: Data(run.result.stdout.utf8)) as? [String: Any]
+            #expect(object?["exitCode"] as? Int == 71, "\(arguments[0]): \(run.result.stdout)")
+            #expect((object?["error"] as? String)?.hasPrefix("cannot start a thread") == true, "\(run.result.stdout)")
+        }
     }
 
     @Test func aUmaskThatTakesAwayWritePermissionStillWritesAndMarks() throws {
