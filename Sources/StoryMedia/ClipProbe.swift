@@ -53,6 +53,7 @@ public enum ClipProbe {
         let tags = file.tags
         let majorBrand = tags["major_brand"]
         var warnings = try truncationWarnings(of: file)
+        if warnings.isEmpty, let preallocated = try preallocationWarning(of: file) { warnings.append(preallocated) }
         let videoStream = file.bestStream(.video)
         let video = try videoStream.map { try describeVideo($0) }
         if let videoStream, videoStream.timeBaseRational.num == 1, videoStream.timeBaseRational.den == 1 {
@@ -103,6 +104,23 @@ public enum ClipProbe {
         // A fragmented MP4's samples are indexed by its fragments' headers, not by its moov.
         let index = file.lacksHeaderDuration ? "the fragments' index (moof)" : "the moov index"
         return ["\(index) points \(missing) bytes past the end of the file: it looks truncated"]
+    }
+
+    /// An upload written into a file preallocated at its final size (aria2's default,
+    /// `rsync --preallocate`, `fallocate` then fill) has its whole index and size while its end
+    /// is still zeros: none of the other checks sees it (a QA pass: it was ingested, 0). A
+    /// warning of `inspect`'s, so `ingest` rejects such a clip and `render` skips it; `cube` and
+    /// `thumbnail` still take its last decodable frame, as of any clip with a damaged end. No
+    /// encoded video sample starts with 8 zero bytes (an MP4 sample of H.264 or HEVC starts with
+    /// its first NAL unit's length), so the last one's first bytes tell.
+    static func preallocationWarning(of file: InputFile) throws -> String? {
+        guard let video = file.bestStream(.video),
+            let last = try video.indexEntries.max(by: { $0.position < $1.position }), last.size >= 8
+        else { return nil }
+        let start = file.bytes(at: last.position, count: 8)
+        guard start.count == 8, start.allSatisfy({ $0 == 0 }) else { return nil }
+        return "the last video sample (at byte \(last.position)) holds only zeros: the file looks preallocated and "
+            + "still being written"
     }
 
     private static func describeVideo(_ stream: MediaStream) throws -> ClipInfo.Video {

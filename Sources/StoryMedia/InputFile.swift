@@ -158,6 +158,19 @@ public final class InputFile {
         try seek(stream: stream, toKeyframeBefore: first.timestamp)
     }
 
+    /// Up to `count` bytes of the file from byte `offset`, read through the demuxer's own I/O
+    /// context (the file it opened, not the path again), whose position is put back after.
+    /// Fewer at the end of the file; none when it cannot be read there.
+    func bytes(at offset: Int64, count: Int) -> [UInt8] {
+        guard let io = context.pointee.pb, count > 0, offset >= 0 else { return [] }
+        let saved = avio_tell(io)
+        defer { avio_seek(io, saved, SEEK_SET) }
+        guard avio_seek(io, offset, SEEK_SET) == offset else { return [] }
+        var buffer = [UInt8](repeating: 0, count: count)
+        let read = buffer.withUnsafeMutableBufferPointer { avio_read(io, $0.baseAddress, Int32(clamping: count)) }
+        return read > 0 ? Array(buffer.prefix(Int(read))) : []
+    }
+
     /// Seeks `stream` to the keyframe at or before `timestamp` (in the stream's time base).
     public func seek(stream: MediaStream, toKeyframeBefore timestamp: Int64) throws {
         try check(

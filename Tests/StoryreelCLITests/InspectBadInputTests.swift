@@ -90,6 +90,33 @@ import Testing
         #expect(poster.stderr == "storyreel: error: \(reason)\n")
     }
 
+    /// From a QA pass: an upload written into a file preallocated at its final size (its moov
+    /// first, whole; its end still zeros) passed every check, and was ingested (0).
+    @Test func anUploadIntoAPreallocatedFileIsSeenAndRejected() throws {
+        let full = folder.path("whole.mp4")
+        try HostileFiles.ffmpeg(
+            [
+                "-f", "lavfi", "-i", "testsrc2=s=320x240:d=2", "-c:v", "libx264", "-g", "15", "-movflags",
+                "+faststart", full,
+            ])
+        let data = try Data(contentsOf: URL(fileURLWithPath: full))
+        let written = data.count * 6 / 10
+        let path = try folder.write("upload.mp4", data.prefix(written) + Data(count: data.count - written))
+        let reason = "the file looks preallocated and still being written"
+        let result = try inspect([path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("warning: \(path): the last video sample (at byte "), "\(result.stderr)")
+        #expect(result.stderr.contains(reason))
+        let stories = folder.path("stories")
+        try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
+        let ingest = try TestEnvironment.storyreel(["ingest", path, "--story", "ana", "--into", stories])
+        #expect(ingest.status == 65, "\(ingest.stderr)")
+        #expect(ingest.stderr.contains("rejected: the last video sample"), "\(ingest.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(stories)/ana").isEmpty)
+        // The whole file has no such warning.
+        #expect(!(try inspect([full])).stderr.contains(reason))
+    }
+
     /// From a QA pass: a fragmented MP4 cut short was said to have its moov index point past
     /// the end, where its samples are indexed by its fragments' headers.
     @Test func aTruncatedFragmentedClipNamesItsFragmentsIndex() throws {

@@ -42,8 +42,9 @@ import Testing
         #expect(validate.status == 0, "\(validate.stderr)")
     }
 
-    /// A clip whose index is intact but whose pictures are zeros: it probes, then fails to decode.
-    func undecodableClip() throws -> Data { try HostileFiles.goodClipWithPicturesZeroed(from: 0) }
+    /// A clip whose index is intact but whose pictures are garbled (not zeros, which say
+    /// "preallocated"): it probes, then fails to decode.
+    func undecodableClip() throws -> Data { try HostileFiles.goodClipWithPicturesZeroed(from: 0, filler: 0x01) }
 
     @Test func aStoryWhoseClipsAllFailIsLeftOutAndTransitionsJoinTheStoriesThatPlay() throws {
         let reference = try BundleFixture()

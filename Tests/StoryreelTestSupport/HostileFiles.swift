@@ -40,8 +40,8 @@ public enum HostileFiles {
 
     /// The good clip's bytes with its pictures made zeros from `fraction` of its `mdat` on: its
     /// index is intact, so it probes, but those pictures do not decode (0: none does; 0.6: its
-    /// end, as a preallocated upload cut short leaves it).
-    public static func goodClipWithPicturesZeroed(from fraction: Double) throws -> Data {
+    /// end, as a preallocated upload cut short leaves it); `filler` another byte than zero.
+    public static func goodClipWithPicturesZeroed(from fraction: Double, filler: UInt8 = 0) throws -> Data {
         var data = try Data(contentsOf: URL(fileURLWithPath: goodClip))
         guard let marker = data.range(of: Data("mdat".utf8))?.lowerBound, marker >= 4 else {
             throw TestFailure("no mdat atom in \(goodClip)")
@@ -49,7 +49,7 @@ public enum HostileFiles {
         let size = bigEndian(ArraySlice(data[(marker - 4)..<marker]))
         let (first, end) = (marker + 4, marker - 4 + size)
         let cut = first + Int(Double(end - first) * fraction)
-        data.replaceSubrange(cut..<end, with: Data(count: end - cut))
+        data.replaceSubrange(cut..<end, with: Data(repeating: filler, count: end - cut))
         return data
     }
 
