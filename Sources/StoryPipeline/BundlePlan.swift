@@ -303,8 +303,14 @@ public struct BundlePlan: Sendable {
         switch ledger.state(of: unit.output) {
         case .current:
             // A render with --copy puts a copy over a clip linked to its source (a re-check:
-            // plan said done of the 9 copies the render then made).
-            return !(unit.kind == .clip && options.clipMode == .copy && UnitRun.isLinkToSource(unit, bundle: bundle))
+            // plan said done of the 9 copies the render then made), and one with --link a link
+            // over a copy on the source's file system.
+            guard unit.kind == .clip else { return true }
+            switch options.clipMode {
+            case .copy: return !UnitRun.isLinkToSource(unit, bundle: bundle)
+            case .link: return !UnitRun.canLinkOverCopy(unit, bundle: bundle)
+            case .reference: return true
+            }
         case .unknown:
             return UnitRun.adopt(
                 unit, ledger: ledger, bundle: bundle, canvas: (canvasWidth, canvasHeight), timeout: options.timeout)

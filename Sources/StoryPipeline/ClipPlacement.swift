@@ -33,18 +33,7 @@ enum ClipPlacement {
         _ source: String, at destination: String, check: Check, link: Bool, exclusive: Bool = false,
         timeout: Double? = nil
     ) throws {
-        let folder = try FolderHandle.forWriting(destination)
-        if link, let temporary = TemporaryFile.hardLink(to: source, for: destination, in: folder) {
-            // The temporary path leads through the folder's descriptor: removed while it is open.
-            defer { withExtendedLifetime(folder) { TemporaryFile.remove(temporary.path) } }
-            if let stamp = check.unchangedSince {
-                try verify(FileStamp(path: temporary.path) == stamp && FileStamp(path: source) == stamp, source)
-            }
-            if let expected = check.sha256 {
-                try verify(try ContentHasher.sha256(ofFileAt: temporary.path, timeout: timeout) == expected, source)
-            }
-            try StagedFile.moveIntoPlace(
-                temporary.name, in: folder, at: destination, folder: folder, exclusively: exclusive)
+        if link, try linkInPlace(source, at: destination, check: check, exclusive: exclusive, timeout: timeout) {
             return
         }
         let input = try RegularFile(path: source, timeout: timeout)
@@ -65,6 +54,27 @@ enum ClipPlacement {
         }
         if let expected = check.sha256 { try verify(hasher?.finalHex() == expected, source) }
         try output.commit(exclusively: exclusive)
+    }
+
+    /// Hard-links `source` to `destination`, checked with `check`, as ``place(_:at:check:link:exclusive:timeout:)``
+    /// does with `link`; returns false, having changed nothing, where no hard link can be made
+    /// (another file system, a file this user may not link).
+    static func linkInPlace(
+        _ source: String, at destination: String, check: Check, exclusive: Bool = false, timeout: Double? = nil
+    ) throws -> Bool {
+        let folder = try FolderHandle.forWriting(destination)
+        guard let temporary = TemporaryFile.hardLink(to: source, for: destination, in: folder) else { return false }
+        // The temporary path leads through the folder's descriptor: removed while it is open.
+        defer { withExtendedLifetime(folder) { TemporaryFile.remove(temporary.path) } }
+        if let stamp = check.unchangedSince {
+            try verify(FileStamp(path: temporary.path) == stamp && FileStamp(path: source) == stamp, source)
+        }
+        if let expected = check.sha256 {
+            try verify(try ContentHasher.sha256(ofFileAt: temporary.path, timeout: timeout) == expected, source)
+        }
+        try StagedFile.moveIntoPlace(
+            temporary.name, in: folder, at: destination, folder: folder, exclusively: exclusive)
+        return true
     }
 
     private static func verify(_ unchanged: Bool, _ source: String) throws {

@@ -98,8 +98,9 @@ struct UnitRun {
         /// It is in place: nothing to do.
         case current
         /// It was in place as a hard link to its source and has just been copied over it
-        /// (`--copy` after `--link`): made, so counted as rendered.
-        case copiedOverLink
+        /// (`--copy` after `--link`), or as a copy and has just been linked over it (`--link`
+        /// after `--copy`): made, so counted as rendered.
+        case replacedClip
         /// Make it (again).
         case make
         /// It changed since storyreel wrote it: it was set aside, kept as this path relative to
@@ -130,7 +131,12 @@ struct UnitRun {
                 if unit.kind == .clip, options.clipMode == .copy,
                     UnitRun.copyOverLinkToSource(unit, bundle: bundle, ledger: ledger, timeout: options.timeout)
                 {
-                    return .copiedOverLink
+                    return .replacedClip
+                }
+                if unit.kind == .clip, options.clipMode == .link,
+                    UnitRun.linkOverCopy(unit, bundle: bundle, ledger: ledger, timeout: options.timeout)
+                {
+                    return .replacedClip
                 }
                 return .current
             case .missing, .notRegular: return .make
@@ -150,7 +156,7 @@ struct UnitRun {
             case .current:
                 available.insert(unit.output)
                 cached += 1
-            case .copiedOverLink:
+            case .replacedClip:
                 // The summary said "rendered 0" of a run that made the copies (a QA pass).
                 available.insert(unit.output)
                 rendered += 1
@@ -241,6 +247,39 @@ struct UnitRun {
         } catch {
             return false  // the link stays, and the next run tries again
         }
+    }
+
+    /// Makes a clip a `--copy` run copied a hard link to its source, now that the bundle links
+    /// (a QA pass: switching to `--link` kept every copy, and saved no space). Only where the
+    /// link can be made (``canLinkOverCopy(_:bundle:)``); the link is checked against the
+    /// clip's hash before it takes the copy's name, and when that fails the copy stays. True
+    /// when the link took the copy's place.
+    static func linkOverCopy(_ unit: WorkUnit, bundle: String, ledger: BundleLedger, timeout: Double?) -> Bool {
+        guard canLinkOverCopy(unit, bundle: bundle) else { return false }
+        let path = BundlePaths.join(bundle, unit.output)
+        do {
+            // Only a link: where none can be made the copy stays, rather than be copied again.
+            guard try ClipPlacement.linkInPlace(unit.source, at: path, check: .sha256(unit.key), timeout: timeout)
+            else { return false }
+            try ledger.record(unit.output, sha256: unit.key)
+            return true
+        } catch {
+            return false  // the copy stays, and the next run tries again
+        }
+    }
+
+    /// True when clip `unit`'s output in `bundle` is a file of its own (a copy) on the same file
+    /// system as its source, which this user may link (Linux's `protected_hardlinks`: its owner,
+    /// root, or one who may read and write it), so a hard link can take its place; otherwise
+    /// `--link` copies, and the copy is what it would make.
+    static func canLinkOverCopy(_ unit: WorkUnit, bundle: String) -> Bool {
+        guard let placed = FileStamp(path: BundlePaths.join(bundle, unit.output), followingLinks: false),
+            placed.isRegularFile, let source = FileStamp(path: unit.source),
+            placed.identity != source.identity, placed.identity.device == source.identity.device
+        else { return false }
+        var status = stat()
+        guard stat(unit.source, &status) == 0 else { return false }
+        return geteuid() == 0 || status.st_uid == geteuid() || access(unit.source, R_OK | W_OK) == 0
     }
 
     /// True when clip `unit`'s output in `bundle` is a hard link to its source (`--link`).

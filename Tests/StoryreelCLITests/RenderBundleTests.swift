@@ -246,6 +246,27 @@ import Testing
         let again = try fixture.render(into: "linked").0
         #expect(again.status == 0 && !again.stderr.contains("set aside"), "the ledger knows the copy: \(again.stderr)")
         #expect(try TestEnvironment.storyreel(["validate", fixture.folder.path("linked")]).status == 0)
+        // And back to --link: the copies become links again (a QA pass: they stayed copies, and
+        // the switch saved no space), each counted as made; plan says so first, and after.
+        func clipsToDo(_ mode: String) throws -> [String] {
+            let plan = try TestEnvironment.storyreel([
+                "plan", fixture.stories, "--bundle", fixture.folder.path("linked"), mode, "--json", "--size", "360x640",
+            ])
+            let units = (try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])?["units"]
+            return (units as? [[String: Any]] ?? []).filter { $0["done"] as? Bool == false }.compactMap {
+                $0["kind"] as? String
+            }
+        }
+        #expect(try clipsToDo("--link") == Array(repeating: "clip", count: Set(items.map(\.src)).count))
+        let (relinked, relinkedSummary) = try fixture.render(into: "linked", ["--link"])
+        #expect(relinked.status == 0, "\(relinked.stderr)")
+        #expect(relinkedSummary["rendered"] as? Int == Set(items.map(\.src)).count, "\(relinked.stderr)")
+        let linkedAgain = try FileManager.default.attributesOfItem(atPath: fixture.folder.path("linked/\(first)"))
+        #expect(linkedAgain[.systemFileNumber] as? Int == original[.systemFileNumber] as? Int, "a link again")
+        #expect(try clipsToDo("--link").isEmpty)
+        let (still, stillSummary) = try fixture.render(into: "linked")
+        #expect(still.status == 0 && stillSummary["rendered"] as? Int == 0, "\(still.stderr)")
+        #expect(try TestEnvironment.storyreel(["validate", fixture.folder.path("linked")]).status == 0)
 
         let (referenced, _) = try fixture.render(into: "referenced", ["--reference"])
         #expect(referenced.status == 0, "\(referenced.stderr)")
