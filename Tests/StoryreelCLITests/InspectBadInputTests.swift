@@ -13,6 +13,17 @@ import Testing
         try TestEnvironment.storyreel(["inspect"] + arguments)
     }
 
+    /// A 2 s H.264 test card named `name` in the folder, with the mov muxer's `movflags`.
+    func testCard(_ name: String, movflags: String) throws -> String {
+        let path = folder.path(name)
+        try HostileFiles.ffmpeg(
+            [
+                "-f", "lavfi", "-i", "testsrc2=s=320x240:d=2", "-c:v", "libx264", "-g", "15", "-movflags", movflags,
+                path,
+            ])
+        return path
+    }
+
     @Test func emptyFileIsInvalidMedia() throws {
         let path = try folder.write("empty.mov", Data())
         let result = try inspect([path])
@@ -93,12 +104,7 @@ import Testing
     /// From a QA pass: an upload written into a file preallocated at its final size (its moov
     /// first, whole; its end still zeros) passed every check, and was ingested (0).
     @Test func anUploadIntoAPreallocatedFileIsSeenAndRejected() throws {
-        let full = folder.path("whole.mp4")
-        try HostileFiles.ffmpeg(
-            [
-                "-f", "lavfi", "-i", "testsrc2=s=320x240:d=2", "-c:v", "libx264", "-g", "15", "-movflags",
-                "+faststart", full,
-            ])
+        let full = try testCard("whole.mp4", movflags: "+faststart")
         let data = try Data(contentsOf: URL(fileURLWithPath: full))
         let written = data.count * 6 / 10
         let path = try folder.write("upload.mp4", data.prefix(written) + Data(count: data.count - written))
@@ -120,12 +126,7 @@ import Testing
     /// From a QA pass: a fragmented MP4 cut short was said to have its moov index point past
     /// the end, where its samples are indexed by its fragments' headers.
     @Test func aTruncatedFragmentedClipNamesItsFragmentsIndex() throws {
-        let full = folder.path("fragmented.mp4")
-        try HostileFiles.ffmpeg(
-            [
-                "-f", "lavfi", "-i", "testsrc2=s=320x240:d=2", "-c:v", "libx264", "-g", "15", "-movflags",
-                "frag_keyframe+empty_moov", full,
-            ])
+        let full = try testCard("fragmented.mp4", movflags: "frag_keyframe+empty_moov")
         let data = try Data(contentsOf: URL(fileURLWithPath: full))
         let path = try folder.write("cut.mp4", data.prefix(data.count / 2))
         let result = try inspect(["--json", path])
