@@ -106,15 +106,23 @@ public enum ClipProbe {
         return ["\(index) points \(missing) bytes past the end of the file: it looks truncated"]
     }
 
+    /// Codecs whose every sample starts with a header or a length that is not zero: an
+    /// uncompressed frame (rawvideo) that is black is all zeros (a QA pass: a whole clip ending
+    /// in black was taken for a preallocated upload).
+    private static let compressedCodecs: Set<AVCodecID> = [
+        AV_CODEC_ID_H264, AV_CODEC_ID_HEVC, AV_CODEC_ID_AV1, AV_CODEC_ID_VP9, AV_CODEC_ID_MPEG4, AV_CODEC_ID_PRORES,
+        AV_CODEC_ID_MJPEG,
+    ]
+
     /// An upload written into a file preallocated at its final size (aria2's default,
     /// `rsync --preallocate`, `fallocate` then fill) has its whole index and size while its end
     /// is still zeros: none of the other checks sees it (a QA pass: it was ingested, 0). A
     /// warning of `inspect`'s, so `ingest` rejects such a clip and `render` skips it; `cube` and
     /// `thumbnail` still take its last decodable frame, as of any clip with a damaged end. No
-    /// encoded video sample starts with 8 zero bytes (an MP4 sample of H.264 or HEVC starts with
-    /// its first NAL unit's length), so the last one's first bytes tell.
+    /// compressed video sample starts with 8 zero bytes (an MP4 sample of H.264 or HEVC starts
+    /// with its first NAL unit's length), so the last one's first bytes tell.
     static func preallocationWarning(of file: InputFile) throws -> String? {
-        guard let video = file.bestStream(.video),
+        guard let video = file.bestStream(.video), compressedCodecs.contains(video.parameters.pointee.codec_id),
             let last = try video.indexEntries.max(by: { $0.position < $1.position }), last.size >= 8
         else { return nil }
         let start = file.bytes(at: last.position, count: 8)

@@ -19,8 +19,9 @@ import Testing
         #expect(LevelLimit.warning(width: 6000, height: 6000) != nil)
         #expect(
             LevelLimit.warning(width: 8192, height: 8192)
-                == "a 8192x8192 clip is over the largest picture of any H.264 or HEVC level (35,651,584 pixels, "
-                + "such as 8192x4352): players that decode in hardware (phones) may refuse it; give a smaller --size")
+                == "a 8192x8192 clip is over the largest picture of any H.264 or HEVC level (139,264 blocks of "
+                + "16x16 pixels, such as 8192x4352): players that decode in hardware (phones) may refuse it; give a "
+                + "smaller --size")
         #expect(LevelLimit.warning(width: .max, height: .max) != nil, "no overflow trap")
     }
 }

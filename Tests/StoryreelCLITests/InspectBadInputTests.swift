@@ -119,8 +119,17 @@ import Testing
         #expect(ingest.status == 65, "\(ingest.stderr)")
         #expect(ingest.stderr.contains("rejected: the last video sample"), "\(ingest.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(stories)/ana").isEmpty)
-        // The whole file has no such warning.
+        // The whole file has no such warning, nor has an uncompressed clip ending in black,
+        // whose last frame is all zeros (a QA pass).
         #expect(!(try inspect([full])).stderr.contains(reason))
+        let raw = folder.path("raw-ends-black.mov")
+        try HostileFiles.ffmpeg(
+            [
+                "-f", "lavfi", "-i", "testsrc2=s=320x240:r=10:d=1,drawbox=enable='gte(t,0.9)':c=black:t=fill",
+                "-c:v", "rawvideo", "-pix_fmt", "rgb24", raw,
+            ])
+        let rawInspected = try inspect([raw])
+        #expect(rawInspected.status == 0 && !rawInspected.stderr.contains(reason), "\(rawInspected.stderr)")
     }
 
     /// From a QA pass: a fragmented MP4 cut short was said to have its moov index point past
