@@ -12,6 +12,8 @@ public struct JSONParseFailure: Sendable, Equatable, CustomStringConvertible {
     /// The 1-based column (in characters) of the fault on its line, when the parser gave its offset.
     public var column: Int?
 
+    init(problem: String) { self.problem = problem }
+
     /// The failure Foundation's parser reports for `data`, or nil when it reads `data` (a single
     /// value that is not an array or an object reads too).
     public init?(parsing data: Data) {
@@ -57,7 +59,45 @@ public struct JSONParseFailure: Sendable, Equatable, CustomStringConvertible {
     /// (`not valid JSON` alone when it says nothing more), the reason line every reader of JSON
     /// that people write (a spec, `story.json`, settings, a manifest) gives.
     public static func notValidJSON(_ data: Data) -> String {
-        "not valid JSON" + (JSONParseFailure(parsing: data).map { ": \($0)" } ?? "")
+        "not valid JSON" + ((JSONParseFailure(parsing: data) ?? underflow(in: data)).map { ": \($0)" } ?? "")
+    }
+
+    /// The first number of `data` so small that it reads as 0 (`1e-400`), outside strings:
+    /// Foundation's decoder refuses it as not valid JSON, giving no place, while its parser,
+    /// which the other failures come from, reads it (a QA pass: the bare "not valid JSON").
+    static func underflow(in data: Data) -> JSONParseFailure? {
+        let bytes = [UInt8](data)
+        var index = 0
+        var line = 1
+        var lineStart = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                lineStart = index + 1
+            } else if byte == UInt8(ascii: "\"") {
+                index += 1
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                }
+            } else if byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                var end = index
+                while end < bytes.count, "0123456789+-.eE".utf8.contains(bytes[end]) { end += 1 }
+                let text = String(decoding: bytes[index..<end], as: UTF8.self)
+                let mantissa = text.prefix { $0 != "e" && $0 != "E" }
+                if Double(text) == 0, mantissa.contains(where: { ("1"..."9").contains($0) }) {
+                    let column = String(decoding: bytes[lineStart..<index], as: UTF8.self).count + 1
+                    var failure = JSONParseFailure(problem: "number \(text) is out of range")
+                    failure.line = line
+                    failure.column = column
+                    return failure
+                }
+                index = end
+                continue
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// `invalid value at line 3, column 1`, or the problem alone when the parser gave no offset.

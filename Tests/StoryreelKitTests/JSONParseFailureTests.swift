@@ -35,6 +35,25 @@ import Testing
         #expect(failure("\u{FEFF}{\n") == "unexpected end of file during JSON parse at line 2, column 1")
     }
 
+    /// From a QA pass: a number so small it reads as 0, which Foundation's decoder refuses and
+    /// its parser reads, was "not valid JSON" alone.
+    @Test func aNumberThatUnderflowsIsPlaced() throws {
+        let text = "{\n  \"a\": \"1e-400\",\n  \"b\": [0, 0.0, -0e5, 1e-400]\n}"
+        #expect(
+            JSONParseFailure.notValidJSON(Data(text.utf8))
+                == "not valid JSON: number 1e-400 is out of range at line 3, column 23")
+        #expect(JSONParseFailure.underflow(in: Data("[0, 1.5e-3, 0e-999]".utf8)) == nil)
+        let good = String(decoding: try ManifestSamples.manifest(items: [1]).jsonData(), as: UTF8.self)
+        let duration = try #require(good.range(of: #""duration": [0-9.]+"#, options: .regularExpression))
+        let tiny = good.replacingCharacters(in: duration, with: "\"duration\": 1e-400")
+        do {
+            _ = try Manifest(jsonData: Data(tiny.utf8))
+            Issue.record("a duration of 1e-400 was read")
+        } catch let error as ManifestError {
+            #expect(error.description.hasPrefix("manifest: not valid JSON: number 1e-400 is out of range at line "))
+        }
+    }
+
     @Test func textTheParserReadsIsNoFailure() {
         #expect(failure("{\"a\": [1, {\"b\": null}]}") == nil)
         #expect(failure("1") == nil)
