@@ -16,6 +16,8 @@ public struct FileStamp: Equatable, Sendable {
     /// and by a change of owner, permissions or links, and set by no program to a time of its
     /// choosing (`touch` and `utimensat` set only the mtime and atime).
     public let statusChanged: Int64
+    /// The user id of the file's owner (not part of the equality: a `chown` changes no contents).
+    public let owner: uid_t
     /// Device and inode.
     public let identity: FileIdentity
     /// True for a regular file.
@@ -28,16 +30,19 @@ public struct FileStamp: Equatable, Sendable {
     /// The stamp in a `stat` result.
     init(_ status: stat) {
         size = UInt64(clamping: status.st_size)
-        modified =
-            Int64(status.st_mtim.tv_sec).multipliedReportingOverflow(by: 1_000_000_000).partialValue
-            &+ Int64(status.st_mtim.tv_nsec)
-        statusChanged =
-            Int64(status.st_ctim.tv_sec).multipliedReportingOverflow(by: 1_000_000_000).partialValue
-            &+ Int64(status.st_ctim.tv_nsec)
+        modified = FileStamp.nanoseconds(status.st_mtim)
+        statusChanged = FileStamp.nanoseconds(status.st_ctim)
+        owner = status.st_uid
         identity = FileIdentity(status)
         isRegularFile = (status.st_mode & S_IFMT) == S_IFREG
         isFolder = (status.st_mode & S_IFMT) == S_IFDIR
         isSymbolicLink = (status.st_mode & S_IFMT) == S_IFLNK
+    }
+
+    /// `time` in nanoseconds since 1970, wrapping rather than trapping on a time the file
+    /// system holds that does not fit.
+    private static func nanoseconds(_ time: timespec) -> Int64 {
+        Int64(time.tv_sec).multipliedReportingOverflow(by: 1_000_000_000).partialValue &+ Int64(time.tv_nsec)
     }
 
     public static func == (left: FileStamp, right: FileStamp) -> Bool {

@@ -277,9 +277,7 @@ struct UnitRun {
             placed.isRegularFile, let source = FileStamp(path: unit.source),
             placed.identity != source.identity, placed.identity.device == source.identity.device
         else { return false }
-        var status = stat()
-        guard stat(unit.source, &status) == 0 else { return false }
-        return geteuid() == 0 || status.st_uid == geteuid() || access(unit.source, R_OK | W_OK) == 0
+        return geteuid() == 0 || source.owner == geteuid() || access(unit.source, R_OK | W_OK) == 0
     }
 
     /// True when clip `unit`'s output in `bundle` is a hard link to its source (`--link`).

@@ -176,7 +176,12 @@ public enum RenderCommand: Command {
 
     /// What `--json` prints when a run fails: `{"error": the stderr line's message, "exitCode": N}`.
     static func failureJSON(_ error: Error) -> JSONValue {
-        .object([("error", .string("\(error)")), ("exitCode", .int(Int(ExitCode(for: error).rawValue)))])
+        failureJSON(message: "\(error)", exitCode: ExitCode(for: error))
+    }
+
+    /// The same for a failure that is a message and an exit code, not an `Error`.
+    static func failureJSON(message: String, exitCode: ExitCode) -> JSONValue {
+        .object([("error", .string(message)), ("exitCode", .int(Int(exitCode.rawValue)))])
     }
 
     /// Prints the warnings, notes and skipped entries (stderr), then the summary line, or with

@@ -91,10 +91,8 @@ public enum Storyreel {
                 // `render`, `ingest` and `plan --json` print every failure but a usage error as
                 // JSON on stdout too (a QA pass: this one printed nothing there).
                 if ["render", "ingest", "plan"].contains(command.name), parsed.values["json"] != nil {
-                    let exitCode = ExitCode.osError.rawValue
                     console.output(
-                        JSONValue.object([("error", .string(message)), ("exitCode", .int(Int(exitCode)))])
-                            .serialized(pretty: false))
+                        RenderCommand.failureJSON(message: message, exitCode: .osError).serialized(pretty: false))
                 }
                 return ExitCode.osError.rawValue
             }

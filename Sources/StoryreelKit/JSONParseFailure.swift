@@ -14,6 +14,15 @@ public struct JSONParseFailure: Sendable, Equatable, CustomStringConvertible {
 
     init(problem: String) { self.problem = problem }
 
+    /// Where byte `offset` of `body` is, as an editor counts: lines from 1, columns in
+    /// characters from 1.
+    private static func position(of offset: Int, in body: Data.SubSequence) -> (line: Int, column: Int) {
+        let before = body.prefix(offset)
+        let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
+        let line = before.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+        return (line, String(decoding: before[lineStart...], as: UTF8.self).count + 1)
+    }
+
     /// The failure Foundation's parser reports for `data`, or nil when it reads `data` (a single
     /// value that is not an array or an object reads too).
     public init?(parsing data: Data) {
@@ -44,12 +53,7 @@ public struct JSONParseFailure: Sendable, Equatable, CustomStringConvertible {
             // where the text ends, which the parser does not say (a QA pass).
             offset = body.count
         }
-        if let offset {
-            let before = body.prefix(offset)
-            let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
-            line = before.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
-            column = String(decoding: before[lineStart...], as: UTF8.self).count + 1
-        }
+        if let offset { (line, column) = Self.position(of: offset, in: body) }
         // A long number (5 MB of digits) is cut in its middle, so the line keeps its end.
         if words.count > 100 { words = words.prefix(60) + "…" + words.suffix(30) }
         problem = words.prefix(1).lowercased() + words.dropFirst()
@@ -68,14 +72,9 @@ public struct JSONParseFailure: Sendable, Equatable, CustomStringConvertible {
     static func underflow(in data: Data) -> JSONParseFailure? {
         let bytes = [UInt8](data)
         var index = 0
-        var line = 1
-        var lineStart = 0
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                lineStart = index + 1
-            } else if byte == UInt8(ascii: "\"") {
+            if byte == UInt8(ascii: "\"") {
                 index += 1
                 while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
                     index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
@@ -86,10 +85,8 @@ public struct JSONParseFailure: Sendable, Equatable, CustomStringConvertible {
                 let text = String(decoding: bytes[index..<end], as: UTF8.self)
                 let mantissa = text.prefix { $0 != "e" && $0 != "E" }
                 if Double(text) == 0, mantissa.contains(where: { ("1"..."9").contains($0) }) {
-                    let column = String(decoding: bytes[lineStart..<index], as: UTF8.self).count + 1
                     var failure = JSONParseFailure(problem: "number \(text) is out of range")
-                    failure.line = line
-                    failure.column = column
+                    (failure.line, failure.column) = position(of: index, in: data[...])
                     return failure
                 }
                 index = end

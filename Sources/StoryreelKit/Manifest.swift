@@ -76,20 +76,16 @@ public struct Manifest: Codable, Sendable, Equatable {
     public init(jsonData data: Data) throws {
         do {
             self = try JSONDecoder().decode(Manifest.self, from: data)
-        } catch let error as ManifestError {
-            // A key given twice comes first: it is the fault, and the value the decoder kept of
-            // the two may be the one a browser drops (a QA pass: `"version": 2, "version": 1`
-            // was "newer than this StoryreelKit reads").
-            if let fault = ManifestError.structuralFaults(in: data).first { throw fault }
-            throw error
-        } catch let error as DecodingError {
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
             // Text Foundation cannot read at all: say why (its encoding, or where it breaks).
-            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
-                if let fault = JSONSyntaxFault.first(in: data) { throw ManifestError(fault) }
-                throw ManifestError(path: "", JSONParseFailure.notValidJSON(data))
-            }
+            if let fault = JSONSyntaxFault.first(in: data) { throw ManifestError(fault) }
+            throw ManifestError(path: "", JSONParseFailure.notValidJSON(data))
+        } catch {
+            // A key given twice comes first, here too: it is the fault, and the value the
+            // decoder kept of the two may be the one a browser drops (a QA pass: `"version": 2,
+            // "version": 1` was "newer than this StoryreelKit reads").
             if let fault = ManifestError.structuralFaults(in: data).first { throw fault }
-            throw ManifestError(error)
+            throw (error as? DecodingError).map { ManifestError($0) } ?? error
         }
         if let fault = ManifestError.structuralFaults(in: data).first { throw fault }
     }
