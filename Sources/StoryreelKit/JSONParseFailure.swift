@@ -53,7 +53,16 @@ public struct JSONParseFailure: Sendable, Equatable, CustomStringConvertible {
             // where the text ends, which the parser does not say (a QA pass).
             offset = body.count
         }
-        if let offset { (line, column) = Self.position(of: offset, in: body) }
+        if let offset {
+            (line, column) = Self.position(of: offset, in: body)
+        } else if words.hasPrefix("Number "), words.hasSuffix(" is out of range") {
+            // A number too big for a Double (`1e999`): the parser names it but gives no place,
+            // so it is found in the text (a QA pass: the schema's reader takes it as infinity).
+            let text = words.dropFirst("Number ".count).dropLast(" is out of range".count)
+            if let found = Self.firstNumber(in: data, where: { $0 == text }) {
+                (line, column) = (found.line, found.column)
+            }
+        }
         // A long number (5 MB of digits) is cut in its middle, so the line keeps its end.
         if words.count > 100 { words = words.prefix(60) + "…" + words.suffix(30) }
         problem = words.prefix(1).lowercased() + words.dropFirst()
@@ -70,23 +79,31 @@ public struct JSONParseFailure: Sendable, Equatable, CustomStringConvertible {
     /// Foundation's decoder refuses it as not valid JSON, giving no place, while its parser,
     /// which the other failures come from, reads it (a QA pass: the bare "not valid JSON").
     static func underflow(in data: Data) -> JSONParseFailure? {
-        let bytes = [UInt8](data)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
+        firstNumber(in: data) { text in
+            let mantissa = text.prefix { $0 != "e" && $0 != "E" }
+            return Double(text) == 0 && mantissa.contains(where: { ("1"..."9").contains($0) })
+        }
+    }
+
+    /// "number TEXT is out of range", placed at the first number of `data` (outside strings,
+    /// past a byte order mark) whose text `matches`.
+    private static func firstNumber(in data: Data, where matches: (String) -> Bool) -> JSONParseFailure? {
+        let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+        var index = body.startIndex
+        while index < body.endIndex {
+            let byte = body[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1
-                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
-                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                while index < body.endIndex, body[index] != UInt8(ascii: "\"") {
+                    index += body[index] == UInt8(ascii: "\\") ? 2 : 1
                 }
             } else if byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
                 var end = index
-                while end < bytes.count, "0123456789+-.eE".utf8.contains(bytes[end]) { end += 1 }
-                let text = String(decoding: bytes[index..<end], as: UTF8.self)
-                let mantissa = text.prefix { $0 != "e" && $0 != "E" }
-                if Double(text) == 0, mantissa.contains(where: { ("1"..."9").contains($0) }) {
+                while end < body.endIndex, "0123456789+-.eE".utf8.contains(body[end]) { end += 1 }
+                let text = String(decoding: body[index..<end], as: UTF8.self)
+                if matches(text) {
                     var failure = JSONParseFailure(problem: "number \(text) is out of range")
-                    (failure.line, failure.column) = position(of: index, in: data[...])
+                    (failure.line, failure.column) = position(of: index - body.startIndex, in: body)
                     return failure
                 }
                 index = end

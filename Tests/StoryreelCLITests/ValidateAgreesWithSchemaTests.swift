@@ -200,6 +200,19 @@ import Testing
         Case(name: "a negative frame rate", expectedPath: "stories[0].items[0].frameRate") {
             set(&$0, ["stories", 0, "items", 0, "frameRate"], -30)
         },
+        // A number too big for a 64-bit float: validate refuses the text, placing the number
+        // (not valid JSON, so the path is the manifest's); Python reads it as infinity, which the
+        // schema's minimums let through before its numbers had to be finite (a QA pass).
+        Case(name: "an item lasting 1e999 s", expectedPath: "manifest") {
+            set(&$0, ["stories", 0, "items", 0, "duration"], "@raw:1e999")
+        },
+        Case(name: "a frame rate of 1e999", expectedPath: "manifest") {
+            set(&$0, ["stories", 1, "items", 0, "frameRate"], "@raw:1e999")
+        },
+        Case(name: "a transition at 1e999 fps", expectedPath: "manifest") {
+            set(&$0, ["transitions", 0, "fps"], "@raw:1e999")
+        },
+        Case(name: "a manifest lasting 1e999 s", expectedPath: "manifest") { set(&$0, ["duration"], "@raw:1e999") },
         Case(name: "version 2", expectedPath: "version") { set(&$0, ["version"], 2) },
         Case(name: "version as a string", expectedPath: "version") { set(&$0, ["version"], "1") },
         Case(name: "version true", expectedPath: "version") { set(&$0, ["version"], true) },
