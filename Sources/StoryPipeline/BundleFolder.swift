@@ -47,7 +47,9 @@ public enum BundleFolder {
         if BundlePaths.isInside(resolvedOutput, input) {
             throw BundleRefusal(
                 .outputInsideInput, path: output,
-                "the bundle folder is inside the stories input \(inputRoot); choose a folder outside it")
+                (resolvedOutput == input
+                    ? "the bundle folder is the stories input \(inputRoot)"
+                    : "the bundle folder is inside the stories input \(inputRoot)") + "; choose a folder outside it")
         }
         if case .foreign(let entry) = try state(of: output), !force {
             throw BundleRefusal(

@@ -43,6 +43,16 @@ public final class BundleLock: Sendable {
     public convenience init(
         file: String, folder: String, shared: Bool = false, timeout: Double, waiting: (Int32?) -> Void = { _ in }
     ) throws {
+        try self.init(
+            file: file, folder: folder, shared: shared, timeout: timeout, waiting: waiting,
+            holder: BundleLock.holder(ofInode:))
+    }
+
+    /// As above, finding the holder of a lock with `holder` (tests stand in for `/proc/locks`).
+    convenience init(
+        file: String, folder: String, shared: Bool = false, timeout: Double, waiting: (Int32?) -> Void,
+        holder: (UInt64) -> Int32?
+    ) throws {
         let deadline = Date().addingTimeInterval(max(0, min(timeout, 1e9)))
         var announced = false
         while true {
@@ -62,7 +72,8 @@ public final class BundleLock: Sendable {
             do {
                 let locked = try Self.acquire(
                     descriptor, kind: S_IFREG, file: file, folder: folder, shared: shared, deadline: deadline,
-                    timeout: timeout, option: "--lock-timeout", announced: &announced, waiting: waiting)
+                    timeout: timeout, option: "--lock-timeout", announced: &announced, waiting: waiting,
+                    holder: holder)
                 var onDisk = stat()
                 if lstat(file, &onDisk) == 0, onDisk.st_ino == locked.st_ino, onDisk.st_dev == locked.st_dev {
                     self.init(lockedDescriptor: descriptor)
@@ -91,7 +102,7 @@ public final class BundleLock: Sendable {
         _ = try Self.acquire(
             pin.handle.descriptor, kind: S_IFDIR, file: folder, folder: folder, shared: false,
             deadline: Date().addingTimeInterval(max(0, min(timeout, 1e9))), timeout: timeout, option: option,
-            announced: &announced, waiting: waiting)
+            announced: &announced, waiting: waiting, holder: BundleLock.holder(ofInode:))
         self.init(lockedDescriptor: pin.handle.descriptor, pin: pin)
     }
 
@@ -105,10 +116,12 @@ public final class BundleLock: Sendable {
 
     /// Takes the lock (exclusive or `shared`) on open `descriptor`, which must be of `kind`
     /// (`S_IFREG`, `S_IFDIR`), waiting until `deadline`; calls `waiting` the first time it has
-    /// to wait (`announced` says whether it has). Returns the locked file's status.
+    /// to wait (`announced` says whether it has), with the pid `holder` finds. Returns the locked
+    /// file's status.
     private static func acquire(
         _ descriptor: Int32, kind: mode_t, file: String, folder: String, shared: Bool, deadline: Date,
-        timeout: Double, option: String, announced: inout Bool, waiting: (Int32?) -> Void
+        timeout: Double, option: String, announced: inout Bool, waiting: (Int32?) -> Void,
+        holder: (UInt64) -> Int32?
     ) throws -> stat {
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == kind else {
@@ -119,7 +132,12 @@ public final class BundleLock: Sendable {
                 throw Timeout(folder: folder, seconds: timeout, option: option)
             }
             if !announced {
-                waiting(BundleLock.holder(ofInode: UInt64(clamping: status.st_ino)))
+                let pid = holder(UInt64(clamping: status.st_ino))
+                // No holder listed: it may have let go between the two looks. Try once more
+                // before saying anything, so the line names the holder or is not printed (a QA
+                // pass: "waiting for the lock on ns…" without the pid, then no wait at all).
+                if pid == nil, flock(descriptor, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) == 0 { break }
+                waiting(pid ?? holder(UInt64(clamping: status.st_ino)))
                 announced = true
             }
             usleep(50_000)

@@ -13,16 +13,23 @@ public enum NameSuggestion {
         return best
     }
 
-    /// Levenshtein distance between two strings.
+    /// Edit distance between two strings: insertions, deletions, substitutions and swaps of two
+    /// neighbouring characters each count 1 (the optimal string alignment distance), so
+    /// `--widht` is one edit from `--width`, as a typing slip is.
     public static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
+        var beforePrevious: [Int] = []
         var previous = Array(0...b.count)
         for (i, left) in a.enumerated() {
             var current = [i + 1] + Array(repeating: 0, count: b.count)
             for (j, right) in b.enumerated() {
                 current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1))
+                if i > 0, j > 0, left == b[j - 1], a[i - 1] == right {
+                    current[j + 1] = min(current[j + 1], beforePrevious[j - 1] + 1)
+                }
             }
+            beforePrevious = previous
             previous = current
         }
         return previous[b.count]

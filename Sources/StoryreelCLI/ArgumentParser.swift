@@ -76,9 +76,15 @@ public struct ArgumentParser: Sendable {
             let name = String(body.prefix { $0 != "=" })
             let value = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
             if let spec = options.first(where: { $0.isNamed(name) }) { return (spec, value) }
+            if name.isEmpty { throw UsageError("'\(argument)' names no option (a lone -- ends the options)") }
             throw unknown("--" + name)
         }
         let letters = argument.dropFirst()
+        // `-json`, `-output`: a long name after one dash (ffmpeg's way) is a slip, not `-j son`
+        // or `-o utput` (a QA pass: `thumbnail CLIP -output` wrote a poster named `utput`).
+        if letters.count > 1, let spec = options.first(where: { $0.isNamed(String(letters)) }) {
+            throw UsageError("unknown option '\(argument)'; did you mean '--\(spec.name)'?")
+        }
         if letters.count >= 1, let spec = options.first(where: { $0.short == letters.first }) {
             let rest = letters.dropFirst()
             if rest.isEmpty { return (spec, nil) }
@@ -96,19 +102,31 @@ public struct ArgumentParser: Sendable {
     }
 
     /// `unknown option '--duration'; did you mean '--transition-duration'?`, and which other
-    /// commands take it when one does.
+    /// commands take it (or, when nothing here is close, the closest name they take).
     private func unknown(_ argument: String) -> UsageError {
         var message = "unknown option '\(argument)'"
-        let names = options.map { "--" + $0.name }
-        if let closest = Self.closest(to: argument, among: names) {
-            message += "; did you mean '\(closest)'?"
-        }
+        let closest = Self.closest(to: argument, among: options.map { "--" + $0.name })
+        if let closest { message += "; did you mean '\(closest)'?" }
         let name = String(argument.drop { $0 == "-" })
-        let elsewhere = otherCommands.filter { $0.options.contains(name) }.map(\.command)
-        if !elsewhere.isEmpty, argument.hasPrefix("--") || argument.count == 2 {
-            message += " ('\(argument)' is an option of \(elsewhere.joined(separator: ", ")))"
+        // `---json` where this command takes `--json` is a slip of it, not another command's.
+        guard !options.contains(where: { $0.isNamed(name) }) else { return UsageError(message) }
+        let spelled = argument.count == 2 ? argument : "--" + name
+        if argument.hasPrefix("--") || argument.count == 2, let takers = takers(of: name) {
+            message += " ('\(spelled)' is an option of \(takers))"
+        } else if closest == nil, argument.hasPrefix("--"),
+            let near = Self.closest(to: argument, among: otherCommands.flatMap { $0.options.map { "--" + $0 } }),
+            let takers = takers(of: String(near.dropFirst(2)))
+        {
+            // `inspect --widht`: thumbnail's `--width` (a QA pass: no hint at all).
+            message += " ('\(near)' is an option of \(takers))"
         }
         return UsageError(message)
+    }
+
+    /// The other commands that take the option `name`, joined with commas; nil when none does.
+    private func takers(of name: String) -> String? {
+        let commands = otherCommands.filter { $0.options.contains(name) }.map(\.command)
+        return commands.isEmpty ? nil : commands.joined(separator: ", ")
     }
 
     /// The known name closest to `typed`: ``NameSuggestion``'s pick (the same letters in another

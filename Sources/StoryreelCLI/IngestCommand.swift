@@ -61,9 +61,13 @@ public enum IngestCommand: Command {
                 "--story '\(handle)': a new story's handle may not start with '-' (a shell would read its folder's "
                     + "name as an option)")
         }
+        var console = console
+        console.quiet = arguments[quiet]
         let renderOptions = try arguments[render].map {
-            var options = try RenderCommand.renderOptions(arguments, saved: BundleSettings.saved(in: $0))
+            let saved = BundleSettings.saved(in: $0)
+            var options = try RenderCommand.renderOptions(arguments, saved: saved)
             options.lockTimeout = arguments[lockTimeout]
+            RenderCommand.warnAboutLevel(options, saved: saved, console: console)
             return options
         }
         if renderOptions == nil, let given = RenderCommand.settingsOptions.first(where: { arguments.wasGiven($0) }) {
@@ -74,8 +78,6 @@ public enum IngestCommand: Command {
             try BundleFolder.check(output: output, inputRoot: stories, force: false, takesForce: false)
         }
         let storiesToCreate = try isStoriesFolderToCreate(stories, create: arguments[create])
-        var console = console
-        console.quiet = arguments[quiet]
         var ingester = ClipIngester(
             storiesFolder: stories, handle: handle, maxDuration: arguments[maxDuration], timeout: arguments[timeout])
         ingester.lockTimeout = arguments[lockTimeout]

@@ -143,7 +143,9 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
 
     /// `text` as a whole number in the range, or nil.
     func wholeNumber(_ text: String) -> Int? {
-        guard case .wholeNumber(let range) = kind, let value = Int(text), range.contains(value) else { return nil }
+        guard case .wholeNumber(let range) = kind, let value = Self.digits(text), range.contains(value) else {
+            return nil
+        }
         return value
     }
 
@@ -151,7 +153,9 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
     func size(_ text: String) -> (width: Int, height: Int)? {
         guard case .evenSize(let sides) = kind else { return nil }
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else { return nil }
+        guard parts.count == 2, let width = Self.digits(parts[0]), let height = Self.digits(parts[1]) else {
+            return nil
+        }
         guard sides.contains(width), sides.contains(height), width % 2 == 0, height % 2 == 0 else { return nil }
         return (width, height)
     }
@@ -170,7 +174,7 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
     func shard(_ text: String) -> (index: Int, count: Int)? {
         guard case .shard(let maximumCount) = kind else { return nil }
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else { return nil }
+        guard parts.count == 2, let index = Self.digits(parts[0]), let count = Self.digits(parts[1]) else { return nil }
         guard (1...maximumCount).contains(count), (1...count).contains(index) else { return nil }
         return (index, count)
     }
@@ -183,6 +187,15 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
             let bits = Int(exactly: (number * multiplier).rounded()), range.contains(bits)
         else { return nil }
         return bits
+    }
+
+    /// `text` as a whole number written in ASCII digits only, or nil: `Int(_:)` alone also reads
+    /// a sign (`+2`, `-0`), which the README's "digits only" leaves out (a QA pass).
+    static func digits<Text: StringProtocol>(_ text: Text) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            return nil
+        }
+        return Int(text)
     }
 
     /// `text` as a decimal number (`1.5`, `-2`, `1e3`), or nil: `Double(_:)` alone also reads

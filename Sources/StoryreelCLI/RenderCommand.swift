@@ -86,11 +86,7 @@ public enum RenderCommand: Command {
         options.lockTimeout = arguments[lockTimeout]
         var console = console
         console.quiet = arguments[quiet]
-        if case .fixed(let width, let height) = (saved ?? BundleSettings()).applying(options.settings).canvas,
-            let warning = LevelLimit.warning(width: width, height: height)
-        {
-            console.warning("transitions: \(warning)")
-        }
+        warnAboutLevel(options, saved: saved, console: console)
         let waiting = console.lockWaitingNote(output)
         // `--json` silences the progress bar only: warnings and notes still go to stderr.
         var barConsole = console
@@ -102,6 +98,16 @@ public enum RenderCommand: Command {
         }
         report(summary, console: console, json: arguments[json])
         return summary.skipped.isEmpty ? .success : .dataError
+    }
+
+    /// Warns, before any work, when the canvas the bundle's settings (`saved`, with `options`
+    /// applied) fix is over the largest H.264/HEVC level picture (`render`, `ingest --render`).
+    static func warnAboutLevel(_ options: RenderOptions, saved: BundleSettings?, console: Console) {
+        if case .fixed(let width, let height) = (saved ?? BundleSettings()).applying(options.settings).canvas,
+            let warning = LevelLimit.warning(width: width, height: height)
+        {
+            console.warning("transitions: \(warning)")
+        }
     }
 
     /// The options shared by `render`, `plan` and `ingest --render`; the settings given are
@@ -116,8 +122,21 @@ public enum RenderCommand: Command {
             options.settings.clips = chosen.first?.1
         }
         let settings = (saved ?? BundleSettings()).applying(options.settings)
-        try OptionRange.checkTransitionFrames(
-            duration: settings.transitionDuration, fps: settings.fps, durationOption: "transition-duration")
+        do {
+            try OptionRange.checkTransitionFrames(
+                duration: settings.transitionDuration, fps: settings.fps, durationOption: "transition-duration")
+        } catch let error as UsageError {
+            // A value the bundle kept is named as kept, not as if given (a QA pass).
+            let kept = [
+                options.settings.transitionDuration == nil
+                    ? "--transition-duration \(OptionRange.format(settings.transitionDuration))" : nil,
+                options.settings.fps == nil ? "--fps \(OptionRange.format(settings.fps))" : nil,
+            ].compactMap { $0 }
+            guard saved != nil, !kept.isEmpty else { throw error }
+            throw UsageError(
+                error.message + " (\(kept.joined(separator: " and ")) kept from the bundle's settings; give "
+                    + (kept.count == 1 ? "it" : "them") + " to change)")
+        }
         if settings.codec == .hevc, case .fixed(let width, let height) = settings.canvas {
             do {
                 try CubeTransitionJob.checkHEVC(width: width, height: height)

@@ -53,6 +53,12 @@ public enum Storyreel {
                 console.output(overview)
                 return 0
             }
+            // `help help`, `help --version`: the overview is their help (a QA pass: "unknown command
+            // 'help'; did you mean 'help'?").
+            if ["help", "--help", "-h", "version", "--version", "-v"].contains(arguments[1]) {
+                console.output(overview)
+                return 0
+            }
             guard let command = commands.first(where: { $0.name == arguments[1] }) else {
                 return unknownCommand(arguments[1], console: console)
             }
@@ -117,7 +123,10 @@ public enum Storyreel {
     static func unknownCommand(_ name: String, console: Console) -> Int32 {
         let known = commands.map(\.name) + ["help", "version"]
         var message = "unknown command '\(name)'"
-        if let closest = ArgumentParser.closest(to: name, among: known) {
+        // `storyreel --verison`: the overview's own options come first.
+        if name.hasPrefix("-"), let closest = ArgumentParser.closest(to: name, among: ["--help", "--version"]) {
+            message = "unknown option '\(name)'; did you mean '\(closest)'?"
+        } else if let closest = ArgumentParser.closest(to: name, among: known) {
             message += "; did you mean '\(closest)'?"
         } else if name.hasPrefix("-") {
             let takers = commands.filter { command in

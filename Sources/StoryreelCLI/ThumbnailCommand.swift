@@ -63,6 +63,10 @@ public enum ThumbnailCommand: Command {
         case (.some, .some): throw UsageError("give -o or --out-dir, not both")
         case (.some, nil) where clips.count != 1:
             throw UsageError("-o takes exactly one CLIP, got \(clips.count); use --out-dir DIR for several")
+        case (nil, .some) where arguments[force]:
+            // It did nothing there: a poster folder replaces only the posters storyreel wrote (a QA pass).
+            throw UsageError(
+                "--force replaces an -o file only; --out-dir never replaces a file storyreel did not write there")
         default: break
         }
         let toStandardOutput = out == "-"

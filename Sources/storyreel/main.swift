@@ -17,8 +17,8 @@ for index in 1..<Int(CommandLine.argc) {
     let shown = Console.escaped(CommandLine.arguments.indices.contains(index) ? CommandLine.arguments[index] : "?")
     try? FileHandle.standardError.write(
         contentsOf: Data(
-            ("storyreel: error: argument \(index) ('\(shown)') is not valid UTF-8; storyreel reads file names "
-                + "as UTF-8: rename the file\n").utf8))
+            ("storyreel: error: argument \(index) ('\(shown)') is not valid UTF-8; storyreel reads its arguments "
+                + "as UTF-8 (a file name like it: rename the file)\n").utf8))
     exit(ExitCode.usage.rawValue)
 }
 exit(Storyreel.main(Array(CommandLine.arguments.dropFirst())))

@@ -40,6 +40,19 @@ import Testing
                 )
                     == warned, "\(size): \(render.stderr)")
         }
+        // ingest --render says it too, before its clips (a QA pass: the render it ran warned in
+        // silence). The clip here is garbage, so it is rejected and no render follows.
+        let upload = folder.path("upload.mp4")
+        try Data("not a clip".utf8).write(to: URL(fileURLWithPath: upload))
+        let ingest = try TestEnvironment.storyreel([
+            "ingest", upload, "--story", "ana", "--into", stories, "--render", folder.path("out"), "--size",
+            "6000x6000",
+        ])
+        #expect(ingest.status == 65, "\(ingest.stderr)")
+        #expect(
+            ingest.stderr.hasPrefix(
+                "storyreel: warning: transitions: a 6000x6000 clip is over the largest picture of any H.264 or HEVC level"
+            ), "\(ingest.stderr)")
     }
 
     /// An empty path is a usage error (64) before any work, for every path option. (The old code

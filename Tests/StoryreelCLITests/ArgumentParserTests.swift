@@ -87,6 +87,32 @@ import Testing
         }
     }
 
+    /// From a QA pass: `-json` was `-j son` and `-output` wrote a file named `utput` (exit 0), an
+    /// ffmpeg user's slip; `---json` was said to be another command's option; `--fsp` and
+    /// `--timoeut` got no hint (a swap of two letters cost 2 edits).
+    @Test func slipsOfTheDashesAndOfTheLettersAreNamed() throws {
+        #expect(throws: UsageError("unknown option '-json'; did you mean '--json'?")) { try parser.parse(["-json"]) }
+        #expect(throws: UsageError("unknown option '-output'; did you mean '--output'?")) {
+            try parser.parse(["-output"])
+        }
+        #expect(throws: UsageError("unknown option '-out'; did you mean '--output'?")) {
+            try parser.parse(["-out", "a.jpg"])
+        }
+        #expect(try parser.parse(["-oa.jpg"])[Self.output] == "a.jpg", "a value glued to -o still works")
+        #expect(throws: UsageError("unknown option '---json'; did you mean '--json'?")) {
+            try parser.parse(["---json"])
+        }
+        #expect(throws: UsageError("unknown option '--timoeut'; did you mean '--timeout'?")) {
+            try parser.parse(["--timoeut", "3"])
+        }
+        #expect(throws: UsageError("unknown option '--fsp' ('--fps' is an option of cube)")) {
+            try parser.parse(["--fsp", "3"])
+        }
+        #expect(throws: UsageError("'--=5' names no option (a lone -- ends the options)")) {
+            try parser.parse(["--=5"])
+        }
+    }
+
     @Test func aNameThatIsAWordOfAKnownNameSuggestsIt() {
         #expect(
             ArgumentParser.closest(to: "--duration", among: ["--transition-duration", "--fps", "--crf"])

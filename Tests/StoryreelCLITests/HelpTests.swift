@@ -37,6 +37,18 @@ import Testing
         #expect(extra.status == 64 && extra.stdout.isEmpty)
         #expect(
             extra.stderr == "storyreel: error: version takes no arguments, got 'extra'; usage: storyreel --version\n")
+        // From a QA pass: `help help` was "unknown command 'help'; did you mean 'help'?", and
+        // `--verison` got no hint.
+        for asked in ["help", "--help", "-h", "version", "--version"] {
+            let overview = try TestEnvironment.storyreel(["help", asked])
+            #expect(overview.status == 0 && overview.stdout == help.stdout, "help \(asked): \(overview.stderr)")
+        }
+        let typo = try TestEnvironment.storyreel(["--verison"])
+        #expect(typo.status == 64)
+        #expect(
+            typo.stderr
+                == "storyreel: error: unknown option '--verison'; did you mean '--version'? "
+                + "(see 'storyreel --help' for the commands)\n")
     }
 
     /// The example lines of `command`'s help, as a shell runs them.

@@ -40,7 +40,8 @@ import Testing
             command: "thumbnail", arguments: [clip, "-o", "OUT/poster.jpg"],
             options: ["at", "width", "height", "quality", "timeout", "jobs"], outputs: ["OUT/poster.jpg"],
             extraBadValues: [
-                "at": ["101%", "-1%", "nan%", "1000001"], "width": ["1", "8193"], "quality": ["0", "101"],
+                "at": ["101%", "-1%", "nan%", "1000001"], "width": ["1", "8193", "+360"],
+                "quality": ["0", "101", "+85"],
             ]
         ),
         Case(
@@ -53,7 +54,7 @@ import Testing
             outputs: ["OUT/cube.mp4", "OUT/frames", "OUT/s.png"],
             extraBadValues: [
                 "duration": ["0", "10.5"], "fps": ["0", "241"], "size": ["9000x2", "-2x4", "3x4", "0x0"],
-                "perspective": ["0", "0.05", "101"], "shade": ["1.01", "-0.01"], "crf": ["0", "52", "20.5"],
+                "perspective": ["0", "0.05", "101"], "shade": ["1.01", "-0.01"], "crf": ["0", "52", "20.5", "+23"],
                 "max-bitrate": ["99999", "201M", "4.5G", "auto2", "M", "none"],
                 "timeout": ["0", "86401"],
             ]),
@@ -64,9 +65,10 @@ import Testing
             ],
             outputs: ["OUT/bundle"],
             extraBadValues: [
-                "jobs": ["0", "1025"], "shard": ["0/2", "3/2", "1/1025", "1e10/1e10", "1/"],
+                // A sign is not a digit: `+2` was read as 2 (a QA pass; the README says digits only).
+                "jobs": ["0", "1025", "+2"], "shard": ["0/2", "3/2", "1/1025", "1e10/1e10", "1/", "+1/3", "1/+3"],
                 "transition-duration": ["0", "11"], "lock-timeout": ["86401", "-0.5"], "crf": ["0", "52", "20.5"],
-                "max-bitrate": ["99999", "201M", "4.5G", "auto2", "M"], "size": ["automatic", "9000x2"],
+                "max-bitrate": ["99999", "201M", "4.5G", "auto2", "M"], "size": ["automatic", "9000x2", "+360x+640"],
             ]),
         Case(
             command: "plan", arguments: [stories, "--json"],

@@ -66,6 +66,15 @@ import Testing
         #expect(canvas(after) == [360, 640])
         #expect(after.transitions.count == 3)
         #expect(after.transitions.allSatisfy { $0.fps == 24 })
+        // A value that fails with a kept one is named as kept, not as if given (a QA pass).
+        let tooLong = try TestEnvironment.storyreel([
+            "render", fixture.stories, "-o", fixture.folder.path("reel"), "--transition-duration", "0.01",
+        ])
+        #expect(tooLong.status == 64)
+        #expect(
+            tooLong.stderr.hasPrefix(
+                "storyreel: error: --transition-duration × --fps must make 1 to 1000 frames, got round(0.01 × 24) = 0 "
+                    + "(--fps 24 kept from the bundle's settings; give it to change)"), "\(tooLong.stderr)")
     }
 
     /// From the QA pass: `--reference` was not kept, so the next plain render (or `ingest

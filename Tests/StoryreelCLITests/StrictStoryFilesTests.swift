@@ -82,7 +82,7 @@ import Testing
         for (text, reason) in [
             (
                 #"{"displayName": "Chloe", "order": 1e400}"#,
-                "story.json is not valid JSON (number 1e400 is out of range)"
+                "story.json is not valid JSON (number 1e400 is out of range at line 1, column 35)"
             ),
             (
                 "{\"displayName\": \"Chloe\",\n  order: 1}",

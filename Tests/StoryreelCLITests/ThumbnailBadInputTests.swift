@@ -122,6 +122,10 @@ import Testing
             ([goodClip, "-o", out, "--width", "0"], "--width"),
             ([goodClip, "-o", out, "--widht", "90"], "did you mean '--width'?"),
             ([goodClip, "-o", out, "--timeout", "-3"], "--timeout"),
+            // It was taken in silence and did nothing there (a QA pass).
+            ([goodClip, "--out-dir", outputs.path("posters"), "--force"], "--force replaces an -o file only"),
+            // `-output` wrote a poster named `utput` and exited 0 (a QA pass).
+            ([goodClip, "-output"], "unknown option '-output'; did you mean '--output'?"),
         ]
         for (arguments, message) in cases {
             let result = try thumbnail(arguments)
