@@ -25,6 +25,9 @@ public final class OutputFile {
     private var finished = false
     /// The finished file takes its name only when nothing has it.
     private let exclusively: Bool
+    /// ``finish()`` leaves the finished file under its temporary name, for ``takeName()``: a
+    /// command writing several outputs names them together once all are written.
+    public var defersNaming = false
 
     /// Creates the temporary file for `path` (in `stagingFolder` when given, else next to
     /// `path`). The container is QuickTime for a `.mov` path and MP4 otherwise. Throws
@@ -126,8 +129,19 @@ public final class OutputFile {
         }
         try ffmpegCheck(av_write_trailer(context), "cannot finish writing the file", kind: .ioFailure, path: path)
         try ffmpegCheck(avio_closep(&context.pointee.pb), "cannot close the file", kind: .ioFailure, path: path)
-        try staged.commit(exclusively: exclusively)
         finished = true
+        if defersNaming {
+            try staged.finish()
+        } else {
+            try staged.commit(exclusively: exclusively)
+        }
+    }
+
+    /// Gives the file ``finish()`` finished with ``defersNaming`` its name (as ``finish()``
+    /// does otherwise).
+    public func takeName() throws {
+        guard finished else { throw MediaError(.ioFailure, path: path, "the file is not finished") }
+        try staged.commit(exclusively: exclusively)
     }
 
     /// MKTAG: a four-character code as FFmpeg stores it (first character in the low byte).

@@ -106,6 +106,18 @@ public final class VideoClipWriter {
     /// The path of the finished clip.
     public var path: String { output.path }
 
+    /// When true, finishing leaves the clip under its temporary name until ``takeName()``, so a
+    /// command writing other outputs too can name them all once all are written (`cube -o` with
+    /// `--filmstrip`: a filmstrip put in place before the clip failed on a full disk was removed
+    /// with it, and the file it had replaced was lost).
+    public var defersNaming: Bool {
+        get { output.defersNaming }
+        set { output.defersNaming = newValue }
+    }
+
+    /// Gives the clip finished with ``defersNaming`` its name.
+    public func takeName() throws { try output.takeName() }
+
     /// Draws one yuv420p picture in place: given each plane's first byte and stride (luma at the
     /// clip's size, blue then red chroma at half its width and height), it writes every byte of
     /// every plane, as BT.709 limited-range values.

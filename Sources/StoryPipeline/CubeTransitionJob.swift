@@ -256,8 +256,10 @@ public struct CubeTransitionJob: Sendable {
         // The frames take their names only once everything else is written, so a run that fails
         // or is interrupted before then leaves an earlier run's frames as they were.
         var stagedFrames: [StagedFile] = []
+        var stagedFilmstrip: StagedFile?
+        var writer: VideoClipWriter?
         do {
-            let writer = try outputs.videoPath.map {
+            writer = try outputs.videoPath.map {
                 try VideoClipWriter(
                     path: $0,
                     settings: VideoEncoder.Settings(
@@ -266,6 +268,7 @@ public struct CubeTransitionJob: Sendable {
                         maxBitrate: maxBitrate),
                     expectedFrameCount: frameCount, exclusively: outputs.exclusively)
             }
+            writer?.defersNaming = true
             let planarRenderer = try writer.map { _ in try makePlanarRenderer(faces: faces, spec: spec) }
             let framesDirectory = outputs.framesDirectory
             let frameEncoder = try framesDirectory.map { folder in
@@ -301,11 +304,10 @@ public struct CubeTransitionJob: Sendable {
                     progress(index + 1, frameCount)
                 }
                 if let filmstrip, let filmstripPath = outputs.filmstripPath {
-                    created.willWrite(filmstripPath)
-                    try AtomicFile.write(
-                        try MediaError.naming(filmstripPath) { try filmstrip.pngData() }, to: filmstripPath,
-                        exclusively: outputs.exclusively)
-                    created.add(filmstripPath)
+                    let staged = try StagedFile(for: filmstripPath, replacing: !outputs.exclusively)
+                    try staged.append(try MediaError.naming(filmstripPath) { try filmstrip.pngData() })
+                    try staged.finish()
+                    stagedFilmstrip = staged
                 }
             }
             if let writer, let planarRenderer {
@@ -317,7 +319,6 @@ public struct CubeTransitionJob: Sendable {
                         try append(Self.drawing(frame: index, with: planarRenderer))
                     }
                 })
-                created.add(writer.path)
             }
         } catch {
             // The staged frames go first (their temporary files), so the folders made for them
@@ -331,6 +332,14 @@ public struct CubeTransitionJob: Sendable {
         // and with them the earlier run's frames of the same names.
         try InterruptCleanup.deferringInterrupts {
             do {
+                if let writer {
+                    try writer.takeName()
+                    created.add(writer.path)
+                }
+                if let stagedFilmstrip {
+                    try stagedFilmstrip.commit(exclusively: outputs.exclusively)
+                    created.add(stagedFilmstrip.path)
+                }
                 if outputs.framesDirectory != nil { try framesPlanned(frameCount) }
                 for frame in stagedFrames {
                     try frame.commit()

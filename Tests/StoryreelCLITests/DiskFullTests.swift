@@ -51,6 +51,35 @@ import Testing
         #expect(leftovers().isEmpty, "\(leftovers())")
     }
 
+    /// From a QA pass: the filmstrip took its name before the clip was finished, so a clip that
+    /// failed on a full disk took the new filmstrip away with it, and the file it had replaced
+    /// (an earlier run's, or with `--force` someone's own) was gone. Every output now takes its
+    /// name only once all are written.
+    @Test func aFailedCubeLeavesTheFilesAtItsOutputsAsTheyWere() throws {
+        let clip = outputs.path("cube.mp4")
+        let strip = outputs.path("strip.png")
+        for force in [false, true] {
+            if force {
+                try Data(repeating: 7, count: 5000).write(to: URL(fileURLWithPath: strip))  // someone's own file
+            } else {
+                let earlier = try TestEnvironment.storyreel([
+                    "cube", HostileFiles.goodClip, HostileFiles.otherClip, "--size", "180x320", "--filmstrip", strip,
+                ])
+                #expect(earlier.status == 0, "\(earlier.stderr)")
+            }
+            let before = try Data(contentsOf: URL(fileURLWithPath: strip))
+            // The filmstrip (about 45 KB) fits under the limit, the 4 s clip (about 140 KB) does not.
+            let outcome = try LimitedRun.storyreel(
+                [
+                    "cube", HostileFiles.otherClip, HostileFiles.goodClip, "--size", "180x320", "--duration", "4", "-o",
+                    clip, "--filmstrip", strip,
+                ] + (force ? ["--force"] : []), fileSizeKiB: 100)
+            expectFullDiskFailure(outcome, naming: clip)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: strip)) == before, "force \(force): the file at strip.png")
+            #expect(leftovers() == ["strip.png"], "\(leftovers())")
+        }
+    }
+
     @Test func cubeFramesThatDoNotFitLeaveNothing() throws {
         let frames = outputs.path("frames")
         let outcome = try LimitedRun.storyreel(
