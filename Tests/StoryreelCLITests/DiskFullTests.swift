@@ -75,7 +75,8 @@ import Testing
                     clip, "--filmstrip", strip,
                 ] + (force ? ["--force"] : []), fileSizeKiB: 100)
             expectFullDiskFailure(outcome, naming: clip)
-            #expect(try Data(contentsOf: URL(fileURLWithPath: strip)) == before, "force \(force): the file at strip.png")
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: strip)) == before, "force \(force): the file at strip.png")
             #expect(leftovers() == ["strip.png"], "\(leftovers())")
         }
     }
