@@ -52,6 +52,8 @@ public final class BundleLedger: Sendable {
     private let fileName: String
     private let entries: Mutex<[String: Entry]>
     private let mergedFiles: [String]
+    /// The outputs some ledger file on disk holds: those read, and those of each save.
+    private let saved: Mutex<Set<String>>
     /// The outputs being made now, with the hash a clip copy is known by (nil for the others):
     /// see ``willMake(_:)``.
     private let inFlight = Mutex<[String: String?]>([:])
@@ -74,7 +76,18 @@ public final class BundleLedger: Sendable {
             merged.merge(entries.filter { BundlePaths.isLedgerPath($0.key) }) { kept, _ in kept }
         }
         entries = Mutex(merged)
+        saved = Mutex(Set(merged.keys))
         mergedFiles = names
+    }
+
+    /// After a save that failed (a full disk): removes the outputs recorded since the last save
+    /// that are still as written, and returns how many. Kept, they would be in no ledger file,
+    /// and no `--prune` would ever remove them (a QA pass: a transition finished by a re-render
+    /// at another `--crf` that a full disk stopped stayed in the bundle for good).
+    @discardableResult
+    public func removeUnsaved() -> Int {
+        let unsaved = recorded.subtracting(saved.withLock { $0 })
+        return unsaved.sorted().filter { removeIfUnchanged($0) }.count
     }
 
     /// What `relative` holds now. A file whose size matches but whose mtime does not (copied
@@ -267,6 +280,7 @@ public final class BundleLedger: Sendable {
         if (try? RegularFile.contents(of: path, maxSize: BundleLedger.maximumFileSize)) != data {
             try AtomicFile.write(data, to: path)
         }
+        saved.withLock { $0.formUnion(snapshot.keys) }
         guard fileName == "ledger.json" else { return }
         for name in mergedFiles where name != fileName {
             unlink(BundlePaths.join(folder, name))

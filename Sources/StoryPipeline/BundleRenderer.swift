@@ -214,7 +214,7 @@ public struct BundleRenderer: Sendable {
             summary.warnings.append(warning)
         }
         if let failure = run.outputFailure {
-            try? ledger.save()
+            try? Self.save(ledger)
             throw failure
         }
         let manifestPath = BundlePaths.join(output, BundlePaths.manifest)
@@ -263,6 +263,18 @@ public struct BundleRenderer: Sendable {
             run, summary: &summary, skipped: skipped, started: started, ledger: nil, settings: nil)
     }
 
+    /// Saves `ledger`; when it cannot be saved (a full disk), removes the outputs this run
+    /// recorded since its last save before rethrowing, so that each output is recorded or
+    /// removed, never left in place in no ledger.
+    private static func save(_ ledger: BundleLedger) throws {
+        do {
+            try ledger.save()
+        } catch {
+            ledger.removeUnsaved()
+            throw error
+        }
+    }
+
     /// Fills in the summary and saves the ledger (nil: saved already); rethrows the first output
     /// failure; then saves the run's settings over the ones it read (a shard's; a full render
     /// saves them just before its manifest, and passes nil). They are saved once every output and the ledger are
@@ -273,7 +285,7 @@ public struct BundleRenderer: Sendable {
         _ run: UnitRun, summary: inout RenderSummary, skipped: [SkippedEntry], started: Date, ledger: BundleLedger?,
         settings: (run: BundleSettings, saved: BundleSettings?)?
     ) throws -> RenderSummary {
-        try ledger?.save()
+        if let ledger { try Self.save(ledger) }
         if let failure = run.outputFailure { throw failure }
         if let settings { try settings.run.save(in: output, over: settings.saved) }
         summary.isShard = options.shard != nil
@@ -314,7 +326,7 @@ public struct BundleRenderer: Sendable {
     ) throws -> Bool {
         try setAside(relative, ifChanged: state, ledger: ledger, summary: &summary)
         try ledger.willWrite(relative, data: bytes)
-        try ledger.save()
+        try Self.save(ledger)
         do {
             try AtomicFile.write(
                 bytes, to: BundlePaths.join(output, relative),

@@ -31,4 +31,39 @@ import Testing
         let validate = try TestEnvironment.storyreel(["validate", "\(out)/manifest.json"])
         #expect(validate.status == 0, "\(validate.stderr)")
     }
+
+    /// From a QA pass: a re-render at another `--crf` that a full disk stopped when it saved its
+    /// ledger left the transitions it had finished in no ledger, so no `--prune` ever removed
+    /// them. A ledger that cannot be saved (here a folder at its name, as a full disk refuses
+    /// the file) now has the run remove what it recorded since the last save.
+    @Test func outputsALedgerCouldNotRecordAreRemoved() throws {
+        let fixture = try BundleFixture()
+        let out = fixture.folder.path("reel")
+        let (first, _) = try fixture.render(into: "reel", ["--crf", "20"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let ledger = "\(out)/.storyreel/ledger.json"
+        let earlier = try Data(contentsOf: URL(fileURLWithPath: ledger))
+        try FileManager.default.removeItem(atPath: ledger)
+        try FileManager.default.createDirectory(atPath: ledger, withIntermediateDirectories: false)
+        let before = Set(fixture.outputs("reel"))
+        let (failed, _) = try fixture.render(into: "reel", ["--crf", "30"])
+        #expect([73, 74].contains(failed.status), "\(failed.status): \(failed.stderr)")
+        #expect(failed.stderr.contains("ledger.json"), "\(failed.stderr)")
+        let strays = Set(fixture.outputs("reel")).subtracting(before)
+        #expect(strays.isEmpty, "outputs in no ledger: \(strays.sorted())")
+        // The ledger back as it was: a plain render with --prune leaves exactly what plays.
+        try FileManager.default.removeItem(atPath: ledger)
+        try earlier.write(to: URL(fileURLWithPath: ledger))
+        let (pruned, _) = try fixture.render(into: "reel", ["--prune"])
+        #expect(pruned.status == 0, "\(pruned.stderr)")
+        let manifest = try fixture.manifest("reel")
+        let referenced = Set(
+            manifest.stories.flatMap { story in
+                story.items.flatMap {
+                    [$0.src, $0.poster, $0.thumbnail, $0.firstFrame, $0.lastFrame].compactMap { $0 }
+                }
+                    + [story.user.avatar].compactMap { $0 }
+            } + manifest.transitions.map(\.src))
+        #expect(Set(fixture.outputs("reel")) == referenced)
+    }
 }
