@@ -91,19 +91,31 @@ public final class BundleLock: Sendable {
     /// Takes the lock on the folder itself (`flock` on its descriptor), for a folder of the
     /// user's where storyreel keeps no lock file (`thumbnail --out-dir`, `cube --frames-dir`),
     /// and pins it (``FolderPin``) while it is held: what is written there goes into the folder
-    /// locked, even if a symlink takes its name meanwhile.
+    /// locked, even if a symlink takes its name meanwhile. A folder removed while this run waited
+    /// for it is made again by `remake` (the caller's, which knows it made it) and locked anew.
     /// A ``Timeout`` names `option`, the command's option for `timeout`.
     public convenience init(
         folderItself folder: String, timeout: Double, option: String = "--lock-timeout",
-        waiting: (Int32?) -> Void = { _ in }
+        waiting: (Int32?) -> Void = { _ in }, remake: () throws -> Void = {}
     ) throws {
-        let pin = try FolderPin(path: folder)
+        let deadline = Date().addingTimeInterval(max(0, min(timeout, 1e9)))
         var announced = false
-        _ = try Self.acquire(
-            pin.handle.descriptor, kind: S_IFDIR, file: folder, folder: folder, shared: false,
-            deadline: Date().addingTimeInterval(max(0, min(timeout, 1e9))), timeout: timeout, option: option,
-            announced: &announced, waiting: waiting, holder: BundleLock.holder(ofInode:))
-        self.init(lockedDescriptor: pin.handle.descriptor, pin: pin)
+        while true {
+            let pin = try FolderPin(path: folder)
+            _ = try Self.acquire(
+                pin.handle.descriptor, kind: S_IFDIR, file: folder, folder: folder, shared: false,
+                deadline: deadline, timeout: timeout, option: option, announced: &announced, waiting: waiting,
+                holder: BundleLock.holder(ofInode:))
+            // The folder was removed while this run waited (the run holding it had made it and,
+            // writing nothing into it, took it away again): `remake` makes it anew, and it is
+            // locked again (a QA pass: the waiting run failed, 73, "No such file or directory").
+            var status = stat()
+            guard fstat(pin.handle.descriptor, &status) == 0, status.st_nlink == 0 else {
+                self.init(lockedDescriptor: pin.handle.descriptor, pin: pin)
+                return
+            }
+            try remake()
+        }
     }
 
     /// Holds the lock already taken on `descriptor` until deinit. With a `pin`, the descriptor

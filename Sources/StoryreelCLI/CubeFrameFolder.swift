@@ -35,13 +35,15 @@ struct CubeFrameFolder {
         self.path = path
         var created = CreatedOutputs()
         try created.createFolder(path)
-        self.created = created
         do {
-            lock = try BundleLock(folderItself: path, timeout: lockTimeout, option: "--timeout", waiting: waiting)
+            lock = try BundleLock(
+                folderItself: path, timeout: lockTimeout, option: "--timeout", waiting: waiting,
+                remake: { try created.createFolder(path) })
         } catch {
             created.removeAll()
             throw error
         }
+        self.created = created
         TemporaryFile.removeStale(in: path)
     }
 

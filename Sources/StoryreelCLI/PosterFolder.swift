@@ -60,10 +60,12 @@ final class PosterFolder: Sendable {
     /// to `waiting` once when it has to wait), and reads its record. Throws `.cannotCreateOutput`
     /// (73) when the folder cannot be written into, or when the record is there but is not one
     /// storyreel can read (hand-edited, cut short): writing a new one would forget every poster
-    /// it names, which would then be refused for good.
-    init(path: String, timeout: Double, waiting: (Int32?) -> Void) throws {
+    /// it names, which would then be refused for good. A folder removed while this run waited
+    /// (by the run that made it and wrote nothing) is made again by `remake`.
+    init(path: String, timeout: Double, waiting: (Int32?) -> Void, remake: () throws -> Void = {}) throws {
         self.path = path
-        lock = try BundleLock(folderItself: path, timeout: timeout, option: "--timeout", waiting: waiting)
+        lock = try BundleLock(
+            folderItself: path, timeout: timeout, option: "--timeout", waiting: waiting, remake: remake)
         // Every poster goes through the journal in the folder: one the run may not write into
         // (another user's, a read-only mount) is said once, before any clip is decoded (each
         // clip failed with the journal's own line, one line per clip).

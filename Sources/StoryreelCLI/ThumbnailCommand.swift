@@ -85,8 +85,8 @@ public enum ThumbnailCommand: Command {
             do {
                 try created.createFolder(outDirectory)
                 posterFolder = try PosterFolder(
-                    path: outDirectory, timeout: timeout,
-                    waiting: console.lockWaitingNote(outDirectory))
+                    path: outDirectory, timeout: timeout, waiting: console.lockWaitingNote(outDirectory),
+                    remake: { try created.createFolder(outDirectory) })
             } catch {
                 created.removeAll()
                 console.error("\(error)")

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import StoryreelTestSupport
 import Synchronization
@@ -42,5 +43,40 @@ import Testing
         }
         #expect(lines == [getpid()])
         _ = first
+    }
+}
+
+/// A folder locked with `folderItself` (`thumbnail --out-dir`, `cube --frames-dir`) that the run
+/// holding it removes while another waits (it made the folder and wrote nothing into it) is made
+/// again by the waiter, which locks that one. From a QA pass: the waiting run locked the removed
+/// folder and failed, 73, "No such file or directory".
+@Suite struct BundleLockRemovedFolderTests {
+    @Test func aFolderRemovedWhileWaitingIsMadeAgainAndLocked() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("posters")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        let first = Mutex<BundleLock?>(try BundleLock(folderItself: path, timeout: 0))
+        let remade = Mutex(0)
+        let waiter = Mutex<BundleLock?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let lock = try? BundleLock(
+                folderItself: path, timeout: 20,
+                remake: {
+                    remade.withLock { $0 += 1 }
+                    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+                })
+            waiter.withLock { $0 = lock }
+            done.signal()
+        }
+        Thread.sleep(forTimeInterval: 0.3)  // the waiter waits on the first folder
+        try FileManager.default.removeItem(atPath: path)
+        first.withLock { $0 = nil }
+        #expect(done.wait(timeout: .now() + 20) == .success)
+        #expect(waiter.withLock { $0 } != nil, "the waiter went on")
+        #expect(remade.withLock { $0 } == 1)
+        #expect(FileManager.default.fileExists(atPath: path))
+        // The folder at the path is the one locked.
+        #expect(try TestEnvironment.run("/usr/bin/flock", ["-n", path, "true"]).status != 0)
     }
 }
