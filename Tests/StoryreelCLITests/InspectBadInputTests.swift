@@ -233,6 +233,34 @@ import Testing
                 + "very large files\n", "\(result.stderr)")
     }
 
+    /// From a QA pass: a 4 MB upload whose edit list held 300,000 edits of 3 ms took 2 GB and
+    /// 10 s to inspect (FFmpeg's demuxer expands each edit into index entries), and as much in
+    /// every command. An edit list of more than 10,000 entries is refused before FFmpeg reads it.
+    @Test func anEditListOfMoreThan10000EntriesIsRefused() throws {
+        func box(_ type: String, _ body: Data) -> Data {
+            var size = UInt32(8 + body.count).bigEndian
+            return Data(bytes: &size, count: 4) + Data(type.utf8) + body
+        }
+        func clip(edits: UInt32) -> Data {
+            var count = edits.bigEndian
+            let entry = Data([0, 0, 0, 100, 0, 0, 0, 0, 0, 1, 0, 0])  // 100 ticks from 0, rate 1
+            let header = Data(count: 4) + Data(bytes: &count, count: 4)  // version and flags, entry count
+            let elst = box("elst", header + Data((0..<Int(edits)).flatMap { _ in entry }))
+            return box("ftyp", Data("isom\0\0\u{2}\0isom".utf8)) + box("moov", box("trak", box("edts", elst)))
+                + box("mdat", Data(count: 16))
+        }
+        let many = try folder.write("edits.mp4", clip(edits: 10_001))
+        let result = try inspect([many])
+        #expect(result.status == 65)
+        #expect(
+            result.stderr
+                == "storyreel: error: \(many): its edit list (elst) has 10001 entries, more than the 10000 storyreel "
+                + "reads (a real clip has a few; each costs memory when the index is read)\n")
+        let allowed = try folder.write("allowed.mp4", clip(edits: 10_000))
+        #expect(try !inspect([allowed]).stderr.contains("edit list"))
+        #expect(try inspect([TestEnvironment.sample("edit-list.mp4")]).status == 0)
+    }
+
     @Test func badFlagsAreUsageErrors() throws {
         let unknown = try inspect(["--jsn", goodClip])
         #expect(unknown.status == 64)
