@@ -90,33 +90,103 @@ struct ContainerSniffer {
                 .invalidMedia, path: path,
                 "the moov atom (the index) is cut short: the file is truncated or still uploading")
         }
-        if let moov = findings.moov, let edits = try largestEditList(in: file, moov: moov), edits > maximumEdits {
-            throw MediaError(
-                .invalidMedia, path: path,
-                "its edit list (elst) has \(edits) entries, more than the \(maximumEdits) storyreel reads "
-                    + "(a real clip has a few; each costs memory when the index is read)")
+        if let moov = findings.moov {
+            for track in try editedTracks(in: file, moov: moov) {
+                if let problem = editListProblem(edits: track.edits, keyframeGap: track.keyframeGap) {
+                    throw MediaError(.invalidMedia, path: path, problem)
+                }
+            }
         }
         return findings
     }
 
-    /// The largest entry count of the edit lists (`moov/trak/edts/elst`) in the `moov` atom
-    /// whose children lie from `start` to `end`, read from the atoms' headers; nil when it has none.
-    private static func largestEditList(in file: RegularFile, moov: (start: UInt64, end: UInt64)) throws -> UInt64? {
-        var largest: UInt64?
-        for track in try children(of: moov, in: file) where track.type == "trak" {
-            for edits in try children(of: track.body, in: file) where edits.type == "edts" {
-                for list in try children(of: edits.body, in: file) where list.type == "elst" {
-                    // Version and flags (4 bytes), then the entry count (4 bytes).
-                    guard list.body.end - list.body.start >= 8 else { continue }
-                    try file.seek(to: list.body.start + 4)
-                    let count = [UInt8](try file.read(upTo: 4))
-                    guard count.count == 4 else { continue }
-                    let entries = count.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-                    largest = max(largest ?? 0, entries)
-                }
-            }
+    /// The largest index FFmpeg is let to build from an edit list, in entries: about 145 bytes
+    /// each in storyreel (150 MB), where it builds up to edits × the longest run of frames
+    /// between keyframes (each edit from the keyframe before its start).
+    static let maximumEditExpansion: UInt64 = 1_000_000
+
+    /// Why an edit list of `edits` entries over keyframes up to `keyframeGap` frames apart is
+    /// refused, or nil. A QA pass: 3,000 edits into a clip with one keyframe a minute took 763 MB
+    /// (ffprobe: 178 MB); 300,000 edits of 3 ms into a 3 s clip took 2 GB and 10 s.
+    static func editListProblem(edits: UInt64, keyframeGap: UInt64) -> String? {
+        if edits > maximumEdits {
+            return "its edit list (elst) has \(edits) entries, more than the \(maximumEdits) storyreel reads "
+                + "(a real clip has a few; each costs memory when the index is read)"
         }
-        return largest
+        let (expansion, overflow) = edits.multipliedReportingOverflow(by: max(1, keyframeGap))
+        guard overflow || expansion > maximumEditExpansion else { return nil }
+        return "its edit list (elst) has \(edits) entries over keyframes up to \(keyframeGap) frames apart, "
+            + "which FFmpeg would expand into more than \(maximumEditExpansion) index entries"
+    }
+
+    /// For each track with an edit list (`moov/trak/edts/elst`) in the `moov` atom whose children
+    /// lie from `start` to `end`: its entry count, and the longest run of frames from one
+    /// keyframe to the next (`stss`; 1 when every frame is a keyframe), read from the atoms.
+    private static func editedTracks(in file: RegularFile, moov: (start: UInt64, end: UInt64)) throws -> [(
+        edits: UInt64, keyframeGap: UInt64
+    )] {
+        var tracks: [(edits: UInt64, keyframeGap: UInt64)] = []
+        for track in try children(of: moov, in: file) where track.type == "trak" {
+            let parts = try children(of: track.body, in: file)
+            var edits: UInt64 = 0
+            for list in try parts.filter({ $0.type == "edts" }).flatMap({ try children(of: $0.body, in: file) })
+            where list.type == "elst" {
+                edits = max(edits, try field(at: 4, of: list.body, in: file) ?? 0)  // after version and flags
+            }
+            guard edits > 1 else { continue }
+            let table = try descend(parts, ["mdia", "minf", "stbl"], in: file)
+            // stsz: version and flags, a constant size, then the sample count.
+            let samples = try table.first { $0.type == "stsz" }.flatMap { try field(at: 8, of: $0.body, in: file) } ?? 0
+            let gap = try table.first { $0.type == "stss" }.map { try keyframeGap(of: $0.body, samples: samples, in: file) }
+            tracks.append((edits, gap ?? 1))
+        }
+        return tracks
+    }
+
+    /// The children of the atoms at `path` below `atoms` (the first of each type).
+    private static func descend(
+        _ atoms: [(type: String, body: (start: UInt64, end: UInt64))], _ path: [String], in file: RegularFile
+    ) throws -> [(type: String, body: (start: UInt64, end: UInt64))] {
+        var level = atoms
+        for type in path {
+            guard let atom = level.first(where: { $0.type == type }) else { return [] }
+            level = try children(of: atom.body, in: file)
+        }
+        return level
+    }
+
+    /// The longest run of frames from one keyframe to the next (or to the end, of `samples`) in
+    /// the sync sample table `body`; `samples` when the table is cut short or over 1,000,000
+    /// entries (4 MB, read at once).
+    private static func keyframeGap(of body: (start: UInt64, end: UInt64), samples: UInt64, in file: RegularFile)
+        throws -> UInt64
+    {
+        guard let count = try field(at: 4, of: body, in: file), count <= 1_000_000,
+            body.end - body.start >= 8 + count * 4
+        else { return max(1, samples) }
+        try file.seek(to: body.start + 8)
+        let bytes = [UInt8](try file.read(upTo: Int(count) * 4))
+        guard UInt64(bytes.count) == count * 4 else { return max(1, samples) }
+        var previous: UInt64 = 1
+        var gap: UInt64 = 0
+        for index in 0..<Int(count) {
+            let sample = bytes[index * 4..<index * 4 + 4].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            if sample > previous { gap = max(gap, sample - previous) }
+            previous = max(previous, sample)
+        }
+        if samples > previous { gap = max(gap, samples - previous + 1) }
+        return max(1, gap)
+    }
+
+    /// The 32-bit big-endian field `offset` bytes into `body`, or nil when the body is shorter.
+    private static func field(at offset: UInt64, of body: (start: UInt64, end: UInt64), in file: RegularFile)
+        throws -> UInt64?
+    {
+        guard body.end - body.start >= offset + 4 else { return nil }
+        try file.seek(to: body.start + offset)
+        let bytes = [UInt8](try file.read(upTo: 4))
+        guard bytes.count == 4 else { return nil }
+        return bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     }
 
     /// The atoms from `range.start` to `range.end` (at most 4096 of them): each one's type and

@@ -241,13 +241,24 @@ import Testing
             var size = UInt32(8 + body.count).bigEndian
             return Data(bytes: &size, count: 4) + Data(type.utf8) + body
         }
-        func clip(edits: UInt32) -> Data {
-            var count = edits.bigEndian
+        func word(_ value: UInt32) -> Data { withUnsafeBytes(of: value.bigEndian) { Data($0) } }
+        /// A clip whose track has `edits` edits and, when `frames` is given, that many frames
+        /// with a keyframe only at the start (`stsz` and `stss`).
+        func clip(edits: UInt32, frames: UInt32? = nil) -> Data {
             let entry = Data([0, 0, 0, 100, 0, 0, 0, 0, 0, 1, 0, 0])  // 100 ticks from 0, rate 1
-            let header = Data(count: 4) + Data(bytes: &count, count: 4)  // version and flags, entry count
-            let elst = box("elst", header + Data((0..<Int(edits)).flatMap { _ in entry }))
-            return box("ftyp", Data("isom\0\0\u{2}\0isom".utf8)) + box("moov", box("trak", box("edts", elst)))
-                + box("mdat", Data(count: 16))
+            let elst = box("elst", word(0) + word(edits) + Data((0..<Int(edits)).flatMap { _ in entry }))
+            let table = frames.map { frames in
+                box(
+                    "mdia",
+                    box(
+                        "minf",
+                        box(
+                            "stbl",
+                            box("stsz", word(0) + word(100) + word(frames)) + box("stss", word(0) + word(1) + word(1))))
+                )
+            }
+            return box("ftyp", Data("isom\0\0\u{2}\0isom".utf8))
+                + box("moov", box("trak", box("edts", elst) + (table ?? Data()))) + box("mdat", Data(count: 16))
         }
         let many = try folder.write("edits.mp4", clip(edits: 10_001))
         let result = try inspect([many])
@@ -258,6 +269,16 @@ import Testing
                 + "reads (a real clip has a few; each costs memory when the index is read)\n")
         let allowed = try folder.write("allowed.mp4", clip(edits: 10_000))
         #expect(try !inspect([allowed]).stderr.contains("edit list"))
+        // Fewer edits over a long run of frames without a keyframe cost as much: each edit is
+        // expanded from the keyframe before it (3,000 into a clip with a keyframe a minute took
+        // 763 MB). 5,000 × 300 frames is over the 1,000,000 index entries allowed; 3,000 is not.
+        let longRun = try folder.write("long-run.mp4", clip(edits: 5_000, frames: 300))
+        #expect(
+            try inspect([longRun]).stderr
+                == "storyreel: error: \(longRun): its edit list (elst) has 5000 entries over keyframes up to 300 "
+                + "frames apart, which FFmpeg would expand into more than 1000000 index entries\n")
+        let shorterRun = try folder.write("shorter-run.mp4", clip(edits: 3_000, frames: 300))
+        #expect(try !inspect([shorterRun]).stderr.contains("edit list"))
         #expect(try inspect([TestEnvironment.sample("edit-list.mp4")]).status == 0)
     }
 
