@@ -137,7 +137,9 @@ struct ContainerSniffer {
             let table = try descend(parts, ["mdia", "minf", "stbl"], in: file)
             // stsz: version and flags, a constant size, then the sample count.
             let samples = try table.first { $0.type == "stsz" }.flatMap { try field(at: 8, of: $0.body, in: file) } ?? 0
-            let gap = try table.first { $0.type == "stss" }.map { try keyframeGap(of: $0.body, samples: samples, in: file) }
+            let gap = try table.first { $0.type == "stss" }.map {
+                try keyframeGap(of: $0.body, samples: samples, in: file)
+            }
             tracks.append((edits, gap ?? 1))
         }
         return tracks
