@@ -65,6 +65,9 @@ public final class ClipFrameSource {
         if video.codedSize.width <= 0 || video.codedSize.height <= 0 {
             // MPEG-4 Part 2 and H.263: the demuxer leaves the size to the stream's own headers.
             try ClipProbe.completeVideoDetails(of: file)
+        } else {
+            // H.264 and HEVC: the bitstream's size, should the sample description say another.
+            try ClipProbe.takeBitstreamSize(of: file, stream: video)
         }
         let (width, height) = video.codedSize
         guard width > 0, height > 0 else { throw MediaError(.invalidMedia, path: path, "the video has no size") }

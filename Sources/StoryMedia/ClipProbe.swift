@@ -190,6 +190,7 @@ public enum ClipProbe {
             guard let parser else { break }
             parser.parse(packet)
             packetsRead += 1
+            takeSize(from: parser, into: video)
             fill(format: parser.pixelFormat, profile: nil, size: parser.size)
             if parameters.pointee.format >= 0 && !lacksSize(video) { break }
         }
@@ -206,6 +207,39 @@ public enum ClipProbe {
         }
         if parameters.pointee.color_space == AVCOL_SPC_UNSPECIFIED { parameters.pointee.color_space = colour.space }
         if parameters.pointee.color_range == AVCOL_RANGE_UNSPECIFIED { parameters.pointee.color_range = colour.range }
+    }
+
+    /// Puts the picture size the H.264/HEVC `parser` read from the bitstream into `stream`'s
+    /// parameters when the sample description says another: the bitstream's size wins, as the
+    /// decoder's does (and ffprobe's). A `stsd` saying 1x1 over a 720x1280 stream made a 1x1
+    /// item whose 720x1280 poster validate refused, and one saying 65535x65535 a refused clip
+    /// that decodes (a QA pass).
+    private static func takeSize(from parser: CodecDetailsParser, into stream: MediaStream) {
+        let parameters = stream.parameters
+        guard let picture = parser.pictureSize,
+            [AV_CODEC_ID_H264, AV_CODEC_ID_HEVC].contains(parameters.pointee.codec_id),
+            picture != (parameters.pointee.width, parameters.pointee.height)
+        else { return }
+        (parameters.pointee.width, parameters.pointee.height) = picture
+    }
+
+    /// ``takeSize(from:into:)`` for a reader of frames, which needs no other detail: parses the
+    /// first packet of H.264/HEVC `stream` (not decoding it), then seeks back to the stream's
+    /// first keyframe.
+    static func takeBitstreamSize(of file: InputFile, stream: MediaStream) throws {
+        guard [AV_CODEC_ID_H264, AV_CODEC_ID_HEVC].contains(stream.parameters.pointee.codec_id),
+            let parser = CodecDetailsParser(stream: stream), let first = try stream.indexEntries.first
+        else { return }
+        let packet = try Packet()
+        var packetsRead = 0
+        while packetsRead < 64, try file.readPacket(into: packet) {
+            packetsRead += 1
+            guard packet.streamIndex == stream.index else { continue }
+            parser.parse(packet)
+            takeSize(from: parser, into: stream)
+            break
+        }
+        try file.seek(stream: stream, toKeyframeBefore: first.timestamp)
     }
 
     /// True when the stream's pixel format, profile (of a codec with named profiles) or coded

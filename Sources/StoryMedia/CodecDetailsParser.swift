@@ -53,6 +53,13 @@ final class CodecDetailsParser {
     /// The codec profile the parser found, or nil.
     var profile: Int32? { codecContext.pointee.profile >= 0 ? codecContext.pointee.profile : nil }
 
+    /// The picture size the H.264 or HEVC parser read from the active sequence parameter set
+    /// (cropped, as the decoder outputs it), or nil.
+    var pictureSize: (width: Int32, height: Int32)? {
+        let (width, height) = (parser.pointee.width, parser.pointee.height)
+        return width > 0 && height > 0 ? (width, height) : nil
+    }
+
     /// The coded size the parser found (the MPEG-4 Part 2 parser reads it from the stream's
     /// headers), or nil.
     var size: (width: Int32, height: Int32)? {

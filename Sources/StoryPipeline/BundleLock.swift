@@ -100,8 +100,17 @@ public final class BundleLock: Sendable {
     ) throws {
         let deadline = Date().addingTimeInterval(max(0, min(timeout, 1e9)))
         var announced = false
+        var remade = 0
         while true {
-            let pin = try FolderPin(path: folder)
+            let pin: FolderPin
+            do {
+                pin = try FolderPin(path: folder)
+            } catch where remade < 3 && FileStamp(path: folder) == nil {
+                // Removed just before it could be opened, by the same run as below.
+                try remake()
+                remade += 1
+                continue
+            }
             _ = try Self.acquire(
                 pin.handle.descriptor, kind: S_IFDIR, file: folder, folder: folder, shared: false,
                 deadline: deadline, timeout: timeout, option: option, announced: &announced, waiting: waiting,

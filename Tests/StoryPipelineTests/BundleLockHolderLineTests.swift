@@ -59,9 +59,10 @@ import Testing
         let remade = Mutex(0)
         let waiter = Mutex<BundleLock?>(nil)
         let done = DispatchSemaphore(value: 0)
+        let waiting = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             let lock = try? BundleLock(
-                folderItself: path, timeout: 20,
+                folderItself: path, timeout: 20, waiting: { _ in waiting.signal() },
                 remake: {
                     remade.withLock { $0 += 1 }
                     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
@@ -69,7 +70,7 @@ import Testing
             waiter.withLock { $0 = lock }
             done.signal()
         }
-        Thread.sleep(forTimeInterval: 0.3)  // the waiter waits on the first folder
+        #expect(waiting.wait(timeout: .now() + 20) == .success, "the waiter waits on the first folder")
         try FileManager.default.removeItem(atPath: path)
         first.withLock { $0 = nil }
         #expect(done.wait(timeout: .now() + 20) == .success)

@@ -282,6 +282,30 @@ import Testing
         #expect(try inspect([TestEnvironment.sample("edit-list.mp4")]).status == 0)
     }
 
+    /// From a QA pass: the size came from the sample description (`stsd`), not the bitstream, as
+    /// the decoder and ffprobe take it. A 720x1280 clip said to be 1x1 became a 1x1 item whose
+    /// 720x1280 poster validate refused; said to be 65535x65535, it was refused as a picture
+    /// over the budget, though it decodes.
+    @Test(arguments: [(UInt16(1), UInt16(1)), (65535, 65535), (360, 640)])
+    func theBitstreamsPictureSizeWinsOverTheSampleDescriptions(width: UInt16, height: UInt16) throws {
+        let path = folder.path("stsd-\(width)x\(height).mp4")
+        try HostileFiles.sampleDescriptionSize(of: goodClip, to: path, width: width, height: height)
+        let probe = try TestEnvironment.ffprobeVideoStream(path)
+        #expect(probe["width"] as? Int == 720 && probe["height"] as? Int == 1280, "ffprobe: \(probe)")
+        let result = try inspect([path, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let video = try #require(
+            ((try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)?["video"]
+                as? [String: Any])
+        #expect(video["width"] as? Int == 720 && video["height"] as? Int == 1280, "\(video)")
+        #expect(video["displayWidth"] as? Int == 720 && video["displayHeight"] as? Int == 1280, "\(video)")
+        let poster = folder.path("poster-\(width).png")
+        let thumbnail = try TestEnvironment.storyreel(["thumbnail", path, "-o", poster, "--at", "0"])
+        #expect(thumbnail.status == 0, "\(thumbnail.stderr)")
+        let image = try TestEnvironment.ffprobeVideoStream(poster)
+        #expect(image["width"] as? Int == 720 && image["height"] as? Int == 1280, "\(image)")
+    }
+
     @Test func badFlagsAreUsageErrors() throws {
         let unknown = try inspect(["--jsn", goodClip])
         #expect(unknown.status == 64)

@@ -38,6 +38,23 @@ public enum HostileFiles {
         try Data(bytes).write(to: URL(fileURLWithPath: destination))
     }
 
+    /// Copies `source` (H.264, `avc1`) to `destination` with its sample description (`stsd`)
+    /// saying the picture is `width` × `height`, whatever its bitstream says.
+    public static func sampleDescriptionSize(of source: String, to destination: String, width: UInt16, height: UInt16)
+        throws
+    {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source)))
+        guard let table = find(Array("stsd".utf8), in: bytes),
+            let entry = find(Array("avc1".utf8), in: bytes, from: table)
+        else { throw TestFailure("no avc1 sample description in \(source)") }
+        // 'avc1', reserved (6), data reference index (2), pre-defined and reserved (16), then
+        // the width and the height (2 each).
+        let offset = entry + 4 + 24
+        (bytes[offset], bytes[offset + 1]) = (UInt8(width >> 8), UInt8(width & 0xFF))
+        (bytes[offset + 2], bytes[offset + 3]) = (UInt8(height >> 8), UInt8(height & 0xFF))
+        try Data(bytes).write(to: URL(fileURLWithPath: destination))
+    }
+
     /// The good clip's bytes with its pictures made zeros from `fraction` of its `mdat` on: its
     /// index is intact, so it probes, but those pictures do not decode (0: none does; 0.6: its
     /// end, as a preallocated upload cut short leaves it); `filler` another byte than zero.
