@@ -105,7 +105,7 @@ public final class BundleLock: Sendable {
             let pin: FolderPin
             do {
                 pin = try FolderPin(path: folder)
-            } catch where remade < 3 && FileStamp(path: folder) == nil {
+            } catch  where remade < 3 && FileStamp(path: folder) == nil {
                 // Removed just before it could be opened, by the same run as below.
                 try remake()
                 remade += 1
