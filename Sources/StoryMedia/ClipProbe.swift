@@ -60,8 +60,14 @@ public enum ClipProbe {
             // An mdhd timescale of 0 is read as 1 (ffprobe warns "Invalid mdhd time scale 0,
             // defaulting to 1"); no real video track counts in whole seconds.
             warnings.append(
-                "the video track's timescale is 0 or 1 (ticks per second), so its frame times, rate and count "
+                "the video track's timescale is 0, 1 or over 2^31 − 1 ticks per second, so its frame times, rate and count "
                     + "cannot be trusted")
+        }
+        if videoStream?.orientation.isDegenerate == true {
+            // All zeros: ffprobe's rotation is NaN, and a player may draw nothing (a QA pass).
+            warnings.append(
+                "the display matrix is degenerate (all zeros, or it flattens the picture to a line): storyreel shows "
+                    + "the picture upright, and players may show nothing")
         }
         if let degrees = videoStream?.orientation.unsnappedDegrees, let video {
             warnings.append(

@@ -12,6 +12,9 @@ public struct DisplayOrientation: Sendable, Equatable {
     /// angle (a 45° matrix): ``rotation`` is then the nearest right angle, as storyreel shows it
     /// (players differ). Nil for a right angle.
     public var unsnappedDegrees: Double?
+    /// True when the display matrix turns no picture (all zeros, or one that flattens it to a
+    /// line): ffprobe gives it no angle; ``rotation`` is then 0.
+    public var isDegenerate = false
 
     /// No turn, no mirror.
     public static let upright = DisplayOrientation(rotation: 0, mirrored: false)
@@ -44,8 +47,9 @@ public struct DisplayOrientation: Sendable, Equatable {
     init(matrix: [Int32], counterClockwiseDegrees: Double) {
         let determinant = Int64(matrix[0]) * Int64(matrix[4]) - Int64(matrix[1]) * Int64(matrix[3])
         mirrored = determinant < 0
-        guard counterClockwiseDegrees.isFinite else {
+        guard counterClockwiseDegrees.isFinite, determinant != 0 else {
             rotation = 0
+            isDegenerate = true
             return
         }
         let rounded = Int((-counterClockwiseDegrees / 90).rounded()) * 90

@@ -24,4 +24,28 @@ import Testing
         #expect(try ClipProbe.inspect(path: upright).warnings.isEmpty)
         #expect(DisplayOrientation(matrix: [0, 1 << 16, 0, -(1 << 16), 0, 0, 0, 0, 1 << 30]).unsnappedDegrees == nil)
     }
+
+    /// From a QA pass: an all-zero matrix (ffprobe: no angle) was read as upright in silence.
+    @Test func anAllZeroMatrixIsWarned() throws {
+        let folder = try TemporaryFolder()
+        let upright = folder.path("upright.mp4")
+        try HostileFiles.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x48:r=30:d=0.2", "-c:v", "libx264", upright])
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: upright)))
+        let atom = try #require(Data(bytes).range(of: Data("tkhd".utf8))?.lowerBound)
+        // After 'tkhd': version and flags, times, track ID, reserved, duration, reserved, layer,
+        // group, volume, reserved (40 bytes in version 0, 52 in 1), then the 9 matrix entries.
+        let matrix = atom + 4 + (bytes[atom + 4] == 1 ? 52 : 40)
+        for index in matrix..<matrix + 36 { bytes[index] = 0 }
+        let zeroed = folder.path("zero-matrix.mp4")
+        try Data(bytes).write(to: URL(fileURLWithPath: zeroed))
+        let info = try ClipProbe.inspect(path: zeroed)
+        #expect(info.video?.rotation == 0)
+        #expect(
+            info.warnings == [
+                "the display matrix is degenerate (all zeros, or it flattens the picture to a line): storyreel shows "
+                    + "the picture upright, and players may show nothing"
+            ])
+        #expect(DisplayOrientation(matrix: [Int32](repeating: 0, count: 9)).isDegenerate)
+        #expect(!DisplayOrientation(matrix: [1, 0, 0, 0, 1, 0, 0, 0, 1 << 30]).isDegenerate, "scaled down, not flat")
+    }
 }

@@ -39,7 +39,7 @@ import Testing
         let result = try inspect([path, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let warning =
-            "the video track's timescale is 0 or 1 (ticks per second), so its frame times, rate and count "
+            "the video track's timescale is 0, 1 or over 2^31 − 1 ticks per second, so its frame times, rate and count "
             + "cannot be trusted"
         #expect(result.stderr == "storyreel: warning: \(path): \(warning)\n")
         let reports = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
