@@ -74,6 +74,19 @@ public enum ClipProbe {
                 "the display matrix turns the picture by \(Int(degrees.rounded()))°, not a right angle: storyreel "
                     + "shows it turned by \(video.rotation)°, the nearest, and players differ")
         }
+        // A container that says it lasts far longer than any of its tracks (an mvhd duration of
+        // 2^32 − 1 ticks over 3 s of video: 49.7 days) would have a player hold the last frame
+        // for that long; the manifest's duration is the container's (a QA pass).
+        let ends = file.streams.filter { $0.kind != nil }.compactMap { stream in
+            stream.duration.map { Double(stream.startTimestamp) * stream.timeBase + $0 }
+        }
+        if let container = file.duration, let longest = ends.filter({ $0 > 0 }).max(),
+            container > longest + max(1, longest / 10)
+        {
+            warnings.append(
+                "the container says it lasts \(String(format: "%.3f", container)) s, its longest track "
+                    + "\(String(format: "%.3f", longest)) s: players would hold its last frame for the difference")
+        }
         let audio = file.bestStream(.audio).map {
             ClipInfo.Audio(codec: $0.codecName, sampleRate: $0.sampleRate, channels: $0.channelCount)
         }

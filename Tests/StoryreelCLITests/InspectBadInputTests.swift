@@ -306,6 +306,27 @@ import Testing
         #expect(image["width"] as? Int == 720 && image["height"] as? Int == 1280, "\(image)")
     }
 
+    /// From a QA pass: an `mvhd` duration of 2^32 − 1 ticks over 3 s of tracks went into the
+    /// manifest as 4294967.295 s, in silence; a player timing items by it would stall for weeks.
+    @Test func aContainerFarLongerThanItsTracksIsAWarning() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: goodClip)))
+        let atom = try #require(Data(bytes).range(of: Data("mvhd".utf8))?.lowerBound)
+        #expect(bytes[atom + 4] == 0, "a version 0 mvhd")
+        // After 'mvhd': version and flags, creation and modification times, timescale, duration.
+        for index in atom + 20..<atom + 24 { bytes[index] = 0xFF }
+        let path = try folder.write("long-container.mp4", Data(bytes))
+        let result = try inspect([path, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let clip = try #require(
+            (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)
+        #expect((clip["duration"] as? Double).map { $0 > 1_000_000 } == true, "\(clip)")
+        let warnings = clip["warnings"] as? [String] ?? []
+        #expect(warnings.count == 1 && warnings[0].hasPrefix("the container says it lasts "), "\(warnings)")
+        #expect(warnings.first?.hasSuffix(" s: players would hold its last frame for the difference") == true)
+        let good = try inspect([goodClip, "--json"])
+        #expect(!good.stdout.contains("the container says"))
+    }
+
     @Test func badFlagsAreUsageErrors() throws {
         let unknown = try inspect(["--jsn", goodClip])
         #expect(unknown.status == 64)
