@@ -77,7 +77,9 @@ public enum ClipProbe {
         // A container that says it lasts far longer than any of its tracks (an mvhd duration of
         // 2^32 − 1 ticks over 3 s of video: 49.7 days) would have a player hold the last frame
         // for that long; the manifest's duration is the container's (a QA pass).
-        let ends = file.streams.filter { $0.kind != nil }.compactMap { stream in
+        // Every track counts, captions and chapters too (a QA pass: a caption running past the
+        // picture is common, and the container lasts as long as it).
+        let ends = file.streams.compactMap { stream in
             stream.duration.map { Double(stream.startTimestamp) * stream.timeBase + $0 }
         }
         if let container = file.duration, let longest = ends.filter({ $0 > 0 }).max(),

@@ -325,6 +325,18 @@ import Testing
         #expect(warnings.first?.hasSuffix(" s: players would hold its last frame for the difference") == true)
         let good = try inspect([goodClip, "--json"])
         #expect(!good.stdout.contains("the container says"))
+        // A caption that runs past the picture is a track too: the container lasts as long as it
+        // (a QA pass: such an upload was rejected).
+        let captions = try folder.write("captions.srt", Data("1\n00:00:00,000 --> 00:00:05,000\nhi\n".utf8))
+        let captioned = folder.path("captioned.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=64x48:r=30:d=2", "-i", captions, "-c:v", "libx264", "-c:s", "mov_text",
+            captioned,
+        ])
+        let long = try inspect([captioned, "--json"])
+        #expect(long.status == 0 && !long.stdout.contains("the container says"), "\(long.stdout)")
+        let captionedClip = (try JSONSerialization.jsonObject(with: Data(long.stdout.utf8)) as? [[String: Any]])?.first
+        #expect(captionedClip?["duration"] as? Double == 5, "the container lasts as its captions: \(long.stdout)")
     }
 
     @Test func badFlagsAreUsageErrors() throws {
