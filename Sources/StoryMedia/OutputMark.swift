@@ -25,6 +25,12 @@ public enum OutputMark {
         lgetxattr(FolderPin.resolved(path), attribute, nil, 0) >= 0
     }
 
+    /// True when the file at `path` lacks the mark on a file system that holds marks: a file
+    /// storyreel did not write there (or a plain copy of one).
+    public static func isUnmarked(_ path: String) -> Bool {
+        lgetxattr(FolderPin.resolved(path), attribute, nil, 0) < 0 && errno != EOPNOTSUPP
+    }
+
     /// Throws `.cannotCreateOutput` when `path` is a regular file with content that storyreel
     /// did not write (it lacks the mark, or the mark cannot be read: a file this user may not
     /// read), unless `force`. Anything else passes: nothing there, an empty file, a marked one,

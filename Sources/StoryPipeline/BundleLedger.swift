@@ -52,6 +52,9 @@ public final class BundleLedger: Sendable {
     private let fileName: String
     private let entries: Mutex<[String: Entry]>
     private let mergedFiles: [String]
+    /// True when the bundle had a ledger file when the run started (not a bundle merged from
+    /// shards without their hidden files).
+    public var hadLedgerFile: Bool { !mergedFiles.isEmpty }
     /// The outputs some ledger file on disk holds: those read, and those of each save.
     private let saved: Mutex<Set<String>>
     /// The outputs being made now, with the hash a clip copy is known by (nil for the others):

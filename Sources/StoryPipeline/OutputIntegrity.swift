@@ -16,11 +16,13 @@ enum OutputIntegrity {
             let file = try RegularFile(path: path, timeout: 5)
             let head = try file.read(upTo: 3)
             guard head.elementsEqual([0xFF, 0xD8, 0xFF]) else { return "is not a JPEG" }
-            guard file.size >= 5 else { return "is a cut JPEG: it ends before its end marker" }
+            // Cut short, or with bytes after its end (a QA pass: "cut" said of one with its end
+            // marker and something appended).
+            let unended =
+                "is not a whole JPEG: it does not end with its end marker (cut short, or bytes added after it)"
+            guard file.size >= 5 else { return unended }
             try file.seek(to: file.size - 2)
-            guard try file.read(upTo: 2).elementsEqual([0xFF, 0xD9]) else {
-                return "is a cut JPEG: it ends before its end marker"
-            }
+            guard try file.read(upTo: 2).elementsEqual([0xFF, 0xD9]) else { return unended }
             if let size {
                 let found = try StillImageHeader.jpegSize(of: file)
                 if !within(found.width, size.width, tolerance) || !within(found.height, size.height, tolerance) {

@@ -336,6 +336,12 @@ struct UnitRun {
         _ unit: WorkUnit, ledger: BundleLedger, bundle: String, canvas: (width: Int, height: Int), timeout: Double
     ) -> Bool {
         let path = BundlePaths.join(bundle, unit.output)
+        // In a bundle with a ledger, an output storyreel made and did not record (a run killed
+        // before it saved its ledger) carries its mark; an image or a transition without it is
+        // someone's, whatever it holds (a QA pass: a user's JPEG at a poster's future name was
+        // adopted, shipped as the poster, and later removed by --prune). A clip is taken by its
+        // contents, which its key names.
+        if unit.kind != .clip, ledger.hadLedgerFile, OutputMark.isUnmarked(path) { return false }
         switch unit.kind {
         case .clip:
             break

@@ -409,4 +409,45 @@ import Testing
         }
         #expect(try fixture.manifest("reel").stories.flatMap(\.items).allSatisfy { $0.id != item.id })
     }
+
+    /// From a QA pass: a whole JPEG of the right size that someone put at an output's name the
+    /// ledger did not know (a poster's, before the clip it belongs to came) was adopted as
+    /// storyreel's, shipped as the poster, recorded, and removed by a later `--prune`. In a
+    /// bundle with a ledger, only a file with storyreel's mark is adopted.
+    @Test func aWholeJPEGWithoutTheMarkIsNotAdopted() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let item = try #require(try fixture.manifest("reel").stories.first?.items.first)
+        let out = fixture.folder.path("reel")
+        let ledger = "\(out)/.storyreel/ledger.json"
+        var entries = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: ledger))) as? [String: Any])
+        entries.removeValue(forKey: item.poster)
+        try JSONSerialization.data(withJSONObject: entries).write(to: URL(fileURLWithPath: ledger))
+        // The same picture, written anew: a whole JPEG of the right size, without the mark.
+        let poster = "\(out)/\(item.poster)"
+        let mine = try Data(contentsOf: URL(fileURLWithPath: poster))
+        try FileManager.default.removeItem(atPath: poster)
+        try mine.write(to: URL(fileURLWithPath: poster))
+        let (result, _) = try fixture.render(into: "reel", ["--prune"])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("\(poster) is a file storyreel did not write"), "\(result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: poster)) == mine)
+        func recorded() throws -> Set<String> {
+            Set(
+                (try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: ledger)))
+                    as? [String: Any])?.keys ?? [:].keys)
+        }
+        #expect(try !recorded().contains(item.poster), "not recorded as storyreel's")
+        // A file storyreel wrote and did not record (a run killed before it saved its ledger)
+        // carries the mark, and is adopted as before.
+        let marked = try #require(try fixture.manifest("reel").stories.dropFirst().first?.items.first)
+        entries = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: ledger))) as? [String: Any])
+        entries.removeValue(forKey: marked.poster)
+        try JSONSerialization.data(withJSONObject: entries).write(to: URL(fileURLWithPath: ledger))
+        let (again, _) = try fixture.render(into: "reel")
+        #expect(!again.stderr.contains("\(marked.poster) is a file storyreel did not write"), "\(again.stderr)")
+        #expect(try recorded().contains(marked.poster))
+    }
 }

@@ -340,7 +340,7 @@ import Testing
         let expected = [
             "stories[0].items[0].poster: posters/a.jpg is not a JPEG",
             "stories[1].user.avatar: avatars/ben.jpg is not a JPEG",
-            "stories[1].items[0].thumbnail: thumbs/b1.jpg is a cut JPEG: it ends before its end marker",
+            "stories[1].items[0].thumbnail: thumbs/b1.jpg is not a whole JPEG: it does not end with its end marker (cut short, or bytes added after it)",
             "transitions[1].src: transitions/ben-chloe.mp4 has 15 frames, not 14",
             "transitions[1].duration: expected 0.467, its frames at its fps, got 0.5",
             "transitions[2].duration: expected 0.5, its frames at its fps, got 0.6",
