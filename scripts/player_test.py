@@ -677,7 +677,10 @@ class PlayerPageTests(unittest.TestCase):
         # header, the close button or beside the frame never reached them, and playback stayed
         # paused until the next press on the zones.
         self.load("demo")
-        self.open_first(0.5)
+        # A quarter speed: the first clip lasts 8 s of wall time, so the five holds and the play
+        # between them end before it does even on a loaded machine (at half speed, a clean-clone run's
+        # clip ended first and the reel moved on by itself, which the last check took for a tap).
+        self.open_first(0.25)
         self.wait_for(PLAYING_ON_SCREEN)
         zones = DRIVER.find_element("id", "zones")
         frame = DRIVER.execute_script("const b = document.getElementById('frame').getBoundingClientRect();"
@@ -1086,7 +1089,9 @@ class PlayerPageTests(unittest.TestCase):
         failed_at = next(index for index, sample in enumerate(samples) if sample[1])
         before, after = samples[:failed_at], samples[failed_at:]
         self.assertGreater(max(progress for progress, *_ in before), 0.2, "it played a while first")
-        drops = [(a[0], b[0]) for a, b in zip(samples, samples[1:]) if b[0] < a[0] - 0.01]
+        # The bug was a rewind to 0. A loaded machine's decoder may report the failure a frame
+        # before the time last shown (a run under load: 0.409, then 0.391), which is no rewind.
+        drops = [(a[0], b[0]) for a, b in zip(samples, samples[1:]) if b[0] < a[0] - 0.05]
         self.assertEqual(drops, [], "the bar never goes back")
         # Once its video is hidden, the picture is its last frame, never its first again.
         stills = {still for _, _, video, still in after if not video}
@@ -1226,7 +1231,8 @@ class PlayerPageTests(unittest.TestCase):
         self.wait_for(f"return window.storyreelPlayer.state().story === {json.dumps(first['to'])}", 30)
         self.wait_for("return window.storyreelPlayer.state().phase === 'item' "
                       "&& window.storyreelPlayer.state().currentTime > 0", 10)
-        self.assertEqual(self.state()["itemIndex"], 0, "it lands on the story's first item")
+        # It lands on the story's first item (the step says so: at full play rate a loaded
+        # machine may be past that item by the time the state is read, as a run under load was).
         self.assertIn({"transition": "forward", "from": first["from"], "to": first["to"],
                        "then": f"{first['to']}#0"}, self.steps())
         # The 404 and the console line about it are what this test is about.
