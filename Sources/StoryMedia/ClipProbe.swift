@@ -230,6 +230,9 @@ public enum ClipProbe {
         if parameters.pointee.color_range == AVCOL_RANGE_UNSPECIFIED { parameters.pointee.color_range = colour.range }
     }
 
+    /// The codecs whose parser reads the picture size from the sequence parameter set.
+    private static let sizedByParser: Set<AVCodecID> = [AV_CODEC_ID_H264, AV_CODEC_ID_HEVC]
+
     /// Puts the picture size the H.264/HEVC `parser` read from the bitstream into `stream`'s
     /// parameters when the sample description says another: the bitstream's size wins, as the
     /// decoder's does (and ffprobe's). A `stsd` saying 1x1 over a 720x1280 stream made a 1x1
@@ -237,8 +240,7 @@ public enum ClipProbe {
     /// that decodes (a QA pass).
     private static func takeSize(from parser: CodecDetailsParser, into stream: MediaStream) {
         let parameters = stream.parameters
-        guard let picture = parser.pictureSize,
-            [AV_CODEC_ID_H264, AV_CODEC_ID_HEVC].contains(parameters.pointee.codec_id),
+        guard let picture = parser.pictureSize, sizedByParser.contains(parameters.pointee.codec_id),
             picture != (parameters.pointee.width, parameters.pointee.height)
         else { return }
         (parameters.pointee.width, parameters.pointee.height) = picture
@@ -248,7 +250,7 @@ public enum ClipProbe {
     /// first packet of H.264/HEVC `stream` (not decoding it), then seeks back to the stream's
     /// first keyframe.
     static func takeBitstreamSize(of file: InputFile, stream: MediaStream) throws {
-        guard [AV_CODEC_ID_H264, AV_CODEC_ID_HEVC].contains(stream.parameters.pointee.codec_id),
+        guard sizedByParser.contains(stream.parameters.pointee.codec_id),
             let parser = CodecDetailsParser(stream: stream), let first = try stream.indexEntries.first
         else { return }
         let packet = try Packet()

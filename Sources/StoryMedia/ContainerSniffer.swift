@@ -41,13 +41,9 @@ struct ContainerSniffer {
         var findings = Findings()
         var offset: UInt64 = 0
         while fileSize >= 8, offset <= fileSize - 8, findings.atoms.count < 4096 {
-            try file.seek(to: offset)
-            let header = try file.read(upTo: 16)
-            guard header.count >= 8 else { break }
-            let bytes = [UInt8](header)
-            var size = bytes[0..<4].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            let type = String(decoding: bytes[4..<8], as: UTF8.self)
-            guard bytes[4..<8].allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+            guard let header = try atomHeader(at: offset, end: fileSize, in: file) else { break }
+            let type = String(decoding: header.type, as: UTF8.self)
+            guard header.type.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
                 if findings.atoms.isEmpty {
                     throw MediaError(
                         .invalidMedia, path: path, "not a QuickTime/MP4 file (no ftyp or moov atom at the start)")
@@ -58,15 +54,11 @@ struct ContainerSniffer {
                 throw MediaError(
                     .invalidMedia, path: path, "not a QuickTime/MP4 file (no ftyp or moov atom at the start)")
             }
-            if size == 1, bytes.count >= 16 {
-                size = bytes[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            } else if size == 0 {
-                size = fileSize - offset
-            }
+            let size = header.size
             findings.atoms.append(type)
             guard size >= 8 else { break }
             if type == "moov", findings.moov == nil, size <= fileSize - offset {
-                findings.moov = (offset + (bytes[0..<4] == [0, 0, 0, 1] ? 16 : 8), offset + size)
+                findings.moov = (offset + header.headerSize, offset + size)
             }
             // `size` comes from the file (up to 2^64 − 1): compare without a sum that could overflow.
             if size > fileSize - offset {
@@ -172,7 +164,7 @@ struct ContainerSniffer {
         var previous: UInt64 = 1
         var gap: UInt64 = 0
         for index in 0..<Int(count) {
-            let sample = bytes[index * 4..<index * 4 + 4].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            let sample = bigEndian(bytes[index * 4..<index * 4 + 4])
             if sample > previous { gap = max(gap, sample - previous) }
             previous = max(previous, sample)
         }
@@ -188,7 +180,7 @@ struct ContainerSniffer {
         try file.seek(to: body.start + offset)
         let bytes = [UInt8](try file.read(upTo: 4))
         guard bytes.count == 4 else { return nil }
-        return bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return bigEndian(bytes[...])
     }
 
     /// The atoms from `range.start` to `range.end` (at most 4096 of them): each one's type and
@@ -198,22 +190,33 @@ struct ContainerSniffer {
     )] {
         var found: [(type: String, body: (start: UInt64, end: UInt64))] = []
         var offset = range.start
-        while range.end >= 8, offset <= range.end - 8, found.count < 4096 {
-            try file.seek(to: offset)
-            let bytes = [UInt8](try file.read(upTo: 16))
-            guard bytes.count >= 8 else { break }
-            var size = bytes[0..<4].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            var headerSize: UInt64 = 8
-            if size == 1, bytes.count >= 16 {
-                size = bytes[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-                headerSize = 16
-            } else if size == 0 {
-                size = range.end - offset
-            }
-            guard size >= headerSize, size <= range.end - offset else { break }
-            found.append((String(decoding: bytes[4..<8], as: UTF8.self), (offset + headerSize, offset + size)))
-            offset += size
+        while range.end >= 8, offset <= range.end - 8, found.count < 4096,
+            let header = try atomHeader(at: offset, end: range.end, in: file),
+            header.size >= header.headerSize, header.size <= range.end - offset
+        {
+            found.append(
+                (String(decoding: header.type, as: UTF8.self), (offset + header.headerSize, offset + header.size)))
+            offset += header.size
         }
         return found
+    }
+
+    /// The header of the atom at `offset`, in a range (the file, or its parent atom) ending at
+    /// `end`: its type's four bytes, its whole size (the 64-bit one after a size of 1; a size of
+    /// 0 runs to `end`) and the header's own size; nil when fewer than 8 bytes are left.
+    private static func atomHeader(at offset: UInt64, end: UInt64, in file: RegularFile) throws -> (
+        type: [UInt8], size: UInt64, headerSize: UInt64
+    )? {
+        try file.seek(to: offset)
+        let bytes = [UInt8](try file.read(upTo: 16))
+        guard bytes.count >= 8 else { return nil }
+        let size = bigEndian(bytes[0..<4])
+        if size == 1, bytes.count >= 16 { return (Array(bytes[4..<8]), bigEndian(bytes[8..<16]), 16) }
+        return (Array(bytes[4..<8]), size == 0 ? end - offset : size, 8)
+    }
+
+    /// The unsigned big-endian number `bytes` spell (at most 8 of them).
+    private static func bigEndian(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.reduce(0) { $0 << 8 | UInt64($1) }
     }
 }

@@ -144,7 +144,6 @@ public enum RenderCommand: Command {
                 throw UsageError(error.message)
             }
         }
-
         // How clips get in is a kept setting: a later render without the flag keeps the mode.
         options.clipMode = settings.clips
         if arguments.declared.contains(jobs.spec.name) { options.jobs = arguments[jobs] }
