@@ -20,6 +20,10 @@ public final class BundleLedger: Sendable {
         /// The contents about to take the name (``BundleLedger/willWrite(_:data:)``), recorded
         /// before a rename that a kill may interrupt: a file with them is storyreel's too.
         var pending: Pending?
+        /// A transition's RFC 6381 codecs string, read from the file as it was recorded
+        /// (``noteCodecs(_:of:readAt:)``), so that a re-run writes its manifest without opening
+        /// the transitions again. Nil until read, and again once the file is recorded anew.
+        var codecs: String?
     }
 
     /// An output's contents about to be written: its size and SHA-256.
@@ -108,7 +112,11 @@ public final class BundleLedger: Sendable {
         if !known.isEmpty, let actual = try? ContentHasher.sha256(ofFileAt: path),
             known.contains(where: { $0.1 == actual })
         {
-            entries.withLock { $0[relative] = Entry(size: stamp.size, modified: stamp.modified, sha256: actual) }
+            // The same contents: what was read from them still holds.
+            let codecs = actual == entry.sha256 ? entry.codecs : nil
+            entries.withLock {
+                $0[relative] = Entry(size: stamp.size, modified: stamp.modified, sha256: actual, codecs: codecs)
+            }
             return .current
         }
         // Only pending, and not what was pending: a file storyreel has not written.
@@ -136,6 +144,24 @@ public final class BundleLedger: Sendable {
         let sha256 = try known ?? ContentHasher.sha256(ofFileAt: file.path)
         let entry = Entry(size: file.stamp.size, modified: file.stamp.modified, sha256: sha256)
         entries.withLock { $0[relative] = entry }
+    }
+
+    /// The codecs string noted for `relative` (``noteCodecs(_:of:readAt:)``) while the file is
+    /// still the one it was read from; nil when none was noted or the file changed since.
+    public func codecs(of relative: String) -> String? {
+        guard state(of: relative) == .current else { return nil }
+        return entries.withLock { $0[relative]?.codecs }
+    }
+
+    /// Notes `codecs`, read from `relative` when it had `stamp` (taken before it was read), when
+    /// that is the file the ledger records; otherwise notes nothing.
+    public func noteCodecs(_ codecs: String, of relative: String, readAt stamp: FileStamp) {
+        entries.withLock { entries in
+            guard let entry = entries[relative], !entry.sha256.isEmpty, entry.size == stamp.size,
+                entry.modified == stamp.modified
+            else { return }
+            entries[relative]?.codecs = codecs
+        }
     }
 
     /// The recorded SHA-256 of `relative`'s contents, or nil when it is not recorded.

@@ -208,7 +208,7 @@ public struct BundleRenderer: Sendable {
 
         let manifest = ManifestBuilder(
             stories: playing, transitions: transitions.filter { run.available.contains($0.output) },
-            skipped: skipped, plan: plan, bundle: output
+            skipped: skipped, plan: plan, bundle: output, ledger: ledger
         ).build()
         if options.clipMode == .reference, let warning = Self.referenceThroughLinkWarning(playing, bundle: output) {
             summary.warnings.append(warning)

@@ -23,6 +23,9 @@ struct ManifestBuilder {
     let plan: BundlePlan
     /// The bundle folder (for `--reference` paths).
     let bundle: String
+    /// The bundle's ledger, which keeps each transition's codecs string once read; nil reads
+    /// every transition.
+    var ledger: BundleLedger? = nil
 
     /// Builds the manifest. Item ids are the first 16 hex digits of the clip's hash; the same
     /// content playing again (a repost) gets `-2`, `-3` … in play order, so ids stay unique.
@@ -73,7 +76,7 @@ struct ManifestBuilder {
                     direction: transition.direction == .forward ? .forward : .backward, src: unit.output,
                     frames: frames, fps: parameters.fps, duration: Double(frames) / parameters.fps,
                     width: plan.canvasWidth, height: plan.canvasHeight,
-                    codecs: Self.codecs(ofClipAt: BundlePaths.join(bundle, unit.output))))
+                    codecs: codecs(ofTransition: unit.output)))
         }
         let manifest = Manifest(
             generator: "storyreel \(BundlePlan.toolVersion)",
@@ -83,10 +86,16 @@ struct ManifestBuilder {
         return Result(manifest: manifest, referencedFiles: referenced)
     }
 
-    /// The RFC 6381 codecs string of the clip at `path`, read from its header (the encoder's
-    /// profile and level are known only once it has run, and a cached transition was encoded by
-    /// an earlier run); nil when it cannot be read.
-    static func codecs(ofClipAt path: String) -> String? {
-        (try? ClipProbe.inspect(path: path, timeout: 5))?.video?.codecs
+    /// The RFC 6381 codecs string of the transition at bundle-relative `output`, read from its
+    /// header (the encoder's profile and level are known only once it has run, and a cached
+    /// transition was encoded by an earlier run) and kept in the ledger, so that a no-op re-run
+    /// opens no media file; nil when it cannot be read.
+    private func codecs(ofTransition output: String) -> String? {
+        if let known = ledger?.codecs(of: output) { return known }
+        let path = BundlePaths.join(bundle, output)
+        let stamp = FileStamp(path: path, followingLinks: false)
+        guard let codecs = (try? ClipProbe.inspect(path: path, timeout: 5))?.video?.codecs else { return nil }
+        if let stamp { ledger?.noteCodecs(codecs, of: output, readAt: stamp) }
+        return codecs
     }
 }

@@ -98,6 +98,34 @@ import Testing
         #expect(try fixture.manifestBytes("one") == fixture.manifestBytes("another-name"))
     }
 
+    // A no-op re-run writes its manifest from what it keeps: the old code opened every
+    // transition again to read its codecs string (6 FFmpeg probes, a quarter of the run's time).
+    // Nor is a source clip or a clip copy opened (the stat cache and the ledger answer for them).
+    @Test(.enabled(if: IngestLeavesNothingBehindTests.canTrace, "needs strace and ptrace"))
+    func aNoOpRerunOpensNoMediaFile() throws {
+        let fixture = try BundleFixture()
+        let (first, _) = try fixture.render(into: "reel")
+        #expect(first.status == 0, "\(first.stderr)")
+        let manifest = try fixture.manifest("reel")
+        #expect(!manifest.transitions.isEmpty)
+        let before = try fixture.manifestBytes("reel")
+        let trace = fixture.folder.path("trace")
+        let again = try TestEnvironment.run(
+            "/usr/bin/strace",
+            [
+                "-f", "-o", trace, "-e", "trace=open,openat,openat2", TestEnvironment.storyreelBinary, "render",
+                fixture.stories, "-o", fixture.folder.path("reel"), "--size", "360x640", "--json",
+            ])
+        #expect(again.status == 0, "\(again.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any]
+        #expect(summary?["rendered"] as? Int == 0)
+        let opened = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+            .filter { $0.contains("open") && !$0.contains("ENOENT") }
+        let media = opened.filter { line in [".mp4\"", ".mov\"", ".MOV\"", ".m4v\""].contains { line.contains($0) } }
+        #expect(media.isEmpty, "\(media.joined(separator: "\n"))")
+        #expect(try fixture.manifestBytes("reel") == before)
+        #expect(manifest.transitions.allSatisfy { $0.codecs?.hasPrefix("avc1.") == true })
+    }
     @Test func changingOneClipRedoesOnlyWhatDependsOnIt() throws {
         let fixture = try BundleFixture()
         _ = try fixture.render(into: "reel")
