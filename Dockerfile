@@ -6,7 +6,7 @@
 #
 # The Swift version matches the toolchain the project is built and tested with (`swift --version`);
 # `make test` (scripts/check-deploy.py) checks that, and that the runtime packages below are
-# exactly the Debian packages of the libraries the static binary links (no Docker daemon needed).
+# exactly the Debian packages of the libraries the static binary links or loads (no Docker daemon needed).
 ARG SWIFT_IMAGE=swift:6.3.1-bookworm
 
 FROM ${SWIFT_IMAGE} AS build
@@ -26,9 +26,10 @@ RUN swift build -c release --product storyreel --static-swift-stdlib \
     && install -D -m 755 .build/release/storyreel /out/storyreel
 
 FROM debian:bookworm-slim AS runtime
-# The FFmpeg 5.1 libraries, the C++ runtime and libgcc_s (the statically linked Swift runtime and
-# Foundation's ICU need them) and the C library: scripts/check-deploy.py compares this list with
-# the Debian packages of the libraries the binary links.
+# The FFmpeg 5.1 libraries (libavformat and libavcodec are loaded when a command first reads
+# media), the C++ runtime and libgcc_s (the statically linked Swift runtime and Foundation's ICU
+# need them) and the C library: scripts/check-deploy.py compares this list with the Debian
+# packages of the libraries the binary links and loads.
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update -q \
     && apt-get install -y -q --no-install-recommends \

@@ -99,7 +99,7 @@ $(STATIC_BIN):
 	$(MAKE) --no-print-directory static
 
 # The static binary runs without the toolchain, and the Dockerfile's runtime stage installs exactly
-# the Debian packages of the libraries it links (no Docker daemon needed).
+# the Debian packages of the libraries it links or loads (no Docker daemon needed).
 check-deploy: $(STATIC_BIN)
 	/usr/bin/python3 scripts/check-deploy.py $(STATIC_BIN)
 

@@ -11,15 +11,19 @@ let package = Package(
     ],
     targets: [
         // The C bridge: FFmpeg 5.1 from Debian's -dev packages, plus a shim for its macros.
+        // libavutil and libswscale are linked; libavformat and libavcodec are loaded on their
+        // first call (CFFmpegOnDemand), so a command that reads no media does not load them.
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavformat",
+            pkgConfig: "libswscale",
             providers: [
                 .apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])
             ]
         ),
+        // libavformat's and libavcodec's functions that storyreel calls, loading them on demand.
+        .target(name: "CFFmpegOnDemand", dependencies: ["CFFmpeg"]),
         // The media layer: owns every FFmpeg pointer.
-        .target(name: "StoryMedia", dependencies: ["CFFmpeg"]),
+        .target(name: "StoryMedia", dependencies: ["CFFmpeg", "CFFmpegOnDemand"]),
         // The cube renderer: pure Swift, no FFmpeg.
         .target(name: "CubeRender"),
         // The manifest model and the playback navigator: Foundation only, for apps and the pipeline.

@@ -9,9 +9,12 @@ Dockerfile's runtime stage installs exactly the Debian packages of the libraries
 2. Its RUNPATH/RPATH holds only `$ORIGIN` entries; `ldd` finds every library, none of them in the
    toolchain (no libswiftCore, no libFoundation).
 3. It runs with a clean environment and LD_LIBRARY_PATH pointing at an empty folder: `inspect` on
-   samples/edit-list.mp4 exits 0 and names the codec.
-4. Each library in its NEEDED list (the binary's own, as `ldd` resolves them) maps with `dpkg -S`
-   to a Debian package; that set equals the packages the Dockerfile's runtime stage installs.
+   samples/edit-list.mp4 exits 0 and names the codec. That run also says (LD_DEBUG=files,libs) which
+   libraries the binary loads itself when it first reads media (libavformat and libavcodec,
+   CFFmpegOnDemand): they are not in its NEEDED list, and must be there all the same.
+4. Each library in its NEEDED list (the binary's own, as `ldd` resolves them) and each it loads
+   on demand maps with `dpkg -S` to a Debian package; that set equals the packages the
+   Dockerfile's runtime stage installs.
 5. The Dockerfile's Swift image is the version of the toolchain here (`swift --version`).
 
 No Docker daemon is needed. Exits 1 with one line per problem.
@@ -133,12 +136,24 @@ def main():
             ):
                 problems.append(f"ldd: {name} comes from the Swift toolchain ({path})")
 
-        ran = run([installed, "inspect", os.path.join(ROOT, "samples", "edit-list.mp4")], env=environment, cwd=prefix)
+        ran = run(
+            [installed, "inspect", os.path.join(ROOT, "samples", "edit-list.mp4")],
+            env=dict(environment, LD_DEBUG="files,libs"), cwd=prefix)
         if ran.returncode != 0 or "h264" not in ran.stdout:
-            problems.append(f"the installed binary does not run without the toolchain: {ran.returncode} {ran.stderr.strip()}")
+            errors = "; ".join(line for line in ran.stderr.splitlines() if not re.match(r"\s*\d+:", line) and line.strip())
+            problems.append(f"the installed binary does not run without the toolchain: {ran.returncode} {errors}")
+        # `file=libavformat.so.59 [0];  dynamically loaded by /…/storyreel [0]`, then the paths
+        # tried for it (`trying file=/lib/…/libavformat.so.59`), the last one that exists found.
+        loaded = re.findall(r"file=(\S+) \[0\];\s+dynamically loaded by " + re.escape(installed) + r" ", ran.stderr)
+        if not loaded:
+            problems.append("the installed binary loaded no library on demand (want libavformat and libavcodec)")
+        for name in loaded:
+            found = re.findall(r"trying file=(\S+/" + re.escape(name) + r")\n", ran.stderr)
+            existing = [path for path in found if os.path.exists(path)]
+            resolved[name] = existing[-1] if existing else None
 
         wanted = {}
-        for name in needed:
+        for name in needed + loaded:
             path = resolved.get(name)
             package = debian_package(path) if path else None
             if package is None:
@@ -155,7 +170,7 @@ def main():
         for package in sorted(set(wanted) - listed):
             problems.append(f"Dockerfile runtime stage lacks {package} (for {', '.join(wanted[package])})")
         for package in sorted(listed - set(wanted)):
-            problems.append(f"Dockerfile runtime stage installs {package}, which the binary does not link")
+            problems.append(f"Dockerfile runtime stage installs {package}, which the binary neither links nor loads")
     build = stages.get("build", "")
     if "--static-swift-stdlib" not in build:
         problems.append("Dockerfile: the build stage does not build with --static-swift-stdlib")

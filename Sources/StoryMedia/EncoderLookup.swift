@@ -8,6 +8,7 @@ enum EncoderLookup {
     static func open(_ name: String, purpose: String) throws -> (
         codec: UnsafePointer<AVCodec>, context: UnsafeMutablePointer<AVCodecContext>
     ) {
+        try MediaLibraries.require()
         guard let codec = avcodec_find_encoder_by_name(name) else {
             throw MediaError(
                 .unsupported, "this FFmpeg build has no \(name) encoder", ffmpegCode: cff_error_encoder_not_found())

@@ -33,7 +33,9 @@ public final class InputFile {
         let opening = try family.sniff(regularFile)
         pngOrientation = opening.pngOrientation
         deadline = Deadline(seconds: timeout)
-
+        // After the checks above, which need no FFmpeg: a missing or garbage file is refused
+        // without loading it.
+        try MediaLibraries.require(for: path)
         guard let allocated = avformat_alloc_context() else {
             throw MediaError(.ioFailure, path: path, "out of memory")
         }

@@ -34,6 +34,7 @@ public final class OutputFile {
     /// `.cannotCreateOutput` when the folder cannot be written. `exclusively`: ``finish()``
     /// gives the file its name only when nothing has it (else ``StagedFile/NameTaken``).
     public init(path: String, stagingFolder: String? = nil, exclusively: Bool = false) throws {
+        try MediaLibraries.require(for: path)
         self.path = path
         self.exclusively = exclusively
         let url = URL(fileURLWithPath: path)

@@ -6,6 +6,7 @@ public final class Packet {
 
     /// Allocates an empty packet.
     public init() throws {
+        try MediaLibraries.require()
         guard let allocated = av_packet_alloc() else { throw MediaError(.ioFailure, "out of memory (packet)") }
         pointer = allocated
     }

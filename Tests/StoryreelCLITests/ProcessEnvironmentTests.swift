@@ -38,6 +38,52 @@ import Testing
         for clip in [fromClip, toClip] { chmod(clip, 0o644) }
     }
 
+    // libavformat and libavcodec are loaded when a command first reads media, not when it
+    // starts (33 ms of a 44 ms start-up). A machine where they cannot be loaded (a binary copied
+    // without its runtime packages; here a broken file found first through LD_LIBRARY_PATH)
+    // gets one line naming the library and 71 from a command that reads media, and the others
+    // still answer. The old binary needed both to start at all: every command, `--version`
+    // too, died in the dynamic loader (127, its own message).
+    @Test func ffmpegLibrariesThatCannotBeLoadedAreOneLineAndOnlyWhereMediaIsRead() throws {
+        let broken = folder.path("broken-libraries")
+        try FileManager.default.createDirectory(atPath: broken, withIntermediateDirectories: false)
+        _ = try folder.write("broken-libraries/libavformat.so.59", Data("not a library".utf8))
+        let bundle = folder.path("bundle")
+        let first = try TestEnvironment.storyreel(
+            ["render", TestEnvironment.sample("stories"), "-o", bundle, "--size", "360x640"])
+        #expect(first.status == 0, "\(first.stderr)")
+        func run(_ arguments: [String]) throws -> ProcessResult {
+            try TestEnvironment.run("/usr/bin/env", ["LD_LIBRARY_PATH=\(broken)", binary] + arguments)
+        }
+        for arguments in [["--version"], ["--help"], ["inspect", "--help"]] {
+            let answered = try run(arguments)
+            #expect(answered.status == 0, "\(arguments): \(answered.status) \(answered.stderr)")
+        }
+        // A render with nothing to do reads no media.
+        let noOp = try run(["render", TestEnvironment.sample("stories"), "-o", bundle, "--size", "360x640"])
+        #expect(noOp.status == 0, "\(noOp.stderr)")
+        #expect(noOp.stderr.contains("rendered 0"), "\(noOp.stderr)")
+        // A missing file is still that, found before any library is needed.
+        let missing = try run(["inspect", folder.path("missing.mp4")])
+        #expect(missing.status == 66, "\(missing.stderr)")
+        for arguments in [
+            ["inspect", fromClip], ["thumbnail", fromClip, "-o", folder.path("poster.jpg")],
+            ["cube", fromClip, toClip, "-o", folder.path("cube.mp4")],
+        ] {
+            let failed = try run(arguments)
+            #expect(failed.status == 71, "\(arguments[0]): \(failed.status) \(failed.stderr)")
+            #expect(
+                failed.stderr.hasPrefix(
+                    "storyreel: error: \(fromClip): cannot load FFmpeg's libavformat.so.59: \(broken)/libavformat.so.59: "
+                ),
+                "\(failed.stderr)")
+            #expect(failed.stderr.hasSuffix("(install the FFmpeg 5.1 libraries)\n"), "\(failed.stderr)")
+            #expect(failed.stderr.split(separator: "\n").count == 1, "\(failed.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("poster.jpg")))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("cube.mp4")))
+    }
+
     // The old code decoded every clip and failed each with the same line naming the journal
     // (`.storyreel-posters-journal: cannot open: Permission denied`), one line per clip.
     @Test func anOutDirItMayNotWriteIntoIsOneLineBeforeAnyWork() throws {

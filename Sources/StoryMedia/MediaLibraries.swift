@@ -1,0 +1,25 @@
+import CFFmpegOnDemand
+
+/// libavformat and libavcodec, which storyreel loads when it first reads or writes media rather
+/// than when it starts: with their dependencies they are about 110 shared libraries, whose
+/// loading took 33 ms of every run's 44 ms start-up, whether it read media or not (`--help`,
+/// `--version`, a render with nothing to do). Every way into them in this layer (``InputFile``,
+/// ``OutputFile``, ``Packet``, the encoders) asks here first, so a library that cannot be loaded
+/// is an error like any other, naming the file at hand, rather than a process that cannot start.
+enum MediaLibraries {
+    /// Loads both libraries unless they are loaded, or throws a ``MediaError/Kind/systemLimit``
+    /// error: no file is to blame, so a batch stops rather than skip the file it was at (71).
+    /// Out of open files, it says so as every other open does (the limit, and how to raise it).
+    static func require(for path: String? = nil) throws {
+        if cff_media_libraries_loaded() { return }
+        var why = [CChar](repeating: 0, count: 1024)
+        let code = cff_load_media_libraries(&why, why.count)
+        guard code != 0 else { return }
+        let reason = String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if let limit = MediaError.systemLimitReason(code) {
+            let library = reason.prefix { $0 != ":" }
+            throw MediaError(.systemLimit, path: path, "\(library): \(limit)")
+        }
+        throw MediaError(.systemLimit, path: path, reason + " (install the FFmpeg 5.1 libraries)")
+    }
+}
