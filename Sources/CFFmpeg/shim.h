@@ -38,6 +38,11 @@ static inline int cff_terminal_columns(int fd) {
     struct winsize size;
     return ioctl(fd, TIOCGWINSZ, &size) == 0 ? size.ws_col : 0;
 }
+// copy_file_range(2) is declared only under _GNU_SOURCE, so Swift cannot see it: up to `length`
+// bytes from `in`'s position to `out`'s, copied by the kernel; the bytes copied, or -1 and errno.
+static inline ssize_t cff_copy_file_range(int in, int out, size_t length) {
+    return (ssize_t)syscall(SYS_copy_file_range, in, NULL, out, NULL, length, 0);
+}
 /// AVERROR(EAGAIN): "output is not available in this state, feed more input".
 static inline int cff_error_eagain(void) { return AVERROR(EAGAIN); }
 /// AVERROR_EOF: end of file / end of stream.

@@ -15,7 +15,8 @@ public final class RegularFile {
     /// Its size, mtime and identity when it was opened.
     public let stamp: FileStamp
 
-    private let descriptor: Int32
+    /// The open file (``StagedFile/appendKernelCopy(of:)`` copies from it).
+    let descriptor: Int32
     private let deadline: Date?
     /// The time allowed to read it, in seconds, for the timeout's message.
     private let timeout: Double?
@@ -65,12 +66,25 @@ public final class RegularFile {
         return FileStamp(status)
     }
 
-    /// Up to `count` bytes from the current position; empty at the end of the file. Throws
-    /// `.timedOut` once the deadline has passed and `.ioFailure` when the read fails.
-    public func read(upTo count: Int) throws -> Data {
+    /// Throws `.timedOut` once the time allowed to read the file has passed.
+    func checkDeadline() throws {
         if let deadline, Date() > deadline {
             throw MediaError.deadlinePassed(path: path, seconds: timeout)
         }
+    }
+
+    /// Throws `.ioFailure` when `total` bytes read is more than a chunk of `chunkSize` past the
+    /// size it had when it was opened: a file that keeps growing cannot keep a reader busy.
+    func checkNotGrowing(total: UInt64, chunkSize: Int) throws {
+        if total > size + UInt64(chunkSize) {
+            throw MediaError(.ioFailure, path: path, "the file grew while it was read")
+        }
+    }
+
+    /// Up to `count` bytes from the current position; empty at the end of the file. Throws
+    /// `.timedOut` once the deadline has passed and `.ioFailure` when the read fails.
+    public func read(upTo count: Int) throws -> Data {
+        try checkDeadline()
         var buffer = Data(count: max(0, count))
         let got = buffer.withUnsafeMutableBytes { bytes -> Int in
             while true {
@@ -97,9 +111,7 @@ public final class RegularFile {
             if chunk.isEmpty { return total }
             total += UInt64(chunk.count)
             try body(chunk)
-            if total > size + UInt64(chunkSize) {
-                throw MediaError(.ioFailure, path: path, "the file grew while it was read")
-            }
+            try checkNotGrowing(total: total, chunkSize: chunkSize)
         }
     }
 

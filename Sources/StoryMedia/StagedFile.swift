@@ -79,6 +79,29 @@ public final class StagedFile {
         try data.withUnsafeBytes { try append($0) }
     }
 
+    /// Appends `source` from its current position to its end, copied by the kernel
+    /// (`copy_file_range`, as `cp` copies: no pass through this process's memory), in chunks of
+    /// `chunkSize` bytes, and returns the bytes copied. Returns nil, having copied nothing, where
+    /// the kernel cannot copy between the two files (another file system on an older kernel, a
+    /// file system without the call): the caller copies through memory then. A failure part-way
+    /// (a full disk) throws `.ioFailure` naming the final path, as ``append(_:)-(UnsafeRawBufferPointer)``
+    /// does; `source`'s deadline and growth are checked between chunks, as its reads check them.
+    public func appendKernelCopy(of source: RegularFile, chunkSize: Int = 64 << 20) throws -> UInt64? {
+        var total: UInt64 = 0
+        while true {
+            try source.checkDeadline()
+            let copied = cff_copy_file_range(source.descriptor, descriptor, chunkSize)
+            if copied < 0 {
+                if errno == EINTR { continue }
+                if total == 0 && [EXDEV, ENOSYS, EOPNOTSUPP, EINVAL, EBADF, EPERM].contains(errno) { return nil }
+                throw failure("cannot write", kind: .ioFailure)
+            }
+            if copied == 0 { return total }
+            total += UInt64(copied)
+            try source.checkNotGrowing(total: total, chunkSize: chunkSize)
+        }
+    }
+
     /// Finishes writing (permissions, flushed to disk) and closes the file, still under its
     /// temporary name, so that many staged files can wait for ``commit(exclusively:)`` without holding a
     /// descriptor each.

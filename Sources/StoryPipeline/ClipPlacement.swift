@@ -39,12 +39,16 @@ enum ClipPlacement {
         let input = try RegularFile(path: source, timeout: timeout)
         let output = try StagedFile(for: destination, replacing: !exclusive, marked: false)
         let hasher = check.sha256 == nil ? nil : try ContentHasher()
-        let copied = try input.forEachChunk { chunk in
-            try chunk.withUnsafeBytes { bytes in
-                hasher?.update(bytes)
-                try output.append(bytes)
+        // Nothing to hash: the kernel copies it (an ingest of a 277 MB upload spent 80 ms of its
+        // 480 copying through memory, in `make bench`). Where it cannot, it goes through memory.
+        let copied =
+            try (hasher == nil ? output.appendKernelCopy(of: input) : nil)
+            ?? input.forEachChunk { chunk in
+                try chunk.withUnsafeBytes { bytes in
+                    hasher?.update(bytes)
+                    try output.append(bytes)
+                }
             }
-        }
         if let stamp = check.unchangedSince {
             // The open file, and the path: an upload renamed over or removed meanwhile is not
             // the one that was inspected any more.
