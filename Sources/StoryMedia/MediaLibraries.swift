@@ -6,7 +6,15 @@ import CFFmpegOnDemand
 /// `--version`, a render with nothing to do). Every way into them in this layer (``InputFile``,
 /// ``OutputFile``, ``Packet``, the encoders) asks here first, so a library that cannot be loaded
 /// is an error like any other, naming the file at hand, rather than a process that cannot start.
-enum MediaLibraries {
+public enum MediaLibraries {
+    /// The address space the two libraries and theirs take once loaded (185 MB with Debian 12's
+    /// FFmpeg 5.1: VmSize before and after loading them), rounded up; 0 once they are loaded.
+    /// A command's thread check reserves it beside its threads' stacks
+    /// (``ThreadCapacity/probe(_:reserving:)``), so an address-space limit (`ulimit -v`) too low
+    /// for both is one line at the start, as it was when they were loaded at start-up, not a
+    /// failed allocation later (a QA pass: `cube` and `render` aborted at `ulimit -v 345000`).
+    public static var addressSpaceToReserve: Int { cff_media_libraries_loaded() ? 0 : 192 << 20 }
+
     /// Loads both libraries unless they are loaded, or throws a ``MediaError/Kind/systemLimit``
     /// error: no file is to blame, so a batch stops rather than skip the file it was at (71).
     /// Out of open files, it says so as every other open does (the limit, and how to raise it).

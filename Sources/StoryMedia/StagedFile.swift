@@ -96,7 +96,9 @@ public final class StagedFile {
                 if total == 0 && [EXDEV, ENOSYS, EOPNOTSUPP, EINVAL, EBADF, EPERM].contains(errno) { return nil }
                 throw failure("cannot write", kind: .ioFailure)
             }
-            if copied == 0 { return total }
+            // Some file systems answer 0 for a file that holds data (as coreutils, Go and Rust
+            // know): at the start, that is a copy the kernel cannot do, not an empty file.
+            if copied == 0 { return total == 0 && source.size > 0 ? nil : total }
             total += UInt64(copied)
             try source.checkNotGrowing(total: total, chunkSize: chunkSize)
         }

@@ -24,8 +24,11 @@ public enum ThreadCapacity {
     /// error of the first that could not start, or nil when all did.
     /// The threads have the default stacks, as libdispatch's and FFmpeg's do, so an address-space
     /// limit too low for a run's threads (`ulimit -v 250000`: a render hung; at 300000 it died of
-    /// a failed allocation) is caught too; the stacks are reserved, not touched.
-    public static func probe(_ count: Int = probeCount) -> Int32? {
+    /// a failed allocation) is caught too; the stacks are reserved, not touched. While they are
+    /// alive, `reserving` more bytes of address space are reserved too (ENOMEM when they cannot
+    /// be): the command's probe reserves what FFmpeg's libraries will take once loaded
+    /// (``MediaLibraries/addressSpaceToReserve``), as it did when they were loaded at start-up.
+    public static func probe(_ count: Int = probeCount, reserving: Int = 0) -> Int32? {
         pthread_mutex_lock(gate)
         var threads: [pthread_t] = []
         var failure: Int32?
@@ -44,6 +47,14 @@ public enum ThreadCapacity {
                 break
             }
             threads.append(thread)
+        }
+        if failure == nil, reserving > 0 {
+            let reservation = mmap(nil, reserving, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+            if reservation == UnsafeMutableRawPointer(bitPattern: -1) {
+                failure = errno
+            } else {
+                munmap(reservation, reserving)
+            }
         }
         pthread_mutex_unlock(gate)
         for thread in threads { pthread_join(thread, nil) }

@@ -149,8 +149,20 @@ public final class BundleLedger: Sendable {
     /// The codecs string noted for `relative` (``noteCodecs(_:of:readAt:)``) while the file is
     /// still the one it was read from; nil when none was noted or the file changed since.
     public func codecs(of relative: String) -> String? {
-        guard state(of: relative) == .current else { return nil }
-        return entries.withLock { $0[relative]?.codecs }
+        guard state(of: relative) == .current,
+            let codecs = entries.withLock({ $0[relative]?.codecs }), Self.isCodecsString(codecs)
+        else { return nil }
+        return codecs
+    }
+
+    /// True for what a probe writes as a codecs string (`avc1.64001f`, `hvc1.1.6.L93.90`): up to
+    /// 64 ASCII letters, digits and dots. Anything else in a ledger was put there by hand, and
+    /// is read again from the file rather than copied into the manifest (a QA pass).
+    static func isCodecsString(_ codecs: String) -> Bool {
+        !codecs.isEmpty && codecs.utf8.count <= 64
+            && codecs.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == ".")
+            }
     }
 
     /// Notes `codecs`, read from `relative` when it had `stamp` (taken before it was read), when

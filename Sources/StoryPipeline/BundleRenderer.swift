@@ -206,7 +206,7 @@ public struct BundleRenderer: Sendable {
         let joining = Set(transitions.map(\.output))
         skipped += run.transitionFailures.filter { joining.contains($0.output) }.map(\.entry)
 
-        let manifest = ManifestBuilder(
+        let manifest = try ManifestBuilder(
             stories: playing, transitions: transitions.filter { run.available.contains($0.output) },
             skipped: skipped, plan: plan, bundle: output, ledger: ledger
         ).build()

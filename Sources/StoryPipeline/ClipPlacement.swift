@@ -51,10 +51,14 @@ enum ClipPlacement {
             }
         if let stamp = check.unchangedSince {
             // The open file, and the path: an upload renamed over or removed meanwhile is not
-            // the one that was inspected any more.
+            // the one that was inspected any more. And its change time, which no program can put
+            // back: an upload rewritten in place while it was copied, its mtime then put back,
+            // was filed (a QA pass). (A stamp leaves it out, for `render --link`'s own hard link;
+            // nothing here links the source.)
+            let now = input.currentStamp()
             try verify(
-                input.stamp == stamp && copied == stamp.size && input.currentStamp() == stamp
-                    && FileStamp(path: source) == stamp, source)
+                input.stamp == stamp && copied == stamp.size && now == stamp
+                    && now?.statusChanged == stamp.statusChanged && FileStamp(path: source) == stamp, source)
         }
         if let expected = check.sha256 { try verify(hasher?.finalHex() == expected, source) }
         try output.commit(exclusively: exclusive)

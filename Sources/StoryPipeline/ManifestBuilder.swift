@@ -29,7 +29,10 @@ struct ManifestBuilder {
 
     /// Builds the manifest. Item ids are the first 16 hex digits of the clip's hash; the same
     /// content playing again (a repost) gets `-2`, `-3` … in play order, so ids stay unique.
-    func build() -> Result {
+    /// Throws a ``MediaError/Kind/systemLimit`` error met reading a transition's header (out of
+    /// open files, FFmpeg's libraries not loadable): that is no transition's fault, and a
+    /// manifest written without its codecs would drop them silently (a QA pass).
+    func build() throws -> Result {
         var referenced = Set<String>()
         var occurrences: [String: Int] = [:]
         var stories: [Manifest.Story] = []
@@ -76,7 +79,7 @@ struct ManifestBuilder {
                     direction: transition.direction == .forward ? .forward : .backward, src: unit.output,
                     frames: frames, fps: parameters.fps, duration: Double(frames) / parameters.fps,
                     width: plan.canvasWidth, height: plan.canvasHeight,
-                    codecs: codecs(ofTransition: unit.output)))
+                    codecs: try codecs(ofTransition: unit.output)))
         }
         let manifest = Manifest(
             generator: "storyreel \(BundlePlan.toolVersion)",
@@ -89,12 +92,21 @@ struct ManifestBuilder {
     /// The RFC 6381 codecs string of the transition at bundle-relative `output`, read from its
     /// header (the encoder's profile and level are known only once it has run, and a cached
     /// transition was encoded by an earlier run) and kept in the ledger, so that a no-op re-run
-    /// opens no media file; nil when it cannot be read.
-    private func codecs(ofTransition output: String) -> String? {
+    /// opens no media file; nil when its header cannot be read. Rethrows a
+    /// ``MediaError/Kind/systemLimit`` error.
+    private func codecs(ofTransition output: String) throws -> String? {
         if let known = ledger?.codecs(of: output) { return known }
         let path = BundlePaths.join(bundle, output)
         let stamp = FileStamp(path: path, followingLinks: false)
-        guard let codecs = (try? ClipProbe.inspect(path: path, timeout: 5))?.video?.codecs else { return nil }
+        let info: ClipInfo
+        do {
+            info = try ClipProbe.inspect(path: path, timeout: 5)
+        } catch let error as MediaError where error.kind == .systemLimit {
+            throw error
+        } catch {
+            return nil
+        }
+        guard let codecs = info.video?.codecs else { return nil }
         if let stamp { ledger?.noteCodecs(codecs, of: output, readAt: stamp) }
         return codecs
     }

@@ -91,7 +91,7 @@ public enum Storyreel {
             }
             // Every command starts threads: short of them, libdispatch retried for ever (a hang).
             // Parsing starts none, so a usage error still comes first.
-            if let failure = ThreadCapacity.probe() {
+            if let failure = ThreadCapacity.probe(reserving: MediaLibraries.addressSpaceToReserve) {
                 let message = "\(ThreadCapacity.shortageReason) (\(SystemErrorText.describe(failure)))"
                 console.error(message)
                 // `render`, `ingest` and `plan --json` print every failure but a usage error as

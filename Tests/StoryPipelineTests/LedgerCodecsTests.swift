@@ -55,4 +55,17 @@ import Testing
         ledger.noteCodecs("avc1.64001f", of: "transitions/unknown.mp4", readAt: stamp)
         #expect(!ledger.recorded.contains("transitions/unknown.mp4"))
     }
+
+    // A hand-edited value (a QA pass: a quote, a newline, 2 MB) was copied into the manifest
+    // as it was; only what a probe writes is taken, anything else is read from the file again.
+    @Test func aValueNoProbeWritesIsNotTaken() throws {
+        for odd in ["avc1.64001f\", \"evil\": \"1", "avc1\n", String(repeating: "a", count: 65), "", "hvc1-x"] {
+            let (ledger, stamp) = try writeAndRecord(Data(repeating: 1, count: 100))
+            ledger.noteCodecs(odd, of: relative, readAt: stamp)
+            #expect(ledger.codecs(of: relative) == nil, "\(odd)")
+        }
+        let (ledger, stamp) = try writeAndRecord(Data(repeating: 1, count: 100))
+        ledger.noteCodecs("hvc1.1.6.L93.90", of: relative, readAt: stamp)
+        #expect(ledger.codecs(of: relative) == "hvc1.1.6.L93.90")
+    }
 }

@@ -17,7 +17,7 @@ import Testing
     @Test func storiesItemsAndTransitionsComeFromTheUnits() throws {
         let plan = try Self.plan()
         let transitions = try plan.transitionUnits(between: plan.stories)
-        let result = ManifestBuilder(
+        let result = try ManifestBuilder(
             stories: plan.stories, transitions: transitions, skipped: [], plan: plan, bundle: "/tmp/reel"
         ).build()
         let manifest = result.manifest
@@ -54,7 +54,7 @@ import Testing
             SkippedEntry(path: "chloe/broken.mov", story: "chloe", reason: "moov atom not found"),
             SkippedEntry(path: "no handle!", story: nil, reason: "not a valid handle"),
         ]
-        let manifest = ManifestBuilder(stories: stories, transitions: [], skipped: skipped, plan: plan, bundle: ".")
+        let manifest = try ManifestBuilder(stories: stories, transitions: [], skipped: skipped, plan: plan, bundle: ".")
             .build().manifest
         let id = repost.record.id
         #expect(manifest.stories[0].items[0].id == id)

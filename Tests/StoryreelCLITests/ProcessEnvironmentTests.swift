@@ -84,6 +84,87 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.path("cube.mp4")))
     }
 
+    // Found by a QA pass of the change above:
+    // - a render that had to read its transitions' codecs strings again (a ledger written before
+    //   it kept them) swallowed the load failure: 0, and a manifest without them;
+    // - a library that loads but lacks a function (another build: here zlib under the name) was
+    //   met only at that function's first call, which ended the process there: no JSON on
+    //   stdout, lines of several threads run together, temporary files and folders left behind.
+    //   Every function is now looked up when the libraries are loaded.
+    @Test func aLibraryLackingFunctionsOrUnloadableMidRenderIsTheSameOneLine() throws {
+        let bundle = folder.path("bundle")
+        let first = try TestEnvironment.storyreel(
+            ["render", TestEnvironment.sample("stories"), "-o", bundle, "--size", "360x640"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let ledgerPath = "\(bundle)/.storyreel/ledger.json"
+        var ledger = try #require(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: ledgerPath))) as? [String: Any])
+        for (key, value) in ledger {
+            guard var entry = value as? [String: Any] else { continue }
+            entry.removeValue(forKey: "codecs")
+            ledger[key] = entry
+        }
+        try JSONSerialization.data(withJSONObject: ledger).write(to: URL(fileURLWithPath: ledgerPath))
+        let manifest = try Data(contentsOf: URL(fileURLWithPath: "\(bundle)/manifest.json"))
+
+        let broken = folder.path("broken-libraries")
+        try FileManager.default.createDirectory(atPath: broken, withIntermediateDirectories: false)
+        _ = try folder.write("broken-libraries/libavformat.so.59", Data("not a library".utf8))
+        let zlib = folder.path("zlib")
+        try FileManager.default.createDirectory(atPath: zlib, withIntermediateDirectories: false)
+        // The library itself: libz.so.1 is a symlink, which a copy would keep (leading nowhere).
+        let libz = URL(fileURLWithPath: "/lib/x86_64-linux-gnu/libz.so.1").resolvingSymlinksInPath().path
+        try FileManager.default.copyItem(atPath: libz, toPath: "\(zlib)/libavformat.so.59")
+        func run(_ libraries: String, _ arguments: [String]) throws -> ProcessResult {
+            try TestEnvironment.run("/usr/bin/env", ["LD_LIBRARY_PATH=\(libraries)", binary] + arguments)
+        }
+        let again = try run(broken, ["render", TestEnvironment.sample("stories"), "-o", bundle, "--size", "360x640"])
+        #expect(again.status == 71, "\(again.stderr)")
+        #expect(again.stderr.contains("cannot load FFmpeg's libavformat.so.59"), "\(again.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(bundle)/manifest.json")) == manifest)
+
+        let posters = folder.path("posters")
+        for arguments in [
+            ["render", TestEnvironment.sample("stories"), "-o", folder.path("fresh"), "--json"],
+            ["plan", TestEnvironment.sample("stories"), "--json"],
+            ["thumbnail", fromClip, toClip, "--out-dir", posters],
+        ] {
+            let failed = try run(zlib, arguments)
+            #expect(failed.status == 71, "\(arguments[0]): \(failed.stderr)")
+            let lines = failed.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("storyreel: error: /") }, "\(failed.stderr)")
+            #expect(
+                lines.allSatisfy { $0.contains("cannot load FFmpeg's libavformat.so.59: it has no ") },
+                "\(failed.stderr)")
+            if arguments[0] != "thumbnail" {
+                let object = try JSONSerialization.jsonObject(with: Data(failed.stdout.utf8)) as? [String: Any]
+                #expect(object?["exitCode"] as? Int == 71, "\(arguments[0]): \(failed.stdout)")
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: posters), "the folder it made is taken away again")
+    }
+
+    // Loaded on demand, FFmpeg's libraries were no longer in the address space when a command
+    // checked it could start its threads, so a `ulimit -v` between that check's need and the
+    // whole run's let the check pass and an allocation fail later: `cube` and `render` aborted
+    // with a stack trace (134) at 345000 KiB (a QA pass). The check reserves the libraries'
+    // share too: at every limit a run ends with 0 or 71 and one line, never a signal.
+    @Test func noAddressSpaceLimitEndsACubeInACrash() throws {
+        for limit in stride(from: 320_000, through: 560_000, by: 40_000) {
+            let cube = try LimitedRun.storyreel(
+                [
+                    "cube", fromClip, TestEnvironment.sample("iphone-hevc-hdr.mov"), "-o",
+                    folder.path("cube-\(limit).mp4"),
+                ],
+                virtualMemoryKiB: limit,
+                seconds: 60)
+            #expect([0, 71].contains(cube.result.status), "\(limit): \(cube.result.status) \(cube.result.stderr)")
+            if cube.result.status == 71 {
+                #expect(LimitedRun.errorLines(cube.result.stderr).count == 1, "\(limit): \(cube.result.stderr)")
+            }
+        }
+    }
+
     // The old code decoded every clip and failed each with the same line naming the journal
     // (`.storyreel-posters-journal: cannot open: Permission denied`), one line per clip.
     @Test func anOutDirItMayNotWriteIntoIsOneLineBeforeAnyWork() throws {
