@@ -15,17 +15,37 @@ public enum DescriptorLimit {
     /// limit below the hard one protects only programs written for `select(2)`, which storyreel
     /// never calls. A shell's `ulimit -n 512` is a soft limit; `ulimit -Hn` is the ceiling.
     /// Then has libdispatch open its descriptors (which starts a thread: check
-    /// ``ThreadCapacity`` first). Call it before a command opens any file.
-    public static func prepare() {
+    /// ``ThreadCapacity`` first), or returns why not when fewer than ``libdispatchNeeds`` are
+    /// free: libdispatch would stop the process (a QA pass: SIGILL at `ulimit -n 4`). Call it
+    /// before a command opens any file.
+    public static func prepare() -> String? {
         var limit = rlimit()
         if getrlimit(Self.resource, &limit) == 0, limit.rlim_cur < limit.rlim_max {
             limit.rlim_cur = limit.rlim_max
             _ = setrlimit(Self.resource, &limit)
         }
+        // Taken and given back: a descriptor libdispatch then opens reuses the lowest free one.
+        var free: [Int32] = []
+        while free.count < libdispatchNeeds {
+            let descriptor = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard descriptor >= 0 else { break }
+            free.append(descriptor)
+        }
+        let code = errno
+        for descriptor in free { close(descriptor) }
+        if free.count < libdispatchNeeds {
+            let reason = MediaError.systemLimitReason(code) ?? SystemErrorText.describe(code)
+            return "cannot start: \(reason)"
+        }
         let started = DispatchSemaphore(value: 0)
         DispatchQueue.global().async { started.signal() }
         started.wait()
+        return nil
     }
+
+    /// The descriptors libdispatch opens for its manager thread: an epoll set, an eventfd and a
+    /// timer.
+    static let libdispatchNeeds = 3
 
     /// `RLIMIT_NOFILE`, as glibc's `getrlimit` takes it (an `Int32`, where Swift imports the
     /// constant as an enum case).

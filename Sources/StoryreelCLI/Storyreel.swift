@@ -89,10 +89,8 @@ public enum Storyreel {
                 console.output(command.helpText)
                 return 0
             }
-            // Every command starts threads: short of them, libdispatch retried for ever (a hang).
-            // Parsing starts none, so a usage error still comes first.
-            if let failure = ThreadCapacity.probe(reserving: MediaLibraries.addressSpaceToReserve) {
-                let message = "\(ThreadCapacity.shortageReason) (\(SystemErrorText.describe(failure)))"
+            /// The system cannot give what every command needs: `message`, 71.
+            func systemShortage(_ message: String) -> Int32 {
                 console.error(message)
                 // `render`, `ingest` and `plan --json` print every failure but a usage error as
                 // JSON on stdout too (a QA pass: this one printed nothing there).
@@ -102,12 +100,17 @@ public enum Storyreel {
                 }
                 return ExitCode.osError.rawValue
             }
+            // Every command starts threads: short of them, libdispatch retried for ever (a hang).
+            // Parsing starts none, so a usage error still comes first.
+            if let failure = ThreadCapacity.probe(reserving: MediaLibraries.addressSpaceToReserve) {
+                return systemShortage("\(ThreadCapacity.shortageReason) (\(SystemErrorText.describe(failure)))")
+            }
             // From here on, Ctrl-C, SIGTERM, SIGHUP or SIGXCPU removes this run's temporary files
             // and the folders it made that are still empty, before the process dies of the
             // signal; a file-size limit is an I/O error (74).
             InterruptCleanup.install()
             // After install: libdispatch's threads start here, and inherit the signals it blocks.
-            DescriptorLimit.prepare()
+            if let shortage = DescriptorLimit.prepare() { return systemShortage(shortage) }
             return try command.run(parsed, console).rawValue
         } catch let error as UsageError {
             console.error(

@@ -25,6 +25,21 @@ import Testing
         }
     }
 
+    // libdispatch stops the process (SIGILL, 132) when it cannot open its own descriptors: at a
+    // hard limit of 4 or 5, every command died without a word (a QA pass). It is checked first.
+    @Test(arguments: [4, 5])
+    func aLimitTooLowForLibdispatchIsOneLine(limit: Int) throws {
+        for arguments in [
+            ["inspect", TestEnvironment.sample("portrait-h264.mp4")],
+            ["render", stories, "-o", folder.path("bundle-\(limit)"), "--json"],
+        ] {
+            let outcome = try LimitedRun.storyreel(arguments, openFiles: (soft: limit, hard: limit))
+            expectOutOfOpenFiles(outcome, limit: limit)
+            #expect(LimitedRun.errorLines(outcome.result.stderr).count == 1, "\(outcome.result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("bundle-\(limit)")))
+    }
+
     @Test func aLowSoftLimitIsRaisedToTheHardOne() throws {
         let output = folder.path("bundle")
         let outcome = try LimitedRun.storyreel(
