@@ -48,7 +48,25 @@ public enum TestEnvironment {
     }
 
     /// Runs `executable` (a path, or a name looked up on PATH) and captures its output.
+    ///
+    /// A binary a test has just copied (to run it as another user, or beside a library) can
+    /// fail to start with ETXTBSY for a moment: a process another test forks meanwhile holds the
+    /// copy's write descriptor until it execs (a full run once got 126, "Text file busy"). That
+    /// is the harness's race, not the binary's behaviour, so the run is tried again.
     public static func run(_ executable: String, _ arguments: [String], in folder: URL? = nil) throws -> ProcessResult {
+        for attempt in 1...5 {
+            do {
+                let result = try runOnce(executable, arguments, in: folder)
+                guard result.status == 126, result.stderr.contains("Text file busy"), attempt < 5 else { return result }
+            } catch  where attempt < 5 && ("\(error)".contains("busy") || (error as NSError).code == Int(ETXTBSY)) {
+                // posix_spawn's ETXTBSY, from Process.run.
+            }
+            usleep(100_000)
+        }
+        return try runOnce(executable, arguments, in: folder)
+    }
+
+    private static func runOnce(_ executable: String, _ arguments: [String], in folder: URL?) throws -> ProcessResult {
         let process = Process()
         if executable.contains("/") {
             process.executableURL = URL(fileURLWithPath: executable)
