@@ -167,7 +167,22 @@ public struct ClipIngester: Sendable {
     /// its ``ClipRecord/playbackConcern``; throws why it is rejected.
     private func inspectUpload(_ clip: String) throws -> (stamp: FileStamp, container: String, concern: String?) {
         let stamp = FileStamp(path: clip)
-        let info = try ClipProbe.inspect(path: clip, timeout: timeout)
+        // Its header can be whole over pictures that do not decode (an upload whose data was
+        // damaged, a header claiming another codec or size): render would skip it, so it is
+        // refused here. Its first frame is decoded, small, on another thread while the header is
+        // read: each opens the file on its own, and together they were a quarter of an ingest
+        // of a large upload (`make bench`). The probe's error still comes first.
+        let firstFrame = BackgroundWork { [timeout] in
+            _ = try ClipFrameSource(path: clip, timeout: timeout, threads: 1).firstFrame(size: .width(64))
+        }
+        let info: ClipInfo
+        do {
+            info = try ClipProbe.inspect(path: clip, timeout: timeout)
+        } catch {
+            _ = firstFrame.wait()
+            throw error
+        }
+        let decoded = firstFrame.wait()
         let (video, duration) = try ClipRecord.playable(info, path: clip)
         guard duration <= maxDuration else {
             // To as many decimals as show it longer: "5.0 s is longer than 5 s" read as a
@@ -179,10 +194,7 @@ public struct ClipIngester: Sendable {
                 .invalidMedia, path: clip,
                 "\(shown) s is longer than --max-duration \(String(format: "%g", maxDuration)) s")
         }
-        // Its header can be whole over pictures that do not decode (an upload whose data was
-        // damaged, a header claiming another codec or size): render would skip it, so it is
-        // refused here. Its first frame is decoded, small.
-        _ = try ClipFrameSource(path: clip, timeout: timeout, threads: 1).firstFrame(size: .width(64))
+        try decoded.get()
         guard let stamp else { throw MediaError(.missingInput, path: clip, "no such file") }
         return (stamp, info.container, ClipRecord.playbackConcern(codec: video.codec, codecs: video.codecs))
     }
