@@ -38,6 +38,31 @@ import Testing
         for clip in [fromClip, toClip] { chmod(clip, 0o644) }
     }
 
+    /// A folder `name` holding `library` (a file's path, or nil for a file that is no library)
+    /// as `libavformat.so.59`, to put first on LD_LIBRARY_PATH.
+    func librariesFolder(_ name: String, avformat library: String?) throws -> String {
+        let libraries = folder.path(name)
+        try FileManager.default.createDirectory(atPath: libraries, withIntermediateDirectories: false)
+        if let library {
+            try FileManager.default.copyItem(atPath: library, toPath: "\(libraries)/libavformat.so.59")
+        } else {
+            _ = try folder.write("\(name)/libavformat.so.59", Data("not a library".utf8))
+        }
+        return libraries
+    }
+
+    /// The copy of storyreel run with `arguments`, `libraries` first on LD_LIBRARY_PATH.
+    func run(with libraries: String, _ arguments: [String]) throws -> ProcessResult {
+        try TestEnvironment.run("/usr/bin/env", ["LD_LIBRARY_PATH=\(libraries)", binary] + arguments)
+    }
+
+    /// Renders the samples into `bundle` at 360x640 (with the libraries), which must succeed.
+    func renderSamples(into bundle: String) throws {
+        let first = try TestEnvironment.storyreel(
+            ["render", TestEnvironment.sample("stories"), "-o", bundle, "--size", "360x640"])
+        #expect(first.status == 0, "\(first.stderr)")
+    }
+
     // libavformat and libavcodec are loaded when a command first reads media, not when it
     // starts (33 ms of a 44 ms start-up). A machine where they cannot be loaded (a binary copied
     // without its runtime packages; here a broken file found first through LD_LIBRARY_PATH)
@@ -45,32 +70,26 @@ import Testing
     // still answer. The old binary needed both to start at all: every command, `--version`
     // too, died in the dynamic loader (127, its own message).
     @Test func ffmpegLibrariesThatCannotBeLoadedAreOneLineAndOnlyWhereMediaIsRead() throws {
-        let broken = folder.path("broken-libraries")
-        try FileManager.default.createDirectory(atPath: broken, withIntermediateDirectories: false)
-        _ = try folder.write("broken-libraries/libavformat.so.59", Data("not a library".utf8))
+        let broken = try librariesFolder("broken-libraries", avformat: nil)
         let bundle = folder.path("bundle")
-        let first = try TestEnvironment.storyreel(
-            ["render", TestEnvironment.sample("stories"), "-o", bundle, "--size", "360x640"])
-        #expect(first.status == 0, "\(first.stderr)")
-        func run(_ arguments: [String]) throws -> ProcessResult {
-            try TestEnvironment.run("/usr/bin/env", ["LD_LIBRARY_PATH=\(broken)", binary] + arguments)
-        }
+        try renderSamples(into: bundle)
         for arguments in [["--version"], ["--help"], ["inspect", "--help"]] {
-            let answered = try run(arguments)
+            let answered = try run(with: broken, arguments)
             #expect(answered.status == 0, "\(arguments): \(answered.status) \(answered.stderr)")
         }
         // A render with nothing to do reads no media.
-        let noOp = try run(["render", TestEnvironment.sample("stories"), "-o", bundle, "--size", "360x640"])
+        let noOp = try run(
+            with: broken, ["render", TestEnvironment.sample("stories"), "-o", bundle, "--size", "360x640"])
         #expect(noOp.status == 0, "\(noOp.stderr)")
         #expect(noOp.stderr.contains("rendered 0"), "\(noOp.stderr)")
         // A missing file is still that, found before any library is needed.
-        let missing = try run(["inspect", folder.path("missing.mp4")])
+        let missing = try run(with: broken, ["inspect", folder.path("missing.mp4")])
         #expect(missing.status == 66, "\(missing.stderr)")
         for arguments in [
             ["inspect", fromClip], ["thumbnail", fromClip, "-o", folder.path("poster.jpg")],
             ["cube", fromClip, toClip, "-o", folder.path("cube.mp4")],
         ] {
-            let failed = try run(arguments)
+            let failed = try run(with: broken, arguments)
             #expect(failed.status == 71, "\(arguments[0]): \(failed.status) \(failed.stderr)")
             #expect(
                 failed.stderr.hasPrefix(
@@ -93,9 +112,7 @@ import Testing
     //   Every function is now looked up when the libraries are loaded.
     @Test func aLibraryLackingFunctionsOrUnloadableMidRenderIsTheSameOneLine() throws {
         let bundle = folder.path("bundle")
-        let first = try TestEnvironment.storyreel(
-            ["render", TestEnvironment.sample("stories"), "-o", bundle, "--size", "360x640"])
-        #expect(first.status == 0, "\(first.stderr)")
+        try renderSamples(into: bundle)
         let ledgerPath = "\(bundle)/.storyreel/ledger.json"
         var ledger = try #require(
             JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: ledgerPath))) as? [String: Any])
@@ -107,18 +124,12 @@ import Testing
         try JSONSerialization.data(withJSONObject: ledger).write(to: URL(fileURLWithPath: ledgerPath))
         let manifest = try Data(contentsOf: URL(fileURLWithPath: "\(bundle)/manifest.json"))
 
-        let broken = folder.path("broken-libraries")
-        try FileManager.default.createDirectory(atPath: broken, withIntermediateDirectories: false)
-        _ = try folder.write("broken-libraries/libavformat.so.59", Data("not a library".utf8))
-        let zlib = folder.path("zlib")
-        try FileManager.default.createDirectory(atPath: zlib, withIntermediateDirectories: false)
+        let broken = try librariesFolder("broken-libraries", avformat: nil)
         // The library itself: libz.so.1 is a symlink, which a copy would keep (leading nowhere).
         let libz = URL(fileURLWithPath: "/lib/x86_64-linux-gnu/libz.so.1").resolvingSymlinksInPath().path
-        try FileManager.default.copyItem(atPath: libz, toPath: "\(zlib)/libavformat.so.59")
-        func run(_ libraries: String, _ arguments: [String]) throws -> ProcessResult {
-            try TestEnvironment.run("/usr/bin/env", ["LD_LIBRARY_PATH=\(libraries)", binary] + arguments)
-        }
-        let again = try run(broken, ["render", TestEnvironment.sample("stories"), "-o", bundle, "--size", "360x640"])
+        let zlib = try librariesFolder("zlib", avformat: libz)
+        let again = try run(
+            with: broken, ["render", TestEnvironment.sample("stories"), "-o", bundle, "--size", "360x640"])
         #expect(again.status == 71, "\(again.stderr)")
         #expect(again.stderr.contains("cannot load FFmpeg's libavformat.so.59"), "\(again.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(bundle)/manifest.json")) == manifest)
@@ -129,7 +140,7 @@ import Testing
             ["plan", TestEnvironment.sample("stories"), "--json"],
             ["thumbnail", fromClip, toClip, "--out-dir", posters],
         ] {
-            let failed = try run(zlib, arguments)
+            let failed = try run(with: zlib, arguments)
             #expect(failed.status == 71, "\(arguments[0]): \(failed.stderr)")
             let lines = failed.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
             #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("storyreel: error: /") }, "\(failed.stderr)")
