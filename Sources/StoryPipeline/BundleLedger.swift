@@ -59,6 +59,10 @@ public final class BundleLedger: Sendable {
     /// True when the bundle had a ledger file when the run started (not a bundle merged from
     /// shards without their hidden files).
     public var hadLedgerFile: Bool { !mergedFiles.isEmpty }
+    /// Why each ledger file that could not be read was passed over, one line each, for a
+    /// warning: the outputs it listed are no longer known as storyreel's, so a `--prune` leaves
+    /// those the run does not make again (a QA pass: a damaged ledger was passed over in silence).
+    public let unreadable: [String]
     /// The outputs some ledger file on disk holds: those read, and those of each save.
     private let saved: Mutex<Set<String>>
     /// The outputs being made now, with the hash a clip copy is known by (nil for the others):
@@ -74,17 +78,36 @@ public final class BundleLedger: Sendable {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
             .filter { $0.hasPrefix("ledger") && $0.hasSuffix(".json") }.sorted()
         var merged: [String: Entry] = [:]
+        var unreadable: [String] = []
         for name in names {
-            guard
-                let data = try? RegularFile.contents(
-                    of: BundlePaths.join(folder, name), maxSize: BundleLedger.maximumFileSize),
-                let entries = try? JSONDecoder().decode([String: Entry].self, from: data)
-            else { continue }
+            let path = BundlePaths.join(folder, name)
+            let entries: [String: Entry]
+            do {
+                let data = try RegularFile.contents(of: path, maxSize: BundleLedger.maximumFileSize)
+                guard let decoded = try? JSONDecoder().decode([String: Entry].self, from: data) else {
+                    let reason =
+                        (try? JSONSerialization.jsonObject(with: data)) == nil
+                        ? JSONParseFailure.notValidJSON(data) : "not a ledger"
+                    unreadable.append(Self.passedOver(path, reason))
+                    continue
+                }
+                entries = decoded
+            } catch {
+                unreadable.append(Self.passedOver(path, MediaError.reason(of: error)))
+                continue
+            }
             merged.merge(entries.filter { BundlePaths.isLedgerPath($0.key) }) { kept, _ in kept }
         }
+        self.unreadable = unreadable
         entries = Mutex(merged)
         saved = Mutex(Set(merged.keys))
         mergedFiles = names
+    }
+
+    /// The warning for a ledger file passed over.
+    private static func passedOver(_ path: String, _ reason: String) -> String {
+        "\(path): \(reason); passed over: the outputs it lists are no longer known as storyreel's, and --prune "
+            + "leaves those this run does not make again"
     }
 
     /// After a save that failed (a full disk): removes the outputs recorded since the last save

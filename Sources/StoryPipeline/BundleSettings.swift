@@ -88,6 +88,21 @@ public struct BundleSettings: Equatable, Sendable {
     /// The largest canvas the automatic choice gives.
     public static let largestAutomaticCanvas = (width: 1080, height: 1920)
 
+    // MARK: - What each setting takes, given as an option or read from the saved file
+
+    /// The highest transition frame rate (frames per second, more than 0).
+    public static let highestFrameRate = 240.0
+    /// The longest transition (seconds, more than 0).
+    public static let longestTransition = 10.0
+    /// The frames a transition may have, `round(duration × fps)`.
+    public static let transitionFrames = 1...1000
+    /// The transitions' constant rate factors.
+    public static let rateFactors = 1...51
+    /// A fixed canvas's sides, in pixels (each even).
+    public static let canvasSides = 2...8192
+    /// A fixed peak, in bits per second.
+    public static let peakBitRates = 100_000...200_000_000
+
     /// These settings with every given override applied.
     public func applying(_ overrides: Overrides) -> BundleSettings {
         var result = self
@@ -216,9 +231,11 @@ public struct BundleSettings: Equatable, Sendable {
         // Each value may pass while together they do not (a hand-edited file): every later run
         // failed with 64 on options it was never given (a QA pass).
         let frames = (settings.transitionDuration * settings.fps).rounded()
-        guard (1...1000).contains(frames) else {
+        guard frames >= Double(transitionFrames.lowerBound), frames <= Double(transitionFrames.upperBound) else {
             throw MediaError(
-                .invalidMedia, path: path, "transition-duration × fps makes \(Int(frames)) frames, not 1 to 1000")
+                .invalidMedia, path: path,
+                "transition-duration × fps makes \(JSONValue.format(frames)) frames, not \(transitionFrames.lowerBound) "
+                    + "to \(transitionFrames.upperBound)")
         }
         if settings.codec == .hevc, case .fixed(let width, let height) = settings.canvas, min(width, height) < 16 {
             throw MediaError(.invalidMedia, path: path, "hevc needs a canvas of at least 16x16, got \(width)x\(height)")
@@ -234,32 +251,48 @@ public struct BundleSettings: Equatable, Sendable {
         try AtomicFile.write(Data((value.serialized() + "\n").utf8), to: BundleSettings.file(in: bundle))
     }
 
-    /// Sets the field `name` from its saved text; false when either is not understood.
+    /// Sets the field `name` from its saved text; false when either is not understood. A value
+    /// is taken only where its option would take it: a hand-edited `"crf": "0"` failed every
+    /// transition, `"fps": "1e308"` ended the process, `"player": "maybe"` removed the page (a
+    /// QA pass).
     private mutating func set(_ name: String, _ value: String) -> Bool {
+        /// A number more than 0 and at most `highest`.
+        func positive(_ text: String, upTo highest: Double) -> Double? {
+            guard let number = DecimalText.number(text), number > 0, number <= highest else { return nil }
+            return number
+        }
+        /// `yes` or `no`.
+        func yesOrNo(_ text: String) -> Bool? { text == "yes" ? true : text == "no" ? false : nil }
         switch name {
         case "size":
             if value == "auto" {
                 canvas = .automatic
                 return true
             }
-            let sides = value.split(separator: "x").compactMap { Int($0) }
-            guard sides.count == 2, sides.allSatisfy({ (2...8192).contains($0) && $0 % 2 == 0 }) else { return false }
+            let sides = value.split(separator: "x", omittingEmptySubsequences: false).compactMap {
+                DecimalText.wholeNumber($0)
+            }
+            guard sides.count == 2, sides.allSatisfy({ Self.canvasSides.contains($0) && $0 % 2 == 0 }) else {
+                return false
+            }
             canvas = .fixed(width: sides[0], height: sides[1])
         case "fps":
-            guard let number = Double(value), number.isFinite, number > 0 else { return false }
+            guard let number = positive(value, upTo: Self.highestFrameRate) else { return false }
             fps = number
         case "transition-duration":
-            guard let number = Double(value), number.isFinite, number > 0 else { return false }
+            guard let number = positive(value, upTo: Self.longestTransition) else { return false }
             transitionDuration = number
         case "both-directions":
-            bothDirections = value == "yes"
+            guard let both = yesOrNo(value) else { return false }
+            bothDirections = both
         case "player":
-            player = value == "yes"
+            guard let page = yesOrNo(value) else { return false }
+            player = page
         case "clips":
             guard let mode = RenderOptions.ClipMode(rawValue: value) else { return false }
             clips = mode
         case "crf":
-            guard let number = Int(value), (0...51).contains(number) else { return false }
+            guard let number = DecimalText.wholeNumber(value), Self.rateFactors.contains(number) else { return false }
             crf = number
         case "codec":
             guard let named = VideoEncoder.Codec(rawValue: value) else { return false }
@@ -269,7 +302,7 @@ public struct BundleSettings: Equatable, Sendable {
                 peak = .rule
                 return true
             }
-            guard let number = Int(value), number > 0 else { return false }
+            guard let number = DecimalText.wholeNumber(value), Self.peakBitRates.contains(number) else { return false }
             peak = .fixed(number)
         default:
             return false

@@ -8,10 +8,10 @@ import StoryMedia
 /// record writing (shards merged without their ledgers) only when this finds nothing.
 enum OutputIntegrity {
     /// Why the image at `path` is not a whole JPEG (of `size` within `tolerance` pixels a side,
-    /// when given: ``ImageSize``), or nil when it is one. Only `.jpg` names are checked (every
-    /// image storyreel writes is one); others pass.
+    /// when given: ``ImageSize``), or nil when it is one. Every image a bundle holds is a JPEG,
+    /// whatever its name: an image checked only under a `.jpg` name let a manifest pointing a
+    /// poster at a text file, the page or the lock file pass `validate` (a QA pass).
     static func imageProblem(at path: String, size: Manifest.Size? = nil, tolerance: Int = 0) -> String? {
-        guard (path as NSString).pathExtension.lowercased() == "jpg" else { return nil }
         do {
             let file = try RegularFile(path: path, timeout: 5)
             let head = try file.read(upTo: 3)

@@ -43,7 +43,7 @@ public enum CubeCommand: Command {
         default: defaults.codec)
     static let crf = Option.wholeNumber(
         "crf", "N", "Constant rate factor on x264's scale, lower is better (HEVC encodes at N + 4).",
-        default: defaults.crf, range: .wholeNumber(1...51))
+        default: defaults.crf, range: .wholeNumber(BundleSettings.rateFactors))
     static let maxBitrate = Option<OrAutomatic<Int>>.rangedOrAutomatic(
         "max-bitrate", "BITS|auto",
         "Most the clip's average bit rate may be (the whole file); the CRF is raised until it fits.",

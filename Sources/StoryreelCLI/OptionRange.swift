@@ -1,3 +1,5 @@
+import StoryPipeline
+
 /// The values a numeric option accepts, declared once in its ``OptionSpec``. The parser checks
 /// every value of the option against it before the command runs (so before any work and before
 /// any file or folder is created), `--help` shows it, and the typed accessors of
@@ -39,15 +41,15 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
     /// Work done at once (`--jobs`): 1 to 1024.
     public static let jobs = wholeNumber(1...1024)
     /// A transition's frame rate (`--fps`): more than 0, at most 240.
-    public static let framesPerSecond = number(above: 0, upTo: 240)
+    public static let framesPerSecond = number(above: 0, upTo: BundleSettings.highestFrameRate)
     /// A transition's length in seconds (`--duration`, `--transition-duration`): more than 0, at most 10.
-    public static let transitionSeconds = number(above: 0, upTo: 10)
+    public static let transitionSeconds = number(above: 0, upTo: BundleSettings.longestTransition)
     /// A canvas (`--size`): even sides from 2 to 8192.
-    public static let canvas = evenSize(2...8192)
+    public static let canvas = evenSize(BundleSettings.canvasSides)
     /// A transition's peak bit rate (`--max-bitrate`): 100 kb/s to 200 Mb/s.
-    public static let peakBitRate = OptionRange(kind: .bitRate(100_000...200_000_000))
+    public static let peakBitRate = OptionRange(kind: .bitRate(BundleSettings.peakBitRates))
     /// The frames a transition may have, `round(duration × fps)`: checked with both options.
-    public static let transitionFrames = 1...1000
+    public static let transitionFrames = BundleSettings.transitionFrames
 
     /// Throws unless a transition of `duration` seconds at `fps` has ``transitionFrames`` frames;
     /// `durationOption` names the duration's option in the error.
@@ -189,23 +191,11 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
         return bits
     }
 
-    /// `text` as a whole number written in ASCII digits only, or nil: `Int(_:)` alone also reads
-    /// a sign (`+2`, `-0`), which the README's "digits only" leaves out (a QA pass).
-    static func digits<Text: StringProtocol>(_ text: Text) -> Int? {
-        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
-            return nil
-        }
-        return Int(text)
-    }
+    /// `text` as a whole number written in ASCII digits only, or nil (``DecimalText``).
+    static func digits<Text: StringProtocol>(_ text: Text) -> Int? { DecimalText.wholeNumber(text) }
 
-    /// `text` as a decimal number (`1.5`, `-2`, `1e3`), or nil: `Double(_:)` alone also reads
-    /// hexadecimal (`0x10`), `nan` and `inf`, which no option means.
-    static func decimal(_ text: String) -> Double? {
-        guard !text.isEmpty, text.unicodeScalars.allSatisfy({ "0123456789.+-eE".unicodeScalars.contains($0) }) else {
-            return nil
-        }
-        return Double(text)
-    }
+    /// `text` as a decimal number (`1.5`, `-2`, `1e3`), or nil (``DecimalText``).
+    static func decimal(_ text: String) -> Double? { DecimalText.number(text) }
 
     /// Bits per second as people write them: `100k`, `4.5M`.
     private static func formatBitRate(_ bits: Int) -> String {

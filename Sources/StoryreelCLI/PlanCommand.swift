@@ -65,6 +65,7 @@ public enum PlanCommand: Command {
         if arguments[json] {
             // Every INPUT is planned for the one bundle: its ledgers are read once.
             let target = bundle.map { (path: $0, ledger: BundleLedger(bundle: $0, shard: nil)) }
+            for reason in target?.ledger.unreadable ?? [] { console.warning(reason) }
             // One object per INPUT, in argument order: one that failed is its error, as for inspect.
             let objects = zip(inputs, batch.results).map { input, result in
                 let named = inputs.count > 1 ? input : nil

@@ -62,7 +62,7 @@ public enum RenderCommand: Command {
     static let noPlayer = Flag("no-player", "Write no player page (index.html); remove the one storyreel wrote.")
     static let crf = Option.wholeNumber(
         "crf", "N", "Transitions' constant rate factor, lower is better.", default: defaults.crf,
-        range: .wholeNumber(1...51))
+        range: .wholeNumber(BundleSettings.rateFactors))
     static let codec = Option.choice("codec", "Transitions' codec.", default: defaults.codec)
     static let maxBitrate = Option<BundleSettings.Peak>(
         "max-bitrate", "BITS|auto", "Transitions' peak bit rate.",

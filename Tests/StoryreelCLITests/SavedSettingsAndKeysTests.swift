@@ -213,6 +213,20 @@ import Testing
                 #"{"transition-duration": "10", "fps": "240"}"#,
                 "transition-duration × fps makes 2400 frames, not 1 to 1000"
             ),
+            // Each value is taken only where its option would take it: 1e308 frames per
+            // second ended every run with SIGILL, CRF 0 failed every transition, "maybe" removed
+            // the player page (a QA pass).
+            (#"{"fps": "1e308"}"#, #""fps": "1e308" is not understood"#),
+            (#"{"transition-duration": "1.9e19"}"#, #""transition-duration": "1.9e19" is not understood"#),
+            (#"{"fps": "241"}"#, #""fps": "241" is not understood"#),
+            (#"{"fps": "0x1E"}"#, #""fps": "0x1E" is not understood"#),
+            (#"{"transition-duration": "10.4"}"#, #""transition-duration": "10.4" is not understood"#),
+            (#"{"crf": "0"}"#, #""crf": "0" is not understood"#),
+            (#"{"crf": "+20"}"#, #""crf": "+20" is not understood"#),
+            (#"{"max-bitrate": "50"}"#, #""max-bitrate": "50" is not understood"#),
+            (#"{"player": "maybe"}"#, #""player": "maybe" is not understood"#),
+            (#"{"both-directions": "maybe"}"#, #""both-directions": "maybe" is not understood"#),
+            (#"{"size": "360x+640"}"#, #""size": "360x+640" is not understood"#),
         ] {
             try Data(contents.utf8).write(to: URL(fileURLWithPath: file))
             let warning = "storyreel: warning: \(file): \(reason); the defaults and the options given are used"
@@ -232,6 +246,27 @@ import Testing
         #expect(again.stderr.contains("missing, though the bundle has a manifest"), "\(again.stderr)")
         let (whole, _) = try fixture.render(into: "reel")
         #expect(!whole.stderr.contains("warning"), "the settings were saved whole: \(whole.stderr)")
+    }
+
+    /// A damaged ledger was passed over in silence, so no `--prune` could ever remove the outputs
+    /// it listed (a QA pass): `render` and `plan` name it, and go on.
+    @Test func aDamagedLedgerIsNamedNotPassedOverInSilence() throws {
+        let fixture = try BundleFixture()
+        _ = try fixture.render(into: "reel")
+        let ledger = fixture.folder.path("reel/.storyreel/ledger.json")
+        for (contents, reason) in [("[", "not valid JSON"), (#"{"clips/a.mp4": 1}"#, "not a ledger")] {
+            try Data(contents.utf8).write(to: URL(fileURLWithPath: ledger))
+            let warning = "storyreel: warning: \(ledger): \(reason)"
+            let plan = try TestEnvironment.storyreel(
+                ["plan", fixture.stories, "--json", "--bundle", fixture.folder.path("reel")])
+            #expect(plan.status == 0 && plan.stderr.hasPrefix(warning), "\(plan.stderr)")
+            let (render, _) = try fixture.render(into: "reel")
+            #expect(render.status == 0, "\(render.stderr)")
+            #expect(render.stderr.contains(warning), "\(render.stderr)")
+            #expect(render.stderr.contains("--prune leaves those this run does not make again"), "\(render.stderr)")
+            let (again, _) = try fixture.render(into: "reel")
+            #expect(!again.stderr.contains("warning"), "the ledger was saved whole: \(again.stderr)")
+        }
     }
 
     /// A bundle merged without its hidden folder (no ledger) is done where a render adopts its

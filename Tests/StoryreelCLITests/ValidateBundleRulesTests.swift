@@ -322,6 +322,27 @@ import Testing
         }
     }
 
+    /// An image was checked only under a `.jpg` name: a poster pointing at a text file, a
+    /// thumbnail at the manifest itself and an avatar at a clip were valid (a QA pass). A whole
+    /// JPEG under another name is still one.
+    @Test func imagesAreCheckedAsJPEGsWhateverTheirNames() throws {
+        let fixture = try ManifestFixture()
+        try fixture.write("posters/x", Data("hello, not a picture\n".utf8))
+        try fixture.write("thumbs/b1.png", ManifestFixture.jpeg("thumbnail b1", width: 180, height: 320))
+        let found = try problems(fixture) { manifest in
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "poster"], "posters/x")
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "thumbnail"], "manifest.json")
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 1, "items", 0, "thumbnail"], "thumbs/b1.png")
+            ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 1, "user", "avatar"], "transitions/ana-ben.mp4")
+        }
+        #expect(
+            found == [
+                "stories[0].items[0].poster: posters/x is not a JPEG",
+                "stories[0].items[0].thumbnail: manifest.json is not a JPEG",
+                "stories[1].user.avatar: transitions/ana-ben.mp4 is not a JPEG",
+            ], "\(found)")
+    }
+
     /// The old validator took any bytes under an image's or a transition's name: an empty
     /// poster, a cut transition, a clip of other frames or size, and a transition whose duration
     /// was not its frames at its rate were all valid.
