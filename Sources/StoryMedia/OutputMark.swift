@@ -15,8 +15,14 @@ public enum OutputMark {
 
     /// Marks the file open as `descriptor`; one on a file system that cannot hold the mark is
     /// left unmarked.
-    static func mark(descriptor: Int32) {
+    public static func mark(descriptor: Int32) {
         _ = fsetxattr(descriptor, attribute, "1", 1, 0)
+    }
+
+    /// Takes the mark off the file or folder open as `descriptor` (its temporary file carried it:
+    /// ``TemporaryFile``), where it has one.
+    public static func unmark(descriptor: Int32) {
+        _ = fremovexattr(descriptor, attribute)
     }
 
     /// True when the file at `path` (the entry itself) carries the mark. A file in a pinned

@@ -208,7 +208,8 @@ public final class StagedFile {
         // Marked while its owner may still write it: a user attribute needs write permission, and
         // under a umask of 222 the final permissions have none, so the mark was lost and the next
         // run refused its own output (a QA pass).
-        if marked { OutputMark.mark(descriptor: descriptor) }
+        // Its temporary file carried the mark (``TemporaryFile``); a copy of someone's clip keeps none.
+        if marked { OutputMark.mark(descriptor: descriptor) } else { OutputMark.unmark(descriptor: descriptor) }
         guard fchmod(descriptor, (permissions & ~FileCreationMask.current) | S_IRUSR) == 0 else {
             throw failure("cannot set permissions")
         }

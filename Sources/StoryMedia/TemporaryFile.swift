@@ -4,9 +4,12 @@ import Foundation
 /// (``AtomicFile``, ``OutputFile``, the pipeline's clip placement): `.NAME.XXXXXX.storyreel-tmp`
 /// beside the final file (or in a staging folder of storyreel's own), where `XXXXXX` is six
 /// random letters or digits and NAME is the final file's name, cut short when the whole would
-/// not fit the file system's limit on a name. A name of exactly that shape is the only thing a
-/// stale-temp sweep may remove, so a user's own dot-files are never touched. A temporary file
-/// this process made is removed if it is interrupted (``InterruptCleanup``).
+/// not fit the file system's limit on a name. A stale-temp sweep removes only a regular file of
+/// exactly that shape that carries ``OutputMark``'s mark, which every temporary file gets as it
+/// is made (where the file system holds marks; elsewhere the name alone), so a user's own file
+/// of that shape is never touched (a QA pass: a user's `.notes.txt.Xy34Zw.storyreel-tmp` in a
+/// story folder went). A temporary file this process made is removed if it is interrupted
+/// (``InterruptCleanup``).
 public enum TemporaryFile {
     /// The suffix every storyreel temporary file ends with.
     public static let suffix = ".storyreel-tmp"
@@ -37,6 +40,7 @@ public enum TemporaryFile {
         // which opens it again by its path, could not (a QA pass). The file takes its final
         // permissions when it is finished (``StagedFile``).
         FileCreationMask.keepFileUsable(descriptor)
+        OutputMark.mark(descriptor: descriptor)
         return (descriptor, name, folder.entryPath(name))
     }
 
@@ -138,7 +142,8 @@ public enum TemporaryFile {
     }
 
     /// Removes the stale temporary files a killed writer left directly in `folder`: regular
-    /// files (never folders or symlinks) whose names have storyreel's temporary shape, and, when
+    /// files (never folders or symlinks) with storyreel's mark whose names have its temporary
+    /// shape, and, when
     /// `finalNames` is given, that were staged for one of those names (`.NAME.XXXXXX…`). Returns
     /// how many were removed. Call it only on folders storyreel owns, under their lock (with
     /// `finalNames`, on the names a lock of storyreel's covers).
@@ -149,7 +154,9 @@ public enum TemporaryFile {
             guard let staged = stagedName(of: name), finalNames?.contains(staged) ?? true else { continue }
             let path = FolderPin.resolved((folder as NSString).appendingPathComponent(name))
             var status = stat()
-            guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
+            guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, !OutputMark.isUnmarked(path) else {
+                continue
+            }
             if unlink(path) == 0 { removed += 1 }
         }
         return removed

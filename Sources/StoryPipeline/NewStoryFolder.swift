@@ -44,6 +44,9 @@ final class NewStoryFolder {
             InterruptCleanup.forgetFolder(parent.entryPath(temporaryName))
             throw MediaError(.cannotCreateOutput, path: path, "the folder was replaced while storyreel worked")
         }
+        // Marked as storyreel's while it has its temporary name, so that a sweep after a kill
+        // removes only a folder storyreel made (``removeStale(in:)``); unmarked as it takes its name.
+        OutputMark.mark(descriptor: opened.descriptor)
         pin = FolderPin(opened)
         interruptAction = InterruptCleanup.onInterrupt { NewStoryFolder.removePlaced(in: opened) }
     }
@@ -62,6 +65,7 @@ final class NewStoryFolder {
             // clip went into (a QA pass: a symlink or folder swapped in there became the story,
             // and the clip was reported ingested).
             guard parent.identity(of: temporaryName) == pin.handle.identity else { throw replaced }
+            OutputMark.unmark(descriptor: pin.handle.descriptor)
             let failure = parent.renameWithoutReplacing(temporaryName, to: name)
             guard failure == 0 else {
                 let reason =
@@ -96,14 +100,17 @@ final class NewStoryFolder {
     }
 
     /// Removes the new story folders a killed ingest left in `storiesFolder` under a temporary
-    /// name for a valid handle, with what it had placed in them: a folder that holds only what an
-    /// ingest places there (``removeClips(in:)``) is removed; one that holds anything else, or a
-    /// symlink, is left. Call it under the ingest lock.
+    /// name for a valid handle, with what it had placed in them: a folder with storyreel's mark
+    /// (``OutputMark``, where the file system holds marks) that holds only what an ingest places
+    /// there (``removeClips(in:)``) is removed; one that holds anything else, a folder of that
+    /// shape the user made (a QA pass: one with a clip of theirs in it went), or a symlink, is
+    /// left. Call it under the ingest lock.
     static func removeStale(in storiesFolder: String) {
         guard let parent = try? FolderHandle(path: storiesFolder) else { return }
         for name in parent.entryNames()
         where TemporaryFile.stagedName(of: name).map({ StoryHandle.problem(with: $0) == nil }) == true
             && parent.status(of: name).map({ $0.st_mode & S_IFMT }) == S_IFDIR
+            && !OutputMark.isUnmarked(parent.entryPath(name))
         {
             guard let folder = try? FolderHandle(name: name, in: parent), removeClips(in: folder) else { continue }
             unlinkat(parent.descriptor, name, AT_REMOVEDIR)

@@ -114,9 +114,12 @@ import Testing
         let story = "\(fixture.stories)/ben_k"
         let stale = "\(story)/.0011-big.mp4.Ab3dE9.storyreel-tmp"
         try Data(repeating: 1, count: 4096).write(to: URL(fileURLWithPath: stale))
-        // Not storyreel's (a user's dot-file, a name one letter off, a folder, a symlink), or not
-        // in the story folder the ingest writes into: all left as they are.
+        try TestEnvironment.markAsStoryreels(stale)
+        // Not storyreel's (a user's dot-file, a name one letter off, a folder, a symlink, a file
+        // of exactly the shape but without storyreel's mark: a QA pass saw it go), or not in the
+        // story folder the ingest writes into: all left as they are.
         try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(story)/.notes"))
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(story)/.notes.txt.Xy34Zw.storyreel-tmp"))
         try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(story)/.x.mp4.Ab3dE9x.storyreel-tmp"))
         try FileManager.default.createDirectory(
             atPath: "\(story)/.folder.mp4.Ab3dE9.storyreel-tmp", withIntermediateDirectories: false)
@@ -124,6 +127,7 @@ import Testing
             atPath: "\(story)/.link.mp4.Ab3dE9.storyreel-tmp", withDestinationPath: "\(story)/.notes")
         let otherStory = "\(fixture.stories)/ana.lima/.0003-x.mp4.Ab3dE9.storyreel-tmp"
         try Data("other story".utf8).write(to: URL(fileURLWithPath: otherStory))
+        try TestEnvironment.markAsStoryreels(otherStory)
         let result = try TestEnvironment.storyreel([
             "ingest", TestEnvironment.sample("portrait-h264.mp4"), "--story", "ben_k", "--into", fixture.stories,
         ])
@@ -133,7 +137,7 @@ import Testing
         #expect(
             hidden == [
                 ".folder.mp4.Ab3dE9.storyreel-tmp", ".link.mp4.Ab3dE9.storyreel-tmp", ".notes",
-                ".x.mp4.Ab3dE9x.storyreel-tmp",
+                ".notes.txt.Xy34Zw.storyreel-tmp", ".x.mp4.Ab3dE9x.storyreel-tmp",
             ])
         #expect(FileManager.default.fileExists(atPath: otherStory))
     }
@@ -153,6 +157,15 @@ import Testing
         let copying = "\(stories)/.other.x9Yz01.storyreel-tmp"
         try FileManager.default.createDirectory(atPath: copying, withIntermediateDirectories: false)
         try Data(count: 4096).write(to: URL(fileURLWithPath: "\(copying)/.0001-big.mp4.Q1w2E3.storyreel-tmp"))
+        try TestEnvironment.markAsStoryreels("\(copying)/.0001-big.mp4.Q1w2E3.storyreel-tmp")
+        // What a killed ingest leaves carries storyreel's mark; a folder of the same shape and
+        // contents without it is the user's (a QA pass: `.zoe.Ab12Cd.storyreel-tmp/0001-my-own.mp4`
+        // went, clip and all).
+        for folder in [finished, copying] { try TestEnvironment.markAsStoryreels(folder) }
+        let unmarked = "\(stories)/.zoe.Ab12Cd.storyreel-tmp"
+        try FileManager.default.createDirectory(atPath: unmarked, withIntermediateDirectories: false)
+        try FileManager.default.copyItem(
+            atPath: TestEnvironment.sample("portrait-h264.mp4"), toPath: "\(unmarked)/0001-my-own.mp4")
         let users = "\(stories)/.mine.Ab3dE9.storyreel-tmp"
         try FileManager.default.createDirectory(atPath: users, withIntermediateDirectories: false)
         try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(users)/0001-notes.mp4"))
@@ -180,8 +193,11 @@ import Testing
         let hidden = try FileManager.default.contentsOfDirectory(atPath: stories).filter { $0.hasPrefix(".") }.sorted()
         #expect(
             hidden
-                == ([".link.Ab3dE9.storyreel-tmp", ".mine.Ab3dE9.storyreel-tmp", ".storyreel-ingest.lock"]
-                + notIngests.keys).sorted())
+                == ([
+                    ".link.Ab3dE9.storyreel-tmp", ".mine.Ab3dE9.storyreel-tmp", ".storyreel-ingest.lock",
+                    ".zoe.Ab12Cd.storyreel-tmp",
+                ] + notIngests.keys).sorted())
+        #expect(try FileManager.default.contentsOfDirectory(atPath: unmarked) == ["0001-my-own.mp4"])
         for (name, clip) in notIngests {
             #expect(try FileManager.default.contentsOfDirectory(atPath: "\(stories)/\(name)") == [clip])
         }

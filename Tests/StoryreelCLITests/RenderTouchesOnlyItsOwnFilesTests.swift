@@ -82,12 +82,14 @@ import Testing
             "clips/.0123456789abcdef.mov.Ab3dE9.storyreel-tmp", "transitions/.k.mp4.zzzzzz.storyreel-tmp",
             ".storyreel/.stat-cache.json.q1w2e3.storyreel-tmp",
         ]
-        // What a user keeps there, which merely looks hidden or temporary.
+        // What a user keeps there, which merely looks hidden or temporary; the last of exactly a
+        // temporary file's shape, but without storyreel's mark (a QA pass: it went).
         let kept = [
             ".env", ".manifest.json.Ab3dE9.storyreel-tmp", "posters/.DS_Store", "thumbs/.note.tmp",
-            "clips/.x.mov.toolong7.storyreel-tmp",
+            "clips/.x.mov.toolong7.storyreel-tmp", "stills/.mine.jpg.Xy34Zw.storyreel-tmp",
         ]
         for path in stale + kept { try Data("x".utf8).write(to: URL(fileURLWithPath: "\(out)/\(path)")) }
+        for path in stale { try TestEnvironment.markAsStoryreels("\(out)/\(path)") }
         try FileManager.default.createDirectory(
             atPath: "\(out)/avatars/.folder.abcdef.storyreel-tmp", withIntermediateDirectories: true)
         let (again, _) = try fixture.render(into: "reel", ["--force"])
