@@ -64,6 +64,11 @@ public final class BundleLock: Sendable {
                 descriptor = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
             }
             guard descriptor >= 0 else {
+                // O_NOFOLLOW refuses a symlink with "Too many levels of symbolic links" (a QA pass).
+                if failure == ELOOP {
+                    throw MediaError(
+                        .cannotCreateOutput, path: file, "is a symbolic link; storyreel locks only a regular file")
+                }
                 throw MediaError.system(.cannotCreateOutput, path: file, "cannot open the lock file", code: failure)
             }
             // Made under a umask of 777 it had no permission at all, and every later run of that

@@ -22,6 +22,29 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "\(bundle)/clips"), "no work was done")
     }
 
+    /// A lock file that is a symlink is refused (73) as one: it was "cannot open the lock file:
+    /// Too many levels of symbolic links", for render's lock and ingest's (a QA pass).
+    @Test func aLockFileThatIsASymlinkIsSaidToBeOne() throws {
+        let fixture = try BundleFixture()
+        let bundle = fixture.folder.path("reel")
+        _ = try fixture.render(into: "reel")
+        try FileManager.default.removeItem(atPath: "\(bundle)/.lock")
+        try FileManager.default.createSymbolicLink(atPath: "\(bundle)/.lock", withDestinationPath: "/tmp/x")
+        let (render, _) = try fixture.render(into: "reel")
+        #expect(render.status == 73)
+        #expect(
+            render.stderr
+                == "storyreel: error: \(bundle)/.lock: is a symbolic link; storyreel locks only a regular file\n",
+            "\(render.stderr)")
+        let ingestLock = "\(fixture.stories)/.storyreel-ingest.lock"
+        try FileManager.default.createSymbolicLink(atPath: ingestLock, withDestinationPath: "/tmp/x")
+        let ingest = try TestEnvironment.storyreel([
+            "ingest", TestEnvironment.sample("portrait-h264.mp4"), "--story", "ben_k", "--into", fixture.stories,
+        ])
+        #expect(ingest.status == 73)
+        #expect(ingest.stderr.contains("\(ingestLock): is a symbolic link"), "\(ingest.stderr)")
+    }
+
     /// From a QA pass: a render that waited for the lock rendered the stories as it had listed
     /// them before it waited. An `ingest --render` queued behind another published a manifest
     /// without a story ingested meanwhile (both exited 0), and a clip deleted meanwhile was
