@@ -108,7 +108,7 @@ public enum ClipProbe {
             duration: file.duration,
             size: file.fileSize,
             bitRate: file.bitRate,
-            creationTime: tags["creation_time"],
+            creationTime: CreationTime.validated(tags["creation_time"]),
             video: video,
             audio: audio,
             tags: tags,
@@ -156,7 +156,9 @@ public enum ClipProbe {
         let (width, height) = stream.codedSize
         let orientation = stream.orientation
         let aspect = stream.sampleAspectRatio ?? 1
-        let shownWidth = Int(saturating: (Double(width) * aspect).rounded())
+        // At least one pixel, as the decoder's frames have it (``ClipFrameSource``): a 1:1000
+        // pixel aspect gave a 0-pixel width and a false "over storyreel's limit" (a QA pass).
+        let shownWidth = max(width > 0 ? 1 : 0, Int(saturating: (Double(width) * aspect).rounded()))
         let entries = try stream.indexEntries
         let shown = entries.filter { !$0.isDiscarded }
         let transfer = stream.colorTransferName
@@ -179,7 +181,7 @@ public enum ClipProbe {
             bitDepth: stream.bitDepth,
             colorTransfer: transfer,
             hdr: hdrKind(transfer: transfer, dolbyVision: dolbyVision),
-            dolbyVisionProfile: dolbyVision.map { Double($0.profile) + Double($0.compatibilityID) / 10 },
+            dolbyVisionProfile: dolbyVision.map(dolbyVisionProfile),
             duration: stream.duration,
             bitRate: stream.bitRate)
     }
@@ -323,6 +325,13 @@ public enum ClipProbe {
     }
 
     /// HLG and PQ by transfer; Dolby Vision only without an HLG/PQ-compatible base layer.
+    /// Dolby Vision's profile and base-layer compatibility as one number, `8.4` for profile 8,
+    /// compatibility 4; the profile alone for a compatibility id of 10 or more, which the number
+    /// cannot hold (ids above 6 are reserved; `8` + `10 / 10` read as profile 9: a QA pass).
+    static func dolbyVisionProfile(_ dolbyVision: (profile: Int, compatibilityID: Int)) -> Double {
+        Double(dolbyVision.profile) + (dolbyVision.compatibilityID < 10 ? Double(dolbyVision.compatibilityID) / 10 : 0)
+    }
+
     static func hdrKind(transfer: String?, dolbyVision: (profile: Int, compatibilityID: Int)?) -> String {
         switch transfer {
         case "arib-std-b67": return "hlg"

@@ -23,6 +23,22 @@ import Testing
     static let madeClips: [(name: String, arguments: [String])] = [
         // A 2:1 pixel aspect ratio in the MP4's `pasp` box: shown 640x240, reported 320x240.
         ("sar-2.mp4", ["-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=0.3", "-vf", "setsar=2/1", "-c:v", "libx264"]),
+        // A creation time written as a tag, as `use_metadata_tags` writes any text: one that can
+        // exist is reported as written; `2099-13-45T99:99:99Z` is null (a QA pass).
+        (
+            "tagged-time.mov",
+            [
+                "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=0.3", "-c:v", "libx264", "-metadata",
+                "creation_time=2024-02-29T12:34:56.000000Z", "-movflags", "use_metadata_tags",
+            ]
+        ),
+        (
+            "impossible-time.mov",
+            [
+                "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=0.3", "-c:v", "libx264", "-metadata",
+                "creation_time=2099-13-45T99:99:99Z", "-movflags", "use_metadata_tags",
+            ]
+        ),
         (
             "sar-3-4.mov",
             ["-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=0.3", "-vf", "setsar=3/4", "-c:v", "libx264"]
@@ -82,6 +98,22 @@ import Testing
             ((try JSONSerialization.jsonObject(with: Data(inspected.stdout.utf8)) as? [[String: Any]])?.first)?["video"]
                 as? [String: Any])
         #expect(video["displayWidth"] as? Int == 640 && video["displayHeight"] as? Int == 240, "\(video)")
+        // A 1:1000 pixel aspect ratio in the `pasp` box (no encoder writes one): shown 1 pixel
+        // wide, as the decoder's frames are, not 0 with a false "over storyreel's limit" (a QA pass).
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: folder.path("sar-2.mp4")))
+        let pasp = try #require(bytes.range(of: Data("pasp".utf8)))
+        bytes.replaceSubrange(pasp.upperBound..<(pasp.upperBound + 8), with: [0, 0, 0, 1, 0, 0, 0x03, 0xE8])
+        try bytes.write(to: URL(fileURLWithPath: folder.path("sar-1-1000.mp4")))
+        try expectAgreement(folder.path("sar-1-1000.mp4"))
+        let narrow = try TestEnvironment.storyreel(["inspect", "--json", folder.path("sar-1-1000.mp4")])
+        #expect(narrow.status == 0 && narrow.stderr.isEmpty, "\(narrow.stderr)")
+        #expect(narrow.stdout.contains("\"displayWidth\": 1,"), "\(narrow.stdout)")
+        for (name, time) in [("tagged-time.mov", "\"2024-02-29T12:34:56.000000Z\""), ("impossible-time.mov", "null")] {
+            let tags = try TestEnvironment.ffprobe(folder.path(name))["format"] as? [String: Any]
+            #expect((tags?["tags"] as? [String: Any])?["creation_time"] != nil, "ffprobe reads the tag: \(name)")
+            let result = try TestEnvironment.storyreel(["inspect", "--json", folder.path(name)])
+            #expect(result.stdout.contains("\"creationTime\": \(time),"), "\(name): \(result.stdout)")
+        }
         for (name, kind) in [("pq-vui.mov", "pq"), ("hlg-vui.mp4", "hlg")] {
             let result = try TestEnvironment.storyreel(["inspect", "--json", folder.path(name)])
             #expect(result.stdout.contains("\"hdr\": \"\(kind)\""), "\(result.stdout)")
@@ -131,7 +163,7 @@ import Testing
         let swapped = ffprobeRotation % 180 != 0
         let aspect = (video["sample_aspect_ratio"] as? String ?? "1:1").split(separator: ":").compactMap { Double($0) }
         let stretch = aspect.count == 2 && aspect[0] > 0 && aspect[1] > 0 ? aspect[0] / aspect[1] : 1
-        let shownWidth = ((video["width"] as? Int).map { Int((Double($0) * stretch).rounded()) })
+        let shownWidth = ((video["width"] as? Int).map { max(1, Int((Double($0) * stretch).rounded())) })
         #expect(ourVideo["displayWidth"] as? Int == (swapped ? video["height"] as? Int : shownWidth), "\(clip)")
         #expect(ourVideo["colorTransfer"] as? String == video["color_transfer"] as? String, "\(clip)")
 

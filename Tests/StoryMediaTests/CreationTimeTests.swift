@@ -1,0 +1,36 @@
+import Testing
+
+@testable import StoryMedia
+
+/// `creationTime` is an ISO 8601 moment that can exist, or null: a tag written by hand was
+/// passed on as it was, `2099-13-45T99:99:99Z` included (a QA pass).
+@Suite struct CreationTimeTests {
+    @Test func momentsThatExistArePassedOnAsTheyAre() {
+        for text in [
+            "2024-05-01T12:00:00.000000Z", "2024-02-29T23:59:59Z", "2000-02-29T00:00:00Z", "1904-01-01T00:00:00Z",
+            "2016-12-31T23:59:60Z", "2024-05-01T12:00:00+02:00", "2024-05-01T12:00:00.5-07:30",
+        ] {
+            #expect(CreationTime.validated(text) == text, "\(text)")
+        }
+    }
+
+    @Test func anythingElseIsNone() {
+        for text in [
+            "2099-13-45T99:99:99Z", "2023-02-29T12:00:00Z", "1900-02-29T12:00:00Z", "2024-04-31T12:00:00Z",
+            "2024-05-01T24:00:00Z", "2024-05-01T12:60:00Z", "2024-05-01 12:00:00Z", "2024-05-01T12:00:00",
+            "2024-05-01T12:00:00.Z", "2024-05-01T12:00:00Zjunk", "2024-5-1T12:00:00Z", "yesterday", "",
+            "2024-05-01T12:00:00+24:00", "٢٠٢٤-05-01T12:00:00Z",
+        ] {
+            #expect(CreationTime.validated(text) == nil, "\(text)")
+        }
+        #expect(CreationTime.validated(nil) == nil)
+    }
+
+    /// `8.4` is profile 8, compatibility 4; compatibility 10 read as profile 9 (a QA pass).
+    @Test func aDolbyVisionCompatibilityIdTheNumberCannotHoldLeavesTheProfileAlone() {
+        #expect(ClipProbe.dolbyVisionProfile((profile: 8, compatibilityID: 4)) == 8.4)
+        #expect(ClipProbe.dolbyVisionProfile((profile: 5, compatibilityID: 0)) == 5)
+        #expect(ClipProbe.dolbyVisionProfile((profile: 8, compatibilityID: 10)) == 8)
+        #expect(ClipProbe.dolbyVisionProfile((profile: 127, compatibilityID: 15)) == 127)
+    }
+}
