@@ -89,6 +89,11 @@ public enum ClipProbe {
                 "the container says it lasts \(String(format: "%.3f", container)) s, its longest track "
                     + "\(String(format: "%.3f", longest)) s: players would hold its last frame for the difference")
         }
+        if let negative = file.negativeHeaderDuration {
+            warnings.append(
+                "the container's header gives a duration below zero (\(String(format: "%.3f", negative)) s): "
+                    + "it is reported as unknown")
+        }
         let audio = file.bestStream(.audio).map {
             ClipInfo.Audio(codec: $0.codecName, sampleRate: $0.sampleRate, channels: $0.channelCount)
         }

@@ -105,8 +105,16 @@ public final class InputFile {
     /// the file, stands in for it, as it does in ffprobe once it has probed the streams.
     public var duration: Double? {
         let value = context.pointee.duration
-        if value != cff_nopts_value() { return Double(value) / Double(cff_time_base()) }
+        // A header duration below zero (a 64-bit one that overflowed FFmpeg's) is none at all
+        // (a QA pass: `inspect` reported -0.001 s, without a word).
+        if value != cff_nopts_value() { return value >= 0 ? Double(value) / Double(cff_time_base()) : nil }
         return streams.filter { $0.kind != nil }.compactMap(\.duration).filter { $0 > 0 }.max()
+    }
+
+    /// The header's duration in seconds when it is below zero, which ``duration`` reads as none.
+    var negativeHeaderDuration: Double? {
+        let value = context.pointee.duration
+        return value != cff_nopts_value() && value < 0 ? Double(value) / Double(cff_time_base()) : nil
     }
 
     /// True when the header left the container's duration unset: a fragmented MP4.
@@ -124,7 +132,9 @@ public final class InputFile {
         let value = context.pointee.bit_rate
         if value > 0 { return Int(value) }
         guard let duration, duration > 0 else { return nil }
-        return Int(saturating: Double(fileSize) * 8 / duration)
+        // Unknown rather than 0 over a duration far longer than the file (as ffprobe's N/A).
+        let computed = Int(saturating: Double(fileSize) * 8 / duration)
+        return computed > 0 ? computed : nil
     }
 
     /// The container's metadata tags, e.g. `major_brand`, `creation_time`,

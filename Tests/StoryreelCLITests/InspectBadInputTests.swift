@@ -323,6 +323,10 @@ import Testing
         let warnings = clip["warnings"] as? [String] ?? []
         #expect(warnings.count == 1 && warnings[0].hasPrefix("the container says it lasts "), "\(warnings)")
         #expect(warnings.first?.hasSuffix(" s: players would hold its last frame for the difference") == true)
+        // Its size over that duration: as ffprobe's (N/A, null, where it rounds to 0: it was 0).
+        let probed = try TestEnvironment.ffprobe(path)["format"] as? [String: Any]
+        #expect(
+            (clip["bitRate"] as? Int).map(String.init) == probed?["bit_rate"] as? String, "\(clip) \(probed ?? [:])")
         let good = try inspect([goodClip, "--json"])
         #expect(!good.stdout.contains("the container says"))
         // A caption that runs past the picture is a track too: the container lasts as long as it
@@ -337,6 +341,53 @@ import Testing
         #expect(long.status == 0 && !long.stdout.contains("the container says"), "\(long.stdout)")
         let captionedClip = (try JSONSerialization.jsonObject(with: Data(long.stdout.utf8)) as? [[String: Any]])?.first
         #expect(captionedClip?["duration"] as? Double == 5, "the container lasts as its captions: \(long.stdout)")
+    }
+
+    /// From a QA pass: a version 1 `mvhd` whose 64-bit duration overflows FFmpeg's (2^64 − 1
+    /// ticks) was reported as lasting -0.001 s, in silence; one of 2^40 − 1 ticks gave a bit
+    /// rate of 0 where ffprobe says N/A.
+    @Test func aHeaderDurationBelowZeroIsUnknownAndSaidSo() throws {
+        let path = try versionOneMVHD(duration: [UInt8](repeating: 0xFF, count: 8), named: "negative-duration.mp4")
+        let probed = try TestEnvironment.ffprobe(path)["format"] as? [String: Any]
+        #expect(
+            (probed?["duration"] as? String).flatMap(Double.init).map { $0 < 0 } == true, "ffprobe: \(probed ?? [:])")
+        let result = try inspect([path, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let clip = try #require(
+            (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)
+        #expect(clip["duration"] is NSNull && clip["bitRate"] is NSNull, "\(clip)")
+        #expect(
+            clip["warnings"] as? [String]
+                == ["the container's header gives a duration below zero (-0.001 s): it is reported as unknown"],
+            "\(clip)")
+        let long = try versionOneMVHD(duration: [0, 0, 0] + [UInt8](repeating: 0xFF, count: 5), named: "eons.mp4")
+        let eons = try inspect([long, "--json"])
+        #expect(eons.stdout.contains("\"bitRate\": null,"), "\(eons.stdout)")
+        #expect(try TestEnvironment.ffprobe(long)["format"].map { ($0 as? [String: Any])?["bit_rate"] == nil } == true)
+    }
+
+    /// A 2 s clip whose `mvhd` is rewritten as version 1 with `duration` (8 bytes, big-endian).
+    private func versionOneMVHD(duration: [UInt8], named name: String) throws -> String {
+        let made = folder.path("moov-last-\(name)")
+        try HostileFiles.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x48:r=30:d=2", "-c:v", "libx264", made])
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: made)))
+        let moov = try #require(Data(bytes).range(of: Data("moov".utf8))?.lowerBound) - 4
+        let mdat = try #require(Data(bytes).range(of: Data("mdat".utf8))?.lowerBound) - 4
+        #expect(mdat < moov, "the index is written last, so a longer mvhd moves no sample")
+        let atom = try #require(Data(bytes).range(of: Data("mvhd".utf8))?.lowerBound) - 4
+        #expect(bytes[atom + 8] == 0 && bytes[atom + 3] == 108, "a version 0 mvhd of 108 bytes")
+        // Version 1: 64-bit creation and modification times and duration, the rest as it was.
+        let timescale = Array(bytes[(atom + 20)..<(atom + 24)])
+        let rest = Array(bytes[(atom + 28)..<(atom + 108)])
+        let mvhd: [UInt8] =
+            [0, 0, 0, 120] + Array("mvhd".utf8) + [1, 0, 0, 0] + [UInt8](repeating: 0, count: 16) + timescale
+            + duration + rest
+        bytes.replaceSubrange(atom..<(atom + 108), with: mvhd)
+        let moovSize =
+            (UInt32(bytes[moov]) << 24 | UInt32(bytes[moov + 1]) << 16 | UInt32(bytes[moov + 2]) << 8
+                | UInt32(bytes[moov + 3])) + 12
+        bytes.replaceSubrange(moov..<(moov + 4), with: withUnsafeBytes(of: moovSize.bigEndian, Array.init))
+        return try folder.write(name, Data(bytes))
     }
 
     @Test func badFlagsAreUsageErrors() throws {
