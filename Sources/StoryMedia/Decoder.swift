@@ -39,6 +39,10 @@ public final class Decoder {
     private let containerPrimaries: AVColorPrimaries
     private let containerSpace: AVColorSpace
     private let containerRange: AVColorRange
+    /// The container's HDR light levels (an MP4's `clli` and `mdcv` boxes, the only place VP9
+    /// and AV1 clips carry them), each as the frame side data it becomes, given to a frame whose
+    /// bitstream has none: see ``receive(into:)``.
+    private let containerLightLevels: [(type: AVFrameSideDataType, bytes: [UInt8])]
     /// False for a codec whose pictures are BT.601 by definition when untagged (JPEG's JFIF, so
     /// an MJPEG clip or a JPEG still), or hold RGB.
     private let guessesHDMatrix: Bool
@@ -60,6 +64,10 @@ public final class Decoder {
         containerPrimaries = parameters.pointee.color_primaries
         containerSpace = parameters.pointee.color_space
         containerRange = parameters.pointee.color_range
+        containerLightLevels = [
+            (AV_PKT_DATA_CONTENT_LIGHT_LEVEL, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL),
+            (AV_PKT_DATA_MASTERING_DISPLAY_METADATA, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA),
+        ].compactMap { packetType, frameType in stream.sideData(packetType).map { (frameType, $0) } }
         guessesHDMatrix = ![AV_CODEC_ID_MJPEG, AV_CODEC_ID_PNG, AV_CODEC_ID_WEBP].contains(parameters.pointee.codec_id)
         let (width, height) = stream.codedSize
         if width != 0 || height != 0 {
@@ -102,7 +110,10 @@ public final class Decoder {
     /// unspecified takes the container's: FFmpeg's HEVC decoder sets a frame's tags from the
     /// VUI alone, so a clip tagged HLG only in its `colr` box (tags set in a stream copy) decoded
     /// as untagged BT.601 and was not tone-mapped, while `inspect`, like MediaInfo, called it
-    /// HLG (a QA pass). The H.264 decoder already keeps the container's tags.
+    /// HLG (a QA pass). The H.264 decoder already keeps the container's tags. Likewise the
+    /// container's HDR light levels (MaxCLL, the mastering display's peak), which tone mapping
+    /// scales by: a PQ clip's `clli` box was ignored, and every VP9 or AV1 one was mapped as if
+    /// its peak were 1000 cd/m² (a QA pass).
     public func receive(into frame: Frame) throws -> Output {
         let result = avcodec_receive_frame(context, frame.pointer)
         if result == cff_error_eagain() { return .needsInput }
@@ -117,6 +128,14 @@ public final class Decoder {
             Decoder.isHighDefinition(width: Int(tags.pointee.width), height: Int(tags.pointee.height))
         {
             tags.pointee.colorspace = AVCOL_SPC_BT709
+        }
+        for level in containerLightLevels where av_frame_get_side_data(frame.pointer, level.type) == nil {
+            guard let side = av_frame_new_side_data(frame.pointer, level.type, level.bytes.count)?.pointee.data else {
+                continue
+            }
+            level.bytes.withUnsafeBytes {
+                side.update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: $0.count)
+            }
         }
         return .frame
     }

@@ -111,6 +111,13 @@ public final class MediaStream {
         return data.withMemoryRebound(to: Int32.self, capacity: 9) { Array(UnsafeBufferPointer(start: $0, count: 9)) }
     }
 
+    /// The container's side data of `type` (its bytes, copied), or nil when it has none.
+    func sideData(_ type: AVPacketSideDataType) -> [UInt8]? {
+        var size = 0
+        guard let data = av_stream_get_side_data(stream, type, &size), size > 0 else { return nil }
+        return Array(UnsafeBufferPointer(start: data, count: size))
+    }
+
     /// How the stored picture must be turned to display upright.
     public var orientation: DisplayOrientation {
         displayMatrix.map { DisplayOrientation(matrix: $0) } ?? .upright

@@ -78,6 +78,51 @@ import Testing
         #expect(PixelComparison.psnr(raw.pixels, expected.pixels) < 30, "the test can tell the two apart")
     }
 
+    /// From a QA pass: a PQ clip's peak light level (MaxCLL) in the MP4's `clli` box, the only
+    /// place VP9 and AV1 clips carry it, was ignored: the clip was mapped as if its peak were
+    /// 1000 cd/m². It now scales the curve as the same level in the bitstream's SEI does.
+    @Test func aPeakLightLevelOnlyInTheContainerIsHonoured() throws {
+        let folder = try TemporaryFolder()
+        let plain = folder.path("plain.mp4")
+        let inBitstream = folder.path("sei.mp4")
+        let pq = "colorprim=bt2020:transfer=smpte2084:colormatrix=bt2020nc:range=limited"
+        for (path, extra) in [(plain, ""), (inBitstream, ":max-cll=100,50")] {
+            try HostileFiles.ffmpeg([
+                "-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=0.2",
+                "-vf", "scale=out_color_matrix=bt2020:out_range=tv,format=yuv420p10le",
+                "-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error:\(pq)\(extra)",
+                "-tag:v", "hvc1", path,
+            ])
+        }
+        // `clli` (MaxCLL 100, MaxFALL 50) after the sample entry's `hvcC`, each box around it
+        // 12 bytes longer; the index is written last, so no sample moves.
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: plain)))
+        func boxStart(_ type: String) throws -> Int {
+            try #require(Data(bytes).range(of: Data(type.utf8))?.lowerBound) - 4
+        }
+        func size(at start: Int) -> Int { bytes[start..<(start + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        #expect(try boxStart("mdat") < boxStart("moov"))
+        let hvcC = try boxStart("hvcC")
+        let clli: [UInt8] = [0, 0, 0, 12] + Array("clli".utf8) + [0, 100, 0, 50]
+        let parents = try ["moov", "trak", "mdia", "minf", "stbl", "stsd", "hvc1"].map(boxStart)
+        bytes.insert(contentsOf: clli, at: hvcC + size(at: hvcC))
+        for start in parents {
+            let grown = UInt32(size(at: start) + clli.count)
+            bytes.replaceSubrange(start..<(start + 4), with: withUnsafeBytes(of: grown.bigEndian, Array.init))
+        }
+        let inContainer = folder.path("clli.mp4")
+        try Data(bytes).write(to: URL(fileURLWithPath: inContainer))
+        let probed = try TestEnvironment.ffprobeVideoStream(inContainer)
+        let sideData = probed["side_data_list"] as? [[String: Any]] ?? []
+        #expect(sideData.contains { $0["max_content"] as? Int == 100 }, "ffprobe reads the box: \(probed)")
+
+        let expected = try ClipFrameSource(path: inBitstream).frame(at: 0, size: .width(320))
+        let frame = try ClipFrameSource(path: inContainer).frame(at: 0, size: .width(320))
+        let unscaled = try ClipFrameSource(path: plain).frame(at: 0, size: .width(320))
+        #expect(PixelComparison.psnr(frame.pixels, expected.pixels) >= 40, "mapped as with the level in the SEI")
+        #expect(PixelComparison.psnr(unscaled.pixels, expected.pixels) < 32, "the test can tell the two apart")
+    }
+
     @Test func curvesMatchTheirDefinitions() {
         #expect(abs(HDRToneMapper.hlgInverseOETF(0.5) - 1.0 / 12) < 1e-6)
         #expect(abs(HDRToneMapper.hlgInverseOETF(1) - 1) < 1e-4)
