@@ -21,6 +21,9 @@ struct ContainerSniffer {
     /// has one to a few; 10,000 is far past any editor's.
     static let maximumEdits: UInt64 = 10_000
 
+    /// The top-level atoms read, at most: a real clip has a few (`ftyp`, `moov`, `mdat`, `free`).
+    static let maximumTopLevelAtoms = 4096
+
     /// Atom types that may start a QuickTime/MP4 file.
     private static let leadingAtoms: Set<String> = [
         "ftyp", "moov", "mdat", "free", "skip", "wide", "pnot", "uuid", "junk",
@@ -40,7 +43,7 @@ struct ContainerSniffer {
         }
         var findings = Findings()
         var offset: UInt64 = 0
-        while fileSize >= 8, offset <= fileSize - 8, findings.atoms.count < 4096 {
+        while fileSize >= 8, offset <= fileSize - 8, findings.atoms.count < maximumTopLevelAtoms {
             guard let header = try atomHeader(at: offset, end: fileSize, in: file) else { break }
             let type = String(decoding: header.type, as: UTF8.self)
             guard header.type.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
@@ -69,6 +72,15 @@ struct ContainerSniffer {
         }
         if findings.atoms.isEmpty {
             throw MediaError(.invalidMedia, path: path, "not a QuickTime/MP4 file (no ftyp or moov atom at the start)")
+        }
+        if !findings.atoms.contains("moov"), findings.atoms.count >= maximumTopLevelAtoms, fileSize >= 8,
+            offset <= fileSize - 8
+        {
+            // Not "truncated": the file goes on (a QA pass: 4096 `free` atoms before the moov).
+            throw MediaError(
+                .invalidMedia, path: path,
+                "no moov atom (the index) among its first \(maximumTopLevelAtoms) top-level atoms, which is as far as "
+                    + "storyreel reads (a real clip has a few)")
         }
         if !findings.atoms.contains("moov") {
             throw MediaError(

@@ -74,6 +74,22 @@ import Testing
         let result = try inspect([path])
         #expect(result.status == 65)
         #expect(result.stderr.contains("moov atom not found"))
+        // From a QA pass: 4096 `free` atoms before the moov (which ffprobe reads through) were
+        // called truncated; storyreel reads that many top-level atoms and says so.
+        let mdatEnd = try #require(data.range(of: Data("moov".utf8))?.lowerBound) - 4
+        let padded =
+            data.prefix(mdatEnd)
+            + Data(repeating: 0, count: 4096 * 8).enumerated().map { index, _ in
+                [0, 0, 0, 8, 0x66, 0x72, 0x65, 0x65][index % 8]
+            } + data.suffix(from: mdatEnd)
+        let many = try folder.write("many-free.mp4", padded)
+        #expect((try TestEnvironment.ffprobe(many)["streams"] as? [Any])?.isEmpty == false, "ffprobe reads it")
+        let refused = try inspect([many])
+        #expect(refused.status == 65)
+        #expect(
+            refused.stderr
+                == "storyreel: error: \(many): no moov atom (the index) among its first 4096 top-level atoms, which "
+                + "is as far as storyreel reads (a real clip has a few)\n", "\(refused.stderr)")
     }
 
     /// From a QA pass: a clip whose moov comes last, cut inside the moov (an upload that stopped
