@@ -69,6 +69,11 @@ public enum ClipProbe {
                 "the display matrix is degenerate (all zeros, or it flattens the picture to a line): storyreel shows "
                     + "the picture upright, and players may show nothing")
         }
+        if videoStream?.orientation.isSkewed == true, let video {
+            warnings.append(
+                "the display matrix skews the picture (it is not a turn or a mirror): storyreel shows it turned by "
+                    + "\(video.rotation)°, and players differ")
+        }
         if let degrees = videoStream?.orientation.unsnappedDegrees, let video {
             warnings.append(
                 "the display matrix turns the picture by \(Int(degrees.rounded()))°, not a right angle: storyreel "

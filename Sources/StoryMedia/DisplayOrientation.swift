@@ -15,6 +15,9 @@ public struct DisplayOrientation: Sendable, Equatable {
     /// True when the display matrix turns no picture (all zeros, or one that flattens it to a
     /// line): ffprobe gives it no angle; ``rotation`` is then 0.
     public var isDegenerate = false
+    /// True when the display matrix skews the picture (its rows are not at right angles: a shear),
+    /// which no turn or mirror does; ``rotation`` is then the angle of its first row.
+    public var isSkewed = false
 
     /// No turn, no mirror.
     public static let upright = DisplayOrientation(rotation: 0, mirrored: false)
@@ -41,6 +44,11 @@ public struct DisplayOrientation: Sendable, Equatable {
         }
         let degrees = turn.withUnsafeMutableBufferPointer { av_display_rotation_get($0.baseAddress!) }
         self.init(matrix: copy, counterClockwiseDegrees: degrees)
+        // A turn or a mirror keeps the rows [a b] and [c d] at right angles (a shear such as
+        // [1 0; 1 1] does not, and read as upright in silence: a QA pass).
+        let (a, b, c, d) = (Double(copy[0]), Double(copy[1]), Double(copy[3]), Double(copy[4]))
+        let rowLengths = (a * a + b * b).squareRoot() * (c * c + d * d).squareRoot()
+        isSkewed = !isDegenerate && abs(a * c + b * d) > 0.01 * rowLengths
     }
 
     /// Reads an orientation from a display matrix and FFmpeg's `av_display_rotation_get` angle.

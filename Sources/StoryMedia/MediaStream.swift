@@ -201,9 +201,13 @@ public final class MediaStream {
                 let position = entry.pointee.pos
                 let size = entry.pointee.size
                 guard size >= 0, position >= 0, !position.addingReportingOverflow(Int64(size)).overflow else {
+                    // A negative size is the file's 2^29 or more, wrapped by FFmpeg's 30-bit field:
+                    // the number printed was not the file's (a QA pass).
+                    let described =
+                        size < 0 ? "a size of 2^29 bytes or more (more than FFmpeg's index holds)" : "size \(size)"
                     throw MediaError(
                         .invalidMedia, path: file.path,
-                        "the sample index is corrupt: sample \(number + 1) of stream \(index) has size \(size) at "
+                        "the sample index is corrupt: sample \(number + 1) of stream \(index) has \(described) at "
                             + "offset \(position)")
                 }
                 entries.append(

@@ -48,4 +48,33 @@ import Testing
         #expect(DisplayOrientation(matrix: [Int32](repeating: 0, count: 9)).isDegenerate)
         #expect(!DisplayOrientation(matrix: [1, 0, 0, 0, 1, 0, 0, 0, 1 << 30]).isDegenerate, "scaled down, not flat")
     }
+
+    /// From a QA pass: a shear ([1 0; 1 1]) was read as upright in silence. Turns, mirrors and
+    /// scales are not skews.
+    @Test func aSkewingMatrixIsWarned() throws {
+        let folder = try TemporaryFolder()
+        let upright = folder.path("upright.mp4")
+        try HostileFiles.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x48:r=30:d=0.2", "-c:v", "libx264", upright])
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: upright)))
+        let atom = try #require(Data(bytes).range(of: Data("tkhd".utf8))?.lowerBound)
+        let matrix = atom + 4 + (bytes[atom + 4] == 1 ? 52 : 40)
+        // Entry c (the second row's first), 1.0 in 16.16: [1 0; 1 1].
+        bytes.replaceSubrange((matrix + 12)..<(matrix + 16), with: [0, 1, 0, 0])
+        let skewed = folder.path("skewed.mp4")
+        try Data(bytes).write(to: URL(fileURLWithPath: skewed))
+        let info = try ClipProbe.inspect(path: skewed)
+        #expect(
+            info.warnings == [
+                "the display matrix skews the picture (it is not a turn or a mirror): storyreel shows it turned by 0°, "
+                    + "and players differ"
+            ], "\(info.warnings)")
+        let one: Int32 = 1 << 16
+        for turnOrMirror in [
+            [0, one, 0, -one, 0, 0, 0, 0, 1 << 30], [-one, 0, 0, 0, one, 0, 0, 0, 1 << 30],
+            [2 * one, 0, 0, 0, one, 0, 0, 0, 1 << 30], [46341, 46341, 0, -46341, 46341, 0, 0, 0, 1 << 30],
+        ] {
+            #expect(!DisplayOrientation(matrix: turnOrMirror).isSkewed, "\(turnOrMirror)")
+        }
+        #expect(DisplayOrientation(matrix: [one, 0, 0, one, one, 0, 0, 0, 1 << 30]).isSkewed)
+    }
 }
