@@ -19,8 +19,12 @@ enum ClipInfoReport {
             let mirror = video.mirrored ? ", mirrored" : ""
             rows.append(
                 ("display size", "\(video.displayWidth)x\(video.displayHeight) (rotation \(video.rotation)°\(mirror))"))
-            let rate = video.frameRate.map { String(format: "%.3f fps", $0) } ?? "unknown rate"
-            rows.append(("frame rate", "\(rate), \(video.variableFrameRate ? "variable (VFR)" : "constant (CFR)")"))
+            // An unknown rate is not called constant (a QA pass: "unknown rate, constant (CFR)").
+            let rate =
+                video.frameRate.map {
+                    String(format: "%.3f fps, ", $0) + (video.variableFrameRate ? "variable (VFR)" : "constant (CFR)")
+                } ?? (video.variableFrameRate ? "unknown, variable (VFR)" : "unknown")
+            rows.append(("frame rate", rate))
             rows.append(("frames", "\(video.frameCount)"))
             let depth = video.bitDepth.map { ", \($0)-bit" } ?? ""
             rows.append(("pixel format", "\(video.pixelFormat ?? "unknown")\(depth)"))

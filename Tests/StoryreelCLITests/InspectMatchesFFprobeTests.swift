@@ -224,5 +224,24 @@ import Testing
         }
         #expect(result.stdout.contains("720x1280 (rotation 90°)"))
         #expect(result.stdout.contains("hlg"))
+        #expect(result.stdout.contains("\n  frame rate    30.000 fps, constant (CFR)\n"), "\(result.stdout)")
+    }
+
+    /// A clip with no frames to time (a fragmented MP4's init segment alone) has no rate, and
+    /// is not called constant: it read "unknown rate, constant (CFR)" (a QA pass).
+    @Test func anUnknownFrameRateIsNotCalledConstant() throws {
+        let folder = try TemporaryFolder()
+        let fragmented = folder.path("fragmented.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=64x48:r=30:d=1", "-c:v", "libx264", "-movflags",
+            "frag_keyframe+empty_moov",
+            fragmented,
+        ])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: fragmented))
+        let moov = try #require(bytes.range(of: Data("moov".utf8))?.lowerBound) - 4
+        let size = bytes[moov..<(moov + 4)].reduce(0) { $0 << 8 | Int($1) }
+        let initSegment = try folder.write("init.mp4", bytes.prefix(moov + size))
+        let result = try TestEnvironment.storyreel(["inspect", initSegment])
+        #expect(result.stdout.contains("\n  frame rate    unknown\n"), "\(result.stdout)")
     }
 }
