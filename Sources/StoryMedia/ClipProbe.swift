@@ -74,7 +74,9 @@ public enum ClipProbe {
                 "the display matrix skews the picture (it is not a turn or a mirror): storyreel shows it turned by "
                     + "\(video.rotation)°, and players differ")
         }
-        if let degrees = videoStream?.orientation.unsnappedDegrees, let video {
+        // A skew's angle is its first row's: the skew's warning says it all (a QA pass: both).
+        if let degrees = videoStream?.orientation.unsnappedDegrees, videoStream?.orientation.isSkewed != true, let video
+        {
             warnings.append(
                 "the display matrix turns the picture by \(Int(degrees.rounded()))°, not a right angle: storyreel "
                     + "shows it turned by \(video.rotation)°, the nearest, and players differ")

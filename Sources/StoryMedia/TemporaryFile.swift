@@ -146,17 +146,22 @@ public enum TemporaryFile {
     /// shape, and, when
     /// `finalNames` is given, that were staged for one of those names (`.NAME.XXXXXX…`). Returns
     /// how many were removed. Call it only on folders storyreel owns, under their lock (with
-    /// `finalNames`, on the names a lock of storyreel's covers).
+    /// `finalNames`, on the names a lock of storyreel's covers). With `hardLinksToo`, an unmarked
+    /// one that is a hard link (more than one name) goes too: a hard-linked clip's temporary name
+    /// (``hardLink(to:for:in:)``) cannot carry the mark, its inode being the source's, and a kill
+    /// left it for good (a QA pass); taking away one of several names loses no content.
     @discardableResult
-    public static func removeStale(in folder: String, finalNames: Set<String>? = nil) -> Int {
+    public static func removeStale(in folder: String, finalNames: Set<String>? = nil, hardLinksToo: Bool = false)
+        -> Int
+    {
         var removed = 0
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
             guard let staged = stagedName(of: name), finalNames?.contains(staged) ?? true else { continue }
             let path = FolderPin.resolved((folder as NSString).appendingPathComponent(name))
             var status = stat()
-            guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, !OutputMark.isUnmarked(path) else {
-                continue
-            }
+            guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
+                !OutputMark.isUnmarked(path) || (hardLinksToo && status.st_nlink > 1)
+            else { continue }
             if unlink(path) == 0 { removed += 1 }
         }
         return removed

@@ -42,7 +42,8 @@ public enum BundlePaths {
     /// top of the bundle and every folder are left alone.
     public static func removeStaleTemporaries(in bundle: String) {
         for folder in outputFolders + [privateFolder] {
-            TemporaryFile.removeStale(in: join(bundle, folder))
+            // `render --link` stages a clip as a hard link to its source, which cannot be marked.
+            TemporaryFile.removeStale(in: join(bundle, folder), hardLinksToo: folder == "clips")
         }
     }
 

@@ -302,7 +302,8 @@ public struct BundleSettings: Equatable, Sendable {
                 peak = .rule
                 return true
             }
-            guard let number = DecimalText.wholeNumber(value), Self.peakBitRates.contains(number) else { return false }
+            // Written as the option takes it (`4.5M`); storyreel saves whole bits per second.
+            guard let number = DecimalText.bitRate(value), Self.peakBitRates.contains(number) else { return false }
             peak = .fixed(number)
         default:
             return false

@@ -11,6 +11,17 @@ public enum DecimalText {
         return Double(text)
     }
 
+    /// `text` as bits per second written `4500000`, `4500k` or `4.5M` (a decimal number with an
+    /// optional `k`/`K` or `M`), rounded to a whole number, or nil.
+    public static func bitRate(_ text: String) -> Int? {
+        guard let unit = text.last else { return nil }
+        let multiplier: Double = unit == "k" || unit == "K" ? 1_000 : unit == "M" ? 1_000_000 : 1
+        guard let number = DecimalText.number(multiplier == 1 ? text : String(text.dropLast())), number.isFinite else {
+            return nil
+        }
+        return Int(exactly: (number * multiplier).rounded())
+    }
+
     /// `text` as a whole number written in ASCII digits only, or nil (also when it overflows).
     public static func wholeNumber<Text: StringProtocol>(_ text: Text) -> Int? {
         guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {

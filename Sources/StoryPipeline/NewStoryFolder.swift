@@ -142,7 +142,11 @@ final class NewStoryFolder {
     /// True when `name` in `folder` is a regular file with a name an ingest gives a clip, or a
     /// temporary copy's for one (cut short, extension and all, when long: ``TemporaryFile``).
     private static func isPlaced(_ name: String, in folder: FolderHandle) -> Bool {
-        (isStoredClipName(name) || TemporaryFile.stagedName(of: name).map(hasSequencePrefix) == true)
+        // A temporary copy carries storyreel's mark (a QA pass: an unmarked one of that shape,
+        // the user's, went with the folder).
+        (isStoredClipName(name)
+            || (TemporaryFile.stagedName(of: name).map(hasSequencePrefix) == true
+                && !OutputMark.isUnmarked(folder.entryPath(name))))
             && folder.status(of: name).map { $0.st_mode & S_IFMT } == S_IFREG
     }
 

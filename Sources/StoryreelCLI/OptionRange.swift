@@ -183,11 +183,9 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
 
     /// `text` as bits per second in the range (`4500000`, `4500k`, `4.5M`), or nil.
     func bitRate(_ text: String) -> Int? {
-        guard case .bitRate(let range) = kind, let unit = text.last else { return nil }
-        let multiplier: Double = unit == "k" || unit == "K" ? 1_000 : unit == "M" ? 1_000_000 : 1
-        guard let number = OptionRange.decimal(multiplier == 1 ? text : String(text.dropLast())), number.isFinite,
-            let bits = Int(exactly: (number * multiplier).rounded()), range.contains(bits)
-        else { return nil }
+        guard case .bitRate(let range) = kind, let bits = DecimalText.bitRate(text), range.contains(bits) else {
+            return nil
+        }
         return bits
     }
 

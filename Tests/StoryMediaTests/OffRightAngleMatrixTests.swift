@@ -76,5 +76,12 @@ import Testing
             #expect(!DisplayOrientation(matrix: turnOrMirror).isSkewed, "\(turnOrMirror)")
         }
         #expect(DisplayOrientation(matrix: [one, 0, 0, one, one, 0, 0, 0, 1 << 30]).isSkewed)
+        // [1 0.5; 0 1]: its first row reads as a 27° turn; the skew's warning alone is given (a
+        // QA pass: both were).
+        bytes.replaceSubrange((matrix + 12)..<(matrix + 16), with: [0, 0, 0, 0])
+        bytes.replaceSubrange((matrix + 4)..<(matrix + 8), with: [0, 0, 0x80, 0])
+        try Data(bytes).write(to: URL(fileURLWithPath: skewed))
+        let half = try ClipProbe.inspect(path: skewed)
+        #expect(half.warnings.count == 1 && half.warnings[0].hasPrefix("the display matrix skews"), "\(half.warnings)")
     }
 }

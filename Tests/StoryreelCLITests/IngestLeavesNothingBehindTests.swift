@@ -162,6 +162,13 @@ import Testing
         // contents without it is the user's (a QA pass: `.zoe.Ab12Cd.storyreel-tmp/0001-my-own.mp4`
         // went, clip and all).
         for folder in [finished, copying] { try TestEnvironment.markAsStoryreels(folder) }
+        // A folder of storyreel's holding a temporary-shaped file without the mark: the user's
+        // file stays, and so does the folder (a QA pass: both went).
+        let holding = "\(stories)/.yan.Cd34Ef.storyreel-tmp"
+        try FileManager.default.createDirectory(atPath: holding, withIntermediateDirectories: false)
+        try TestEnvironment.markAsStoryreels(holding)
+        try Data("my precious notes".utf8).write(
+            to: URL(fileURLWithPath: "\(holding)/.0001-notes.mp4.ZZZZZZ.storyreel-tmp"))
         let unmarked = "\(stories)/.zoe.Ab12Cd.storyreel-tmp"
         try FileManager.default.createDirectory(atPath: unmarked, withIntermediateDirectories: false)
         try FileManager.default.copyItem(
@@ -195,7 +202,7 @@ import Testing
             hidden
                 == ([
                     ".link.Ab3dE9.storyreel-tmp", ".mine.Ab3dE9.storyreel-tmp", ".storyreel-ingest.lock",
-                    ".zoe.Ab12Cd.storyreel-tmp",
+                    ".yan.Cd34Ef.storyreel-tmp", ".zoe.Ab12Cd.storyreel-tmp",
                 ] + notIngests.keys).sorted())
         #expect(try FileManager.default.contentsOfDirectory(atPath: unmarked) == ["0001-my-own.mp4"])
         for (name, clip) in notIngests {

@@ -90,13 +90,25 @@ import Testing
         ]
         for path in stale + kept { try Data("x".utf8).write(to: URL(fileURLWithPath: "\(out)/\(path)")) }
         for path in stale { try TestEnvironment.markAsStoryreels("\(out)/\(path)") }
+        // `render --link` stages a clip as a hard link to its source, which cannot carry the mark
+        // (its inode is the source's): a killed run's one is swept as a second name of a file (a
+        // QA pass: it stayed for good); an unmarked one with no other name is someone's.
+        let source = "\(fixture.stories)/chloe/night.mp4"
+        let linked = "\(out)/clips/.0123456789abcdee.mp4.Lk3dE9.storyreel-tmp"
+        try FileManager.default.linkItem(atPath: source, toPath: linked)
+        let single = "clips/.0123456789abcded.mp4.Qw3rt5.storyreel-tmp"
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(out)/\(single)"))
         try FileManager.default.createDirectory(
             atPath: "\(out)/avatars/.folder.abcdef.storyreel-tmp", withIntermediateDirectories: true)
         let (again, _) = try fixture.render(into: "reel", ["--force"])
         #expect(again.status == 0, "\(again.stderr)")
         for path in stale { #expect(!FileManager.default.fileExists(atPath: "\(out)/\(path)"), "\(path) removed") }
-        for path in kept { #expect(FileManager.default.fileExists(atPath: "\(out)/\(path)"), "\(path) kept") }
+        for path in kept + [single] {
+            #expect(FileManager.default.fileExists(atPath: "\(out)/\(path)"), "\(path) kept")
+        }
         #expect(FileManager.default.fileExists(atPath: "\(out)/avatars/.folder.abcdef.storyreel-tmp"), "no folder")
+        #expect(!FileManager.default.fileExists(atPath: linked), "the stale hard link removed")
+        #expect(FileManager.default.fileExists(atPath: source), "its source kept")
     }
 
     @Test func pruneRemovesOnlyOutputsTheLedgerRecords() throws {

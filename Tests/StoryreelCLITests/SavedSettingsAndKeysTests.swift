@@ -235,6 +235,12 @@ import Testing
             let (render, _) = try fixture.render(into: "reel", ["--crf", "20"])
             #expect(render.status == 0 && render.stderr.contains(warning + ", and kept"), "\(render.stderr)")
         }
+        // A peak written as the option takes it is understood (a QA pass: "4.5M" was not).
+        try Data(#"{"max-bitrate": "4.5M", "crf": "20"}"#.utf8).write(to: URL(fileURLWithPath: file))
+        let suffixed = try TestEnvironment.storyreel([
+            "plan", fixture.stories, "--bundle", fixture.folder.path("reel"), "--json",
+        ])
+        #expect(suffixed.status == 0 && !suffixed.stderr.contains("warning"), "\(suffixed.stderr)")
         // Not a file at all: refused before any work (it failed the run with 73 after it all).
         try FileManager.default.removeItem(atPath: file)
         try FileManager.default.createDirectory(atPath: file, withIntermediateDirectories: false)
