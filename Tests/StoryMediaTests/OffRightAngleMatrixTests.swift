@@ -28,13 +28,7 @@ import Testing
     /// From a QA pass: an all-zero matrix (ffprobe: no angle) was read as upright in silence.
     @Test func anAllZeroMatrixIsWarned() throws {
         let folder = try TemporaryFolder()
-        let upright = folder.path("upright.mp4")
-        try HostileFiles.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x48:r=30:d=0.2", "-c:v", "libx264", upright])
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: upright)))
-        let atom = try #require(Data(bytes).range(of: Data("tkhd".utf8))?.lowerBound)
-        // After 'tkhd': version and flags, times, track ID, reserved, duration, reserved, layer,
-        // group, volume, reserved (40 bytes in version 0, 52 in 1), then the 9 matrix entries.
-        let matrix = atom + 4 + (bytes[atom + 4] == 1 ? 52 : 40)
+        var (bytes, matrix) = try uprightClip(in: folder)
         for index in matrix..<matrix + 36 { bytes[index] = 0 }
         let zeroed = folder.path("zero-matrix.mp4")
         try Data(bytes).write(to: URL(fileURLWithPath: zeroed))
@@ -53,11 +47,7 @@ import Testing
     /// scales are not skews.
     @Test func aSkewingMatrixIsWarned() throws {
         let folder = try TemporaryFolder()
-        let upright = folder.path("upright.mp4")
-        try HostileFiles.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x48:r=30:d=0.2", "-c:v", "libx264", upright])
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: upright)))
-        let atom = try #require(Data(bytes).range(of: Data("tkhd".utf8))?.lowerBound)
-        let matrix = atom + 4 + (bytes[atom + 4] == 1 ? 52 : 40)
+        var (bytes, matrix) = try uprightClip(in: folder)
         // Entry c (the second row's first), 1.0 in 16.16: [1 0; 1 1].
         bytes.replaceSubrange((matrix + 12)..<(matrix + 16), with: [0, 1, 0, 0])
         let skewed = folder.path("skewed.mp4")
@@ -83,5 +73,16 @@ import Testing
         try Data(bytes).write(to: URL(fileURLWithPath: skewed))
         let half = try ClipProbe.inspect(path: skewed)
         #expect(half.warnings.count == 1 && half.warnings[0].hasPrefix("the display matrix skews"), "\(half.warnings)")
+    }
+
+    /// A small upright clip's bytes, and where its `tkhd` display matrix starts in them.
+    private func uprightClip(in folder: TemporaryFolder) throws -> (bytes: [UInt8], matrix: Int) {
+        let upright = folder.path("upright.mp4")
+        try HostileFiles.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x48:r=30:d=0.2", "-c:v", "libx264", upright])
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: upright)))
+        let atom = try #require(Data(bytes).range(of: Data("tkhd".utf8))?.lowerBound)
+        // After 'tkhd': version and flags, times, track ID, reserved, duration, reserved, layer,
+        // group, volume, reserved (40 bytes in version 0, 52 in 1), then the 9 matrix entries.
+        return (bytes, atom + 4 + (bytes[atom + 4] == 1 ? 52 : 40))
     }
 }
