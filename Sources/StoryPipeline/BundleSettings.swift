@@ -210,7 +210,8 @@ public struct BundleSettings: Equatable, Sendable {
             return nil
         }
         let data = try RegularFile.contents(of: path, maxSize: 1 << 20)
-        guard let parsed = try? JSONSerialization.jsonObject(with: data) else {
+        // Fragments allowed: `null` or `"x"` is valid JSON, just not settings (a QA pass: "not valid JSON").
+        guard let parsed = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed) else {
             throw MediaError(
                 .invalidMedia, path: path, JSONParseFailure.notValidJSON(data))
         }

@@ -20,7 +20,9 @@ enum OutputIntegrity {
             // marker and something appended).
             let unended =
                 "is not a whole JPEG: it does not end with its end marker (cut short, or bytes added after it)"
-            guard file.size >= 5 else { return unended }
+            // Its start and end markers alone (4 bytes) end as they should, and hold no picture
+            // (a QA pass: it was said not to end with its end marker).
+            guard file.size > 4 else { return "is not a whole JPEG: it holds its start and end markers only" }
             try file.seek(to: file.size - 2)
             guard try file.read(upTo: 2).elementsEqual([0xFF, 0xD9]) else { return unended }
             if let size {

@@ -205,6 +205,7 @@ import Testing
         for (contents, reason) in [
             ("{bad", "not valid JSON: invalid value at line 1, column 2"),
             (#"["crf"]"#, "not a JSON object of strings"),
+            ("null", "not a JSON object of strings"),
             (#"{"crf": "x"}"#, #""crf": "x" is not understood"#),
             (#"{"crf": "22", "crf": "30"}"#, #""crf" is given twice"#),
             // Each value passes; together they do not (every run failed with 64 on options it

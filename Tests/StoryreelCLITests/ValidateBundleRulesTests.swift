@@ -328,6 +328,8 @@ import Testing
     @Test func imagesAreCheckedAsJPEGsWhateverTheirNames() throws {
         let fixture = try ManifestFixture()
         try fixture.write("posters/x", Data("hello, not a picture\n".utf8))
+        // Its start and end markers alone: said so (it was "does not end with its end marker").
+        try fixture.write("thumbs/c.jpg", Data([0xFF, 0xD8, 0xFF, 0xD9]))
         try fixture.write("thumbs/b1.png", ManifestFixture.jpeg("thumbnail b1", width: 180, height: 320))
         let found = try problems(fixture) { manifest in
             ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "poster"], "posters/x")
@@ -340,6 +342,7 @@ import Testing
                 "stories[0].items[0].poster: posters/x is not a JPEG",
                 "stories[0].items[0].thumbnail: manifest.json is not a JPEG",
                 "stories[1].user.avatar: transitions/ana-ben.mp4 is not a JPEG",
+                "stories[2].items[0].thumbnail: thumbs/c.jpg is not a whole JPEG: it holds its start and end markers only",
             ], "\(found)")
     }
 
