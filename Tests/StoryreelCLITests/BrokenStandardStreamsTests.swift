@@ -46,11 +46,13 @@ import Testing
         #expect(result.stderr == "storyreel: error: cannot write to standard output: Broken pipe\n")
         let posters = try FileManager.default.contentsOfDirectory(atPath: folder.path("posters")).sorted()
         #expect(posters == [".storyreel-posters", "portrait-h264-2.jpg", "portrait-h264-3.jpg", "portrait-h264.jpg"])
-        // So does the help, which is printed before any command runs.
+        // So does the help, which is printed before any command runs. storyreel starts once the
+        // reader is gone: the help takes 6 ms, and a full run under load once wrote it into the
+        // pipe before the reader had closed it (exit 0; `sleep 0.2 |` before it fed its stdin only).
         let help = try TestEnvironment.run(
             "/bin/bash",
             [
-                "-c", "sleep 0.2 | \"$@\" | (exec 0<&-; exit 0); exit ${PIPESTATUS[1]}", "bash",
+                "-c", "(sleep 0.5; exec \"$@\") | (exec 0<&-; exit 0); exit ${PIPESTATUS[0]}", "bash",
                 TestEnvironment.storyreelBinary, "--help",
             ])
         #expect(help.status == 74, "\(help.stderr)")
