@@ -39,7 +39,8 @@ import Testing
         let result = try TestEnvironment.run(
             "/bin/bash",
             [
-                "-c", "\"$@\" | (exec 0<&-; exit 0); exit ${PIPESTATUS[0]}", "bash", TestEnvironment.storyreelBinary,
+                "-c", "(sleep 0.5; exec \"$@\") | (exec 0<&-; exit 0); exit ${PIPESTATUS[0]}", "bash",
+                TestEnvironment.storyreelBinary,
                 "thumbnail", "--out-dir", folder.path("posters"), "--width", "64", "--jobs", "1",
             ] + clips)
         #expect(result.status == 74, "\(result.stderr)")
