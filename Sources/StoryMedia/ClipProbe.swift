@@ -63,20 +63,21 @@ public enum ClipProbe {
                 "the video track's timescale is 0, 1 or over 2^31 − 1 ticks per second, so its frame times, rate and count "
                     + "cannot be trusted")
         }
-        if videoStream?.orientation.isDegenerate == true {
+        // Read from the stream's side data once, for the three checks below.
+        let orientation = videoStream?.orientation
+        if orientation?.isDegenerate == true {
             // All zeros: ffprobe's rotation is NaN, and a player may draw nothing (a QA pass).
             warnings.append(
                 "the display matrix is degenerate (all zeros, or it flattens the picture to a line): storyreel shows "
                     + "the picture upright, and players may show nothing")
         }
-        if videoStream?.orientation.isSkewed == true, let video {
+        if orientation?.isSkewed == true, let video {
             warnings.append(
                 "the display matrix skews the picture (it is not a turn or a mirror): storyreel shows it turned by "
                     + "\(video.rotation)°, and players differ")
-        }
-        // A skew's angle is its first row's: the skew's warning says it all (a QA pass: both).
-        if let degrees = videoStream?.orientation.unsnappedDegrees, videoStream?.orientation.isSkewed != true, let video
-        {
+        } else if let degrees = orientation?.unsnappedDegrees, let video {
+            // Else: a skew's angle is its first row's, and the skew's warning says it all (a QA
+            // pass: both were given).
             warnings.append(
                 "the display matrix turns the picture by \(Int(degrees.rounded()))°, not a right angle: storyreel "
                     + "shows it turned by \(video.rotation)°, the nearest, and players differ")
@@ -336,7 +337,6 @@ public enum ClipProbe {
         )
     }
 
-    /// HLG and PQ by transfer; Dolby Vision only without an HLG/PQ-compatible base layer.
     /// Dolby Vision's profile and base-layer compatibility as one number, `8.4` for profile 8,
     /// compatibility 4; the profile alone for a compatibility id of 10 or more, which the number
     /// cannot hold (ids above 6 are reserved; `8` + `10 / 10` read as profile 9: a QA pass).
@@ -344,6 +344,7 @@ public enum ClipProbe {
         Double(dolbyVision.profile) + (dolbyVision.compatibilityID < 10 ? Double(dolbyVision.compatibilityID) / 10 : 0)
     }
 
+    /// HLG and PQ by transfer; Dolby Vision only without an HLG/PQ-compatible base layer.
     static func hdrKind(transfer: String?, dolbyVision: (profile: Int, compatibilityID: Int)?) -> String {
         switch transfer {
         case "arib-std-b67": return "hlg"

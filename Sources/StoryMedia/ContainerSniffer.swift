@@ -21,8 +21,9 @@ struct ContainerSniffer {
     /// has one to a few; 10,000 is far past any editor's.
     static let maximumEdits: UInt64 = 10_000
 
-    /// The top-level atoms read, at most: a real clip has a few (`ftyp`, `moov`, `mdat`, `free`).
-    static let maximumTopLevelAtoms = 4096
+    /// The atoms read at one level, at most: the top level of a real clip has a few (`ftyp`,
+    /// `moov`, `mdat`, `free`), and so has each atom inside its index.
+    static let maximumAtomsPerLevel = 4096
 
     /// Atom types that may start a QuickTime/MP4 file.
     private static let leadingAtoms: Set<String> = [
@@ -43,7 +44,7 @@ struct ContainerSniffer {
         }
         var findings = Findings()
         var offset: UInt64 = 0
-        while fileSize >= 8, offset <= fileSize - 8, findings.atoms.count < maximumTopLevelAtoms {
+        while fileSize >= 8, offset <= fileSize - 8, findings.atoms.count < maximumAtomsPerLevel {
             guard let header = try atomHeader(at: offset, end: fileSize, in: file) else { break }
             let type = String(decoding: header.type, as: UTF8.self)
             guard header.type.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
@@ -73,13 +74,13 @@ struct ContainerSniffer {
         if findings.atoms.isEmpty {
             throw MediaError(.invalidMedia, path: path, "not a QuickTime/MP4 file (no ftyp or moov atom at the start)")
         }
-        if !findings.atoms.contains("moov"), findings.atoms.count >= maximumTopLevelAtoms, fileSize >= 8,
+        if !findings.atoms.contains("moov"), findings.atoms.count >= maximumAtomsPerLevel, fileSize >= 8,
             offset <= fileSize - 8
         {
             // Not "truncated": the file goes on (a QA pass: 4096 `free` atoms before the moov).
             throw MediaError(
                 .invalidMedia, path: path,
-                "no moov atom (the index) among its first \(maximumTopLevelAtoms) top-level atoms, which is as far as "
+                "no moov atom (the index) among its first \(maximumAtomsPerLevel) top-level atoms, which is as far as "
                     + "storyreel reads (a real clip has a few)")
         }
         if !findings.atoms.contains("moov") {
@@ -195,14 +196,14 @@ struct ContainerSniffer {
         return bigEndian(bytes[...])
     }
 
-    /// The atoms from `range.start` to `range.end` (at most 4096 of them): each one's type and
+    /// The atoms from `range.start` to `range.end` (at most ``maximumAtomsPerLevel``): each one's type and
     /// where its body is. An atom that runs past the range ends the list.
     private static func children(of range: (start: UInt64, end: UInt64), in file: RegularFile) throws -> [(
         type: String, body: (start: UInt64, end: UInt64)
     )] {
         var found: [(type: String, body: (start: UInt64, end: UInt64))] = []
         var offset = range.start
-        while range.end >= 8, offset <= range.end - 8, found.count < 4096,
+        while range.end >= 8, offset <= range.end - 8, found.count < maximumAtomsPerLevel,
             let header = try atomHeader(at: offset, end: range.end, in: file),
             header.size >= header.headerSize, header.size <= range.end - offset
         {

@@ -104,17 +104,19 @@ public final class InputFile {
     /// video stream's duration, which the demuxer works out from the fragments when it opens
     /// the file, stands in for it, as it does in ffprobe once it has probed the streams.
     public var duration: Double? {
-        let value = context.pointee.duration
         // A header duration below zero (a 64-bit one that overflowed FFmpeg's) is none at all
         // (a QA pass: `inspect` reported -0.001 s, without a word).
-        if value != cff_nopts_value() { return value >= 0 ? Double(value) / Double(cff_time_base()) : nil }
+        if let header = headerDuration { return header >= 0 ? header : nil }
         return streams.filter { $0.kind != nil }.compactMap(\.duration).filter { $0 > 0 }.max()
     }
 
     /// The header's duration in seconds when it is below zero, which ``duration`` reads as none.
-    var negativeHeaderDuration: Double? {
+    var negativeHeaderDuration: Double? { headerDuration.flatMap { $0 < 0 ? $0 : nil } }
+
+    /// The container header's duration in seconds, as it is; nil when it has none.
+    private var headerDuration: Double? {
         let value = context.pointee.duration
-        return value != cff_nopts_value() && value < 0 ? Double(value) / Double(cff_time_base()) : nil
+        return value != cff_nopts_value() ? Double(value) / Double(cff_time_base()) : nil
     }
 
     /// True when the header left the container's duration unset: a fragmented MP4.

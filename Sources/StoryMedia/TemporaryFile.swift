@@ -143,9 +143,8 @@ public enum TemporaryFile {
 
     /// Removes the stale temporary files a killed writer left directly in `folder`: regular
     /// files (never folders or symlinks) with storyreel's mark whose names have its temporary
-    /// shape, and, when
-    /// `finalNames` is given, that were staged for one of those names (`.NAME.XXXXXX…`). Returns
-    /// how many were removed. Call it only on folders storyreel owns, under their lock (with
+    /// shape, and, when `finalNames` is given, that were staged for one of those names
+    /// (`.NAME.XXXXXX…`). Returns how many were removed. Call it only on folders storyreel owns, under their lock (with
     /// `finalNames`, on the names a lock of storyreel's covers). With `hardLinksToo`, an unmarked
     /// one that is a hard link (more than one name) goes too: a hard-linked clip's temporary name
     /// (``hardLink(to:for:in:)``) cannot carry the mark, its inode being the source's, and a kill

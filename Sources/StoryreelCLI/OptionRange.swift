@@ -133,7 +133,7 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
 
     /// `text` as a number in the range, or nil (also for NaN and infinities, which fail every bound).
     func number(_ text: String) -> Double? {
-        guard let value = OptionRange.decimal(text), value.isFinite else { return nil }
+        guard let value = DecimalText.number(text), value.isFinite else { return nil }
         switch kind {
         case .number(let lower, let lowerIsOpen, let upper):
             let aboveLower = lowerIsOpen ? value > lower : value >= lower
@@ -145,7 +145,8 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
 
     /// `text` as a whole number in the range, or nil.
     func wholeNumber(_ text: String) -> Int? {
-        guard case .wholeNumber(let range) = kind, let value = Self.digits(text), range.contains(value) else {
+        guard case .wholeNumber(let range) = kind, let value = DecimalText.wholeNumber(text), range.contains(value)
+        else {
             return nil
         }
         return value
@@ -155,7 +156,9 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
     func size(_ text: String) -> (width: Int, height: Int)? {
         guard case .evenSize(let sides) = kind else { return nil }
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let width = Self.digits(parts[0]), let height = Self.digits(parts[1]) else {
+        guard parts.count == 2, let width = DecimalText.wholeNumber(parts[0]),
+            let height = DecimalText.wholeNumber(parts[1])
+        else {
             return nil
         }
         guard sides.contains(width), sides.contains(height), width % 2 == 0, height % 2 == 0 else { return nil }
@@ -166,7 +169,7 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
     func secondsOrPercent(_ text: String) -> (value: Double, isPercent: Bool)? {
         guard case .secondsOrPercent(let maximumSeconds) = kind else { return nil }
         let isPercent = text.hasSuffix("%")
-        guard let value = OptionRange.decimal(isPercent ? String(text.dropLast()) : text), value.isFinite, value >= 0,
+        guard let value = DecimalText.number(isPercent ? String(text.dropLast()) : text), value.isFinite, value >= 0,
             value <= (isPercent ? 100 : maximumSeconds)
         else { return nil }
         return (value, isPercent)
@@ -176,7 +179,9 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
     func shard(_ text: String) -> (index: Int, count: Int)? {
         guard case .shard(let maximumCount) = kind else { return nil }
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let index = Self.digits(parts[0]), let count = Self.digits(parts[1]) else { return nil }
+        guard parts.count == 2, let index = DecimalText.wholeNumber(parts[0]),
+            let count = DecimalText.wholeNumber(parts[1])
+        else { return nil }
         guard (1...maximumCount).contains(count), (1...count).contains(index) else { return nil }
         return (index, count)
     }
@@ -188,12 +193,6 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
         }
         return bits
     }
-
-    /// `text` as a whole number written in ASCII digits only, or nil (``DecimalText``).
-    static func digits<Text: StringProtocol>(_ text: Text) -> Int? { DecimalText.wholeNumber(text) }
-
-    /// `text` as a decimal number (`1.5`, `-2`, `1e3`), or nil (``DecimalText``).
-    static func decimal(_ text: String) -> Double? { DecimalText.number(text) }
 
     /// Bits per second as people write them: `100k`, `4.5M`.
     private static func formatBitRate(_ bits: Int) -> String {
