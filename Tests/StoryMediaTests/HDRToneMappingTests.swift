@@ -100,7 +100,7 @@ import Testing
         func boxStart(_ type: String) throws -> Int {
             try #require(Data(bytes).range(of: Data(type.utf8))?.lowerBound) - 4
         }
-        func size(at start: Int) -> Int { bytes[start..<(start + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        func size(at start: Int) -> Int { HostileFiles.bigEndian(bytes[start..<(start + 4)]) }
         #expect(try boxStart("mdat") < boxStart("moov"))
         let hvcC = try boxStart("hvcC")
         let clli: [UInt8] = [0, 0, 0, 12] + Array("clli".utf8) + [0, 100, 0, 50]

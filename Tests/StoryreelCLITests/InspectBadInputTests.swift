@@ -399,9 +399,7 @@ import Testing
             [0, 0, 0, 120] + Array("mvhd".utf8) + [1, 0, 0, 0] + [UInt8](repeating: 0, count: 16) + timescale
             + duration + rest
         bytes.replaceSubrange(atom..<(atom + 108), with: mvhd)
-        let moovSize =
-            (UInt32(bytes[moov]) << 24 | UInt32(bytes[moov + 1]) << 16 | UInt32(bytes[moov + 2]) << 8
-                | UInt32(bytes[moov + 3])) + 12
+        let moovSize = UInt32(HostileFiles.bigEndian(bytes[moov..<(moov + 4)]) + 12)
         bytes.replaceSubrange(moov..<(moov + 4), with: withUnsafeBytes(of: moovSize.bigEndian, Array.init))
         return try folder.write(name, Data(bytes))
     }

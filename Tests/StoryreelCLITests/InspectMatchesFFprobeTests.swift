@@ -239,7 +239,7 @@ import Testing
         ])
         let bytes = try Data(contentsOf: URL(fileURLWithPath: fragmented))
         let moov = try #require(bytes.range(of: Data("moov".utf8))?.lowerBound) - 4
-        let size = bytes[moov..<(moov + 4)].reduce(0) { $0 << 8 | Int($1) }
+        let size = HostileFiles.bigEndian([UInt8](bytes[moov..<(moov + 4)])[...])
         let initSegment = try folder.write("init.mp4", bytes.prefix(moov + size))
         let result = try TestEnvironment.storyreel(["inspect", initSegment])
         #expect(result.stdout.contains("\n  frame rate    unknown\n"), "\(result.stdout)")

@@ -154,5 +154,6 @@ public enum HostileFiles {
         return haystack.range(of: Data(needle), in: start..<haystack.count)?.lowerBound
     }
 
-    private static func bigEndian(_ bytes: ArraySlice<UInt8>) -> Int { bytes.reduce(0) { $0 << 8 | Int($1) } }
+    /// The unsigned big-endian number `bytes` hold (an MP4 atom's size, for one).
+    public static func bigEndian(_ bytes: ArraySlice<UInt8>) -> Int { bytes.reduce(0) { $0 << 8 | Int($1) } }
 }
