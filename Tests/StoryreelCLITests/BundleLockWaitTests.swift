@@ -172,7 +172,8 @@ import Testing
         let bundle = fixture.folder.path("reel")
         DispatchQueue.concurrentPerform(iterations: 2) { index in
             let result = try? TestEnvironment.storyreel([
-                "render", stories, "-o", bundle, "--size", "360x640", "--shard", "\(index + 1)/2", "--lock-timeout",
+                "render", stories, "-o", bundle, "--size", BundleFixture.canvasArgument, "--shard", "\(index + 1)/2",
+                "--lock-timeout",
                 "0",
             ])
             results.withLock { $0[index + 1] = result }

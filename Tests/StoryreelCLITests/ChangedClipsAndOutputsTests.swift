@@ -84,7 +84,10 @@ import Testing
             try ContentHasher.sha256(of: try RegularFile(path: fixture.folder.path("reel/\(item.src)"), timeout: 10))
                 == sha256)
         let plan = try TestEnvironment.storyreel(
-            ["plan", fixture.stories, "--bundle", fixture.folder.path("reel"), "--size", "360x640", "--json"])
+            [
+                "plan", fixture.stories, "--bundle", fixture.folder.path("reel"), "--size",
+                BundleFixture.canvasArgument, "--json",
+            ])
         let units = try #require(
             (try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])?["units"]
                 as? [[String: Any]])

@@ -47,7 +47,7 @@ import Testing
 
         let bundle = folder.path("reel")
         let render = try TestEnvironment.storyreel([
-            "render", stories, "-o", bundle, "--size", "360x640", "--jobs", "1",
+            "render", stories, "-o", bundle, "--size", BundleFixture.canvasArgument, "--jobs", "1",
         ])
         #expect(render.status == 65, "\(render.stderr)")
         let lines = render.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
@@ -91,7 +91,10 @@ import Testing
         try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: HostileFiles.goodClip, toPath: "\(stories)/ana/1.mp4")
         let render = try TestEnvironment.storyreel(
-            ["render", "https:example.invalid/stories", "-o", ".", "--size", "360x640", "--reference", "--force"],
+            [
+                "render", "https:example.invalid/stories", "-o", ".", "--size", BundleFixture.canvasArgument,
+                "--reference", "--force",
+            ],
             in: folder.url)
         #expect(render.status == 65, "\(render.stderr)")
         #expect(
@@ -118,7 +121,7 @@ import Testing
 
         let referenced = "\(base)/referenced"
         let render = try TestEnvironment.storyreel([
-            "render", stories, "-o", referenced, "--size", "360x640", "--reference",
+            "render", stories, "-o", referenced, "--size", BundleFixture.canvasArgument, "--reference",
         ])
         #expect(render.status == 65, "\(render.stderr)")
         #expect(
@@ -138,7 +141,7 @@ import Testing
         #expect(validate.status == 0, "\(validate.stderr)")
 
         let copied = try TestEnvironment.storyreel([
-            "render", stories, "-o", "\(base)/copied", "--size", "360x640",
+            "render", stories, "-o", "\(base)/copied", "--size", BundleFixture.canvasArgument,
         ])
         #expect(copied.status == 0, "\(copied.stderr)")
     }

@@ -17,7 +17,8 @@ import Testing
 
     @Test func stillsAreTheFirstAndLastFramesFilledToTheCanvas() throws {
         let fixture = try BundleFixture()
-        let (result, _) = try fixture.render(into: "reel")
+        // Pictures are compared here, so at twice the fixture's own canvas.
+        let (result, _) = try fixture.render(into: "reel", ["--size", "360x640"])
         #expect(result.status == 0, "\(result.stderr)")
         let bundle = fixture.folder.path("reel")
         let manifest = try fixture.manifest("reel")
@@ -54,7 +55,7 @@ import Testing
     /// not pass: the check can fail.
     @Test func eachTransitionStartsAtTheOutgoingLastFrameAndEndsAtTheIncomingFirstFrame() throws {
         let fixture = try BundleFixture()
-        let (result, _) = try fixture.render(into: "reel", ["--transition-duration", "2"])
+        let (result, _) = try fixture.render(into: "reel", ["--transition-duration", "2", "--size", "360x640"])
         #expect(result.status == 0, "\(result.stderr)")
         let bundle = fixture.folder.path("reel")
         let manifest = try fixture.manifest("reel")
@@ -89,7 +90,9 @@ import Testing
         let (again, summary) = try fixture.render(into: "reel")
         #expect(again.status == 0)
         #expect(summary["rendered"] as? Int == 1, "only the missing still")
-        let plan = try TestEnvironment.storyreel(["plan", fixture.stories, "--json", "--size", "360x640"])
+        let plan = try TestEnvironment.storyreel([
+            "plan", fixture.stories, "--json", "--size", BundleFixture.canvasArgument,
+        ])
         let units = try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any]
         let kinds = (units?["units"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
         #expect(kinds.filter { $0 == "first-frame" }.count == 9 && kinds.filter { $0 == "last-frame" }.count == 9)

@@ -87,7 +87,8 @@ import Testing
         _ = try fixture.render(into: "reel")
         let path = fixture.folder.path("reel/index.html")
         let off = try TestEnvironment.storyreel([
-            "render", fixture.stories, "-o", fixture.folder.path("reel"), "--size", "360x640", "--no-player",
+            "render", fixture.stories, "-o", fixture.folder.path("reel"), "--size", BundleFixture.canvasArgument,
+            "--no-player",
         ])
         #expect(off.status == 0, "\(off.stderr)")
         #expect(!FileManager.default.fileExists(atPath: path))
@@ -121,10 +122,12 @@ import Testing
         try Data("<p>my site</p>".utf8).write(to: URL(fileURLWithPath: "\(out)/index.html"))
         // A folder holding only someone's index.html is no bundle (a QA pass: it was rendered
         // into without --force); with --force storyreel does not overwrite or prune the page.
-        let refused = try TestEnvironment.storyreel(["render", fixture.stories, "-o", out, "--size", "360x640"])
+        let refused = try TestEnvironment.storyreel([
+            "render", fixture.stories, "-o", out, "--size", BundleFixture.canvasArgument,
+        ])
         #expect(refused.status == 73, "\(refused.stderr)")
         let forced = try TestEnvironment.storyreel([
-            "render", fixture.stories, "-o", out, "--size", "360x640", "--prune", "--force",
+            "render", fixture.stories, "-o", out, "--size", BundleFixture.canvasArgument, "--prune", "--force",
         ])
         #expect(forced.status == 0, "\(forced.stderr)")
         #expect(try String(contentsOfFile: "\(out)/index.html", encoding: .utf8) == "<p>my site</p>")

@@ -46,7 +46,9 @@ import Testing
                     "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
                     "stream=nb_read_frames,width,height", "-of", "csv=p=0", "\(bundle)/\(src)",
                 ])
-            #expect(counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "360,640,15")
+            #expect(
+                counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                    == "\(BundleFixture.canvasArgument.replacingOccurrences(of: "x", with: ",")),15")
             #expect(transition.frames == 15)
             // Its codecs string, for a player's canPlayType: High profile (0x64) at ffprobe's level.
             let stream = try #require(
@@ -114,7 +116,7 @@ import Testing
             "/usr/bin/strace",
             [
                 "-f", "-o", trace, "-e", "trace=open,openat,openat2", TestEnvironment.storyreelBinary, "render",
-                fixture.stories, "-o", fixture.folder.path("reel"), "--size", "360x640", "--json",
+                fixture.stories, "-o", fixture.folder.path("reel"), "--size", BundleFixture.canvasArgument, "--json",
             ])
         #expect(again.status == 0, "\(again.stderr)")
         let summary = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any]
@@ -257,7 +259,8 @@ import Testing
         // Switched to --copy, the bundle's clips are copies: they stayed links to the sources,
         // and an edit of a source in place changed the published clip (a QA pass). plan says so.
         let plan = try TestEnvironment.storyreel([
-            "plan", fixture.stories, "--bundle", fixture.folder.path("linked"), "--copy", "--json", "--size", "360x640",
+            "plan", fixture.stories, "--bundle", fixture.folder.path("linked"), "--copy", "--json", "--size",
+            BundleFixture.canvasArgument,
         ])
         let units = (try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])?["units"]
         let toDo = (units as? [[String: Any]] ?? []).filter { $0["done"] as? Bool == false }.compactMap {
@@ -278,7 +281,8 @@ import Testing
         // the switch saved no space), each counted as made; plan says so first, and after.
         func clipsToDo(_ mode: String) throws -> [String] {
             let plan = try TestEnvironment.storyreel([
-                "plan", fixture.stories, "--bundle", fixture.folder.path("linked"), mode, "--json", "--size", "360x640",
+                "plan", fixture.stories, "--bundle", fixture.folder.path("linked"), mode, "--json", "--size",
+                BundleFixture.canvasArgument,
             ])
             let units = (try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])?["units"]
             return (units as? [[String: Any]] ?? []).filter { $0["done"] as? Bool == false }.compactMap {

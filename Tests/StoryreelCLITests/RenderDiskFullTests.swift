@@ -13,7 +13,7 @@ import Testing
             "/bin/bash",
             [
                 "-c", "trap '' XFSZ; ulimit -f 100; exec \"$0\" \"$@\"", TestEnvironment.storyreelBinary, "render",
-                fixture.stories, "-o", out, "--size", "360x640", "--jobs", jobs,
+                fixture.stories, "-o", out, "--size", BundleFixture.canvasArgument, "--jobs", jobs,
             ])
         #expect([73, 74].contains(limited.status), "\(limited.status): \(limited.stderr)")
         let errors = limited.stderr.split(separator: "\n").filter { $0.hasPrefix("storyreel: error: \(out)/") }

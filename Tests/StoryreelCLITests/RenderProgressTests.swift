@@ -12,7 +12,8 @@ import Testing
     @Test func offATerminalRenderPrintsAProgressLineAtEachTenth() throws {
         let fixture = try BundleFixture()
         let result = try TestEnvironment.storyreel([
-            "render", fixture.stories, "-o", fixture.folder.path("reel"), "--size", "360x640", "--jobs", "1",
+            "render", fixture.stories, "-o", fixture.folder.path("reel"), "--size", BundleFixture.canvasArgument,
+            "--jobs", "1",
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("storyreel: progress: ") }
@@ -60,7 +61,8 @@ import Testing
     @Test func quietSilencesTheProgress() throws {
         let fixture = try BundleFixture()
         let result = try TestEnvironment.storyreel([
-            "render", fixture.stories, "-o", fixture.folder.path("reel"), "--size", "360x640", "--quiet",
+            "render", fixture.stories, "-o", fixture.folder.path("reel"), "--size", BundleFixture.canvasArgument,
+            "--quiet",
         ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")

@@ -63,7 +63,7 @@ import Testing
         #expect(ingest.status == 0, "\(ingest.stderr)")
         #expect(!ingest.stderr.contains("settings changed"))
         let after = try fixture.manifest("reel")
-        #expect(canvas(after) == [360, 640])
+        #expect(canvas(after) == [BundleFixture.canvas.width, BundleFixture.canvas.height])
         #expect(after.transitions.count == 3)
         #expect(after.transitions.allSatisfy { $0.fps == 24 })
         // A value that fails with a kept one is named as kept, not as if given (a QA pass).
@@ -282,10 +282,10 @@ import Testing
         let fixture = try BundleFixture()
         _ = try fixture.render(into: "reel")
         try FileManager.default.removeItem(atPath: fixture.folder.path("reel/.storyreel"))
-        // The fixture renders at 360x640, which the settings no longer say.
-        let units = try planUnits(fixture, ["--size", "360x640"])
+        // The fixture's canvas, which the settings no longer say.
+        let units = try planUnits(fixture, ["--size", BundleFixture.canvasArgument])
         #expect(!units.isEmpty)
-        let notDone = try planUnits(fixture, ["--size", "360x640"], notDoneOnly: true)
+        let notDone = try planUnits(fixture, ["--size", BundleFixture.canvasArgument], notDoneOnly: true)
         #expect(notDone.isEmpty, "every unit is done: \(notDone)")
         let (result, summary) = try fixture.render(into: "reel")
         #expect(result.status == 0, "\(result.stderr)")
