@@ -48,7 +48,7 @@ import Testing
                 ])
             #expect(
                 counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-                    == "\(BundleFixture.canvasArgument.replacingOccurrences(of: "x", with: ",")),15")
+                    == "\(BundleFixture.canvas.width),\(BundleFixture.canvas.height),15")
             #expect(transition.frames == 15)
             // Its codecs string, for a player's canPlayType: High profile (0x64) at ffprobe's level.
             let stream = try #require(
