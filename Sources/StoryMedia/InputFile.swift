@@ -1,4 +1,5 @@
 import CFFmpeg
+import CFFmpegOnDemand
 import Foundation
 
 /// An opened QuickTime/MP4 clip (or, when asked, a PNG/JPEG still): owns its `AVFormatContext`
@@ -49,6 +50,7 @@ public final class InputFile {
         var contextPointer: UnsafeMutablePointer<AVFormatContext>? = allocated
         // On failure avformat_open_input frees the context and sets the pointer to NULL.
         // The checked descriptor stays open until FFmpeg has opened the same file by its fd link.
+        cff_clear_sample_count_fault()
         let opened = withExtendedLifetime(regularFile) {
             avformat_open_input(
                 &contextPointer, "file:" + regularFile.reopenablePath, av_find_input_format(opening.demuxer), &options)
@@ -61,7 +63,16 @@ public final class InputFile {
         if opening.truncated {
             warnings.append("the file ends before its last atom: it looks truncated")
         }
+        if cff_take_sample_count_fault() {
+            warnings.append(Self.sampleCountFault)
+        }
     }
+
+    /// The warning for a track whose chunk tables hold more samples than its size table lists:
+    /// FFmpeg's index, and so every reading of the clip, ends early with no error.
+    static let sampleCountFault =
+        "a track's sample tables disagree (its chunks hold more samples than its size table, stsz, lists; "
+        + "ffprobe's \"wrong sample count\"): the track is read only in part, and players differ"
 
     deinit {
         var contextPointer: UnsafeMutablePointer<AVFormatContext>? = context

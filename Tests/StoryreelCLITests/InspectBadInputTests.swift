@@ -46,6 +46,36 @@ import Testing
         #expect(reports?.first?["warnings"] as? [String] == [warning])
     }
 
+    /// From a QA pass: a size table (stsz) listing half the samples its chunk tables hold made
+    /// FFmpeg's index end after 45 of the 90 frames, and inspect reported the 45 with no warning,
+    /// where ffprobe prints "wrong sample count". It is a warning now, so ingest rejects the clip
+    /// and render skips it.
+    @Test func aShortSampleSizeTableIsAWarningAsFFprobeSaysSo() throws {
+        let path = folder.path("short-stsz.mp4")
+        try HostileFiles.shortenSampleSizeTable(of: goodClip, to: path, count: 45)
+        let probe = try TestEnvironment.run("ffprobe", ["-v", "error", path])
+        #expect(probe.stderr.contains("wrong sample count"), "ffprobe sees the fault too: \(probe.stderr)")
+        let result = try inspect([path, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let warning =
+            "a track's sample tables disagree (its chunks hold more samples than its size table, stsz, lists; "
+            + "ffprobe's \"wrong sample count\"): the track is read only in part, and players differ"
+        #expect(result.stderr == "storyreel: warning: \(path): \(warning)\n")
+        let report = try #require(
+            (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)
+        #expect(report["warnings"] as? [String] == [warning])
+        #expect((report["video"] as? [String: Any])?["frameCount"] as? Int == 45, "the index FFmpeg kept")
+        // The same clip whole: no warning.
+        let whole = try inspect([goodClip])
+        #expect(whole.status == 0 && whole.stderr.isEmpty, "\(whole.stderr)")
+
+        let fixture = try BundleFixture()
+        let ingest = try TestEnvironment.storyreel(["ingest", path, "--story", "new", "--into", fixture.stories])
+        #expect(ingest.status == 65, "\(ingest.stderr)")
+        #expect(ingest.stderr == "storyreel: error: \(path): rejected: \(warning)\n")
+        #expect(!FileManager.default.fileExists(atPath: "\(fixture.stories)/new"), "nothing filed")
+    }
+
     @Test func garbageIsNotQuickTime() throws {
         var generator = SystemRandomNumberGenerator()
         let path = try folder.write(

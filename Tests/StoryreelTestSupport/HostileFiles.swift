@@ -26,6 +26,20 @@ public enum HostileFiles {
         try Data(bytes).write(to: URL(fileURLWithPath: destination))
     }
 
+    /// Copies `source` to `destination` with the sample count of its first `stsz` (the first
+    /// track's size table) set to `count`, fewer than its chunk tables hold: FFmpeg logs "wrong
+    /// sample count" and its index of the track ends after `count` samples.
+    public static func shortenSampleSizeTable(of source: String, to destination: String, count: UInt32) throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source)))
+        guard let atom = find(Array("stsz".utf8), in: bytes) else { throw TestFailure("no stsz atom in \(source)") }
+        // 'stsz', version and flags (4), one size for all samples (4), then the sample count (4).
+        guard UInt32(bigEndian(bytes[(atom + 12)..<(atom + 16)])) > count else {
+            throw TestFailure("\(source)'s first stsz lists \(count) samples or fewer")
+        }
+        for index in 0..<4 { bytes[atom + 12 + index] = UInt8(truncatingIfNeeded: count >> (24 - 8 * UInt32(index))) }
+        try Data(bytes).write(to: URL(fileURLWithPath: destination))
+    }
+
     /// Copies `source` to `destination` with the timescale of its first `mdhd` (the first
     /// track's media header) set to 0, which FFmpeg reads as 1 tick per second.
     public static func zeroMediaTimescale(of source: String, to destination: String) throws {
