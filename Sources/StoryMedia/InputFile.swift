@@ -48,9 +48,10 @@ public final class InputFile {
         av_dict_set(&options, "use_absolute_path", "0", 0)
         defer { av_dict_free(&options) }
         var contextPointer: UnsafeMutablePointer<AVFormatContext>? = allocated
+        // What the demuxer logs while it reads this file's header is noted afresh (FFmpegLog).
+        cff_clear_sample_count_fault()
         // On failure avformat_open_input frees the context and sets the pointer to NULL.
         // The checked descriptor stays open until FFmpeg has opened the same file by its fd link.
-        cff_clear_sample_count_fault()
         let opened = withExtendedLifetime(regularFile) {
             avformat_open_input(
                 &contextPointer, "file:" + regularFile.reopenablePath, av_find_input_format(opening.demuxer), &options)
