@@ -18,6 +18,9 @@ public enum ContainerFamily: Sendable, Equatable {
         var demuxer: String
         /// True when the file ends before its last QuickTime atom.
         var truncated = false
+        /// A video track whose chunks hold fewer samples than its size table lists
+        /// (``ContainerSniffer/Findings/shortChunkTables``).
+        var shortChunkTables: (held: UInt64, listed: UInt64)?
         /// A PNG's EXIF orientation (its `eXIf` chunk), which FFmpeg 5.1's png decoder ignores.
         var pngOrientation: ExifOrientation?
     }
@@ -54,7 +57,7 @@ public enum ContainerFamily: Sendable, Equatable {
         switch self {
         case .quickTime:
             let findings = try ContainerSniffer.sniff(file)
-            return Opening(demuxer: "mov", truncated: findings.truncated)
+            return Opening(demuxer: "mov", truncated: findings.truncated, shortChunkTables: findings.shortChunkTables)
         case .stillImage:
             guard file.size > 0 else { throw MediaError(.invalidMedia, path: file.path, "empty file (0 bytes)") }
             let head = [UInt8](try file.read(upTo: 8))

@@ -13,6 +13,9 @@ struct ContainerSniffer {
         var truncated = false
         /// Where the first `moov` atom's children are: their offset and the end of the atom.
         var moov: (start: UInt64, end: UInt64)?
+        /// A video track whose chunks hold fewer samples than its size table lists: how many
+        /// they hold, and how many the table lists (the first such track).
+        var shortChunkTables: (held: UInt64, listed: UInt64)?
     }
 
     /// The most edits an edit list (`elst`) may hold. FFmpeg's demuxer expands each edit into
@@ -96,10 +99,11 @@ struct ContainerSniffer {
                 "the moov atom (the index) is cut short: the file is truncated or still uploading")
         }
         if let moov = findings.moov {
-            for track in try editedTracks(in: file, moov: moov) {
+            for track in try tracks(in: file, moov: moov) {
                 if let problem = editListProblem(edits: track.edits, keyframeGap: track.keyframeGap) {
                     throw MediaError(.invalidMedia, path: path, problem)
                 }
+                findings.shortChunkTables = findings.shortChunkTables ?? track.shortChunkTables
             }
         }
         return findings
@@ -124,13 +128,15 @@ struct ContainerSniffer {
             + "which FFmpeg would expand into more than \(maximumEditExpansion) index entries"
     }
 
-    /// For each track with an edit list (`moov/trak/edts/elst`) in the `moov` atom whose children
-    /// lie from `start` to `end`: its entry count, and the longest run of frames from one
-    /// keyframe to the next (`stss`; 1 when every frame is a keyframe), read from the atoms.
-    private static func editedTracks(in file: RegularFile, moov: (start: UInt64, end: UInt64)) throws -> [(
-        edits: UInt64, keyframeGap: UInt64
+    /// For each track (`moov/trak`) in the `moov` atom whose children lie from `start` to `end`,
+    /// read from the atoms: the entry count of its edit list (`edts/elst`; 0 without one); with
+    /// more than one edit, the longest run of frames from one keyframe to the next (`stss`; 1
+    /// when every frame is a keyframe, and with one edit or none); and for a video track whose
+    /// chunks hold fewer samples than its size table lists, how many each says.
+    private static func tracks(in file: RegularFile, moov: (start: UInt64, end: UInt64)) throws -> [(
+        edits: UInt64, keyframeGap: UInt64, shortChunkTables: (held: UInt64, listed: UInt64)?
     )] {
-        var tracks: [(edits: UInt64, keyframeGap: UInt64)] = []
+        var tracks: [(edits: UInt64, keyframeGap: UInt64, shortChunkTables: (held: UInt64, listed: UInt64)?)] = []
         for track in try children(of: moov, in: file) where track.type == "trak" {
             let parts = try children(of: track.body, in: file)
             var edits: UInt64 = 0
@@ -138,16 +144,68 @@ struct ContainerSniffer {
             where list.type == "elst" {
                 edits = max(edits, try field(at: 4, of: list.body, in: file) ?? 0)  // after version and flags
             }
-            guard edits > 1 else { continue }
-            let table = try descend(parts, ["mdia", "minf", "stbl"], in: file)
+            let media = try descend(parts, ["mdia"], in: file)
+            // hdlr: version and flags, a predefined 0, then the handler type.
+            let isVideo =
+                try media.first { $0.type == "hdlr" }.flatMap { try field(at: 8, of: $0.body, in: file) }
+                == videoHandler
+            guard edits > 1 || isVideo else {
+                tracks.append((edits, 1, nil))
+                continue
+            }
+            let table = try descend(media, ["minf", "stbl"], in: file)
             // stsz: version and flags, a constant size, then the sample count.
             let samples = try table.first { $0.type == "stsz" }.flatMap { try field(at: 8, of: $0.body, in: file) } ?? 0
-            let gap = try table.first { $0.type == "stss" }.map {
-                try keyframeGap(of: $0.body, samples: samples, in: file)
-            }
-            tracks.append((edits, gap ?? 1))
+            let gap =
+                edits > 1
+                ? try table.first { $0.type == "stss" }.map { try keyframeGap(of: $0.body, samples: samples, in: file) }
+                : nil
+            let held = isVideo ? try chunkCapacity(of: table, in: file) : nil
+            tracks.append((edits, gap ?? 1, held.flatMap { $0 < samples ? ($0, samples) : nil }))
         }
         return tracks
+    }
+
+    /// `vide`, the handler type (`hdlr`) of a video track.
+    private static let videoHandler: UInt64 = 0x7669_6465
+
+    /// How many samples the chunks of the sample table `table` (the children of an `stbl`) hold:
+    /// its sample-to-chunk runs (`stsc`) over its chunks (`stco` or `co64`, as many as the atom
+    /// holds), as FFmpeg's demuxer counts them. nil when a table is missing or has over
+    /// 1,000,000 runs, or when its runs are out of order, empty or of no sample description,
+    /// which FFmpeg mends its own way. The other way round, chunks that hold more samples than
+    /// the size table lists, FFmpeg reports itself ("wrong sample count", ``FFmpegLog``).
+    private static func chunkCapacity(
+        of table: [(type: String, body: (start: UInt64, end: UInt64))], in file: RegularFile
+    ) throws -> UInt64? {
+        guard let offsets = table.first(where: { $0.type == "stco" || $0.type == "co64" }),
+            let listedChunks = try field(at: 4, of: offsets.body, in: file),  // after version and flags
+            let runs = table.first(where: { $0.type == "stsc" }),
+            let runCount = try field(at: 4, of: runs.body, in: file), runCount <= 1_000_000,
+            runs.body.end - runs.body.start >= 8 + runCount * 12
+        else { return nil }
+        // FFmpeg reads as many chunk offsets as the atom holds (past its 8 bytes read above), up
+        // to its count.
+        let offsetSize: UInt64 = offsets.type == "co64" ? 8 : 4
+        let chunks = min(listedChunks, (offsets.body.end - offsets.body.start - 8) / offsetSize)
+        try file.seek(to: runs.body.start + 8)
+        let bytes = [UInt8](try file.read(upTo: Int(runCount) * 12))
+        guard UInt64(bytes.count) == runCount * 12 else { return nil }
+        // Each run: its first chunk (from 1), samples per chunk, sample description (from 1).
+        let run = { (index: Int, field: Int) in
+            bigEndian(bytes[(index * 12 + field * 4)..<(index * 12 + field * 4 + 4)])
+        }
+        var held: UInt64 = 0
+        for index in 0..<Int(runCount) {
+            let first = run(index, 0)
+            guard first > (index > 0 ? run(index - 1, 0) : 0), run(index, 1) > 0, run(index, 2) > 0 else { return nil }
+            let end = min(index + 1 < Int(runCount) ? run(index + 1, 0) : chunks + 1, chunks + 1)
+            guard end > first else { continue }
+            let (samples, overflow) = (end - first).multipliedReportingOverflow(by: run(index, 1))
+            guard !overflow, held <= UInt64.max - samples else { return nil }
+            held += samples
+        }
+        return held
     }
 
     /// The children of the atoms at `path` below `atoms` (the first of each type).

@@ -67,6 +67,13 @@ public final class InputFile {
         if cff_take_sample_count_fault() {
             warnings.append(Self.sampleCountFault)
         }
+        if let short = opening.shortChunkTables {
+            // FFmpeg indexes what the chunks hold and says nothing, nor does ffprobe.
+            warnings.append(
+                "the video track's chunk tables (stsc, stco) hold \(short.held) samples, its size table (stsz) lists "
+                    + "\(short.listed): the track is read \(short.held == 0 ? "not at all" : "only in part"), and players differ"
+            )
+        }
     }
 
     /// The warning for a track whose chunk tables hold more samples than its size table lists:

@@ -76,6 +76,56 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "\(fixture.stories)/new"), "nothing filed")
     }
 
+    /// ffprobe's counts for the first video stream: the samples its time table lists
+    /// (`nb_frames`) and the packets it reads, and what it printed on stderr.
+    func listedAndReadSamples(_ path: String) throws -> (listed: String, read: String, stderr: String) {
+        let probe = try TestEnvironment.run(
+            "ffprobe",
+            [
+                "-v", "error", "-count_packets", "-select_streams", "v:0", "-show_entries",
+                "stream=nb_frames,nb_read_packets", "-of", "csv=p=0", path,
+            ])
+        let counts = probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").map(String.init)
+        guard counts.count == 2 else { throw TestFailure("ffprobe gave \(probe.stdout) for \(path)") }
+        return (counts[0], counts[1], probe.stderr)
+    }
+
+    /// From a QA pass: with half of its chunk offsets (stco) cut off, a clip's chunks hold 45 of
+    /// the 90 samples its size and time tables list. FFmpeg indexes the 45 without a word
+    /// (ffprobe gives nb_frames 90 and reads 45 packets, with no error), and inspect reported 45
+    /// frames clean. A clip whose edit list trims its end, from which FFmpeg's index rightly
+    /// leaves samples out too, is no fault.
+    @Test func chunkTablesHoldingFewerSamplesThanListedAreAWarning() throws {
+        let path = folder.path("short-stco.mp4")
+        try HostileFiles.shortenChunkOffsetTable(of: goodClip, to: path, count: 44)
+        let (listed, read, complaint) = try listedAndReadSamples(path)
+        #expect(complaint.isEmpty, "ffprobe says nothing of it: \(complaint)")
+        #expect(listed != read)
+        let result = try inspect([path, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let warning =
+            "the video track's chunk tables (stsc, stco) hold \(read) samples, its size table (stsz) lists \(listed): "
+            + "the track is read only in part, and players differ"
+        #expect(result.stderr == "storyreel: warning: \(path): \(warning)\n")
+        let report = try #require(
+            (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)
+        #expect((report["video"] as? [String: Any])?["frameCount"] as? Int == Int(read))
+
+        // The edit-list sample with its one edit cut to half its length (a trim an editor
+        // writes): FFmpeg's index leaves out the frames past the edit, and that is no fault.
+        var edited = [UInt8](try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.sample("edit-list.mp4"))))
+        let elst = try #require(edited.indices.dropLast(24).first { Array(edited[$0..<$0 + 4]) == Array("elst".utf8) })
+        // 'elst', version 0 and flags (4), one entry (4), then its duration (4).
+        #expect(edited[elst + 4] == 0 && HostileFiles.bigEndian(edited[(elst + 8)..<(elst + 12)]) == 1)
+        let half = HostileFiles.bigEndian(edited[(elst + 12)..<(elst + 16)]) / 2
+        for index in 0..<4 { edited[elst + 12 + index] = UInt8(truncatingIfNeeded: half >> (24 - 8 * index)) }
+        let trimmed = try folder.write("trimmed.mp4", Data(edited))
+        let trimmedCounts = try listedAndReadSamples(trimmed)
+        #expect(trimmedCounts.listed != trimmedCounts.read, "\(trimmedCounts)")
+        let trimmedResult = try inspect([trimmed])
+        #expect(trimmedResult.status == 0 && trimmedResult.stderr.isEmpty, "\(trimmedResult.stderr)")
+    }
+
     @Test func garbageIsNotQuickTime() throws {
         var generator = SystemRandomNumberGenerator()
         let path = try folder.write(

@@ -30,13 +30,31 @@ public enum HostileFiles {
     /// track's size table) set to `count`, fewer than its chunk tables hold: FFmpeg logs "wrong
     /// sample count" and its index of the track ends after `count` samples.
     public static func shortenSampleSizeTable(of source: String, to destination: String, count: UInt32) throws {
+        // 'stsz', version and flags (4), one size for all samples (4), then the sample count.
+        try shortenTable("stsz", countAt: 12, of: source, to: destination, count: count)
+    }
+
+    /// Copies `source` to `destination` with the entry count of its first `stco` (the first
+    /// track's chunk offsets) set to `count`: its chunks then hold fewer samples than its time
+    /// table lists, and FFmpeg indexes only those, without a word.
+    public static func shortenChunkOffsetTable(of source: String, to destination: String, count: UInt32) throws {
+        // 'stco', version and flags (4), then the entry count.
+        try shortenTable("stco", countAt: 8, of: source, to: destination, count: count)
+    }
+
+    /// Copies `source` to `destination` with the count `countAt` bytes into the first `table`
+    /// atom (from its type) lowered to `count`.
+    private static func shortenTable(
+        _ table: String, countAt offset: Int, of source: String, to destination: String, count: UInt32
+    ) throws {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source)))
-        guard let atom = find(Array("stsz".utf8), in: bytes) else { throw TestFailure("no stsz atom in \(source)") }
-        // 'stsz', version and flags (4), one size for all samples (4), then the sample count (4).
-        guard UInt32(bigEndian(bytes[(atom + 12)..<(atom + 16)])) > count else {
-            throw TestFailure("\(source)'s first stsz lists \(count) samples or fewer")
+        guard let atom = find(Array(table.utf8), in: bytes) else { throw TestFailure("no \(table) atom in \(source)") }
+        guard UInt32(bigEndian(bytes[(atom + offset)..<(atom + offset + 4)])) > count else {
+            throw TestFailure("\(source)'s first \(table) lists \(count) entries or fewer")
         }
-        for index in 0..<4 { bytes[atom + 12 + index] = UInt8(truncatingIfNeeded: count >> (24 - 8 * UInt32(index))) }
+        for index in 0..<4 {
+            bytes[atom + offset + index] = UInt8(truncatingIfNeeded: count >> (24 - 8 * UInt32(index)))
+        }
         try Data(bytes).write(to: URL(fileURLWithPath: destination))
     }
 
