@@ -171,8 +171,8 @@ struct ContainerSniffer {
 
     /// How many samples the chunks of the sample table `table` (the children of an `stbl`) hold:
     /// its sample-to-chunk runs (`stsc`) over its chunks (`stco` or `co64`, as many as the atom
-    /// holds), as FFmpeg's demuxer counts them. nil when a table is missing or has over
-    /// 1,000,000 runs, or when its runs are out of order, empty or of no sample description,
+    /// holds), as FFmpeg's demuxer counts them. nil when a table is missing, cut short or has
+    /// over 1,000,000 runs, or when its runs are out of order, empty or of no sample description,
     /// which FFmpeg mends its own way. The other way round, chunks that hold more samples than
     /// the size table lists, FFmpeg reports itself ("wrong sample count", ``FFmpegLog``).
     private static func chunkCapacity(
@@ -181,25 +181,21 @@ struct ContainerSniffer {
         guard let offsets = table.first(where: { $0.type == "stco" || $0.type == "co64" }),
             let listedChunks = try field(at: 4, of: offsets.body, in: file),  // after version and flags
             let runs = table.first(where: { $0.type == "stsc" }),
-            let runCount = try field(at: 4, of: runs.body, in: file), runCount <= 1_000_000,
-            runs.body.end - runs.body.start >= 8 + runCount * 12
+            let (runCount, bytes) = try entries(of: runs.body, size: 12, in: file)
         else { return nil }
         // FFmpeg reads as many chunk offsets as the atom holds (past its 8 bytes read above), up
         // to its count.
         let offsetSize: UInt64 = offsets.type == "co64" ? 8 : 4
         let chunks = min(listedChunks, (offsets.body.end - offsets.body.start - 8) / offsetSize)
-        try file.seek(to: runs.body.start + 8)
-        let bytes = [UInt8](try file.read(upTo: Int(runCount) * 12))
-        guard UInt64(bytes.count) == runCount * 12 else { return nil }
         // Each run: its first chunk (from 1), samples per chunk, sample description (from 1).
         let run = { (index: Int, field: Int) in
             bigEndian(bytes[(index * 12 + field * 4)..<(index * 12 + field * 4 + 4)])
         }
         var held: UInt64 = 0
-        for index in 0..<Int(runCount) {
+        for index in 0..<runCount {
             let first = run(index, 0)
             guard first > (index > 0 ? run(index - 1, 0) : 0), run(index, 1) > 0, run(index, 2) > 0 else { return nil }
-            let end = min(index + 1 < Int(runCount) ? run(index + 1, 0) : chunks + 1, chunks + 1)
+            let end = min(index + 1 < runCount ? run(index + 1, 0) : chunks + 1, chunks + 1)
             guard end > first else { continue }
             let (samples, overflow) = (end - first).multipliedReportingOverflow(by: run(index, 1))
             guard !overflow, held <= UInt64.max - samples else { return nil }
@@ -220,21 +216,31 @@ struct ContainerSniffer {
         return level
     }
 
+    /// The entries of the table atom `body` (version and flags, an entry count, then the entries,
+    /// `size` bytes each): their count and bytes, read at once; nil when the table is cut short
+    /// or has over 1,000,000 entries.
+    private static func entries(of body: (start: UInt64, end: UInt64), size: UInt64, in file: RegularFile) throws
+        -> (count: Int, bytes: [UInt8])?
+    {
+        guard let count = try field(at: 4, of: body, in: file), count <= 1_000_000,
+            body.end - body.start >= 8 + count * size
+        else { return nil }
+        try file.seek(to: body.start + 8)
+        let bytes = [UInt8](try file.read(upTo: Int(count * size)))
+        guard UInt64(bytes.count) == count * size else { return nil }
+        return (Int(count), bytes)
+    }
+
     /// The longest run of frames from one keyframe to the next (or to the end, of `samples`) in
     /// the sync sample table `body`; `samples` when the table is cut short or over 1,000,000
     /// entries (4 MB, read at once).
     private static func keyframeGap(of body: (start: UInt64, end: UInt64), samples: UInt64, in file: RegularFile)
         throws -> UInt64
     {
-        guard let count = try field(at: 4, of: body, in: file), count <= 1_000_000,
-            body.end - body.start >= 8 + count * 4
-        else { return max(1, samples) }
-        try file.seek(to: body.start + 8)
-        let bytes = [UInt8](try file.read(upTo: Int(count) * 4))
-        guard UInt64(bytes.count) == count * 4 else { return max(1, samples) }
+        guard let (count, bytes) = try entries(of: body, size: 4, in: file) else { return max(1, samples) }
         var previous: UInt64 = 1
         var gap: UInt64 = 0
-        for index in 0..<Int(count) {
+        for index in 0..<count {
             let sample = bigEndian(bytes[index * 4..<index * 4 + 4])
             if sample > previous { gap = max(gap, sample - previous) }
             previous = max(previous, sample)
