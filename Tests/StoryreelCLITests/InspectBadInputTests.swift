@@ -55,15 +55,10 @@ import Testing
         try HostileFiles.shortenSampleSizeTable(of: goodClip, to: path, count: 45)
         let probe = try TestEnvironment.run("ffprobe", ["-v", "error", path])
         #expect(probe.stderr.contains("wrong sample count"), "ffprobe sees the fault too: \(probe.stderr)")
-        let result = try inspect([path, "--json"])
-        #expect(result.status == 0, "\(result.stderr)")
         let warning =
             "a track's sample tables disagree (its chunks hold more samples than its size table, stsz, lists; "
             + "ffprobe's \"wrong sample count\"): the track is read only in part, and players differ"
-        #expect(result.stderr == "storyreel: warning: \(path): \(warning)\n")
-        let report = try #require(
-            (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)
-        #expect(report["warnings"] as? [String] == [warning])
+        let report = try inspectWarns(path, warning)
         #expect((report["video"] as? [String: Any])?["frameCount"] as? Int == 45, "the index FFmpeg kept")
         // The same clip whole: no warning.
         let whole = try inspect([goodClip])
@@ -74,6 +69,18 @@ import Testing
         #expect(ingest.status == 65, "\(ingest.stderr)")
         #expect(ingest.stderr == "storyreel: error: \(path): rejected: \(warning)\n")
         #expect(!FileManager.default.fileExists(atPath: "\(fixture.stories)/new"), "nothing filed")
+    }
+
+    /// Runs `inspect --json` on `path` and expects exit 0, `warning` as its one line on stderr
+    /// and as the report's only warning; returns the report.
+    func inspectWarns(_ path: String, _ warning: String) throws -> [String: Any] {
+        let result = try inspect([path, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr == "storyreel: warning: \(path): \(warning)\n")
+        let report = try #require(
+            (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)
+        #expect(report["warnings"] as? [String] == [warning])
+        return report
     }
 
     /// ffprobe's counts for the first video stream: the samples its time table lists
@@ -101,14 +108,10 @@ import Testing
         let (listed, read, complaint) = try listedAndReadSamples(path)
         #expect(complaint.isEmpty, "ffprobe says nothing of it: \(complaint)")
         #expect(listed != read)
-        let result = try inspect([path, "--json"])
-        #expect(result.status == 0, "\(result.stderr)")
-        let warning =
+        let report = try inspectWarns(
+            path,
             "the video track's chunk tables (stsc, stco) hold \(read) samples, its size table (stsz) lists \(listed): "
-            + "the track is read only in part, and players differ"
-        #expect(result.stderr == "storyreel: warning: \(path): \(warning)\n")
-        let report = try #require(
-            (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)
+                + "the track is read only in part, and players differ")
         #expect((report["video"] as? [String: Any])?["frameCount"] as? Int == Int(read))
 
         // The edit-list sample with its one edit cut to half its length (a trim an editor
