@@ -17,6 +17,8 @@ public struct FolderListing: Sendable {
 
     /// The names that are UTF-8, unsorted, without `.` and `..`.
     public var names: [String] = []
+    /// The names in `names` that are folders themselves, not links to one.
+    public var folders: [String] = []
     /// The entries whose names are not UTF-8.
     public var undecodable: [UndecodableEntry] = []
 
@@ -43,6 +45,7 @@ public struct FolderListing: Sendable {
             if bytes == Array(".".utf8) || bytes == Array("..".utf8) { continue }
             if let name = String(validating: bytes, as: UTF8.self) {
                 names.append(name)
+                if Self.isFolder(entry.pointee, named: bytes, in: folder) { folders.append(name) }
             } else {
                 var status = stat()
                 let cName = bytes.map { CChar(bitPattern: $0) } + [0]
@@ -51,5 +54,14 @@ public struct FolderListing: Sendable {
                     UndecodableEntry(displayName: String(decoding: bytes, as: UTF8.self), isFolder: isFolder))
             }
         }
+    }
+
+    /// Whether the entry is a folder itself (not a link to one): from its type in the listing,
+    /// or from `fstatat` without following links where the file system leaves that unknown.
+    private static func isFolder(_ entry: dirent, named bytes: [UInt8], in folder: OpaquePointer) -> Bool {
+        if entry.d_type != UInt8(DT_UNKNOWN) { return entry.d_type == UInt8(DT_DIR) }
+        var status = stat()
+        let cName = bytes.map { CChar(bitPattern: $0) } + [0]
+        return fstatat(dirfd(folder), cName, &status, AT_SYMLINK_NOFOLLOW) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
     }
 }

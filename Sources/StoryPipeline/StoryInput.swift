@@ -98,6 +98,7 @@ public struct StoryInput: Sendable {
                     clips.append("\(name)/\(file)")
                 }
             }
+            warnings += nestedFolderWarnings(in: folder, story: name, folders: folderListing.folders)
             if clips.isEmpty, files.contains(where: TemporaryFile.isTemporaryName) {
                 // An ingest is copying this new story's first clip (or one was killed doing so):
                 // not a story yet, and no fault of this run's.
@@ -269,6 +270,21 @@ public struct StoryInput: Sendable {
         }
         if !clip, !StillImage.isStillPath(name) { return "not a still: an avatar is a .jpg, .jpeg or .png file" }
         return nil
+    }
+
+    /// A warning for each folder inside the story folder `story` (at `path`) that holds clips:
+    /// only a story's own folder is read, so they do not play. From a QA pass: clips filed in
+    /// dated subfolders (`ana/2024-06-01/2.mp4`) were left out with exit 0 and no word, and a
+    /// story whose clips were all there was skipped as having no playable clip, with no hint
+    /// why. A folder whose name starts with `.` is passed over, as its files would be.
+    static func nestedFolderWarnings(in path: String, story: String, folders: [String]) -> [String] {
+        folders.filter { !$0.hasPrefix(".") }.sorted(by: NaturalOrder.areInIncreasingOrder).compactMap { folder in
+            let listing = try? FolderListing(path: (path as NSString).appendingPathComponent(folder))
+            let clips = listing?.names.filter(isClipFileName).count ?? 0
+            guard clips > 0 else { return nil }
+            return "\(story)/\(folder): not read: a folder inside a story, holding \(clips) "
+                + (clips == 1 ? "clip" : "clips") + "; a story's clips go directly in its folder"
+        }
     }
 
     /// The reason a name that is not UTF-8 is left out.

@@ -46,6 +46,37 @@ import Testing
         #expect(input.warnings == ["zoe: no clip yet, only an ingest's temporary copy; not rendered this time"])
     }
 
+    /// Only a story's own folder is read. From a QA pass: clips filed in a dated subfolder
+    /// (`ana/2024-06-01/2.mp4`) were left out with exit 0 and no word, and a story whose clips
+    /// were all one level down was skipped as having no playable clip, with no hint why.
+    @Test func aFolderOfClipsInsideAStoryIsNamedInAWarning() throws {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("stories")
+        let files = [
+            "ana/1.mp4", "ana/2024-06-01/2.mp4", "ana/2024-06-01/3.MOV", "ana/2024-06-01/notes.txt",
+            "ana/raw/notes.txt", "ana/.drafts/4.mp4", "zoe/only/1.m4v",
+        ]
+        for file in files {
+            let path = "\(stories)/\(file)"
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
+        }
+        // A link to a folder of clips is not a folder inside the story: not listed, not named.
+        try FileManager.default.createSymbolicLink(
+            atPath: "\(stories)/ana/linked", withDestinationPath: "\(stories)/ana/2024-06-01")
+        let input = try StoryInput.load(stories)
+        #expect(input.stories.map(\.handle) == ["ana", "zoe"])
+        #expect(input.stories.map(\.clips) == [["ana/1.mp4"], []])
+        #expect(input.skipped.isEmpty)
+        #expect(
+            input.warnings == [
+                "ana/2024-06-01: not read: a folder inside a story, holding 2 clips; "
+                    + "a story's clips go directly in its folder",
+                "zoe/only: not read: a folder inside a story, holding 1 clip; a story's clips go directly in its folder",
+            ])
+    }
+
     /// Two clips whose names differ only in Unicode normalization (`café` composed, NFC, and
     /// decomposed, NFD) are two files here but one name to Swift's strings, and to macOS and
     /// iOS: a render gave the second the first one's poster and exited 0, or dropped both as

@@ -74,6 +74,23 @@ import Testing
         #expect(!json.stderr.contains("rendered "), "no summary line under --json: \(json.stderr)")
     }
 
+    /// A clip filed one level down in a story (`chloe/2024-06-01/night.mp4`) does not play, and
+    /// the run says so in a warning, where it used to leave the clip out in silence (a QA pass).
+    @Test func aFolderOfClipsInsideAStoryIsNamedInAWarning() throws {
+        let fixture = try BundleFixture()
+        let dated = "\(fixture.stories)/chloe/2024-06-01"
+        try FileManager.default.createDirectory(atPath: dated, withIntermediateDirectories: false)
+        try FileManager.default.moveItem(atPath: "\(fixture.stories)/chloe/night.mp4", toPath: "\(dated)/night.mp4")
+        let result = try TestEnvironment.storyreel(["plan", fixture.stories])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.split(separator: "\n").filter { $0.hasPrefix("storyreel: warning: ") } == [
+                "storyreel: warning: chloe/2024-06-01: not read: a folder inside a story, holding 1 clip; "
+                    + "a story's clips go directly in its folder"
+            ], "\(result.stderr)")
+        #expect(result.stdout.contains("\tchloe/morning.mp4\n") && !result.stdout.contains("night.mp4"))
+    }
+
     /// Invalid JSON is told apart from JSON that is not an object (both used to be "not a JSON
     /// object", so a 1e400 that the parser refuses read as a wrong shape).
     @Test func invalidJSONAndANonObjectAreToldApart() throws {
