@@ -23,6 +23,14 @@ public struct StoryInput: Sendable {
         !name.hasPrefix(".") && hasClipExtension(name)
     }
 
+    /// File extensions of videos that storyreel does not play (other containers), compared
+    /// case-insensitively: a story folder's file with one is named in a warning, as an upload in
+    /// one of them would otherwise leave the story in silence. `.ts` is left out: it is as often
+    /// a TypeScript file.
+    static let otherVideoExtensions: Set<String> = [
+        "3g2", "3gp", "avi", "flv", "m2ts", "mkv", "mpeg", "mpg", "mts", "ogv", "webm", "wmv",
+    ]
+
     /// True when `name` ends in a clip extension, in any case.
     static func hasClipExtension(_ name: String) -> Bool {
         clipExtensions.contains((name as NSString).pathExtension.lowercased())
@@ -98,6 +106,10 @@ public struct StoryInput: Sendable {
                     clips.append("\(name)/\(file)")
                 }
             }
+            warnings += files.filter { !$0.hasPrefix(".") && !folderListing.folders.contains($0) }
+                .filter { otherVideoExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
+                .sorted(by: NaturalOrder.areInIncreasingOrder)
+                .map { "\(name)/\($0): not played: storyreel plays .mov, .mp4 and .m4v clips" }
             warnings += nestedFolderWarnings(in: folder, story: name, folders: folderListing.folders)
             if clips.isEmpty, files.contains(where: TemporaryFile.isTemporaryName) {
                 // An ingest is copying this new story's first clip (or one was killed doing so):
@@ -246,10 +258,12 @@ public struct StoryInput: Sendable {
                 skipped.append(SkippedEntry(path: relative, story: handle, reason: InputRoot.outsideReason))
                 avatar = nil
             }
+            let shown = shownName(entry["displayName"] as? String, handle: handle)
+            if let warning = shown.warning { warnings.append("\(path): stories[\(position)]: \(warning)") }
             stories.append(
                 StorySource(
-                    handle: handle, displayName: entry["displayName"] as? String ?? handle,
-                    isRead: entry["isRead"] as? Bool ?? false, avatar: avatar, clips: items))
+                    handle: handle, displayName: shown.name, isRead: entry["isRead"] as? Bool ?? false,
+                    avatar: avatar, clips: items))
         }
         return StoryInput(
             root: root.path, stories: playOrder(stories, byExplicitOrder: false), skipped: skipped, warnings: warnings)
@@ -285,6 +299,15 @@ public struct StoryInput: Sendable {
             return "\(story)/\(folder): not read: a folder inside a story, holding \(clips) "
                 + (clips == 1 ? "clip" : "clips") + "; a story's clips go directly in its folder"
         }
+    }
+
+    /// The name a story shows: `given`, or its handle when none is given or `given` is blank
+    /// (empty or white space only), which a warning then says. From a QA pass: `"displayName": ""`
+    /// gave a story with no name under its avatar, in silence.
+    static func shownName(_ given: String?, handle: String) -> (name: String, warning: String?) {
+        guard let given else { return (handle, nil) }
+        guard given.unicodeScalars.allSatisfy(\.properties.isWhitespace) else { return (given, nil) }
+        return (handle, "\"displayName\" is blank; the handle \"\(handle)\" is shown")
     }
 
     /// The reason a name that is not UTF-8 is left out.
@@ -380,10 +403,11 @@ public struct StoryInput: Sendable {
             throw StoryTypeError(reason: "\"\(duplicate.path)\" is given twice")
         }
         if let problem = StoryFields.storyJSON.typeProblem(in: object) { throw StoryTypeError(reason: problem) }
-        if let name = object["displayName"] as? String { story.displayName = name }
+        let shown = shownName(object["displayName"] as? String, handle: story.handle)
+        story.displayName = shown.name
         if let isRead = object["isRead"] as? Bool { story.isRead = isRead }
         if let order = object["order"] as? NSNumber { story.order = order.doubleValue }
-        return StoryFields.storyJSON.unknownKeyWarnings(in: object)
+        return StoryFields.storyJSON.unknownKeyWarnings(in: object) + [shown.warning].compactMap { $0 }
     }
 
     /// A `story.json` value of the wrong type, e.g. `"isRead": "yes"`.

@@ -77,6 +77,44 @@ import Testing
             ])
     }
 
+    /// A video in a container storyreel does not play is named, where it used to leave the
+    /// story in silence (a QA pass: a `.webm` upload), as is a blank display name, which gave a
+    /// story with no name under its avatar; the handle is shown instead.
+    @Test func otherVideosAndABlankDisplayNameAreNamedInWarnings() throws {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("stories")
+        let files = [
+            "ana/1.mp4", "ana/4.WEBM", "ana/2.mkv", "ana/notes.txt", "ana/app.ts", "ana/.5.webm", "zoe/1.mp4",
+            "zoe/story.json",
+        ]
+        for file in files {
+            let path = "\(stories)/\(file)"
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
+        }
+        try Data(#"{"displayName": " \t"}"#.utf8).write(to: URL(fileURLWithPath: "\(stories)/zoe/story.json"))
+        try FileManager.default.createDirectory(atPath: "\(stories)/ana/old.mkv", withIntermediateDirectories: true)
+        let input = try StoryInput.load(stories)
+        #expect(input.stories.map(\.clips) == [["ana/1.mp4"], ["zoe/1.mp4"]])
+        #expect(input.stories.map(\.displayName) == ["ana", "zoe"])
+        #expect(
+            input.warnings == [
+                "ana/2.mkv: not played: storyreel plays .mov, .mp4 and .m4v clips",
+                "ana/4.WEBM: not played: storyreel plays .mov, .mp4 and .m4v clips",
+                "zoe/story.json: \"displayName\" is blank; the handle \"zoe\" is shown",
+            ])
+
+        let spec = folder.path("spec.json")
+        let specText =
+            #"{"stories": [{"handle": "ana", "displayName": "", "items": ["stories/ana/1.mp4"]},"#
+            + #" {"handle": "zoe", "displayName": "Zoë", "items": ["stories/zoe/1.mp4"]}]}"#
+        try Data(specText.utf8).write(to: URL(fileURLWithPath: spec))
+        let fromSpec = try StoryInput.load(spec)
+        #expect(fromSpec.stories.map(\.displayName) == ["ana", "Zoë"])
+        #expect(fromSpec.warnings == ["\(spec): stories[0]: \"displayName\" is blank; the handle \"ana\" is shown"])
+    }
+
     /// Two clips whose names differ only in Unicode normalization (`café` composed, NFC, and
     /// decomposed, NFD) are two files here but one name to Swift's strings, and to macOS and
     /// iOS: a render gave the second the first one's poster and exited 0, or dropped both as
