@@ -30,8 +30,17 @@ public final class RegularFile {
         let opened = open(FolderPin.resolved(path), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard opened >= 0 else {
             let code = errno
-            if code == ENOENT || code == ENOTDIR { throw MediaError(.missingInput, path: path, "no such file") }
+            if code == ENOENT { throw MediaError(.missingInput, path: path, "no such file") }
+            // A QA pass: `clip.mp4/` was "no such file" beside the very file, and a socket gave
+            // the system's "No such device or address" where a FIFO is named as one.
+            if code == ENOTDIR {
+                throw MediaError(.missingInput, path: path, "no such file: a part of the path is a file, not a folder")
+            }
             if code == EACCES { throw MediaError(.unreadableInput, path: path, "permission denied") }
+            var status = stat()
+            if stat(FolderPin.resolved(path), &status) == 0, (status.st_mode & S_IFMT) != S_IFREG {
+                throw MediaError(.unreadableInput, path: path, RegularFile.describe(mode: status.st_mode))
+            }
             throw MediaError.system(.unreadableInput, path: path, "cannot open", code: code)
         }
         var status = stat()

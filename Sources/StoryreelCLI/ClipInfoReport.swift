@@ -30,7 +30,7 @@ enum ClipInfoReport {
             rows.append(("pixel format", "\(video.pixelFormat ?? "unknown")\(depth)"))
             rows.append(("transfer", video.colorTransfer ?? "unspecified"))
             var hdr = video.hdr
-            if let profile = video.dolbyVisionProfile { hdr += String(format: " (Dolby Vision %.1f)", profile) }
+            if let profile = video.dolbyVisionProfile { hdr += " (Dolby Vision \(dolbyVisionLabel(profile)))" }
             rows.append(("HDR", hdr))
         } else {
             rows.append(("video", "none"))
@@ -67,5 +67,14 @@ enum ClipInfoReport {
         if value >= 1_000_000 { return String(format: "%.1f MB", value / 1_000_000) }
         if value >= 1_000 { return String(format: "%.1f kB", value / 1_000) }
         return "\(bytes) bytes"
+    }
+
+    /// `8.4` for profile 8 with base-layer compatibility 4, and the profile alone, `8` or `5`,
+    /// where the JSON has a whole number (no compatible base layer, or an id of 10 or more). A
+    /// QA pass: `%.1f` showed those as `8.0` and `5.0`, a compatibility id of 0 the file does
+    /// not have.
+    static func dolbyVisionLabel(_ profile: Double) -> String {
+        profile == profile.rounded(.down) && abs(profile) < 1e15
+            ? String(Int(profile)) : String(format: "%.1f", profile)
     }
 }

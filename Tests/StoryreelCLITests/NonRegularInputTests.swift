@@ -52,6 +52,21 @@ import Testing
         )
     }
 
+    /// A QA pass: a socket was "cannot open: No such device or address" where a FIFO is named
+    /// as one, and `clip.mp4/` (a slash after a file's name) "no such file" beside the file.
+    @Test func aSocketAndAPathThroughAFileAreNamedForWhatTheyAre() throws {
+        let socket = folder.path("clip-socket.mp4")
+        try HostileFiles.socket(at: socket)
+        let throughFile = HostileFiles.goodClip + "/"
+        let outcome = try LimitedRun.storyreel(["inspect", socket, throughFile], seconds: 20)
+        #expect(outcome.result.status == 66, "\(outcome.result.stderr)")
+        #expect(
+            LimitedRun.errorLines(outcome.result.stderr) == [
+                "storyreel: error: \(socket): a socket, not a regular file",
+                "storyreel: error: \(throughFile): no such file: a part of the path is a file, not a folder",
+            ], "\(outcome.result.stderr)")
+    }
+
     @Test func thumbnailRefusesEachAndWritesNothing() throws {
         for clip in try hostileInputs(named: "clip", extension: "mp4") {
             let outcome = try LimitedRun.storyreel(["thumbnail", clip, "-o", outputs.path("poster.jpg")], seconds: 20)

@@ -169,6 +169,14 @@ public enum HostileFiles {
         guard made.status == 0 else { throw TestFailure("mkfifo failed: \(made.stderr)") }
     }
 
+    /// Makes a UNIX socket at `path` (bound by Debian's Python, which then exits: the socket
+    /// file stays, and opening it fails with ENXIO).
+    public static func socket(at path: String) throws {
+        let made = try TestEnvironment.run(
+            "/usr/bin/python3", ["-c", "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])", path])
+        guard made.status == 0 else { throw TestFailure("binding a socket failed: \(made.stderr)") }
+    }
+
     /// Makes a symlink at `path` to `target`, e.g. `/dev/zero`.
     public static func link(at path: String, to target: String) throws {
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
