@@ -61,14 +61,19 @@ public final class ClipFrameSource {
         file.context.pointee.flags |= AVFMT_FLAG_DISCARD_CORRUPT
         let orientation = video.orientation
         let transform = DisplayTransform(matrix: video.displayMatrix, orientation: orientation)
-        converter = FrameConverter(transform: transform, sampleAspectRatio: video.sampleAspectRatio ?? 1)
         if video.codedSize.width <= 0 || video.codedSize.height <= 0 {
             // MPEG-4 Part 2 and H.263: the demuxer leaves the size to the stream's own headers.
             try ClipProbe.completeVideoDetails(of: file)
+        } else if ClipProbe.lacksAspect(video), let first = try video.indexEntries.first {
+            // H.264 and HEVC whose pixel aspect only the bitstream gives: one decoded frame, as
+            // `inspect` reads it, so the pictures have the shape it reports.
+            try ClipProbe.completeVideoDetails(of: file)
+            try file.seek(stream: video, toKeyframeBefore: first.timestamp)
         } else {
             // H.264 and HEVC: the bitstream's size, should the sample description say another.
             try ClipProbe.takeBitstreamSize(of: file, stream: video)
         }
+        converter = FrameConverter(transform: transform, sampleAspectRatio: video.sampleAspectRatio ?? 1)
         let (width, height) = video.codedSize
         guard width > 0, height > 0 else { throw MediaError(.invalidMedia, path: path, "the video has no size") }
         try PixelBudget.check(width: width, height: height, path: path, what: "the video picture")

@@ -236,6 +236,9 @@ public enum ClipProbe {
         // `inspect` reports what it can rather than failing on the header it already read.
         guard let decoded = try? firstFrameDetails(of: video, packet: firstPacket) else { return }
         fill(format: decoded.format, profile: decoded.profile, size: decoded.size)
+        if !video.hasSampleAspectRatio, decoded.aspect.num > 0, decoded.aspect.den > 0 {
+            parameters.pointee.sample_aspect_ratio = decoded.aspect
+        }
         let colour = decoded.colour
         if parameters.pointee.color_trc == AVCOL_TRC_UNSPECIFIED { parameters.pointee.color_trc = colour.transfer }
         if parameters.pointee.color_primaries == AVCOL_PRI_UNSPECIFIED {
@@ -284,6 +287,17 @@ public enum ClipProbe {
     /// size is unknown.
     static func lacksDetails(_ stream: MediaStream) -> Bool {
         stream.parameters.pointee.format < 0 || lacksProfile(stream) || lacksSize(stream) || lacksColour(stream)
+            || lacksAspect(stream)
+    }
+
+    /// True when an H.264/HEVC stream's pixel aspect is unknown to the container (no `pasp`
+    /// box, a track header of the coded size): only the decoder reads the bitstream's (the
+    /// VUI's), so such a clip gets one decoded frame, as ffprobe's every clip does. A QA pass: an
+    /// anamorphic 320x240 `.mov` without `pasp` was reported, and drawn, at 320x240 where ffprobe
+    /// and MediaInfo show 427x240. FFmpeg's writers and Apple's put a `pasp` box in, so this
+    /// costs the common clip nothing.
+    static func lacksAspect(_ stream: MediaStream) -> Bool {
+        sizedByParser.contains(stream.parameters.pointee.codec_id) && !stream.hasSampleAspectRatio
     }
 
     /// True when the stream's colour transfer is unknown though its bitstream can carry one (an
@@ -309,12 +323,12 @@ public enum ClipProbe {
         return descriptor.pointee.profiles != nil
     }
 
-    /// The pixel format, profile, coded size and colour tags the decoder settles on after
-    /// decoding `packet` (one thread, then drained), as `AVPixelFormat` and `FF_PROFILE_*` raw
-    /// values (-1 when unknown), pixels (nil when unknown) and the frame's tags (unspecified when
-    /// no frame came out).
+    /// The pixel format, profile, coded size, pixel aspect and colour tags the decoder settles on
+    /// after decoding `packet` (one thread, then drained), as `AVPixelFormat` and `FF_PROFILE_*`
+    /// raw values (-1 when unknown), pixels (nil when unknown), a ratio (0/1 when unknown) and the
+    /// frame's tags (unspecified when no frame came out).
     private static func firstFrameDetails(of stream: MediaStream, packet: Packet) throws -> (
-        format: Int32, profile: Int32, size: (width: Int32, height: Int32)?,
+        format: Int32, profile: Int32, size: (width: Int32, height: Int32)?, aspect: AVRational,
         colour: (
             transfer: AVColorTransferCharacteristic, primaries: AVColorPrimaries, space: AVColorSpace,
             range: AVColorRange
@@ -333,6 +347,7 @@ public enum ClipProbe {
         let tags = frame.pointer.pointee
         return (
             format, decoder.context.pointee.profile, width > 0 && height > 0 ? (width, height) : nil,
+            tags.sample_aspect_ratio.num > 0 ? tags.sample_aspect_ratio : decoder.context.pointee.sample_aspect_ratio,
             (tags.color_trc, tags.color_primaries, tags.colorspace, tags.color_range)
         )
     }

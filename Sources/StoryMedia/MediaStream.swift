@@ -175,6 +175,13 @@ public final class MediaStream {
         return av_q2d(ratio)
     }
 
+    /// True when the container or the codec parameters give a sample aspect ratio, square or
+    /// not; false when only the bitstream can (an H.264/HEVC VUI, read by the decoder).
+    public var hasSampleAspectRatio: Bool {
+        let ratio = av_guess_sample_aspect_ratio(file.context, stream, nil)
+        return ratio.num > 0 && ratio.den > 0
+    }
+
     /// Audio sample rate in Hz.
     public var sampleRate: Int { Int(parameters.pointee.sample_rate) }
 

@@ -118,6 +118,32 @@ import Testing
             let result = try TestEnvironment.storyreel(["inspect", "--json", folder.path(name)])
             #expect(result.stdout.contains("\"hdr\": \"\(kind)\""), "\(result.stdout)")
         }
+        // A 3:4 pixel aspect in the H.264 bitstream alone (the `pasp` box renamed `free`, so the
+        // container says nothing): reported and drawn 320x240, where ffprobe and MediaInfo read
+        // the VUI's 240x240 (a QA pass).
+        var quickTime = try Data(contentsOf: URL(fileURLWithPath: folder.path("sar-3-4.mov")))
+        let box = try #require(quickTime.range(of: Data("pasp".utf8)))
+        quickTime.replaceSubrange(box, with: Data("free".utf8))
+        let vuiOnly = folder.path("sar-3-4-vui.mov")
+        try quickTime.write(to: URL(fileURLWithPath: vuiOnly))
+        #expect(try TestEnvironment.ffprobeVideoStream(vuiOnly)["sample_aspect_ratio"] as? String == "3:4")
+        try expectAgreement(vuiOnly)
+        // Its poster is the one of the same clip with the box, at 240x240; both are drawn as
+        // ffmpeg draws the clip (testsrc2's fine lines, narrowed by two scalers: 27.5 dB).
+        var posters: [[UInt8]] = []
+        for clip in [vuiOnly, folder.path("sar-3-4.mov")] {
+            let poster = folder.path((clip as NSString).lastPathComponent + ".png")
+            let drawn = try TestEnvironment.storyreel(["thumbnail", clip, "--at", "0", "-o", poster])
+            #expect(drawn.status == 0, "\(drawn.stderr)")
+            let stream = try TestEnvironment.ffprobeVideoStream(poster)
+            #expect(stream["width"] as? Int == 240 && stream["height"] as? Int == 240, "\(stream)")
+            posters.append(try PixelComparison.ffmpegImage(poster, width: 240, height: 240))
+        }
+        #expect(PixelComparison.psnr(posters[0], posters[1]) >= 60)
+        let squareReference = try PixelComparison.ffmpegImage(
+            vuiOnly, width: 240, height: 240,
+            options: ["-frames:v", "1", "-vf", "scale=iw*sar:ih,setsar=1"] + PixelComparison.mediaLayerScaling)
+        #expect(PixelComparison.psnr(posters[0], squareReference) >= 25)
         // The poster of the 2:1 clip is drawn at its display shape, as ffmpeg draws it.
         let poster = folder.path("sar.png")
         let thumbnail = try TestEnvironment.storyreel(
