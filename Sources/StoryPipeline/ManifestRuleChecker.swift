@@ -24,8 +24,8 @@ struct ManifestRuleChecker {
     private var transitionPaths: [String: String] = [:]
     /// SHA-256 of the clips already hashed, by identity.
     private var hashes: [FileIdentity: Result<String, MediaError>] = [:]
-    /// The codecs string of the clips already probed, by identity.
-    private var clipCodecs: [FileIdentity: ProbedCodecs] = [:]
+    /// The clips already probed, by identity.
+    private var probedClips: [FileIdentity: ProbedClip] = [:]
     /// Images already checked (a repost shares its poster), by identity and the size expected.
     private var checkedImages: Set<ImageCheck> = []
     /// Each referenced path as the resolver found it: a path named again is not walked again.
@@ -45,16 +45,14 @@ struct ManifestRuleChecker {
         let tolerance: Int
     }
 
-    /// What a clip's header says of its video's codecs string.
-    private enum ProbedCodecs {
-        case codecs(String)
-        case noVideo
+    /// What a clip's header says of it: its probe, or why it cannot be read as a clip.
+    private enum ProbedClip {
+        case info(ClipInfo)
         case unreadable(String)
 
         init(path: String, timeout: Double?) {
             do {
-                let video = try ClipProbe.inspect(path: path, timeout: timeout).video
-                self = video.map { .codecs($0.codecs) } ?? .noVideo
+                self = .info(try ClipProbe.inspect(path: path, timeout: timeout))
             } catch {
                 self = .unreadable(MediaError.reason(of: error))
             }
@@ -174,21 +172,65 @@ struct ManifestRuleChecker {
         case .failure(let error):
             report("\(path).src", "\(item.src) cannot be read: \(error.reason)")
         }
-        // The codecs string a player asks canPlayType about is the clip's (a QA pass: a tampered
-        // one validated, and a player would have refused or tried a clip on its word).
-        if let codecs = item.codecs {
-            let probed = clipCodecs[clip.identity] ?? ProbedCodecs(path: clip.path, timeout: timeout)
-            clipCodecs[clip.identity] = probed
-            switch probed {
-            case .codecs(let actual) where actual != codecs:
-                report("\(path).codecs", "is '\(codecs)', but \(item.src) has codecs \(actual)")
-            case .noVideo:
-                report("\(path).codecs", "is '\(codecs)', but \(item.src) has no video stream")
-            case .unreadable(let reason):
+        let probed = probedClips[clip.identity] ?? ProbedClip(path: clip.path, timeout: timeout)
+        probedClips[clip.identity] = probed
+        switch probed {
+        // A file that is no clip is a problem where the item gives `codecs`, which it then
+        // cannot have; an item from before `codecs` was written is held to its hash alone.
+        case .unreadable(let reason):
+            if let codecs = item.codecs {
                 report("\(path).codecs", "is '\(codecs)', but \(item.src) cannot be read as a clip: \(reason)")
-            case .codecs:
-                break
             }
+        case .info(let info):
+            guard let video = info.video else {
+                if let codecs = item.codecs {
+                    report("\(path).codecs", "is '\(codecs)', but \(item.src) has no video stream")
+                }
+                return
+            }
+            check(item, against: info, video: video, at: path)
+        }
+    }
+
+    /// Reports each of the item's facts about its clip that the clip's probe does not bear out,
+    /// as `render` wrote them (``ClipRecord``). The codecs string a player asks `canPlayType`
+    /// about (a QA pass: a tampered one validated, and a player would have refused or tried a
+    /// clip on its word); the duration the page shows a clip it cannot play for, and times its
+    /// progress bar by (a QA pass: 500 or 1e300 s validated, and the page stood on that item's
+    /// stills for as long); the size it lays the clip out at, its turn, its HDR kind and codec,
+    /// and whether it has sound (the page's mute button).
+    private mutating func check(
+        _ item: Manifest.Item, against info: ClipInfo, video: ClipInfo.Video, at path: String
+    ) {
+        let src = item.src
+        if let codecs = item.codecs, codecs != video.codecs {
+            report("\(path).codecs", "is '\(codecs)', but \(src) has codecs \(video.codecs)")
+        }
+        if let duration = info.duration, !(abs(item.duration - duration) <= Self.durationTolerance) {
+            report(
+                "\(path).duration",
+                "is \(ManifestSchemaChecker.format(item.duration)), but \(src) lasts \(Self.seconds(duration)) s")
+        }
+        if (item.width, item.height) != (video.displayWidth, video.displayHeight) {
+            report(
+                "\(path).width",
+                "is \(item.width) (height \(item.height)), but \(src) is shown at "
+                    + "\(video.displayWidth)x\(video.displayHeight)")
+        }
+        if item.rotation != video.rotation {
+            report("\(path).rotation", "is \(item.rotation), but \(src) turns \(video.rotation)°")
+        }
+        let frameRate = video.frameRate ?? 0
+        if !(abs(item.frameRate - frameRate) <= 0.001) {
+            report(
+                "\(path).frameRate",
+                "is \(ManifestSchemaChecker.format(item.frameRate)), but \(src) has "
+                    + ManifestSchemaChecker.format(frameRate))
+        }
+        if item.codec != video.codec { report("\(path).codec", "is '\(item.codec)', but \(src) is \(video.codec)") }
+        if item.hdr != video.hdr { report("\(path).hdr", "is '\(item.hdr)', but \(src) is '\(video.hdr)'") }
+        if item.hasAudio != (info.audio != nil) {
+            report("\(path).hasAudio", "is \(item.hasAudio), but \(src) has " + (item.hasAudio ? "no sound" : "sound"))
         }
     }
 

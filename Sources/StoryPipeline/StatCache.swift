@@ -18,7 +18,16 @@ public final class StatCache: Sendable {
         /// Nil in caches written before it was kept: such an entry no longer answers.
         var statusChanged: Int64?
         var record: ClipRecord
+        /// The ``probeVersion`` the record was made by; nil in caches written before it was kept.
+        var probe: String?
     }
+
+    /// The version of what a ``ClipRecord`` says of a clip: bumped whenever the probe reads a
+    /// clip differently, so that a bundle made before learns the new reading on its next render
+    /// rather than keeping the old record for as long as the clip is unchanged, and `validate`
+    /// (which probes afresh) does not then fault a manifest a render cannot mend. 2: a pixel
+    /// aspect given only by the H.264/HEVC bitstream is read.
+    static let probeVersion = "storyreel-probe-2"
 
     /// The cache file is read up to this size.
     static let maximumFileSize: UInt64 = 256 << 20
@@ -39,7 +48,8 @@ public final class StatCache: Sendable {
     public func record(for path: String, stamp given: FileStamp? = nil) -> ClipRecord? {
         guard let stamp = given.map(StatCache.stamp) ?? StatCache.stamp(path) else { return nil }
         guard let entry = state.withLock({ $0.entries[path] }), entry.size == stamp.size,
-            entry.modified == stamp.modified, entry.inode == stamp.inode, entry.statusChanged == stamp.statusChanged
+            entry.modified == stamp.modified, entry.inode == stamp.inode, entry.statusChanged == stamp.statusChanged,
+            entry.probe == StatCache.probeVersion
         else { return nil }
         return entry.record
     }
@@ -50,7 +60,7 @@ public final class StatCache: Sendable {
         guard let stamp = given.map(StatCache.stamp) ?? StatCache.stamp(path) else { return }
         let entry = Entry(
             size: stamp.size, modified: stamp.modified, inode: stamp.inode, statusChanged: stamp.statusChanged,
-            record: record)
+            record: record, probe: StatCache.probeVersion)
         state.withLock { state in
             state.entries[path] = entry
             state.changed = true

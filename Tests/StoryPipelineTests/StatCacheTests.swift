@@ -76,4 +76,28 @@ import Testing
         #expect(reloaded.record(for: clips[1]) == nil)
         #expect(record.codecs == "avc1.64001f")
     }
+
+    /// A record made by an earlier probe (no version, or another one) no longer answers, so a
+    /// bundle made before the probe learned something (a pixel aspect given only by the
+    /// bitstream) gets the new reading on its next render, and `validate`, which probes afresh,
+    /// does not fault a manifest that a render would never mend.
+    @Test func aRecordFromAnEarlierProbeIsMadeAgain() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.path("a.mp4")
+        try FileManager.default.copyItem(atPath: HostileFiles.goodClip, toPath: clip)
+        let record = try Self.record(of: clip)
+        let file = folder.path("cache.json")
+        let cache = StatCache(file: file)
+        cache.store(record, for: clip)
+        try cache.save(keeping: [clip])
+        let saved = try String(contentsOfFile: file, encoding: .utf8)
+        let version = "\"probe\":\"\(StatCache.probeVersion)\""
+        #expect(saved.contains(version), "\(saved)")
+        #expect(StatCache(file: file).record(for: clip) == record)
+        for earlier in ["", "\"probe\":\"storyreel-probe-1\","] {
+            try saved.replacingOccurrences(of: version + ",", with: earlier).write(
+                toFile: file, atomically: true, encoding: .utf8)
+            #expect(StatCache(file: file).record(for: clip) == nil, "\(earlier)")
+        }
+    }
 }

@@ -477,6 +477,50 @@ import Testing
         #expect(text.count == 1 && text[0].hasPrefix("stories[0].items[0].codecs: is 'avc1.64001e', but "), "\(text)")
     }
 
+    /// An item says what its clip is: duration, size, turn, frame rate, codec, HDR kind and
+    /// sound are each the probe's. A QA pass: an item's duration of 500 or 1e300 s (the sums
+    /// mended) validated, and the page stood on that item's stills for as long when it could not
+    /// play the clip.
+    @Test func anItemsFactsAreItsClips() throws {
+        let bundle = try BundleFixture()
+        let (rendered, _) = try bundle.render(into: "reel")
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        let manifestPath = bundle.folder.path("reel/manifest.json")
+        let original = try Data(contentsOf: URL(fileURLWithPath: manifestPath))
+        #expect(try TestEnvironment.storyreel(["validate", manifestPath]).status == 0)
+        var manifest = try #require(try JSONSerialization.jsonObject(with: original) as? [String: Any])
+        let item = try #require(((manifest["stories"] as? [[String: Any]])?[0]["items"] as? [[String: Any]])?[0])
+        let (src, duration) = (try #require(item["src"] as? String), try #require(item["duration"] as? Double))
+        let (width, height) = (try #require(item["width"] as? Int), try #require(item["height"] as? Int))
+        let hasAudio = try #require(item["hasAudio"] as? Bool)
+        let inspected = try TestEnvironment.storyreel(["inspect", "--json", bundle.folder.path("reel/\(src)")])
+        let probed = try #require(
+            (try JSONSerialization.jsonObject(with: Data(inspected.stdout.utf8)) as? [[String: Any]])?.first)
+        #expect(abs((probed["duration"] as? Double ?? 0) - duration) < 0.001, "the item's duration is the probe's")
+        let added = 500 - duration
+        ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "duration"], 500)
+        let story = try #require((manifest["stories"] as? [[String: Any]])?[0]["duration"] as? Double)
+        ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "duration"], story + added)
+        ValidateAgreesWithSchemaTests.set(
+            &manifest, ["duration"], try #require(manifest["duration"] as? Double) + added)
+        ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "width"], width + 2)
+        ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "hasAudio"], !hasAudio)
+        ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "hdr"], "pq")
+        try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: manifestPath))
+        let tampered = try TestEnvironment.storyreel(["validate", manifestPath])
+        #expect(tampered.status == 65)
+        let prefix = "storyreel: error: \(manifestPath): stories[0].items[0]."
+        let seconds = String(format: "%.3f", duration).replacingOccurrences(
+            of: #"\.?0+$"#, with: "", options: .regularExpression)
+        #expect(
+            tampered.stderr.split(separator: "\n").map(String.init) == [
+                prefix + "duration: is 500, but \(src) lasts \(seconds) s",
+                prefix + "width: is \(width + 2) (height \(height)), but \(src) is shown at \(width)x\(height)",
+                prefix + "hdr: is 'pq', but \(src) is 'none'",
+                prefix + "hasAudio: is \(!hasAudio), but \(src) has " + (hasAudio ? "sound" : "no sound"),
+            ], "\(tampered.stderr)")
+    }
+
     /// The old validator never compared the durations with the items': a top-level 999 and a
     /// story's 0.1 were valid.
     @Test func durationsAreTheSumsOfTheirItemsDurations() throws {
