@@ -52,7 +52,7 @@ FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-c
            "csp-hashes": "csp-hashes", "csp-self": "csp-self",
            "url-paths": "url-paths", "cut-clip": "cut-clip", "wide-clip": "wide-clip",
            "square-canvas": "square-canvas", "long-story": "long-story",
-           "untagged-clip": "untagged-clip"}
+           "untagged-clip": "untagged-clip", "blank-names": "blank-names"}
 # Right-to-left display names for the rtl bundle, each ending in punctuation, whose place shows
 # the direction: on the left of the name when it is laid out right to left.
 RTL_NAMES = {"ana.lima": "\u0644\u064a\u0644\u0649 \u062d\u0633\u0646!", "ben_k": "\u05d3\u05e0\u05d4 \u05db\u05d4\u05df!"}
@@ -258,6 +258,8 @@ def setUpModule():
     make_csp_bundle("csp-self", "default-src 'self'")
     make_variant_bundle("missing-avatar", lambda manifest: manifest["stories"][1]["user"].update(
         avatar="avatars/not-there.jpg"))
+    make_variant_bundle("blank-names", lambda manifest: [
+        story["user"].update(displayName=" ") for story in manifest["stories"]])
     make_variant_bundle("hevc-transitions", lambda manifest: [
         transition.update(codecs="hvc1.1.6.L90.90") for transition in manifest["transitions"]])
     make_variant_bundle("square-canvas", lambda manifest: manifest["canvas"].update(width=720, height=720))
@@ -1725,6 +1727,45 @@ class PlayerPageTests(unittest.TestCase):
         DRIVER.find_element("css selector", ".story").click()
         self.wait_for(PLAYING_ON_SCREEN)
         self.assertTrue(DRIVER.find_element("id", "pause").is_displayed())
+
+    def test_a_move_that_ends_the_reel_mid_turn_takes_the_cube_away(self):
+        # From a QA pass: a swipe to the next story during the last cube ended the reel with the
+        # cube frozen half-turned under "You're all caught up.", under the landing story's name.
+        self.load("demo")
+        stories = MANIFESTS["demo"]["stories"]
+        last_turn = next(t for t in MANIFESTS["demo"]["transitions"]
+                         if t["direction"] == "forward" and t["to"] == stories[-1]["id"])
+        DRIVER.execute_script("window.storyreelPlayer.setPlaybackRate(0.25); window.storyreelPlayer.open(arguments[0])",
+                              last_turn["from"])
+        self.wait_for(PLAYING_ON_SCREEN)
+        for _ in next(s for s in stories if s["id"] == last_turn["from"])["items"]:
+            self.key(Keys.ARROW_RIGHT)
+        self.wait_for("return window.storyreelPlayer.state().phase === 'transition'"
+                      " && document.getElementById('cube').classList.contains('shown')", 10)
+        self.key(Keys.ARROW_DOWN)
+        self.wait_for("return window.storyreelPlayer.state().phase === 'end'")
+        self.assertFalse(DRIVER.execute_script("return document.getElementById('cube').classList.contains('shown')"))
+        self.assertTrue(DRIVER.find_element("id", "endcard").is_displayed())
+        self.assertEqual(DRIVER.execute_script("return document.getElementById('name').textContent"),
+                         stories[-1]["user"]["displayName"])
+        # What shows under the end card is the landing item's first-frame still.
+        self.assertEqual(DRIVER.execute_script(
+            "return [...document.querySelectorAll('.layer.shown')].map(l => l.getAttribute('src'))"),
+            [stories[-1]["items"][0]["firstFrame"]])
+
+    def test_a_blank_display_name_shows_the_handle(self):
+        # From a QA pass: a manifest's blank displayName left the header and the labels nameless.
+        self.load("blank-names")
+        labels = DRIVER.execute_script(
+            "return [...document.querySelectorAll('.story')].map(b => [b.dataset.story, b.getAttribute('aria-label')])")
+        self.assertEqual(len(labels), len(MANIFESTS["demo"]["stories"]))
+        for handle, label in labels:
+            self.assertTrue(label.startswith(f"{handle} (@{handle}), "), label)
+        self.open_first(1)
+        self.wait_for(PLAYING_ON_SCREEN)
+        story = self.state()["story"]
+        self.assertEqual(DRIVER.execute_script("return document.getElementById('name').textContent"), story)
+        self.assertTrue(DRIVER.find_element("id", "frame").get_attribute("aria-label").startswith(f"{story}, item 1 of "))
 
     def test_a_landscape_phone_or_a_short_window_shows_the_whole_picture_and_the_name(self):
         # From a QA pass: at 844x390 the name shrank to nothing beside "1 of 3" and the buttons,

@@ -478,6 +478,10 @@ extension PlayerPage {
           function finish() {
             phase = 'end'; transition = null;
             for (const video of [...stage.videos, stage.cube]) halt(video);
+            // A move that ends the reel mid-turn takes the cube away: the item it was landing on,
+            // whose name the header shows, stays under the end card as its first-frame still (a
+            // QA pass: a frozen, half-turned cube stayed under "You're all caught up.").
+            stage.cube.classList.remove('shown');
             $('endcard').hidden = false;
             // Nothing plays at the end: no pause button (a QA pass: it toggled, doing nothing).
             $('pause').hidden = true;
@@ -641,6 +645,10 @@ extension PlayerPage {
             go(nav.next(at, name, turning), outgoing);
           }
 
+          // The name a story shows: its displayName, or its handle where that is blank, as render
+          // writes it (a QA pass: a hand-made manifest's "" left the header and the labels nameless).
+          function shownName(user) { return user.displayName.trim() || user.handle; }
+
           // Chrome: progress bars, header, captions.
           // One bar per item while each gets at least 2 px beside its 3 px gaps; a story with more
           // items than fit gets one bar that fills item by item (a QA pass: at 200 items the gaps
@@ -661,9 +669,10 @@ extension PlayerPage {
             // Only what changed: a rewrite of the same text announced it again through the
             // caption's live region (an a11y QA pass).
             const count = `${at.item + 1} of ${story.items.length}`;
-            if ($('name').textContent !== story.user.displayName) $('name').textContent = story.user.displayName;
+            const name = shownName(story.user);
+            if ($('name').textContent !== name) $('name').textContent = name;
             if ($('count').textContent !== count) $('count').textContent = count;
-            $('frame').setAttribute('aria-label', `${story.user.displayName}, item ${at.item + 1} of ${story.items.length}`);
+            $('frame').setAttribute('aria-label', `${name}, item ${at.item + 1} of ${story.items.length}`);
           }
           function progress() {
             if (!at || phase === 'closed') return 0;
@@ -875,7 +884,7 @@ extension PlayerPage {
               button.type = 'button';
               button.className = `story ${seen ? 'seen' : 'unseen'}`;
               button.dataset.story = story.id;
-              button.setAttribute('aria-label', `${story.user.displayName} (@${story.user.handle})${seen ? ', seen' : ', new'}`);
+              button.setAttribute('aria-label', `${shownName(story.user)} (@${story.user.handle})${seen ? ', seen' : ', new'}`);
               const ring = document.createElement('span');
               ring.className = 'ring';
               const avatar = document.createElement('img');
