@@ -98,6 +98,31 @@ import Testing
 
     /// From the QA pass: a --filmstrip into a missing folder failed only once the frames were
     /// written, over the earlier run's, and the failure then removed them: 15 of 30 were lost.
+    /// A QA pass: `--filmstrip DIR/frame_0100.png` was written, and every later run into DIR was
+    /// then refused (73) as holding a frame storyreel did not write. A clip or filmstrip named as
+    /// a frame in the frames folder is refused before any work, and nothing is left.
+    @Test func anOutputNamedAsAFrameInTheFramesFolderIsRefused() throws {
+        let frames = folder.path("frames")
+        for (option, name) in [("--filmstrip", "frame_0100.png"), ("-o", "frame_x.mp4")] {
+            let refused = try TestEnvironment.storyreel([
+                "cube", Self.from, Self.to, "--size", "64x64", "--frames-dir", frames, option, "\(frames)/\(name)",
+            ])
+            #expect(refused.status == 64, "\(refused.stderr)")
+            #expect(
+                refused.stderr.hasPrefix(
+                    "storyreel: error: \(option) '\(frames)/\(name)': a frame's name (frame_*) in --frames-dir's folder"
+                ),
+                "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: frames), "nothing is left")
+        }
+        let beside = try TestEnvironment.storyreel([
+            "cube", Self.from, Self.to, "--size", "64x64", "--frames-dir", frames, "--filmstrip", "\(frames)/strip.png",
+        ])
+        #expect(beside.status == 0, "\(beside.stderr)")
+        let again = try cube(frames, duration: "0.5")
+        #expect(again.status == 0, "a later run takes the folder: \(again.stderr)")
+    }
+
     @Test func aFilmstripThatCannotBeWrittenFailsBeforeAnyFrameIsReplaced() throws {
         let frames = folder.path("frames")
         #expect(try cube(frames, duration: "1").status == 0)
