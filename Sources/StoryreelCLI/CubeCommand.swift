@@ -116,7 +116,7 @@ public enum CubeCommand: Command {
                 throw UsageError("--filmstrip '\(path)': the filmstrip is a PNG; name it .png")
             }
             if let folder = outputs.framesDirectory {
-                try Self.checkNotNamedAsAFrame(
+                try CubeFrameFolder.checkNoFrameNames(
                     ["-o": outputs.videoPath, "--filmstrip": outputs.filmstripPath], in: folder)
             }
             for path in [outputs.videoPath, outputs.filmstripPath].compactMap({ $0 }) {
@@ -191,24 +191,6 @@ public enum CubeCommand: Command {
     /// Every file `outputs` would write, replace or remove for a transition of `frameCount`
     /// frames: with `--frames-dir`, its frames, its record and the earlier frames a shorter run
     /// removes (an input among them would be lost).
-    /// Throws 64 when an output of `outputs` (by option) is a `frame_*` name in the frames folder
-    /// `folder`: a QA pass found `--filmstrip DIR/frame_0100.png` written, and then every later
-    /// run into DIR refused (73) as holding a frame storyreel did not write, until it was removed
-    /// by hand.
-    static func checkNotNamedAsAFrame(_ outputs: [String: String?], in folder: String) throws {
-        func resolved(_ path: String) -> String {
-            URL(fileURLWithPath: path.isEmpty ? "." : path).standardizedFileURL.resolvingSymlinksInPath().path
-        }
-        for (option, path) in outputs.sorted(by: { $0.key < $1.key }) {
-            guard let path, (path as NSString).lastPathComponent.hasPrefix("frame_"),
-                resolved((path as NSString).deletingLastPathComponent) == resolved(folder)
-            else { continue }
-            throw UsageError(
-                "\(option) '\(path)': a frame's name (frame_*) in --frames-dir's folder, which holds only frames; "
-                    + "name it otherwise or put it elsewhere")
-        }
-    }
-
     static func plannedOutputs(_ outputs: CubeTransitionJob.Outputs, frameCount: Int) -> [InputProtection.Output] {
         var planned: [InputProtection.Output] = []
         if let path = outputs.videoPath { planned.append(.init(label: "-o '\(path)'", path: path)) }

@@ -23,9 +23,29 @@ struct CubeFrameFolder {
     /// The record's name inside the folder.
     static let recordName = ".storyreel-frames"
 
+    /// True for a name the folder keeps for frames (`frame_*`): a run's own, or one it refuses.
+    static func isFrameName(_ name: String) -> Bool { name.hasPrefix("frame_") }
+
     /// The names of the `frame_*` files in `path` (none when it is missing), sorted.
     static func frameNames(in path: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasPrefix("frame_") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter(isFrameName).sorted()
+    }
+
+    /// Throws 64 when one of `outputs` (path by option) is a frame's name in the frames folder
+    /// `folder`, which exists by now (the folder is compared by device and inode, however
+    /// spelled). A QA pass found `--filmstrip DIR/frame_0100.png` written, and then every later
+    /// run into DIR refused (73) as holding a frame storyreel did not write, until it was removed
+    /// by hand.
+    static func checkNoFrameNames(_ outputs: [String: String?], in folder: String) throws {
+        let frames = FileIdentity(path: folder)
+        for (option, path) in outputs.sorted(by: { $0.key < $1.key }) {
+            guard let path, isFrameName((path as NSString).lastPathComponent), frames != nil else { continue }
+            let parent = (path as NSString).deletingLastPathComponent
+            guard FileIdentity(path: parent.isEmpty ? "." : parent) == frames else { continue }
+            throw UsageError(
+                "\(option) '\(path)': a frame's name (frame_*) in --frames-dir's folder, which holds only frames; "
+                    + "name it otherwise or put it elsewhere")
+        }
     }
 
     /// Creates `path` when missing and takes its lock, waiting up to `lockTimeout` seconds for
