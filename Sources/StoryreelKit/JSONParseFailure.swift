@@ -48,6 +48,14 @@ public struct JSONParseFailure: Sendable, Equatable, CustomStringConvertible {
         {
             offset = given
             words = String(words[..<range.lowerBound])
+        } else if words.contains("low-surrogate") || words.contains("(no high character)"),
+            let lone = Self.firstLoneSurrogate(in: body)
+        {
+            // `"Ana\ud83d"`, what JavaScript writes for a string cut in the middle of an emoji:
+            // the parser said the text ended early and gave no place, or no place at all (a QA
+            // pass: the fault was put at the end of the file, lines after it).
+            offset = lone.offset
+            words = "a lone UTF-16 surrogate \(lone.escape) (half of a character; a string may not hold one)"
         } else if words.hasPrefix("Unexpected end of file") {
             // Text cut short (a manifest half written, a spec saved mid-edit): the fault is
             // where the text ends, which the parser does not say (a QA pass).
@@ -110,6 +118,51 @@ public struct JSONParseFailure: Sendable, Equatable, CustomStringConvertible {
                 continue
             }
             index += 1
+        }
+        return nil
+    }
+
+    /// The byte offset in `body` and the text (`\ud83d`) of its first escape, inside a string, of
+    /// a UTF-16 surrogate that is not one of a high-low pair.
+    private static func firstLoneSurrogate(in body: Data.SubSequence) -> (offset: Int, escape: String)? {
+        let bytes = Array(body)
+        let (quote, backslash) = (UInt8(ascii: "\""), UInt8(ascii: "\\"))
+        /// The code unit of the `\uXXXX` escape at `index`, or nil when none is there.
+        func codeUnit(at index: Int) -> UInt16? {
+            guard index + 6 <= bytes.count, bytes[index] == backslash, bytes[index + 1] == UInt8(ascii: "u") else {
+                return nil
+            }
+            return UInt16(String(decoding: bytes[(index + 2)..<(index + 6)], as: UTF8.self), radix: 16)
+        }
+        var (index, inString) = (0, false)
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard inString else {
+                inString = byte == quote
+                index += 1
+                continue
+            }
+            if byte == quote { inString = false }
+            guard byte == backslash else {
+                index += 1
+                continue
+            }
+            guard let unit = codeUnit(at: index) else {
+                index += 2
+                continue
+            }
+            switch unit {
+            case 0xD800...0xDBFF:
+                if let next = codeUnit(at: index + 6), (0xDC00...0xDFFF).contains(next) {
+                    index += 12
+                    continue
+                }
+            case 0xDC00...0xDFFF: break
+            default:
+                index += 6
+                continue
+            }
+            return (index, String(decoding: bytes[index..<(index + 6)], as: UTF8.self))
         }
         return nil
     }

@@ -7,6 +7,16 @@ public indirect enum PlaybackStep: Sendable, Equatable {
     /// Nothing more to play.
     case end
 
+    /// The clip this step plays, relative to the manifest: the item's `src`, or the transition's;
+    /// nil at the end.
+    public var src: String? {
+        switch self {
+        case .item(_, let item): return item.src
+        case .transition(let transition, _): return transition.src
+        case .end: return nil
+        }
+    }
+
     /// The story and item this step plays or lands on; nil at the end.
     public var landing: (story: Manifest.Story, item: Manifest.Item)? {
         switch self {

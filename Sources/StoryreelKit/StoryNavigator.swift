@@ -83,6 +83,14 @@ public struct StoryNavigator: Sendable {
         return advance()
     }
 
+    /// The clip of ``current`` played to its end, whichever kind it is: a transition's end lands
+    /// on its item (``transitionDidFinish()``), an item's moves on (``itemDidFinish()``). What a
+    /// player's one end-of-clip callback calls, and what passes over a clip it cannot play.
+    public mutating func clipDidFinish() -> PlaybackStep {
+        if case .transition = current { return transitionDidFinish() }
+        return itemDidFinish()
+    }
+
     /// The transition clip played to its end: the item it lands on is now on screen, and seen.
     /// Any other step stays as it is. Returns the current step.
     @discardableResult

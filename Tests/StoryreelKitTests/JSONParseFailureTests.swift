@@ -45,6 +45,22 @@ import Testing
 
     /// From a QA pass: a number so small it reads as 0, which Foundation's decoder refuses and
     /// its parser reads, was "not valid JSON" alone.
+    /// From a QA pass: a lone surrogate escape (JavaScript's `JSON.stringify` writes one for a
+    /// string cut in the middle of an emoji) was said to be the text ending early, placed at the
+    /// end of the file; a lone low one was given no place at all.
+    @Test func aLoneSurrogateIsNamedAndPlaced() {
+        let cut = "{\n  \"name\": \"Ana\\ud83dLima\",\n  \"b\": [1, 2]\n}\n"
+        #expect(
+            failure(cut)
+                == "a lone UTF-16 surrogate \\ud83d (half of a character; a string may not hold one) at line 2, column 15"
+        )
+        #expect(
+            failure("[\"\\\\ud83d \\ud83d\\ude00\", \"\\uDC00\"]")
+                == "a lone UTF-16 surrogate \\uDC00 (half of a character; a string may not hold one) at line 1, column 27"
+        )
+        #expect(failure("[\"\\ud83d\\ude00\"]") == nil, "a pair is one character")
+    }
+
     @Test func aNumberThatUnderflowsIsPlaced() throws {
         let text = "{\n  \"a\": \"1e-400\",\n  \"b\": [0, 0.0, -0e5, 1e-400]\n}"
         #expect(

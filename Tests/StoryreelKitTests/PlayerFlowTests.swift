@@ -23,26 +23,26 @@ import Testing
             show(navigator.current)
         }
 
-        func show(_ step: PlaybackStep) {
-            switch step {
-            case .item(_, let item): play(item.src, under: navigator.currentStill)
-            case .transition(let transition, _): play(transition.src, under: navigator.currentStill)
-            case .end: ended = true
-            }
+        func show(_ next: PlaybackStep) {
+            var step = next
+            while let src = step.src, url(src) == nil { step = navigator.clipDidFinish() }
             prefetched.append(navigator.upcomingAssets(limit: 4))
+            guard let src = step.src, url(src) != nil else {
+                ended = true
+                return
+            }
+            play(src, under: navigator.currentStill)
+        }
+
+        func url(_ path: String) -> URL? {
+            ManifestPath.isPlain(path) ? bundle.appendingPathComponent(path) : nil
         }
 
         func play(_ src: String, under still: String?) {
             played.append((src, still))
         }
 
-        func didPlayToEnd() {
-            if case .transition = navigator.current {
-                show(navigator.transitionDidFinish())
-            } else {
-                show(navigator.itemDidFinish())
-            }
-        }
+        func didPlayToEnd() { show(navigator.clipDidFinish()) }
     }
 
     static func isFile(_ bundle: URL, _ relative: String) -> Bool {
@@ -101,5 +101,31 @@ import Testing
             second.navigator.playOrder.map { manifest.stories[$0].id } == ["ben_k", "chloe", "ana.lima", "dev-ops"])
         #expect(second.played.first?.src == manifest.stories[1].items[1].src, "ben_k resumes at its first unseen item")
         #expect(second.played.first?.still == manifest.stories[1].items[1].firstFrame)
+    }
+
+    /// From a QA pass: the README's sample passed over a clip the bundle cannot hold by calling
+    /// `didPlayToEnd()` from `play`, a level of recursion a clip: a manifest of 5,000 such paths
+    /// overflowed the stack. It loops now; the clips around them still play.
+    @Test func thousandsOfClipsTheBundleCannotHoldArePassedOverWithoutRecursion() throws {
+        let folder = try TemporaryFolder()
+        let good = ManifestSamples.manifest(items: [2, 1], transitions: .none)
+        let outside = (0..<20000).map { index in
+            var item = ManifestSamples.item(story: 9, index: index)
+            item.src = "/clips/\(index).mp4"
+            return item
+        }
+        let middle = Manifest.Story(
+            id: "outside", user: Manifest.User(handle: "outside", displayName: "Outside", avatar: nil), isRead: false,
+            duration: 40000, items: outside)
+        let manifest = Manifest(
+            generator: good.generator, canvas: good.canvas, duration: good.duration + 40000,
+            stories: [good.stories[0], middle, good.stories[1]], transitions: [], skipped: [])
+        _ = try folder.write("manifest.json", try manifest.jsonData())
+
+        let player = try SimulatedPlayer(bundle: folder.url, seen: SeenState())
+        for _ in 0..<10 where !player.ended { player.didPlayToEnd() }
+        #expect(player.ended)
+        #expect(player.played.map(\.src) == ["clips/s0-0.mp4", "clips/s0-1.mp4", "clips/s1-0.mp4"])
+        #expect(player.navigator.seen.itemIDs.count == 20003, "the ones passed over count as seen")
     }
 }
