@@ -3,12 +3,15 @@
 public enum NameSuggestion {
     /// The name in `names` that `typed` most likely meant: the same letters ignoring case, `_`
     /// and `-` (`is_read` → `isRead`), else the nearest by edit distance, at most a third of
-    /// `typed`'s length (or 2) away; nil when none is that close.
+    /// `typed`'s length (or 2) away and fewer edits than it has letters past its leading dashes
+    /// (`--zz` is not a slip of `--at`: a QA pass); nil when none is that close.
     public static func closest(to typed: String, among names: [String]) -> String? {
         let folded = fold(typed)
         if let same = names.first(where: { fold($0) == folded && $0 != typed }) { return same }
         let distance = { (name: String) in editDistance(name, typed) }
-        guard let best = names.min(by: { distance($0) < distance($1) }), distance(best) <= max(2, typed.count / 3)
+        let letters = typed.drop { $0 == "-" }.count
+        guard let best = names.min(by: { distance($0) < distance($1) }),
+            distance(best) <= max(2, typed.count / 3), distance(best) < letters
         else { return nil }
         return best
     }

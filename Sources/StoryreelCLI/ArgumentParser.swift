@@ -7,7 +7,7 @@ import StoryPipeline
 public struct ArgumentParser: Sendable {
     /// The options the command accepts (`--help` is always accepted).
     public let options: [OptionSpec]
-    /// Other commands' option names, for suggestions: `cube` → `duration`, `fps`, ….
+    /// Other commands' options as typed, for suggestions: `cube` → `--duration`, `--fps`, `-o`, ….
     let otherCommands: [(command: String, options: [String])]
 
     /// A parser for `options`.
@@ -105,17 +105,22 @@ public struct ArgumentParser: Sendable {
     /// commands take it (or, when nothing here is close, the closest name they take).
     private func unknown(_ argument: String) -> UsageError {
         var message = "unknown option '\(argument)'"
-        let closest = Self.closest(to: argument, among: options.map { "--" + $0.name })
-        if let closest { message += "; did you mean '\(closest)'?" }
         let name = String(argument.drop { $0 == "-" })
+        // `--j` is `-j` with a dash too many: a one-letter name is only ever a short one.
+        let spelled = name.count == 1 ? "-" + name : "--" + name
+        if name.count == 1, let spec = options.first(where: { $0.short == name.first }) {
+            return UsageError(message + "; did you mean '-\(spec.short!)'?")
+        }
+        let closest = name.count == 1 ? nil : Self.closest(to: argument, among: options.map { "--" + $0.name })
+        if let closest { message += "; did you mean '\(closest)'?" }
         // `---json` where this command takes `--json` is a slip of it, not another command's.
         guard !options.contains(where: { $0.isNamed(name) }) else { return UsageError(message) }
-        let spelled = argument.count == 2 ? argument : "--" + name
-        if argument.hasPrefix("--") || argument.count == 2, let takers = takers(of: name) {
+        if let takers = takers(of: spelled) {
             message += " ('\(spelled)' is an option of \(takers))"
-        } else if closest == nil, argument.hasPrefix("--"),
-            let near = Self.closest(to: argument, among: otherCommands.flatMap { $0.options.map { "--" + $0 } }),
-            let takers = takers(of: String(near.dropFirst(2)))
+        } else if closest == nil, name.count > 1,
+            let near = Self.closest(
+                to: argument, among: otherCommands.flatMap { $0.options.filter { $0.hasPrefix("--") } }),
+            let takers = takers(of: near)
         {
             // `inspect --widht`: thumbnail's `--width` (a QA pass: no hint at all).
             message += " ('\(near)' is an option of \(takers))"
@@ -123,9 +128,10 @@ public struct ArgumentParser: Sendable {
         return UsageError(message)
     }
 
-    /// The other commands that take the option `name`, joined with commas; nil when none does.
-    private func takers(of name: String) -> String? {
-        let commands = otherCommands.filter { $0.options.contains(name) }.map(\.command)
+    /// The other commands that take the option `spelled` (`--fps`, `-o`), joined with commas; nil
+    /// when none does.
+    private func takers(of spelled: String) -> String? {
+        let commands = otherCommands.filter { $0.options.contains(spelled) }.map(\.command)
         return commands.isEmpty ? nil : commands.joined(separator: ", ")
     }
 

@@ -78,10 +78,11 @@ public enum Storyreel {
             return unknownCommand(first, console: console)
         }
         do {
-            // Other commands' option names, their one-letter short names included (`inspect -o`
-            // is told that `-o` is thumbnail's, cube's and render's).
+            // Other commands' options as typed, their short names included (`inspect -o` is told
+            // that `-o` is thumbnail's, cube's and render's), each with its dashes: a short name
+            // is never offered as a long one (a QA pass: `render --zz` was pointed to `--j`).
             let others = commands.filter { $0.name != command.name }.map { other in
-                (other.name, other.options.flatMap { [$0.name] + ($0.short.map { [String($0)] } ?? []) })
+                (other.name, other.options.flatMap { ["--" + $0.name] + ($0.short.map { ["-\($0)"] } ?? []) })
             }
             let parser = ArgumentParser(options: command.options, otherCommands: others)
             let parsed = try parser.parse(Array(arguments.dropFirst()))

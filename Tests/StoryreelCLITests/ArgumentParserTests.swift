@@ -13,7 +13,7 @@ import Testing
     }
     let parser = ArgumentParser(
         options: [json.spec, timeout.spec, output.spec, size.spec],
-        otherCommands: [("cube", ["duration", "fps"]), ("inspect", ["json"])])
+        otherCommands: [("cube", ["--duration", "--fps", "-j"]), ("inspect", ["--json"])])
 
     @Test func separatesPositionalsAndOptions() throws {
         let parsed = try parser.parse(["a.mov", "--json", "b.mov", "--timeout", "5", "-o", "x.jpg"])
@@ -111,6 +111,24 @@ import Testing
         #expect(throws: UsageError("'--=5' names no option (a lone -- ends the options)")) {
             try parser.parse(["--=5"])
         }
+    }
+
+    /// From a QA pass: other commands' short names were offered as long ones, `render --zz` was
+    /// told that "'--j' is an option of inspect, thumbnail, plan" (no command has `--j`), and
+    /// `render --q` that `--q` was cube's and ingest's, where render takes `-q` itself.
+    @Test func aOneLetterNameIsOnlyEverAShortOne() {
+        #expect(throws: UsageError("unknown option '--zz'")) { try parser.parse(["--zz"]) }
+        #expect(throws: UsageError("unknown option '--o'; did you mean '-o'?")) { try parser.parse(["--o", "a.jpg"]) }
+        #expect(throws: UsageError("unknown option '--j' ('-j' is an option of cube)")) {
+            try parser.parse(["--j", "2"])
+        }
+        #expect(throws: UsageError("unknown option '-j' ('-j' is an option of cube)")) {
+            try parser.parse(["-j", "2"])
+        }
+        // Nor are two letters a slip of two others: `--zz` is not `--at`, where `--widht` is `--width`.
+        #expect(ArgumentParser.closest(to: "--zz", among: ["--at", "--json"]) == nil)
+        #expect(ArgumentParser.closest(to: "--widht", among: ["--at", "--width"]) == "--width")
+        #expect(ArgumentParser.closest(to: "--fsp", among: ["--at", "--fps"]) == "--fps")
     }
 
     @Test func aNameThatIsAWordOfAKnownNameSuggestsIt() {

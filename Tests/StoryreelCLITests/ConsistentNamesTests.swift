@@ -55,6 +55,12 @@ import Testing
         #expect(
             short.stderr.contains("unknown option '-o' ('-o' is an option of thumbnail, cube, render"),
             "\(short.stderr)")
+        // A short name is never offered as a long one (a QA pass: `--zz` was pointed to `--j`).
+        let stray = try TestEnvironment.storyreel(["render", Self.stories, "-o", folder.path("r"), "--zz"])
+        #expect(stray.status == 64)
+        #expect(stray.stderr.hasPrefix("storyreel: error: unknown option '--zz'; usage:"), "\(stray.stderr)")
+        let doubled = try TestEnvironment.storyreel(["render", Self.stories, "-o", folder.path("r"), "--q"])
+        #expect(doubled.stderr.contains("unknown option '--q'; did you mean '-q'?"), "\(doubled.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("r")))
     }
 
