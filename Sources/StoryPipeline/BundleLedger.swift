@@ -24,6 +24,34 @@ public final class BundleLedger: Sendable {
         /// (``noteCodecs(_:of:readAt:)``), so that a re-run writes its manifest without opening
         /// the transitions again. Nil until read, and again once the file is recorded anew.
         var codecs: String?
+        /// The file's device, inode and inode change time as recorded (nil in a ledger written
+        /// before storyreel kept them): a file at the name with the recorded size and mtime is
+        /// taken as written only while these hold too, else its contents are hashed. Nobody can
+        /// set a change time, so a user's file put at an output's name with that size and mtime
+        /// (`touch -r`, `exiftool -P`) is not taken for storyreel's, shipped and then pruned (a QA
+        /// pass).
+        var device: UInt64?
+        var inode: UInt64?
+        var statusChanged: Int64?
+
+        /// An entry for a file of `stamp` with contents `sha256`.
+        init(_ stamp: FileStamp, sha256: String, codecs: String? = nil) {
+            (size, modified, self.sha256, self.codecs) = (stamp.size, stamp.modified, sha256, codecs)
+            (device, inode, statusChanged) = (stamp.identity.device, stamp.identity.inode, stamp.statusChanged)
+        }
+
+        /// An entry of a file not written yet (``pending`` says what is about to be).
+        init(pending: Pending) {
+            (size, modified, sha256, self.pending) = (0, .min, "", pending)
+        }
+
+        /// True when a file of `stamp` is, by `stat` alone, the one recorded.
+        func isWritten(as stamp: FileStamp) -> Bool {
+            guard !sha256.isEmpty, size == stamp.size, modified == stamp.modified else { return false }
+            guard let device, let inode, let statusChanged else { return true }
+            return device == stamp.identity.device && inode == stamp.identity.inode
+                && statusChanged == stamp.statusChanged
+        }
     }
 
     /// An output's contents about to be written: its size and SHA-256.
@@ -120,14 +148,15 @@ public final class BundleLedger: Sendable {
         return unsaved.sorted().filter { removeIfUnchanged($0) }.count
     }
 
-    /// What `relative` holds now. A file whose size matches but whose mtime does not (copied
-    /// from a shard) is hashed: when its contents are what was written, the entry is refreshed.
+    /// What `relative` holds now. A file whose size matches but whose mtime, inode or change time
+    /// does not (copied from a shard, hard-linked, its permissions changed) is hashed: when its
+    /// contents are what was written, the entry is refreshed.
     public func state(of relative: String) -> State {
         let path = BundlePaths.join(bundle, relative)
         guard let stamp = FileStamp(path: path, followingLinks: false) else { return .missing }
         guard stamp.isRegularFile else { return .notRegular }
         guard let entry = entries.withLock({ $0[relative] }) else { return .unknown }
-        if !entry.sha256.isEmpty && entry.size == stamp.size && entry.modified == stamp.modified { return .current }
+        if entry.isWritten(as: stamp) { return .current }
         // The written contents, or those a run killed just after renaming them into place
         // wrote (it had recorded them as pending, but not yet as written).
         let known = [(entry.size, entry.sha256), entry.pending.map { ($0.size, $0.sha256) }].compactMap { $0 }
@@ -137,9 +166,7 @@ public final class BundleLedger: Sendable {
         {
             // The same contents: what was read from them still holds.
             let codecs = actual == entry.sha256 ? entry.codecs : nil
-            entries.withLock {
-                $0[relative] = Entry(size: stamp.size, modified: stamp.modified, sha256: actual, codecs: codecs)
-            }
+            entries.withLock { $0[relative] = Entry(stamp, sha256: actual, codecs: codecs) }
             return .current
         }
         // Only pending, and not what was pending: a file storyreel has not written.
@@ -154,9 +181,11 @@ public final class BundleLedger: Sendable {
     public func willWrite(_ relative: String, data: Data) throws {
         let pending = Pending(size: UInt64(data.count), sha256: try ContentHasher.sha256(of: data))
         entries.withLock { entries in
-            var entry = entries[relative] ?? Entry(size: 0, modified: .min, sha256: "")
-            entry.pending = pending
-            entries[relative] = entry
+            if entries[relative] == nil {
+                entries[relative] = Entry(pending: pending)
+            } else {
+                entries[relative]?.pending = pending
+            }
         }
     }
 
@@ -165,7 +194,7 @@ public final class BundleLedger: Sendable {
     public func record(_ relative: String, sha256 known: String? = nil) throws {
         let file = try RegularFile(path: BundlePaths.join(bundle, relative))
         let sha256 = try known ?? ContentHasher.sha256(ofFileAt: file.path)
-        let entry = Entry(size: file.stamp.size, modified: file.stamp.modified, sha256: sha256)
+        let entry = Entry(file.stamp, sha256: sha256)
         entries.withLock { $0[relative] = entry }
     }
 
@@ -192,9 +221,7 @@ public final class BundleLedger: Sendable {
     /// that is the file the ledger records; otherwise notes nothing.
     public func noteCodecs(_ codecs: String, of relative: String, readAt stamp: FileStamp) {
         entries.withLock { entries in
-            guard let entry = entries[relative], !entry.sha256.isEmpty, entry.size == stamp.size,
-                entry.modified == stamp.modified
-            else { return }
+            guard let entry = entries[relative], entry.isWritten(as: stamp) else { return }
             entries[relative]?.codecs = codecs
         }
     }

@@ -357,6 +357,33 @@ import Testing
         }
     }
 
+    /// From a QA pass: the ledger knew an output by its size and mtime alone, so a user's file put
+    /// at its name with the same size and mtime (`touch -r`, `exiftool -P`) was shipped as
+    /// storyreel's, and `--prune` removed it once unused. Its inode and change time count too.
+    @Test func aUsersFileWithAnOutputsSizeAndMtimeIsNotTakenForIt() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let out = fixture.folder.path("reel")
+        let story = try #require(try fixture.manifest("reel").stories.first { $0.id == "dev-ops" })
+        let avatar = try #require(story.user.avatar)
+        let path = "\(out)/\(avatar)"
+        var mine = try Data(contentsOf: URL(fileURLWithPath: path))
+        mine.replaceSubrange(100..<120, with: Data(repeating: 0x55, count: 20))
+        var status = stat()
+        #expect(stat(path, &status) == 0)
+        try mine.write(to: URL(fileURLWithPath: path + ".mine"))
+        var times = [status.st_atim, status.st_mtim]
+        #expect(utimensat(AT_FDCWD, path + ".mine", &times, 0) == 0)
+        #expect(rename(path + ".mine", path) == 0)
+
+        let (again, _) = try fixture.render(into: "reel", ["--prune"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("\(avatar) had changed since storyreel wrote it"), "\(again.stderr)")
+        let kept = "\(out)/.storyreel/replaced/" + avatar.replacingOccurrences(of: "/", with: "-")
+        #expect((try? Data(contentsOf: URL(fileURLWithPath: kept))) == mine, "the user's file is kept")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) != mine, "and the avatar made again")
+    }
+
     /// The refusal comes before anything is made: the old code made `.lock` and the output
     /// folders before `transitions` (after them in its list) and left them in the user's folder.
     @Test func aRefusedOutputFolderLeavesNothingBehind() throws {
