@@ -54,9 +54,17 @@ public struct ClipIngester: Sendable {
     ) throws -> [IngestOutcome] {
         let folder = BundlePaths.join(storiesFolder, handle)
         try checkStoryFolder(folder)
-        let lock = try BundleLock(
-            file: BundlePaths.join(storiesFolder, ClipIngester.lockFileName), folder: storiesFolder,
-            timeout: lockTimeout, waiting: waiting)
+        let lock: BundleLock
+        do {
+            lock = try BundleLock(
+                file: BundlePaths.join(storiesFolder, ClipIngester.lockFileName), folder: storiesFolder,
+                timeout: lockTimeout, waiting: waiting)
+        } catch  where FileStamp(path: storiesFolder)?.isFolder != true {
+            // An `ingest --create` that made the folder, interrupted while this one waited, took
+            // it away again (with nothing in it): `--create` makes it anew (a QA pass: 73, "cannot
+            // open the lock file", and the upload was dropped).
+            throw MediaError(.missingInput, path: storiesFolder, "was removed while this ingest waited for its lock")
+        }
         defer { withExtendedLifetime(lock) {} }
         // Again under the lock: a link may have been put there meanwhile.
         try checkStoryFolder(folder)

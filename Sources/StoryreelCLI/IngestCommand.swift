@@ -137,13 +137,30 @@ public enum IngestCommand: Command {
                 if exitCode == .success || exitCode == .dataError { exitCode = ExitCode(for: failure) }
             }
         }
-        let outcomes: [IngestOutcome]
+        var outcomes: [IngestOutcome]
         do {
             if let allRejected {
                 outcomes = allRejected
                 for (clip, outcome) in zip(arguments.positionals, outcomes) { report(clip, outcome) }
             } else {
-                outcomes = try ingester.ingest(arguments.positionals) { report(arguments.positionals[$0], $1) }
+                var remade = 0
+                while true {
+                    do {
+                        outcomes = try ingester.ingest(arguments.positionals) { report(arguments.positionals[$0], $1) }
+                        break
+                    } catch let error as MediaError
+                        where error.kind == .missingInput && error.path == stories && arguments[create] && remade < 3
+                    {
+                        // The folder another `--create` made and took away again while this run
+                        // waited for its lock: made anew, this run's own now (it goes again when
+                        // no clip goes in).
+                        remade += 1
+                        var created = createdStories ?? CreatedOutputs()
+                        try created.createFolder(stories)
+                        createdStories = created
+                        InterruptCleanup.removeFileOnInterrupt(lockFile)
+                    }
+                }
             }
         } catch {
             createdStories.map { Self.remove($0, lockFile: lockFile, ingested: []) }

@@ -95,6 +95,36 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.path("new")), "the folders it created are gone")
     }
 
+    /// From a QA pass: an `ingest --create` that made the stories folder and was interrupted took
+    /// it away again, lock file and all, while a second `--create` waited for the lock; that one
+    /// then failed (73, "cannot open the lock file") and its good upload was dropped. It makes the
+    /// folder anew and ingests. (The first run is `flock` on the lock file, as ingest's own lock
+    /// is a `flock`, so the second is surely waiting when the folder goes.)
+    @Test func aWaitingIngestCreateMakesTheStoriesFolderAnewWhenTheFirstTookItAway() throws {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("stories")
+        try FileManager.default.createDirectory(atPath: stories, withIntermediateDirectories: false)
+        let lockFile = "\(stories)/.storyreel-ingest.lock"
+        let (first, _) = try start("/usr/bin/flock", ["-o", lockFile, "sleep", "60"])
+        defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
+        while try TestEnvironment.run("/usr/bin/flock", ["-n", lockFile, "true"]).status == 0 {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        let (second, errors) = try start(
+            TestEnvironment.storyreelBinary,
+            ["ingest", TestEnvironment.sample("portrait-h264.mp4"), "--story", "b", "--into", stories, "--create"])
+        let note = String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
+        #expect(note.contains("waiting for the lock"), "\(note)")
+        // The first run's cleanup: its lock file and the folder it made, empty again.
+        #expect(unlink(lockFile) == 0)
+        #expect(rmdir(stories) == 0)
+        kill(first.processIdentifier, SIGKILL)  // killed outright, its lock goes with it
+        second.waitUntilExit()
+        let rest = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(second.terminationStatus == 0, "\(rest)")
+        #expect(FileManager.default.fileExists(atPath: "\(stories)/b/0001-portrait-h264.mp4"), "\(rest)")
+    }
+
     /// The same after a failure: a file-size limit stops the copy (74), and the stories folder
     /// --create made goes with its lock file.
     @Test func failedIngestCreateLeavesNoStoriesFolder() throws {
