@@ -96,6 +96,19 @@ static inline int cff_renameat_noreplace(int from_folder, const char *from, int 
 #endif
 }
 
+/// Opens a new, nameless regular file for writing in the folder open as `folder` (Linux's
+/// O_TMPFILE, which glibc defines only under _GNU_SOURCE): it gets a name only when linked
+/// (linkat of /proc/self/fd/N), and is freed if closed first. -1 with errno EOPNOTSUPP, EISDIR
+/// or EINVAL where the file system or the kernel cannot make one.
+static inline int cff_open_nameless(int folder, mode_t mode) {
+#ifdef __O_TMPFILE
+    return openat(folder, ".", __O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+#else
+    errno = EOPNOTSUPP;
+    return -1;
+#endif
+}
+
 // glibc declares these two only under _GNU_SOURCE, which Swift's C import does not define.
 extern int pthread_getattr_default_np(pthread_attr_t *attr);
 extern int pthread_setattr_default_np(const pthread_attr_t *attr);

@@ -1,3 +1,4 @@
+import CFFmpeg
 import Foundation
 
 /// The one naming scheme for the temporary files storyreel's atomic writers use
@@ -25,6 +26,7 @@ public enum TemporaryFile {
     public static func create(for finalPath: String, in folder: FolderHandle) throws -> (
         descriptor: Int32, name: String, path: String
     ) {
+        if let made = try createMarkedBeforeNamed(for: finalPath, in: folder) { return made }
         var descriptor: Int32 = -1
         let name = try freshName(for: finalPath, in: folder, making: "a file") { name in
             var failure: Int32 = 0
@@ -42,6 +44,43 @@ public enum TemporaryFile {
         FileCreationMask.keepFileUsable(descriptor)
         OutputMark.mark(descriptor: descriptor)
         return (descriptor, name, folder.entryPath(name))
+    }
+
+    /// ``create(for:in:)`` where the file system can make a nameless file (`O_TMPFILE`): it is
+    /// made usable and marked before it is linked under its temporary name, so it never has that
+    /// name without the mark (a QA pass: a run killed between the `open` and the mark left an
+    /// empty, unmarked temporary file that no later run could tell for its own). Nil, having made
+    /// nothing, where no nameless file can be made or linked.
+    private static func createMarkedBeforeNamed(for finalPath: String, in folder: FolderHandle) throws -> (
+        descriptor: Int32, name: String, path: String
+    )? {
+        let descriptor = cff_open_nameless(folder.descriptor, 0o600)
+        guard descriptor >= 0 else { return nil }
+        FileCreationMask.keepFileUsable(descriptor)
+        OutputMark.mark(descriptor: descriptor)
+        var unlinkable = false
+        do {
+            let name = try freshName(for: finalPath, in: folder, making: "a file") { name in
+                var failure: Int32 = 0
+                _ = InterruptCleanup.trackFile {
+                    let linked =
+                        linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", folder.descriptor, name, AT_SYMLINK_FOLLOW) == 0
+                    failure = linked ? 0 : errno
+                    return linked ? folder.entryPath(name) : nil
+                }
+                // Any failure but a name taken (no /proc, a file system that links no nameless
+                // file): made by name instead.
+                if failure != 0 && failure != EEXIST { unlinkable = true }
+                return failure
+            }
+            return (descriptor, name, folder.entryPath(name))
+        } catch  where unlinkable {
+            close(descriptor)
+            return nil
+        } catch {
+            close(descriptor)
+            throw error
+        }
     }
 
     /// Creates an empty temporary folder for the folder `finalPath` names, in `folder` (the final

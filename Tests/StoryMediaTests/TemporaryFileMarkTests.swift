@@ -1,0 +1,61 @@
+import Foundation
+import StoryMedia
+import StoryreelTestSupport
+import Testing
+
+/// A file never has storyreel's temporary name without its mark, which is how a later run tells
+/// a stale temporary file for its own and removes it. Two QA passes killed runs in the gaps.
+@Suite struct TemporaryFileMarkTests {
+    let folder: TemporaryFolder
+    init() throws { folder = try TemporaryFolder() }
+
+    /// A copy of someone's clip (`render`'s `clips/`, `ingest`) carries no mark once it has its
+    /// name, but its temporary file carries the mark until then: a render killed while it
+    /// flushed a 94 MB copy whose mark it had already taken off left the whole copy under
+    /// storyreel's temporary name for good.
+    @Test func aCopyKeepsItsTemporaryMarkUntilItHasItsName() throws {
+        // A name already taken: the exclusive commit fails after flushing, before any rename.
+        let taken = try folder.write("taken.mp4", Data("someone's".utf8))
+        let refused = try StagedFile(for: taken, replacing: false, marked: false)
+        try refused.append(Data("copy".utf8))
+        #expect(throws: StagedFile.NameTaken.self) { try refused.commit(exclusively: true) }
+        #expect(OutputMark.isMarked(refused.temporaryPath), "flushed, still under its temporary name: marked")
+
+        let free = folder.path("free.mp4")
+        let placed = try StagedFile(for: free, replacing: false, marked: false)
+        try placed.append(Data("copy".utf8))
+        try placed.commit(exclusively: true)
+        #expect(OutputMark.isUnmarked(free), "placed: someone's media, unmarked")
+        var status = stat()
+        #expect(stat(free, &status) == 0)
+        let umask = FileCreationMask.current
+        #expect(status.st_mode & 0o777 == (0o644 & ~umask) | S_IRUSR, "a new file's permissions")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: free)) == Data("copy".utf8))
+    }
+
+    /// A temporary file is made nameless (`O_TMPFILE`, where the file system can: this one's),
+    /// marked, and only then linked under its name: a run killed between the `open` of its name
+    /// and the mark left an empty, unmarked temporary file for good.
+    @Test func aTemporaryFileIsMarkedBeforeItHasItsName() throws {
+        // A file system that makes no nameless file gets the named fallback, which this cannot see.
+        let probe = open(folder.url.path, 0o20_200_000 | O_WRONLY, 0o600)  // O_TMPFILE
+        guard probe >= 0 else { return }
+        close(probe)
+        let staged = try StagedFile(for: folder.path("poster.jpg"))
+        var file = stat()
+        #expect(stat(staged.temporaryPath, &file) == 0)
+        // Its open descriptor: the one of the same inode.
+        let descriptor = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap(Int32.init).first {
+                var open = stat()
+                return fstat($0, &open) == 0 && open.st_ino == file.st_ino && open.st_dev == file.st_dev
+            })
+        let info = try String(contentsOfFile: "/proc/self/fdinfo/\(descriptor)", encoding: .utf8)
+        let flags = try #require(
+            info.split(separator: "\n").first { $0.hasPrefix("flags:") }.flatMap {
+                Int($0.dropFirst("flags:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+            })
+        #expect(flags & 0o20_000_000 != 0, "opened nameless (O_TMPFILE): \(info)")
+        #expect(OutputMark.isMarked(staged.temporaryPath))
+    }
+}
