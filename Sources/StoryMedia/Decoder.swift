@@ -87,6 +87,12 @@ public final class Decoder {
         context.pointee.thread_count = Int32(clamping: max(0, threads))
         context.pointee.skip_frame = skipping.discard
         context.pointee.max_pixels = Int64(PixelBudget.maximumPixels)
+        // A crop the stream's header gives (H.264/HEVC `crop_left`, a lossless crop) is applied
+        // exactly, as browsers and AVPlayer apply it: by default libavcodec rounds a left offset
+        // down to keep the planes aligned, and posters, stills and cube faces showed columns the
+        // clip crops away, at another size than `inspect` reports (a QA pass: 1116x1080 for a
+        // 1080x1080 clip). The scaler takes unaligned planes, as from ffmpeg's crop filter.
+        context.pointee.flags |= AV_CODEC_FLAG_UNALIGNED
         if strict { context.pointee.err_recognition |= AV_EF_EXPLODE }
         try ffmpegCheckAgainstLimits(
             avcodec_open2(context, codec, nil), "cannot open the \(stream.codecName) decoder", path: path)

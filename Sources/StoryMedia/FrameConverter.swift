@@ -53,14 +53,24 @@ final class FrameConverter {
 
     /// Luma and colour statistics of `frame`, measured on a 64 × 64 area-averaged copy and on
     /// 64 × 64 single pixels of the full picture (orientation does not matter to them).
+    /// A picture libswscale cannot stretch to 64 on its short side (4096x4, 2x4096: a QA pass
+    /// found the smart pick refusing such a clip) is measured at its own size on that side.
     func statistics(of frame: Frame) throws -> FrameStatistics {
         let side = FrameConverter.statisticsSide
-        let key = ScalerKey(frame: frame, width: side, height: side, format: AV_PIX_FMT_RGBA)
+        var key = ScalerKey(frame: frame, width: side, height: side, format: AV_PIX_FMT_RGBA)
         if statisticsScaler?.key != key {
-            statisticsScaler = (key, try Scaler(for: frame, width: side, height: side))
+            do {
+                statisticsScaler = (key, try Scaler(for: frame, width: side, height: side))
+            } catch {
+                let (width, height) = (min(side, frame.width), min(side, frame.height))
+                key = ScalerKey(frame: frame, width: width, height: height, format: AV_PIX_FMT_RGBA)
+                if statisticsScaler?.key != key {
+                    statisticsScaler = (key, try Scaler(for: frame, width: width, height: height))
+                }
+            }
         }
         if samplingScaler?.key != key {
-            samplingScaler = (key, try Scaler(for: frame, width: side, height: side, flags: SWS_POINT))
+            samplingScaler = (key, try Scaler(for: frame, width: key.width, height: key.height, flags: SWS_POINT))
         }
         return FrameStatistics(
             downscaled: try statisticsScaler!.scaler.scaleToRGBA(frame),

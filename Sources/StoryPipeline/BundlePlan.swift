@@ -13,8 +13,9 @@ public struct BundlePlan: Sendable {
     /// cube kernel rounds every pixel alike; 6: frames take the container's colour tags where the
     /// bitstream has none, so an HEVC clip tagged HLG only in its `colr` box is tone-mapped; 7: an
     /// untagged high-definition clip is read with the BT.709 matrix, as players read it; 8: frames
-    /// take the container's HDR light levels, `clli` and `mdcv`, where the bitstream has none).
-    public static let rendererVersion = "storyreel-render-8"
+    /// take the container's HDR light levels, `clli` and `mdcv`, where the bitstream has none; 9: a
+    /// left crop in the H.264/HEVC header is applied exactly, not rounded down to aligned planes).
+    public static let rendererVersion = "storyreel-render-9"
     /// The poster pick's own version, part of the poster's and the thumbnail's keys only, so that
     /// a change to the pick makes only those again (2: of equally typical candidates the one with
     /// the most contrast, a last try up to 10 s in, and the most contrasty of all-dropped ones;

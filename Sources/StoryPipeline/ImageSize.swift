@@ -52,7 +52,14 @@ enum ImageSize {
     private static func frameSize(
         of kind: WorkUnit.Kind, picture: (width: Int, height: Int), canvas: (width: Int, height: Int)
     ) -> FrameSize {
-        guard kind == .poster else { return .width(RenderOptions.thumbnailWidth) }
+        guard kind == .poster else {
+            // A picture over 45 times as tall as it is wide (16x1080) would make a 180-wide
+            // thumbnail taller than any picture storyreel makes, and the clip was skipped for it
+            // (a QA pass): it is as tall as that limit allows instead.
+            let thumbnail = FrameSize.width(RenderOptions.thumbnailWidth)
+            let height = thumbnail.outputSize(displayWidth: picture.width, displayHeight: picture.height).height
+            return height > PixelBudget.maximumSide ? .height(PixelBudget.maximumSide) : thumbnail
+        }
         guard picture.width > canvas.width || picture.height > canvas.height else { return .original }
         let widthLimited =
             Double(canvas.width) / Double(picture.width) <= Double(canvas.height) / Double(picture.height)

@@ -48,6 +48,29 @@ import Testing
         #expect(last > (source.duration ?? 0) - 0.1)
     }
 
+    /// From a QA pass: a crop the stream's header gives on the left (a lossless crop made with
+    /// `h264_metadata`) was applied rounded down to keep the planes aligned, as libavcodec does
+    /// by default, so every frame showed columns the clip crops away, at another aspect than the
+    /// clip's (a 1080x1080 clip gave a 1116x1080 poster). Browsers and AVPlayer crop exactly.
+    @Test func aLeftCropInTheStreamHeaderIsAppliedExactly() throws {
+        let folder = try TemporaryFolder()
+        let cropped = folder.path("cropped.mp4")
+        let crop = try TestEnvironment.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-i", Self.path("portrait-h264.mp4"), "-c", "copy", "-bsf:v",
+                "h264_metadata=crop_left=100", cropped,
+            ])
+        #expect(crop.status == 0, "\(crop.stderr)")
+        let image = try ClipFrameSource(path: cropped).firstFrame(size: .width(310))
+        #expect(image.width == 310 && image.height == 640, "620x1280 shown: \(image.width)x\(image.height)")
+        // The truth: the whole picture cropped by ffmpeg's crop filter, which crops exactly.
+        let reference = try FFmpegReference.frame(
+            Self.path("portrait-h264.mp4"), at: 0, width: 310, height: 640, filters: "crop=620:1280:100:0")
+        let psnr = PixelComparison.psnr(image.pixels, reference)
+        #expect(psnr >= 30, "\(psnr) dB")
+    }
+
     @Test func firstFrameIsTheFrameAtZero() throws {
         let source = try ClipFrameSource(path: Self.path("edit-list.mp4"))
         let first = try source.firstFrame(size: .width(180))
