@@ -2,10 +2,12 @@ import CFFmpeg
 
 /// Reads a clip's ``ClipInfo`` from its header and index, decoding at most the first few packets.
 public enum ClipProbe {
-    /// Probes the clip at `path`, giving up after `timeout` seconds.
-    public static func inspect(path: String, timeout: Double? = nil) throws -> ClipInfo {
+    /// Probes the clip at `path`, giving up after `timeout` seconds. Without `readingColour`, the
+    /// colour tags and the pixel aspect that only the bitstream's pictures hold are left as the
+    /// container gives them: no frame is decoded for them (`ingest`, which uses neither).
+    public static func inspect(path: String, timeout: Double? = nil, readingColour: Bool = true) throws -> ClipInfo {
         let file = try InputFile(path: path, timeout: timeout)
-        try completeVideoDetails(of: file)
+        try completeVideoDetails(of: file, readingColour: readingColour)
         // What the audio's frames alone say: a clip whose audio cannot be read is reported as
         // its header has it.
         try? completeAudioDetails(of: file)
@@ -204,8 +206,9 @@ public enum ClipProbe {
     /// H.263), by parsing (not decoding) its first packets: much cheaper than
     /// `avformat_find_stream_info`, which decodes a frame of every stream. Codecs FFmpeg's parsers
     /// say nothing about (ProRes, DNxHD, MJPEG, H.263) get one decoded frame, of the first packet,
-    /// as ffprobe does. Reads packets: seek before decoding.
-    static func completeVideoDetails(of file: InputFile) throws {
+    /// as ffprobe does; so do clips whose colour tags or pixel aspect only their pictures give,
+    /// unless not `readingColour`. Reads packets: seek before decoding.
+    static func completeVideoDetails(of file: InputFile, readingColour: Bool = true) throws {
         guard let video = file.bestStream(.video), lacksDetails(video) else { return }
         let parameters = video.parameters
         func fill(format: Int32?, profile: Int32?, size: (width: Int32, height: Int32)?) {
@@ -231,7 +234,7 @@ public enum ClipProbe {
             if parameters.pointee.format >= 0 && !lacksSize(video) { break }
         }
         fill(format: nil, profile: parser?.profile, size: nil)
-        guard lacksDetails(video), let firstPacket else { return }
+        guard lacksDetails(video, readingColour: readingColour), let firstPacket else { return }
         // A frame that does not decode (or a picture over the budget) leaves the details unknown:
         // `inspect` reports what it can rather than failing on the header it already read.
         guard let decoded = try? firstFrameDetails(of: video, packet: firstPacket) else { return }
@@ -284,10 +287,10 @@ public enum ClipProbe {
     }
 
     /// True when the stream's pixel format, profile (of a codec with named profiles) or coded
-    /// size is unknown.
-    static func lacksDetails(_ stream: MediaStream) -> Bool {
-        stream.parameters.pointee.format < 0 || lacksProfile(stream) || lacksSize(stream) || lacksColour(stream)
-            || lacksAspect(stream)
+    /// size is unknown, or (when `readingColour`) its colour tags or pixel aspect.
+    static func lacksDetails(_ stream: MediaStream, readingColour: Bool = true) -> Bool {
+        stream.parameters.pointee.format < 0 || lacksProfile(stream) || lacksSize(stream)
+            || (readingColour && (lacksColour(stream) || lacksAspect(stream)))
     }
 
     /// True when an H.264/HEVC stream's pixel aspect is unknown to the container (no `pasp`

@@ -100,7 +100,13 @@ public struct ClipIngester: Sendable {
         let nameLimit = FileNameLength.limit(in: FileStamp(path: folder) != nil ? folder : storiesFolder)
         func ingestOne(_ clip: String) -> IngestOutcome {
             do {
-                let (stamp, container, concern) = try inspectUpload(clip)
+                let (stamp, container, concern, firstFrame) = try inspectUpload(clip)
+                // Its first frame decodes on another core while it is copied: the copy takes its
+                // name only once the frame has decoded (a fifth of a large upload's ingest was
+                // that decode, before the copy, `make bench`). A failure reports the frame's
+                // fault first, as before.
+                defer { _ = firstFrame.wait() }
+                let decoded = { try firstFrame.wait().get() }
                 // An upload is hashed only when a clip of the story has its size (it may be that
                 // clip); otherwise it is read once, as it is copied. Either way it is checked by
                 // its stamp: what goes in is what was inspected.
@@ -118,8 +124,15 @@ public struct ClipIngester: Sendable {
                         storyPin = try pinStoryFolder(folder)
                     }
                 }
-                let name = try place(
-                    clip, container: container, check: check, in: folder, nameLimit: nameLimit, after: &sequence)
+                let name: String
+                do {
+                    name = try place(
+                        clip, container: container, check: check, in: folder, nameLimit: nameLimit,
+                        after: &sequence, beforePlacing: decoded)
+                } catch {
+                    try decoded()
+                    throw error
+                }
                 if let newFolder {
                     do {
                         try newFolder.giveItsName()
@@ -158,7 +171,7 @@ public struct ClipIngester: Sendable {
         var outcomes: [IngestOutcome] = []
         for clip in clips {
             do {
-                _ = try inspectUpload(clip)
+                try inspectUpload(clip).firstFrame.wait().get()
                 return nil
             } catch let error as MediaError where error.kind == .systemLimit {
                 throw error
@@ -169,11 +182,14 @@ public struct ClipIngester: Sendable {
         return outcomes
     }
 
-    /// Inspects upload `clip`: it must inspect cleanly, have video whose first frame decodes and
-    /// last more than 0 and at most ``maxDuration`` seconds. Returns the stamp it had before it
-    /// was inspected (its copy must be of what was inspected), its container (`mov`, `mp4`) and
-    /// its ``ClipRecord/playbackConcern``; throws why it is rejected.
-    private func inspectUpload(_ clip: String) throws -> (stamp: FileStamp, container: String, concern: String?) {
+    /// Inspects upload `clip`: it must inspect cleanly, have video that lasts more than 0 and at
+    /// most ``maxDuration`` seconds, and a first frame that decodes. Returns the stamp it had
+    /// before it was inspected (its copy must be of what was inspected), its container (`mov`,
+    /// `mp4`), its ``ClipRecord/playbackConcern`` and the decoding of its first frame, still at
+    /// work, whose failure rejects it too; throws why it is rejected.
+    private func inspectUpload(_ clip: String) throws -> (
+        stamp: FileStamp, container: String, concern: String?, firstFrame: BackgroundWork<Void>
+    ) {
         let stamp = FileStamp(path: clip)
         // Its header can be whole over pictures that do not decode (an upload whose data was
         // damaged, a header claiming another codec or size): render would skip it, so it is
@@ -183,14 +199,12 @@ public struct ClipIngester: Sendable {
         let firstFrame = BackgroundWork { [timeout] in
             _ = try ClipFrameSource(path: clip, timeout: timeout, threads: 1).firstFrame(size: .width(64))
         }
-        let info: ClipInfo
-        do {
-            info = try ClipProbe.inspect(path: clip, timeout: timeout)
-        } catch {
-            _ = firstFrame.wait()
-            throw error
-        }
-        let decoded = firstFrame.wait()
+        // Rejected here, the upload's frame is waited for: nothing of it goes on running.
+        var handedOver = false
+        defer { if !handedOver { _ = firstFrame.wait() } }
+        // Not its colour tags: nothing here uses them, and an upload without a `colr` box had its
+        // first frame decoded twice, once for them (35 of a 277 MB upload's 100 ms of CPU).
+        let info = try ClipProbe.inspect(path: clip, timeout: timeout, readingColour: false)
         let (video, duration) = try ClipRecord.playable(info, path: clip)
         guard duration <= maxDuration else {
             // To as many decimals as show it longer: "5.0 s is longer than 5 s" read as a
@@ -202,9 +216,11 @@ public struct ClipIngester: Sendable {
                 .invalidMedia, path: clip,
                 "\(shown) s is longer than --max-duration \(String(format: "%g", maxDuration)) s")
         }
-        try decoded.get()
         guard let stamp else { throw MediaError(.missingInput, path: clip, "no such file") }
-        return (stamp, info.container, ClipRecord.playbackConcern(codec: video.codec, codecs: video.codecs))
+        handedOver = true
+        return (
+            stamp, info.container, ClipRecord.playbackConcern(codec: video.codec, codecs: video.codecs), firstFrame
+        )
     }
 
     /// Refuses `folder` (STORIES/HANDLE) when something other than a folder inside the stories
@@ -242,7 +258,7 @@ public struct ClipIngester: Sendable {
     /// replaced: a name another writer took meanwhile is skipped.
     private func place(
         _ clip: String, container: String, check: ClipPlacement.Check, in folder: String, nameLimit: Int,
-        after sequence: inout Int
+        after sequence: inout Int, beforePlacing: () throws -> Void
     ) throws -> String {
         var base = (clip as NSString).lastPathComponent
         // Render plays only clip names (.mov, .mp4, .m4v): an upload named otherwise (`upload`,
@@ -256,7 +272,7 @@ public struct ClipIngester: Sendable {
             do {
                 try ClipPlacement.place(
                     clip, at: BundlePaths.join(folder, name), check: check, link: false, exclusive: true,
-                    timeout: timeout)
+                    timeout: timeout, beforePlacing: beforePlacing)
                 return name
             } catch is StagedFile.NameTaken {
                 continue

@@ -29,9 +29,12 @@ enum ClipPlacement {
     /// With `exclusive`, an existing destination is never replaced (``StagedFile/NameTaken`` is
     /// thrown). Throws a ``MediaError``: `.invalidMedia` naming the source when it changed,
     /// `.cannotCreateOutput`/`.ioFailure` naming the destination when it cannot be written.
+    /// `beforePlacing` runs once the copy is whole and checked, before it takes its name: what
+    /// it throws leaves nothing placed (`ingest` waits there for the upload's first frame,
+    /// decoded meanwhile).
     static func place(
         _ source: String, at destination: String, check: Check, link: Bool, exclusive: Bool = false,
-        timeout: Double? = nil
+        timeout: Double? = nil, beforePlacing: () throws -> Void = {}
     ) throws {
         if link, try linkInPlace(source, at: destination, check: check, exclusive: exclusive, timeout: timeout) {
             return
@@ -61,6 +64,7 @@ enum ClipPlacement {
                     && now?.statusChanged == stamp.statusChanged && FileStamp(path: source) == stamp, source)
         }
         if let expected = check.sha256 { try verify(hasher?.finalHex() == expected, source) }
+        try beforePlacing()
         try output.commit(exclusively: exclusive)
     }
 
