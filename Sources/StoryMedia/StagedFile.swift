@@ -114,27 +114,33 @@ public final class StagedFile {
     /// Gives the finished file its name, replacing whatever file had it; `exclusively`: only
     /// when nothing has that name (throws ``NameTaken`` otherwise).
     ///
-    /// A file without the mark (a copy of someone's clip) keeps its temporary file's mark and
-    /// owner-only permissions until it has its name, and loses the mark (then gets its
-    /// permissions) only then: a run killed while it was flushed, taken off first, left a whole
-    /// unmarked copy under storyreel's temporary name that no later run could tell for its own
-    /// (a QA pass: one in five kills of a render copying a 94 MB clip).
+    /// A file without the mark (a copy of someone's clip) keeps its temporary file's mark until
+    /// it has its name, and loses it in the same step, with interrupts held off: a run killed
+    /// while it was flushed, the mark taken off first, left a whole unmarked copy under
+    /// storyreel's temporary name that no later run could tell for its own (a QA pass: one in
+    /// five kills of a render copying a 94 MB clip). It has its final permissions before then,
+    /// owner-writable until unmarked (a user attribute needs that): set after the rename, a run
+    /// interrupted between the two left the clip owner-only and marked for good (a review).
     public func commit(exclusively: Bool = false) throws {
         let keepsMarkUntilPlaced = !marked && descriptor >= 0
+        let finalPermissions = (permissions & ~FileCreationMask.current) | S_IRUSR
         if keepsMarkUntilPlaced {
+            guard fchmod(descriptor, finalPermissions | S_IWUSR) == 0 else { throw failure("cannot set permissions") }
             guard fsync(descriptor) == 0 else { throw failure("cannot flush to disk", kind: .ioFailure) }
         } else {
             try finishWriting()
         }
+        let placed = keepsMarkUntilPlaced ? descriptor : -1
         try StagedFile.moveIntoPlace(
-            temporaryName, in: staging, at: path, folder: folder, exclusively: exclusively)
+            temporaryName, in: staging, at: path, folder: folder, exclusively: exclusively
+        ) {
+            guard placed >= 0 else { return }
+            OutputMark.unmark(descriptor: placed)
+            if finalPermissions & S_IWUSR == 0 { _ = fchmod(placed, finalPermissions) }
+        }
         committed = true
         TemporaryFile.release(temporaryPath)
         if keepsMarkUntilPlaced {
-            // Its owner may still write it (a user attribute needs that): unmarked, then given
-            // the permissions a new file would get.
-            OutputMark.unmark(descriptor: descriptor)
-            _ = fchmod(descriptor, (permissions & ~FileCreationMask.current) | S_IRUSR)
             close(descriptor)
             descriptor = -1
         }
@@ -146,8 +152,11 @@ public final class StagedFile {
     /// not redirect the rename. Not `exclusively`: a rename, replacing whatever file had the
     /// name. `exclusively`: only when nothing has the name (else ``NameTaken``; see
     /// ``placeWithoutReplacing(_:in:as:in:path:)``). Errors name `path`.
+    /// `placed` runs once the file has its name, with interrupts still held off, before the folder
+    /// is flushed.
     public static func moveIntoPlace(
-        _ temporary: String, in staging: FolderHandle, at path: String, folder: FolderHandle, exclusively: Bool
+        _ temporary: String, in staging: FolderHandle, at path: String, folder: FolderHandle, exclusively: Bool,
+        placed: () -> Void = {}
     ) throws {
         let name = path.lastComponent
         // With interrupts held off: an interrupt's cleanup, which records the outputs that have
@@ -164,6 +173,7 @@ public final class StagedFile {
                     throw failure(path, "cannot move the finished file into place")
                 }
             }
+            placed()
         }
         fsync(folder.descriptor)
     }

@@ -24,20 +24,20 @@ public final class BundleLedger: Sendable {
         /// (``noteCodecs(_:of:readAt:)``), so that a re-run writes its manifest without opening
         /// the transitions again. Nil until read, and again once the file is recorded anew.
         var codecs: String?
-        /// The file's device, inode and inode change time as recorded (nil in a ledger written
-        /// before storyreel kept them): a file at the name with the recorded size and mtime is
-        /// taken as written only while these hold too, else its contents are hashed. Nobody can
-        /// set a change time, so a user's file put at an output's name with that size and mtime
+        /// The file's inode and inode change time as recorded (nil in a ledger written before
+        /// storyreel kept them): a file at the name with the recorded size and mtime is taken as
+        /// written only while these hold too, else its contents are hashed. Nobody can set a
+        /// change time, so a user's file put at an output's name with that size and mtime
         /// (`touch -r`, `exiftool -P`) is not taken for storyreel's, shipped and then pruned (a QA
-        /// pass).
-        var device: UInt64?
+        /// pass). Not the device: a disk mounted again can get another number (a loop or network
+        /// volume, a pod's fresh mount), and every output was read again (a review).
         var inode: UInt64?
         var statusChanged: Int64?
 
         /// An entry for a file of `stamp` with contents `sha256`.
         init(_ stamp: FileStamp, sha256: String, codecs: String? = nil) {
             (size, modified, self.sha256, self.codecs) = (stamp.size, stamp.modified, sha256, codecs)
-            (device, inode, statusChanged) = (stamp.identity.device, stamp.identity.inode, stamp.statusChanged)
+            (inode, statusChanged) = (stamp.identity.inode, stamp.statusChanged)
         }
 
         /// An entry of a file not written yet (``pending`` says what is about to be).
@@ -48,9 +48,8 @@ public final class BundleLedger: Sendable {
         /// True when a file of `stamp` is, by `stat` alone, the one recorded.
         func isWritten(as stamp: FileStamp) -> Bool {
             guard !sha256.isEmpty, size == stamp.size, modified == stamp.modified else { return false }
-            guard let device, let inode, let statusChanged else { return true }
-            return device == stamp.identity.device && inode == stamp.identity.inode
-                && statusChanged == stamp.statusChanged
+            guard let inode, let statusChanged else { return true }
+            return inode == stamp.identity.inode && statusChanged == stamp.statusChanged
         }
     }
 

@@ -20,6 +20,11 @@ import Testing
         try refused.append(Data("copy".utf8))
         #expect(throws: StagedFile.NameTaken.self) { try refused.commit(exclusively: true) }
         #expect(OutputMark.isMarked(refused.temporaryPath), "flushed, still under its temporary name: marked")
+        // Its permissions are already its final ones (owner-writable, for the unmark): set after
+        // the rename, an interrupt between the two left the clip owner-only and marked (a review).
+        var staged = stat()
+        #expect(stat(refused.temporaryPath, &staged) == 0)
+        #expect(staged.st_mode & 0o777 == (0o644 & ~FileCreationMask.current) | S_IRUSR | S_IWUSR)
 
         let free = folder.path("free.mp4")
         let placed = try StagedFile(for: free, replacing: false, marked: false)
