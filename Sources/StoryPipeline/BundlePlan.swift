@@ -135,9 +135,14 @@ public struct BundlePlan: Sendable {
                 let absolute = BundlePaths.join(root, relative)
                 do {
                     let stamp = FileStamp(path: absolute)
-                    let sha256 = try ContentHasher.sha256(
-                        ofFileAt: absolute, timeout: options.timeout, maxSize: StillImage.maximumFileSize)
-                    sourceStamps[absolute] = try BundlePlan.unchanged(absolute, since: stamp)
+                    let cached = stamp.flatMap { cache?.hash(for: absolute, stamp: $0) }
+                    let sha256 =
+                        try cached
+                        ?? ContentHasher.sha256(
+                            ofFileAt: absolute, timeout: options.timeout, maxSize: StillImage.maximumFileSize)
+                    let read = try BundlePlan.unchanged(absolute, since: stamp)
+                    if cached == nil { cache?.storeHash(sha256, for: absolute, stamp: read) }
+                    sourceStamps[absolute] = read
                     story.avatar = (absolute, sha256)
                     let avatarKey = try key(["avatar", sha256, "\(RenderOptions.avatarSize)", rgbScaling])
                     story.avatarOutput = "avatars/\(avatarKey).jpg"

@@ -133,7 +133,7 @@ public struct BundleRenderer: Sendable {
         // probed again next time.
         let failed = Set(run.failures.map(\.path))
         let kept = plan.stories.flatMap(\.items).filter { !failed.contains($0.path) }.map(\.absolutePath)
-        try? cache.save(keeping: Set(kept))
+        try? cache.save(keeping: Set(kept + plan.stories.compactMap { $0.avatar?.path }))
         guard options.shard == nil else {
             summary.warnings += Self.setAsideWarnings(run)
             // A shard of an input in which no clip can be read keeps the settings as they were,

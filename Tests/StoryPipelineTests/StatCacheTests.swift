@@ -100,4 +100,27 @@ import Testing
             #expect(StatCache(file: file).record(for: clip) == nil, "\(earlier)")
         }
     }
+
+    /// From a QA pass: avatars were not in the cache, so every no-op re-run read each one whole
+    /// again (four 14.7 MB avatars cost 200 ms of CPU). An avatar's hash is kept as a clip's
+    /// record is, across renders, until the file changes.
+    @Test func anAvatarsHashIsKeptAcrossRendersUntilItChanges() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let avatar = URL(fileURLWithPath: "\(fixture.stories)/ben_k/avatar.jpg").standardizedFileURL.path
+        let file = fixture.folder.path("reel/.storyreel/stat-cache.json")
+        let stamp = try #require(FileStamp(path: avatar))
+        #expect(StatCache(file: file).hash(for: avatar, stamp: stamp) == (try ContentHasher.sha256(ofFileAt: avatar)))
+        #expect(StatCache(file: file).record(for: avatar, stamp: stamp) == nil, "a hash, not a clip's record")
+
+        // Another picture in its place: hashed anew, and the bundle's avatar made from it.
+        let before = try #require(try fixture.manifest("reel").stories.first { $0.id == "ben_k" }?.user.avatar)
+        try FileManager.default.removeItem(atPath: avatar)
+        try FileManager.default.copyItem(atPath: "\(fixture.stories)/ana.lima/avatar.jpg", toPath: avatar)
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let after = try #require(try fixture.manifest("reel").stories.first { $0.id == "ben_k" }?.user.avatar)
+        #expect(after != before)
+        let changed = try #require(FileStamp(path: avatar))
+        #expect(StatCache(file: file).hash(for: avatar, stamp: changed) == (try ContentHasher.sha256(ofFileAt: avatar)))
+    }
 }
