@@ -57,18 +57,19 @@ final class FrameConverter {
     /// found the smart pick refusing such a clip) is measured at its own size on that side.
     func statistics(of frame: Frame) throws -> FrameStatistics {
         let side = FrameConverter.statisticsSide
-        var key = ScalerKey(frame: frame, width: side, height: side, format: AV_PIX_FMT_RGBA)
-        if statisticsScaler?.key != key {
+        let square = ScalerKey(frame: frame, width: side, height: side, format: AV_PIX_FMT_RGBA)
+        let fitted = ScalerKey(
+            frame: frame, width: min(side, frame.width), height: min(side, frame.height), format: AV_PIX_FMT_RGBA)
+        // Either measure made for a frame of this shape serves: the square is not tried again for
+        // every frame of a clip it failed for.
+        if statisticsScaler?.key != square && statisticsScaler?.key != fitted {
             do {
-                statisticsScaler = (key, try Scaler(for: frame, width: side, height: side))
+                statisticsScaler = (square, try Scaler(for: frame, width: side, height: side))
             } catch {
-                let (width, height) = (min(side, frame.width), min(side, frame.height))
-                key = ScalerKey(frame: frame, width: width, height: height, format: AV_PIX_FMT_RGBA)
-                if statisticsScaler?.key != key {
-                    statisticsScaler = (key, try Scaler(for: frame, width: width, height: height))
-                }
+                statisticsScaler = (fitted, try Scaler(for: frame, width: fitted.width, height: fitted.height))
             }
         }
+        let key = statisticsScaler!.key
         if samplingScaler?.key != key {
             samplingScaler = (key, try Scaler(for: frame, width: key.width, height: key.height, flags: SWS_POINT))
         }

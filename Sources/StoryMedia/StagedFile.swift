@@ -123,7 +123,6 @@ public final class StagedFile {
     /// interrupted between the two left the clip owner-only and marked for good (a review).
     public func commit(exclusively: Bool = false) throws {
         let keepsMarkUntilPlaced = !marked && descriptor >= 0
-        let finalPermissions = (permissions & ~FileCreationMask.current) | S_IRUSR
         if keepsMarkUntilPlaced {
             guard fchmod(descriptor, finalPermissions | S_IWUSR) == 0 else { throw failure("cannot set permissions") }
             guard fsync(descriptor) == 0 else { throw failure("cannot flush to disk", kind: .ioFailure) }
@@ -227,6 +226,10 @@ public final class StagedFile {
             "is \(RegularFile.describe(mode: status.st_mode)); storyreel replaces only regular files")
     }
 
+    /// The permissions a new file would get (`permissions` less the umask), always readable by its
+    /// owner.
+    private var finalPermissions: mode_t { (permissions & ~FileCreationMask.current) | S_IRUSR }
+
     /// Sets the permissions a new file would get, flushes and closes.
     private func finishWriting() throws {
         guard descriptor >= 0 else { return }
@@ -239,7 +242,7 @@ public final class StagedFile {
         // run refused its own output (a QA pass).
         // Its temporary file carried the mark (``TemporaryFile``); a copy of someone's clip keeps none.
         if marked { OutputMark.mark(descriptor: descriptor) } else { OutputMark.unmark(descriptor: descriptor) }
-        guard fchmod(descriptor, (permissions & ~FileCreationMask.current) | S_IRUSR) == 0 else {
+        guard fchmod(descriptor, finalPermissions) == 0 else {
             throw failure("cannot set permissions")
         }
         guard fsync(descriptor) == 0 else { throw failure("cannot flush to disk", kind: .ioFailure) }

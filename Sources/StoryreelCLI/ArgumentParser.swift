@@ -108,8 +108,8 @@ public struct ArgumentParser: Sendable {
         let name = String(argument.drop { $0 == "-" })
         // `--j` is `-j` with a dash too many: a one-letter name is only ever a short one.
         let spelled = name.count == 1 ? "-" + name : "--" + name
-        if name.count == 1, let spec = options.first(where: { $0.short == name.first }) {
-            return UsageError(message + "; did you mean '-\(spec.short!)'?")
+        if name.count == 1, options.contains(where: { $0.short == name.first }) {
+            return UsageError(message + "; did you mean '\(spelled)'?")
         }
         let closest = name.count == 1 ? nil : Self.closest(to: argument, among: options.map { "--" + $0.name })
         if let closest { message += "; did you mean '\(closest)'?" }
