@@ -49,6 +49,12 @@ public struct BundlePlan: Sendable {
     /// check a source still has it once they have decoded it, so that nothing decoded from a
     /// file replaced during the render is filed under the old file's key.
     public var sourceStamps: [String: FileStamp] = [:]
+    /// The input root with its symbolic links resolved: the stat cache knows a clip by its path
+    /// from there, so the same stories reached through a link or not are one set of entries.
+    public var cacheRoot = ""
+
+    /// The stat cache's key of a clip or avatar at `relative` (its path from the input root).
+    public func statCacheKey(_ relative: String) -> String { BundlePaths.join(cacheRoot, relative) }
 
     /// Resolves `input` (hashing and probing clips, or taking them from `cache`) and lists the
     /// work for `settings` (the bundle's, with this run's overrides applied). `bundle`, the
@@ -57,20 +63,25 @@ public struct BundlePlan: Sendable {
         input: StoryInput, settings: BundleSettings, options: RenderOptions, cache: StatCache?, bundle: String? = nil
     ) throws -> BundlePlan {
         let root = URL(fileURLWithPath: input.root).standardizedFileURL.path
+        // A QA pass: `render stories` and `render link-to-stories` in turn probed and hashed every
+        // clip again, each run replacing the other's entries. The entries also hold each file's
+        // inode and change time, so a key by the resolved path cannot take one file for another.
+        let cacheRoot = BundlePaths.realPath(root) ?? root
         let clipPaths = input.stories.flatMap(\.clips)
         let timeout = options.timeout
         let stamped: [Result<(record: ClipRecord, stamp: FileStamp), MediaError>] = Parallel.map(
             clipPaths.count, jobs: options.jobs
         ) { index in
             let absolute = BundlePaths.join(root, clipPaths[index])
+            let cacheKey = BundlePaths.join(cacheRoot, clipPaths[index])
             let stamp = FileStamp(path: absolute)
-            if let stamp, let cached = cache?.record(for: absolute, stamp: stamp) { return .success((cached, stamp)) }
+            if let stamp, let cached = cache?.record(for: cacheKey, stamp: stamp) { return .success((cached, stamp)) }
             do {
                 let info = try ClipProbe.inspect(path: absolute, timeout: timeout)
                 let record = try ClipRecord(
                     sha256: try ContentHasher.sha256(ofFileAt: absolute, timeout: timeout), info: info, path: absolute)
                 let read = try BundlePlan.unchanged(absolute, since: stamp)
-                cache?.store(record, for: absolute, stamp: read)
+                cache?.store(record, for: cacheKey, stamp: read)
                 return .success((record, read))
             } catch {
                 return .failure((error as? MediaError) ?? MediaError(.ioFailure, path: absolute, "\(error)"))
@@ -133,15 +144,16 @@ public struct BundlePlan: Sendable {
             var story = ResolvedStory(source: source, items: items)
             if let relative = source.avatar {
                 let absolute = BundlePaths.join(root, relative)
+                let cacheKey = BundlePaths.join(cacheRoot, relative)
                 do {
                     let stamp = FileStamp(path: absolute)
-                    let cached = stamp.flatMap { cache?.hash(for: absolute, stamp: $0) }
+                    let cached = stamp.flatMap { cache?.hash(for: cacheKey, stamp: $0) }
                     let sha256 =
                         try cached
                         ?? ContentHasher.sha256(
                             ofFileAt: absolute, timeout: options.timeout, maxSize: StillImage.maximumFileSize)
                     let read = try BundlePlan.unchanged(absolute, since: stamp)
-                    if cached == nil { cache?.storeHash(sha256, for: absolute, stamp: read) }
+                    if cached == nil { cache?.storeHash(sha256, for: cacheKey, stamp: read) }
                     sourceStamps[absolute] = read
                     story.avatar = (absolute, sha256)
                     let avatarKey = try key(["avatar", sha256, "\(RenderOptions.avatarSize)", rgbScaling])
@@ -180,7 +192,7 @@ public struct BundlePlan: Sendable {
         }
         var plan = BundlePlan(
             stories: stories, units: [], skipped: skipped, options: options, settings: settings,
-            canvasWidth: canvas.width, canvasHeight: canvas.height, sourceStamps: sourceStamps)
+            canvasWidth: canvas.width, canvasHeight: canvas.height, sourceStamps: sourceStamps, cacheRoot: cacheRoot)
         plan.units = unique(units + (try plan.transitionUnits(between: stories)))
         return plan
     }

@@ -132,8 +132,9 @@ public struct BundleRenderer: Sendable {
         // A clip whose units failed (it may have changed since it was hashed) is hashed and
         // probed again next time.
         let failed = Set(run.failures.map(\.path))
-        let kept = plan.stories.flatMap(\.items).filter { !failed.contains($0.path) }.map(\.absolutePath)
-        try? cache.save(keeping: Set(kept + plan.stories.compactMap { $0.avatar?.path }))
+        let kept = plan.stories.flatMap(\.items).filter { !failed.contains($0.path) }.map(\.path)
+        let avatars = plan.stories.filter { $0.avatar != nil }.compactMap(\.source.avatar)
+        try? cache.save(keeping: Set((kept + avatars).map(plan.statCacheKey)))
         guard options.shard == nil else {
             summary.warnings += Self.setAsideWarnings(run)
             // A shard of an input in which no clip can be read keeps the settings as they were,

@@ -123,4 +123,25 @@ import Testing
         let changed = try #require(FileStamp(path: avatar))
         #expect(StatCache(file: file).hash(for: avatar, stamp: changed) == (try ContentHasher.sha256(ofFileAt: avatar)))
     }
+
+    /// From a QA pass: the cache was keyed by the stories folder's path as typed, so renders of
+    /// `stories` and of a link to it, in turn, each probed and hashed every clip again and
+    /// replaced the other's entries. Keyed by the resolved path, the second is a no-op for it.
+    @Test func theStoriesReachedThroughALinkAreTheSameEntries() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let file = fixture.folder.path("reel/.storyreel/stat-cache.json")
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+        let link = fixture.folder.path("link-to-stories")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: fixture.stories)
+        let result = try TestEnvironment.storyreel(
+            ["render", link, "-o", fixture.folder.path("reel"), "--size", BundleFixture.canvasArgument, "--quiet"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before, "the cache was rewritten")
+        let real = try #require(BundlePaths.realPath(fixture.stories))
+        let clip = "\(real)/ben_k/1.mp4"
+        let stamp = try #require(FileStamp(path: clip))
+        #expect(StatCache(file: file).record(for: clip, stamp: stamp) != nil)
+        #expect(StatCache(file: file).record(for: "\(link)/ben_k/1.mp4", stamp: stamp) == nil)
+    }
 }
