@@ -45,9 +45,26 @@ public struct StoryInput: Sendable {
         return isFolder.boolValue ? try loadFolder(path) : try loadSpec(path)
     }
 
+    /// Why `folder` is not a stories folder but a bundle storyreel rendered (it holds
+    /// `manifest.json` and `.storyreel/`), or nil. A QA pass: `render OUT -o OUT2` rendered a
+    /// bundle's `clips/`, `posters/` … as stories, and `ingest --into OUT` filed an upload as a
+    /// story folder inside the bundle, both without a word.
+    public static func bundleReason(_ folder: String) -> String? {
+        guard
+            FileStamp(path: BundlePaths.join(folder, BundlePaths.privateFolder), followingLinks: false)?.isFolder
+                == true,
+            FileStamp(path: BundlePaths.join(folder, BundlePaths.manifest))?.isRegularFile == true
+        else { return nil }
+        return "a bundle storyreel rendered (it holds \(BundlePaths.manifest) and \(BundlePaths.privateFolder)/), "
+            + "not a stories folder"
+    }
+
     /// Reads a stories folder: one subfolder per user. Throws `.invalidMedia` when it has no
-    /// subfolder at all (not a stories folder).
+    /// subfolder at all (not a stories folder), or when it is a bundle (``bundleReason(_:)``).
     public static func loadFolder(_ path: String) throws -> StoryInput {
+        if let reason = bundleReason(path) {
+            throw MediaError(.invalidMedia, path: path, reason + "; give the stories folder it was rendered from")
+        }
         let root = InputRoot(path)
         let listing = try FolderListing(path: path)
         var stories: [StorySource] = []

@@ -221,12 +221,17 @@ public enum IngestCommand: Command {
         withExtendedLifetime(lock) {}
     }
 
-    /// `--into STORIES` must be a folder: a missing one is refused (66), so a typo does not
-    /// start a new stories folder, unless `--create` asks for it; then this returns true.
+    /// `--into STORIES` must be a folder, and not a bundle (65): a missing one is refused (66), so
+    /// a typo does not start a new stories folder, unless `--create` asks for it; then this
+    /// returns true.
     static func isStoriesFolderToCreate(_ stories: String, create: Bool) throws -> Bool {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: stories, isDirectory: &isFolder) {
             guard isFolder.boolValue else { throw MediaError(.unreadableInput, path: stories, "not a folder") }
+            if let reason = StoryInput.bundleReason(stories) {
+                throw MediaError(
+                    .invalidMedia, path: stories, reason + "; --into takes the stories folder, --render the bundle")
+            }
             return false
         }
         guard create else {
