@@ -77,7 +77,13 @@ public enum RenderCommand: Command {
     ]
 
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
-        guard arguments.positionals.count == 1 else { throw UsageError("render needs exactly one INPUT") }
+        let positionals = arguments.positionals
+        guard positionals.count == 1 else {
+            // `render stories out`, as `cp` is written, is the slip to name.
+            let slip =
+                positionals.count == 2 && arguments[output] == nil ? "; did you mean -o '\(positionals[1])'?" : ""
+            throw UsageError("render needs exactly one INPUT (got \(positionals.count)\(slip))")
+        }
         guard let output = arguments[output] else { throw UsageError("render needs -o OUT") }
         let saved = BundleSettings.saved(in: output)
         var options = try renderOptions(arguments, saved: saved)

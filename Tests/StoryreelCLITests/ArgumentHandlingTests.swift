@@ -161,6 +161,21 @@ import Testing
         #expect(result.stderr.contains("x.mp4: not a folder: \(file)"), "\(result.stderr)")
     }
 
+    /// `render stories out`, written as `cp` is, names the slip (it said only "needs exactly
+    /// one INPUT"); three inputs, or two with `-o`, get the count.
+    @Test func aSecondInputToRenderIsTakenForTheBundleInTheHint() throws {
+        let out = folder.path("out")
+        let slip = try TestEnvironment.storyreel(["render", Self.stories, out])
+        #expect(slip.status == 64, "\(slip.stderr)")
+        #expect(
+            slip.stderr.hasPrefix(
+                "storyreel: error: render needs exactly one INPUT (got 2; did you mean -o '\(out)'?); usage: "),
+            "\(slip.stderr)")
+        let three = try TestEnvironment.storyreel(["render", Self.stories, out, "x", "-o", out])
+        #expect(three.stderr.hasPrefix("storyreel: error: render needs exactly one INPUT (got 3); usage: "))
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
     @Test func ingestIntoAMissingFolderIsRefusedUnlessCreate() throws {
         let stories = folder.path("stories")
         let refused = try TestEnvironment.storyreel(["ingest", Self.clip, "--story", "ana", "--into", stories])
