@@ -52,7 +52,7 @@ FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-c
            "csp-hashes": "csp-hashes", "csp-self": "csp-self",
            "url-paths": "url-paths", "cut-clip": "cut-clip", "wide-clip": "wide-clip",
            "square-canvas": "square-canvas", "long-story": "long-story",
-           "untagged-clip": "untagged-clip", "blank-names": "blank-names"}
+           "untagged-clip": "untagged-clip", "blank-names": "blank-names", "object-codecs": "object-codecs"}
 # Right-to-left display names for the rtl bundle, each ending in punctuation, whose place shows
 # the direction: on the left of the name when it is laid out right to left.
 RTL_NAMES = {"ana.lima": "\u0644\u064a\u0644\u0649 \u062d\u0633\u0646!", "ben_k": "\u05d3\u05e0\u05d4 \u05db\u05d4\u05df!"}
@@ -258,8 +258,12 @@ def setUpModule():
     make_csp_bundle("csp-self", "default-src 'self'")
     make_variant_bundle("missing-avatar", lambda manifest: manifest["stories"][1]["user"].update(
         avatar="avatars/not-there.jpg"))
+    # Blank by StoryreelKit's rule, each a QA pass's case that JavaScript's trim() keeps (or, for
+    # a space, drops): a zero-width space with a byte-order mark, a Hangul filler, NEL.
     make_variant_bundle("blank-names", lambda manifest: [
-        story["user"].update(displayName=" ") for story in manifest["stories"]])
+        story["user"].update(displayName=blank)
+        for story, blank in zip(manifest["stories"], [" ", "\u200b\ufeff", "\u3164", "\u0085"])])
+    make_variant_bundle("object-codecs", give_codecs_objects)
     make_variant_bundle("hevc-transitions", lambda manifest: [
         transition.update(codecs="hvc1.1.6.L90.90") for transition in manifest["transitions"]])
     make_variant_bundle("square-canvas", lambda manifest: manifest["canvas"].update(width=720, height=720))
@@ -340,6 +344,15 @@ def point_paths_elsewhere(manifest):
     first["items"][0]["src"] = "https:example.invalid/x.mov"
     first["items"][1]["poster"] = "https://example.invalid/p.jpg"
     manifest["stories"][1]["items"][0]["firstFrame"] = "/etc/passwd"
+
+
+def give_codecs_objects(manifest):
+    """A served manifest whose codecs are no strings (the first story renamed, as above, so that
+    the test can tell it from the embedded copy): `canPlayType` got an object, which threw."""
+    first = manifest["stories"][0]
+    first["user"]["displayName"] = "Served"
+    first["items"][0]["codecs"] = {"toString": 1}
+    manifest["transitions"][0]["codecs"] = ["avc1.64001f"]
 
 
 def break_stills(manifest):
@@ -1329,10 +1342,14 @@ class PlayerPageTests(unittest.TestCase):
         # From a QA pass: `null`, or a story without its user, threw a TypeError and left a blank
         # page that never became ready. Another: paths that are not plain were fetched from where
         # a URL reads them (`https:example.invalid/x.mov` from that site).
-        for name in ("no-user", "null-manifest", "url-paths"):
+        # And codecs that are no strings: opening the story threw, and it stayed on its still.
+        for name in ("no-user", "null-manifest", "url-paths", "object-codecs"):
             self.load(name)
             self.assertEqual([story for story, _ in self.row()],
                              [story["id"] for story in MANIFESTS["demo"]["stories"]], name)
+            if name == "object-codecs":
+                self.open_first(1)
+                self.wait_for(PLAYING_ON_SCREEN)
             errors = [entry for entry in DRIVER.get_log("browser") if entry["level"] == "SEVERE"]
             self.assertEqual(errors, [], name)
             self.assertNotIn("Served", DRIVER.execute_script("return document.body.innerHTML"), name)

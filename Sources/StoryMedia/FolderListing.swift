@@ -9,7 +9,10 @@ import Foundation
 public struct FolderListing: Sendable {
     /// An entry whose name is not UTF-8.
     public struct UndecodableEntry: Sendable, Equatable {
-        /// The name decoded lossily (U+FFFD for each bad byte): for messages only, never a path.
+        /// The name as `ls -b` shows it: each byte that is not UTF-8 as `\xFF`, and `\` as `\\`,
+        /// so two such names are told apart and the line names the file to rename (a QA pass:
+        /// U+FFFD for each bad byte gave `a\xff.mp4` and `a\xfe.mp4` one name, that of a third,
+        /// valid file). For messages only, never a path.
         public var displayName: String
         /// True when it is a folder (or a link to one).
         public var isFolder: Bool
@@ -51,7 +54,31 @@ public struct FolderListing: Sendable {
                 let cName = bytes.map { CChar(bitPattern: $0) } + [0]
                 let isFolder = fstatat(dirfd(folder), cName, &status, 0) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
                 undecodable.append(
-                    UndecodableEntry(displayName: String(decoding: bytes, as: UTF8.self), isFolder: isFolder))
+                    UndecodableEntry(displayName: Self.escapedName(bytes), isFolder: isFolder))
+            }
+        }
+    }
+
+    /// `bytes`, a name, with each byte that is not part of a UTF-8 character written `\xFF` and
+    /// each `\` written `\\`.
+    static func escapedName(_ bytes: [UInt8]) -> String {
+        var parser = Unicode.UTF8.ForwardParser()
+        var input = bytes.makeIterator()
+        var offset = 0
+        var shown = ""
+        while true {
+            switch parser.parseScalar(from: &input) {
+            case .valid(let encoded):
+                let scalar = Unicode.UTF8.decode(encoded)
+                shown += scalar == "\\" ? "\\\\" : String(scalar)
+                offset += encoded.count
+            case .error(let length):
+                for byte in bytes[offset..<offset + length] {
+                    shown += (byte < 0x10 ? "\\x0" : "\\x") + String(byte, radix: 16, uppercase: true)
+                }
+                offset += length
+            case .emptyInput:
+                return shown
             }
         }
     }

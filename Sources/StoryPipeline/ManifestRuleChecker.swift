@@ -112,6 +112,10 @@ struct ManifestRuleChecker {
     }
 
     /// Seconds to the millisecond, without needless zeros: `18.5`, `2.467`, `10`.
+    /// A manifest's string as a problem line quotes it: escaped, and cut at 80 characters with
+    /// `…` (a QA pass: a 5 MB id made a 5 MB line).
+    private static func quoted(_ text: String) -> String { ManifestSchemaChecker.describe(.string(text)) }
+
     private static func seconds(_ value: Double) -> String {
         // Past 1e15 s a millisecond is below a Double's step (and × 1000 overflows near 1e308).
         guard value.isFinite, abs(value) < 1e15 else { return ManifestSchemaChecker.format(value) }
@@ -125,13 +129,15 @@ struct ManifestRuleChecker {
     private mutating func check(_ story: Manifest.Story, index: Int) {
         let path = "stories[\(index)]"
         if let first = storyIndex[story.id] {
-            report("\(path).id", "'\(story.id)' is also the id of stories[\(first)]")
+            report("\(path).id", "\(Self.quoted(story.id)) is also the id of stories[\(first)]")
         } else {
             storyIndex[story.id] = index
         }
         if story.user.handle != story.id {
             // Players key transitions by the id and show the handle: they are one name.
-            report("\(path).user.handle", "expected the story's id, '\(story.id)', got '\(story.user.handle)'")
+            report(
+                "\(path).user.handle",
+                "expected the story's id, \(Self.quoted(story.id)), got \(Self.quoted(story.user.handle))")
         }
         checkDuration(story.duration, of: story.items, at: "\(path).duration", "its items' durations")
         if let avatar = story.user.avatar {
@@ -144,7 +150,7 @@ struct ManifestRuleChecker {
 
     private mutating func check(_ item: Manifest.Item, at path: String) {
         if let first = itemPaths[item.id] {
-            report("\(path).id", "'\(item.id)' is also the id of \(first)")
+            report("\(path).id", "\(Self.quoted(item.id)) is also the id of \(first)")
         } else {
             itemPaths[item.id] = path
         }
@@ -179,12 +185,13 @@ struct ManifestRuleChecker {
         // cannot have; an item from before `codecs` was written is held to its hash alone.
         case .unreadable(let reason):
             if let codecs = item.codecs {
-                report("\(path).codecs", "is '\(codecs)', but \(item.src) cannot be read as a clip: \(reason)")
+                report(
+                    "\(path).codecs", "is \(Self.quoted(codecs)), but \(item.src) cannot be read as a clip: \(reason)")
             }
         case .info(let info):
             guard let video = info.video else {
                 if let codecs = item.codecs {
-                    report("\(path).codecs", "is '\(codecs)', but \(item.src) has no video stream")
+                    report("\(path).codecs", "is \(Self.quoted(codecs)), but \(item.src) has no video stream")
                 }
                 return
             }
@@ -204,7 +211,7 @@ struct ManifestRuleChecker {
     ) {
         let src = item.src
         if let codecs = item.codecs, codecs != video.codecs {
-            report("\(path).codecs", "is '\(codecs)', but \(src) has codecs \(video.codecs)")
+            report("\(path).codecs", "is \(Self.quoted(codecs)), but \(src) has codecs \(video.codecs)")
         }
         if let duration = info.duration, !(abs(item.duration - duration) <= Self.durationTolerance) {
             report(
@@ -227,8 +234,12 @@ struct ManifestRuleChecker {
                 "is \(ManifestSchemaChecker.format(item.frameRate)), but \(src) has "
                     + ManifestSchemaChecker.format(frameRate))
         }
-        if item.codec != video.codec { report("\(path).codec", "is '\(item.codec)', but \(src) is \(video.codec)") }
-        if item.hdr != video.hdr { report("\(path).hdr", "is '\(item.hdr)', but \(src) is '\(video.hdr)'") }
+        if item.codec != video.codec {
+            report("\(path).codec", "is \(Self.quoted(item.codec)), but \(src) is \(video.codec)")
+        }
+        if item.hdr != video.hdr {
+            report("\(path).hdr", "is \(Self.quoted(item.hdr)), but \(src) is \(Self.quoted(video.hdr))")
+        }
         if item.hasAudio != (info.audio != nil) {
             report("\(path).hasAudio", "is \(item.hasAudio), but \(src) has " + (item.hasAudio ? "no sound" : "sound"))
         }
@@ -268,7 +279,7 @@ struct ManifestRuleChecker {
             if let index = storyIndex[id] {
                 indices.append(index)
             } else {
-                report("\(path).\(key)", "no story '\(id)'")
+                report("\(path).\(key)", "no story \(Self.quoted(id))")
             }
         }
         let join = "\(transition.direction.rawValue) \(transition.from) \(transition.to)"
@@ -276,8 +287,8 @@ struct ManifestRuleChecker {
             // Readers would keep one of the two (the page the last, StoryreelKit the first).
             report(
                 path,
-                "a second \(transition.direction.rawValue) transition from '\(transition.from)' to "
-                    + "'\(transition.to)' (\(first) is the first)")
+                "a second \(transition.direction.rawValue) transition from \(Self.quoted(transition.from)) to "
+                    + "\(Self.quoted(transition.to)) (\(first) is the first)")
         } else {
             transitionPaths[join] = path
         }
@@ -288,7 +299,7 @@ struct ManifestRuleChecker {
             report(
                 path,
                 "a \(transition.direction.rawValue) transition joins \(expected), not stories[\(indices[0])] "
-                    + "'\(transition.from)' to stories[\(indices[1])] '\(transition.to)'")
+                    + "\(Self.quoted(transition.from)) to stories[\(indices[1])] \(Self.quoted(transition.to))")
         }
     }
 

@@ -128,8 +128,9 @@ extension ManifestSchemaChecker {
         case .int(let int): return String(int)
         case .number(let number): return format(number)
         case .string(let text):
-            let shown = text.count > 80 ? text.prefix(80) + "…" : Substring(text)
-            let escaped = shown.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+            let escaped = text.shortened()
+                .replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "'", with: "\\'")
                 .replacingOccurrences(of: "\n", with: "\\n")
             return "'\(escaped)'"
         case .array: return "an array"

@@ -1,4 +1,5 @@
 import Foundation
+import StoryreelKit
 
 /// Checks a manifest's JSON against every rule of `schema/manifest.schema.json`, as
 /// python3-jsonschema would: required keys, no other keys, types, integer versus number, ranges,
@@ -66,7 +67,13 @@ struct ManifestSchemaChecker {
         _ = string(story["id"], at: "\(path).id", Self.handleRule, Self.isHandle)
         if let user = object(story["user"], at: "\(path).user", keys: Self.userKeys) {
             _ = string(user["handle"], at: "\(path).user.handle", Self.handleRule, Self.isHandle)
-            _ = string(user["displayName"], at: "\(path).user.displayName")
+            if let name = string(user["displayName"], at: "\(path).user.displayName"),
+                case let count = name.unicodeScalars.count, count > Manifest.User.displayNameLimit
+            {
+                report(
+                    "\(path).user.displayName",
+                    "expected at most \(Manifest.User.displayNameLimit) characters, got \(count)")
+            }
             if let avatar = user["avatar"], avatar != .null { _ = relativePath(avatar, at: "\(path).user.avatar") }
         }
         boolean(story["isRead"], at: "\(path).isRead")

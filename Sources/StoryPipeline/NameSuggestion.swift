@@ -6,6 +6,9 @@ public enum NameSuggestion {
     /// `typed`'s length (or 2) away and fewer edits than it has letters past its leading dashes
     /// (`--zz` is not a slip of `--at`: a QA pass); nil when none is that close.
     public static func closest(to typed: String, among names: [String]) -> String? {
+        // No name is that long, and the edit distance's table grows with it (a QA pass: a 1 MB
+        // key in a `story.json` took seconds to be told it is unknown).
+        guard typed.utf8.count <= Self.longestTyped else { return nil }
         let folded = fold(typed)
         if let same = names.first(where: { fold($0) == folded && $0 != typed }) { return same }
         let distance = { (name: String) in editDistance(name, typed) }
@@ -15,6 +18,9 @@ public enum NameSuggestion {
         else { return nil }
         return best
     }
+
+    /// The longest typed name that gets a suggestion, in bytes.
+    static let longestTyped = 128
 
     /// Edit distance between two strings: insertions, deletions, substitutions and swaps of two
     /// neighbouring characters each count 1 (the optimal string alignment distance), so

@@ -267,10 +267,10 @@ extension PlayerPage {
           function unmutedThisSession() { try { return sessionStorage.getItem(UNMUTED) === '1'; } catch (e) { return false; } }
           function item(position = at) { return position ? nav.story(position.story).items[position.item] : null; }
           function name(position) { return `${nav.story(position.story).id}#${position.item}`; }
-          function codecsOf(clip) {
-            if (clip.codecs) return clip.codecs;
-            return { h264: 'avc1.42E01E', hevc: 'hvc1.1.6.L93.B0', vp9: 'vp09.00.10.08', av1: 'av01.0.04M.08' }[clip.codec] || clip.codec;
-          }
+          // A Map, so a codec named `constructor` or `__proto__` is no key of every object.
+          const CODECS = new Map([
+            ['h264', 'avc1.42E01E'], ['hevc', 'hvc1.1.6.L93.B0'], ['vp9', 'vp09.00.10.08'], ['av1', 'av01.0.04M.08']]);
+          function codecsOf(clip) { return clip.codecs || CODECS.get(clip.codec) || clip.codec; }
           function playable(clip) { return stage.cube.canPlayType(`video/mp4; codecs="${codecsOf(clip)}"`) !== ''; }
           // A transition with no codecs (a manifest from before them) is tried, and cut if it fails.
           function playableTransition(via) { return !via.codecs || playable(via); }
@@ -647,7 +647,10 @@ extension PlayerPage {
 
           // The name a story shows: its displayName, or its handle where that is blank, as render
           // writes it (a QA pass: a hand-made manifest's "" left the header and the labels nameless).
-          function shownName(user) { return user.displayName.trim() || user.handle; }
+          // Blank is StoryreelKit's rule: white space (U+0085 too, which trim() keeps) and
+          // invisible characters only (U+200B, U+FEFF, the Hangul fillers), a QA pass's cases.
+          const BLANK_NAME = /^[\p{White_Space}\p{Default_Ignorable_Code_Point}]*$/u;
+          function shownName(user) { return BLANK_NAME.test(user.displayName) ? user.handle : user.displayName; }
 
           // Chrome: progress bars, header, captions.
           // One bar per item while each gets at least 2 px beside its 3 px gaps; a story with more
@@ -998,15 +1001,19 @@ extension PlayerPage {
             const text = (v) => typeof v === 'string';
             const plain = (v) => isPlain(v, false);
             const optionalPlain = (v) => v === undefined || v === null || plain(v);
+            // A codecs string goes into canPlayType's type (a QA pass: an object there threw, and
+            // the item stayed on its still).
+            const optionalText = (v) => v === undefined || v === null || text(v);
             return isObject(m) && m.version === 1 && Array.isArray(m.stories) && Array.isArray(m.transitions)
               && m.stories.every((s) => isObject(s) && text(s.id) && Array.isArray(s.items)
                 && typeof s.isRead === 'boolean'
                 && isObject(s.user) && text(s.user.handle) && text(s.user.displayName) && optionalPlain(s.user.avatar)
                 && s.items.every((i) => isObject(i) && text(i.id) && isPlain(i.src, true)
                   && typeof i.duration === 'number' && Number.isFinite(i.duration) && plain(i.poster)
-                  && plain(i.thumbnail) && optionalPlain(i.firstFrame) && optionalPlain(i.lastFrame)))
+                  && plain(i.thumbnail) && optionalPlain(i.firstFrame) && optionalPlain(i.lastFrame)
+                  && optionalText(i.codecs) && optionalText(i.codec)))
               && m.transitions.every((t) => isObject(t) && text(t.from) && text(t.to)
-                && plain(t.src) && (t.direction === 'forward' || t.direction === 'backward'));
+                && plain(t.src) && (t.direction === 'forward' || t.direction === 'backward') && optionalText(t.codecs));
           }
           const isNewer = (m) => isObject(m) && Number.isInteger(m.version) && m.version > 1;
 

@@ -49,10 +49,21 @@ struct StoryFields {
     /// `unknown key "is_read" (did you mean "isRead"?); ignored`.
     func unknownKeyWarnings(in object: [String: Any]) -> [String] {
         let names = keys.map(\.name)
-        return object.keys.filter { !names.contains($0) }.sorted().map { key in
+        let unknown = object.keys.filter { !names.contains($0) }.sorted()
+        let warnings = unknown.prefix(Self.unknownKeysShown).map { key in
             let hint = NameSuggestion.closest(to: key, among: names).map { " (did you mean \"\($0)\"?)" } ?? ""
-            return "unknown key \"\(key)\"\(hint); ignored"
+            return "unknown key \"\(key.shortened())\"\(hint); ignored"
         }
+        return warnings + Self.moreUnknownKeys(unknown.count)
+    }
+
+    /// How many unknown keys of one object are named, one line each (a QA pass: a `story.json` of
+    /// a hundred thousand keys would print as many lines).
+    static let unknownKeysShown = 10
+
+    /// The line that counts the unknown keys past ``unknownKeysShown``, if any.
+    static func moreUnknownKeys(_ count: Int) -> [String] {
+        count > unknownKeysShown ? ["\(count - unknownKeysShown) more unknown keys; ignored"] : []
     }
 
     private static func matches(_ value: Any, _ kind: Kind) -> Bool {
@@ -74,7 +85,7 @@ struct StoryFields {
         if value is NSNull { return "null" }
         if isBoolean(value) { return (value as? Bool) == true ? "true" : "false" }
         if let number = value as? NSNumber { return number.stringValue }
-        if let text = value as? String { return "\"\(text.prefix(80))\"" }
+        if let text = value as? String { return "\"\(text.shortened())\"" }
         if value is [Any] { return "an array" }
         return "an object"
     }

@@ -1,5 +1,6 @@
 import Foundation
 import StoryMedia
+import StoryreelKit
 
 /// The stories to render, read from a stories folder (`STORIES/<handle>/`) or a JSON spec, in
 /// play order, with what was skipped on the way.
@@ -113,7 +114,11 @@ public struct StoryInput: Sendable {
             for entry in folderListing.undecodable where isClipFileName(entry.displayName) {
                 skipped.append(SkippedEntry(path: "\(name)/\(entry.displayName)", story: name, reason: notUTF8))
             }
-            let (clipFiles, twins) = withoutNormalizationTwins(files.filter(isClipFileName))
+            // A folder named like a clip (`old.mp4/`) is a folder inside the story, as `old/` is:
+            // it was skipped as "a folder, not a file", failing the render (65), where `old/`
+            // only got a warning (a QA pass).
+            let (clipFiles, twins) = withoutNormalizationTwins(
+                files.filter { isClipFileName($0) && !folderListing.folders.contains($0) })
             skipped += twins.map { SkippedEntry(path: "\(name)/\($0.name)", story: name, reason: $0.reason) }
             var clips: [String] = []
             for file in clipFiles.sorted(by: NaturalOrder.areInIncreasingOrder) {
@@ -123,6 +128,7 @@ public struct StoryInput: Sendable {
                     clips.append("\(name)/\(file)")
                 }
             }
+            warnings += strayNameWarnings(story: name, files: files.filter { !folderListing.folders.contains($0) })
             warnings += files.filter { !$0.hasPrefix(".") && !folderListing.folders.contains($0) }
                 .filter { otherVideoExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
                 .sorted(by: NaturalOrder.areInIncreasingOrder)
@@ -134,7 +140,7 @@ public struct StoryInput: Sendable {
                 warnings.append("\(name): no clip yet, only an ingest's temporary copy; not rendered this time")
                 continue
             }
-            var avatar = ["avatar.jpg", "avatar.png"].first { files.contains($0) }.map { "\(name)/\($0)" }
+            var avatar = avatarNames.first { files.contains($0) }.map { "\(name)/\($0)" }
             if let relative = avatar, root.resolve(relative) == .outside {
                 skipped.append(SkippedEntry(path: relative, story: name, reason: InputRoot.outsideReason))
                 avatar = nil
@@ -209,10 +215,12 @@ public struct StoryInput: Sendable {
         }
         var stories: [StorySource] = []
         var skipped: [SkippedEntry] = []
-        var warnings = object.keys.filter { $0 != "stories" }.sorted().map { key in
-            "\(path): unknown key \"\(key)\"" + (key.lowercased() == "stories" ? " (did you mean \"stories\"?)" : "")
-                + "; ignored"
+        let unknown = object.keys.filter { $0 != "stories" }.sorted()
+        var warnings = unknown.prefix(StoryFields.unknownKeysShown).map { key in
+            "\(path): unknown key \"\(key.shortened())\""
+                + (key.lowercased() == "stories" ? " (did you mean \"stories\"?)" : "") + "; ignored"
         }
+        warnings += StoryFields.moreUnknownKeys(unknown.count).map { "\(path): \($0)" }
         // The position of the story that plays under each handle.
         var positions: [String: Int] = [:]
         // The file each item leads to, as first spelled (see ``earlierSpelling(of:as:in:)``).
@@ -303,6 +311,33 @@ public struct StoryInput: Sendable {
         return nil
     }
 
+    /// The names a story's avatar goes by.
+    static let avatarNames = ["avatar.jpg", "avatar.png"]
+
+    /// Warnings for the files of story `story` that look meant to play or to be its avatar but
+    /// are not used, from a QA pass where each was passed over in silence: a clip whose name ends
+    /// in `.` or a space after its extension (`b.mp4.`, as web forms and SMB shares leave them),
+    /// an avatar named in another case or as `.jpeg` (`Avatar.JPG`), and the `avatar.png` beside
+    /// an `avatar.jpg`.
+    static func strayNameWarnings(story: String, files: [String]) -> [String] {
+        var warnings: [String] = []
+        for file in files.filter({ !$0.hasPrefix(".") }).sorted(by: NaturalOrder.areInIncreasingOrder) {
+            let trimmed = String(file.reversed().drop { $0 == "." || $0 == " " }.reversed())
+            if trimmed != file, hasClipExtension(trimmed) {
+                warnings.append(
+                    "\(story)/\(file): not played: its name goes on after the extension (a '.' or a space); rename it")
+            } else if !avatarNames.contains(file),
+                ["avatar.jpg", "avatar.jpeg", "avatar.png"].contains(file.lowercased())
+            {
+                warnings.append("\(story)/\(file): not the avatar: a story's avatar is named avatar.jpg or avatar.png")
+            }
+        }
+        if avatarNames.allSatisfy(files.contains) {
+            warnings.append("\(story)/avatar.png: not the avatar: avatar.jpg is; keep one")
+        }
+        return warnings
+    }
+
     /// A warning for each folder inside the story folder `story` (at `path`) that holds clips:
     /// only a story's own folder is read, so they do not play. From a QA pass: clips filed in
     /// dated subfolders (`ana/2024-06-01/2.mp4`) were left out with exit 0 and no word, and a
@@ -319,12 +354,26 @@ public struct StoryInput: Sendable {
     }
 
     /// The name a story shows: `given`, or its handle when none is given or `given` is blank
-    /// (empty or white space only), which a warning then says. From a QA pass: `"displayName": ""`
-    /// gave a story with no name under its avatar, in silence.
+    /// (``Manifest/User/isBlank(_:)``: nothing but white space and invisible characters), which a
+    /// warning then says. From a QA pass: `"displayName": ""` gave a story with no name under its
+    /// avatar, in silence. A name over ``Manifest/User/displayNameLimit`` characters is cut there,
+    /// at a character's end, with a warning (a QA pass: a 15 MB name made a 90 MB player page).
     static func shownName(_ given: String?, handle: String) -> (name: String, warning: String?) {
         guard let given else { return (handle, nil) }
-        guard given.unicodeScalars.allSatisfy(\.properties.isWhitespace) else { return (given, nil) }
-        return (handle, "\"displayName\" is blank; the handle \"\(handle)\" is shown")
+        let blank = "\"displayName\" is blank; the handle \"\(handle)\" is shown"
+        guard !Manifest.User.isBlank(given) else { return (handle, blank) }
+        let limit = Manifest.User.displayNameLimit
+        let length = given.unicodeScalars.count
+        guard length > limit else { return (given, nil) }
+        var cut = ""
+        var scalars = 0
+        for character in given {
+            scalars += character.unicodeScalars.count
+            guard scalars <= limit else { break }
+            cut.append(character)
+        }
+        guard !Manifest.User.isBlank(cut) else { return (handle, blank) }
+        return (cut, "\"displayName\" is \(length) characters long, over \(limit); it is cut to \"\(cut.shortened())\"")
     }
 
     /// The reason a name that is not UTF-8 is left out.

@@ -56,6 +56,12 @@ public struct JSONParseFailure: Sendable, Equatable, CustomStringConvertible {
             // pass: the fault was put at the end of the file, lines after it).
             offset = lone.offset
             words = "a lone UTF-16 surrogate \(lone.escape) (half of a character; a string may not hold one)"
+        } else if words.contains("UTF-8"), let bad = Self.firstByteNotUTF8(in: body) {
+            // A file saved as Latin-1 (`café` with a 0xE9): the parser counted characters, not
+            // bytes, and named a sequence of four bytes where one was at fault (a QA pass).
+            offset = bad.offset
+            let hex = String(bad.byte, radix: 16, uppercase: true)
+            words = "a byte that is not UTF-8 (0x\(hex)); save the file as UTF-8"
         } else if words.hasPrefix("Unexpected end of file") {
             // Text cut short (a manifest half written, a spec saved mid-edit): the fault is
             // where the text ends, which the parser does not say (a QA pass).
@@ -120,6 +126,21 @@ public struct JSONParseFailure: Sendable, Equatable, CustomStringConvertible {
             index += 1
         }
         return nil
+    }
+
+    /// The byte offset in `body` and the value of its first byte that is not part of a UTF-8
+    /// character, or nil when `body` is all UTF-8.
+    private static func firstByteNotUTF8(in body: Data.SubSequence) -> (offset: Int, byte: UInt8)? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var input = body.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &input) {
+            case .valid(let encoded): offset += encoded.count
+            case .error: return (offset, body[body.startIndex + offset])
+            case .emptyInput: return nil
+            }
+        }
     }
 
     /// The byte offset in `body` and the text (`\ud83d`) of its first escape, inside a string, of

@@ -37,6 +37,10 @@ import Testing
             set(&$0, ["stories", 1, "items", 0, "frameRate"], 0)
             set(&$0, ["skipped", 0, "story"], NSNull())
         },
+        Case(name: "a display name of 100 characters, counted as JSON Schema counts them", expectedPath: nil) {
+            // 20 family emoji of 5 scalars each: 100 scalars, 20 graphemes, 260 UTF-16 units.
+            set(&$0, ["stories", 0, "user", "displayName"], String(repeating: "👩‍👩‍👧", count: 20))
+        },
         Case(name: "no stories at all, lasting 0 s", expectedPath: nil) {
             set(&$0, ["stories"], [Any]())
             set(&$0, ["transitions"], [Any]())
@@ -106,6 +110,9 @@ import Testing
 
     static let broken: [Case] = [
         Case(name: "a missing top-level key", expectedPath: "generator") { remove(&$0, ["generator"]) },
+        Case(name: "a display name of 101 characters", expectedPath: "stories[1].user.displayName") {
+            set(&$0, ["stories", 1, "user", "displayName"], String(repeating: "é", count: 101))
+        },
         Case(name: "a missing item key", expectedPath: "stories[1].items[0].poster") {
             remove(&$0, ["stories", 1, "items", 0, "poster"])
         },
@@ -333,6 +340,23 @@ import Testing
                 "storyreel: error: \(path): stories[1].items[0].duration: expected a number, got '2.5'",
                 "storyreel: error: \(path): stories[2].items: must have at least 1 item(s), got 0",
             ])
+    }
+
+    /// A value the manifest controls is quoted cut at 80 characters with `…`, in every line (a QA
+    /// pass: the pattern's line was cut, the handle's next to it held the whole 5 MB id).
+    @Test func aLongValueIsCutInEveryLine() throws {
+        let fixture = try ManifestFixture()
+        var manifest = fixture.goodManifest()
+        let id = String(repeating: "Z", count: 100_000)
+        Self.set(&manifest, ["stories", 1, "id"], id)
+        Self.set(&manifest, ["transitions", 0, "to"], id)
+        let result = try fixture.validate([try fixture.save(manifest)])
+        #expect(result.status == 65)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count >= 3, "\(result.stderr.prefix(2000))")
+        #expect(lines.allSatisfy { $0.count < 400 }, "\(lines.map(\.count))")
+        let cut = "'" + String(repeating: "Z", count: 80) + "…'"
+        #expect(lines.contains { $0.contains("stories[1].user.handle: expected the story's id, \(cut), got ") })
     }
 
     @Test func aFolderMeansItsManifestAndGarbageIsOneProblem() throws {

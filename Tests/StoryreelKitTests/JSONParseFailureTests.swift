@@ -61,6 +61,19 @@ import Testing
         #expect(failure("[\"\\ud83d\\ude00\"]") == nil, "a pair is one character")
     }
 
+    /// From a QA pass: a `story.json` saved as Latin-1 was "invalid UTF-8 sequence 4 bytes
+    /// starting from character 17" (a character count, and four bytes where one was at fault).
+    @Test func aByteThatIsNotUTF8IsNamedAndPlaced() {
+        let latin1 = Data(#"{"displayName": "caf"#.utf8) + [0xE9] + Data(#""}"#.utf8)
+        #expect(
+            JSONParseFailure(parsing: latin1)?.description
+                == "a byte that is not UTF-8 (0xE9); save the file as UTF-8 at line 1, column 21")
+        let later = Data("{\n \"é\": \"x".utf8) + [0xFF, 0x41] + Data(#""}"#.utf8)
+        #expect(
+            JSONParseFailure(parsing: later)?.description
+                == "a byte that is not UTF-8 (0xFF); save the file as UTF-8 at line 2, column 9")
+    }
+
     @Test func aNumberThatUnderflowsIsPlaced() throws {
         let text = "{\n  \"a\": \"1e-400\",\n  \"b\": [0, 0.0, -0e5, 1e-400]\n}"
         #expect(
