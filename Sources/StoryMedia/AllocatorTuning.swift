@@ -19,6 +19,11 @@ public enum AllocatorTuning {
     /// How much free memory at the top of the heap is kept rather than given back to the kernel.
     public static let trimThreshold: Int32 = 1 << 30
 
+    /// Gives the free memory of the heap back to the kernel (`malloc_trim`): for a loop whose
+    /// big buffers change size every round (`cube --frames-dir`'s PNGs), which the kept heap
+    /// otherwise holds on to, a round's worth at a time.
+    public static func releaseFreeMemory() { malloc_trim(0) }
+
     /// Applies the settings. Call it first in `main`, before other threads start, so every
     /// thread shares the one arena. Returns false when glibc refuses one of them.
     @discardableResult

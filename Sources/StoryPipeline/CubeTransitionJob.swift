@@ -297,6 +297,11 @@ public struct CubeTransitionJob: Sendable {
                         try frame.append(try MediaError.naming(path) { try frameEncoder.encode(image) })
                         try frame.finish()
                         stagedFrames.append(frame)
+                        // The one arena keeps what is freed (``AllocatorTuning``), and each PNG's
+                        // buffers differ in size, so they seldom fit where the last frame's were:
+                        // a scale QA pass saw 6.3 GB at 1000 frames of 1080x1920 (465 MB at 60).
+                        // Given back each frame: 115 MB at 60 and at 300, in the same time.
+                        AllocatorTuning.releaseFreeMemory()
                     }
                     if let filmstrip, let filmstripPath = outputs.filmstripPath {
                         try MediaError.naming(filmstripPath) { try filmstrip.offer(frame: index, rgba: rgba) }
