@@ -23,6 +23,18 @@ public enum NaturalOrder {
         return a < b
     }
 
+    /// The index in `sorted` (names in this order) past every name that does not sort after
+    /// `name`: where `name` goes in, and where the names that play after it start. A binary
+    /// search, so that `ingest` of many clips in one call does not compare each with all.
+    public static func insertionIndex(of name: String, in sorted: [String]) -> Int {
+        var (low, high) = (0, sorted.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if areInIncreasingOrder(name, sorted[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
     private enum Chunk: Equatable {
         case number(Substring)
         case text(Substring)

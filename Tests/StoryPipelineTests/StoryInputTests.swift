@@ -16,6 +16,17 @@ import Testing
         #expect(!NaturalOrder.areInIncreasingOrder("x010", "x9"))
     }
 
+    /// The binary search `ingest` places names with agrees with sorting: the names past the
+    /// index are exactly those that sort after the name.
+    @Test func insertionIndexAgreesWithTheOrder() {
+        let sorted = ["1.mp4", "2.mp4", "IMG_2.MOV", "img_10.mov", "img_10.mov.", "zz.mp4"].sorted(
+            by: NaturalOrder.areInIncreasingOrder)
+        for name in ["0.mp4", "1.mp4", "10.mp4", "IMG_3.mov", "img_10.mov", "zzz", "0001-a.mp4", ""] {
+            let index = NaturalOrder.insertionIndex(of: name, in: sorted)
+            #expect(Array(sorted[index...]) == sorted.filter { NaturalOrder.areInIncreasingOrder(name, $0) }, "\(name)")
+        }
+    }
+
     @Test func handlesAreValidated() {
         #expect(StoryHandle.problem(with: "ana.lima") == nil)
         #expect(StoryHandle.problem(with: "ben_k-2") == nil)
