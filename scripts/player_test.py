@@ -52,7 +52,8 @@ FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-c
            "csp-hashes": "csp-hashes", "csp-self": "csp-self",
            "url-paths": "url-paths", "cut-clip": "cut-clip", "wide-clip": "wide-clip",
            "square-canvas": "square-canvas", "long-story": "long-story",
-           "untagged-clip": "untagged-clip", "blank-names": "blank-names", "object-codecs": "object-codecs"}
+           "untagged-clip": "untagged-clip", "blank-names": "blank-names", "object-codecs": "object-codecs",
+           "long-row": "long-row"}
 # Right-to-left display names for the rtl bundle, each ending in punctuation, whose place shows
 # the direction: on the left of the name when it is laid out right to left.
 RTL_NAMES = {"ana.lima": "\u0644\u064a\u0644\u0649 \u062d\u0633\u0646!", "ben_k": "\u05d3\u05e0\u05d4 \u05db\u05d4\u05df!"}
@@ -268,6 +269,7 @@ def setUpModule():
         transition.update(codecs="hvc1.1.6.L90.90") for transition in manifest["transitions"]])
     make_variant_bundle("square-canvas", lambda manifest: manifest["canvas"].update(width=720, height=720))
     make_variant_bundle("long-story", make_long_story)
+    make_long_row()
     for name in ("neighbours-next", "neighbours-previous", "never-arrives"):
         make_variant_bundle(name, lambda manifest: None)
     handler = functools.partial(QuietHandler, directory=OUT)
@@ -408,6 +410,25 @@ def make_long_story(manifest):
         f"-{index // len(items) + 1}" if index >= len(items) else "")) for index in range(200)]
     story["duration"] = sum(item["duration"] for item in story["items"])
     manifest["duration"] = sum(s["duration"] for s in manifest["stories"])
+
+
+LONG_ROW = 300
+
+
+def make_long_row():
+    """The demo's stories and 300 more after them, copies of its first, each with an avatar of
+    its own name (a link to one picture), so the test can count which the page fetched."""
+    def change(manifest):
+        first = manifest["stories"][0]
+        manifest["stories"] += [dict(first, id=f"row{index}", user=dict(
+            first["user"], handle=f"row{index}", avatar=f"rowpics/{index}.jpg")) for index in range(LONG_ROW)]
+        manifest["duration"] = sum(story["duration"] for story in manifest["stories"])
+    make_variant_bundle("long-row", change)
+    folder = os.path.join(OUT, FOLDERS["long-row"], "rowpics")
+    os.makedirs(folder)
+    picture = os.path.join(OUT, "demo", MANIFESTS["demo"]["stories"][0]["user"]["avatar"])
+    for index in range(LONG_ROW):
+        os.symlink(picture, os.path.join(folder, f"{index}.jpg"))
 
 
 def make_broken_clip_bundle(name, item, keep):
@@ -1769,6 +1790,23 @@ class PlayerPageTests(unittest.TestCase):
         self.assertEqual(DRIVER.execute_script(
             "return [...document.querySelectorAll('.layer.shown')].map(l => l.getAttribute('src'))"),
             [stories[-1]["items"][0]["firstFrame"]])
+
+    def test_the_row_fetches_the_pictures_it_shows_first(self):
+        # From a scale QA pass: a row of 2000 stories fetched every picture at once, and the
+        # tapped story's clip queued behind them (12 s to its first frame at 50 ms a request).
+        self.load("long-row")
+        fetched = ("return performance.getEntriesByType('resource')"
+                   ".filter(e => e.name.includes('/rowpics/')).length")
+        time.sleep(1)
+        shown = DRIVER.execute_script(fetched)
+        self.assertLess(shown, LONG_ROW / 3, "the pictures far along the row wait")
+        self.open_first(1)
+        self.wait_for(PLAYING_ON_SCREEN)
+        DRIVER.execute_script("window.storyreelPlayer.close()")
+        # Scrolled to its end, the row fetches the pictures it comes to.
+        DRIVER.execute_script("document.getElementById('row').scrollLeft = 1e9")
+        self.wait_for(f"return document.querySelector('[data-story=row{LONG_ROW - 1}] img').complete", 10)
+        self.assertGreater(DRIVER.execute_script(fetched), shown)
 
     def test_a_blank_display_name_shows_the_handle(self):
         # From a QA pass: a manifest's blank displayName left the header and the labels nameless.
