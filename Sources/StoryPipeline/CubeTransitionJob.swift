@@ -300,8 +300,11 @@ public struct CubeTransitionJob: Sendable {
                         // The one arena keeps what is freed (``AllocatorTuning``), and each PNG's
                         // buffers differ in size, so they seldom fit where the last frame's were:
                         // a scale QA pass saw 6.3 GB at 1000 frames of 1080x1920 (465 MB at 60).
-                        // Given back each frame: 115 MB at 60 and at 300, in the same time.
-                        AllocatorTuning.releaseFreeMemory()
+                        // Given back every few frames: at every frame, the pages faulted in
+                        // again cost 15% of the time at 1080x1920 (a review).
+                        if index % Self.framesBetweenTrims == Self.framesBetweenTrims - 1 {
+                            AllocatorTuning.releaseFreeMemory()
+                        }
                     }
                     if let filmstrip, let filmstripPath = outputs.filmstripPath {
                         try MediaError.naming(filmstripPath) { try filmstrip.offer(frame: index, rgba: rgba) }
@@ -390,6 +393,9 @@ public struct CubeTransitionJob: Sendable {
         let to = incoming.wait()
         return try CubeYUVRenderer(from: try from.get(), to: try to.get(), spec: spec, threads: parameters.threads)
     }
+
+    /// How many PNG frames are written between two returns of freed memory to the kernel.
+    static let framesBetweenTrims = 8
 
     /// `frame_0000.png`, `frame_0001.png` … in `folder`.
     public static func framePath(in folder: String, index: Int) -> String {

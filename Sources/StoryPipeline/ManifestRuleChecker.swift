@@ -111,11 +111,15 @@ struct ManifestRuleChecker {
         }
     }
 
-    /// Seconds to the millisecond, without needless zeros: `18.5`, `2.467`, `10`.
     /// A manifest's string as a problem line quotes it: escaped, and cut at 80 characters with
     /// `…` (a QA pass: a 5 MB id made a 5 MB line).
     private static func quoted(_ text: String) -> String { ManifestSchemaChecker.describe(.string(text)) }
 
+    /// A manifest's path as a problem line shows it: cut at 160 characters with `…` (a review:
+    /// a 100 KB `src` that cannot be read was printed whole).
+    private static func shown(_ path: String) -> String { path.shortened(to: 160) }
+
+    /// Seconds to the millisecond, without needless zeros: `18.5`, `2.467`, `10`.
     private static func seconds(_ value: Double) -> String {
         // Past 1e15 s a millisecond is below a Double's step (and × 1000 overflows near 1e308).
         guard value.isFinite, abs(value) < 1e15 else { return ManifestSchemaChecker.format(value) }
@@ -173,10 +177,10 @@ struct ManifestRuleChecker {
         switch hashed {
         case .success(let actual):
             if actual != item.sha256 {
-                report("\(path).src", "\(item.src) does not match its sha256 (it hashes to \(actual))")
+                report("\(path).src", "\(Self.shown(item.src)) does not match its sha256 (it hashes to \(actual))")
             }
         case .failure(let error):
-            report("\(path).src", "\(item.src) cannot be read: \(error.reason)")
+            report("\(path).src", "\(Self.shown(item.src)) cannot be read: \(error.reason)")
         }
         let probed = probedClips[clip.identity] ?? ProbedClip(path: clip.path, timeout: timeout)
         probedClips[clip.identity] = probed
@@ -186,12 +190,14 @@ struct ManifestRuleChecker {
         case .unreadable(let reason):
             if let codecs = item.codecs {
                 report(
-                    "\(path).codecs", "is \(Self.quoted(codecs)), but \(item.src) cannot be read as a clip: \(reason)")
+                    "\(path).codecs",
+                    "is \(Self.quoted(codecs)), but \(Self.shown(item.src)) cannot be read as a clip: \(reason)")
             }
         case .info(let info):
             guard let video = info.video else {
                 if let codecs = item.codecs {
-                    report("\(path).codecs", "is \(Self.quoted(codecs)), but \(item.src) has no video stream")
+                    report(
+                        "\(path).codecs", "is \(Self.quoted(codecs)), but \(Self.shown(item.src)) has no video stream")
                 }
                 return
             }
@@ -211,37 +217,40 @@ struct ManifestRuleChecker {
     ) {
         let src = item.src
         if let codecs = item.codecs, codecs != video.codecs {
-            report("\(path).codecs", "is \(Self.quoted(codecs)), but \(src) has codecs \(video.codecs)")
+            report("\(path).codecs", "is \(Self.quoted(codecs)), but \(Self.shown(src)) has codecs \(video.codecs)")
         }
         if let duration = info.duration, !(abs(item.duration - duration) <= Self.durationTolerance) {
             report(
                 "\(path).duration",
-                "is \(ManifestSchemaChecker.format(item.duration)), but \(src) lasts \(Self.seconds(duration)) s")
+                "is \(ManifestSchemaChecker.format(item.duration)), but \(Self.shown(src)) lasts \(Self.seconds(duration)) s"
+            )
         }
         if (item.width, item.height) != (video.displayWidth, video.displayHeight) {
             report(
                 "\(path).width",
-                "is \(item.width) (height \(item.height)), but \(src) is shown at "
+                "is \(item.width) (height \(item.height)), but \(Self.shown(src)) is shown at "
                     + "\(video.displayWidth)x\(video.displayHeight)")
         }
         if item.rotation != video.rotation {
-            report("\(path).rotation", "is \(item.rotation), but \(src) turns \(video.rotation)°")
+            report("\(path).rotation", "is \(item.rotation), but \(Self.shown(src)) turns \(video.rotation)°")
         }
         let frameRate = video.frameRate ?? 0
         if !(abs(item.frameRate - frameRate) <= 0.001) {
             report(
                 "\(path).frameRate",
-                "is \(ManifestSchemaChecker.format(item.frameRate)), but \(src) has "
+                "is \(ManifestSchemaChecker.format(item.frameRate)), but \(Self.shown(src)) has "
                     + ManifestSchemaChecker.format(frameRate))
         }
         if item.codec != video.codec {
-            report("\(path).codec", "is \(Self.quoted(item.codec)), but \(src) is \(video.codec)")
+            report("\(path).codec", "is \(Self.quoted(item.codec)), but \(Self.shown(src)) is \(video.codec)")
         }
         if item.hdr != video.hdr {
-            report("\(path).hdr", "is \(Self.quoted(item.hdr)), but \(src) is \(Self.quoted(video.hdr))")
+            report("\(path).hdr", "is \(Self.quoted(item.hdr)), but \(Self.shown(src)) is \(Self.quoted(video.hdr))")
         }
         if item.hasAudio != (info.audio != nil) {
-            report("\(path).hasAudio", "is \(item.hasAudio), but \(src) has " + (item.hasAudio ? "no sound" : "sound"))
+            report(
+                "\(path).hasAudio",
+                "is \(item.hasAudio), but \(Self.shown(src)) has " + (item.hasAudio ? "no sound" : "sound"))
         }
     }
 
@@ -314,7 +323,7 @@ struct ManifestRuleChecker {
             ).inserted
         else { return }
         if let problem = OutputIntegrity.imageProblem(at: file.path, size: size, tolerance: tolerance) {
-            report(path, "\(relative) \(problem)")
+            report(path, "\(Self.shown(relative)) \(problem)")
         }
     }
 
@@ -325,7 +334,7 @@ struct ManifestRuleChecker {
         switch outcome {
         case .file(let file, let identity): return (file, identity)
         case .problem(let reason):
-            report(path, "\(relative) \(reason)")
+            report(path, "\(Self.shown(relative)) \(reason)")
             return nil
         }
     }

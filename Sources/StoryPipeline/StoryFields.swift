@@ -49,9 +49,16 @@ struct StoryFields {
     /// `unknown key "is_read" (did you mean "isRead"?); ignored`.
     func unknownKeyWarnings(in object: [String: Any]) -> [String] {
         let names = keys.map(\.name)
-        let unknown = object.keys.filter { !names.contains($0) }.sorted()
-        let warnings = unknown.prefix(Self.unknownKeysShown).map { key in
-            let hint = NameSuggestion.closest(to: key, among: names).map { " (did you mean \"\($0)\"?)" } ?? ""
+        // In order; past ten, those with a likely meaning first, so that a slip is named among
+        // many unknown keys (a review).
+        let hints = object.keys.filter { !names.contains($0) }.sorted().map { key in
+            (key: key, closest: NameSuggestion.closest(to: key, among: names))
+        }
+        let unknown =
+            hints.count <= Self.unknownKeysShown
+            ? hints : hints.filter { $0.closest != nil } + hints.filter { $0.closest == nil }
+        let warnings = unknown.prefix(Self.unknownKeysShown).map { key, closest in
+            let hint = closest.map { " (did you mean \"\($0)\"?)" } ?? ""
             return "unknown key \"\(key.shortened())\"\(hint); ignored"
         }
         return warnings + Self.moreUnknownKeys(unknown.count)
@@ -63,7 +70,8 @@ struct StoryFields {
 
     /// The line that counts the unknown keys past ``unknownKeysShown``, if any.
     static func moreUnknownKeys(_ count: Int) -> [String] {
-        count > unknownKeysShown ? ["\(count - unknownKeysShown) more unknown keys; ignored"] : []
+        let more = count - unknownKeysShown
+        return more > 0 ? ["\(more) more unknown \(more == 1 ? "key" : "keys"); ignored"] : []
     }
 
     private static func matches(_ value: Any, _ kind: Kind) -> Bool {

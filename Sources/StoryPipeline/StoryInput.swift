@@ -47,17 +47,21 @@ public struct StoryInput: Sendable {
     }
 
     /// Why `folder` is not a stories folder but a bundle storyreel rendered (it holds
-    /// `manifest.json` and `.storyreel/`), or nil. A QA pass: `render OUT -o OUT2` rendered a
+    /// `.storyreel/` with `manifest.json` beside it, or its ledger or settings in it), or nil. A QA pass: `render OUT -o OUT2` rendered a
     /// bundle's `clips/`, `posters/` … as stories, and `ingest --into OUT` filed an upload as a
     /// story folder inside the bundle, both without a word.
     public static func bundleReason(_ folder: String) -> String? {
-        guard
-            FileStamp(path: BundlePaths.join(folder, BundlePaths.privateFolder), followingLinks: false)?.isFolder
-                == true,
-            FileStamp(path: BundlePaths.join(folder, BundlePaths.manifest))?.isRegularFile == true
+        let privateFolder = BundlePaths.join(folder, BundlePaths.privateFolder)
+        guard FileStamp(path: privateFolder, followingLinks: false)?.isFolder == true else { return nil }
+        // A shard's output, or a first render interrupted, has no manifest yet (a review): its
+        // ledger or settings say it is a bundle.
+        let marks = ((try? FolderListing(path: privateFolder))?.names ?? []).filter { name in
+            name == "settings.json" || name == "stat-cache.json"
+                || (name.hasPrefix("ledger") && name.hasSuffix(".json"))
+        }
+        guard FileStamp(path: BundlePaths.join(folder, BundlePaths.manifest))?.isRegularFile == true || !marks.isEmpty
         else { return nil }
-        return "a bundle storyreel rendered (it holds \(BundlePaths.manifest) and \(BundlePaths.privateFolder)/), "
-            + "not a stories folder"
+        return "a bundle storyreel rendered (it holds \(BundlePaths.privateFolder)/), not a stories folder"
     }
 
     /// Reads a stories folder: one subfolder per user. Throws `.invalidMedia` when it has no
@@ -111,7 +115,7 @@ public struct StoryInput: Sendable {
                 continue
             }
             let files = folderListing.names
-            for entry in folderListing.undecodable where isClipFileName(entry.displayName) {
+            for entry in folderListing.undecodable where isClipFileName(entry.displayName) && !entry.isFolder {
                 skipped.append(SkippedEntry(path: "\(name)/\(entry.displayName)", story: name, reason: notUTF8))
             }
             // A folder named like a clip (`old.mp4/`) is a folder inside the story, as `old/` is:
@@ -327,7 +331,7 @@ public struct StoryInput: Sendable {
                 warnings.append(
                     "\(story)/\(file): not played: its name goes on after the extension (a '.' or a space); rename it")
             } else if !avatarNames.contains(file),
-                ["avatar.jpg", "avatar.jpeg", "avatar.png"].contains(file.lowercased())
+                ["avatar.jpg", "avatar.jpeg", "avatar.png"].contains(trimmed.lowercased())
             {
                 warnings.append("\(story)/\(file): not the avatar: a story's avatar is named avatar.jpg or avatar.png")
             }
@@ -372,7 +376,15 @@ public struct StoryInput: Sendable {
             guard scalars <= limit else { break }
             cut.append(character)
         }
-        guard !Manifest.User.isBlank(cut) else { return (handle, blank) }
+        guard !Manifest.User.isBlank(cut) else {
+            // Its first 100 scalars show nothing (blank ones, or one character of many marks):
+            // not blank, but too long to cut (a review: it was called blank).
+            return (
+                handle,
+                "\"displayName\" is \(length) characters long, over \(limit), and its first \(limit) show "
+                    + "nothing; the handle \"\(handle)\" is shown"
+            )
+        }
         return (cut, "\"displayName\" is \(length) characters long, over \(limit); it is cut to \"\(cut.shortened())\"")
     }
 

@@ -113,16 +113,20 @@ public enum IngestCommand: Command {
                 }
                 // Two reasons a clip already there plays after the new one: its name does not
                 // start with a number, or its number is past the 9999 the sequence follows.
-                let numbered = playsBefore.filter { $0.first.map { ("0"..."9").contains($0) } ?? false }
-                let unnumbered = playsBefore.filter { !numbered.contains($0) }
+                // In one pass, and ten names a line: a story of 9000 camera-named clips
+                // (`20240601_100000.mp4`) listed them all for every upload, comparing each with
+                // each (a review: 8 s for 20 uploads).
+                let startsWithDigit = { (name: String) in name.first.map { ("0"..."9").contains($0) } ?? false }
+                let numbered = playsBefore.filter(startsWithDigit)
+                let unnumbered = playsBefore.filter { !startsWithDigit($0) }
                 if !unnumbered.isEmpty {
                     console.warning(
-                        "\(handle)/\(name) plays before \(unnumbered.joined(separator: ", ")): names that do not "
+                        "\(handle)/\(name) plays before \(Self.someNames(unnumbered)): names that do not "
                             + "start with a number sort after numbered ones; number them to set the order")
                 }
                 if !numbered.isEmpty {
                     console.warning(
-                        "\(handle)/\(name) plays before \(numbered.joined(separator: ", ")): ingest numbers a clip "
+                        "\(handle)/\(name) plays before \(Self.someNames(numbered)): ingest numbers a clip "
                             + "after the highest number up to 9999, and these are numbered higher; renumber them to "
                             + "set the order")
                 }
@@ -219,6 +223,12 @@ public enum IngestCommand: Command {
             created.removeAll()
         }
         withExtendedLifetime(lock) {}
+    }
+
+    /// `names` joined with commas, the first ten of them and then how many more.
+    static func someNames(_ names: [String]) -> String {
+        let shown = names.prefix(10).joined(separator: ", ")
+        return names.count > 10 ? "\(shown) and \(names.count - 10) more" : shown
     }
 
     /// `--into STORIES` must be a folder, and not a bundle (65): a missing one is refused (66), so

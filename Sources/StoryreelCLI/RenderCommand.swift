@@ -81,7 +81,8 @@ public enum RenderCommand: Command {
         guard positionals.count == 1 else {
             // `render stories out`, as `cp` is written, is the slip to name.
             let slip =
-                positionals.count == 2 && arguments[output] == nil ? "; did you mean -o '\(positionals[1])'?" : ""
+                positionals.count == 2 && arguments[output] == nil
+                ? "; did you mean -o '\(positionals[1].replacingOccurrences(of: "'", with: #"'\''"#))'?" : ""
             throw UsageError("render needs exactly one INPUT (got \(positionals.count)\(slip))")
         }
         guard let output = arguments[output] else { throw UsageError("render needs -o OUT") }

@@ -61,7 +61,7 @@ public struct JSONParseFailure: Sendable, Equatable, CustomStringConvertible {
             // bytes, and named a sequence of four bytes where one was at fault (a QA pass).
             offset = bad.offset
             let hex = String(bad.byte, radix: 16, uppercase: true)
-            words = "a byte that is not UTF-8 (0x\(hex)); save the file as UTF-8"
+            words = "byte 0x\(hex), which is not UTF-8 (save the file as UTF-8),"
         } else if words.hasPrefix("Unexpected end of file") {
             // Text cut short (a manifest half written, a spec saved mid-edit): the fault is
             // where the text ends, which the parser does not say (a QA pass).

@@ -148,6 +148,15 @@ import Testing
         let family = "👩‍👩‍👧"
         let emoji = StoryInput.shownName(String(repeating: "a", count: 98) + family, handle: "zoe")
         #expect(emoji.name == String(repeating: "a", count: 98))
+        // Too long, and nothing to show in its first 100 scalars: not called blank (a review).
+        for unshown in ["a" + String(repeating: "\u{301}", count: 150), String(repeating: " ", count: 100) + "Zoë"] {
+            let shown = StoryInput.shownName(unshown, handle: "zoe")
+            #expect(shown.name == "zoe")
+            #expect(
+                shown.warning
+                    == "\"displayName\" is \(unshown.unicodeScalars.count) characters long, over 100, and its "
+                    + "first 100 show nothing; the handle \"zoe\" is shown")
+        }
     }
 
     /// From a QA pass, names passed over in silence are said, and a folder named like a clip is a
@@ -156,7 +165,9 @@ import Testing
         let folder = try TemporaryFolder()
         let stories = folder.path("stories")
         let files = [
-            "a/1.mp4", "a/b.mp4.", "a/c.MOV ", "a/Avatar.JPG", "b/1.mp4", "b/avatar.jpg", "b/avatar.png", "c/1.mp4",
+            "a/1.mp4", "a/b.mp4.", "a/c.MOV ", "a/Avatar.JPG", "a/avatar.jpg.", "b/1.mp4", "b/avatar.jpg",
+            "b/avatar.png",
+            "c/1.mp4",
         ]
         for file in files {
             let path = "\(stories)/\(file)"
@@ -172,6 +183,7 @@ import Testing
         #expect(
             input.warnings == [
                 "a/Avatar.JPG: not the avatar: a story's avatar is named avatar.jpg or avatar.png",
+                "a/avatar.jpg.: not the avatar: a story's avatar is named avatar.jpg or avatar.png",
                 "a/b.mp4.: not played: its name goes on after the extension (a '.' or a space); rename it",
                 "a/c.MOV : not played: its name goes on after the extension (a '.' or a space); rename it",
                 "b/avatar.png: not the avatar: avatar.jpg is; keep one",
@@ -188,6 +200,13 @@ import Testing
         #expect(warnings.count == 11)
         #expect(warnings.first == "unknown key \"" + String(repeating: "K", count: 80) + "…\"; ignored")
         #expect(warnings.last == "3 more unknown keys; ignored")
+
+        // A slip is named first among many, and one more is one key (a review).
+        var many: [String: Any] = ["isreed": true]
+        for index in 0..<10 { many["extra\(index)"] = 1 }
+        let named = StoryFields.storyJSON.unknownKeyWarnings(in: many)
+        #expect(named.first == "unknown key \"isreed\" (did you mean \"isRead\"?); ignored")
+        #expect(named.last == "1 more unknown key; ignored")
     }
 
     /// Two clips whose names differ only in Unicode normalization (`café` composed, NFC, and
@@ -251,6 +270,9 @@ import Testing
             close(descriptor)
         }
         try #require(mkdir((Array("\(stories)/x".utf8) + [0xFE]).map { CChar(bitPattern: $0) } + [0], 0o755) == 0)
+        // A folder named like a clip, not UTF-8: a folder inside the story, not skipped (a review).
+        let folderLikeAClip = Array("\(stories)/u/old".utf8) + [0xE9] + Array(".mp4".utf8)
+        try #require(mkdir(folderLikeAClip.map { CChar(bitPattern: $0) } + [0], 0o755) == 0)
         let input = try StoryInput.load(stories)
         #expect(input.stories.map(\.clips) == [["u/\u{FFFD}.mp4"]])
         let reasons = input.skipped.map { "\($0.path): \($0.reason)" }.sorted()

@@ -174,6 +174,8 @@ import Testing
         let three = try TestEnvironment.storyreel(["render", Self.stories, out, "x", "-o", out])
         #expect(three.stderr.hasPrefix("storyreel: error: render needs exactly one INPUT (got 3); usage: "))
         #expect(!FileManager.default.fileExists(atPath: out))
+        let quote = try TestEnvironment.storyreel(["render", Self.stories, "it's out"])
+        #expect(quote.stderr.contains(#"did you mean -o 'it'\''s out'?"#), "\(quote.stderr)")
     }
 
     @Test func ingestIntoAMissingFolderIsRefusedUnlessCreate() throws {

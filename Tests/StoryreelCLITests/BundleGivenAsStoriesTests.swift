@@ -7,7 +7,7 @@ import Testing
 /// bundle of transitions between them), and `ingest --into OUT` filed the upload as a story
 /// folder inside the bundle, exit 0. Each now says what the folder is, and writes nothing.
 @Suite struct BundleGivenAsStoriesTests {
-    static let reason = "a bundle storyreel rendered (it holds manifest.json and .storyreel/), not a stories folder"
+    static let reason = "a bundle storyreel rendered (it holds .storyreel/), not a stories folder"
 
     /// Every path under `folder`, relative, sorted.
     static func tree(_ folder: String) throws -> [String] {
@@ -29,6 +29,22 @@ import Testing
         #expect(plan.status == 65, "\(plan.stderr)")
         #expect(plan.stdout.isEmpty)
         #expect(try Self.tree(bundle) == before)
+    }
+
+    /// A shard's output has no manifest (nor has a first render interrupted): its ledger says it
+    /// is a bundle (a review: it was still rendered as stories, and ingested into).
+    @Test func aShardsOutputWithoutAManifestIsABundleToo() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "part", ["--shard", "1/2"]).0.status == 0)
+        let bundle = fixture.folder.path("part")
+        #expect(!FileManager.default.fileExists(atPath: "\(bundle)/manifest.json"))
+        let render = try TestEnvironment.storyreel(["render", bundle, "-o", fixture.folder.path("reel2")])
+        #expect(render.status == 65, "\(render.stderr)")
+        #expect(render.stderr.contains(Self.reason), "\(render.stderr)")
+        let clip = TestEnvironment.sample("portrait-h264.mp4")
+        let ingest = try TestEnvironment.storyreel(["ingest", clip, "--story", "zed", "--into", bundle])
+        #expect(ingest.status == 65, "\(ingest.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(bundle)/zed"))
     }
 
     @Test func ingestRefusesABundleAsItsStoriesFolder() throws {

@@ -58,6 +58,20 @@ import Testing
             past.stderr
                 == "storyreel: warning: ben_k/0012-sixty-fps.mp4 plays before 99999.mp4: ingest numbers a clip after "
                 + "the highest number up to 9999, and these are numbered higher; renumber them to set the order\n")
+
+        // Ten names a line, then how many more (a review: a story of 9000 camera-named clips
+        // listed them all for every upload).
+        for index in 0..<12 {
+            try FileManager.default.linkItem(atPath: clip, toPath: "\(fixture.stories)/ben_k/2024060\(index)_1.mp4")
+        }
+        let many = try TestEnvironment.storyreel([
+            "ingest", TestEnvironment.sample("black-intro.mp4"), "--story", "ben_k", "--into", fixture.stories,
+        ])
+        #expect(many.status == 0, "\(many.stderr)")
+        #expect(
+            many.stderr.contains(
+                "99999.mp4, 20240600_1.mp4, 20240601_1.mp4, 20240602_1.mp4, 20240603_1.mp4, 20240604_1.mp4, 20240605_1.mp4, 20240606_1.mp4, 20240607_1.mp4, 20240608_1.mp4 and 3 more: ingest"
+            ), "\(many.stderr)")
     }
 
     /// Past 9999 the sequence runs on through the numbers that continue it: after `9999.mp4`

@@ -350,6 +350,7 @@ import Testing
         let id = String(repeating: "Z", count: 100_000)
         Self.set(&manifest, ["stories", 1, "id"], id)
         Self.set(&manifest, ["transitions", 0, "to"], id)
+        Self.set(&manifest, ["stories", 0, "items", 0, "poster"], "posters/" + String(repeating: "Q", count: 100_000))
         let result = try fixture.validate([try fixture.save(manifest)])
         #expect(result.status == 65)
         let lines = result.stderr.split(separator: "\n")

@@ -67,11 +67,11 @@ import Testing
         let latin1 = Data(#"{"displayName": "caf"#.utf8) + [0xE9] + Data(#""}"#.utf8)
         #expect(
             JSONParseFailure(parsing: latin1)?.description
-                == "a byte that is not UTF-8 (0xE9); save the file as UTF-8 at line 1, column 21")
+                == "byte 0xE9, which is not UTF-8 (save the file as UTF-8), at line 1, column 21")
         let later = Data("{\n \"é\": \"x".utf8) + [0xFF, 0x41] + Data(#""}"#.utf8)
         #expect(
             JSONParseFailure(parsing: later)?.description
-                == "a byte that is not UTF-8 (0xFF); save the file as UTF-8 at line 2, column 9")
+                == "byte 0xFF, which is not UTF-8 (save the file as UTF-8), at line 2, column 9")
     }
 
     @Test func aNumberThatUnderflowsIsPlaced() throws {
