@@ -6,6 +6,16 @@ import Testing
 
 /// The stories folder conventions: natural order, handles, story.json, read stories last.
 @Suite struct StoryInputTests {
+    /// Makes each of `files` (paths relative to `stories`, folders made as needed), holding "x".
+    static func createFiles(_ files: [String], in stories: String) throws {
+        for file in files {
+            let path = "\(stories)/\(file)"
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
+        }
+    }
+
     @Test func naturalOrderIsNumericAwareAndCaseInsensitive() {
         let names = ["img_10.mov", "IMG_2.MOV", "IMG_1.mov", "b.mp4", "A.mp4", "10.mp4", "2.mp4", "1.mp4"]
         #expect(
@@ -67,12 +77,7 @@ import Testing
             "ana/1.mp4", "ana/2024-06-01/2.mp4", "ana/2024-06-01/3.MOV", "ana/2024-06-01/notes.txt",
             "ana/raw/notes.txt", "ana/.drafts/4.mp4", "zoe/only/1.m4v",
         ]
-        for file in files {
-            let path = "\(stories)/\(file)"
-            try FileManager.default.createDirectory(
-                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
-        }
+        try Self.createFiles(files, in: stories)
         // A link to a folder of clips is not a folder inside the story: not listed, not named.
         try FileManager.default.createSymbolicLink(
             atPath: "\(stories)/ana/linked", withDestinationPath: "\(stories)/ana/2024-06-01")
@@ -98,12 +103,7 @@ import Testing
             "ana/1.mp4", "ana/4.WEBM", "ana/2.mkv", "ana/notes.txt", "ana/app.ts", "ana/.5.webm", "zoe/1.mp4",
             "zoe/story.json",
         ]
-        for file in files {
-            let path = "\(stories)/\(file)"
-            try FileManager.default.createDirectory(
-                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
-        }
+        try Self.createFiles(files, in: stories)
         try Data(#"{"displayName": " \t"}"#.utf8).write(to: URL(fileURLWithPath: "\(stories)/zoe/story.json"))
         try FileManager.default.createDirectory(atPath: "\(stories)/ana/old.mkv", withIntermediateDirectories: true)
         let input = try StoryInput.load(stories)
@@ -169,12 +169,7 @@ import Testing
             "b/avatar.png",
             "c/1.mp4",
         ]
-        for file in files {
-            let path = "\(stories)/\(file)"
-            try FileManager.default.createDirectory(
-                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
-        }
+        try Self.createFiles(files, in: stories)
         try FileManager.default.createDirectory(atPath: "\(stories)/c/old.mp4", withIntermediateDirectories: true)
         let input = try StoryInput.load(stories)
         #expect(input.stories.map(\.clips) == [["a/1.mp4"], ["b/1.mp4"], ["c/1.mp4"]])
