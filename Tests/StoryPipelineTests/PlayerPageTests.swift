@@ -27,6 +27,17 @@ import Testing
         #expect(String(decoding: page, as: UTF8.self).components(separatedBy: "</script>").count == 3)
     }
 
+    /// The copy is the manifest without the white space between tokens (a scale QA pass: a
+    /// 2000-story manifest embedded pretty-printed was a third of the page), its strings whole.
+    @Test func theCopyHasNoWhiteSpaceBetweenTokens() throws {
+        let manifest = Data(
+            "{\n  \"a\": [1, 2.50, -3e2],\n  \"b\": \"x \\\" y\\\\\",\n\t\"c\": {\"d\": \" \\n \"}\r\n}\n".utf8)
+        let json = try embedded(PlayerPage(manifest: manifest).bytes)
+        #expect(json == #"{"a":[1,2.50,-3e2],"b":"x \" y\\","c":{"d":" \n "}}"#)
+        let original = try JSONSerialization.jsonObject(with: manifest) as? NSDictionary
+        #expect(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? NSDictionary == original)
+    }
+
     @Test func theSameManifestGivesTheSameBytesAndAnotherOneOthers() {
         let one = Data("{\"version\": 1}\n".utf8)
         let other = Data("{\"version\": 2}\n".utf8)
