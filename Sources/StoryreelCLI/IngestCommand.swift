@@ -96,6 +96,11 @@ public enum IngestCommand: Command {
             createdStories = created
             InterruptCleanup.removeFileOnInterrupt(lockFile)
         }
+        if !storiesToCreate, let twin = Self.caseTwin(of: handle, in: stories) {
+            console.warning(
+                "\(handle): a new story, though \(twin) is there, a name that differs only in case: two stories "
+                    + "here, one folder on macOS and Windows; is --story \(twin) meant?")
+        }
         var exitCode = ExitCode.success
         // With --json, stdout holds only the object printed at the end.
         let json = arguments[Self.json]
@@ -223,6 +228,14 @@ public enum IngestCommand: Command {
             created.removeAll()
         }
         withExtendedLifetime(lock) {}
+    }
+
+    /// The story folder of `stories` whose name is `handle`'s in another case, when there is no
+    /// folder of `handle`'s own: `--story Ana` for `ana` started a second story in silence (a QA
+    /// pass).
+    static func caseTwin(of handle: String, in stories: String) -> String? {
+        guard let listing = try? FolderListing(path: stories), !listing.names.contains(handle) else { return nil }
+        return listing.folders.sorted().first { $0 != handle && $0.lowercased() == handle.lowercased() }
     }
 
     /// `names` joined with commas, the first ten of them and then how many more.

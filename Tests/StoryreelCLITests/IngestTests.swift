@@ -77,6 +77,26 @@ import Testing
     /// Past 9999 the sequence runs on through the numbers that continue it: after `9999.mp4`
     /// every clip was numbered `10000-…` (a re-check), and played before the earlier ones. A
     /// number across a gap (a date) is still not followed.
+    /// From a QA pass: `--story Ana.Lima` for the story `ana.lima` started a second story in
+    /// silence (one folder on macOS and Windows). It still does, with a warning that names it.
+    @Test func aNewStoryNamedAsAnotherInAnotherCaseIsWarnedAbout() throws {
+        let fixture = try BundleFixture()
+        let clip = TestEnvironment.sample("portrait-h264.mp4")
+        let first = try TestEnvironment.storyreel(["ingest", clip, "--story", "Ana.Lima", "--into", fixture.stories])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(
+            first.stderr
+                == "storyreel: warning: Ana.Lima: a new story, though ana.lima is there, a name that differs only in "
+                + "case: two stories here, one folder on macOS and Windows; is --story ana.lima meant?\n")
+        #expect(FileManager.default.fileExists(atPath: "\(fixture.stories)/Ana.Lima/0001-portrait-h264.mp4"))
+        // Once it is there, it is a story of its own: no warning.
+        let again = try TestEnvironment.storyreel([
+            "ingest", TestEnvironment.sample("sixty-fps.mp4"), "--story", "Ana.Lima", "--into", fixture.stories,
+        ])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.isEmpty, "\(again.stderr)")
+    }
+
     @Test func theSequenceRunsOnPast9999ButNotAcrossAGap() throws {
         let fixture = try BundleFixture()
         let story = "\(fixture.stories)/ben_k"
