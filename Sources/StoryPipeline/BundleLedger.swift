@@ -96,6 +96,9 @@ public final class BundleLedger: Sendable {
     /// see ``willMake(_:)``.
     private let inFlight = Mutex<[String: String?]>([:])
 
+    /// True for the name of a ledger file in `.storyreel/`: the full render's or a shard's.
+    static func isLedgerFileName(_ name: String) -> Bool { name.hasPrefix("ledger") && name.hasSuffix(".json") }
+
     /// Reads every ledger file of `bundle`; this writer (a full render, or `shard`) saves to its
     /// own file.
     public init(bundle: String, shard: RenderOptions.Shard?) {
@@ -103,7 +106,7 @@ public final class BundleLedger: Sendable {
         fileName = shard.map { "ledger-\($0.name).json" } ?? Self.fullRenderFileName
         let folder = BundlePaths.join(bundle, BundlePaths.privateFolder)
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-            .filter { $0.hasPrefix("ledger") && $0.hasSuffix(".json") }.sorted()
+            .filter(Self.isLedgerFileName).sorted()
         var merged: [String: Entry] = [:]
         var unreadable: [String] = []
         for name in names {

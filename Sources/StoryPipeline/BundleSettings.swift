@@ -164,9 +164,12 @@ public struct BundleSettings: Equatable, Sendable {
 
     // MARK: - Saved in the bundle
 
+    /// The settings' file name in `.storyreel/`.
+    static let fileName = "settings.json"
+
     /// Where a bundle keeps its settings.
     public static func file(in bundle: String) -> String {
-        BundlePaths.join(bundle, "\(BundlePaths.privateFolder)/settings.json")
+        BundlePaths.join(bundle, "\(BundlePaths.privateFolder)/\(fileName)")
     }
 
     /// The settings saved in `bundle`, or nil when there are none (or they cannot be read: see

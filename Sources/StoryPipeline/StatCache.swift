@@ -25,6 +25,15 @@ public final class StatCache: Sendable {
         /// The SHA-256 of a file kept by its hash alone; nil for a clip, whose record has it.
         var sha256: String?
 
+        /// An entry for a file of `stamp`.
+        init(
+            _ stamp: (size: UInt64, modified: Int64, inode: UInt64, statusChanged: Int64), record: ClipRecord?,
+            probe: String?, sha256: String?
+        ) {
+            (size, modified, inode, statusChanged) = (stamp.size, stamp.modified, stamp.inode, stamp.statusChanged)
+            (self.record, self.probe, self.sha256) = (record, probe, sha256)
+        }
+
         /// True when a file of `stamp` is, by `stat`, the one this entry was made from.
         func matches(_ stamp: (size: UInt64, modified: Int64, inode: UInt64, statusChanged: Int64)) -> Bool {
             size == stamp.size && modified == stamp.modified && inode == stamp.inode
@@ -75,23 +84,18 @@ public final class StatCache: Sendable {
 
     /// Remembers `sha256` for `path` as `stamp` says it was when hashed (checked unchanged after).
     public func storeHash(_ sha256: String, for path: String, stamp given: FileStamp) {
-        let stamp = StatCache.stamp(given)
-        let entry = Entry(
-            size: stamp.size, modified: stamp.modified, inode: stamp.inode, statusChanged: stamp.statusChanged,
-            record: nil, probe: nil, sha256: sha256)
-        state.withLock { state in
-            state.entries[path] = entry
-            state.changed = true
-        }
+        keep(Entry(StatCache.stamp(given), record: nil, probe: nil, sha256: sha256), for: path)
     }
 
     /// Remembers `record` for `path` as the file is now (or as `stamp` says, when given: the
     /// stamp it had before it was read, checked unchanged after).
     public func store(_ record: ClipRecord, for path: String, stamp given: FileStamp? = nil) {
         guard let stamp = given.map(StatCache.stamp) ?? StatCache.stamp(path) else { return }
-        let entry = Entry(
-            size: stamp.size, modified: stamp.modified, inode: stamp.inode, statusChanged: stamp.statusChanged,
-            record: record, probe: StatCache.probeVersion)
+        keep(Entry(stamp, record: record, probe: StatCache.probeVersion, sha256: nil), for: path)
+    }
+
+    /// Puts `entry` in for `path`, to be saved.
+    private func keep(_ entry: Entry, for path: String) {
         state.withLock { state in
             state.entries[path] = entry
             state.changed = true

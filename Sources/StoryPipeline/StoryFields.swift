@@ -57,11 +57,18 @@ struct StoryFields {
         let unknown =
             hints.count <= Self.unknownKeysShown
             ? hints : hints.filter { $0.closest != nil } + hints.filter { $0.closest == nil }
-        let warnings = unknown.prefix(Self.unknownKeysShown).map { key, closest in
+        return Self.unknownKeyLines(unknown)
+    }
+
+    /// One line per unknown key, in the order given, each with its likely meaning if any, for
+    /// the first ``unknownKeysShown``; then how many more: `unknown key "is_read" (did you mean
+    /// "isRead"?); ignored`. A key is cut at 80 characters.
+    static func unknownKeyLines(_ unknown: [(key: String, closest: String?)]) -> [String] {
+        let lines = unknown.prefix(unknownKeysShown).map { key, closest in
             let hint = closest.map { " (did you mean \"\($0)\"?)" } ?? ""
             return "unknown key \"\(key.shortened())\"\(hint); ignored"
         }
-        return warnings + Self.moreUnknownKeys(unknown.count)
+        return lines + moreUnknownKeys(unknown.count)
     }
 
     /// How many unknown keys of one object are named, one line each (a QA pass: a `story.json` of
@@ -69,7 +76,7 @@ struct StoryFields {
     static let unknownKeysShown = 10
 
     /// The line that counts the unknown keys past ``unknownKeysShown``, if any.
-    static func moreUnknownKeys(_ count: Int) -> [String] {
+    private static func moreUnknownKeys(_ count: Int) -> [String] {
         let more = count - unknownKeysShown
         return more > 0 ? ["\(more) more unknown \(more == 1 ? "key" : "keys"); ignored"] : []
     }

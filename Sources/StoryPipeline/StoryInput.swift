@@ -47,17 +47,16 @@ public struct StoryInput: Sendable {
     }
 
     /// Why `folder` is not a stories folder but a bundle storyreel rendered (it holds
-    /// `.storyreel/` with `manifest.json` beside it, or its ledger or settings in it), or nil. A QA pass: `render OUT -o OUT2` rendered a
-    /// bundle's `clips/`, `posters/` … as stories, and `ingest --into OUT` filed an upload as a
-    /// story folder inside the bundle, both without a word.
+    /// `.storyreel/` with `manifest.json` beside it, or its ledger or settings in it), or nil. A
+    /// QA pass: `render OUT -o OUT2` rendered a bundle's `clips/`, `posters/` … as stories, and
+    /// `ingest --into OUT` filed an upload as a story folder inside the bundle, both without a word.
     public static func bundleReason(_ folder: String) -> String? {
         let privateFolder = BundlePaths.join(folder, BundlePaths.privateFolder)
         guard FileStamp(path: privateFolder, followingLinks: false)?.isFolder == true else { return nil }
         // A shard's output, or a first render interrupted, has no manifest yet (a review): its
         // ledger or settings say it is a bundle.
         let marks = ((try? FolderListing(path: privateFolder))?.names ?? []).filter { name in
-            name == "settings.json" || name == "stat-cache.json"
-                || (name.hasPrefix("ledger") && name.hasSuffix(".json"))
+            name == BundleSettings.fileName || name == StatCache.fileName || BundleLedger.isLedgerFileName(name)
         }
         guard FileStamp(path: BundlePaths.join(folder, BundlePaths.manifest))?.isRegularFile == true || !marks.isEmpty
         else { return nil }
@@ -219,12 +218,10 @@ public struct StoryInput: Sendable {
         }
         var stories: [StorySource] = []
         var skipped: [SkippedEntry] = []
-        let unknown = object.keys.filter { $0 != "stories" }.sorted()
-        var warnings = unknown.prefix(StoryFields.unknownKeysShown).map { key in
-            "\(path): unknown key \"\(key.shortened())\""
-                + (key.lowercased() == "stories" ? " (did you mean \"stories\"?)" : "") + "; ignored"
+        let unknown = object.keys.filter { $0 != "stories" }.sorted().map { key in
+            (key: key, closest: key.lowercased() == "stories" ? "stories" : nil)
         }
-        warnings += StoryFields.moreUnknownKeys(unknown.count).map { "\(path): \($0)" }
+        var warnings = StoryFields.unknownKeyLines(unknown).map { "\(path): \($0)" }
         // The position of the story that plays under each handle.
         var positions: [String: Int] = [:]
         // The file each item leads to, as first spelled (see ``earlierSpelling(of:as:in:)``).
@@ -331,7 +328,7 @@ public struct StoryInput: Sendable {
                 warnings.append(
                     "\(story)/\(file): not played: its name goes on after the extension (a '.' or a space); rename it")
             } else if !avatarNames.contains(file),
-                ["avatar.jpg", "avatar.jpeg", "avatar.png"].contains(trimmed.lowercased())
+                (avatarNames + ["avatar.jpeg"]).contains(trimmed.lowercased())
             {
                 warnings.append("\(story)/\(file): not the avatar: a story's avatar is named avatar.jpg or avatar.png")
             }
