@@ -34,8 +34,9 @@ let package = Package(
         .target(name: "StoryreelCLI", dependencies: ["StoryPipeline", "StoryMedia", "CubeRender"]),
         // The thin executable.
         .executableTarget(name: "storyreel", dependencies: ["StoryreelCLI"]),
-        // Render-only micro benchmark used by `make bench`.
-        .executableTarget(name: "storyreel-bench", dependencies: ["CubeRender"]),
+        // Render-only micro benchmark used by `make bench`, which also dumps the frames `cube -o`
+        // encodes for the bench's CPU floor.
+        .executableTarget(name: "storyreel-bench", dependencies: ["CubeRender", "StoryPipeline"]),
         // Helpers shared by the test targets: run the built binary, ffprobe, temp folders, PSNR.
         .target(name: "StoryreelTestSupport", dependencies: ["StoryreelKit"], path: "Tests/StoryreelTestSupport"),
         .testTarget(name: "StoryMediaTests", dependencies: ["StoryMedia", "StoryreelTestSupport"]),

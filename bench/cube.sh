@@ -68,22 +68,24 @@ record_target "cube: the ffmpeg peer draws storyreel's frame (frame 7)" "PSNR $p
     "$(python3 -c "import sys; print(int(float(sys.argv[1]) >= 25))" "$psnr")"
 
 # The floor of storyreel's CPU: libx264 alone (ffmpeg CLI, raw frames in, nothing out) on the
-# frames storyreel renders (its PNG frames, the RGBA render, converted to yuv420p as
-# VideoClipWriter converts RGBA: BT.709, limited range, the same swscale flags; the clip itself is
-# drawn straight in yuv420p with the same geometry, its chroma at half size, which x264 encodes
-# at the same cost within noise) at storyreel's settings, less the same run
-# without an encoder (ffmpeg's start-up and reading); plus decoding the faces, each less the same
-# run copying the packets instead (start-up, demuxing): FROM from its last keyframe to its last
-# frame, skipping the frames nothing refers to (the last one is a P-frame, so it is decoded), and
-# TO's first frame on one thread. storyreel's own CPU and wall time are measured in the same
+# very frames `cube -o` encodes (storyreel-bench --clip-frames draws them as the job does, from
+# the faces it decodes, and writes them raw; the bench checks they are those frames: libx264 at
+# storyreel's settings makes the same pictures from them) at storyreel's settings, less the same
+# run without an encoder (ffmpeg's start-up and reading); plus decoding the faces, each less the
+# same run copying the packets instead (start-up, demuxing): FROM from its last keyframe to its
+# last frame, skipping the frames nothing refers to (the last one is a P-frame, so it is decoded),
+# and TO's first frame on one thread. storyreel's own CPU and wall time are measured in the same
 # interleaved rounds as the floor's commands and the same-work peer (bench/interleave.py: each
 # round runs every command once), and each target is the median of the rounds' ratios, so a
 # machine that speeds up or slows down during the bench moves both sides alike.
-rm -rf "$WORK/cube-frames"
-"$BIN" cube "${ARGS[@]}" --frames-dir "$WORK/cube-frames" --size "$SIZE" --shade 0 --quiet
-ffmpeg -v error -y -i "$WORK/cube-frames/frame_%04d.png" \
-    -vf "scale=out_color_matrix=bt709:out_range=tv:flags=bicubic+accurate_rnd+full_chroma_inp,format=yuv420p" \
-    -f rawvideo "$WORK/cube-T.yuv"
+"$BENCH_BIN" --clip-frames "${ARGS[@]}" "$WORK/cube-T.yuv" --width "${SIZE%x*}" --height "${SIZE#*x}"
+# shellcheck disable=SC2086  # the settings are words
+ffmpeg -v error -y -f rawvideo -pix_fmt yuv420p -s "$SIZE" -r 30 -i "$WORK/cube-T.yuv" $STORYREEL_X264 \
+    "$WORK/cube-T-floor.mp4"
+same=$(ffmpeg -i "$WORK/cube-T.mp4" -i "$WORK/cube-T-floor.mp4" -lavfi psnr -f null - 2>&1 |
+    sed -n 's/.*PSNR.* average:\([0-9.inf]*\).*/\1/p')
+echo "  the floor's frames encoded at storyreel's settings against cube -o's clip: PSNR $same dB" \
+    "($([ "$same" = inf ] && echo "the same pictures" || echo "NOT the frames cube -o encodes"))"
 ffmpeg -v error -y -i "$WORK/cube-T2.mp4" -f rawvideo -pix_fmt yuv420p "$WORK/cube-T2.yuv"
 ENCODE="ffmpeg -v error -f rawvideo -pix_fmt yuv420p -s $SIZE -r 30 -i"
 PIPELINE_X264="-c:v libx264 -preset veryfast"

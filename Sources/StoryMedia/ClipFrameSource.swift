@@ -163,19 +163,32 @@ public final class ClipFrameSource {
     /// The first frame a viewer sees.
     public func firstFrame(size: FrameSize) throws -> RGBAImageBuffer {
         try MediaError.naming(path) {
-            let (frame, _) = try decodeFrame(atOrAfter: origin)
-            return try deliver(frame, size: size, clamped: false)
+            try deliver(try decodeFrame(atOrAfter: origin).frame, size: size, clamped: false)
         }
+    }
+
+    /// The first frame a viewer sees as the clip writer's encoder takes it (see
+    /// ``lastFramePlanes(size:)``).
+    public func firstFramePlanes(size: FrameSize) throws -> PlanarPicture {
+        try MediaError.naming(path) { try deliverPlanes(try decodeFrame(atOrAfter: origin).frame, size: size) }
     }
 
     /// The last frame a viewer sees, found without decoding the whole clip: decoding starts at
     /// the last keyframe of the index and steps back a keyframe at a time while that yields
     /// nothing. For a truncated clip, the last frame that can be decoded.
     public func lastFrame(size: FrameSize) throws -> RGBAImageBuffer {
-        try MediaError.naming(path) { try decodeLastFrame(size: size) }
+        try MediaError.naming(path) { try deliver(try decodeLastFrame(), size: size, clamped: false) }
     }
 
-    private func decodeLastFrame(size: FrameSize) throws -> RGBAImageBuffer {
+    /// The last frame a viewer sees (as ``lastFrame(size:)`` finds it) as the clip writer's
+    /// encoder takes it: the decoded planes themselves when they already are that picture
+    /// (yuv420p, BT.709, limited range, SDR, upright, not scaled), else the RGBA picture
+    /// converted as ``VideoClipWriter/append(rgba:)`` converts one.
+    public func lastFramePlanes(size: FrameSize) throws -> PlanarPicture {
+        try MediaError.naming(path) { try deliverPlanes(try decodeLastFrame(), size: size) }
+    }
+
+    private func decodeLastFrame() throws -> Frame {
         let reader = try sequential()
         let frame = try Frame()
         let latest = try Frame()
@@ -187,7 +200,7 @@ public final class ClipFrameSource {
                 latest.take(from: frame)
                 found = true
             }
-            if found { return try deliver(latest, size: size, clamped: false) }
+            if found { return latest }
         }
         throw MediaError(.invalidMedia, path: path, "no decodable video frame")
     }
@@ -469,8 +482,18 @@ public final class ClipFrameSource {
     }
 
     private func deliver(_ frame: Frame, size: FrameSize, clamped: Bool) throws -> RGBAImageBuffer {
+        noteDelivery(of: frame, clamped: clamped)
+        return try converter.picture(from: frame, size: size)
+    }
+
+    private func deliverPlanes(_ frame: Frame, size: FrameSize) throws -> PlanarPicture {
+        noteDelivery(of: frame, clamped: false)
+        if let planes = try converter.planes(from: frame, size: size) { return planes }
+        return try VideoClipWriter.yuv420Planes(of: try converter.picture(from: frame, size: size))
+    }
+
+    private func noteDelivery(of frame: Frame, clamped: Bool) {
         lastRequestWasClamped = clamped
         lastFrameTime = frame.presentationTimestamp.map { (Double($0) - Double(origin)) * stream.timeBase }
-        return try converter.picture(from: frame, size: size)
     }
 }

@@ -51,6 +51,31 @@ final class FrameConverter {
         return transform.apply(to: plan.keep(of: image))
     }
 
+    /// `frame` as the encoder's planes of `size` (``PlanarPicture``) with nothing converted, when
+    /// it already is that picture: 8-bit yuv420p tagged BT.709 at limited range, SDR, upright,
+    /// and of a `size` that keeps its pixels as they are (a fill that only crops, at even
+    /// offsets). Nil for any other frame, which ``picture(from:size:)`` converts.
+    func planes(from frame: Frame, size: FrameSize) throws -> PlanarPicture? {
+        let color = frame.pointer.pointee
+        guard frame.pixelFormat == AV_PIX_FMT_YUV420P, color.colorspace == AVCOL_SPC_BT709,
+            color.color_range != AVCOL_RANGE_JPEG, HDRToneMapper(for: frame) == nil, transform.isIdentity,
+            size.isValid
+        else { return nil }
+        try PixelBudget.check(width: frame.width, height: frame.height, path: nil, what: "the decoded picture")
+        let display = displaySize(of: frame)
+        let plan = try frame.scalingPlan(
+            for: size, pixelAspect: sampleAspectRatio, transform: transform, displayWidth: display.width,
+            displayHeight: display.height, path: nil)
+        // Not scaled: the part kept is the crop's pixels as they are (the crop keeps a margin
+        // for the scaler's filter, cut after it), sited on whole chroma samples.
+        guard plan.width == plan.source.width, plan.height == plan.source.height,
+            [plan.keepLeft, plan.keepTop, plan.keepWidth, plan.keepHeight].allSatisfy({ $0 % 2 == 0 })
+        else { return nil }
+        return PlanarPicture(
+            copying: plan.source, left: plan.keepLeft, top: plan.keepTop, width: plan.keepWidth,
+            height: plan.keepHeight)
+    }
+
     /// Luma and colour statistics of `frame`, measured on a 64 × 64 area-averaged copy and on
     /// 64 × 64 single pixels of the full picture (orientation does not matter to them).
     /// A picture libswscale cannot stretch to 64 on its short side (4096x4, 2x4096: a QA pass

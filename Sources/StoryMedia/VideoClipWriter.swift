@@ -153,12 +153,9 @@ public final class VideoClipWriter {
     }
 
     /// `rgba` (packed RGBA with even sides) converted to yuv420p exactly as ``append(rgba:)``
-    /// converts a picture, as tightly packed planes: what a renderer drawing with
-    /// ``append(drawing:)`` starts from. It uses its own scaler, so two pictures can be
-    /// converted at once on two threads.
-    public static func yuv420Planes(of rgba: RGBAImageBuffer) throws -> (
-        luma: [UInt8], blueChroma: [UInt8], redChroma: [UInt8]
-    ) {
+    /// converts a picture. It uses its own scaler, so two pictures can be converted at once on
+    /// two threads.
+    public static func yuv420Planes(of rgba: RGBAImageBuffer) throws -> PlanarPicture {
         let (width, height) = (rgba.width, rgba.height)
         let scaler = try makeScaler(width: width, height: height)
         let (source, picture) = (try Frame(), try Frame())
@@ -167,19 +164,7 @@ public final class VideoClipWriter {
             defer { source.unref() }
             try scaler.scale(source, into: picture)
         }
-        let sizes = [(width, height), (width / 2, height / 2), (width / 2, height / 2)]
-        let planes = (0..<3).map { index in
-            let (base, stride) = picture.plane(index)
-            let (planeWidth, planeHeight) = sizes[index]
-            return [UInt8](unsafeUninitializedCapacity: planeWidth * planeHeight) { buffer, count in
-                for row in 0..<planeHeight {
-                    UnsafeMutableRawPointer(buffer.baseAddress! + row * planeWidth).copyMemory(
-                        from: base + row * stride, byteCount: planeWidth)
-                }
-                count = planeWidth * planeHeight
-            }
-        }
-        return (planes[0], planes[1], planes[2])
+        return PlanarPicture(copying: picture, width: width, height: height)
     }
 
     /// The scaler that converts the writer's RGBA pictures: to yuv420p, BT.709, limited range.

@@ -11,9 +11,10 @@ import StoryMedia
 /// its own face. Both faces are decoded in parallel, scaled to fill the canvas and centre-cropped,
 /// and their decoders are freed before encoding starts. Frames are then rendered one at a time
 /// and streamed to every output: the clip's straight into the encoder's yuv420p pictures by a
-/// ``CubeYUVRenderer`` (from the faces converted as the encoder converts RGBA), so no frame is
-/// converted; the PNG frames' and the filmstrip's as RGBA by a ``CubeRenderer`` into one reused
-/// buffer. Outputs are atomic, and a failure leaves none of them behind.
+/// ``CubeYUVRenderer``, so no frame is converted, from faces in those planes (a clip's decoded
+/// frame as it is when it already is one: yuv420p, BT.709, limited range, SDR, upright, at the
+/// canvas size or cropped to it; anything else converted as the encoder converts RGBA); the PNG
+/// frames' and the filmstrip's as RGBA by a ``CubeRenderer`` into one reused buffer. Outputs are atomic, and a failure leaves none of them behind.
 public struct CubeTransitionJob: Sendable {
     /// What a finished job wrote.
     public struct Summary: Sendable, Equatable {
@@ -187,6 +188,36 @@ public struct CubeTransitionJob: Sendable {
     /// Decodes both faces at the canvas size, TO on another thread while FROM decodes on this
     /// one. Throws a ``MediaError`` naming the first input, in argument order, that failed.
     public func loadFaces() throws -> (from: RGBAImageBuffer, to: RGBAImageBuffer) {
+        try loadFaces(
+            clip: { clip, last, size in last ? try clip.lastFrame(size: size) : try clip.firstFrame(size: size) },
+            still: { $0 })
+    }
+
+    /// Decodes both faces at the canvas size as the clip's encoder takes them, as
+    /// ``loadFaces()`` does: a clip's frame straight from its decoded planes when they already
+    /// are that picture (``ClipFrameSource/lastFramePlanes(size:)``), anything else converted as
+    /// the writer converts RGBA.
+    func loadPlanarFaces() throws -> (from: PlanarPicture, to: PlanarPicture) {
+        try loadFaces(
+            clip: { clip, last, size in
+                last ? try clip.lastFramePlanes(size: size) : try clip.firstFramePlanes(size: size)
+            },
+            still: { try VideoClipWriter.yuv420Planes(of: $0) })
+    }
+
+    /// Both faces at the canvas size as `clip` (given a face's clip, whether the face is its
+    /// last frame, and the size) and `still` (given a still's picture) deliver them.
+    private func loadFaces<Face: Sendable>(
+        clip: @escaping @Sendable (ClipFrameSource, Bool, FrameSize) throws -> Face,
+        still: @escaping @Sendable (RGBAImageBuffer) throws -> Face
+    ) throws -> (from: Face, to: Face) {
+        let load = { @Sendable [self] (source: CubeFaceSource, isFrom: Bool, size: FrameSize) throws -> Face in
+            switch source {
+            case .still(let path): return try still(try StillImage.load(path: path, size: size, timeout: timeout))
+            case .clip(let path):
+                return try clip(try openClip(path, isFrom: isFrom), wantsLastFrame(isFrom: isFrom), size)
+            }
+        }
         let fromClip: ClipFrameSource?
         let size: (width: Int, height: Int)
         if let givenSize {
@@ -196,21 +227,21 @@ public struct CubeTransitionJob: Sendable {
             switch from {
             case .still(let path):
                 // The canvas comes from the still itself: decode it once, crop it to even sides.
-                let still = try StillImage.load(path: path, timeout: timeout)
-                let (width, height) = try canvasSize(displayWidth: still.width, displayHeight: still.height)
-                let toFace = try loadFace(to, isFrom: false, size: .fill(width: width, height: height))
-                return (still.centreCropped(width: width, height: height), toFace)
+                let picture = try StillImage.load(path: path, timeout: timeout)
+                let (width, height) = try canvasSize(displayWidth: picture.width, displayHeight: picture.height)
+                let toFace = try load(to, false, .fill(width: width, height: height))
+                return (try still(picture.centreCropped(width: width, height: height)), toFace)
             case .clip(let path):
-                let clip = try openClip(path, isFrom: true)
-                fromClip = clip
-                size = try canvasSize(displayWidth: clip.displayWidth, displayHeight: clip.displayHeight)
+                let opened = try openClip(path, isFrom: true)
+                fromClip = opened
+                size = try canvasSize(displayWidth: opened.displayWidth, displayHeight: opened.displayHeight)
             }
         }
         let fill = FrameSize.fill(width: size.width, height: size.height)
-        let incoming = BackgroundWork { [self] in try loadFace(to, isFrom: false, size: fill) }
+        let incoming = BackgroundWork { [to] in try load(to, false, fill) }
         let fromFace = Result {
-            if let fromClip { return try face(of: fromClip, isFrom: true, size: fill) }
-            return try loadFace(from, isFrom: true, size: fill)
+            if let fromClip { return try clip(fromClip, wantsLastFrame(isFrom: true), fill) }
+            return try load(from, true, fill)
         }
         let toFace = incoming.wait()
         return (try fromFace.get(), try toFace.get())
@@ -235,20 +266,25 @@ public struct CubeTransitionJob: Sendable {
         framesPlaced: (Int) -> Void = { _ in }
     ) throws -> Summary {
         try validate()
-        guard !outputs.isEmpty else {
+        // The frames and the filmstrip are RGBA renders; the clip is drawn straight into the
+        // encoder's yuv420p pictures from faces in those planes, which a clip's decoded frame
+        // often already is (then nothing is converted).
+        let needsRGBA = outputs.framesDirectory != nil || outputs.filmstripPath != nil
+        let rgbaFaces = try faces ?? (needsRGBA ? loadFaces() : nil)
+        let planarFaces = try outputs.videoPath.map { _ in try rgbaFaces.map(Self.planes(of:)) ?? loadPlanarFaces() }
+        guard !outputs.isEmpty,
+            let canvas = rgbaFaces.map({ (width: $0.from.width, height: $0.from.height) })
+                ?? planarFaces.map({ (width: $0.from.width, height: $0.from.height) })
+        else {
             throw CubeRenderError("nothing to write: give a video path, a frames folder or a filmstrip path")
         }
-        let faces = try faces ?? loadFaces()
-        let spec = spec(width: faces.from.width, height: faces.from.height)
+        let spec = spec(width: canvas.width, height: canvas.height)
         try spec.validate()
         let width = spec.width
         let height = spec.height
         let frameCount = spec.frameCount
         let maxBitrate = outputs.videoPath == nil ? nil : try maxBitrate(width: width, height: height)
-        // The frames and the filmstrip are RGBA renders; the clip is drawn straight into the
-        // encoder's yuv420p pictures from the faces converted as the encoder converts RGBA.
-        let renderer =
-            outputs.framesDirectory == nil && outputs.filmstripPath == nil ? nil : try makeRenderer(faces: faces)
+        let renderer = try rgbaFaces.flatMap { needsRGBA ? try makeRenderer(faces: $0) : nil }
         var video: VideoClipWriter.Outcome?
         // A run leaves all its outputs or none: a failure or an interrupt removes what it wrote.
         var created = CreatedOutputs()
@@ -259,6 +295,9 @@ public struct CubeTransitionJob: Sendable {
         var stagedFilmstrip: StagedFile?
         var writer: VideoClipWriter?
         do {
+            // The faces are laid out before the encoder opens, so an encoder that cannot get its
+            // memory (libx264 at 8192x8192 under a tight limit) fails the run with its error.
+            let planarRenderer = try planarFaces.map { try makePlanarRenderer(faces: $0, spec: spec) }
             writer = try outputs.videoPath.map {
                 try VideoClipWriter(
                     path: $0,
@@ -269,7 +308,6 @@ public struct CubeTransitionJob: Sendable {
                     expectedFrameCount: frameCount, exclusively: outputs.exclusively)
             }
             writer?.defersNaming = true
-            let planarRenderer = try writer.map { _ in try makePlanarRenderer(faces: faces, spec: spec) }
             let framesDirectory = outputs.framesDirectory
             let frameEncoder = try framesDirectory.map { folder in
                 try created.createFolder(folder)
@@ -366,6 +404,28 @@ public struct CubeTransitionJob: Sendable {
             video: video)
     }
 
+    /// Draws the clip's frames as ``run(writing:faces:progress:framesPlanned:framesPlaced:)``
+    /// hands them to its encoder (from the faces it decodes, by the same renderer), and gives
+    /// each to `body` as raw yuv420p, I420 order (luma, then blue and red chroma, tightly packed),
+    /// encoding nothing: what a benchmark feeds the encoder alone to measure its share.
+    public func drawClipFrames(_ body: ([UInt8]) throws -> Void) throws {
+        try validate()
+        let faces = try loadPlanarFaces()
+        let spec = spec(width: faces.from.width, height: faces.from.height)
+        try spec.validate()
+        let renderer = try makePlanarRenderer(faces: faces, spec: spec)
+        let (width, height) = (spec.width, spec.height)
+        var frame = [UInt8](repeating: 0, count: width * height * 3 / 2)
+        for index in 0..<spec.frameCount {
+            try frame.withUnsafeMutableBytes { bytes in
+                let luma = bytes.baseAddress!
+                try Self.drawing(frame: index, with: renderer)(
+                    luma, width, luma + width * height, width / 2, luma + width * height * 5 / 4, width / 2)
+            }
+            try body(frame)
+        }
+    }
+
     /// What draws frame `index` of `renderer` into a writer's yuv420p planes.
     private static func drawing(frame index: Int, with renderer: CubeYUVRenderer) -> VideoClipWriter.PlaneDrawing {
         { luma, lumaStride, blueChroma, blueChromaStride, redChroma, redChromaStride in
@@ -377,21 +437,28 @@ public struct CubeTransitionJob: Sendable {
         }
     }
 
-    /// Prepares the planar renderer for the clip: the faces converted to yuv420p as the clip's
-    /// writer converts RGBA, TO on another thread while FROM converts on this one.
-    private func makePlanarRenderer(faces: (from: RGBAImageBuffer, to: RGBAImageBuffer), spec: CubeTransitionSpec)
+    /// `faces` converted to the clip's planes as its writer converts RGBA, TO on another thread
+    /// while FROM converts on this one.
+    private static func planes(of faces: (from: RGBAImageBuffer, to: RGBAImageBuffer)) throws -> (
+        from: PlanarPicture, to: PlanarPicture
+    ) {
+        let incoming = BackgroundWork { [to = faces.to] in try VideoClipWriter.yuv420Planes(of: to) }
+        let from = Result { try VideoClipWriter.yuv420Planes(of: faces.from) }
+        let to = incoming.wait()
+        return (try from.get(), try to.get())
+    }
+
+    /// Prepares the planar renderer for the clip.
+    private func makePlanarRenderer(faces: (from: PlanarPicture, to: PlanarPicture), spec: CubeTransitionSpec)
         throws -> CubeYUVRenderer
     {
-        let convert = { @Sendable (face: RGBAImageBuffer) throws -> YUV420Image in
-            let planes = try VideoClipWriter.yuv420Planes(of: face)
-            return try YUV420Image(
-                width: face.width, height: face.height, luma: planes.luma, blueChroma: planes.blueChroma,
-                redChroma: planes.redChroma)
+        let image = { (face: PlanarPicture) in
+            try YUV420Image(
+                width: face.width, height: face.height, luma: face.luma, blueChroma: face.blueChroma,
+                redChroma: face.redChroma)
         }
-        let incoming = BackgroundWork { [to = faces.to] in try convert(to) }
-        let from = Result { try convert(faces.from) }
-        let to = incoming.wait()
-        return try CubeYUVRenderer(from: try from.get(), to: try to.get(), spec: spec, threads: parameters.threads)
+        return try CubeYUVRenderer(
+            from: try image(faces.from), to: try image(faces.to), spec: spec, threads: parameters.threads)
     }
 
     /// How many PNG frames are written between two returns of freed memory to the kernel.
@@ -411,16 +478,6 @@ public struct CubeTransitionJob: Sendable {
             spec: spec, threads: parameters.threads)
     }
 
-    /// Decodes one face: a still as it is, a clip's last frame (FROM going forward) or first frame.
-    private func loadFace(_ source: CubeFaceSource, isFrom: Bool, size: FrameSize) throws -> RGBAImageBuffer {
-        switch source {
-        case .still(let path):
-            return try StillImage.load(path: path, size: size, timeout: timeout)
-        case .clip(let path):
-            return try face(of: try openClip(path, isFrom: isFrom), isFrom: isFrom, size: size)
-        }
-    }
-
     /// True when the face is a clip's last frame rather than its first.
     private func wantsLastFrame(isFrom: Bool) -> Bool { isFrom && parameters.direction == .forward }
 
@@ -432,11 +489,6 @@ public struct CubeTransitionJob: Sendable {
         let clip = try ClipFrameSource(path: path, timeout: timeout, threads: wantsLastFrame(isFrom: isFrom) ? 0 : 1)
         if let warning = clip.truncationWarnings.first { throw MediaError(.invalidMedia, path: path, warning) }
         return clip
-    }
-
-    /// The face a clip gives: its last displayed frame (FROM going forward) or its first.
-    private func face(of clip: ClipFrameSource, isFrom: Bool, size: FrameSize) throws -> RGBAImageBuffer {
-        wantsLastFrame(isFrom: isFrom) ? try clip.lastFrame(size: size) : try clip.firstFrame(size: size)
     }
 
     /// A display size rounded down to even sides, or a `.invalidMedia` error when that is not a

@@ -4,9 +4,15 @@
 //
 // Builds two synthetic textured faces, renders every frame of a `frames`-frame transition on one thread and
 // then on all cores, and prints the best of `repeat` passes as megapixels per second.
+//
+//     storyreel-bench --clip-frames FROM TO OUT.yuv [--width 1080] [--height 1920]
+//
+// Writes the raw yuv420p frames `storyreel cube FROM TO --size WxH --shade 0 -o` encodes, for the
+// bench's CPU floor (libx264 alone on them).
 import CubeRender
 import Dispatch
 import Foundation
+import StoryPipeline
 
 /// The positive integer after `name` on the command line, or `fallback`.
 func integerOption(_ name: String, default fallback: Int) -> Int {
@@ -42,6 +48,28 @@ func now() -> Double {
 
 let width = integerOption("--width", default: 1080)
 let height = integerOption("--height", default: 1920)
+
+if let index = CommandLine.arguments.firstIndex(of: "--clip-frames") {
+    let paths = CommandLine.arguments.dropFirst(index + 1).prefix(3)
+    guard paths.count == 3 else { fatalError("--clip-frames needs FROM, TO and OUT.yuv") }
+    let (fromPath, toPath, outPath) = (
+        paths[paths.startIndex], paths[paths.startIndex + 1], paths[paths.startIndex + 2]
+    )
+    var parameters = CubeTransitionJob.Parameters()
+    (parameters.width, parameters.height, parameters.shade) = (width, height, 0)
+    guard FileManager.default.createFile(atPath: outPath, contents: nil),
+        let output = FileHandle(forWritingAtPath: outPath)
+    else { fatalError("cannot create \(outPath)") }
+    do {
+        try CubeTransitionJob(from: fromPath, to: toPath, parameters: parameters).drawClipFrames { frame in
+            try output.write(contentsOf: frame)
+        }
+        try output.close()
+    } catch {
+        fatalError("\(error)")
+    }
+    exit(0)
+}
 let frames = integerOption("--frames", default: 60)
 let repeats = integerOption("--repeat", default: 3)
 let spec = CubeTransitionSpec(width: width, height: height, duration: Double(frames) / 30, fps: 30)

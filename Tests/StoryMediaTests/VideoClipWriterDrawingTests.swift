@@ -35,8 +35,7 @@ import Testing
     }
 
     /// Copies the planes into the ones `append(drawing:)` hands out, row by row at their strides.
-    static func draw(_ planes: (luma: [UInt8], blueChroma: [UInt8], redChroma: [UInt8])) -> VideoClipWriter.PlaneDrawing
-    {
+    static func draw(_ planes: PlanarPicture) -> VideoClipWriter.PlaneDrawing {
         { luma, lumaStride, blue, blueStride, red, redStride in
             for (source, target, stride, width, height) in [
                 (planes.luma, luma, lumaStride, 128, 96), (planes.blueChroma, blue, blueStride, 64, 48),

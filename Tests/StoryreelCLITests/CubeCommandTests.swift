@@ -89,6 +89,25 @@ import Testing
         }
     }
 
+    /// A clip written alone draws its faces from the clips' decoded planes as they are (both
+    /// samples are yuv420p, BT.709, at the canvas size); with PNG frames beside it, from the RGBA
+    /// faces the frames are drawn from. The two draw the same picture: luma as closely as the
+    /// clip with frames does (above), colour within what 4:2:0 costs these bars (27-31 dB).
+    @Test func aClipAloneDrawsTheFramesTheRGBARenderDraws() throws {
+        let alone = folder.path("alone.mp4")
+        let frames = folder.path("frames")
+        #expect(try cube([Self.fromClip, Self.toClip, "-o", alone, "--quiet"]).status == 0)
+        #expect(try cube([Self.fromClip, Self.toClip, "--frames-dir", frames, "--quiet"]).status == 0)
+        let decoded = try PixelComparison.ffmpegFrames(alone, width: 540, height: 960)
+        #expect(decoded.count == 15)
+        for (index, picture) in decoded.enumerated() {
+            let png = try PixelComparison.ffmpegImage(
+                "\(frames)/\(String(format: "frame_%04d.png", index))", width: 540, height: 960)
+            #expect(PixelComparison.lumaPSNR(picture, png) >= 35, "frame \(index)")
+            #expect(PixelComparison.psnr(picture, png) >= 26, "frame \(index)")
+        }
+    }
+
     @Test func hevcClipIsTaggedHvc1() throws {
         let output = folder.path("cube-hevc.mp4")
         let result = try cube([
