@@ -1,3 +1,4 @@
+import StoryMedia
 import StoryPipeline
 
 /// The one hand-written command-line tokenizer, following swift-argument-parser's rules:
@@ -50,14 +51,22 @@ public struct ArgumentParser: Sendable {
             } else if index < arguments.count {
                 value = arguments[index]
                 index += 1
+                // `-o $OUT --json` with OUT unset rendered into a folder named `--json` (a QA
+                // pass): a separate value that reads as an option (`--json`, `-q`) is refused, as a
+                // story handle starting with '-' is. A sign before a digit (`-1`, `-1%`) is a value,
+                // and `--output=--json` gives a value that starts with '-'.
+                if value.hasPrefix("-"), let second = value.dropFirst().first, second == "-" || second.isLetter {
+                    throw UsageError(
+                        "\(spec.displayNames) needs a value (\(spec.valueName!)) before '\(value.shortened())'; for a "
+                            + "value that starts with '-', write --\(spec.name)=\(value.shortened())")
+                }
             } else {
                 throw UsageError("--\(spec.name) needs a value (\(spec.valueName!))")
             }
             // A value given twice is refused rather than the last one silently winning: a wrapper
             // adding `-o` or `--into` to what a user typed would otherwise redirect the output.
             if spec.valueName != nil, parsed.values[spec.name] != nil {
-                let names = (spec.short.map { "-\($0)/" } ?? "") + "--\(spec.name)"
-                throw UsageError("\(names) is given twice; give it once")
+                throw UsageError("\(spec.displayNames) is given twice; give it once")
             }
             parsed.values[spec.name, default: []].append(value)
             if spec.valueName != nil { given.append((spec, value)) }

@@ -95,6 +95,11 @@ public enum CubeCommand: Command {
         {
             throw UsageError(problem)
         }
+        // Before the frames folder is made to hold its lock: `-o x.mp4 --frames-dir x.mp4` made
+        // the folder, then refused it as the clip's path (73; a QA pass), and a name too long for
+        // the file system failed only once everything was encoded.
+        try InputProtection.checkDistinct(namedOutputs(outputs))
+        try InputProtection.checkNameLengths(namedOutputs(outputs))
         // Two runs into one --frames-dir take turns: its frames are listed, checked and replaced
         // under the folder's lock, held until the run has recorded them.
         var frameFolder = try outputs.framesDirectory.map {
@@ -188,13 +193,20 @@ public enum CubeCommand: Command {
         value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
     }
 
-    /// Every file `outputs` would write, replace or remove for a transition of `frameCount`
-    /// frames: with `--frames-dir`, its frames, its record and the earlier frames a shorter run
-    /// removes (an input among them would be lost).
+    /// The outputs as the command line names them: the clip, the filmstrip, the frames folder.
+    static func namedOutputs(_ outputs: CubeTransitionJob.Outputs) -> [InputProtection.Output] {
+        [
+            outputs.videoPath.map { InputProtection.Output(label: "-o '\($0)'", path: $0) },
+            outputs.filmstripPath.map { InputProtection.Output(label: "--filmstrip '\($0)'", path: $0) },
+            outputs.framesDirectory.map { InputProtection.Output(label: "--frames-dir '\($0)'", path: $0) },
+        ].compactMap { $0 }
+    }
+
+    /// Every path `outputs` would write, replace or remove for a transition of `frameCount`
+    /// frames: the named outputs and, with `--frames-dir`, its frames, its record and the earlier
+    /// frames a shorter run removes (an input among them would be lost).
     static func plannedOutputs(_ outputs: CubeTransitionJob.Outputs, frameCount: Int) -> [InputProtection.Output] {
-        var planned: [InputProtection.Output] = []
-        if let path = outputs.videoPath { planned.append(.init(label: "-o '\(path)'", path: path)) }
-        if let path = outputs.filmstripPath { planned.append(.init(label: "--filmstrip '\(path)'", path: path)) }
+        var planned = namedOutputs(outputs)
         if let folder = outputs.framesDirectory {
             let names = CubeFrameFolder.names(frameCount: frameCount)
             let frames = names.map { (folder as NSString).appendingPathComponent($0) }

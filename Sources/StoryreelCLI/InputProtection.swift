@@ -3,8 +3,8 @@ import StoryMedia
 
 /// Refuses to write over an input: an output path that names the same file as one of the
 /// command's inputs, by device and inode (``FileIdentity``), so a different spelling (`./a.mp4`,
-/// `dir/../a.mp4`), a symlink or a hard link is caught too; and two outputs that name one file.
-/// Checked before any work.
+/// `dir/../a.mp4`), a symlink or a hard link is caught too; two outputs that name one file; and
+/// an output whose name its folder's file system cannot hold. Checked before any work.
 enum InputProtection {
     /// One path a command would write, with how the user asked for it.
     struct Output {
@@ -25,6 +25,22 @@ enum InputProtection {
             else { continue }
             throw UsageError(
                 "\(output.label) is the same file as the input '\(input.path)'; writing it would overwrite the input")
+        }
+    }
+
+    /// Throws a ``UsageError`` naming the first of `outputs` whose name is longer than its
+    /// folder's file system allows (``FileNameLength``): `cube -o` with a 300-byte name rendered
+    /// and encoded everything, then could not name the clip (73; a QA pass).
+    static func checkNameLengths(_ outputs: [Output]) throws {
+        for output in outputs {
+            let name = (output.path as NSString).lastPathComponent
+            let folder = (output.path as NSString).deletingLastPathComponent
+            let limit = FileNameLength.limit(in: folder.isEmpty ? "." : folder)
+            if name.utf8.count > limit {
+                throw UsageError(
+                    "\(output.label): the name is \(name.utf8.count) bytes, and this file system allows "
+                        + "\(limit); give a shorter one")
+            }
         }
     }
 

@@ -37,6 +37,9 @@ public struct OptionSpec: Sendable {
     /// True when `longName` (without dashes) names this option.
     func isNamed(_ longName: String) -> Bool { longName == name || aliases.contains(longName) }
 
+    /// How errors name the option, e.g. `-o/--output` or `--timeout`.
+    var displayNames: String { (short.map { "-\($0)/" } ?? "") + "--\(name)" }
+
     /// How the option appears in help, e.g. `-o, --output OUT`.
     var synopsis: String {
         let long = "--\(name)" + (valueName.map { " \($0)" } ?? "")

@@ -95,7 +95,9 @@ public enum ThumbnailCommand: Command {
         } else {
             outputs = [out!]
             if !toStandardOutput {
-                try InputProtection.check([InputProtection.Output(label: "-o '\(out!)'", path: out!)], against: clips)
+                let output = InputProtection.Output(label: "-o '\(out!)'", path: out!)
+                try InputProtection.check([output], against: clips)
+                try InputProtection.checkNameLengths([output])
                 try OutputMark.checkReplaceable(out!, force: arguments[force])
             }
         }

@@ -14,6 +14,12 @@ import Dispatch
 import Foundation
 import StoryPipeline
 
+/// Prints `message` as the bench tool's one error line and exits 1.
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("storyreel-bench: \(message)\n".utf8))
+    exit(1)
+}
+
 /// The positive integer after `name` on the command line, or `fallback`.
 func integerOption(_ name: String, default fallback: Int) -> Int {
     let arguments = CommandLine.arguments
@@ -51,7 +57,7 @@ let height = integerOption("--height", default: 1920)
 
 if let index = CommandLine.arguments.firstIndex(of: "--clip-frames") {
     let paths = CommandLine.arguments.dropFirst(index + 1).prefix(3)
-    guard paths.count == 3 else { fatalError("--clip-frames needs FROM, TO and OUT.yuv") }
+    guard paths.count == 3 else { fail("--clip-frames needs FROM, TO and OUT.yuv") }
     let (fromPath, toPath, outPath) = (
         paths[paths.startIndex], paths[paths.startIndex + 1], paths[paths.startIndex + 2]
     )
@@ -59,14 +65,14 @@ if let index = CommandLine.arguments.firstIndex(of: "--clip-frames") {
     (parameters.width, parameters.height, parameters.shade) = (width, height, 0)
     guard FileManager.default.createFile(atPath: outPath, contents: nil),
         let output = FileHandle(forWritingAtPath: outPath)
-    else { fatalError("cannot create \(outPath)") }
+    else { fail("cannot create \(outPath)") }
     do {
         try CubeTransitionJob(from: fromPath, to: toPath, parameters: parameters).drawClipFrames { frame in
             try output.write(contentsOf: frame)
         }
         try output.close()
     } catch {
-        fatalError("\(error)")
+        fail("\(error)")
     }
     exit(0)
 }

@@ -160,6 +160,25 @@ import Testing
         }
     }
 
+    /// From a QA pass: `render stories -o $OUT --json` with OUT unset rendered into a folder
+    /// named `--json` and exited 0. A separate value that reads as an option is refused; the
+    /// `=` form and a path that does not start with '-' name such a file, and a sign before a
+    /// digit is a value (refused by the value's own check, not as an option).
+    @Test func aSeparateValueThatReadsAsAnOptionIsRefused() throws {
+        #expect(
+            throws: UsageError(
+                "-o/--output needs a value (OUT) before '--json'; for a value that starts with '-', write --output=--json"
+            )
+        ) { try parser.parse(["a.mov", "-o", "--json"]) }
+        #expect(throws: UsageError.self) { try parser.parse(["--output", "-x.jpg"]) }
+        #expect(throws: UsageError.self) { try parser.parse(["--size", "--json"]) }
+        #expect(try parser.parse(["--output=--json"])[Self.output] == "--json")
+        #expect(try parser.parse(["-o", "./--json"])[Self.output] == "./--json")
+        #expect(throws: UsageError("--timeout must be a number more than 0 and at most 86400, got '-1'")) {
+            try parser.parse(["--timeout", "-1"])
+        }
+    }
+
     @Test func lonelyDashIsPositional() throws {
         #expect(try parser.parse(["-"]).positionals == ["-"])
     }

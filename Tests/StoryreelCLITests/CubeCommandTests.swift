@@ -313,6 +313,30 @@ import Testing
         #expect(linked.status == 64, "\(linked.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: existing)) == Data("keep".utf8))
         #expect(try filesLeft() == ["hard-y.png", "sub", "y.mp4"])
+        // A frames folder named as the clip (a QA pass: the folder was made, then refused, 73).
+        let folderAndClip = try cube(common + ["-o", folder.path("z.mp4"), "--frames-dir", folder.path("z.mp4")])
+        #expect(folderAndClip.status == 64, "\(folderAndClip.stderr)")
+        #expect(
+            folderAndClip.stderr.contains(
+                "-o '\(folder.path("z.mp4"))' and --frames-dir '\(folder.path("z.mp4"))' are the same file"),
+            "\(folderAndClip.stderr)")
+        #expect(try filesLeft() == ["hard-y.png", "sub", "y.mp4"])
+    }
+
+    /// From a QA pass: a name longer than the file system allows (255 bytes here) failed with 73
+    /// only once the transition was rendered and encoded. It is a usage error before any work.
+    @Test func aNameTooLongForTheFileSystemIsRefusedBeforeAnyWork() throws {
+        let long = String(repeating: "n", count: 300)
+        let common = [Self.fromClip, Self.toClip, "--size", "90x160", "--duration", "0.1"]
+        for (option, name) in [("-o", long + ".mp4"), ("--filmstrip", long + ".png"), ("--frames-dir", long)] {
+            let result = try cube(common + [option, folder.path(name)])
+            #expect(result.status == 64, "\(option): \(result.stderr)")
+            #expect(result.stderr.contains("the name is \(name.utf8.count) bytes"), "\(result.stderr)")
+        }
+        let thumbnail = try TestEnvironment.storyreel(["thumbnail", Self.toClip, "-o", folder.path(long + ".jpg")])
+        #expect(thumbnail.status == 64, "\(thumbnail.stderr)")
+        #expect(thumbnail.stderr.contains("the name is 304 bytes"), "\(thumbnail.stderr)")
+        #expect(try filesLeft().isEmpty)
     }
 
     @Test func noOutputIsAUsageError() throws {
