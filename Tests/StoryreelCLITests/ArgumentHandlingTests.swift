@@ -141,6 +141,21 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty, "\(arguments)")
     }
 
+    /// From a QA pass: `render stories -o $OUT --json` with OUT unset rendered into a folder
+    /// named `--json` and exited 0; `thumbnail -o --help` wrote a poster named `--help`.
+    @Test(arguments: [
+        ["render", stories, "-o", "--json"], ["thumbnail", clip, "-o", "--help"],
+        ["cube", clip, toClip, "--frames-dir", "--quiet"], ["plan", stories, "--bundle", "--json"],
+        ["ingest", clip, "--story", "a", "--into", "--create"],
+    ])
+    func aValueThatReadsAsAnOptionIsRefused(_ arguments: [String]) throws {
+        let result = try TestEnvironment.storyreel(arguments, in: folder.url)
+        #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains("needs a value"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty, "\(arguments)")
+    }
+
     /// From a QA pass: a file output named as a folder decoded, rendered and encoded, then
     /// failed to take its name (73); a file where its folder should be was "no such folder".
     @Test(arguments: [
