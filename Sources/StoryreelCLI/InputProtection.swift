@@ -33,9 +33,9 @@ enum InputProtection {
     /// and encoded everything, then could not name the clip (73; a QA pass).
     static func checkNameLengths(_ outputs: [Output]) throws {
         for output in outputs {
-            let name = (output.path as NSString).lastPathComponent
-            let folder = (output.path as NSString).deletingLastPathComponent
-            let limit = FileNameLength.limit(in: folder.isEmpty ? "." : folder)
+            // `deletingLastPathComponent` traps on a one-character name on Linux.
+            let name = output.path.lastComponent
+            let limit = FileNameLength.limit(in: output.path.containingFolder)
             if name.utf8.count > limit {
                 throw UsageError(
                     "\(output.label): the name is \(name.utf8.count) bytes, and this file system allows "
