@@ -34,14 +34,9 @@ public enum BundleFolder {
         return .bundle
     }
 
-    /// Refuses OUT when it is INPUT or inside it (64), or when it holds things that are not
-    /// storyreel's and `force` is false (73). `inputRoot` is the stories folder or the spec's
-    /// folder; it need not exist yet (`ingest --create --render OUT` checks OUT first). The
-    /// refusal suggests `--force` when the command takes it (`render`), else `render --force`.
-    /// Then OUT must be able to become a folder, and its output folders must be folders: checked
-    /// here so that `ingest --render` refuses them before any clip goes in (73).
-    public static func check(output: String, inputRoot: String, force: Bool, takesForce: Bool = true) throws {
-        try checkCanHoldOutputs(output)
+    /// Refuses OUT when it is the stories folder `inputRoot` or inside it (64): what `render`
+    /// refuses first, and `plan --bundle` too, as it plans what `render -o OUT` would do.
+    public static func checkOutside(output: String, inputRoot: String) throws {
         let input = BundlePaths.realPath(inputRoot) ?? BundlePaths.prospectiveRealPath(inputRoot)
         let resolvedOutput = BundlePaths.prospectiveRealPath(output)
         if BundlePaths.isInside(resolvedOutput, input) {
@@ -51,6 +46,17 @@ public enum BundleFolder {
                     ? "the bundle folder is the stories input \(inputRoot)"
                     : "the bundle folder is inside the stories input \(inputRoot)") + "; choose a folder outside it")
         }
+    }
+
+    /// Refuses OUT when it is INPUT or inside it (64), or when it holds things that are not
+    /// storyreel's and `force` is false (73). `inputRoot` is the stories folder or the spec's
+    /// folder; it need not exist yet (`ingest --create --render OUT` checks OUT first). The
+    /// refusal suggests `--force` when the command takes it (`render`), else `render --force`.
+    /// Then OUT must be able to become a folder, and its output folders must be folders: checked
+    /// here so that `ingest --render` refuses them before any clip goes in (73).
+    public static func check(output: String, inputRoot: String, force: Bool, takesForce: Bool = true) throws {
+        try checkCanHoldOutputs(output)
+        try checkOutside(output: output, inputRoot: inputRoot)
         if case .foreign(let entry) = try state(of: output), !force {
             throw BundleRefusal(
                 .notABundle, path: output,

@@ -55,6 +55,8 @@ public enum PlanCommand: Command {
         let settings = (saved?.saved ?? BundleSettings()).applying(options.settings)
         let batch = BatchRunner(inputs, jobs: arguments[jobs]) { _, input in
             let storyInput = try StoryInput.load(input)
+            // As render refuses it (a QA pass: plan said what a render it refuses would do).
+            if let bundle { try BundleFolder.checkOutside(output: bundle, inputRoot: storyInput.root) }
             return (
                 storyInput.warnings,
                 try BundlePlan.make(

@@ -181,11 +181,16 @@ import Testing
         let fixture = try BundleFixture()
         let before = FolderSnapshot(fixture.stories)
         for out in ["\(fixture.stories)/reel", "\(fixture.stories)/ben_k/../reel", fixture.stories] {
-            let result = try TestEnvironment.storyreel(["render", fixture.stories, "-o", out])
-            #expect(result.status == 64, "\(out): \(result.stderr)")
-            // OUT that is INPUT itself is said so (a QA pass: it was said to be inside it).
-            let words = out == fixture.stories ? "the bundle folder is the stories input" : "inside the stories input"
-            #expect(result.stderr.contains(words), "\(out): \(result.stderr)")
+            // `plan --bundle OUT` plans what `render -o OUT` would do, so it refuses it alike (a
+            // QA pass: it planned with the default settings, exit 0).
+            for command in [["render", fixture.stories, "-o", out], ["plan", fixture.stories, "--bundle", out]] {
+                let result = try TestEnvironment.storyreel(command)
+                #expect(result.status == 64, "\(command): \(result.stderr)")
+                // OUT that is INPUT itself is said so (a QA pass: it was said to be inside it).
+                let words =
+                    out == fixture.stories ? "the bundle folder is the stories input" : "inside the stories input"
+                #expect(result.stderr.contains(words), "\(command): \(result.stderr)")
+            }
         }
         // Through a symlink that leads into the input.
         let link = fixture.folder.path("link-into-stories")
