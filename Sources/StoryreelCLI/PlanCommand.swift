@@ -39,13 +39,15 @@ public enum PlanCommand: Command {
         // A refused --bundle prints the error object render prints (it printed nothing there: a QA pass).
         let options = try RenderCommand.printingFailureJSON(if: arguments[json], console: console) {
             if let bundle {
-                // A bundle in a stories folder is refused before it is described (a spec file's
-                // folder is checked once the spec is read, below).
+                // As render checks OUT: what it is first (a file is 73), then that it is outside
+                // a stories folder INPUT (64), before it is described (a spec file's folder is
+                // checked once the spec is read, below).
+                let state = try BundleFolder.state(of: bundle)
                 for input in inputs where FileStamp(path: input)?.isFolder == true {
                     try BundleFolder.checkOutside(output: bundle, inputRoot: input)
                 }
                 // A typo in OUT would plan silently with the default settings, every unit to do.
-                switch try BundleFolder.state(of: bundle) {
+                switch state {
                 case .missing, .empty:
                     console.note("\(bundle): no bundle there yet; planned with the default settings, every unit to do")
                 case .foreign:
