@@ -213,7 +213,11 @@ public struct CubeTransitionJob: Sendable {
     ) throws -> (from: Face, to: Face) {
         let load = { @Sendable [self] (source: CubeFaceSource, isFrom: Bool, size: FrameSize) throws -> Face in
             switch source {
-            case .still(let path): return try still(try StillImage.load(path: path, size: size, timeout: timeout))
+            case .still(let path):
+                // The conversion's errors name the still too (an 8192x8192 one under a memory limit).
+                return try MediaError.naming(path) {
+                    try still(try StillImage.load(path: path, size: size, timeout: timeout))
+                }
             case .clip(let path):
                 return try clip(try openClip(path, isFrom: isFrom), wantsLastFrame(isFrom: isFrom), size)
             }
@@ -230,7 +234,10 @@ public struct CubeTransitionJob: Sendable {
                 let picture = try StillImage.load(path: path, timeout: timeout)
                 let (width, height) = try canvasSize(displayWidth: picture.width, displayHeight: picture.height)
                 let toFace = try load(to, false, .fill(width: width, height: height))
-                return (try still(picture.centreCropped(width: width, height: height)), toFace)
+                return (
+                    try MediaError.naming(path) { try still(picture.centreCropped(width: width, height: height)) },
+                    toFace
+                )
             case .clip(let path):
                 let opened = try openClip(path, isFrom: true)
                 fromClip = opened
