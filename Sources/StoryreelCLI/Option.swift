@@ -73,6 +73,18 @@ extension Option where Value == String? {
             convert: { $0 })
     }
 
+    /// A path to read a folder from: `-` (stdin) is refused, as no folder can come from there
+    /// (`plan --bundle -` planned for a folder named `-`; a QA pass).
+    static func folderPath(_ name: String, _ valueName: String, _ help: String) -> Option {
+        Option(
+            name, valueName, help, defaultText: nil, accepted: nil, default: { nil },
+            problem: { text in
+                if text.isEmpty { return "--\(name) needs a path, got an empty one" }
+                return text == "-" ? "--\(name) - (standard input) is not supported here; give a folder's path" : nil
+            },
+            convert: { $0 })
+    }
+
     /// A path to write: `-` (stdout) is refused, as the command cannot write there, and so is a
     /// `file`'s path that names a folder (`x.mp4/`), which failed only once the work was done.
     static func outputPath(

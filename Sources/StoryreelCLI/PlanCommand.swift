@@ -15,7 +15,7 @@ public enum PlanCommand: Command {
         "shard", "K/N", "List only the units of part K of N, as render --shard K/N would run them.",
         range: .shard(upTo: 1024)
     ) { $0.shard($1) }
-    static let bundle = Option.text(
+    static let bundle = Option.folderPath(
         "bundle", "OUT", "Plan with the settings saved in bundle OUT, as render -o OUT would.")
     static let copy = Flag("copy", "Plan clips copied into the bundle (the default).")
     static let link = Flag("link", "Plan clips hard-linked into the bundle.")

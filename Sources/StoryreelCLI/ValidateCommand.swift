@@ -7,7 +7,7 @@ public enum ValidateCommand: Command {
     public static let name = "validate"
     public static let abstract = "Check a bundle's manifest against the schema, its files and its clips' hashes."
     public static let usage = "validate MANIFEST|BUNDLE [--root DIR] [--timeout SECONDS]"
-    static let root = Option.text(
+    static let root = Option.folderPath(
         "root", "DIR", "Referenced files may be anywhere inside DIR (default: the bundle), for --reference.")
     static let timeout = Option.number(
         "timeout", "SECONDS", "Give up on a clip's hash after this long.", default: 30, range: .seconds)

@@ -141,6 +141,16 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty, "\(arguments)")
     }
 
+    /// From a QA pass: `plan --bundle -` planned for a folder named `-` (exit 0); a folder cannot
+    /// come from standard input.
+    @Test(arguments: [["plan", stories, "--bundle", "-"], ["validate", stories, "--root", "-"]])
+    func dashAsAFolderToReadIsRefused(_ arguments: [String]) throws {
+        let result = try TestEnvironment.storyreel(arguments, in: folder.url)
+        #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains("- (standard input) is not supported here"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
     /// From a QA pass: `render stories -o $OUT --json` with OUT unset rendered into a folder
     /// named `--json` and exited 0; `thumbnail -o --help` wrote a poster named `--help`.
     @Test(arguments: [
