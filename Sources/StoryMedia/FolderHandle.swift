@@ -129,7 +129,10 @@ public final class FolderHandle: Sendable {
         case .success(let opened):
             return FolderHandle(path: folder, descriptor: opened.descriptor, identity: opened.identity)
         case .failure(let failure):
-            // The folder as the user gave it (relative stays relative).
+            // The folder as the user gave it (relative stays relative); a missing one in the
+            // words `cube -o` uses (a QA pass: "cannot create a file in nodir: No such file or
+            // directory" from `thumbnail -o` and `--filmstrip`).
+            if failure.code == ENOENT { throw MediaError(.cannotCreateOutput, path: file, "no such folder: \(folder)") }
             throw MediaError.system(
                 .cannotCreateOutput, path: file, "cannot create a file in \(folder)", code: failure.code)
         }

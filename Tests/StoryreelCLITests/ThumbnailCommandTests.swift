@@ -307,6 +307,22 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).isEmpty)
     }
 
+    /// From a QA pass: a missing output folder was "no such folder: nodir" for `cube -o` and
+    /// "cannot create a file in nodir: No such file or directory" for the others.
+    @Test func aMissingOutputFolderIsSaidAlikeByEveryWriter() throws {
+        let clip = Self.sample("portrait-h264.mp4")
+        for (arguments, file) in [
+            (["thumbnail", clip, "-o", "nodir/p.jpg"], "nodir/p.jpg"),
+            (["cube", clip, clip, "--size", "64x64", "--filmstrip", "nodir/s.png"], "nodir/s.png"),
+            (["cube", clip, clip, "--size", "64x64", "-o", "nodir/x.mp4"], "nodir/x.mp4"),
+        ] {
+            let result = try TestEnvironment.storyreel(arguments, in: folder.url)
+            #expect(result.status == 73, "\(arguments): \(result.stderr)")
+            #expect(result.stderr == "storyreel: error: \(file): no such folder: nodir\n", "\(arguments)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+    }
+
     /// From an error audit: an output under a file read `… cannot create a file in /tmp/…/file:
     /// Not a directory`: an absolute path beside the relative one given, and the system's
     /// "directory" where every other line says "folder".
