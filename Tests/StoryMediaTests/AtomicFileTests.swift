@@ -31,7 +31,7 @@ import Testing
         } throws: { error in
             let error = error as? MediaError
             return error?.kind == .cannotCreateOutput && error?.path == path
-                && error?.reason.contains("No such file or directory") == true
+                && error?.reason == "no such folder: \(folder.path("no/such/folder"))"
         }
         #expect(try contents().isEmpty)
     }
