@@ -41,6 +41,12 @@ public struct StoryInput: Sendable {
     public static func load(_ path: String) throws -> StoryInput {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            // A loop of symbolic links is said as every other command says it (a QA pass: render
+            // and plan said "no such file or folder").
+            var status = stat()
+            if stat(path, &status) != 0, errno == ELOOP {
+                throw MediaError.system(.missingInput, path: path, "cannot open", code: ELOOP)
+            }
             throw MediaError(.missingInput, path: path, "no such file or folder")
         }
         return isFolder.boolValue ? try loadFolder(path) : try loadSpec(path)

@@ -67,6 +67,25 @@ import Testing
             ], "\(outcome.result.stderr)")
     }
 
+    /// A QA pass: a loop of symbolic links was "no such file or folder" to render and plan, and
+    /// "cannot open: Too many levels of symbolic links" to the others. Every command says it alike.
+    @Test func aLoopOfSymbolicLinksIsSaidAlikeByEveryCommand() throws {
+        let loop = folder.path("loop")
+        try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: "loop")
+        for arguments in [
+            ["render", loop, "-o", outputs.path("reel")], ["plan", loop], ["inspect", loop],
+            ["thumbnail", loop, "-o", outputs.path("p.jpg")],
+        ] {
+            let outcome = try LimitedRun.storyreel(arguments, seconds: 20)
+            #expect(outcome.result.status == 66, "\(arguments): \(outcome.result.stderr)")
+            #expect(
+                LimitedRun.errorLines(outcome.result.stderr)
+                    == ["storyreel: error: \(loop): cannot open: a loop of symbolic links (or one too many)"],
+                "\(arguments): \(outcome.result.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outputs.url.path).isEmpty)
+    }
+
     @Test func thumbnailRefusesEachAndWritesNothing() throws {
         for clip in try hostileInputs(named: "clip", extension: "mp4") {
             let outcome = try LimitedRun.storyreel(["thumbnail", clip, "-o", outputs.path("poster.jpg")], seconds: 20)
