@@ -32,13 +32,7 @@ final class FrameConverter {
     /// `frame` as an upright RGBA picture of `size`. Throws `.invalidMedia` when the decoded
     /// picture, or the picture it would be scaled to, is over the ``PixelBudget``.
     func picture(from frame: Frame, size: FrameSize) throws -> RGBAImageBuffer {
-        guard size.isValid else { throw MediaError(.unsupported, "invalid picture size \(size)") }
-        try PixelBudget.check(width: frame.width, height: frame.height, path: nil, what: "the decoded picture")
-        let display = displaySize(of: frame)
-        try PixelBudget.check(width: display.width, height: display.height, path: nil, what: "the displayed picture")
-        let plan = try frame.scalingPlan(
-            for: size, pixelAspect: sampleAspectRatio, transform: transform, displayWidth: display.width,
-            displayHeight: display.height, path: nil)
+        let plan = try scalingPlan(of: frame, size: size)
         var image: RGBAImageBuffer
         if let toneMapper = HDRToneMapper(for: frame) {
             let scaler = try scaler(
@@ -61,11 +55,7 @@ final class FrameConverter {
             color.color_range != AVCOL_RANGE_JPEG, HDRToneMapper(for: frame) == nil, transform.isIdentity,
             size.isValid
         else { return nil }
-        try PixelBudget.check(width: frame.width, height: frame.height, path: nil, what: "the decoded picture")
-        let display = displaySize(of: frame)
-        let plan = try frame.scalingPlan(
-            for: size, pixelAspect: sampleAspectRatio, transform: transform, displayWidth: display.width,
-            displayHeight: display.height, path: nil)
+        let plan = try scalingPlan(of: frame, size: size)
         // Not scaled: the part kept is the crop's pixels as they are (the crop keeps a margin
         // for the scaler's filter, cut after it), sited on whole chroma samples.
         guard plan.width == plan.source.width, plan.height == plan.source.height,
@@ -74,6 +64,18 @@ final class FrameConverter {
         return PlanarPicture(
             copying: plan.source, left: plan.keepLeft, top: plan.keepTop, width: plan.keepWidth,
             height: plan.keepHeight)
+    }
+
+    /// How `frame` becomes a picture of `size`, once it and the picture it shows are within
+    /// the ``PixelBudget`` (else `.invalidMedia`; an invalid `size` is `.unsupported`).
+    private func scalingPlan(of frame: Frame, size: FrameSize) throws -> ScalingPlan {
+        guard size.isValid else { throw MediaError(.unsupported, "invalid picture size \(size)") }
+        try PixelBudget.check(width: frame.width, height: frame.height, path: nil, what: "the decoded picture")
+        let display = displaySize(of: frame)
+        try PixelBudget.check(width: display.width, height: display.height, path: nil, what: "the displayed picture")
+        return try frame.scalingPlan(
+            for: size, pixelAspect: sampleAspectRatio, transform: transform, displayWidth: display.width,
+            displayHeight: display.height, path: nil)
     }
 
     /// Luma and colour statistics of `frame`, measured on a 64 × 64 area-averaged copy and on

@@ -14,7 +14,8 @@ import StoryMedia
 /// ``CubeYUVRenderer``, so no frame is converted, from faces in those planes (a clip's decoded
 /// frame as it is when it already is one: yuv420p, BT.709, limited range, SDR, upright, at the
 /// canvas size or cropped to it; anything else converted as the encoder converts RGBA); the PNG
-/// frames' and the filmstrip's as RGBA by a ``CubeRenderer`` into one reused buffer. Outputs are atomic, and a failure leaves none of them behind.
+/// frames' and the filmstrip's as RGBA by a ``CubeRenderer`` into one reused buffer. Outputs are
+/// atomic, and a failure leaves none of them behind.
 public struct CubeTransitionJob: Sendable {
     /// What a finished job wrote.
     public struct Summary: Sendable, Equatable {

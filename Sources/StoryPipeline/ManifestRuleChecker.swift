@@ -215,42 +215,43 @@ struct ManifestRuleChecker {
     private mutating func check(
         _ item: Manifest.Item, against info: ClipInfo, video: ClipInfo.Video, at path: String
     ) {
-        let src = item.src
+        // The clip as each line names it, cut once.
+        let src = Self.shown(item.src)
         if let codecs = item.codecs, codecs != video.codecs {
-            report("\(path).codecs", "is \(Self.quoted(codecs)), but \(Self.shown(src)) has codecs \(video.codecs)")
+            report("\(path).codecs", "is \(Self.quoted(codecs)), but \(src) has codecs \(video.codecs)")
         }
         if let duration = info.duration, !(abs(item.duration - duration) <= Self.durationTolerance) {
             report(
                 "\(path).duration",
-                "is \(ManifestSchemaChecker.format(item.duration)), but \(Self.shown(src)) lasts \(Self.seconds(duration)) s"
+                "is \(ManifestSchemaChecker.format(item.duration)), but \(src) lasts \(Self.seconds(duration)) s"
             )
         }
         if (item.width, item.height) != (video.displayWidth, video.displayHeight) {
             report(
                 "\(path).width",
-                "is \(item.width) (height \(item.height)), but \(Self.shown(src)) is shown at "
+                "is \(item.width) (height \(item.height)), but \(src) is shown at "
                     + "\(video.displayWidth)x\(video.displayHeight)")
         }
         if item.rotation != video.rotation {
-            report("\(path).rotation", "is \(item.rotation), but \(Self.shown(src)) turns \(video.rotation)°")
+            report("\(path).rotation", "is \(item.rotation), but \(src) turns \(video.rotation)°")
         }
         let frameRate = video.frameRate ?? 0
         if !(abs(item.frameRate - frameRate) <= 0.001) {
             report(
                 "\(path).frameRate",
-                "is \(ManifestSchemaChecker.format(item.frameRate)), but \(Self.shown(src)) has "
+                "is \(ManifestSchemaChecker.format(item.frameRate)), but \(src) has "
                     + ManifestSchemaChecker.format(frameRate))
         }
         if item.codec != video.codec {
-            report("\(path).codec", "is \(Self.quoted(item.codec)), but \(Self.shown(src)) is \(video.codec)")
+            report("\(path).codec", "is \(Self.quoted(item.codec)), but \(src) is \(video.codec)")
         }
         if item.hdr != video.hdr {
-            report("\(path).hdr", "is \(Self.quoted(item.hdr)), but \(Self.shown(src)) is \(Self.quoted(video.hdr))")
+            report("\(path).hdr", "is \(Self.quoted(item.hdr)), but \(src) is \(Self.quoted(video.hdr))")
         }
         if item.hasAudio != (info.audio != nil) {
             report(
                 "\(path).hasAudio",
-                "is \(item.hasAudio), but \(Self.shown(src)) has " + (item.hasAudio ? "no sound" : "sound"))
+                "is \(item.hasAudio), but \(src) has " + (item.hasAudio ? "no sound" : "sound"))
         }
     }
 

@@ -62,8 +62,11 @@ public enum PlanCommand: Command {
         let settings = (saved?.saved ?? BundleSettings()).applying(options.settings)
         let batch = BatchRunner(inputs, jobs: arguments[jobs]) { _, input in
             let storyInput = try StoryInput.load(input)
-            // As render refuses it (a QA pass: plan said what a render it refuses would do).
-            if let bundle { try BundleFolder.checkOutside(output: bundle, inputRoot: storyInput.root) }
+            // As render refuses it (a QA pass: plan said what a render it refuses would do). A
+            // folder INPUT is its own root, checked above; a spec's root is its folder.
+            if let bundle, storyInput.root != input {
+                try BundleFolder.checkOutside(output: bundle, inputRoot: storyInput.root)
+            }
             return (
                 storyInput.warnings,
                 try BundlePlan.make(
