@@ -126,12 +126,6 @@ extension Option where Value: RawRepresentable & CaseIterable, Value.RawValue ==
     }
 }
 
-/// A value, or `auto`: storyreel chooses.
-public enum OrAutomatic<Wrapped: Sendable>: Sendable {
-    case automatic
-    case fixed(Wrapped)
-}
-
 extension Option {
     /// A value read through `range` (a size, a bit rate, a shard, a time), or nil when not given.
     static func ranged<Wrapped>(
