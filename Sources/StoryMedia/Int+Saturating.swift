@@ -1,7 +1,7 @@
 extension Int {
     /// `value` truncated toward zero and clamped to `Int`'s range, NaN giving 0: the conversion
     /// for a Double computed from file-controlled numbers (`Int(_:)` traps on those out of range).
-    init(saturating value: Double) {
+    public init(saturating value: Double) {
         if value.isNaN {
             self = 0
         } else if value >= 0x1p63 {

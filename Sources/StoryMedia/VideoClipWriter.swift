@@ -216,7 +216,7 @@ public final class VideoClipWriter {
     static func budget(maxBitrate: Int, frames: Int, fps: Double, parameterSetBytes: Int) -> Int {
         let capBytes = (Double(maxBitrate) * Double(frames) / fps / 8).rounded(.down)
         let container = Double(parameterSetBytes + 1024 + 8 * frames)
-        return Int(clamping: Int64(max(0, capBytes - container)))
+        return Int(saturating: max(0, capBytes - container))
     }
 
     /// Drains the encoder, writes the trailer and moves the clip into place.
@@ -289,7 +289,7 @@ public final class VideoClipWriter {
         let seconds = Double(max(1, frameCount)) / settings.fps
         return Outcome(
             rateFactor: rateFactor, passes: passes, bytes: bytes,
-            bitRate: Int(clamping: Int64((Double(bytes) * 8 / seconds).rounded())), fitsCap: fitsCap)
+            bitRate: Int(saturating: (Double(bytes) * 8 / seconds).rounded()), fitsCap: fitsCap)
     }
 
     /// One more pass over the pictures `replay` gives, at `rateFactor`; returns its packets.

@@ -18,7 +18,7 @@ public enum TransitionBitrate {
     public static func floor(width: Int, height: Int) -> Int {
         let pixels = Double(max(0, width)) * Double(max(0, height))
         let reference = Double(floorCanvas.width * floorCanvas.height)
-        return Int(clamping: Int64((Double(floorBitRate) * pixels / reference).rounded()))
+        return Int(saturating: (Double(floorBitRate) * pixels / reference).rounded())
     }
 
     /// The most a transition between two clips may average on a `width` × `height` canvas, in bits

@@ -169,7 +169,7 @@ public enum CubeCommand: Command {
             // The whole file, as the peak counts it.
             let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? video.bytes
             let seconds = Double(summary.frameCount) / job.parameters.fps
-            let rate = Int((Double(bytes) * 8 / seconds).rounded())
+            let rate = Int(saturating: (Double(bytes) * 8 / seconds).rounded())
             let rates = "\(megabits(rate)) Mb/s against a peak of \(megabits(cap)) Mb/s"
             let passes = video.passes == 1 ? "1 pass" : "\(video.passes) passes"
             if video.fitsCap {

@@ -74,6 +74,20 @@ import Testing
         #expect(HDRToneMapper.byte(.infinity) == 255)
     }
 
+    /// A clip can claim a bit rate over half of `Int.max` (see `HostileFiles.hugeVideoBitRateClip`),
+    /// which makes the transition's peak `Int.max`; its byte budget over 10 s is then above
+    /// `Int64.max` (a QA pass: `cube --duration 10` of such a clip trapped here, with SIGILL).
+    @Test func aPeakOfIntMaxGivesTheLargestBudgetNotATrap() {
+        let budget = { (rate: Int, frames: Int, fps: Double) in
+            VideoClipWriter.budget(maxBitrate: rate, frames: frames, fps: fps, parameterSetBytes: 40)
+        }
+        #expect(budget(.max, 10, 1) == .max)
+        #expect(budget(.max, 1000, 0.1) == .max)
+        #expect(budget(.max, 15, 30) > 1 << 58)
+        #expect(budget(4_500_000, 15, 30) == 281_250 - (40 + 1024 + 8 * 15))
+        #expect(budget(100, 15, 30) == 0)
+    }
+
     @Test func anAtomSizeNearTwoToTheSixtyFourIsATruncatedFileNotATrap() throws {
         let folder = try TemporaryFolder()
         var bytes = Data([0, 0, 0, 20]) + Data("ftypisom".utf8) + Data([0, 0, 2, 0]) + Data("isom".utf8)

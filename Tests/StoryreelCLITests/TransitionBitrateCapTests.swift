@@ -56,6 +56,27 @@ import Testing
         }
     }
 
+    /// A clip whose video stream claims about 5 × 10^18 bit/s, which it does not have, makes a peak
+    /// of `Int.max`, which then binds nothing: a 10 s turn is written at CRF 23 (a QA pass: the
+    /// byte budget of that peak over 10 s overflowed `Int64`, and `cube` died of SIGILL, leaving
+    /// its temporary file).
+    @Test func aClipClaimingAnEnormousBitRateIsNoPeakAndNoCrash() throws {
+        let from = folder.path("claims.mp4")
+        try HostileFiles.hugeVideoBitRateClip(at: from)
+        let inspected = try TestEnvironment.storyreel(["inspect", "--json", from])
+        #expect(inspected.status == 0, "\(inspected.stderr)")
+        let claimed = try #require(try TestEnvironment.ffprobeVideoStream(from)["bit_rate"] as? String)
+        #expect(try #require(Double(claimed)) > Double(Int.max / 2), "the clip must claim over Int.max / 2: \(claimed)")
+        let output = folder.path("turn.mp4")
+        let result = try TestEnvironment.storyreel(
+            ["cube", from, Self.toClip, "-o", output, "--duration", "10", "--fps", "1", "--size", "64x64"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("CRF 23, 1 pass"), "\(result.stderr)")
+        #expect(try TestEnvironment.ffprobeVideoStream(output)["nb_read_frames"] as? String == "10")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path("")).sorted() == ["claims.mp4", "turn.mp4"])
+    }
+
     /// The clip's mean luma PSNR against the lossless frames in `frames`.
     func lumaPSNR(_ path: String, frames: String) throws -> Double {
         let decoded = try PixelComparison.ffmpegFrames(

@@ -87,6 +87,48 @@ public enum HostileFiles {
         try Data(bytes).write(to: URL(fileURLWithPath: destination))
     }
 
+    /// Writes a copy of the good clip to `path` whose video stream FFmpeg reports at about
+    /// 5 × 10^18 bit/s, more than half of `Int.max`, and which still decodes without a warning.
+    /// Its `btrt` is renamed `free`, so FFmpeg works the rate out from the sample sizes over the
+    /// track's duration: the first `mdhd` says 2^31 − 1 ticks a second and a duration of 1 tick,
+    /// and sample 2 (0-based, the start of chunk 1) is 288 MiB, moved to the file's end, where
+    /// its real bytes are followed by a hole: the file is 288 MiB long but under 1 MB on disk.
+    public static func hugeVideoBitRateClip(at path: String) throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: goodClip)))
+        let originalLength = bytes.count
+        let hugeSample = 0x1200_0000
+        func atom(_ type: String) throws -> Int {
+            guard let found = find(Array(type.utf8), in: bytes) else { throw TestFailure("no \(type) in \(goodClip)") }
+            return found
+        }
+        func put(_ value: Int, at offset: Int) {
+            for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (24 - 8 * index)) }
+        }
+        bytes.replaceSubrange(try atom("btrt")..<(try atom("btrt") + 4), with: Array("free".utf8))
+        // 'mdhd', version 0 and flags (4), creation and modification times (4 each), the
+        // timescale (4), the duration (4).
+        let header = try atom("mdhd")
+        guard bytes[header + 4] == 0 else { throw TestFailure("\(goodClip)'s mdhd is not version 0") }
+        put(0x7FFF_FFFF, at: header + 16)
+        put(1, at: header + 20)
+        // 'stsz', version and flags, one size for all (0), the count, then the sizes; 'stco',
+        // version and flags, the count, then the offsets.
+        let sizes = try atom("stsz")
+        let offsets = try atom("stco")
+        let (sampleOffset, sampleSize) = (
+            bigEndian(bytes[(offsets + 16)..<(offsets + 20)]), bigEndian(bytes[(sizes + 24)..<(sizes + 28)])
+        )
+        put(hugeSample, at: sizes + 24)
+        put(originalLength, at: offsets + 16)
+        let data = try atom("mdat") - 4
+        put(bigEndian(bytes[data..<(data + 4)]) + hugeSample, at: data)
+        let sample = Array(bytes[sampleOffset..<(sampleOffset + sampleSize)])
+        try Data(bytes + sample).write(to: URL(fileURLWithPath: path))
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? file.close() }
+        try file.truncate(atOffset: UInt64(originalLength + hugeSample))
+    }
+
     /// The good clip's bytes with its pictures made zeros from `fraction` of its `mdat` on: its
     /// index is intact, so it probes, but those pictures do not decode (0: none does; 0.6: its
     /// end, as a preallocated upload cut short leaves it); `filler` another byte than zero.
