@@ -1,8 +1,9 @@
 // FFmpeg's log, watched: storyreel prints its own one-line errors, so FFmpeg's messages are shown
-// only when asked, but one of them is the only sign of a fault storyreel must report. libavformat's
-// mov demuxer, when a track's chunk tables (stsc, stco) hold more samples than its size table
-// (stsz) lists, logs "wrong sample count" and keeps the index it had built so far: the track
-// silently ends early, and nothing in the opened context says so (ffprobe prints the line).
+// only when asked, but two of them are the only sign of a fault storyreel must report. libavformat's
+// mov demuxer keeps the index it had built so far, and so silently ends the track early, when a
+// track's chunk tables (stsc, stco) hold more samples than its size table (stsz) lists ("wrong
+// sample count") and when a sample's size in that table is 2^30 bytes or more ("Sample size %u is
+// too large"). Nothing in the opened context says so; ffprobe prints the line.
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
@@ -13,12 +14,16 @@
 
 /// The most verbose level passed on to FFmpeg's own printer (AV_LOG_QUIET: nothing).
 static atomic_int shown_level = AV_LOG_QUIET;
-/// Set when this thread's demuxer logged "wrong sample count" since the last clear.
-static _Thread_local bool sample_count_fault;
+/// The first index fault this thread's demuxer logged since the last clear.
+static _Thread_local enum cff_index_fault index_fault = CFF_INDEX_WHOLE;
 
 static void watch(void *context, int level, const char *format, va_list arguments) {
-    if (format != NULL && strcmp(format, "wrong sample count\n") == 0) {
-        sample_count_fault = true;
+    if (format != NULL && index_fault == CFF_INDEX_WHOLE) {
+        if (strcmp(format, "wrong sample count\n") == 0) {
+            index_fault = CFF_INDEX_WRONG_SAMPLE_COUNT;
+        } else if (strcmp(format, "Sample size %u is too large\n") == 0) {
+            index_fault = CFF_INDEX_SAMPLE_TOO_LARGE;
+        }
     }
     if (level <= atomic_load(&shown_level)) {
         av_log_default_callback(context, level, format, arguments);
@@ -32,10 +37,10 @@ void cff_watch_log(int shown) {
     av_log_set_callback(watch);
 }
 
-void cff_clear_sample_count_fault(void) { sample_count_fault = false; }
+void cff_clear_index_fault(void) { index_fault = CFF_INDEX_WHOLE; }
 
-bool cff_take_sample_count_fault(void) {
-    bool seen = sample_count_fault;
-    sample_count_fault = false;
+enum cff_index_fault cff_take_index_fault(void) {
+    enum cff_index_fault seen = index_fault;
+    index_fault = CFF_INDEX_WHOLE;
     return seen;
 }

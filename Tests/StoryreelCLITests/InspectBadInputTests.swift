@@ -71,6 +71,32 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "\(fixture.stories)/new"), "nothing filed")
     }
 
+    /// From a QA pass: one sample size of 2^30 bytes or more in the size table (stsz) ends
+    /// FFmpeg's index of the track at that sample, with "Sample size … is too large" that only
+    /// ffprobe printed: inspect reported 2 of 75 frames clean, ingest took the clip and render
+    /// shipped it as a 2.5 s item. It is a warning now, so ingest rejects the clip and render
+    /// skips it. (2^29 to 2^30 − 1 wraps FFmpeg's 30-bit size field, which the index check
+    /// reports as a corrupt index; 2^31 and more are negative to FFmpeg, which refuses the file.)
+    @Test(arguments: [UInt32(1 << 30), 0x7FFF_FFFF])
+    func aSampleOverFFmpegsSizeLimitIsAWarningAsFFprobeSaysSo(size: UInt32) throws {
+        let path = folder.path("huge-sample.mp4")
+        try HostileFiles.corruptSampleSize(of: goodClip, to: path, entry: 2, value: size)
+        let (listed, read, complaint) = try listedAndReadSamples(path)
+        #expect(complaint.contains("Sample size \(size) is too large"), "ffprobe sees the fault too: \(complaint)")
+        #expect(read == "2" && listed != read, "\(listed), \(read)")
+        let warning =
+            "a track's size table (stsz) gives a sample 2^30 bytes or more (ffprobe's \"Sample size … is too large\"): "
+            + "the track is read only up to that sample, and players differ"
+        let report = try inspectWarns(path, warning)
+        #expect((report["video"] as? [String: Any])?["frameCount"] as? Int == 2, "the index FFmpeg kept")
+
+        let fixture = try BundleFixture()
+        let ingest = try TestEnvironment.storyreel(["ingest", path, "--story", "new", "--into", fixture.stories])
+        #expect(ingest.status == 65, "\(ingest.stderr)")
+        #expect(ingest.stderr == "storyreel: error: \(path): rejected: \(warning)\n")
+        #expect(!FileManager.default.fileExists(atPath: "\(fixture.stories)/new"), "nothing filed")
+    }
+
     /// Runs `inspect --json` on `path` and expects exit 0, `warning` as its one line on stderr
     /// and as the report's only warning; returns the report.
     func inspectWarns(_ path: String, _ warning: String) throws -> [String: Any] {

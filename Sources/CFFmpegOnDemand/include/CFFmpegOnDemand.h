@@ -16,16 +16,26 @@ bool cff_media_libraries_loaded(void);
 /// -1 for any other reason. A failure is not kept: the next call tries again.
 int cff_load_media_libraries(char *why, size_t capacity);
 
+/// A fault the mov demuxer logs and then ends a track's index early for, silently otherwise.
+enum cff_index_fault {
+    /// None logged.
+    CFF_INDEX_WHOLE = 0,
+    /// "wrong sample count": the track's chunk tables hold more samples than its size table lists.
+    CFF_INDEX_WRONG_SAMPLE_COUNT = 1,
+    /// "Sample size %u is too large": a sample's size in the size table is 2^30 bytes or more.
+    CFF_INDEX_SAMPLE_TOO_LARGE = 2,
+};
+
 /// Routes FFmpeg's log through storyreel's watcher (LogWatch.c): messages at `shown` or more
-/// severe go to FFmpeg's own printer (AV_LOG_QUIET: none), and the demuxer's "wrong sample
-/// count" (a track's sample tables disagree, so its index ends early) is noted for the thread
-/// that logged it. Call it once, before other threads start.
+/// severe go to FFmpeg's own printer (AV_LOG_QUIET: none), and the demuxer's index faults
+/// (`enum cff_index_fault`: the track's index ends early) are noted for the thread that logged
+/// them. Call it once, before other threads start.
 void cff_watch_log(int shown);
 
-/// Forgets this thread's note of a "wrong sample count"; call it before opening a file.
-void cff_clear_sample_count_fault(void);
+/// Forgets this thread's note of an index fault; call it before opening a file.
+void cff_clear_index_fault(void);
 
-/// Whether this thread's demuxer logged "wrong sample count" since the last clear; clears it.
-bool cff_take_sample_count_fault(void);
+/// The first index fault this thread's demuxer logged since the last clear; clears it.
+enum cff_index_fault cff_take_index_fault(void);
 
 #endif
