@@ -76,6 +76,9 @@ public struct BundlePlan: Sendable {
             let cacheKey = BundlePaths.join(cacheRoot, clipPaths[index])
             let stamp = FileStamp(path: absolute)
             if let stamp, let cached = cache?.record(for: cacheKey, stamp: stamp) { return .success((cached, stamp)) }
+            if let stamp, let reason = cache?.failure(for: cacheKey, stamp: stamp) {
+                return .failure(MediaError(.invalidMedia, path: absolute, reason))
+            }
             do {
                 let info = try ClipProbe.inspect(path: absolute, timeout: timeout)
                 let record = try ClipRecord(
@@ -84,7 +87,13 @@ public struct BundlePlan: Sendable {
                 cache?.store(record, for: cacheKey, stamp: read)
                 return .success((record, read))
             } catch {
-                return .failure((error as? MediaError) ?? MediaError(.ioFailure, path: absolute, "\(error)"))
+                let failure = (error as? MediaError) ?? MediaError(.ioFailure, path: absolute, "\(error)")
+                if let stamp, BundlePlan.liesInTheFile(failure),
+                    (try? BundlePlan.unchanged(absolute, since: stamp)) != nil
+                {
+                    cache?.storeFailure(failure.reason, for: cacheKey, stamp: stamp)
+                }
+                return .failure(failure)
             }
         }
         // Out of open files is the system's limit, not the clip's fault: the run stops rather
@@ -200,6 +209,15 @@ public struct BundlePlan: Sendable {
     /// `stamp`, the stamp `path` had before it was read, when the file still has it: it was
     /// read whole as it is. Throws `.invalidMedia` when it changed meanwhile (an upload still
     /// being written, a clip replaced), or had no stamp (it was not there).
+    /// Whether `error`, met reading a clip, lies in the clip's bytes, so that it stands for as
+    /// long as the file is unchanged: not a deadline, a read or system failure, or an errno from
+    /// FFmpeg (`AVERROR(ENOMEM)`, `AVERROR(EIO)`: FFmpeg's own codes are tags far below -4095).
+    static func liesInTheFile(_ error: MediaError) -> Bool {
+        guard [.invalidMedia, .noVideoStream, .unsupported].contains(error.kind) else { return false }
+        guard let code = error.ffmpegCode else { return true }
+        return !(-4095 ... -1).contains(code)
+    }
+
     static func unchanged(_ path: String, since stamp: FileStamp?) throws -> FileStamp {
         guard let stamp, FileStamp(path: path) == stamp else {
             throw MediaError(

@@ -130,11 +130,13 @@ public struct BundleRenderer: Sendable {
             sourceStamps: plan.sourceStamps, progress: progress)
         run.execute(plan.shardUnits)
         // A clip whose units failed (it may have changed since it was hashed) is hashed and
-        // probed again next time.
+        // probed again next time; one the plan skipped keeps what it was skipped for, when that
+        // lies in its bytes.
         let failed = Set(run.failures.map(\.path))
         let kept = plan.stories.flatMap(\.items).filter { !failed.contains($0.path) }.map(\.path)
         let avatars = plan.stories.filter { $0.avatar != nil }.compactMap(\.source.avatar)
-        try? cache.save(keeping: Set((kept + avatars).map(plan.statCacheKey)))
+        let skippedClips = plan.skipped.map(\.path)
+        try? cache.save(keeping: Set((kept + avatars + skippedClips).map(plan.statCacheKey)))
         guard options.shard == nil else {
             summary.warnings += Self.setAsideWarnings(run)
             // A shard of an input in which no clip can be read keeps the settings as they were,
@@ -162,7 +164,16 @@ public struct BundleRenderer: Sendable {
                 skipped.append(SkippedEntry(path: item.path, story: story.id, reason: reason))
             }
             story.items.removeAll { item in missing.contains { $0.path == item.path } }
-            if let avatar = story.avatarOutput, !run.available.contains(avatar) { story.avatarOutput = nil }
+            if let avatar = story.avatarOutput, !run.available.contains(avatar) {
+                story.avatarOutput = nil
+                // Stories sharing an avatar's bytes share its unit, whose failure names the first
+                // of them: each of the others gets its own entry (a QA pass: they lost their
+                // avatars without a word).
+                if let path = story.source.avatar, !skipped.contains(where: { $0.path == path }) {
+                    let reason = run.failureReason(forAnyOf: [avatar]) ?? "its output is missing"
+                    skipped.append(SkippedEntry(path: path, story: story.id, reason: reason))
+                }
+            }
             if story.items.isEmpty {
                 skipped.append(SkippedEntry(path: story.id, story: story.id, reason: "no playable clip"))
             } else {

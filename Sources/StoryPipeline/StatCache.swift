@@ -3,8 +3,8 @@ import StoryMedia
 import Synchronization
 
 /// Remembers, per clip path, the file's size, mtime, inode and inode change time with its
-/// ``ClipRecord`` (per avatar path, with its SHA-256 alone), so a re-run re-hashes and re-probes
-/// only files that changed. Stored as JSON
+/// ``ClipRecord``, or with why it cannot be used when that lies in its bytes (per avatar path,
+/// with its SHA-256 alone), so a re-run re-hashes and re-probes only files that changed. Stored as JSON
 /// inside the bundle. The change time catches a clip rewritten in place with its size and mtime
 /// put back (an in-place metadata edit that keeps the date, a file system with coarse mtimes),
 /// which a render would otherwise never see again while `plan`, which hashes, saw it.
@@ -24,14 +24,17 @@ public final class StatCache: Sendable {
         var probe: String?
         /// The SHA-256 of a file kept by its hash alone; nil for a clip, whose record has it.
         var sha256: String?
+        /// Why the clip cannot be used (its skipped entry's reason), for a clip with no record;
+        /// its `probe` is then ``failureProbe``.
+        var failure: String?
 
         /// An entry for a file of `stamp`.
         init(
             _ stamp: (size: UInt64, modified: Int64, inode: UInt64, statusChanged: Int64), record: ClipRecord?,
-            probe: String?, sha256: String?
+            probe: String?, sha256: String?, failure: String? = nil
         ) {
             (size, modified, inode, statusChanged) = (stamp.size, stamp.modified, stamp.inode, stamp.statusChanged)
-            (self.record, self.probe, self.sha256) = (record, probe, sha256)
+            (self.record, self.probe, self.sha256, self.failure) = (record, probe, sha256, failure)
         }
 
         /// True when a file of `stamp` is, by `stat`, the one this entry was made from.
@@ -46,7 +49,11 @@ public final class StatCache: Sendable {
     /// rather than keeping the old record for as long as the clip is unchanged, and `validate`
     /// (which probes afresh) does not then fault a manifest a render cannot mend. 2: a pixel
     /// aspect given only by the H.264/HEVC bitstream is read.
-    static let probeVersion = "storyreel-probe-2"
+    static let probeVersion = "storyreel-probe-3"
+
+    /// What a failure was found by: the probe's version and storyreel's own, so that any other
+    /// build of storyreel, which may read the clip otherwise, tries the clip again.
+    static let failureProbe = "\(probeVersion) \(BundlePlan.toolVersion)"
 
     /// The cache file is read up to this size.
     static let maximumFileSize: UInt64 = 256 << 20
@@ -70,6 +77,24 @@ public final class StatCache: Sendable {
             entry.probe == StatCache.probeVersion
         else { return nil }
         return entry.record
+    }
+
+    /// Why the clip at `path` cannot be used, as found when it was as `stamp` says, by this build
+    /// of storyreel: a no-op re-run re-read every clip it had skipped, a 222 MB truncated upload
+    /// whole (a QA pass).
+    public func failure(for path: String, stamp given: FileStamp) -> String? {
+        guard let entry = state.withLock({ $0.entries[path] }), entry.matches(StatCache.stamp(given)),
+            entry.probe == StatCache.failureProbe
+        else { return nil }
+        return entry.failure
+    }
+
+    /// Remembers that the clip at `path`, as `stamp` says it was when read (checked unchanged
+    /// after), cannot be used, for `reason`.
+    public func storeFailure(_ reason: String, for path: String, stamp given: FileStamp) {
+        keep(
+            Entry(StatCache.stamp(given), record: nil, probe: StatCache.failureProbe, sha256: nil, failure: reason),
+            for: path)
     }
 
     /// The cached SHA-256 of `path`, a file kept by its hash alone (an avatar), when it is

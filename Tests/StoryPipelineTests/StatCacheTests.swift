@@ -144,4 +144,45 @@ import Testing
         #expect(StatCache(file: file).record(for: clip, stamp: stamp) != nil)
         #expect(StatCache(file: file).record(for: "\(link)/ben_k/1.mp4", stamp: stamp) == nil)
     }
+
+    /// A clip skipped for its contents keeps its reason while it is unchanged, across a save, for
+    /// this build of storyreel only; it is never taken for a record.
+    @Test func aFailureHoldsWhileTheFileIsUnchangedAndForThisBuildOnly() throws {
+        let folder = try TemporaryFolder()
+        let clip = try folder.write("bad.mp4", Data("not a clip".utf8))
+        let stamp = try #require(FileStamp(path: clip))
+        let file = folder.path("cache.json")
+        let cache = StatCache(file: file)
+        #expect(cache.failure(for: clip, stamp: stamp) == nil)
+        cache.storeFailure("not a QuickTime/MP4 file", for: clip, stamp: stamp)
+        #expect(cache.failure(for: clip, stamp: stamp) == "not a QuickTime/MP4 file")
+        #expect(cache.record(for: clip, stamp: stamp) == nil)
+        try cache.save(keeping: [clip])
+        #expect(StatCache(file: file).failure(for: clip, stamp: stamp) == "not a QuickTime/MP4 file")
+
+        // Another build: the entry's probe differs, so the clip is read again.
+        let saved = try String(contentsOfFile: file, encoding: .utf8)
+        let probe = "\"probe\":\"\(StatCache.failureProbe)\""
+        #expect(saved.contains(probe), "\(saved)")
+        try saved.replacingOccurrences(of: probe, with: "\"probe\":\"storyreel-probe-3 0.2.0\"")
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(StatCache(file: file).failure(for: clip, stamp: stamp) == nil)
+
+        // A new stamp: the file was rewritten.
+        try Data("still not a clip".utf8).write(to: URL(fileURLWithPath: clip))
+        let rewritten = try #require(FileStamp(path: clip))
+        #expect(cache.failure(for: clip, stamp: rewritten) == nil)
+    }
+
+    /// Only a reason that lies in the file's bytes is kept: not a deadline, a read failure, or an
+    /// errno from FFmpeg (out of memory).
+    @Test func onlyReasonsInTheFileAreKept() {
+        #expect(BundlePlan.liesInTheFile(MediaError(.invalidMedia, "garbage")))
+        #expect(BundlePlan.liesInTheFile(MediaError(.noVideoStream, "no video")))
+        #expect(BundlePlan.liesInTheFile(MediaError(.invalidMedia, "bad data", ffmpegCode: -0x4144_4E49)))
+        #expect(!BundlePlan.liesInTheFile(MediaError(.invalidMedia, "out of memory", ffmpegCode: -12)))
+        #expect(!BundlePlan.liesInTheFile(MediaError(.timedOut, "timed out")))
+        #expect(!BundlePlan.liesInTheFile(MediaError(.ioFailure, "read failed")))
+        #expect(!BundlePlan.liesInTheFile(MediaError(.unreadableInput, "permission denied")))
+    }
 }

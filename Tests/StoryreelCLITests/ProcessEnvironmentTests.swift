@@ -103,6 +103,37 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.path("cube.mp4")))
     }
 
+    /// From a QA pass: a no-op re-run read every clip it had skipped again, hashing and probing
+    /// it (a 222 MB truncated upload whole), and loaded FFmpeg's libraries for it. The stat cache
+    /// now keeps why such a clip is skipped: with libavformat broken, the re-run needs no media
+    /// library and skips the clip for the same reason (it needed libavformat, 71). Once the clip
+    /// is replaced by a good one, it is read again and plays.
+    @Test func aNoOpRenderDoesNotReadASkippedClipAgain() throws {
+        let stories = folder.path("stories")
+        try FileManager.default.copyItem(atPath: TestEnvironment.sample("stories"), toPath: stories)
+        let bad = "\(stories)/ben_k/99.mp4"
+        try HostileFiles.zeroMediaTimescale(of: HostileFiles.goodClip, to: bad)
+        let bundle = folder.path("bundle")
+        let render = ["render", stories, "-o", bundle, "--size", "180x320"]
+        let first = try TestEnvironment.storyreel(render)
+        #expect(first.status == 65, "\(first.stderr)")
+        let line = try #require(first.stderr.split(separator: "\n").first { $0.contains("ben_k/99.mp4: skipped:") })
+        #expect(line.contains("timescale is 0, 1 or over 2^31 − 1"), "\(line)")
+
+        let broken = try librariesFolder("broken-libraries", avformat: nil)
+        let noOp = try run(with: broken, render)
+        #expect(noOp.status == 65, "\(noOp.stderr)")
+        #expect(noOp.stderr.contains(line + "\n"), "\(noOp.stderr)")
+        #expect(noOp.stderr.contains("rendered 0"), "\(noOp.stderr)")
+
+        try FileManager.default.removeItem(atPath: bad)
+        try FileManager.default.copyItem(atPath: HostileFiles.goodClip, toPath: bad)
+        let mended = try TestEnvironment.storyreel(render)
+        #expect(mended.status == 0, "\(mended.stderr)")
+        let manifest = try Manifest(jsonData: Data(contentsOf: URL(fileURLWithPath: "\(bundle)/manifest.json")))
+        #expect(manifest.skipped.isEmpty && manifest.stories.flatMap(\.items).count == 10)
+    }
+
     // Found by a QA pass of the change above:
     // - a render that had to read its transitions' codecs strings again (a ledger written before
     //   it kept them) swallowed the load failure: 0, and a manifest without them;

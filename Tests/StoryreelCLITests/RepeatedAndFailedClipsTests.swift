@@ -110,4 +110,28 @@ import Testing
                 "ben_k ben_k/99.mp4: \(reason)", "chloe chloe/repost.mp4: \(reason)",
             ])
     }
+
+    /// From a QA pass: stories whose avatars are the same broken bytes share one avatar unit, and
+    /// its failure was reported for the first story alone; the others lost their avatars without
+    /// a line on stderr or an entry in `skipped`.
+    @Test func aBrokenAvatarSharedByStoriesIsReportedForEachOfThem() throws {
+        let fixture = try BundleFixture()
+        let good = try Data(contentsOf: URL(fileURLWithPath: "\(fixture.stories)/ben_k/avatar.jpg"))
+        let broken = good.prefix(3000)
+        for story in ["ben_k", "chloe", "dev-ops"] {
+            try broken.write(to: URL(fileURLWithPath: "\(fixture.stories)/\(story)/avatar.jpg"))
+        }
+        let (result, _) = try fixture.render(into: "reel")
+        #expect(result.status == 65, "\(result.stderr)")
+        let manifest = try fixture.manifest("reel")
+        let reason = "avatar: no decodable picture in the file"
+        let expected = ["ben_k", "chloe", "dev-ops"].map { "\($0) \($0)/avatar.jpg: \(reason)" }
+        #expect(manifest.skipped.map { "\($0.story ?? "-") \($0.path): \($0.reason)" } == expected)
+        for story in ["ben_k", "chloe", "dev-ops"] {
+            #expect(
+                result.stderr.contains("storyreel: error: \(story)/avatar.jpg: skipped: \(reason)\n"),
+                "\(result.stderr)")
+        }
+        #expect(manifest.stories.map { $0.user.avatar == nil } == [false, true, true, true])
+    }
 }
