@@ -116,13 +116,18 @@ public enum BundleFolder {
                     "storyreel cannot read and write this folder (\(SystemErrorText.describe(errno)))")
             }
         }
-        // The settings are saved once every output is made: a FIFO or a folder there failed
-        // the run (73) after all its work, every time (a QA pass).
-        let settings = BundleSettings.file(in: output)
-        if let stamp = FileStamp(path: settings, followingLinks: false), !stamp.isRegularFile {
+        // The settings and the ledgers are saved once every output is made: a FIFO or a folder
+        // there failed the run (73) after all its work, every time, and a ledger that could not
+        // be saved took what the run had adopted with it (QA passes).
+        let privateFolder = BundlePaths.join(output, BundlePaths.privateFolder)
+        let ledgers = ((try? FileManager.default.contentsOfDirectory(atPath: privateFolder)) ?? [])
+            .filter(BundleLedger.isLedgerFileName)
+        for name in [BundleSettings.fileName] + Set(ledgers + [BundleLedger.fullRenderFileName]).sorted() {
+            let path = BundlePaths.join(privateFolder, name)
+            guard let stamp = FileStamp(path: path, followingLinks: false), !stamp.isRegularFile else { continue }
+            let what = name == BundleSettings.fileName ? "the bundle's settings" : "its ledger (what it wrote)"
             throw MediaError(
-                .cannotCreateOutput, path: settings,
-                "is not a regular file: storyreel keeps the bundle's settings there; move it away")
+                .cannotCreateOutput, path: path, "is not a regular file: storyreel keeps \(what) there; move it away")
         }
     }
 

@@ -92,6 +92,8 @@ public final class BundleLedger: Sendable {
     public let unreadable: [String]
     /// The outputs some ledger file on disk holds: those read, and those of each save.
     private let saved: Mutex<Set<String>>
+    /// The outputs this run took as storyreel's without making them (``adopt(_:)``).
+    private let adopted = Mutex<Set<String>>([])
     /// The outputs being made now, with the hash a clip copy is known by (nil for the others):
     /// see ``willMake(_:)``.
     private let inFlight = Mutex<[String: String?]>([:])
@@ -140,13 +142,16 @@ public final class BundleLedger: Sendable {
             + "leaves those this run does not make again"
     }
 
-    /// After a save that failed (a full disk): removes the outputs recorded since the last save
-    /// that are still as written, and returns how many. Kept, they would be in no ledger file,
-    /// and no `--prune` would ever remove them (a QA pass: a transition finished by a re-render
-    /// at another `--crf` that a full disk stopped stayed in the bundle for good).
+    /// After a save that failed (a full disk): removes the outputs this run made and recorded
+    /// since the last save that are still as written, and returns how many. Kept, they would be
+    /// in no ledger file, and no `--prune` would ever remove them (a QA pass: a transition
+    /// finished by a re-render at another `--crf` that a full disk stopped stayed in the bundle
+    /// for good). What the run adopted stays: it was in no ledger before the run either, and the
+    /// manifest left in place plays it (a QA pass: a bundle merged from shards lost every output,
+    /// and a damaged ledger took the live bundle's clips and images with it).
     @discardableResult
     public func removeUnsaved() -> Int {
-        let unsaved = recorded.subtracting(saved.withLock { $0 })
+        let unsaved = recorded.subtracting(saved.withLock { $0 }).subtracting(adopted.withLock { $0 })
         return unsaved.sorted().filter { removeIfUnchanged($0) }.count
     }
 
@@ -198,6 +203,14 @@ public final class BundleLedger: Sendable {
         let sha256 = try known ?? ContentHasher.sha256(ofFileAt: file.path)
         let entry = Entry(file.stamp, sha256: sha256)
         entries.withLock { $0[relative] = entry }
+    }
+
+    /// Records `relative`, an output storyreel did not make in this run (made by a run that did
+    /// not record it, or by a shard whose ledger was not merged), as storyreel's, as it is now.
+    /// A failed save leaves it in place (``removeUnsaved()``).
+    public func adopt(_ relative: String) throws {
+        try record(relative)
+        adopted.withLock { _ = $0.insert(relative) }
     }
 
     /// The codecs string noted for `relative` (``noteCodecs(_:of:readAt:)``) while the file is

@@ -359,7 +359,7 @@ struct UnitRun {
                 return false
             }
         }
-        guard (try? ledger.record(unit.output)) != nil else { return false }
+        guard (try? ledger.adopt(unit.output)) != nil else { return false }
         if unit.kind == .clip, ledger.hash(of: unit.output) != unit.key {
             ledger.forget(unit.output)
             return false

@@ -32,38 +32,29 @@ import Testing
         #expect(validate.status == 0, "\(validate.stderr)")
     }
 
-    /// From a QA pass: a re-render at another `--crf` that a full disk stopped when it saved its
-    /// ledger left the transitions it had finished in no ledger, so no `--prune` ever removed
-    /// them. A ledger that cannot be saved (here a folder at its name, as a full disk refuses
-    /// the file) now has the run remove what it recorded since the last save.
-    @Test func outputsALedgerCouldNotRecordAreRemoved() throws {
+    /// From QA passes: a ledger that is not a regular file (here a folder at its name) failed
+    /// the run when it was saved, after all its work; the failed save then removed what the run
+    /// had recorded since the last save, the outputs it had adopted from the earlier run too, and
+    /// the manifest left in place pointed at 49 missing files. It is now refused before any work,
+    /// as the settings file is, and the bundle stays as it was. (What a failed save removes and
+    /// keeps: `LedgerSaveFailureTests`.)
+    @Test func aLedgerThatIsNotARegularFileIsRefusedBeforeAnyWork() throws {
         let fixture = try BundleFixture()
         let out = fixture.folder.path("reel")
         let (first, _) = try fixture.render(into: "reel", ["--crf", "20"])
         #expect(first.status == 0, "\(first.stderr)")
         let ledger = "\(out)/.storyreel/ledger.json"
-        let earlier = try Data(contentsOf: URL(fileURLWithPath: ledger))
         try FileManager.default.removeItem(atPath: ledger)
         try FileManager.default.createDirectory(atPath: ledger, withIntermediateDirectories: false)
-        let before = Set(fixture.outputs("reel"))
+        let before = FolderSnapshot(out)
         let (failed, _) = try fixture.render(into: "reel", ["--crf", "30"])
-        #expect([73, 74].contains(failed.status), "\(failed.status): \(failed.stderr)")
-        #expect(failed.stderr.contains("ledger.json"), "\(failed.stderr)")
-        let strays = Set(fixture.outputs("reel")).subtracting(before)
-        #expect(strays.isEmpty, "outputs in no ledger: \(strays.sorted())")
-        // The ledger back as it was: a plain render with --prune leaves exactly what plays.
-        try FileManager.default.removeItem(atPath: ledger)
-        try earlier.write(to: URL(fileURLWithPath: ledger))
-        let (pruned, _) = try fixture.render(into: "reel", ["--prune"])
-        #expect(pruned.status == 0, "\(pruned.stderr)")
-        let manifest = try fixture.manifest("reel")
-        let referenced = Set(
-            manifest.stories.flatMap { story in
-                story.items.flatMap {
-                    [$0.src, $0.poster, $0.thumbnail, $0.firstFrame, $0.lastFrame].compactMap { $0 }
-                }
-                    + [story.user.avatar].compactMap { $0 }
-            } + manifest.transitions.map(\.src))
-        #expect(Set(fixture.outputs("reel")) == referenced)
+        #expect(failed.status == 73, "\(failed.status): \(failed.stderr)")
+        #expect(
+            failed.stderr
+                == "storyreel: error: \(ledger): is not a regular file: storyreel keeps its ledger (what it wrote) there; "
+                + "move it away\n")
+        #expect(FolderSnapshot(out) == before, "nothing made, removed or changed")
+        let validate = try TestEnvironment.storyreel(["validate", out])
+        #expect(validate.status == 0, "\(validate.stderr)")
     }
 }
