@@ -206,9 +206,6 @@ public struct BundlePlan: Sendable {
         return plan
     }
 
-    /// `stamp`, the stamp `path` had before it was read, when the file still has it: it was
-    /// read whole as it is. Throws `.invalidMedia` when it changed meanwhile (an upload still
-    /// being written, a clip replaced), or had no stamp (it was not there).
     /// Whether `error`, met reading a clip, lies in the clip's bytes, so that it stands for as
     /// long as the file is unchanged: not a deadline, a read or system failure, or an errno from
     /// FFmpeg (`AVERROR(ENOMEM)`, `AVERROR(EIO)`: FFmpeg's own codes are tags far below -4095).
@@ -218,6 +215,9 @@ public struct BundlePlan: Sendable {
         return !(-4095 ... -1).contains(code)
     }
 
+    /// `stamp`, the stamp `path` had before it was read, when the file still has it: it was
+    /// read whole as it is. Throws `.invalidMedia` when it changed meanwhile (an upload still
+    /// being written, a clip replaced), or had no stamp (it was not there).
     static func unchanged(_ path: String, since stamp: FileStamp?) throws -> FileStamp {
         guard let stamp, FileStamp(path: path) == stamp else {
             throw MediaError(
