@@ -25,6 +25,11 @@ public enum OutputMark {
         _ = fremovexattr(descriptor, attribute)
     }
 
+    /// Takes the mark off the file at `path` (the entry itself), where it has one.
+    public static func unmark(_ path: String) {
+        _ = lremovexattr(FolderPin.resolved(path), attribute)
+    }
+
     /// True when the file at `path` (the entry itself) carries the mark. A file in a pinned
     /// folder is read through the folder's descriptor (``FolderPin``).
     public static func isMarked(_ path: String) -> Bool {

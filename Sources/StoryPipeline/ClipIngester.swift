@@ -120,7 +120,13 @@ public struct ClipIngester: Sendable {
                 var check = ClipPlacement.Check.unchanged(since: stamp)
                 if namesBySize[stamp.size] != nil {
                     let hash = try ContentHasher.sha256(ofFileAt: clip, timeout: timeout)
-                    if let name = alreadyPresent(sha: hash, size: stamp.size) { return .alreadyPresent(name: name) }
+                    if let name = alreadyPresent(sha: hash, size: stamp.size) {
+                        // A run killed between placing the clip and taking storyreel's mark off
+                        // it left the mark, with which an `-o` output would replace the user's
+                        // clip (a QA pass): taken off now.
+                        OutputMark.unmark(BundlePaths.join(folder, name))
+                        return .alreadyPresent(name: name)
+                    }
                     check.sha256 = hash
                 }
                 var newFolder: NewStoryFolder?

@@ -1,4 +1,5 @@
 import Foundation
+import StoryMedia
 import StoryreelKit
 import StoryreelTestSupport
 import Testing
@@ -505,6 +506,26 @@ import Testing
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout.contains("\(twin): already ingested as new.one/0001-portrait-h264.mp4"), "\(again.stdout)")
         #expect(again.stdout.contains("\(altered): ingested as new.one/0002-altered.mp4"), "\(again.stdout)")
+    }
+
+    /// From a QA pass: an ingest killed (SIGKILL) between renaming the clip into the story and
+    /// taking storyreel's mark off it left the user's clip marked as storyreel's own, for good,
+    /// and an `-o` output at its path (`thumbnail -o`, `cube -o`) then replaced it without `--force`. The ingest run again
+    /// finds the clip already there and takes the mark off.
+    @Test func anIngestRunAgainTakesOffAMarkAKillLeftOnTheClip() throws {
+        let fixture = try BundleFixture()
+        let upload = TestEnvironment.sample("portrait-h264.mp4")
+        let first = try TestEnvironment.storyreel(["ingest", upload, "--story", "new.one", "--into", fixture.stories])
+        #expect(first.status == 0, "\(first.stderr)")
+        let stored = "\(fixture.stories)/new.one/0001-portrait-h264.mp4"
+        try TestEnvironment.markAsStoryreels(stored)  // the mark a kill leaves
+        let again = try TestEnvironment.storyreel(["ingest", upload, "--story", "new.one", "--into", fixture.stories])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("already ingested as new.one/0001-portrait-h264.mp4"), "\(again.stdout)")
+        #expect(OutputMark.isUnmarked(stored), "the mark is off")
+        let cube = try TestEnvironment.storyreel(["cube", upload, upload, "-o", stored, "--size", "64x64"])
+        #expect(cube.status == 73, "\(cube.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: stored)) == Data(contentsOf: URL(fileURLWithPath: upload)))
     }
 
     // The old code printed `CLIP: ingested as …` on stdout and the plays-before warning under
