@@ -42,8 +42,26 @@ public enum TemporaryFile {
         // which opens it again by its path, could not (a QA pass). The file takes its final
         // permissions when it is finished (``StagedFile``).
         FileCreationMask.keepFileUsable(descriptor)
+        holdInUse(descriptor)
         OutputMark.mark(descriptor: descriptor)
         return (descriptor, name, folder.entryPath(name))
+    }
+
+    /// Takes a lock (`flock`) on the new temporary file open as `descriptor`, held while that
+    /// descriptor is open: a sweep removes a temporary file only when it can take the lock
+    /// itself (``removeStale(in:finalNames:hardLinksToo:)``), that is, when the run writing it has
+    /// gone, so `cube -o` and `thumbnail -o`, which hold no lock on their folder, can sweep the
+    /// files a killed run of theirs left there. Taken before the mark, which a sweep asks for too.
+    private static func holdInUse(_ descriptor: Int32) {
+        _ = flock(descriptor, LOCK_EX | LOCK_NB)
+    }
+
+    /// True when a live run holds the temporary file at `path` (``holdInUse(_:)``).
+    static func isInUse(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return flock(descriptor, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK
     }
 
     /// ``create(for:in:)`` where the file system can make a nameless file (`O_TMPFILE`): it is
@@ -57,6 +75,7 @@ public enum TemporaryFile {
         let descriptor = cff_open_nameless(folder.descriptor, 0o600)
         guard descriptor >= 0 else { return nil }
         FileCreationMask.keepFileUsable(descriptor)
+        holdInUse(descriptor)
         OutputMark.mark(descriptor: descriptor)
         var unlinkable = false
         do {
@@ -180,11 +199,19 @@ public enum TemporaryFile {
         return String(stem[..<dot])
     }
 
+    /// Removes the stale temporary files a killed run left for the output `path` (`cube -o`,
+    /// `thumbnail -o`), beside it: each killed run left one, and none was ever removed (a QA
+    /// pass). One a live run is writing stays (``holdInUse(_:)``).
+    public static func removeStale(besides path: String) {
+        removeStale(in: path.containingFolder, finalNames: [path.lastComponent])
+    }
+
     /// Removes the stale temporary files a killed writer left directly in `folder`: regular
     /// files (never folders or symlinks) with storyreel's mark whose names have its temporary
     /// shape, and, when `finalNames` is given, that were staged for one of those names
-    /// (`.NAME.XXXXXX…`). Returns how many were removed. Call it only on folders storyreel owns, under their lock (with
-    /// `finalNames`, on the names a lock of storyreel's covers). With `hardLinksToo`, an unmarked
+    /// (`.NAME.XXXXXX…`), and that no live run holds (``holdInUse(_:)``). Returns how many were
+    /// removed. Call it on folders storyreel owns, under their lock, or with `finalNames` on
+    /// names of outputs the caller is about to write. With `hardLinksToo`, an unmarked
     /// one that is a hard link (more than one name) goes too: a hard-linked clip's temporary name
     /// (``hardLink(to:for:in:)``) cannot carry the mark, its inode being the source's, and a kill
     /// left it for good (a QA pass); taking away one of several names loses no content.
@@ -198,7 +225,7 @@ public enum TemporaryFile {
             let path = FolderPin.resolved((folder as NSString).appendingPathComponent(name))
             var status = stat()
             guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
-                !OutputMark.isUnmarked(path) || (hardLinksToo && status.st_nlink > 1)
+                !OutputMark.isUnmarked(path) || (hardLinksToo && status.st_nlink > 1), !isInUse(path)
             else { continue }
             if unlink(path) == 0 { removed += 1 }
         }

@@ -126,6 +126,7 @@ public enum CubeCommand: Command {
             }
             for path in [outputs.videoPath, outputs.filmstripPath].compactMap({ $0 }) {
                 try OutputMark.checkReplaceable(path, force: arguments[force])
+                TemporaryFile.removeStale(besides: path)
             }
             try frameFolder?.checkEarlierFrames()
             // The filmstrip is written last: a folder it cannot be written into (missing,

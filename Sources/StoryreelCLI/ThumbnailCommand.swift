@@ -99,6 +99,7 @@ public enum ThumbnailCommand: Command {
                 try InputProtection.check([output], against: clips)
                 try InputProtection.checkNameLengths([output])
                 try OutputMark.checkReplaceable(out!, force: arguments[force])
+                TemporaryFile.removeStale(besides: out!)
             }
         }
         // Clips already run in parallel: more decoder threads per clip would only compete.

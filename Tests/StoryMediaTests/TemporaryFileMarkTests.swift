@@ -63,4 +63,40 @@ import Testing
         #expect(flags & 0o20_000_000 != 0, "opened nameless (O_TMPFILE): \(info)")
         #expect(OutputMark.isMarked(staged.temporaryPath))
     }
+
+    /// A staged file's temporary file is held (`flock`) while the file is being written, so a
+    /// sweep for its output's name (``TemporaryFile/removeStale(besides:)``, which `cube -o` and
+    /// `thumbnail -o` run, holding no lock on their folder) leaves it; once the writer has gone
+    /// (here: dropped without closing its name, as a kill leaves it), the sweep removes it.
+    @Test func aSweepBesideAnOutputSparesTheFileALiveWriterHolds() throws {
+        let output = folder.path("turn.mp4")
+        var writing: StagedFile? = try StagedFile(for: output)
+        try writing?.append(Data("half a clip".utf8))
+        let temporary = try #require(writing?.temporaryPath)
+        TemporaryFile.removeStale(besides: output)
+        #expect(FileManager.default.fileExists(atPath: temporary), "a live writer's file stays")
+
+        // What a killed run leaves: the same kind of file, marked, that nobody holds.
+        let left = folder.path(".turn.mp4.Ab12Cd\(TemporaryFile.suffix)")
+        let descriptor = open(left, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        #expect(descriptor >= 0)
+        OutputMark.mark(descriptor: descriptor)
+        close(descriptor)
+        // Someone's file of that shape, without the mark, and another output's stale file.
+        let users = try folder.write(".turn.mp4.Us3rFl\(TemporaryFile.suffix)", Data("mine".utf8))
+        let other = folder.path(".other.mp4.Zz99Yy\(TemporaryFile.suffix)")
+        #expect(FileManager.default.createFile(atPath: other, contents: Data()))
+        let otherDescriptor = open(other, O_RDONLY | O_CLOEXEC)
+        OutputMark.mark(descriptor: otherDescriptor)
+        close(otherDescriptor)
+
+        TemporaryFile.removeStale(besides: output)
+        #expect(!FileManager.default.fileExists(atPath: left), "the killed run's file goes")
+        #expect(FileManager.default.fileExists(atPath: temporary), "the live writer's file stays")
+        #expect(FileManager.default.fileExists(atPath: users), "an unmarked file stays")
+        #expect(FileManager.default.fileExists(atPath: other), "another output's file stays")
+        withExtendedLifetime(writing) {}
+        writing = nil
+        #expect(!FileManager.default.fileExists(atPath: temporary), "dropped unfinished: removed by its writer")
+    }
 }

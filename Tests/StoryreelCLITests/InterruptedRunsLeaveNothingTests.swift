@@ -151,4 +151,32 @@ import Testing
         #expect(again.status == 0, "\(again.stderr)")
         #expect(!again.stderr.contains("settings changed"), "\(again.stderr)")
     }
+
+    /// From a QA pass: `cube -o` and `thumbnail -o` killed with SIGKILL each left their
+    /// temporary file beside the output (an empty clip, a whole poster), and no later run removed
+    /// them: they piled up. The next run for the same output removes the ones storyreel marked
+    /// and no live run holds; a user's file of that shape, unmarked, and another output's stay.
+    @Test func aLaterRunForTheSameOutputRemovesWhatKilledRunsLeft() throws {
+        let clip = HostileFiles.goodClip
+        func leftBehind(_ name: String, marked: Bool = true) throws -> String {
+            let path = try folder.write(name, Data("left by a killed run".utf8))
+            if marked { try TestEnvironment.markAsStoryreels(path) }
+            return path
+        }
+        let suffix = TemporaryFile.suffix
+        let stale = [
+            try leftBehind(".turn.mp4.Ab12Cd\(suffix)"), try leftBehind(".turn.mp4.Ef34Gh\(suffix)"),
+            try leftBehind(".poster.jpg.Ij56Kl\(suffix)"),
+        ]
+        let kept = [
+            try leftBehind(".turn.mp4.Us3rFl\(suffix)", marked: false), try leftBehind(".other.mp4.Mn78Op\(suffix)"),
+        ]
+        let cube = try TestEnvironment.storyreel(
+            ["cube", clip, HostileFiles.otherClip, "-o", folder.path("turn.mp4"), "--size", "64x64"])
+        #expect(cube.status == 0, "\(cube.stderr)")
+        let poster = try TestEnvironment.storyreel(["thumbnail", clip, "-o", folder.path("poster.jpg")])
+        #expect(poster.status == 0, "\(poster.stderr)")
+        for path in stale { #expect(!FileManager.default.fileExists(atPath: path), "\(path) stayed") }
+        for path in kept { #expect(FileManager.default.fileExists(atPath: path), "\(path) was removed") }
+    }
 }
