@@ -65,6 +65,13 @@ public enum ClipProbe {
                 "the video track's timescale is 0, 1 or over 2^31 − 1 ticks per second, so its frame times, rate and count "
                     + "cannot be trusted")
         }
+        if warnings.isEmpty, let videoStream,
+            let problem = frameTimeProblem(
+                try videoStream.indexEntries, timeBase: videoStream.timeBase,
+                clipDuration: max(videoStream.duration ?? 0, file.duration ?? 0))
+        {
+            warnings.append(problem)
+        }
         // Read from the stream's side data once, for the three checks below.
         let orientation = videoStream?.orientation
         if orientation?.isDegenerate == true {
@@ -378,6 +385,30 @@ public enum ClipProbe {
     /// samples interleave in decode order). The first and last steps are left out when there are
     /// others, since muxers round the samples at a cut. A step too large for 64 bits (hostile
     /// timestamps) counts as uneven.
+    /// Why the frame times of a video track's index `entries` (in ticks of `timeBase` seconds)
+    /// cannot be those of a clip lasting `clipDuration` seconds, or nil: every frame at one time,
+    /// more than 1,000 frames a second, or one frame further from the one before than the whole
+    /// clip lasts. A corrupt time table (`stts`) does each (a QA pass: deltas of 0, 1 and 2^31 − 1
+    /// ticks were ingested and rendered, the manifest saying 0, 15360 and 7e-6 frames a second).
+    static func frameTimeProblem(_ entries: [IndexEntry], timeBase: Double, clipDuration: Double) -> String? {
+        let times = entries.map(\.timestamp).sorted()
+        guard times.count >= 2, let first = times.first, let last = times.last, timeBase > 0 else { return nil }
+        let suffix = ": its time table (stts) is corrupt, so its frame times, rate and count cannot be trusted"
+        let span = Double(last) * timeBase - Double(first) * timeBase
+        if span <= 0 { return "all \(times.count) of the video track's frames have the same time" + suffix }
+        let rate = Double(times.count - 1) / span
+        if rate > 1000 {
+            return "the video track's \(times.count) frames fall within \(String(format: "%.3f", span * 1000)) ms "
+                + "(\(Int(saturating: rate.rounded())) frames a second)" + suffix
+        }
+        let longest = zip(times, times.dropFirst()).map { Double($1) * timeBase - Double($0) * timeBase }.max() ?? 0
+        if clipDuration > 0, longest > clipDuration + 1 {
+            return "a frame of the video track comes \(String(format: "%.3f", longest)) s after the one before, longer "
+                + "than the whole clip (\(String(format: "%.3f", clipDuration)) s)" + suffix
+        }
+        return nil
+    }
+
     static func hasVariableFrameDurations(_ entries: [IndexEntry]) -> Bool {
         let ordered = entries.enumerated().sorted {
             ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset)

@@ -97,6 +97,29 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "\(fixture.stories)/new"), "nothing filed")
     }
 
+    /// From a QA pass: a corrupt time table (`stts`) putting every frame at one time, 90 frames
+    /// into 6 ms, or each frame 39 hours after the one before, was taken without a word: ingest
+    /// took the clips and the manifest said 0, 15360 and 7e-6 frames a second. Each is a warning
+    /// now, so ingest rejects the clip and render skips it.
+    @Test(arguments: [
+        (UInt32(0), "all 90 of the video track's frames have the same time"),
+        (1, "the video track's 90 frames fall within 5.794 ms (15360 frames a second)"),
+        (
+            0x7FFF_FFFF,
+            "a frame of the video track comes 139810.133 s after the one before, longer than the whole clip (3.000 s)"
+        ),
+    ])
+    func aCorruptTimeTableIsAWarning(delta: UInt32, fault: String) throws {
+        let path = folder.path("stts-\(delta).mp4")
+        try HostileFiles.timeTableDelta(of: goodClip, to: path, delta: delta)
+        let warning = fault + ": its time table (stts) is corrupt, so its frame times, rate and count cannot be trusted"
+        _ = try inspectWarns(path, warning)
+        let fixture = try BundleFixture()
+        let ingest = try TestEnvironment.storyreel(["ingest", path, "--story", "new", "--into", fixture.stories])
+        #expect(ingest.status == 65, "\(ingest.stderr)")
+        #expect(ingest.stderr == "storyreel: error: \(path): rejected: \(warning)\n")
+    }
+
     /// Runs `inspect --json` on `path` and expects exit 0, `warning` as its one line on stderr
     /// and as the report's only warning; returns the report.
     func inspectWarns(_ path: String, _ warning: String) throws -> [String: Any] {

@@ -70,6 +70,19 @@ public enum HostileFiles {
         try Data(bytes).write(to: URL(fileURLWithPath: destination))
     }
 
+    /// Copies `source` to `destination` with the sample delta of the first entry of its first
+    /// `stts` (the first track's time table; in the samples, one entry for every frame) set to
+    /// `delta` ticks.
+    public static func timeTableDelta(of source: String, to destination: String, delta: UInt32) throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source)))
+        guard let atom = find(Array("stts".utf8), in: bytes) else { throw TestFailure("no stts atom in \(source)") }
+        // 'stts', version and flags (4), the entry count (4), then each entry's sample count
+        // and delta (4 each).
+        let offset = atom + 16
+        for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: delta >> (24 - 8 * UInt32(index))) }
+        try Data(bytes).write(to: URL(fileURLWithPath: destination))
+    }
+
     /// Copies `source` (H.264, `avc1`) to `destination` with its sample description (`stsd`)
     /// saying the picture is `width` × `height`, whatever its bitstream says.
     public static func sampleDescriptionSize(of source: String, to destination: String, width: UInt16, height: UInt16)
