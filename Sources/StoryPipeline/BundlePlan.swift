@@ -76,7 +76,9 @@ public struct BundlePlan: Sendable {
             let cacheKey = BundlePaths.join(cacheRoot, clipPaths[index])
             let stamp = FileStamp(path: absolute)
             if let stamp, let cached = cache?.record(for: cacheKey, stamp: stamp) { return .success((cached, stamp)) }
-            if let stamp, let reason = cache?.failure(for: cacheKey, stamp: stamp) {
+            if let stamp,
+                let reason = cache?.failure(for: cacheKey, stamp: stamp, unitFailuresToo: options.shard == nil)
+            {
                 return .failure(MediaError(.invalidMedia, path: absolute, reason))
             }
             do {
@@ -207,13 +209,20 @@ public struct BundlePlan: Sendable {
     }
 
     /// Whether `error`, met reading a clip, lies in the clip's bytes, so that it stands for as
-    /// long as the file is unchanged: not a deadline, a read or system failure, or an errno from
-    /// FFmpeg (`AVERROR(ENOMEM)`, `AVERROR(EIO)`: FFmpeg's own codes are tags far below -4095).
+    /// long as the file is unchanged: not a deadline, a read or system failure, an errno from
+    /// FFmpeg (`AVERROR(ENOMEM)`, `AVERROR(EIO)`: FFmpeg's own codes are tags far below -4095),
+    /// or the file changing while it was read (``changedWhile``).
     static func liesInTheFile(_ error: MediaError) -> Bool {
-        guard [.invalidMedia, .noVideoStream, .unsupported].contains(error.kind) else { return false }
+        guard [.invalidMedia, .noVideoStream, .unsupported].contains(error.kind),
+            !error.reason.hasPrefix(changedWhile)
+        else { return false }
         guard let code = error.ffmpegCode else { return true }
         return !(-4095 ... -1).contains(code)
     }
+
+    /// How the reason starts when a source changed while storyreel read or copied it: no fault of
+    /// its bytes, which the next run reads afresh.
+    static let changedWhile = "it changed while"
 
     /// `stamp`, the stamp `path` had before it was read, when the file still has it: it was
     /// read whole as it is. Throws `.invalidMedia` when it changed meanwhile (an upload still
@@ -221,7 +230,7 @@ public struct BundlePlan: Sendable {
     static func unchanged(_ path: String, since stamp: FileStamp?) throws -> FileStamp {
         guard let stamp, FileStamp(path: path) == stamp else {
             throw MediaError(
-                .invalidMedia, path: path, "it changed while storyreel read it; run again once it is complete")
+                .invalidMedia, path: path, "\(changedWhile) storyreel read it; run again once it is complete")
         }
         return stamp
     }

@@ -92,7 +92,8 @@ enum ClipPlacement {
     private static func verify(_ unchanged: Bool, _ source: String) throws {
         guard unchanged else {
             throw MediaError(
-                .invalidMedia, path: source, "it changed while it was being copied; run again once it is complete")
+                .invalidMedia, path: source,
+                "\(BundlePlan.changedWhile) it was being copied; run again once it is complete")
         }
     }
 }

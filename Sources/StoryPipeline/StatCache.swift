@@ -27,14 +27,18 @@ public final class StatCache: Sendable {
         /// Why the clip cannot be used (its skipped entry's reason), for a clip with no record;
         /// its `probe` is then ``failureProbe``.
         var failure: String?
+        /// True when the failure is its images' (it probes but does not decode), found by the
+        /// units a full render ran; nil when it is the probe's.
+        var fromUnits: Bool?
 
         /// An entry for a file of `stamp`.
         init(
             _ stamp: (size: UInt64, modified: Int64, inode: UInt64, statusChanged: Int64), record: ClipRecord?,
-            probe: String?, sha256: String?, failure: String? = nil
+            probe: String?, sha256: String?, failure: String? = nil, fromUnits: Bool? = nil
         ) {
             (size, modified, inode, statusChanged) = (stamp.size, stamp.modified, stamp.inode, stamp.statusChanged)
             (self.record, self.probe, self.sha256, self.failure) = (record, probe, sha256, failure)
+            self.fromUnits = fromUnits
         }
 
         /// True when a file of `stamp` is, by `stat`, the one this entry was made from.
@@ -81,19 +85,22 @@ public final class StatCache: Sendable {
 
     /// Why the clip at `path` cannot be used, as found when it was as `stamp` says, by this build
     /// of storyreel: a no-op re-run re-read every clip it had skipped, a 222 MB truncated upload
-    /// whole (a QA pass).
-    public func failure(for path: String, stamp given: FileStamp) -> String? {
+    /// whole (a QA pass). A failure of the clip's images counts only with `unitFailuresToo`: a
+    /// shard, which must plan the units every other shard plans, passes false.
+    public func failure(for path: String, stamp given: FileStamp, unitFailuresToo: Bool = true) -> String? {
         guard let entry = state.withLock({ $0.entries[path] }), entry.matches(StatCache.stamp(given)),
-            entry.probe == StatCache.failureProbe
+            entry.probe == StatCache.failureProbe, unitFailuresToo || entry.fromUnits != true
         else { return nil }
         return entry.failure
     }
 
     /// Remembers that the clip at `path`, as `stamp` says it was when read (checked unchanged
-    /// after), cannot be used, for `reason`.
-    public func storeFailure(_ reason: String, for path: String, stamp given: FileStamp) {
+    /// after), cannot be used, for `reason`; `fromUnits` when its images could not be made.
+    public func storeFailure(_ reason: String, for path: String, stamp given: FileStamp, fromUnits: Bool = false) {
         keep(
-            Entry(StatCache.stamp(given), record: nil, probe: StatCache.failureProbe, sha256: nil, failure: reason),
+            Entry(
+                StatCache.stamp(given), record: nil, probe: StatCache.failureProbe, sha256: nil, failure: reason,
+                fromUnits: fromUnits ? true : nil),
             for: path)
     }
 

@@ -22,8 +22,9 @@ struct UnitRun {
     private(set) var available = Set<String>()
     /// Outputs whose units were looked at in this run.
     private(set) var attempted = Set<String>()
-    /// Units other than transitions that failed on their inputs, with the cause, in order.
-    private var unitFailures: [(unit: WorkUnit, cause: String)] = []
+    /// Units other than transitions that failed on their inputs, with the cause and whether it
+    /// lies in the input's bytes (``BundlePlan/liesInTheFile(_:)``), in order.
+    private var unitFailures: [(unit: WorkUnit, cause: String, lasting: Bool)] = []
     /// The failed units other than transitions as skipped entries: one per input, naming its
     /// units and their cause (`poster, thumbnail, first-frame, last-frame: no decodable video
     /// frame`), each cause in turn when they differ (a clip replaced mid-render: `clip: it
@@ -38,12 +39,21 @@ struct UnitRun {
         return failureGroups.first { $0.unit.sourceLabel == failed.unit.sourceLabel }.map { UnitRun.entry($0).reason }
     }
 
+    /// ``failureReason(forAnyOf:)`` when every failure of that input lies in its bytes (it
+    /// probes but does not decode), so that it stands while the input is unchanged; else nil.
+    func lastingFailureReason(forAnyOf outputs: [String]) -> String? {
+        guard let failed = unitFailures.first(where: { outputs.contains($0.unit.output) }) else { return nil }
+        let label = failed.unit.sourceLabel
+        guard unitFailures.allSatisfy({ $0.unit.sourceLabel != label || $0.lasting }) else { return nil }
+        return failureReason(forAnyOf: outputs)
+    }
+
     /// The failed units other than transitions grouped by input, in order, each input's kinds
     /// grouped by cause. (Grouped by input and cause, a clip that failed for two causes was two
     /// entries, and the summary counted two skipped clips: a QA pass.)
     private var failureGroups: [(unit: WorkUnit, causes: [(kinds: [WorkUnit.Kind], cause: String)])] {
         var grouped: [(unit: WorkUnit, causes: [(kinds: [WorkUnit.Kind], cause: String)])] = []
-        for (unit, cause) in unitFailures {
+        for (unit, cause, _) in unitFailures {
             guard let index = grouped.firstIndex(where: { $0.unit.sourceLabel == unit.sourceLabel }) else {
                 grouped.append((unit, [([unit.kind], cause)]))
                 continue
@@ -305,18 +315,20 @@ struct UnitRun {
                 for unit in batch { fail(unit, "\(taken.path) is a file storyreel did not write; move it away") }
                 return
             }
-            for unit in batch { fail(unit, MediaError.reason(of: error)) }
+            let lasting = (error as? MediaError).map(BundlePlan.liesInTheFile) ?? false
+            for unit in batch { fail(unit, MediaError.reason(of: error), lasting: lasting) }
         }
     }
 
-    /// Records that `unit` failed for `reason`: a transition is named by the stories it joins.
-    private mutating func fail(_ unit: WorkUnit, _ reason: String) {
+    /// Records that `unit` failed for `reason`, `lasting` when that lies in its input's bytes: a
+    /// transition is named by the stories it joins.
+    private mutating func fail(_ unit: WorkUnit, _ reason: String, lasting: Bool = false) {
         if unit.kind == .transition {
             let entry = SkippedEntry(
                 path: unit.sourceLabel, story: unit.story, reason: "transition \(unit.title): \(reason)")
             transitionFailures.append((unit.output, entry))
         } else {
-            unitFailures.append((unit, reason))
+            unitFailures.append((unit, reason, lasting))
         }
     }
 

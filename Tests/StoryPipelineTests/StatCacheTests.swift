@@ -184,5 +184,21 @@ import Testing
         #expect(!BundlePlan.liesInTheFile(MediaError(.timedOut, "timed out")))
         #expect(!BundlePlan.liesInTheFile(MediaError(.ioFailure, "read failed")))
         #expect(!BundlePlan.liesInTheFile(MediaError(.unreadableInput, "permission denied")))
+        let changed = "it changed while it was being copied; run again once it is complete"
+        #expect(!BundlePlan.liesInTheFile(MediaError(.invalidMedia, changed)))
+    }
+
+    /// A failure of a clip's images (found by a full render's units) answers a full render's
+    /// plan, never a shard's: every shard must plan the units every other shard plans.
+    @Test func aFailureOfTheImagesIsNotTakenByAShard() throws {
+        let folder = try TemporaryFolder()
+        let clip = try folder.write("garbled.mp4", Data("probes, does not decode".utf8))
+        let stamp = try #require(FileStamp(path: clip))
+        let cache = StatCache(file: folder.path("cache.json"))
+        cache.storeFailure("poster: no decodable video frame", for: clip, stamp: stamp, fromUnits: true)
+        #expect(cache.failure(for: clip, stamp: stamp) == "poster: no decodable video frame")
+        #expect(cache.failure(for: clip, stamp: stamp, unitFailuresToo: false) == nil)
+        cache.storeFailure("not a QuickTime/MP4 file", for: clip, stamp: stamp)
+        #expect(cache.failure(for: clip, stamp: stamp, unitFailuresToo: false) == "not a QuickTime/MP4 file")
     }
 }

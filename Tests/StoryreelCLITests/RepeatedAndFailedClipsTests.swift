@@ -134,4 +134,35 @@ import Testing
         }
         #expect(manifest.stories.map { $0.user.avatar == nil } == [false, true, true, true])
     }
+
+    /// From a QA pass: a clip that probes but does not decode was copied into the bundle and its
+    /// images tried again on every render, and with `--prune` the copy was removed again every
+    /// time, so no re-run was ever "rendered 0". While the clip is unchanged, the plan now skips
+    /// it for the same reason; mended, it is read again and plays.
+    @Test func aClipThatDoesNotDecodeIsNotTriedAgainWhileItIsUnchanged() throws {
+        let fixture = try BundleFixture()
+        let bad = "\(fixture.stories)/ben_k/99.mp4"
+        try undecodableClip().write(to: URL(fileURLWithPath: bad))
+        let (first, _) = try fixture.render(into: "reel", ["--prune"])
+        #expect(first.status == 65, "\(first.stderr)")
+        let line =
+            "storyreel: error: ben_k/99.mp4: skipped: poster, thumbnail, first-frame, last-frame: no decodable video frame\n"
+        #expect(first.stderr.contains(line), "\(first.stderr)")
+        let outputs = fixture.outputs("reel")
+        for _ in 0..<2 {
+            let (again, summary) = try fixture.render(into: "reel", ["--prune"])
+            #expect(again.status == 65 && again.stderr.contains(line), "\(again.stderr)")
+            #expect(summary["rendered"] as? Int == 0 && summary["pruned"] as? Int ?? 0 == 0, "\(summary)")
+            #expect(fixture.outputs("reel") == outputs)
+        }
+        #expect(try fixture.manifest("reel").skipped.map(\.path) == ["ben_k/99.mp4"])
+
+        try FileManager.default.removeItem(atPath: bad)
+        try FileManager.default.copyItem(atPath: HostileFiles.goodClip, toPath: bad)
+        let (mended, _) = try fixture.render(into: "reel")
+        #expect(mended.status == 0, "\(mended.stderr)")
+        let manifest = try fixture.manifest("reel")
+        #expect(manifest.skipped.isEmpty)
+        #expect(manifest.stories.first { $0.id == "ben_k" }?.items.count == 4)
+    }
 }
