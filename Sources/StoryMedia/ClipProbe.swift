@@ -7,6 +7,9 @@ public enum ClipProbe {
     /// container gives them: no frame is decoded for them (`ingest`, which uses neither).
     public static func inspect(path: String, timeout: Double? = nil, readingColour: Bool = true) throws -> ClipInfo {
         let file = try InputFile(path: path, timeout: timeout)
+        // A corrupt index is said as that before any packet is read: a first sample of 2^29
+        // bytes or more was read as one, and failed as "Cannot allocate memory" (a QA pass).
+        for stream in file.streams { _ = try stream.indexEntries }
         try completeVideoDetails(of: file, readingColour: readingColour)
         // What the audio's frames alone say: a clip whose audio cannot be read is reported as
         // its header has it.

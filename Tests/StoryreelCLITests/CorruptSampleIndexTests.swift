@@ -10,16 +10,19 @@ import Testing
     let folder: TemporaryFolder
     init() throws { folder = try TemporaryFolder() }
 
-    /// A copy of the good sample with its third sample's size set to `size`.
-    func corruptClip(size: UInt32, name: String = "corrupt.mp4") throws -> String {
+    /// A copy of the good sample with the size of sample `entry` (0-based; the third by
+    /// default) set to `size`.
+    func corruptClip(size: UInt32, entry: Int = 2, name: String = "corrupt.mp4") throws -> String {
         let path = folder.path(name)
-        try HostileFiles.corruptSampleSize(of: HostileFiles.goodClip, to: path, value: size)
+        try HostileFiles.corruptSampleSize(of: HostileFiles.goodClip, to: path, entry: entry, value: size)
         return path
     }
 
-    @Test(arguments: [UInt32(1) << 29, (UInt32(1) << 30) - 1])
-    func inspectJSONReportsEveryClipAndExits65(size: UInt32) throws {
-        let bad = try corruptClip(size: size)
+    /// The first sample too (a QA pass: inspect read it as a packet before it looked at the
+    /// index, and said "cannot read packet: Cannot allocate memory").
+    @Test(arguments: [(UInt32(1) << 29, 2), ((UInt32(1) << 30) - 1, 2), (UInt32(1) << 29, 0)])
+    func inspectJSONReportsEveryClipAndExits65(size: UInt32, entry: Int) throws {
+        let bad = try corruptClip(size: size, entry: entry)
         let good = HostileFiles.goodClip
         let result = try TestEnvironment.storyreel(["inspect", "--json", good, bad, good])
         #expect(result.status == 65, "\(result.stderr)")
