@@ -162,6 +162,7 @@ public struct ClipIngester: Sendable {
                 return .ingested(name: name, playsBefore: Array(later), playbackConcern: concern)
             } catch let failure as MediaError
                 where failure.isWriteFailure(inside: folder) || failure.kind == .systemLimit
+                || ClipIngester.isUnreadableUpload(clip, failure)
             {
                 return .notWritten(failure)
             } catch {
@@ -173,6 +174,13 @@ public struct ClipIngester: Sendable {
             reported(index, outcome)
             return outcome
         }
+    }
+
+    /// True when `failure` is that `clip`, a regular file, may not be read by this process (its
+    /// permissions, an ACL): the server's set-up, not the clip's fault, so it is not ingested
+    /// (66) rather than rejected, and a script does not set a good upload aside (a QA pass).
+    static func isUnreadableUpload(_ clip: String, _ failure: MediaError) -> Bool {
+        failure.kind == .unreadableInput && FileStamp(path: clip)?.isRegularFile == true && access(clip, R_OK) != 0
     }
 
     /// The outcomes of `clips` when every one of them would be rejected (each with its reason),
@@ -187,6 +195,8 @@ public struct ClipIngester: Sendable {
                 return nil
             } catch let error as MediaError where error.kind == .systemLimit {
                 throw error
+            } catch let error as MediaError where ClipIngester.isUnreadableUpload(clip, error) {
+                return nil
             } catch {
                 outcomes.append(.rejected(reason: MediaError.reason(of: error)))
             }

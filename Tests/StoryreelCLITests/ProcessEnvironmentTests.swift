@@ -347,6 +347,33 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: "\(stories)/bob"))
     }
 
+    /// From a QA pass: an upload this process may not read (its permissions: here root's, 0600,
+    /// ingested by `nobody`) was "rejected" (65), as a bad clip is, so a script set a good upload
+    /// aside. It is the server's set-up: "not ingested", 66, as a story folder that cannot be
+    /// written is not the clip's fault either. (Run as root, the tests read anything: nothing
+    /// to show then.)
+    @Test func anUploadThisUserMayNotReadIsNotIngestedRatherThanRejected() throws {
+        guard getuid() == 0 else { return }
+        let stories = "\(shared)/stories"
+        try FileManager.default.createDirectory(atPath: stories, withIntermediateDirectories: true)
+        chmod(stories, 0o777)
+        let upload = "\(shared)/private.mp4"
+        try FileManager.default.copyItem(atPath: HostileFiles.goodClip, toPath: upload)
+        chmod(upload, 0o600)
+        for create in [false, true] {
+            let into = create ? "\(shared)/new-stories" : stories
+            let ingest = try LimitedRun.storyreel(
+                ["ingest", upload, "--story", "ann", "--into", into] + (create ? ["--create"] : []),
+                unprivileged: true, binary: binary)
+            #expect(ingest.result.status == 66, "\(ingest.result.stderr)")
+            #expect(
+                ingest.result.stderr == "storyreel: error: \(upload): not ingested: permission denied\n",
+                "\(ingest.result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: "\(into)/ann"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: "\(shared)/new-stories"), "--create made nothing")
+    }
+
     @Test func aSmallStackLimitStillMakesThePosterAndTheBundle() throws {
         let expected = folder.path("expected.jpg")
         let poster = folder.path("small-stack.jpg")
