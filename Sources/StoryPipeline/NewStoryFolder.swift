@@ -45,7 +45,7 @@ final class NewStoryFolder {
             throw MediaError(.cannotCreateOutput, path: path, "the folder was replaced while storyreel worked")
         }
         // Marked as storyreel's while it has its temporary name, so that a sweep after a kill
-        // removes only a folder storyreel made (``removeStale(in:)``); unmarked as it takes its name.
+        // removes only a folder storyreel made (``removeStale(in:)``); unmarked once it has its name.
         OutputMark.mark(descriptor: opened.descriptor)
         pin = FolderPin(opened)
         interruptAction = InterruptCleanup.onInterrupt { NewStoryFolder.removePlaced(in: opened) }
@@ -65,7 +65,6 @@ final class NewStoryFolder {
             // clip went into (a QA pass: a symlink or folder swapped in there became the story,
             // and the clip was reported ingested).
             guard parent.identity(of: temporaryName) == pin.handle.identity else { throw replaced }
-            OutputMark.unmark(descriptor: pin.handle.descriptor)
             let failure = parent.renameWithoutReplacing(temporaryName, to: name)
             guard failure == 0 else {
                 let reason =
@@ -78,6 +77,11 @@ final class NewStoryFolder {
                 _ = parent.renameWithoutReplacing(name, to: temporaryName)
                 throw replaced
             }
+            // Unmarked once it has its name: taken off before the rename, a kill between the two
+            // left an unmarked folder under the temporary name, holding a copy of the clip,
+            // that no sweep removes (a QA pass). A kill after the rename leaves the mark on the
+            // story's folder, where nothing reads it.
+            OutputMark.unmark(descriptor: pin.handle.descriptor)
             fsync(parent.descriptor)
             stopGuarding()
         }

@@ -518,6 +518,7 @@ import Testing
         let first = try TestEnvironment.storyreel(["ingest", upload, "--story", "new.one", "--into", fixture.stories])
         #expect(first.status == 0, "\(first.stderr)")
         let stored = "\(fixture.stories)/new.one/0001-portrait-h264.mp4"
+        #expect(OutputMark.isUnmarked(stored) && OutputMark.isUnmarked("\(fixture.stories)/new.one"))
         try TestEnvironment.markAsStoryreels(stored)  // the mark a kill leaves
         let again = try TestEnvironment.storyreel(["ingest", upload, "--story", "new.one", "--into", fixture.stories])
         #expect(again.status == 0, "\(again.stderr)")
