@@ -381,20 +381,16 @@ public enum ClipProbe {
         }
     }
 
-    /// True when the frames a viewer sees do not last equally long: consecutive decode timestamps
-    /// of shown samples differ by more than one tick of slack. `entries` is the whole index, in
-    /// any order, with the samples an edit list discards: a step that reaches a discarded
-    /// sample is the edit list's trim, not a frame's duration (with B-frames, hidden and shown
-    /// samples interleave in decode order). The first and last steps are left out when there are
-    /// others, since muxers round the samples at a cut. A step too large for 64 bits (hostile
-    /// timestamps) counts as uneven.
     /// Why the frame times of a video track's index `entries` (in ticks of `timeBase` seconds)
-    /// cannot be those of a clip lasting `clipDuration` seconds, or nil: every frame at one time,
-    /// more than 1,000 frames a second, or one frame further from the one before than the whole
-    /// clip lasts. A corrupt time table (`stts`) does each (a QA pass: deltas of 0, 1 and 2^31 − 1
-    /// ticks were ingested and rendered, the manifest saying 0, 15360 and 7e-6 frames a second).
+    /// cannot be those of a clip lasting `clipDuration` seconds, or nil: every frame a viewer
+    /// sees at one time, more than 1,000 of them a second, or one further from the one before
+    /// than the whole clip lasts. A corrupt time table (`stts`) does each (a QA pass: deltas of 0,
+    /// 1 and 2^31 − 1 ticks were ingested and rendered, the manifest saying 0, 15360 and 7e-6
+    /// frames a second). The samples an edit list discards are left out: a clip cut without
+    /// re-encoding keeps the keyframe before its start, which may lie long before it (a review:
+    /// a cut from a screen recording with a 20 s pause was taken for corrupt).
     static func frameTimeProblem(_ entries: [IndexEntry], timeBase: Double, clipDuration: Double) -> String? {
-        let times = entries.map(\.timestamp).sorted()
+        let times = entries.filter { !$0.isDiscarded }.map(\.timestamp).sorted()
         guard times.count >= 2, let first = times.first, let last = times.last, timeBase > 0 else { return nil }
         let suffix = ": its time table (stts) is corrupt, so its frame times, rate and count cannot be trusted"
         let span = Double(last) * timeBase - Double(first) * timeBase
@@ -412,6 +408,13 @@ public enum ClipProbe {
         return nil
     }
 
+    /// True when the frames a viewer sees do not last equally long: consecutive decode timestamps
+    /// of shown samples differ by more than one tick of slack. `entries` is the whole index, in
+    /// any order, with the samples an edit list discards: a step that reaches a discarded
+    /// sample is the edit list's trim, not a frame's duration (with B-frames, hidden and shown
+    /// samples interleave in decode order). The first and last steps are left out when there are
+    /// others, since muxers round the samples at a cut. A step too large for 64 bits (hostile
+    /// timestamps) counts as uneven.
     static func hasVariableFrameDurations(_ entries: [IndexEntry]) -> Bool {
         let ordered = entries.enumerated().sorted {
             ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset)

@@ -1,3 +1,4 @@
+import CFFmpeg
 import CFFmpegOnDemand
 
 /// libavformat and libavcodec, which storyreel loads when it first reads or writes media rather
@@ -7,6 +8,10 @@ import CFFmpegOnDemand
 /// ``OutputFile``, ``Packet``, the encoders) asks here first, so a library that cannot be loaded
 /// is an error like any other, naming the file at hand, rather than a process that cannot start.
 public enum MediaLibraries {
+    /// libavutil's version (`avutil_version()`, e.g. 3742820 for 57.28.100): linked, not loaded
+    /// on demand, so asking loads nothing.
+    public static var utilityVersion: UInt32 { avutil_version() }
+
     /// The address space the two libraries and theirs take once loaded (185 MB with Debian 12's
     /// FFmpeg 5.1: VmSize before and after loading them), rounded up; 0 once they are loaded.
     /// A command's thread check reserves it beside its threads' stacks

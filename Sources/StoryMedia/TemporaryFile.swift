@@ -56,12 +56,15 @@ public enum TemporaryFile {
         _ = flock(descriptor, LOCK_EX | LOCK_NB)
     }
 
-    /// True when a live run holds the temporary file at `path` (``holdInUse(_:)``).
+    /// True when a live run holds the temporary file at `path` (``holdInUse(_:)``), or when that
+    /// cannot be told (it cannot be opened or locked): a shared lock, which a file opened for
+    /// reading can take on every file system (an exclusive one needs it open for writing on
+    /// NFS, and a review found the check answering "not in use" for every file there).
     static func isInUse(_ path: String) -> Bool {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
+        guard descriptor >= 0 else { return true }
         defer { close(descriptor) }
-        return flock(descriptor, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK
+        return flock(descriptor, LOCK_SH | LOCK_NB) != 0
     }
 
     /// ``create(for:in:)`` where the file system can make a nameless file (`O_TMPFILE`): it is
@@ -201,31 +204,41 @@ public enum TemporaryFile {
 
     /// Removes the stale temporary files a killed run left for the output `path` (`cube -o`,
     /// `thumbnail -o`), beside it: each killed run left one, and none was ever removed (a QA
-    /// pass). One a live run is writing stays (``holdInUse(_:)``).
+    /// pass). One a live run is writing stays (``holdInUse(_:)``), and so does one written in
+    /// the last ``staleAfter`` seconds: a live run's finished file waits for its name with its
+    /// descriptor closed (`cube`'s filmstrip while its clip is encoded), unlocked, and a second
+    /// run for the same name would have removed it (a review).
     public static func removeStale(besides path: String) {
-        removeStale(in: path.containingFolder, finalNames: [path.lastComponent])
+        removeStale(in: path.containingFolder, finalNames: [path.lastComponent], untouchedFor: staleAfter)
     }
+
+    /// How long, in seconds, a temporary file must have been left untouched before a sweep that
+    /// holds no lock takes it for a killed run's: far longer than any run leaves one finished.
+    public static let staleAfter: Double = 600
 
     /// Removes the stale temporary files a killed writer left directly in `folder`: regular
     /// files (never folders or symlinks) with storyreel's mark whose names have its temporary
     /// shape, and, when `finalNames` is given, that were staged for one of those names
     /// (`.NAME.XXXXXX…`), and that no live run holds (``holdInUse(_:)``). Returns how many were
     /// removed. Call it on folders storyreel owns, under their lock, or with `finalNames` on
-    /// names of outputs the caller is about to write. With `hardLinksToo`, an unmarked
+    /// names of outputs the caller is about to write and `untouchedFor` (seconds since the file
+    /// was last written). With `hardLinksToo`, an unmarked
     /// one that is a hard link (more than one name) goes too: a hard-linked clip's temporary name
     /// (``hardLink(to:for:in:)``) cannot carry the mark, its inode being the source's, and a kill
     /// left it for good (a QA pass); taking away one of several names loses no content.
     @discardableResult
-    public static func removeStale(in folder: String, finalNames: Set<String>? = nil, hardLinksToo: Bool = false)
-        -> Int
-    {
+    public static func removeStale(
+        in folder: String, finalNames: Set<String>? = nil, hardLinksToo: Bool = false, untouchedFor age: Double = 0
+    ) -> Int {
         var removed = 0
+        let now = Date().timeIntervalSince1970
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
             guard let staged = stagedName(of: name), finalNames?.contains(staged) ?? true else { continue }
             let path = FolderPin.resolved((folder as NSString).appendingPathComponent(name))
             var status = stat()
             guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
-                !OutputMark.isUnmarked(path) || (hardLinksToo && status.st_nlink > 1), !isInUse(path)
+                !OutputMark.isUnmarked(path) || (hardLinksToo && status.st_nlink > 1),
+                age == 0 || now - Double(status.st_mtim.tv_sec) >= age, !isInUse(path)
             else { continue }
             if unlink(path) == 0 { removed += 1 }
         }

@@ -114,14 +114,20 @@ public final class VideoFrameReader {
         finished = false
     }
 
-    /// Reads the next packet of the stream. A read error other than a timeout ends the stream,
-    /// so a truncated clip still gives its last decodable frame.
+    /// Reads the next packet of the stream. A read error of the file's making ends the stream,
+    /// so a truncated clip still gives its last decodable frame; a deadline, the system's limit
+    /// and an error of the system's (an errno: `EIO` from a network file system, `ENOMEM`) are
+    /// thrown, not taken for the clip's end (a review: one such error made a good clip "no
+    /// decodable video frame", which is the clip's fault).
     private func readStreamPacket() throws -> Bool {
         do {
             while try stream.file.readPacket(into: packet) {
                 if packet.streamIndex == stream.index { return true }
             }
-        } catch let error as MediaError where error.kind != .timedOut {
+        } catch let error as MediaError
+            where error.kind != .timedOut && error.kind != .systemLimit
+            && !(error.ffmpegCode.map { (-4095 ... -1).contains($0) } ?? false)
+        {
             return false
         }
         return false

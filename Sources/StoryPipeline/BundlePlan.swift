@@ -209,15 +209,16 @@ public struct BundlePlan: Sendable {
     }
 
     /// Whether `error`, met reading a clip, lies in the clip's bytes, so that it stands for as
-    /// long as the file is unchanged: not a deadline, a read or system failure, an errno from
-    /// FFmpeg (`AVERROR(ENOMEM)`, `AVERROR(EIO)`: FFmpeg's own codes are tags far below -4095),
-    /// or the file changing while it was read (``changedWhile``).
+    /// long as the file is unchanged: invalid media or no video, found by storyreel's own checks
+    /// or by FFmpeg as invalid data. Not a deadline, a read or system failure, any other code of
+    /// FFmpeg's (an errno such as `AVERROR(EIO)`, a decoder this FFmpeg build lacks: a review
+    /// found those kept until the file changed), or the file changing while it was read
+    /// (``changedWhile``).
     static func liesInTheFile(_ error: MediaError) -> Bool {
-        guard [.invalidMedia, .noVideoStream, .unsupported].contains(error.kind),
-            !error.reason.hasPrefix(changedWhile)
-        else { return false }
-        guard let code = error.ffmpegCode else { return true }
-        return !(-4095 ... -1).contains(code)
+        guard [.invalidMedia, .noVideoStream].contains(error.kind), !error.reason.hasPrefix(changedWhile) else {
+            return false
+        }
+        return error.ffmpegCode == nil || error.isDamagedData
     }
 
     /// How the reason starts when a source changed while storyreel read or copied it: no fault of

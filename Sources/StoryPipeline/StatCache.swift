@@ -55,9 +55,14 @@ public final class StatCache: Sendable {
     /// aspect given only by the H.264/HEVC bitstream is read.
     static let probeVersion = "storyreel-probe-3"
 
-    /// What a failure was found by: the probe's version and storyreel's own, so that any other
-    /// build of storyreel, which may read the clip otherwise, tries the clip again.
-    static let failureProbe = "\(probeVersion) \(BundlePlan.toolVersion)"
+    /// What a failure was found by: the probe's version, storyreel's and libavutil's, and this
+    /// very executable (its size and mtime), so that any other build, which may read the clip
+    /// otherwise, tries the clip again (a review: a fix released under the same version number
+    /// would not have reached the clips it had skipped).
+    static let failureProbe: String = {
+        let executable = FileStamp(path: "/proc/self/exe").map { "\($0.size)-\($0.modified)" } ?? "unknown"
+        return "\(probeVersion) \(BundlePlan.toolVersion) avutil-\(MediaLibraries.utilityVersion) \(executable)"
+    }()
 
     /// The cache file is read up to this size.
     static let maximumFileSize: UInt64 = 256 << 20

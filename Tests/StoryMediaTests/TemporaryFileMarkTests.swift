@@ -76,12 +76,17 @@ import Testing
         TemporaryFile.removeStale(besides: output)
         #expect(FileManager.default.fileExists(atPath: temporary), "a live writer's file stays")
 
-        // What a killed run leaves: the same kind of file, marked, that nobody holds.
+        // What a killed run leaves: the same kind of file, marked, that nobody holds, an hour old;
+        // and one finished a moment ago, unlocked, as a live run's waits for its name.
         let left = folder.path(".turn.mp4.Ab12Cd\(TemporaryFile.suffix)")
-        let descriptor = open(left, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        #expect(descriptor >= 0)
-        OutputMark.mark(descriptor: descriptor)
-        close(descriptor)
+        let finished = folder.path(".turn.mp4.Fr35h0\(TemporaryFile.suffix)")
+        for path in [left, finished] {
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            #expect(descriptor >= 0)
+            OutputMark.mark(descriptor: descriptor)
+            close(descriptor)
+        }
+        try FileManager.default.setAttributes([.modificationDate: Date() - 3600], ofItemAtPath: left)
         // Someone's file of that shape, without the mark, and another output's stale file.
         let users = try folder.write(".turn.mp4.Us3rFl\(TemporaryFile.suffix)", Data("mine".utf8))
         let other = folder.path(".other.mp4.Zz99Yy\(TemporaryFile.suffix)")
@@ -89,10 +94,12 @@ import Testing
         let otherDescriptor = open(other, O_RDONLY | O_CLOEXEC)
         OutputMark.mark(descriptor: otherDescriptor)
         close(otherDescriptor)
+        try FileManager.default.setAttributes([.modificationDate: Date() - 3600], ofItemAtPath: other)
 
         TemporaryFile.removeStale(besides: output)
         #expect(!FileManager.default.fileExists(atPath: left), "the killed run's file goes")
         #expect(FileManager.default.fileExists(atPath: temporary), "the live writer's file stays")
+        #expect(FileManager.default.fileExists(atPath: finished), "a file finished a moment ago stays")
         #expect(FileManager.default.fileExists(atPath: users), "an unmarked file stays")
         #expect(FileManager.default.fileExists(atPath: other), "another output's file stays")
         withExtendedLifetime(writing) {}

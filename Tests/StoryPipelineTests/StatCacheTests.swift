@@ -174,12 +174,16 @@ import Testing
         #expect(cache.failure(for: clip, stamp: rewritten) == nil)
     }
 
-    /// Only a reason that lies in the file's bytes is kept: not a deadline, a read failure, or an
-    /// errno from FFmpeg (out of memory).
+    /// Only a reason that lies in the file's bytes is kept: not a deadline, a read failure, an
+    /// errno from FFmpeg (out of memory), or what this FFmpeg build cannot do.
     @Test func onlyReasonsInTheFileAreKept() {
         #expect(BundlePlan.liesInTheFile(MediaError(.invalidMedia, "garbage")))
         #expect(BundlePlan.liesInTheFile(MediaError(.noVideoStream, "no video")))
         #expect(BundlePlan.liesInTheFile(MediaError(.invalidMedia, "bad data", ffmpegCode: -0x4144_4E49)))
+        // What this FFmpeg build lacks is not the file's (a review): `.unsupported`, and FFmpeg's
+        // other codes, such as AVERROR_DECODER_NOT_FOUND.
+        #expect(!BundlePlan.liesInTheFile(MediaError(.unsupported, "no decoder for hevc in this FFmpeg build")))
+        #expect(!BundlePlan.liesInTheFile(MediaError(.invalidMedia, "no decoder", ffmpegCode: -0x4345_44F8)))
         #expect(!BundlePlan.liesInTheFile(MediaError(.invalidMedia, "out of memory", ffmpegCode: -12)))
         #expect(!BundlePlan.liesInTheFile(MediaError(.timedOut, "timed out")))
         #expect(!BundlePlan.liesInTheFile(MediaError(.ioFailure, "read failed")))

@@ -155,12 +155,16 @@ import Testing
     /// From a QA pass: `cube -o` and `thumbnail -o` killed with SIGKILL each left their
     /// temporary file beside the output (an empty clip, a whole poster), and no later run removed
     /// them: they piled up. The next run for the same output removes the ones storyreel marked
-    /// and no live run holds; a user's file of that shape, unmarked, and another output's stay.
+    /// that no live run holds and nothing wrote in the last ten minutes; a user's file of that
+    /// shape, unmarked, another output's, and a recent one stay.
     @Test func aLaterRunForTheSameOutputRemovesWhatKilledRunsLeft() throws {
         let clip = HostileFiles.goodClip
-        func leftBehind(_ name: String, marked: Bool = true) throws -> String {
+        // Each an hour old: a sweep that holds no lock leaves a file written in the last ten
+        // minutes, which may be a live run's, finished and waiting for its name.
+        func leftBehind(_ name: String, marked: Bool = true, age: Double = 3600) throws -> String {
             let path = try folder.write(name, Data("left by a killed run".utf8))
             if marked { try TestEnvironment.markAsStoryreels(path) }
+            try FileManager.default.setAttributes([.modificationDate: Date() - age], ofItemAtPath: path)
             return path
         }
         let suffix = TemporaryFile.suffix
@@ -170,6 +174,7 @@ import Testing
         ]
         let kept = [
             try leftBehind(".turn.mp4.Us3rFl\(suffix)", marked: false), try leftBehind(".other.mp4.Mn78Op\(suffix)"),
+            try leftBehind(".turn.mp4.Fr35h0\(suffix)", age: 5),
         ]
         let cube = try TestEnvironment.storyreel(
             ["cube", clip, HostileFiles.otherClip, "-o", folder.path("turn.mp4"), "--size", "64x64"])
