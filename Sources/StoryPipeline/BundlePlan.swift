@@ -75,12 +75,14 @@ public struct BundlePlan: Sendable {
             let absolute = BundlePaths.join(root, clipPaths[index])
             let cacheKey = BundlePaths.join(cacheRoot, clipPaths[index])
             let stamp = FileStamp(path: absolute)
-            if let stamp, let cached = cache?.record(for: cacheKey, stamp: stamp) { return .success((cached, stamp)) }
+            // A failure first: a clip whose images could not be made has its record kept with the
+            // reason, which a shard takes as the clip's record (every shard plans its units).
             if let stamp,
                 let reason = cache?.failure(for: cacheKey, stamp: stamp, unitFailuresToo: options.shard == nil)
             {
                 return .failure(MediaError(.invalidMedia, path: absolute, reason))
             }
+            if let stamp, let cached = cache?.record(for: cacheKey, stamp: stamp) { return .success((cached, stamp)) }
             do {
                 let info = try ClipProbe.inspect(path: absolute, timeout: timeout)
                 let record = try ClipRecord(
@@ -127,9 +129,17 @@ public struct BundlePlan: Sendable {
             return "its path from the bundle ('\(src)') is one a URL reads otherwise (a colon in its first "
                 + "part is a scheme, a space at an end is dropped); render with --copy or --link"
         }
-        // The canvas is sized from the clips that can play: not one skipped for its path.
-        let playable = zip(clipPaths, records).compactMap { clip, result in
-            unreferenceable(clip) == nil ? try? result.get() : nil
+        // The canvas is sized from the clips that can play: not one skipped for its path. One
+        // whose images could not be made counts, as it did in the render that found it, in
+        // `plan` (which reads no cache) and in every shard (a review: the canvas changed on the
+        // next render, which redid every still and transition).
+        let playable = zip(clipPaths, records).compactMap { clip, result -> ClipRecord? in
+            guard unreferenceable(clip) == nil else { return nil }
+            if let record = try? result.get() { return record }
+            let key = BundlePaths.join(cacheRoot, clip)
+            return FileStamp(path: BundlePaths.join(root, clip)).flatMap {
+                cache?.failedClipRecord(for: key, stamp: $0)
+            }
         }.map { (width: $0.width, height: $0.height) }
         let canvas = settings.canvasSize(forDisplaySizes: playable)
         for source in input.stories {

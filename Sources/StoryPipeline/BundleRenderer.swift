@@ -136,7 +136,12 @@ public struct BundleRenderer: Sendable {
         let kept = plan.stories.flatMap(\.items).filter { !failed.contains($0.path) }.map(\.path)
         let avatars = plan.stories.filter { $0.avatar != nil }.compactMap(\.source.avatar)
         let skippedClips = plan.skipped.map(\.path)
-        try? cache.save(keeping: Set((kept + avatars + skippedClips).map(plan.statCacheKey)))
+        // A shard plans a clip whose images could not be made, fails it again and keeps its entry.
+        let heldFailures = plan.stories.flatMap(\.items).filter { item in
+            plan.sourceStamps[item.absolutePath].flatMap { cache.failure(for: plan.statCacheKey(item.path), stamp: $0) }
+                != nil
+        }.map(\.path)
+        try? cache.save(keeping: Set((kept + avatars + skippedClips + heldFailures).map(plan.statCacheKey)))
         guard options.shard == nil else {
             summary.warnings += Self.setAsideWarnings(run)
             // A shard of an input in which no clip can be read keeps the settings as they were,
@@ -167,7 +172,7 @@ public struct BundleRenderer: Sendable {
             guard let reason = run.lastingFailureReason(forAnyOf: item.outputs.all),
                 let stamp = plan.sourceStamps[item.absolutePath]
             else { continue }
-            cache.storeFailure(reason, for: plan.statCacheKey(item.path), stamp: stamp, fromUnits: true)
+            cache.storeFailure(reason, for: plan.statCacheKey(item.path), stamp: stamp, record: item.record)
             unitFailed.append(item.path)
         }
         if !unitFailed.isEmpty {

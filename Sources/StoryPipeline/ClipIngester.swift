@@ -183,8 +183,8 @@ public struct ClipIngester: Sendable {
         failure.kind == .unreadableInput && FileStamp(path: clip)?.isRegularFile == true && access(clip, R_OK) != 0
     }
 
-    /// The outcomes of `clips` when every one of them would be rejected (each with its reason),
-    /// or nil when one could go in. Nothing is written: `ingest --create` asks this before it
+    /// The outcomes of `clips` when none of them could go in (each rejected with its reason, or
+    /// not ingested because it may not be read), or nil when one could. Nothing is written: `ingest --create` asks this before it
     /// makes a new stories folder, so a call whose uploads are all refused leaves none behind.
     /// Throws a ``MediaError/Kind/systemLimit`` error (out of open files), which is no clip's fault.
     public func rejections(of clips: [String]) throws -> [IngestOutcome]? {
@@ -196,7 +196,9 @@ public struct ClipIngester: Sendable {
             } catch let error as MediaError where error.kind == .systemLimit {
                 throw error
             } catch let error as MediaError where ClipIngester.isUnreadableUpload(clip, error) {
-                return nil
+                // Not a rejection, but it cannot go in either (a review: with only such uploads,
+                // `--create --render` made the folder, took it away and then rendered it).
+                outcomes.append(.notWritten(error))
             } catch {
                 outcomes.append(.rejected(reason: MediaError.reason(of: error)))
             }

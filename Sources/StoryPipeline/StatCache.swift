@@ -41,10 +41,14 @@ public final class StatCache: Sendable {
             self.fromUnits = fromUnits
         }
 
-        /// True when a file of `stamp` is, by `stat`, the one this entry was made from.
+        /// True when a file of `stamp` is, by `stat`, the one this entry was made from. A
+        /// failure's entry leaves the change time out: `render --link` links the clip and
+        /// `--prune` unlinks it, each moving it, and a failure kept by it was read again on every
+        /// run (a review). What it would catch, a clip mended in place with its size and mtime
+        /// put back, is then read again once it is touched.
         func matches(_ stamp: (size: UInt64, modified: Int64, inode: UInt64, statusChanged: Int64)) -> Bool {
             size == stamp.size && modified == stamp.modified && inode == stamp.inode
-                && statusChanged == stamp.statusChanged
+                && (failure != nil || statusChanged == stamp.statusChanged)
         }
     }
 
@@ -83,7 +87,7 @@ public final class StatCache: Sendable {
     public func record(for path: String, stamp given: FileStamp? = nil) -> ClipRecord? {
         guard let stamp = given.map(StatCache.stamp) ?? StatCache.stamp(path) else { return nil }
         guard let entry = state.withLock({ $0.entries[path] }), entry.matches(stamp),
-            entry.probe == StatCache.probeVersion
+            entry.probe == StatCache.probeVersion || (entry.probe == StatCache.failureProbe && entry.fromUnits == true)
         else { return nil }
         return entry.record
     }
@@ -100,13 +104,25 @@ public final class StatCache: Sendable {
     }
 
     /// Remembers that the clip at `path`, as `stamp` says it was when read (checked unchanged
-    /// after), cannot be used, for `reason`; `fromUnits` when its images could not be made.
-    public func storeFailure(_ reason: String, for path: String, stamp given: FileStamp, fromUnits: Bool = false) {
+    /// after), cannot be used, for `reason`; `record`, what its probe read, when its images could
+    /// not be made: a shard, which plans the clip's units all the same, takes the clip's record
+    /// from it (``record(for:stamp:)``) rather than probing and overwriting it, and a full
+    /// render sizes its canvas with it (``failedClipRecord(for:stamp:)``), as before it knew.
+    public func storeFailure(_ reason: String, for path: String, stamp given: FileStamp, record: ClipRecord? = nil) {
         keep(
             Entry(
-                StatCache.stamp(given), record: nil, probe: StatCache.failureProbe, sha256: nil, failure: reason,
-                fromUnits: fromUnits ? true : nil),
+                StatCache.stamp(given), record: record, probe: StatCache.failureProbe, sha256: nil, failure: reason,
+                fromUnits: record != nil ? true : nil),
             for: path)
+    }
+
+    /// The record of the clip at `path` whose images could not be made (it probes but does not
+    /// decode), while it is as `stamp` says; nil otherwise.
+    public func failedClipRecord(for path: String, stamp given: FileStamp) -> ClipRecord? {
+        guard let entry = state.withLock({ $0.entries[path] }), entry.matches(StatCache.stamp(given)),
+            entry.probe == StatCache.failureProbe, entry.fromUnits == true
+        else { return nil }
+        return entry.record
     }
 
     /// The cached SHA-256 of `path`, a file kept by its hash alone (an avatar), when it is

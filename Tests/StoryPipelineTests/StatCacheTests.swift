@@ -193,16 +193,23 @@ import Testing
     }
 
     /// A failure of a clip's images (found by a full render's units) answers a full render's
-    /// plan, never a shard's: every shard must plan the units every other shard plans.
+    /// plan, never a shard's: every shard must plan the units every other shard plans, and takes
+    /// the clip's record kept with the failure rather than probing it again; the record also
+    /// sizes a full render's canvas.
     @Test func aFailureOfTheImagesIsNotTakenByAShard() throws {
         let folder = try TemporaryFolder()
-        let clip = try folder.write("garbled.mp4", Data("probes, does not decode".utf8))
+        let clip = folder.path("garbled.mp4")
+        try FileManager.default.copyItem(atPath: HostileFiles.goodClip, toPath: clip)
+        let record = try Self.record(of: clip)
         let stamp = try #require(FileStamp(path: clip))
         let cache = StatCache(file: folder.path("cache.json"))
-        cache.storeFailure("poster: no decodable video frame", for: clip, stamp: stamp, fromUnits: true)
+        cache.storeFailure("poster: no decodable video frame", for: clip, stamp: stamp, record: record)
         #expect(cache.failure(for: clip, stamp: stamp) == "poster: no decodable video frame")
         #expect(cache.failure(for: clip, stamp: stamp, unitFailuresToo: false) == nil)
+        #expect(cache.record(for: clip, stamp: stamp) == record, "a shard's plan takes the record")
+        #expect(cache.failedClipRecord(for: clip, stamp: stamp) == record, "the canvas counts it")
         cache.storeFailure("not a QuickTime/MP4 file", for: clip, stamp: stamp)
         #expect(cache.failure(for: clip, stamp: stamp, unitFailuresToo: false) == "not a QuickTime/MP4 file")
+        #expect(cache.record(for: clip, stamp: stamp) == nil && cache.failedClipRecord(for: clip, stamp: stamp) == nil)
     }
 }

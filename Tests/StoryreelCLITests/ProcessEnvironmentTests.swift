@@ -364,8 +364,11 @@ import Testing
         chmod(upload, 0o600)
         for create in [false, true] {
             let into = create ? "\(shared)/new-stories" : stories
+            // With --create and --render: nothing can go in, so no folder is made and nothing is
+            // rendered (a review: the folder was made, taken away, then rendered: a second error).
             let ingest = try LimitedRun.storyreel(
-                ["ingest", upload, "--story", "ann", "--into", into] + (create ? ["--create"] : []),
+                ["ingest", upload, "--story", "ann", "--into", into]
+                    + (create ? ["--create", "--render", "\(shared)/bundle"] : []),
                 unprivileged: true, binary: binary)
             #expect(ingest.result.status == 66, "\(ingest.result.stderr)")
             #expect(
@@ -374,6 +377,7 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: "\(into)/ann"))
         }
         #expect(!FileManager.default.fileExists(atPath: "\(shared)/new-stories"), "--create made nothing")
+        #expect(!FileManager.default.fileExists(atPath: "\(shared)/bundle"), "nothing rendered")
     }
 
     @Test func aSmallStackLimitStillMakesThePosterAndTheBundle() throws {

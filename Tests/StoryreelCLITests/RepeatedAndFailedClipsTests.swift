@@ -139,27 +139,34 @@ import Testing
     /// images tried again on every render, and with `--prune` the copy was removed again every
     /// time, so no re-run was ever "rendered 0". While the clip is unchanged, the plan now skips
     /// it for the same reason; mended, it is read again and plays.
-    @Test func aClipThatDoesNotDecodeIsNotTriedAgainWhileItIsUnchanged() throws {
+    ///
+    /// With `--size auto` the clip, 720x1280, is the largest: the canvas stays the one the first
+    /// render sized with it, as `plan` and every shard size it (a review: the next render
+    /// shrank the canvas to 540x960 and redid every still and transition).
+    @Test(arguments: [BundleFixture.canvasArgument, "auto"])
+    func aClipThatDoesNotDecodeIsNotTriedAgainWhileItIsUnchanged(size: String) throws {
         let fixture = try BundleFixture()
         let bad = "\(fixture.stories)/ben_k/99.mp4"
         try undecodableClip().write(to: URL(fileURLWithPath: bad))
-        let (first, _) = try fixture.render(into: "reel", ["--prune"])
+        let (first, _) = try fixture.render(into: "reel", ["--prune", "--size", size])
         #expect(first.status == 65, "\(first.stderr)")
         let line =
             "storyreel: error: ben_k/99.mp4: skipped: poster, thumbnail, first-frame, last-frame: no decodable video frame\n"
         #expect(first.stderr.contains(line), "\(first.stderr)")
         let outputs = fixture.outputs("reel")
         for _ in 0..<2 {
-            let (again, summary) = try fixture.render(into: "reel", ["--prune"])
+            let (again, summary) = try fixture.render(into: "reel", ["--prune", "--size", size])
             #expect(again.status == 65 && again.stderr.contains(line), "\(again.stderr)")
             #expect(summary["rendered"] as? Int == 0 && summary["pruned"] as? Int ?? 0 == 0, "\(summary)")
             #expect(fixture.outputs("reel") == outputs)
         }
         #expect(try fixture.manifest("reel").skipped.map(\.path) == ["ben_k/99.mp4"])
+        let canvas = try fixture.manifest("reel").canvas
+        #expect(size != "auto" || (canvas.width, canvas.height) == (720, 1280), "\(canvas)")
 
         try FileManager.default.removeItem(atPath: bad)
         try FileManager.default.copyItem(atPath: HostileFiles.goodClip, toPath: bad)
-        let (mended, _) = try fixture.render(into: "reel")
+        let (mended, _) = try fixture.render(into: "reel", ["--size", size])
         #expect(mended.status == 0, "\(mended.stderr)")
         let manifest = try fixture.manifest("reel")
         #expect(manifest.skipped.isEmpty)
