@@ -184,8 +184,9 @@ public struct ClipIngester: Sendable {
     }
 
     /// The outcomes of `clips` when none of them could go in (each rejected with its reason, or
-    /// not ingested because it may not be read), or nil when one could. Nothing is written: `ingest --create` asks this before it
-    /// makes a new stories folder, so a call whose uploads are all refused leaves none behind.
+    /// not ingested because it may not be read), or nil when one could. Nothing is written:
+    /// `ingest --create` asks this before it makes a new stories folder, so a call whose uploads
+    /// are all refused leaves none behind.
     /// Throws a ``MediaError/Kind/systemLimit`` error (out of open files), which is no clip's fault.
     public func rejections(of clips: [String]) throws -> [IngestOutcome]? {
         var outcomes: [IngestOutcome] = []
