@@ -136,7 +136,20 @@ public struct BundleRenderer: Sendable {
         let kept = plan.stories.flatMap(\.items).filter { !failed.contains($0.path) }.map(\.path)
         let avatars = plan.stories.filter { $0.avatar != nil }.compactMap(\.source.avatar)
         let skippedClips = plan.skipped.map(\.path)
-        // A shard plans a clip whose images could not be made, fails it again and keeps its entry.
+        // A clip whose images cannot be made for a reason in its bytes (it probes but does not
+        // decode) is skipped by the plan from now on, while it is unchanged, as one that does not
+        // probe is: it was copied and tried again on every render, and `--prune` removed the copy
+        // every time, so no re-run was ever "rendered 0" (a QA pass). Full renders only: a shard
+        // plans the units every other shard plans.
+        if options.shard == nil {
+            for item in plan.stories.flatMap(\.items) {
+                guard let reason = run.lastingFailureReason(forAnyOf: item.outputs.all),
+                    let stamp = plan.sourceStamps[item.absolutePath]
+                else { continue }
+                cache.storeFailure(reason, for: plan.statCacheKey(item.path), stamp: stamp, record: item.record)
+            }
+        }
+        // Those just found, and those a shard planned, failed again and keeps.
         let heldFailures = plan.stories.flatMap(\.items).filter { item in
             plan.sourceStamps[item.absolutePath].flatMap { cache.failure(for: plan.statCacheKey(item.path), stamp: $0) }
                 != nil
@@ -162,22 +175,6 @@ public struct BundleRenderer: Sendable {
         // transitions between those stories, rendered now if the plan did not foresee them.
         var skipped = plan.skipped + run.failures
         var playing: [ResolvedStory] = []
-        // A clip whose images cannot be made for a reason in its bytes (it probes but does not
-        // decode) is skipped by the plan from now on, while it is unchanged, as one that does not
-        // probe is: it was copied and tried again on every render, and `--prune` removed the copy
-        // every time, so no re-run was ever "rendered 0" (a QA pass). Full renders only: a shard
-        // plans the units every other shard plans.
-        var unitFailed: [String] = []
-        for item in plan.stories.flatMap(\.items) {
-            guard let reason = run.lastingFailureReason(forAnyOf: item.outputs.all),
-                let stamp = plan.sourceStamps[item.absolutePath]
-            else { continue }
-            cache.storeFailure(reason, for: plan.statCacheKey(item.path), stamp: stamp, record: item.record)
-            unitFailed.append(item.path)
-        }
-        if !unitFailed.isEmpty {
-            try? cache.save(keeping: Set((kept + avatars + skippedClips + unitFailed).map(plan.statCacheKey)))
-        }
         for var story in plan.stories {
             let missing = story.items.filter { !$0.outputs.all.allSatisfy(run.available.contains) }
             for item in missing where !skipped.contains(where: { $0.path == item.path }) {

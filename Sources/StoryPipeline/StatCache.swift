@@ -85,8 +85,7 @@ public final class StatCache: Sendable {
     /// The cached record for `path`, when its size, mtime, inode and change time are unchanged (as `stat`
     /// says now, or as `stamp` says when given).
     public func record(for path: String, stamp given: FileStamp? = nil) -> ClipRecord? {
-        guard let stamp = given.map(StatCache.stamp) ?? StatCache.stamp(path) else { return nil }
-        guard let entry = state.withLock({ $0.entries[path] }), entry.matches(stamp),
+        guard let stamp = given.map(StatCache.stamp) ?? StatCache.stamp(path), let entry = entry(path, matching: stamp),
             entry.probe == StatCache.probeVersion || (entry.probe == StatCache.failureProbe && entry.fromUnits == true)
         else { return nil }
         return entry.record
@@ -97,8 +96,8 @@ public final class StatCache: Sendable {
     /// whole (a QA pass). A failure of the clip's images counts only with `unitFailuresToo`: a
     /// shard, which must plan the units every other shard plans, passes false.
     public func failure(for path: String, stamp given: FileStamp, unitFailuresToo: Bool = true) -> String? {
-        guard let entry = state.withLock({ $0.entries[path] }), entry.matches(StatCache.stamp(given)),
-            entry.probe == StatCache.failureProbe, unitFailuresToo || entry.fromUnits != true
+        guard let entry = entry(path, matching: StatCache.stamp(given)), entry.probe == StatCache.failureProbe,
+            unitFailuresToo || entry.fromUnits != true
         else { return nil }
         return entry.failure
     }
@@ -119,8 +118,8 @@ public final class StatCache: Sendable {
     /// The record of the clip at `path` whose images could not be made (it probes but does not
     /// decode), while it is as `stamp` says; nil otherwise.
     public func failedClipRecord(for path: String, stamp given: FileStamp) -> ClipRecord? {
-        guard let entry = state.withLock({ $0.entries[path] }), entry.matches(StatCache.stamp(given)),
-            entry.probe == StatCache.failureProbe, entry.fromUnits == true
+        guard let entry = entry(path, matching: StatCache.stamp(given)), entry.probe == StatCache.failureProbe,
+            entry.fromUnits == true
         else { return nil }
         return entry.record
     }
@@ -129,10 +128,7 @@ public final class StatCache: Sendable {
     /// unchanged as `stamp` says: a no-op re-run read every avatar whole again, a 14.7 MB one in
     /// 50 ms (a QA pass).
     public func hash(for path: String, stamp given: FileStamp) -> String? {
-        guard let entry = state.withLock({ $0.entries[path] }), entry.matches(StatCache.stamp(given)) else {
-            return nil
-        }
-        return entry.sha256
+        entry(path, matching: StatCache.stamp(given))?.sha256
     }
 
     /// Remembers `sha256` for `path` as `stamp` says it was when hashed (checked unchanged after).
@@ -145,6 +141,15 @@ public final class StatCache: Sendable {
     public func store(_ record: ClipRecord, for path: String, stamp given: FileStamp? = nil) {
         guard let stamp = given.map(StatCache.stamp) ?? StatCache.stamp(path) else { return }
         keep(Entry(stamp, record: record, probe: StatCache.probeVersion, sha256: nil), for: path)
+    }
+
+    /// The entry for `path` when the file is, by `stat`, the one it was made from.
+    private func entry(
+        _ path: String, matching stamp: (size: UInt64, modified: Int64, inode: UInt64, statusChanged: Int64)
+    )
+        -> Entry?
+    {
+        state.withLock { $0.entries[path] }.flatMap { $0.matches(stamp) ? $0 : nil }
     }
 
     /// Puts `entry` in for `path`, to be saved.
