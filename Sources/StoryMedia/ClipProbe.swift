@@ -102,12 +102,18 @@ public enum ClipProbe {
         let ends = file.streams.compactMap { stream in
             stream.duration.map { Double(stream.startTimestamp) * stream.timeBase + $0 }
         }
-        if let container = file.duration, let longest = ends.filter({ $0 > 0 }).max(),
-            container > longest + max(1, longest / 10)
-        {
-            warnings.append(
+        if let container = file.duration, let longest = ends.filter({ $0 > 0 }).max() {
+            let says =
                 "the container says it lasts \(String(format: "%.3f", container)) s, its longest track "
-                    + "\(String(format: "%.3f", longest)) s: players would hold its last frame for the difference")
+                + "\(String(format: "%.3f", longest)) s: "
+            if container > longest + max(1, longest / 10) {
+                warnings.append(says + "players would hold its last frame for the difference")
+            } else if container == 0 {
+                // A movie header of 0 ticks over tracks that last (a QA pass: render skipped it as a
+                // bare "no duration", and inspect said 0 s in silence). A fragmented MP4's header
+                // says 0 too, but FFmpeg gives its fragments' duration.
+                warnings.append(says + "players may take it for empty; remux it (ffmpeg -i IN -c copy OUT.mp4)")
+            }
         }
         if let negative = file.negativeHeaderDuration {
             warnings.append(

@@ -39,6 +39,13 @@ public struct StoryInput: Sendable {
 
     /// Reads `path`: a stories folder, or a `.json` spec file.
     public static func load(_ path: String) throws -> StoryInput {
+        try checkExists(path) ? try loadFolder(path) : try loadSpec(path)
+    }
+
+    /// Throws `.missingInput` when nothing is at `path` (or its links loop), as ``load(_:)``
+    /// does; else returns true for a folder.
+    @discardableResult
+    public static func checkExists(_ path: String) throws -> Bool {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             // A loop of symbolic links is said as every other command says it (a QA pass: render
@@ -49,7 +56,7 @@ public struct StoryInput: Sendable {
             }
             throw MediaError(.missingInput, path: path, "no such file or folder")
         }
-        return isFolder.boolValue ? try loadFolder(path) : try loadSpec(path)
+        return isFolder.boolValue
     }
 
     /// Why `folder` is not a stories folder but a bundle storyreel rendered (it holds

@@ -39,6 +39,10 @@ public enum PlanCommand: Command {
         // A refused --bundle prints the error object render prints (it printed nothing there: a QA pass).
         let options = try RenderCommand.printingFailureJSON(if: arguments[json], console: console) {
             if let bundle {
+                // As render checks its INPUT before OUT: one missing INPUT is 66 whatever OUT is
+                // (a QA pass: `plan nosuch --bundle a.mp4` said 73, a.mp4 is not a folder). Of
+                // several INPUTs, a missing one fails alone, in the batch below.
+                if inputs.count == 1 { try StoryInput.checkExists(inputs[0]) }
                 // As render checks OUT: what it is first (a file is 73), then that it is outside
                 // a stories folder INPUT (64), before it is described (a spec file's folder is
                 // checked once the spec is read, below).

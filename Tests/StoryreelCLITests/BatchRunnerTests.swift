@@ -38,6 +38,13 @@ import Testing
         let alone = try TestEnvironment.storyreel(["plan", folder.path("none"), "--json"])
         let object = try JSONSerialization.jsonObject(with: Data(alone.stdout.utf8)) as? [String: Any]
         #expect(alone.status == 66 && object?["exitCode"] as? Int == 66 && object?["input"] == nil, "\(alone.stdout)")
+        // The missing INPUT is named before a bundle that is a file, as render names it (it was 73).
+        let file = try folder.write("a.mp4", Data())
+        for command in [["plan", folder.path("none"), "--bundle", file], ["render", folder.path("none"), "-o", file]] {
+            let result = try TestEnvironment.storyreel(command)
+            #expect(result.status == 66, "\(command): \(result.stderr)")
+            #expect(result.stderr == "storyreel: error: \(folder.path("none")): no such file or folder\n", "\(command)")
+        }
     }
 
     /// `render --json` prints an object on stdout whatever happens: the summary, or on a failure

@@ -489,6 +489,40 @@ import Testing
         #expect(captionedClip?["duration"] as? Double == 5, "the container lasts as its captions: \(long.stdout)")
     }
 
+    /// From a QA pass: an `mvhd` duration of 0 over 3 s of tracks was shown as 0 s in silence, and
+    /// render skipped the clip as a bare "no duration"; a fragmented MP4 (whose header says 0 too)
+    /// is fine.
+    @Test func aContainerOfZeroSecondsOverLastingTracksIsAWarning() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: goodClip)))
+        let atom = try #require(Data(bytes).range(of: Data("mvhd".utf8))?.lowerBound)
+        #expect(bytes[atom + 4] == 0, "a version 0 mvhd")
+        for index in atom + 20..<atom + 24 { bytes[index] = 0 }
+        let path = try folder.write("zero-container.mp4", Data(bytes))
+        let probed = try TestEnvironment.ffprobe(path)["format"] as? [String: Any]
+        #expect(probed?["duration"] as? String == "0.000000", "ffprobe reads the header's 0 too")
+        let result = try inspect([path, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let clip = try #require(
+            (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)
+        let warnings = clip["warnings"] as? [String] ?? []
+        #expect(
+            warnings == [
+                "the container says it lasts 0.000 s, its longest track 3.000 s: players may take it for empty; "
+                    + "remux it (ffmpeg -i IN -c copy OUT.mp4)"
+            ], "\(clip)")
+        let stories = folder.path("stories")
+        try FileManager.default.createDirectory(atPath: stories + "/ann", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: path, toPath: stories + "/ann/1.mp4")
+        try FileManager.default.copyItem(atPath: goodClip, toPath: stories + "/ann/2.mp4")
+        let render = try TestEnvironment.storyreel(["render", stories, "-o", folder.path("out"), "--quiet"])
+        #expect(render.status == 65)
+        #expect(render.stderr.contains("ann/1.mp4: skipped: " + warnings.joined()), "\(render.stderr)")
+        let fragmented = folder.path("fragmented.mp4")
+        try HostileFiles.ffmpeg(["-i", goodClip, "-c", "copy", "-movflags", "frag_keyframe+empty_moov", fragmented])
+        let fine = try inspect([fragmented, "--json"])
+        #expect(fine.status == 0 && !fine.stdout.contains("the container says"), "\(fine.stdout)")
+    }
+
     /// From a QA pass: a version 1 `mvhd` whose 64-bit duration overflows FFmpeg's (2^64 − 1
     /// ticks) was reported as lasting -0.001 s, in silence; one of 2^40 − 1 ticks gave a bit
     /// rate of 0 where ffprobe says N/A.
