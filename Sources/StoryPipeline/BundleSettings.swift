@@ -136,12 +136,23 @@ public struct BundleSettings: Equatable, Sendable {
     }
 
     /// The canvas for items whose display sizes are `sizes`: a fixed canvas as it is; the
-    /// automatic one is the largest of them (by area), fitted within 1080×1920 keeping its
-    /// aspect, with sides rounded down to even. 1080×1920 when there is none.
+    /// automatic one is the largest (by area) of the items of the shape most of them have
+    /// (portrait, square or landscape; a tie goes to portrait, then square), fitted within
+    /// 1080×1920 keeping its aspect, with sides rounded down to even. 1080×1920 when there is none.
     public func canvasSize(forDisplaySizes sizes: [(width: Int, height: Int)]) -> (width: Int, height: Int) {
         if case .fixed(let width, let height) = canvas { return (width, height) }
         let (boxWidth, boxHeight) = Self.largestAutomaticCanvas
-        let positive = sizes.filter { $0.width > 0 && $0.height > 0 }
+        // One landscape upload among portrait stories made a 1080x606 canvas, and every portrait
+        // story was cropped to a strip a third of its height (a QA pass): the shape is the most
+        // items', as a stories player's frame is.
+        let valid = sizes.filter { $0.width > 0 && $0.height > 0 }
+        func shape(_ size: (width: Int, height: Int)) -> Int {  // 0 portrait, 1 square, 2 landscape
+            size.width < size.height ? 0 : size.width == size.height ? 1 : 2
+        }
+        var counts = [0, 0, 0]
+        for size in valid { counts[shape(size)] += 1 }
+        let most = counts.indices.max { counts[$0] < counts[$1] || (counts[$0] == counts[$1] && $0 > $1) }
+        let positive = valid.filter { shape($0) == most }
         guard
             let largest = positive.max(by: {
                 $0.width.multipliedReportingOverflow(by: $0.height).partialValue

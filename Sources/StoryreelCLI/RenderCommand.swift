@@ -43,7 +43,7 @@ public enum RenderCommand: Command {
     static let defaults = BundleSettings()
     static let size = Option<BundleSettings.Canvas>(
         "size", "WxH|auto", "Canvas of transitions and stills.",
-        defaultText: "auto: the largest item, fitted in 1080x1920",
+        defaultText: "auto: the largest item of the commonest shape, fitted in 1080x1920",
         accepted: OptionRange.canvas.orAutomatic.description,
         default: { defaults.canvas },
         convert: { text in

@@ -7,20 +7,32 @@ import Testing
 
 /// The bundle settings: the automatic canvas, overrides, what changed, and the saved file.
 @Suite struct BundleSettingsTests {
-    @Test(
-        arguments: [
-            ([(540, 960), (540, 960)], 540, 960),
-            ([(540, 960), (720, 1280), (1080, 1080)], 1080, 1080),  // the largest by area
-            ([(1440, 2560)], 1080, 1920),  // fitted within 1080×1920
-            ([(2160, 3840), (540, 960)], 1080, 1920),
-            ([(1920, 1080)], 1080, 606),  // landscape: 607.5 rounded down to even
-            ([(541, 961)], 540, 960),  // odd sides rounded down to even
-            // Screen recordings (a QA pass): the side that binds is the box's, not 1918 or 884.
-            ([(1170, 2532)], 886, 1920), ([(1284, 2778)], 886, 1920), ([(1125, 2436)], 886, 1920),
-            ([(1080, 2340)], 886, 1920), ([(1080, 2400)], 864, 1920), ([(2532, 1170)], 1080, 498),
-            ([], 1080, 1920),
-        ])
-    func automaticCanvasIsTheLargestItemFittedWithin1080x1920(sizes: [(Int, Int)], width: Int, height: Int) {
+    /// Display sizes, then the automatic canvas they give.
+    static let canvasCases: [([(Int, Int)], Int, Int)] = [
+        ([(540, 960), (540, 960)], 540, 960),
+        ([(540, 960), (720, 1280)], 720, 1280),  // the largest by area
+        // Of the shape most items have (a QA pass: one landscape or square upload among
+        // portrait stories made the canvas a landscape strip or a square).
+        ([(540, 960), (720, 1280), (1080, 1080)], 720, 1280),
+        ([(540, 960), (540, 960), (1920, 1080)], 540, 960),
+        ([(1920, 1080), (1280, 720), (720, 1280)], 1080, 606),  // mostly landscape
+        ([(1080, 1080), (1080, 1080), (720, 1280)], 1080, 1080),  // mostly square
+        ([(540, 960), (1920, 1080)], 540, 960),  // a tie: portrait, as stories are
+        ([(1080, 1080), (1920, 1080)], 1080, 1080),  // a tie without portrait: square
+        ([(1440, 2560)], 1080, 1920),  // fitted within 1080×1920
+        ([(2160, 3840), (540, 960)], 1080, 1920),
+        ([(1920, 1080)], 1080, 606),  // landscape: 607.5 rounded down to even
+        ([(541, 961)], 540, 960),  // odd sides rounded down to even
+        // Screen recordings (a QA pass): the side that binds is the box's, not 1918 or 884.
+        ([(1170, 2532)], 886, 1920), ([(1284, 2778)], 886, 1920), ([(1125, 2436)], 886, 1920),
+        ([(1080, 2340)], 886, 1920), ([(1080, 2400)], 864, 1920), ([(2532, 1170)], 1080, 498),
+        ([], 1080, 1920),
+    ]
+
+    @Test(arguments: canvasCases)
+    func automaticCanvasIsTheLargestItemOfTheCommonestShapeFittedWithin1080x1920(
+        sizes: [(Int, Int)], width: Int, height: Int
+    ) {
         let canvas = BundleSettings().canvasSize(forDisplaySizes: sizes.map { (width: $0.0, height: $0.1) })
         #expect(canvas == (width, height))
     }

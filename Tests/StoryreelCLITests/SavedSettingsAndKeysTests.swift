@@ -32,6 +32,25 @@ import Testing
         #expect(back.stdout.contains("\"rendered\":0"), "the automatic canvas's outputs are still there")
     }
 
+    /// A QA pass: one landscape upload among the portrait stories made the automatic canvas
+    /// 1080x606, and every portrait story was cropped to a strip a third of its height.
+    @Test func aLandscapeClipAmongPortraitStoriesDoesNotTurnTheCanvas() throws {
+        let fixture = try BundleFixture()
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=1920x1080:r=30:d=1", "-c:v", "libx264", "-preset", "ultrafast",
+            "-pix_fmt", "yuv420p", fixture.stories + "/chloe/wide.mp4",
+        ])
+        let result = try TestEnvironment.storyreel([
+            "render", fixture.stories, "-o", fixture.folder.path("reel"), "--quiet", "--no-player",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let manifest = try fixture.manifest("reel")
+        #expect(canvas(manifest) == [540, 960], "the portrait clips' canvas")
+        let wide = try #require(manifest.stories.flatMap(\.items).first { $0.width == 1920 })
+        let still = try TestEnvironment.ffprobeVideoStream(fixture.folder.path("reel") + "/" + (wide.firstFrame ?? "-"))
+        #expect([still["width"] as? Int, still["height"] as? Int] == [540, 960], "its still is cropped to the canvas")
+    }
+
     @Test func aLaterRenderKeepsTheSavedSettingsAndSaysWhenTheyChange() throws {
         let fixture = try BundleFixture()
         let (first, _) = try fixture.render(into: "reel", ["--crf", "30", "--fps", "24", "--both-directions"])
