@@ -28,6 +28,8 @@ public final class OutputFile {
     /// ``finish()`` leaves the finished file under its temporary name, for ``takeName()``: a
     /// command writing several outputs names them together once all are written.
     public var defersNaming = false
+    /// The container's `comment` tag (MP4: `©cmt`), written with the header when set before it.
+    public var comment: String?
 
     /// Creates the temporary file for `path` (in `stagingFolder` when given, else next to
     /// `path`). The container is QuickTime for a `.mov` path and MP4 otherwise. Throws
@@ -102,6 +104,7 @@ public final class OutputFile {
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
         av_dict_set(&options, "movflags", "+faststart", 0)
+        if let comment { av_dict_set(&context.pointee.metadata, "comment", comment, 0) }
         try ffmpegCheck(
             avformat_write_header(context, &options), "cannot write the header", kind: .ioFailure, path: path)
         headerWritten = true

@@ -68,10 +68,10 @@ public final class VideoClipWriter {
     /// when given) until ``finish(replay:)``. `expectedFrameCount`, when given, is how many
     /// pictures will be appended: a capped clip whose pictures fit ``retainedByteLimit`` then
     /// keeps them for its further passes. `exclusively`: the finished clip takes its name only
-    /// when nothing has it (else ``StagedFile/NameTaken``).
+    /// when nothing has it (else ``StagedFile/NameTaken``). `comment`: the container's comment tag.
     public init(
         path: String, settings: VideoEncoder.Settings, stagingFolder: String? = nil, expectedFrameCount: Int? = nil,
-        exclusively: Bool = false
+        exclusively: Bool = false, comment: String? = nil
     ) throws {
         self.settings = settings
         if settings.maxBitrate != nil, let expectedFrameCount,
@@ -83,6 +83,7 @@ public final class VideoClipWriter {
         (output, encoderThread, pass, scaler, source, pictures) = try MediaError.naming(path) {
             try VideoEncoder.validate(settings)
             let output = try OutputFile(path: path, stagingFolder: stagingFolder, exclusively: exclusively)
+            output.comment = comment
             let encoder = try VideoEncoder(settings: settings, globalHeader: output.needsGlobalHeader)
             let packets: PacketBuffer?
             if settings.maxBitrate == nil {

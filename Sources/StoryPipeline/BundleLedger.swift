@@ -45,6 +45,15 @@ public final class BundleLedger: Sendable {
             (size, modified, sha256, self.pending) = (0, .min, "", pending)
         }
 
+        /// False for a clip copy's entry whose contents are not the ones its name gives (its
+        /// first 16 hex digits of SHA-256): an edited ledger vouching for another video under a
+        /// clip's name kept it, and the page played it under the user's story (a QA pass).
+        func agreesWithName(_ relative: String) -> Bool {
+            guard relative.hasPrefix("clips/") else { return true }
+            let stem = ((relative as NSString).lastPathComponent as NSString).deletingPathExtension
+            return [sha256, pending?.sha256 ?? ""].allSatisfy { $0.isEmpty || $0.hasPrefix(stem) }
+        }
+
         /// True when a file of `stamp` is, by `stat` alone, the one recorded.
         func isWritten(as stamp: FileStamp) -> Bool {
             guard !sha256.isEmpty, size == stamp.size, modified == stamp.modified else { return false }
@@ -128,7 +137,9 @@ public final class BundleLedger: Sendable {
                 unreadable.append(Self.passedOver(path, MediaError.reason(of: error)))
                 continue
             }
-            merged.merge(entries.filter { BundlePaths.isLedgerPath($0.key) }) { kept, _ in kept }
+            merged.merge(entries.filter { BundlePaths.isLedgerPath($0.key) && $0.value.agreesWithName($0.key) }) {
+                kept, _ in kept
+            }
         }
         self.unreadable = unreadable
         entries = Mutex(merged)

@@ -20,16 +20,18 @@ public enum BundlePaths {
         join(privateFolder, "\(shard.name).lock")
     }
 
-    /// True when `relative` is a path a ledger may hold: the manifest, the player page, or one
-    /// name (not `.`, `..` or a dot-file) in one of the output folders. A ledger is a file in
-    /// the bundle that anyone who can write there can edit: an entry such as
+    /// True when `relative` is a path a ledger may hold: the manifest, the player page, or an
+    /// output's name in its output folder (``isOutputName(_:in:)``). A ledger is a file in the
+    /// bundle that anyone who can write there can edit: an entry such as
     /// `../stories/chloe/night.mp4` or `posters/../../x` made `--prune` remove that file outside
-    /// the bundle (a QA pass), so entries of any other shape are dropped as the ledger is read.
+    /// the bundle (a QA pass), and one naming a user's `clips/holiday.mp4` with its hash made it
+    /// remove that one (a later QA pass), so entries of any other shape are dropped as the
+    /// ledger is read.
     public static func isLedgerPath(_ relative: String) -> Bool {
         if relative == manifest || relative == PlayerPage.fileName { return true }
         let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count == 2 && outputFolders.contains(String(parts[0])) && !parts[1].isEmpty
-            && !parts[1].hasPrefix(".")
+        return parts.count == 2 && outputFolders.contains(String(parts[0]))
+            && isOutputName(String(parts[1]), in: String(parts[0]))
     }
 
     /// `bundle/relative`.

@@ -82,16 +82,19 @@ public struct CubeTransitionJob: Sendable {
         /// ``StagedFile/NameTaken``): a bundle's outputs, whose names were free when the work
         /// began, so that a file put there meanwhile is someone's.
         public var exclusively = false
+        /// The clip's comment tag, or nil: a bundle's transition names itself (``OutputProvenance``).
+        public var comment: String?
 
         /// The outputs given.
         public init(
             videoPath: String? = nil, framesDirectory: String? = nil, filmstripPath: String? = nil,
-            exclusively: Bool = false
+            exclusively: Bool = false, comment: String? = nil
         ) {
             self.videoPath = videoPath
             self.framesDirectory = framesDirectory
             self.filmstripPath = filmstripPath
             self.exclusively = exclusively
+            self.comment = comment
         }
 
         /// True when nothing would be written.
@@ -313,7 +316,7 @@ public struct CubeTransitionJob: Sendable {
                         codec: parameters.codec, width: width, height: height, fps: parameters.fps,
                         crf: parameters.crf, preset: parameters.preset, tuning: .shortClip,
                         maxBitrate: maxBitrate),
-                    expectedFrameCount: frameCount, exclusively: outputs.exclusively)
+                    expectedFrameCount: frameCount, exclusively: outputs.exclusively, comment: outputs.comment)
             }
             writer?.defersNaming = true
             let framesDirectory = outputs.framesDirectory

@@ -10,8 +10,11 @@ enum OutputIntegrity {
     /// Why the image at `path` is not a whole JPEG (of `size` within `tolerance` pixels a side,
     /// when given: ``ImageSize``), or nil when it is one. Every image a bundle holds is a JPEG,
     /// whatever its name: an image checked only under a `.jpg` name let a manifest pointing a
-    /// poster at a text file, the page or the lock file pass `validate` (a QA pass).
-    static func imageProblem(at path: String, size: Manifest.Size? = nil, tolerance: Int = 0) -> String? {
+    /// poster at a text file, the page or the lock file pass `validate` (a QA pass). `naming`:
+    /// the output it must also name itself as (``OutputProvenance``).
+    static func imageProblem(
+        at path: String, size: Manifest.Size? = nil, tolerance: Int = 0, naming output: String? = nil
+    ) -> String? {
         do {
             let file = try RegularFile(path: path, timeout: 5)
             let head = try file.read(upTo: 3)
@@ -31,6 +34,11 @@ enum OutputIntegrity {
                     return "is \(found.width)x\(found.height), not \(size.width)x\(size.height)"
                 }
             }
+            if let output {
+                try file.seek(to: 0)
+                let head = [UInt8](try file.read(upTo: 1024))
+                guard OutputProvenance.jpegNames(head, output: output) else { return "does not name itself \(output)" }
+            }
             return nil
         } catch {
             return "cannot be read: \(MediaError.reason(of: error))"
@@ -46,9 +54,11 @@ enum OutputIntegrity {
     }
 
     /// Why the transition clip at `path` is not a whole clip of `frames` frames of `width` ×
-    /// `height` (and of the RFC 6381 `codecs`, when given), or nil when it is one.
+    /// `height` (and of the RFC 6381 `codecs`, when given, and naming itself as the output
+    /// `naming`, when given: ``OutputProvenance``), or nil when it is one.
     static func transitionProblem(
-        at path: String, frames: Int, width: Int, height: Int, codecs: String? = nil, timeout: Double?
+        at path: String, frames: Int, width: Int, height: Int, codecs: String? = nil, naming output: String? = nil,
+        timeout: Double?
     ) -> String? {
         let info: ClipInfo
         do {
@@ -64,6 +74,9 @@ enum OutputIntegrity {
             return "is \(video.displayWidth)x\(video.displayHeight), not \(width)x\(height)"
         }
         if let codecs, video.codecs != codecs { return "has codecs \(video.codecs), not '\(codecs)'" }
+        if let output, info.tags["comment"] != OutputProvenance.text(naming: output) {
+            return "does not name itself \(output)"
+        }
         return nil
     }
 }

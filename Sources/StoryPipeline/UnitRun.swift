@@ -350,10 +350,13 @@ struct UnitRun {
         let path = BundlePaths.join(bundle, unit.output)
         // In a bundle with a ledger, an output storyreel made and did not record (a run killed
         // before it saved its ledger) carries its mark; an image or a transition without it is
-        // someone's, whatever it holds (a QA pass: a user's JPEG at a poster's future name was
-        // adopted, shipped as the poster, and later removed by --prune). A clip is taken by its
-        // contents, which its key names.
-        if unit.kind != .clip, ledger.hadLedgerFile, OutputMark.isUnmarked(path) { return false }
+        // someone's (a QA pass: a user's JPEG at a poster's future name was adopted, shipped as
+        // the poster, and later removed by --prune) unless its own bytes name it as this output:
+        // a copy drops the mark (shards merged with `cp -r` or as CI artifacts into a bundle
+        // restored from a cache: a later QA pass). A clip is taken by its contents, which its
+        // key names.
+        let naming =
+            unit.kind != .clip && ledger.hadLedgerFile && OutputMark.isUnmarked(path) ? unit.output : nil
         switch unit.kind {
         case .clip:
             break
@@ -363,13 +366,13 @@ struct UnitRun {
                 from: transition.fromClip, to: transition.toClip, parameters: transition.parameters
             ).frameCount
             let problem = OutputIntegrity.transitionProblem(
-                at: path, frames: frames, width: canvas.width, height: canvas.height, timeout: timeout)
+                at: path, frames: frames, width: canvas.width, height: canvas.height, naming: naming, timeout: timeout)
             guard problem == nil else { return false }
         case .poster, .thumbnail, .firstFrame, .lastFrame, .avatar:
             let tolerance = ImageSize.tolerance(of: unit.kind)
-            guard OutputIntegrity.imageProblem(at: path, size: unit.imageSize, tolerance: tolerance) == nil else {
-                return false
-            }
+            let problem = OutputIntegrity.imageProblem(
+                at: path, size: unit.imageSize, tolerance: tolerance, naming: naming)
+            guard problem == nil else { return false }
         }
         guard (try? ledger.adopt(unit.output)) != nil else { return false }
         if unit.kind == .clip, ledger.hash(of: unit.output) != unit.key {

@@ -32,7 +32,7 @@ struct UnitWorker: Sendable {
             let image = try StillImage.load(
                 path: first.source, size: .fill(width: side, height: side), timeout: options.timeout)
             try checkUnchanged(first.source)
-            try writeJPEG(image, to: destination)
+            try writeJPEG(image, as: first.output)
         case .transition:
             try makeTransition(first, lastFrameStill: units.dropFirst().first)
         case .poster, .thumbnail, .firstFrame, .lastFrame:
@@ -52,9 +52,12 @@ struct UnitWorker: Sendable {
         try checkUnchanged(transition.fromClip)
         try checkUnchanged(transition.toClip)
         if let still = lastFrameStill {
-            try writeJPEG(faces.from, to: BundlePaths.join(bundle, still.output))
+            try writeJPEG(faces.from, as: still.output)
         }
-        try job.run(writing: .init(videoPath: BundlePaths.join(bundle, unit.output), exclusively: true), faces: faces)
+        let outputs = CubeTransitionJob.Outputs(
+            videoPath: BundlePaths.join(bundle, unit.output), exclusively: true,
+            comment: OutputProvenance.text(naming: unit.output))
+        try job.run(writing: outputs, faces: faces)
     }
 
     /// A clip's poster, thumbnail and stills, from one opened clip: the poster and thumbnail
@@ -80,7 +83,7 @@ struct UnitWorker: Sendable {
                 }
             }
             try checkUnchanged(units[0].source)
-            try writeJPEG(image, to: destination)
+            try writeJPEG(image, as: unit.output)
         }
     }
 
@@ -134,12 +137,13 @@ struct UnitWorker: Sendable {
         return transitions + others
     }
 
-    /// Encodes `image` as JPEG and writes it atomically; every error names `path`.
-    private func writeJPEG(_ image: RGBAImageBuffer, to path: String) throws {
+    /// Encodes `image` as JPEG naming itself as `output` (``OutputProvenance``) and writes it
+    /// atomically at that name in the bundle; every error names the path.
+    private func writeJPEG(_ image: RGBAImageBuffer, as output: String) throws {
+        let path = BundlePaths.join(bundle, output)
         try MediaError.naming(path) {
-            try AtomicFile.write(
-                try ImageEncoder.encode(image, format: .jpeg, quality: RenderOptions.stillQuality), to: path,
-                exclusively: true)
+            let data = try ImageEncoder.encode(image, format: .jpeg, quality: RenderOptions.stillQuality)
+            try AtomicFile.write(OutputProvenance.jpeg(data, naming: output), to: path, exclusively: true)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StoryMedia
 import StoryreelKit
 import StoryreelTestSupport
 import Testing
@@ -141,8 +142,9 @@ import Testing
     /// From a QA pass: the ledger is a file in the bundle anyone who can write there can edit,
     /// and `--prune` removed whatever it named with the size and mtime on record: a source clip
     /// (`../stories/chloe/night.mp4`), a file beside the bundle (`posters/../../victim.txt`), one
-    /// through a symlinked subfolder (`posters/sub/x`). Entries of any shape but an output
-    /// folder's one name are dropped as the ledger is read.
+    /// through a symlinked subfolder (`posters/sub/x`); a later one, a user's own file in an
+    /// output folder (`clips/holiday.mp4`, an empty `posters/x.jpg`). Entries of any shape but an
+    /// output's name in its folder are dropped as the ledger is read.
     @Test func pruneRemovesNothingOutsideTheBundleWhateverTheLedgerSays() throws {
         let fixture = try BundleFixture()
         _ = try fixture.render(into: "reel")
@@ -153,9 +155,12 @@ import Testing
         try Data("mine".utf8).write(to: URL(fileURLWithPath: fixture.folder.path("victim.txt")))
         try FileManager.default.createSymbolicLink(atPath: "\(out)/posters/sub", withDestinationPath: victims)
         let source = "\(fixture.stories)/chloe/night.mp4"
+        try FileManager.default.copyItem(atPath: source, toPath: "\(out)/clips/holiday.mp4")
+        try Data().write(to: URL(fileURLWithPath: "\(out)/posters/x.jpg"))
         let targets = [
             "../stories/chloe/night.mp4": source, "posters/../../victim.txt": fixture.folder.path("victim.txt"),
             "posters/sub/x": "\(victims)/x", "clips/./../../victim.txt": fixture.folder.path("victim.txt"),
+            "clips/holiday.mp4": "\(out)/clips/holiday.mp4", "posters/x.jpg": "\(out)/posters/x.jpg",
         ]
         let ledgerPath = "\(out)/.storyreel/ledger.json"
         var ledger = try #require(
@@ -164,17 +169,50 @@ import Testing
         for (relative, target) in targets {
             var status = stat()
             try #require(stat(target, &status) == 0)
-            // The size and mtime on record (the hash is not looked at while they match).
+            // The size and mtime on record, and the contents' hash.
+            let hash = try TestEnvironment.run("sha256sum", [target]).stdout.prefix(64)
             ledger[relative] = [
                 "size": Int(status.st_size),
                 "modified": Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec),
-                "sha256": String(repeating: "0", count: 64),
+                "sha256": String(hash),
             ]
         }
         try JSONSerialization.data(withJSONObject: ledger).write(to: URL(fileURLWithPath: ledgerPath))
         let (result, _) = try fixture.render(into: "reel", ["--prune"])
         #expect(result.status == 0, "\(result.stderr)")
         for target in Set(targets.values) { #expect(FileManager.default.fileExists(atPath: target), "\(target) kept") }
+    }
+
+    /// From a QA pass: a ledger entry giving another video's size, mtime and hash under a clip's
+    /// name made render keep that video as the clip ("cached"), and the page played it under the
+    /// user's story. An entry whose hash is not the one a clip's name gives is dropped as read.
+    @Test func aLedgerEntryVouchingForAnotherVideoUnderAClipsNameIsNotBelieved() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let out = fixture.folder.path("reel")
+        let item = try #require(try fixture.manifest("reel").stories.first?.items.first)
+        let clip = "\(out)/\(item.src)"
+        let other = TestEnvironment.sample("black-intro.mp4")
+        try FileManager.default.removeItem(atPath: clip)
+        try FileManager.default.copyItem(atPath: other, toPath: clip)
+        var status = stat()
+        try #require(stat(clip, &status) == 0)
+        let ledgerPath = "\(out)/.storyreel/ledger.json"
+        var ledger = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: ledgerPath))) as? [String: Any]
+        )
+        ledger[item.src] = [
+            "size": Int(status.st_size),
+            "modified": Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec),
+            "sha256": String(try TestEnvironment.run("sha256sum", [clip]).stdout.prefix(64)),
+        ]
+        try JSONSerialization.data(withJSONObject: ledger).write(to: URL(fileURLWithPath: ledgerPath))
+        let (result, _) = try fixture.render(into: "reel")
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("\(clip) is a file storyreel did not write"), "\(result.stderr)")
+        let items = try fixture.manifest("reel").stories.flatMap(\.items)
+        #expect(!items.contains { $0.src == item.src }, "the other video does not play as the clip")
+        #expect(try TestEnvironment.storyreel(["validate", out]).status == 0)
     }
 
     @Test func outputInsideTheInputIsRefusedWith64() throws {
@@ -459,7 +497,8 @@ import Testing
     /// From a QA pass: a whole JPEG of the right size that someone put at an output's name the
     /// ledger did not know (a poster's, before the clip it belongs to came) was adopted as
     /// storyreel's, shipped as the poster, recorded, and removed by a later `--prune`. In a
-    /// bundle with a ledger, only a file with storyreel's mark is adopted.
+    /// bundle with a ledger, only a file with storyreel's mark, or whose own bytes name it as
+    /// that output (a copy that lost the mark: a later QA pass), is adopted.
     @Test func aWholeJPEGWithoutTheMarkIsNotAdopted() throws {
         let fixture = try BundleFixture()
         #expect(try fixture.render(into: "reel").0.status == 0)
@@ -470,9 +509,12 @@ import Testing
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: ledger))) as? [String: Any])
         entries.removeValue(forKey: item.poster)
         try JSONSerialization.data(withJSONObject: entries).write(to: URL(fileURLWithPath: ledger))
-        // The same picture, written anew: a whole JPEG of the right size, without the mark.
+        // The same picture, written anew: a whole JPEG of the right size, without the mark and
+        // without the comment naming it storyreel's output.
         let poster = "\(out)/\(item.poster)"
-        let mine = try Data(contentsOf: URL(fileURLWithPath: poster))
+        let written = try Data(contentsOf: URL(fileURLWithPath: poster))
+        let naming = try #require(written.range(of: Data("storyreel \(item.poster)".utf8)), "the poster names itself")
+        let mine = written[..<(naming.lowerBound - 4)] + written[naming.upperBound...]
         try FileManager.default.removeItem(atPath: poster)
         try mine.write(to: URL(fileURLWithPath: poster))
         let (result, _) = try fixture.render(into: "reel", ["--prune"])
@@ -495,5 +537,53 @@ import Testing
         let (again, _) = try fixture.render(into: "reel")
         #expect(!again.stderr.contains("\(marked.poster) is a file storyreel did not write"), "\(again.stderr)")
         #expect(try recorded().contains(marked.poster))
+        // storyreel's poster as a copy without the mark has it (`cp -r`, CI artifacts): its bytes
+        // name it, and it is adopted.
+        try FileManager.default.removeItem(atPath: poster)
+        try written.write(to: URL(fileURLWithPath: poster))
+        #expect(OutputMark.isUnmarked(poster))
+        let (copied, _) = try fixture.render(into: "reel")
+        #expect(copied.status == 0, "\(copied.stderr)")
+        #expect(try recorded().contains(item.poster))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: poster)) == written)
+    }
+
+    /// From a QA pass: shards merged as CI artifacts (`cp -r`, which drops storyreel's mark) into
+    /// a bundle restored from the last run, with its ledger, lost every new clip at the final
+    /// pass: its images were taken for someone's files (65, and the clip left out). Every image
+    /// and transition names itself in its own bytes, and the copies are adopted.
+    @Test func shardOutputsCopiedWithoutTheMarkIntoACachedBundleAreAdopted() throws {
+        let fixture = try BundleFixture()
+        let cached = fixture.folder.path("cached")
+        #expect(try fixture.render(into: "cached").0.status == 0)
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=180x320:r=30:d=1", "-c:v", "libx264", "-preset", "ultrafast",
+            "-pix_fmt", "yuv420p", fixture.stories + "/ben_k/3.mp4",
+        ])
+        for shard in 1...2 {
+            let (result, _) = try fixture.render(into: "shard\(shard)", ["--shard", "\(shard)/2"])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        // The artifacts' merge: visible files only, copied without extended attributes.
+        for shard in 1...2 {
+            let copy = Process()
+            copy.executableURL = URL(fileURLWithPath: "/bin/sh")
+            copy.arguments = [
+                "-c", "cd \"$0\" && cp -r --no-preserve=all -- * \"$1\"/", fixture.folder.path("shard\(shard)"), cached,
+            ]
+            try copy.run()
+            copy.waitUntilExit()
+            #expect(copy.terminationStatus == 0)
+        }
+        let (final, summary) = try fixture.render(into: "cached")
+        #expect(final.status == 0, "\(final.stderr)")
+        #expect(summary["rendered"] as? Int == 0, "the shards' outputs are taken: \(final.stderr)")
+        let items = try fixture.manifest("cached").stories.flatMap(\.items)
+        #expect(items.count == 10, "the new clip plays")
+        let (single, _) = try fixture.render(into: "single")
+        #expect(single.status == 0)
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: cached + "/manifest.json"))
+                == Data(contentsOf: URL(fileURLWithPath: fixture.folder.path("single/manifest.json"))))
     }
 }
