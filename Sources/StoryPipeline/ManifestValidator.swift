@@ -12,8 +12,12 @@ import StoryMedia
 /// the JSON is decoded as StoryreelKit's ``Manifest`` and ``ManifestRuleChecker`` checks what
 /// types cannot say.
 public enum ManifestValidator {
-    /// The largest manifest read: far above what a million items need.
+    /// The largest manifest read: far above what a hundred thousand items need.
     public static let maximumManifestSize: UInt64 = 256_000_000
+    /// The deepest nesting read: a manifest nests 5 deep (`stories[].items[].…`).
+    static let maximumDepth = 32
+    /// The most JSON values read: a manifest holds about 25 an item, so this is 400,000 items.
+    static let maximumValues = 10_000_000
 
     /// The problems found in the manifest at `path`, one line each, starting with a JSON path;
     /// empty when it is valid.
@@ -30,6 +34,21 @@ public enum ManifestValidator {
     {
         let data = try RegularFile.contents(of: path, maxSize: maximumManifestSize, timeout: timeout)
         let resolver = try BundleFileResolver(folder: path.containingFolder, root: root)
+        // Refused before it is parsed (``JSONShape``): the generic decoding below took minutes.
+        let shape = JSONShape(data, depthLimit: maximumDepth, valueLimit: maximumValues)
+        if shape.depth > maximumDepth {
+            return [
+                ManifestError(path: "", "nested more than \(maximumDepth) levels deep (a manifest nests 5); not read")
+                    .description
+            ]
+        }
+        if shape.values > maximumValues {
+            return [
+                ManifestError(
+                    path: "", "holds more than \(maximumValues) values (a manifest holds about 25 an item); not read"
+                ).description
+            ]
+        }
         let json: JSONValue
         do {
             json = try JSONDecoder().decode(JSONValue.self, from: data)

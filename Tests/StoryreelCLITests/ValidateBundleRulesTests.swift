@@ -118,6 +118,53 @@ import Testing
         #expect(utf16.stderr.contains("manifest: not valid JSON: the text is not UTF-8"), "\(utf16.stderr)")
     }
 
+    /// From a QA pass: 200 arrays nested 500 deep (208 KB) took `validate` 255 s to refuse, and
+    /// 125 million zeros (250 MB) 244 s and 8.2 GB. Both are refused from one pass over the bytes.
+    @Test func deepOrHugeJSONIsRefusedBeforeItIsParsed() throws {
+        let fixture = try ManifestFixture()
+        let path = try fixture.save(fixture.goodManifest())
+        let good = try String(contentsOfFile: path, encoding: .utf8)
+        let skipped = try #require(good.range(of: #""skipped" : ["#))
+        let deep = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
+        let nested = good.replacingCharacters(
+            in: skipped, with: #""skipped" : ["# + Array(repeating: deep, count: 200).joined(separator: ",") + ",")
+        try Data(nested.utf8).write(to: URL(fileURLWithPath: path))
+        let refused = try fixture.validate([path])
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(
+            refused.stderr
+                == "storyreel: error: \(path): manifest: nested more than 32 levels deep (a manifest nests 5); not read\n"
+        )
+        #expect(refused.seconds < 5, "it took \(refused.seconds) s")
+        let zeros =
+            good[..<skipped.upperBound] + "[0" + String(repeating: ",0", count: 10_000_000) + "],"
+            + good[skipped.upperBound...]
+        try Data(zeros.utf8).write(to: URL(fileURLWithPath: path))
+        let huge = try fixture.validate([path])
+        #expect(huge.status == 65, "\(huge.stderr)")
+        #expect(
+            huge.stderr == "storyreel: error: \(path): manifest: holds more than 10000000 values (a manifest holds "
+                + "about 25 an item); not read\n")
+        #expect(huge.seconds < 5, "it took \(huge.seconds) s")
+    }
+
+    /// From a QA pass: `validate BUNDLE` read `manifest.json` through a symbolic link leading
+    /// out of the bundle and printed that file's values in its problems (a token, in a CI log).
+    @Test func aBundlesManifestThatIsASymbolicLinkIsNotFollowed() throws {
+        let fixture = try ManifestFixture()
+        let elsewhere = try TemporaryFolder()
+        let secret = elsewhere.path("secret.json")
+        try Data(#"{"version": "ghp_SECRETTOKEN"}"#.utf8).write(to: URL(fileURLWithPath: secret))
+        try FileManager.default.createSymbolicLink(
+            atPath: "\(fixture.bundle)/manifest.json", withDestinationPath: secret)
+        let result = try fixture.validate([fixture.bundle])
+        #expect(result.status == 66, "\(result.stderr)")
+        #expect(
+            result.stderr == "storyreel: error: \(fixture.bundle)/manifest.json: is a symbolic link, not the bundle's "
+                + "own manifest; give its target\n")
+        #expect(!result.stderr.contains("ghp_"))
+    }
+
     @Test func storyAndItemIdsAreUniqueAndAnItemIdIsItsClipsHashPrefix() throws {
         let fixture = try ManifestFixture()
         let twoBens = try problems(fixture) { manifest in
