@@ -10,7 +10,8 @@ import Testing
 @Suite struct LedgerCodecsTests {
     let folder: TemporaryFolder
     let bundle: String
-    let relative = "transitions/abc.mp4"
+    /// An output's name, as ledgers hold only those.
+    let relative = "transitions/0123456789abcdef0123.mp4"
 
     init() throws {
         folder = try TemporaryFolder()
