@@ -21,6 +21,9 @@ public final class ClipFrameSource {
     public private(set) var lastRequestWasClamped = false
     /// When the picture the last request returned is shown, in seconds from the clip's start.
     public private(set) var lastFrameTime: Double?
+    /// True when every frame the last ``posterFrame(size:)`` looked at was near-black,
+    /// near-white or flat, so the poster is the one of them with the most contrast.
+    public private(set) var lastPickFoundNothingBetter = false
 
     /// Most candidates the poster pick decodes, the first frame included.
     public static let posterCandidateLimit = 12
@@ -265,6 +268,7 @@ public final class ClipFrameSource {
             candidates += decoded
         }
         guard !candidates.isEmpty else { throw MediaError(.invalidMedia, path: path, "no decodable video frame") }
+        lastPickFoundNothingBetter = chosen == nil
         let pick = chosen ?? FrameStatistics.leastUninformativeIndex(of: candidates.map(\.statistics)) ?? 0
         return try deliver(candidates[pick].frame, size: size, clamped: false)
     }

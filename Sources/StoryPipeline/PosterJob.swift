@@ -50,12 +50,11 @@ public struct PosterJob: Sendable {
             image = try source.frame(atShareOfVideo: percent / 100, size: size)
         }
         let data = try MediaError.naming(output) { try ImageEncoder.encode(image, format: format, quality: quality) }
-        return (
-            data,
-            PosterResult(
-                output: output, clampedRequest: clampedRequest, frameTime: source.lastFrameTime,
-                truncationWarnings: source.truncationWarnings)
-        )
+        var result = PosterResult(
+            output: output, clampedRequest: clampedRequest, frameTime: source.lastFrameTime,
+            truncationWarnings: source.truncationWarnings)
+        result.foundOnlyBlankFrames = choice == .smart && source.lastPickFoundNothingBetter
+        return (data, result)
     }
 
     /// `<clip name without extension>.<ext>` in `folder` for each clip, with `-2`, `-3` … added

@@ -10,4 +10,6 @@ public struct PosterResult: Sendable {
     /// What says the clip is cut short (``ClipFrameSource/truncationWarnings``): its last frames
     /// are missing, so "the last frame" and shares of its length are of what is left.
     public let truncationWarnings: [String]
+    /// True when the smart pick found only near-black, near-white or flat frames.
+    public var foundOnlyBlankFrames = false
 }

@@ -131,6 +131,14 @@ public enum ThumbnailCommand: Command {
                 for warning in written.truncationWarnings {
                     console.warning("\(clip): \(warning); the poster is taken from what is left")
                 }
+                if written.foundOnlyBlankFrames {
+                    // Said, as ffmpegthumbnailer gives no word either (a QA pass: an all-black
+                    // clip's poster was written in silence).
+                    let shown = written.frameTime.map { String(format: " (%.3f s)", $0) } ?? ""
+                    console.note(
+                        "\(clip): every frame looked at is near-black, near-white or flat; the poster is the one "
+                            + "with the most contrast\(shown); choose one with --at")
+                }
                 if let requested = written.clampedRequest {
                     let shown = written.frameTime.map { String(format: " (%.3f s)", $0) } ?? ""
                     console.note(

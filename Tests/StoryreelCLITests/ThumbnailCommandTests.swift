@@ -31,6 +31,28 @@ import Testing
         #expect(image.codec == "mjpeg" && image.width == 720 && image.height == 1280)
     }
 
+    /// From a QA pass: an all-black or flat clip's poster was written in silence. A note says
+    /// so, and --at is how to choose; a clip with a black intro gets no note.
+    @Test func aClipWithOnlyBlankFramesGetsANote() throws {
+        let black = folder.path("black.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "color=c=black:s=180x320:r=30:d=2", "-c:v", "libx264", "-preset", "ultrafast",
+            "-pix_fmt", "yuv420p", black,
+        ])
+        let out = folder.path("black.jpg")
+        let result = try thumbnail([black, "-o", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr
+                == "storyreel: note: \(black): every frame looked at is near-black, near-white or flat; the poster is "
+                + "the one with the most contrast (0.000 s); choose one with --at\n")
+        #expect(try probe(out).width == 180)
+        let intro = try thumbnail([Self.sample("black-intro.mp4"), "-o", folder.path("intro.jpg")])
+        #expect(intro.status == 0 && intro.stderr.isEmpty, "\(intro.stderr)")
+        let chosen = try thumbnail([black, "-o", folder.path("at.jpg"), "--at", "1"])
+        #expect(chosen.status == 0 && chosen.stderr.isEmpty, "\(chosen.stderr)")
+    }
+
     @Test(arguments: [("poster.png", "png"), ("poster.webp", "webp"), ("poster.JPEG", "mjpeg"), ("poster", "mjpeg")])
     func formatFollowsTheOutputExtension(name: String, codec: String) throws {
         let out = folder.path(name)
