@@ -69,6 +69,7 @@
              (ps, url, fmt, options))                                                                \
     FUNCTION(avformat, int, avformat_write_header, (AVFormatContext * s, AVDictionary **options), (s, options)) \
     FUNCTION(avformat, int, avio_closep, (AVIOContext * *s), (s))                                    \
+    PROCEDURE(avformat, avio_flush, (AVIOContext * s), (s))                                          \
     FUNCTION(avformat, int, avio_open, (AVIOContext * *s, const char *url, int flags), (s, url, flags)) \
     FUNCTION(avformat, int, avio_read, (AVIOContext * s, unsigned char *buf, int size), (s, buf, size)) \
     FUNCTION(avformat, int64_t, avio_seek, (AVIOContext * s, int64_t offset, int whence), (s, offset, whence)) \

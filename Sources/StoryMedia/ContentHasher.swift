@@ -61,6 +61,21 @@ public final class ContentHasher {
         }
     }
 
+    /// SHA-256 of `count` bytes of an opened regular file from `offset`, as hex, read in 1 MiB
+    /// chunks; `.invalidMedia` when the file ends before them.
+    public static func sha256(of file: RegularFile, from offset: UInt64, count: UInt64) throws -> String {
+        let hasher = try ContentHasher()
+        try file.seek(to: offset)
+        var left = count
+        while left > 0 {
+            let chunk = try file.read(upTo: Int(min(left, 1 << 20)))
+            guard !chunk.isEmpty else { throw MediaError(.invalidMedia, path: file.path, "it ends too soon") }
+            chunk.withUnsafeBytes { hasher.update($0) }
+            left -= UInt64(chunk.count)
+        }
+        return hasher.finalHex()
+    }
+
     /// SHA-256 of an opened regular file's contents from its current position, as hex, within
     /// the file's deadline; a file that grows past `maxSize` bytes while it is read throws
     /// `.invalidMedia`.

@@ -28,8 +28,13 @@ public final class OutputFile {
     /// ``finish()`` leaves the finished file under its temporary name, for ``takeName()``: a
     /// command writing several outputs names them together once all are written.
     public var defersNaming = false
-    /// The container's `comment` tag (MP4: `©cmt`), written with the header when set before it.
-    public var comment: String?
+    /// When set, the container's comment tag (MP4: `©cmt`) is this text, ` sha256:` and the SHA-256 of the file's samples
+    /// (its `mdat` box's contents, which the index written by ``finish()`` and moved to the
+    /// front leaves as they are): the comment then vouches for these very pictures, and a copy
+    /// re-encoded or edited by a tool that keeps the tag no longer agrees with it (a review).
+    public var commentNamingSamples: String?
+    /// Where the samples start: just after the header.
+    private var samplesStart: Int64 = 0
 
     /// Creates the temporary file for `path` (in `stagingFolder` when given, else next to
     /// `path`). The container is QuickTime for a `.mov` path and MP4 otherwise. Throws
@@ -104,10 +109,10 @@ public final class OutputFile {
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
         av_dict_set(&options, "movflags", "+faststart", 0)
-        if let comment { av_dict_set(&context.pointee.metadata, "comment", comment, 0) }
         try ffmpegCheck(
             avformat_write_header(context, &options), "cannot write the header", kind: .ioFailure, path: path)
         headerWritten = true
+        samplesStart = avio_tell(context.pointee.pb)
     }
 
     /// Writes an encoded packet, rescaling its timestamps from the encoder's time base to the
@@ -130,6 +135,17 @@ public final class OutputFile {
     public func finish() throws {
         guard headerWritten, !finished else {
             throw MediaError(.ioFailure, path: path, "the file was never started, or is finished already")
+        }
+        if let prefix = commentNamingSamples {
+            // The MP4 muxer writes its tags with the index, in the trailer.
+            avio_flush(context.pointee.pb)
+            let end = avio_tell(context.pointee.pb)
+            let digest = try MediaError.naming(path) {
+                let file = try RegularFile(path: staged.temporaryPath)
+                return try ContentHasher.sha256(
+                    of: file, from: UInt64(clamping: samplesStart), count: UInt64(clamping: end - samplesStart))
+            }
+            av_dict_set(&context.pointee.metadata, "comment", "\(prefix) sha256:\(digest)", 0)
         }
         try ffmpegCheck(av_write_trailer(context), "cannot finish writing the file", kind: .ioFailure, path: path)
         try ffmpegCheck(avio_closep(&context.pointee.pb), "cannot close the file", kind: .ioFailure, path: path)

@@ -68,7 +68,9 @@ public final class VideoClipWriter {
     /// when given) until ``finish(replay:)``. `expectedFrameCount`, when given, is how many
     /// pictures will be appended: a capped clip whose pictures fit ``retainedByteLimit`` then
     /// keeps them for its further passes. `exclusively`: the finished clip takes its name only
-    /// when nothing has it (else ``StagedFile/NameTaken``). `comment`: the container's comment tag.
+    /// when nothing has it (else ``StagedFile/NameTaken``). `comment`: what the container's
+    /// comment tag says before the SHA-256 of the clip's samples
+    /// (``OutputFile/commentNamingSamples``).
     public init(
         path: String, settings: VideoEncoder.Settings, stagingFolder: String? = nil, expectedFrameCount: Int? = nil,
         exclusively: Bool = false, comment: String? = nil
@@ -83,7 +85,7 @@ public final class VideoClipWriter {
         (output, encoderThread, pass, scaler, source, pictures) = try MediaError.naming(path) {
             try VideoEncoder.validate(settings)
             let output = try OutputFile(path: path, stagingFolder: stagingFolder, exclusively: exclusively)
-            output.comment = comment
+            output.commentNamingSamples = comment
             let encoder = try VideoEncoder(settings: settings, globalHeader: output.needsGlobalHeader)
             let packets: PacketBuffer?
             if settings.maxBitrate == nil {

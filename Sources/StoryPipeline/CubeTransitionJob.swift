@@ -82,7 +82,8 @@ public struct CubeTransitionJob: Sendable {
         /// ``StagedFile/NameTaken``): a bundle's outputs, whose names were free when the work
         /// began, so that a file put there meanwhile is someone's.
         public var exclusively = false
-        /// The clip's comment tag, or nil: a bundle's transition names itself (``OutputProvenance``).
+        /// What the clip's comment tag says before its samples' SHA-256, or nil: a bundle's
+        /// transition names itself (``OutputProvenance``).
         public var comment: String?
 
         /// The outputs given.

@@ -35,6 +35,11 @@ public enum ManifestValidator {
         let data = try RegularFile.contents(of: path, maxSize: maximumManifestSize, timeout: timeout)
         let resolver = try BundleFileResolver(folder: path.containingFolder, root: root)
         // Refused before it is parsed (``JSONShape``): the generic decoding below took minutes.
+        // UTF-16 and UTF-32 first, whose bytes the count cannot read (a review: a quote in a
+        // character's bytes hid the brackets after it, and the parser reads those encodings).
+        if data.prefix(4).contains(0), let fault = JSONSyntaxFault.first(in: data) {
+            return [ManifestError(fault).description]
+        }
         let shape = JSONShape(data, depthLimit: maximumDepth, valueLimit: maximumValues)
         if shape.depth > maximumDepth {
             return [

@@ -34,10 +34,8 @@ enum OutputIntegrity {
                     return "is \(found.width)x\(found.height), not \(size.width)x\(size.height)"
                 }
             }
-            if let output {
-                try file.seek(to: 0)
-                let head = [UInt8](try file.read(upTo: 1024))
-                guard OutputProvenance.jpegNames(head, output: output) else { return "does not name itself \(output)" }
+            if let output, !OutputProvenance.jpegNames(path, output: output) {
+                return "does not name itself \(output) with the hash of its pictures"
             }
             return nil
         } catch {
@@ -74,8 +72,8 @@ enum OutputIntegrity {
             return "is \(video.displayWidth)x\(video.displayHeight), not \(width)x\(height)"
         }
         if let codecs, video.codecs != codecs { return "has codecs \(video.codecs), not '\(codecs)'" }
-        if let output, info.tags["comment"] != OutputProvenance.text(naming: output) {
-            return "does not name itself \(output)"
+        if let output, !OutputProvenance.mp4Names(path, comment: info.tags["comment"], output: output) {
+            return "does not name itself \(output) with the hash of its pictures"
         }
         return nil
     }

@@ -1,52 +1,102 @@
 import Foundation
 import StoryMedia
 
-/// What a bundle's image or transition says of itself in its own bytes: `storyreel OUTPUT`, its
-/// name in the bundle, in a JPEG comment (`COM`) or the MP4's comment tag.
+/// What a bundle's image or transition says of itself in its own bytes: `storyreel OUTPUT
+/// sha256:HASH`, its name in the bundle and the SHA-256 of the pictures it holds, in a JPEG
+/// comment (`COM`, hashing the JPEG without that segment) or the MP4's comment tag (hashing the
+/// samples, the `mdat` box's contents).
 ///
 /// storyreel's mark (an extended attribute) does not survive most copies: `cp -r`, `rsync -a`,
 /// tar and CI artifacts drop it. In a bundle with a ledger, a key-named file that the ledger does
 /// not know and that has no mark was taken for someone else's, so the final pass over shards
 /// merged that way, into a bundle restored from a cache, skipped every new clip's images and left
 /// the clip out of the manifest (65), for good (a QA pass). A file whose bytes name it as that
-/// very output is a copy of storyreel's: a user's own file at that name does not say so.
+/// very output, with the hash of the pictures it still holds, is a copy of storyreel's: a user's
+/// own file at that name does not say so, nor does one edited or re-encoded by a tool that
+/// keeps the comment (`jpegtran -copy all`, the ffmpeg CLI: a review).
 enum OutputProvenance {
-    /// `storyreel posters/27556d5310083f6f2341.jpg` for that output.
+    /// `storyreel posters/27556d5310083f6f2341.jpg` for that output: what its comment says before
+    /// the hash.
     static func text(naming output: String) -> String { "storyreel " + output }
 
-    /// `jpeg` with a comment segment naming `output`, after its JFIF header (`APP0`), which
-    /// readers expect first; the picture is unchanged.
-    static func jpeg(_ jpeg: Data, naming output: String) -> Data {
-        let text = Array(text(naming: output).utf8)
+    /// The largest image whose comment is checked: far above any image storyreel makes.
+    static let maximumImageSize: UInt64 = 64 << 20
+
+    /// `jpeg` with a comment segment naming `output` and the SHA-256 of `jpeg`, after its JFIF
+    /// header (`APP0`), which readers expect first; the picture is unchanged.
+    static func jpeg(_ jpeg: Data, naming output: String) throws -> Data {
+        let text = Array((text(naming: output) + " sha256:" + (try ContentHasher.sha256(of: jpeg))).utf8)
         let bytes = [UInt8](jpeg)
         guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8, text.count + 2 <= 0xFFFF else { return jpeg }
         var insertAt = 2
         if bytes.count >= 6, bytes[2] == 0xFF, bytes[3] == 0xE0 {
-            insertAt = min(bytes.count, 4 + (Int(bytes[4]) << 8 | Int(bytes[5])))
+            insertAt = min(bytes.count, 4 + max(2, Int(bytes[4]) << 8 | Int(bytes[5])))
         }
         let length = text.count + 2
         let segment: [UInt8] = [0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)] + text
         return Data(bytes[..<insertAt] + segment + bytes[insertAt...])
     }
 
-    /// True when the JPEG `head` (its first bytes) has a comment segment naming `output` before
-    /// its first scan.
-    static func jpegNames(_ head: [UInt8], output: String) -> Bool {
-        let wanted = Array(text(naming: output).utf8)
+    /// True when the JPEG at `path` has, before its first scan, a comment naming `output` with
+    /// the SHA-256 of the file without that comment.
+    static func jpegNames(_ path: String, output: String) -> Bool {
+        guard let file = try? RegularFile(path: path, maxSize: maximumImageSize, timeout: 5),
+            let data = try? file.read(upTo: Int(file.size))
+        else { return false }
+        let head = [UInt8](data)
+        let wanted = Array((text(naming: output) + " sha256:").utf8)
         var index = 2
-        while index + 4 <= head.count, head[index] == 0xFF {
+        while index + 4 <= head.count, head[0] == 0xFF, head[1] == 0xD8, head[index] == 0xFF {
             let marker = head[index + 1]
             // Start of scan or end of image: no more header segments.
             if marker == 0xDA || marker == 0xD9 { return false }
             let length = Int(head[index + 2]) << 8 | Int(head[index + 3])
-            guard length >= 2 else { return false }
-            if marker == 0xFE, head.count >= index + 2 + length,
-                head[(index + 4)..<(index + 2 + length)].elementsEqual(wanted)
-            {
-                return true
+            guard length >= 2, index + 2 + length <= head.count else { return false }
+            let body = head[(index + 4)..<(index + 2 + length)]
+            if marker == 0xFE, body.starts(with: wanted) {
+                let rest = Data(head[..<index] + head[(index + 2 + length)...])
+                let digest = String(decoding: body.dropFirst(wanted.count), as: UTF8.self)
+                return (try? ContentHasher.sha256(of: rest)) == digest
             }
             index += 2 + length
         }
         return false
+    }
+
+    /// True when `comment`, the MP4 at `path`'s comment tag, names `output` with the SHA-256 of
+    /// the file's samples (its one top-level `mdat` box's contents).
+    static func mp4Names(_ path: String, comment: String?, output: String) -> Bool {
+        let prefix = text(naming: output) + " sha256:"
+        guard let comment, comment.hasPrefix(prefix),
+            let file = try? RegularFile(path: path, timeout: 5),
+            let samples = samplesRange(of: file)
+        else { return false }
+        let digest = try? ContentHasher.sha256(
+            of: file, from: samples.lowerBound, count: samples.upperBound - samples.lowerBound)
+        return digest == String(comment.dropFirst(prefix.count))
+    }
+
+    /// Where the contents of the top-level `mdat` box of `file` lie, or nil when it has none or
+    /// its boxes do not add up.
+    private static func samplesRange(of file: RegularFile) -> Range<UInt64>? {
+        var offset: UInt64 = 0
+        while offset + 8 <= file.size {
+            guard (try? file.seek(to: offset)) != nil, let header = try? [UInt8](file.read(upTo: 16)),
+                header.count >= 8
+            else { return nil }
+            var size = header[0..<4].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            var headerSize: UInt64 = 8
+            if size == 1 {
+                guard header.count == 16 else { return nil }
+                size = header[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                headerSize = 16
+            } else if size == 0 {
+                size = file.size - offset
+            }
+            guard size >= headerSize, size <= file.size - offset else { return nil }
+            if header[4..<8].elementsEqual("mdat".utf8) { return (offset + headerSize)..<(offset + size) }
+            offset += size
+        }
+        return nil
     }
 }

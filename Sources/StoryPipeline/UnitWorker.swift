@@ -143,7 +143,7 @@ struct UnitWorker: Sendable {
         let path = BundlePaths.join(bundle, output)
         try MediaError.naming(path) {
             let data = try ImageEncoder.encode(image, format: .jpeg, quality: RenderOptions.stillQuality)
-            try AtomicFile.write(OutputProvenance.jpeg(data, naming: output), to: path, exclusively: true)
+            try AtomicFile.write(try OutputProvenance.jpeg(data, naming: output), to: path, exclusively: true)
         }
     }
 }

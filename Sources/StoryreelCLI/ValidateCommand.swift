@@ -28,13 +28,14 @@ public enum ValidateCommand: Command {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             path = (path as NSString).appendingPathComponent("manifest.json")
-            // A bundle's own manifest, as render takes it: a symbolic link there is not followed
-            // (a QA pass: one leading out of a downloaded bundle had validate print a file's
-            // values, a token, in its problems; to /proc/self/mem it exited 74).
-            if FileStamp(path: path, followingLinks: false)?.isSymbolicLink == true {
-                throw MediaError(
-                    .missingInput, path: path, "is a symbolic link, not the bundle's own manifest; give its target")
-            }
+        }
+        // A manifest in its bundle, as render takes it: a symbolic link is not followed, given
+        // as BUNDLE or as the file (a QA pass: one leading out of a downloaded bundle had
+        // validate print a file's values, a token, in its problems; to /proc/self/mem it exited
+        // 74), and its files would be looked for beside the link.
+        if FileStamp(path: path, followingLinks: false)?.isSymbolicLink == true {
+            throw MediaError(
+                .missingInput, path: path, "is a symbolic link, not a manifest in its bundle; give its target")
         }
         let problems = try ManifestValidator.problems(
             inManifestAt: path, root: arguments[root], timeout: timeout)

@@ -514,7 +514,9 @@ import Testing
         let poster = "\(out)/\(item.poster)"
         let written = try Data(contentsOf: URL(fileURLWithPath: poster))
         let naming = try #require(written.range(of: Data("storyreel \(item.poster)".utf8)), "the poster names itself")
-        let mine = written[..<(naming.lowerBound - 4)] + written[naming.upperBound...]
+        let segment = naming.lowerBound - 4
+        let length = Int(written[naming.lowerBound - 2]) << 8 | Int(written[naming.lowerBound - 1])
+        let mine = written[..<segment] + written[(segment + 2 + length)...]
         try FileManager.default.removeItem(atPath: poster)
         try mine.write(to: URL(fileURLWithPath: poster))
         let (result, _) = try fixture.render(into: "reel", ["--prune"])
@@ -546,6 +548,47 @@ import Testing
         #expect(copied.status == 0, "\(copied.stderr)")
         #expect(try recorded().contains(item.poster))
         #expect(try Data(contentsOf: URL(fileURLWithPath: poster)) == written)
+    }
+
+    /// A review: the comment naming an output is kept by tools that edit a file (`jpegtran -copy
+    /// all`, the ffmpeg CLI re-encoding a clip), so a user's edit of storyreel's poster or
+    /// transition at an output's name the ledger did not know was adopted, shipped, and later
+    /// removed by `--prune`. The comment also gives the hash of the pictures, which an edit changes.
+    @Test func anEditedCopyThatKeepsTheCommentIsNotAdopted() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let manifest = try fixture.manifest("reel")
+        let poster = try #require(manifest.stories.first?.items.first?.poster)
+        let transition = try #require(manifest.transitions.first?.src)
+        let out = fixture.folder.path("reel")
+        let ledger = "\(out)/.storyreel/ledger.json"
+        var entries = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: ledger))) as? [String: Any])
+        entries.removeValue(forKey: poster)
+        entries.removeValue(forKey: transition)
+        try JSONSerialization.data(withJSONObject: entries).write(to: URL(fileURLWithPath: ledger))
+        // The poster with one byte of its picture changed, its comment kept.
+        var edited = try Data(contentsOf: URL(fileURLWithPath: "\(out)/\(poster)"))
+        edited[edited.count - 100] ^= 0x55
+        try FileManager.default.removeItem(atPath: "\(out)/\(poster)")
+        try edited.write(to: URL(fileURLWithPath: "\(out)/\(poster)"))
+        // The transition re-encoded, mirrored, by the ffmpeg CLI, which copies the comment tag.
+        let mirrored = fixture.folder.path("mirrored.mp4")
+        try HostileFiles.ffmpeg(["-i", "\(out)/\(transition)", "-vf", "hflip", "-c:v", "libx264", mirrored])
+        let tags = try TestEnvironment.ffprobe(mirrored)["format"] as? [String: Any]
+        let comment = (tags?["tags"] as? [String: Any])?["comment"] as? String
+        #expect(
+            comment?.hasPrefix("storyreel \(transition) sha256:") == true, "the CLI kept the comment: \(tags ?? [:])")
+        try FileManager.default.removeItem(atPath: "\(out)/\(transition)")
+        try FileManager.default.moveItem(atPath: mirrored, toPath: "\(out)/\(transition)")
+        let userFiles = try [poster, transition].map { try Data(contentsOf: URL(fileURLWithPath: "\(out)/\($0)")) }
+        let (result, _) = try fixture.render(into: "reel", ["--prune"])
+        #expect(result.status == 65, "\(result.stderr)")
+        for name in [poster, transition] {
+            #expect(result.stderr.contains("\(out)/\(name) is a file storyreel did not write"), "\(result.stderr)")
+        }
+        #expect(
+            try [poster, transition].map { try Data(contentsOf: URL(fileURLWithPath: "\(out)/\($0)")) } == userFiles)
     }
 
     /// From a QA pass: shards merged as CI artifacts (`cp -r`, which drops storyreel's mark) into

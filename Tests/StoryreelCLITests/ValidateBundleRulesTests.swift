@@ -136,6 +136,11 @@ import Testing
                 == "storyreel: error: \(path): manifest: nested more than 32 levels deep (a manifest nests 5); not read\n"
         )
         #expect(refused.seconds < 5, "it took \(refused.seconds) s")
+        // The same in UTF-16, whose bytes the count cannot read (a review: past 120 s).
+        try #require(nested.data(using: .utf16LittleEndian)).write(to: URL(fileURLWithPath: path))
+        let wide = try fixture.validate([path])
+        #expect(wide.status == 65 && wide.stderr.contains("the text is not UTF-8"), "\(wide.stderr)")
+        #expect(wide.seconds < 5, "it took \(wide.seconds) s")
         let zeros =
             good[..<skipped.upperBound] + "[0" + String(repeating: ",0", count: 10_000_000) + "],"
             + good[skipped.upperBound...]
@@ -157,12 +162,15 @@ import Testing
         try Data(#"{"version": "ghp_SECRETTOKEN"}"#.utf8).write(to: URL(fileURLWithPath: secret))
         try FileManager.default.createSymbolicLink(
             atPath: "\(fixture.bundle)/manifest.json", withDestinationPath: secret)
-        let result = try fixture.validate([fixture.bundle])
-        #expect(result.status == 66, "\(result.stderr)")
-        #expect(
-            result.stderr == "storyreel: error: \(fixture.bundle)/manifest.json: is a symbolic link, not the bundle's "
-                + "own manifest; give its target\n")
-        #expect(!result.stderr.contains("ghp_"))
+        for given in [fixture.bundle, "\(fixture.bundle)/manifest.json"] {
+            let result = try fixture.validate([given])
+            #expect(result.status == 66, "\(result.stderr)")
+            #expect(
+                result.stderr
+                    == "storyreel: error: \(fixture.bundle)/manifest.json: is a symbolic link, not a manifest "
+                    + "in its bundle; give its target\n")
+            #expect(!result.stderr.contains("ghp_"))
+        }
     }
 
     @Test func storyAndItemIdsAreUniqueAndAnItemIdIsItsClipsHashPrefix() throws {
