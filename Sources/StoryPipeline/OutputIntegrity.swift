@@ -11,9 +11,10 @@ enum OutputIntegrity {
     /// when given: ``ImageSize``), or nil when it is one. Every image a bundle holds is a JPEG,
     /// whatever its name: an image checked only under a `.jpg` name let a manifest pointing a
     /// poster at a text file, the page or the lock file pass `validate` (a QA pass). `naming`:
-    /// the output it must also name itself as (``OutputProvenance``).
+    /// the output its bytes must not name otherwise (``OutputProvenance``), nor say nothing of
+    /// when `required`.
     static func imageProblem(
-        at path: String, size: Manifest.Size? = nil, tolerance: Int = 0, naming output: String? = nil
+        at path: String, size: Manifest.Size? = nil, tolerance: Int = 0, naming: Naming? = nil
     ) -> String? {
         do {
             let file = try RegularFile(path: path, timeout: 5)
@@ -34,8 +35,9 @@ enum OutputIntegrity {
                     return "is \(found.width)x\(found.height), not \(size.width)x\(size.height)"
                 }
             }
-            if let output, !OutputProvenance.jpegNames(path, output: output) {
-                return "does not name itself \(output) with the hash of its pictures"
+            if let naming {
+                let verdict = OutputProvenance.jpegVerdict(path, output: naming.output, timeout: naming.timeout)
+                if let problem = naming.problem(verdict) { return problem }
             }
             return nil
         } catch {
@@ -52,10 +54,10 @@ enum OutputIntegrity {
     }
 
     /// Why the transition clip at `path` is not a whole clip of `frames` frames of `width` ×
-    /// `height` (and of the RFC 6381 `codecs`, when given, and naming itself as the output
-    /// `naming`, when given: ``OutputProvenance``), or nil when it is one.
+    /// `height` (and of the RFC 6381 `codecs`, when given, and, when `naming` is given, upright
+    /// and not named otherwise by its own bytes: ``OutputProvenance``), or nil when it is one.
     static func transitionProblem(
-        at path: String, frames: Int, width: Int, height: Int, codecs: String? = nil, naming output: String? = nil,
+        at path: String, frames: Int, width: Int, height: Int, codecs: String? = nil, naming: Naming? = nil,
         timeout: Double?
     ) -> String? {
         let info: ClipInfo
@@ -72,9 +74,31 @@ enum OutputIntegrity {
             return "is \(video.displayWidth)x\(video.displayHeight), not \(width)x\(height)"
         }
         if let codecs, video.codecs != codecs { return "has codecs \(video.codecs), not '\(codecs)'" }
-        if let output, !OutputProvenance.mp4Names(path, comment: info.tags["comment"], output: output) {
-            return "does not name itself \(output) with the hash of its pictures"
+        if let naming {
+            // The hash covers the samples, not the index: a copy remuxed with a turn in its
+            // display matrix kept them (a review); storyreel writes none.
+            if video.rotation != 0 || video.mirrored { return "is turned by its display matrix" }
+            let verdict = OutputProvenance.mp4Verdict(
+                path, comment: info.tags["comment"], output: naming.output, timeout: naming.timeout)
+            if let problem = naming.problem(verdict) { return problem }
         }
         return nil
+    }
+
+    /// The output a file's own bytes are checked against (``OutputProvenance``), whether they
+    /// must name it (a file without storyreel's mark), and the seconds the check may take.
+    struct Naming {
+        let output: String
+        let required: Bool
+        let timeout: Double
+
+        /// Why `verdict` does not do, or nil.
+        func problem(_ verdict: OutputProvenance.Verdict) -> String? {
+            switch verdict {
+            case .vouches: return nil
+            case .contradicts: return "names another output or other pictures than its own"
+            case .silent: return required ? "does not name itself \(output)" : nil
+            }
+        }
     }
 }

@@ -37,43 +37,58 @@ enum OutputProvenance {
         return Data(bytes[..<insertAt] + segment + bytes[insertAt...])
     }
 
-    /// True when the JPEG at `path` has, before its first scan, a comment naming `output` with
-    /// the SHA-256 of the file without that comment.
-    static func jpegNames(_ path: String, output: String) -> Bool {
-        guard let file = try? RegularFile(path: path, maxSize: maximumImageSize, timeout: 5),
+    /// What a file's own bytes say of it as a bundle output.
+    enum Verdict: Equatable {
+        /// They name it as the output, with the hash of the pictures it holds.
+        case vouches
+        /// They carry storyreel's comment, for another output or other pictures: a copy edited
+        /// in place (a shell redirect, `ffmpeg -y`) keeps storyreel's mark, and was taken (a
+        /// review).
+        case contradicts
+        /// They carry no storyreel comment: a user's file, or an output of a storyreel before
+        /// the comment.
+        case silent
+    }
+
+    /// What the JPEG at `path` says of itself as `output`: its first comment segment before its
+    /// first scan that starts `storyreel `, and the SHA-256 of the file without that segment.
+    static func jpegVerdict(_ path: String, output: String, timeout: Double) -> Verdict {
+        guard let file = try? RegularFile(path: path, maxSize: maximumImageSize, timeout: timeout),
             let data = try? file.read(upTo: Int(file.size))
-        else { return false }
+        else { return .contradicts }
         let head = [UInt8](data)
+        let ours = Array("storyreel ".utf8)
         let wanted = Array((text(naming: output) + " sha256:").utf8)
         var index = 2
         while index + 4 <= head.count, head[0] == 0xFF, head[1] == 0xD8, head[index] == 0xFF {
             let marker = head[index + 1]
             // Start of scan or end of image: no more header segments.
-            if marker == 0xDA || marker == 0xD9 { return false }
+            if marker == 0xDA || marker == 0xD9 { break }
             let length = Int(head[index + 2]) << 8 | Int(head[index + 3])
-            guard length >= 2, index + 2 + length <= head.count else { return false }
+            guard length >= 2, index + 2 + length <= head.count else { break }
             let body = head[(index + 4)..<(index + 2 + length)]
-            if marker == 0xFE, body.starts(with: wanted) {
+            if marker == 0xFE, body.starts(with: ours) {
+                guard body.starts(with: wanted) else { return .contradicts }
                 let rest = Data(head[..<index] + head[(index + 2 + length)...])
                 let digest = String(decoding: body.dropFirst(wanted.count), as: UTF8.self)
-                return (try? ContentHasher.sha256(of: rest)) == digest
+                return (try? ContentHasher.sha256(of: rest)) == digest ? .vouches : .contradicts
             }
             index += 2 + length
         }
-        return false
+        return .silent
     }
 
-    /// True when `comment`, the MP4 at `path`'s comment tag, names `output` with the SHA-256 of
-    /// the file's samples (its one top-level `mdat` box's contents).
-    static func mp4Names(_ path: String, comment: String?, output: String) -> Bool {
+    /// What the MP4 at `path`, whose comment tag is `comment`, says of itself as `output`: the
+    /// comment, and the SHA-256 of the file's samples (its first top-level `mdat` box's contents).
+    static func mp4Verdict(_ path: String, comment: String?, output: String, timeout: Double) -> Verdict {
+        guard let comment, comment.hasPrefix("storyreel ") else { return .silent }
         let prefix = text(naming: output) + " sha256:"
-        guard let comment, comment.hasPrefix(prefix),
-            let file = try? RegularFile(path: path, timeout: 5),
+        guard comment.hasPrefix(prefix), let file = try? RegularFile(path: path, timeout: timeout),
             let samples = samplesRange(of: file)
-        else { return false }
+        else { return .contradicts }
         let digest = try? ContentHasher.sha256(
             of: file, from: samples.lowerBound, count: samples.upperBound - samples.lowerBound)
-        return digest == String(comment.dropFirst(prefix.count))
+        return digest == String(comment.dropFirst(prefix.count)) ? .vouches : .contradicts
     }
 
     /// Where the contents of the top-level `mdat` box of `file` lie, or nil when it has none or

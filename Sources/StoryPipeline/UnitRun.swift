@@ -351,12 +351,16 @@ struct UnitRun {
         // In a bundle with a ledger, an output storyreel made and did not record (a run killed
         // before it saved its ledger) carries its mark; an image or a transition without it is
         // someone's (a QA pass: a user's JPEG at a poster's future name was adopted, shipped as
-        // the poster, and later removed by --prune) unless its own bytes name it as this output:
-        // a copy drops the mark (shards merged with `cp -r` or as CI artifacts into a bundle
-        // restored from a cache: a later QA pass). A clip is taken by its contents, which its
-        // key names.
+        // the poster, and later removed by --prune) unless its own bytes name it as this output
+        // with the hash of its pictures: a copy drops the mark (shards merged with `cp -r` or as
+        // CI artifacts into a bundle restored from a cache: a later QA pass). A marked one is
+        // refused when its bytes name another output or other pictures (an edit written over
+        // storyreel's file keeps the mark: a review); one whose bytes say nothing was written by
+        // a storyreel before the comment. A clip is taken by its contents, which its key names.
         let naming =
-            unit.kind != .clip && ledger.hadLedgerFile && OutputMark.isUnmarked(path) ? unit.output : nil
+            unit.kind != .clip && ledger.hadLedgerFile
+            ? OutputIntegrity.Naming(output: unit.output, required: OutputMark.isUnmarked(path), timeout: timeout)
+            : nil
         switch unit.kind {
         case .clip:
             break

@@ -559,36 +559,48 @@ import Testing
         #expect(try fixture.render(into: "reel").0.status == 0)
         let manifest = try fixture.manifest("reel")
         let poster = try #require(manifest.stories.first?.items.first?.poster)
-        let transition = try #require(manifest.transitions.first?.src)
+        let transitions = manifest.transitions.map(\.src)
+        try #require(transitions.count >= 2)
+        let (reencoded, turned) = (transitions[0], transitions[1])
         let out = fixture.folder.path("reel")
         let ledger = "\(out)/.storyreel/ledger.json"
         var entries = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: ledger))) as? [String: Any])
-        entries.removeValue(forKey: poster)
-        entries.removeValue(forKey: transition)
+        for name in [poster, reencoded, turned] { entries.removeValue(forKey: name) }
         try JSONSerialization.data(withJSONObject: entries).write(to: URL(fileURLWithPath: ledger))
-        // The poster with one byte of its picture changed, its comment kept.
+        // The poster with one byte of its picture changed, its comment kept, written over the
+        // file in place (a shell redirect, `ffmpeg -y`), which keeps storyreel's mark.
         var edited = try Data(contentsOf: URL(fileURLWithPath: "\(out)/\(poster)"))
         edited[edited.count - 100] ^= 0x55
-        try FileManager.default.removeItem(atPath: "\(out)/\(poster)")
-        try edited.write(to: URL(fileURLWithPath: "\(out)/\(poster)"))
-        // The transition re-encoded, mirrored, by the ffmpeg CLI, which copies the comment tag.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(out)/\(poster)"))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: edited)
+        try handle.close()
+        #expect(!OutputMark.isUnmarked("\(out)/\(poster)"), "the mark stays with an edit in place")
+        // A transition re-encoded, mirrored, by the ffmpeg CLI, which copies the comment tag.
         let mirrored = fixture.folder.path("mirrored.mp4")
-        try HostileFiles.ffmpeg(["-i", "\(out)/\(transition)", "-vf", "hflip", "-c:v", "libx264", mirrored])
+        try HostileFiles.ffmpeg(["-i", "\(out)/\(reencoded)", "-vf", "hflip", "-c:v", "libx264", mirrored])
         let tags = try TestEnvironment.ffprobe(mirrored)["format"] as? [String: Any]
         let comment = (tags?["tags"] as? [String: Any])?["comment"] as? String
         #expect(
-            comment?.hasPrefix("storyreel \(transition) sha256:") == true, "the CLI kept the comment: \(tags ?? [:])")
-        try FileManager.default.removeItem(atPath: "\(out)/\(transition)")
-        try FileManager.default.moveItem(atPath: mirrored, toPath: "\(out)/\(transition)")
-        let userFiles = try [poster, transition].map { try Data(contentsOf: URL(fileURLWithPath: "\(out)/\($0)")) }
+            comment?.hasPrefix("storyreel \(reencoded) sha256:") == true, "the CLI kept the comment: \(tags ?? [:])")
+        try FileManager.default.removeItem(atPath: "\(out)/\(reencoded)")
+        try FileManager.default.moveItem(atPath: mirrored, toPath: "\(out)/\(reencoded)")
+        // A transition remuxed with a turn in its display matrix: the same samples.
+        let upsideDown = fixture.folder.path("turned.mp4")
+        try HostileFiles.ffmpeg([
+            "-i", "\(out)/\(turned)", "-c", "copy", "-metadata:s:v:0", "rotate=180", upsideDown,
+        ])
+        try FileManager.default.removeItem(atPath: "\(out)/\(turned)")
+        try FileManager.default.moveItem(atPath: upsideDown, toPath: "\(out)/\(turned)")
+        let names = [poster, reencoded, turned]
+        let userFiles = try names.map { try Data(contentsOf: URL(fileURLWithPath: "\(out)/\($0)")) }
         let (result, _) = try fixture.render(into: "reel", ["--prune"])
         #expect(result.status == 65, "\(result.stderr)")
-        for name in [poster, transition] {
+        for name in names {
             #expect(result.stderr.contains("\(out)/\(name) is a file storyreel did not write"), "\(result.stderr)")
         }
-        #expect(
-            try [poster, transition].map { try Data(contentsOf: URL(fileURLWithPath: "\(out)/\($0)")) } == userFiles)
+        #expect(try names.map { try Data(contentsOf: URL(fileURLWithPath: "\(out)/\($0)")) } == userFiles)
     }
 
     /// From a QA pass: shards merged as CI artifacts (`cp -r`, which drops storyreel's mark) into
