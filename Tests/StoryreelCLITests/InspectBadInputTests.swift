@@ -452,15 +452,21 @@ import Testing
         #expect(image["width"] as? Int == 720 && image["height"] as? Int == 1280, "\(image)")
     }
 
-    /// From a QA pass: an `mvhd` duration of 2^32 − 1 ticks over 3 s of tracks went into the
-    /// manifest as 4294967.295 s, in silence; a player timing items by it would stall for weeks.
-    @Test func aContainerFarLongerThanItsTracksIsAWarning() throws {
+    /// The good clip with each byte of its (version 0) `mvhd` duration set to `byte`, written as
+    /// `name` in the test's folder.
+    func goodClip(withHeaderDurationBytes byte: UInt8, as name: String) throws -> String {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: goodClip)))
         let atom = try #require(Data(bytes).range(of: Data("mvhd".utf8))?.lowerBound)
         #expect(bytes[atom + 4] == 0, "a version 0 mvhd")
         // After 'mvhd': version and flags, creation and modification times, timescale, duration.
-        for index in atom + 20..<atom + 24 { bytes[index] = 0xFF }
-        let path = try folder.write("long-container.mp4", Data(bytes))
+        for index in atom + 20..<atom + 24 { bytes[index] = byte }
+        return try folder.write(name, Data(bytes))
+    }
+
+    /// From a QA pass: an `mvhd` duration of 2^32 − 1 ticks over 3 s of tracks went into the
+    /// manifest as 4294967.295 s, in silence; a player timing items by it would stall for weeks.
+    @Test func aContainerFarLongerThanItsTracksIsAWarning() throws {
+        let path = try goodClip(withHeaderDurationBytes: 0xFF, as: "long-container.mp4")
         let result = try inspect([path, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let clip = try #require(
@@ -493,11 +499,7 @@ import Testing
     /// render skipped the clip as a bare "no duration"; a fragmented MP4 (whose header says 0 too)
     /// is fine.
     @Test func aContainerOfZeroSecondsOverLastingTracksIsAWarning() throws {
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: goodClip)))
-        let atom = try #require(Data(bytes).range(of: Data("mvhd".utf8))?.lowerBound)
-        #expect(bytes[atom + 4] == 0, "a version 0 mvhd")
-        for index in atom + 20..<atom + 24 { bytes[index] = 0 }
-        let path = try folder.write("zero-container.mp4", Data(bytes))
+        let path = try goodClip(withHeaderDurationBytes: 0, as: "zero-container.mp4")
         let probed = try TestEnvironment.ffprobe(path)["format"] as? [String: Any]
         #expect(probed?["duration"] as? String == "0.000000", "ffprobe reads the header's 0 too")
         let result = try inspect([path, "--json"])
