@@ -7,12 +7,15 @@ public enum IngestCommand: Command {
     public static let name = "ingest"
     public static let abstract = "Add new clips to a story folder safely, then optionally re-render the bundle."
     public static let usage =
-        "ingest CLIP... --story HANDLE --into STORIES [--create] [--render OUT [render's settings options]] "
+        "ingest CLIP... --story HANDLE --into STORIES [--create] [--render OUT [--prune] [render's settings options]] "
         + "[--max-duration 60] [--timeout S] [--lock-timeout S] [--quiet] [--json]"
     static let story = Option.text("story", "HANDLE", "The story (user) to add the clips to; created when new.")
     static let into = Option.outputPath("into", "STORIES", "The stories folder (it must exist, unless --create).")
     static let create = Flag("create", "Create the stories folder STORIES when it is missing.")
     static let render = Option.outputPath("render", "OUT", "Then run the incremental render of STORIES into OUT.")
+    /// A service that only ever ran `ingest --render` kept every transition an ingest replaced
+    /// (a story's last clip changes the transition out of it), for good (a QA pass).
+    static let prune = Flag("prune", "With --render: remove outputs storyreel wrote that nothing references any more.")
     static let maxDuration = Option.number(
         "max-duration", "SECONDS", "Reject clips longer than this.", default: 60, range: .seconds)
     static let timeout = Option.number("timeout", "SECONDS", "Per-clip deadline.", default: 30, range: .seconds)
@@ -24,10 +27,12 @@ public enum IngestCommand: Command {
     static let json = Flag(
         "json", "Print one JSON object on stdout at the end: each clip's outcome and file, and the render's summary.")
     public static let options: [any OptionDeclaration] =
-        [story, into, create, render, maxDuration, timeout, lockTimeout, quiet, json] + RenderCommand.settingsOptions
+        [story, into, create, render, prune, maxDuration, timeout, lockTimeout, quiet, json]
+        + RenderCommand.settingsOptions
     public static let examples = [
         "storyreel ingest samples/portrait-h264.mp4 --story ana.lima --into stories --create   # a new stories folder",
         "storyreel ingest samples/sixty-fps.mp4 samples/edit-list.mp4 --story ben_k --into stories --render reel",
+        "storyreel ingest samples/portrait-h264.mp4 --story ben_k --into stories --render reel --prune",
         "storyreel ingest samples/black-intro.mp4 --story ana.lima --into stories --json | jq -r '.clips[0].file'",
     ]
 
@@ -67,11 +72,15 @@ public enum IngestCommand: Command {
             let saved = BundleSettings.saved(in: $0)
             var options = try RenderCommand.renderOptions(arguments, saved: saved)
             options.lockTimeout = arguments[lockTimeout]
+            options.prune = arguments[prune]
             RenderCommand.warnAboutLevel(options, saved: saved, console: console)
             return options
         }
         if renderOptions == nil, let given = RenderCommand.settingsOptions.first(where: { arguments.wasGiven($0) }) {
             throw UsageError("--\(given.spec.name) is a setting of the render: give it with --render OUT")
+        }
+        if renderOptions == nil, arguments[prune] {
+            throw UsageError("--prune removes a bundle's unused outputs: give it with --render OUT")
         }
         // OUT is checked as render checks it, before any clip is ingested or STORIES created.
         if let output = arguments[render] {

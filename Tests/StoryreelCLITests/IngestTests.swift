@@ -35,6 +35,45 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: good))
     }
 
+    /// From a QA pass: a service that only ran `ingest --render` kept every transition an ingest
+    /// replaced (a story's new last clip changes the transition out of it), for good: ingest had
+    /// no `--prune`. With it, the render after the ingest removes them.
+    @Test func ingestRenderWithPruneRemovesTheOutputsItsRenderNoLongerUses() throws {
+        let fixture = try BundleFixture()
+        let out = fixture.folder.path("reel")
+        let size = ["--size", BundleFixture.canvasArgument]
+        func ingest(_ clip: String, _ extra: [String] = []) throws -> ProcessResult {
+            let result = try TestEnvironment.storyreel(
+                [
+                    "ingest", TestEnvironment.sample(clip), "--story", "ben_k", "--into", fixture.stories,
+                    "--render", out,
+                ]
+                    + size + extra)
+            #expect(result.status == 0, "\(result.stderr)")
+            return result
+        }
+        func transitionFiles() throws -> Int {
+            try FileManager.default.contentsOfDirectory(atPath: "\(out)/transitions").count
+        }
+        _ = try ingest("portrait-h264.mp4")
+        _ = try ingest("sixty-fps.mp4")
+        let kept = try fixture.manifest("reel").transitions.count
+        #expect(try transitionFiles() > kept, "the transition out of ben_k before the second ingest is left")
+        let pruning = try ingest("edit-list.mp4", ["--prune"])
+        #expect(pruning.stderr.contains(", pruned "), "\(pruning.stderr)")
+        #expect(try transitionFiles() == fixture.manifest("reel").transitions.count)
+        #expect(try TestEnvironment.storyreel(["validate", out]).status == 0)
+        let alone = try TestEnvironment.storyreel([
+            "ingest", TestEnvironment.sample("black-intro.mp4"), "--story", "ana.lima", "--into", fixture.stories,
+            "--prune",
+        ])
+        #expect(alone.status == 64)
+        #expect(
+            alone.stderr.hasPrefix(
+                "storyreel: error: --prune removes a bundle's unused outputs: give it with --render OUT"),
+            "\(alone.stderr)")
+    }
+
     @Test func ingestWarnsWhenCameraNamedClipsStillPlayAfterTheNewOne() throws {
         let fixture = try BundleFixture()
         let clip = TestEnvironment.sample("portrait-h264.mp4")
