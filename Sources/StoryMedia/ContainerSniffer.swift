@@ -281,6 +281,22 @@ struct ContainerSniffer {
     /// The header of the atom at `offset`, in a range (the file, or its parent atom) ending at
     /// `end`: its type's four bytes, its whole size (the 64-bit one after a size of 1; a size of
     /// 0 runs to `end`) and the header's own size; nil when fewer than 8 bytes are left.
+    /// Where the contents of the first top-level `mdat` atom of `file` lie (the samples), or nil
+    /// when there is none among the first ``maximumAtomsPerLevel`` or an atom before it does not
+    /// fit in the file.
+    static func samples(in file: RegularFile) throws -> Range<UInt64>? {
+        var offset: UInt64 = 0
+        for _ in 0..<maximumAtomsPerLevel {
+            guard file.size >= 8, offset <= file.size - 8,
+                let header = try atomHeader(at: offset, end: file.size, in: file),
+                header.size >= header.headerSize, header.size <= file.size - offset
+            else { return nil }
+            if header.type.elementsEqual("mdat".utf8) { return (offset + header.headerSize)..<(offset + header.size) }
+            offset += header.size
+        }
+        return nil
+    }
+
     private static func atomHeader(at offset: UInt64, end: UInt64, in file: RegularFile) throws -> (
         type: [UInt8], size: UInt64, headerSize: UInt64
     )? {

@@ -61,9 +61,16 @@ public final class ContentHasher {
         }
     }
 
+    /// SHA-256 of an MP4's samples (its first top-level `mdat` atom's contents), as hex, or nil
+    /// when it has no such atom (``ContainerSniffer/samples(in:)``).
+    public static func sha256(ofSamplesIn file: RegularFile) throws -> String? {
+        guard let samples = try ContainerSniffer.samples(in: file) else { return nil }
+        return try sha256(of: file, from: samples.lowerBound, count: samples.upperBound - samples.lowerBound)
+    }
+
     /// SHA-256 of `count` bytes of an opened regular file from `offset`, as hex, read in 1 MiB
     /// chunks; `.invalidMedia` when the file ends before them.
-    public static func sha256(of file: RegularFile, from offset: UInt64, count: UInt64) throws -> String {
+    static func sha256(of file: RegularFile, from offset: UInt64, count: UInt64) throws -> String {
         let hasher = try ContentHasher()
         try file.seek(to: offset)
         var left = count

@@ -28,10 +28,11 @@ public final class OutputFile {
     /// ``finish()`` leaves the finished file under its temporary name, for ``takeName()``: a
     /// command writing several outputs names them together once all are written.
     public var defersNaming = false
-    /// When set, the container's comment tag (MP4: `©cmt`) is this text, ` sha256:` and the SHA-256 of the file's samples
-    /// (its `mdat` box's contents, which the index written by ``finish()`` and moved to the
-    /// front leaves as they are): the comment then vouches for these very pictures, and a copy
-    /// re-encoded or edited by a tool that keeps the tag no longer agrees with it (a review).
+    /// When set, the container's comment tag (MP4: `©cmt`) is this text, ` sha256:` and the
+    /// SHA-256 of the file's samples (its `mdat` box's contents, which the index written by
+    /// ``finish()`` and moved to the front leaves as they are): the comment then vouches for these
+    /// very pictures, and a copy re-encoded or edited by a tool that keeps the tag no longer
+    /// agrees with it (a review).
     public var commentNamingSamples: String?
     /// Where the samples start: just after the header.
     private var samplesStart: Int64 = 0

@@ -33,8 +33,9 @@ enum OutputProvenance {
             insertAt = min(bytes.count, 4 + max(2, Int(bytes[4]) << 8 | Int(bytes[5])))
         }
         let length = text.count + 2
-        let segment: [UInt8] = [0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)] + text
-        return Data(bytes[..<insertAt] + segment + bytes[insertAt...])
+        var tagged = jpeg
+        tagged.insert(contentsOf: [0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)] + text, at: insertAt)
+        return tagged
     }
 
     /// What a file's own bytes say of it as a bundle output.
@@ -84,34 +85,8 @@ enum OutputProvenance {
         guard let comment, comment.hasPrefix("storyreel ") else { return .silent }
         let prefix = text(naming: output) + " sha256:"
         guard comment.hasPrefix(prefix), let file = try? RegularFile(path: path, timeout: timeout),
-            let samples = samplesRange(of: file)
+            let digest = try? ContentHasher.sha256(ofSamplesIn: file)
         else { return .contradicts }
-        let digest = try? ContentHasher.sha256(
-            of: file, from: samples.lowerBound, count: samples.upperBound - samples.lowerBound)
         return digest == String(comment.dropFirst(prefix.count)) ? .vouches : .contradicts
-    }
-
-    /// Where the contents of the top-level `mdat` box of `file` lie, or nil when it has none or
-    /// its boxes do not add up.
-    private static func samplesRange(of file: RegularFile) -> Range<UInt64>? {
-        var offset: UInt64 = 0
-        while offset + 8 <= file.size {
-            guard (try? file.seek(to: offset)) != nil, let header = try? [UInt8](file.read(upTo: 16)),
-                header.count >= 8
-            else { return nil }
-            var size = header[0..<4].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            var headerSize: UInt64 = 8
-            if size == 1 {
-                guard header.count == 16 else { return nil }
-                size = header[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-                headerSize = 16
-            } else if size == 0 {
-                size = file.size - offset
-            }
-            guard size >= headerSize, size <= file.size - offset else { return nil }
-            if header[4..<8].elementsEqual("mdat".utf8) { return (offset + headerSize)..<(offset + size) }
-            offset += size
-        }
-        return nil
     }
 }

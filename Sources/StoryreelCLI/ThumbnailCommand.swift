@@ -131,16 +131,15 @@ public enum ThumbnailCommand: Command {
                 for warning in written.truncationWarnings {
                     console.warning("\(clip): \(warning); the poster is taken from what is left")
                 }
+                let shown = written.frameTime.map { String(format: " (%.3f s)", $0) } ?? ""
                 if written.foundOnlyBlankFrames {
-                    // Said, as ffmpegthumbnailer gives no word either (a QA pass: an all-black
-                    // clip's poster was written in silence).
-                    let shown = written.frameTime.map { String(format: " (%.3f s)", $0) } ?? ""
+                    // Said, where ffmpegthumbnailer gives no word (a QA pass: an all-black clip's
+                    // poster was written in silence).
                     console.note(
                         "\(clip): every frame looked at is near-black, near-white or flat; the poster is the one "
                             + "with the most contrast\(shown); choose one with --at")
                 }
                 if let requested = written.clampedRequest {
-                    let shown = written.frameTime.map { String(format: " (%.3f s)", $0) } ?? ""
                     console.note(
                         "\(clip): \(String(format: "%.3f", requested)) s is after the last frame; used the last frame"
                             + shown)
