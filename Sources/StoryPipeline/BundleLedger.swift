@@ -264,7 +264,10 @@ public final class BundleLedger: Sendable {
     /// Moves `relative`, an output that changed since storyreel wrote it (someone may have put
     /// their own file there), into `.storyreel/replaced/` (its path's `/` made `-`, a number
     /// added when the name is taken), on the same file system, and returns where it went
-    /// relative to the bundle; nil when it could not be moved (it is then left alone).
+    /// relative to the bundle; nil when it could not be moved (it is then left alone). A file
+    /// whose bytes are those of a copy already kept there is not kept twice: its name is taken
+    /// away and the copy's path returned (a deploy step that made the same edit to the page
+    /// after every render filled the folder with copies; a QA pass).
     /// The move goes through the folders' descriptors (``FolderHandle``), the ones the render
     /// pinned: a folder swapped for a symlink cannot make it move someone else's file.
     public func setAside(_ relative: String) -> String? {
@@ -283,8 +286,12 @@ public final class BundleLedger: Sendable {
             let name = attempt == 1 ? flat : "\(stem)-\(attempt)" + (suffix.isEmpty ? "" : ".\(suffix)")
             // Never over a file already kept: link it there, then take the output's name away.
             guard linkat(from.descriptor, sourceName, folder.descriptor, name, 0) == 0 else {
-                if errno == EEXIST { continue }
-                return nil
+                guard errno == EEXIST else { return nil }
+                if Self.sameBytes(from, sourceName, folder, name) {
+                    guard unlinkat(from.descriptor, sourceName, 0) == 0 else { return nil }
+                    return BundlePaths.replacedFolder + "/" + name
+                }
+                continue
             }
             guard unlinkat(from.descriptor, sourceName, 0) == 0 else {
                 unlinkat(folder.descriptor, name, 0)
@@ -293,6 +300,19 @@ public final class BundleLedger: Sendable {
             return BundlePaths.replacedFolder + "/" + name
         }
         return nil
+    }
+
+    /// Whether the regular files `name` in `folder` and `otherName` in `otherFolder` hold the
+    /// same bytes (the same size, then the same SHA-256); false when either cannot be read.
+    private static func sameBytes(
+        _ folder: FolderHandle, _ name: String, _ otherFolder: FolderHandle, _ otherName: String
+    ) -> Bool {
+        guard let one = folder.status(of: name), let other = otherFolder.status(of: otherName),
+            one.st_mode & S_IFMT == S_IFREG, other.st_mode & S_IFMT == S_IFREG, one.st_size == other.st_size,
+            let first = try? ContentHasher.sha256(ofFileAt: folder.entryPath(name)),
+            let second = try? ContentHasher.sha256(ofFileAt: otherFolder.entryPath(otherName))
+        else { return false }
+        return first == second
     }
 
     /// Removes `relative` when it is still exactly the file storyreel recorded (its size and

@@ -54,6 +54,35 @@ import Testing
         }
     }
 
+    /// From the growth pass: a deploy step that made the same edit to the page after every
+    /// render added a copy to `.storyreel/replaced/` each time, for good. The same bytes are kept
+    /// once; a different edit still gets its own copy.
+    @Test func aPageEditedTheSameWayAfterEveryRenderIsKeptOnce() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let bundle = fixture.folder.path("reel")
+        let replaced = "\(bundle)/.storyreel/replaced"
+        func editPage(_ mark: String) throws -> Data {
+            let edited = Data((try #require(page(fixture, "reel")) + "<!-- \(mark) -->\n").utf8)
+            try edited.write(to: URL(fileURLWithPath: "\(bundle)/index.html"))
+            return edited
+        }
+        var keptBytes: [Data] = []
+        for mark in ["analytics", "analytics", "analytics", "other"] {
+            let edited = try editPage(mark)
+            let (result, _) = try fixture.render(into: "reel")
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(
+                result.stderr.contains("warning: index.html had changed since storyreel wrote it"), "\(result.stderr)")
+            #expect(page(fixture, "reel")?.contains("<!-- \(mark) -->") == false, "written again")
+            if !keptBytes.contains(edited) { keptBytes.append(edited) }
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: replaced).sorted()
+        #expect(names == ["index-2.html", "index.html"], "\(names)")
+        let kept = try names.map { try Data(contentsOf: URL(fileURLWithPath: "\(replaced)/\($0)")) }
+        #expect(Set(kept) == Set(keptBytes), "each distinct edit kept, once")
+    }
+
     @Test func renderWritesThePageWithTheManifestAndRewritesItOnlyWhenTheManifestChanges() throws {
         let fixture = try BundleFixture()
         let (first, _) = try fixture.render(into: "reel")
