@@ -216,8 +216,12 @@ public final class ClipFrameSource {
     /// way. When they are too, the first half (at most its first 3 s) is decoded in order,
     /// non-key frames included, and about 8 frames evenly spread in time are tried; then, the
     /// same way, the rest of the first half up to 10 s; then the keyframes of the second half;
-    /// then, in a clip of up to 20 s, its second half decoded in order. When every candidate is dropped, the one with the most contrast is used (the first frame
-    /// of an all-black clip).
+    /// then, in a clip of up to 20 s, its second half decoded in order. When every candidate is
+    /// dropped, the one with the most contrast is used (the first frame of an all-black clip).
+    /// When the frames the pick came from are still fading in at their end (their contrast rises
+    /// throughout and into the last: ``FrameStatistics/isFadingIn(_:)``), the clip is decoded
+    /// on, up to 10 s, and the fullest of those frames taken instead when it has more contrast
+    /// (a 6 s fade-in had a poster at a quarter of its brightness; a QA pass).
     public func posterFrame(size: FrameSize) throws -> RGBAImageBuffer {
         try MediaError.naming(path) { try pickPoster(size: size) }
     }
@@ -226,21 +230,27 @@ public final class ClipFrameSource {
         let clipDuration = duration ?? 3 * ClipFrameSource.posterWindowLimit
         let opening = min(clipDuration / 3, ClipFrameSource.posterWindowLimit)
         let limit = ClipFrameSource.posterCandidateLimit
-        var candidates = try posterCandidates(after: nil, through: opening, limit: limit)
-        var chosen = FrameStatistics.typicalIndex(of: candidates.map(\.statistics))
+        var candidates: [(frame: Frame, statistics: FrameStatistics)] = []
+        var chosen: Int?
+        // Where the frames the pick came from end, in seconds, and their indices.
+        var chosenFrom: (frames: Range<Int>, end: Double)?
+        func consider(_ found: [(frame: Frame, statistics: FrameStatistics)], through end: Double) {
+            chosen = FrameStatistics.typicalIndex(of: found.map(\.statistics)).map { $0 + candidates.count }
+            if chosen != nil { chosenFrom = (candidates.count..<candidates.count + found.count, end) }
+            candidates += found
+        }
+        consider(try posterCandidates(after: nil, through: opening, limit: limit), through: opening)
         if chosen == nil, clipDuration / 2 > opening {
-            let later = try posterCandidates(after: opening, through: clipDuration / 2, limit: limit - candidates.count)
-            chosen = FrameStatistics.typicalIndex(of: later.map(\.statistics)).map { $0 + candidates.count }
-            candidates += later
+            consider(
+                try posterCandidates(after: opening, through: clipDuration / 2, limit: limit - candidates.count),
+                through: clipDuration / 2)
         }
         if chosen == nil {
             // Every keyframe is uninformative (a grey keyframe before the content of a screen
             // recording): look at the frames between them.
-            let decoded = try sequentialCandidates(
-                through: min(clipDuration / 2, ClipFrameSource.posterWindowLimit),
-                count: ClipFrameSource.sequentialCandidateCount)
-            chosen = FrameStatistics.typicalIndex(of: decoded.map(\.statistics)).map { $0 + candidates.count }
-            candidates += decoded
+            let end = min(clipDuration / 2, ClipFrameSource.posterWindowLimit)
+            consider(
+                try sequentialCandidates(through: end, count: ClipFrameSource.sequentialCandidateCount), through: end)
         }
         let extendedEnd = min(clipDuration / 2, ClipFrameSource.extendedWindowLimit)
         if chosen == nil, extendedEnd > ClipFrameSource.posterWindowLimit {
@@ -249,23 +259,37 @@ public final class ClipFrameSource {
             let decoded = try sequentialCandidates(
                 from: ClipFrameSource.posterWindowLimit, through: extendedEnd,
                 count: ClipFrameSource.sequentialCandidateCount)
-            chosen = FrameStatistics.typicalIndex(of: decoded.map(\.statistics)).map { $0 + candidates.count }
-            candidates += decoded
+            consider(decoded, through: extendedEnd)
         }
         if chosen == nil, duration != nil {
             // The whole first half is uninformative (a 3 s clip whose first 2 s are black): the
             // keyframes of the rest of the clip. A QA pass got a black poster in silence.
-            let rest = try posterCandidates(after: clipDuration / 2, through: clipDuration, limit: limit)
-            chosen = FrameStatistics.typicalIndex(of: rest.map(\.statistics)).map { $0 + candidates.count }
-            candidates += rest
+            consider(
+                try posterCandidates(after: clipDuration / 2, through: clipDuration, limit: limit),
+                through: clipDuration)
         }
         if chosen == nil, let duration, duration <= 2 * ClipFrameSource.extendedWindowLimit {
             // No keyframe there either (one group of pictures: a screen recording, a hardware
             // encoder): the second half decoded in order, for a clip of up to 20 s (a QA pass).
             let decoded = try sequentialCandidates(
                 from: duration / 2, through: duration, count: ClipFrameSource.sequentialCandidateCount)
-            chosen = FrameStatistics.typicalIndex(of: decoded.map(\.statistics)).map { $0 + candidates.count }
-            candidates += decoded
+            consider(decoded, through: duration)
+        }
+        if let pick = chosen, let from = chosenFrom, let duration,
+            FrameStatistics.isFadingIn(candidates[from.frames].map(\.statistics)),
+            min(duration, ClipFrameSource.extendedWindowLimit) > from.end
+        {
+            // Still fading in where those frames end: the fullest of the frames after, up to
+            // 10 s, when it has more contrast than the pick.
+            let later = try sequentialCandidates(
+                from: from.end, through: min(duration, ClipFrameSource.extendedWindowLimit),
+                count: ClipFrameSource.sequentialCandidateCount)
+            if let fullest = FrameStatistics.fullestIndex(of: later.map(\.statistics)),
+                later[fullest].statistics.lumaDeviation > 1.05 * candidates[pick].statistics.lumaDeviation
+            {
+                chosen = candidates.count + fullest
+            }
+            candidates += later
         }
         guard !candidates.isEmpty else { throw MediaError(.invalidMedia, path: path, "no decodable video frame") }
         lastPickFoundNothingBetter = chosen == nil

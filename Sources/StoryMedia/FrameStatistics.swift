@@ -145,6 +145,29 @@ public struct FrameStatistics: Sendable, Equatable {
         return tied.max { candidates[$0].lumaDeviation < candidates[$1].lumaDeviation } ?? first
     }
 
+    /// True when `candidates`, in the order they are shown, look like a fade-in (from black or
+    /// from white) still going on at their end: at least three, their contrast (luma deviation)
+    /// never falling by more than 5% from one to the next, rising by at least 5% into the last
+    /// one, and by at least 30% over them all. A clip that only happens to brighten a little, or
+    /// whose contrast settles, does not.
+    public static func isFadingIn(_ candidates: [FrameStatistics]) -> Bool {
+        guard candidates.count >= 3, let first = candidates.first, let last = candidates.last else { return false }
+        let deviations = candidates.map(\.lumaDeviation)
+        let rising = zip(deviations, deviations.dropFirst()).allSatisfy { $1 >= 0.95 * $0 }
+        return rising && last.lumaDeviation >= 1.05 * deviations[deviations.count - 2]
+            && last.lumaDeviation >= 1.3 * first.lumaDeviation
+    }
+
+    /// The pick among frames that follow a fade-in: the typical one (``typicalIndex(of:)``) of
+    /// those informative frames with at least 80% of the most contrast among them, so the frames
+    /// still fading do not pull it back into the fade. Nil when every candidate is uninformative.
+    public static func fullestIndex(of candidates: [FrameStatistics]) -> Int? {
+        let informative = candidates.indices.filter { !candidates[$0].isUninformative }
+        guard let most = informative.map({ candidates[$0].lumaDeviation }).max() else { return nil }
+        let fullest = informative.filter { candidates[$0].lumaDeviation >= 0.8 * most }
+        return typicalIndex(of: fullest.map { candidates[$0] }).map { fullest[$0] }
+    }
+
     /// The candidate to show when every one is uninformative: the one with the most contrast
     /// (a dark scene's brightest moment rather than its first frame), the earliest of equals
     /// (the first frame of an all-black clip). Nil only for no candidates.

@@ -20,8 +20,9 @@ public struct BundlePlan: Sendable {
     /// a change to the pick makes only those again (2: of equally typical candidates the one with
     /// the most contrast, a last try up to 10 s in, and the most contrasty of all-dropped ones;
     /// 3: the second half's keyframes when the whole first half is dropped; 4: then the second
-    /// half decoded in order, for a clip with no keyframe there).
-    static let posterPick = "pick=4"
+    /// half decoded in order, for a clip with no keyframe there; 5: past a fade still going on at
+    /// the end of the frames looked at).
+    static let posterPick = "pick=5"
     /// How pictures are resized in RGB, part of the keys of the outputs resized that way only:
     /// posters shrunk to the canvas, thumbnails and avatars (2: one colour matrix in and out of
     /// libswscale, where BT.601 in and BT.709 out shifted their colours, a red of 253 to 230; and

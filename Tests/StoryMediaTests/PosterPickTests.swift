@@ -206,6 +206,60 @@ import Testing
         #expect(PixelComparison.psnr(poster.pixels, reference) >= 30)
     }
 
+    /// A 6 s fade over a 12 s clip, from black or from white, with x264's keyframes (one at 0,
+    /// the next at 8.3 s) or one a second.
+    struct Fade: Sendable, CustomTestStringConvertible {
+        let colour: String
+        let keyframes: [String]
+        var testDescription: String { "from \(colour), \(keyframes.joined(separator: " "))" }
+        static let all = [
+            Fade(colour: "black", keyframes: []), Fade(colour: "white", keyframes: []),
+            Fade(colour: "black", keyframes: ["-g", "30"]),
+        ]
+    }
+
+    /// From a QA pass: in a 6 s fade-in, every frame of the pick's window (at most 3 s) is still
+    /// fading, and the poster was at a quarter of the content's brightness (mean luma 30 for
+    /// 127), or washed out from white (204). The frames after the window are looked at when the
+    /// window's contrast still rises at its end.
+    @Test(arguments: Fade.all)
+    func aLongFadeInGivesAPosterOfTheFullContent(fade: Fade) throws {
+        let (folder, clip) = try Self.h264Clip(
+            from: "testsrc2=s=180x320:r=30:d=12,fade=t=in:st=0:d=6:color=\(fade.colour)", keyframes: fade.keyframes)
+        defer { withExtendedLifetime(folder) {} }
+        let source = try ClipFrameSource(path: clip)
+        let poster = try source.posterFrame(size: .width(90))
+        let content = try FFmpegReference.frame(clip, at: 10, width: 90, height: 160)
+        let (posterLuma, contentLuma) = (FFmpegReference.meanLuma(poster.pixels), FFmpegReference.meanLuma(content))
+        #expect(abs(posterLuma - contentLuma) < 0.1 * contentLuma, "poster luma \(posterLuma), content \(contentLuma)")
+        let shown = try #require(source.lastFrameTime)
+        #expect(shown >= 4.5 && shown <= 10, "poster at \(shown) s")
+        let reference = try FFmpegReference.frame(clip, at: max(0, shown - 0.001), width: 90, height: 160)
+        #expect(PixelComparison.psnr(poster.pixels, reference) >= 30)
+    }
+
+    @Test func aFadeIsContrastRisingThroughoutAndIntoTheLastFrame() {
+        func frames(_ deviations: [Double]) -> [FrameStatistics] {
+            deviations.map { Self.statistics(mean: 60, deviation: $0, histogram: [1, 0]) }
+        }
+        #expect(FrameStatistics.isFadingIn(frames([0, 5, 10, 15, 20, 25])))
+        #expect(FrameStatistics.isFadingIn(frames([10, 9.6, 14, 20])), "a dip within 5%")
+        #expect(!FrameStatistics.isFadingIn(frames([10, 20, 30, 30])), "settled at its end")
+        #expect(!FrameStatistics.isFadingIn(frames([10, 20, 15, 30])), "not rising throughout")
+        #expect(!FrameStatistics.isFadingIn(frames([40, 42, 44, 46, 48])), "20% over them all")
+        #expect(!FrameStatistics.isFadingIn(frames([10, 30])), "two say nothing")
+        #expect(!FrameStatistics.isFadingIn([]))
+        // After the fade: the typical frame of those with at least 80% of the most contrast.
+        let after = [
+            Self.statistics(mean: 60, deviation: 30, histogram: [0.9, 0.1]),  // still fading
+            Self.statistics(mean: 100, deviation: 48, histogram: [0.5, 0.5]),
+            Self.statistics(mean: 101, deviation: 50, histogram: [0.45, 0.55]),
+            Self.statistics(mean: 102, deviation: 49, histogram: [0.4, 0.6]),
+        ]
+        #expect(FrameStatistics.fullestIndex(of: after) == 2)
+        #expect(FrameStatistics.fullestIndex(of: [Self.statistics(mean: 2, histogram: [1, 0])]) == nil)
+    }
+
     @Test func allUninformativeGivesNoPick() {
         let candidates = [
             Self.statistics(mean: 2, histogram: [1, 0]), Self.statistics(mean: 250, histogram: [0, 1]),
