@@ -140,11 +140,19 @@ public final class OutputFile {
         if let prefix = commentNamingSamples {
             // The MP4 muxer writes its tags with the index, in the trailer.
             avio_flush(context.pointee.pb)
+            // A write the flush failed (a full disk) is this file's failure, not its source's: the
+            // hash of the short file said "it ends too soon", and a render skipped a good clip
+            // for it (a QA pass).
+            try ffmpegCheck(context.pointee.pb.pointee.error, "cannot write the file", kind: .ioFailure, path: path)
             let end = avio_tell(context.pointee.pb)
-            let digest = try MediaError.naming(path) {
+            let digest: String
+            do {
                 let file = try RegularFile(path: staged.temporaryPath)
-                return try ContentHasher.sha256(
+                digest = try ContentHasher.sha256(
                     of: file, from: UInt64(clamping: samplesStart), count: UInt64(clamping: end - samplesStart))
+            } catch {
+                throw MediaError(
+                    .ioFailure, path: path, "cannot read back what was written: \(MediaError.reason(of: error))")
             }
             av_dict_set(&context.pointee.metadata, "comment", "\(prefix) sha256:\(digest)", 0)
         }

@@ -32,6 +32,62 @@ import Testing
         #expect(validate.status == 0, "\(validate.stderr)")
     }
 
+    /// The sizes of the top-level MP4 boxes of `data`, by type.
+    static func topLevelBoxSizes(_ data: Data) -> [String: Int] {
+        var sizes: [String: Int] = [:]
+        var offset = 0
+        let bytes = [UInt8](data)
+        while offset + 8 <= bytes.count {
+            let size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
+            guard size >= 8 else { break }
+            sizes[type, default: 0] += size
+            offset += size
+        }
+        return sizes
+    }
+
+    /// From a QA pass: the disk filled while the last of a transition's samples were flushed,
+    /// before its index. The flush's failure went unchecked, the hash of the short file said "it
+    /// ends too soon", and the render blamed a good clip: `skipped`, exit 65, and a new manifest
+    /// without the transition, with the new settings kept. The limit here lets the transition's
+    /// samples reach their last flush (its size less its index, `moov`, less 0.5–1.5 KB), past
+    /// the muxer's last 32 KB buffer before it.
+    @Test func aDiskFullAtATransitionsLastFlushIsTheRunsFailureNotTheClips() throws {
+        let fixture = try BundleFixture()
+        let options = ["--size", "540x960", "--no-player", "--jobs", "1"]
+        #expect(try fixture.render(into: "reel", options).0.status == 0)
+        let out = fixture.folder.path("reel")
+        try FileManager.default.copyItem(atPath: out, toPath: fixture.folder.path("probe"))
+        #expect(try fixture.render(into: "probe", options + ["--crf", "30"]).0.status == 0)
+        let old = Set(try FileManager.default.contentsOfDirectory(atPath: "\(out)/transitions"))
+        var limits: [Int] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: fixture.folder.path("probe/transitions"))
+        where !old.contains(name) {
+            let data = try Data(contentsOf: URL(fileURLWithPath: fixture.folder.path("probe/transitions/\(name)")))
+            let samplesEnd = data.count - (Self.topLevelBoxSizes(data)["moov"] ?? 0)
+            let kilobytes = (samplesEnd - 512) / 1024
+            if samplesEnd % 32768 > 1536, kilobytes > 64 { limits.append(kilobytes) }
+        }
+        let limit = try #require(limits.max(), "a transition whose last flush the limit can reach")
+        let manifest = try fixture.manifestBytes("reel")
+        let settings = try Data(contentsOf: URL(fileURLWithPath: "\(out)/.storyreel/settings.json"))
+        let limited = try TestEnvironment.run(
+            "/bin/bash",
+            [
+                "-c", "trap '' XFSZ; ulimit -f \(limit); exec \"$0\" \"$@\"", TestEnvironment.storyreelBinary, "render",
+                fixture.stories, "-o", out, "--crf", "30",
+            ] + options)
+        #expect(limited.status == 74, "\(limited.status): \(limited.stderr)")
+        #expect(!limited.stderr.contains("skipped"), "\(limited.stderr)")
+        #expect(limited.stderr.contains("storyreel: error: \(out)/transitions/"), "\(limited.stderr)")
+        #expect(try fixture.manifestBytes("reel") == manifest, "the manifest as it was")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(out)/.storyreel/settings.json")) == settings)
+        let (again, _) = try fixture.render(into: "reel", options + ["--crf", "30"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try fixture.manifestBytes("reel") == fixture.manifestBytes("probe"))
+    }
+
     /// From QA passes: a ledger that is not a regular file (here a folder at its name) failed
     /// the run when it was saved, after all its work; the failed save then removed what the run
     /// had recorded since the last save, the outputs it had adopted from the earlier run too, and
