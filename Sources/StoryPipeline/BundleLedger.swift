@@ -264,42 +264,52 @@ public final class BundleLedger: Sendable {
     /// Moves `relative`, an output that changed since storyreel wrote it (someone may have put
     /// their own file there), into `.storyreel/replaced/` (its path's `/` made `-`, a number
     /// added when the name is taken), on the same file system, and returns where it went
-    /// relative to the bundle; nil when it could not be moved (it is then left alone). A file
-    /// whose bytes are those of a copy already kept there is not kept twice: its name is taken
-    /// away and the copy's path returned (a deploy step that made the same edit to the page
-    /// after every render filled the folder with copies; a QA pass).
+    /// relative to the bundle. A file whose bytes are those of a copy already kept there is not
+    /// kept twice: its name is taken away and the copy's path returned (a deploy step that made
+    /// the same edit to the page after every render filled the folder with copies; a QA pass).
     /// The move goes through the folders' descriptors (``FolderHandle``), the ones the render
     /// pinned: a folder swapped for a symlink cannot make it move someone else's file.
-    public func setAside(_ relative: String) -> String? {
+    /// Throws `.cannotCreateOutput` naming `relative` and the system's reason when it cannot be
+    /// moved (an immutable file, a read-only folder); it is then left alone.
+    public func setAside(_ relative: String) throws -> String {
         let source = BundlePaths.join(bundle, relative)
         let sourceName = (relative as NSString).lastPathComponent
         let privateFolder = BundlePaths.join(bundle, BundlePaths.privateFolder)
         let replacedName = (BundlePaths.replacedFolder as NSString).lastPathComponent
-        guard let from = try? FolderHandle.forWriting(source),
-            let parent = try? FolderHandle.forWriting(source, in: privateFolder),
-            FileCreationMask.makeFolder(replacedName, in: parent.descriptor) || errno == EEXIST,
-            let folder = try? FolderHandle(name: replacedName, in: parent)
-        else { return nil }
+        func failure(_ code: Int32?) -> MediaError {
+            MediaError(
+                .cannotCreateOutput, path: source,
+                "changed since storyreel wrote it, and cannot be moved aside to be written again: "
+                    + (code.map(SystemErrorText.describe)
+                        ?? "\(BundlePaths.replacedFolder)/ holds 1000 other copies of it"))
+        }
+        let from = try FolderHandle.forWriting(source)
+        let parent = try FolderHandle.forWriting(source, in: privateFolder)
+        guard FileCreationMask.makeFolder(replacedName, in: parent.descriptor) || errno == EEXIST else {
+            throw failure(errno)
+        }
+        guard let folder = try? FolderHandle(name: replacedName, in: parent) else { throw failure(errno) }
         let flat = relative.replacingOccurrences(of: "/", with: "-")
         let (stem, suffix) = ((flat as NSString).deletingPathExtension, (flat as NSString).pathExtension)
         for attempt in 1...1000 {
             let name = attempt == 1 ? flat : "\(stem)-\(attempt)" + (suffix.isEmpty ? "" : ".\(suffix)")
             // Never over a file already kept: link it there, then take the output's name away.
             guard linkat(from.descriptor, sourceName, folder.descriptor, name, 0) == 0 else {
-                guard errno == EEXIST else { return nil }
+                guard errno == EEXIST else { throw failure(errno) }
                 if Self.sameBytes(from, sourceName, folder, name) {
-                    guard unlinkat(from.descriptor, sourceName, 0) == 0 else { return nil }
+                    guard unlinkat(from.descriptor, sourceName, 0) == 0 else { throw failure(errno) }
                     return BundlePaths.replacedFolder + "/" + name
                 }
                 continue
             }
             guard unlinkat(from.descriptor, sourceName, 0) == 0 else {
+                let code = errno
                 unlinkat(folder.descriptor, name, 0)
-                return nil
+                throw failure(code)
             }
             return BundlePaths.replacedFolder + "/" + name
         }
-        return nil
+        throw failure(nil)
     }
 
     /// Whether the regular files `name` in `folder` and `otherName` in `otherFolder` hold the

@@ -402,11 +402,7 @@ public struct BundleRenderer: Sendable {
         _ relative: String, ifChanged state: BundleLedger.State, ledger: BundleLedger, summary: inout RenderSummary
     ) throws {
         guard state == .changed else { return }
-        guard let kept = ledger.setAside(relative) else {
-            throw MediaError(
-                .cannotCreateOutput, path: BundlePaths.join(output, relative),
-                "changed since storyreel wrote it, and cannot be moved aside to be written again")
-        }
+        let kept = try ledger.setAside(relative)
         summary.warnings.append(Self.setAsideWarning(relative, keptAs: kept))
     }
 

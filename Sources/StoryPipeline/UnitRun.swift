@@ -118,6 +118,8 @@ struct UnitRun {
         case remake(keptAs: String)
         /// A file storyreel did not write has its name: leave it, and skip the unit.
         case foreign
+        /// It changed since storyreel wrote it and cannot be moved aside: the run fails so.
+        case unmovable(Error)
     }
 
     /// Outputs that had changed since storyreel wrote them, each set aside before it was made
@@ -151,8 +153,9 @@ struct UnitRun {
                 return .current
             case .missing, .notRegular: return .make
             case .changed:
-                guard let kept = ledger.setAside(unit.output) else { return .foreign }
-                return .remake(keptAs: kept)
+                // A file that cannot be moved (an immutable one) fails the run, as a full disk
+                // does: it said "a file storyreel did not write" and dropped its clip (a QA pass).
+                do { return .remake(keptAs: try ledger.setAside(unit.output)) } catch { return .unmovable(error) }
             case .unknown:
                 let adopted = UnitRun.adopt(
                     unit, ledger: ledger, bundle: bundle, canvas: canvas, timeout: options.timeout)
@@ -175,6 +178,11 @@ struct UnitRun {
             case .remake(let kept):
                 setAside.append((unit.output, kept))
                 pending.append(unit)
+            case .unmovable(let error):
+                if outputFailure == nil {
+                    outputFailure =
+                        error as? MediaError ?? MediaError(.cannotCreateOutput, path: unit.output, "\(error)")
+                }
             case .foreign:
                 fail(
                     unit,

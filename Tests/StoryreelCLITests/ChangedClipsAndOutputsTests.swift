@@ -50,6 +50,48 @@ import Testing
         #expect(validate.status == 0, "\(validate.stderr)")
     }
 
+    /// From the disk-full QA pass: an edited poster that could not be moved aside (immutable;
+    /// here `.storyreel/replaced/` holds 1000 other copies of it, the most it numbers) was
+    /// reported as "a file storyreel did not write", and the render dropped its good clip from
+    /// a new manifest (65). It is the run's failure, as a read-only folder is: 73 with the cause,
+    /// the bundle as it was; the next render once it can move it mends the poster.
+    @Test func anEditedOutputThatCannotBeMovedAsideFailsTheRunAndDropsNoClip() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let bundle = fixture.folder.path("reel")
+        let first = try #require(items(try fixture.manifest("reel")).first)
+        let poster = "\(bundle)/\(first.poster)"
+        let originalPoster = try Data(contentsOf: URL(fileURLWithPath: poster))
+        try (originalPoster + Data("x".utf8)).write(to: URL(fileURLWithPath: poster))
+        let replaced = "\(bundle)/.storyreel/replaced"
+        try FileManager.default.createDirectory(atPath: replaced, withIntermediateDirectories: false)
+        let flat = first.poster.replacingOccurrences(of: "/", with: "-")
+        let stem = (flat as NSString).deletingPathExtension
+        for copy in 1...1000 {
+            let name = copy == 1 ? flat : "\(stem)-\(copy).jpg"
+            try Data(repeating: 7, count: copy).write(to: URL(fileURLWithPath: "\(replaced)/\(name)"))
+        }
+        let manifest = try fixture.manifestBytes("reel")
+        let (result, _) = try fixture.render(into: "reel")
+        #expect(result.status == 73, "\(result.status): \(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "storyreel: error: \(poster): changed since storyreel wrote it, and cannot be moved aside to be written "
+                    + "again: "),
+            "\(result.stderr)")
+        #expect(!result.stderr.contains("did not write") && !result.stderr.contains("skipped"), "\(result.stderr)")
+        #expect(try fixture.manifestBytes("reel") == manifest, "the manifest as it was")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: poster)) == originalPoster + Data("x".utf8), "left alone")
+        try FileManager.default.removeItem(atPath: "\(replaced)/\(stem)-1000.jpg")
+        let (mended, _) = try fixture.render(into: "reel")
+        #expect(mended.status == 0, "\(mended.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: poster)) == originalPoster)
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: "\(replaced)/\(stem)-1000.jpg")) == originalPoster
+                + Data("x".utf8))
+        #expect(try fixture.manifestBytes("reel") == manifest)
+    }
+
     /// From a QA pass: a clip rewritten in place with its size and mtime put back (an in-place
     /// metadata edit that keeps the date, a file system with coarse mtimes) was never seen by
     /// a render again ("rendered 0" every time, the old hash in the manifest), while `plan
