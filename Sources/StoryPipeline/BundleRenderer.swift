@@ -154,7 +154,15 @@ public struct BundleRenderer: Sendable {
             plan.sourceStamps[item.absolutePath].flatMap { cache.failure(for: plan.statCacheKey(item.path), stamp: $0) }
                 != nil
         }.map(\.path)
-        try? cache.save(keeping: Set((kept + avatars + skippedClips + heldFailures).map(plan.statCacheKey)))
+        do {
+            try cache.save(keeping: Set((kept + avatars + skippedClips + heldFailures).map(plan.statCacheKey)))
+        } catch {
+            // Said, as the ledger's failure is: every later run hashed the clips again in silence
+            // (a QA pass).
+            summary.warnings.append(
+                "the stat cache could not be saved (\(MediaError.reason(of: error))); the bundle is as rendered, and "
+                    + "the next run hashes the clips again")
+        }
         guard options.shard == nil else {
             summary.warnings += Self.setAsideWarnings(run)
             // A shard of an input in which no clip can be read keeps the settings as they were,
@@ -278,7 +286,11 @@ public struct BundleRenderer: Sendable {
         }
         if ledger.state(of: BundlePaths.manifest) != .current { try? ledger.record(BundlePaths.manifest) }
         summary.manifestPath = manifestPath
-        if options.prune { summary.pruned += prune(keeping: referenced, ledger: ledger) }
+        if options.prune {
+            let (removed, stuck) = prune(keeping: referenced, ledger: ledger)
+            summary.pruned += removed
+            if let warning = Self.pruneWarning(stuck) { summary.warnings.append(warning) }
+        }
         do {
             // The manifest is in place and the ledger already holds every output (saved with the
             // manifest's contents as pending, just before it was written): a failure to save it
@@ -408,12 +420,27 @@ public struct BundleRenderer: Sendable {
 
     /// Removes the outputs storyreel recorded writing that the manifest no longer references,
     /// when they are still exactly as written. Files the ledger does not know are never removed.
-    private func prune(keeping referenced: Set<String>, ledger: BundleLedger) -> Int {
+    /// Returns how many were removed, and the unchanged ones that could not be (immutable, a
+    /// read-only folder), which stay known for a later `--prune`.
+    private func prune(keeping referenced: Set<String>, ledger: BundleLedger) -> (removed: Int, stuck: [String]) {
         var removed = 0
+        var stuck: [String] = []
         for relative in ledger.recorded.sorted() where !referenced.contains(relative) {
-            if ledger.removeIfUnchanged(relative) { removed += 1 }
+            if ledger.removeIfUnchanged(relative) {
+                removed += 1
+            } else if ledger.state(of: relative) == .current {
+                stuck.append(relative)
+            }
         }
-        return removed
+        return (removed, stuck)
+    }
+
+    /// The warning for outputs `--prune` could not remove (a QA pass: the run said nothing).
+    static func pruneWarning(_ stuck: [String]) -> String? {
+        guard let first = stuck.first else { return nil }
+        let more = stuck.count > 1 ? " and \(stuck.count - 1) more" : ""
+        return "--prune could not remove \(first)\(more), which storyreel wrote and the manifest no longer uses; "
+            + "they stay known, for a later --prune"
     }
 
     /// With `--reference`, a warning when OUT is reached through a symlinked folder, so that the

@@ -88,6 +88,63 @@ import Testing
         #expect(try fixture.manifestBytes("reel") == fixture.manifestBytes("probe"))
     }
 
+    /// From the disk-full QA pass: a stat cache that could not be saved (immutable; here a
+    /// folder has its name) left the run at exit 0 in silence, and every later run hashed the
+    /// clips again without saying why. It is a warning, as the ledger's failure is.
+    @Test func aStatCacheThatCannotBeSavedIsAWarning() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let cache = fixture.folder.path("reel/.storyreel/stat-cache.json")
+        try FileManager.default.removeItem(atPath: cache)
+        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: false)
+        let (result, _) = try fixture.render(into: "reel")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "storyreel: warning: the stat cache could not be saved (is a folder, not a file; storyreel replaces "
+                    + "only regular files); the bundle is as rendered, and the next run hashes the clips again"),
+            "\(result.stderr)")
+    }
+
+    /// Whether `chattr +i` works here (root, on a file system that keeps the flag).
+    static let immutableFilesWork: Bool = {
+        guard let folder = try? TemporaryFolder() else { return false }
+        let file = folder.path("probe")
+        FileManager.default.createFile(atPath: file, contents: Data())
+        guard (try? TestEnvironment.run("chattr", ["+i", file]))?.status == 0 else { return false }
+        _ = try? TestEnvironment.run("chattr", ["-i", file])
+        return true
+    }()
+
+    /// From the disk-full QA pass: `--prune` that could not remove the outputs it prunes
+    /// (immutable) said nothing, exit 0. It warns, naming one, and they stay known, so the next
+    /// `--prune` that can removes them.
+    @Test(.enabled(if: immutableFilesWork, "chattr +i needs root and a file system that keeps the flag"))
+    func outputsPruneCannotRemoveAreAWarning() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel", ["--crf", "30"]).0.status == 0)
+        let transitions = fixture.folder.path("reel/transitions")
+        let stale = try FileManager.default.contentsOfDirectory(atPath: transitions).sorted().map {
+            "\(transitions)/\($0)"
+        }
+        #expect(stale.count == 3)
+        #expect(try TestEnvironment.run("chattr", ["+i"] + stale).status == 0)
+        defer { _ = try? TestEnvironment.run("chattr", ["-i"] + stale) }
+        let (result, _) = try fixture.render(into: "reel", ["--crf", "23", "--prune"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "storyreel: warning: --prune could not remove transitions/\((stale[0] as NSString).lastPathComponent) "
+                    + "and 2 more, which storyreel wrote and the manifest no longer uses; they stay known, for a later "
+                    + "--prune"),
+            "\(result.stderr)")
+        #expect(try TestEnvironment.run("chattr", ["-i"] + stale).status == 0)
+        let (again, _) = try fixture.render(into: "reel", ["--prune"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(stale.allSatisfy { !FileManager.default.fileExists(atPath: $0) }, "removed by the next --prune")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: transitions).count == 3)
+    }
+
     /// From QA passes: a ledger that is not a regular file (here a folder at its name) failed
     /// the run when it was saved, after all its work; the failed save then removed what the run
     /// had recorded since the last save, the outputs it had adopted from the earlier run too, and
