@@ -282,6 +282,9 @@ public struct BundleRenderer: Sendable {
         // in place), where settings behind it would re-key the bundle to the old ones.
         try settings.save(in: output, over: saved)
         if (try? RegularFile.contents(of: manifestPath, maxSize: UInt64(bytes.count))) != bytes {
+            if settings.canvas == .automatic, let note = Self.canvasChangeNote(plan, bundle: output) {
+                summary.notes.append(note)
+            }
             try writeManifest(bytes, to: manifestPath, ledger: ledger, summary: &summary)
         }
         if ledger.state(of: BundlePaths.manifest) != .current { try? ledger.record(BundlePaths.manifest) }
@@ -416,6 +419,20 @@ public struct BundleRenderer: Sendable {
         guard state == .changed else { return }
         let kept = try ledger.setAside(relative)
         summary.warnings.append(Self.setAsideWarning(relative, keptAs: kept))
+    }
+
+    /// A note when the automatic canvas differs from the one the bundle's manifest has: every
+    /// still and transition is made again, and one ingest of another shape of clip did so in
+    /// silence (a QA pass). Nil when it is the same, or there is no manifest of storyreel's.
+    private static func canvasChangeNote(_ plan: BundlePlan, bundle: String) -> String? {
+        let path = BundlePaths.join(bundle, BundlePaths.manifest)
+        guard let data = try? RegularFile.contents(of: path, maxSize: 256 << 20),
+            let previous = try? Manifest(jsonData: data).canvas,
+            (previous.width, previous.height) != (plan.canvasWidth, plan.canvasHeight)
+        else { return nil }
+        return "canvas \(previous.width)x\(previous.height) → \(plan.canvasWidth)x\(plan.canvasHeight) (automatic: the "
+            + "largest clip of the shape and aspect most clips have): every still and transition is made again; "
+            + "--size \(previous.width)x\(previous.height) keeps the old one"
     }
 
     /// Removes the outputs storyreel recorded writing that the manifest no longer references,

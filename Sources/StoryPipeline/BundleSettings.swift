@@ -137,8 +137,10 @@ public struct BundleSettings: Equatable, Sendable {
 
     /// The canvas for items whose display sizes are `sizes`: a fixed canvas as it is; the
     /// automatic one is the largest (by area) of the items of the shape most of them have
-    /// (portrait, square or landscape; a tie goes to portrait, then square), fitted within
-    /// 1080×1920 keeping its aspect, with sides rounded down to even. 1080×1920 when there is none.
+    /// (portrait, square or landscape; a tie goes to portrait, then square) and, of those, of
+    /// the aspect most of them have (within 1.5%; a tie goes to the one nearest 9:16, 1:1 or 16:9
+    /// for the shape), fitted within 1080×1920 keeping its aspect, with sides rounded down to
+    /// even. 1080×1920 when there is none.
     public func canvasSize(forDisplaySizes sizes: [(width: Int, height: Int)]) -> (width: Int, height: Int) {
         if case .fixed(let width, let height) = canvas { return (width, height) }
         let (boxWidth, boxHeight) = Self.largestAutomaticCanvas
@@ -152,7 +154,8 @@ public struct BundleSettings: Equatable, Sendable {
         var counts = [0, 0, 0]
         for size in valid { counts[shape(size)] += 1 }
         let most = counts.indices.max { counts[$0] < counts[$1] || (counts[$0] == counts[$1] && $0 > $1) }
-        let positive = valid.filter { shape($0) == most }
+        let positive = Self.commonestAspect(
+            of: valid.filter { shape($0) == most }, standard: [9.0 / 16.0, 1, 16.0 / 9.0][most ?? 0])
         guard
             let largest = positive.max(by: {
                 $0.width.multipliedReportingOverflow(by: $0.height).partialValue
@@ -171,6 +174,33 @@ public struct BundleSettings: Equatable, Sendable {
             return (boxWidth, even(down.partialValue / width))
         }
         return (even(across.partialValue / height), boxHeight)
+    }
+
+    /// The sizes of `sizes` whose aspect (width / height) is within 1.5% of the aspect most of
+    /// them are within 1.5% of; of equally common aspects, the one nearest `standard`. One
+    /// 1080x2400 upload among 1080x1920 stories made an 864x1920 canvas, and a 600x3600 capture a
+    /// 320x1920 one, cropping every camera clip to a strip (a QA pass).
+    static func commonestAspect(of sizes: [(width: Int, height: Int)], standard: Double) -> [(width: Int, height: Int)]
+    {
+        let tolerance = log(1.015)
+        func logAspect(_ size: (width: Int, height: Int)) -> Double { log(Double(size.width) / Double(size.height)) }
+        let sorted = sizes.map(logAspect).sorted()
+        var best: (aspect: Double, count: Int)?
+        var (low, high) = (0, 0)
+        for aspect in sorted {
+            while sorted[low] < aspect - tolerance { low += 1 }
+            while high < sorted.count, sorted[high] <= aspect + tolerance { high += 1 }
+            let count = high - low
+            if let current = best,
+                count < current.count
+                    || (count == current.count && abs(aspect - log(standard)) >= abs(current.aspect - log(standard)))
+            {
+                continue
+            }
+            best = (aspect, count)
+        }
+        guard let best else { return [] }
+        return sizes.filter { abs(logAspect($0) - best.aspect) <= tolerance }
     }
 
     // MARK: - Saved in the bundle

@@ -51,6 +51,40 @@ import Testing
         #expect([still["width"] as? Int, still["height"] as? Int] == [540, 960], "its still is cropped to the canvas")
     }
 
+    /// From the phone-uploads QA pass: one taller upload (an Android phone's 1080x2400) ingested
+    /// into 9:16 stories made the automatic canvas 864x1920, in silence: every story was cropped
+    /// to it, and every still and transition made again. The canvas takes the aspect most
+    /// clips have; a change it does make (a larger 9:16 clip) is said.
+    @Test func aTallerUploadDoesNotSetTheCanvasAndAChangeOfCanvasIsSaid() throws {
+        let fixture = try BundleFixture()
+        let out = fixture.folder.path("reel")
+        let first = try TestEnvironment.storyreel(["render", fixture.stories, "-o", out, "--quiet", "--no-player"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(canvas(try fixture.manifest("reel")) == [540, 960])
+        func ingest(_ size: String) throws -> ProcessResult {
+            let clip = fixture.folder.path("upload-\(size).mp4")
+            try HostileFiles.ffmpeg([
+                "-f", "lavfi", "-i", "testsrc2=s=\(size):r=30:d=1", "-c:v", "libx264", "-preset", "ultrafast",
+                "-pix_fmt", "yuv420p", clip,
+            ])
+            return try TestEnvironment.storyreel([
+                "ingest", clip, "--story", "chloe", "--into", fixture.stories, "--render", out, "--no-player",
+            ])
+        }
+        let tall = try ingest("1080x2400")
+        #expect(tall.status == 0, "\(tall.stderr)")
+        #expect(canvas(try fixture.manifest("reel")) == [540, 960], "the stories' canvas")
+        #expect(!tall.stderr.contains("canvas"), "\(tall.stderr)")
+        let larger = try ingest("720x1280")
+        #expect(larger.status == 0, "\(larger.stderr)")
+        #expect(canvas(try fixture.manifest("reel")) == [720, 1280])
+        #expect(
+            larger.stderr.contains(
+                "storyreel: note: canvas 540x960 → 720x1280 (automatic: the largest clip of the shape and aspect most "
+                    + "clips have): every still and transition is made again; --size 540x960 keeps the old one"),
+            "\(larger.stderr)")
+    }
+
     @Test func aLaterRenderKeepsTheSavedSettingsAndSaysWhenTheyChange() throws {
         let fixture = try BundleFixture()
         let (first, _) = try fixture.render(into: "reel", ["--crf", "30", "--fps", "24", "--both-directions"])
