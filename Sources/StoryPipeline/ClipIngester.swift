@@ -244,7 +244,9 @@ public struct ClipIngester: Sendable {
         guard let stamp else { throw MediaError(.missingInput, path: clip, "no such file") }
         handedOver = true
         return (
-            stamp, info.container, ClipRecord.playbackConcern(codec: video.codec, codecs: video.codecs), firstFrame
+            stamp, info.container,
+            ClipRecord.playbackConcern(
+                codec: video.codec, codecs: video.codecs, dolbyVisionProfile: video.dolbyVisionProfile), firstFrame
         )
     }
 

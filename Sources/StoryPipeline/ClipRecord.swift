@@ -27,6 +27,9 @@ public struct ClipRecord: Sendable, Equatable, Codable {
     /// The average bit rate in bits per second for the transitions' peak rule
     /// (``TransitionBitrate/clipBitRate(_:)``: the video stream's), 0 when unknown.
     public var bitRate: Int
+    /// Dolby Vision's profile and base-layer compatibility (`8.4`), nil without Dolby Vision
+    /// (and in records cached before it was kept).
+    public var dolbyVisionProfile: Double?
 
     /// The first 16 hex digits of the hash: the item's id.
     public var id: String { String(sha256.prefix(16)) }
@@ -47,16 +50,30 @@ public struct ClipRecord: Sendable, Equatable, Codable {
         hdr = video.hdr
         hasAudio = info.audio != nil
         bitRate = TransitionBitrate.clipBitRate(info) ?? 0
+        dolbyVisionProfile = video.dolbyVisionProfile
     }
 
     /// Why few players could play the clip, or nil: its codec or profile is outside what phones
     /// and browsers decode (8-bit H.264 up to High, HEVC, VP9, AV1), as a ProRes or Motion JPEG
     /// upload from a camera is. `render` and `ingest` warn; the clip is still used, and the
     /// player page shows its stills in its place where it cannot play it.
-    public var playbackConcern: String? { Self.playbackConcern(codec: codec, codecs: codecs) }
+    /// A Dolby Vision stream without a base layer other players can show (profile 5, whose base
+    /// layer is IPTPQc2) is one too, and its pictures come out in the wrong colours.
+    public var playbackConcern: String? {
+        Self.playbackConcern(codec: codec, codecs: codecs, dolbyVisionProfile: dolbyVisionProfile)
+    }
 
-    /// ``playbackConcern`` for a video stream of FFmpeg codec `codec` and RFC 6381 `codecs`.
-    static func playbackConcern(codec: String, codecs: String) -> String? {
+    /// ``playbackConcern`` for a video stream of FFmpeg codec `codec`, RFC 6381 `codecs` and
+    /// Dolby Vision profile `dolbyVisionProfile` (``ClipInfo/Video/dolbyVisionProfile``).
+    static func playbackConcern(codec: String, codecs: String, dolbyVisionProfile: Double? = nil) -> String? {
+        // A profile with no compatibility id after its point (5, not 8.4) has no base layer an
+        // HDR10, HLG or SDR player shows (a QA pass: profile 5 was used without a word).
+        if let profile = dolbyVisionProfile, profile.rounded(.down) == profile, profile < 1000 {
+            return
+                "Dolby Vision profile \(Int(profile)) (\(codecs)) has no base layer other players can show: it plays "
+                + "in Dolby Vision players only (Apple's), and its poster, stills and transition faces come out in the "
+                + "wrong colours; transcode it to HDR10, HLG or SDR for playback"
+        }
         let fields = codecs.split(separator: ".").map(String.init)
         let profile = fields.count > 1 ? fields[1] : ""
         let name: String

@@ -23,4 +23,18 @@ import Testing
             #expect(concern == nil)
         }
     }
+
+    /// Dolby Vision without a base layer other players show (profile 5, or a reserved
+    /// compatibility id, which the number cannot hold) is named; 8.1, 8.4 and 7.6 are not.
+    @Test func dolbyVisionWithoutACompatibleBaseLayerIsNamed() {
+        for (profile, named) in [(5.0, true), (8.0, true), (10.0, true), (8.4, false), (8.1, false), (7.6, false)] {
+            let concern = ClipRecord.playbackConcern(
+                codec: "hevc", codecs: "hvc1.2.4.L120.90", dolbyVisionProfile: profile)
+            #expect((concern != nil) == named, "\(profile): \(concern ?? "none")")
+        }
+        #expect(ClipRecord.playbackConcern(codec: "hevc", codecs: "hvc1.2.4.L120.90", dolbyVisionProfile: nil) == nil)
+        #expect(
+            ClipRecord.playbackConcern(codec: "hevc", codecs: "hvc1.2.4.L120.90", dolbyVisionProfile: 5)?.hasPrefix(
+                "Dolby Vision profile 5 (hvc1.2.4.L120.90) has no base layer other players can show") == true)
+    }
 }

@@ -115,6 +115,34 @@ import Testing
         #expect(atOneSecond > PixelComparison.psnr(ours, frames[31]) + 5)
     }
 
+    /// From the phone-uploads QA pass: Dolby Vision profile 5 has no base layer other players
+    /// show (it is IPTPQc2), so it plays in Dolby Vision players only and its pictures come out
+    /// in the wrong colours; it went in without a word. Profile 8.4 (an iPhone's, HLG
+    /// underneath) stays quiet.
+    @Test func dolbyVisionWithoutACompatibleBaseLayerIsNamedByRenderAndIngest() throws {
+        let stories = folder.path("stories")
+        try FileManager.default.createDirectory(atPath: stories + "/cam", withIntermediateDirectories: true)
+        try HostileFiles.dolbyVisionClip(at: "\(stories)/cam/1-dv5.mp4", profile: 5, compatibility: 0)
+        try HostileFiles.dolbyVisionClip(
+            at: "\(stories)/cam/2-dv84.mp4", profile: 8, compatibility: 4, transfer: "arib-std-b67")
+        let inspect = try TestEnvironment.storyreel(["inspect", "\(stories)/cam/1-dv5.mp4"])
+        #expect(inspect.stdout.contains("dolbyVision (Dolby Vision 5)"), "\(inspect.stdout)")
+        let render = try TestEnvironment.storyreel(["render", stories, "-o", folder.path("reel"), "--size", "180x320"])
+        #expect(render.status == 0, "\(render.stderr)")
+        let warnings = render.stderr.split(separator: "\n").filter { $0.hasPrefix("storyreel: warning: ") }
+        #expect(warnings.count == 1, "\(warnings)")
+        #expect(
+            warnings.first?.hasPrefix(
+                "storyreel: warning: cam/1-dv5.mp4: Dolby Vision profile 5 (hvc1.2.4.") == true,
+            "\(warnings)")
+        #expect(warnings.first?.contains("come out in the wrong colours") == true)
+        let ingest = try TestEnvironment.storyreel([
+            "ingest", "\(stories)/cam/1-dv5.mp4", "--story", "new", "--into", stories,
+        ])
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        #expect(ingest.stderr.contains("Dolby Vision profile 5 (hvc1."), "\(ingest.stderr)")
+    }
+
     /// A camera's ProRes or Motion JPEG, or H.264 High 10, plays in few players: `render` and
     /// `ingest` say so (and still use it; the page shows its stills). 8-bit H.264 and HEVC do
     /// not warn. From a QA pass: such uploads went in without a word.

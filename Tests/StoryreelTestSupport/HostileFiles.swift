@@ -237,6 +237,27 @@ public enum HostileFiles {
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
     }
 
+    /// Writes a 1 s 10-bit HEVC clip (hvc1) to `path` that says it is Dolby Vision of `profile`
+    /// with base-layer compatibility `compatibility`: the ffmpeg CLI's `btrt` box in the sample
+    /// entry (20 bytes) is turned into a `dvvC` of the same size (version 1.0, level 6, RPU and
+    /// base layer present), which FFmpeg reads as its DOVI configuration record. Only the label
+    /// changes: the pictures are ordinary HEVC.
+    public static func dolbyVisionClip(at path: String, profile: Int, compatibility: Int, transfer: String = "bt709")
+        throws
+    {
+        try ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=180x320:r=30:d=1", "-c:v", "libx265", "-x265-params", "log-level=error",
+            "-tag:v", "hvc1", "-pix_fmt", "yuv420p10le", "-color_trc", transfer, path,
+        ])
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        guard let type = find(Array("btrt".utf8), in: bytes), type >= 4, bigEndian(bytes[(type - 4)..<type]) == 20
+        else { throw TestFailure("no 20-byte btrt box in \(path)") }
+        let fields = profile << 9 | 6 << 3 | 1 << 2 | 1
+        let record: [UInt8] = [1, 0, UInt8(fields >> 8), UInt8(fields & 0xFF), UInt8(compatibility << 4)]
+        bytes.replaceSubrange(type..<(type + 16), with: Array("dvvC".utf8) + record + [UInt8](repeating: 0, count: 7))
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
     /// Runs the ffmpeg CLI quietly with `arguments`, overwriting its output.
     public static func ffmpeg(_ arguments: [String]) throws {
         let made = try TestEnvironment.run("ffmpeg", ["-v", "error", "-y"] + arguments)
