@@ -232,12 +232,12 @@ public final class ClipFrameSource {
         let limit = ClipFrameSource.posterCandidateLimit
         var candidates: [(frame: Frame, statistics: FrameStatistics)] = []
         var chosen: Int?
-        // Where the frames the pick came from end, in seconds, and their indices.
-        var chosenFrom: (frames: Range<Int>, end: Double)?
+        // How far the tries so far looked, in seconds.
+        var lookedThrough = 0.0
         func consider(_ found: [(frame: Frame, statistics: FrameStatistics)], through end: Double) {
             chosen = FrameStatistics.typicalIndex(of: found.map(\.statistics)).map { $0 + candidates.count }
-            if chosen != nil { chosenFrom = (candidates.count..<candidates.count + found.count, end) }
             candidates += found
+            lookedThrough = max(lookedThrough, end)
         }
         consider(try posterCandidates(after: nil, through: opening, limit: limit), through: opening)
         if chosen == nil, clipDuration / 2 > opening {
@@ -275,14 +275,15 @@ public final class ClipFrameSource {
                 from: duration / 2, through: duration, count: ClipFrameSource.sequentialCandidateCount)
             consider(decoded, through: duration)
         }
-        if let pick = chosen, let from = chosenFrom, let duration,
-            FrameStatistics.isFadingIn(candidates[from.frames].map(\.statistics)),
-            min(duration, ClipFrameSource.extendedWindowLimit) > from.end
+        if let pick = chosen, let duration, min(duration, ClipFrameSource.extendedWindowLimit) > lookedThrough,
+            FrameStatistics.isFadingIn(ClipFrameSource.inShowingOrder(candidates).map(\.statistics))
         {
-            // Still fading in where those frames end: the fullest of the frames after, up to
-            // 10 s, when it has more contrast than the pick.
+            // Still fading in where the tries so far end (every frame looked at, in the order
+            // they are shown: a black first frame is in one try and the keyframe after it in
+            // another): the fullest of the frames after, up to 10 s, when it has more contrast
+            // than the pick.
             let later = try sequentialCandidates(
-                from: from.end, through: min(duration, ClipFrameSource.extendedWindowLimit),
+                from: lookedThrough, through: min(duration, ClipFrameSource.extendedWindowLimit),
                 count: ClipFrameSource.sequentialCandidateCount)
             if let fullest = FrameStatistics.fullestIndex(of: later.map(\.statistics)),
                 later[fullest].statistics.lumaDeviation > 1.05 * candidates[pick].statistics.lumaDeviation
@@ -472,6 +473,19 @@ public final class ClipFrameSource {
             reader.decodeOnlyReferenceFrames(shownBefore: wanted)
         }
         return candidates
+    }
+
+    /// `candidates` in the order their frames are shown, each time once (the tries overlap: the
+    /// frames decoded in order include the keyframes looked at before); those without a time
+    /// are left out.
+    static func inShowingOrder(_ candidates: [(frame: Frame, statistics: FrameStatistics)])
+        -> [(frame: Frame, statistics: FrameStatistics)]
+    {
+        var seen = Set<Int64>()
+        return candidates.compactMap { candidate in candidate.frame.presentationTimestamp.map { ($0, candidate) } }
+            .sorted { $0.0 < $1.0 }
+            .filter { seen.insert($0.0).inserted }
+            .map(\.1)
     }
 
     /// Up to `limit` elements of `items`, evenly spread, always keeping the first.

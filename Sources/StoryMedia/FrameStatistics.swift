@@ -146,16 +146,23 @@ public struct FrameStatistics: Sendable, Equatable {
     }
 
     /// True when `candidates`, in the order they are shown, look like a fade-in (from black or
-    /// from white) still going on at their end: at least three, their contrast (luma deviation)
-    /// never falling by more than 5% from one to the next, rising by at least 5% into the last
-    /// one, and by at least 30% over them all. A clip that only happens to brighten a little, or
-    /// whose contrast settles, does not.
+    /// from white) still going on at their end. From the first informative one on (a fade's
+    /// near-black start is noise to compare), their contrast (luma deviation) never falls by
+    /// more than 5% from one to the next and rises by at least 5% into the last one; there are
+    /// at least three of them, or at least one after near-black or near-white ones (a short clip
+    /// with a keyframe a second, as phones make, offers two: a QA pass); and the last one has at
+    /// least 1.3 times the first candidate's contrast. A clip that only happens to brighten a
+    /// little, or whose fade is over, does not.
     public static func isFadingIn(_ candidates: [FrameStatistics]) -> Bool {
-        guard candidates.count >= 3, let first = candidates.first, let last = candidates.last else { return false }
-        let deviations = candidates.map(\.lumaDeviation)
+        guard let start = candidates.firstIndex(where: { !$0.isUninformative }), let first = candidates.first,
+            let last = candidates.last
+        else { return false }
+        let deviations = candidates[start...].map(\.lumaDeviation)
+        guard deviations.count >= 3 || start > 0 else { return false }
         let rising = zip(deviations, deviations.dropFirst()).allSatisfy { $1 >= 0.95 * $0 }
-        return rising && last.lumaDeviation >= 1.05 * deviations[deviations.count - 2]
-            && last.lumaDeviation >= 1.3 * first.lumaDeviation
+        let risingIntoLast =
+            deviations.count < 2 || deviations[deviations.count - 1] >= 1.05 * deviations[deviations.count - 2]
+        return rising && risingIntoLast && last.lumaDeviation >= 1.3 * first.lumaDeviation
     }
 
     /// The pick among frames that follow a fade-in: the typical one (``typicalIndex(of:)``) of
