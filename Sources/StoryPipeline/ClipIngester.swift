@@ -207,6 +207,11 @@ public struct ClipIngester: Sendable {
         return outcomes
     }
 
+    /// Seconds a container may last past its video and still be measured by its video for
+    /// ``maxDuration``: the audio phones and apps mux past the last picture (an AAC frame is
+    /// 0.021–0.023 s).
+    static let audioOverhang = 0.1
+
     /// Inspects upload `clip`: it must inspect cleanly, have video that lasts more than 0 and at
     /// most ``maxDuration`` seconds, and a first frame that decodes. Returns the stamp it had
     /// before it was inspected (its copy must be of what was inspected), its container (`mov`,
@@ -230,7 +235,15 @@ public struct ClipIngester: Sendable {
         // Not its colour tags: nothing here uses them, and an upload without a `colr` box had its
         // first frame decoded twice, once for them (35 of a 277 MB upload's 100 ms of CPU).
         let info = try ClipProbe.inspect(path: clip, timeout: timeout, readingColour: false)
-        let (video, duration) = try ClipRecord.playable(info, path: clip)
+        let (video, containerDuration) = try ClipRecord.playable(info, path: clip)
+        // Phones and apps mux the audio a frame or two past the last picture: a clip of 60.000 s
+        // of video and 60.01 s of audio was refused by --max-duration 60 (a QA pass). Within
+        // 0.1 s of its video, a clip is measured by its video.
+        let duration =
+            video.duration.flatMap {
+                $0 <= containerDuration && containerDuration - $0 <= Self.audioOverhang ? $0 : nil
+            }
+            ?? containerDuration
         guard duration <= maxDuration else {
             // To as many decimals as show it longer: "5.0 s is longer than 5 s" read as a
             // contradiction for a clip of 5.033 s (a QA pass).

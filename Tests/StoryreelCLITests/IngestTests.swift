@@ -229,6 +229,29 @@ import Testing
         #expect(result.stderr == "storyreel: error: \(clip): rejected: 5.03 s is longer than --max-duration 5 s\n")
     }
 
+    /// From the phone-uploads QA pass: audio muxed a little past the last picture, as phones
+    /// and apps do, made a clip of exactly the limit's video "longer than --max-duration". Up to
+    /// 0.1 s past its video, a clip is measured by its video; more is measured by its container.
+    @Test(arguments: [(2.04, true), (2.3, false)])
+    func audioAFramePastTheVideoDoesNotMakeAClipTooLong(audioSeconds: Double, accepted: Bool) throws {
+        let fixture = try BundleFixture()
+        let clip = fixture.folder.path("phone.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=90x160:r=30:d=2", "-f", "lavfi", "-i", "sine=d=\(audioSeconds)",
+            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", clip,
+        ])
+        let result = try TestEnvironment.storyreel([
+            "ingest", clip, "--story", "ana", "--into", fixture.stories, "--max-duration", "2",
+        ])
+        if accepted {
+            #expect(result.status == 0, "\(result.stderr)")
+        } else {
+            #expect(result.status == 65)
+            #expect(result.stderr.contains("rejected: 2.3"), "\(result.stderr)")
+            #expect(result.stderr.contains(" s is longer than --max-duration 2 s"), "\(result.stderr)")
+        }
+    }
+
     /// `--json`: one object on stdout, each clip's outcome in argument order with its file in
     /// the stories folder or its reason, and the render's summary; no per-clip lines beside it.
     /// A clip name holding `: ingested as ` made the lines of several clips ambiguous (a QA
