@@ -33,6 +33,47 @@ struct ContainerSniffer {
         "ftyp", "moov", "mdat", "free", "skip", "wide", "pnot", "uuid", "junk",
     ]
 
+    /// Why `file` is not a QuickTime/MP4 file: what it is instead when its first bytes say
+    /// (a WebM named `.mp4`, as Chrome's MediaRecorder makes, an MPEG transport stream, an
+    /// image), so a person need not run ffprobe to learn it (a QA pass); else that it has no
+    /// `ftyp` or `moov` atom at the start.
+    static func notQuickTime(_ file: RegularFile) -> String {
+        let generic = "not a QuickTime/MP4 file (no ftyp or moov atom at the start)"
+        guard (try? file.seek(to: 0)) != nil, let head = try? [UInt8](file.read(upTo: 189)) else { return generic }
+        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
+            head.count >= offset + magic.count && Array(head[offset..<offset + magic.count]) == magic
+        }
+        func ascii(_ text: String) -> [UInt8] { Array(text.utf8) }
+        let convert = ", not a QuickTime/MP4 file: convert it to MP4"
+        return
+            if starts([0x1A, 0x45, 0xDF, 0xA3])
+        {
+            "a WebM/Matroska file" + convert
+        } else if head.count == 189, head[0] == 0x47, head[188] == 0x47 {
+            "an MPEG transport stream" + convert
+        } else if starts([0x00, 0x00, 0x01, 0xBA]) {
+            "an MPEG program stream" + convert
+        } else if starts(ascii("RIFF")), starts(ascii("AVI "), at: 8) {
+            "an AVI file" + convert
+        } else if starts(ascii("FLV")) {
+            "an FLV file" + convert
+        } else if starts(ascii("OggS")) {
+            "an Ogg file" + convert
+        } else if starts(ascii("RIFF")), starts(ascii("WAVE"), at: 8) {
+            "a WAV file (audio), not a video"
+        } else if starts(ascii("ID3")) {
+            "an MP3 file (audio), not a video"
+        } else if starts([0xFF, 0xD8, 0xFF]) {
+            "a JPEG image, not a video"
+        } else if starts([0x89, 0x50, 0x4E, 0x47]) {
+            "a PNG image, not a video"
+        } else if starts(ascii("GIF8")) {
+            "a GIF image, not a video"
+        } else {
+            generic
+        }
+    }
+
     /// Reads the atom headers of `file`, or throws a ``MediaError`` of kind `.invalidMedia`
     /// saying why it is not a QuickTime/MP4 file.
     static func sniff(_ file: RegularFile) throws -> Findings {
@@ -52,14 +93,12 @@ struct ContainerSniffer {
             let type = String(decoding: header.type, as: UTF8.self)
             guard header.type.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
                 if findings.atoms.isEmpty {
-                    throw MediaError(
-                        .invalidMedia, path: path, "not a QuickTime/MP4 file (no ftyp or moov atom at the start)")
+                    throw MediaError(.invalidMedia, path: path, notQuickTime(file))
                 }
                 break
             }
             if findings.atoms.isEmpty && !leadingAtoms.contains(type) {
-                throw MediaError(
-                    .invalidMedia, path: path, "not a QuickTime/MP4 file (no ftyp or moov atom at the start)")
+                throw MediaError(.invalidMedia, path: path, notQuickTime(file))
             }
             let size = header.size
             findings.atoms.append(type)
@@ -75,7 +114,7 @@ struct ContainerSniffer {
             offset += size
         }
         if findings.atoms.isEmpty {
-            throw MediaError(.invalidMedia, path: path, "not a QuickTime/MP4 file (no ftyp or moov atom at the start)")
+            throw MediaError(.invalidMedia, path: path, notQuickTime(file))
         }
         if !findings.atoms.contains("moov"), findings.atoms.count >= maximumAtomsPerLevel, fileSize >= 8,
             offset <= fileSize - 8

@@ -186,6 +186,30 @@ import Testing
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
+    /// From the phone-uploads QA pass: a WebM named `.mp4` (Chrome's MediaRecorder makes them)
+    /// and an MPEG-TS named so were both "not a QuickTime/MP4 file (no ftyp or moov atom at the
+    /// start)", and support had to run ffprobe to learn what they were. The first bytes say.
+    @Test func anotherFormatNamedMP4IsNamed() throws {
+        let formats: [(name: String, options: [String], said: String)] = [
+            (
+                "webm", ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-f", "webm"],
+                "a WebM/Matroska file, not a QuickTime/MP4 file: convert it to MP4"
+            ),
+            (
+                "ts", ["-c:v", "libx264", "-f", "mpegts"],
+                "an MPEG transport stream, not a QuickTime/MP4 file: convert it to MP4"
+            ),
+            ("jpeg", ["-frames:v", "1", "-f", "image2", "-c:v", "mjpeg"], "a JPEG image, not a video"),
+        ]
+        for format in formats {
+            let path = folder.path("\(format.name).mp4")
+            try HostileFiles.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=90x160:r=30:d=1"] + format.options + [path])
+            let result = try inspect([path])
+            #expect(result.status == 65)
+            #expect(result.stderr == "storyreel: error: \(path): \(format.said)\n", "\(format.name)")
+        }
+    }
+
     @Test func playlistDisguisedAsMovIsRefused() throws {
         let path = try folder.write(
             "story.mov", Data("#EXTM3U\n#EXT-X-VERSION:3\n#EXTINF:2,\nhttp://127.0.0.1:9/a.ts\n".utf8))
