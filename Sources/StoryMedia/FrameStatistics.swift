@@ -21,8 +21,13 @@ public struct FrameStatistics: Sendable, Equatable {
 
     /// Below this mean luma a frame counts as near-black (a fade-in, a lens cap).
     public static let darkLumaLimit = 24.0
-    /// Above this mean luma a frame counts as near-white (a flash, an overexposed start).
+    /// Above this mean luma a frame counts as near-white (a flash, an overexposed start), unless
+    /// its luma deviation reaches ``brightDetailLimit``.
     public static let brightLumaLimit = 232.0
+    /// From this luma deviation, a frame of near-white mean has detail on its white and counts
+    /// (a light-mode screen recording: a white settings page with a title and a coloured bar has
+    /// a mean of 241 and a deviation of 49, where a flash or a fade from white has little).
+    public static let brightDetailLimit = 24.0
     /// Below this luma deviation, with a pixel spread below it too, a frame counts as flat (a
     /// title card of one colour, a grey placeholder, a blur).
     public static let flatDeviationLimit = 10.0
@@ -115,7 +120,8 @@ public struct FrameStatistics: Sendable, Equatable {
     /// True when the frame is near-black, near-white or flat (flat at thumbnail size and in its
     /// pixels): not worth showing as a poster.
     public var isUninformative: Bool {
-        lumaMean < FrameStatistics.darkLumaLimit || lumaMean > FrameStatistics.brightLumaLimit
+        lumaMean < FrameStatistics.darkLumaLimit
+            || (lumaMean > FrameStatistics.brightLumaLimit && lumaDeviation < FrameStatistics.brightDetailLimit)
             || (lumaDeviation < FrameStatistics.flatDeviationLimit && pixelSpread < FrameStatistics.flatDeviationLimit)
     }
 

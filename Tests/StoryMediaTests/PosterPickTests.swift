@@ -161,13 +161,15 @@ import Testing
         let candidates = [
             Self.statistics(mean: 3, histogram: [1, 0, 0, 0]),  // black
             Self.statistics(mean: 120, histogram: [0, 0, 0.5, 0.5]),  // an outlier look
-            Self.statistics(mean: 245, histogram: [0, 0, 0, 1]),  // white flash
+            Self.statistics(mean: 245, deviation: 8, histogram: [0, 0, 0, 1]),  // white flash
             Self.statistics(mean: 110, histogram: [0.4, 0.6, 0, 0]),
             Self.statistics(mean: 100, histogram: usual),
             Self.statistics(mean: 100, deviation: 2, histogram: usual),  // flat
             Self.statistics(mean: 105, histogram: [0.6, 0.4, 0, 0]),
         ]
         #expect(candidates[0].isUninformative && candidates[2].isUninformative && candidates[5].isUninformative)
+        // A white page with detail on it (a light-mode screen recording) is not near-white.
+        #expect(!Self.statistics(mean: 241, deviation: 49, histogram: [0, 0, 0, 1]).isUninformative)
         #expect(FrameStatistics.typicalIndex(of: candidates) == 4)
     }
 
@@ -274,7 +276,7 @@ import Testing
 
     @Test func allUninformativeGivesNoPick() {
         let candidates = [
-            Self.statistics(mean: 2, histogram: [1, 0]), Self.statistics(mean: 250, histogram: [0, 1]),
+            Self.statistics(mean: 2, histogram: [1, 0]), Self.statistics(mean: 250, deviation: 3, histogram: [0, 1]),
         ]
         #expect(FrameStatistics.typicalIndex(of: candidates) == nil)
         #expect(FrameStatistics.typicalIndex(of: []) == nil)

@@ -51,6 +51,18 @@ import Testing
         #expect(intro.status == 0 && intro.stderr.isEmpty, "\(intro.stderr)")
         let chosen = try thumbnail([black, "-o", folder.path("at.jpg"), "--at", "1"])
         #expect(chosen.status == 0 && chosen.stderr.isEmpty, "\(chosen.stderr)")
+        // From the phone-uploads QA pass: a light-mode screen recording (a white page with a
+        // coloured bar and lines: mean luma 241) got the note too, for a very common upload. A
+        // white picture with that much on it is not "near-white".
+        let page = folder.path("light-mode.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i",
+            "color=c=white:s=590x1280:r=30:d=2,drawbox=x=40:y=300:w=500:h=80:c=blue:t=fill,"
+                + "drawbox=x=40:y=100:w=300:h=30:c=gray:t=fill,drawbox=x=40:y=500:w=420:h=20:c=gray:t=fill",
+            "-c:v", "libx264", "-preset", "ultrafast", "-g", "1000", "-pix_fmt", "yuv420p", page,
+        ])
+        let screen = try thumbnail([page, "-o", folder.path("page.jpg")])
+        #expect(screen.status == 0 && screen.stderr.isEmpty, "\(screen.stderr)")
     }
 
     @Test(arguments: [("poster.png", "png"), ("poster.webp", "webp"), ("poster.JPEG", "mjpeg"), ("poster", "mjpeg")])
