@@ -28,8 +28,11 @@ public enum BundleFolder {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
         if names.isEmpty { return .empty }
         if FileStamp(path: BundlePaths.join(path, BundlePaths.privateFolder))?.isFolder == true { return .bundle }
-        for name in names where !belongsToBundle(name, in: path, besides: names) {
-            return .foreign(entry: name)
+        // A person's own file is named before storyreel's records of other commands
+        // (`.storyreel-frames` of `cube --frames-dir`), which the refusal named instead (a QA pass).
+        let foreign = names.filter { !belongsToBundle($0, in: path, besides: names) }
+        if let entry = foreign.first(where: { !$0.hasPrefix(".storyreel") }) ?? foreign.first {
+            return .foreign(entry: entry)
         }
         return .bundle
     }

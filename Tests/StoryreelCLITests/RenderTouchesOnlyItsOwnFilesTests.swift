@@ -30,6 +30,22 @@ import Testing
         #expect(FolderSnapshot(out) == before, "nothing was created, changed or removed")
     }
 
+    /// From the disk-full QA pass: a folder that held a person's file and storyreel's record of
+    /// `cube --frames-dir` was refused naming the record, `.storyreel-frames`, which sorts first.
+    /// The person's file is named.
+    @Test func theRefusalNamesThePersonsFileBeforeStoryreelsOwnRecords() throws {
+        let fixture = try BundleFixture()
+        let out = fixture.folder.path("frames")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: "\(out)/.storyreel-frames"))
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(out)/f"))
+        let before = FolderSnapshot(out)
+        let (refused, _) = try fixture.render(into: "frames")
+        #expect(refused.status == 73, "\(refused.stderr)")
+        #expect(refused.stderr.contains("not a storyreel bundle (it holds f);"), "\(refused.stderr)")
+        #expect(FolderSnapshot(out) == before)
+    }
+
     /// A QA pass: a folder holding only someone's `index.html` (a web site's root) was taken
     /// for a bundle, rendered into without `--force` (exit 0), and `plan --bundle` planned it
     /// without a warning. A page of storyreel's, copied without the rest, is still a bundle's.
