@@ -218,10 +218,10 @@ public final class ClipFrameSource {
     /// same way, the rest of the first half up to 10 s; then the keyframes of the second half;
     /// then, in a clip of up to 20 s, its second half decoded in order. When every candidate is
     /// dropped, the one with the most contrast is used (the first frame of an all-black clip).
-    /// When the frames the pick came from are still fading in at their end (their contrast rises
-    /// throughout and into the last: ``FrameStatistics/isFadingIn(_:)``), the clip is decoded
-    /// on, up to 10 s, and the fullest of those frames taken instead when it has more contrast
-    /// (a 6 s fade-in had a poster at a quarter of its brightness; a QA pass).
+    /// When every frame looked at, in the order shown, is still fading in at their end (their
+    /// contrast rises throughout and into the last: ``FrameStatistics/isFadingIn(_:)``), the
+    /// clip is decoded on, up to 10 s, and the fullest of those frames taken instead when it has
+    /// more contrast (a 6 s fade-in had a poster at a quarter of its brightness; a QA pass).
     public func posterFrame(size: FrameSize) throws -> RGBAImageBuffer {
         try MediaError.naming(path) { try pickPoster(size: size) }
     }
