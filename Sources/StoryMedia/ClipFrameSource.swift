@@ -237,7 +237,10 @@ public final class ClipFrameSource {
         func consider(_ found: [(frame: Frame, statistics: FrameStatistics)], through end: Double) {
             chosen = FrameStatistics.typicalIndex(of: found.map(\.statistics)).map { $0 + candidates.count }
             candidates += found
-            lookedThrough = max(lookedThrough, end)
+            // A try that found nothing (no keyframe in its window) looked at nothing: a 20 s
+            // clip of one group of pictures counted its first half as looked at, and a fade in
+            // its opening was never followed (a QA pass).
+            if !found.isEmpty { lookedThrough = max(lookedThrough, end) }
         }
         consider(try posterCandidates(after: nil, through: opening, limit: limit), through: opening)
         if chosen == nil, clipDuration / 2 > opening {
@@ -275,27 +278,60 @@ public final class ClipFrameSource {
                 from: duration / 2, through: duration, count: ClipFrameSource.sequentialCandidateCount)
             consider(decoded, through: duration)
         }
-        if let pick = chosen, let duration, min(duration, ClipFrameSource.extendedWindowLimit) > lookedThrough,
-            FrameStatistics.isFadingIn(ClipFrameSource.inShowingOrder(candidates).map(\.statistics))
-        {
-            // Still fading in where the tries so far end (every frame looked at, in the order
-            // they are shown: a black first frame is in one try and the keyframe after it in
-            // another): the fullest of the frames after, up to 10 s, when it has more contrast
-            // than the pick.
-            let later = try sequentialCandidates(
-                from: lookedThrough, through: min(duration, ClipFrameSource.extendedWindowLimit),
-                count: ClipFrameSource.sequentialCandidateCount)
-            if let fullest = FrameStatistics.fullestIndex(of: later.map(\.statistics)),
-                later[fullest].statistics.lumaDeviation > 1.05 * candidates[pick].statistics.lumaDeviation
-            {
-                chosen = candidates.count + fullest
-            }
-            candidates += later
+        if let pick = chosen, let duration, min(duration, ClipFrameSource.extendedWindowLimit) > lookedThrough {
+            try followFade(
+                from: pick, candidates: &candidates, chosen: &chosen, lookedThrough: lookedThrough, duration: duration)
         }
         guard !candidates.isEmpty else { throw MediaError(.invalidMedia, path: path, "no decodable video frame") }
         lastPickFoundNothingBetter = chosen == nil
         let pick = chosen ?? FrameStatistics.leastUninformativeIndex(of: candidates.map(\.statistics)) ?? 0
         return try deliver(candidates[pick].frame, size: size, clamped: false)
+    }
+
+    /// When every frame looked at (through `lookedThrough` seconds), in the order shown, is
+    /// still fading in at their end (``FrameStatistics/isFadingIn(_:)``), looks on, up to 10 s,
+    /// and makes the frame of the rest of the fade with the most contrast (where it is over) the
+    /// pick when it has more contrast than `pick`. With one informative frame after near-black ones (a short clip with a
+    /// keyframe a second, as phones make), the next keyframe is decoded first to see whether it
+    /// rises: one black frame before the content is no fade (a QA pass: taken for one, clips
+    /// were decoded to 10 s at twice to five times the cost, and a frame after a cut won). The
+    /// rest of the fade is read from the keyframes after when they are enough, else in order,
+    /// and ends at the first frame whose contrast no longer rises (the fade is over) or falls (a
+    /// cut, a fade-out): a white end card after the fade won before.
+    private func followFade(
+        from pick: Int, candidates: inout [(frame: Frame, statistics: FrameStatistics)], chosen: inout Int?,
+        lookedThrough: Double, duration: Double
+    ) throws {
+        let end = min(duration, ClipFrameSource.extendedWindowLimit)
+        var seen = ClipFrameSource.inShowingOrder(candidates).map(\.statistics)
+        var from = lookedThrough
+        if seen.filter({ !$0.isUninformative }).count == 1, seen.first?.isUninformative == true {
+            let next = try posterCandidates(after: lookedThrough, through: end, limit: 1)
+            guard let probe = next.first, let time = probe.frame.presentationTimestamp else { return }
+            seen.append(probe.statistics)
+            candidates += next
+            from = max(from, (Double(time) - Double(origin)) * stream.timeBase)
+        }
+        guard FrameStatistics.isFadingIn(seen), end > from, let last = seen.last else { return }
+        var previous = last
+        func fadeIsOver(_ statistics: FrameStatistics) -> Bool {
+            defer { previous = statistics }
+            return statistics.lumaDeviation < 1.05 * previous.lumaDeviation || !statistics.resembles(previous)
+        }
+        let count = ClipFrameSource.sequentialCandidateCount
+        var later = try posterCandidates(after: from, through: end, limit: count)
+        if later.count < 3 {
+            // From one step on: the frame at `from` is the last one looked at.
+            later = try sequentialCandidates(
+                from: from + (end - from) / Double(count), through: end, count: count, stoppingAfter: fadeIsOver)
+        }
+        let rest = FrameStatistics.restOfFade(later.map(\.statistics), after: last)
+        if let fullest = rest.indices.max(by: { rest[$0].lumaDeviation < rest[$1].lumaDeviation }),
+            rest[fullest].lumaDeviation > 1.05 * candidates[pick].statistics.lumaDeviation
+        {
+            chosen = candidates.count + fullest
+        }
+        candidates += later
     }
 
     // MARK: - Decoding
@@ -449,11 +485,12 @@ public final class ClipFrameSource {
     /// Poster candidates decoded in order from `start` seconds (the clip's start by default),
     /// non-key frames included, up to `end` seconds: the first frame shown from `start`, then the
     /// first frame at or after each further `(end - start) / count` seconds, at most `count` in
-    /// all. Frames no other frame refers to are not decoded while they are shown before the next
-    /// wanted time (none of them could be taken).
-    private func sequentialCandidates(from start: Double = 0, through end: Double, count: Int) throws
-        -> [(frame: Frame, statistics: FrameStatistics)]
-    {
+    /// all, or up to the first for which `stop` is true. Frames no other frame refers to are not
+    /// decoded while they are shown before the next wanted time (none of them could be taken).
+    private func sequentialCandidates(
+        from start: Double = 0, through end: Double, count: Int,
+        stoppingAfter stop: (FrameStatistics) -> Bool = { _ in false }
+    ) throws -> [(frame: Frame, statistics: FrameStatistics)] {
         guard count > 0 else { return [] }
         let reader = try sequential()
         var wanted = start > 0 ? timestamp(atSeconds: start) : origin
@@ -468,7 +505,9 @@ public final class ClipFrameSource {
             guard shown >= wanted else { continue }
             let kept = try Frame()
             kept.take(from: frame)
-            candidates.append((kept, try converter.statistics(of: kept)))
+            let statistics = try converter.statistics(of: kept)
+            candidates.append((kept, statistics))
+            if stop(statistics) { break }
             wanted = timestamp(atSeconds: start + (end - start) * Double(candidates.count) / Double(count))
             reader.decodeOnlyReferenceFrames(shownBefore: wanted)
         }

@@ -32,12 +32,21 @@ public struct FrameStatistics: Sendable, Equatable {
     /// title card of one colour, a grey placeholder, a blur).
     public static let flatDeviationLimit = 10.0
 
+    /// Cells a side of ``layout``.
+    public static let layoutSide = 8
+    /// The mean luma of each cell of an 8×8 grid over the picture, row by row: where it is light
+    /// and dark, which a fade scales and a cut changes (``resembles(_:)``). Empty when unknown.
+    public var layout: [Double] = []
+
     /// Makes statistics from their parts.
-    public init(lumaMean: Double, lumaDeviation: Double, pixelSpread: Double = 0, histogram: [Double]) {
+    public init(
+        lumaMean: Double, lumaDeviation: Double, pixelSpread: Double = 0, histogram: [Double], layout: [Double] = []
+    ) {
         self.lumaMean = lumaMean
         self.lumaDeviation = lumaDeviation
         self.pixelSpread = pixelSpread
         self.histogram = histogram
+        self.layout = layout
     }
 
     /// Measures a frame from two small RGBA copies of it (a few thousand pixels each): everything
@@ -49,6 +58,9 @@ public struct FrameStatistics: Sendable, Equatable {
         var sum = 0
         var sumOfSquares = 0
         let pixelCount = image.width * image.height
+        let side = FrameStatistics.layoutSide
+        var cellSums = [Int](repeating: 0, count: side * side)
+        var cellCounts = [Int](repeating: 0, count: side * side)
         image.pixels.withUnsafeBufferPointer { pixels in
             for pixel in 0..<pixelCount {
                 let red = Int(pixels[pixel * 4])
@@ -57,6 +69,10 @@ public struct FrameStatistics: Sendable, Equatable {
                 let luma = FrameStatistics.luma(red: red, green: green, blue: blue)
                 sum += luma
                 sumOfSquares += luma * luma
+                let cell =
+                    (pixel / image.width) * side / image.height * side + (pixel % image.width) * side / image.width
+                cellSums[cell] += luma
+                cellCounts[cell] += 1
                 counts[red * bins / 256] += 1
                 counts[bins + green * bins / 256] += 1
                 counts[2 * bins + blue * bins / 256] += 1
@@ -68,6 +84,24 @@ public struct FrameStatistics: Sendable, Equatable {
         lumaDeviation = max(0, Double(sumOfSquares) / count - mean * mean).squareRoot()
         histogram = counts.map { Double($0) / count }
         pixelSpread = FrameStatistics.robustSpread(ofLumaIn: pixelSamples)
+        layout = zip(cellSums, cellCounts).map { $1 > 0 ? Double($0) / Double($1) : 0 }
+    }
+
+    /// True when `other` looks like this frame made lighter or darker, as in a fade: the
+    /// correlation of their ``layout``s is at least 0.5 (a cut to another shot is far below).
+    /// True when either layout is unknown or nearly even (a near-black frame says nothing).
+    public func resembles(_ other: FrameStatistics) -> Bool {
+        guard layout.count == other.layout.count, !layout.isEmpty else { return true }
+        let count = Double(layout.count)
+        let (meanA, meanB) = (layout.reduce(0, +) / count, other.layout.reduce(0, +) / count)
+        var (covariance, varianceA, varianceB) = (0.0, 0.0, 0.0)
+        for (a, b) in zip(layout, other.layout) {
+            covariance += (a - meanA) * (b - meanB)
+            varianceA += (a - meanA) * (a - meanA)
+            varianceB += (b - meanB) * (b - meanB)
+        }
+        guard varianceA > count, varianceB > count else { return true }
+        return covariance / (varianceA * varianceB).squareRoot() >= 0.5
     }
 
     /// Measures one RGBA picture (meant to be small: a few thousand pixels), its pixels as they are.
@@ -139,7 +173,12 @@ public struct FrameStatistics: Sendable, Equatable {
     /// deviation), then to the earliest: two candidates are always equally far from their mean,
     /// and in a fade-in the earlier one is the darker.
     public static func typicalIndex(of candidates: [FrameStatistics]) -> Int? {
-        let kept = candidates.indices.filter { !candidates[$0].isUninformative }
+        // A frame of near-white mean with detail (a light-mode screen) counts only where no
+        // frame of ordinary brightness does: a white flash with a silhouette beat a night scene
+        // (a QA pass).
+        let informative = candidates.indices.filter { !candidates[$0].isUninformative }
+        let ordinary = informative.filter { candidates[$0].lumaMean <= FrameStatistics.brightLumaLimit }
+        let kept = ordinary.isEmpty ? informative : ordinary
         guard let first = kept.first else { return nil }
         var mean = [Double](repeating: 0, count: candidates[first].histogram.count)
         for index in kept {
@@ -153,32 +192,39 @@ public struct FrameStatistics: Sendable, Equatable {
 
     /// True when `candidates`, in the order they are shown, look like a fade-in (from black or
     /// from white) still going on at their end. From the first informative one on (a fade's
-    /// near-black start is noise to compare), their contrast (luma deviation) never falls by
-    /// more than 5% from one to the next and rises by at least 5% into the last one; there are
-    /// at least three of them, or at least one after near-black or near-white ones (a short clip
-    /// with a keyframe a second, as phones make, offers two: a QA pass); and the last one has at
-    /// least 1.3 times the first candidate's contrast. A clip that only happens to brighten a
-    /// little, or whose fade is over, does not.
+    /// near-black start is noise to compare), there are at least two, and at least three unless
+    /// near-black or near-white ones come first; their contrast (luma deviation) never falls by
+    /// more than 5% from one to the next, rises by at least 5% into the last one, and by at least
+    /// 30% from the first of them to the last (10% after near-black or near-white ones); and each
+    /// resembles the one before (``resembles(_:)``: not a cut). One black frame before the
+    /// content is no fade (a QA pass), nor is a clip that only happens to brighten a little, or
+    /// whose fade is over.
     public static func isFadingIn(_ candidates: [FrameStatistics]) -> Bool {
-        guard let start = candidates.firstIndex(where: { !$0.isUninformative }), let first = candidates.first,
-            let last = candidates.last
-        else { return false }
+        guard let start = candidates.firstIndex(where: { !$0.isUninformative }) else { return false }
         let deviations = candidates[start...].map(\.lumaDeviation)
-        guard deviations.count >= 3 || start > 0 else { return false }
+        guard deviations.count >= 3 || (start > 0 && deviations.count >= 2), let first = deviations.first,
+            let last = deviations.last
+        else { return false }
         let rising = zip(deviations, deviations.dropFirst()).allSatisfy { $1 >= 0.95 * $0 }
-        let risingIntoLast =
-            deviations.count < 2 || deviations[deviations.count - 1] >= 1.05 * deviations[deviations.count - 2]
-        return rising && risingIntoLast && last.lumaDeviation >= 1.3 * first.lumaDeviation
+        let oneShot = zip(candidates[start...], candidates[start...].dropFirst()).allSatisfy { $0.resembles($1) }
+        return rising && oneShot && last >= 1.05 * deviations[deviations.count - 2]
+            && last >= (start > 0 ? 1.1 : 1.3) * first
     }
 
-    /// The pick among frames that follow a fade-in: the typical one (``typicalIndex(of:)``) of
-    /// those informative frames with at least 80% of the most contrast among them, so the frames
-    /// still fading do not pull it back into the fade. Nil when every candidate is uninformative.
-    public static func fullestIndex(of candidates: [FrameStatistics]) -> Int? {
-        let informative = candidates.indices.filter { !candidates[$0].isUninformative }
-        guard let most = informative.map({ candidates[$0].lumaDeviation }).max() else { return nil }
-        let fullest = informative.filter { candidates[$0].lumaDeviation >= 0.8 * most }
-        return typicalIndex(of: fullest.map { candidates[$0] }).map { fullest[$0] }
+    /// The frames of `later` (shown after `last`, in order) that are still the fade: up to and
+    /// including the first whose contrast no longer rises by 5% (the fade is over), stopping
+    /// before one whose contrast falls by more than 5% (a fade-out, an end card) or that does not
+    /// resemble the one before (a cut: ``resembles(_:)``).
+    public static func restOfFade(_ later: [FrameStatistics], after last: FrameStatistics) -> [FrameStatistics] {
+        var previous = last
+        var rest: [FrameStatistics] = []
+        for frame in later {
+            if frame.lumaDeviation < 0.95 * previous.lumaDeviation || !frame.resembles(previous) { break }
+            rest.append(frame)
+            if frame.lumaDeviation < 1.05 * previous.lumaDeviation { break }
+            previous = frame
+        }
+        return rest
     }
 
     /// The candidate to show when every one is uninformative: the one with the most contrast

@@ -250,6 +250,32 @@ import Testing
         #expect(PixelComparison.psnr(poster.pixels, reference) >= 30)
     }
 
+    /// From the poster-pick QA pass: one black first frame (a phone's camera start) before the
+    /// content was taken for a fade; the pick decoded on to 10 s (two to five times the cost)
+    /// and took a frame after a cut to other, brighter content. A 0.2 s white flash with a dark
+    /// silhouette also beat the night scene after it. Both keep the content's own frame.
+    @Test func aBlackFirstFrameBeforeACutOrAFlashBeforeANightSceneKeepTheContent() throws {
+        let (cutFolder, cut) = try Self.h264Clip(
+            from: "testsrc2=s=180x320:r=30:d=4,eq=contrast=0.6:saturation=0.6,fade=in:d=0.1[a];"
+                + "smptehdbars=s=180x320:r=30:d=6[b];[a][b]concat=n=2:v=1:a=0",
+            keyframes: ["-g", "60", "-keyint_min", "60", "-sc_threshold", "0"])
+        defer { withExtendedLifetime(cutFolder) {} }
+        let source = try ClipFrameSource(path: cut)
+        _ = try source.posterFrame(size: .width(90))
+        let shown = try #require(source.lastFrameTime)
+        #expect(shown > 0 && shown < 4, "poster at \(shown) s: the first shot, before the cut at 4 s")
+        let (flashFolder, flash) = try Self.h264Clip(
+            from:
+                "color=white:s=180x320:r=30:d=0.2,drawbox=x=iw*0.4:y=ih*0.6:w=iw*0.2:h=ih*0.4:color=0x202020:t=fill[w];"
+                + "testsrc2=s=180x320:r=30:d=3.8,eq=brightness=-0.38:contrast=0.5[n];[w][n]concat=n=2:v=1:a=0",
+            keyframes: ["-g", "30", "-keyint_min", "30", "-sc_threshold", "0"])
+        defer { withExtendedLifetime(flashFolder) {} }
+        let night = try ClipFrameSource(path: flash)
+        let poster = try night.posterFrame(size: .width(90))
+        #expect(FFmpegReference.meanLuma(poster.pixels) < 120, "the night scene, not the flash")
+        #expect(try #require(night.lastFrameTime) >= 0.2)
+    }
+
     @Test func aFadeIsContrastRisingThroughoutAndIntoTheLastFrame() {
         func frames(_ deviations: [Double]) -> [FrameStatistics] {
             deviations.map { Self.statistics(mean: 60, deviation: $0, histogram: [1, 0]) }
@@ -260,18 +286,22 @@ import Testing
         #expect(!FrameStatistics.isFadingIn(frames([10, 20, 15, 30])), "not rising throughout")
         #expect(!FrameStatistics.isFadingIn(frames([40, 42, 44, 46, 48])), "20% over them all")
         #expect(!FrameStatistics.isFadingIn(frames([10, 30])), "two informative ones say nothing")
-        #expect(FrameStatistics.isFadingIn(frames([0, 30])), "one after a near-black frame: a short clip's fade")
+        #expect(!FrameStatistics.isFadingIn(frames([0, 30])), "one black frame before the content is no fade")
+        #expect(FrameStatistics.isFadingIn(frames([0, 20, 30])), "two rising after a black one: a short clip's fade")
         #expect(FrameStatistics.isFadingIn(frames([0, 0.4, 0.3, 12, 20, 30])), "noise in the black is not a fall")
         #expect(!FrameStatistics.isFadingIn([]))
-        // After the fade: the typical frame of those with at least 80% of the most contrast.
-        let after = [
-            Self.statistics(mean: 60, deviation: 30, histogram: [0.9, 0.1]),  // still fading
-            Self.statistics(mean: 100, deviation: 48, histogram: [0.5, 0.5]),
-            Self.statistics(mean: 101, deviation: 50, histogram: [0.45, 0.55]),
-            Self.statistics(mean: 102, deviation: 49, histogram: [0.4, 0.6]),
-        ]
-        #expect(FrameStatistics.fullestIndex(of: after) == 2)
-        #expect(FrameStatistics.fullestIndex(of: [Self.statistics(mean: 2, histogram: [1, 0])]) == nil)
+        // After the fade: up to where it is over, not past a fall or a cut.
+        let rising = frames([20, 30, 40, 41, 45])
+        #expect(FrameStatistics.restOfFade(rising, after: frames([15])[0]).map(\.lumaDeviation) == [20, 30, 40, 41])
+        #expect(FrameStatistics.restOfFade(frames([20, 12, 40]), after: frames([15])[0]).count == 1, "a fall ends it")
+        var cut = frames([20, 30])
+        cut[1].layout = (0..<64).map { Double($0 % 8 < 4 ? 200 : 20) }
+        cut[0].layout = (0..<64).map { Double($0 / 8 < 4 ? 200 : 20) }
+        #expect(!cut[1].resembles(cut[0]))
+        #expect(FrameStatistics.restOfFade(cut, after: frames([15])[0]).count == 1, "a cut ends it")
+        var faded = cut[0]
+        faded.layout = cut[0].layout.map { $0 * 0.4 }
+        #expect(faded.resembles(cut[0]), "a fade scales the layout")
     }
 
     @Test func allUninformativeGivesNoPick() {
