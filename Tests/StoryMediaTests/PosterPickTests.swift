@@ -216,7 +216,7 @@ import Testing
         let duration: Int
         let keyframes: [String]
         var testDescription: String {
-            "\(fade) s from \(colour) over \(duration) s, \(keyframes.isEmpty ? "x264's keyframes" : "a keyframe a second")"
+            "\(fade) s from \(colour) over \(duration) s, \(keyframes.isEmpty ? "x264's keyframes" : keyframes.joined(separator: " "))"
         }
         static let all = [
             Fade(colour: "black", fade: 6, duration: 12, keyframes: []),
@@ -224,6 +224,7 @@ import Testing
             Fade(colour: "black", fade: 6, duration: 12, keyframes: ["-g", "30"]),
             Fade(colour: "black", fade: 3, duration: 4, keyframes: ["-g", "30"]),
             Fade(colour: "black", fade: 2, duration: 4, keyframes: ["-g", "30"]),
+            Fade(colour: "black", fade: 6, duration: 20, keyframes: ["-g", "9999", "-sc_threshold", "0"]),
         ]
     }
 
