@@ -30,6 +30,9 @@ public final class StatCache: Sendable {
         /// True when the failure is its images' (it probes but does not decode), found by the
         /// units a full render ran; nil when it is the probe's.
         var fromUnits: Bool?
+        /// When the entry was made, in nanoseconds since 1970 by the wall clock; nil in caches
+        /// written before it was kept (``isRacy``).
+        var made: Int64?
 
         /// An entry for a file of `stamp`.
         init(
@@ -41,6 +44,21 @@ public final class StatCache: Sendable {
             self.fromUnits = fromUnits
         }
 
+        /// True when the file's mtime or change time is within a tick of the file system's
+        /// clock of when the entry was made: a write in the same tick after the file was read
+        /// leaves the same stamp, and its old hash was kept for good (a QA pass: on ext4 with
+        /// whole-second times, a half-written upload completed in the second it was hashed).
+        /// Such an entry is not trusted; the file is read again, and the entry made then, later,
+        /// is (git's rule for racy index entries). The tick is 2 s where both times are whole
+        /// seconds (FAT's tick; ext4 with small inodes), else 10 ms (the kernel's timestamp
+        /// clock ticks at up to 10 ms).
+        var isRacy: Bool {
+            guard let made else { return false }
+            let changed = max(modified, statusChanged ?? modified)
+            let tick = StatCache.timestampTick(modified: modified, statusChanged: statusChanged ?? 0)
+            return changed >= made.subtractingReportingOverflow(tick).partialValue
+        }
+
         /// True when a file of `stamp` is, by `stat`, the one this entry was made from. A
         /// failure's entry leaves the change time out: `render --link` links the clip and
         /// `--prune` unlinks it, each moving it, and a failure kept by it was read again on every
@@ -48,7 +66,7 @@ public final class StatCache: Sendable {
         /// put back, is then read again once it is touched.
         func matches(_ stamp: (size: UInt64, modified: Int64, inode: UInt64, statusChanged: Int64)) -> Bool {
             size == stamp.size && modified == stamp.modified && inode == stamp.inode
-                && (failure != nil || statusChanged == stamp.statusChanged)
+                && (failure != nil || statusChanged == stamp.statusChanged) && !isRacy
         }
     }
 
@@ -68,6 +86,22 @@ public final class StatCache: Sendable {
         return "\(probeVersion) \(BundlePlan.toolVersion) avutil-\(MediaLibraries.utilityVersion) \(executable)"
     }()
 
+    /// The tick of the clock that gave a file these times, at most, in nanoseconds: 2 s where
+    /// both are whole seconds (FAT's tick; ext4 with small inodes keeps seconds), else 10 ms.
+    static func timestampTick(modified: Int64, statusChanged: Int64) -> Int64 {
+        modified % 1_000_000_000 == 0 && statusChanged % 1_000_000_000 == 0 ? 2_000_000_000 : 10_000_000
+    }
+
+    /// The wall clock in nanoseconds since 1970.
+    @Sendable public static func wallClock() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec).multipliedReportingOverflow(by: 1_000_000_000).partialValue &+ Int64(now.tv_nsec)
+    }
+
+    /// The time entries are made at (``Entry/made``): the wall clock, or a test's.
+    private let clock: @Sendable () -> Int64
+
     /// The cache file is read up to this size.
     static let maximumFileSize: UInt64 = 256 << 20
 
@@ -75,9 +109,11 @@ public final class StatCache: Sendable {
     private let state: Mutex<(entries: [String: Entry], changed: Bool)>
     private let file: String
 
-    /// Loads the cache stored at `file` (an empty cache when it is missing or unreadable).
-    public init(file: String) {
+    /// Loads the cache stored at `file` (an empty cache when it is missing or unreadable);
+    /// `clock` gives the time entries are made at.
+    public init(file: String, clock: @escaping @Sendable () -> Int64 = StatCache.wallClock) {
         self.file = file
+        self.clock = clock
         let data = (try? RegularFile.contents(of: file, maxSize: StatCache.maximumFileSize)) ?? Data()
         state = Mutex(((try? JSONDecoder().decode([String: Entry].self, from: data)) ?? [:], false))
     }
@@ -152,8 +188,10 @@ public final class StatCache: Sendable {
         state.withLock { $0.entries[path] }.flatMap { $0.matches(stamp) ? $0 : nil }
     }
 
-    /// Puts `entry` in for `path`, to be saved.
+    /// Puts `entry` in for `path`, to be saved, made now.
     private func keep(_ entry: Entry, for path: String) {
+        var entry = entry
+        entry.made = clock()
         state.withLock { state in
             state.entries[path] = entry
             state.changed = true

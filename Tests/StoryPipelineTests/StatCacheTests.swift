@@ -19,7 +19,7 @@ import Testing
         let clip = folder.path("clip.mp4")
         try FileManager.default.copyItem(atPath: HostileFiles.goodClip, toPath: clip)
         let record = try Self.record(of: clip)
-        let cache = StatCache(file: folder.path("cache.json"))
+        let cache = StatCache.madeLater(file: folder.path("cache.json"))
         #expect(cache.record(for: clip) == nil)
         cache.store(record, for: clip)
         #expect(cache.record(for: clip) == record)
@@ -68,10 +68,10 @@ import Testing
         let clips = ["a.mp4", "b.mp4"].map { folder.path($0) }
         for clip in clips { try FileManager.default.copyItem(atPath: HostileFiles.goodClip, toPath: clip) }
         let record = try Self.record(of: clips[0])
-        let cache = StatCache(file: folder.path("cache.json"))
+        let cache = StatCache.madeLater(file: folder.path("cache.json"))
         for clip in clips { cache.store(record, for: clip) }
         try cache.save(keeping: [clips[0]])
-        let reloaded = StatCache(file: folder.path("cache.json"))
+        let reloaded = StatCache.madeLater(file: folder.path("cache.json"))
         #expect(reloaded.record(for: clips[0]) == record)
         #expect(reloaded.record(for: clips[1]) == nil)
         #expect(record.codecs == "avc1.64001f")
@@ -87,17 +87,17 @@ import Testing
         try FileManager.default.copyItem(atPath: HostileFiles.goodClip, toPath: clip)
         let record = try Self.record(of: clip)
         let file = folder.path("cache.json")
-        let cache = StatCache(file: file)
+        let cache = StatCache.madeLater(file: file)
         cache.store(record, for: clip)
         try cache.save(keeping: [clip])
         let saved = try String(contentsOfFile: file, encoding: .utf8)
         let version = "\"probe\":\"\(StatCache.probeVersion)\""
         #expect(saved.contains(version), "\(saved)")
-        #expect(StatCache(file: file).record(for: clip) == record)
+        #expect(StatCache.madeLater(file: file).record(for: clip) == record)
         for earlier in ["", "\"probe\":\"storyreel-probe-1\","] {
             try saved.replacingOccurrences(of: version + ",", with: earlier).write(
                 toFile: file, atomically: true, encoding: .utf8)
-            #expect(StatCache(file: file).record(for: clip) == nil, "\(earlier)")
+            #expect(StatCache.madeLater(file: file).record(for: clip) == nil, "\(earlier)")
         }
     }
 
@@ -110,8 +110,10 @@ import Testing
         let avatar = URL(fileURLWithPath: "\(fixture.stories)/ben_k/avatar.jpg").standardizedFileURL.path
         let file = fixture.folder.path("reel/.storyreel/stat-cache.json")
         let stamp = try #require(FileStamp(path: avatar))
-        #expect(StatCache(file: file).hash(for: avatar, stamp: stamp) == (try ContentHasher.sha256(ofFileAt: avatar)))
-        #expect(StatCache(file: file).record(for: avatar, stamp: stamp) == nil, "a hash, not a clip's record")
+        #expect(
+            StatCache.madeLater(file: file).hash(for: avatar, stamp: stamp)
+                == (try ContentHasher.sha256(ofFileAt: avatar)))
+        #expect(StatCache.madeLater(file: file).record(for: avatar, stamp: stamp) == nil, "a hash, not a clip's record")
 
         // Another picture in its place: hashed anew, and the bundle's avatar made from it.
         let before = try #require(try fixture.manifest("reel").stories.first { $0.id == "ben_k" }?.user.avatar)
@@ -121,7 +123,9 @@ import Testing
         let after = try #require(try fixture.manifest("reel").stories.first { $0.id == "ben_k" }?.user.avatar)
         #expect(after != before)
         let changed = try #require(FileStamp(path: avatar))
-        #expect(StatCache(file: file).hash(for: avatar, stamp: changed) == (try ContentHasher.sha256(ofFileAt: avatar)))
+        #expect(
+            StatCache.madeLater(file: file).hash(for: avatar, stamp: changed)
+                == (try ContentHasher.sha256(ofFileAt: avatar)))
     }
 
     /// From a QA pass: the cache was keyed by the stories folder's path as typed, so renders of
@@ -141,8 +145,8 @@ import Testing
         let real = try #require(BundlePaths.realPath(fixture.stories))
         let clip = "\(real)/ben_k/1.mp4"
         let stamp = try #require(FileStamp(path: clip))
-        #expect(StatCache(file: file).record(for: clip, stamp: stamp) != nil)
-        #expect(StatCache(file: file).record(for: "\(link)/ben_k/1.mp4", stamp: stamp) == nil)
+        #expect(StatCache.madeLater(file: file).record(for: clip, stamp: stamp) != nil)
+        #expect(StatCache.madeLater(file: file).record(for: "\(link)/ben_k/1.mp4", stamp: stamp) == nil)
     }
 
     /// A clip skipped for its contents keeps its reason while it is unchanged, across a save, for
@@ -152,13 +156,13 @@ import Testing
         let clip = try folder.write("bad.mp4", Data("not a clip".utf8))
         let stamp = try #require(FileStamp(path: clip))
         let file = folder.path("cache.json")
-        let cache = StatCache(file: file)
+        let cache = StatCache.madeLater(file: file)
         #expect(cache.failure(for: clip, stamp: stamp) == nil)
         cache.storeFailure("not a QuickTime/MP4 file", for: clip, stamp: stamp)
         #expect(cache.failure(for: clip, stamp: stamp) == "not a QuickTime/MP4 file")
         #expect(cache.record(for: clip, stamp: stamp) == nil)
         try cache.save(keeping: [clip])
-        #expect(StatCache(file: file).failure(for: clip, stamp: stamp) == "not a QuickTime/MP4 file")
+        #expect(StatCache.madeLater(file: file).failure(for: clip, stamp: stamp) == "not a QuickTime/MP4 file")
 
         // Another build: the entry's probe differs, so the clip is read again.
         let saved = try String(contentsOfFile: file, encoding: .utf8)
@@ -166,7 +170,7 @@ import Testing
         #expect(saved.contains(probe), "\(saved)")
         try saved.replacingOccurrences(of: probe, with: "\"probe\":\"storyreel-probe-3 0.2.0\"")
             .write(toFile: file, atomically: true, encoding: .utf8)
-        #expect(StatCache(file: file).failure(for: clip, stamp: stamp) == nil)
+        #expect(StatCache.madeLater(file: file).failure(for: clip, stamp: stamp) == nil)
 
         // A new stamp: the file was rewritten.
         try Data("still not a clip".utf8).write(to: URL(fileURLWithPath: clip))
@@ -202,7 +206,7 @@ import Testing
         try FileManager.default.copyItem(atPath: HostileFiles.goodClip, toPath: clip)
         let record = try Self.record(of: clip)
         let stamp = try #require(FileStamp(path: clip))
-        let cache = StatCache(file: folder.path("cache.json"))
+        let cache = StatCache.madeLater(file: folder.path("cache.json"))
         cache.storeFailure("poster: no decodable video frame", for: clip, stamp: stamp, record: record)
         #expect(cache.failure(for: clip, stamp: stamp) == "poster: no decodable video frame")
         #expect(cache.failure(for: clip, stamp: stamp, unitFailuresToo: false) == nil)
@@ -211,5 +215,36 @@ import Testing
         cache.storeFailure("not a QuickTime/MP4 file", for: clip, stamp: stamp)
         #expect(cache.failure(for: clip, stamp: stamp, unitFailuresToo: false) == "not a QuickTime/MP4 file")
         #expect(cache.record(for: clip, stamp: stamp) == nil && cache.failedClipRecord(for: clip, stamp: stamp) == nil)
+    }
+
+    /// From the clocks QA pass: on ext4 with whole-second times, a half-written upload hashed in
+    /// the second it was completed kept its stamp, and its old hash was trusted for good. An
+    /// entry made within a tick of its file's change is not trusted (git's racy entries): the
+    /// file is read again, and the entry made then is.
+    @Test func anEntryMadeWithinATickOfItsFilesChangeIsNotTrusted() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.path("clip.mp4")
+        try FileManager.default.copyItem(atPath: TestEnvironment.sample("portrait-h264.mp4"), toPath: clip)
+        let stamp = try #require(FileStamp(path: clip))
+        let changed = max(stamp.modified, stamp.statusChanged)
+        let record = try Self.record(of: clip)
+        for (madeAfter, trusted) in [(Int64(5_000_000), false), (Int64(50_000_000), true)] {
+            let cache = StatCache(file: folder.path("cache-\(madeAfter).json"), clock: { changed + madeAfter })
+            cache.store(record, for: clip, stamp: stamp)
+            #expect((cache.record(for: clip, stamp: stamp) != nil) == trusted, "made \(madeAfter) ns after")
+            try cache.save(keeping: [clip])
+            #expect((StatCache(file: folder.path("cache-\(madeAfter).json")).record(for: clip) != nil) == trusted)
+        }
+        #expect(StatCache.timestampTick(modified: 5_000_000_000, statusChanged: 7_000_000_000) == 2_000_000_000)
+        #expect(StatCache.timestampTick(modified: 5_000_000_000, statusChanged: 7_000_000_123) == 10_000_000)
+    }
+}
+
+extension StatCache {
+    /// A cache whose entries are made an hour after now: files these tests have just written (or
+    /// dated a minute ahead) are then not racy (``StatCache`` distrusts an entry made within a tick of its file's
+    /// change).
+    static func madeLater(file: String) -> StatCache {
+        StatCache(file: file, clock: { StatCache.wallClock() + 3_600_000_000_000 })
     }
 }

@@ -188,7 +188,10 @@ import Testing
         var cache = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: cacheFile)) as? [String: Any])
         let key = try #require(cache.keys.first { $0.hasSuffix("/ben_k/2.mp4") })
         var entry = try #require(cache[key] as? [String: Any])
-        entry["statusChanged"] = Int64(changed.st_ctim.tv_sec) * 1_000_000_000 + Int64(changed.st_ctim.tv_nsec)
+        let changedAt = Int64(changed.st_ctim.tv_sec) * 1_000_000_000 + Int64(changed.st_ctim.tv_nsec)
+        entry["statusChanged"] = changedAt
+        // Made well after that change, or the cache distrusts it as racy and reads the clip again.
+        entry["made"] = changedAt + 1_000_000_000
         cache[key] = entry
         try JSONSerialization.data(withJSONObject: cache).write(to: cacheFile)
 
