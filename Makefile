@@ -18,12 +18,13 @@ PLAYER_TEST := /usr/bin/python3 scripts/player_test.py --jobs 2
 
 # Build: FFmpeg 5.1 libraries (libavformat, libavcodec, libswscale, libavutil).
 # Tests and benches: the ffmpeg CLI, mediainfo, ffmpegthumbnailer,
-# hyperfine, a JSON Schema validator, chromium with its driver for the player page, and strace
-# (a test holds a run at one system call to race it there).
+# hyperfine, a JSON Schema validator, chromium with its driver for the player page, strace
+# (a test holds a run at one system call to race it there), and faketime (tests set the wall
+# clock back or ahead under a run).
 # The tool itself needs only the libraries at run time.
 DEB_PACKAGES := pkg-config libavformat-dev libavcodec-dev libswscale-dev libavutil-dev \
 	ffmpeg mediainfo ffmpegthumbnailer hyperfine python3 python3-jsonschema time \
-	chromium chromium-driver python3-selenium strace
+	chromium chromium-driver python3-selenium strace faketime
 # Deployment checks: readelf (binutils) for the static binary, python3-yaml for the CI examples.
 DEB_PACKAGES += binutils python3-yaml
 

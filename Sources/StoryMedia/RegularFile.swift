@@ -17,7 +17,8 @@ public final class RegularFile {
 
     /// The open file (``StagedFile/appendKernelCopy(of:)`` copies from it).
     let descriptor: Int32
-    private let deadline: Date?
+    /// When reading must stop, on ``MonotonicClock``; nil for no limit.
+    private let deadline: Double?
     /// The time allowed to read it, in seconds, for the timeout's message.
     private let timeout: Double?
 
@@ -62,7 +63,7 @@ public final class RegularFile {
         descriptor = opened
         size = byteCount
         stamp = FileStamp(status)
-        deadline = timeout.flatMap { $0.isFinite && $0 > 0 ? Date(timeIntervalSinceNow: min($0, 1e9)) : nil }
+        deadline = timeout.flatMap { $0.isFinite && $0 > 0 ? MonotonicClock.now + min($0, 1e9) : nil }
         self.timeout = deadline == nil ? nil : timeout
     }
 
@@ -77,7 +78,7 @@ public final class RegularFile {
 
     /// Throws `.timedOut` once the time allowed to read the file has passed.
     func checkDeadline() throws {
-        if let deadline, Date() > deadline {
+        if let deadline, MonotonicClock.now > deadline {
             throw MediaError.deadlinePassed(path: path, seconds: timeout)
         }
     }

@@ -212,6 +212,28 @@ public enum TemporaryFile {
         removeStale(in: path.containingFolder, finalNames: [path.lastComponent], untouchedFor: staleAfter)
     }
 
+    /// Now, in seconds since 1970, by the clock that stamps the files of `folder`: the time of a
+    /// nameless file made there and let go at once, where the file system can make one, else
+    /// this host's clock. A file's age is its mtime's distance from this: a shared folder's
+    /// times come from its server, and a host whose clock ran 15 minutes ahead removed a live
+    /// run's finished file as stale; one whose clock was behind never removed a killed run's
+    /// (a QA pass).
+    static func folderNow(_ folder: String) -> Double {
+        let handle = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if handle >= 0 {
+            defer { close(handle) }
+            let probe = cff_open_nameless(handle, 0o600)
+            if probe >= 0 {
+                defer { close(probe) }
+                var status = stat()
+                if fstat(probe, &status) == 0 {
+                    return Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
+                }
+            }
+        }
+        return Date().timeIntervalSince1970
+    }
+
     /// How long, in seconds, a temporary file must have been left untouched before a sweep that
     /// holds no lock takes it for a killed run's: far longer than any run leaves one finished.
     public static let staleAfter: Double = 600
@@ -231,7 +253,7 @@ public enum TemporaryFile {
         in folder: String, finalNames: Set<String>? = nil, hardLinksToo: Bool = false, untouchedFor age: Double = 0
     ) -> Int {
         var removed = 0
-        let now = Date().timeIntervalSince1970
+        let now = age > 0 ? folderNow(folder) : 0
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
             guard let staged = stagedName(of: name), finalNames?.contains(staged) ?? true else { continue }
             let path = FolderPin.resolved((folder as NSString).appendingPathComponent(name))

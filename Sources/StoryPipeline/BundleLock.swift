@@ -53,7 +53,7 @@ public final class BundleLock: Sendable {
         file: String, folder: String, shared: Bool = false, timeout: Double, waiting: (Int32?) -> Void,
         holder: (UInt64) -> Int32?
     ) throws {
-        let deadline = Date().addingTimeInterval(max(0, min(timeout, 1e9)))
+        let deadline = MonotonicClock.now + max(0, min(timeout, 1e9))
         var announced = false
         while true {
             var descriptor = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
@@ -103,7 +103,7 @@ public final class BundleLock: Sendable {
         folderItself folder: String, timeout: Double, option: String = "--lock-timeout",
         waiting: (Int32?) -> Void = { _ in }, remake: () throws -> Void = {}
     ) throws {
-        let deadline = Date().addingTimeInterval(max(0, min(timeout, 1e9)))
+        let deadline = MonotonicClock.now + max(0, min(timeout, 1e9))
         var announced = false
         var remade = 0
         while true {
@@ -145,7 +145,7 @@ public final class BundleLock: Sendable {
     /// to wait (`announced` says whether it has), with the pid `holder` finds. Returns the locked
     /// file's status.
     private static func acquire(
-        _ descriptor: Int32, kind: mode_t, file: String, folder: String, shared: Bool, deadline: Date,
+        _ descriptor: Int32, kind: mode_t, file: String, folder: String, shared: Bool, deadline: Double,
         timeout: Double, option: String, announced: inout Bool, waiting: (Int32?) -> Void,
         holder: (UInt64) -> Int32?
     ) throws -> stat {
@@ -154,7 +154,7 @@ public final class BundleLock: Sendable {
             throw MediaError(.cannotCreateOutput, path: file, "the lock file is not a regular file")
         }
         while flock(descriptor, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
+            guard errno == EWOULDBLOCK || errno == EINTR, MonotonicClock.now < deadline else {
                 throw Timeout(folder: folder, seconds: timeout, option: option)
             }
             if !announced {

@@ -30,7 +30,7 @@ public struct BundleRenderer: Sendable {
         waiting: @escaping @Sendable (Int32?) -> Void = { _ in },
         progress: @escaping @Sendable (RenderProgress) -> Void = { _ in }
     ) throws -> RenderSummary {
-        let started = Date()
+        let started = MonotonicClock.now
         // Everything that can refuse the run is checked before OUT is touched.
         let firstLook = try StoryInput.load(input)
         try BundleFolder.check(output: output, inputRoot: firstLook.root, force: options.force)
@@ -327,7 +327,7 @@ public struct BundleRenderer: Sendable {
     /// then leaves the bundle's settings as they were, and the note that they changed is printed
     /// by the run that saves them.
     private func finish(
-        _ run: UnitRun, summary: inout RenderSummary, skipped: [SkippedEntry], started: Date, ledger: BundleLedger?,
+        _ run: UnitRun, summary: inout RenderSummary, skipped: [SkippedEntry], started: Double, ledger: BundleLedger?,
         settings: (run: BundleSettings, saved: BundleSettings?)?
     ) throws -> RenderSummary {
         if let ledger { try Self.save(ledger) }
@@ -337,7 +337,7 @@ public struct BundleRenderer: Sendable {
         summary.rendered = run.rendered
         summary.cached = run.cached
         summary.skipped = options.shard == nil ? skipped : skipped + run.failures + run.transitionFailures.map(\.entry)
-        summary.seconds = Date().timeIntervalSince(started)
+        summary.seconds = MonotonicClock.now - started
         return summary
     }
 

@@ -8,7 +8,7 @@ import Synchronization
 /// tenth of the work, so a long log is not empty until the end. `--quiet` silences both.
 final class ProgressBar: Sendable {
     private let console: Console
-    private let started = Date()
+    private let started = MonotonicClock.now
     private let throttle: Mutex<ProgressThrottle>
     private let enabled: Bool
     private let interactive: Bool
@@ -23,7 +23,7 @@ final class ProgressBar: Sendable {
     /// Reports `progress` when the throttle says it is due (always at the end).
     func update(_ progress: RenderProgress) {
         guard enabled else { return }
-        let elapsed = max(Date().timeIntervalSince(started), 0.001)
+        let elapsed = max(MonotonicClock.now - started, 0.001)
         // The line is written under the lock too, so two workers' lines never interleave.
         throttle.withLock { throttle in
             guard throttle.isDue(done: progress.done, total: progress.total, now: elapsed) else { return }
