@@ -112,11 +112,17 @@ public final class FolderHandle: Sendable {
     /// name (`renameat2`'s `RENAME_NOREPLACE`; where the file system cannot, after checking that
     /// nothing has it). Returns 0, or the `errno` value: `EEXIST` when something has the name.
     public func renameWithoutReplacing(_ name: String, to newName: String) -> Int32 {
-        if cff_renameat_noreplace(descriptor, name, descriptor, newName) == 0 { return 0 }
+        renameWithoutReplacing(name, to: newName, in: self)
+    }
+
+    /// Renames the entry `name` in this folder to `newName` in `folder` (on the same file
+    /// system), as ``renameWithoutReplacing(_:to:)`` does within one folder.
+    public func renameWithoutReplacing(_ name: String, to newName: String, in folder: FolderHandle) -> Int32 {
+        if cff_renameat_noreplace(descriptor, name, folder.descriptor, newName) == 0 { return 0 }
         let failure = errno
         guard [EINVAL, ENOSYS, EOPNOTSUPP].contains(failure) else { return failure }
-        guard status(of: newName) == nil else { return EEXIST }
-        return renameat(descriptor, name, descriptor, newName) == 0 ? 0 : errno
+        guard folder.status(of: newName) == nil else { return EEXIST }
+        return renameat(descriptor, name, folder.descriptor, newName) == 0 ? 0 : errno
     }
 
     /// The pinned handle for `folder` (default: the folder that holds `file`), or a new handle

@@ -293,8 +293,19 @@ public final class BundleLedger: Sendable {
         let (stem, suffix) = ((flat as NSString).deletingPathExtension, (flat as NSString).pathExtension)
         for attempt in 1...1000 {
             let name = attempt == 1 ? flat : "\(stem)-\(attempt)" + (suffix.isEmpty ? "" : ".\(suffix)")
-            // Never over a file already kept: link it there, then take the output's name away.
-            guard linkat(from.descriptor, sourceName, folder.descriptor, name, 0) == 0 else {
+            // Never over a file already kept: link it there, then take the output's name away;
+            // where the file system has no hard links (exFAT, FAT), move it there, still never
+            // over a kept file (every render of a bundle on exFAT failed with 73 once one output
+            // was edited: a QA pass).
+            let linked = linkat(from.descriptor, sourceName, folder.descriptor, name, 0) == 0
+            if !linked, [EPERM, EOPNOTSUPP, ENOSYS, EMLINK].contains(errno) {
+                switch from.renameWithoutReplacing(sourceName, to: name, in: folder) {
+                case 0: return BundlePaths.replacedFolder + "/" + name
+                case EEXIST: errno = EEXIST
+                case let code: throw failure(code)
+                }
+            }
+            guard linked else {
                 guard errno == EEXIST else { throw failure(errno) }
                 if Self.sameBytes(from, sourceName, folder, name) {
                     guard unlinkat(from.descriptor, sourceName, 0) == 0 else { throw failure(errno) }

@@ -92,6 +92,38 @@ import Testing
         #expect(try fixture.manifestBytes("reel") == manifest)
     }
 
+    /// From the clocks QA pass: on a file system without hard links (exFAT, FAT), an edited
+    /// poster could not be linked into `.storyreel/replaced/` (EPERM), and every render failed
+    /// with 73 until someone removed it by hand. It is moved there instead, still never over a
+    /// kept file. strace fails the link as exFAT does.
+    @Test(.enabled(if: IngestLeavesNothingBehindTests.canTrace, "needs strace and ptrace"))
+    func anEditedOutputIsMovedAsideWhereTheFileSystemHasNoHardLinks() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let bundle = fixture.folder.path("reel")
+        let first = try #require(items(try fixture.manifest("reel")).first)
+        let poster = "\(bundle)/\(first.poster)"
+        let original = try Data(contentsOf: URL(fileURLWithPath: poster))
+        try (original + Data("x".utf8)).write(to: URL(fileURLWithPath: poster))
+        let trace = fixture.folder.path("trace")
+        let result = try TestEnvironment.run(
+            "/usr/bin/strace",
+            [
+                "-f", "-o", trace, "-e", "trace=linkat", "-e", "inject=linkat:error=EPERM:when=1",
+                TestEnvironment.storyreelBinary, "render", fixture.stories, "-o", bundle, "--size",
+                BundleFixture.canvasArgument,
+            ])
+        let injected = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter {
+            $0.contains("(INJECTED)")
+        }
+        // The first link of each thread strace follows fails: the set-aside's among them.
+        #expect(injected.contains { $0.contains("\"posters-") }, "\(injected)")
+        #expect(result.status == 0, "\(result.status): \(result.stderr)")
+        let kept = ".storyreel/replaced/" + first.poster.replacingOccurrences(of: "/", with: "-")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(bundle)/\(kept)")) == original + Data("x".utf8))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: poster)) == original, "made again")
+    }
+
     /// From a QA pass: a clip rewritten in place with its size and mtime put back (an in-place
     /// metadata edit that keeps the date, a file system with coarse mtimes) was never seen by
     /// a render again ("rendered 0" every time, the old hash in the manifest), while `plan
