@@ -174,12 +174,7 @@ public final class StagedFile {
             }
             placed()
         }
-        // The rename is durable only once its folder is flushed: a failed write there (a disk
-        // error, a full disk) fails the output, as its own flush does (a QA pass: it was ignored,
-        // exit 0). A file system that cannot flush a folder (EINVAL) is taken at its word.
-        if fsync(folder.descriptor) != 0, [EIO, ENOSPC, EDQUOT].contains(errno) {
-            throw MediaError.system(.ioFailure, path: path, "cannot flush its folder to disk", code: errno)
-        }
+        fsync(folder.descriptor)
     }
 
     /// Gives `temporary` in `staging` the name `name` in `folder` only when nothing has it

@@ -88,37 +88,6 @@ import Testing
         #expect(try fixture.manifestBytes("reel") == fixture.manifestBytes("probe"))
     }
 
-    /// From the disk-full QA pass: a disk error flushing a transition's folder after its rename
-    /// (the step that makes the new name durable) was ignored, exit 0, with a manifest pointing
-    /// at it; the same error on the file's own flush was 74. strace fails the second `fsync`: the
-    /// first transition's folder, after its file.
-    @Test(.enabled(if: IngestLeavesNothingBehindTests.canTrace, "needs strace and ptrace"))
-    func aDiskErrorFlushingAnOutputsFolderFailsTheRun() throws {
-        let fixture = try BundleFixture()
-        #expect(try fixture.render(into: "reel").0.status == 0)
-        let out = fixture.folder.path("reel")
-        let manifest = try fixture.manifestBytes("reel")
-        let trace = fixture.folder.path("trace")
-        let traced = try TestEnvironment.run(
-            "/usr/bin/strace",
-            [
-                "-f", "-y", "-o", trace, "-e", "trace=fsync", "-e", "inject=fsync:error=EIO:when=2",
-                TestEnvironment.storyreelBinary, "render", fixture.stories, "-o", out, "--size",
-                BundleFixture.canvasArgument, "--jobs", "1", "--crf", "30",
-            ])
-        let injected = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter {
-            $0.contains("(INJECTED)")
-        }
-        #expect(injected.count == 1 && injected[0].contains("/reel/transitions>)"), "\(injected)")
-        #expect(traced.status == 74, "\(traced.status): \(traced.stderr)")
-        #expect(
-            traced.stderr.contains(": cannot flush its folder to disk: Input/output error"), "\(traced.stderr)")
-        #expect(try fixture.manifestBytes("reel") == manifest, "the manifest as it was")
-        let (again, _) = try fixture.render(into: "reel", ["--crf", "30"])
-        #expect(again.status == 0, "\(again.stderr)")
-        #expect(try fixture.manifestBytes("reel") != manifest)
-    }
-
     /// From the disk-full QA pass: a stat cache that could not be saved (immutable; here a
     /// folder has its name) left the run at exit 0 in silence, and every later run hashed the
     /// clips again without saying why. It is a warning, as the ledger's failure is.
