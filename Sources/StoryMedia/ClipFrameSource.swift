@@ -291,13 +291,15 @@ public final class ClipFrameSource {
     /// When every frame looked at (through `lookedThrough` seconds), in the order shown, is
     /// still fading in at their end (``FrameStatistics/isFadingIn(_:)``), looks on, up to 10 s,
     /// and makes the frame of the rest of the fade with the most contrast (where it is over) the
-    /// pick when it has more contrast than `pick`. With one informative frame after near-black ones (a short clip with a
-    /// keyframe a second, as phones make), the next keyframe is decoded first to see whether it
-    /// rises: one black frame before the content is no fade (a QA pass: taken for one, clips
-    /// were decoded to 10 s at twice to five times the cost, and a frame after a cut won). The
-    /// rest of the fade is read from the keyframes after when they are enough, else in order,
-    /// and ends at the first frame whose contrast no longer rises (the fade is over) or falls (a
-    /// cut, a fade-out): a white end card after the fade won before.
+    /// pick when it has 5% more contrast than `pick`. With one informative frame after
+    /// uninformative ones (a short clip with a keyframe a second, as phones make), the next
+    /// keyframe is decoded first to see whether it rises, and is one of those frames: one black
+    /// frame before the content is no fade (a QA pass: taken for one, clips were decoded to 10 s
+    /// at twice to five times the cost, and a frame after a cut won). The rest of the fade is
+    /// read from the keyframes after when there are three, else in order, and ends at the first
+    /// frame whose contrast no longer rises (the fade is over), before one whose contrast falls
+    /// or that does not resemble the one before (a cut, a fade-out: a white end card after the
+    /// fade won before).
     private func followFade(
         from pick: Int, candidates: inout [(frame: Frame, statistics: FrameStatistics)], chosen: inout Int?,
         lookedThrough: Double, duration: Double
@@ -305,33 +307,42 @@ public final class ClipFrameSource {
         let end = min(duration, ClipFrameSource.extendedWindowLimit)
         var seen = ClipFrameSource.inShowingOrder(candidates).map(\.statistics)
         var from = lookedThrough
+        // Where the probed keyframe is among the candidates, when one was probed.
+        var probe: Int?
         if seen.filter({ !$0.isUninformative }).count == 1, seen.first?.isUninformative == true {
             let next = try posterCandidates(after: lookedThrough, through: end, limit: 1)
-            guard let probe = next.first, let time = probe.frame.presentationTimestamp else { return }
-            seen.append(probe.statistics)
+            guard let probed = next.first, let time = probed.frame.presentationTimestamp else { return }
+            seen.append(probed.statistics)
+            probe = candidates.count
             candidates += next
             from = max(from, (Double(time) - Double(origin)) * stream.timeBase)
         }
-        guard FrameStatistics.isFadingIn(seen), end > from, let last = seen.last else { return }
-        var previous = last
-        func fadeIsOver(_ statistics: FrameStatistics) -> Bool {
-            defer { previous = statistics }
-            return statistics.lumaDeviation < 1.05 * previous.lumaDeviation || !statistics.resembles(previous)
+        guard FrameStatistics.isFadingIn(seen), let last = seen.last else { return }
+        // The frames that may be the poster: the keyframe just probed (a fade over by then: a
+        // review found it thrown away for a mid-fade pick), then the rest of the fade.
+        var choices: [(index: Int, statistics: FrameStatistics)] = probe.map { [($0, last)] } ?? []
+        if end > from {
+            var previous = last
+            func fadeIsOver(_ statistics: FrameStatistics) -> Bool {
+                defer { previous = statistics }
+                return !statistics.continuesFade(after: previous) || !statistics.stillRises(after: previous)
+            }
+            let count = ClipFrameSource.sequentialCandidateCount
+            var later = try posterCandidates(after: from, through: end, limit: count)
+            if later.count < 3 {
+                // From one step on: the frame at `from` is the last one looked at.
+                later = try sequentialCandidates(
+                    from: from + (end - from) / Double(count), through: end, count: count, stoppingAfter: fadeIsOver)
+            }
+            let rest = FrameStatistics.restOfFade(later.map(\.statistics), after: last)
+            choices += rest.enumerated().map { (candidates.count + $0.offset, $0.element) }
+            candidates += later
         }
-        let count = ClipFrameSource.sequentialCandidateCount
-        var later = try posterCandidates(after: from, through: end, limit: count)
-        if later.count < 3 {
-            // From one step on: the frame at `from` is the last one looked at.
-            later = try sequentialCandidates(
-                from: from + (end - from) / Double(count), through: end, count: count, stoppingAfter: fadeIsOver)
-        }
-        let rest = FrameStatistics.restOfFade(later.map(\.statistics), after: last)
-        if let fullest = rest.indices.max(by: { rest[$0].lumaDeviation < rest[$1].lumaDeviation }),
-            rest[fullest].lumaDeviation > 1.05 * candidates[pick].statistics.lumaDeviation
+        if let fullest = choices.max(by: { $0.statistics.lumaDeviation < $1.statistics.lumaDeviation }),
+            fullest.statistics.lumaDeviation > 1.05 * candidates[pick].statistics.lumaDeviation
         {
-            chosen = candidates.count + fullest
+            chosen = fullest.index
         }
-        candidates += later
     }
 
     // MARK: - Decoding

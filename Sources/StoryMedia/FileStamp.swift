@@ -26,6 +26,10 @@ public struct FileStamp: Equatable, Sendable {
     public let isFolder: Bool
     /// True for a symbolic link (a stamp read without following links).
     public let isSymbolicLink: Bool
+    /// When the stamp was taken, in nanoseconds since 1970 by the wall clock (not part of the
+    /// equality): a file changed within a tick of its file system's clock of this may change
+    /// again with the same stamp (the stat cache's racy entries).
+    public let takenAt: Int64
 
     /// The stamp in a `stat` result.
     init(_ status: stat) {
@@ -37,6 +41,9 @@ public struct FileStamp: Equatable, Sendable {
         isRegularFile = (status.st_mode & S_IFMT) == S_IFREG
         isFolder = (status.st_mode & S_IFMT) == S_IFDIR
         isSymbolicLink = (status.st_mode & S_IFMT) == S_IFLNK
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        takenAt = FileStamp.nanoseconds(now)
     }
 
     /// `time` in nanoseconds since 1970, wrapping rather than trapping on a time the file

@@ -193,9 +193,9 @@ public struct FrameStatistics: Sendable, Equatable {
     /// True when `candidates`, in the order they are shown, look like a fade-in (from black or
     /// from white) still going on at their end. From the first informative one on (a fade's
     /// near-black start is noise to compare), there are at least two, and at least three unless
-    /// near-black or near-white ones come first; their contrast (luma deviation) never falls by
+    /// uninformative ones (near-black, near-white or flat) come first; their contrast (luma deviation) never falls by
     /// more than 5% from one to the next, rises by at least 5% into the last one, and by at least
-    /// 30% from the first of them to the last (10% after near-black or near-white ones); and each
+    /// 30% from the first of them to the last (10% after uninformative ones); and each
     /// resembles the one before (``resembles(_:)``: not a cut). One black frame before the
     /// content is no fade (a QA pass), nor is a clip that only happens to brighten a little, or
     /// whose fade is over.
@@ -219,12 +219,23 @@ public struct FrameStatistics: Sendable, Equatable {
         var previous = last
         var rest: [FrameStatistics] = []
         for frame in later {
-            if frame.lumaDeviation < 0.95 * previous.lumaDeviation || !frame.resembles(previous) { break }
+            guard frame.continuesFade(after: previous) else { break }
             rest.append(frame)
-            if frame.lumaDeviation < 1.05 * previous.lumaDeviation { break }
+            guard frame.stillRises(after: previous) else { break }
             previous = frame
         }
         return rest
+    }
+
+    /// True when this frame, shown after `previous`, can still be the same fade: its contrast
+    /// falls by no more than 5% and it resembles `previous` (not a cut, a fade-out, an end card).
+    public func continuesFade(after previous: FrameStatistics) -> Bool {
+        lumaDeviation >= 0.95 * previous.lumaDeviation && resembles(previous)
+    }
+
+    /// True when this frame has at least 5% more contrast than `previous`: a fade still rising.
+    public func stillRises(after previous: FrameStatistics) -> Bool {
+        lumaDeviation >= 1.05 * previous.lumaDeviation
     }
 
     /// The candidate to show when every one is uninformative: the one with the most contrast

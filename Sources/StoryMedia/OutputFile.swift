@@ -150,6 +150,8 @@ public final class OutputFile {
                 let file = try RegularFile(path: staged.temporaryPath)
                 digest = try ContentHasher.sha256(
                     of: file, from: UInt64(clamping: samplesStart), count: UInt64(clamping: end - samplesStart))
+            } catch let error as MediaError where error.kind == .systemLimit {
+                throw error  // out of open files: the system's limit, said as such (a review)
             } catch {
                 throw MediaError(
                     .ioFailure, path: path, "cannot read back what was written: \(MediaError.reason(of: error))")

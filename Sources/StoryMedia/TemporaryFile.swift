@@ -213,25 +213,28 @@ public enum TemporaryFile {
     }
 
     /// Now, in seconds since 1970, by the clock that stamps the files of `folder`: the time of a
-    /// nameless file made there and let go at once, where the file system can make one, else
-    /// this host's clock. A file's age is its mtime's distance from this: a shared folder's
+    /// nameless file made there (or a named one whose name goes at once, where the file system
+    /// makes no nameless file) and let go at once; this host's clock where neither can be made. A file's age is its mtime's distance from this: a shared folder's
     /// times come from its server, and a host whose clock ran 15 minutes ahead removed a live
     /// run's finished file as stale; one whose clock was behind never removed a killed run's
     /// (a QA pass).
     static func folderNow(_ folder: String) -> Double {
         let handle = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if handle >= 0 {
-            defer { close(handle) }
-            let probe = cff_open_nameless(handle, 0o600)
-            if probe >= 0 {
-                defer { close(probe) }
-                var status = stat()
-                if fstat(probe, &status) == 0 {
-                    return Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
-                }
-            }
+        guard handle >= 0 else { return Date().timeIntervalSince1970 }
+        defer { close(handle) }
+        var probe = cff_open_nameless(handle, 0o600)
+        if probe < 0 {
+            // A file system that makes no nameless file (NFS, the shared folder this is for: a
+            // review): a named one, let go of its name at once.
+            let name = ".storyreel-clock.\(UInt64.random(in: 0...UInt64.max)).storyreel-tmp"
+            probe = openat(handle, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            if probe >= 0 { unlinkat(handle, name, 0) }
         }
-        return Date().timeIntervalSince1970
+        guard probe >= 0 else { return Date().timeIntervalSince1970 }
+        defer { close(probe) }
+        var status = stat()
+        guard fstat(probe, &status) == 0 else { return Date().timeIntervalSince1970 }
+        return Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
     }
 
     /// How long, in seconds, a temporary file must have been left untouched before a sweep that

@@ -285,10 +285,41 @@ public final class BundleLedger: Sendable {
         }
         let from = try FolderHandle.forWriting(source)
         let parent = try FolderHandle.forWriting(source, in: privateFolder)
-        guard FileCreationMask.makeFolder(replacedName, in: parent.descriptor) || errno == EEXIST else {
-            throw failure(errno)
+        if !FileCreationMask.makeFolder(replacedName, in: parent.descriptor) {
+            let code = errno
+            guard code == EEXIST else { throw failure(code) }
         }
-        guard let folder = try? FolderHandle(name: replacedName, in: parent) else { throw failure(errno) }
+        let folder: FolderHandle
+        do {
+            folder = try FolderHandle(name: replacedName, in: parent)
+        } catch {
+            throw MediaError(
+                .cannotCreateOutput, path: source,
+                "changed since storyreel wrote it, and cannot be moved aside to be written again: "
+                    + MediaError.reason(of: error))
+        }
+        // The edited file as it is now, and its contents' hash once needed: a copy kept with the
+        // same bytes is not kept twice, and the file's name is taken away only while it is still
+        // the file hashed (a write landing between would be lost; a review).
+        let examined = from.status(of: sourceName)
+        var sourceDigest: String??
+        func isKept(as name: String) -> Bool {
+            guard let examined, let kept = folder.status(of: name), examined.st_mode & S_IFMT == S_IFREG,
+                kept.st_mode & S_IFMT == S_IFREG, examined.st_size == kept.st_size
+            else { return false }
+            if sourceDigest == nil {
+                sourceDigest = .some(
+                    try? ContentHasher.sha256(ofFileAt: from.entryPath(sourceName), timeout: Self.hashTimeout))
+            }
+            guard let digest = sourceDigest ?? nil,
+                (try? ContentHasher.sha256(ofFileAt: folder.entryPath(name), timeout: Self.hashTimeout)) == digest,
+                let now = from.status(of: sourceName), now.st_dev == examined.st_dev, now.st_ino == examined.st_ino,
+                now.st_size == examined.st_size, now.st_mtim.tv_sec == examined.st_mtim.tv_sec,
+                now.st_mtim.tv_nsec == examined.st_mtim.tv_nsec, now.st_ctim.tv_sec == examined.st_ctim.tv_sec,
+                now.st_ctim.tv_nsec == examined.st_ctim.tv_nsec
+            else { return false }
+            return true
+        }
         let flat = relative.replacingOccurrences(of: "/", with: "-")
         let (stem, suffix) = ((flat as NSString).deletingPathExtension, (flat as NSString).pathExtension)
         for attempt in 1...1000 {
@@ -298,16 +329,14 @@ public final class BundleLedger: Sendable {
             // over a kept file (every render of a bundle on exFAT failed with 73 once one output
             // was edited: a QA pass).
             let linked = linkat(from.descriptor, sourceName, folder.descriptor, name, 0) == 0
-            if !linked, [EPERM, EOPNOTSUPP, ENOSYS, EMLINK].contains(errno) {
-                switch from.renameWithoutReplacing(sourceName, to: name, in: folder) {
-                case 0: return BundlePaths.replacedFolder + "/" + name
-                case EEXIST: errno = EEXIST
-                case let code: throw failure(code)
-                }
+            var code = linked ? 0 : errno
+            if !linked, [EPERM, EOPNOTSUPP, ENOSYS, EMLINK].contains(code) {
+                code = from.renameWithoutReplacing(sourceName, to: name, in: folder)
+                if code == 0 { return BundlePaths.replacedFolder + "/" + name }
             }
             guard linked else {
-                guard errno == EEXIST else { throw failure(errno) }
-                if Self.sameBytes(from, sourceName, folder, name) {
+                guard code == EEXIST else { throw failure(code) }
+                if isKept(as: name) {
                     guard unlinkat(from.descriptor, sourceName, 0) == 0 else { throw failure(errno) }
                     return BundlePaths.replacedFolder + "/" + name
                 }
@@ -323,18 +352,9 @@ public final class BundleLedger: Sendable {
         throw failure(nil)
     }
 
-    /// Whether the regular files `name` in `folder` and `otherName` in `otherFolder` hold the
-    /// same bytes (the same size, then the same SHA-256); false when either cannot be read.
-    private static func sameBytes(
-        _ folder: FolderHandle, _ name: String, _ otherFolder: FolderHandle, _ otherName: String
-    ) -> Bool {
-        guard let one = folder.status(of: name), let other = otherFolder.status(of: otherName),
-            one.st_mode & S_IFMT == S_IFREG, other.st_mode & S_IFMT == S_IFREG, one.st_size == other.st_size,
-            let first = try? ContentHasher.sha256(ofFileAt: folder.entryPath(name)),
-            let second = try? ContentHasher.sha256(ofFileAt: otherFolder.entryPath(otherName))
-        else { return false }
-        return first == second
-    }
+    /// Seconds a hash of a set-aside file may take (a file on slow storage; files are opened
+    /// with a deadline).
+    static let hashTimeout = 60.0
 
     /// Removes `relative` when it is still exactly the file storyreel recorded (its size and
     /// mtime, or else its contents' hash), and forgets it. Returns true when a file was removed.

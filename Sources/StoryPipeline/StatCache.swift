@@ -30,8 +30,8 @@ public final class StatCache: Sendable {
         /// True when the failure is its images' (it probes but does not decode), found by the
         /// units a full render ran; nil when it is the probe's.
         var fromUnits: Bool?
-        /// When the entry was made, in nanoseconds since 1970 by the wall clock; nil in caches
-        /// written before it was kept (``isRacy``).
+        /// When the file's stamp was taken for the entry (before it was read), in nanoseconds
+        /// since 1970 by the wall clock; nil in caches written before it was kept (``isRacy``).
         var made: Int64?
 
         /// An entry for a file of `stamp`.
@@ -44,19 +44,23 @@ public final class StatCache: Sendable {
             self.fromUnits = fromUnits
         }
 
-        /// True when the file's mtime or change time is within a tick of the file system's
-        /// clock of when the entry was made: a write in the same tick after the file was read
-        /// leaves the same stamp, and its old hash was kept for good (a QA pass: on ext4 with
-        /// whole-second times, a half-written upload completed in the second it was hashed).
-        /// Such an entry is not trusted; the file is read again, and the entry made then, later,
-        /// is (git's rule for racy index entries). The tick is 2 s where both times are whole
-        /// seconds (FAT's tick; ext4 with small inodes), else 10 ms (the kernel's timestamp
-        /// clock ticks at up to 10 ms).
+        /// True when the file last changed within a tick of the file system's clock of when
+        /// its stamp was taken: a write in the same tick after that leaves the same stamp, and
+        /// its old hash was kept for good (a QA pass: on ext4 with whole-second times, a
+        /// half-written upload completed in the second it was hashed). Such an entry is not
+        /// trusted; the file is read again, and the entry made then, later, is (git's rule for
+        /// racy index entries). The change is the change time, which the kernel sets on every
+        /// write (the mtime is a file's to set: a camera's clock a year ahead would make a clip
+        /// read again on every run, a review), and a change later than a tick after the stamp is
+        /// a clock's error, not a write. The tick is 2 s where both times are whole seconds (FAT's
+        /// tick; ext4 with small inodes), else 10 ms (the kernel's timestamp clock ticks at up to
+        /// 10 ms).
         var isRacy: Bool {
             guard let made else { return false }
-            let changed = max(modified, statusChanged ?? modified)
+            let changed = statusChanged ?? modified
             let tick = StatCache.timestampTick(modified: modified, statusChanged: statusChanged ?? 0)
             return changed >= made.subtractingReportingOverflow(tick).partialValue
+                && changed <= made.addingReportingOverflow(tick).partialValue
         }
 
         /// True when a file of `stamp` is, by `stat`, the one this entry was made from. A
@@ -92,15 +96,8 @@ public final class StatCache: Sendable {
         modified % 1_000_000_000 == 0 && statusChanged % 1_000_000_000 == 0 ? 2_000_000_000 : 10_000_000
     }
 
-    /// The wall clock in nanoseconds since 1970.
-    @Sendable public static func wallClock() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec).multipliedReportingOverflow(by: 1_000_000_000).partialValue &+ Int64(now.tv_nsec)
-    }
-
-    /// The time entries are made at (``Entry/made``): the wall clock, or a test's.
-    private let clock: @Sendable () -> Int64
+    /// Nanoseconds added to the time a stamp was taken, for ``Entry/made``: 0, or a test's.
+    private let madeOffset: Int64
 
     /// The cache file is read up to this size.
     static let maximumFileSize: UInt64 = 256 << 20
@@ -110,10 +107,10 @@ public final class StatCache: Sendable {
     private let file: String
 
     /// Loads the cache stored at `file` (an empty cache when it is missing or unreadable);
-    /// `clock` gives the time entries are made at.
-    public init(file: String, clock: @escaping @Sendable () -> Int64 = StatCache.wallClock) {
+    /// `madeOffset` moves the time entries say their stamps were taken at (tests).
+    public init(file: String, madeOffset: Int64 = 0) {
         self.file = file
-        self.clock = clock
+        self.madeOffset = madeOffset
         let data = (try? RegularFile.contents(of: file, maxSize: StatCache.maximumFileSize)) ?? Data()
         state = Mutex(((try? JSONDecoder().decode([String: Entry].self, from: data)) ?? [:], false))
     }
@@ -124,6 +121,9 @@ public final class StatCache: Sendable {
         guard let stamp = given.map(StatCache.stamp) ?? StatCache.stamp(path), let entry = entry(path, matching: stamp),
             entry.probe == StatCache.probeVersion || (entry.probe == StatCache.failureProbe && entry.fromUnits == true)
         else { return nil }
+        // A Dolby Vision clip cached before its profile was kept is probed again, for the
+        // warning a profile without a compatible base layer gets (a review); no other clip is.
+        if let record = entry.record, record.hdr == "dolbyVision", record.dolbyVisionProfile == nil { return nil }
         return entry.record
     }
 
@@ -148,7 +148,7 @@ public final class StatCache: Sendable {
             Entry(
                 StatCache.stamp(given), record: record, probe: StatCache.failureProbe, sha256: nil, failure: reason,
                 fromUnits: record != nil ? true : nil),
-            for: path)
+            for: path, takenAt: given.takenAt)
     }
 
     /// The record of the clip at `path` whose images could not be made (it probes but does not
@@ -169,14 +169,16 @@ public final class StatCache: Sendable {
 
     /// Remembers `sha256` for `path` as `stamp` says it was when hashed (checked unchanged after).
     public func storeHash(_ sha256: String, for path: String, stamp given: FileStamp) {
-        keep(Entry(StatCache.stamp(given), record: nil, probe: nil, sha256: sha256), for: path)
+        keep(Entry(StatCache.stamp(given), record: nil, probe: nil, sha256: sha256), for: path, takenAt: given.takenAt)
     }
 
     /// Remembers `record` for `path` as the file is now (or as `stamp` says, when given: the
     /// stamp it had before it was read, checked unchanged after).
     public func store(_ record: ClipRecord, for path: String, stamp given: FileStamp? = nil) {
-        guard let stamp = given.map(StatCache.stamp) ?? StatCache.stamp(path) else { return }
-        keep(Entry(stamp, record: record, probe: StatCache.probeVersion, sha256: nil), for: path)
+        guard let taken = given ?? FileStamp(path: path) else { return }
+        keep(
+            Entry(StatCache.stamp(taken), record: record, probe: StatCache.probeVersion, sha256: nil), for: path,
+            takenAt: taken.takenAt)
     }
 
     /// The entry for `path` when the file is, by `stat`, the one it was made from.
@@ -188,10 +190,10 @@ public final class StatCache: Sendable {
         state.withLock { $0.entries[path] }.flatMap { $0.matches(stamp) ? $0 : nil }
     }
 
-    /// Puts `entry` in for `path`, to be saved, made now.
-    private func keep(_ entry: Entry, for path: String) {
+    /// Puts `entry` in for `path`, to be saved, its stamp taken at `takenAt`.
+    private func keep(_ entry: Entry, for path: String, takenAt: Int64) {
         var entry = entry
-        entry.made = clock()
+        entry.made = takenAt.addingReportingOverflow(madeOffset).partialValue
         state.withLock { state in
             state.entries[path] = entry
             state.changed = true

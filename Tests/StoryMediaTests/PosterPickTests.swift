@@ -277,6 +277,25 @@ import Testing
         #expect(try #require(night.lastFrameTime) >= 0.2)
     }
 
+    /// From a review: in a 4 s clip with a keyframe a second, a 1.5 s fade-in and a cut at
+    /// 2.2 s, the keyframe probed at 2 s (the fade over, the same shot) was thrown away, the cut
+    /// ended the rest of the fade, and the poster was the mid-fade keyframe at 1 s (luma 82 for
+    /// 123). The probed keyframe is one of the frames the poster may be.
+    @Test func theKeyframeProbedAfterAFadeCanBeThePoster() throws {
+        let (folder, clip) = try Self.h264Clip(
+            from: "testsrc2=s=180x320:r=30:d=2.2,fade=t=in:st=0:d=1.5[a];smptehdbars=s=180x320:r=30:d=1.8[b];"
+                + "[a][b]concat=n=2:v=1:a=0",
+            keyframes: ["-g", "30", "-keyint_min", "30", "-sc_threshold", "0"])
+        defer { withExtendedLifetime(folder) {} }
+        let source = try ClipFrameSource(path: clip)
+        let poster = try source.posterFrame(size: .width(90))
+        let shown = try #require(source.lastFrameTime)
+        #expect(shown >= 1.5 && shown < 2.2, "poster at \(shown) s: the first shot, faded in")
+        let content = try FFmpegReference.frame(clip, at: 2.0, width: 90, height: 160)
+        let (posterLuma, contentLuma) = (FFmpegReference.meanLuma(poster.pixels), FFmpegReference.meanLuma(content))
+        #expect(abs(posterLuma - contentLuma) < 0.1 * contentLuma, "poster luma \(posterLuma), content \(contentLuma)")
+    }
+
     @Test func aFadeIsContrastRisingThroughoutAndIntoTheLastFrame() {
         func frames(_ deviations: [Double]) -> [FrameStatistics] {
             deviations.map { Self.statistics(mean: 60, deviation: $0, histogram: [1, 0]) }

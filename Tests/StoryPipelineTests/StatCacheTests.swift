@@ -226,25 +226,59 @@ import Testing
         let clip = folder.path("clip.mp4")
         try FileManager.default.copyItem(atPath: TestEnvironment.sample("portrait-h264.mp4"), toPath: clip)
         let stamp = try #require(FileStamp(path: clip))
-        let changed = max(stamp.modified, stamp.statusChanged)
+        let changed = stamp.statusChanged
         let record = try Self.record(of: clip)
         for (madeAfter, trusted) in [(Int64(5_000_000), false), (Int64(50_000_000), true)] {
-            let cache = StatCache(file: folder.path("cache-\(madeAfter).json"), clock: { changed + madeAfter })
+            let cache = StatCache(
+                file: folder.path("cache-\(madeAfter).json"), madeOffset: changed + madeAfter - stamp.takenAt)
             cache.store(record, for: clip, stamp: stamp)
             #expect((cache.record(for: clip, stamp: stamp) != nil) == trusted, "made \(madeAfter) ns after")
             try cache.save(keeping: [clip])
             #expect((StatCache(file: folder.path("cache-\(madeAfter).json")).record(for: clip) != nil) == trusted)
         }
+        // Made well before the change: the change is a clock's error (a camera a year ahead sets
+        // the mtime; the change time the kernel sets), not a write after the read.
+        let before = StatCache(
+            file: folder.path("cache-before.json"), madeOffset: changed - 60_000_000_000 - stamp.takenAt)
+        before.store(record, for: clip, stamp: stamp)
+        #expect(before.record(for: clip, stamp: stamp) != nil)
+        let future = folder.path("future.mp4")
+        try FileManager.default.copyItem(atPath: clip, toPath: future)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(365 * 86400)], ofItemAtPath: future)
+        let futureStamp = try #require(FileStamp(path: future))
+        let later = StatCache(file: folder.path("cache-future.json"), madeOffset: 50_000_000)
+        later.store(record, for: future, stamp: futureStamp)
+        #expect(later.record(for: future, stamp: futureStamp) != nil, "an mtime a year ahead is trusted")
         #expect(StatCache.timestampTick(modified: 5_000_000_000, statusChanged: 7_000_000_000) == 2_000_000_000)
         #expect(StatCache.timestampTick(modified: 5_000_000_000, statusChanged: 7_000_000_123) == 10_000_000)
+    }
+
+    /// A Dolby Vision clip's record cached before the profile was kept is probed again, so an
+    /// existing bundle learns of a profile 5 clip's warning (a review); other records stand.
+    @Test func aDolbyVisionRecordWithoutItsProfileIsProbedAgain() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.path("clip.mp4")
+        try FileManager.default.copyItem(atPath: TestEnvironment.sample("portrait-h264.mp4"), toPath: clip)
+        let stamp = try #require(FileStamp(path: clip))
+        var record = try Self.record(of: clip)
+        let cache = StatCache.madeLater(file: folder.path("cache.json"))
+        cache.store(record, for: clip, stamp: stamp)
+        #expect(cache.record(for: clip, stamp: stamp) == record)
+        record.hdr = "dolbyVision"
+        cache.store(record, for: clip, stamp: stamp)
+        #expect(cache.record(for: clip, stamp: stamp) == nil, "cached without its profile")
+        record.dolbyVisionProfile = 5
+        cache.store(record, for: clip, stamp: stamp)
+        #expect(cache.record(for: clip, stamp: stamp) == record)
     }
 }
 
 extension StatCache {
-    /// A cache whose entries are made an hour after now: files these tests have just written (or
+    /// A cache whose entries say their stamps were taken an hour later: files these tests have just written (or
     /// dated a minute ahead) are then not racy (``StatCache`` distrusts an entry made within a tick of its file's
     /// change).
     static func madeLater(file: String) -> StatCache {
-        StatCache(file: file, clock: { StatCache.wallClock() + 3_600_000_000_000 })
+        StatCache(file: file, madeOffset: 3_600_000_000_000)
     }
 }
