@@ -55,14 +55,23 @@ import Testing
     /// reported as "a file storyreel did not write", and the render dropped its good clip from
     /// a new manifest (65). It is the run's failure, as a read-only folder is: 73 with the cause,
     /// the bundle as it was; the next render once it can move it mends the poster.
-    @Test func anEditedOutputThatCannotBeMovedAsideFailsTheRunAndDropsNoClip() throws {
+    /// A rendered bundle `reel` whose first item's poster has a byte added: the fixture, the
+    /// bundle's path, that item, the poster's path and its bytes as storyreel wrote them.
+    func bundleWithAnEditedPoster() throws -> (
+        fixture: BundleFixture, bundle: String, item: Manifest.Item, poster: String, original: Data
+    ) {
         let fixture = try BundleFixture()
         #expect(try fixture.render(into: "reel").0.status == 0)
         let bundle = fixture.folder.path("reel")
         let first = try #require(items(try fixture.manifest("reel")).first)
         let poster = "\(bundle)/\(first.poster)"
-        let originalPoster = try Data(contentsOf: URL(fileURLWithPath: poster))
-        try (originalPoster + Data("x".utf8)).write(to: URL(fileURLWithPath: poster))
+        let original = try Data(contentsOf: URL(fileURLWithPath: poster))
+        try (original + Data("x".utf8)).write(to: URL(fileURLWithPath: poster))
+        return (fixture, bundle, first, poster, original)
+    }
+
+    @Test func anEditedOutputThatCannotBeMovedAsideFailsTheRunAndDropsNoClip() throws {
+        let (fixture, bundle, first, poster, originalPoster) = try bundleWithAnEditedPoster()
         let replaced = "\(bundle)/.storyreel/replaced"
         try FileManager.default.createDirectory(atPath: replaced, withIntermediateDirectories: false)
         let flat = first.poster.replacingOccurrences(of: "/", with: "-")
@@ -98,13 +107,7 @@ import Testing
     /// kept file. strace fails the link as exFAT does.
     @Test(.enabled(if: IngestLeavesNothingBehindTests.canTrace, "needs strace and ptrace"))
     func anEditedOutputIsMovedAsideWhereTheFileSystemHasNoHardLinks() throws {
-        let fixture = try BundleFixture()
-        #expect(try fixture.render(into: "reel").0.status == 0)
-        let bundle = fixture.folder.path("reel")
-        let first = try #require(items(try fixture.manifest("reel")).first)
-        let poster = "\(bundle)/\(first.poster)"
-        let original = try Data(contentsOf: URL(fileURLWithPath: poster))
-        try (original + Data("x".utf8)).write(to: URL(fileURLWithPath: poster))
+        let (fixture, bundle, first, poster, original) = try bundleWithAnEditedPoster()
         let trace = fixture.folder.path("trace")
         let result = try TestEnvironment.run(
             "/usr/bin/strace",
