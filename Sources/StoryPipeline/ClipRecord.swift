@@ -112,7 +112,11 @@ public struct ClipRecord: Sendable, Equatable, Codable {
     /// when it cannot: the probe warned (a truncated upload), it has no video, or no duration.
     static func playable(_ info: ClipInfo, path: String) throws -> (video: ClipInfo.Video, duration: Double) {
         if let warning = info.warnings.first { throw MediaError(.invalidMedia, path: path, warning) }
-        guard let video = info.video else { throw MediaError(.noVideoStream, path: path, "no video stream") }
+        guard let video = info.video else {
+            // Audio alone (a voice memo, a song with its cover picture) says so: "no video
+            // stream" sent support to ffprobe (a QA pass).
+            throw MediaError(.noVideoStream, path: path, "no video stream" + (info.audio != nil ? " (audio only)" : ""))
+        }
         guard let duration = info.duration, duration > 0 else {
             throw MediaError(.invalidMedia, path: path, "no duration")
         }

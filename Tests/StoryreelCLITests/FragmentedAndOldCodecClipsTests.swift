@@ -115,6 +115,22 @@ import Testing
         #expect(atOneSecond > PixelComparison.psnr(ours, frames[31]) + 5)
     }
 
+    /// From the phone-uploads QA pass: an audio-only upload (a song with its cover picture) was
+    /// rejected for "no video stream", and support had to run ffprobe to learn it was audio.
+    @Test func anAudioOnlyUploadIsRejectedAsAudioOnly() throws {
+        let stories = folder.path("stories")
+        try FileManager.default.createDirectory(atPath: stories + "/cam", withIntermediateDirectories: true)
+        let song = folder.path("song.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "sine=d=1", "-f", "lavfi", "-i", "color=c=red:s=64x64:d=1", "-map", "0:a", "-map",
+            "1:v", "-frames:v", "1", "-c:a", "aac", "-c:v", "mjpeg", "-disposition:v:0", "attached_pic", song,
+        ])
+        let ingest = try TestEnvironment.storyreel(["ingest", song, "--story", "cam", "--into", stories])
+        #expect(ingest.status == 65)
+        #expect(
+            ingest.stderr == "storyreel: error: \(song): rejected: no video stream (audio only)\n", "\(ingest.stderr)")
+    }
+
     /// From the phone-uploads QA pass: Dolby Vision profile 5 has no base layer other players
     /// show (it is IPTPQc2), so it plays in Dolby Vision players only and its pictures come out
     /// in the wrong colours; it went in without a word. Profile 8.4 (an iPhone's, HLG
