@@ -57,7 +57,9 @@ public final class ClipFrameSource {
         self.threads = threads
         file = try InputFile(path: path, timeout: timeout)
         guard let video = file.bestStream(.video) else {
-            throw MediaError(.noVideoStream, path: path, "no video stream")
+            // As render and ingest say it (``ClipRecord``): audio alone is named.
+            let audioOnly = file.bestStream(.audio) != nil
+            throw MediaError(.noVideoStream, path: path, "no video stream" + (audioOnly ? " (audio only)" : ""))
         }
         stream = video
         // A packet cut short by a truncated upload is dropped rather than decoded into garbage.

@@ -163,7 +163,7 @@ import Testing
             try ClipFrameSource(path: path)
         } throws: { error in
             let error = error as? MediaError
-            return error?.kind == .noVideoStream && error?.reason == "no video stream"
+            return error?.kind == .noVideoStream && error?.reason == "no video stream (audio only)"
         }
     }
 }

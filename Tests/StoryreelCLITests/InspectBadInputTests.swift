@@ -374,7 +374,7 @@ import Testing
         #expect((object["audio"] as? [String: Any])?["codec"] as? String == "aac")
         let poster = try TestEnvironment.storyreel(["thumbnail", path, "-o", folder.path("song.jpg")])
         #expect(poster.status == 65)
-        #expect(poster.stderr == "storyreel: error: \(path): no video stream\n")
+        #expect(poster.stderr == "storyreel: error: \(path): no video stream (audio only)\n")
     }
 
     @Test func batchReportsGoodClipsAndTheFirstFailureDecidesTheExitCode() throws {

@@ -38,7 +38,7 @@ import Testing
         let audio = try audioOnlyClip()
         let cases: [(clip: String, status: Int32, reason: String)] = [
             (empty, 65, "empty file (0 bytes)"), (garbage, 65, "not a QuickTime/MP4 file"),
-            (missing, 66, "no such file"), (audio, 65, "no video stream"),
+            (missing, 66, "no such file"), (audio, 65, "no video stream (audio only)"),
             (folder.url.path, 66, "a folder, not a file"),
         ]
         for (clip, status, reason) in cases {
@@ -61,7 +61,7 @@ import Testing
         let lines = result.stderr.split(separator: "\n").map(String.init)
         #expect(
             lines == [
-                "storyreel: error: \(audio): no video stream",
+                "storyreel: error: \(audio): no video stream (audio only)",
                 "storyreel: error: \(missing): no such file",
                 "storyreel: error: \(empty): empty file (0 bytes)",
             ])
