@@ -193,9 +193,10 @@ public struct FrameStatistics: Sendable, Equatable {
     /// True when `candidates`, in the order they are shown, look like a fade-in (from black or
     /// from white) still going on at their end. From the first informative one on (a fade's
     /// near-black start is noise to compare), there are at least two, and at least three unless
-    /// uninformative ones (near-black, near-white or flat) come first; their contrast (luma deviation) never falls by
-    /// more than 5% from one to the next, rises by at least 5% into the last one, and by at least
-    /// 30% from the first of them to the last (10% after uninformative ones); and each
+    /// uninformative ones (near-black, near-white or flat) come first; their contrast (luma
+    /// deviation) never falls by more than 5% from one to the next, rises by at least 5% into
+    /// the last one, and by at least 30% from the first of them to the last (10% after
+    /// uninformative ones); and each
     /// resembles the one before (``resembles(_:)``: not a cut). One black frame before the
     /// content is no fade (a QA pass), nor is a clip that only happens to brighten a little, or
     /// whose fade is over.

@@ -214,10 +214,10 @@ public enum TemporaryFile {
 
     /// Now, in seconds since 1970, by the clock that stamps the files of `folder`: the time of a
     /// nameless file made there (or a named one whose name goes at once, where the file system
-    /// makes no nameless file) and let go at once; this host's clock where neither can be made. A file's age is its mtime's distance from this: a shared folder's
-    /// times come from its server, and a host whose clock ran 15 minutes ahead removed a live
-    /// run's finished file as stale; one whose clock was behind never removed a killed run's
-    /// (a QA pass).
+    /// makes no nameless file) and let go at once; this host's clock where neither can be made.
+    /// A file's age is its mtime's distance from this: a shared folder's times come from its
+    /// server, and a host whose clock ran 15 minutes ahead removed a live run's finished file as
+    /// stale; one whose clock was behind never removed a killed run's (a QA pass).
     static func folderNow(_ folder: String) -> Double {
         let handle = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard handle >= 0 else { return Date().timeIntervalSince1970 }

@@ -175,8 +175,14 @@ public enum BundleFolder {
     /// decodes as one): the manifest of a bundle made before the ledger recorded manifests, or
     /// by another version, or copied in.
     static func isStoryreelManifest(_ path: String) -> Bool {
-        guard let data = try? RegularFile.contents(of: path, maxSize: 256 << 20) else { return false }
-        return (try? Manifest(jsonData: data)) != nil
+        storyreelManifest(at: path) != nil
+    }
+
+    /// The manifest the regular file at `path` holds, when it decodes as one storyreel could
+    /// have written; nil otherwise.
+    static func storyreelManifest(at path: String) -> Manifest? {
+        guard let data = try? RegularFile.contents(of: path, maxSize: 256 << 20) else { return nil }
+        return try? Manifest(jsonData: data)
     }
 
     /// True for an entry a bundle made by storyreel holds at its top (`names` are all of them):

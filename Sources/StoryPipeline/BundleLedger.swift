@@ -276,13 +276,12 @@ public final class BundleLedger: Sendable {
         let sourceName = (relative as NSString).lastPathComponent
         let privateFolder = BundlePaths.join(bundle, BundlePaths.privateFolder)
         let replacedName = (BundlePaths.replacedFolder as NSString).lastPathComponent
-        func failure(_ code: Int32?) -> MediaError {
+        func failure(_ reason: String) -> MediaError {
             MediaError(
                 .cannotCreateOutput, path: source,
-                "changed since storyreel wrote it, and cannot be moved aside to be written again: "
-                    + (code.map(SystemErrorText.describe)
-                        ?? "\(BundlePaths.replacedFolder)/ holds 1000 other copies of it"))
+                "changed since storyreel wrote it, and cannot be moved aside to be written again: \(reason)")
         }
+        func failure(_ code: Int32) -> MediaError { failure(SystemErrorText.describe(code)) }
         let from = try FolderHandle.forWriting(source)
         let parent = try FolderHandle.forWriting(source, in: privateFolder)
         if !FileCreationMask.makeFolder(replacedName, in: parent.descriptor) {
@@ -293,19 +292,17 @@ public final class BundleLedger: Sendable {
         do {
             folder = try FolderHandle(name: replacedName, in: parent)
         } catch {
-            throw MediaError(
-                .cannotCreateOutput, path: source,
-                "changed since storyreel wrote it, and cannot be moved aside to be written again: "
-                    + MediaError.reason(of: error))
+            throw failure(MediaError.reason(of: error))
         }
         // The edited file as it is now, and its contents' hash once needed: a copy kept with the
         // same bytes is not kept twice, and the file's name is taken away only while it is still
         // the file hashed (a write landing between would be lost; a review).
-        let examined = from.status(of: sourceName)
+        let examined = FileStamp(path: from.entryPath(sourceName), followingLinks: false)
         var sourceDigest: String??
         func isKept(as name: String) -> Bool {
-            guard let examined, let kept = folder.status(of: name), examined.st_mode & S_IFMT == S_IFREG,
-                kept.st_mode & S_IFMT == S_IFREG, examined.st_size == kept.st_size
+            guard let examined, examined.isRegularFile,
+                let kept = FileStamp(path: folder.entryPath(name), followingLinks: false), kept.isRegularFile,
+                examined.size == kept.size
             else { return false }
             if sourceDigest == nil {
                 sourceDigest = .some(
@@ -313,10 +310,8 @@ public final class BundleLedger: Sendable {
             }
             guard let digest = sourceDigest ?? nil,
                 (try? ContentHasher.sha256(ofFileAt: folder.entryPath(name), timeout: Self.hashTimeout)) == digest,
-                let now = from.status(of: sourceName), now.st_dev == examined.st_dev, now.st_ino == examined.st_ino,
-                now.st_size == examined.st_size, now.st_mtim.tv_sec == examined.st_mtim.tv_sec,
-                now.st_mtim.tv_nsec == examined.st_mtim.tv_nsec, now.st_ctim.tv_sec == examined.st_ctim.tv_sec,
-                now.st_ctim.tv_nsec == examined.st_ctim.tv_nsec
+                let now = FileStamp(path: from.entryPath(sourceName), followingLinks: false), now == examined,
+                now.statusChanged == examined.statusChanged
             else { return false }
             return true
         }
@@ -349,7 +344,7 @@ public final class BundleLedger: Sendable {
             }
             return BundlePaths.replacedFolder + "/" + name
         }
-        throw failure(nil)
+        throw failure("\(BundlePaths.replacedFolder)/ holds 1000 other copies of it")
     }
 
     /// Seconds a hash of a set-aside file may take (a file on slow storage; files are opened

@@ -425,9 +425,8 @@ public struct BundleRenderer: Sendable {
     /// still and transition is made again, and one ingest of another shape of clip did so in
     /// silence (a QA pass). Nil when it is the same, or there is no manifest of storyreel's.
     private static func canvasChangeNote(_ plan: BundlePlan, bundle: String) -> String? {
-        let path = BundlePaths.join(bundle, BundlePaths.manifest)
-        guard let data = try? RegularFile.contents(of: path, maxSize: 256 << 20),
-            let previous = try? Manifest(jsonData: data).canvas,
+        guard
+            let previous = BundleFolder.storyreelManifest(at: BundlePaths.join(bundle, BundlePaths.manifest))?.canvas,
             (previous.width, previous.height) != (plan.canvasWidth, plan.canvasHeight)
         else { return nil }
         return "canvas \(previous.width)x\(previous.height) → \(plan.canvasWidth)x\(plan.canvasHeight) (automatic: the "
