@@ -28,10 +28,9 @@ import Testing
         #expect(FFmpegReference.meanLuma(first.pixels) < 5, "the clip really opens on black")
         let poster = try source.posterFrame(size: .width(180))
         #expect(FFmpegReference.meanLuma(poster.pixels) > 40)
-        let shown = try #require(source.lastFrameTime)
+        let shown = try Self.shownTime(
+            of: poster, from: source, clip: Self.path("black-intro.mp4"), width: 180, height: 320)
         #expect(shown >= 1, "the poster comes from after the black second")
-        let reference = try FFmpegReference.frame(Self.path("black-intro.mp4"), at: shown, width: 180, height: 320)
-        #expect(PixelComparison.psnr(poster.pixels, reference) >= 30)
     }
 
     @Test func posterOfEveryClipIsAnUprightFrameOfTheOpening() throws {
@@ -74,12 +73,9 @@ import Testing
         let statistics = FrameStatistics(of: poster)
         #expect(!statistics.isUninformative)
         #expect(statistics.lumaDeviation > 4 * FrameStatistics.flatDeviationLimit)
-        let shown = try #require(source.lastFrameTime)
+        let shown = try Self.shownTime(of: poster, from: source, clip: clip, width: 90, height: 160)
         // The sequential fallback samples the clip's first half (4 s long: its first 2 s).
         #expect(shown >= 0.13 && shown <= 2, "poster at \(shown) s")
-        // Just before the frame's time, so that rounding to microseconds cannot pick the next one.
-        let reference = try FFmpegReference.frame(clip, at: max(0, shown - 0.001), width: 90, height: 160)
-        #expect(PixelComparison.psnr(poster.pixels, reference) >= 30)
     }
 
     /// A clip that opens on a flat grey keyframe, then shows a 1-pixel checkerboard (keyframes
@@ -96,11 +92,9 @@ import Testing
         let first = try source.firstFrame(size: .original)
         #expect(FrameStatistics(of: first).isUninformative, "the clip really opens on a flat grey frame")
         let poster = try source.posterFrame(size: .original)
-        let shown = try #require(source.lastFrameTime)
+        let shown = try Self.shownTime(of: poster, from: source, clip: clip, width: 360, height: 640)
         #expect(abs(shown - 0.5) < 0.001, "poster at \(shown) s, not the first checkerboard keyframe")
         #expect(FrameStatistics.robustSpread(ofLumaIn: poster) > 100, "the poster is the checkerboard")
-        let reference = try FFmpegReference.frame(clip, at: 0.5, width: 360, height: 640)
-        #expect(PixelComparison.psnr(poster.pixels, reference) >= 30)
     }
 
     /// From QA passes: 2 s of black, then content, in a clip whose second half starts in the
@@ -121,10 +115,8 @@ import Testing
         let source = try ClipFrameSource(path: clip)
         let poster = try source.posterFrame(size: .width(90))
         #expect(!FrameStatistics(of: poster).isUninformative, "not the black intro")
-        let shown = try #require(source.lastFrameTime)
+        let shown = try Self.shownTime(of: poster, from: source, clip: clip, width: 90, height: 160)
         #expect(shown >= 2, "poster at \(shown) s")
-        let reference = try FFmpegReference.frame(clip, at: max(0, shown - 0.001), width: 90, height: 160)
-        #expect(PixelComparison.psnr(poster.pixels, reference) >= 30)
     }
 
     /// Pixel spread: a texture over the whole picture counts as detail even when the averaged copy
@@ -150,6 +142,18 @@ import Testing
         #expect(barred.pixelSpread == 0)
         #expect(barred.isUninformative)
         #expect(FrameStatistics.robustSpread(ofLumaIn: RGBAImageBuffer(width: 0, height: 0, pixels: [])) == 0)
+    }
+
+    /// The time of the frame `source` last gave (`poster`), after expecting `poster` to be
+    /// ffmpeg's frame of `clip` there (PSNR ≥ 30 dB at `width` × `height`). ffmpeg's frame is
+    /// fetched just before that time, so that rounding to microseconds cannot pick the next one.
+    static func shownTime(
+        of poster: RGBAImageBuffer, from source: ClipFrameSource, clip: String, width: Int, height: Int
+    ) throws -> Double {
+        let shown = try #require(source.lastFrameTime)
+        let reference = try FFmpegReference.frame(clip, at: max(0, shown - 0.001), width: width, height: height)
+        #expect(PixelComparison.psnr(poster.pixels, reference) >= 30, "poster at \(shown) s against ffmpeg's frame")
+        return shown
     }
 
     static func statistics(mean: Double, deviation: Double = 40, histogram: [Double]) -> FrameStatistics {
@@ -202,10 +206,8 @@ import Testing
         let source = try ClipFrameSource(path: clip)
         let poster = try source.posterFrame(size: .width(90))
         #expect(!FrameStatistics(of: poster).isUninformative)
-        let shown = try #require(source.lastFrameTime)
+        let shown = try Self.shownTime(of: poster, from: source, clip: clip, width: 90, height: 160)
         #expect(shown >= 3.2 && shown <= 4.6, "poster at \(shown) s: the content, in the first half")
-        let reference = try FFmpegReference.frame(clip, at: max(0, shown - 0.001), width: 90, height: 160)
-        #expect(PixelComparison.psnr(poster.pixels, reference) >= 30)
     }
 
     /// A fade of `fade` seconds over a clip of `duration`, from black or from white, with x264's
@@ -245,10 +247,8 @@ import Testing
         let content = try FFmpegReference.frame(clip, at: Double(fade.duration) - 0.2, width: 90, height: 160)
         let (posterLuma, contentLuma) = (FFmpegReference.meanLuma(poster.pixels), FFmpegReference.meanLuma(content))
         #expect(abs(posterLuma - contentLuma) < 0.1 * contentLuma, "poster luma \(posterLuma), content \(contentLuma)")
-        let shown = try #require(source.lastFrameTime)
+        let shown = try Self.shownTime(of: poster, from: source, clip: clip, width: 90, height: 160)
         #expect(shown >= 0.75 * Double(fade.fade) && shown <= 10, "poster at \(shown) s")
-        let reference = try FFmpegReference.frame(clip, at: max(0, shown - 0.001), width: 90, height: 160)
-        #expect(PixelComparison.psnr(poster.pixels, reference) >= 30)
     }
 
     /// From the poster-pick QA pass: one black first frame (a phone's camera start) before the
