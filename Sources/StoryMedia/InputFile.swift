@@ -213,10 +213,15 @@ public final class InputFile {
         return read > 0 ? Array(buffer.prefix(Int(read))) : []
     }
 
-    /// Seeks `stream` to the keyframe at or before `timestamp` (in the stream's time base).
+    /// Seeks `stream` to the keyframe at or before `timestamp` (in the stream's time base), or,
+    /// when there is none, to the first keyframe after it: a clip cut mid-GOP (a stream recording,
+    /// a capture cut without re-encoding) starts on frames no keyframe precedes, and decoding can
+    /// only start at its first keyframe, as ffmpeg's does (a QA pass: every frame of such a clip,
+    /// its poster and stills, failed with "cannot seek").
     public func seek(stream: MediaStream, toKeyframeBefore timestamp: Int64) throws {
-        try check(
-            av_seek_frame(context, Int32(clamping: stream.index), timestamp, AVSEEK_FLAG_BACKWARD), "cannot seek")
+        let index = Int32(clamping: stream.index)
+        if av_seek_frame(context, index, timestamp, AVSEEK_FLAG_BACKWARD) >= 0 { return }
+        try check(av_seek_frame(context, index, timestamp, 0), "cannot seek")
     }
 
     /// Like ``ffmpegCheck``, but a failure after the deadline is reported as a timeout, since an

@@ -1,4 +1,5 @@
 import Foundation
+import StoryreelKit
 import StoryreelTestSupport
 import Testing
 
@@ -113,6 +114,55 @@ import Testing
         #expect(atOneSecond >= 28)
         #expect(atOneSecond > PixelComparison.psnr(ours, frames[29]) + 5)
         #expect(atOneSecond > PixelComparison.psnr(ours, frames[31]) + 5)
+    }
+
+    /// From the geometry QA pass: a clip cut mid-GOP without re-encoding (a stream recording, a
+    /// capture trimmed with `-c copy`) opens on ten P-frames whose keyframe was cut off; decoding
+    /// starts at its first keyframe (0.333 s), as ffmpeg's does. Every seek failed on it ("cannot
+    /// seek"): `thumbnail` exited 65 for any `--at`, and `render` skipped the clip.
+    @Test func aClipCutMidGOPShowsItsFirstKeyframe() throws {
+        let annexB = folder.path("whole.h264")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "15",
+            "-bf", "0", "-bsf:v", "h264_mp4toannexb", "-f", "h264", annexB,
+        ])
+        // Drops the first five pictures (NAL types 1 and 5) and what comes between them; keeps the
+        // parameter sets before the first one.
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: annexB)))
+        var starts = (0..<max(0, bytes.count - 3)).filter { bytes[$0] == 0 && bytes[$0 + 1] == 0 && bytes[$0 + 2] == 1 }
+        var cut = [UInt8]()
+        var pictures = 0
+        starts.append(bytes.count)
+        for (start, end) in zip(starts, starts.dropFirst()) {
+            let type = start + 3 < bytes.count ? bytes[start + 3] & 0x1F : 0
+            if type == 1 || type == 5 { pictures += 1 }
+            if pictures > 5 || (pictures == 0 && type != 6) { cut += [0] + bytes[start..<end] }
+        }
+        try Data(cut).write(to: URL(fileURLWithPath: folder.path("cut.h264")))
+        let clip = folder.path("cut.mp4")
+        try HostileFiles.ffmpeg(["-r", "30", "-i", folder.path("cut.h264"), "-c", "copy", "-copyinkf", clip])
+        let frames = try PixelComparison.ffmpegFrames(
+            clip, width: 320, height: 240, options: PixelComparison.mediaLayerScaling)
+        #expect(frames.count == 45, "ffmpeg decodes from the first keyframe, the 11th frame of 55")
+        for (time, expected) in [("0", 0), ("1.0", 20), ("100%", 44)] {
+            let name = "cut-\(expected).png"
+            _ = try poster(clip, at: time, name)
+            let ours = try PixelComparison.ffmpegImage(folder.path(name), width: 320, height: 240)
+            let scores = frames.map { PixelComparison.psnr(ours, $0) }
+            #expect(scores[expected] >= 28, "--at \(time)")
+            #expect(scores.indices.max { scores[$0] < scores[$1] } == expected, "--at \(time): \(scores)")
+        }
+        let stories = folder.path("stories")
+        try FileManager.default.createDirectory(atPath: stories + "/cam", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: clip, toPath: stories + "/cam/cut.mp4")
+        let reel = folder.path("reel")
+        let render = try TestEnvironment.storyreel(["render", stories, "-o", reel, "--size", "180x320"])
+        #expect(render.status == 0, "\(render.stderr)")
+        let manifest = try Manifest(jsonData: Data(contentsOf: URL(fileURLWithPath: reel + "/manifest.json")))
+        let item = try #require(manifest.stories.first?.items.first)
+        for still in [item.firstFrame, item.lastFrame, item.poster as String?] {
+            #expect(still.map { FileManager.default.fileExists(atPath: "\(reel)/\($0)") } == true, "\(item)")
+        }
     }
 
     /// From the phone-uploads QA pass: an audio-only upload (a song with its cover picture) was
