@@ -108,8 +108,7 @@ final class FrameConverter {
     private func scaler(for frame: Frame, width: Int, height: Int, format: AVPixelFormat) throws -> Scaler {
         let key = ScalerKey(frame: frame, width: width, height: height, format: format)
         if let cached = pictureScaler, cached.key == key { return cached.scaler }
-        let scaler = try Scaler(
-            for: frame, width: width, height: height, destinationFormat: format, flags: Scaler.ffmpegCLIFlags)
+        let scaler = try Scaler(for: frame, width: width, height: height, destinationFormat: format)
         pictureScaler = (key, scaler)
         return scaler
     }

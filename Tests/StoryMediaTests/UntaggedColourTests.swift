@@ -26,7 +26,7 @@ import Testing
     static func scores(_ clip: String, width: Int, height: Int) throws -> (bt709: Double, bt601: Double) {
         let frame = try ClipFrameSource(path: clip).firstFrame(size: .original)
         #expect(frame.width == width && frame.height == height)
-        let exact = "flags=bicubic+accurate_rnd"
+        let exact = "flags=bicubic+accurate_rnd+full_chroma_int"
         let reference = { (matrix: String) in
             try FFmpegReference.frame(
                 clip, at: 0, width: width, height: height,

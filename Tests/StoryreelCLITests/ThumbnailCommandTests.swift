@@ -113,9 +113,11 @@ import Testing
             #expect(result.status == 0, "\(result.stderr)")
             let ours = try PixelComparison.ffmpegImage(out, width: 180, height: 320)
             let wanted = try PixelComparison.ffmpegImage(
-                clip, width: 180, height: 320, options: ["-ss", seconds, "-frames:v", "1"])
+                clip, width: 180, height: 320,
+                options: ["-ss", seconds, "-frames:v", "1"] + PixelComparison.mediaLayerScaling)
             let other = try PixelComparison.ffmpegImage(
-                clip, width: 180, height: 320, options: ["-ss", share == "100%" ? "2.8" : "1.4", "-frames:v", "1"])
+                clip, width: 180, height: 320,
+                options: ["-ss", share == "100%" ? "2.8" : "1.4", "-frames:v", "1"] + PixelComparison.mediaLayerScaling)
             let score = PixelComparison.psnr(ours, wanted)
             let neighbour = PixelComparison.psnr(ours, other)
             #expect(score >= 30 && score > neighbour + 3, "--at \(share): \(score) dB, the neighbour \(neighbour) dB")

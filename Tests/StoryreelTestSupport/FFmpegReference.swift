@@ -1,9 +1,14 @@
 import Foundation
 
-/// Frames of a clip as the ffmpeg CLI shows them (auto-rotated, colour tags honoured, default
-/// `bicubic` scaling), the trusted peer for storyreel's frame extraction. Pictures come back as
-/// packed RGBA, ready for ``PixelComparison``.
+/// Frames of a clip as the ffmpeg CLI shows them (auto-rotated, colour tags honoured), the
+/// trusted peer for storyreel's frame extraction, scaled and converted to RGB with
+/// ``scalingFlags``. Pictures come back as packed RGBA, ready for ``PixelComparison``.
 public enum FFmpegReference {
+    /// The media layer's libswscale flags (bicubic, accurate rounding, full chroma
+    /// interpolation). The ffmpeg CLI's default `bicubic` places 4:2:0 chroma half a sample off
+    /// when it shrinks a picture, and with accurate rounding alone its RGB is up to 2 levels dark.
+    public static let scalingFlags = "bicubic+accurate_rnd+full_chroma_int"
+
     /// The HDR-to-SDR chain storyreel's tone mapping follows. The `geq` clips each component to
     /// 0...1 before the last `zscale`, whose handling of values outside that range differs
     /// between machines (the sign kept on some, clipped on an AVX2-only AMD EPYC), so the
@@ -14,7 +19,7 @@ public enum FFmpegReference {
         + "zscale=t=bt709:m=bt709:r=tv,format=yuv420p"
 
     /// The frame `ffmpeg -ss seconds` picks, through `filters` (if any) and `scale=width:height`:
-    /// `ffmpeg -v error -ss T -i CLIP -frames:v 1 -vf scale=W:H -f rawvideo -pix_fmt rgb24 -`.
+    /// `ffmpeg -v error -ss T -i CLIP -frames:v 1 -vf scale=W:H:flags=… -f rawvideo -pix_fmt rgb24 -`.
     public static func frame(
         _ clip: String, at seconds: Double, width: Int, height: Int, filters: String? = nil
     ) throws -> [UInt8] {
@@ -38,7 +43,7 @@ public enum FFmpegReference {
     static func decode(
         _ clip: String, input: [String], output: [String], width: Int, height: Int, filters: String?
     ) throws -> [[UInt8]] {
-        let graph = (filters.map { $0 + "," } ?? "") + "scale=\(width):\(height)"
+        let graph = (filters.map { $0 + "," } ?? "") + "scale=\(width):\(height):flags=\(scalingFlags)"
         let folder = try TemporaryFolder()
         let raw = folder.path("frames.rgb")
         let arguments =

@@ -61,12 +61,14 @@ public enum PixelComparison {
 
     /// libswscale flags matching the media layer's ``Scaler`` (bicubic, accurate rounding, full
     /// chroma interpolation), for a reference decoded exactly the way storyreel converts.
-    public static let mediaLayerScaling = ["-sws_flags", "bicubic+accurate_rnd+full_chroma_int"]
+    public static let mediaLayerScaling = ["-sws_flags", FFmpegReference.scalingFlags]
 
     /// Every frame of the picture or clip at `path`, decoded by the ffmpeg CLI to packed RGBA
     /// (colour tags honoured, as a player would), `width` × `height` bytes × 4 each. `options`
-    /// go before the output, e.g. ``mediaLayerScaling``.
-    public static func ffmpegFrames(_ path: String, width: Int, height: Int, options: [String] = []) throws
+    /// go before the output (by default ``mediaLayerScaling``).
+    public static func ffmpegFrames(
+        _ path: String, width: Int, height: Int, options: [String] = mediaLayerScaling
+    ) throws
         -> [[UInt8]]
     {
         let folder = try TemporaryFolder()
