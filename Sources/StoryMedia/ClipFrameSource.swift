@@ -58,7 +58,7 @@ public final class ClipFrameSource {
         file = try InputFile(path: path, timeout: timeout)
         guard let video = file.bestStream(.video) else {
             // As render and ingest say it (``ClipRecord``): audio alone is named.
-            let audioOnly = file.bestStream(.audio) != nil
+            let audioOnly = file.hasAudioTrack
             throw MediaError(.noVideoStream, path: path, "no video stream" + (audioOnly ? " (audio only)" : ""))
         }
         stream = video

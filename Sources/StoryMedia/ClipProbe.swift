@@ -14,7 +14,64 @@ public enum ClipProbe {
         // What the audio's frames alone say: a clip whose audio cannot be read is reported as
         // its header has it.
         try? completeAudioDetails(of: file)
-        return try info(of: file)
+        let audioFailure = (try? decodeAudioStart(of: file)) ?? nil
+        var info = try info(of: file)
+        if let audioFailure { info.warnings.append(audioFailure) }
+        return info
+    }
+
+    /// Packets of the played audio track that ``decodeAudioStart(of:)`` decodes.
+    static let audioPacketsDecoded = 8
+
+    /// Decodes the start of the played audio track (``audioPacketsDecoded`` packets). Its frames'
+    /// channel count and sample rate replace the header's, as ffprobe, which decodes, reports
+    /// them: an AAC header with its layout in a PCE (2.1, quad, 6.1) gives no channel count, and
+    /// the track was reported as no audio (a QA pass). Returns a warning when the audio does not
+    /// decode: Chromium stops a clip at its first audio packet that fails, so such a clip played
+    /// as stills only, where `ingest`, `render` and `validate` had passed it (a QA pass). A codec
+    /// this FFmpeg build has no decoder for is left as the header gives it. Reads packets: seek
+    /// before decoding.
+    static func decodeAudioStart(of file: InputFile) throws -> String? {
+        guard let audio = file.bestStream(.audio), let first = try audio.indexEntries.first,
+            let decoder = try? Decoder(stream: audio, threads: 1)
+        else { return nil }
+        file.discardAllStreams(except: audio)
+        try file.seek(stream: audio, toKeyframeBefore: first.timestamp)
+        let packet = try Packet()
+        let frame = try Frame()
+        var packetsRead = 0
+        func take(_ decoded: Frame) {
+            let parameters = audio.parameters
+            let layout = decoded.pointer.pointee.ch_layout
+            if layout.nb_channels > 0, parameters.pointee.ch_layout.nb_channels != layout.nb_channels {
+                av_channel_layout_uninit(&parameters.pointee.ch_layout)
+                av_channel_layout_copy(&parameters.pointee.ch_layout, &decoded.pointer.pointee.ch_layout)
+            }
+            if decoded.pointer.pointee.sample_rate > 0 {
+                parameters.pointee.sample_rate = decoded.pointer.pointee.sample_rate
+            }
+        }
+        while packetsRead < audioPacketsDecoded, try file.readPacket(into: packet) {
+            guard packet.streamIndex == audio.index else { continue }
+            packetsRead += 1
+            do {
+                while try !decoder.send(packet) {
+                    guard try decoder.receive(into: frame) == .frame else { break }
+                    take(frame)
+                }
+                while try decoder.receive(into: frame) == .frame { take(frame) }
+            } catch {
+                return "the audio (\(audio.codecName)) does not decode (\(Self.reason(error))): players stop at it; "
+                    + "re-encode it (ffmpeg -i IN -c:v copy -c:a aac OUT) or leave it out (-an)"
+            }
+        }
+        return nil
+    }
+
+    /// The system's or FFmpeg's reason a media error gives, without the path it names.
+    private static func reason(_ error: any Error) -> String {
+        guard let media = error as? MediaError else { return "\(error)" }
+        return media.reason
     }
 
     /// Sets the channel count of MPEG audio (MP3, MP2) from its first frame header. An MP4's

@@ -119,12 +119,26 @@ public final class InputFile {
     /// (a picture attached to an audio file or a clip) is not video: it is passed over for the
     /// first video stream that is not one, if any.
     public func bestStream(_ kind: MediaStream.Kind) -> MediaStream? {
+        if kind == .audio { return playedAudioStream }
         let index = av_find_best_stream(context, kind.mediaType, -1, -1, nil, 0)
         guard index >= 0 else { return nil }
         let best = MediaStream(file: self, index: Int(index))
         guard kind == .video, best.isAttachedPicture else { return best }
         return streams.first { $0.kind == .video && !$0.isAttachedPicture }
     }
+
+    /// The audio track players play: the first one enabled (the mov demuxer marks a track whose
+    /// header has the enabled flag as default), none when every audio track is disabled. Not
+    /// `av_find_best_stream`'s: it skips a track whose header gives no channel count (AAC with
+    /// its layout in a PCE: 2.1, quad, 6.1), falls back to a disabled track, which Chromium and
+    /// AVPlayer leave silent, and between two enabled ones takes the higher bit rate, where
+    /// players take the first (a QA pass).
+    var playedAudioStream: MediaStream? {
+        streams.first { $0.kind == .audio && $0.stream.pointee.disposition & AV_DISPOSITION_DEFAULT != 0 }
+    }
+
+    /// True when the file has an audio track, enabled or not.
+    public var hasAudioTrack: Bool { streams.contains { $0.kind == .audio } }
 
     /// The container duration in seconds (ffprobe's `format.duration`, after edit lists), or
     /// nil when unknown.

@@ -259,7 +259,8 @@ public struct ClipIngester: Sendable {
         return (
             stamp, info.container,
             ClipRecord.playbackConcern(
-                codec: video.codec, codecs: video.codecs, dolbyVisionProfile: video.dolbyVisionProfile), firstFrame
+                codec: video.codec, codecs: video.codecs, dolbyVisionProfile: video.dolbyVisionProfile,
+                audioCodec: info.audio?.codec), firstFrame
         )
     }
 

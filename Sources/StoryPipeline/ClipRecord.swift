@@ -30,6 +30,9 @@ public struct ClipRecord: Sendable, Equatable, Codable {
     /// Dolby Vision's profile and base-layer compatibility (`8.4`), nil without Dolby Vision
     /// (and in records cached before it was kept).
     public var dolbyVisionProfile: Double?
+    /// FFmpeg's codec name of the audio players play (``ClipInfo/audio``), nil without audio
+    /// (and in records cached before it was kept).
+    public var audioCodec: String?
 
     /// The first 16 hex digits of the hash: the item's id.
     public var id: String { String(sha256.prefix(16)) }
@@ -51,6 +54,7 @@ public struct ClipRecord: Sendable, Equatable, Codable {
         hasAudio = info.audio != nil
         bitRate = TransitionBitrate.clipBitRate(info) ?? 0
         dolbyVisionProfile = video.dolbyVisionProfile
+        audioCodec = info.audio?.codec
     }
 
     /// Why few players could play the clip, or nil: its codec or profile is outside what phones
@@ -58,14 +62,41 @@ public struct ClipRecord: Sendable, Equatable, Codable {
     /// upload from a camera is. `render` and `ingest` warn; the clip is still used, and the
     /// player page shows its stills in its place where it cannot play it.
     /// A Dolby Vision stream without a base layer other players can show (profile 5, whose base
-    /// layer is IPTPQc2) is one too, and its pictures come out in the wrong colours.
+    /// layer is IPTPQc2) is one too, and its pictures come out in the wrong colours; and so is
+    /// audio Chrome and Firefox do not play (``audioFewBrowsersPlay``), whose clip plays silent.
     public var playbackConcern: String? {
-        Self.playbackConcern(codec: codec, codecs: codecs, dolbyVisionProfile: dolbyVisionProfile)
+        Self.playbackConcern(
+            codec: codec, codecs: codecs, dolbyVisionProfile: dolbyVisionProfile, audioCodec: audioCodec)
+    }
+
+    /// Audio that browsers other than Safari do not play in MP4, by FFmpeg codec name, with the
+    /// name a person knows it by: Chromium played AC-3, E-AC-3 and ALAC clips silent (their
+    /// sound button unmuted nothing) and stopped at MP2 (a QA pass). AAC, MP3, Opus, FLAC and PCM
+    /// play; a codec this FFmpeg build does not know is not named.
+    static let audioFewBrowsersPlay = [
+        "ac3": "AC-3", "eac3": "E-AC-3", "alac": "ALAC", "mp1": "MP1", "mp2": "MP2", "dts": "DTS",
+        "truehd": "TrueHD", "amr_nb": "AMR-NB", "amr_wb": "AMR-WB",
+    ]
+
+    /// Why the audio `audioCodec` would not play in most browsers, or nil.
+    static func audioConcern(_ audioCodec: String?) -> String? {
+        guard let audioCodec, let name = audioFewBrowsersPlay[audioCodec] else { return nil }
+        return "its audio, \(name) (\(audioCodec)), does not play in Chrome or Firefox (they play AAC, MP3, Opus "
+            + "and FLAC): re-encode it (ffmpeg -i IN -c:v copy -c:a aac OUT)"
     }
 
     /// ``playbackConcern`` for a video stream of FFmpeg codec `codec`, RFC 6381 `codecs` and
-    /// Dolby Vision profile `dolbyVisionProfile` (``ClipInfo/Video/dolbyVisionProfile``).
-    static func playbackConcern(codec: String, codecs: String, dolbyVisionProfile: Double? = nil) -> String? {
+    /// Dolby Vision profile `dolbyVisionProfile` (``ClipInfo/Video/dolbyVisionProfile``), with
+    /// audio of codec `audioCodec` (the video's concern first).
+    static func playbackConcern(
+        codec: String, codecs: String, dolbyVisionProfile: Double? = nil, audioCodec: String? = nil
+    ) -> String? {
+        videoConcern(codec: codec, codecs: codecs, dolbyVisionProfile: dolbyVisionProfile)
+            ?? audioConcern(audioCodec)
+    }
+
+    /// ``playbackConcern`` for the video alone.
+    private static func videoConcern(codec: String, codecs: String, dolbyVisionProfile: Double?) -> String? {
         // A profile with no compatibility id after its point (5, not 8.4) has no base layer an
         // HDR10, HLG or SDR player shows (a QA pass: profile 5 was used without a word).
         if let profile = dolbyVisionProfile, profile.rounded(.down) == profile, profile < 1000 {

@@ -78,8 +78,10 @@ public final class StatCache: Sendable {
     /// clip differently, so that a bundle made before learns the new reading on its next render
     /// rather than keeping the old record for as long as the clip is unchanged, and `validate`
     /// (which probes afresh) does not then fault a manifest a render cannot mend. 2: a pixel
-    /// aspect given only by the H.264/HEVC bitstream is read.
-    static let probeVersion = "storyreel-probe-3"
+    /// aspect given only by the H.264/HEVC bitstream is read; 3: the sample size table checked; 4: the
+    /// audio is the first enabled track, its start is decoded (channels a PCE gives, audio that
+    /// does not decode) and a disabled one is no audio).
+    static let probeVersion = "storyreel-probe-4"
 
     /// What a failure was found by: the probe's version, storyreel's and libavutil's, and this
     /// very executable (its size and mtime), so that any other build, which may read the clip

@@ -99,12 +99,10 @@ import Testing
     @Test func aFileOfSomeoneElsesKeepsTheUnplayedBundleButItsLedgerIsTrue() throws {
         let broken = folder.path("broken")
         try FileManager.default.createDirectory(atPath: "\(broken)/alice", withIntermediateDirectories: true)
-        var clip = try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.sample("portrait-h264.mp4")))
-        let mdat = try #require(clip.range(of: Data("mdat".utf8)))
-        // Garbled, not zeros, which say "preallocated" and skip the clip before any unit runs.
-        clip.replaceSubrange(
-            mdat.upperBound..<clip.count, with: Data(repeating: 0x01, count: clip.count - mdat.upperBound))
-        try clip.write(to: URL(fileURLWithPath: "\(broken)/alice/1.mp4"))
+        // Pictures garbled, not zeros, which say "preallocated", and not the audio, which does
+        // not decode then: either skips the clip before any unit runs.
+        try HostileFiles.goodClipWithPicturesZeroed(from: 0, filler: 0x01)
+            .write(to: URL(fileURLWithPath: "\(broken)/alice/1.mp4"))
         let theirs = BundlePaths.join(bundle, "posters/holiday.jpg")
         let summary = try BundleRenderer(input: broken, output: bundle, options: options).run(progress: { _ in
             if !FileManager.default.fileExists(atPath: theirs) {

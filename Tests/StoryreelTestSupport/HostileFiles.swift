@@ -144,7 +144,9 @@ public enum HostileFiles {
 
     /// The good clip's bytes with its pictures made zeros from `fraction` of its `mdat` on: its
     /// index is intact, so it probes, but those pictures do not decode (0: none does; 0.6: its
-    /// end, as a preallocated upload cut short leaves it); `filler` another byte than zero.
+    /// end, as a preallocated upload cut short leaves it); `filler` another byte than zero. Only
+    /// the video's samples are overwritten: the audio between them still decodes, so what fails
+    /// is the pictures (audio that does not decode is a probe warning of its own).
     public static func goodClipWithPicturesZeroed(from fraction: Double, filler: UInt8 = 0) throws -> Data {
         var data = try Data(contentsOf: URL(fileURLWithPath: goodClip))
         guard let marker = data.range(of: Data("mdat".utf8))?.lowerBound, marker >= 4 else {
@@ -153,7 +155,17 @@ public enum HostileFiles {
         let size = bigEndian(ArraySlice(data[(marker - 4)..<marker]))
         let (first, end) = (marker + 4, marker - 4 + size)
         let cut = first + Int(Double(end - first) * fraction)
-        data.replaceSubrange(cut..<end, with: Data(repeating: filler, count: end - cut))
+        let packets = try TestEnvironment.run(
+            "ffprobe",
+            ["-v", "error", "-select_streams", "v", "-show_entries", "packet=pos,size", "-of", "csv=p=0", goodClip])
+        guard packets.status == 0 else { throw TestFailure("ffprobe could not list \(goodClip)'s packets") }
+        for line in packets.stdout.split(separator: "\n") {
+            let fields = line.split(separator: ",").compactMap { Int($0) }
+            guard fields.count == 2 else { continue }
+            let (start, stop) = (max(fields[1], cut), min(fields[1] + fields[0], end))
+            guard start < stop else { continue }
+            data.replaceSubrange(start..<stop, with: Data(repeating: filler, count: stop - start))
+        }
         return data
     }
 

@@ -1,0 +1,133 @@
+import Foundation
+import StoryreelKit
+import StoryreelTestSupport
+import Testing
+
+/// The audio a clip is reported with is the audio players play, and audio players cannot play is
+/// named. From the audio QA pass, each checked in Chromium: AAC with its layout in a PCE was
+/// reported as no audio; a disabled track (silent in players) as audio; of two enabled tracks the
+/// one with the higher bit rate, where players play the first; a clip whose audio does not decode,
+/// which Chromium refuses whole, went into the bundle without a word, as did AC-3, which it plays
+/// silent.
+@Suite struct AudioTracksTests {
+    let folder: TemporaryFolder
+    init() throws { folder = try TemporaryFolder() }
+
+    /// A 1 s, 180x320 test card with `audio` (ffmpeg input and output options for the audio).
+    func clip(_ name: String, audio: [String]) throws -> String {
+        let path = folder.path(name)
+        try HostileFiles.ffmpeg(
+            ["-f", "lavfi", "-i", "testsrc2=s=180x320:r=30:d=1"] + audio + [
+                "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", path,
+            ])
+        return path
+    }
+
+    /// `inspect --json`'s `audio` for `path`.
+    func inspectedAudio(_ path: String) throws -> [String: Any]? {
+        let result = try TestEnvironment.storyreel(["inspect", "--json", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let clips = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+        return try #require(clips?.first)["audio"] as? [String: Any]
+    }
+
+    /// ffprobe's audio streams of `path`: channels and default disposition.
+    func ffprobeAudio(_ path: String) throws -> [(channels: Int, isDefault: Bool)] {
+        let probe = try TestEnvironment.ffprobe(path)
+        let streams = try #require(probe["streams"] as? [[String: Any]])
+        return streams.filter { $0["codec_type"] as? String == "audio" }.map {
+            (
+                $0["channels"] as? Int ?? 0,
+                (($0["disposition"] as? [String: Any])?["default"] as? Int) == 1
+            )
+        }
+    }
+
+    /// Renders a story of `clips` (copied in, in order) at 180x320.
+    func render(_ clips: [String]) throws -> (ProcessResult, Manifest?) {
+        let stories = folder.path("stories")
+        try FileManager.default.createDirectory(atPath: stories + "/cam", withIntermediateDirectories: true)
+        for (index, clip) in clips.enumerated() {
+            try FileManager.default.copyItem(
+                atPath: clip, toPath: "\(stories)/cam/\(index + 1)-\((clip as NSString).lastPathComponent)")
+        }
+        let reel = folder.path("reel")
+        let result = try TestEnvironment.storyreel(["render", stories, "-o", reel, "--size", "180x320"])
+        let manifest = try? Manifest(jsonData: Data(contentsOf: URL(fileURLWithPath: reel + "/manifest.json")))
+        return (result, manifest)
+    }
+
+    @Test func aacWithItsLayoutInAPCEHasItsChannels() throws {
+        let quad = try clip(
+            "quad.mp4", audio: ["-f", "lavfi", "-i", "sine=d=1", "-af", "aformat=channel_layouts=quad", "-c:a", "aac"])
+        #expect(try ffprobeAudio(quad).map(\.channels) == [4])
+        let audio = try #require(try inspectedAudio(quad), "reported as no audio")
+        #expect(audio["channels"] as? Int == 4)
+        #expect(audio["sampleRate"] as? Int == 44100)
+        let (result, manifest) = try render([quad])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(manifest?.stories.first?.items.first?.hasAudio == true)
+    }
+
+    @Test func aDisabledTrackIsNoAudioAndOfTwoEnabledOnesTheFirstIsReported() throws {
+        let both = try clip(
+            "two.mp4",
+            audio: [
+                "-f", "lavfi", "-i", "sine=d=1:sample_rate=48000", "-f", "lavfi", "-i", "sine=d=1:sample_rate=44100",
+                "-map", "0:v", "-map", "1:a", "-map", "2:a", "-c:a:0", "aac", "-ac:a:0", "1", "-b:a:0", "64k",
+                "-c:a:1", "ac3", "-ac:a:1", "2", "-b:a:1", "384k", "-disposition:a:0", "default",
+                "-disposition:a:1", "default",
+            ])
+        #expect(try ffprobeAudio(both).map(\.isDefault) == [true, true])
+        let first = try #require(try inspectedAudio(both))
+        #expect(first["codec"] as? String == "aac" && first["channels"] as? Int == 1, "\(first)")
+        // The audio track's header with its flags cleared: not enabled (ffprobe: not default).
+        var bytes = [UInt8](
+            try Data(contentsOf: URL(fileURLWithPath: try clip("plain.mp4", audio: ["-f", "lavfi", "-i", "sine=d=1"]))))
+        let tkhd = Array("tkhd".utf8)
+        let headers = (0..<(bytes.count - 4)).filter { Array(bytes[$0..<$0 + 4]) == tkhd }
+        try #require(headers.count == 2)
+        bytes.replaceSubrange(headers[1] + 5..<headers[1] + 8, with: [0, 0, 0])
+        let disabled = try folder.write("disabled.mp4", Data(bytes))
+        #expect(try ffprobeAudio(disabled).map(\.isDefault) == [false])
+        #expect(try inspectedAudio(disabled) == nil)
+        let (result, manifest) = try render([disabled])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(manifest?.stories.first?.items.first?.hasAudio == false)
+    }
+
+    @Test func audioThatDoesNotDecodeIsRejectedAndAudioFewBrowsersPlayIsNamed() throws {
+        let good = try clip("good.mp4", audio: ["-f", "lavfi", "-i", "sine=d=1", "-c:a", "aac"])
+        // Every audio sample overwritten with bytes that do not decode (a fixed pattern).
+        let packets = try TestEnvironment.run(
+            "ffprobe",
+            ["-v", "error", "-select_streams", "a", "-show_entries", "packet=pos,size", "-of", "csv=p=0", good])
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: good)))
+        for line in packets.stdout.split(separator: "\n") {
+            let fields = line.split(separator: ",").compactMap { Int($0) }
+            guard fields.count == 2 else { continue }
+            for offset in fields[1]..<fields[1] + fields[0] { bytes[offset] = UInt8(truncatingIfNeeded: offset &* 131) }
+        }
+        let damaged = try folder.write("damaged.mp4", Data(bytes))
+        let decoding = try TestEnvironment.run(
+            "ffmpeg", ["-v", "error", "-i", damaged, "-map", "0:a", "-f", "null", "-"])
+        #expect(decoding.stderr.contains("Error while decoding"), "ffmpeg decodes it: \(decoding.stderr)")
+        let stories = folder.path("uploads")
+        let ingest = try TestEnvironment.storyreel(["ingest", damaged, "--story", "cam", "--into", stories, "--create"])
+        #expect(ingest.status == 65)
+        #expect(ingest.stderr.contains("rejected: the audio (aac) does not decode ("), "\(ingest.stderr)")
+        #expect(ingest.stderr.contains("players stop at it"))
+
+        let ac3 = try clip("ac3.mp4", audio: ["-f", "lavfi", "-i", "sine=d=1", "-c:a", "ac3"])
+        let (result, manifest) = try render([good, damaged, ac3])
+        #expect(result.status == 65, "the damaged clip is skipped: \(result.stderr)")
+        #expect(manifest?.stories.first?.items.count == 2, "the good clip and the AC-3 one play")
+        #expect(manifest?.skipped.map(\.path) == ["cam/2-damaged.mp4"], "\(manifest?.skipped ?? [])")
+        let warnings = result.stderr.split(separator: "\n").filter { $0.hasPrefix("storyreel: warning: ") }
+        #expect(
+            warnings == [
+                "storyreel: warning: cam/3-ac3.mp4: its audio, AC-3 (ac3), does not play in Chrome or Firefox "
+                    + "(they play AAC, MP3, Opus and FLAC): re-encode it (ffmpeg -i IN -c:v copy -c:a aac OUT)"
+            ], "\(warnings)")
+    }
+}
