@@ -93,8 +93,10 @@ struct CubePlaneJob: @unchecked Sendable {
             UInt16(samplers.0.rightWeight), UInt16(samplers.0.rightWeight), UInt16(samplers.1.rightWeight),
             UInt16(samplers.1.rightWeight), UInt16(samplers.2.rightWeight), UInt16(samplers.2.rightWeight),
             UInt16(samplers.3.rightWeight), UInt16(samplers.3.rightWeight))
-        let bias = SIMD4<UInt32>(
-            samplers.0.bias >> 8, samplers.1.bias >> 8, samplers.2.bias >> 8, samplers.3.bias >> 8)
+        let rowBiases = SIMD8<UInt16>(
+            UInt16(samplers.0.rowBias), UInt16(samplers.0.rowBias), UInt16(samplers.1.rowBias),
+            UInt16(samplers.1.rowBias), UInt16(samplers.2.rowBias), UInt16(samplers.2.rowBias),
+            UInt16(samplers.3.rowBias), UInt16(samplers.3.rowBias))
         var fractions = SIMD4<UInt32>(
             UInt32(truncatingIfNeeded: positions.0), UInt32(truncatingIfNeeded: positions.1),
             UInt32(truncatingIfNeeded: positions.2), UInt32(truncatingIfNeeded: positions.3))
@@ -112,13 +114,14 @@ struct CubePlaneJob: @unchecked Sendable {
                     samplers.2.column.loadUnaligned(fromByteOffset: (positions.2 &>> 32) &* 2, as: UInt32.self),
                     samplers.3.column.loadUnaligned(fromByteOffset: (positions.3 &>> 32) &* 2, as: UInt32.self)),
                 to: SIMD8<UInt16>.self)
-            // Blended across, rounded to 8 bits: [upper0, lower0, upper1, lower1, ...].
-            let rows = ((taps & 0xFF) &* leftWeights &+ (taps &>> 8) &* rightWeights &+ 128) &>> 8
+            // Blended across with the neutral share, rounded to 8 bits: [upper0, lower0, upper1, ...]
+            // (at most 255 × 256 + 128: the sums fit 16-bit lanes).
+            let rows = ((taps & 0xFF) &* leftWeights &+ (taps &>> 8) &* rightWeights &+ rowBiases) &>> 8
             // [256 - w, w] per column, w the 8-bit fraction of the row.
             let lowerWeights = fractions &>> 24
             let verticalWeights = unsafeBitCast((lowerWeights &<< 16) | (256 &- lowerWeights), to: SIMD8<UInt16>.self)
             let weighted = unsafeBitCast(rows &* verticalWeights, to: SIMD4<UInt32>.self)
-            let values = ((weighted & 0xFFFF) &+ (weighted &>> 16) &+ bias) &>> 8
+            let values = ((weighted & 0xFFFF) &+ (weighted &>> 16) &+ 128) &>> 8
             destination.storeBytes(of: UInt8(truncatingIfNeeded: values[0]), as: UInt8.self)
             destination.storeBytes(of: UInt8(truncatingIfNeeded: values[1]), toByteOffset: 1, as: UInt8.self)
             destination.storeBytes(of: UInt8(truncatingIfNeeded: values[2]), toByteOffset: 2, as: UInt8.self)

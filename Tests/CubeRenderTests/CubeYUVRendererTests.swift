@@ -219,6 +219,24 @@ struct CubeYUVRendererTests {
             planes.blue.allSatisfy { (90...128).contains($0) } && planes.red.allSatisfy { (128...200).contains($0) })
     }
 
+    /// From the colour QA pass: shading folded the neutral level in after the blend was rounded,
+    /// so rounding twice turned a grey's chroma of 128 into 129 in every shaded frame (a magenta
+    /// tint of 2–3 levels of green). A face of neutral chroma stays exactly neutral at every step
+    /// of the turn, shaded or not, and so do the background and the edges between them.
+    @Test("shading keeps a neutral grey's chroma exactly neutral", arguments: [0.3, 1.0])
+    func shadingKeepsNeutralChroma(shade: Double) throws {
+        let grey = try YUV420Image(
+            width: 120, height: 200, luma: Array(repeating: 126, count: 120 * 200),
+            blueChroma: Array(repeating: 128, count: 60 * 100), redChroma: Array(repeating: 128, count: 60 * 100))
+        let renderer = try CubeYUVRenderer(
+            from: grey, to: grey, spec: CubeTransitionSpec(width: 120, height: 200, shade: shade))
+        for step in 1...15 {
+            let planes = Self.render(renderer, progress: Double(step) / 16)
+            let off = (planes.blue + planes.red).filter { $0 != 128 }
+            #expect(off.isEmpty, "step \(step): \(off.count) chroma samples off 128, e.g. \(off.prefix(4))")
+        }
+    }
+
     @Test("a renderer's laid-out faces go when it goes")
     func facesAreReleased() throws {
         weak var luma: CubePlaneFace?
