@@ -57,14 +57,31 @@ struct ContainerSniffer {
             "an AVI file" + convert
         } else if starts(ascii("FLV")) {
             "an FLV file" + convert
+        } else if starts(ascii("OggS")), starts(ascii("OpusHead"), at: 28) {
+            "an Ogg Opus file (audio), not a video"
+        } else if starts(ascii("OggS")), starts(ascii("vorbis"), at: 29) {
+            "an Ogg Vorbis file (audio), not a video"
         } else if starts(ascii("OggS")) {
             "an Ogg file" + convert
         } else if starts(ascii("RIFF")), starts(ascii("WAVE"), at: 8) {
             "a WAV file (audio), not a video"
-        } else if starts(ascii("ID3")) {
-            "an MP3 file (audio), not a video"
+        } else if starts(ascii("fLaC")) {
+            "a FLAC file (audio), not a video"
+        } else if starts(ascii("caff")) {
+            "a CAF file (audio), not a video"
+        } else if starts(ascii("#!AMR")) {
+            "an AMR file (audio), not a video"
         } else if starts([0xFF, 0xD8, 0xFF]) {
             "a JPEG image, not a video"
+        } else if head.count >= 2, head[0] == 0xFF, head[1] & 0xF6 == 0xF0 {
+            // 12 sync bits, then layer 0: AAC's ADTS framing.
+            "an AAC (ADTS) file (audio), not a video"
+        } else if starts(ascii("ID3"))
+            || (head.count >= 2 && head[0] == 0xFF && head[1] & 0xE0 == 0xE0 && (head[1] >> 1) & 3 != 0)
+        {
+            // A tag, or the 11 sync bits of an MPEG audio frame and a layer (a bare MP3, as
+            // encoders without tags write it).
+            "an MP3 file (audio), not a video"
         } else if starts([0x89, 0x50, 0x4E, 0x47]) {
             "a PNG image, not a video"
         } else if starts(ascii("GIF8")) {

@@ -250,9 +250,13 @@ public struct ClipIngester: Sendable {
             let shown =
                 (1...6).lazy.map { String(format: "%.\($0)f", duration) }.first { Double($0) ?? 0 > maxDuration }
                 ?? "\(duration)"
+            // Audio that runs on past a video within the limit says so: "10.0 s is longer than
+            // --max-duration 5 s" of 3 s of video read as wrong (the audio QA pass).
+            let audioRunsOn = info.audio == nil ? nil : video.duration.flatMap { $0 <= maxDuration ? $0 : nil }
             throw MediaError(
                 .invalidMedia, path: clip,
-                "\(shown) s is longer than --max-duration \(String(format: "%g", maxDuration)) s")
+                "\(shown) s is longer than --max-duration \(String(format: "%g", maxDuration)) s"
+                    + (audioRunsOn.map { String(format: " (its video lasts %.1f s; its audio runs on)", $0) } ?? ""))
         }
         guard let stamp else { throw MediaError(.missingInput, path: clip, "no such file") }
         handedOver = true

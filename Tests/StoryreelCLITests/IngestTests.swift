@@ -229,6 +229,25 @@ import Testing
         #expect(result.stderr == "storyreel: error: \(clip): rejected: 5.03 s is longer than --max-duration 5 s\n")
     }
 
+    /// From the audio QA pass: 3 s of video with 10 s of audio was "10.0 s is longer than
+    /// --max-duration 5 s", which read as wrong to someone who filmed 3 s.
+    @Test func aClipLongerForItsAudioSaysSo() throws {
+        let fixture = try BundleFixture()
+        let clip = fixture.folder.path("long-audio.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc=size=90x160:rate=30:duration=3", "-f", "lavfi", "-i", "sine=d=10",
+            "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", clip,
+        ])
+        let result = try TestEnvironment.storyreel([
+            "ingest", clip, "--story", "ana", "--into", fixture.stories, "--max-duration", "5",
+        ])
+        #expect(result.status == 65)
+        #expect(
+            result.stderr
+                == "storyreel: error: \(clip): rejected: 10.0 s is longer than --max-duration 5 s "
+                + "(its video lasts 3.0 s; its audio runs on)\n")
+    }
+
     /// From the phone-uploads QA pass: audio muxed a little past the last picture, as phones
     /// and apps do, made a clip of exactly the limit's video "longer than --max-duration". Up to
     /// 0.1 s past its video, a clip is measured by its video; more is measured by its container.

@@ -210,6 +210,29 @@ import Testing
         }
     }
 
+    /// From the audio QA pass: a FLAC, an AAC stream (ADTS), a bare MP3 without a tag and a CAF
+    /// named `.mp4` were "not a QuickTime/MP4 file", and an Ogg Opus voice note was told to
+    /// "convert it to MP4", which would still hold no video.
+    @Test func anAudioFileNamedMP4IsNamedAudio() throws {
+        let formats: [(name: String, options: [String], said: String)] = [
+            ("flac", ["-c:a", "flac", "-f", "flac"], "a FLAC file (audio), not a video"),
+            ("adts", ["-c:a", "aac", "-f", "adts"], "an AAC (ADTS) file (audio), not a video"),
+            (
+                "mp3", ["-c:a", "libmp3lame", "-id3v2_version", "0", "-write_xing", "0", "-f", "mp3"],
+                "an MP3 file (audio), not a video"
+            ),
+            ("caf", ["-c:a", "pcm_s16le", "-f", "caf"], "a CAF file (audio), not a video"),
+            ("opus", ["-c:a", "libopus", "-f", "ogg"], "an Ogg Opus file (audio), not a video"),
+        ]
+        for format in formats {
+            let path = folder.path("\(format.name).mp4")
+            try HostileFiles.ffmpeg(["-f", "lavfi", "-i", "sine=d=1"] + format.options + [path])
+            let result = try inspect([path])
+            #expect(result.status == 65)
+            #expect(result.stderr == "storyreel: error: \(path): \(format.said)\n", "\(format.name)")
+        }
+    }
+
     @Test func playlistDisguisedAsMovIsRefused() throws {
         let path = try folder.write(
             "story.mov", Data("#EXTM3U\n#EXT-X-VERSION:3\n#EXTINF:2,\nhttp://127.0.0.1:9/a.ts\n".utf8))
