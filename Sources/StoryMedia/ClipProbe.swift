@@ -229,16 +229,36 @@ public enum ClipProbe {
     /// warning of `inspect`'s, so `ingest` rejects such a clip and `render` skips it; `cube` and
     /// `thumbnail` still take its last decodable frame, as of any clip with a damaged end. No
     /// compressed video sample starts with 8 zero bytes (an MP4 sample of H.264 or HEVC starts
-    /// with its first NAL unit's length), so the last one's first bytes tell.
+    /// with its first NAL unit's length), so the last one's first bytes tell. Where the file's
+    /// last sample is compressed audio (AAC, MP3, Opus, AC-3), which neither starts so, that one
+    /// is looked at as well (the last of 8 bytes or more: an encoder's last AAC frame may be 5):
+    /// in an interleaved file the last bytes written are usually audio, and a clip whose last
+    /// audio frame was zeros went in, then stopped Chromium before its end (the audio QA pass).
     static func preallocationWarning(of file: InputFile) throws -> String? {
         guard let video = file.bestStream(.video), compressedCodecs.contains(video.parameters.pointee.codec_id),
-            let last = try video.indexEntries.max(by: { $0.position < $1.position }), last.size >= 8
+            let last = try video.indexEntries.max(by: { $0.position < $1.position })
         else { return nil }
-        let start = file.bytes(at: last.position, count: 8)
-        guard start.count == 8, start.allSatisfy({ $0 == 0 }) else { return nil }
-        return "the last video sample (at byte \(last.position)) holds only zeros: the file looks preallocated and "
-            + "still being written"
+        var checked = [(kind: "video", entry: last)]
+        if let audio = file.bestStream(.audio), compressedAudioCodecs.contains(audio.parameters.pointee.codec_id),
+            let lastAudio = try audio.indexEntries.filter({ $0.size >= 8 }).max(by: { $0.position < $1.position }),
+            lastAudio.position > last.position
+        {
+            checked.append((kind: "audio", entry: lastAudio))
+        }
+        for (kind, entry) in checked where entry.size >= 8 {
+            let start = file.bytes(at: entry.position, count: 8)
+            guard start.count == 8, start.allSatisfy({ $0 == 0 }) else { continue }
+            return "the last \(kind) sample (at byte \(entry.position)) holds only zeros: the file looks preallocated "
+                + "and still being written"
+        }
+        return nil
     }
+
+    /// Audio codecs none of whose frames starts with 8 zero bytes (PCM's silence does; so may
+    /// lossless codecs').
+    private static let compressedAudioCodecs: Set<AVCodecID> = [
+        AV_CODEC_ID_AAC, AV_CODEC_ID_MP3, AV_CODEC_ID_OPUS, AV_CODEC_ID_AC3, AV_CODEC_ID_EAC3,
+    ]
 
     private static func describeVideo(_ stream: MediaStream) throws -> ClipInfo.Video {
         let (width, height) = stream.codedSize

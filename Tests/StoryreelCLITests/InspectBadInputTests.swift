@@ -325,6 +325,28 @@ import Testing
         #expect(rawInspected.status == 0 && !rawInspected.stderr.contains(reason), "\(rawInspected.stderr)")
     }
 
+    /// From the audio QA pass: in an interleaved file the last bytes are usually audio, so an
+    /// upload whose unwritten end held only audio samples passed the check of the last video
+    /// sample, went in, and stopped Chromium before its end. The whole file has no such warning.
+    @Test func anUploadWhoseUnwrittenEndIsAudioIsSeenToo() throws {
+        let whole = folder.path("with-audio.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=180x320:r=30:d=3", "-f", "lavfi", "-i", "sine=d=3",
+            "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-movflags", "+faststart", whole,
+        ])
+        let packets = try TestEnvironment.run(
+            "ffprobe", ["-v", "error", "-show_entries", "packet=stream_index,pos,size", "-of", "csv=p=0", whole])
+        let rows = packets.stdout.split(separator: "\n").map { $0.split(separator: ",").compactMap { Int($0) } }
+        let videoEnd = try #require(rows.filter { $0.count == 3 && $0[0] == 0 }.map { $0[2] + $0[1] }.max())
+        let data = try Data(contentsOf: URL(fileURLWithPath: whole))
+        try #require(videoEnd < data.count - 8, "audio after the last picture")
+        let path = try folder.write("upload.mp4", data.prefix(videoEnd) + Data(count: data.count - videoEnd))
+        let result = try inspect([path])
+        #expect(result.stderr.contains("warning: \(path): the last audio sample (at byte "), "\(result.stderr)")
+        #expect(result.stderr.contains("the file looks preallocated and still being written"))
+        #expect(try inspect([whole]).stderr.isEmpty, "the whole file")
+    }
+
     /// From a QA pass: a fragmented MP4 cut short was said to have its moov index point past
     /// the end, where its samples are indexed by its fragments' headers.
     @Test func aTruncatedFragmentedClipNamesItsFragmentsIndex() throws {
