@@ -21,13 +21,18 @@ import Foundation
 ///    components, a highlight above the peak is white;
 /// 5. back to non-linear BT.709 for display (power 1/2.4).
 ///
+/// An SDR picture with BT.2020 primaries (`.sdr`) takes steps 1, 2, 4 and 5 alone, with display
+/// light the BT.709 display gamma (power 2.4) gives and no curve: players convert its primaries,
+/// and without it its poster, stills and transition faces came out washed out (a green of 126,
+/// 193, 76 where players show 32, 201, 31: the colour QA pass), then jumped when the video began.
+///
 /// Step 4 is the `geq` in the chain above. Without it, what `zscale` makes of components outside
 /// 0...1 depends on the machine (zimg kept their sign on some, and clips them on an AVX2-only
 /// AMD EPYC), which moved a saturated BT.2020 red between (217, 0, 0) and (255, 0, 0).
 struct HDRToneMapper {
-    /// The HDR transfer functions handled.
+    /// The transfer functions handled: HDR's two, and SDR's (with BT.2020 primaries only).
     enum Transfer: Sendable {
-        case hlg, pq
+        case hlg, pq, sdr
     }
 
     let transfer: Transfer
@@ -36,12 +41,15 @@ struct HDRToneMapper {
     /// True when the picture's primaries are not BT.709 (taken to be BT.2020) and are converted.
     let convertsPrimaries: Bool
 
-    /// A tone mapper for `frame`, or nil when the frame is not HLG or PQ.
+    /// A tone mapper for `frame`, or nil when the frame is neither HLG or PQ nor SDR with BT.2020
+    /// primaries.
     init?(for frame: Frame) {
         switch frame.pointer.pointee.color_trc {
         case AVCOL_TRC_ARIB_STD_B67: transfer = .hlg
         case AVCOL_TRC_SMPTE2084: transfer = .pq
-        default: return nil
+        default:
+            guard frame.pointer.pointee.color_primaries == AVCOL_PRI_BT2020 else { return nil }
+            transfer = .sdr
         }
         convertsPrimaries = frame.pointer.pointee.color_primaries != AVCOL_PRI_BT709
         peak = HDRToneMapper.signalPeak(of: frame)
@@ -65,7 +73,12 @@ struct HDRToneMapper {
         guard let plane = scaled.pointer.pointee.data.0 else {
             throw MediaError(.ioFailure, "cannot scale the picture (no output plane)")
         }
-        let toLinear = transfer == .hlg ? HDRToneMapper.hlgTable : HDRToneMapper.pqTable
+        let toLinear =
+            switch transfer {
+            case .hlg: HDRToneMapper.hlgTable
+            case .pq: HDRToneMapper.pqTable
+            case .sdr: HDRToneMapper.sdrTable
+            }
         let peakCurve = HDRToneMapper.hable(peak)
         var pixels = [UInt8](repeating: 255, count: width * height * 4)
         pixels.withUnsafeMutableBufferPointer { output in
@@ -114,7 +127,7 @@ struct HDRToneMapper {
             )
         }
         let signal = max(max(red, green), max(blue, 1e-6))
-        let factor = HDRToneMapper.hable(signal) / (peakCurve * signal)
+        let factor = transfer == .sdr ? 1 : HDRToneMapper.hable(signal) / (peakCurve * signal)
         return (
             HDRToneMapper.byte(HDRToneMapper.displayEncode(red * factor, encoding)),
             HDRToneMapper.byte(HDRToneMapper.displayEncode(green * factor, encoding)),
@@ -175,6 +188,8 @@ struct HDRToneMapper {
     private static let hlgTable: [Float] = (0...65535).map { 10 * powf(hlgInverseOETF(Float($0) / 65535), 1.2) }
     /// Each 16-bit PQ code value's display light, 1.0 = 100 cd/m².
     private static let pqTable: [Float] = (0...65535).map { 100 * pqEOTF(Float($0) / 65535) }
+    /// Each 16-bit SDR code value's display light, 1.0 = white (the BT.709 display gamma, 2.4).
+    private static let sdrTable: [Float] = (0...65535).map { powf(Float($0) / 65535, 2.4) }
 
     /// Steps in ``displayEncodingTable``.
     private static let encodingSteps = 4096

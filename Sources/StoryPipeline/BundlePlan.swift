@@ -16,7 +16,8 @@ public struct BundlePlan: Sendable {
     /// take the container's HDR light levels, `clli` and `mdcv`, where the bitstream has none; 9: a
     /// left crop in the H.264/HEVC header is applied exactly, not rounded down to aligned planes;
     /// 10: pictures converted to RGB with full chroma interpolation, no longer up to 2 levels dark,
-    /// and the planar cube kernel's shading rounded once, no longer tinting greys magenta).
+    /// and the planar cube kernel's shading rounded once, no longer tinting greys magenta, and SDR
+    /// BT.2020 pictures converted to BT.709 primaries).
     public static let rendererVersion = "storyreel-render-10"
     /// The poster pick's own version, part of the poster's and the thumbnail's keys only, so that
     /// a change to the pick makes only those again (2: of equally typical candidates the one with

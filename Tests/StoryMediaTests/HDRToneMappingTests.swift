@@ -123,6 +123,33 @@ import Testing
         #expect(PixelComparison.psnr(unscaled.pixels, expected.pixels) < 32, "the test can tell the two apart")
     }
 
+    /// From the colour QA pass: an SDR clip with BT.2020 primaries was converted with its matrix
+    /// only, so its frames came out washed out (16.85 dB from what a colour-managed player shows;
+    /// a green of 126, 193, 76 for 32, 201, 31). Its primaries are converted to BT.709 now, as
+    /// zimg converts them.
+    @Test func anSDRClipWithBT2020PrimariesIsConvertedToBT709() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.path("sdr2020.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "smptehdbars=s=320x180:r=30:d=0.2",
+            "-vf",
+            "zscale=tin=bt709:pin=bt709:min=bt709:rin=limited:t=bt2020-10:p=bt2020:m=bt2020nc:r=limited,"
+                + "format=yuv420p10le",
+            "-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error", "-color_primaries", "bt2020",
+            "-color_trc", "bt2020-10", "-colorspace", "bt2020nc", "-color_range", "tv", "-tag:v", "hvc1", clip,
+        ])
+        let frame = try ClipFrameSource(path: clip).frame(at: 0, size: .width(320))
+        let player = try FFmpegReference.frame(
+            clip, at: 0, width: 320, height: 180,
+            filters: "zscale=min=bt2020nc:rin=limited:tin=bt709:pin=bt2020:m=bt709:r=full:t=bt709:p=bt709,format=gbrp")
+        let matrixOnly = try FFmpegReference.frame(
+            clip, at: 0, width: 320, height: 180, filters: "scale=in_color_matrix=bt2020:in_range=tv")
+        let psnr = PixelComparison.psnr(frame.pixels, player)
+        #expect(psnr >= 32, "\(psnr) dB against zimg's conversion")
+        let unconverted = PixelComparison.psnr(matrixOnly, player)
+        #expect(unconverted < 25, "the matrix alone is far from it: \(unconverted) dB")
+    }
+
     @Test func curvesMatchTheirDefinitions() {
         #expect(abs(HDRToneMapper.hlgInverseOETF(0.5) - 1.0 / 12) < 1e-6)
         #expect(abs(HDRToneMapper.hlgInverseOETF(1) - 1) < 1e-4)
