@@ -13,7 +13,6 @@ public enum ClipProbe {
         try completeVideoDetails(of: file, readingColour: readingColour)
         // What the audio's frames alone say: a clip whose audio cannot be read is reported as
         // its header has it.
-        try? completeAudioDetails(of: file)
         let audioFailure = (try? decodeAudioStart(of: file)) ?? nil
         var info = try info(of: file)
         if let audioFailure { info.warnings.append(audioFailure) }
@@ -26,7 +25,9 @@ public enum ClipProbe {
     /// Decodes the start of the played audio track (``audioPacketsDecoded`` packets). Its frames'
     /// channel count and sample rate replace the header's, as ffprobe, which decodes, reports
     /// them: an AAC header with its layout in a PCE (2.1, quad, 6.1) gives no channel count, and
-    /// the track was reported as no audio (a QA pass). Returns a warning when the audio does not
+    /// the track was reported as no audio (a QA pass); an MP4's sample entry always says 2
+    /// channels (ISO's version-0 template), and a mono MP3 or MP2 was reported as stereo (a QA
+    /// pass). Returns a warning when the audio does not
     /// decode: Chromium stops a clip at its first audio packet that fails, so such a clip played
     /// as stills only, where `ingest`, `render` and `validate` had passed it (a QA pass). A codec
     /// this FFmpeg build has no decoder for is left as the header gives it. Reads packets: seek
@@ -72,41 +73,6 @@ public enum ClipProbe {
     private static func reason(_ error: any Error) -> String {
         guard let media = error as? MediaError else { return "\(error)" }
         return media.reason
-    }
-
-    /// Sets the channel count of MPEG audio (MP3, MP2) from its first frame header. An MP4's
-    /// sample entry always says 2 channels (ISO's version-0 template), so a mono MP3 or MP2 in
-    /// an MP4 was reported as stereo, where ffprobe (which decodes) and MediaInfo say 1. Reads
-    /// packets: seek before decoding.
-    static func completeAudioDetails(of file: InputFile) throws {
-        let mpegAudio = [AV_CODEC_ID_MP3, AV_CODEC_ID_MP2, AV_CODEC_ID_MP1]
-        guard let audio = file.bestStream(.audio), mpegAudio.contains(audio.parameters.pointee.codec_id),
-            let first = try audio.indexEntries.first
-        else { return }
-        file.discardAllStreams(except: audio)
-        try file.seek(stream: audio, toKeyframeBefore: first.timestamp)
-        let packet = try Packet()
-        var packetsRead = 0
-        while packetsRead < 4, try file.readPacket(into: packet) {
-            guard packet.streamIndex == audio.index else { continue }
-            packetsRead += 1
-            guard let channels = mpegAudioChannels(packet) else { continue }
-            let parameters = audio.parameters
-            if parameters.pointee.ch_layout.nb_channels != channels {
-                av_channel_layout_uninit(&parameters.pointee.ch_layout)
-                av_channel_layout_default(&parameters.pointee.ch_layout, channels)
-            }
-            return
-        }
-    }
-
-    /// The channel count an MPEG audio frame header at the start of `packet` gives (its mode
-    /// bits: 3 is mono, any other is two channels), or nil when the packet does not start with
-    /// one (11 sync bits, a layer).
-    static func mpegAudioChannels(_ packet: Packet) -> Int32? {
-        guard let data = packet.pointer.pointee.data, packet.pointer.pointee.size >= 4 else { return nil }
-        guard data[0] == 0xFF, data[1] & 0xE0 == 0xE0, (data[1] >> 1) & 3 != 0 else { return nil }
-        return data[3] >> 6 == 3 ? 1 : 2
     }
 
     /// The ``ClipInfo`` of an opened file. Throws `.invalidMedia` when the sample index is
