@@ -62,17 +62,12 @@ public enum ClipProbe {
                 }
                 while try decoder.receive(into: frame) == .frame { take(frame) }
             } catch {
-                return "the audio (\(audio.codecName)) does not decode (\(Self.reason(error))): players stop at it; "
+                return
+                    "the audio (\(audio.codecName)) does not decode (\(MediaError.reason(of: error))): players stop at it; "
                     + "re-encode it (ffmpeg -i IN -c:v copy -c:a aac OUT) or leave it out (-an)"
             }
         }
         return nil
-    }
-
-    /// The system's or FFmpeg's reason a media error gives, without the path it names.
-    private static func reason(_ error: any Error) -> String {
-        guard let media = error as? MediaError else { return "\(error)" }
-        return media.reason
     }
 
     /// The ``ClipInfo`` of an opened file. Throws `.invalidMedia` when the sample index is

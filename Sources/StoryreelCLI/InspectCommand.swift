@@ -31,7 +31,7 @@ public enum InspectCommand: Command {
             let array = zip(paths, batch.results).map { path, result in
                 switch result {
                 case .success(let info): return info.json
-                case .failure(let error): return ClipInfo.failureJSON(path: path, message: Self.reason(of: error))
+                case .failure(let error): return ClipInfo.failureJSON(path: path, message: MediaError.reason(of: error))
                 }
             }
             console.output(JSONValue.array(array).serialized())
@@ -43,10 +43,5 @@ public enum InspectCommand: Command {
             for warning in info.warnings { console.warning("\(info.path): \(warning)") }
         }
         return batch.exitCode
-    }
-
-    /// The reason without the path, for the JSON `error` key.
-    private static func reason(of error: any Error) -> String {
-        (error as? MediaError)?.reason ?? "\(error)"
     }
 }

@@ -201,13 +201,7 @@ import Testing
             ),
             ("jpeg", ["-frames:v", "1", "-f", "image2", "-c:v", "mjpeg"], "a JPEG image, not a video"),
         ]
-        for format in formats {
-            let path = folder.path("\(format.name).mp4")
-            try HostileFiles.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=90x160:r=30:d=1"] + format.options + [path])
-            let result = try inspect([path])
-            #expect(result.status == 65)
-            #expect(result.stderr == "storyreel: error: \(path): \(format.said)\n", "\(format.name)")
-        }
+        try expectNamed(formats, madeFrom: "testsrc2=s=90x160:r=30:d=1")
     }
 
     /// From the audio QA pass: a FLAC, an AAC stream (ADTS), a bare MP3 without a tag and a CAF
@@ -224,9 +218,15 @@ import Testing
             ("caf", ["-c:a", "pcm_s16le", "-f", "caf"], "a CAF file (audio), not a video"),
             ("opus", ["-c:a", "libopus", "-f", "ogg"], "an Ogg Opus file (audio), not a video"),
         ]
+        try expectNamed(formats, madeFrom: "sine=d=1")
+    }
+
+    /// Makes each of `formats` from the lavfi source `source` with its ffmpeg output options,
+    /// named `NAME.mp4`, and expects `inspect` to refuse it (65) with the one line it says.
+    func expectNamed(_ formats: [(name: String, options: [String], said: String)], madeFrom source: String) throws {
         for format in formats {
             let path = folder.path("\(format.name).mp4")
-            try HostileFiles.ffmpeg(["-f", "lavfi", "-i", "sine=d=1"] + format.options + [path])
+            try HostileFiles.ffmpeg(["-f", "lavfi", "-i", source] + format.options + [path])
             let result = try inspect([path])
             #expect(result.status == 65)
             #expect(result.stderr == "storyreel: error: \(path): \(format.said)\n", "\(format.name)")
