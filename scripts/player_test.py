@@ -948,6 +948,26 @@ class PlayerPageTests(unittest.TestCase):
         self.key(Keys.SPACE)
         self.wait_for("return !document.getElementById('viewer').classList.contains('open')", 5)
 
+    def test_a_pause_right_after_a_play_stays_a_pause(self):
+        # From a CI run: Space pressed as an item started paused the video, then the play event
+        # of the page's own play(), queued before the pause, unpaused the page over the stopped
+        # picture, and the next Space "paused" it. Here the Pause button is pressed twice in one
+        # task (play, then pause), so the play event always comes after the pause.
+        self.load("demo")
+        self.open_first(1)
+        self.wait_for(PLAYING_ON_SCREEN, 10)
+        self.key(Keys.SPACE)
+        self.wait_for("return window.storyreelPlayer.state().paused", 5)
+        DRIVER.execute_script("const b = document.getElementById('pause'); b.click(); b.click();")
+        time.sleep(0.5)
+        self.assertTrue(self.state()["paused"], "the second press paused")
+        self.assertEqual(
+            DRIVER.execute_script(
+                "return [...document.querySelectorAll('.stage video')].filter(v => !v.paused).map(v => v.id)"),
+            [], "and nothing plays under the Play button")
+        self.key(Keys.SPACE)
+        self.wait_for(PLAYING_ON_SCREEN, 5)
+
     def test_a_move_stops_what_played_at_once(self):
         # From a QA pass: while the next item's still loaded, the previous clip played on, with
         # its sound, under the new item's caption.

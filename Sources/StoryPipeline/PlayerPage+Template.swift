@@ -812,12 +812,18 @@ extension PlayerPage {
           for (const video of [...stage.videos, stage.cube]) {
             video.addEventListener('pause', () => {
               if (video.__pausedByPage) { video.__pausedByPage = false; return; }
+              // Likewise a pause a play overtook: the picture moves.
+              if (!video.paused) return;
               // Not a pause by anyone: the end, or a load that failed (Chromium pauses a video
               // whose play() was pending when its error came: offline, that stuck the item paused).
               if (video.ended || video.error || offline !== null || video !== active() || paused || held || pageHidden) return;
               paused = true; updatePause();
             });
+            // A play event is queued: one the page's own pause overtook (Space pressed as the
+            // item started, a CI run) is no play any more, or it unpaused the page over a
+            // stopped picture.
             video.addEventListener('play', () => {
+              if (video.paused) return;
               if (video === active() && paused && !held && !blocked) { paused = false; updatePause(); }
             });
           }
