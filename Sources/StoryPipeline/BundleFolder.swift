@@ -71,6 +71,9 @@ public enum BundleFolder {
         }
         let manifest = BundlePaths.join(output, BundlePaths.manifest)
         guard let stamp = FileStamp(path: manifest, followingLinks: false) else { return }
+        // A newer storyreel's manifest is named as one, not as "a file storyreel did not write"
+        // (an upgrade QA pass: that advice was to move the newer manifest away).
+        try BundleGenerator.refuseNewer(output)
         // Only a regular file (not a symlink) can be storyreel's: known to the ledger, or a
         // manifest storyreel could have written.
         let isStoryreels =

@@ -66,6 +66,8 @@ public struct BundleRenderer: Sendable {
         if storyInput.root != firstLook.root {
             try BundleFolder.check(output: output, inputRoot: storyInput.root, force: options.force)
         }
+        // A newer storyreel may have rendered while this one waited for the lock.
+        try BundleGenerator.refuseNewer(output)
         // OUT and its folders are held open, and every output is written through them: a folder
         // swapped for a symlink during the run cannot lead a write elsewhere (``FolderPin``).
         let outputPin = try FolderPin(path: output)
@@ -129,6 +131,10 @@ public struct BundleRenderer: Sendable {
             bundle: output, options: options, canvas: (plan.canvasWidth, plan.canvasHeight), ledger: ledger,
             sourceStamps: plan.sourceStamps, progress: progress)
         run.execute(plan.shardUnits)
+        // Before the manifest is written again: it still names the renderer that made the bundle.
+        if run.rendered > 0, let note = BundleGenerator.olderRendererNote(output, prune: options.prune) {
+            summary.notes.append(note)
+        }
         // A clip whose units failed (it may have changed since it was hashed) is hashed and
         // probed again next time; one the plan skipped keeps what it was skipped for, when that
         // lies in its bytes.
@@ -435,9 +441,10 @@ public struct BundleRenderer: Sendable {
     }
 
     /// Removes the outputs storyreel recorded writing that the manifest no longer references,
-    /// when they are still exactly as written. Files the ledger does not know are never removed.
-    /// Returns how many were removed, and the unchanged ones that could not be (immutable, a
-    /// read-only folder), which stay known for a later `--prune`.
+    /// when they are still exactly as written, then the images and transitions no ledger knows
+    /// whose own bytes name them as storyreel's, unchanged (``UnrecordedOutputs``). Nothing else
+    /// is removed. Returns how many were removed, and the recorded, unchanged ones that could not
+    /// be (immutable, a read-only folder), which stay known for a later `--prune`.
     private func prune(keeping referenced: Set<String>, ledger: BundleLedger) -> (removed: Int, stuck: [String]) {
         var removed = 0
         var stuck: [String] = []
@@ -448,6 +455,8 @@ public struct BundleRenderer: Sendable {
                 stuck.append(relative)
             }
         }
+        removed += UnrecordedOutputs.removeSelfNamed(
+            in: output, keeping: referenced, ledger: ledger, timeout: options.timeout)
         return (removed, stuck)
     }
 

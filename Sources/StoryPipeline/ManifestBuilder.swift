@@ -82,7 +82,7 @@ struct ManifestBuilder {
                     codecs: try codecs(ofTransition: unit.output)))
         }
         let manifest = Manifest(
-            generator: "storyreel \(BundlePlan.toolVersion)",
+            generator: BundleGenerator.current,
             canvas: Manifest.Size(width: plan.canvasWidth, height: plan.canvasHeight), duration: total,
             stories: stories, transitions: transitions,
             skipped: skipped)

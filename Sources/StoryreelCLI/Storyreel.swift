@@ -69,7 +69,7 @@ public enum Storyreel {
                 console.error("\(first) takes no arguments, got '\(arguments[1])'; usage: storyreel --version")
                 return ExitCode.usage.rawValue
             }
-            console.output("storyreel \(version)")
+            console.output(BundleGenerator.versionLine)
             return 0
         default:
             break

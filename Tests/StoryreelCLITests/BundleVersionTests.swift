@@ -1,0 +1,158 @@
+import Foundation
+import StoryreelTestSupport
+import Testing
+
+/// Which storyreel made a bundle, and what an upgrade leaves (an upgrade QA pass): two builds
+/// that rendered differently both said `storyreel 0.3.0`; an older storyreel remade a newer
+/// bundle's pictures with its older renderer, rewrote its manifest and, with `--prune`, removed
+/// the newer outputs; and a bundle copied without `.storyreel/` kept every old picture for good.
+@Suite struct BundleVersionTests {
+    /// `--version` names the renderer and the probe; the manifest's `generator` the renderer.
+    @Test func theVersionAndTheGeneratorNameTheRenderer() throws {
+        let version = try TestEnvironment.storyreel(["--version"])
+        #expect(version.status == 0)
+        let line = version.stdout.trimmingCharacters(in: .newlines)
+        let match = try #require(
+            line.wholeMatch(of: /storyreel (\d+\.\d+\.\d+) \(renderer (\d+), probe (\d+)\)/), "\(version.stdout)")
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        #expect(try fixture.manifest("reel").generator == "storyreel \(match.1) (renderer \(match.2))")
+    }
+
+    /// Every file under `folder` (hidden ones too) with its bytes and mtime.
+    private func snapshot(_ folder: String) throws -> [String: (Data, Date)] {
+        var files: [String: (Data, Date)] = [:]
+        let enumerator = try #require(FileManager.default.enumerator(atPath: folder))
+        while let relative = enumerator.nextObject() as? String {
+            let path = folder + "/" + relative
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else {
+                continue
+            }
+            let modified = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+            files[relative] = (try Data(contentsOf: URL(fileURLWithPath: path)), modified ?? .distantPast)
+        }
+        return files
+    }
+
+    /// `render` (with `--prune`, and `--force`) and `ingest --render` refuse (73) a bundle whose
+    /// manifest a newer storyreel wrote, a newer renderer or a newer format, in one line, before
+    /// any work: the bundle and the stories folder stay as they were.
+    @Test func aNewerStoryreelsBundleIsRefusedAndLeftAsItWas() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let out = fixture.folder.path("reel")
+        let manifestPath = out + "/manifest.json"
+        let written = try Data(contentsOf: URL(fileURLWithPath: manifestPath))
+        let newer: [(change: (inout [String: Any]) -> Void, named: String)] = [
+            ({ $0["generator"] = "storyreel 0.3.0 (renderer 999)" }, "(storyreel 0.3.0 (renderer 999))"),
+            (
+                {
+                    $0["version"] = 2
+                    $0["generator"] = "storyreel 0.4.0"
+                }, "(storyreel 0.4.0, manifest version 2)"
+            ),
+        ]
+        for (change, named) in newer {
+            var manifest = try #require(try JSONSerialization.jsonObject(with: written) as? [String: Any])
+            change(&manifest)
+            try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: manifestPath))
+            let bundleBefore = try snapshot(out)
+            let storiesBefore = try snapshot(fixture.stories)
+            for extra in [["--prune"], ["--force"]] {
+                let (result, _) = try fixture.render(into: "reel", extra)
+                #expect(result.status == 73, "\(extra): \(result.stderr)")
+                #expect(
+                    result.stderr.hasPrefix("storyreel: error: \(out): rendered by a newer storyreel \(named); ")
+                        && result.stderr.hasSuffix("upgrade storyreel, or render into another folder\n")
+                        && result.stderr.filter { $0 == "\n" }.count == 1, "\(result.stderr)")
+            }
+            let ingest = try TestEnvironment.storyreel([
+                "ingest", TestEnvironment.sample("portrait-h264.mp4"), "--story", "ben_k", "--into", fixture.stories,
+                "--render", out,
+            ])
+            #expect(ingest.status == 73, "\(ingest.stderr)")
+            #expect(ingest.stderr.contains("rendered by a newer storyreel \(named)"), "\(ingest.stderr)")
+            let bundleAfter = try snapshot(out)
+            #expect(bundleAfter.mapValues(\.0) == bundleBefore.mapValues(\.0), "nothing in the bundle changed")
+            #expect(bundleAfter.mapValues(\.1) == bundleBefore.mapValues(\.1), "nor was written again")
+            #expect(try snapshot(fixture.stories).mapValues(\.0) == storiesBefore.mapValues(\.0), "no clip went in")
+        }
+    }
+
+    /// A bundle made by an older renderer is made again with a note saying why; one whose
+    /// manifest names no renderer (written before it was named) gets none, nor does a run that
+    /// makes nothing.
+    @Test func anOlderRenderersBundleIsMadeAgainWithANote() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let manifestPath = fixture.folder.path("reel/manifest.json")
+        var manifest = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifestPath)))
+                as? [String: Any])
+        manifest["generator"] = "storyreel 0.3.0 (renderer 1)"
+        try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: manifestPath))
+        let (cached, _) = try fixture.render(into: "reel")
+        #expect(cached.status == 0 && !cached.stderr.contains("renderer 1"), "nothing made: \(cached.stderr)")
+        try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: manifestPath))
+        // Another canvas makes every still and transition again, as a new renderer does.
+        let (result, summary) = try fixture.render(into: "reel", ["--size", "144x256"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect((summary["rendered"] as? Int ?? 0) > 0)
+        #expect(
+            result.stderr.contains(
+                "storyreel: note: the bundle was rendered by renderer 1 (storyreel 0.3.0 (renderer 1)): its pictures "
+                    + "and transitions are made again by renderer "),
+            "\(result.stderr)")
+        #expect(result.stderr.contains("--prune removes the old ones"))
+        #expect(try fixture.manifest("reel").generator.hasSuffix(")") && !result.stderr.contains("error"))
+    }
+
+    /// A bundle copied without `.storyreel/` (the README's CI artifact), then rendered with other
+    /// keys: `--prune` removes the earlier pictures and transitions, which name themselves in their
+    /// own bytes, and leaves a user's JPEG under an output's name and a copy edited in place.
+    @Test func pruneRemovesEarlierOutputsOfABundleCopiedWithoutItsLedger() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "made").0.status == 0)
+        let out = fixture.folder.path("reel")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+        let copy = Process()
+        copy.executableURL = URL(fileURLWithPath: "/bin/sh")
+        copy.arguments = ["-c", "cd \"$0\" && cp -r --no-preserve=all -- * \"$1\"/", fixture.folder.path("made"), out]
+        try copy.run()
+        copy.waitUntilExit()
+        #expect(copy.terminationStatus == 0)
+        let earlier = Set(fixture.outputs("reel"))
+        // A stranger's JPEG at a still's name, and an earlier still edited in place.
+        let stills = earlier.filter { $0.hasPrefix("stills/") }.sorted()
+        try #require(stills.count >= 2)
+        let stranger = "stills/00000000000000000000-first.jpg"
+        try FileManager.default.copyItem(atPath: "\(out)/\(stills[0])", toPath: "\(out)/tmp.jpg")
+        var strangerBytes = try Data(contentsOf: URL(fileURLWithPath: "\(out)/tmp.jpg"))
+        strangerBytes[strangerBytes.count - 100] ^= 0x55
+        try strangerBytes.write(to: URL(fileURLWithPath: "\(out)/\(stranger)"))
+        try FileManager.default.removeItem(atPath: "\(out)/tmp.jpg")
+        var edited = try Data(contentsOf: URL(fileURLWithPath: "\(out)/\(stills[1])"))
+        edited[edited.count - 100] ^= 0x55
+        try edited.write(to: URL(fileURLWithPath: "\(out)/\(stills[1])"))
+        // Another canvas: every still and transition gets a new key.
+        let (rendered, _) = try fixture.render(into: "reel", ["--size", "144x256"])
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        let (pruned, _) = try fixture.render(into: "reel", ["--prune", "--size", "144x256"])
+        #expect(pruned.status == 0, "\(pruned.stderr)")
+        let manifest = try fixture.manifestBytes("reel")
+        let left = Set(fixture.outputs("reel")).filter { path in
+            let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+            return manifest.range(of: Data(stem.utf8)) == nil
+        }
+        #expect(left == [stranger, stills[1]], "only the stranger's file and the edited copy stay: \(left)")
+        let gone = earlier.subtracting(fixture.outputs("reel"))
+        #expect(
+            gone.count >= 20
+                && gone.allSatisfy {
+                    $0.hasPrefix("stills/") || $0.hasPrefix("transitions/") || $0.hasPrefix("posters/")
+                }, "the earlier stills and transitions: \(gone)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(out)/\(stranger)")) == strangerBytes)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(out)/\(stills[1])")) == edited)
+    }
+}
