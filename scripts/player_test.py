@@ -53,7 +53,7 @@ FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-c
            "url-paths": "url-paths", "cut-clip": "cut-clip", "wide-clip": "wide-clip",
            "square-canvas": "square-canvas", "long-story": "long-story",
            "untagged-clip": "untagged-clip", "blank-names": "blank-names", "object-codecs": "object-codecs",
-           "long-row": "long-row"}
+           "long-row": "long-row", "duplicate-transition": "duplicate-transition"}
 # Right-to-left display names for the rtl bundle, each ending in punctuation, whose place shows
 # the direction: on the left of the name when it is laid out right to left.
 RTL_NAMES = {"ana.lima": "\u0644\u064a\u0644\u0649 \u062d\u0633\u0646!", "ben_k": "\u05d3\u05e0\u05d4 \u05db\u05d4\u05df!"}
@@ -269,6 +269,7 @@ def setUpModule():
         transition.update(codecs="hvc1.1.6.L90.90") for transition in manifest["transitions"]])
     make_variant_bundle("square-canvas", lambda manifest: manifest["canvas"].update(width=720, height=720))
     make_variant_bundle("long-story", make_long_story)
+    make_variant_bundle("duplicate-transition", list_the_first_transition_twice)
     make_long_row()
     for name in ("neighbours-next", "neighbours-previous", "never-arrives"):
         make_variant_bundle(name, lambda manifest: None)
@@ -429,6 +430,14 @@ def make_long_row():
     picture = os.path.join(OUT, "demo", MANIFESTS["demo"]["stories"][0]["user"]["avatar"])
     for index in range(LONG_ROW):
         os.symlink(picture, os.path.join(folder, f"{index}.jpg"))
+
+
+def list_the_first_transition_twice(manifest):
+    """The first forward transition listed twice, the first time with another transition's clip:
+    a manifest `validate` refuses, on which the page plays what StoryreelKit plays, the first."""
+    forward = next(t for t in manifest["transitions"] if t["direction"] == "forward")
+    other = next(t for t in manifest["transitions"] if t["src"] != forward["src"])
+    manifest["transitions"].insert(0, dict(forward, src=other["src"]))
 
 
 def make_broken_clip_bundle(name, item, keep):
@@ -968,6 +977,146 @@ class PlayerPageTests(unittest.TestCase):
         self.key(Keys.SPACE)
         self.wait_for(PLAYING_ON_SCREEN, 5)
 
+    def test_nothing_of_the_last_item_plays_again_while_the_next_one_loads(self):
+        # From a QA pass on races: while the next item's still loaded, a pause and a play (Space
+        # twice), a hold or a hidden tab shown again played the last item's clip again, with its
+        # sound, under the next item's header: the page's "active" video was still the last one.
+        first = MANIFESTS["demo"]["stories"][0]
+        self.load("demo")
+        self.open_first(1)
+        self.wait_for(PLAYING_ON_SCREEN, 10)
+        playing = "return [...document.querySelectorAll('.stage video')].filter(v => !v.paused).map(v => v.id)"
+        try:
+            self.delayed([first["items"][1]["firstFrame"]], 2)
+            self.key(Keys.ARROW_RIGHT)
+            time.sleep(0.2)
+            self.key(Keys.SPACE)
+            self.key(Keys.SPACE)
+            time.sleep(0.2)
+            self.assertEqual(DRIVER.execute_script(playing), [], "Space twice played nothing")
+            DRIVER.execute_script(
+                "for (const hidden of [true, false]) {"
+                "  Object.defineProperty(document, 'hidden', {value: hidden, configurable: true});"
+                "  document.dispatchEvent(new Event('visibilitychange')); }")
+            time.sleep(0.2)
+            self.assertEqual(DRIVER.execute_script(playing), [], "a hidden page shown again played nothing")
+            self.assertEqual(self.state()["itemIndex"], 1)
+        finally:
+            DRIVER.execute_script("delete document.hidden;")
+            self.undelayed()
+        self.wait_for(f"return window.storyreelPlayer.state().itemIndex === 1 && {PLAYING_ON_SCREEN[7:]}", 10)
+
+    def test_a_double_click_on_a_story_opens_it_on_its_first_item(self):
+        # From a QA pass on races: on a phone, where the viewer covers the row, the second press
+        # of a double tap on a story landed on the viewer the first one opened: a tap forward,
+        # which skipped the story's first item and marked it seen.
+        first = MANIFESTS["demo"]["stories"][0]
+        self.load("demo")
+        # Its first still in the cache, so the viewer opens within the first click, as it did.
+        self.open_first(1)
+        self.wait_for(PLAYING_ON_SCREEN, 10)
+        DRIVER.execute_script("window.storyreelPlayer.close(); localStorage.clear();")
+        self.wait_for("return !document.getElementById('viewer').classList.contains('open')")
+        elapsed = DRIVER.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const button = document.querySelector('.story'), box = button.getBoundingClientRect();
+            const at = { clientX: box.left + box.width / 2, clientY: box.top + box.height / 2, bubbles: true };
+            const start = performance.now();
+            button.dispatchEvent(new MouseEvent('click', Object.assign({ detail: 1 }, at)));
+            const second = () => {
+              if (!document.getElementById('viewer').classList.contains('open')) { setTimeout(second, 5); return; }
+              const zones = document.getElementById('zones');
+              const pointer = Object.assign({ pointerId: 1, pointerType: 'touch', isPrimary: true }, at);
+              zones.dispatchEvent(new PointerEvent('pointerdown', pointer));
+              zones.dispatchEvent(new PointerEvent('pointerup', pointer));
+              done(performance.now() - start);
+            };
+            second();""")
+        self.assertLess(elapsed, 400, "the second press came within a double click")
+        time.sleep(0.3)
+        self.assertEqual(self.steps(), [{"item": f"{first['id']}#0"}])
+        self.assertEqual(self.state()["itemIndex"], 0)
+        # A tap elsewhere at once is a tap.
+        self.pointer(0.8, 0.8)
+        self.wait_for("return window.storyreelPlayer.state().itemIndex === 1", 5)
+
+    def test_a_restart_as_the_clip_ends_is_not_a_skip(self):
+        # From a QA pass on races: ← on a reel's first item, handled after its clip reached its
+        # end and before its queued `ended` ran, restarted it on the same element, and that stale
+        # `ended` then moved on to item 2. The key is sent from the `pause` event, which Chromium
+        # fires in the same task as `ended`.
+        first = MANIFESTS["demo"]["stories"][0]
+        self.load("demo")
+        self.open_first(1)
+        self.wait_for(PLAYING_ON_SCREEN, 10)
+        DRIVER.execute_script("""
+            const video = [...document.querySelectorAll('.stage video')].find(v => v.classList.contains('shown'));
+            window.__restarted = false;
+            video.addEventListener('pause', () => {
+              if (video.ended && !window.__restarted) { window.__restarted = true; window.storyreelPlayer.event('tapBack'); }
+            });
+            video.currentTime = video.duration - 0.05;""")
+        self.wait_for("return window.__restarted", 5)
+        time.sleep(0.5)
+        self.assertEqual(self.steps(), [{"item": f"{first['id']}#0"}] * 2)
+        self.assertEqual(self.state()["itemIndex"], 0)
+
+    def test_nothing_is_marked_seen_in_a_hidden_page(self):
+        # From a QA pass on races: a still that came in after the tab was hidden marked its item
+        # seen, unwatched; and a cube with no frame a second after its turn landed the turn in the
+        # hidden page, marking the next story's first item seen.
+        first, second = MANIFESTS["demo"]["stories"][:2]
+        forward = next(t for t in MANIFESTS["demo"]["transitions"]
+                       if t["from"] == first["id"] and t["to"] == second["id"] and t["direction"] == "forward")
+        seen = "return Object.keys(localStorage).filter(k => k.startsWith('storyreel.seen.')).map(k => k.slice(15))"
+        set_hidden = ("Object.defineProperty(document, 'hidden', {value: arguments[0], configurable: true});"
+                      "document.dispatchEvent(new Event('visibilitychange'));")
+        self.load("demo")
+        self.open_first(1)
+        self.wait_for(PLAYING_ON_SCREEN, 10)
+        try:
+            self.delayed([first["items"][1]["firstFrame"]], 1)
+            self.key(Keys.ARROW_RIGHT)
+            DRIVER.execute_script(set_hidden, True)
+            time.sleep(1.6)
+            self.assertNotIn(first["items"][1]["id"], DRIVER.execute_script(seen), "seen while hidden")
+            DRIVER.execute_script(set_hidden, False)
+            self.wait_for(f"return {seen[7:]}.includes({json.dumps(first['items'][1]['id'])})", 5)
+            self.undelayed()
+            # The turn to the next story, its cube slow, the page hidden as it starts.
+            self.wait_for(PLAYING_ON_SCREEN, 10)
+            self.delayed([forward["src"]], 8)
+            DRIVER.execute_script("window.storyreelPlayer.event('swipeToNextStory')")
+            self.wait_for("return window.storyreelPlayer.state().phase === 'transition'", 5)
+            DRIVER.execute_script(set_hidden, True)
+            time.sleep(1.6)
+            self.assertEqual(self.state()["phase"], "transition", "the turn waits while the page is hidden")
+            self.assertNotIn(second["items"][0]["id"], DRIVER.execute_script(seen), "seen while hidden")
+            DRIVER.execute_script(set_hidden, False)
+            self.wait_for("return window.storyreelPlayer.state().phase === 'item'", 5)
+        finally:
+            DRIVER.execute_script("delete document.hidden;")
+            self.undelayed()
+
+    def test_a_transition_listed_twice_plays_the_first(self):
+        # From a StoryreelKit QA pass: on a manifest listing a turn twice (which `validate`
+        # refuses), StoryreelKit played the first entry and the page the last.
+        manifest = MANIFESTS["duplicate-transition"]
+        listed = manifest["transitions"][0]
+        first = manifest["stories"][0]
+        self.assertEqual((listed["from"], listed["to"]), (first["id"], manifest["stories"][1]["id"]))
+        self.load("duplicate-transition")
+        self.open_first(1)
+        self.wait_for(PLAYING_ON_SCREEN, 10)
+        # Forward through the first story's items: the last tap turns the cube to the next one.
+        for index in range(1, len(first["items"]) + 1):
+            DRIVER.execute_script("window.storyreelPlayer.event('tapForward')")
+            self.wait_for(f"return window.storyreelPlayer.steps().length === {index + 1}", 5)
+        self.assertEqual(self.steps()[-1].get("transition"), "forward", f"{self.steps()}")
+        played = "return window.storyreelPlayer.endedEvents().filter(e => e.kind === 'transition').map(e => e.src)"
+        self.wait_for(f"{played}.length > 0", 10)
+        self.assertEqual(DRIVER.execute_script(played), [listed["src"]])
+
     def test_a_move_stops_what_played_at_once(self):
         # From a QA pass: while the next item's still loaded, the previous clip played on, with
         # its sound, under the new item's caption.
@@ -1469,7 +1618,8 @@ class PlayerPageTests(unittest.TestCase):
         self.wait_for("const s = window.storyreelPlayer.state(); return s.story === 'ben_k' && s.phase === 'item'"
                       " && s.currentTime > 0.2", 20)
         self.assertEqual(DRIVER.execute_script("return window.__autoplay.refused"), refused)
-        self.assertEqual(self.steps(), full_play_steps(MANIFESTS["demo"])[:3])
+        # At 4× ben_k's first item may be over before the wait above sees it (a loaded machine).
+        self.assertEqual(self.steps()[:3], full_play_steps(MANIFESTS["demo"])[:3])
         self.assertFalse(self.state()["blocked"])
         self.assert_no_flash()
         # Refused again on a fresh page, a real swipe (a mouse drag) goes to ben_k, which plays.

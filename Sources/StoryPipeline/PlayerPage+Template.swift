@@ -183,7 +183,14 @@ extension PlayerPage {
                 if (story.items.length) (this.storySeen(story) ? done : unseen).push(index);
               });
               this.order = unseen.concat(done);
-              this.transitions = new Map(manifest.transitions.map((t) => [`${t.direction} ${t.from} ${t.to}`, t]));
+              // Keyed as JSON, which no id can forge (joined with spaces, ids holding one found
+              // another pair's clip), and the first of a pair listed twice wins, as in
+              // StoryreelKit (a QA pass: the two players disagreed on such a manifest).
+              this.transitions = new Map();
+              for (const t of manifest.transitions) {
+                const key = JSON.stringify([t.direction, t.from, t.to]);
+                if (!this.transitions.has(key)) this.transitions.set(key, t);
+              }
             }
             storySeen(story) { return story.isRead || story.items.every((item) => this.seen(item.id)); }
             story(position) { return this.manifest.stories[this.order[position]]; }
@@ -193,7 +200,7 @@ extension PlayerPage {
             }
             transition(direction, from, to) {
               if (this.cutsOnly()) return null;
-              return this.transitions.get(`${direction} ${this.story(from).id} ${this.story(to).id}`) || null;
+              return this.transitions.get(JSON.stringify([direction, this.story(from).id, this.story(to).id])) || null;
             }
             start(position) { return this.order.length ? { at: { story: position, item: this.firstUnseen(position) }, via: null } : END; }
             // The next step from `at` for `event`: {at, via} or END. `turning`: a transition into
@@ -245,6 +252,11 @@ extension PlayerPage {
           let rate = 1, paused = false, held = false, blocked = false, muted = !unmutedThisSession();
           let pageHidden = document.hidden;  // a hidden page (another tab, the phone locked) pauses
           let front = null, fallback = null, openedFrom = null;
+          // The generation `front` and the cube were set up for: until a move's own element is
+          // ready, nothing is active (see active()).
+          let frontToken = -1, cubeToken = -1;
+          let unseenWhileHidden = null;
+          let openingClick = null;  // the click on the row that opened the viewer, for a double click  // the seen mark of an item that came on screen in a hidden page
           let offline = null;  // the generation of an item waiting for the network
           // The story whose picture is on screen (a still, a clip, the cube turning into it), or
           // null for none: a picture kept while a move loads is cleared once the wait shows a
@@ -445,20 +457,27 @@ extension PlayerPage {
               keepUntilPresented(ok);
               const cube = stage.cube;
               load(cube, result.via.src);
+              cubeToken = token;
               // A transition that fails to load is skipped: a cut to the item it lands on. One
               // that failed while it preloaded has its error already, and fires no other.
               if (cube.error) { land(); return; }
               if (cube.currentTime !== 0) cube.currentTime = 0;
               cube.onended = () => {
-                if (token !== generation) return;
+                if (token !== generation || !cube.ended) return;
                 endedEvents.push({ kind: 'transition', src: result.via.src });
                 land();
               };
               cube.onerror = () => { if (token === generation) land(); };
               // The cube is decoration: one with no frame to show a second after its turn came
               // is cut to the item, which waited behind a spinner for it (a QA pass).
-              setTimeout(() => { if (token === generation && phase === 'transition' && cube.readyState < 2) land(); },
-                PATIENCE.transition);
+              // Not while nothing may move (a hidden page, a pause, a hold): it waits on, or the turn
+              // landed in a hidden tab and marked the next item seen (a QA pass on races).
+              const giveUp = () => {
+                if (token !== generation || phase !== 'transition' || cube.readyState >= 2) return;
+                if (pageHidden || paused || held) { setTimeout(giveUp, PATIENCE.transition); return; }
+                land();
+              };
+              setTimeout(giveUp, PATIENCE.transition);
               whenPresented(cube, token, () => {
                 hideVideos(cube);
                 cube.classList.add('shown');
@@ -510,7 +529,13 @@ extension PlayerPage {
             // Seen once something of it is on screen (its first-frame still, or its video's first
             // frame): an item tapped past before either painted stays unseen (a QA pass found
             // items marked seen that never showed).
-            const seen = () => { if (token === generation) store.set(SEEN + clip.id, '1'); };
+            // Not in a hidden page: a still that came in there marked its item seen, unwatched; it
+            // is marked when the page shows again, if still on screen (a QA pass on races).
+            const seen = () => {
+              if (token !== generation) return;
+              if (pageHidden) { unseenWhileHidden = seen; return; }
+              store.set(SEEN + clip.id, '1');
+            };
             $('endcard').hidden = true;
             $('pause').hidden = false;
             updateChrome();
@@ -536,11 +561,13 @@ extension PlayerPage {
               };
               if (video.error) { failed(); return; }
               video.onerror = failed;
-              front = video;
+              front = video; frontToken = token;
               video.muted = muted;
               if (video.currentTime !== 0) video.currentTime = 0;
+              // A queued `ended` of the element restarted by a move (← on a reel's first item as it
+              // ended) is stale: it skipped forward (a QA pass on races). The seek to 0 unended it.
               video.onended = () => {
-                if (token !== generation) return;
+                if (token !== generation || !video.ended) return;
                 endedEvents.push({ kind: 'item', id: clip.id, src: clip.src });
                 event('itemDidFinish');
               };
@@ -744,7 +771,14 @@ extension PlayerPage {
             button.setAttribute('aria-label', muted ? 'Unmute' : 'Mute');
             button.innerHTML = muted ? ICONS.muted : ICONS.sound;
           }
-          function active() { return phase === 'transition' ? stage.cube : phase === 'item' ? front : null; }
+          // What plays now: the element of the current move only. `front` stays the last item's
+          // element until the next item's still is in (prepare() keeps it), and a pause and play
+          // meanwhile (Space twice, a hold, a hidden tab) played it again, with its sound, under
+          // the next item's header (a QA pass on races).
+          function active() {
+            if (phase === 'transition') return cubeToken === generation ? stage.cube : null;
+            return phase === 'item' && frontToken === generation ? front : null;
+          }
           function setPaused(value) {
             if (blocked && !value) { resume(); return; }
             paused = value;
@@ -764,6 +798,14 @@ extension PlayerPage {
           const zones = $('zones');
           zones.addEventListener('pointerdown', (e) => {
             if (e.button > 0) return;
+            // The second press of a double click (or tap) on a story in the row, which the viewer
+            // opened over within the first, is not a tap forward: it skipped the story's first
+            // item, marking it seen (a QA pass on races, a phone-sized window).
+            if (openingClick && performance.now() - openingClick.at < 500
+                && Math.hypot(e.clientX - openingClick.x, e.clientY - openingClick.y) < 16) {
+              openingClick = null;
+              return;
+            }
             cancelPress();
             const current = press = { id: e.pointerId, x: e.clientX, y: e.clientY, holding: false };
             try { zones.setPointerCapture(e.pointerId); } catch (error) { /* not an active pointer */ }
@@ -802,6 +844,7 @@ extension PlayerPage {
           document.addEventListener('visibilitychange', () => {
             if (document.hidden) cancelPress();
             pageHidden = document.hidden;
+            if (!pageHidden && unseenWhileHidden) { const mark = unseenWhileHidden; unseenWhileHidden = null; mark(); }
             if (fallback) fallback.last = performance.now();
             if (phase === 'item' || phase === 'transition') applyPause();
           });
@@ -918,7 +961,12 @@ extension PlayerPage {
               handle.textContent = story.user.handle;
               button.append(ring, handle);
               // The click is the gesture that lets the videos play (unlock): open() plays after an await.
-              button.addEventListener('click', () => { unlock(); open(story.id, button); });
+              button.addEventListener('click', (e) => {
+                // A pointer's click: where and when, so the second press of a double click there
+                // does not tap the viewer it opened (see the zones' pointerdown).
+                openingClick = e.detail > 0 ? { x: e.clientX, y: e.clientY, at: performance.now() } : null;
+                unlock(); open(story.id, button);
+              });
               li.append(button);
               return li;
             }));

@@ -44,9 +44,11 @@ enum UnrecordedOutputs {
     /// True when the file at `path` names itself `relative`, with the hash of its pictures.
     private static func vouches(_ path: String, as relative: String, timeout: Double) -> Bool {
         if relative.hasPrefix("transitions/") {
-            guard let info = try? ClipProbe.inspect(path: path, timeout: timeout, readingColour: false) else {
-                return false
-            }
+            // The hash covers the samples, not the index: a copy remuxed with a turn in its display
+            // matrix keeps them (as adoption checks, ``OutputIntegrity``); storyreel writes none.
+            guard let info = try? ClipProbe.inspect(path: path, timeout: timeout, readingColour: false),
+                let video = info.video, video.rotation == 0, !video.mirrored
+            else { return false }
             return OutputProvenance.mp4Verdict(path, comment: info.tags["comment"], output: relative, timeout: timeout)
                 == .vouches
         }

@@ -4,8 +4,11 @@ import StoryPipeline
 /// The storyreel command line: picks the subcommand, parses its options, runs it, and maps
 /// every error to a one-line message and a sysexits code.
 public enum Storyreel {
-    /// The version printed by `--version` (`-v`, `version`) and written into manifests.
+    /// The tool's version, which the overview names and manifests' `generator` carries.
     public static let version = BundlePlan.toolVersion
+    /// What `--version` (`-v`, `version`) prints: the version with the renderer's and the
+    /// probe's (`storyreel 0.3.0 (renderer 10, probe 4)`).
+    public static let versionLine = BundleGenerator.versionLine
 
     /// Every subcommand, in the order `--help` lists them.
     static let commands: [CommandDescriptor] = [
@@ -69,7 +72,7 @@ public enum Storyreel {
                 console.error("\(first) takes no arguments, got '\(arguments[1])'; usage: storyreel --version")
                 return ExitCode.usage.rawValue
             }
-            console.output(BundleGenerator.versionLine)
+            console.output(versionLine)
             return 0
         default:
             break

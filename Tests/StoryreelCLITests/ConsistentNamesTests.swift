@@ -84,7 +84,7 @@ import Testing
     func theVersionHasItsUsualSpellings(_ arguments: [String]) throws {
         let result = try TestEnvironment.storyreel(arguments)
         #expect(result.status == 0)
-        #expect(result.stdout == "storyreel \(Storyreel.version)\n")
+        #expect(result.stdout == "\(Storyreel.versionLine)\n")
         #expect(result.stderr.isEmpty)
     }
 
