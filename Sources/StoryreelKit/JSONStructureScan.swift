@@ -15,6 +15,9 @@ struct JSONStructureScan {
     /// an array (the current index). The keys each open object has had are kept apart, in
     /// `keySets`, so that adding one changes its set in place: kept in the level, each key
     /// copied the whole set (a QA pass: an object of 80,000 keys took 20 s, 3 million hours).
+    /// A set holds each key's UTF-8 bytes, not the `String`: `String` equality is canonical
+    /// equivalence, which took `"café"` (U+00E9) and `"cafe\u0301"` for one key given twice,
+    /// where `JSON.parse` and Python keep two, so no readers disagree (a QA pass).
     private enum Level {
         case object(key: String?, expectingKey: Bool)
         case array(index: Int)
@@ -27,7 +30,7 @@ struct JSONStructureScan {
 
     private mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) {
         var levels: [Level] = []
-        var keySets: [Set<String>] = []
+        var keySets: [Set<[UInt8]>] = []
         var afterComma = false
         var index = 0
         while index < bytes.count, duplicateKeyPath == nil || trailingComma == nil {
@@ -64,7 +67,7 @@ struct JSONStructureScan {
                 }
                 if case .object(_, true) = levels.last, !keySets.isEmpty {
                     let key = Self.decodedString(bytes[(index + 1)..<min(end, bytes.count)])
-                    let isNew = keySets[keySets.count - 1].insert(key).inserted
+                    let isNew = keySets[keySets.count - 1].insert(Array(key.utf8)).inserted
                     levels[levels.count - 1] = .object(key: key, expectingKey: false)
                     if !isNew, duplicateKeyPath == nil { duplicateKeyPath = Self.path(of: levels[...]) }
                 }

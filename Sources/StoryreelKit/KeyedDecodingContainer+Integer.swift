@@ -14,6 +14,10 @@ extension KeyedDecodingContainer {
         } catch DecodingError.typeMismatch(_, let context) {
             // Not a number at all ("540", true): an integer was expected, not any number.
             throw DecodingError.typeMismatch(Int.self, context)
+        } catch DecodingError.valueNotFound(_, let context) {
+            // `null`: likewise an integer was expected (a QA pass: it was "expected a number,
+            // got null", where "540" gets "expected an integer").
+            throw DecodingError.valueNotFound(Int.self, context)
         }
         guard number == number.rounded() else {
             throw DecodingError.typeMismatch(

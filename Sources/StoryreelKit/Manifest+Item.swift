@@ -1,6 +1,6 @@
 extension Manifest {
     /// One clip of a story, with the stills a player shows around it.
-    public struct Item: Codable, Sendable, Equatable {
+    public struct Item: Codable, Sendable, Hashable, Identifiable {
         /// The first 16 hex digits of the clip's SHA-256; the same content playing again gets
         /// `-2`, `-3` … in play order, so ids are unique in a manifest.
         public var id: String
@@ -37,11 +37,12 @@ extension Manifest {
         /// The last displayed frame, fitted like ``firstFrame``; nil when the bundle has none.
         public var lastFrame: String?
 
-        /// An item of the given parts.
+        /// An item of the given parts; the optional ones default to nil (a QA pass: previews and
+        /// tests spelt out all 16), in the same order, so calls that give them still compile.
         public init(
             id: String, src: String, sha256: String, duration: Double, width: Int, height: Int, rotation: Int,
-            frameRate: Double, codec: String, codecs: String?, hdr: String, hasAudio: Bool, poster: String,
-            thumbnail: String, firstFrame: String?, lastFrame: String?
+            frameRate: Double, codec: String, codecs: String? = nil, hdr: String, hasAudio: Bool, poster: String,
+            thumbnail: String, firstFrame: String? = nil, lastFrame: String? = nil
         ) {
             self.id = id
             self.src = src
@@ -61,8 +62,8 @@ extension Manifest {
             self.lastFrame = lastFrame
         }
 
-        /// Decodes the value; integers are read through ``KeyedDecodingContainer/decodeInteger(forKey:)``
-        /// so a fraction is reported at its path.
+        /// Decodes the value; an integer is read as a number and checked, so a fraction, an
+        /// out-of-range number or a `null` is reported at its path as not an integer.
         public init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             id = try container.decode(String.self, forKey: .id)

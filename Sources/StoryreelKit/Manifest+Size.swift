@@ -1,6 +1,6 @@
 extension Manifest {
     /// A width and a height in pixels.
-    public struct Size: Codable, Sendable, Equatable {
+    public struct Size: Codable, Sendable, Hashable {
         /// Pixels across.
         public var width: Int
         /// Pixels down.
@@ -12,8 +12,8 @@ extension Manifest {
             self.height = height
         }
 
-        /// Decodes the value; integers are read through ``KeyedDecodingContainer/decodeInteger(forKey:)``
-        /// so a fraction is reported at its path.
+        /// Decodes the value; an integer is read as a number and checked, so a fraction, an
+        /// out-of-range number or a `null` is reported at its path as not an integer.
         public init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             width = try container.decodeInteger(forKey: .width)

@@ -1,6 +1,6 @@
 extension Manifest {
     /// An input the render left out, and why.
-    public struct SkippedEntry: Codable, Sendable, Equatable {
+    public struct SkippedEntry: Codable, Sendable, Hashable {
         /// The input, relative to the stories input.
         public var path: String
         /// The story it belonged to; nil (JSON `null`) when none.

@@ -1,6 +1,6 @@
 extension Manifest {
     /// One user's story: their items, played in order.
-    public struct Story: Codable, Sendable, Equatable {
+    public struct Story: Codable, Sendable, Hashable, Identifiable {
         /// The story's id: its user's handle.
         public var id: String
         /// Who posted it.

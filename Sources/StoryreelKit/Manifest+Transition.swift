@@ -1,6 +1,6 @@
 extension Manifest {
     /// A cube transition clip joining two adjacent stories.
-    public struct Transition: Codable, Sendable, Equatable {
+    public struct Transition: Codable, Sendable, Hashable {
         /// Which way the cube turns.
         public enum Direction: String, Codable, Sendable {
             /// From story i to story i+1: the outgoing story's last frame turns into the next
@@ -61,8 +61,8 @@ extension Manifest {
             self.codecs = codecs
         }
 
-        /// Decodes the value; integers are read through ``KeyedDecodingContainer/decodeInteger(forKey:)``
-        /// so a fraction is reported at its path.
+        /// Decodes the value; an integer is read as a number and checked, so a fraction, an
+        /// out-of-range number or a `null` is reported at its path as not an integer.
         public init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             from = try container.decode(String.self, forKey: .from)

@@ -1,6 +1,6 @@
 extension Manifest {
     /// The user a story belongs to.
-    public struct User: Codable, Sendable, Equatable {
+    public struct User: Codable, Sendable, Hashable {
         /// The user's handle (the story's id).
         public var handle: String
         /// The name shown above the story.

@@ -4,11 +4,17 @@ import Foundation
 /// transitions between them, and what was left out. `storyreel render` writes this value and
 /// `storyreel validate` reads it; an app decodes it to play the bundle.
 ///
-/// Decoding ignores keys it does not know, so a manifest from a newer minor release still
-/// reads, and fails on a ``version`` newer than ``Manifest/knownVersion`` or on a wrong type,
-/// with a ``ManifestError`` that names the JSON path. Encoding (``jsonData()``) is
-/// deterministic: keys in a fixed order, numbers in their shortest exact form.
-public struct Manifest: Codable, Sendable, Equatable {
+/// Read a manifest with ``init(jsonData:)``: it ignores keys it does not know, so a manifest
+/// from a newer minor release still reads, and fails on a ``version`` newer than
+/// ``Manifest/knownVersion`` or on a wrong type with a ``ManifestError`` that names the JSON
+/// path. Only it refuses what Foundation's decoder lets through but other readers take
+/// otherwise: a key given twice (``JSONDuplicateKey``), a trailing comma or text that is not
+/// UTF-8 (``JSONSyntaxFault``). Decoding with a `JSONDecoder` (or as part of an app's own
+/// `Codable` type) reads the same values but throws a plain `DecodingError` and makes none of
+/// those checks, so it takes the first of a key given twice where a browser takes the last
+/// (a QA pass). Encoding (``jsonData()``) is deterministic: keys in a fixed order, numbers in
+/// their shortest exact form.
+public struct Manifest: Codable, Sendable, Hashable {
     /// The manifest version this library reads and writes.
     public static let knownVersion = 1
 
@@ -46,6 +52,11 @@ public struct Manifest: Codable, Sendable, Equatable {
     }
 
     /// Decodes a manifest; the version is read first, so a newer format fails on it alone.
+    ///
+    /// Called by a `JSONDecoder` (or any decoder) directly, it throws a `DecodingError` (a
+    /// ``ManifestError`` only for a version it does not read) and does not check the text for a
+    /// key given twice, a trailing comma or an encoding other than UTF-8: ``init(jsonData:)``
+    /// does, and gives every fault as a one-line ``ManifestError`` with its JSON path (a QA pass).
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         version = try container.decodeInteger(forKey: .version)
@@ -107,7 +118,10 @@ public struct Manifest: Codable, Sendable, Equatable {
         stories.first { $0.id == id }
     }
 
-    /// The transition from story `from` to story `to` turning `direction`, when the bundle has it.
+    /// The transition from story `from` to story `to` turning `direction`, when the bundle has it:
+    /// the first listed, where a manifest lists the same join twice (which `validate` refuses),
+    /// as ``StoryNavigator`` plays it. It reads the list from the start; a navigator keeps its own
+    /// index.
     public func transition(from: String, to: String, direction: Transition.Direction) -> Transition? {
         transitions.first { $0.from == from && $0.to == to && $0.direction == direction }
     }

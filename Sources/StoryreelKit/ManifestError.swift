@@ -1,8 +1,9 @@
 import Foundation
 
 /// Why a manifest could not be read: the JSON path of the fault and what was wrong there,
-/// shown as one line (`stories[2].items[0].duration: expected a number`).
-public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible {
+/// shown as one line (`stories[2].items[0].duration: expected a number`), which is also its
+/// `localizedDescription`.
+public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// The JSON path of the fault (`stories[2].items[0].duration`); `manifest` for the whole.
     public var path: String
     /// What was wrong there.
@@ -59,6 +60,11 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
 
     /// `path: message`.
     public var description: String { "\(path): \(message)" }
+
+    /// The one line of ``description``. An app shows `error.localizedDescription` (an alert,
+    /// SwiftUI's `alert(isPresented:error:)`), which without it was Foundation's generic "The
+    /// operation could not be completed. (StoryreelKit.ManifestError error 1.)" (a QA pass).
+    public var errorDescription: String? { description }
 
     /// A coding path as JSON path text: `stories[2].items[0].duration`.
     static func path(_ codingPath: [CodingKey]) -> String {

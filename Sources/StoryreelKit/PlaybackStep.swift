@@ -1,5 +1,5 @@
 /// What a player shows next, as ``StoryNavigator`` decides it.
-public indirect enum PlaybackStep: Sendable, Equatable {
+public indirect enum PlaybackStep: Sendable, Hashable {
     /// Play `item` of `story`.
     case item(story: Manifest.Story, item: Manifest.Item)
     /// Play the transition clip, then the step it lands on (always an ``item(story:item:)``).

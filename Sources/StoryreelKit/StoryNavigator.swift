@@ -29,6 +29,13 @@ public struct StoryNavigator: Sendable {
     /// Where playback is: a slot in ``playOrder`` and an item index in that story; nil at the end.
     private var position: (slot: Int, item: Int)?
 
+    /// The manifest's transitions by what they join, built once: ``Manifest/transition(from:to:direction:)``
+    /// reads the list from the start, and every move and every ``upcomingAssets(limit:)`` asked it
+    /// (a QA pass: 20 ms for one `upcomingAssets` on 5,000 stories, a dropped frame on a phone).
+    /// Where the manifest lists a join twice (which `validate` refuses) it holds the first, as
+    /// that method returns it.
+    private let transitions: [TransitionKey: Manifest.Transition]
+
     /// A navigator at the start of `manifest`'s play order, given what was `seen` before, or
     /// opened on the story `storyID` (a tap in the story row, as the player page's `open`):
     /// the play order is the same, and playback starts at that story's first unseen item, with
@@ -36,19 +43,35 @@ public struct StoryNavigator: Sendable {
     /// id not in the play order opens at its start. An empty manifest starts (and stays) at the
     /// end. A story with no items (which `render` never writes, and `validate` refuses, but
     /// which decodes) is left out of the play order.
+    ///
+    /// The item it opens on is on screen, so ``seen`` marks it seen at once. For the play order
+    /// alone (a story row drawn before the viewer opens), ask ``playOrder(of:seen:)``, which
+    /// marks nothing.
     public init(manifest: Manifest, seen: SeenState = SeenState(), openingAt storyID: String? = nil) {
         self.manifest = manifest
         self.seen = seen
-        let indexes = manifest.stories.indices.filter { !manifest.stories[$0].items.isEmpty }
-        let unseen = indexes.filter { !seen.hasSeen(manifest.stories[$0]) }
-        let seenStories = indexes.filter { seen.hasSeen(manifest.stories[$0]) }
-        playOrder = unseen + seenStories
+        transitions = Dictionary(
+            manifest.transitions.map { (TransitionKey(from: $0.from, to: $0.to, direction: $0.direction), $0) },
+            uniquingKeysWith: { first, _ in first })
+        playOrder = Self.playOrder(of: manifest, seen: seen)
         current = .end
         if !playOrder.isEmpty {
             let slot = storyID.flatMap { id in playOrder.firstIndex { manifest.stories[$0].id == id } } ?? 0
             current = land(slot: slot, item: startItem(ofSlot: slot))
             markOnScreenItemSeen()
         }
+    }
+
+    /// The indexes of `manifest`'s stories in the order a navigator given `seen` plays them
+    /// (``playOrder``): the stories with items, the seen ones (``SeenState/hasSeen(_:)``) after
+    /// the others, each group in the manifest's order. It marks nothing seen, unlike a
+    /// navigator's `init`, so an app sorts its story row with it without marking a first item
+    /// seen that was never shown (a QA pass).
+    public static func playOrder(of manifest: Manifest, seen: SeenState) -> [Int] {
+        let indexes = manifest.stories.indices.filter { !manifest.stories[$0].items.isEmpty }
+        let unseen = indexes.filter { !seen.hasSeen(manifest.stories[$0]) }
+        let seenStories = indexes.filter { seen.hasSeen(manifest.stories[$0]) }
+        return unseen + seenStories
     }
 
     /// The story on screen (or landed on by the current transition); nil at the end.
@@ -68,8 +91,14 @@ public struct StoryNavigator: Sendable {
         case .item(_, let item):
             return item.firstFrame
         case .transition(let transition, _):
-            let from = manifest.story(id: transition.from)
-            return transition.direction == .forward ? from?.items.last?.lastFrame : from?.items.first?.firstFrame
+            // The story turned from is the one left in play order, next to the landing's slot,
+            // as the page takes the item it left. Looked up by its id, it was the first story of
+            // that id: another story's face where two share one (which `validate` refuses; a QA pass).
+            guard let position else { return nil }
+            let fromSlot = transition.direction == .forward ? position.slot - 1 : position.slot + 1
+            guard playOrder.indices.contains(fromSlot) else { return nil }
+            let from = story(atSlot: fromSlot)
+            return transition.direction == .forward ? from.items.last?.lastFrame : from.items.first?.firstFrame
         case .end:
             return nil
         }
@@ -246,6 +275,14 @@ public struct StoryNavigator: Sendable {
         return current
     }
 
+    /// The transition from story `from` to story `to` turning `direction`, when the bundle has
+    /// it: the first listed, as ``Manifest/transition(from:to:direction:)`` gives it, in constant time.
+    private func transition(from: String, to: String, direction: Manifest.Transition.Direction)
+        -> Manifest.Transition?
+    {
+        transitions[TransitionKey(from: from, to: to, direction: direction)]
+    }
+
     /// Puts playback on `item` of the story in `slot` and returns the step.
     private mutating func land(slot: Int, item: Int) -> PlaybackStep {
         position = (slot, item)
@@ -270,7 +307,7 @@ public struct StoryNavigator: Sendable {
         let item = startItem(ofSlot: slot)
         let landing = land(slot: slot, item: item)
         if leavingLastItem, item == 0,
-            let transition = manifest.transition(from: from.id, to: story(atSlot: slot).id, direction: .forward)
+            let transition = transition(from: from.id, to: story(atSlot: slot).id, direction: .forward)
         {
             return .transition(transition, then: landing)
         }
@@ -283,8 +320,7 @@ public struct StoryNavigator: Sendable {
         let from = story(atSlot: position.slot)
         let landing = land(slot: position.slot - 1, item: 0)
         if leavingFirstItem,
-            let transition = manifest.transition(
-                from: from.id, to: story(atSlot: position.slot - 1).id, direction: .backward)
+            let transition = transition(from: from.id, to: story(atSlot: position.slot - 1).id, direction: .backward)
         {
             return .transition(transition, then: landing)
         }

@@ -15,6 +15,22 @@ import Testing
         #expect(first(#"{"x": {"k": "a \" } ] , \"k\": 1"}, "x": 2}"#) == "x", "quotes and brackets in strings")
     }
 
+    /// From a QA pass: keys were compared as Swift strings, whose equality is canonical
+    /// equivalence, so `"café"` (U+00E9) and `"cafe\u0301"`, two keys to `JSON.parse` and Python,
+    /// were refused as one key given twice. Keys are the same when their scalars are.
+    @Test func keysAreTheSameOnlyWhenTheirScalarsAre() throws {
+        let composed = "caf\u{E9}"
+        #expect(first("{\"\(composed)\": 1, \"cafe\u{301}\": 2}") == nil)
+        #expect(first("{\"\u{212A}\": 1, \"K\": 2}") == nil, "KELVIN SIGN is not K")
+        #expect(first("{\"\(composed)\": 1, \"\(composed)\": 2}") == composed)
+        #expect(first("{\"caf\\u00e9\": 1, \"\(composed)\": 2}") == composed, "an escape is its scalar")
+        let text = String(decoding: try ManifestSamples.manifest(items: [2, 1]).jsonData(), as: UTF8.self)
+        let future = text.replacingOccurrences(
+            of: "\"generator\":", with: "\"labels\": {\"\(composed)\": 1, \"cafe\u{301}\": 2}, \"generator\":")
+        #expect(future != text)
+        #expect(try Manifest(jsonData: Data(future.utf8)) == ManifestSamples.manifest(items: [2, 1]))
+    }
+
     @Test func keysInSiblingObjectsOrValuesAreNoDuplicates() {
         #expect(first(#"{"a": {"k": 1}, "b": {"k": 1}, "c": [{"k": 1}, {"k": 2}]}"#) == nil)
         #expect(first(#"{"k": "k", "v": ["k", "k"], "w": {"k": "k"}}"#) == nil)

@@ -62,6 +62,36 @@ import Testing
         #expect(error == "version: version \(version) is not a manifest version (they start at 1)")
     }
 
+    /// From a QA pass: an app shows `error.localizedDescription`, which was Foundation's generic
+    /// "The operation could not be completed. (StoryreelKit.ManifestError error 1.)".
+    @Test func theLocalizedDescriptionIsTheOneLine() throws {
+        do {
+            _ = try Manifest(jsonData: try editedDemo { $0["version"] = 2 })
+            Issue.record("a newer version decoded")
+        } catch {
+            #expect(
+                error.localizedDescription
+                    == "version: version 2 is newer than this StoryreelKit reads (1); update StoryreelKit")
+        }
+        let error = ManifestError(path: "stories[0].id", "expected a string")
+        #expect((error as Error).localizedDescription == error.description)
+    }
+
+    /// From a QA pass: a `null` integer was "expected a number, got null", where `"1"` is
+    /// "expected an integer".
+    @Test func aNullIntegerIsReportedAsTheIntegerItShouldBe() throws {
+        #expect(decodingError(try editedDemo { $0["version"] = NSNull() }) == "version: expected an integer, got null")
+        #expect(
+            decodingError(try editedDemo { $0["canvas"] = ["width": NSNull(), "height": 640] })
+                == "canvas.width: expected an integer, got null")
+        let nullFrames = try editedDemo { object in
+            var transitions = object["transitions"] as! [[String: Any]]
+            transitions[0]["frames"] = NSNull()
+            object["transitions"] = transitions
+        }
+        #expect(decodingError(nullFrames) == "transitions[0].frames: expected an integer, got null")
+    }
+
     /// Integers are read exactly: the old Kit read them through `Double`, so `Int.max` was
     /// refused as "expected an integer" and 2^53 + 1 came back as 2^53.
     @Test func integersBeyondDoublePrecisionKeepTheirValue() throws {

@@ -207,6 +207,74 @@ import Testing
         #expect(navigator.currentStill == nil)
     }
 
+    /// From a QA pass: with two stories of one id (which `validate` refuses), the still under a
+    /// turn was the first such story's, found by the transition's `from` id; the page, and now
+    /// the navigator, take the story the turn leaves in play order.
+    @Test func theStillUnderATurnIsFromTheStoryItLeavesWhereTwoShareAnID() {
+        var manifest = Samples.manifest(items: [1, 1, 1], transitions: .both)
+        manifest.stories[2].id = "s0"
+        for index in manifest.transitions.indices {
+            if manifest.transitions[index].from == "s2" { manifest.transitions[index].from = "s0" }
+            if manifest.transitions[index].to == "s2" { manifest.transitions[index].to = "s0" }
+        }
+        var navigator = StoryNavigator(manifest: manifest)
+        #expect(Samples.describe(navigator.itemDidFinish()) == "forward:s1#0")
+        #expect(navigator.currentStill == "stills/s0-0-last.jpg")
+        navigator.transitionDidFinish()
+        #expect(Samples.describe(navigator.itemDidFinish()) == "forward:s0#0")
+        #expect(navigator.currentStory == manifest.stories[2])
+        #expect(navigator.currentStill == "stills/s1-0-last.jpg")
+        navigator.transitionDidFinish()
+        #expect(Samples.describe(navigator.tapBack()) == "backward:s1#0")
+        #expect(navigator.currentStill == "stills/s2-0-first.jpg", "the second s0 is the story left")
+    }
+
+    /// A join listed twice (which `validate` refuses) plays the first listed, from the navigator
+    /// and from `Manifest.transition(from:to:direction:)` alike (a QA pass: the page played the
+    /// last, and the navigator's index must keep the first).
+    @Test func aJoinListedTwicePlaysTheFirstListed() {
+        var manifest = Samples.manifest(items: [1, 1], transitions: .both)
+        for original in manifest.transitions {
+            var again = original
+            again.src = "transitions/again-\(original.direction).mp4"
+            manifest.transitions.append(again)
+        }
+        #expect(manifest.transition(from: "s0", to: "s1", direction: .forward)?.src == "transitions/forward-0-1.mp4")
+        var navigator = StoryNavigator(manifest: manifest)
+        #expect(navigator.itemDidFinish().src == "transitions/forward-0-1.mp4")
+        navigator.transitionDidFinish()
+        #expect(navigator.tapBack().src == "transitions/backward-1-0.mp4")
+    }
+
+    /// From a QA pass: every move looked its transition up along the manifest's whole list, so a
+    /// play of 5,000 stories spent seconds there (and one `upcomingAssets` 20 ms, a dropped
+    /// frame). The navigator indexes them once. A hang guard, not a speed figure: the list
+    /// walked at each step took minutes here in a debug build.
+    @Test func aLongPlayLooksTransitionsUpWithoutWalkingTheList() {
+        let manifest = Samples.manifest(items: Array(repeating: 1, count: 20_000), transitions: .both)
+        var navigator = StoryNavigator(manifest: manifest)
+        var turns = 0
+        let elapsed = ContinuousClock().measure {
+            while navigator.current != .end {
+                if case .transition = navigator.itemDidFinish() { turns += 1 }
+            }
+        }
+        #expect(turns == 19_999)
+        #expect(elapsed < .seconds(20), "\(elapsed)")
+    }
+
+    /// From a QA pass: the play order was only to be had from a navigator, whose `init` marks the
+    /// item it opens on seen, so an app sorting its story row marked an item seen never shown.
+    @Test func thePlayOrderIsGivenWithoutMarkingAnythingSeen() {
+        let manifest = Samples.manifest(items: [2, 1, 2], read: [0])
+        let seen = SeenState(itemIDs: [manifest.stories[1].items[0].id])
+        #expect(StoryNavigator.playOrder(of: manifest, seen: seen) == [2, 0, 1])
+        let navigator = StoryNavigator(manifest: manifest, seen: seen)
+        #expect(navigator.playOrder == [2, 0, 1])
+        #expect(navigator.seen.itemIDs == seen.itemIDs.union([manifest.stories[2].items[0].id]), "init marks it")
+        #expect(StoryNavigator.playOrder(of: Samples.manifest(items: [0, 1]), seen: SeenState()) == [1])
+    }
+
     /// From a QA pass: fed the transition clip's time, as the README's player does, the bar of
     /// the item a turn lands on filled during the turn and dropped back to 0 when the item
     /// started; the page keeps it at 0 while a transition plays.
