@@ -110,7 +110,7 @@ import Testing
     static let immutableFilesWork: Bool = {
         guard let folder = try? TemporaryFolder() else { return false }
         let file = folder.path("probe")
-        FileManager.default.createFile(atPath: file, contents: Data())
+        guard FileManager.default.createFile(atPath: file, contents: Data()) else { return false }
         guard (try? TestEnvironment.run("chattr", ["+i", file]))?.status == 0 else { return false }
         _ = try? TestEnvironment.run("chattr", ["-i", file])
         return true

@@ -246,21 +246,18 @@ import Testing
         #expect(navigator.tapBack().src == "transitions/backward-1-0.mp4")
     }
 
-    /// From a QA pass: every move looked its transition up along the manifest's whole list, so a
-    /// play of 5,000 stories spent seconds there (and one `upcomingAssets` 20 ms, a dropped
-    /// frame). The navigator indexes them once. A hang guard, not a speed figure: the list
-    /// walked at each step took minutes here in a debug build.
-    @Test func aLongPlayLooksTransitionsUpWithoutWalkingTheList() {
-        let manifest = Samples.manifest(items: Array(repeating: 1, count: 20_000), transitions: .both)
+    /// From a QA pass: every move looked its transition up along the manifest's whole list (a
+    /// play of 5,000 stories spent seconds there, one `upcomingAssets` 20 ms). The navigator
+    /// indexes them once; here every join of a long reel is still found, each the right one.
+    /// Its speed is not timed here (the house rule: speed is for `make bench`).
+    @Test func aLongPlayFindsEveryJoinThroughItsIndex() {
+        let manifest = Samples.manifest(items: Array(repeating: 1, count: 2_000), transitions: .both)
         var navigator = StoryNavigator(manifest: manifest)
-        var turns = 0
-        let elapsed = ContinuousClock().measure {
-            while navigator.current != .end {
-                if case .transition = navigator.itemDidFinish() { turns += 1 }
-            }
+        var joins: [String] = []
+        while navigator.current != .end {
+            if case .transition(let transition, _) = navigator.itemDidFinish() { joins.append(transition.src) }
         }
-        #expect(turns == 19_999)
-        #expect(elapsed < .seconds(20), "\(elapsed)")
+        #expect(joins == (0..<1_999).map { "transitions/forward-\($0)-\($0 + 1).mp4" })
     }
 
     /// From a QA pass: the play order was only to be had from a navigator, whose `init` marks the
