@@ -1039,6 +1039,30 @@ class PlayerPageTests(unittest.TestCase):
         # A tap elsewhere at once is a tap.
         self.pointer(0.8, 0.8)
         self.wait_for("return window.storyreelPlayer.state().itemIndex === 1", 5)
+        # A press held at the story's place right after the opening click is a hold: it pauses (a
+        # review: the guard dropped every press there, the hold too).
+        DRIVER.execute_script("window.storyreelPlayer.close(); localStorage.clear();")
+        self.wait_for("return !document.getElementById('viewer').classList.contains('open')")
+        DRIVER.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const button = document.querySelector('.story'), box = button.getBoundingClientRect();
+            const at = { clientX: box.left + box.width / 2, clientY: box.top + box.height / 2, bubbles: true };
+            button.dispatchEvent(new MouseEvent('click', Object.assign({ detail: 1 }, at)));
+            const press = () => {
+              if (!document.getElementById('viewer').classList.contains('open')) { setTimeout(press, 5); return; }
+              const pointer = Object.assign({ pointerId: 1, pointerType: 'touch', isPrimary: true }, at);
+              document.getElementById('zones').dispatchEvent(new PointerEvent('pointerdown', pointer));
+              done();
+            };
+            press();""")
+        time.sleep(0.6)
+        held = self.state()["paused"]
+        DRIVER.execute_script(
+            "window.dispatchEvent(new PointerEvent('pointerup', {pointerId: 1, pointerType: 'touch', isPrimary: true}))")
+        self.assertTrue(held, "held, it paused")
+        steps = self.steps()
+        self.assertEqual(len(steps), 1, f"its release moved nothing: {steps}")
+        self.assertTrue(steps[0]["item"].endswith("#0"), f"{steps}")
 
     def test_a_restart_as_the_clip_ends_is_not_a_skip(self):
         # From a QA pass on races: ← on a reel's first item, handled after its clip reached its

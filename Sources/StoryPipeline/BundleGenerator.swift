@@ -57,18 +57,22 @@ public enum BundleGenerator {
 
     /// Why the manifest at `path` is a newer storyreel's (`storyreel 0.4.0 (renderer 11),
     /// manifest version 2`), or nil when this storyreel may write over it.
+    /// Only a manifest whose generator is storyreel's counts: someone's `manifest.json` with a
+    /// `version` of 2 (a web app's) is not a newer storyreel's (a review), and stays "a file
+    /// storyreel did not write".
     static func newerWriter(ofManifestAt path: String) -> String? {
-        guard let (generator, version) = writer(ofManifestAt: path) else { return nil }
+        guard let (generator, version) = writer(ofManifestAt: path), let generator,
+            generator.hasPrefix("storyreel ")
+        else { return nil }
         let newerFormat = version.map { $0 > Manifest.knownVersion } ?? false
-        let newerRenderer = generator.flatMap(renderer(inGenerator:)).map { $0 > rendererNumber } ?? false
-        guard newerFormat || newerRenderer, let generator else {
-            return newerFormat ? "manifest version \(version ?? 0)" : nil
-        }
+        let newerRenderer = renderer(inGenerator: generator).map { $0 > rendererNumber } ?? false
+        guard newerFormat || newerRenderer else { return nil }
         return generator + (newerFormat ? ", manifest version \(version ?? 0)" : "")
     }
 
-    /// Refuses (73) to render into `bundle` when its manifest is a newer storyreel's.
-    static func refuseNewer(_ bundle: String) throws {
+    /// Refuses (73, a ``BundleRefusal``) to render into `bundle` when its manifest is a newer
+    /// storyreel's; `plan --bundle` refuses it as `render` does.
+    public static func refuseNewer(_ bundle: String) throws {
         let manifest = BundlePaths.join(bundle, BundlePaths.manifest)
         guard FileStamp(path: manifest, followingLinks: false)?.isRegularFile == true,
             let newer = newerWriter(ofManifestAt: manifest)
@@ -76,7 +80,7 @@ public enum BundleGenerator {
         throw BundleRefusal(
             .notABundle, path: bundle,
             "rendered by a newer storyreel (\(newer)); this is \(current): upgrade storyreel, "
-                + "or render into another folder")
+                + "or render into another folder (to go back to this version, remove its manifest.json first)")
     }
 
     /// A note, for a run that made outputs, when the bundle's manifest names an older renderer

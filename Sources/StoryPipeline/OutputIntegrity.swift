@@ -54,11 +54,12 @@ enum OutputIntegrity {
     }
 
     /// Why the transition clip at `path` is not a whole clip of `frames` frames of `width` ×
-    /// `height` (and of the RFC 6381 `codecs`, when given, and, when `naming` is given, upright
-    /// and not named otherwise by its own bytes: ``OutputProvenance``), or nil when it is one.
+    /// `height` (and of the RFC 6381 `codecs`, when given, lasting `fps` frames a second, when
+    /// given, and, when `naming` is given, upright and not named otherwise by its own bytes:
+    /// ``OutputProvenance``), or nil when it is one.
     static func transitionProblem(
-        at path: String, frames: Int, width: Int, height: Int, codecs: String? = nil, naming: Naming? = nil,
-        timeout: Double?
+        at path: String, frames: Int, width: Int, height: Int, codecs: String? = nil, fps: Double? = nil,
+        naming: Naming? = nil, timeout: Double?
     ) -> String? {
         let info: ClipInfo
         do {
@@ -70,6 +71,14 @@ enum OutputIntegrity {
         if let warning = info.warnings.first { return "cannot be trusted: \(warning)" }
         guard let video = info.video else { return "has no video stream" }
         if video.frameCount != frames { return "has \(video.frameCount) frames, not \(frames)" }
+        // Its frames at their rate, within half a frame: a copy retimed by a remux (`ffmpeg
+        // -itsscale 2 -c copy`) keeps its samples, and so its comment's hash, and was adopted,
+        // the manifest saying 0.5 s of a clip of 0.97 s (a review).
+        if let fps, fps > 0, let seconds = video.duration ?? info.duration,
+            abs(seconds - Double(frames) / fps) > 0.5 / fps
+        {
+            return "lasts \(String(format: "%.3f", seconds)) s, not \(String(format: "%.3f", Double(frames) / fps)) s"
+        }
         if (video.displayWidth, video.displayHeight) != (width, height) {
             return "is \(video.displayWidth)x\(video.displayHeight), not \(width)x\(height)"
         }

@@ -255,8 +255,8 @@ extension PlayerPage {
           // The generation `front` and the cube were set up for: until a move's own element is
           // ready, nothing is active (see active()).
           let frontToken = -1, cubeToken = -1;
-          let unseenWhileHidden = null;
-          let openingClick = null;  // the click on the row that opened the viewer, for a double click  // the seen mark of an item that came on screen in a hidden page
+          let unseenWhileHidden = null;  // the seen mark of an item that came on screen in a hidden page
+          let openingClick = null;  // the click on the row that opened the viewer, for a double click
           let offline = null;  // the generation of an item waiting for the network
           // The story whose picture is on screen (a still, a clip, the cube turning into it), or
           // null for none: a picture kept while a move loads is cleared once the wait shows a
@@ -799,22 +799,21 @@ extension PlayerPage {
           zones.addEventListener('pointerdown', (e) => {
             if (e.button > 0) return;
             // The second press of a double click (or tap) on a story in the row, which the viewer
-            // opened over within the first, is not a tap forward: it skipped the story's first
-            // item, marking it seen (a QA pass on races, a phone-sized window).
-            if (openingClick && performance.now() - openingClick.at < 500
-                && Math.hypot(e.clientX - openingClick.x, e.clientY - openingClick.y) < 16) {
-              openingClick = null;
-              return;
-            }
+            // opened over within the first, is no tap forward: it skipped the story's first item,
+            // marking it seen (a QA pass on races, a phone-sized window). It is a press still: a
+            // hold there pauses, and under "Tap to play" it plays (a review).
+            const secondOfDoubleClick = !!openingClick && performance.now() - openingClick.at < 500
+              && Math.hypot(e.clientX - openingClick.x, e.clientY - openingClick.y) < 16;
+            openingClick = null;
             cancelPress();
-            const current = press = { id: e.pointerId, x: e.clientX, y: e.clientY, holding: false };
+            const current = press = { id: e.pointerId, x: e.clientX, y: e.clientY, holding: false, secondOfDoubleClick };
             try { zones.setPointerCapture(e.pointerId); } catch (error) { /* not an active pointer */ }
             press.timer = setTimeout(() => { if (press === current) { press.holding = true; held = true; applyPause(); } }, 200);
           });
           const release = (e, cancelled) => {
             if (!press || (e && e.pointerId !== press.id)) return;
             clearTimeout(press.timer);
-            const { x, y, holding } = press;
+            const { x, y, holding, secondOfDoubleClick } = press;
             press = null;
             if (holding) { held = false; applyPause(); }
             if (cancelled) return;
@@ -829,7 +828,7 @@ extension PlayerPage {
             if (Math.abs(dy) > 40) return;
             // Under "Tap to play" a tap (or a hold) plays the item on screen; it does not move.
             if (blocked) { resume(); return; }
-            if (holding) return;
+            if (holding || secondOfDoubleClick) return;
             const box = $('frame').getBoundingClientRect();
             event(e.clientX - box.left < box.width / 3 ? 'tapBack' : 'tapForward');
           };

@@ -378,7 +378,8 @@ struct UnitRun {
                 from: transition.fromClip, to: transition.toClip, parameters: transition.parameters
             ).frameCount
             let problem = OutputIntegrity.transitionProblem(
-                at: path, frames: frames, width: canvas.width, height: canvas.height, naming: naming, timeout: timeout)
+                at: path, frames: frames, width: canvas.width, height: canvas.height,
+                fps: transition.parameters.fps, naming: naming, timeout: timeout)
             guard problem == nil else { return false }
         case .poster, .thumbnail, .firstFrame, .lastFrame, .avatar:
             let tolerance = ImageSize.tolerance(of: unit.kind)

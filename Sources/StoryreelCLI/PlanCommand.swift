@@ -57,6 +57,8 @@ public enum PlanCommand: Command {
                 case .foreign:
                     console.warning("\(bundle): not a storyreel bundle; planned with the default settings")
                 case .bundle:
+                    // As render refuses it (a review: plan said nothing of a bundle render refuses).
+                    try BundleGenerator.refuseNewer(bundle)
                     if let unreadable = saved?.unreadable { console.warning(unreadable) }
                 }
             }

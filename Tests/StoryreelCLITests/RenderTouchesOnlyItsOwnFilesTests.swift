@@ -619,6 +619,29 @@ import Testing
         #expect(try names.map { try Data(contentsOf: URL(fileURLWithPath: "\(out)/\($0)")) } == userFiles)
     }
 
+    /// From a review: a transition retimed by a remux (`ffmpeg -itsscale 2 -c copy`) keeps its
+    /// samples, and so its comment's hash; in a bundle without its ledger it was adopted, and the
+    /// manifest said 0.5 s of a clip of 0.97 s. Its duration must be its frames' at the rate.
+    @Test func aRetimedCopyOfATransitionIsNotAdopted() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let out = fixture.folder.path("reel")
+        try FileManager.default.removeItem(atPath: out + "/.storyreel")
+        let transition = try #require(try fixture.manifest("reel").transitions.first?.src)
+        let retimed = fixture.folder.path("retimed.mp4")
+        try HostileFiles.ffmpeg([
+            "-itsscale", "2", "-i", "\(out)/\(transition)", "-c", "copy", "-map_metadata", "0", retimed,
+        ])
+        try FileManager.default.removeItem(atPath: "\(out)/\(transition)")
+        try FileManager.default.moveItem(atPath: retimed, toPath: "\(out)/\(transition)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: "\(out)/\(transition)"))
+        let (result, _) = try fixture.render(into: "reel", ["--prune"])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("\(out)/\(transition) is a file storyreel did not write"), "\(result.stderr)")
+        #expect(try fixture.manifest("reel").transitions.allSatisfy { $0.src != transition })
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(out)/\(transition)")) == bytes, "left as it is")
+    }
+
     /// From a QA pass: shards merged as CI artifacts (`cp -r`, which drops storyreel's mark) into
     /// a bundle restored from the last run, with its ledger, lost every new clip at the final
     /// pass: its images were taken for someone's files (65, and the clip left out). Every image
