@@ -1026,7 +1026,9 @@ class PlayerPageTests(unittest.TestCase):
             const second = () => {
               if (!document.getElementById('viewer').classList.contains('open')) { setTimeout(second, 5); return; }
               const zones = document.getElementById('zones');
-              const pointer = Object.assign({ pointerId: 1, pointerType: 'touch', isPrimary: true }, at);
+              // A thumb's second tap lands off the first one's point, on the same avatar.
+              const pointer = Object.assign({ pointerId: 1, pointerType: 'touch', isPrimary: true }, at,
+                                            { clientX: at.clientX + 20 });
               zones.dispatchEvent(new PointerEvent('pointerdown', pointer));
               zones.dispatchEvent(new PointerEvent('pointerup', pointer));
               done(performance.now() - start);
@@ -1063,6 +1065,25 @@ class PlayerPageTests(unittest.TestCase):
         steps = self.steps()
         self.assertEqual(len(steps), 1, f"its release moved nothing: {steps}")
         self.assertTrue(steps[0]["item"].endswith("#0"), f"{steps}")
+
+    def test_a_pinch_on_the_picture_moves_nothing(self):
+        # From a touch QA pass: a pinch's second finger was taken as a new press, so spreading
+        # two fingers sideways changed story (and a pinch downwards closed the viewer).
+        self.load("demo")
+        self.open_first(1)
+        self.wait_for(PLAYING_ON_SCREEN, 10)
+        DRIVER.execute_script("""
+            const zones = document.getElementById('zones'), box = document.getElementById('frame').getBoundingClientRect();
+            const at = (id, share, down) => new PointerEvent(down, { pointerId: id, pointerType: 'touch', isPrimary: id === 1,
+              clientX: box.left + box.width * share, clientY: box.top + box.height / 2, bubbles: true });
+            zones.dispatchEvent(at(1, 0.45, 'pointerdown'));
+            zones.dispatchEvent(at(2, 0.55, 'pointerdown'));
+            zones.dispatchEvent(at(2, 0.95, 'pointerup'));
+            zones.dispatchEvent(at(1, 0.05, 'pointerup'));""")
+        time.sleep(0.5)
+        self.assertEqual(len(self.steps()), 1, f"{self.steps()}")
+        self.assertTrue(self.state()["open"])
+        self.assertFalse(self.state()["paused"])
 
     def test_a_restart_as_the_clip_ends_is_not_a_skip(self):
         # From a QA pass on races: ← on a reel's first item, handled after its clip reached its

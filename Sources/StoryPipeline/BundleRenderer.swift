@@ -277,6 +277,7 @@ public struct BundleRenderer: Sendable {
             // Said as a note, not counted as pruned: --prune was not given (a QA pass).
             let changed = ledger.state(of: PlayerPage.fileName) == .changed
             if ledger.removeIfUnchanged(PlayerPage.fileName) {
+                summary.wroteBundleFiles = true
                 summary.notes.append("\(PlayerPage.fileName) removed (--no-player)")
             } else if changed {
                 summary.notes.append(
@@ -382,6 +383,7 @@ public struct BundleRenderer: Sendable {
             try AtomicFile.write(
                 bytes, to: BundlePaths.join(output, relative),
                 stagingFolder: BundlePaths.join(output, BundlePaths.privateFolder), exclusively: state == .missing)
+            summary.wroteBundleFiles = true
             return true
         } catch is StagedFile.NameTaken {
             return false

@@ -14,16 +14,20 @@ extension ClipInfo {
             ("audio", audio.map(\.json) ?? .null),
             ("tags", .object(tags.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
             ("warnings", .array(warnings.map { .string($0) })),
-            ("error", .null),
+            ("error", .null), ("exitCode", .int(0)),
         ])
     }
 
-    /// The `inspect --json` object for a path that could not be read.
-    public static func failureJSON(path: String, message: String) -> JSONValue {
+    /// The `inspect --json` object for a path that could not be read, with the exit code it
+    /// alone would give (66 missing, 65 not a clip...): of a batch, only the first failure's
+    /// sets the process's, and a script could not tell a missing path from garbage without
+    /// parsing the message (a scripting QA pass).
+    public static func failureJSON(path: String, message: String, exitCode: Int) -> JSONValue {
         .object([
             ("path", .string(path)), ("container", .null), ("duration", .null), ("size", .null),
             ("bitRate", .null), ("creationTime", .null), ("video", .null), ("audio", .null),
             ("tags", .object([])), ("warnings", .array([])), ("error", .string(message)),
+            ("exitCode", .int(exitCode)),
         ])
     }
 }

@@ -21,15 +21,47 @@ public struct RenderSummary: Sendable {
     public var settingsChanges: [String] = []
     /// What the input held that was ignored (unknown keys in `story.json` or the spec), one line each.
     public var warnings: [String] = []
+    /// True once the run wrote the manifest or the page, removed the page, or set a changed
+    /// output aside: with ``rendered`` and ``pruned``, whether the bundle changed.
+    public var wroteBundleFiles = false
+
+    /// The notes a person reads, one line each: how the settings changed, if they did, then
+    /// ``notes``.
+    public var allNotes: [String] {
+        let settings =
+            settingsChanges.isEmpty
+            ? [] : ["settings changed: \(settingsChanges.joined(separator: ", ")) (kept for later runs)"]
+        return settings + notes
+    }
+
+    /// True when the run changed the bundle: it made or removed an output, or wrote the manifest
+    /// or the page (a script decides from it whether to upload the bundle again).
+    public var changed: Bool { rendered > 0 || pruned > 0 || wroteBundleFiles }
 
     /// The `--json` summary object: the counts, the seconds, and `manifest`, the manifest's
     /// path or null when the run wrote none (a shard, or nothing plays), so a script can tell a
-    /// render in which nothing plays from one that skipped some clips without reading stderr.
+    /// render in which nothing plays from one that skipped some clips without reading stderr;
+    /// then what a script otherwise scraped from stderr (a scripting QA pass): `pruned`,
+    /// `changed` (whether to upload the bundle again), each skipped entry as the manifest gives
+    /// it (also for a shard, and when nothing plays), and the warnings and notes, one line each.
     public var json: JSONValue {
         .object([
             ("rendered", .int(rendered)), ("cached", .int(cached)), ("skipped", .int(skipped.count)),
             ("seconds", .number((seconds * 1000).rounded() / 1000)),
             ("manifest", manifestPath.map { .string($0) } ?? .null),
+            ("pruned", .int(pruned)), ("changed", .bool(changed)),
+            (
+                "skippedEntries",
+                .array(
+                    skipped.map { entry in
+                        .object([
+                            ("path", .string(entry.path)), ("story", .string(entry.story)),
+                            ("reason", .string(entry.reason)),
+                        ])
+                    })
+            ),
+            ("warnings", .array(warnings.map { .string($0) })),
+            ("notes", .array(allNotes.map { .string($0) })),
         ])
     }
 }

@@ -31,7 +31,10 @@ public enum InspectCommand: Command {
             let array = zip(paths, batch.results).map { path, result in
                 switch result {
                 case .success(let info): return info.json
-                case .failure(let error): return ClipInfo.failureJSON(path: path, message: MediaError.reason(of: error))
+                case .failure(let error):
+                    return ClipInfo.failureJSON(
+                        path: path, message: MediaError.reason(of: error),
+                        exitCode: Int(ExitCode(for: error).rawValue))
                 }
             }
             console.output(JSONValue.array(array).serialized())

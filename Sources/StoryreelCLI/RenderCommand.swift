@@ -214,10 +214,7 @@ public enum RenderCommand: Command {
     /// in its own object).
     static func report(_ summary: RenderSummary, console: Console, json: Bool, summaryLine: Bool = true) {
         for warning in summary.warnings { console.warning(warning) }
-        if !summary.settingsChanges.isEmpty {
-            console.note("settings changed: \(summary.settingsChanges.joined(separator: ", ")) (kept for later runs)")
-        }
-        for note in summary.notes { console.note(note) }
+        for note in summary.allNotes { console.note(note) }
         for entry in summary.skipped {
             console.error("\(entry.path): skipped: \(entry.reason)")
         }

@@ -433,6 +433,8 @@ import Testing
         #expect(array[0]["video"] is [String: Any])
         #expect(array[1]["error"] as? String == "no such file")
         #expect(array[2]["error"] as? String == "empty file (0 bytes)")
+        // Each entry's own exit code (a scripting QA pass: only the first failure's was known).
+        #expect(array.map { $0["exitCode"] as? Int } == [0, 66, 65])
         #expect(result.stderr.split(separator: "\n").count == 2)
         let reversed = try inspect([empty, missing])
         #expect(reversed.status == 65)
