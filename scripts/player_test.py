@@ -1085,6 +1085,21 @@ class PlayerPageTests(unittest.TestCase):
         self.assertTrue(self.state()["open"])
         self.assertFalse(self.state()["paused"])
 
+    def test_a_long_press_shows_no_menu_and_the_sides_do_not_pan(self):
+        # From a touch QA pass: Android's long press opens a context menu and cancels the touch,
+        # and a drag on the black beside the frame could pull the page to refresh it.
+        self.load("demo")
+        self.open_first(1)
+        self.wait_for(PLAYING_ON_SCREEN, 10)
+        prevented = DRIVER.execute_script("""
+            const menu = new MouseEvent('contextmenu', { bubbles: true, cancelable: true });
+            document.getElementById('zones').dispatchEvent(menu);
+            return menu.defaultPrevented;""")
+        self.assertTrue(prevented, "the long press's context menu is prevented")
+        style = DRIVER.execute_script(
+            "const s = getComputedStyle(document.getElementById('viewer')); return [s.touchAction, s.overscrollBehaviorY]")
+        self.assertEqual(style, ["none", "none"])
+
     def test_a_restart_as_the_clip_ends_is_not_a_skip(self):
         # From a QA pass on races: ← on a reel's first item, handled after its clip reached its
         # end and before its queued `ended` ran, restarted it on the same element, and that stale

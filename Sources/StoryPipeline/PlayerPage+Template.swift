@@ -31,8 +31,10 @@ extension PlayerPage {
         .story.seen .handle { color: #999; }
         .story:focus-visible { outline: 2px solid #8ab4f8; outline-offset: 4px; border-radius: 8px; }
         .empty { padding: 0 16px; color: #999; }
+        /* The black beside a narrower frame is the viewer's too: a drag there neither scrolls,
+           zooms nor pulls the page to refresh it, which lost the viewer (a touch QA pass). */
         .viewer { position: fixed; inset: 0; z-index: 10; display: none; align-items: center; justify-content: center;
-          background: #000; }
+          background: #000; touch-action: none; overscroll-behavior: none; }
         .viewer.open { display: flex; }
         .frame:focus { outline: none; }
         .frame { position: relative; height: 100vh; height: 100dvh; width: calc(100vh * 9 / 16);
@@ -816,6 +818,9 @@ extension PlayerPage {
             try { zones.setPointerCapture(e.pointerId); } catch (error) { /* not an active pointer */ }
             press.timer = setTimeout(() => { if (press === current) { press.holding = true; held = true; applyPause(); } }, 200);
           });
+          // A long press is a hold: no context menu (Android shows one, and cancels the touch,
+          // which resumed playback under the finger: a touch QA pass).
+          zones.addEventListener('contextmenu', (e) => e.preventDefault());
           const release = (e, cancelled) => {
             if (!press || (e && e.pointerId !== press.id)) return;
             clearTimeout(press.timer);
