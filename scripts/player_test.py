@@ -1084,6 +1084,30 @@ class PlayerPageTests(unittest.TestCase):
         self.assertEqual(len(self.steps()), 1, f"{self.steps()}")
         self.assertTrue(self.state()["open"])
         self.assertFalse(self.state()["paused"])
+        # A finger that comes back while the other is still down goes on pinching (a review: it
+        # swiped); then a touch whose end never came does not hold every later one (a review:
+        # each later touch was taken for a second finger, the viewer stuck paused).
+        DRIVER.execute_script("""
+            const zones = document.getElementById('zones'), box = document.getElementById('frame').getBoundingClientRect();
+            const at = (id, share, kind, primary) => new PointerEvent(kind, { pointerId: id, pointerType: 'touch',
+              isPrimary: primary, clientX: box.left + box.width * share, clientY: box.top + box.height / 2, bubbles: true });
+            zones.dispatchEvent(at(11, 0.45, 'pointerdown', true));
+            zones.dispatchEvent(at(12, 0.55, 'pointerdown', false));
+            zones.dispatchEvent(at(11, 0.45, 'pointerup', true));
+            zones.dispatchEvent(at(13, 0.45, 'pointerdown', false));
+            zones.dispatchEvent(at(13, 0.95, 'pointerup', false));
+            zones.dispatchEvent(at(12, 0.55, 'pointerup', false));
+            zones.dispatchEvent(at(14, 0.5, 'pointerdown', true));""")
+        time.sleep(0.5)
+        self.assertEqual(len(self.steps()), 1, f"a re-grip moved nothing: {self.steps()}")
+        DRIVER.execute_script("""
+            const zones = document.getElementById('zones'), box = document.getElementById('frame').getBoundingClientRect();
+            const at = { pointerId: 15, pointerType: 'touch', isPrimary: true, clientX: box.left + box.width * 0.8,
+                         clientY: box.top + box.height / 2, bubbles: true };
+            zones.dispatchEvent(new PointerEvent('pointerdown', at));
+            zones.dispatchEvent(new PointerEvent('pointerup', at));""")
+        self.wait_for("return window.storyreelPlayer.steps().length === 2", 5)
+        self.assertFalse(self.state()["paused"])
 
     def test_a_long_press_shows_no_menu_and_the_sides_do_not_pan(self):
         # From a touch QA pass: Android's long press opens a context menu and cancels the touch,

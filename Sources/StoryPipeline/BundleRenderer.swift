@@ -131,6 +131,9 @@ public struct BundleRenderer: Sendable {
             bundle: output, options: options, canvas: (plan.canvasWidth, plan.canvasHeight), ledger: ledger,
             sourceStamps: plan.sourceStamps, progress: progress)
         run.execute(plan.shardUnits)
+        // An output set aside has left its name, made again or not (a review: a shard's failed
+        // remake said `changed: false`).
+        if !run.setAside.isEmpty { summary.wroteBundleFiles = true }
         // Before the manifest is written again: it still names the renderer that made the bundle.
         if run.rendered > 0, let note = BundleGenerator.olderRendererNote(output, prune: options.prune) {
             summary.notes.append(note)

@@ -801,10 +801,12 @@ extension PlayerPage {
           const zones = $('zones');
           zones.addEventListener('pointerdown', (e) => {
             if (e.button > 0) return;
-            // A second finger down makes the press a pinch or a multi-finger touch: it is no tap,
-            // swipe or close, and a hold goes on (a touch QA pass: a pinch's second finger was
-            // taken as a new press, and its spread changed story or closed the viewer).
-            if (press && press.id !== e.pointerId) { press.multi = true; return; }
+            // A second finger down (a pointer that is not the primary one) makes the press a
+            // pinch or a multi-finger touch: it is no tap, swipe or close, and a hold goes on (a
+            // touch QA pass: a pinch's second finger was taken as a new press, and its spread
+            // changed story or closed the viewer). A primary pointer is a new press: a touch
+            // whose end never came is not left holding every later one (a review).
+            if (press && press.id !== e.pointerId && !e.isPrimary) { press.multi = true; return; }
             // The second press of a double click (or tap) on a story in the row, which the viewer
             // opened over within the first, is no tap forward: it skipped the story's first item,
             // marking it seen (a QA pass on races, a phone-sized window). It is a press still: a
@@ -814,7 +816,10 @@ extension PlayerPage {
               && e.clientY >= openingClick.box.top - 24 && e.clientY <= openingClick.box.bottom + 24;
             openingClick = null;
             cancelPress();
-            const current = press = { id: e.pointerId, x: e.clientX, y: e.clientY, holding: false, secondOfDoubleClick };
+            // A finger that comes back while another is still down is not primary: the pinch
+            // goes on (a review: such a re-grip swiped).
+            const multi = e.pointerType === 'touch' && !e.isPrimary;
+            const current = press = { id: e.pointerId, x: e.clientX, y: e.clientY, holding: false, secondOfDoubleClick, multi };
             try { zones.setPointerCapture(e.pointerId); } catch (error) { /* not an active pointer */ }
             press.timer = setTimeout(() => { if (press === current) { press.holding = true; held = true; applyPause(); } }, 200);
           });

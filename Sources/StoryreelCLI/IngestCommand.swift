@@ -68,12 +68,13 @@ public enum IngestCommand: Command {
         }
         var console = console
         console.quiet = arguments[quiet]
+        var levelWarning: String?
         let renderOptions = try arguments[render].map {
             let saved = BundleSettings.saved(in: $0)
             var options = try RenderCommand.renderOptions(arguments, saved: saved)
             options.lockTimeout = arguments[lockTimeout]
             options.prune = arguments[prune]
-            RenderCommand.warnAboutLevel(options, saved: saved, console: console)
+            levelWarning = RenderCommand.warnAboutLevel(options, saved: saved, console: console)
             return options
         }
         if renderOptions == nil, let given = RenderCommand.settingsOptions.first(where: { arguments.wasGiven($0) }) {
@@ -198,7 +199,7 @@ public enum IngestCommand: Command {
             printJSON(render: .null)
             return exitCode
         }
-        let summary: RenderSummary
+        var summary: RenderSummary
         do {
             summary = try BundleRenderer(input: stories, output: output, options: options)
                 .run(waiting: console.lockWaitingNote(output))
@@ -208,8 +209,10 @@ public enum IngestCommand: Command {
             guard ingested > 0 else { throw error }
             throw RenderAfterIngestFailure(underlying: error, ingested: ingested, stories: stories)
         }
+        // The level warning was printed before the work; the JSON carries it too.
+        summary.warnings.insert(contentsOf: levelWarning.map { [$0] } ?? [], at: 0)
         var unsaid = summary
-        unsaid.warnings.removeAll { warned.contains($0) }
+        unsaid.warnings.removeAll { warned.contains($0) || $0 == levelWarning }
         RenderCommand.report(unsaid, console: console, json: false, summaryLine: !json)
         printJSON(render: summary.json)
         if !summary.skipped.isEmpty, exitCode == .success { exitCode = .dataError }

@@ -93,28 +93,31 @@ public enum RenderCommand: Command {
         options.lockTimeout = arguments[lockTimeout]
         var console = console
         console.quiet = arguments[quiet]
-        warnAboutLevel(options, saved: saved, console: console)
+        let levelWarning = warnAboutLevel(options, saved: saved, console: console)
         let waiting = console.lockWaitingNote(output)
         // `--json` silences the progress bar only: warnings and notes still go to stderr.
         var barConsole = console
         barConsole.quiet = console.quiet || arguments[json]
         let bar = ProgressBar(console: barConsole)
-        let summary = try printingFailureJSON(if: arguments[json], console: console) {
+        var summary = try printingFailureJSON(if: arguments[json], console: console) {
             try BundleRenderer(input: arguments.positionals[0], output: output, options: options)
                 .run(waiting: waiting) { bar.update($0) }
         }
-        report(summary, console: console, json: arguments[json])
+        // Printed before the work, and in the JSON's warnings too (a review: it was missing).
+        summary.warnings.insert(contentsOf: levelWarning.map { [$0] } ?? [], at: 0)
+        report(summary, console: console, json: arguments[json], alreadyPrinted: levelWarning.map { [$0] } ?? [])
         return summary.skipped.isEmpty ? .success : .dataError
     }
 
     /// Warns, before any work, when the canvas the bundle's settings (`saved`, with `options`
-    /// applied) fix is over the largest H.264/HEVC level picture (`render`, `ingest --render`).
-    static func warnAboutLevel(_ options: RenderOptions, saved: BundleSettings?, console: Console) {
-        if case .fixed(let width, let height) = (saved ?? BundleSettings()).applying(options.settings).canvas,
+    /// applied) fix is over the largest H.264/HEVC level picture (`render`, `ingest --render`),
+    /// and returns the warning, for the JSON summary's warnings.
+    static func warnAboutLevel(_ options: RenderOptions, saved: BundleSettings?, console: Console) -> String? {
+        guard case .fixed(let width, let height) = (saved ?? BundleSettings()).applying(options.settings).canvas,
             let warning = LevelLimit.warning(width: width, height: height)
-        {
-            console.warning("transitions: \(warning)")
-        }
+        else { return nil }
+        console.warning("transitions: \(warning)")
+        return "transitions: \(warning)"
     }
 
     /// The options shared by `render`, `plan` and `ingest --render`; the settings given are
@@ -212,8 +215,10 @@ public enum RenderCommand: Command {
     /// Prints the warnings, notes and skipped entries (stderr), then the summary line, or with
     /// `json` the JSON summary; `summaryLine` false: neither (`ingest --json` prints the summary
     /// in its own object).
-    static func report(_ summary: RenderSummary, console: Console, json: Bool, summaryLine: Bool = true) {
-        for warning in summary.warnings { console.warning(warning) }
+    static func report(
+        _ summary: RenderSummary, console: Console, json: Bool, summaryLine: Bool = true, alreadyPrinted: [String] = []
+    ) {
+        for warning in summary.warnings where !alreadyPrinted.contains(warning) { console.warning(warning) }
         for note in summary.allNotes { console.note(note) }
         for entry in summary.skipped {
             console.error("\(entry.path): skipped: \(entry.reason)")

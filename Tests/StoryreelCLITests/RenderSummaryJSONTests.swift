@@ -36,6 +36,25 @@ import Testing
         #expect(settled["pruned"] as? Int == 0 && settled["changed"] as? Bool == false, "\(settled)")
     }
 
+    /// From a review: the level warning, printed before the work, was missing from the JSON.
+    @Test func theWarningPrintedBeforeTheWorkIsInTheSummaryToo() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.path("stories/solo"), withIntermediateDirectories: true)
+        try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: folder.path("stories/solo/1.mp4")))
+        let result = try TestEnvironment.storyreel([
+            "render", folder.path("stories"), "-o", folder.path("big"), "--size", "8192x4368", "--json",
+        ])
+        #expect(result.status == 65, "nothing plays: \(result.stderr)")
+        let summary = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
+        let printed = lines(result.stderr, "storyreel: warning: ")
+        #expect(
+            printed.filter { $0.hasPrefix("transitions: ") }.count == 1
+                && printed.first?.hasPrefix("transitions: ") == true,
+            "first, and once: \(result.stderr)")
+        #expect(summary["warnings"] as? [String] == printed, "\(summary)")
+    }
+
     @Test func skippedEntriesWarningsAndNotesAreInTheSummaryAsOnStderr() throws {
         let fixture = try BundleFixture()
         try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: fixture.stories + "/ben_k/9-bad.mp4"))
