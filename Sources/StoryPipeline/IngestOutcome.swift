@@ -25,13 +25,17 @@ public enum IngestOutcome: Sendable {
 extension IngestOutcome {
     /// The `ingest --json` object for `clip` (as given) with this outcome in story `handle`:
     /// `clip`; `outcome`, one of `ingested`, `already-ingested`, `rejected`, `not-ingested`;
-    /// `file`, the clip's path in the stories folder (`HANDLE/NAME`), for the first two; and
-    /// `reason` for the last two.
+    /// `file`, the clip's path in the stories folder (`HANDLE/NAME`), for the first two;
+    /// `reason` for the last two; and for an ingested clip, `warnings`: why few players could
+    /// play it, as stderr says it (a scripting QA pass: it was on stderr only).
     public func json(clip: String, handle: String) -> JSONValue {
         var fields: [(String, JSONValue)] = [("clip", .string(clip))]
         switch self {
-        case .ingested(let name, _, _):
-            fields += [("outcome", .string("ingested")), ("file", .string("\(handle)/\(name)"))]
+        case .ingested(let name, _, let concern):
+            fields += [
+                ("outcome", .string("ingested")), ("file", .string("\(handle)/\(name)")),
+                ("warnings", .array(concern.map { [.string("\(handle)/\(name): \($0)")] } ?? [])),
+            ]
         case .alreadyPresent(let name):
             fields += [("outcome", .string("already-ingested")), ("file", .string("\(handle)/\(name)"))]
         case .rejected(let reason):

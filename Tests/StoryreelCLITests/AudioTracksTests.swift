@@ -119,6 +119,17 @@ import Testing
         #expect(ingest.stderr.contains("players stop at it"))
 
         let ac3 = try clip("ac3.mp4", audio: ["-f", "lavfi", "-i", "sine=d=1", "-c:a", "ac3"])
+        // `ingest --json` gives an ingested clip's warning too (a scripting QA pass: stderr only).
+        let ingestAC3 = try TestEnvironment.storyreel([
+            "ingest", ac3, "--story", "other", "--into", folder.path("json-uploads"), "--create", "--json",
+        ])
+        #expect(ingestAC3.status == 0, "\(ingestAC3.stderr)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(ingestAC3.stdout.utf8)) as? [String: Any])
+        let entry = try #require((object["clips"] as? [[String: Any]])?.first)
+        let warned = ingestAC3.stderr.split(separator: "\n").filter { $0.hasPrefix("storyreel: warning: ") }
+            .map { String($0.dropFirst("storyreel: warning: ".count)) }
+        #expect(warned.count == 1 && entry["warnings"] as? [String] == warned, "\(entry) \(ingestAC3.stderr)")
         let (result, manifest) = try render([good, damaged, ac3])
         #expect(result.status == 65, "the damaged clip is skipped: \(result.stderr)")
         #expect(manifest?.stories.first?.items.count == 2, "the good clip and the AC-3 one play")

@@ -290,7 +290,9 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
         #expect(object["story"] as? String == "chloe")
         #expect(object["stories"] as? String == fixture.stories)
-        let clips = try #require(object["clips"] as? [[String: String]])
+        let entries = try #require(object["clips"] as? [[String: Any]])
+        #expect((entries[0]["warnings"] as? [String]) == [], "an ingested clip's warnings, none here")
+        let clips = entries.map { $0.compactMapValues { $0 as? String } }
         #expect(clips.map { $0["clip"] } == [odd, garbage])
         #expect(clips.map { $0["outcome"] } == ["ingested", "rejected"])
         let file = try #require(clips[0]["file"])
