@@ -97,8 +97,10 @@ public enum Storyreel {
             func systemShortage(_ message: String) -> Int32 {
                 console.error(message)
                 // `render`, `ingest` and `plan --json` print every failure but a usage error as
-                // JSON on stdout too (a QA pass: this one printed nothing there).
-                if ["render", "ingest", "plan"].contains(command.name), parsed.values["json"] != nil {
+                // JSON on stdout too (a QA pass: this one printed nothing there); so does
+                // `inspect --json`, whose array of clips is then this object (a scripting QA
+                // pass: an empty stdout read as an empty result through `jq '.[]'`).
+                if ["render", "ingest", "plan", "inspect"].contains(command.name), parsed.values["json"] != nil {
                     console.output(
                         RenderCommand.failureJSON(message: message, exitCode: .osError).serialized(pretty: false))
                 }
