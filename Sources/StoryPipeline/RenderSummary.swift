@@ -50,16 +50,7 @@ public struct RenderSummary: Sendable {
             ("seconds", .number((seconds * 1000).rounded() / 1000)),
             ("manifest", manifestPath.map { .string($0) } ?? .null),
             ("pruned", .int(pruned)), ("changed", .bool(changed)),
-            (
-                "skippedEntries",
-                .array(
-                    skipped.map { entry in
-                        .object([
-                            ("path", .string(entry.path)), ("story", .string(entry.story)),
-                            ("reason", .string(entry.reason)),
-                        ])
-                    })
-            ),
+            ("skippedEntries", .array(skipped.map(\.json))),
             ("warnings", .array(warnings.map { .string($0) })),
             ("notes", .array(allNotes.map { .string($0) })),
         ])

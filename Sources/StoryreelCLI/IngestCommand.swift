@@ -211,9 +211,9 @@ public enum IngestCommand: Command {
         }
         // The level warning was printed before the work; the JSON carries it too.
         summary.warnings.insert(contentsOf: levelWarning.map { [$0] } ?? [], at: 0)
-        var unsaid = summary
-        unsaid.warnings.removeAll { warned.contains($0) || $0 == levelWarning }
-        RenderCommand.report(unsaid, console: console, json: false, summaryLine: !json)
+        RenderCommand.report(
+            summary, console: console, json: false, summaryLine: !json,
+            alreadyPrinted: Array(warned) + (levelWarning.map { [$0] } ?? []))
         printJSON(render: summary.json)
         if !summary.skipped.isEmpty, exitCode == .success { exitCode = .dataError }
         return exitCode

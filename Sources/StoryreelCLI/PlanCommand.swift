@@ -150,13 +150,7 @@ public enum PlanCommand: Command {
                 }
                 return .object(fields)
             })
-        let skipped = JSONValue.array(
-            plan.skipped.map {
-                .object([
-                    ("path", .string($0.path)), ("story", $0.story.map(JSONValue.string) ?? .null),
-                    ("reason", .string($0.reason)),
-                ])
-            })
+        let skipped = JSONValue.array(plan.skipped.map(\.json))
         return .object(
             (input.map { [("input", JSONValue.string($0))] } ?? []) + [("units", units), ("skipped", skipped)])
     }

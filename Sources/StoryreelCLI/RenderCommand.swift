@@ -116,8 +116,9 @@ public enum RenderCommand: Command {
         guard case .fixed(let width, let height) = (saved ?? BundleSettings()).applying(options.settings).canvas,
             let warning = LevelLimit.warning(width: width, height: height)
         else { return nil }
-        console.warning("transitions: \(warning)")
-        return "transitions: \(warning)"
+        let line = "transitions: \(warning)"
+        console.warning(line)
+        return line
     }
 
     /// The options shared by `render`, `plan` and `ingest --render`; the settings given are
@@ -214,7 +215,8 @@ public enum RenderCommand: Command {
 
     /// Prints the warnings, notes and skipped entries (stderr), then the summary line, or with
     /// `json` the JSON summary; `summaryLine` false: neither (`ingest --json` prints the summary
-    /// in its own object).
+    /// in its own object). Warnings in `alreadyPrinted` (said before the work, or by `ingest`
+    /// as each clip went in) are not said again; the JSON keeps them.
     static func report(
         _ summary: RenderSummary, console: Console, json: Bool, summaryLine: Bool = true, alreadyPrinted: [String] = []
     ) {
