@@ -11,7 +11,7 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         private enum Code: Hashable, Sendable {
             case missingInput, unreadableInput, invalidMedia, noVideoStream, timedOut, cannotCreateOutput, ioFailure,
-                unsupported, systemLimit
+                unsupported, systemLimit, noStories
         }
         private let code: Code
         private init(_ code: Code) { self.code = code }
@@ -32,6 +32,11 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
         public static let ioFailure = Kind(.ioFailure)
         /// A codec or feature this build of FFmpeg lacks.
         public static let unsupported = Kind(.unsupported)
+        /// A command's INPUT holds no stories at all: it is no stories folder or spec (an empty
+        /// folder, a bundle, a clip, a spec that cannot be read), or nothing in it plays. Not a
+        /// skipped clip: a batch that skips some clips still did its work, and a script takes
+        /// that (65) as done, never this.
+        public static let noStories = Kind(.noStories)
         /// The system ran out of something no input or output is to blame for: open files
         /// (EMFILE, the process's `ulimit -n`; ENFILE, the whole system's), threads or memory
         /// (``ThreadCapacity``). A batch stops on it rather than blame the clip it was reading.

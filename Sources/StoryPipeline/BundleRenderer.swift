@@ -179,6 +179,7 @@ public struct BundleRenderer: Sendable {
             // the next render removed the page).
             let nothingPlays = plan.stories.allSatisfy { $0.items.isEmpty }
             if nothingPlays {
+                summary.nothingPlays = true
                 summary.settingsChanges = []
                 summary.warnings.append(
                     "nothing plays: every story was skipped, so the settings were left as they were")
@@ -221,6 +222,7 @@ public struct BundleRenderer: Sendable {
         if playing.isEmpty {
             let manifestPath = BundlePaths.join(output, BundlePaths.manifest)
             summary.settingsChanges = []  // not kept either
+            summary.nothingPlays = true
             summary.warnings += Self.setAsideWarnings(run)
             let hadManifest = FileStamp(path: manifestPath) != nil
             var result = try finish(

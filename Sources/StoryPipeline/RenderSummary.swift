@@ -13,6 +13,10 @@ public struct RenderSummary: Sendable {
     public var manifestPath: String?
     /// True for a shard's render, which writes no manifest.
     public var isShard = false
+    /// True when every story was skipped (every clip unreadable, the clips' mount missing): the
+    /// run left the bundle's manifest and settings as they were. Unlike some clips skipped (65),
+    /// which a batch takes as done, this exits 66, as an INPUT with no stories does.
+    public var nothingPlays = false
     /// Outputs removed by `--prune`.
     public var pruned = 0
     /// Notes for a person, one line each, e.g. why the player page was not written.

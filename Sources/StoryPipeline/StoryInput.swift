@@ -76,11 +76,11 @@ public struct StoryInput: Sendable {
         return "a bundle storyreel rendered (it holds \(BundlePaths.privateFolder)/), not a stories folder"
     }
 
-    /// Reads a stories folder: one subfolder per user. Throws `.invalidMedia` when it has no
+    /// Reads a stories folder: one subfolder per user. Throws `.noStories` when it has no
     /// subfolder at all (not a stories folder), or when it is a bundle (``bundleReason(_:)``).
     public static func loadFolder(_ path: String) throws -> StoryInput {
         if let reason = bundleReason(path) {
-            throw MediaError(.invalidMedia, path: path, reason + "; give the stories folder it was rendered from")
+            throw MediaError(.noStories, path: path, reason + "; give the stories folder it was rendered from")
         }
         let root = InputRoot(path)
         let listing = try FolderListing(path: path)
@@ -186,7 +186,7 @@ public struct StoryInput: Sendable {
         }
         guard sawFolder else {
             throw MediaError(
-                .invalidMedia, path: path,
+                .noStories, path: path,
                 "not a stories folder: it has no story subfolders (expected STORIES/HANDLE/clip.mov)")
         }
         return StoryInput(
@@ -204,30 +204,30 @@ public struct StoryInput: Sendable {
         do {
             data = try RegularFile.contents(of: path, maxSize: maximumSettingsSize)
         } catch let error as MediaError where error.kind == .invalidMedia {
-            throw MediaError(.invalidMedia, path: path, "\(notASpec) (\(error.reason))")
+            throw MediaError(.noStories, path: path, "\(notASpec) (\(error.reason))")
         }
         guard let parsed = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed) else {
             // A clip given as INPUT is no broken spec (a QA pass: "not valid JSON: cannot convert
             // input string to valid utf8 input").
             guard (path as NSString).pathExtension.lowercased() == "json" else {
                 throw MediaError(
-                    .invalidMedia, path: path,
+                    .noStories, path: path,
                     "not a stories folder or a JSON spec: give a folder of story folders, or a .json spec")
             }
             // Where the text breaks: a spec is written by hand or by a script.
-            throw MediaError(.invalidMedia, path: path, JSONParseFailure.notValidJSON(data))
+            throw MediaError(.noStories, path: path, JSONParseFailure.notValidJSON(data))
         }
         guard let object = parsed as? [String: Any], let entries = object["stories"] as? [[String: Any]] else {
-            throw MediaError(.invalidMedia, path: path, notASpec)
+            throw MediaError(.noStories, path: path, notASpec)
         }
         if let duplicate = JSONDuplicateKey.first(in: data) {
             throw MediaError(
-                .invalidMedia, path: path, "\"\(duplicate.path)\" is given twice, which readers settle differently")
+                .noStories, path: path, "\"\(duplicate.path)\" is given twice, which readers settle differently")
         }
         // As a stories folder with no story in it is not one: a backend's empty list published
         // an empty reel, and with --prune removed every output (a QA pass).
         guard !entries.isEmpty else {
-            throw MediaError(.invalidMedia, path: path, "not a stories spec: its \"stories\" array is empty")
+            throw MediaError(.noStories, path: path, "not a stories spec: its \"stories\" array is empty")
         }
         var stories: [StorySource] = []
         var skipped: [SkippedEntry] = []

@@ -12,7 +12,8 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable {
     public static let usage = ExitCode(rawValue: 64)
     /// EX_DATAERR: invalid media (empty, garbage, truncated, no video, timed out).
     public static let dataError = ExitCode(rawValue: 65)
-    /// EX_NOINPUT: a missing or unreadable input path.
+    /// EX_NOINPUT: a missing or unreadable input path, or an INPUT that holds no stories
+    /// (``MediaError/Kind/noStories``).
     public static let noInput = ExitCode(rawValue: 66)
     /// EX_SOFTWARE: an internal error.
     public static let software = ExitCode(rawValue: 70)
@@ -39,7 +40,7 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable {
             self = refusal.reason == .outputInsideInput ? .usage : .cannotCreate
         case let error as MediaError:
             switch error.kind {
-            case .missingInput, .unreadableInput: self = .noInput
+            case .missingInput, .unreadableInput, .noStories: self = .noInput
             case .invalidMedia, .noVideoStream, .timedOut, .unsupported: self = .dataError
             case .cannotCreateOutput: self = .cannotCreate
             case .systemLimit: self = .osError

@@ -215,7 +215,10 @@ public enum IngestCommand: Command {
             summary, console: console, json: false, summaryLine: !json,
             alreadyPrinted: Array(warned) + (levelWarning.map { [$0] } ?? []))
         printJSON(render: summary.json)
-        if !summary.skipped.isEmpty, exitCode == .success { exitCode = .dataError }
+        // A rejected clip (65) gives way to the render's nothing plays (66); a clip not written
+        // (73, 74) outranks both.
+        let renderCode = RenderCommand.exitCode(of: summary)
+        if exitCode == .success || (exitCode == .dataError && renderCode == .noInput) { exitCode = renderCode }
         return exitCode
     }
 
@@ -256,7 +259,7 @@ public enum IngestCommand: Command {
         return names.count > 10 ? "\(shown) and \(names.count - 10) more" : shown
     }
 
-    /// `--into STORIES` must be a folder, and not a bundle (65): a missing one is refused (66), so
+    /// `--into STORIES` must be a folder, and not a bundle (66): a missing one is refused (66), so
     /// a typo does not start a new stories folder, unless `--create` asks for it; then this
     /// returns true.
     static func isStoriesFolderToCreate(_ stories: String, create: Bool) throws -> Bool {
@@ -265,7 +268,7 @@ public enum IngestCommand: Command {
             guard isFolder.boolValue else { throw MediaError(.unreadableInput, path: stories, "not a folder") }
             if let reason = StoryInput.bundleReason(stories) {
                 throw MediaError(
-                    .invalidMedia, path: stories, reason + "; --into takes the stories folder, --render the bundle")
+                    .noStories, path: stories, reason + "; --into takes the stories folder, --render the bundle")
             }
             return false
         }

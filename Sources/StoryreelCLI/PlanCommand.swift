@@ -122,7 +122,13 @@ public enum PlanCommand: Command {
             case .success(let (warnings, plan)):
                 for warning in warnings { console.warning(warning) }
                 for entry in plan.skipped { console.error("\(entry.path): skipped: \(entry.reason)") }
-                inputCode = plan.skipped.isEmpty ? .success : .dataError
+                // As for render: nothing that plays is no input (66), not a clip skipped (65).
+                if plan.stories.allSatisfy(\.items.isEmpty) {
+                    console.warning("nothing plays: every story was skipped")
+                    inputCode = .noInput
+                } else {
+                    inputCode = plan.skipped.isEmpty ? .success : .dataError
+                }
             }
             if exitCode == .success { exitCode = inputCode }
         }

@@ -106,7 +106,14 @@ public enum RenderCommand: Command {
         // Printed before the work, and in the JSON's warnings too (a review: it was missing).
         summary.warnings.insert(contentsOf: levelWarning.map { [$0] } ?? [], at: 0)
         report(summary, console: console, json: arguments[json], alreadyPrinted: levelWarning.map { [$0] } ?? [])
-        return summary.skipped.isEmpty ? .success : .dataError
+        return exitCode(of: summary)
+    }
+
+    /// 0 when nothing was skipped, 65 when some clips were (the rest was rendered: a batch takes
+    /// that as done), 66 when nothing plays (a CI step that accepts 65 must not pass a render of
+    /// an empty mount, or of clips none of which could be read).
+    static func exitCode(of summary: RenderSummary) -> ExitCode {
+        summary.nothingPlays ? .noInput : summary.skipped.isEmpty ? .success : .dataError
     }
 
     /// Warns, before any work, when the canvas the bundle's settings (`saved`, with `options`

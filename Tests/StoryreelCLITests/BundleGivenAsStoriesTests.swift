@@ -20,13 +20,13 @@ import Testing
         let bundle = fixture.folder.path("reel")
         let before = try Self.tree(bundle)
         let render = try TestEnvironment.storyreel(["render", bundle, "-o", fixture.folder.path("reel2")])
-        #expect(render.status == 65, "\(render.stderr)")
+        #expect(render.status == 66, "\(render.stderr)")
         #expect(
             render.stderr
                 == "storyreel: error: \(bundle): \(Self.reason); give the stories folder it was rendered from\n")
         #expect(!FileManager.default.fileExists(atPath: fixture.folder.path("reel2")))
         let plan = try TestEnvironment.storyreel(["plan", bundle])
-        #expect(plan.status == 65, "\(plan.stderr)")
+        #expect(plan.status == 66, "\(plan.stderr)")
         #expect(plan.stdout.isEmpty)
         #expect(try Self.tree(bundle) == before)
     }
@@ -39,11 +39,11 @@ import Testing
         let bundle = fixture.folder.path("part")
         #expect(!FileManager.default.fileExists(atPath: "\(bundle)/manifest.json"))
         let render = try TestEnvironment.storyreel(["render", bundle, "-o", fixture.folder.path("reel2")])
-        #expect(render.status == 65, "\(render.stderr)")
+        #expect(render.status == 66, "\(render.stderr)")
         #expect(render.stderr.contains(Self.reason), "\(render.stderr)")
         let clip = TestEnvironment.sample("portrait-h264.mp4")
         let ingest = try TestEnvironment.storyreel(["ingest", clip, "--story", "zed", "--into", bundle])
-        #expect(ingest.status == 65, "\(ingest.stderr)")
+        #expect(ingest.status == 66, "\(ingest.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "\(bundle)/zed"))
     }
 
@@ -54,7 +54,7 @@ import Testing
         let before = try Self.tree(bundle)
         let clip = TestEnvironment.sample("portrait-h264.mp4")
         let result = try TestEnvironment.storyreel(["ingest", clip, "--story", "zed", "--into", bundle])
-        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.status == 66, "\(result.stderr)")
         #expect(
             result.stderr
                 == "storyreel: error: \(bundle): \(Self.reason); --into takes the stories folder, --render the bundle\n"

@@ -96,7 +96,7 @@ import Testing
                 "--reference", "--force",
             ],
             in: folder.url)
-        #expect(render.status == 65, "\(render.stderr)")
+        #expect(render.status == 66, "\(render.stderr)")
         #expect(
             render.stderr.contains(
                 "ana/1.mp4: skipped: its path from the bundle ('https:example.invalid/stories/ana/1.mp4') is one a URL "

@@ -23,7 +23,7 @@ import Testing
             }
         }
         let (result, summary) = try fixture.render(into: "reel", ["--prune"])
-        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.status == 66, "\(result.stderr)")
         #expect(
             result.stderr.contains(
                 "storyreel: warning: nothing plays: every story was skipped, so the manifest was left as it was, "
@@ -38,7 +38,7 @@ import Testing
         let settings = fixture.folder.path("reel/.storyreel/settings.json")
         let before = try Data(contentsOf: URL(fileURLWithPath: settings))
         let (shard, _) = try fixture.render(into: "reel", ["--shard", "1/2", "--no-player"])
-        #expect(shard.status == 65, "\(shard.stderr)")
+        #expect(shard.status == 66, "\(shard.stderr)")
         #expect(!shard.stderr.contains("settings changed"), "\(shard.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: settings)) == before)
     }
@@ -54,7 +54,7 @@ import Testing
         try Data("not a clip".utf8).write(to: URL(fileURLWithPath: "\(stories)/alice/1.mp4"))
         let out = fixture.folder.path("new/reel")
         let result = try TestEnvironment.storyreel(["render", stories, "-o", out])
-        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.status == 66, "\(result.stderr)")
         #expect(
             result.stderr.contains(
                 "storyreel: warning: nothing plays: every story was skipped, so no bundle was made (\(out) holds only "
@@ -75,7 +75,7 @@ import Testing
         try clip.write(to: URL(fileURLWithPath: "\(stories)/alice/1.mp4"))
         let undecodable = try TestEnvironment.storyreel(["render", stories, "-o", out])
         #expect(
-            undecodable.status == 65 && undecodable.stderr.contains("so no bundle was made"), "\(undecodable.stderr)")
+            undecodable.status == 66 && undecodable.stderr.contains("so no bundle was made"), "\(undecodable.stderr)")
         // What it copied went with the bundle: a QA pass read "rendered 1" beside "no bundle".
         #expect(
             undecodable.stderr.contains("storyreel: note: rendered 0, cached 0, skipped 2"), "\(undecodable.stderr)")
@@ -84,13 +84,51 @@ import Testing
         try FileManager.default.removeItem(atPath: out)
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let given = try TestEnvironment.storyreel(["render", stories, "-o", out])
-        #expect(given.status == 65 && given.stderr.contains("so no bundle was made"), "\(given.stderr)")
+        #expect(given.status == 66 && given.stderr.contains("so no bundle was made"), "\(given.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out) == [".lock"])
         // One holding a file of someone else's is no bundle, and is refused (render --force
         // keeps everything).
         try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(out)/notes.txt"))
         let forced = try TestEnvironment.storyreel(["render", stories, "-o", out, "--force"])
-        #expect(forced.status == 65 && forced.stderr.contains("so no manifest was written"), "\(forced.stderr)")
+        #expect(forced.status == 66 && forced.stderr.contains("so no manifest was written"), "\(forced.stderr)")
         #expect(FileManager.default.fileExists(atPath: "\(out)/notes.txt"))
+    }
+
+    /// An INPUT that holds no stories exits 66, never 65. From a review of the README's CI
+    /// examples: they take 65 (some clips skipped, the rest rendered) as done, and an empty
+    /// mount, a bundle given as the stories folder, or clips none of which could be read exited
+    /// 65 too, so the job passed having rendered nothing.
+    @Test func anInputWithNoStoriesIsNoInputNotASkippedClip() throws {
+        let fixture = try BundleFixture()
+        let empty = fixture.folder.path("empty-mount")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let broken = fixture.folder.path("broken")
+        try FileManager.default.createDirectory(atPath: "\(broken)/alice", withIntermediateDirectories: true)
+        try Data("not a clip".utf8).write(to: URL(fileURLWithPath: "\(broken)/alice/1.mp4"))
+        let out = fixture.folder.path("reel")
+        // The README's guard, as a CI step runs it.
+        let guarded = "\"$STORYREEL\" render \"$1\" -o \"$2\" || [ $? -eq 65 ]"
+        for input in [empty, broken] {
+            let result = try TestEnvironment.run(
+                "/bin/sh", ["-c", "STORYREEL=\"$0\"; \(guarded)", TestEnvironment.storyreelBinary, input, out])
+            #expect(result.status != 0, "\(input): the CI step passed: \(result.stderr)")
+            let plan = try TestEnvironment.storyreel(["plan", input])
+            #expect(plan.status == 66, "\(input): \(plan.stderr)")
+        }
+        let render = try TestEnvironment.storyreel(["render", empty, "-o", out])
+        #expect(
+            render.status == 66
+                && render.stderr
+                    == "storyreel: error: \(empty): not a stories folder: it has no story subfolders "
+                    + "(expected STORIES/HANDLE/clip.mov)\n",
+            "\(render.stderr)")
+        let plan = try TestEnvironment.storyreel(["plan", broken])
+        #expect(plan.stderr.hasSuffix("storyreel: warning: nothing plays: every story was skipped\n"), "\(plan.stderr)")
+        // Some clips skipped, the rest rendered, is still 65, which the guard takes as done.
+        try Data("not a clip".utf8).write(to: URL(fileURLWithPath: "\(fixture.stories)/ben_k/1.mp4"))
+        let partial = try TestEnvironment.run(
+            "/bin/sh", ["-c", "STORYREEL=\"$0\"; \(guarded)", TestEnvironment.storyreelBinary, fixture.stories, out])
+        #expect(partial.status == 0, "\(partial.stderr)")
+        #expect(FileManager.default.fileExists(atPath: "\(out)/manifest.json"))
     }
 }

@@ -44,7 +44,7 @@ import Testing
         let result = try TestEnvironment.storyreel([
             "render", folder.path("stories"), "-o", folder.path("big"), "--size", "8192x4368", "--json",
         ])
-        #expect(result.status == 65, "nothing plays: \(result.stderr)")
+        #expect(result.status == 66, "nothing plays: \(result.stderr)")
         let summary = try #require(
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
         let printed = lines(result.stderr, "storyreel: warning: ")

@@ -41,7 +41,7 @@ import Testing
         let spec = try fixture.folder.write(
             "spec.json", Data(#"{"stories": [{"handle": "a", "handle": "b", "items": []}]}"#.utf8))
         let refused = try TestEnvironment.storyreel(["plan", spec])
-        #expect(refused.status == 65)
+        #expect(refused.status == 66)
         #expect(
             refused.stderr
                 == "storyreel: error: \(spec): \"stories[0].handle\" is given twice, which readers settle differently\n"
@@ -149,7 +149,7 @@ import Testing
         for command in ["plan", "render"] {
             let result = try TestEnvironment.storyreel(
                 [command, clip] + (command == "render" ? ["-o", "/nonexistent/x"] : []))
-            #expect(result.status == 65, "\(result.stderr)")
+            #expect(result.status == 66, "\(result.stderr)")
             #expect(
                 result.stderr == "storyreel: error: \(clip): not a stories folder or a JSON spec: give a folder of "
                     + "story folders, or a .json spec\n", "\(result.stderr)")
@@ -163,7 +163,7 @@ import Testing
         let spec = "{\"stories\": [\n  {\"handle\": \"ben_k\", \"items\": [\"stories/ben_k/1.mp4\"]\n]}\n"
         let path = try fixture.folder.write("spec.json", Data(spec.utf8))
         let result = try TestEnvironment.storyreel(["plan", path])
-        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.status == 66, "\(result.stderr)")
         #expect(
             result.stderr == "storyreel: error: \(path): not valid JSON: invalid value at line 3, column 1\n",
             "\(result.stderr)")
