@@ -206,6 +206,12 @@ public enum IngestCommand: Command {
         } catch {
             printJSON(render: RenderCommand.failureJSON(error))
             let ingested = outcomes.filter(\.isIngested).count
+            // An upload rejected (65) stays the outcome when the render then finds no stories
+            // (66): the uploader's clip is what went wrong.
+            if ingested == 0, exitCode == .dataError, (error as? MediaError)?.kind == .noStories {
+                console.error("\(error)")
+                return exitCode
+            }
             guard ingested > 0 else { throw error }
             throw RenderAfterIngestFailure(underlying: error, ingested: ingested, stories: stories)
         }
@@ -215,10 +221,9 @@ public enum IngestCommand: Command {
             summary, console: console, json: false, summaryLine: !json,
             alreadyPrinted: Array(warned) + (levelWarning.map { [$0] } ?? []))
         printJSON(render: summary.json)
-        // A rejected clip (65) gives way to the render's nothing plays (66); a clip not written
+        // A rejected clip (65) outranks the render's nothing plays (66), as a clip not written
         // (73, 74) outranks both.
-        let renderCode = RenderCommand.exitCode(of: summary)
-        if exitCode == .success || (exitCode == .dataError && renderCode == .noInput) { exitCode = renderCode }
+        if exitCode == .success { exitCode = RenderCommand.exitCode(of: summary) }
         return exitCode
     }
 

@@ -33,7 +33,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: stories, withIntermediateDirectories: true)
         for (size, warned) in [("6000x6000", true), ("4096x4096", false)] {
             let render = try TestEnvironment.storyreel(["render", stories, "-o", folder.path("out"), "--size", size])
-            #expect(render.status == 65, "no story: \(render.stderr)")
+            #expect(render.status == 66, "no story: \(render.stderr)")
             #expect(
                 render.stderr.contains(
                     "storyreel: warning: transitions: a \(size) clip is over the largest picture of any H.264 or HEVC level"

@@ -54,7 +54,7 @@ import Testing
         let empty = folder.path("empty")
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
         let cases: [([String], Int32)] = [
-            (["render", empty, "-o", folder.path("out1"), "--json"], 65),
+            (["render", empty, "-o", folder.path("out1"), "--json"], 66),
             (["render", folder.path("nosuch"), "-o", folder.path("out2"), "--json"], 66),
             (["render", Self.stories, "-o", "/proc/storyreel-out", "--json"], 73),
         ]
@@ -81,6 +81,9 @@ import Testing
         let withSkip = folder.path("s1")
         try FileManager.default.createDirectory(atPath: "\(withSkip)/ana", withIntermediateDirectories: true)
         try folder.write("s1/ana/broken.mp4", Data(repeating: 7, count: 4096))
+        // A story that plays beside it: a plan in which nothing plays is 66 (NothingPlaysTests).
+        try FileManager.default.createDirectory(atPath: "\(withSkip)/ben", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "\(Self.stories)/ben_k/1.mp4", toPath: "\(withSkip)/ben/1.mp4")
         let missing = folder.path("nosuch")
         let alone = try TestEnvironment.storyreel(["plan", withSkip])
         #expect(alone.status == 65, "\(alone.stderr)")

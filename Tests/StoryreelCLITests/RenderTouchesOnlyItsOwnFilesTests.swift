@@ -263,7 +263,7 @@ import Testing
             toPath: "\(clipsOnly)/a.mp4")
         let garbage = try folder.write("stories.json", Data("not json".utf8))
         let cases: [(String, Int32)] = [
-            (folder.path("missing"), 66), (clipsOnly, 65), (garbage, 65), ("/dev/null", 66),
+            (folder.path("missing"), 66), (clipsOnly, 66), (garbage, 66), ("/dev/null", 66),
         ]
         for (input, status) in cases {
             let out = folder.path("out-\((input as NSString).lastPathComponent)")
