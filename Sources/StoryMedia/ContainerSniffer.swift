@@ -24,6 +24,26 @@ struct ContainerSniffer {
     /// has one to a few; 10,000 is far past any editor's.
     static let maximumEdits: UInt64 = 10_000
 
+    /// The most samples storyreel lets FFmpeg index in one track, or in a file's fragments
+    /// (`moof`/`traf`/`trun`): 18 hours of video at 30 frames a second, 11 of AAC audio. FFmpeg
+    /// builds an index entry per sample, and storyreel reads each (about 170 bytes a sample in
+    /// all), so a 7.5 KB upload whose size table claimed 50,000,000 one-byte samples took 8 GB
+    /// and half a minute, and ended in a failed allocation under a memory limit (an audit).
+    static let maximumIndexedSamples: UInt64 = 2_000_000
+
+    /// Why FFmpeg should not index `samples` samples (of one track, or of the fragments) of a
+    /// file of `fileSize` bytes, or nil: more than ``maximumIndexedSamples``, or more than the
+    /// file has bytes (each sample takes at least one).
+    static func sampleCountProblem(samples: UInt64, fileSize: UInt64, in place: String) -> String? {
+        if samples > fileSize {
+            return "\(place) lists \(samples) samples in a file of \(fileSize) bytes (each sample takes at least one): "
+                + "the index is corrupt or forged"
+        }
+        guard samples > maximumIndexedSamples else { return nil }
+        return "\(place) lists \(samples) samples, over the \(maximumIndexedSamples) storyreel reads (18 hours at "
+            + "30 frames a second)"
+    }
+
     /// The atoms read at one level, at most: the top level of a real clip has a few (`ftyp`,
     /// `moov`, `mdat`, `free`), and so has each atom inside its index.
     static let maximumAtomsPerLevel = 4096
@@ -156,11 +176,19 @@ struct ContainerSniffer {
         }
         if let moov = findings.moov {
             for track in try tracks(in: file, moov: moov) {
-                if let problem = editListProblem(edits: track.edits, keyframeGap: track.keyframeGap) {
+                if let problem = editListProblem(edits: track.edits, keyframeGap: track.keyframeGap)
+                    ?? sampleCountProblem(samples: track.indexedSamples, fileSize: fileSize, in: "a track's index")
+                {
                     throw MediaError(.invalidMedia, path: path, problem)
                 }
                 findings.shortChunkTables = findings.shortChunkTables ?? track.shortChunkTables
             }
+        }
+        if let problem = sampleCountProblem(
+            samples: try fragmentSamples(in: file, atoms: findings.atoms.count), fileSize: fileSize,
+            in: "the fragments' index (moof/trun)")
+        {
+            throw MediaError(.invalidMedia, path: path, problem)
         }
         return findings
     }
@@ -188,11 +216,16 @@ struct ContainerSniffer {
     /// read from the atoms: the entry count of its edit list (`edts/elst`; 0 without one); with
     /// more than one edit, the longest run of frames from one keyframe to the next (`stss`; 1
     /// when every frame is a keyframe, and with one edit or none); and for a video track whose
-    /// chunks hold fewer samples than its size table lists, how many each says.
+    /// chunks hold fewer samples than its size table lists, how many each says; and how many
+    /// index entries FFmpeg makes of its samples (``indexedSamples(in:isAudio:file:)``).
     private static func tracks(in file: RegularFile, moov: (start: UInt64, end: UInt64)) throws -> [(
-        edits: UInt64, keyframeGap: UInt64, shortChunkTables: (held: UInt64, listed: UInt64)?
+        edits: UInt64, keyframeGap: UInt64, shortChunkTables: (held: UInt64, listed: UInt64)?, indexedSamples: UInt64
     )] {
-        var tracks: [(edits: UInt64, keyframeGap: UInt64, shortChunkTables: (held: UInt64, listed: UInt64)?)] = []
+        var tracks:
+            [(
+                edits: UInt64, keyframeGap: UInt64, shortChunkTables: (held: UInt64, listed: UInt64)?,
+                indexedSamples: UInt64
+            )] = []
         for track in try children(of: moov, in: file) where track.type == "trak" {
             let parts = try children(of: track.body, in: file)
             var edits: UInt64 = 0
@@ -202,14 +235,14 @@ struct ContainerSniffer {
             }
             let media = try descend(parts, ["mdia"], in: file)
             // hdlr: version and flags, a predefined 0, then the handler type.
-            let isVideo =
-                try media.first { $0.type == "hdlr" }.flatMap { try field(at: 8, of: $0.body, in: file) }
-                == videoHandler
+            let handler = try media.first { $0.type == "hdlr" }.flatMap { try field(at: 8, of: $0.body, in: file) }
+            let isVideo = handler == videoHandler
+            let table = try descend(media, ["minf", "stbl"], in: file)
+            let indexed = try indexedSamples(in: table, isAudio: handler == audioHandler, file: file)
             guard edits > 1 || isVideo else {
-                tracks.append((edits, 1, nil))
+                tracks.append((edits, 1, nil, indexed))
                 continue
             }
-            let table = try descend(media, ["minf", "stbl"], in: file)
             // stsz: version and flags, a constant size, then the sample count.
             let samples = try table.first { $0.type == "stsz" }.flatMap { try field(at: 8, of: $0.body, in: file) } ?? 0
             let gap =
@@ -217,13 +250,65 @@ struct ContainerSniffer {
                 ? try table.first { $0.type == "stss" }.map { try keyframeGap(of: $0.body, samples: samples, in: file) }
                 : nil
             let held = isVideo ? try chunkCapacity(of: table, in: file) : nil
-            tracks.append((edits, gap ?? 1, held.flatMap { $0 < samples ? ($0, samples) : nil }))
+            tracks.append((edits, gap ?? 1, held.flatMap { $0 < samples ? ($0, samples) : nil }, indexed))
         }
         return tracks
     }
 
     /// `vide`, the handler type (`hdlr`) of a video track.
     private static let videoHandler: UInt64 = 0x7669_6465
+    /// `soun`, the handler type (`hdlr`) of an audio track.
+    private static let audioHandler: UInt64 = 0x736F_756E
+
+    /// How many index entries FFmpeg's demuxer makes of the samples of the sample table `table`
+    /// (the children of an `stbl`): one per sample its size table (`stsz` or `stz2`) lists, but
+    /// one per chunk for audio of a constant sample size whose time table (`stts`) is one run of
+    /// one tick a sample (uncompressed audio, indexed by chunk: at most its chunk table's size,
+    /// 0 here, as the file holds that table), as its `mov_build_index` does.
+    private static func indexedSamples(
+        in table: [(type: String, body: (start: UInt64, end: UInt64))], isAudio: Bool, file: RegularFile
+    ) throws -> UInt64 {
+        guard let sizes = table.first(where: { $0.type == "stsz" || $0.type == "stz2" }),
+            let samples = try field(at: 8, of: sizes.body, in: file)  // after version, flags and a size
+        else { return 0 }
+        if isAudio, sizes.type == "stsz", try field(at: 4, of: sizes.body, in: file) != 0,
+            let times = table.first(where: { $0.type == "stts" }),
+            try field(at: 4, of: times.body, in: file) == 1, try field(at: 12, of: times.body, in: file) == 1
+        {
+            return 0
+        }
+        return samples
+    }
+
+    /// How many samples the track runs (`trun`) of the fragments (`moof`) among the first
+    /// `atoms` top-level atoms of `file` list, in all: FFmpeg makes an index entry of each, and a
+    /// run's count costs its file no byte a sample (without per-sample fields). Read as FFmpeg
+    /// reads them: an atom longer than its parent is cut to it (``children(of:in:clamped:)``).
+    private static func fragmentSamples(in file: RegularFile, atoms: Int) throws -> UInt64 {
+        var total: UInt64 = 0
+        var offset: UInt64 = 0
+        for _ in 0..<atoms {
+            guard file.size >= 8, offset <= file.size - 8,
+                let header = try atomHeader(at: offset, end: file.size, in: file),
+                header.size >= header.headerSize
+            else { break }
+            let end = offset + min(header.size, file.size - offset)
+            if header.type.elementsEqual("moof".utf8) {
+                for fragment in try children(of: (offset + header.headerSize, end), in: file, clamped: true)
+                where fragment.type == "traf" {
+                    for run in try children(of: fragment.body, in: file, clamped: true) where run.type == "trun" {
+                        // trun: version and flags, then the sample count.
+                        let (sum, overflow) = total.addingReportingOverflow(
+                            try field(at: 4, of: run.body, in: file) ?? 0)
+                        total = overflow ? .max : sum
+                    }
+                }
+            }
+            guard header.size <= file.size - offset else { break }
+            offset += header.size
+        }
+        return total
+    }
 
     /// How many samples the chunks of the sample table `table` (the children of an `stbl`) hold:
     /// its sample-to-chunk runs (`stsc`) over its chunks (`stco` or `co64`, as many as the atom
@@ -317,19 +402,21 @@ struct ContainerSniffer {
     }
 
     /// The atoms from `range.start` to `range.end` (at most ``maximumAtomsPerLevel``): each one's type and
-    /// where its body is. An atom that runs past the range ends the list.
-    private static func children(of range: (start: UInt64, end: UInt64), in file: RegularFile) throws -> [(
-        type: String, body: (start: UInt64, end: UInt64)
-    )] {
+    /// where its body is. An atom that runs past the range ends the list; `clamped`, it is cut
+    /// to the range and is the last, as FFmpeg's demuxer reads it (`mov_read_default`).
+    private static func children(
+        of range: (start: UInt64, end: UInt64), in file: RegularFile, clamped: Bool = false
+    ) throws -> [(type: String, body: (start: UInt64, end: UInt64))] {
         var found: [(type: String, body: (start: UInt64, end: UInt64))] = []
         var offset = range.start
         while range.end >= 8, offset <= range.end - 8, found.count < maximumAtomsPerLevel,
             let header = try atomHeader(at: offset, end: range.end, in: file),
-            header.size >= header.headerSize, header.size <= range.end - offset
+            header.size >= header.headerSize, clamped || header.size <= range.end - offset
         {
-            found.append(
-                (String(decoding: header.type, as: UTF8.self), (offset + header.headerSize, offset + header.size)))
-            offset += header.size
+            let size = min(header.size, range.end - offset)
+            guard size >= header.headerSize else { break }
+            found.append((String(decoding: header.type, as: UTF8.self), (offset + header.headerSize, offset + size)))
+            offset += size
         }
         return found
     }

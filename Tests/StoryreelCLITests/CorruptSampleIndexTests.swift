@@ -76,4 +76,36 @@ import Testing
         #expect(!summary.isEmpty, "the render finished and printed its summary")
         #expect(FileManager.default.fileExists(atPath: fixture.folder.path("out/manifest.json")))
     }
+
+    /// An index forged to list millions of samples in a few bytes is refused before FFmpeg
+    /// builds it. From an audit: a 7.5 KB clip whose size table listed 10,000,000 one-byte
+    /// samples took 1.7 GB and 20 s to inspect (50,000,000 took 8 GB, and under a memory limit
+    /// ended in a failed allocation, SIGABRT), past its --timeout; a fragment's run did the same.
+    @Test func anIndexForgedToListMillionsOfSamplesIsRefused() throws {
+        let forged = folder.path("forged.mp4")
+        try HostileFiles.forgedSampleCount(of: HostileFiles.goodClip, to: forged, count: 10_000_000)
+        let fragments = folder.path("fragments.mp4")
+        try HostileFiles.forgedFragmentSampleCount(of: HostileFiles.goodClip, to: fragments, count: 20_000_000)
+        // Over the cap in a file with a byte for each: 2,000,001 samples in 2.1 MB.
+        let long = folder.path("long.mp4")
+        try HostileFiles.forgedSampleCount(of: HostileFiles.goodClip, to: long, count: 2_000_001, padding: 2_100_000)
+        let cases = [
+            (forged, "a track's index lists 10000000 samples in a file of "),
+            (fragments, "the fragments' index (moof/trun) lists 2000"),
+            (long, "a track's index lists 2000001 samples, over the 2000000 storyreel reads"),
+        ]
+        for (clip, reason) in cases {
+            let run = try LimitedRun.storyreel(
+                ["inspect", "--json", HostileFiles.goodClip, clip], virtualMemoryKiB: 3_000_000, measuresMemory: true)
+            #expect(run.result.status == 65, "\(clip): \(run.result.stderr)")
+            let objects = try JSONSerialization.jsonObject(with: Data(run.result.stdout.utf8)) as? [[String: Any]]
+            #expect(objects?.first?["error"] is NSNull, "the good clip is reported: \(run.result.stdout)")
+            let error = objects?.last?["error"] as? String ?? ""
+            #expect(error.hasPrefix(reason), "\(error)")
+            #expect((run.peakKiB ?? .max) < 300_000, "\(clip): \(run.peakKiB ?? -1) KiB")
+        }
+        let thumbnail = try TestEnvironment.storyreel(["thumbnail", fragments, "-o", folder.path("poster.jpg")])
+        #expect(thumbnail.status == 65, "\(thumbnail.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("poster.jpg")))
+    }
 }

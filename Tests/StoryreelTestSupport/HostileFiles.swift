@@ -270,6 +270,49 @@ public enum HostileFiles {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
     }
 
+    /// Copies `source` to `destination` with its first track's index forged to list `count`
+    /// one-byte samples: its size table (`stsz`) one size of 1 for `count` samples, and its
+    /// chunk (`stsc`) and time (`stts`) tables each one run of them, then `padding` bytes in a
+    /// `free` atom at the end. A few bytes make FFmpeg index every sample (an audit's 7.5 KB
+    /// file of 50,000,000).
+    public static func forgedSampleCount(of source: String, to destination: String, count: UInt32, padding: Int = 0)
+        throws
+    {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source)))
+        func put(_ values: [UInt32], at offset: Int) {
+            for (number, value) in values.enumerated() {
+                for index in 0..<4 {
+                    bytes[offset + 4 * number + index] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(index)))
+                }
+            }
+        }
+        for (type, values) in [("stsz", [1, count]), ("stsc", [1, 1, count, 1]), ("stts", [1, count, 1])] {
+            guard let atom = find(Array(type.utf8), in: bytes) else { throw TestFailure("no \(type) in \(source)") }
+            put(values, at: atom + 8)  // after the type, its version and flags
+        }
+        if padding > 0 {
+            let end = bytes.count
+            bytes += [0, 0, 0, 0] + Array("free".utf8) + [UInt8](repeating: 0, count: padding)
+            put([UInt32(padding + 8)], at: end)
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: destination))
+    }
+
+    /// Remuxes `source` to a fragmented MP4 at `destination` whose first track run (`trun`)
+    /// lists `count` samples with no per-sample fields (flags 0): a few bytes that make FFmpeg
+    /// index `count` samples.
+    public static func forgedFragmentSampleCount(of source: String, to destination: String, count: UInt32) throws {
+        try ffmpeg(["-i", source, "-c", "copy", "-movflags", "frag_keyframe+empty_moov+default_base_moof", destination])
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: destination)))
+        guard let atom = find(Array("trun".utf8), in: bytes) else { throw TestFailure("no trun in \(destination)") }
+        for (number, value) in [UInt32(0), count].enumerated() {
+            for index in 0..<4 {
+                bytes[atom + 4 + 4 * number + index] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(index)))
+            }
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: destination))
+    }
+
     /// Runs the ffmpeg CLI quietly with `arguments`, overwriting its output.
     public static func ffmpeg(_ arguments: [String]) throws {
         let made = try TestEnvironment.run("ffmpeg", ["-v", "error", "-y"] + arguments)
