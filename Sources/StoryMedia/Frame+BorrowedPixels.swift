@@ -10,17 +10,21 @@ extension Frame {
     ///
     /// A picture narrower than ``narrowestBorrowedWidth`` is copied into a padded buffer of the
     /// frame's own instead: libswscale's vector input readers load 16 bytes at a time and ran
-    /// past the end of 2 to 6 pixel wide pictures (valgrind, `cube --size 2x2`).
+    /// past the end of 2 to 6 pixel wide pictures (valgrind, `cube --size 2x2`). So is a picture
+    /// of an odd width: libswscale reads its pixels in pairs, and read 4 bytes past the end of
+    /// the last row (valgrind, a poster of a clip 165 pixels wide). The copy's padding is zeroed,
+    /// so what those reads see is the same every run.
     func borrow(rgba pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int) throws {
         try PixelBudget.check(width: width, height: height, path: nil)
         precondition(pixels.count >= width * height * 4, "RGBA buffer smaller than \(width)x\(height)")
         unref()
-        if width < Self.narrowestBorrowedWidth, let base = pixels.baseAddress {
+        if width < Self.narrowestBorrowedWidth || width % 2 != 0, let base = pixels.baseAddress {
             try allocate(width: width, height: height, format: AV_PIX_FMT_RGBA)
             pointer.pointee.color_range = AVCOL_RANGE_JPEG
             let (target, stride) = plane(0)
             for row in 0..<height {
                 (target + row * stride).copyMemory(from: base + row * width * 4, byteCount: width * 4)
+                (target + row * stride + width * 4).initializeMemory(as: UInt8.self, repeating: 0, count: stride - width * 4)
             }
             return
         }
@@ -37,6 +41,7 @@ extension Frame {
         pointer.pointee.color_range = AVCOL_RANGE_JPEG
     }
 
-    /// Pictures at least this wide are borrowed in place; narrower ones are copied.
+    /// Pictures at least this wide (and of an even width) are borrowed in place; narrower ones
+    /// are copied.
     static let narrowestBorrowedWidth = 16
 }

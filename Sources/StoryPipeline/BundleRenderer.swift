@@ -443,7 +443,8 @@ public struct BundleRenderer: Sendable {
             (previous.width, previous.height) != (plan.canvasWidth, plan.canvasHeight)
         else { return nil }
         return "canvas \(previous.width)x\(previous.height) → \(plan.canvasWidth)x\(plan.canvasHeight) (automatic: the "
-            + "largest clip of the shape and aspect most clips have): every still and transition is made again; "
+            + "largest clip of the shape and aspect most clips have): every still and transition is the new canvas's "
+            + "(made again where the bundle does not have it from before); "
             + "--size \(previous.width)x\(previous.height) keeps the old one"
     }
 

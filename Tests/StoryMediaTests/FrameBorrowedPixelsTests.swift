@@ -11,8 +11,11 @@ struct FrameBorrowedPixelsTests {
         (0..<width * height * 4).map { UInt8(truncatingIfNeeded: $0 * 7 + 3) }
     }
 
-    @Test(arguments: [2, 6, 15])
-    func aNarrowPictureIsCopiedWithPadding(width: Int) throws {
+    /// An odd width too (17, 165, 719): libswscale reads pixels in pairs, and read 4 bytes past
+    /// the end of the last row of a borrowed picture (a valgrind QA pass: the poster of a clip
+    /// 165 pixels wide, `thumbnail --width 17`).
+    @Test(arguments: [2, 6, 15, 17, 165, 719])
+    func aNarrowOrOddWidthPictureIsCopiedWithPadding(width: Int) throws {
         let source = Self.pixels(width: width, height: 3)
         let frame = try Frame()
         try source.withUnsafeBufferPointer { pixels in
@@ -20,10 +23,12 @@ struct FrameBorrowedPixelsTests {
             let data = try #require(frame.pointer.pointee.data.0)
             #expect(UnsafeRawPointer(data) != UnsafeRawPointer(pixels.baseAddress!))
             let stride = Int(frame.pointer.pointee.linesize.0)
-            #expect(stride >= 16 && stride >= width * 4)
+            #expect(stride >= 16 && stride > width * 4, "room for the pixel past the end")
             for row in 0..<3 {
                 let copied = Array(UnsafeBufferPointer(start: data + row * stride, count: width * 4))
                 #expect(copied == Array(source[row * width * 4..<(row + 1) * width * 4]))
+                let padding = Array(UnsafeBufferPointer(start: data + row * stride + width * 4, count: stride - width * 4))
+                #expect(padding.allSatisfy { $0 == 0 }, "the padding is zeroed")
             }
         }
         frame.unref()

@@ -81,7 +81,8 @@ import Testing
         #expect(
             larger.stderr.contains(
                 "storyreel: note: canvas 540x960 → 720x1280 (automatic: the largest clip of the shape and aspect most "
-                    + "clips have): every still and transition is made again; --size 540x960 keeps the old one"),
+                    + "clips have): every still and transition is the new canvas's (made again where the bundle does not have "
+                    + "it from before); --size 540x960 keeps the old one"),
             "\(larger.stderr)")
     }
 
