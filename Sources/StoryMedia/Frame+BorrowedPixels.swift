@@ -24,7 +24,8 @@ extension Frame {
             let (target, stride) = plane(0)
             for row in 0..<height {
                 (target + row * stride).copyMemory(from: base + row * width * 4, byteCount: width * 4)
-                (target + row * stride + width * 4).initializeMemory(as: UInt8.self, repeating: 0, count: stride - width * 4)
+                (target + row * stride + width * 4).initializeMemory(
+                    as: UInt8.self, repeating: 0, count: stride - width * 4)
             }
             return
         }

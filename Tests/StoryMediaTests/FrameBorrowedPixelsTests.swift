@@ -27,7 +27,8 @@ struct FrameBorrowedPixelsTests {
             for row in 0..<3 {
                 let copied = Array(UnsafeBufferPointer(start: data + row * stride, count: width * 4))
                 #expect(copied == Array(source[row * width * 4..<(row + 1) * width * 4]))
-                let padding = Array(UnsafeBufferPointer(start: data + row * stride + width * 4, count: stride - width * 4))
+                let padding = Array(
+                    UnsafeBufferPointer(start: data + row * stride + width * 4, count: stride - width * 4))
                 #expect(padding.allSatisfy { $0 == 0 }, "the padding is zeroed")
             }
         }
