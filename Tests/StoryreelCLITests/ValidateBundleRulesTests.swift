@@ -28,6 +28,36 @@ import Testing
         #expect(try problems(ManifestFixture()) { _ in } == [])
     }
 
+    /// `--json` prints `{"manifest", "valid", "problems"}` on stdout, the problems as stderr
+    /// lists them, and `{"error", "exitCode"}` when there is no manifest to read (the scripting
+    /// QA pass: of the commands a script runs on a bundle, only validate had no JSON).
+    @Test func jsonGivesTheProblemsStderrLists() throws {
+        let fixture = try ManifestFixture()
+        let good = try fixture.save(fixture.goodManifest())
+        let valid = try TestEnvironment.storyreel(["validate", good, "--json"])
+        #expect(valid.status == 0 && valid.stderr.isEmpty, "\(valid.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(valid.stdout.utf8)) as? [String: Any]
+        #expect(object?["manifest"] as? String == good && object?["valid"] as? Bool == true, "\(valid.stdout)")
+        #expect((object?["problems"] as? [Any])?.isEmpty == true, "\(valid.stdout)")
+
+        var manifest = fixture.goodManifest()
+        manifest["canvas"] = "big"
+        let bad = try fixture.save(manifest, as: "bad.json")
+        let invalid = try TestEnvironment.storyreel(["validate", bad, "--json"])
+        #expect(invalid.status == 65, "\(invalid.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: Data(invalid.stdout.utf8)) as? [String: Any]
+        let prefix = "storyreel: error: \(bad): "
+        let lines = invalid.stderr.split(separator: "\n").map { String($0.dropFirst(prefix.count)) }
+        #expect(summary?["valid"] as? Bool == false)
+        #expect(!lines.isEmpty && summary?["problems"] as? [String] == lines, "\(invalid.stdout)")
+
+        let missing = try TestEnvironment.storyreel(["validate", fixture.folder.path("nosuch.json"), "--json"])
+        #expect(missing.status == 66, "\(missing.stderr)")
+        let failure = try JSONSerialization.jsonObject(with: Data(missing.stdout.utf8)) as? [String: Any]
+        #expect(failure?["exitCode"] as? Int == 66, "\(missing.stdout)")
+        #expect("storyreel: error: " + (failure?["error"] as? String ?? "-") + "\n" == missing.stderr)
+    }
+
     /// An error audit: a file given as --root named the bundle ("the manifest's folder is not
     /// inside --root …"), not the option at fault.
     @Test func aRootThatIsAFileSaysSo() throws {
