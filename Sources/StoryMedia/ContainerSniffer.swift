@@ -24,25 +24,36 @@ struct ContainerSniffer {
     /// has one to a few; 10,000 is far past any editor's.
     static let maximumEdits: UInt64 = 10_000
 
-    /// The most samples storyreel lets FFmpeg index in one track, or in a file's fragments
-    /// (`moof`/`traf`/`trun`): 18 hours of video at 30 frames a second, 11 of AAC audio. FFmpeg
-    /// builds an index entry per sample, and storyreel reads each (about 170 bytes a sample in
-    /// all), so a 7.5 KB upload whose size table claimed 50,000,000 one-byte samples took 8 GB
-    /// and half a minute, and ended in a failed allocation under a memory limit (an audit).
-    static let maximumIndexedSamples: UInt64 = 2_000_000
+    /// The most samples storyreel lets FFmpeg index in a file, its tracks' and its fragments'
+    /// (`moof`/`traf`/`trun`) together: 11 hours of video at 30 frames a second with AAC audio.
+    /// FFmpeg builds an index entry per sample, and storyreel reads each (about 150 bytes a
+    /// sample in all), so a 7.5 KB upload whose size table claimed 50,000,000 one-byte samples
+    /// took 8 GB and half a minute, and ended in a failed allocation under a memory limit, and
+    /// 100 tracks of 1,000,000 each took 6 GB (two audits).
+    static let maximumIndexedSamples: UInt64 = 3_000_000
 
-    /// Why FFmpeg should not index `samples` samples (of one track, or of the fragments) of a
-    /// file of `fileSize` bytes, or nil: more than ``maximumIndexedSamples``, or more than the
-    /// file has bytes (each sample takes at least one).
-    static func sampleCountProblem(samples: UInt64, fileSize: UInt64, in place: String) -> String? {
+    /// Why FFmpeg should not index `samples` samples (its tracks' and fragments' together) of a
+    /// file of `fileSize` bytes, or nil: more than the file has bytes (each sample takes at
+    /// least one), or more than ``maximumIndexedSamples``.
+    static func sampleCountProblem(samples: UInt64, fileSize: UInt64) -> String? {
         if samples > fileSize {
-            return "\(place) lists \(samples) samples in a file of \(fileSize) bytes (each sample takes at least one): "
-                + "the index is corrupt or forged"
+            return "its index lists \(samples) samples in a file of \(fileSize) bytes (each sample takes at least "
+                + "one): the index is corrupt or forged"
         }
-        guard samples > maximumIndexedSamples else { return nil }
-        return "\(place) lists \(samples) samples, over the \(maximumIndexedSamples) storyreel reads (18 hours at "
-            + "30 frames a second)"
+        return samples > maximumIndexedSamples ? tooManySamples(samples) : nil
     }
+
+    /// The reason for an index of `samples` samples, over ``maximumIndexedSamples``.
+    static func tooManySamples(_ samples: UInt64) -> String {
+        "its index lists \(samples) samples in all, over the \(maximumIndexedSamples) storyreel reads (11 hours of "
+            + "30 fps video with AAC audio; uncompressed audio stored a frame a sample reaches it in a minute, and a "
+            + "remux stores it by chunk: ffmpeg -i IN -c copy OUT.mov)"
+    }
+
+    /// The top-level atoms read for fragments (`moof`), at most: a fragmented recording has one
+    /// a fragment (9,540 in a QA pass's 5-hour file); one with more is refused, so no fragment
+    /// FFmpeg reads later escapes the count.
+    static let maximumTopLevelAtoms = 100_000
 
     /// The atoms read at one level, at most: the top level of a real clip has a few (`ftyp`,
     /// `moov`, `mdat`, `free`), and so has each atom inside its index.
@@ -174,21 +185,26 @@ struct ContainerSniffer {
                 .invalidMedia, path: path,
                 "the moov atom (the index) is cut short: the file is truncated or still uploading")
         }
-        if let moov = findings.moov {
-            for track in try tracks(in: file, moov: moov) {
-                if let problem = editListProblem(edits: track.edits, keyframeGap: track.keyframeGap)
-                    ?? sampleCountProblem(samples: track.indexedSamples, fileSize: fileSize, in: "a track's index")
-                {
-                    throw MediaError(.invalidMedia, path: path, problem)
+        do {
+            var samples: UInt64 = 0
+            if let moov = findings.moov {
+                for track in try tracks(in: file, moov: moov) {
+                    if let problem = editListProblem(edits: track.edits, keyframeGap: track.keyframeGap) {
+                        throw MediaError(.invalidMedia, path: path, problem)
+                    }
+                    samples =
+                        samples.addingReportingOverflow(track.indexedSamples).overflow
+                        ? .max : samples + track.indexedSamples
+                    findings.shortChunkTables = findings.shortChunkTables ?? track.shortChunkTables
                 }
-                findings.shortChunkTables = findings.shortChunkTables ?? track.shortChunkTables
             }
-        }
-        if let problem = sampleCountProblem(
-            samples: try fragmentSamples(in: file, atoms: findings.atoms.count), fileSize: fileSize,
-            in: "the fragments' index (moof/trun)")
-        {
-            throw MediaError(.invalidMedia, path: path, problem)
+            let fragments = try fragmentSamples(in: file)
+            samples = samples.addingReportingOverflow(fragments).overflow ? .max : samples + fragments
+            if let problem = sampleCountProblem(samples: samples, fileSize: fileSize) {
+                throw MediaError(.invalidMedia, path: path, problem)
+            }
+        } catch let crowded as CrowdedAtom {
+            throw MediaError(.invalidMedia, path: path, crowded.reason)
         }
         return findings
     }
@@ -234,8 +250,9 @@ struct ContainerSniffer {
                 edits = max(edits, try field(at: 4, of: list.body, in: file) ?? 0)  // after version and flags
             }
             let media = try descend(parts, ["mdia"], in: file)
-            // hdlr: version and flags, a predefined 0, then the handler type.
-            let handler = try media.first { $0.type == "hdlr" }.flatMap { try field(at: 8, of: $0.body, in: file) }
+            // hdlr: version and flags, a predefined 0, then the handler type. FFmpeg keeps the
+            // last of an atom given twice, so the sniffer reads the last too.
+            let handler = try media.last { $0.type == "hdlr" }.flatMap { try field(at: 8, of: $0.body, in: file) }
             let isVideo = handler == videoHandler
             let table = try descend(media, ["minf", "stbl"], in: file)
             let indexed = try indexedSamples(in: table, isAudio: handler == audioHandler, file: file)
@@ -244,15 +261,20 @@ struct ContainerSniffer {
                 continue
             }
             // stsz: version and flags, a constant size, then the sample count.
-            let samples = try table.first { $0.type == "stsz" }.flatMap { try field(at: 8, of: $0.body, in: file) } ?? 0
+            let samples = try table.last { $0.type == "stsz" }.flatMap { try field(at: 8, of: $0.body, in: file) } ?? 0
             let gap =
                 edits > 1
-                ? try table.first { $0.type == "stss" }.map { try keyframeGap(of: $0.body, samples: samples, in: file) }
+                ? try table.last { $0.type == "stss" }.map { try keyframeGap(of: $0.body, samples: samples, in: file) }
                 : nil
             let held = isVideo ? try chunkCapacity(of: table, in: file) : nil
             tracks.append((edits, gap ?? 1, held.flatMap { $0 < samples ? ($0, samples) : nil }, indexed))
         }
         return tracks
+    }
+
+    /// Why the sniffer stopped: an atom holds more atoms than it reads.
+    struct CrowdedAtom: Error {
+        let reason: String
     }
 
     /// `vide`, the handler type (`hdlr`) of a video track.
@@ -268,11 +290,11 @@ struct ContainerSniffer {
     private static func indexedSamples(
         in table: [(type: String, body: (start: UInt64, end: UInt64))], isAudio: Bool, file: RegularFile
     ) throws -> UInt64 {
-        guard let sizes = table.first(where: { $0.type == "stsz" || $0.type == "stz2" }),
+        guard let sizes = table.last(where: { $0.type == "stsz" || $0.type == "stz2" }),
             let samples = try field(at: 8, of: sizes.body, in: file)  // after version, flags and a size
         else { return 0 }
         if isAudio, sizes.type == "stsz", try field(at: 4, of: sizes.body, in: file) != 0,
-            let times = table.first(where: { $0.type == "stts" }),
+            let times = table.last(where: { $0.type == "stts" }),
             try field(at: 4, of: times.body, in: file) == 1, try field(at: 12, of: times.body, in: file) == 1
         {
             return 0
@@ -280,18 +302,24 @@ struct ContainerSniffer {
         return samples
     }
 
-    /// How many samples the track runs (`trun`) of the fragments (`moof`) among the first
-    /// `atoms` top-level atoms of `file` list, in all: FFmpeg makes an index entry of each, and a
-    /// run's count costs its file no byte a sample (without per-sample fields). Read as FFmpeg
-    /// reads them: an atom longer than its parent is cut to it (``children(of:in:clamped:)``).
-    private static func fragmentSamples(in file: RegularFile, atoms: Int) throws -> UInt64 {
+    /// How many samples the track runs (`trun`) of the fragments (`moof`) of `file` list, in
+    /// all: FFmpeg makes an index entry of each, and a run's count costs its file no byte a
+    /// sample (without per-sample fields). Read as FFmpeg reads them: an atom longer than its
+    /// parent is cut to it (``children(of:in:clamped:)``). Throws ``CrowdedAtom`` past
+    /// ``maximumTopLevelAtoms`` top-level atoms.
+    private static func fragmentSamples(in file: RegularFile) throws -> UInt64 {
         var total: UInt64 = 0
         var offset: UInt64 = 0
-        for _ in 0..<atoms {
+        for count in 0... {
             guard file.size >= 8, offset <= file.size - 8,
                 let header = try atomHeader(at: offset, end: file.size, in: file),
                 header.size >= header.headerSize
             else { break }
+            guard count < maximumTopLevelAtoms else {
+                throw CrowdedAtom(
+                    reason: "more than \(maximumTopLevelAtoms) top-level atoms (fragments), which is as many as "
+                        + "storyreel reads (a real clip has a few, a fragmented recording one a fragment)")
+            }
             let end = offset + min(header.size, file.size - offset)
             if header.type.elementsEqual("moof".utf8) {
                 for fragment in try children(of: (offset + header.headerSize, end), in: file, clamped: true)
@@ -319,9 +347,9 @@ struct ContainerSniffer {
     private static func chunkCapacity(
         of table: [(type: String, body: (start: UInt64, end: UInt64))], in file: RegularFile
     ) throws -> UInt64? {
-        guard let offsets = table.first(where: { $0.type == "stco" || $0.type == "co64" }),
+        guard let offsets = table.last(where: { $0.type == "stco" || $0.type == "co64" }),
             let listedChunks = try field(at: 4, of: offsets.body, in: file),  // after version and flags
-            let runs = table.first(where: { $0.type == "stsc" }),
+            let runs = table.last(where: { $0.type == "stsc" }),
             let (runCount, bytes) = try entries(of: runs.body, size: 12, in: file)
         else { return nil }
         // FFmpeg reads as many chunk offsets as the atom holds (past its 8 bytes read above), up
@@ -345,14 +373,14 @@ struct ContainerSniffer {
         return held
     }
 
-    /// The children of the atoms at `path` below `atoms` (the first of each type).
+    /// The children of the atoms at `path` below `atoms`: of every atom of each type, in file
+    /// order, as FFmpeg reads an atom given twice (its tables from the last).
     private static func descend(
         _ atoms: [(type: String, body: (start: UInt64, end: UInt64))], _ path: [String], in file: RegularFile
     ) throws -> [(type: String, body: (start: UInt64, end: UInt64))] {
         var level = atoms
         for type in path {
-            guard let atom = level.first(where: { $0.type == type }) else { return [] }
-            level = try children(of: atom.body, in: file)
+            level = try level.filter { $0.type == type }.flatMap { try children(of: $0.body, in: file) }
         }
         return level
     }
@@ -401,18 +429,25 @@ struct ContainerSniffer {
         return bigEndian(bytes[...])
     }
 
-    /// The atoms from `range.start` to `range.end` (at most ``maximumAtomsPerLevel``): each one's type and
-    /// where its body is. An atom that runs past the range ends the list; `clamped`, it is cut
-    /// to the range and is the last, as FFmpeg's demuxer reads it (`mov_read_default`).
+    /// The atoms from `range.start` to `range.end`: each one's type and where its body is. An
+    /// atom that runs past the range ends the list; `clamped`, it is cut to the range and is the
+    /// last, as FFmpeg's demuxer reads it (`mov_read_default`). Throws ``CrowdedAtom`` when
+    /// there are more than ``maximumAtomsPerLevel``: FFmpeg reads them all, and an audit hid a
+    /// forged size table behind 4096 `free` atoms.
     private static func children(
         of range: (start: UInt64, end: UInt64), in file: RegularFile, clamped: Bool = false
     ) throws -> [(type: String, body: (start: UInt64, end: UInt64))] {
         var found: [(type: String, body: (start: UInt64, end: UInt64))] = []
         var offset = range.start
-        while range.end >= 8, offset <= range.end - 8, found.count < maximumAtomsPerLevel,
+        while range.end >= 8, offset <= range.end - 8,
             let header = try atomHeader(at: offset, end: range.end, in: file),
             header.size >= header.headerSize, clamped || header.size <= range.end - offset
         {
+            guard found.count < maximumAtomsPerLevel else {
+                throw CrowdedAtom(
+                    reason: "an atom of its index holds more than \(maximumAtomsPerLevel) atoms, which is as many as "
+                        + "storyreel reads (a real clip's hold a few)")
+            }
             let size = min(header.size, range.end - offset)
             guard size >= header.headerSize else { break }
             found.append((String(decoding: header.type, as: UTF8.self), (offset + header.headerSize, offset + size)))

@@ -197,17 +197,19 @@ public final class MediaStream {
     /// Throws `.invalidMedia` ("the sample index is corrupt: …") when an entry describes a sample
     /// no file can hold: a negative size (a sample size of 2^29 to 2^30 − 1 in `stsz` does not
     /// fit FFmpeg's 30-bit size field and comes back negative), a negative position, or an end
-    /// past the largest file offset, or when it lists more samples than storyreel reads
-    /// (``ContainerSniffer/sampleCountProblem(samples:fileSize:in:)``).
+    /// past the largest file offset, or when the file's streams list more samples than
+    /// storyreel reads (``ContainerSniffer/tooManySamples(_:)``).
     public var indexEntries: [IndexEntry] {
         get throws {
             let count = Int(max(0, avformat_index_get_entries_count(stream)))
             // The sniffer refuses a file whose index claims too many samples before FFmpeg opens
-            // it; fragments past the atoms it reads can still grow the index as it is read.
-            if let problem = ContainerSniffer.sampleCountProblem(
-                samples: UInt64(count), fileSize: file.fileSize, in: "stream \(index)'s index")
-            {
-                throw MediaError(.invalidMedia, path: file.path, problem)
+            // it; this holds what FFmpeg built all the same (an edit list expands an index by up to
+            // ``ContainerSniffer/maximumEditExpansion``), all streams together, before any copy.
+            let total = file.streams.reduce(UInt64(0)) { sum, stream in
+                sum + UInt64(max(0, avformat_index_get_entries_count(stream.stream)))
+            }
+            if total > ContainerSniffer.maximumIndexedSamples + ContainerSniffer.maximumEditExpansion {
+                throw MediaError(.invalidMedia, path: file.path, ContainerSniffer.tooManySamples(total))
             }
             var entries: [IndexEntry] = []
             entries.reserveCapacity(count)

@@ -86,13 +86,22 @@ import Testing
         try HostileFiles.forgedSampleCount(of: HostileFiles.goodClip, to: forged, count: 10_000_000)
         let fragments = folder.path("fragments.mp4")
         try HostileFiles.forgedFragmentSampleCount(of: HostileFiles.goodClip, to: fragments, count: 20_000_000)
-        // Over the cap in a file with a byte for each: 2,000,001 samples in 2.1 MB.
+        // Over the cap in a file with a byte for each: 3,000,001 samples in 3.1 MB.
         let long = folder.path("long.mp4")
-        try HostileFiles.forgedSampleCount(of: HostileFiles.goodClip, to: long, count: 2_000_001, padding: 2_100_000)
+        try HostileFiles.forgedSampleCount(of: HostileFiles.goodClip, to: long, count: 3_000_001, padding: 3_100_000)
+        // A second audit's ways past the first check: a forged size table after the real one
+        // (FFmpeg keeps the last), and one behind 4096 atoms, more than the sniffer read.
+        let forgedTable = HostileFiles.atom("stsz", [0, 1, 10_000_000])
+        let second = folder.path("second.mp4")
+        try HostileFiles.insertAfterSizeTable(of: HostileFiles.goodClip, to: second, atoms: forgedTable)
+        let hidden = folder.path("hidden.mp4")
+        let crowd = Array(repeating: HostileFiles.atom("free", []), count: 4097).flatMap { $0 }
+        try HostileFiles.insertAfterSizeTable(of: HostileFiles.goodClip, to: hidden, atoms: crowd + forgedTable)
         let cases = [
-            (forged, "a track's index lists 10000000 samples in a file of "),
-            (fragments, "the fragments' index (moof/trun) lists 2000"),
-            (long, "a track's index lists 2000001 samples, over the 2000000 storyreel reads"),
+            // The counts are every track's: the clip's audio adds its own.
+            (forged, "its index lists 1000"), (fragments, "its index lists 2000"),
+            (long, "its index lists 3000"), (second, "its index lists 1000"),
+            (hidden, "an atom of its index holds more than 4096 atoms"),
         ]
         for (clip, reason) in cases {
             let run = try LimitedRun.storyreel(
@@ -102,6 +111,9 @@ import Testing
             #expect(objects?.first?["error"] is NSNull, "the good clip is reported: \(run.result.stdout)")
             let error = objects?.last?["error"] as? String ?? ""
             #expect(error.hasPrefix(reason), "\(error)")
+            #expect(
+                clip == hidden || error.hasSuffix(clip == long ? ".mov)" : "the index is corrupt or forged"), "\(error)"
+            )
             #expect((run.peakKiB ?? .max) < 300_000, "\(clip): \(run.peakKiB ?? -1) KiB")
         }
         let thumbnail = try TestEnvironment.storyreel(["thumbnail", fragments, "-o", folder.path("poster.jpg")])

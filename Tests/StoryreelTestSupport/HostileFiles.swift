@@ -313,6 +313,51 @@ public enum HostileFiles {
         try Data(bytes).write(to: URL(fileURLWithPath: destination))
     }
 
+    /// Remuxes `source` to `destination` with its index (`moov`) at the end, then inserts
+    /// `atoms` (whole atoms, their headers included) right after the first track's size table
+    /// (`stsz`), growing the atoms around it: its samples keep their offsets. An audit's ways
+    /// past the sniffer: a second, forged `stsz` (FFmpeg keeps the last), or 4096 `free` atoms
+    /// before one.
+    public static func insertAfterSizeTable(of source: String, to destination: String, atoms: [UInt8]) throws {
+        try ffmpeg(["-i", source, "-c", "copy", "-map", "0", destination])
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: destination)))
+        let containers: Set<String> = ["moov", "trak", "mdia", "minf", "stbl"]
+        var ancestors: [Int] = []
+        var offset = 0
+        var end = bytes.count
+        while offset + 8 <= end {
+            let size = bigEndian(bytes[offset..<offset + 4])
+            let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
+            if type == "stsz" {
+                bytes.insert(contentsOf: atoms, at: offset + size)
+                for ancestor in ancestors {
+                    let grown = UInt32(bigEndian(bytes[ancestor..<ancestor + 4]) + atoms.count)
+                    for index in 0..<4 {
+                        bytes[ancestor + index] = UInt8(truncatingIfNeeded: grown >> (24 - 8 * index))
+                    }
+                }
+                try Data(bytes).write(to: URL(fileURLWithPath: destination))
+                return
+            }
+            if containers.contains(type) {
+                ancestors.append(offset)
+                end = offset + size
+                offset += 8
+            } else {
+                offset += size
+            }
+        }
+        throw TestFailure("no stsz in \(destination)")
+    }
+
+    /// An atom of `type` whose body is `values`, 32-bit big-endian each.
+    public static func atom(_ type: String, _ values: [UInt32]) -> [UInt8] {
+        let size = UInt32(8 + 4 * values.count)
+        return ([size] + [0] + values).enumerated().flatMap { index, value -> [UInt8] in
+            index == 1 ? Array(type.utf8) : (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32($0))) }
+        }
+    }
+
     /// Runs the ffmpeg CLI quietly with `arguments`, overwriting its output.
     public static func ffmpeg(_ arguments: [String]) throws {
         let made = try TestEnvironment.run("ffmpeg", ["-v", "error", "-y"] + arguments)
