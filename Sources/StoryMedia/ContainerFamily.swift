@@ -70,6 +70,7 @@ public enum ContainerFamily: Sendable, Equatable {
             } else if head.starts(with: [0xFF, 0xD8, 0xFF]) {
                 opening = Opening(demuxer: "jpeg_pipe")
                 size = try StillImageHeader.jpegSize(of: file)
+                try StillImageHeader.checkJPEGScans(of: file)
             } else {
                 throw MediaError(.invalidMedia, path: file.path, "not a PNG or JPEG image (unknown signature)")
             }

@@ -20,6 +20,25 @@ import Testing
         return path
     }
 
+    /// A JPEG of more scans than an encoder writes is refused before it is decoded. From an
+    /// audit: each scan of a progressive JPEG is decoded over the whole picture and no deadline
+    /// reaches the decoder, so a 1.1 MB avatar.jpg of 10,000 scans took 119 s at --timeout 5.
+    @Test func aJPEGOfMoreScansThanAnEncoderWritesIsRefused() throws {
+        let fine = folder.path("progressive.jpg")
+        try HostileFiles.progressiveJPEG(acScans: 10).write(to: URL(fileURLWithPath: fine))
+        let image = try StillImage.load(path: fine)
+        #expect(image.width == 504 && image.height == 8)
+        let bomb = folder.path("scans.jpg")
+        try HostileFiles.progressiveJPEG(acScans: 100).write(to: URL(fileURLWithPath: bomb))
+        #expect(throws: MediaError.self) { _ = try StillImage.load(path: bomb) }
+        do {
+            _ = try StillImage.load(path: bomb)
+        } catch let error as MediaError {
+            #expect(error.kind == .invalidMedia)
+            #expect(error.reason.hasPrefix("a JPEG of more than 100 scans"), "\(error)")
+        }
+    }
+
     @Test(arguments: ["still.png", "still.jpg"])
     func stillMatchesFFmpegDecode(name: String) throws {
         let path = try makeStill(name)

@@ -358,6 +358,33 @@ public enum HostileFiles {
         }
     }
 
+    /// A grey 504x8 progressive JPEG: its DC scan, then `acScans` AC scans each skipping all 63
+    /// blocks with one end-of-band run (an audit's scan bomb, small: each scan costs about 20
+    /// bytes and a walk over every block of the picture).
+    public static func progressiveJPEG(acScans: Int) -> Data {
+        func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
+            [0xFF, marker, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        }
+        /// Bits, most significant first, padded with ones, an FF byte stuffed with 00.
+        func entropy(_ bits: [Int]) -> [UInt8] {
+            let padded = bits + Array(repeating: 1, count: (8 - bits.count % 8) % 8)
+            return stride(from: 0, to: padded.count, by: 8).flatMap { start -> [UInt8] in
+                let byte = UInt8(padded[start..<start + 8].reduce(0) { $0 << 1 | $1 })
+                return byte == 0xFF ? [0xFF, 0x00] : [byte]
+            }
+        }
+        var bytes: [UInt8] = [0xFF, 0xD8]
+        bytes += segment(0xDB, [0x00] + Array(repeating: 1, count: 64))
+        bytes += segment(0xC2, [8, 0, 8, 0x01, 0xF8, 1, 0x01, 0x11, 0x00])  // 8 bits, 8 high, 504 wide, 1 component
+        bytes += segment(0xC4, [0x00, 1] + Array(repeating: 0, count: 15) + [0x00])  // DC: '0' is a difference of 0
+        bytes += segment(0xC4, [0x10, 1, 1] + Array(repeating: 0, count: 14) + [0xE0, 0x50])  // AC: '10' is EOB5
+        bytes += segment(0xDA, [0x01, 0x01, 0x00, 0x00, 0x00, 0x00]) + entropy(Array(repeating: 0, count: 63))
+        // One run of 63 blocks: EOB5 ('10'), then 63 − 32 in 5 bits.
+        let scan = segment(0xDA, [0x01, 0x01, 0x00, 0x01, 0x3F, 0x00]) + entropy([1, 0, 1, 1, 1, 1, 1])
+        for _ in 0..<acScans { bytes += scan }
+        return Data(bytes + [0xFF, 0xD9])
+    }
+
     /// Runs the ffmpeg CLI quietly with `arguments`, overwriting its output.
     public static func ffmpeg(_ arguments: [String]) throws {
         let made = try TestEnvironment.run("ffmpeg", ["-v", "error", "-y"] + arguments)
