@@ -206,6 +206,9 @@ public struct StoryInput: Sendable {
         } catch let error as MediaError where error.kind == .invalidMedia {
             throw MediaError(.noStories, path: path, "\(notASpec) (\(error.reason))")
         }
+        if let problem = shapeProblem(data, valueLimit: maximumSpecValues) {
+            throw MediaError(.noStories, path: path, "not a stories spec storyreel reads: it \(problem)")
+        }
         guard let parsed = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed) else {
             // A clip given as INPUT is no broken spec (a QA pass: "not valid JSON: cannot convert
             // input string to valid utf8 input").
@@ -453,6 +456,23 @@ public struct StoryInput: Sendable {
     /// A spec or `story.json` is read up to this size.
     static let maximumSettingsSize: UInt64 = 16 << 20
 
+    /// The most JSON values a spec may hold (about 25 an item: 8,000 items), and a `story.json`
+    /// (it holds a few), and how deep either may nest, counted before it is parsed
+    /// (``JSONShape``): Foundation's parser takes about 1.5 KB a value, and a 15 MB story.json of
+    /// 850,000 small objects took 2.55 GB, and a failed allocation under a memory limit (an
+    /// audit).
+    static let maximumSpecValues = 200_000
+    static let maximumStoryFileValues = 10_000
+    static let maximumSettingsDepth = 32
+
+    /// Why `data`, a spec or `story.json` whose values may number `valueLimit`, is not read (it
+    /// "holds more than …"), or nil.
+    static func shapeProblem(_ data: Data, valueLimit: Int) -> String? {
+        let shape = JSONShape(data, depthLimit: maximumSettingsDepth, valueLimit: valueLimit)
+        if shape.depth > maximumSettingsDepth { return "nests more than \(maximumSettingsDepth) levels deep" }
+        return shape.values > valueLimit ? "holds more than \(valueLimit) JSON values" : nil
+    }
+
     /// Stories with an `order` first by it, the rest by handle in natural order (when
     /// `byExplicitOrder`; otherwise the given order is kept); then read stories move last,
     /// keeping their order.
@@ -475,6 +495,9 @@ public struct StoryInput: Sendable {
     /// ``StoryTypeError`` for a value of the wrong type.
     private static func applySettings(from path: String, to story: inout StorySource) throws -> [String] {
         let data = try RegularFile.contents(of: path, maxSize: maximumSettingsSize)
+        if let problem = shapeProblem(data, valueLimit: maximumStoryFileValues) {
+            throw MediaError(.invalidMedia, path: path, "story.json \(problem); its settings were ignored")
+        }
         // Invalid JSON (a typo, or a number like 1e400 that JSON parsers refuse) is told apart
         // from valid JSON that is not an object.
         guard let parsed = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed) else {

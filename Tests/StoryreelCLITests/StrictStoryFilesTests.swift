@@ -116,6 +116,35 @@ import Testing
         }
     }
 
+    /// A story.json or spec is counted before it is parsed: Foundation's parser takes about
+    /// 1.5 KB a value, and an audit's 15 MB story.json of 850,000 small objects took 2.55 GB (a
+    /// failed allocation, SIGSEGV, under a memory limit).
+    @Test func aStoryFileOrSpecOfTooManyValuesIsNotParsed() throws {
+        let fixture = try BundleFixture()
+        let zeros = Array(repeating: "0", count: 10_001).joined(separator: ",")
+        let nested = String(repeating: "[", count: 33) + String(repeating: "]", count: 33)
+        for (text, reason) in [
+            (#"{"displayName": "Chloe", "x": [\#(zeros)]}"#, "story.json holds more than 10000 JSON values"),
+            (#"{"displayName": "Chloe", "x": \#(nested)}"#, "story.json nests more than 32 levels deep"),
+        ] {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: "\(fixture.stories)/chloe/story.json"))
+            let result = try TestEnvironment.storyreel(["plan", fixture.stories])
+            #expect(result.status == 65, "\(result.stderr)")
+            #expect(
+                result.stderr.contains("chloe/story.json: skipped: \(reason); its settings were ignored"),
+                "\(result.stderr)")
+        }
+        let many = Array(repeating: "0", count: 200_001).joined(separator: ",")
+        let spec = #"{"stories": [{"handle": "ana", "items": ["stories/ben_k/1.mp4"]}], "x": [\#(many)]}"#
+        let path = try fixture.folder.write("spec.json", Data(spec.utf8))
+        let result = try TestEnvironment.storyreel(["plan", path])
+        #expect(result.status == 66, "\(result.stderr)")
+        #expect(
+            result.stderr
+                == "storyreel: error: \(path): not a stories spec storyreel reads: it holds more than 200000 JSON values\n"
+        )
+    }
+
     @Test func aSpecEntryOfTheWrongTypeIsSkippedAndAnUnknownKeyWarns() throws {
         let fixture = try BundleFixture()
         let spec = #"""
