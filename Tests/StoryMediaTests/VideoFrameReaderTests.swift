@@ -7,6 +7,23 @@ import Testing
 /// The decode loop's skipping of frames no other frame refers to hands out exactly the frames a
 /// full decode does from the chosen time on.
 @Suite struct VideoFrameReaderTests {
+    /// Once the deadline has passed, no packet is read, even one FFmpeg has already buffered.
+    /// From a resource-exhaustion audit: the interrupt callback stops only reads from the file,
+    /// and a 203 KB clip of 8192x8192 frames, all in the buffer, was decoded for 12 s at
+    /// `--timeout 5` (2.3 GB).
+    @Test func noPacketIsReadPastTheDeadline() throws {
+        let file = try InputFile(path: TestEnvironment.sample("stories/ben_k/1.mp4"), timeout: 0.5)
+        let packet = try Packet()
+        #expect(try file.readPacket(into: packet))
+        Thread.sleep(forTimeInterval: 0.7)
+        #expect(throws: MediaError.self) { _ = try file.readPacket(into: packet) }
+        do {
+            _ = try file.readPacket(into: packet)
+        } catch let error as MediaError {
+            #expect(error.kind == .timedOut, "\(error)")
+        }
+    }
+
     /// Every frame the reader hands out: its presentation time and a 32×32 RGBA copy.
     static func decode(_ clip: String, shownBefore skipUntil: Int64?) throws -> [(time: Int64, pixels: [UInt8])] {
         let file = try InputFile(path: clip)
