@@ -242,7 +242,15 @@ struct ContainerSniffer {
                 edits: UInt64, keyframeGap: UInt64, shortChunkTables: (held: UInt64, listed: UInt64)?,
                 indexedSamples: UInt64
             )] = []
-        for track in try children(of: moov, in: file) where track.type == "trak" {
+        let traks = try children(of: moov, in: file).filter { $0.type == "trak" }
+        // FFmpeg opens no more streams than its max_streams (1000), and said "Cannot allocate
+        // memory" of a file with more (an audit).
+        guard traks.count < maximumTracks else {
+            throw CrowdedAtom(
+                reason: "its index lists \(traks.count) tracks, more than the \(maximumTracks - 1) FFmpeg reads "
+                    + "(a real clip has a few)")
+        }
+        for track in traks {
             let parts = try children(of: track.body, in: file)
             var edits: UInt64 = 0
             for list in try parts.filter({ $0.type == "edts" }).flatMap({ try children(of: $0.body, in: file) })
@@ -271,6 +279,9 @@ struct ContainerSniffer {
         }
         return tracks
     }
+
+    /// One more than the most tracks FFmpeg's demuxer opens (its `max_streams`, 1000).
+    static let maximumTracks = 1000
 
     /// Why the sniffer stopped: an atom holds more atoms than it reads.
     struct CrowdedAtom: Error {
