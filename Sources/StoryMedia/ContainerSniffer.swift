@@ -151,6 +151,11 @@ struct ContainerSniffer {
             let size = header.size
             findings.atoms.append(type)
             guard size >= 8 else { break }
+            if type == "hoov" {
+                // FFmpeg reads a hoov whose first atom is mvhd as the moov, and skips the moov after
+                // it: an index the sniffer would not have read (a re-audit). No writer makes one.
+                throw MediaError(.invalidMedia, path: path, "a hoov atom, which FFmpeg would read in place of the moov")
+            }
             if type == "moov", findings.moov == nil, size <= fileSize - offset {
                 findings.moov = (offset + header.headerSize, offset + size)
             }
@@ -187,8 +192,11 @@ struct ContainerSniffer {
         }
         do {
             var samples: UInt64 = 0
+            var trackCount = 0
             if let moov = findings.moov {
-                for track in try tracks(in: file, moov: moov) {
+                let tracks = try tracks(in: file, moov: moov)
+                trackCount = tracks.count
+                for track in tracks {
                     if let problem = editListProblem(edits: track.edits, keyframeGap: track.keyframeGap) {
                         throw MediaError(.invalidMedia, path: path, problem)
                     }
@@ -199,11 +207,18 @@ struct ContainerSniffer {
                 }
             }
             let fragments = try fragmentSamples(in: file)
-            samples = samples.addingReportingOverflow(fragments).overflow ? .max : samples + fragments
+            samples = samples.addingReportingOverflow(fragments.samples).overflow ? .max : samples + fragments.samples
+            let (streams, overflow) = fragments.fragments.multipliedReportingOverflow(by: UInt64(max(1, trackCount)))
+            if overflow || streams > maximumFragmentStreams {
+                throw MediaError(
+                    .invalidMedia, path: path,
+                    "its \(fragments.fragments) fragments of \(trackCount) tracks are more than storyreel reads "
+                        + "(\(maximumFragmentStreams) fragments × tracks; a real clip has a few tracks)")
+            }
             if let problem = sampleCountProblem(samples: samples, fileSize: fileSize) {
                 throw MediaError(.invalidMedia, path: path, problem)
             }
-        } catch let crowded as CrowdedAtom {
+        } catch let crowded as IndexRefusal {
             throw MediaError(.invalidMedia, path: path, crowded.reason)
         }
         return findings
@@ -242,12 +257,13 @@ struct ContainerSniffer {
                 edits: UInt64, keyframeGap: UInt64, shortChunkTables: (held: UInt64, listed: UInt64)?,
                 indexedSamples: UInt64
             )] = []
+        try checkPlacement(in: moov, of: "moov", in: file)
         let traks = try children(of: moov, in: file).filter { $0.type == "trak" }
         // FFmpeg opens no more streams than its max_streams (1000), and said "Cannot allocate
         // memory" of a file with more (an audit).
-        guard traks.count < maximumTracks else {
-            throw CrowdedAtom(
-                reason: "its index lists \(traks.count) tracks, more than the \(maximumTracks - 1) FFmpeg reads "
+        guard traks.count <= maximumTracks else {
+            throw IndexRefusal(
+                reason: "its index lists \(traks.count) tracks, more than the \(maximumTracks) FFmpeg reads "
                     + "(a real clip has a few)")
         }
         for track in traks {
@@ -280,12 +296,62 @@ struct ContainerSniffer {
         return tracks
     }
 
-    /// One more than the most tracks FFmpeg's demuxer opens (its `max_streams`, 1000).
+    /// The most tracks FFmpeg's demuxer opens (its `max_streams`).
     static let maximumTracks = 1000
 
-    /// Why the sniffer stopped: an atom holds more atoms than it reads.
-    struct CrowdedAtom: Error {
+    /// Why the sniffer refuses an index it would otherwise read on: an atom holds more atoms
+    /// than it reads, or an atom sits where FFmpeg would take it for another's.
+    struct IndexRefusal: Error {
         let reason: String
+    }
+
+    /// The parent each atom that shapes a track's index must have. FFmpeg's demuxer parses an
+    /// atom by its type wherever a container it reads holds it, and applies a sample table to
+    /// the track being read: a forged `stsz` in `trak/udta` made it index 80,000,000 samples of
+    /// a 36 KB clip, 0.7 GB, past the checks of the tables in `stbl` (a review).
+    private static let requiredParents: [String: String] = [
+        "trak": "moov", "stsz": "stbl", "stz2": "stbl", "stsc": "stbl", "stts": "stbl", "stco": "stbl",
+        "co64": "stbl", "ctts": "stbl", "stss": "stbl", "elst": "edts", "traf": "moof", "trun": "traf",
+        "moof": "the top level",
+    ]
+    /// Atoms refused wherever FFmpeg would read them, with why: a compressed index is inflated
+    /// in one call no deadline reaches (a 2 MB clip inflated to 2 GB), and common-encryption
+    /// records are read one a claimed sample however few bytes they have (a 16 KB clip's
+    /// `senc` took 2 GB; a re-audit). storyreel decodes no encrypted clip.
+    private static let refusedAtoms: [String: String] = [
+        "cmov": "a compressed index (cmov), which storyreel does not read",
+        "senc": "encryption records (senc): storyreel does not decrypt clips",
+        "saiz": "encryption records (saiz): storyreel does not decrypt clips",
+        "saio": "encryption records (saio): storyreel does not decrypt clips",
+        "tenc": "encryption records (tenc): storyreel does not decrypt clips",
+        "pssh": "encryption records (pssh): storyreel does not decrypt clips",
+    ]
+    /// The atoms FFmpeg's demuxer reads as containers of atoms inside `moov` (`mov_read_default`).
+    private static let containers: Set<String> = [
+        "trak", "mdia", "minf", "stbl", "dinf", "edts", "udta", "tref", "meta", "mvex", "sinf", "schi", "wave",
+        "moof", "traf",
+    ]
+
+    /// Throws ``IndexRefusal`` when an atom below `parent` (of type `parentType`), down through
+    /// the ``containers`` FFmpeg reads, sits under another parent than ``requiredParents`` gives.
+    private static func checkPlacement(
+        in parent: (start: UInt64, end: UInt64), of parentType: String, in file: RegularFile, depth: Int = 0
+    ) throws {
+        guard depth < 16 else { throw IndexRefusal(reason: "its index nests atoms more than 16 deep") }
+        var body = parent
+        // An ISO `meta` starts with a version and flags, a QuickTime one with its atoms.
+        if parentType == "meta", try field(at: 0, of: body, in: file) == 0 { body.start += 4 }
+        for child in try children(of: body, in: file) {
+            if let reason = refusedAtoms[child.type] { throw IndexRefusal(reason: reason) }
+            if let required = requiredParents[child.type], required != parentType {
+                throw IndexRefusal(
+                    reason: "its index holds a \(child.type) atom in \(parentType), which FFmpeg would read as a "
+                        + "track's (a real clip has it only in \(required)): a forged index")
+            }
+            if containers.contains(child.type) {
+                try checkPlacement(in: child.body, of: child.type, in: file, depth: depth + 1)
+            }
+        }
     }
 
     /// `vide`, the handler type (`hdlr`) of a video track.
@@ -308,7 +374,10 @@ struct ContainerSniffer {
             let times = table.last(where: { $0.type == "stts" }),
             try field(at: 4, of: times.body, in: file) == 1, try field(at: 12, of: times.body, in: file) == 1
         {
-            return 0
+            // An entry for up to 1024 samples of a chunk (160 for GSM): counted at 160, from
+            // the chunks and their runs, not from the sizes (a re-audit's 20 chunks of
+            // 2,147,483,647 samples each made 42,000,000 entries, 1 GB).
+            return try chunkCapacity(of: table, in: file, entriesPerChunk: { ($0 + 159) / 160 }) ?? samples
         }
         return samples
     }
@@ -316,10 +385,12 @@ struct ContainerSniffer {
     /// How many samples the track runs (`trun`) of the fragments (`moof`) of `file` list, in
     /// all: FFmpeg makes an index entry of each, and a run's count costs its file no byte a
     /// sample (without per-sample fields). Read as FFmpeg reads them: an atom longer than its
-    /// parent is cut to it (``children(of:in:clamped:)``). Throws ``CrowdedAtom`` past
+    /// parent is cut to it (``children(of:in:clamped:)``), and counts the fragments: each
+    /// `moof`, and each reference of a `sidx`. Throws ``IndexRefusal`` past
     /// ``maximumTopLevelAtoms`` top-level atoms.
-    private static func fragmentSamples(in file: RegularFile) throws -> UInt64 {
+    private static func fragmentSamples(in file: RegularFile) throws -> (samples: UInt64, fragments: UInt64) {
         var total: UInt64 = 0
+        var fragments: UInt64 = 0
         var offset: UInt64 = 0
         for count in 0... {
             guard file.size >= 8, offset <= file.size - 8,
@@ -327,15 +398,24 @@ struct ContainerSniffer {
                 header.size >= header.headerSize
             else { break }
             guard count < maximumTopLevelAtoms else {
-                throw CrowdedAtom(
+                throw IndexRefusal(
                     reason: "more than \(maximumTopLevelAtoms) top-level atoms (fragments), which is as many as "
                         + "storyreel reads (a real clip has a few, a fragmented recording one a fragment)")
             }
             let end = offset + min(header.size, file.size - offset)
+            if header.type.elementsEqual("sidx".utf8) {
+                // FFmpeg keeps per-stream information for each fragment a sidx references: its
+                // reference count, 16 bits after 20 bytes (version 0) or 28 (version 1).
+                let body = (offset + header.headerSize, end)
+                let version = try field(at: 0, of: body, in: file).map { $0 >> 24 } ?? 0
+                fragments += (try field(at: version == 0 ? 20 : 28, of: body, in: file) ?? 0) & 0xFFFF
+            }
             if header.type.elementsEqual("moof".utf8) {
-                for fragment in try children(of: (offset + header.headerSize, end), in: file, clamped: true)
-                where fragment.type == "traf" {
-                    for run in try children(of: fragment.body, in: file, clamped: true) where run.type == "trun" {
+                fragments += 1
+                let body = (offset + header.headerSize, end)
+                try checkPlacement(in: body, of: "moof", in: file)
+                for fragment in try children(of: body, in: file) where fragment.type == "traf" {
+                    for run in try children(of: fragment.body, in: file) where run.type == "trun" {
                         // trun: version and flags, then the sample count.
                         let (sum, overflow) = total.addingReportingOverflow(
                             try field(at: 4, of: run.body, in: file) ?? 0)
@@ -346,8 +426,13 @@ struct ContainerSniffer {
             guard header.size <= file.size - offset else { break }
             offset += header.size
         }
-        return total
+        return (total, fragments)
     }
+
+    /// The most fragments (each `moof`, each reference of a `sidx`) times tracks: FFmpeg keeps
+    /// 56 bytes for each stream at each fragment, so 30,000 empty `moof`s in a 356 KB clip of
+    /// 999 tracks took 1.7 GB (a re-audit). A real fragmented clip has a few tracks.
+    static let maximumFragmentStreams: UInt64 = 5_000_000
 
     /// How many samples the chunks of the sample table `table` (the children of an `stbl`) hold:
     /// its sample-to-chunk runs (`stsc`) over its chunks (`stco` or `co64`, as many as the atom
@@ -355,10 +440,14 @@ struct ContainerSniffer {
     /// over 1,000,000 runs, or when its runs are out of order, empty or of no sample description,
     /// which FFmpeg mends its own way. The other way round, chunks that hold more samples than
     /// the size table lists, FFmpeg reports itself ("wrong sample count", ``FFmpegLog``).
+    /// `entriesPerChunk` counts something else of each chunk, from its samples: FFmpeg's index
+    /// entries for uncompressed audio.
     private static func chunkCapacity(
-        of table: [(type: String, body: (start: UInt64, end: UInt64))], in file: RegularFile
+        of table: [(type: String, body: (start: UInt64, end: UInt64))], in file: RegularFile,
+        entriesPerChunk: (UInt64) -> UInt64 = { $0 }
     ) throws -> UInt64? {
-        guard let offsets = table.last(where: { $0.type == "stco" || $0.type == "co64" }),
+        // FFmpeg keeps the first chunk table ("Ignoring duplicated STCO atom"), the last of the others.
+        guard let offsets = table.first(where: { $0.type == "stco" || $0.type == "co64" }),
             let listedChunks = try field(at: 4, of: offsets.body, in: file),  // after version and flags
             let runs = table.last(where: { $0.type == "stsc" }),
             let (runCount, bytes) = try entries(of: runs.body, size: 12, in: file)
@@ -377,7 +466,7 @@ struct ContainerSniffer {
             guard first > (index > 0 ? run(index - 1, 0) : 0), run(index, 1) > 0, run(index, 2) > 0 else { return nil }
             let end = min(index + 1 < runCount ? run(index + 1, 0) : chunks + 1, chunks + 1)
             guard end > first else { continue }
-            let (samples, overflow) = (end - first).multipliedReportingOverflow(by: run(index, 1))
+            let (samples, overflow) = (end - first).multipliedReportingOverflow(by: entriesPerChunk(run(index, 1)))
             guard !overflow, held <= UInt64.max - samples else { return nil }
             held += samples
         }
@@ -442,11 +531,11 @@ struct ContainerSniffer {
 
     /// The atoms from `range.start` to `range.end`: each one's type and where its body is. An
     /// atom that runs past the range ends the list; `clamped`, it is cut to the range and is the
-    /// last, as FFmpeg's demuxer reads it (`mov_read_default`). Throws ``CrowdedAtom`` when
+    /// last, as FFmpeg's demuxer reads it (`mov_read_default`). Throws ``IndexRefusal`` when
     /// there are more than ``maximumAtomsPerLevel``: FFmpeg reads them all, and an audit hid a
     /// forged size table behind 4096 `free` atoms.
     private static func children(
-        of range: (start: UInt64, end: UInt64), in file: RegularFile, clamped: Bool = false
+        of range: (start: UInt64, end: UInt64), in file: RegularFile, clamped: Bool = true
     ) throws -> [(type: String, body: (start: UInt64, end: UInt64))] {
         var found: [(type: String, body: (start: UInt64, end: UInt64))] = []
         var offset = range.start
@@ -455,7 +544,7 @@ struct ContainerSniffer {
             header.size >= header.headerSize, clamped || header.size <= range.end - offset
         {
             guard found.count < maximumAtomsPerLevel else {
-                throw CrowdedAtom(
+                throw IndexRefusal(
                     reason: "an atom of its index holds more than \(maximumAtomsPerLevel) atoms, which is as many as "
                         + "storyreel reads (a real clip's hold a few)")
             }

@@ -46,6 +46,9 @@ public final class Decoder {
     /// False for a codec whose pictures are BT.601 by definition when untagged (JPEG's JFIF, so
     /// an MJPEG clip or a JPEG still), or hold RGB.
     private let guessesHDMatrix: Bool
+    /// True for an MJPEG stream (a JPEG still too): each packet's scans are counted before it is
+    /// decoded.
+    private let isJPEG: Bool
 
     /// Opens a decoder for `stream` with frame threads on (`thread_count` 0 = automatic).
     ///
@@ -69,6 +72,7 @@ public final class Decoder {
             (AV_PKT_DATA_MASTERING_DISPLAY_METADATA, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA),
         ].compactMap { packetType, frameType in stream.sideData(packetType).map { (frameType, $0) } }
         guessesHDMatrix = ![AV_CODEC_ID_MJPEG, AV_CODEC_ID_PNG, AV_CODEC_ID_WEBP].contains(parameters.pointee.codec_id)
+        isJPEG = parameters.pointee.codec_id == AV_CODEC_ID_MJPEG
         let (width, height) = stream.codedSize
         if width != 0 || height != 0 {
             try PixelBudget.check(width: width, height: height, path: path)
@@ -106,6 +110,14 @@ public final class Decoder {
     /// Sends a packet, or nil to start draining. Returns false when the decoder must first
     /// give up frames (EAGAIN).
     public func send(_ packet: Packet?) throws -> Bool {
+        // One decode call is not interrupted: a JPEG frame of too many scans is refused first,
+        // as a JPEG still is (``StillImageHeader/jpegScanProblem(in:)``).
+        if isJPEG, let packet, let data = packet.pointer.pointee.data,
+            let problem = StillImageHeader.jpegScanProblem(
+                in: UnsafeRawBufferPointer(start: data, count: Int(max(0, packet.pointer.pointee.size))))
+        {
+            throw MediaError(.invalidMedia, path: path, problem)
+        }
         let result = avcodec_send_packet(context, packet?.pointer)
         if result == cff_error_eagain() || result == cff_error_eof() { return false }
         try check(result)

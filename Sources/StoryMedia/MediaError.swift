@@ -33,7 +33,8 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
         /// A codec or feature this build of FFmpeg lacks.
         public static let unsupported = Kind(.unsupported)
         /// A command's INPUT holds no stories at all: it is no stories folder or spec (an empty
-        /// folder, a bundle, a clip, a spec that cannot be read), or nothing in it plays. Not a
+        /// folder, a bundle, a clip, a spec that cannot be read); a render in which nothing plays
+        /// exits as this does (`RenderSummary.nothingPlays`). Not a
         /// skipped clip: a batch that skips some clips still did its work, and a script takes
         /// that (65) as done, never this.
         public static let noStories = Kind(.noStories)

@@ -36,6 +36,10 @@ public struct BundlePlan: Sendable {
 
     /// Stories with at least one playable clip, in play order.
     public var stories: [ResolvedStory]
+    /// True when no story has an item left to play (every clip skipped as the plan read it):
+    /// `plan` and `render` exit 66 for it, not 65 (a render can still find nothing playing
+    /// once its units ran).
+    public var nothingPlays: Bool { stories.allSatisfy(\.items.isEmpty) }
     /// All work units, sorted by output path; an output shared by several items (the same clip
     /// twice) is made by one unit.
     public var units: [WorkUnit]

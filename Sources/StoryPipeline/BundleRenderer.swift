@@ -177,7 +177,7 @@ public struct BundleRenderer: Sendable {
             // A shard of an input in which no clip can be read keeps the settings as they were,
             // as a full render in which nothing plays does (a QA pass: its flags were kept, and
             // the next render removed the page).
-            let nothingPlays = plan.stories.allSatisfy { $0.items.isEmpty }
+            let nothingPlays = plan.nothingPlays
             if nothingPlays {
                 summary.nothingPlays = true
                 summary.settingsChanges = []

@@ -206,9 +206,10 @@ public enum IngestCommand: Command {
         } catch {
             printJSON(render: RenderCommand.failureJSON(error))
             let ingested = outcomes.filter(\.isIngested).count
-            // An upload rejected (65) stays the outcome when the render then finds no stories
-            // (66): the uploader's clip is what went wrong.
-            if ingested == 0, exitCode == .dataError, (error as? MediaError)?.kind == .noStories {
+            // An upload rejected (65) or not written (73, 74) stays the outcome when the render
+            // then finds no stories (66): the clip, or the run's own write, is what went wrong (a
+            // review: a full disk's 74 became 66).
+            if ingested == 0, exitCode != .success, (error as? MediaError)?.kind == .noStories {
                 console.error("\(error)")
                 return exitCode
             }

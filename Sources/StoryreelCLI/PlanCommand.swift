@@ -123,7 +123,7 @@ public enum PlanCommand: Command {
                 for warning in warnings { console.warning(warning) }
                 for entry in plan.skipped { console.error("\(entry.path): skipped: \(entry.reason)") }
                 // As for render: nothing that plays is no input (66), not a clip skipped (65).
-                if plan.stories.allSatisfy(\.items.isEmpty) {
+                if plan.nothingPlays {
                     console.warning("nothing plays: every story was skipped")
                     inputCode = .noInput
                 } else {

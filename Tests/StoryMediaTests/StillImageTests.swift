@@ -28,9 +28,22 @@ import Testing
         try HostileFiles.progressiveJPEG(acScans: 10).write(to: URL(fileURLWithPath: fine))
         let image = try StillImage.load(path: fine)
         #expect(image.width == 504 && image.height == 8)
+        // A phone's Motion Photo appends an MP4 after the picture's end, whose bytes hold FF DA
+        // pairs at random: not scans (a review: a 6 MB one was refused).
+        let motion = folder.path("motion.jpg")
+        let trailer = (0..<300).flatMap { [0xFF, 0xDA, UInt8(truncatingIfNeeded: $0), 0x42] as [UInt8] }
+        try (HostileFiles.progressiveJPEG(acScans: 10) + Data(trailer)).write(to: URL(fileURLWithPath: motion))
+        #expect(try StillImage.load(path: motion).width == 504)
         let bomb = folder.path("scans.jpg")
         try HostileFiles.progressiveJPEG(acScans: 100).write(to: URL(fileURLWithPath: bomb))
         #expect(throws: MediaError.self) { _ = try StillImage.load(path: bomb) }
+        // As an MJPEG clip's frame too (a re-audit: a 2.1 MB clip of one 20,000-scan frame took
+        // 38 s at --timeout 5).
+        let clip = folder.path("scans.mov")
+        try HostileFiles.ffmpeg(["-i", bomb, "-c:v", "copy", clip])
+        let thumbnail = try TestEnvironment.storyreel(["thumbnail", clip, "-o", folder.path("poster.jpg")])
+        #expect(thumbnail.status == 65, "\(thumbnail.stderr)")
+        #expect(thumbnail.stderr.contains(": a JPEG of more than 100 scans"), "\(thumbnail.stderr)")
         do {
             _ = try StillImage.load(path: bomb)
         } catch let error as MediaError {

@@ -93,15 +93,31 @@ import Testing
         // (FFmpeg keeps the last), and one behind 4096 atoms, more than the sniffer read.
         let forgedTable = HostileFiles.atom("stsz", [0, 1, 10_000_000])
         let second = folder.path("second.mp4")
-        try HostileFiles.insertAfterSizeTable(of: HostileFiles.goodClip, to: second, atoms: forgedTable)
+        try HostileFiles.insert(forgedTable, after: "stsz", of: HostileFiles.goodClip, to: second)
         let hidden = folder.path("hidden.mp4")
         let crowd = Array(repeating: HostileFiles.atom("free", []), count: 4097).flatMap { $0 }
-        try HostileFiles.insertAfterSizeTable(of: HostileFiles.goodClip, to: hidden, atoms: crowd + forgedTable)
+        try HostileFiles.insert(crowd + forgedTable, after: "stsz", of: HostileFiles.goodClip, to: hidden)
+        // A review's: the forged table in the track's udta, where FFmpeg reads it all the same.
+        let stray = folder.path("stray.mp4")
+        let userData = HostileFiles.atom("udta", []) + forgedTable
+        let udta = [0, 0, 0, UInt8(userData.count)] + userData.dropFirst(4)
+        try HostileFiles.insert(Array(udta), after: "mdia", of: HostileFiles.goodClip, to: stray)
+        // A re-audit's: encryption records read one a claimed sample (16 KB took 2 GB), and a
+        // compressed index, inflated in one call no deadline reaches (2 MB took 2 GB).
+        let encrypted = folder.path("encrypted.mp4")
+        try HostileFiles.insert(
+            HostileFiles.atom("senc", [0, 4_000_000]), after: "mdia", of: HostileFiles.goodClip, to: encrypted)
+        let compressed = folder.path("compressed.mp4")
+        try HostileFiles.insert(
+            HostileFiles.atom("cmov", [0]), after: "mvhd", of: HostileFiles.goodClip, to: compressed)
         let cases = [
             // The counts are every track's: the clip's audio adds its own.
             (forged, "its index lists 1000"), (fragments, "its index lists 2000"),
             (long, "its index lists 3000"), (second, "its index lists 1000"),
             (hidden, "an atom of its index holds more than 4096 atoms"),
+            (stray, "its index holds a stsz atom in udta, which FFmpeg would read as a track's"),
+            (encrypted, "encryption records (senc): storyreel does not decrypt clips"),
+            (compressed, "a compressed index (cmov), which storyreel does not read"),
         ]
         for (clip, reason) in cases {
             let run = try LimitedRun.storyreel(
@@ -112,7 +128,8 @@ import Testing
             let error = objects?.last?["error"] as? String ?? ""
             #expect(error.hasPrefix(reason), "\(error)")
             #expect(
-                clip == hidden || error.hasSuffix(clip == long ? ".mov)" : "the index is corrupt or forged"), "\(error)"
+                [hidden, stray, encrypted, compressed].contains(clip)
+                    || error.hasSuffix(clip == long ? ".mov)" : "the index is corrupt or forged"), "\(error)"
             )
             #expect((run.peakKiB ?? .max) < 300_000, "\(clip): \(run.peakKiB ?? -1) KiB")
         }

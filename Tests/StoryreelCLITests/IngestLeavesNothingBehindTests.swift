@@ -137,6 +137,21 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.path("new")), "the folders it created are gone")
     }
 
+    /// A clip not written (74) stays the outcome when --render then finds no stories (66): a
+    /// review found the full disk's 74 reported as 66.
+    @Test func aClipNotWrittenOutranksARenderOfNoStories() throws {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("stories")
+        try FileManager.default.createDirectory(atPath: stories, withIntermediateDirectories: true)
+        let outcome = try LimitedRun.storyreel(
+            [
+                "ingest", TestEnvironment.sample("portrait-h264.mp4"), "--story", "ana", "--into", stories,
+                "--render", folder.path("reel"),
+            ], fileSizeKiB: 100)
+        #expect(outcome.result.status == 74, "\(outcome.result.stderr)")
+        #expect(outcome.result.stderr.contains("not ingested: "), "\(outcome.result.stderr)")
+    }
+
     // The old code removed nothing: a killed ingest's temporary copy stayed in the story folder
     // for good (neither a later ingest nor a render removes it).
     @Test func laterIngestRemovesOnlyStaleTemporariesOfItsOwnShape() throws {

@@ -314,11 +314,14 @@ public enum HostileFiles {
     }
 
     /// Remuxes `source` to `destination` with its index (`moov`) at the end, then inserts
-    /// `atoms` (whole atoms, their headers included) right after the first track's size table
-    /// (`stsz`), growing the atoms around it: its samples keep their offsets. An audit's ways
-    /// past the sniffer: a second, forged `stsz` (FFmpeg keeps the last), or 4096 `free` atoms
-    /// before one.
-    public static func insertAfterSizeTable(of source: String, to destination: String, atoms: [UInt8]) throws {
+    /// `atoms` (whole atoms, their headers included) right after the first track's first atom
+    /// of type `type` (`stsz`, its size table; `mdia`, to add a child to the `trak`), growing
+    /// the atoms around it: its samples keep their offsets. An audit's ways past the sniffer: a
+    /// second, forged `stsz` (FFmpeg keeps the last), one behind 4096 `free` atoms, or one in
+    /// the track's `udta` (FFmpeg reads a table wherever it is).
+    public static func insert(_ atoms: [UInt8], after type: String, of source: String, to destination: String)
+        throws
+    {
         try ffmpeg(["-i", source, "-c", "copy", "-map", "0", destination])
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: destination)))
         let containers: Set<String> = ["moov", "trak", "mdia", "minf", "stbl"]
@@ -327,8 +330,8 @@ public enum HostileFiles {
         var end = bytes.count
         while offset + 8 <= end {
             let size = bigEndian(bytes[offset..<offset + 4])
-            let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
-            if type == "stsz" {
+            let atomType = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
+            if atomType == type {
                 bytes.insert(contentsOf: atoms, at: offset + size)
                 for ancestor in ancestors {
                     let grown = UInt32(bigEndian(bytes[ancestor..<ancestor + 4]) + atoms.count)
@@ -339,7 +342,7 @@ public enum HostileFiles {
                 try Data(bytes).write(to: URL(fileURLWithPath: destination))
                 return
             }
-            if containers.contains(type) {
+            if containers.contains(atomType) {
                 ancestors.append(offset)
                 end = offset + size
                 offset += 8
@@ -347,7 +350,7 @@ public enum HostileFiles {
                 offset += size
             }
         }
-        throw TestFailure("no stsz in \(destination)")
+        throw TestFailure("no \(type) in \(destination)")
     }
 
     /// An atom of `type` whose body is `values`, 32-bit big-endian each.
