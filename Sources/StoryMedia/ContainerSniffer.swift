@@ -248,7 +248,7 @@ struct ContainerSniffer {
     /// more than one edit, the longest run of frames from one keyframe to the next (`stss`; 1
     /// when every frame is a keyframe, and with one edit or none); and for a video track whose
     /// chunks hold fewer samples than its size table lists, how many each says; and how many
-    /// index entries FFmpeg makes of its samples (``indexedSamples(in:isAudio:file:)``).
+    /// index entries FFmpeg makes of its samples (``indexedSamples(in:handler:file:)``).
     private static func tracks(in file: RegularFile, moov: (start: UInt64, end: UInt64)) throws -> [(
         edits: UInt64, keyframeGap: UInt64, shortChunkTables: (held: UInt64, listed: UInt64)?, indexedSamples: UInt64
     )] {
@@ -279,7 +279,7 @@ struct ContainerSniffer {
             let handler = try media.last { $0.type == "hdlr" }.flatMap { try field(at: 8, of: $0.body, in: file) }
             let isVideo = handler == videoHandler
             let table = try descend(media, ["minf", "stbl"], in: file)
-            let indexed = try indexedSamples(in: table, isAudio: handler == audioHandler, file: file)
+            let indexed = try indexedSamples(in: table, handler: handler, file: file)
             guard edits > 1 || isVideo else {
                 tracks.append((edits, 1, nil, indexed))
                 continue
@@ -312,8 +312,14 @@ struct ContainerSniffer {
     private static let requiredParents: [String: String] = [
         "trak": "moov", "stsz": "stbl", "stz2": "stbl", "stsc": "stbl", "stts": "stbl", "stco": "stbl",
         "co64": "stbl", "ctts": "stbl", "stss": "stbl", "elst": "edts", "traf": "moof", "trun": "traf",
-        "moof": "the top level",
+        "moof": "the top level", "moov": "the top level", "hoov": "the top level", "sidx": "the top level",
     ]
+    /// Atom types nothing but a forged index puts in a sample description (`stsd`), whose
+    /// entries FFmpeg reads on past their fixed fields as atoms (a review: a size table there
+    /// was read as the track's): the tables, tracks, fragments and encryption records above.
+    private static var foreignInSampleDescription: Set<String> {
+        Set(requiredParents.keys).union(refusedAtoms.keys)
+    }
     /// Atoms refused wherever FFmpeg would read them, with why: a compressed index is inflated
     /// in one call no deadline reaches (a 2 MB clip inflated to 2 GB), and common-encryption
     /// records are read one a claimed sample however few bytes they have (a 16 KB clip's
@@ -329,8 +335,53 @@ struct ContainerSniffer {
     /// The atoms FFmpeg's demuxer reads as containers of atoms inside `moov` (`mov_read_default`).
     private static let containers: Set<String> = [
         "trak", "mdia", "minf", "stbl", "dinf", "edts", "udta", "tref", "meta", "mvex", "sinf", "schi", "wave",
-        "moof", "traf",
+        "moof", "traf", "stsd",
     ]
+
+    /// Where the first 4-byte-aligned `tag` in `body` starts, or nil: as FFmpeg's
+    /// `mov_read_meta` looks for its `hdlr`.
+    private static func alignedTag(_ tag: String, in body: (start: UInt64, end: UInt64), in file: RegularFile)
+        throws -> UInt64?
+    {
+        let wanted = Array(tag.utf8)
+        var offset = body.start
+        while offset < body.end {
+            try file.seek(to: offset)
+            let chunk = [UInt8](try file.read(upTo: Int(min(body.end - offset, 1 << 16))))
+            guard chunk.count >= 4 else { return nil }
+            for index in stride(from: 0, through: chunk.count - 4, by: 4)
+            where Array(chunk[index..<index + 4]) == wanted {
+                return offset + UInt64(index)
+            }
+            offset += UInt64(chunk.count / 4 * 4)
+        }
+        return nil
+    }
+
+    /// Throws ``IndexRefusal`` when the sample description `body` (the entries of an `stsd`)
+    /// holds, anywhere, an atom header of a type in ``foreignInSampleDescription``: a size that
+    /// fits, then the type. FFmpeg reads each entry's trailing atoms from where its fixed fields
+    /// end, which differs by kind and version; a description of real codec records holds none.
+    private static func checkSampleDescription(_ body: (start: UInt64, end: UInt64), in file: RegularFile) throws {
+        guard body.end > body.start, body.end - body.start <= 1 << 20 else {
+            if body.end > body.start { throw IndexRefusal(reason: "its sample description is over 1 MB") }
+            return
+        }
+        try file.seek(to: body.start)
+        let bytes = [UInt8](try file.read(upTo: Int(body.end - body.start)))
+        let foreign = Set(foreignInSampleDescription.map { Array($0.utf8) })
+        guard bytes.count >= 8 else { return }
+        for index in 0...(bytes.count - 8) where foreign.contains(Array(bytes[index + 4..<index + 8])) {
+            let size = bigEndian(bytes[index..<index + 4])
+            if size >= 8, size <= UInt64(bytes.count - index) {
+                let type = String(decoding: bytes[index + 4..<index + 8], as: UTF8.self)
+                throw IndexRefusal(
+                    reason: refusedAtoms[type]
+                        ?? "its sample description holds a \(type) atom, which FFmpeg would read as the track's: "
+                        + "a forged index")
+            }
+        }
+    }
 
     /// Throws ``IndexRefusal`` when an atom below `parent` (of type `parentType`), down through
     /// the ``containers`` FFmpeg reads, sits under another parent than ``requiredParents`` gives.
@@ -339,8 +390,17 @@ struct ContainerSniffer {
     ) throws {
         guard depth < 16 else { throw IndexRefusal(reason: "its index nests atoms more than 16 deep") }
         var body = parent
-        // An ISO `meta` starts with a version and flags, a QuickTime one with its atoms.
-        if parentType == "meta", try field(at: 0, of: body, in: file) == 0 { body.start += 4 }
+        if parentType == "meta" {
+            // FFmpeg reads a meta's atoms from the first `hdlr` it finds 4 bytes at a time (an ISO
+            // one starts with a version and flags, a QuickTime one with its atoms), and none
+            // without one (a review hid a table in a `free` before it).
+            guard let handler = try alignedTag("hdlr", in: body, in: file), handler >= body.start + 4 else { return }
+            body.start = handler - 4
+        }
+        if parentType == "stsd" {
+            try checkSampleDescription(body, in: file)
+            return
+        }
         for child in try children(of: body, in: file) {
             if let reason = refusedAtoms[child.type] { throw IndexRefusal(reason: reason) }
             if let required = requiredParents[child.type], required != parentType {
@@ -365,21 +425,26 @@ struct ContainerSniffer {
     /// one tick a sample (uncompressed audio, indexed by chunk: at most its chunk table's size,
     /// 0 here, as the file holds that table), as its `mov_build_index` does.
     private static func indexedSamples(
-        in table: [(type: String, body: (start: UInt64, end: UInt64))], isAudio: Bool, file: RegularFile
+        in table: [(type: String, body: (start: UInt64, end: UInt64))], handler: UInt64?, file: RegularFile
     ) throws -> UInt64 {
-        guard let sizes = table.last(where: { $0.type == "stsz" || $0.type == "stz2" }),
-            let samples = try field(at: 8, of: sizes.body, in: file)  // after version, flags and a size
-        else { return 0 }
-        if isAudio, sizes.type == "stsz", try field(at: 4, of: sizes.body, in: file) != 0,
-            let times = table.last(where: { $0.type == "stts" }),
-            try field(at: 4, of: times.body, in: file) == 1, try field(at: 12, of: times.body, in: file) == 1
-        {
-            // An entry for up to 1024 samples of a chunk (160 for GSM): counted at 160, from
-            // the chunks and their runs, not from the sizes (a re-audit's 20 chunks of
-            // 2,147,483,647 samples each made 42,000,000 entries, 1 GB).
-            return try chunkCapacity(of: table, in: file, entriesPerChunk: { ($0 + 159) / 160 }) ?? samples
+        let samples =
+            try table.last { $0.type == "stsz" || $0.type == "stz2" }
+            .flatMap { try field(at: 8, of: $0.body, in: file) } ?? 0  // after version, flags and a size
+        guard let times = table.last(where: { $0.type == "stts" }),
+            try field(at: 4, of: times.body, in: file) == 1, try field(at: 12, of: times.body, in: file) == 1,
+            handler != videoHandler
+        else { return samples }
+        // Audio timed one tick a sample is indexed by chunk, whatever its size table says: an
+        // entry for up to 1024 samples of a chunk (160 for GSM), counted at 160 from the chunks
+        // and their runs (a re-audit's 20 chunks of 2,147,483,647 samples: 42,000,000 entries,
+        // 1 GB). Runs FFmpeg would mend, it is refused for (a review). A track of another kind
+        // may still be audio to FFmpeg (from its sample entry): the larger count.
+        guard let chunked = try chunkCapacity(of: table, in: file, entriesPerChunk: { ($0 + 159) / 160 }) else {
+            throw IndexRefusal(
+                reason: "its audio's sample-to-chunk table (stsc) is malformed, which FFmpeg mends and indexes chunk "
+                    + "by chunk: a forged index")
         }
-        return samples
+        return handler == audioHandler ? chunked : max(samples, chunked)
     }
 
     /// How many samples the track runs (`trun`) of the fragments (`moof`) of `file` list, in
@@ -403,9 +468,17 @@ struct ContainerSniffer {
                         + "storyreel reads (a real clip has a few, a fragmented recording one a fragment)")
             }
             let end = offset + min(header.size, file.size - offset)
+            let type = String(decoding: header.type, as: UTF8.self)
+            if let required = requiredParents[type], required != "the top level" {
+                // FFmpeg reads a top-level trak as a track of its own (a review).
+                throw IndexRefusal(
+                    reason: "a \(type) atom at the top level, which FFmpeg would read as a track's (a real clip has it "
+                        + "only in \(required)): a forged index")
+            }
             if header.type.elementsEqual("sidx".utf8) {
                 // FFmpeg keeps per-stream information for each fragment a sidx references: its
-                // reference count, 16 bits after 20 bytes (version 0) or 28 (version 1).
+                // reference count, the low 16 bits of the 32 after 20 bytes of its body (version
+                // 0; 28 for version 1).
                 let body = (offset + header.headerSize, end)
                 let version = try field(at: 0, of: body, in: file).map { $0 >> 24 } ?? 0
                 fragments += (try field(at: version == 0 ? 20 : 28, of: body, in: file) ?? 0) & 0xFFFF

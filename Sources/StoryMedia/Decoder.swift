@@ -114,7 +114,8 @@ public final class Decoder {
         // as a JPEG still is (``StillImageHeader/jpegScanProblem(in:)``).
         if isJPEG, let packet, let data = packet.pointer.pointee.data,
             let problem = StillImageHeader.jpegScanProblem(
-                in: UnsafeRawBufferPointer(start: data, count: Int(max(0, packet.pointer.pointee.size))))
+                in: UnsafeRawBufferPointer(start: data, count: Int(max(0, packet.pointer.pointee.size))),
+                throughEnd: true)
         {
             throw MediaError(.invalidMedia, path: path, problem)
         }

@@ -103,44 +103,57 @@ public enum StillImageHeader {
     static func checkJPEGScans(of file: RegularFile) throws {
         try file.seek(to: 0)
         let data = [UInt8](try file.read(upTo: Int(clamping: file.size)))
-        if let problem = data.withUnsafeBytes({ jpegScanProblem(in: $0) }) {
+        if let problem = data.withUnsafeBytes({ jpegScanProblem(in: $0, throughEnd: false) }) {
             throw MediaError(.invalidMedia, path: file.path, problem)
         }
     }
 
     /// Why the JPEG `bytes` (from its SOI) are not decoded, or nil: more than
-    /// ``maximumJPEGScans`` scans before its end, counted as ``checkJPEGScans(of:)`` says. Also
+    /// ``maximumJPEGScans`` scans, found as FFmpeg's decoder finds markers (only FF C0 to FF FE;
+    /// the segments it skips by their lengths skipped so, any other marker stepped over, so a
+    /// scan inside a segment it does not skip is counted: a review hid 149 in an FF F0 one).
+    /// A still's count ends at its first EOI after a frame header, as the decoder's does (a
+    /// Motion Photo's MP4 follows it); an MJPEG packet's (`throughEnd`) runs to the packet's
+    /// end, as the decoder goes on past an EOI before any frame and into a second field. Also
     /// for each frame of an MJPEG clip, before it reaches the decoder (a re-audit: a 2.1 MB
     /// MJPEG clip of one 20,000-scan frame took 38 s at `--timeout 5`).
-    static func jpegScanProblem(in bytes: UnsafeRawBufferPointer) -> String? {
+    static func jpegScanProblem(in bytes: UnsafeRawBufferPointer, throughEnd: Bool) -> String? {
         var scans = 0
-        var index = 2  // after SOI
+        var sawFrame = false
+        var index = 0
         while index + 1 < bytes.count {
-            guard bytes[index] == 0xFF else {
-                index += 1  // entropy-coded data, or bytes between segments
+            guard bytes[index] == 0xFF, bytes[index + 1] >= 0xC0, bytes[index + 1] != 0xFF else {
+                index += 1  // entropy-coded data, stuffing, restarts, fill, or bytes between segments
                 continue
             }
             let code = bytes[index + 1]
-            switch code {
-            case 0xFF, 0x00, 0xD0...0xD7, 0x01, 0xD8:
-                // Fill, a stuffed byte, a restart, TEM or a stray SOI: no length field.
-                index += code == 0xFF ? 1 : 2
-            case 0xD9:
-                return nil  // EOI: what follows is no part of the picture
-            default:
-                guard index + 3 < bytes.count else { return nil }
-                let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
-                if code == 0xDA {
-                    scans += 1
-                    if scans > maximumJPEGScans {
-                        return
-                            "a JPEG of more than \(maximumJPEGScans) scans (an encoder writes 1 to about 10, and each "
-                            + "is decoded over the whole picture)"
-                    }
-                }
-                // A scan's entropy-coded data follows its header; the loop above walks it.
-                index += 2 + max(2, length)
+            if code == 0xD9 {
+                if !throughEnd, sawFrame { return nil }  // what follows is no part of the picture
+                index += 2
+                continue
             }
+            // The segments FFmpeg's decoder reads by their length: frame headers (SOF0 to SOF3,
+            // SOF48), DHT, DQT, DRI, SOS's header, LSE, APPn and COM.
+            let lengthed: Bool
+            switch code {
+            case 0xC0...0xC3, 0xF7, 0xC4, 0xDB, 0xDD, 0xDA, 0xF8, 0xE0...0xEF, 0xFE: lengthed = true
+            default: lengthed = false
+            }
+            guard lengthed, index + 3 < bytes.count else {
+                index += 2
+                continue
+            }
+            if (0xC0...0xC3).contains(code) || code == 0xF7 { sawFrame = true }
+            if code == 0xDA {
+                scans += 1
+                if scans > maximumJPEGScans {
+                    return "a JPEG of more than \(maximumJPEGScans) scans (an encoder writes 1 to about 10, and each "
+                        + "is decoded over the whole picture)"
+                }
+            }
+            let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
+            // A scan's entropy-coded data follows its header; the loop above walks it.
+            index += 2 + max(2, length)
         }
         return nil
     }

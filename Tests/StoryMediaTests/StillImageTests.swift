@@ -34,6 +34,19 @@ import Testing
         let trailer = (0..<300).flatMap { [0xFF, 0xDA, UInt8(truncatingIfNeeded: $0), 0x42] as [UInt8] }
         try (HostileFiles.progressiveJPEG(acScans: 10) + Data(trailer)).write(to: URL(fileURLWithPath: motion))
         #expect(try StillImage.load(path: motion).width == 504)
+        // Scans inside a segment FFmpeg's decoder steps into (FF F0, JPG0) are decoded, and
+        // counted (a review hid 149 there).
+        let one = HostileFiles.progressiveJPEG(acScans: 1)
+        let none = HostileFiles.progressiveJPEG(acScans: 0)
+        let scan = one[(none.count - 2)..<(one.count - 2)]
+        let hiddenScans = Data(repeating: 0, count: 0) + Array(repeating: scan, count: 101).flatMap { $0 }
+        let wrapped =
+            none.prefix(none.count - 2)
+            + Data([0xFF, 0xF0, UInt8((hiddenScans.count + 2) >> 8), UInt8((hiddenScans.count + 2) & 0xFF)])
+            + hiddenScans + Data([0xFF, 0xD9])
+        let hidden = folder.path("hidden.jpg")
+        try wrapped.write(to: URL(fileURLWithPath: hidden))
+        #expect(throws: MediaError.self) { _ = try StillImage.load(path: hidden) }
         let bomb = folder.path("scans.jpg")
         try HostileFiles.progressiveJPEG(acScans: 100).write(to: URL(fileURLWithPath: bomb))
         #expect(throws: MediaError.self) { _ = try StillImage.load(path: bomb) }

@@ -107,6 +107,13 @@ import Testing
         let encrypted = folder.path("encrypted.mp4")
         try HostileFiles.insert(
             HostileFiles.atom("senc", [0, 4_000_000]), after: "mdia", of: HostileFiles.goodClip, to: encrypted)
+        // A last review's: a track FFmpeg would read from the top level, or from a moov nested
+        // in a track.
+        let rootTrack = folder.path("root-track.mp4")
+        try (Data(contentsOf: URL(fileURLWithPath: HostileFiles.goodClip)) + Data(HostileFiles.atom("trak", [])))
+            .write(to: URL(fileURLWithPath: rootTrack))
+        let nested = folder.path("nested.mp4")
+        try HostileFiles.insert(HostileFiles.atom("moov", []), after: "mdia", of: HostileFiles.goodClip, to: nested)
         let compressed = folder.path("compressed.mp4")
         try HostileFiles.insert(
             HostileFiles.atom("cmov", [0]), after: "mvhd", of: HostileFiles.goodClip, to: compressed)
@@ -118,6 +125,8 @@ import Testing
             (stray, "its index holds a stsz atom in udta, which FFmpeg would read as a track's"),
             (encrypted, "encryption records (senc): storyreel does not decrypt clips"),
             (compressed, "a compressed index (cmov), which storyreel does not read"),
+            (rootTrack, "a trak atom at the top level, which FFmpeg would read as a track's"),
+            (nested, "its index holds a moov atom in trak"),
         ]
         for (clip, reason) in cases {
             let run = try LimitedRun.storyreel(
@@ -128,7 +137,7 @@ import Testing
             let error = objects?.last?["error"] as? String ?? ""
             #expect(error.hasPrefix(reason), "\(error)")
             #expect(
-                [hidden, stray, encrypted, compressed].contains(clip)
+                [hidden, stray, encrypted, compressed, rootTrack, nested].contains(clip)
                     || error.hasSuffix(clip == long ? ".mov)" : "the index is corrupt or forged"), "\(error)"
             )
             #expect((run.peakKiB ?? .max) < 300_000, "\(clip): \(run.peakKiB ?? -1) KiB")
