@@ -200,14 +200,12 @@ struct ContainerSniffer {
                     if let problem = editListProblem(edits: track.edits, keyframeGap: track.keyframeGap) {
                         throw MediaError(.invalidMedia, path: path, problem)
                     }
-                    samples =
-                        samples.addingReportingOverflow(track.indexedSamples).overflow
-                        ? .max : samples + track.indexedSamples
+                    samples = samples.saturatingAdd(track.indexedSamples)
                     findings.shortChunkTables = findings.shortChunkTables ?? track.shortChunkTables
                 }
             }
             let fragments = try fragmentSamples(in: file)
-            samples = samples.addingReportingOverflow(fragments.samples).overflow ? .max : samples + fragments.samples
+            samples = samples.saturatingAdd(fragments.samples)
             let (streams, overflow) = fragments.fragments.multipliedReportingOverflow(by: UInt64(max(1, trackCount)))
             if overflow || streams > maximumFragmentStreams {
                 throw MediaError(
@@ -218,8 +216,8 @@ struct ContainerSniffer {
             if let problem = sampleCountProblem(samples: samples, fileSize: fileSize) {
                 throw MediaError(.invalidMedia, path: path, problem)
             }
-        } catch let crowded as IndexRefusal {
-            throw MediaError(.invalidMedia, path: path, crowded.reason)
+        } catch let refusal as IndexRefusal {
+            throw MediaError(.invalidMedia, path: path, refusal.reason)
         }
         return findings
     }
@@ -317,9 +315,8 @@ struct ContainerSniffer {
     /// Atom types nothing but a forged index puts in a sample description (`stsd`), whose
     /// entries FFmpeg reads on past their fixed fields as atoms (a review: a size table there
     /// was read as the track's): the tables, tracks, fragments and encryption records above.
-    private static var foreignInSampleDescription: Set<String> {
-        Set(requiredParents.keys).union(refusedAtoms.keys)
-    }
+    private static let foreignInSampleDescription = Set(
+        Set(requiredParents.keys).union(refusedAtoms.keys).map { Array($0.utf8) })
     /// Atoms refused wherever FFmpeg would read them, with why: a compressed index is inflated
     /// in one call no deadline reaches (a 2 MB clip inflated to 2 GB), and common-encryption
     /// records are read one a claimed sample however few bytes they have (a 16 KB clip's
@@ -369,9 +366,9 @@ struct ContainerSniffer {
         }
         try file.seek(to: body.start)
         let bytes = [UInt8](try file.read(upTo: Int(body.end - body.start)))
-        let foreign = Set(foreignInSampleDescription.map { Array($0.utf8) })
         guard bytes.count >= 8 else { return }
-        for index in 0...(bytes.count - 8) where foreign.contains(Array(bytes[index + 4..<index + 8])) {
+        for index in 0...(bytes.count - 8)
+        where foreignInSampleDescription.contains(Array(bytes[index + 4..<index + 8])) {
             let size = bigEndian(bytes[index..<index + 4])
             if size >= 8, size <= UInt64(bytes.count - index) {
                 let type = String(decoding: bytes[index + 4..<index + 8], as: UTF8.self)
@@ -420,10 +417,10 @@ struct ContainerSniffer {
     private static let audioHandler: UInt64 = 0x736F_756E
 
     /// How many index entries FFmpeg's demuxer makes of the samples of the sample table `table`
-    /// (the children of an `stbl`): one per sample its size table (`stsz` or `stz2`) lists, but
-    /// one per chunk for audio of a constant sample size whose time table (`stts`) is one run of
-    /// one tick a sample (uncompressed audio, indexed by chunk: at most its chunk table's size,
-    /// 0 here, as the file holds that table), as its `mov_build_index` does.
+    /// (the children of an `stbl`) of a track whose handler type is `handler`, as its
+    /// `mov_build_index` does: one per sample its size table (`stsz` or `stz2`) lists, but for
+    /// audio whose time table (`stts`) is one run of one tick a sample, entries per chunk
+    /// (below). Throws ``IndexRefusal`` when that audio's chunk runs are malformed.
     private static func indexedSamples(
         in table: [(type: String, body: (start: UInt64, end: UInt64))], handler: UInt64?, file: RegularFile
     ) throws -> UInt64 {
@@ -450,7 +447,7 @@ struct ContainerSniffer {
     /// How many samples the track runs (`trun`) of the fragments (`moof`) of `file` list, in
     /// all: FFmpeg makes an index entry of each, and a run's count costs its file no byte a
     /// sample (without per-sample fields). Read as FFmpeg reads them: an atom longer than its
-    /// parent is cut to it (``children(of:in:clamped:)``), and counts the fragments: each
+    /// parent is cut to it (``children(of:in:)``), and counts the fragments: each
     /// `moof`, and each reference of a `sidx`. Throws ``IndexRefusal`` past
     /// ``maximumTopLevelAtoms`` top-level atoms.
     private static func fragmentSamples(in file: RegularFile) throws -> (samples: UInt64, fragments: UInt64) {
@@ -490,9 +487,7 @@ struct ContainerSniffer {
                 for fragment in try children(of: body, in: file) where fragment.type == "traf" {
                     for run in try children(of: fragment.body, in: file) where run.type == "trun" {
                         // trun: version and flags, then the sample count.
-                        let (sum, overflow) = total.addingReportingOverflow(
-                            try field(at: 4, of: run.body, in: file) ?? 0)
-                        total = overflow ? .max : sum
+                        total = total.saturatingAdd(try field(at: 4, of: run.body, in: file) ?? 0)
                     }
                 }
             }
@@ -603,18 +598,18 @@ struct ContainerSniffer {
     }
 
     /// The atoms from `range.start` to `range.end`: each one's type and where its body is. An
-    /// atom that runs past the range ends the list; `clamped`, it is cut to the range and is the
-    /// last, as FFmpeg's demuxer reads it (`mov_read_default`). Throws ``IndexRefusal`` when
+    /// atom that runs past the range is cut to it and is the last, as FFmpeg's demuxer reads it
+    /// (`mov_read_default`). Throws ``IndexRefusal`` when
     /// there are more than ``maximumAtomsPerLevel``: FFmpeg reads them all, and an audit hid a
     /// forged size table behind 4096 `free` atoms.
     private static func children(
-        of range: (start: UInt64, end: UInt64), in file: RegularFile, clamped: Bool = true
+        of range: (start: UInt64, end: UInt64), in file: RegularFile
     ) throws -> [(type: String, body: (start: UInt64, end: UInt64))] {
         var found: [(type: String, body: (start: UInt64, end: UInt64))] = []
         var offset = range.start
         while range.end >= 8, offset <= range.end - 8,
             let header = try atomHeader(at: offset, end: range.end, in: file),
-            header.size >= header.headerSize, clamped || header.size <= range.end - offset
+            header.size >= header.headerSize
         {
             guard found.count < maximumAtomsPerLevel else {
                 throw IndexRefusal(

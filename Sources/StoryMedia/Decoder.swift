@@ -111,7 +111,7 @@ public final class Decoder {
     /// give up frames (EAGAIN).
     public func send(_ packet: Packet?) throws -> Bool {
         // One decode call is not interrupted: a JPEG frame of too many scans is refused first,
-        // as a JPEG still is (``StillImageHeader/jpegScanProblem(in:)``).
+        // as a JPEG still is (``StillImageHeader/jpegScanProblem(in:throughEnd:)``).
         if isJPEG, let packet, let data = packet.pointer.pointee.data,
             let problem = StillImageHeader.jpegScanProblem(
                 in: UnsafeRawBufferPointer(start: data, count: Int(max(0, packet.pointer.pointee.size))),

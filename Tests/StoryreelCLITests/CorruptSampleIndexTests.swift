@@ -99,9 +99,8 @@ import Testing
         try HostileFiles.insert(crowd + forgedTable, after: "stsz", of: HostileFiles.goodClip, to: hidden)
         // A review's: the forged table in the track's udta, where FFmpeg reads it all the same.
         let stray = folder.path("stray.mp4")
-        let userData = HostileFiles.atom("udta", []) + forgedTable
-        let udta = [0, 0, 0, UInt8(userData.count)] + userData.dropFirst(4)
-        try HostileFiles.insert(Array(udta), after: "mdia", of: HostileFiles.goodClip, to: stray)
+        try HostileFiles.insert(
+            HostileFiles.atom("udta", containing: forgedTable), after: "mdia", of: HostileFiles.goodClip, to: stray)
         // A re-audit's: encryption records read one a claimed sample (16 KB took 2 GB), and a
         // compressed index, inflated in one call no deadline reaches (2 MB took 2 GB).
         let encrypted = folder.path("encrypted.mp4")

@@ -21,8 +21,7 @@ public enum HostileFiles {
         let uniformSize = bigEndian(bytes[(atom + 8)..<(atom + 12)])
         let count = bigEndian(bytes[(atom + 12)..<(atom + 16)])
         guard uniformSize == 0, entry < count else { throw TestFailure("\(source) has no per-sample size table") }
-        let offset = atom + 16 + 4 * entry
-        for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(index))) }
+        put([value], at: atom + 16 + 4 * entry, in: &bytes)
         try Data(bytes).write(to: URL(fileURLWithPath: destination))
     }
 
@@ -52,9 +51,7 @@ public enum HostileFiles {
         guard UInt32(bigEndian(bytes[(atom + offset)..<(atom + offset + 4)])) > count else {
             throw TestFailure("\(source)'s first \(table) lists \(count) entries or fewer")
         }
-        for index in 0..<4 {
-            bytes[atom + offset + index] = UInt8(truncatingIfNeeded: count >> (24 - 8 * UInt32(index)))
-        }
+        put([count], at: atom + offset, in: &bytes)
         try Data(bytes).write(to: URL(fileURLWithPath: destination))
     }
 
@@ -78,8 +75,7 @@ public enum HostileFiles {
         guard let atom = find(Array("stts".utf8), in: bytes) else { throw TestFailure("no stts atom in \(source)") }
         // 'stts', version and flags (4), the entry count (4), then each entry's sample count
         // and delta (4 each).
-        let offset = atom + 16
-        for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: delta >> (24 - 8 * UInt32(index))) }
+        put([delta], at: atom + 16, in: &bytes)
         try Data(bytes).write(to: URL(fileURLWithPath: destination))
     }
 
@@ -115,7 +111,7 @@ public enum HostileFiles {
             return found
         }
         func put(_ value: Int, at offset: Int) {
-            for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (24 - 8 * index)) }
+            HostileFiles.put([UInt32(truncatingIfNeeded: value)], at: offset, in: &bytes)
         }
         bytes.replaceSubrange(try atom("btrt")..<(try atom("btrt") + 4), with: Array("free".utf8))
         // 'mdhd', version 0 and flags (4), creation and modification times (4 each), the
@@ -279,21 +275,12 @@ public enum HostileFiles {
         throws
     {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source)))
-        func put(_ values: [UInt32], at offset: Int) {
-            for (number, value) in values.enumerated() {
-                for index in 0..<4 {
-                    bytes[offset + 4 * number + index] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(index)))
-                }
-            }
-        }
         for (type, values) in [("stsz", [1, count]), ("stsc", [1, 1, count, 1]), ("stts", [1, count, 1])] {
             guard let atom = find(Array(type.utf8), in: bytes) else { throw TestFailure("no \(type) in \(source)") }
-            put(values, at: atom + 8)  // after the type, its version and flags
+            put(values, at: atom + 8, in: &bytes)  // after the type, its version and flags
         }
         if padding > 0 {
-            let end = bytes.count
-            bytes += [0, 0, 0, 0] + Array("free".utf8) + [UInt8](repeating: 0, count: padding)
-            put([UInt32(padding + 8)], at: end)
+            bytes += atom("free", containing: [UInt8](repeating: 0, count: padding))
         }
         try Data(bytes).write(to: URL(fileURLWithPath: destination))
     }
@@ -305,11 +292,7 @@ public enum HostileFiles {
         try ffmpeg(["-i", source, "-c", "copy", "-movflags", "frag_keyframe+empty_moov+default_base_moof", destination])
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: destination)))
         guard let atom = find(Array("trun".utf8), in: bytes) else { throw TestFailure("no trun in \(destination)") }
-        for (number, value) in [UInt32(0), count].enumerated() {
-            for index in 0..<4 {
-                bytes[atom + 4 + 4 * number + index] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(index)))
-            }
-        }
+        put([0, count], at: atom + 4, in: &bytes)
         try Data(bytes).write(to: URL(fileURLWithPath: destination))
     }
 
@@ -334,10 +317,7 @@ public enum HostileFiles {
             if atomType == type {
                 bytes.insert(contentsOf: atoms, at: offset + size)
                 for ancestor in ancestors {
-                    let grown = UInt32(bigEndian(bytes[ancestor..<ancestor + 4]) + atoms.count)
-                    for index in 0..<4 {
-                        bytes[ancestor + index] = UInt8(truncatingIfNeeded: grown >> (24 - 8 * index))
-                    }
+                    put([UInt32(bigEndian(bytes[ancestor..<ancestor + 4]) + atoms.count)], at: ancestor, in: &bytes)
                 }
                 try Data(bytes).write(to: URL(fileURLWithPath: destination))
                 return
@@ -355,9 +335,24 @@ public enum HostileFiles {
 
     /// An atom of `type` whose body is `values`, 32-bit big-endian each.
     public static func atom(_ type: String, _ values: [UInt32]) -> [UInt8] {
-        let size = UInt32(8 + 4 * values.count)
-        return ([size] + [0] + values).enumerated().flatMap { index, value -> [UInt8] in
-            index == 1 ? Array(type.utf8) : (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32($0))) }
+        var body = [UInt8](repeating: 0, count: 4 * values.count)
+        put(values, at: 0, in: &body)
+        return atom(type, containing: body)
+    }
+
+    /// An atom of `type` whose body is `body` (other atoms, for a container).
+    public static func atom(_ type: String, containing body: [UInt8]) -> [UInt8] {
+        var header = [UInt8](repeating: 0, count: 4) + Array(type.utf8)
+        put([UInt32(8 + body.count)], at: 0, in: &header)
+        return header + body
+    }
+
+    /// Writes `values` into `bytes` from `offset`, 32-bit big-endian each.
+    static func put(_ values: [UInt32], at offset: Int, in bytes: inout [UInt8]) {
+        for (number, value) in values.enumerated() {
+            for index in 0..<4 {
+                bytes[offset + 4 * number + index] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(index)))
+            }
         }
     }
 
