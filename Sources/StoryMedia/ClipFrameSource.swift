@@ -35,6 +35,11 @@ public final class ClipFrameSource {
     /// How far into the clip's first half the poster pick's last try decodes, in seconds, when
     /// everything up to ``posterWindowLimit`` was uninformative.
     public static let extendedWindowLimit = 10.0
+    /// Most bytes of decoded frames the poster pick keeps at once. A candidate past it keeps its
+    /// statistics and time, and is decoded again if it wins: 40 candidates of 8192 × 8192 (a
+    /// 1.2 MB black clip the pick looked through) kept 3.3 GB. About 80 frames of 1080 × 1920,
+    /// more than the pick ever looks at, fit.
+    public static let posterRetentionBytes = 256 << 20
 
     private let file: InputFile
     private let stream: MediaStream
@@ -46,6 +51,8 @@ public final class ClipFrameSource {
     private let origin: Int64
     private var sequentialReader: VideoFrameReader?
     private var keyframeReader: KeyframeReader?
+    /// The bytes of the frames the running poster pick keeps.
+    private var retainedCandidateBytes = 0
 
     /// Opens the clip at `path`, giving up after `timeout` seconds (nil: no limit) for the life
     /// of this object. `threads` is the decoder's thread count for sequential decoding (0:
@@ -232,11 +239,13 @@ public final class ClipFrameSource {
         let clipDuration = duration ?? 3 * ClipFrameSource.posterWindowLimit
         let opening = min(clipDuration / 3, ClipFrameSource.posterWindowLimit)
         let limit = ClipFrameSource.posterCandidateLimit
-        var candidates: [(frame: Frame, statistics: FrameStatistics)] = []
+        retainedCandidateBytes = 0
+        defer { retainedCandidateBytes = 0 }
+        var candidates: [PosterCandidate] = []
         var chosen: Int?
         // How far the tries so far looked, in seconds.
         var lookedThrough = 0.0
-        func consider(_ found: [(frame: Frame, statistics: FrameStatistics)], through end: Double) {
+        func consider(_ found: [PosterCandidate], through end: Double) {
             chosen = FrameStatistics.typicalIndex(of: found.map(\.statistics)).map { $0 + candidates.count }
             candidates += found
             // A try that found nothing (no keyframe in its window) looked at nothing: a 20 s
@@ -287,7 +296,11 @@ public final class ClipFrameSource {
         guard !candidates.isEmpty else { throw MediaError(.invalidMedia, path: path, "no decodable video frame") }
         lastPickFoundNothingBetter = chosen == nil
         let pick = chosen ?? FrameStatistics.leastUninformativeIndex(of: candidates.map(\.statistics)) ?? 0
-        return try deliver(candidates[pick].frame, size: size, clamped: false)
+        let winner = candidates[pick]
+        // A frame let go has a time (``candidate(from:)``): decoding from there finds it again.
+        let frame = try winner.frame ?? decodeFrame(atOrAfter: winner.shownAt ?? origin).frame
+        candidates.removeAll()
+        return try deliver(frame, size: size, clamped: false)
     }
 
     /// When every frame looked at (through `lookedThrough` seconds), in the order shown, is
@@ -303,7 +316,7 @@ public final class ClipFrameSource {
     /// or that does not resemble the one before (a cut, a fade-out: a white end card after the
     /// fade won before).
     private func followFade(
-        from pick: Int, candidates: inout [(frame: Frame, statistics: FrameStatistics)], chosen: inout Int?,
+        from pick: Int, candidates: inout [PosterCandidate], chosen: inout Int?,
         lookedThrough: Double, duration: Double
     ) throws {
         let end = min(duration, ClipFrameSource.extendedWindowLimit)
@@ -313,7 +326,7 @@ public final class ClipFrameSource {
         var probe: Int?
         if seen.filter({ !$0.isUninformative }).count == 1, seen.first?.isUninformative == true {
             let next = try posterCandidates(after: lookedThrough, through: end, limit: 1)
-            guard let probed = next.first, let time = probed.frame.presentationTimestamp else { return }
+            guard let probed = next.first, let time = probed.shownAt else { return }
             seen.append(probed.statistics)
             probe = candidates.count
             candidates += next
@@ -463,7 +476,7 @@ public final class ClipFrameSource {
     /// (nil: from the first frame on, which is a candidate even when it is not a keyframe) up to
     /// `end` seconds, at most `limit`, spread evenly.
     private func posterCandidates(after start: Double?, through end: Double, limit: Int) throws
-        -> [(frame: Frame, statistics: FrameStatistics)]
+        -> [PosterCandidate]
     {
         let startTimestamp = start.map { timestamp(atSeconds: $0) }
         let endTimestamp = timestamp(atSeconds: end)
@@ -472,27 +485,45 @@ public final class ClipFrameSource {
             !entry.isDiscarded && entry.timestamp <= endTimestamp && entry.end <= fileSize
                 && startTimestamp.map { entry.timestamp > $0 } ?? true
         }
-        var frames: [Frame] = []
+        var candidates: [PosterCandidate] = []
         var seen = Set<Int64>()
         if start == nil, index.first(where: { !$0.isDiscarded }) != groups.first?.keyframe {
             // The first frame shown is not a keyframe (an edit list starts mid-GOP): decode it.
-            if let first = try? decodeFrame(atOrAfter: origin).frame {
-                frames.append(first)
-                if let timestamp = first.presentationTimestamp { seen.insert(timestamp) }
+            if let first = try? decodeFrame(atOrAfter: origin).frame, let candidate = try candidate(from: first) {
+                candidates.append(candidate)
+                if let timestamp = candidate.shownAt { seen.insert(timestamp) }
             }
         }
         let reader = try keyframes()
-        for group in ClipFrameSource.evenlySpread(groups, limit: max(0, limit - frames.count)) {
+        for group in ClipFrameSource.evenlySpread(groups, limit: max(0, limit - candidates.count)) {
             let frame = try Frame()
             guard try reader.decodeKeyframe(seekingTo: group.request, into: frame) else { continue }
             // A demuxer that steps back a keyframe (open GOPs) may hand out one seen already.
             if let timestamp = frame.presentationTimestamp, !seen.insert(timestamp).inserted { continue }
-            frames.append(frame)
+            if let candidate = try candidate(from: frame) { candidates.append(candidate) }
         }
-        if start == nil, frames.isEmpty, let first = try? decodeFrame(atOrAfter: origin).frame {
-            frames.append(first)
+        if start == nil, candidates.isEmpty, let first = try? decodeFrame(atOrAfter: origin).frame,
+            let candidate = try candidate(from: first)
+        {
+            candidates.append(candidate)
         }
-        return try frames.map { ($0, try converter.statistics(of: $0)) }
+        return candidates
+    }
+
+    /// `frame` as a poster candidate: its statistics, its time, and the frame itself while the
+    /// frames kept so far and it are within ``posterRetentionBytes``. A frame past the budget
+    /// without a time cannot be found again: it is kept when no other is (a first frame larger
+    /// than the budget), else it is no candidate (nil).
+    private func candidate(from frame: Frame) throws -> PosterCandidate? {
+        let statistics = try converter.statistics(of: frame)
+        let shownAt = frame.presentationTimestamp
+        let bytes = frame.bufferBytes
+        let fits = bytes <= ClipFrameSource.posterRetentionBytes - retainedCandidateBytes
+        guard fits || (shownAt == nil && retainedCandidateBytes == 0) else {
+            return shownAt.map { PosterCandidate(statistics: statistics, shownAt: $0, frame: nil) }
+        }
+        retainedCandidateBytes += bytes
+        return PosterCandidate(statistics: statistics, shownAt: shownAt, frame: frame)
     }
 
     /// Poster candidates decoded in order from `start` seconds (the clip's start by default),
@@ -503,13 +534,13 @@ public final class ClipFrameSource {
     private func sequentialCandidates(
         from start: Double = 0, through end: Double, count: Int,
         stoppingAfter stop: (FrameStatistics) -> Bool = { _ in false }
-    ) throws -> [(frame: Frame, statistics: FrameStatistics)] {
+    ) throws -> [PosterCandidate] {
         guard count > 0 else { return [] }
         let reader = try sequential()
         var wanted = start > 0 ? timestamp(atSeconds: start) : origin
         try reader.seek(toKeyframeBefore: wanted)
         let endTimestamp = timestamp(atSeconds: end)
-        var candidates: [(frame: Frame, statistics: FrameStatistics)] = []
+        var candidates: [PosterCandidate] = []
         let frame = try Frame()
         reader.decodeOnlyReferenceFrames(shownBefore: wanted)
         while candidates.count < count, try reader.next(into: frame) {
@@ -518,9 +549,9 @@ public final class ClipFrameSource {
             guard shown >= wanted else { continue }
             let kept = try Frame()
             kept.take(from: frame)
-            let statistics = try converter.statistics(of: kept)
-            candidates.append((kept, statistics))
-            if stop(statistics) { break }
+            guard let candidate = try candidate(from: kept) else { continue }
+            candidates.append(candidate)
+            if stop(candidate.statistics) { break }
             wanted = timestamp(atSeconds: start + (end - start) * Double(candidates.count) / Double(count))
             reader.decodeOnlyReferenceFrames(shownBefore: wanted)
         }
@@ -530,11 +561,11 @@ public final class ClipFrameSource {
     /// `candidates` in the order their frames are shown, each time once (the tries overlap: the
     /// frames decoded in order include the keyframes looked at before); those without a time
     /// are left out.
-    static func inShowingOrder(_ candidates: [(frame: Frame, statistics: FrameStatistics)])
-        -> [(frame: Frame, statistics: FrameStatistics)]
+    static func inShowingOrder(_ candidates: [PosterCandidate])
+        -> [PosterCandidate]
     {
         var seen = Set<Int64>()
-        return candidates.compactMap { candidate in candidate.frame.presentationTimestamp.map { ($0, candidate) } }
+        return candidates.compactMap { candidate in candidate.shownAt.map { ($0, candidate) } }
             .sorted { $0.0 < $1.0 }
             .filter { seen.insert($0.0).inserted }
             .map(\.1)

@@ -65,6 +65,15 @@ public final class Frame {
         return value > 0 ? value : nil
     }
 
+    /// The bytes of the buffers the frame holds (0 for an empty frame): what keeping it costs.
+    public var bufferBytes: Int {
+        withUnsafeBytes(of: pointer.pointee.buf) { raw in
+            raw.bindMemory(to: UnsafeMutablePointer<AVBufferRef>?.self).reduce(0) { total, buffer in
+                total + (buffer.map { Int(clamping: $0.pointee.size) } ?? 0)
+            }
+        }
+    }
+
     /// True when the decoder marked this frame as a keyframe.
     public var isKeyframe: Bool { pointer.pointee.key_frame != 0 }
 

@@ -200,13 +200,17 @@ public struct StoryInput: Sendable {
     public static func loadSpec(_ path: String) throws -> StoryInput {
         let root = InputRoot(path.containingFolder)
         let notASpec = "not a stories spec: expected {\"stories\": [...]}"
-        let data: Data
+        let bytes: Data
         do {
-            data = try RegularFile.contents(of: path, maxSize: maximumSettingsSize)
+            bytes = try RegularFile.contents(of: path, maxSize: maximumSettingsSize)
         } catch let error as MediaError where error.kind == .invalidMedia {
             throw MediaError(.noStories, path: path, "\(notASpec) (\(error.reason))")
         }
         let isJSONFile = (path as NSString).pathExtension.lowercased() == "json"
+        guard let data = JSONTextEncoding.utf8(bytes) else {
+            guard isJSONFile else { throw MediaError(.noStories, path: path, notAStoriesFolderOrSpec) }
+            throw MediaError(.noStories, path: path, "not a stories spec storyreel reads: it \(notUnicodeText)")
+        }
         if let problem = shapeProblem(data, valueLimit: maximumSpecValues) {
             // A clip's bytes nest brackets at random (a review: black-intro.mp4 "nests more than
             // 32 levels deep").
@@ -457,6 +461,9 @@ public struct StoryInput: Sendable {
     static let notAStoriesFolderOrSpec =
         "not a stories folder or a JSON spec: give a folder of story folders, or a .json spec"
 
+    /// Why a spec or `story.json` whose first bytes announce UTF-16 or UTF-32 is not read.
+    static let notUnicodeText = "is not valid UTF-8, UTF-16 or UTF-32 text"
+
     /// A spec or `story.json` is read up to this size.
     static let maximumSettingsSize: UInt64 = 16 << 20
 
@@ -498,7 +505,10 @@ public struct StoryInput: Sendable {
     /// Applies `story.json` at `path` to `story`; returns its unknown keys as warnings, throws
     /// ``StoryTypeError`` for a value of the wrong type.
     private static func applySettings(from path: String, to story: inout StorySource) throws -> [String] {
-        let data = try RegularFile.contents(of: path, maxSize: maximumSettingsSize)
+        guard let data = JSONTextEncoding.utf8(try RegularFile.contents(of: path, maxSize: maximumSettingsSize))
+        else {
+            throw MediaError(.invalidMedia, path: path, "story.json \(notUnicodeText); its settings were ignored")
+        }
         if let problem = shapeProblem(data, valueLimit: maximumStoryFileValues) {
             throw MediaError(.invalidMedia, path: path, "story.json \(problem); its settings were ignored")
         }

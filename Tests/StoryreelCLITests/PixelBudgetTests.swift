@@ -130,4 +130,32 @@ import Testing
         expectRefused(outcome, naming: still, size: "9000x200")
         #expect(try FileManager.default.contentsOfDirectory(atPath: outputs.url.path).isEmpty)
     }
+
+    /// From the session's notes: the smart pick kept every frame it looked at, whole. A 1.2 MB
+    /// clip of 8192 × 8192 black frames (every try runs) took 3.3 GB, and aborted under a lower
+    /// `ulimit -v`. It now keeps at most ``ClipFrameSource/posterRetentionBytes`` of frames and
+    /// decodes the winner again when it was let go: here a keyframe at 5 s, after 5 s of black
+    /// (2.6 GB before, 1.5 GB now, most of it the one 8192 × 8192 picture being encoded).
+    @Test func theSmartPickKeepsABoundedShareOfTheFramesItLooksAt() throws {
+        let clip = folder.path("late-8k.mp4")
+        let square = "s=8192x8192:r=5"
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "color=black:\(square):d=5,format=yuv420p",
+            "-f", "lavfi", "-i", "testsrc2=\(square):d=1,format=yuv420p",
+            "-filter_complex", "[0][1]concat=n=2:v=1", "-c:v", "libx264", "-preset", "ultrafast", "-g", "5",
+            "-threads", "2", clip,
+        ])
+        let outputs = try TemporaryFolder()
+        let smart = try LimitedRun.storyreel(
+            ["thumbnail", clip, "-o", outputs.path("smart.jpg")], seconds: 120, measuresMemory: true)
+        #expect(smart.result.status == 0, "\(smart.result.stderr)")
+        #expect(!smart.result.stderr.contains("near-black"), "the pattern at 5 s is found: \(smart.result.stderr)")
+        let peak = smart.peakKiB ?? .max
+        #expect(peak < 2_000_000, "peak memory \(peak) KiB")
+        let chosen = try TestEnvironment.storyreel(["thumbnail", clip, "--at", "5", "-o", outputs.path("at5.jpg")])
+        #expect(chosen.status == 0, "\(chosen.stderr)")
+        let picked = try Data(contentsOf: outputs.url.appendingPathComponent("smart.jpg"))
+        #expect(
+            picked == (try Data(contentsOf: outputs.url.appendingPathComponent("at5.jpg"))), "the frame decoded again")
+    }
 }

@@ -145,6 +145,52 @@ import Testing
         )
     }
 
+    /// A story.json or spec in UTF-16 or UTF-32 (which Foundation's parser reads) is counted as
+    /// its characters: counted as bytes, the quote byte in U+2200's (`00 22` in UTF-16LE) hid
+    /// what followed, and a 15 MB story.json of 2,500,000 values was parsed (488 MB; an audit).
+    @Test func aStoryFileOrSpecInUTF16IsCountedAsItsText() throws {
+        let fixture = try BundleFixture()
+        let storyFile = URL(fileURLWithPath: "\(fixture.stories)/chloe/story.json")
+        let zeros = Array(repeating: "0", count: 10_001).joined(separator: ",")
+        try #require(#"{"∀": [\#(zeros)]}"#.data(using: .utf16LittleEndian)).write(to: storyFile)
+        let counted = try TestEnvironment.storyreel(["plan", fixture.stories])
+        #expect(counted.status == 65, "\(counted.stderr)")
+        #expect(
+            counted.stderr.contains(
+                "chloe/story.json: skipped: story.json holds more than 10000 JSON values; its settings were ignored"),
+            "\(counted.stderr)")
+
+        // Still read when it is within the limits: with a byte-order mark, in either byte order.
+        for encoding: String.Encoding in [.utf16, .utf16BigEndian, .utf32LittleEndian] {
+            try #require(#"{"displayName": "Chloé", "∀": 1}"#.data(using: encoding)).write(to: storyFile)
+            let read = try TestEnvironment.storyreel(["plan", fixture.stories])
+            #expect(read.status == 0, "\(encoding): \(read.stderr)")
+            #expect(
+                read.stderr == "storyreel: warning: chloe/story.json: unknown key \"∀\"; ignored\n",
+                "\(encoding): \(read.stderr)")
+        }
+        // Bytes the encoding their first ones announce cannot read: a lone UTF-16 surrogate.
+        try Data([0x7B, 0x00, 0x22, 0x00, 0x00, 0xD8, 0x22, 0x00, 0x3A, 0x00, 0x31, 0x00, 0x7D, 0x00]).write(
+            to: storyFile)
+        let broken = try TestEnvironment.storyreel(["plan", fixture.stories])
+        #expect(broken.status == 65, "\(broken.stderr)")
+        #expect(
+            broken.stderr.contains(
+                "chloe/story.json: skipped: story.json is not valid UTF-8, UTF-16 or UTF-32 text; its settings were "
+                    + "ignored"),
+            "\(broken.stderr)")
+
+        let many = Array(repeating: "0", count: 200_001).joined(separator: ",")
+        let spec = #"{"∀": [\#(many)], "stories": [{"handle": "ana", "items": ["stories/ben_k/1.mp4"]}]}"#
+        let path = try fixture.folder.write("spec.json", try #require(spec.data(using: .utf16LittleEndian)))
+        let result = try TestEnvironment.storyreel(["plan", path])
+        #expect(result.status == 66, "\(result.stderr)")
+        #expect(
+            result.stderr
+                == "storyreel: error: \(path): not a stories spec storyreel reads: it holds more than 200000 JSON values\n"
+        )
+    }
+
     @Test func aSpecEntryOfTheWrongTypeIsSkippedAndAnUnknownKeyWarns() throws {
         let fixture = try BundleFixture()
         let spec = #"""
