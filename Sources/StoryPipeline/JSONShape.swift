@@ -4,21 +4,40 @@ import Foundation
 /// bytes outside strings, before any parser reads it: `validate` reads a manifest into a
 /// generic JSON value, whose decoding costs about a microsecond a value and grows with the cube
 /// of the nesting (a QA pass: 200 arrays nested 500 deep, 208 KB, took 255 s; 125 million
-/// zeros, 250 MB, took 244 s and 8.2 GB).
+/// zeros, 250 MB, took 244 s and 8.2 GB), and how long its longest number is (one of 150
+/// million digits took 28 s and 1.1 GB to refuse).
 struct JSONShape {
+    /// The longest number any reader is given: a double's longest form is 24 characters
+    /// (`-1.7976931348623157e+308`), and a manifest's or spec's numbers are shorter.
+    static let maximumNumberLength = 100
+
     /// The deepest nesting of arrays and objects seen (0 for a bare value).
     private(set) var depth = 0
     /// The opening brackets and commas seen, plus one: at least the values and members.
     private(set) var values = 1
+    /// The longest run of characters that make up numbers (`0-9 + - . e E`) outside strings.
+    private(set) var longestNumber = 0
 
-    /// Counts `data` until the end, or until `depth` or `values` passes its limit.
+    /// Counts `data` until the end, or until `depth`, `values` or `longestNumber` passes its
+    /// limit (``maximumNumberLength`` for numbers).
     init(_ data: Data, depthLimit: Int, valueLimit: Int) {
         data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var level = 0
             var index = 0
+            var number = 0
             let count = buffer.count
-            while index < count, depth <= depthLimit, values <= valueLimit {
-                switch buffer[index] {
+            while index < count, depth <= depthLimit, values <= valueLimit,
+                longestNumber <= JSONShape.maximumNumberLength
+            {
+                let byte = buffer[index]
+                if JSONShape.isNumberCharacter(byte) {
+                    number += 1
+                    longestNumber = max(longestNumber, number)
+                    index += 1
+                    continue
+                }
+                number = 0
+                switch byte {
                 case UInt8(ascii: "["), UInt8(ascii: "{"):
                     level += 1
                     depth = max(depth, level)
@@ -38,6 +57,16 @@ struct JSONShape {
                 }
                 index += 1
             }
+        }
+    }
+
+    /// True for the bytes JSON numbers are written with.
+    private static func isNumberCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
+            UInt8(ascii: "e"), UInt8(ascii: "E"):
+            true
+        default: false
         }
     }
 }

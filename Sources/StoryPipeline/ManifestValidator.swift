@@ -47,6 +47,14 @@ public enum ManifestValidator {
                     .description
             ]
         }
+        if shape.longestNumber > JSONShape.maximumNumberLength {
+            return [
+                ManifestError(
+                    path: "", "holds a number longer than \(JSONShape.maximumNumberLength) characters; not read"
+                )
+                .description
+            ]
+        }
         if shape.values > maximumValues {
             return [
                 ManifestError(

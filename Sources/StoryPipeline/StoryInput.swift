@@ -481,6 +481,9 @@ public struct StoryInput: Sendable {
     static func shapeProblem(_ data: Data, valueLimit: Int) -> String? {
         let shape = JSONShape(data, depthLimit: maximumSettingsDepth, valueLimit: valueLimit)
         if shape.depth > maximumSettingsDepth { return "nests more than \(maximumSettingsDepth) levels deep" }
+        if shape.longestNumber > JSONShape.maximumNumberLength {
+            return "holds a number longer than \(JSONShape.maximumNumberLength) characters"
+        }
         return shape.values > valueLimit ? "holds more than \(valueLimit) JSON values" : nil
     }
 

@@ -126,6 +126,11 @@ import Testing
         for (text, reason) in [
             (#"{"displayName": "Chloe", "x": [\#(zeros)]}"#, "story.json holds more than 10000 JSON values"),
             (#"{"displayName": "Chloe", "x": \#(nested)}"#, "story.json nests more than 32 levels deep"),
+            // 15 million digits took 9 s to refuse as out of range.
+            (
+                #"{"displayName": "Chloe", "order": 1\#(String(repeating: "0", count: 100))}"#,
+                "story.json holds a number longer than 100 characters"
+            ),
         ] {
             try Data(text.utf8).write(to: URL(fileURLWithPath: "\(fixture.stories)/chloe/story.json"))
             let result = try TestEnvironment.storyreel(["plan", fixture.stories])

@@ -181,6 +181,16 @@ import Testing
             huge.stderr == "storyreel: error: \(path): manifest: holds more than 10000000 values (a manifest holds "
                 + "about 25 an item); not read\n")
         #expect(huge.seconds < 5, "it took \(huge.seconds) s")
+        // A number of 150 million digits took 28 s and 1.1 GB to refuse as out of range.
+        let digits = good.replacingCharacters(
+            in: skipped, with: #""skipped" : [1"# + String(repeating: "0", count: 100) + ",")
+        try Data(digits.utf8).write(to: URL(fileURLWithPath: path))
+        let long = try fixture.validate([path])
+        #expect(
+            long.status == 65
+                && long.stderr
+                    == "storyreel: error: \(path): manifest: holds a number longer than 100 characters; not read\n",
+            "\(long.stderr)")
     }
 
     /// From a QA pass: `validate BUNDLE` read `manifest.json` through a symbolic link leading
