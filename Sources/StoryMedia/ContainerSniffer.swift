@@ -264,6 +264,9 @@ struct ContainerSniffer {
                 reason: "its index lists \(traks.count) tracks, more than the \(maximumTracks) FFmpeg reads "
                     + "(a real clip has a few)")
         }
+        // Run totals over every track, as FFmpeg's lists of them all are in memory at once.
+        var unrolledOffsets: UInt64 = 0
+        var unrolledGroups: UInt64 = 0
         for track in traks {
             let parts = try children(of: track.body, in: file)
             var edits: UInt64 = 0
@@ -277,6 +280,17 @@ struct ContainerSniffer {
             let handler = try media.last { $0.type == "hdlr" }.flatMap { try field(at: 8, of: $0.body, in: file) }
             let isVideo = handler == videoHandler
             let table = try descend(media, ["minf", "stbl"], in: file)
+            let runs = try unrolledRuns(in: table, file: file)
+            unrolledOffsets = unrolledOffsets.saturatingAdd(runs.offsets)
+            unrolledGroups = unrolledGroups.saturatingAdd(runs.groups)
+            for (total, what) in [
+                (unrolledOffsets, "composition offset (ctts)"), (unrolledGroups, "sample group (sbgp)"),
+            ]
+            where total > maximumIndexedSamples {
+                throw IndexRefusal(
+                    reason: "its \(what) runs add up to more than \(maximumIndexedSamples) samples, which FFmpeg "
+                        + "would list one by one (a real clip's add up to its samples)")
+            }
             let indexed = try indexedSamples(in: table, handler: handler, file: file)
             guard edits > 1 || isVideo else {
                 tracks.append((edits, 1, nil, indexed))
@@ -307,11 +321,16 @@ struct ContainerSniffer {
     /// atom by its type wherever a container it reads holds it, and applies a sample table to
     /// the track being read: a forged `stsz` in `trak/udta` made it index 80,000,000 samples of
     /// a 36 KB clip, 0.7 GB, past the checks of the tables in `stbl` (a review).
-    private static let requiredParents: [String: String] = [
-        "trak": "moov", "stsz": "stbl", "stz2": "stbl", "stsc": "stbl", "stts": "stbl", "stco": "stbl",
-        "co64": "stbl", "ctts": "stbl", "stss": "stbl", "elst": "edts", "traf": "moof", "trun": "traf",
-        "moof": "the top level", "moov": "the top level", "hoov": "the top level", "sidx": "the top level",
+    /// Sample groups (`sbgp`, `sgpd`) go in a table or a fragment's track: FFmpeg applies one
+    /// anywhere to the last track read.
+    private static let requiredParents: [String: [String]] = [
+        "trak": ["moov"], "stsz": ["stbl"], "stz2": ["stbl"], "stsc": ["stbl"], "stts": ["stbl"], "stco": ["stbl"],
+        "co64": ["stbl"], "ctts": ["stbl"], "stss": ["stbl"], "elst": ["edts"], "traf": ["moof"], "trun": ["traf"],
+        "sbgp": ["stbl", "traf"], "sgpd": ["stbl", "traf"], "moof": [topLevel], "moov": [topLevel],
+        "hoov": [topLevel], "sidx": [topLevel],
     ]
+    /// How ``requiredParents`` names the file itself.
+    private static let topLevel = "the top level"
     /// Atom types nothing but a forged index puts in a sample description (`stsd`), whose
     /// entries FFmpeg reads on past their fixed fields as atoms (a review: a size table there
     /// was read as the track's): the tables, tracks, fragments and encryption records above.
@@ -400,15 +419,106 @@ struct ContainerSniffer {
         }
         for child in try children(of: body, in: file) {
             if let reason = refusedAtoms[child.type] { throw IndexRefusal(reason: reason) }
-            if let required = requiredParents[child.type], required != parentType {
+            if let required = requiredParents[child.type], !required.contains(parentType) {
                 throw IndexRefusal(
                     reason: "its index holds a \(child.type) atom in \(parentType), which FFmpeg would read as a "
-                        + "track's (a real clip has it only in \(required)): a forged index")
+                        + "track's (a real clip has it only in \(required.joined(separator: " or "))): a forged index")
             }
+            if child.type == "sgpd" { try checkSampleGroupDescription(child.body, in: file) }
             if containers.contains(child.type) {
                 try checkPlacement(in: child.body, of: child.type, in: file, depth: depth + 1)
             }
         }
+    }
+
+    /// Throws ``IndexRefusal`` for a sync sample group description (`sgpd` of grouping type
+    /// `sync`) that lists more entries than it has bytes: FFmpeg zeroes a byte for each before it
+    /// reads one (an audit: 2.1 GB from a 237 KB clip, wherever the atom sat). Each entry takes
+    /// a byte at least.
+    private static func checkSampleGroupDescription(_ body: (start: UInt64, end: UInt64), in file: RegularFile)
+        throws
+    {
+        guard let versionAndFlags = try field(at: 0, of: body, in: file),
+            try field(at: 4, of: body, in: file) == syncGrouping
+        else { return }
+        // After the grouping type: a default length (version 1 on), a default index (2 on).
+        let version = versionAndFlags >> 24
+        let countOffset: UInt64 = 8 + (version >= 1 ? 4 : 0) + (version >= 2 ? 4 : 0)
+        guard let entries = try field(at: countOffset, of: body, in: file) else { return }
+        if entries > body.end - body.start {
+            throw IndexRefusal(
+                reason: "its sync sample group description (sgpd) lists \(entries) entries in "
+                    + "\(body.end - body.start) bytes, which FFmpeg would make room for at once: a forged index")
+        }
+    }
+
+    /// `sync`, the grouping type of HEVC's sync sample groups.
+    private static let syncGrouping: UInt64 = 0x7379_6E63
+    /// `rap `, the grouping type of random access point sample groups.
+    private static let randomAccessGrouping: UInt64 = 0x7261_7020
+
+    /// The sum of the run lengths of the table atom `body` whose entry count is the 32-bit field
+    /// `countOffset` bytes into it and whose entries of `entrySize` bytes follow it, each a run
+    /// length first (`ctts`: a signed one, and FFmpeg skips those below 1), read as FFmpeg reads
+    /// them: on past the atom's end (up to the file's), as many as the count says. Stops once
+    /// over `limit`; more entries than `limit` are over it.
+    private static func runTotal(
+        of body: (start: UInt64, end: UInt64), countOffset: UInt64, entrySize: UInt64, signed: Bool, limit: UInt64,
+        in file: RegularFile
+    ) throws -> UInt64 {
+        guard let count = try field(at: countOffset, of: body, in: file) else { return 0 }
+        guard count <= limit else { return count }
+        var total: UInt64 = 0
+        var offset = body.start + countOffset + 4
+        var left = count
+        while left > 0, total <= limit, offset < file.size {
+            let batch = min(left, 65_536)
+            try file.seek(to: offset)
+            let bytes = [UInt8](try file.read(upTo: Int(batch * entrySize)))
+            let whole = UInt64(bytes.count) / entrySize
+            guard whole > 0 else { break }
+            for index in 0..<Int(whole) {
+                let run = bigEndian(bytes[index * Int(entrySize)..<index * Int(entrySize) + 4])
+                if signed && run >= 0x8000_0000 { continue }
+                total += run
+            }
+            left -= whole
+            offset += whole * entrySize
+        }
+        return total
+    }
+
+    /// The samples FFmpeg unrolls from the composition offset runs (`ctts`) and the sample group
+    /// runs (`sbgp` of type `sync` or `rap `) of the sample table `table`: up to their sums (4
+    /// bytes each) for an HEVC track of open GOPs, which 1 run of 536,870,896 samples, in a
+    /// 237 KB clip, made 2.1 GB (an audit). A real clip's runs add up to its samples.
+    private static func unrolledRuns(
+        in table: [(type: String, body: (start: UInt64, end: UInt64))], file: RegularFile
+    ) throws -> (offsets: UInt64, groups: UInt64) {
+        let limit = maximumIndexedSamples
+        var offsets: UInt64 = 0
+        var groups: UInt64 = 0
+        for atom in table {
+            switch atom.type {
+            case "ctts":
+                let total = try runTotal(
+                    of: atom.body, countOffset: 4, entrySize: 8, signed: true, limit: limit, in: file)
+                offsets = offsets.saturatingAdd(total)
+            case "sbgp":
+                guard let versionAndFlags = try field(at: 0, of: atom.body, in: file),
+                    let grouping = try field(at: 4, of: atom.body, in: file),
+                    grouping == syncGrouping || grouping == randomAccessGrouping
+                else { continue }
+                // After the grouping type: its parameter in version 1.
+                let countOffset: UInt64 = versionAndFlags >> 24 == 1 ? 12 : 8
+                let total = try runTotal(
+                    of: atom.body, countOffset: countOffset, entrySize: 8, signed: false, limit: limit, in: file)
+                groups = groups.saturatingAdd(total)
+            default:
+                continue
+            }
+        }
+        return (offsets, groups)
     }
 
     /// `vide`, the handler type (`hdlr`) of a video track.
@@ -466,11 +576,11 @@ struct ContainerSniffer {
             }
             let end = offset + min(header.size, file.size - offset)
             let type = String(decoding: header.type, as: UTF8.self)
-            if let required = requiredParents[type], required != "the top level" {
+            if let required = requiredParents[type], !required.contains(topLevel) {
                 // FFmpeg reads a top-level trak as a track of its own (a review).
                 throw IndexRefusal(
                     reason: "a \(type) atom at the top level, which FFmpeg would read as a track's (a real clip has it "
-                        + "only in \(required)): a forged index")
+                        + "only in \(required.joined(separator: " or "))): a forged index")
             }
             if header.type.elementsEqual("sidx".utf8) {
                 // FFmpeg keeps per-stream information for each fragment a sidx references: its

@@ -1,4 +1,5 @@
 import CFFmpeg
+import Foundation
 
 /// A video or audio decoder for one stream: owns an `AVCodecContext`, freed with
 /// `avcodec_free_context`.
@@ -77,6 +78,13 @@ public final class Decoder {
         if width != 0 || height != 0 {
             try PixelBudget.check(width: width, height: height, path: path)
         }
+        if parameters.pointee.codec_id == AV_CODEC_ID_JPEG2000 {
+            // One call decodes a frame, and no deadline reaches it: an audit's 8192x8192 frame
+            // of 50 KB took 3.8 s and 1.2 GB, a frame thread each. No phone records it.
+            throw MediaError(
+                .unsupported, path: path,
+                "JPEG 2000 video is not decoded (its decoder takes seconds and gigabytes a large frame)")
+        }
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw MediaError(
                 .unsupported, path: path, "no decoder for codec \(stream.codecName) in this FFmpeg build",
@@ -88,7 +96,9 @@ public final class Decoder {
         context = allocated
         try ffmpegCheck(avcodec_parameters_to_context(context, parameters), "bad codec parameters", path: path)
         context.pointee.pkt_timebase = stream.timeBaseRational
-        context.pointee.thread_count = Int32(clamping: max(0, threads))
+        context.pointee.thread_count = Int32(
+            clamping: Decoder.threadCount(
+                asked: threads, width: width, height: height, format: parameters.pointee.format))
         context.pointee.skip_frame = skipping.discard
         context.pointee.max_pixels = Int64(PixelBudget.maximumPixels)
         // A crop the stream's header gives (H.264/HEVC `crop_left`, a lossless crop) is applied
@@ -101,6 +111,54 @@ public final class Decoder {
         try ffmpegCheckAgainstLimits(
             avcodec_open2(context, codec, nil), "cannot open the \(stream.codecName) decoder", path: path)
     }
+
+    /// The most bytes of pictures (one each) that frame threads may decode at once: each thread
+    /// keeps pictures of its own, so an audit's 8192x8192 frames of 16-bit RGBA (512 MB each,
+    /// from a 0.8 MB PNG-in-MOV clip) took 2.1 GB on two cores, and 8192x8192 H.264 2.8 GB
+    /// (0.2 GB on one thread; the ffmpeg CLI 3.4 GB), and more would on a server's cores. A
+    /// picture of 1080x1920 still gets every thread, one of 3840x2160 in 10 bits five.
+    static let inFlightPictureBytes = 128 << 20
+
+    /// `asked` threads (0: automatic, up to 16), fewer when that many pictures of `width` ×
+    /// `height` in `format` (when unknown, 8 bytes a pixel) would pass ``inFlightPictureBytes``;
+    /// at least 1.
+    static func threadCount(asked: Int, width: Int, height: Int, format: Int32) -> Int {
+        let known =
+            format >= 0
+            ? av_image_get_buffer_size(
+                AVPixelFormat(rawValue: format), Int32(clamping: width),
+                Int32(clamping: height), 1) : -1
+        let pictureBytes = known > 0 ? Int(known) : width.multipliedReportingOverflow(by: height).partialValue &* 8
+        guard pictureBytes > 0 else { return max(0, asked) }
+        let allowed = max(1, inFlightPictureBytes / pictureBytes)
+        // FFmpeg's automatic count is the cores plus one, at most 16.
+        let wanted = asked > 0 ? asked : min(16, ProcessInfo.processInfo.activeProcessorCount + 1)
+        return wanted > allowed ? allowed : max(0, asked)
+    }
+
+    /// The most bytes of reference pictures a stream may have its decoder keep: the largest
+    /// picture of H.264's and HEVC's highest level in 4:4:4 10-bit (8192x4352), as many as
+    /// that level keeps of it (5), fit. An audit's 6.5 MB clip of 8192x8192 frames declaring 16
+    /// references took 8.4 GB.
+    static let referencePictureBytes = 1 << 30
+
+    /// Throws `.invalidMedia` when the decoder would keep more reference pictures like `frame`
+    /// than ``referencePictureBytes`` hold (H.264 says how many in its sequence header).
+    private func checkReferencePictures(like frame: Frame) throws {
+        let references = Int(max(0, context.pointee.refs))
+        let bytes = frame.bufferBytes
+        guard references > 0, bytes > 0 else { return }
+        let (held, overflow) = references.multipliedReportingOverflow(by: bytes)
+        guard overflow || held > Decoder.referencePictureBytes else { return }
+        throw MediaError(
+            .invalidMedia, path: path,
+            "its stream keeps \(references) reference pictures of \(frame.width)x\(frame.height) "
+                + "(\(bytes >> 20) MB each), more than the \(Decoder.referencePictureBytes >> 20) MB storyreel decodes "
+                + "(the largest level keeps 5 of 8192x4352)")
+    }
+
+    /// False until the first frame's reference pictures are checked.
+    private var checkedReferencePictures = false
 
     deinit {
         var pointer: UnsafeMutablePointer<AVCodecContext>? = context
@@ -138,6 +196,10 @@ public final class Decoder {
         if result == cff_error_eagain() { return .needsInput }
         if result == cff_error_eof() { return .endOfStream }
         try check(result)
+        if !checkedReferencePictures {
+            checkedReferencePictures = true
+            try checkReferencePictures(like: frame)
+        }
         let tags = frame.pointer
         if tags.pointee.color_trc == AVCOL_TRC_UNSPECIFIED { tags.pointee.color_trc = containerTransfer }
         if tags.pointee.color_primaries == AVCOL_PRI_UNSPECIFIED { tags.pointee.color_primaries = containerPrimaries }

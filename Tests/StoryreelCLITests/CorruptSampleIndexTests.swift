@@ -145,4 +145,51 @@ import Testing
         #expect(thumbnail.status == 65, "\(thumbnail.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("poster.jpg")))
     }
+
+    /// An audit's: FFmpeg unrolls an HEVC track's composition offset runs (`ctts`) and sync
+    /// sample group runs (`sbgp`) into lists of 4 bytes a sample, and zeroes a byte for each
+    /// entry a sync sample group description (`sgpd`) claims, before reading any: 2.1 GB from
+    /// a 237 KB clip, exit 0, in every command (3 such tracks: 6.3 GB). The runs add up to the
+    /// samples in a real clip, and a description's entries fit in its bytes.
+    @Test func sampleGroupsForgedToUnrollMillionsOfSamplesAreRefused() throws {
+        let sync: UInt32 = 0x7379_6E63
+        let cases: [(atoms: [UInt8], after: String, reason: String)] = [
+            (
+                HostileFiles.atom("ctts", [0, 1, 0x1FFF_FFF0, 0]), "stsz",
+                "its composition offset (ctts) runs add up to more than 3000000 samples"
+            ),
+            (
+                HostileFiles.atom("sbgp", [0, sync, 1, 0x1FFF_FFF0, 1]), "stsz",
+                "its sample group (sbgp) runs add up to more than 3000000 samples"
+            ),
+            (
+                HostileFiles.atom("sgpd", [0x0100_0000, sync, 1, 0x7FFF_FFF0, 0x1400_0000]), "stsz",
+                "its sync sample group description (sgpd) lists 2147483632 entries in 20 bytes"
+            ),
+            (
+                HostileFiles.atom("udta", containing: HostileFiles.atom("sgpd", [0x0100_0000, sync, 1, 0x7FFF_FFF0])),
+                "mdia", "its index holds a sgpd atom in udta, which FFmpeg would read as a track's"
+            ),
+        ]
+        for (index, (atoms, type, reason)) in cases.enumerated() {
+            let clip = folder.path("groups-\(index).mp4")
+            try HostileFiles.insert(atoms, after: type, of: HostileFiles.goodClip, to: clip)
+            let run = try LimitedRun.storyreel(["inspect", "--json", clip], measuresMemory: true)
+            #expect(run.result.status == 65, "\(clip): \(run.result.stderr)")
+            let error =
+                (try JSONSerialization.jsonObject(with: Data(run.result.stdout.utf8)) as? [[String: Any]])?
+                .first?["error"] as? String
+            #expect(error?.hasPrefix(reason) == true, "\(error ?? run.result.stderr)")
+            #expect((run.peakKiB ?? .max) < 300_000, "\(clip): \(run.peakKiB ?? -1) KiB")
+        }
+        // A real clip's sample groups (AAC's roll group, written by FFmpeg's muxer) are read.
+        let rolled = folder.path("rolled.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "sine=d=1", "-f", "lavfi", "-i", "testsrc2=s=64x64:d=1", "-c:a", "aac", "-c:v",
+            "libx264", rolled,
+        ])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: rolled)).range(of: Data("sgpd".utf8)) != nil)
+        let read = try TestEnvironment.storyreel(["inspect", rolled])
+        #expect(read.status == 0, "\(read.stderr)")
+    }
 }

@@ -158,4 +158,51 @@ import Testing
         #expect(
             picked == (try Data(contentsOf: outputs.url.appendingPathComponent("at5.jpg"))), "the frame decoded again")
     }
+
+    /// An audit's: a 6.5 MB H.264 clip of 8192x8192 frames in 4:4:4 10-bit declaring 16
+    /// reference pictures (403 MB each) took 8.4 GB to make a cube of. Here 4096x4096 (100 MB
+    /// each, 1.6 GB of references): 1.8 GB before, refused now.
+    @Test func aStreamKeepingGigabytesOfReferencePicturesIsRefused() throws {
+        let clip = folder.path("references.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=4096x4096:r=30,format=yuv444p10le", "-frames:v", "3", "-c:v", "libx264",
+            "-preset", "ultrafast", "-x264-params", "ref=16:bframes=0", "-threads", "2", clip,
+        ])
+        let outputs = try TemporaryFolder()
+        let refused = try LimitedRun.storyreel(
+            ["thumbnail", clip, "-o", outputs.path("poster.jpg"), "--at", "100%"], measuresMemory: true)
+        #expect(refused.result.status == 65, "\(refused.result.stderr)")
+        let lines = LimitedRun.errorLines(refused.result.stderr)
+        #expect(
+            lines == [
+                "storyreel: error: \(clip): its stream keeps 16 reference pictures of 4096x4096 (96 MB each), more "
+                    + "than the 1024 MB storyreel decodes (the largest level keeps 5 of 8192x4352)"
+            ], "\(lines)")
+        #expect((refused.peakKiB ?? .max) < 600_000, "peak memory \(refused.peakKiB ?? -1) KiB")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outputs.url.path).isEmpty)
+    }
+
+    /// An audit's: one 8192x8192 JPEG 2000 frame of 50 KB (`mjp2` in a QuickTime file) took
+    /// 3.8 s and 1.2 GB to decode, in one call no deadline reaches. It is not decoded; `inspect`
+    /// still reports the clip.
+    @Test func jpeg2000VideoIsNotDecoded() throws {
+        let clip = folder.path("j2k.mov")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=256x256:r=30", "-frames:v", "2", "-c:v", "jpeg2000", clip,
+        ])
+        let poster = folder.path("poster.jpg")
+        let refused = try TestEnvironment.storyreel(["thumbnail", clip, "-o", poster])
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(
+            refused.stderr
+                == "storyreel: error: \(clip): JPEG 2000 video is not decoded (its decoder takes seconds and gigabytes "
+                + "a large frame)\n")
+        #expect(!FileManager.default.fileExists(atPath: poster))
+        let inspected = try TestEnvironment.storyreel(["inspect", "--json", clip])
+        #expect(inspected.status == 0, "\(inspected.stderr)")
+        let video =
+            ((try JSONSerialization.jsonObject(with: Data(inspected.stdout.utf8)) as? [[String: Any]])?.first?[
+                "video"] as? [String: Any])
+        #expect(video?["codec"] as? String == "jpeg2000" && video?["width"] as? Int == 256, "\(inspected.stdout)")
+    }
 }
