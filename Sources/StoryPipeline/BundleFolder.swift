@@ -154,6 +154,19 @@ public enum BundleFolder {
     ) {
         guard FileStamp(path: output, followingLinks: false)?.identity == identity else { return (0, false) }
         let outputsRemoved = ledger.recorded.filter { ledger.removeIfUnchanged($0) }.count
+        guard removeEmptySkeleton(output) else {
+            try? ledger.save()
+            return (outputsRemoved, false)
+        }
+        return (outputsRemoved, true)
+    }
+
+    /// Takes away the folders a render makes in `output` (the output folders and `.storyreel/`)
+    /// when they hold no output: the output folders are empty, `.storyreel/` holds nothing but
+    /// the ledger and the stat cache, and `output` nothing else but its lock file. Returns
+    /// whether they went. Called only by a full render, which holds the bundle's lock
+    /// exclusively: a shard's folders may be another shard's, which is writing into them.
+    static func removeEmptySkeleton(_ output: String) -> Bool {
         let privateFolder = BundlePaths.join(output, BundlePaths.privateFolder)
         let privateFiles = [BundleLedger.fullRenderFileName, StatCache.fileName]
         let holdsOnlyItsOwn =
@@ -165,13 +178,10 @@ public enum BundleFolder {
                 of: privateFiles)
             && Set((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).isSubset(
                 of: BundlePaths.outputFolders + [BundlePaths.privateFolder, BundlePaths.lockFile])
-        guard holdsOnlyItsOwn else {
-            try? ledger.save()
-            return (outputsRemoved, false)
-        }
+        guard holdsOnlyItsOwn else { return false }
         for folder in BundlePaths.outputFolders { rmdir(BundlePaths.join(output, folder)) }
         for name in privateFiles { unlink(BundlePaths.join(privateFolder, name)) }
-        return (outputsRemoved, rmdir(privateFolder) == 0)
+        return rmdir(privateFolder) == 0
     }
 
     /// True when the regular file at `path` holds a manifest storyreel could have written (it

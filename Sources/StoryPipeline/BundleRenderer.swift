@@ -58,6 +58,16 @@ public struct BundleRenderer: Sendable {
             throw error
         }
         defer { withExtendedLifetime(lock) {} }
+        // A first full render stopped part-way (short of open files: 71) takes away the folders it
+        // made while they hold nothing: a QA pass found six empty ones beside the lock file. Any
+        // output, or the manifest a finished render writes, keeps them.
+        defer {
+            if let bareOutput, options.shard == nil,
+                FileStamp(path: output, followingLinks: false)?.identity == bareOutput
+            {
+                _ = BundleFolder.removeEmptySkeleton(output)
+            }
+        }
         // The stories as they are once the lock is held: a render that waited behind another (an
         // `ingest --render` queued behind one) rendered the listing it made before, published a
         // manifest without a story ingested meanwhile and skipped clips deleted meanwhile (a QA

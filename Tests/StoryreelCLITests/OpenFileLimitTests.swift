@@ -85,7 +85,21 @@ import Testing
             #expect(LimitedRun.errorLines(outcome.result.stderr).count == 1, "\(outcome.result.stderr)")
             #expect(!outcome.result.stderr.contains(": skipped:"), "\(outcome.result.stderr)")
             #expect(!FileManager.default.fileExists(atPath: folder.path("bundle-\(limit)/manifest.json")))
+            // A run stopped before any output leaves no empty folders behind (a QA pass found six
+            // beside the lock file); one stopped after some keeps them for the next run.
+            let bundle = folder.path("bundle-\(limit)")
+            let left = ((try? FileManager.default.contentsOfDirectory(atPath: bundle)) ?? []).filter { $0 != ".lock" }
+            var holdsOutput = false
+            for name in left {
+                let inside = (try? FileManager.default.contentsOfDirectory(atPath: "\(bundle)/\(name)")) ?? []
+                if inside.contains(where: { $0 != "ledger.json" && $0 != "stat-cache.json" }) { holdsOutput = true }
+            }
+            #expect(left.isEmpty || holdsOutput, "limit \(limit): \(left) hold nothing")
         }
+        #expect(
+            failed.contains {
+                (try? FileManager.default.contentsOfDirectory(atPath: folder.path("bundle-\($0.limit)"))) == [".lock"]
+            })
     }
 
     /// The upload is not ingested, not rejected: nothing is wrong with it, and a retry with a
