@@ -188,6 +188,11 @@ public final class InputFile {
     /// `com.apple.quicktime.model`.
     public var tags: [String: String] { MediaStream.dictionary(context.pointee.metadata) }
 
+    /// Throws the timeout (`.timedOut`) once the file's deadline has passed.
+    func checkDeadline() throws {
+        if deadline.hasPassed { throw MediaError.deadlinePassed(path: path, seconds: deadline.seconds) }
+    }
+
     /// Reads the next packet into `packet`. Returns false at the end of the file.
     public func readPacket(into packet: Packet) throws -> Bool {
         packet.unref()
@@ -195,7 +200,7 @@ public final class InputFile {
         // (a whole small clip) were read past the deadline, and a resource-exhaustion audit's
         // 203 KB 8192x8192 clip was decoded for 12 s at --timeout 5. A packet is the unit of
         // work every decode loop goes through.
-        if deadline.hasPassed { throw MediaError.deadlinePassed(path: path, seconds: deadline.seconds) }
+        try checkDeadline()
         let result = av_read_frame(context, packet.pointer)
         if result == cff_error_eof() { return false }
         try check(result, "cannot read packet")

@@ -38,7 +38,10 @@ final class KeyframeReader {
         }
         packet.unref()
         _ = try decoder.send(nil)
-        return try decoder.receive(into: frame) == .frame
+        guard try decoder.receive(into: frame) == .frame else { return false }
+        // As ``VideoFrameReader/next(into:)``: not a frame finished past the deadline.
+        try stream.file.checkDeadline()
+        return true
     }
 
     /// Reads packets of the stream up to the next keyframe (normally the first one after a

@@ -205,4 +205,26 @@ import Testing
                 "video"] as? [String: Any])
         #expect(video?["codec"] as? String == "jpeg2000" && video?["width"] as? Int == 256, "\(inspected.stdout)")
     }
+
+    /// One decode call is not interrupted, and a frame it finished past the deadline was handed
+    /// out: an audit's 8192x8192 FFV1 frame took 26 s, and `thumbnail --at 0 --timeout 5` wrote
+    /// it and exited 0. Here one 8192x8192 16-bit PNG frame (2.9 MB) takes about 0.5 s to decode:
+    /// at `--timeout 0.1` it was written (exit 0); now the run times out.
+    @Test func aFrameDecodedPastTheDeadlineIsNotUsed() throws {
+        let clip = folder.path("slow.mov")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "color=black:s=8192x8192", "-frames:v", "1", "-pix_fmt", "rgba64be", "-c:v", "png",
+            "-pred", "none", "-compression_level", "1", clip,
+        ])
+        let poster = folder.path("slow.jpg")
+        let late = try TestEnvironment.storyreel(["thumbnail", clip, "-o", poster, "--at", "0", "--timeout", "0.1"])
+        #expect(late.status == 65, "\(late.stderr)")
+        #expect(
+            late.stderr
+                == "storyreel: error: \(clip): timed out after 0.1 s while reading it; raise --timeout for very large "
+                + "files\n")
+        #expect(!FileManager.default.fileExists(atPath: poster))
+        let inTime = try TestEnvironment.storyreel(["thumbnail", clip, "-o", poster, "--at", "0"])
+        #expect(inTime.status == 0, "\(inTime.stderr)")
+    }
 }
