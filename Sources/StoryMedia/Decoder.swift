@@ -85,6 +85,7 @@ public final class Decoder {
                 .unsupported, path: path,
                 "JPEG 2000 video is not decoded (its decoder takes seconds and gigabytes a large frame)")
         }
+        declaredPictures = Decoder.declaredPictures(in: parameters)
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw MediaError(
                 .unsupported, path: path, "no decoder for codec \(stream.codecName) in this FFmpeg build",
@@ -142,10 +143,24 @@ public final class Decoder {
     /// references took 8.4 GB.
     static let referencePictureBytes = 1 << 30
 
+    /// The pictures the HEVC stream of `parameters` declares its decoder keeps, or nil.
+    private static func declaredPictures(in parameters: UnsafeMutablePointer<AVCodecParameters>) -> Int? {
+        guard parameters.pointee.codec_id == AV_CODEC_ID_HEVC, let extradata = parameters.pointee.extradata,
+            parameters.pointee.extradata_size > 0
+        else { return nil }
+        let configuration = UnsafeBufferPointer(start: extradata, count: Int(parameters.pointee.extradata_size))
+        return HEVCPictureBuffer.pictures(inConfiguration: Array(configuration))
+    }
+
+    /// How many pictures an HEVC stream's sequence parameter set has its decoder keep
+    /// (``HEVCPictureBuffer``); nil for other codecs, whose decoder says (H.264) or keeps few.
+    private let declaredPictures: Int?
+
     /// Throws `.invalidMedia` when the decoder would keep more reference pictures like `frame`
-    /// than ``referencePictureBytes`` hold (H.264 says how many in its sequence header).
+    /// than ``referencePictureBytes`` hold (H.264 and HEVC say how many in their sequence
+    /// headers).
     private func checkReferencePictures(like frame: Frame) throws {
-        let references = Int(max(0, context.pointee.refs))
+        let references = declaredPictures ?? Int(max(0, context.pointee.refs))
         let bytes = frame.bufferBytes
         guard references > 0, bytes > 0 else { return }
         let (held, overflow) = references.multipliedReportingOverflow(by: bytes)

@@ -227,4 +227,25 @@ import Testing
         let inTime = try TestEnvironment.storyreel(["thumbnail", clip, "-o", poster, "--at", "0"])
         #expect(inTime.status == 0, "\(inTime.stderr)")
     }
+
+    /// FFmpeg's HEVC decoder does not say how many pictures it keeps (its H.264 decoder does):
+    /// an audit's 16-picture stream of 4:4:4 12-bit took 0.99 GB at 4096x2048, about 7 GB at
+    /// 8192x8192. The count is read from the stream's sequence parameter set: 16 of 4096x3072
+    /// (72 MB each) is refused; the same stream of 2 frames was decoded before (exit 0).
+    @Test func anHEVCStreamKeepingGigabytesOfPicturesIsRefused() throws {
+        let clip = folder.path("hevc-references.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=4096x3072:r=30,format=yuv444p12le", "-frames:v", "2", "-c:v", "libx265",
+            "-preset", "ultrafast", "-x265-params",
+            "log-level=error:ref=16:bframes=0:allow-non-conformance=1:rc-lookahead=0:frame-threads=1:pools=1", clip,
+        ])
+        let poster = folder.path("hevc.jpg")
+        let refused = try TestEnvironment.storyreel(["thumbnail", clip, "-o", poster, "--at", "0"])
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(
+            refused.stderr
+                == "storyreel: error: \(clip): its stream keeps 16 reference pictures of 4096x3072 (72 MB each), more "
+                + "than the 1024 MB storyreel decodes (the largest level keeps 5 of 8192x4352)\n")
+        #expect(!FileManager.default.fileExists(atPath: poster))
+    }
 }
