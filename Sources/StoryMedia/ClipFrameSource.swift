@@ -239,7 +239,7 @@ public final class ClipFrameSource {
         let clipDuration = duration ?? 3 * ClipFrameSource.posterWindowLimit
         let opening = min(clipDuration / 3, ClipFrameSource.posterWindowLimit)
         let limit = ClipFrameSource.posterCandidateLimit
-        retainedCandidateBytes = 0
+        // Every pick starts from none kept: this one's end, thrown or returned, lets its frames go.
         defer { retainedCandidateBytes = 0 }
         var candidates: [PosterCandidate] = []
         var chosen: Int?

@@ -321,6 +321,7 @@ struct ContainerSniffer {
     /// atom by its type wherever a container it reads holds it, and applies a sample table to
     /// the track being read: a forged `stsz` in `trak/udta` made it index 80,000,000 samples of
     /// a 36 KB clip, 0.7 GB, past the checks of the tables in `stbl` (a review).
+    ///
     /// Sample groups (`sbgp`, `sgpd`) go in a table or a fragment's track: FFmpeg applies one
     /// anywhere to the last track read.
     private static let requiredParents: [String: [String]] = [

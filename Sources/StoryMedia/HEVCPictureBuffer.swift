@@ -11,7 +11,7 @@ enum HEVCPictureBuffer {
     /// declares (1 to ``largest``), or nil when the record or the set cannot be read.
     static func pictures(inConfiguration configuration: [UInt8]) -> Int? {
         guard let set = firstSequenceParameterSet(in: configuration) else { return nil }
-        var reader = BitReader(bytes: rawPayload(of: set.dropFirst(2)))
+        var reader = BitReader(bytes: CodecsString.removingEmulationPrevention(set.dropFirst(2)))
         return reader.decodedPictureBuffering().map { min(max($0, 1), largest) }
     }
 
@@ -36,22 +36,6 @@ enum HEVCPictureBuffer {
             }
         }
         return nil
-    }
-
-    /// `payload` without its emulation prevention bytes (each `03` after two zero bytes).
-    private static func rawPayload(of payload: ArraySlice<UInt8>) -> [UInt8] {
-        var raw: [UInt8] = []
-        raw.reserveCapacity(payload.count)
-        var zeros = 0
-        for byte in payload {
-            if zeros >= 2, byte == 3 {
-                zeros = 0
-                continue
-            }
-            zeros = byte == 0 ? zeros + 1 : 0
-            raw.append(byte)
-        }
-        return raw
     }
 
     /// Reads bits, most significant first; reads past the end fail (nil).
