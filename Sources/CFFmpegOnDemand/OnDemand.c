@@ -86,6 +86,8 @@
               const uint8_t *buf, int buf_size, int64_t pts, int64_t dts, int64_t pos),              \
              (s, avctx, poutbuf, poutbuf_size, buf, buf_size, pts, dts, pos))                        \
     FUNCTION(avcodec, AVCodecContext *, avcodec_alloc_context3, (const AVCodec *codec), (codec))     \
+    FUNCTION(avcodec, int, avcodec_default_get_buffer2, (AVCodecContext * s, AVFrame *frame, int flags), \
+             (s, frame, flags))                                                                      \
     FUNCTION(avcodec, const AVCodecDescriptor *, avcodec_descriptor_get, (enum AVCodecID id), (id))  \
     FUNCTION(avcodec, const AVCodec *, avcodec_find_decoder, (enum AVCodecID id), (id))              \
     FUNCTION(avcodec, const AVCodec *, avcodec_find_encoder_by_name, (const char *name), (name))     \

@@ -158,6 +158,11 @@ public enum CodecsString {
 
     /// The first Annex B NAL unit (after a 00 00 01 start code) whose first byte `matches`.
     static func annexBUnit(in bytes: [UInt8], where matches: (UInt8) -> Bool) -> ArraySlice<UInt8>? {
+        annexBUnits(in: bytes).first { $0.first.map(matches) ?? false }
+    }
+
+    /// The Annex B NAL units of `bytes`: what follows each 00 00 01 start code up to the next.
+    static func annexBUnits(in bytes: [UInt8]) -> [ArraySlice<UInt8>] {
         var starts: [Int] = []
         var index = 0
         while index + 3 <= bytes.count {
@@ -168,11 +173,10 @@ public enum CodecsString {
                 index += 1
             }
         }
-        for (position, start) in starts.enumerated() where start < bytes.count && matches(bytes[start]) {
+        return starts.enumerated().map { position, start in
             let end = position + 1 < starts.count ? starts[position + 1] - 3 : bytes.count
             return bytes[start..<max(start, end)]
         }
-        return nil
     }
 
     /// The bytes without the 03 of each 00 00 03 (emulation prevention).

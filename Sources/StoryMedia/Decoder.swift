@@ -61,7 +61,13 @@ public final class Decoder {
     /// `strict` makes any damage the decoder notices an error instead of a concealed picture:
     /// for a still, whose one picture is all there is (a JPEG cut short would otherwise decode
     /// to its top rows over a flat fill).
-    public init(stream: MediaStream, threads: Int = 0, skipping: Skipping = .none, strict: Bool = false) throws {
+    ///
+    /// The pictures the decoder and its caller hold at once are bounded by `pictureLimit` bytes
+    /// (``PictureLedger``): a picture past it fails to decode, with `.invalidMedia`.
+    public init(
+        stream: MediaStream, threads: Int = 0, skipping: Skipping = .none, strict: Bool = false,
+        pictureLimit: Int = PictureLedger.standardLimit
+    ) throws {
         path = stream.file.path
         let parameters = stream.parameters
         containerTransfer = parameters.pointee.color_trc
@@ -109,6 +115,10 @@ public final class Decoder {
         // 1080x1080 clip). The scaler takes unaligned planes, as from ffmpeg's crop filter.
         context.pointee.flags |= AV_CODEC_FLAG_UNALIGNED
         if strict { context.pointee.err_recognition |= AV_EF_EXPLODE }
+        guard let ledger = PictureLedger(installingOn: context, limit: pictureLimit) else {
+            throw MediaError(.ioFailure, path: path, "out of memory (decoder)")
+        }
+        self.ledger = ledger
         try ffmpegCheckAgainstLimits(
             avcodec_open2(context, codec, nil), "cannot open the \(stream.codecName) decoder", path: path)
     }
@@ -148,8 +158,8 @@ public final class Decoder {
         guard parameters.pointee.codec_id == AV_CODEC_ID_HEVC, let extradata = parameters.pointee.extradata,
             parameters.pointee.extradata_size > 0
         else { return nil }
-        let configuration = UnsafeBufferPointer(start: extradata, count: Int(parameters.pointee.extradata_size))
-        return HEVCPictureBuffer.pictures(inConfiguration: Array(configuration))
+        let bytes = UnsafeBufferPointer(start: extradata, count: Int(parameters.pointee.extradata_size))
+        return HEVCPictureBuffer.pictures(inExtradata: Array(bytes))
     }
 
     /// How many pictures an HEVC stream's sequence parameter set has its decoder keep
@@ -170,6 +180,26 @@ public final class Decoder {
             "its stream keeps \(references) reference pictures of \(frame.width)x\(frame.height) "
                 + "(\(bytes >> 20) MB each), more than the \(Decoder.referencePictureBytes >> 20) MB storyreel decodes "
                 + "(the largest level keeps 5 of 8192x4352)")
+    }
+
+    /// Counts the pictures the decoder allocates; set before it opens.
+    private var ledger: PictureLedger?
+
+    /// The bytes of the pictures this decoder allocated that are held now, by it or by frames it
+    /// gave out.
+    var pictureBytesHeld: Int { ledger?.heldBytes ?? 0 }
+
+    /// Throws `.invalidMedia` once the ``PictureLedger`` has refused a picture: checked after
+    /// every decode call, before its result, as the decoder may conceal the failed picture or
+    /// report it as out of memory.
+    private func checkLedger() throws {
+        guard let ledger, let refusal = ledger.refusal, refusal.picture_bytes > 0 else { return }
+        let pictures = refusal.held_bytes / refusal.picture_bytes + 1
+        throw MediaError(
+            .invalidMedia, path: path,
+            "decoding it would hold more than the \(ledger.limit >> 20) MB of pictures storyreel "
+                + "allows at once (\(pictures) of \(refusal.width)x\(refusal.height), "
+                + "\(refusal.picture_bytes >> 20) MB each)")
     }
 
     /// False until the first frame's reference pictures are checked.
@@ -193,6 +223,7 @@ public final class Decoder {
             throw MediaError(.invalidMedia, path: path, problem)
         }
         let result = avcodec_send_packet(context, packet?.pointer)
+        try checkLedger()
         if result == cff_error_eagain() || result == cff_error_eof() { return false }
         try check(result)
         return true
@@ -208,6 +239,7 @@ public final class Decoder {
     /// its peak were 1000 cd/m² (a QA pass).
     public func receive(into frame: Frame) throws -> Output {
         let result = avcodec_receive_frame(context, frame.pointer)
+        try checkLedger()
         if result == cff_error_eagain() { return .needsInput }
         if result == cff_error_eof() { return .endOfStream }
         try check(result)

@@ -1,41 +1,54 @@
-/// How many pictures an HEVC stream has its decoder keep, from the sequence parameter set in
-/// its `hvcC` configuration: `sps_max_dec_pic_buffering_minus1 + 1`, the highest over its
-/// temporal sub-layers. FFmpeg's HEVC decoder does not report it (H.264's sets
+/// How many pictures an HEVC stream has its decoder keep, from the sequence parameter sets of
+/// its extradata: `sps_max_dec_pic_buffering_minus1 + 1`, the highest over its temporal
+/// sub-layers and over its sets. FFmpeg's HEVC decoder does not report it (H.264's sets
 /// `AVCodecContext.refs`), and an audit's 16-picture stream of 4:4:4 12-bit took 0.99 GB at
-/// 4096x2048, about 7 GB at 8192x8192.
+/// 4096x2048, about 7 GB at 8192x8192. The extradata is read as FFmpeg's decoder reads it
+/// (`ff_hevc_decode_extradata`): an `hvcC` record unless it starts like an Annex B start code,
+/// each unit's type from its own header (not its array's label), every set counted. A set that
+/// arrives in the packets is not seen here: the decoder's ``PictureLedger`` bounds those.
 enum HEVCPictureBuffer {
     /// The most HEVC allows (and FFmpeg decodes).
     static let largest = 16
 
-    /// The pictures the first sequence parameter set of the `hvcC` record `configuration`
-    /// declares (1 to ``largest``), or nil when the record or the set cannot be read.
-    static func pictures(inConfiguration configuration: [UInt8]) -> Int? {
-        guard let set = firstSequenceParameterSet(in: configuration) else { return nil }
-        var reader = BitReader(bytes: CodecsString.removingEmulationPrevention(set.dropFirst(2)))
-        return reader.decodedPictureBuffering().map { min(max($0, 1), largest) }
+    /// The pictures the sequence parameter sets of `extradata` declare (1 to ``largest``; the
+    /// most any of them does), or nil when it holds none that can be read.
+    static func pictures(inExtradata extradata: [UInt8]) -> Int? {
+        let units = isConfigurationRecord(extradata) ? recordUnits(extradata) : CodecsString.annexBUnits(in: extradata)
+        let counts = units.filter { $0.count > 2 && ($0[$0.startIndex] >> 1) & 0x3F == 33 }.compactMap { set in
+            var reader = BitReader(bytes: CodecsString.removingEmulationPrevention(set.dropFirst(2)))
+            return reader.decodedPictureBuffering()
+        }
+        return counts.max().map { min(max($0, 1), largest) }
     }
 
-    /// The first SPS NAL unit (type 33) of an `hvcC` record: a 23-byte header whose last byte
-    /// counts its arrays, each a byte (the type in its low 6 bits), a 16-bit count of units and
-    /// the units, each after its 16-bit length.
-    private static func firstSequenceParameterSet(in record: [UInt8]) -> ArraySlice<UInt8>? {
-        guard record.count >= 23, record[0] == 1 else { return nil }
+    /// FFmpeg's test: more than 3 bytes that do not start 00 00 00 or 00 00 01.
+    private static func isConfigurationRecord(_ bytes: [UInt8]) -> Bool {
+        bytes.count > 3 && (bytes[0] != 0 || bytes[1] != 0 || bytes[2] > 1)
+    }
+
+    /// The NAL units of an `hvcC` record: after 22 bytes of header a byte counts its arrays,
+    /// each a byte (its label), a 16-bit count of units and the units, each after its 16-bit
+    /// length. As FFmpeg reads it: arrays the record counts but does not hold are none (it reads
+    /// missing bytes as zeros), and a unit cut short gives no units at all (its decoder does not
+    /// open).
+    private static func recordUnits(_ record: [UInt8]) -> [ArraySlice<UInt8>] {
+        guard record.count >= 23 else { return [] }
+        var units: [ArraySlice<UInt8>] = []
         var offset = 23
         for _ in 0..<Int(record[22]) {
-            guard offset + 3 <= record.count else { return nil }
-            let type = record[offset] & 0x3F
-            let units = Int(record[offset + 1]) << 8 | Int(record[offset + 2])
+            guard offset + 3 <= record.count else { break }
+            let count = Int(record[offset + 1]) << 8 | Int(record[offset + 2])
             offset += 3
-            for _ in 0..<units {
-                guard offset + 2 <= record.count else { return nil }
+            for _ in 0..<count {
+                guard offset + 2 <= record.count else { return [] }
                 let length = Int(record[offset]) << 8 | Int(record[offset + 1])
                 offset += 2
-                guard offset + length <= record.count else { return nil }
-                if type == 33, length > 2 { return record[offset..<offset + length] }
+                guard offset + length <= record.count else { return [] }
+                units.append(record[offset..<offset + length])
                 offset += length
             }
         }
-        return nil
+        return units
     }
 
     /// Reads bits, most significant first; reads past the end fail (nil).

@@ -4,8 +4,9 @@ import Testing
 
 @testable import StoryMedia
 
-/// The pictures an HEVC stream has its decoder keep, read from its `hvcC` record's sequence
-/// parameter set, agree with FFmpeg's own reading of the same set (`trace_headers`).
+/// The pictures an HEVC stream has its decoder keep, read from the sequence parameter sets of its
+/// extradata, agree with FFmpeg's own reading of the same set (`trace_headers`), in every form
+/// FFmpeg's decoder reads them in.
 @Suite struct HEVCPictureBufferTests {
     /// `sps_max_dec_pic_buffering_minus1 + 1` of `clip`'s video, read by ffmpeg.
     func ffmpegReading(_ clip: String) throws -> Int? {
@@ -16,10 +17,9 @@ import Testing
             .map { $0 + 1 }
     }
 
-    @Test(arguments: [("ref=16:allow-non-conformance=1", 16), ("ref=3", 5)])
-    func theBufferIsReadAsFFmpegReadsIt(parameters: String, pictures: Int) throws {
-        let folder = try TemporaryFolder()
-        let clip = folder.path("hevc.mp4")
+    /// The `hvcC` record of an x265 clip made with `parameters`, checked against ffmpeg's reading.
+    func record(_ parameters: String, pictures: Int, in folder: TemporaryFolder) throws -> [UInt8] {
+        let clip = folder.path("hevc-\(pictures).mp4")
         try HostileFiles.ffmpeg([
             "-f", "lavfi", "-i", "testsrc2=s=256x256:r=30:d=0.2", "-c:v", "libx265", "-x265-params",
             "log-level=error:\(parameters)", clip,
@@ -27,13 +27,60 @@ import Testing
         #expect(try ffmpegReading(clip) == pictures)
         let file = try InputFile(path: clip)
         let video = try #require(file.bestStream(.video))
-        let parameters = video.parameters.pointee
-        let record = Array(UnsafeBufferPointer(start: parameters.extradata, count: Int(parameters.extradata_size)))
-        #expect(HEVCPictureBuffer.pictures(inConfiguration: record) == pictures)
+        let codec = video.parameters.pointee
+        return Array(UnsafeBufferPointer(start: codec.extradata, count: Int(codec.extradata_size)))
+    }
+
+    /// The record's NAL units, each with its array's label byte's offset.
+    func units(of record: [UInt8]) -> [(label: Int, unit: ArraySlice<UInt8>)] {
+        var units: [(Int, ArraySlice<UInt8>)] = []
+        var offset = 23
+        for _ in 0..<Int(record[22]) {
+            let label = offset
+            let count = Int(record[offset + 1]) << 8 | Int(record[offset + 2])
+            offset += 3
+            for _ in 0..<count {
+                let length = Int(record[offset]) << 8 | Int(record[offset + 1])
+                units.append((label, record[offset + 2..<offset + 2 + length]))
+                offset += 2 + length
+            }
+        }
+        return units
+    }
+
+    @Test(arguments: [("ref=16:allow-non-conformance=1", 16), ("ref=3", 5)])
+    func theBufferIsReadAsFFmpegReadsIt(parameters: String, pictures: Int) throws {
+        let record = try record(parameters, pictures: pictures, in: TemporaryFolder())
+        #expect(HEVCPictureBuffer.pictures(inExtradata: record) == pictures)
         // Cut short anywhere, or not a record, it reads nothing rather than a wrong count.
         for length in [0, 10, 22, 23] {
-            #expect(HEVCPictureBuffer.pictures(inConfiguration: Array(record.prefix(length))) == nil, "\(length)")
+            #expect(HEVCPictureBuffer.pictures(inExtradata: Array(record.prefix(length))) == nil, "\(length)")
         }
-        #expect(HEVCPictureBuffer.pictures(inConfiguration: [UInt8](repeating: 0xFF, count: 64)) == nil)
+        #expect(HEVCPictureBuffer.pictures(inExtradata: [UInt8](repeating: 0xFF, count: 64)) == nil)
+    }
+
+    /// FFmpeg's decoder takes a unit's type from its own header, reads Annex B extradata too, and
+    /// reads every set it is given, any of which a picture may use: a record whose sequence
+    /// parameter set sat in an array labelled as a picture parameter set was not counted, and
+    /// its 4:4:4 12-bit pictures of 8192x4096 (192 MB each) took 4 GB to make a thumbnail of.
+    @Test func everyFormTheDecoderReadsIsCounted() throws {
+        let folder = try TemporaryFolder()
+        let many = try record("ref=16:allow-non-conformance=1", pictures: 16, in: folder)
+        let few = try record("ref=3", pictures: 5, in: folder)
+        var relabelled = many
+        for (label, unit) in units(of: many) where (unit.first! >> 1) & 0x3F == 33 {
+            relabelled[label] = relabelled[label] & 0xC0 | 34
+        }
+        #expect(relabelled != many)
+        #expect(HEVCPictureBuffer.pictures(inExtradata: relabelled) == 16)
+        // More arrays counted than the record holds: FFmpeg reads the missing ones as empty.
+        var overcounted = many
+        overcounted[22] = 255
+        #expect(HEVCPictureBuffer.pictures(inExtradata: overcounted) == 16)
+        func annexB(_ units: [ArraySlice<UInt8>]) -> [UInt8] { units.flatMap { [0, 0, 0, 1] + Array($0) } }
+        #expect(HEVCPictureBuffer.pictures(inExtradata: annexB(units(of: many).map(\.unit))) == 16)
+        #expect(HEVCPictureBuffer.pictures(inExtradata: annexB(units(of: few).map(\.unit))) == 5)
+        // The fewer set first, then the other: the most any set declares.
+        #expect(HEVCPictureBuffer.pictures(inExtradata: annexB((units(of: few) + units(of: many)).map(\.unit))) == 16)
     }
 }

@@ -231,7 +231,10 @@ import Testing
     /// FFmpeg's HEVC decoder does not say how many pictures it keeps (its H.264 decoder does):
     /// an audit's 16-picture stream of 4:4:4 12-bit took 0.99 GB at 4096x2048, about 7 GB at
     /// 8192x8192. The count is read from the stream's sequence parameter set: 16 of 4096x3072
-    /// (72 MB each) is refused; the same stream of 2 frames was decoded before (exit 0).
+    /// (72 MB each) is refused; the same stream of 2 frames was decoded before (exit 0). So is
+    /// the same stream whose set sits in an `hvcC` array labelled as another type: FFmpeg's
+    /// decoder reads the unit's own header, storyreel read the label and decoded it (exit 0; at
+    /// 8192x4096, 4 GB for one thumbnail).
     @Test func anHEVCStreamKeepingGigabytesOfPicturesIsRefused() throws {
         let clip = folder.path("hevc-references.mp4")
         try HostileFiles.ffmpeg([
@@ -246,6 +249,13 @@ import Testing
             refused.stderr
                 == "storyreel: error: \(clip): its stream keeps 16 reference pictures of 4096x3072 (72 MB each), more "
                 + "than the 1024 MB storyreel decodes (the largest level keeps 5 of 8192x4352)\n")
+        #expect(!FileManager.default.fileExists(atPath: poster))
+        let relabelled = folder.path("hevc-relabelled.mp4")
+        try HostileFiles.relabelledSequenceParameterSets(of: clip, to: relabelled)
+        let alsoRefused = try TestEnvironment.storyreel(["thumbnail", relabelled, "-o", poster, "--at", "0"])
+        #expect(alsoRefused.status == 65, "\(alsoRefused.stderr)")
+        #expect(
+            alsoRefused.stderr.contains("its stream keeps 16 reference pictures of 4096x3072"), "\(alsoRefused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: poster))
     }
 }

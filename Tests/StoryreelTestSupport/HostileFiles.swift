@@ -67,6 +67,31 @@ public enum HostileFiles {
         try Data(bytes).write(to: URL(fileURLWithPath: destination))
     }
 
+    /// Copies `source` to `destination` with the arrays of its first `hvcC` record (an HEVC
+    /// track's configuration) that hold sequence parameter sets labelled as picture parameter
+    /// sets (type 34). FFmpeg's decoder takes each unit's type from the unit's own header.
+    public static func relabelledSequenceParameterSets(of source: String, to destination: String) throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source)))
+        guard let atom = find(Array("hvcC".utf8), in: bytes) else { throw TestFailure("no hvcC atom in \(source)") }
+        let record = atom + 4
+        var offset = record + 23
+        var relabelled = 0
+        for _ in 0..<Int(bytes[record + 22]) {
+            let label = offset
+            let units = bigEndian(bytes[offset + 1...offset + 2])
+            offset += 3
+            for _ in 0..<units {
+                if (bytes[offset + 2] >> 1) & 0x3F == 33 {
+                    bytes[label] = bytes[label] & 0xC0 | 34
+                    relabelled += 1
+                }
+                offset += 2 + bigEndian(bytes[offset...offset + 1])
+            }
+        }
+        guard relabelled > 0 else { throw TestFailure("no sequence parameter set in \(source)'s hvcC") }
+        try Data(bytes).write(to: URL(fileURLWithPath: destination))
+    }
+
     /// Copies `source` to `destination` with the sample delta of the first entry of its first
     /// `stts` (the first track's time table; in the samples, one entry for every frame) set to
     /// `delta` ticks.

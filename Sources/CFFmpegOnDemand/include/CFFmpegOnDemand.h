@@ -6,6 +6,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+struct AVBufferRef;
+struct AVCodecContext;
 
 /// True once libavcodec and libavformat are loaded.
 bool cff_media_libraries_loaded(void);
@@ -37,5 +41,29 @@ void cff_clear_index_fault(void);
 
 /// The first index fault this thread's demuxer logged since the last clear; clears it.
 enum cff_index_fault cff_take_index_fault(void);
+
+/// A picture a decoder's ledger refused (PictureLedger.c).
+struct cff_picture_refusal {
+    /// The picture's size.
+    int width, height;
+    /// The bytes of the picture's buffers.
+    int64_t picture_bytes;
+    /// The bytes of pictures held when it was asked for.
+    int64_t held_bytes;
+};
+
+/// Counts the bytes of the video pictures `context` decodes into, as long as any of their buffers
+/// is held, by the decoder or by a frame given out: installs a get_buffer2 that allocates as
+/// FFmpeg's default does, and refuses (AVERROR(ENOMEM)) a picture that would bring the bytes held
+/// past `limit`. Call it before avcodec_open2; it sets the context's `opaque`. Returns the
+/// ledger's reference, which the caller releases (av_buffer_unref) after freeing the context (a
+/// picture still held keeps the ledger), or NULL when out of memory.
+struct AVBufferRef *cff_picture_ledger_install(struct AVCodecContext *context, int64_t limit);
+
+/// True, with the first refused picture in `refusal`, once the ledger has refused one.
+bool cff_picture_ledger_refusal(const struct AVBufferRef *ledger, struct cff_picture_refusal *refusal);
+
+/// The bytes of pictures the ledger counts as held now.
+int64_t cff_picture_ledger_held(const struct AVBufferRef *ledger);
 
 #endif
