@@ -18,7 +18,7 @@ public struct ClipIngester: Sendable {
     public var handle: String
     /// The longest clip accepted, in seconds.
     public var maxDuration: Double
-    /// Per-clip deadline in seconds.
+    /// The deadline of each step of a clip, in seconds: hashing, probing, decoding its first frame.
     public var timeout: Double
     /// How long to wait for another ingest into the same stories folder.
     public var lockTimeout = 60.0

@@ -37,7 +37,8 @@ public struct RenderOptions: Sendable {
     public var jobs = Parallel.coreCount
     /// Render only this part of the work, and write no manifest.
     public var shard: Shard?
-    /// Per-clip deadline in seconds.
+    /// The deadline of each step of a clip, in seconds: reading and hashing it, making its images,
+    /// each transition into or out of it.
     public var timeout = 30.0
     /// How long to wait for another render's lock.
     public var lockTimeout = 60.0

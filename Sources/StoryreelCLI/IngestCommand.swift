@@ -18,7 +18,10 @@ public enum IngestCommand: Command {
     static let prune = Flag("prune", "With --render: remove outputs storyreel wrote that nothing references any more.")
     static let maxDuration = Option.number(
         "max-duration", "SECONDS", "Reject clips longer than this.", default: 60, range: .seconds)
-    static let timeout = Option.number("timeout", "SECONDS", "Per-clip deadline.", default: 30, range: .seconds)
+    static let timeout = Option.number(
+        "timeout", "SECONDS",
+        "Deadline of each step of a clip: hashing, probing, decoding its first frame (with --render, as in render).",
+        default: 30, range: .seconds)
     static let lockTimeout = Option.number(
         "lock-timeout", "SECONDS",
         "Wait this long for another ingest into STORIES (and, with --render, a render of OUT), then exit 75.",

@@ -22,7 +22,10 @@ public enum RenderCommand: Command {
     static let prune = Flag("prune", "Remove outputs storyreel wrote that nothing references any more.")
     static let force = Flag(
         "force", "Render into a folder that holds other files too (storyreel touches only its own).")
-    static let timeout = Option.number("timeout", "SECONDS", "Per-clip deadline.", default: 30, range: .seconds)
+    static let timeout = Option.number(
+        "timeout", "SECONDS",
+        "Deadline of each step of a clip: reading it, its images, each transition into or out of it.",
+        default: 30, range: .seconds)
     static let lockTimeout = Option.number(
         "lock-timeout", "SECONDS", "Wait this long for another render's lock, then exit 75.", default: 60,
         range: .number(from: 0, to: 86_400))
