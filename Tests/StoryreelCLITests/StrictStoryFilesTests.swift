@@ -7,6 +7,33 @@ import Testing
 /// with the reason in the manifest's `skipped`; an unknown key is a warning naming the closest
 /// known key.
 @Suite struct StrictStoryFilesTests {
+    /// Plans `fixture` with `bytes` as chloe's `story.json`, and expects that story skipped for
+    /// `reason` (65), the rest planned.
+    func expectStoryFileSkipped(
+        _ fixture: BundleFixture, _ bytes: Data, because reason: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        try bytes.write(to: URL(fileURLWithPath: "\(fixture.stories)/chloe/story.json"))
+        let result = try TestEnvironment.storyreel(["plan", fixture.stories])
+        #expect(result.status == 65, "\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            result.stderr.contains("chloe/story.json: skipped: \(reason); its settings were ignored"),
+            "\(result.stderr)", sourceLocation: sourceLocation)
+    }
+
+    /// Plans a spec of `bytes` in `fixture`'s folder, and expects it refused (66) for `reason`.
+    func expectSpecRefused(
+        _ fixture: BundleFixture, _ bytes: Data, because reason: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let path = try fixture.folder.write("spec.json", bytes)
+        let result = try TestEnvironment.storyreel(["plan", path])
+        #expect(result.status == 66, "\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            result.stderr == "storyreel: error: \(path): not a stories spec storyreel reads: \(reason)\n",
+            sourceLocation: sourceLocation)
+    }
+
     @Test func aWrongTypeInStoryJSONSkipsThatStoryWithTheReason() throws {
         let fixture = try BundleFixture()
         try Data(#"{"displayName": "Chloe", "isRead": "yes"}"#.utf8).write(
@@ -95,7 +122,6 @@ import Testing
     /// object", so a 1e400 that the parser refuses read as a wrong shape).
     @Test func invalidJSONAndANonObjectAreToldApart() throws {
         let fixture = try BundleFixture()
-        let storyFile = URL(fileURLWithPath: "\(fixture.stories)/chloe/story.json")
         for (text, reason) in [
             (
                 #"{"displayName": "Chloe", "order": 1e400}"#,
@@ -107,12 +133,7 @@ import Testing
             ),
             (#"["Chloe"]"#, "story.json is not a JSON object"),
         ] {
-            try Data(text.utf8).write(to: storyFile)
-            let result = try TestEnvironment.storyreel(["plan", fixture.stories])
-            #expect(result.status == 65, "\(result.stderr)")
-            #expect(
-                result.stderr.contains("chloe/story.json: skipped: \(reason); its settings were ignored"),
-                "\(result.stderr)")
+            try expectStoryFileSkipped(fixture, Data(text.utf8), because: reason)
         }
     }
 
@@ -132,22 +153,11 @@ import Testing
                 "story.json holds a number longer than 100 characters"
             ),
         ] {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: "\(fixture.stories)/chloe/story.json"))
-            let result = try TestEnvironment.storyreel(["plan", fixture.stories])
-            #expect(result.status == 65, "\(result.stderr)")
-            #expect(
-                result.stderr.contains("chloe/story.json: skipped: \(reason); its settings were ignored"),
-                "\(result.stderr)")
+            try expectStoryFileSkipped(fixture, Data(text.utf8), because: reason)
         }
         let many = Array(repeating: "0", count: 200_001).joined(separator: ",")
         let spec = #"{"stories": [{"handle": "ana", "items": ["stories/ben_k/1.mp4"]}], "x": [\#(many)]}"#
-        let path = try fixture.folder.write("spec.json", Data(spec.utf8))
-        let result = try TestEnvironment.storyreel(["plan", path])
-        #expect(result.status == 66, "\(result.stderr)")
-        #expect(
-            result.stderr
-                == "storyreel: error: \(path): not a stories spec storyreel reads: it holds more than 200000 JSON values\n"
-        )
+        try expectSpecRefused(fixture, Data(spec.utf8), because: "it holds more than 200000 JSON values")
     }
 
     /// A story.json or spec in UTF-16 or UTF-32 (which Foundation's parser reads) is counted as
@@ -157,13 +167,9 @@ import Testing
         let fixture = try BundleFixture()
         let storyFile = URL(fileURLWithPath: "\(fixture.stories)/chloe/story.json")
         let zeros = Array(repeating: "0", count: 10_001).joined(separator: ",")
-        try #require(#"{"∀": [\#(zeros)]}"#.data(using: .utf16LittleEndian)).write(to: storyFile)
-        let counted = try TestEnvironment.storyreel(["plan", fixture.stories])
-        #expect(counted.status == 65, "\(counted.stderr)")
-        #expect(
-            counted.stderr.contains(
-                "chloe/story.json: skipped: story.json holds more than 10000 JSON values; its settings were ignored"),
-            "\(counted.stderr)")
+        try expectStoryFileSkipped(
+            fixture, try #require(#"{"∀": [\#(zeros)]}"#.data(using: .utf16LittleEndian)),
+            because: "story.json holds more than 10000 JSON values")
 
         // Still read when it is within the limits: with a byte-order mark, in either byte order.
         for encoding: String.Encoding in [.utf16, .utf16BigEndian, .utf32LittleEndian] {
@@ -175,25 +181,15 @@ import Testing
                 "\(encoding): \(read.stderr)")
         }
         // Bytes the encoding their first ones announce cannot read: a lone UTF-16 surrogate.
-        try Data([0x7B, 0x00, 0x22, 0x00, 0x00, 0xD8, 0x22, 0x00, 0x3A, 0x00, 0x31, 0x00, 0x7D, 0x00]).write(
-            to: storyFile)
-        let broken = try TestEnvironment.storyreel(["plan", fixture.stories])
-        #expect(broken.status == 65, "\(broken.stderr)")
-        #expect(
-            broken.stderr.contains(
-                "chloe/story.json: skipped: story.json is not valid UTF-8, UTF-16 or UTF-32 text; its settings were "
-                    + "ignored"),
-            "\(broken.stderr)")
+        try expectStoryFileSkipped(
+            fixture, Data([0x7B, 0x00, 0x22, 0x00, 0x00, 0xD8, 0x22, 0x00, 0x3A, 0x00, 0x31, 0x00, 0x7D, 0x00]),
+            because: "story.json is not valid UTF-8, UTF-16 or UTF-32 text")
 
         let many = Array(repeating: "0", count: 200_001).joined(separator: ",")
         let spec = #"{"∀": [\#(many)], "stories": [{"handle": "ana", "items": ["stories/ben_k/1.mp4"]}]}"#
-        let path = try fixture.folder.write("spec.json", try #require(spec.data(using: .utf16LittleEndian)))
-        let result = try TestEnvironment.storyreel(["plan", path])
-        #expect(result.status == 66, "\(result.stderr)")
-        #expect(
-            result.stderr
-                == "storyreel: error: \(path): not a stories spec storyreel reads: it holds more than 200000 JSON values\n"
-        )
+        try expectSpecRefused(
+            fixture, try #require(spec.data(using: .utf16LittleEndian)),
+            because: "it holds more than 200000 JSON values")
     }
 
     @Test func aSpecEntryOfTheWrongTypeIsSkippedAndAnUnknownKeyWarns() throws {
