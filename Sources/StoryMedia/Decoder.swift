@@ -92,6 +92,7 @@ public final class Decoder {
                 "JPEG 2000 video is not decoded (its decoder takes seconds and gigabytes a large frame)")
         }
         declaredPictures = Decoder.declaredPictures(in: parameters)
+        isAV1 = parameters.pointee.codec_id == AV_CODEC_ID_AV1
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw MediaError(
                 .unsupported, path: path, "no decoder for codec \(stream.codecName) in this FFmpeg build",
@@ -153,33 +154,54 @@ public final class Decoder {
     /// references took 8.4 GB.
     static let referencePictureBytes = 1 << 30
 
-    /// The pictures the HEVC stream of `parameters` declares its decoder keeps, or nil.
+    /// The pictures the stream of `parameters` has its decoder keep, where its decoder does not
+    /// say (H.264's does): HEVC's, from its sequence parameter sets (``HEVCPictureBuffer``); AV1's
+    /// eight reference slots, which any AV1 stream may fill, and whose pictures dav1d allocates
+    /// itself, outside the ``PictureLedger`` (a 12-frame clip of 8192x4352 in 4:4:4 12-bit took
+    /// 2.04 GB for a thumbnail). Nil for other codecs.
     private static func declaredPictures(in parameters: UnsafeMutablePointer<AVCodecParameters>) -> Int? {
-        guard parameters.pointee.codec_id == AV_CODEC_ID_HEVC, let extradata = parameters.pointee.extradata,
-            parameters.pointee.extradata_size > 0
-        else { return nil }
-        let bytes = UnsafeBufferPointer(start: extradata, count: Int(parameters.pointee.extradata_size))
-        return HEVCPictureBuffer.pictures(inExtradata: Array(bytes))
+        switch parameters.pointee.codec_id {
+        case AV_CODEC_ID_HEVC:
+            guard let extradata = parameters.pointee.extradata, parameters.pointee.extradata_size > 0 else {
+                return nil
+            }
+            let bytes = UnsafeBufferPointer(start: extradata, count: Int(parameters.pointee.extradata_size))
+            return HEVCPictureBuffer.pictures(inExtradata: Array(bytes))
+        case AV_CODEC_ID_AV1:
+            return av1ReferenceSlots
+        default:
+            return nil
+        }
     }
 
-    /// How many pictures an HEVC stream's sequence parameter set has its decoder keep
-    /// (``HEVCPictureBuffer``); nil for other codecs, whose decoder says (H.264) or keeps few.
+    /// AV1's reference frame slots (`NUM_REF_FRAMES`).
+    static let av1ReferenceSlots = 8
+
+    /// How many pictures the stream has its decoder keep where the decoder does not say
+    /// (``declaredPictures(in:)``).
     private let declaredPictures: Int?
+
+    /// True for AV1, whose count is its slots, not the stream's own.
+    private let isAV1: Bool
 
     /// Throws `.invalidMedia` when the decoder would keep more reference pictures like `frame`
     /// than ``referencePictureBytes`` hold (H.264 and HEVC say how many in their sequence
-    /// headers).
+    /// headers; AV1 has eight slots).
     private func checkReferencePictures(like frame: Frame) throws {
         let references = declaredPictures ?? Int(max(0, context.pointee.refs))
         let bytes = frame.bufferBytes
         guard references > 0, bytes > 0 else { return }
         let (held, overflow) = references.multipliedReportingOverflow(by: bytes)
         guard overflow || held > Decoder.referencePictureBytes else { return }
+        let (keeps, largest) =
+            isAV1
+            ? ("may keep", "8 of the largest level's 8192x4352 in 4:2:0 10-bit fit")
+            : ("keeps", "the largest level keeps 5 of 8192x4352")
         throw MediaError(
             .invalidMedia, path: path,
-            "its stream keeps \(references) reference pictures of \(frame.width)x\(frame.height) "
+            "its stream \(keeps) \(references) reference pictures of \(frame.width)x\(frame.height) "
                 + "(\(bytes >> 20) MB each), more than the \(Decoder.referencePictureBytes >> 20) MB storyreel decodes "
-                + "(the largest level keeps 5 of 8192x4352)")
+                + "(\(largest))")
     }
 
     /// Counts the pictures the decoder allocates; set before it opens.

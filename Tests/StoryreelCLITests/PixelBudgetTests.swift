@@ -228,6 +228,34 @@ import Testing
         #expect(inTime.status == 0, "\(inTime.stderr)")
     }
 
+    /// AV1 has eight reference slots, which any stream may fill, and dav1d allocates their
+    /// pictures itself, outside the picture ledger: a 12-frame clip of 8192x4352 in 4:4:4
+    /// 12-bit took 2.04 GB for a thumbnail. Here two frames of 6144x4096 (144 MB each, eight of
+    /// them 1.2 GB) are refused after the first (exit 0 before); the largest level's picture in
+    /// 4:2:0 10-bit is not (eight of 8192x4352 fit).
+    @Test func anAV1StreamWhoseSlotsWouldHoldGigabytesIsRefused() throws {
+        let clip = folder.path("av1-slots.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=6144x4096:r=30,format=yuv444p12le", "-frames:v", "2", "-c:v",
+            "libaom-av1", "-cpu-used", "8", "-usage", "realtime", "-crf", "50", "-b:v", "0", clip,
+        ])
+        let poster = folder.path("av1.jpg")
+        let refused = try TestEnvironment.storyreel(["thumbnail", clip, "-o", poster, "--at", "0"])
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(
+            refused.stderr
+                == "storyreel: error: \(clip): its stream may keep 8 reference pictures of 6144x4096 (144 MB each), "
+                + "more than the 1024 MB storyreel decodes (8 of the largest level's 8192x4352 in 4:2:0 10-bit fit)\n")
+        #expect(!FileManager.default.fileExists(atPath: poster))
+        let largest = folder.path("av1-largest.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=8192x4352:r=30,format=yuv420p10le", "-frames:v", "1", "-c:v",
+            "libaom-av1", "-cpu-used", "8", "-usage", "realtime", "-crf", "50", "-b:v", "0", largest,
+        ])
+        let decoded = try TestEnvironment.storyreel(["thumbnail", largest, "-o", poster, "--at", "0"])
+        #expect(decoded.status == 0, "\(decoded.stderr)")
+    }
+
     /// FFmpeg's HEVC decoder does not say how many pictures it keeps (its H.264 decoder does):
     /// an audit's 16-picture stream of 4:4:4 12-bit took 0.99 GB at 4096x2048, about 7 GB at
     /// 8192x8192. The count is read from the stream's sequence parameter set: 16 of 4096x3072
