@@ -92,7 +92,6 @@ public final class Decoder {
                 "JPEG 2000 video is not decoded (its decoder takes seconds and gigabytes a large frame)")
         }
         declaredPictures = Decoder.declaredPictures(in: parameters)
-        isAV1 = parameters.pointee.codec_id == AV_CODEC_ID_AV1
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw MediaError(
                 .unsupported, path: path, "no decoder for codec \(stream.codecName) in this FFmpeg build",
@@ -181,9 +180,6 @@ public final class Decoder {
     /// (``declaredPictures(in:)``).
     private let declaredPictures: Int?
 
-    /// True for AV1, whose count is its slots, not the stream's own.
-    private let isAV1: Bool
-
     /// Throws `.invalidMedia` when the decoder would keep more reference pictures like `frame`
     /// than ``referencePictureBytes`` hold (H.264 and HEVC say how many in their sequence
     /// headers; AV1 has eight slots).
@@ -194,7 +190,7 @@ public final class Decoder {
         let (held, overflow) = references.multipliedReportingOverflow(by: bytes)
         guard overflow || held > Decoder.referencePictureBytes else { return }
         let (keeps, largest) =
-            isAV1
+            context.pointee.codec_id == AV_CODEC_ID_AV1
             ? ("may keep", "8 of the largest level's 8192x4352 in 4:2:0 10-bit fit")
             : ("keeps", "the largest level keeps 5 of 8192x4352")
         throw MediaError(

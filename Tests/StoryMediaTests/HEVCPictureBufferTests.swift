@@ -31,23 +31,6 @@ import Testing
         return Array(UnsafeBufferPointer(start: codec.extradata, count: Int(codec.extradata_size)))
     }
 
-    /// The record's NAL units, each with its array's label byte's offset.
-    func units(of record: [UInt8]) -> [(label: Int, unit: ArraySlice<UInt8>)] {
-        var units: [(Int, ArraySlice<UInt8>)] = []
-        var offset = 23
-        for _ in 0..<Int(record[22]) {
-            let label = offset
-            let count = Int(record[offset + 1]) << 8 | Int(record[offset + 2])
-            offset += 3
-            for _ in 0..<count {
-                let length = Int(record[offset]) << 8 | Int(record[offset + 1])
-                units.append((label, record[offset + 2..<offset + 2 + length]))
-                offset += 2 + length
-            }
-        }
-        return units
-    }
-
     @Test(arguments: [("ref=16:allow-non-conformance=1", 16), ("ref=3", 5)])
     func theBufferIsReadAsFFmpegReadsIt(parameters: String, pictures: Int) throws {
         let record = try record(parameters, pictures: pictures, in: TemporaryFolder())
@@ -67,8 +50,10 @@ import Testing
         let folder = try TemporaryFolder()
         let many = try record("ref=16:allow-non-conformance=1", pictures: 16, in: folder)
         let few = try record("ref=3", pictures: 5, in: folder)
+        let manyUnits = HostileFiles.configurationUnits(of: many)
+        let fewUnits = HostileFiles.configurationUnits(of: few)
         var relabelled = many
-        for (label, unit) in units(of: many) where (unit.first! >> 1) & 0x3F == 33 {
+        for (label, unit) in manyUnits where (unit.first! >> 1) & 0x3F == 33 {
             relabelled[label] = relabelled[label] & 0xC0 | 34
         }
         #expect(relabelled != many)
@@ -77,10 +62,12 @@ import Testing
         var overcounted = many
         overcounted[22] = 255
         #expect(HEVCPictureBuffer.pictures(inExtradata: overcounted) == 16)
-        func annexB(_ units: [ArraySlice<UInt8>]) -> [UInt8] { units.flatMap { [0, 0, 0, 1] + Array($0) } }
-        #expect(HEVCPictureBuffer.pictures(inExtradata: annexB(units(of: many).map(\.unit))) == 16)
-        #expect(HEVCPictureBuffer.pictures(inExtradata: annexB(units(of: few).map(\.unit))) == 5)
+        func annexB(_ units: [(label: Int, unit: ArraySlice<UInt8>)]) -> [UInt8] {
+            units.flatMap { [0, 0, 0, 1] + Array($0.unit) }
+        }
+        #expect(HEVCPictureBuffer.pictures(inExtradata: annexB(manyUnits)) == 16)
+        #expect(HEVCPictureBuffer.pictures(inExtradata: annexB(fewUnits)) == 5)
         // The fewer set first, then the other: the most any set declares.
-        #expect(HEVCPictureBuffer.pictures(inExtradata: annexB((units(of: few) + units(of: many)).map(\.unit))) == 16)
+        #expect(HEVCPictureBuffer.pictures(inExtradata: annexB(fewUnits + manyUnits)) == 16)
     }
 }

@@ -73,23 +73,30 @@ public enum HostileFiles {
     public static func relabelledSequenceParameterSets(of source: String, to destination: String) throws {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source)))
         guard let atom = find(Array("hvcC".utf8), in: bytes) else { throw TestFailure("no hvcC atom in \(source)") }
-        let record = atom + 4
-        var offset = record + 23
-        var relabelled = 0
-        for _ in 0..<Int(bytes[record + 22]) {
+        let record = Array(bytes[(atom + 4)...])
+        let sets = configurationUnits(of: record).filter { ($0.unit.first! >> 1) & 0x3F == 33 }
+        guard !sets.isEmpty else { throw TestFailure("no sequence parameter set in \(source)'s hvcC") }
+        for set in sets { bytes[atom + 4 + set.label] = bytes[atom + 4 + set.label] & 0xC0 | 34 }
+        try Data(bytes).write(to: URL(fileURLWithPath: destination))
+    }
+
+    /// The NAL units of the `hvcC` record at the start of `record`, each with the offset of its
+    /// array's label byte: after 22 bytes of header a byte counts the arrays, each a label, a
+    /// 16-bit count of units and the units, each after its 16-bit length.
+    public static func configurationUnits(of record: [UInt8]) -> [(label: Int, unit: ArraySlice<UInt8>)] {
+        var units: [(label: Int, unit: ArraySlice<UInt8>)] = []
+        var offset = 23
+        for _ in 0..<Int(record[22]) {
             let label = offset
-            let units = bigEndian(bytes[offset + 1...offset + 2])
+            let count = bigEndian(record[offset + 1...offset + 2])
             offset += 3
-            for _ in 0..<units {
-                if (bytes[offset + 2] >> 1) & 0x3F == 33 {
-                    bytes[label] = bytes[label] & 0xC0 | 34
-                    relabelled += 1
-                }
-                offset += 2 + bigEndian(bytes[offset...offset + 1])
+            for _ in 0..<count {
+                let length = bigEndian(record[offset...offset + 1])
+                units.append((label, record[offset + 2..<offset + 2 + length]))
+                offset += 2 + length
             }
         }
-        guard relabelled > 0 else { throw TestFailure("no sequence parameter set in \(source)'s hvcC") }
-        try Data(bytes).write(to: URL(fileURLWithPath: destination))
+        return units
     }
 
     /// Copies `source` to `destination` with the sample delta of the first entry of its first
