@@ -240,13 +240,10 @@ import Testing
             "libaom-av1", "-cpu-used", "8", "-usage", "realtime", "-crf", "50", "-b:v", "0", clip,
         ])
         let poster = folder.path("av1.jpg")
-        let refused = try TestEnvironment.storyreel(["thumbnail", clip, "-o", poster, "--at", "0"])
-        #expect(refused.status == 65, "\(refused.stderr)")
-        #expect(
-            refused.stderr
-                == "storyreel: error: \(clip): its stream may keep 8 reference pictures of 6144x4096 (144 MB each), "
-                + "more than the 1024 MB storyreel decodes (8 of the largest level's 8192x4352 in 4:2:0 10-bit fit)\n")
-        #expect(!FileManager.default.fileExists(atPath: poster))
+        try expectFirstFrameRefused(
+            clip, poster: poster,
+            "its stream may keep 8 reference pictures of 6144x4096 (144 MB each), more than the 1024 MB storyreel "
+                + "decodes (8 of the largest level's 8192x4352 in 4:2:0 10-bit fit)")
         let largest = folder.path("av1-largest.mp4")
         try HostileFiles.ffmpeg([
             "-f", "lavfi", "-i", "testsrc2=s=8192x4352:r=30,format=yuv420p10le", "-frames:v", "1", "-c:v",
@@ -271,19 +268,23 @@ import Testing
             "log-level=error:ref=16:bframes=0:allow-non-conformance=1:rc-lookahead=0:frame-threads=1:pools=1", clip,
         ])
         let poster = folder.path("hevc.jpg")
-        let refused = try TestEnvironment.storyreel(["thumbnail", clip, "-o", poster, "--at", "0"])
-        #expect(refused.status == 65, "\(refused.stderr)")
-        #expect(
-            refused.stderr
-                == "storyreel: error: \(clip): its stream keeps 16 reference pictures of 4096x3072 (72 MB each), more "
-                + "than the 1024 MB storyreel decodes (the largest level keeps 5 of 8192x4352)\n")
-        #expect(!FileManager.default.fileExists(atPath: poster))
+        let reason =
+            "its stream keeps 16 reference pictures of 4096x3072 (72 MB each), more than the 1024 MB storyreel "
+            + "decodes (the largest level keeps 5 of 8192x4352)"
+        try expectFirstFrameRefused(clip, poster: poster, reason)
         let relabelled = folder.path("hevc-relabelled.mp4")
         try HostileFiles.relabelledSequenceParameterSets(of: clip, to: relabelled)
-        let alsoRefused = try TestEnvironment.storyreel(["thumbnail", relabelled, "-o", poster, "--at", "0"])
-        #expect(alsoRefused.status == 65, "\(alsoRefused.stderr)")
-        #expect(
-            alsoRefused.stderr.contains("its stream keeps 16 reference pictures of 4096x3072"), "\(alsoRefused.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: poster))
+        try expectFirstFrameRefused(relabelled, poster: poster, reason)
+    }
+
+    /// Runs `thumbnail CLIP -o POSTER --at 0` and expects it refused (65) with `reason` as its one
+    /// line, and no poster written.
+    func expectFirstFrameRefused(
+        _ clip: String, poster: String, _ reason: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let refused = try TestEnvironment.storyreel(["thumbnail", clip, "-o", poster, "--at", "0"])
+        #expect(refused.status == 65, "\(refused.stderr)", sourceLocation: sourceLocation)
+        #expect(refused.stderr == "storyreel: error: \(clip): \(reason)\n", sourceLocation: sourceLocation)
+        #expect(!FileManager.default.fileExists(atPath: poster), sourceLocation: sourceLocation)
     }
 }
