@@ -60,6 +60,34 @@ struct JSONShape {
         }
     }
 
+    /// Why a reader does not parse text of this shape.
+    enum Problem: CustomStringConvertible {
+        /// It nests deeper than `limit` levels.
+        case tooDeep(limit: Int)
+        /// It holds a number longer than ``JSONShape/maximumNumberLength`` characters.
+        case numberTooLong
+        /// It holds more than `limit` values.
+        case tooManyValues(limit: Int)
+
+        /// The problem, for a line that names the file first: `nests more than 32 levels deep`.
+        var description: String {
+            switch self {
+            case .tooDeep(let limit): "nests more than \(limit) levels deep"
+            case .numberTooLong: "holds a number longer than \(JSONShape.maximumNumberLength) characters"
+            case .tooManyValues(let limit): "holds more than \(limit) JSON values"
+            }
+        }
+    }
+
+    /// The first problem `data` has within `depthLimit` levels and `valueLimit` values, or nil:
+    /// counted in one pass, before it is parsed.
+    static func problem(in data: Data, depthLimit: Int, valueLimit: Int) -> Problem? {
+        let shape = JSONShape(data, depthLimit: depthLimit, valueLimit: valueLimit)
+        if shape.depth > depthLimit { return .tooDeep(limit: depthLimit) }
+        if shape.longestNumber > maximumNumberLength { return .numberTooLong }
+        return shape.values > valueLimit ? .tooManyValues(limit: valueLimit) : nil
+    }
+
     /// True for the bytes JSON numbers are written with.
     private static func isNumberCharacter(_ byte: UInt8) -> Bool {
         switch byte {

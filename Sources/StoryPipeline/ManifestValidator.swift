@@ -40,27 +40,14 @@ public enum ManifestValidator {
         if data.prefix(4).contains(0), let fault = JSONSyntaxFault.first(in: data) {
             return [ManifestError(fault).description]
         }
-        let shape = JSONShape(data, depthLimit: maximumDepth, valueLimit: maximumValues)
-        if shape.depth > maximumDepth {
-            return [
-                ManifestError(path: "", "nested more than \(maximumDepth) levels deep (a manifest nests 5); not read")
-                    .description
-            ]
-        }
-        if shape.longestNumber > JSONShape.maximumNumberLength {
-            return [
-                ManifestError(
-                    path: "", "holds a number longer than \(JSONShape.maximumNumberLength) characters; not read"
-                )
-                .description
-            ]
-        }
-        if shape.values > maximumValues {
-            return [
-                ManifestError(
-                    path: "", "holds more than \(maximumValues) values (a manifest holds about 25 an item); not read"
-                ).description
-            ]
+        if let problem = JSONShape.problem(in: data, depthLimit: maximumDepth, valueLimit: maximumValues) {
+            let typical =
+                switch problem {
+                case .tooDeep: " (a manifest nests 5)"
+                case .tooManyValues: " (a manifest holds about 25 an item)"
+                case .numberTooLong: ""
+                }
+            return [ManifestError(path: "", "\(problem)\(typical); not read").description]
         }
         let json: JSONValue
         do {

@@ -479,12 +479,7 @@ public struct StoryInput: Sendable {
     /// Why `data`, a spec or `story.json` whose values may number `valueLimit`, is not read (it
     /// "holds more than …"), or nil.
     static func shapeProblem(_ data: Data, valueLimit: Int) -> String? {
-        let shape = JSONShape(data, depthLimit: maximumSettingsDepth, valueLimit: valueLimit)
-        if shape.depth > maximumSettingsDepth { return "nests more than \(maximumSettingsDepth) levels deep" }
-        if shape.longestNumber > JSONShape.maximumNumberLength {
-            return "holds a number longer than \(JSONShape.maximumNumberLength) characters"
-        }
-        return shape.values > valueLimit ? "holds more than \(valueLimit) JSON values" : nil
+        JSONShape.problem(in: data, depthLimit: maximumSettingsDepth, valueLimit: valueLimit)?.description
     }
 
     /// Stories with an `order` first by it, the rest by handle in natural order (when

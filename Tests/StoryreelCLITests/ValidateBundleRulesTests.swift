@@ -163,7 +163,7 @@ import Testing
         #expect(refused.status == 65, "\(refused.stderr)")
         #expect(
             refused.stderr
-                == "storyreel: error: \(path): manifest: nested more than 32 levels deep (a manifest nests 5); not read\n"
+                == "storyreel: error: \(path): manifest: nests more than 32 levels deep (a manifest nests 5); not read\n"
         )
         #expect(refused.seconds < 5, "it took \(refused.seconds) s")
         // The same in UTF-16, whose bytes the count cannot read (a review: past 120 s).
@@ -178,7 +178,8 @@ import Testing
         let huge = try fixture.validate([path])
         #expect(huge.status == 65, "\(huge.stderr)")
         #expect(
-            huge.stderr == "storyreel: error: \(path): manifest: holds more than 10000000 values (a manifest holds "
+            huge.stderr
+                == "storyreel: error: \(path): manifest: holds more than 10000000 JSON values (a manifest holds "
                 + "about 25 an item); not read\n")
         #expect(huge.seconds < 5, "it took \(huge.seconds) s")
         // A number of 150 million digits took 28 s and 1.1 GB to refuse as out of range.
