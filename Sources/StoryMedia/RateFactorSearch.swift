@@ -10,7 +10,7 @@ import Foundation
 /// impossible (initial fill plus 14 refills = the budget) held the cap but left 8–20% of it
 /// unused and, being a per-frame limit, cost 0.6–2 dB of PSNR against one constant rate factor at
 /// the same size. x264's own two-pass ABR overshot by 8–26% on 15 frames. Constant quality at the
-/// highest rate factor that fits is the best a cap allows, so this finds that rate factor.
+/// lowest rate factor that fits (the best quality) is the best a cap allows, so this looks for it.
 ///
 /// The first pass is the requested CRF: when it fits, it is the clip, exactly as without a cap.
 /// Otherwise the size falls by about half for every 6–10 rate-factor steps at first, and ever more
