@@ -30,12 +30,25 @@ public enum ClipProbe {
     /// pass). Returns a warning when the audio does not
     /// decode: Chromium stops a clip at its first audio packet that fails, so such a clip played
     /// as stills only, where `ingest`, `render` and `validate` had passed it (a QA pass). A codec
-    /// this FFmpeg build has no decoder for is left as the header gives it. Reads packets: seek
-    /// before decoding.
+    /// this FFmpeg build has no decoder for is left as the header gives it; a decoder that will not
+    /// open on the track's configuration (an AAC whose header names object types FFmpeg does not
+    /// decode, as its own encoder writes for `-profile:a aac_he`; ffprobe then says 0 channels) is
+    /// audio that does not decode (a QA pass: it went into bundles as good audio). Reads packets:
+    /// seek before decoding.
     static func decodeAudioStart(of file: InputFile) throws -> String? {
-        guard let audio = file.bestStream(.audio), let first = try audio.indexEntries.first,
-            let decoder = try? Decoder(stream: audio, threads: 1)
-        else { return nil }
+        guard let audio = file.bestStream(.audio), let first = try audio.indexEntries.first else { return nil }
+        func doesNotDecode(_ error: any Error) -> String {
+            "the audio (\(audio.codecName)) does not decode (\(MediaError.reason(of: error))): players stop at it; "
+                + "re-encode it (ffmpeg -i IN -c:v copy -c:a aac OUT) or leave it out (-an)"
+        }
+        let decoder: Decoder
+        do {
+            decoder = try Decoder(stream: audio, threads: 1)
+        } catch let error as MediaError where error.kind == .invalidMedia {
+            return doesNotDecode(error)
+        } catch let error as MediaError where error.kind == .unsupported {
+            return nil
+        }
         file.discardAllStreams(except: audio)
         try file.seek(stream: audio, toKeyframeBefore: first.timestamp)
         let packet = try Packet()
@@ -62,9 +75,7 @@ public enum ClipProbe {
                 }
                 while try decoder.receive(into: frame) == .frame { take(frame) }
             } catch {
-                return
-                    "the audio (\(audio.codecName)) does not decode (\(MediaError.reason(of: error))): players stop at it; "
-                    + "re-encode it (ffmpeg -i IN -c:v copy -c:a aac OUT) or leave it out (-an)"
+                return doesNotDecode(error)
             }
         }
         return nil

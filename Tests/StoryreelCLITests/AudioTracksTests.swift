@@ -141,4 +141,40 @@ import Testing
                     + "(they play AAC, MP3, Opus and FLAC): re-encode it (ffmpeg -i IN -c:v copy -c:a aac OUT)"
             ], "\(warnings)")
     }
+
+    /// From a QA pass of unusual clips: FFmpeg's own AAC encoder, asked for HE-AAC, writes a
+    /// header naming object types its decoder does not implement. The decoder will not open, so
+    /// the audio does not decode at all (ffprobe and the ffmpeg CLI cannot open it), and the
+    /// clip went into bundles as good audio: inspect gave no warning, render and ingest took it.
+    @Test func audioWhoseDecoderWillNotOpenIsAudioThatDoesNotDecode() throws {
+        let heAAC = try clip(
+            "he-aac.mp4", audio: ["-f", "lavfi", "-i", "sine=d=1", "-c:a", "aac", "-profile:a", "aac_he"])
+        let probe = try TestEnvironment.run("ffprobe", ["-show_streams", heAAC])
+        #expect(probe.status != 0 && probe.stderr.contains("Could not open codec"), "ffprobe opens it: \(probe.stderr)")
+        let decoding = try TestEnvironment.run(
+            "ffmpeg", ["-v", "error", "-i", heAAC, "-map", "0:a", "-f", "null", "-"])
+        #expect(decoding.status != 0, "the ffmpeg CLI decodes it: \(decoding.stderr)")
+
+        let inspect = try TestEnvironment.storyreel(["inspect", "--json", heAAC])
+        #expect(inspect.status == 0, "\(inspect.stderr)")
+        let clips = try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [[String: Any]]
+        let warnings = try #require(clips?.first)["warnings"] as? [String] ?? []
+        #expect(
+            warnings.count == 1
+                && warnings[0].hasPrefix("the audio (aac) does not decode (cannot open the aac decoder: ")
+                && warnings[0].hasSuffix(
+                    "): players stop at it; re-encode it (ffmpeg -i IN -c:v copy -c:a aac OUT) or leave it out (-an)"),
+            "\(warnings)")
+
+        let ingest = try TestEnvironment.storyreel([
+            "ingest", heAAC, "--story", "cam", "--into", folder.path("uploads"), "--create",
+        ])
+        #expect(ingest.status == 65, "\(ingest.stderr)")
+        #expect(ingest.stderr.contains("rejected: the audio (aac) does not decode (cannot open the aac decoder: "))
+        let good = try clip("good.mp4", audio: ["-f", "lavfi", "-i", "sine=d=1", "-c:a", "aac"])
+        let (result, manifest) = try render([good, heAAC])
+        #expect(result.status == 65, "the HE-AAC clip is skipped: \(result.stderr)")
+        #expect(manifest?.stories.first?.items.count == 1, "the good clip plays")
+        #expect(manifest?.skipped.map(\.path) == ["cam/2-he-aac.mp4"], "\(manifest?.skipped ?? [])")
+    }
 }
