@@ -117,9 +117,39 @@ struct ContainerSniffer {
             "a PNG image, not a video"
         } else if starts(ascii("GIF8")) {
             "a GIF image, not a video"
+        } else if starts(ascii("RIFF")), starts(ascii("WEBP"), at: 8) {
+            "a WebP image, not a video"
+        } else if starts(ascii("II*\u{0}")) || starts(ascii("MM\u{0}*")) {
+            "a TIFF image, not a video"
+        } else if starts(ascii("BM")), head.count >= 18, [12, 40, 52, 56, 64, 108, 124].contains(head[14]),
+            head[15..<18].allSatisfy({ $0 == 0 })
+        {
+            // "BM", then the size of the header that follows, one of the sizes BMP versions have.
+            "a BMP image, not a video"
         } else {
             generic
         }
+    }
+
+    /// What a file in the ISO base media format without a `moov` is, when its `ftyp` names a
+    /// HEIF image brand: an iPhone photo (HEIC) or an AVIF image, complete files that a QA pass
+    /// saw called truncated uploads, which invites a retry that can never succeed.
+    static func heifImage(_ file: RegularFile) -> String? {
+        guard (try? file.seek(to: 0)) != nil, let head = try? [UInt8](file.read(upTo: 64)), head.count >= 12,
+            Array(head[4..<8]) == Array("ftyp".utf8)
+        else { return nil }
+        let size = head[0..<4].reduce(0) { $0 << 8 | Int($1) }
+        // The major brand, then (past the minor version) the compatible ones, as far as read.
+        let end = min(max(size, 12), head.count)
+        let brands = stride(from: 8, to: end - 3, by: 4).filter { $0 != 12 }.map {
+            String(decoding: head[$0..<$0 + 4], as: UTF8.self)
+        }
+        if brands.contains(where: { $0 == "avif" || $0 == "avis" }) {
+            return "an AVIF image, not a video"
+        }
+        let heif: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"]
+        if brands.contains(where: heif.contains) { return "a HEIC (HEIF) image, not a video" }
+        return nil
     }
 
     /// Reads the atom headers of `file`, or throws a ``MediaError`` of kind `.invalidMedia`
@@ -179,6 +209,7 @@ struct ContainerSniffer {
                     + "storyreel reads (a real clip has a few)")
         }
         if !findings.atoms.contains("moov") {
+            if let image = heifImage(file) { throw MediaError(.invalidMedia, path: path, image) }
             throw MediaError(
                 .invalidMedia, path: path,
                 "moov atom not found: the file is truncated or still uploading (the index is written last)")

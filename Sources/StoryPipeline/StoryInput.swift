@@ -32,6 +32,11 @@ public struct StoryInput: Sendable {
         "3g2", "3gp", "avi", "flv", "m2ts", "mkv", "mpeg", "mpg", "mts", "ogv", "webm", "wmv",
     ]
 
+    /// File extensions of still images, compared case-insensitively: a story folder's file with
+    /// one (other than its avatar) is named in a warning. From a QA pass of stills: a photo
+    /// dropped into a story vanished from it with exit 0 and no word, where a `.webm` was named.
+    static let stillExtensions: Set<String> = ["avif", "gif", "heic", "heif", "jpeg", "jpg", "png", "webp"]
+
     /// True when `name` ends in a clip extension, in any case.
     static func hasClipExtension(_ name: String) -> Bool {
         clipExtensions.contains((name as NSString).pathExtension.lowercased())
@@ -149,6 +154,13 @@ public struct StoryInput: Sendable {
                 .filter { otherVideoExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
                 .sorted(by: NaturalOrder.areInIncreasingOrder)
                 .map { "\(name)/\($0): not played: storyreel plays .mov, .mp4 and .m4v clips" }
+            warnings += files.filter { !$0.hasPrefix(".") && !folderListing.folders.contains($0) }
+                .filter { stillExtensions.contains(($0 as NSString).pathExtension.lowercased()) && !isAvatarLike($0) }
+                .sorted(by: NaturalOrder.areInIncreasingOrder)
+                .map {
+                    "\(name)/\($0): not played: a still is no story item (storyreel plays .mov, .mp4 and .m4v "
+                        + "clips); to show a photo, make it a clip first"
+                }
             warnings += nestedFolderWarnings(in: folder, story: name, folders: folderListing.folders)
             if clips.isEmpty, files.contains(where: TemporaryFile.isTemporaryName) {
                 // An ingest is copying this new story's first clip (or one was killed doing so):
@@ -340,6 +352,13 @@ public struct StoryInput: Sendable {
     /// in `.` or a space after its extension (`b.mp4.`, as web forms and SMB shares leave them),
     /// an avatar named in another case or as `.jpeg` (`Avatar.JPG`), and the `avatar.png` beside
     /// an `avatar.jpg`.
+    /// True for the avatar's name, and for a name ``strayNameWarnings(story:files:)`` takes for a
+    /// misspelt avatar (`Avatar.JPG`, `avatar.jpeg`), which its own warning names.
+    static func isAvatarLike(_ file: String) -> Bool {
+        let trimmed = String(file.reversed().drop { $0 == "." || $0 == " " }.reversed())
+        return (avatarNames + ["avatar.jpeg"]).contains(trimmed.lowercased())
+    }
+
     static func strayNameWarnings(story: String, files: [String]) -> [String] {
         var warnings: [String] = []
         for file in files.filter({ !$0.hasPrefix(".") }).sorted(by: NaturalOrder.areInIncreasingOrder) {
@@ -347,9 +366,7 @@ public struct StoryInput: Sendable {
             if trimmed != file, hasClipExtension(trimmed) {
                 warnings.append(
                     "\(story)/\(file): not played: its name goes on after the extension (a '.' or a space); rename it")
-            } else if !avatarNames.contains(file),
-                (avatarNames + ["avatar.jpeg"]).contains(trimmed.lowercased())
-            {
+            } else if !avatarNames.contains(file), isAvatarLike(file) {
                 warnings.append("\(story)/\(file): not the avatar: a story's avatar is named avatar.jpg or avatar.png")
             }
         }

@@ -94,14 +94,15 @@ import Testing
     }
 
     /// A video in a container storyreel does not play is named, where it used to leave the
-    /// story in silence (a QA pass: a `.webm` upload), as is a blank display name, which gave a
+    /// story in silence (a QA pass: a `.webm` upload), as is a photo (a QA pass of stills), but
+    /// not the avatar; so is a blank display name, which gave a
     /// story with no name under its avatar; the handle is shown instead.
     @Test func otherVideosAndABlankDisplayNameAreNamedInWarnings() throws {
         let folder = try TemporaryFolder()
         let stories = folder.path("stories")
         let files = [
             "ana/1.mp4", "ana/4.WEBM", "ana/2.mkv", "ana/notes.txt", "ana/app.ts", "ana/.5.webm", "zoe/1.mp4",
-            "zoe/story.json",
+            "zoe/story.json", "ana/avatar.jpg", "ana/beach.JPG", "ana/IMG_0004.HEIC", "ana/.thumb.png",
         ]
         try Self.createFiles(files, in: stories)
         try Data(#"{"displayName": " \t"}"#.utf8).write(to: URL(fileURLWithPath: "\(stories)/zoe/story.json"))
@@ -113,6 +114,10 @@ import Testing
             input.warnings == [
                 "ana/2.mkv: not played: storyreel plays .mov, .mp4 and .m4v clips",
                 "ana/4.WEBM: not played: storyreel plays .mov, .mp4 and .m4v clips",
+                "ana/beach.JPG: not played: a still is no story item (storyreel plays .mov, .mp4 and .m4v clips); "
+                    + "to show a photo, make it a clip first",
+                "ana/IMG_0004.HEIC: not played: a still is no story item (storyreel plays .mov, .mp4 and .m4v "
+                    + "clips); to show a photo, make it a clip first",
                 "zoe/story.json: \"displayName\" is blank; the handle \"zoe\" is shown",
             ])
 

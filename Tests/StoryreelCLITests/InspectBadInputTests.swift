@@ -204,6 +204,35 @@ import Testing
         try expectNamed(formats, madeFrom: "testsrc2=s=90x160:r=30:d=1")
     }
 
+    /// From a QA pass of stills: an iPhone photo (HEIC) and an AVIF image, complete files in the
+    /// ISO format with no `moov`, were called truncated or still uploading, which invites a retry
+    /// that can never succeed; WebP, TIFF and BMP images had no name.
+    @Test func anImageOfAnotherFormatIsNamed() throws {
+        let formats: [(name: String, options: [String], said: String)] = [
+            ("webp", ["-frames:v", "1", "-c:v", "libwebp", "-f", "webp"], "a WebP image, not a video"),
+            ("tiff", ["-frames:v", "1", "-c:v", "tiff", "-f", "image2"], "a TIFF image, not a video"),
+            ("bmp", ["-frames:v", "1", "-c:v", "bmp", "-f", "image2"], "a BMP image, not a video"),
+        ]
+        try expectNamed(formats, madeFrom: "testsrc2=s=90x160:r=30:d=1")
+        // A HEIF file's top level as Apple's camera writes it: ftyp, meta (the items), mdat.
+        func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+            let size = UInt32(8 + payload.count)
+            return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: size >> $0) } + Array(type.utf8) + payload
+        }
+        for (name, brands, said) in [
+            ("photo.heic", "heic\0\0\0\0mif1heic", "a HEIC (HEIF) image, not a video"),
+            ("photo.avif", "avif\0\0\0\0avifmif1miaf", "an AVIF image, not a video"),
+        ] {
+            let bytes =
+                box("ftyp", Array(brands.utf8)) + box("meta", [UInt8](repeating: 0, count: 64))
+                + box("mdat", (0..<2000).map { UInt8(truncatingIfNeeded: $0 &* 37) })
+            let path = try folder.write(name, Data(bytes))
+            let result = try inspect([path])
+            #expect(result.status == 65)
+            #expect(result.stderr == "storyreel: error: \(path): \(said)\n", "\(name)")
+        }
+    }
+
     /// From the audio QA pass: a FLAC, an AAC stream (ADTS), a bare MP3 without a tag and a CAF
     /// named `.mp4` were "not a QuickTime/MP4 file", and an Ogg Opus voice note was told to
     /// "convert it to MP4", which would still hold no video.
