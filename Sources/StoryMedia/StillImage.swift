@@ -62,9 +62,25 @@ public enum StillImage {
         let plan = try frame.scalingPlan(
             for: size, pixelAspect: 1, transform: transform, displayWidth: display.width, displayHeight: display.height,
             path: path)
-        var scaled = try Scaler(for: plan.source, width: plan.width, height: plan.height).scaleToRGBA(plan.source)
-        if frame.pixelFormat.hasAlpha { drawOverBlack(&scaled) }
+        let scaled =
+            frame.pixelFormat.hasAlpha
+            ? try overBlackThenScaled(plan.source, width: plan.width, height: plan.height)
+            : try Scaler(for: plan.source, width: plan.width, height: plan.height).scaleToRGBA(plan.source)
         return transform.apply(to: plan.keep(of: scaled))
+    }
+
+    /// `source`, a picture with alpha, drawn over black at its own size and then scaled to
+    /// `width` × `height`. Drawn over black after scaling, the colour stored under transparent
+    /// pixels was filtered into the visible ones beside them: a transparent red next to opaque
+    /// green gave an orange-brown fringe 8 pixels wide on a cube face scaled 10× (a QA pass of
+    /// stills), where browsers and ffmpeg's `premultiply` show none.
+    private static func overBlackThenScaled(_ source: Frame, width: Int, height: Int) throws -> RGBAImageBuffer {
+        var whole = try Scaler(for: source, width: source.width, height: source.height).scaleToRGBA(source)
+        drawOverBlack(&whole)
+        guard whole.width != width || whole.height != height else { return whole }
+        let resizer = try RGBAResizer(
+            sourceWidth: whole.width, sourceHeight: whole.height, width: width, height: height)
+        return try whole.pixels.withUnsafeBufferPointer { try resizer.resize($0) }
     }
 
     /// Draws `image`'s transparent and translucent pixels over black, as the cube's background

@@ -116,6 +116,28 @@ import Testing
         }
     }
 
+    /// The colour stored under transparent pixels does not bleed into the visible ones when the
+    /// picture is scaled (a QA pass of stills: an orange-brown fringe between a transparent red
+    /// half and an opaque green one, on cube faces and avatars). Red is nowhere in the picture as
+    /// drawn over black, so no pixel of the scaled one has more than rounding gives (1).
+    @Test func transparentPixelsDoNotBleedWhenScaled() throws {
+        let path = folder.path("edge.png")
+        let made = try TestEnvironment.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "color=0xFF0000@0.0:s=32x48,format=rgba", "-f", "lavfi",
+                "-i", "color=0x00C000:s=32x48,format=rgba", "-filter_complex", "[0][1]hstack", "-frames:v", "1", path,
+            ])
+        try #require(made.status == 0, "\(made.stderr)")
+        for size in [FrameSize.fill(width: 640, height: 480), .fill(width: 16, height: 12), .original] {
+            let image = try StillImage.load(path: path, size: size)
+            let reds = stride(from: 0, to: image.pixels.count, by: 4).map { Int(image.pixels[$0]) }
+            #expect(reds.max() ?? 0 <= 2, "\(size): red up to \(reds.max() ?? -1)")
+            let greens = stride(from: 1, to: image.pixels.count, by: 4).map { Int(image.pixels[$0]) }
+            #expect(greens.max() ?? 0 >= 0xB0, "\(size): the green half shows")
+        }
+    }
+
     @Test func fillScalesToCoverAndCropsTheMiddle() throws {
         let path = try makeStill("wide.png", size: "320x120")
         let image = try StillImage.load(path: path, size: .fill(width: 60, height: 60))
