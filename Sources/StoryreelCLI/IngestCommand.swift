@@ -1,6 +1,7 @@
 import Foundation
 import StoryMedia
 import StoryPipeline
+import Synchronization
 
 /// `storyreel ingest CLIP... --story HANDLE --into STORIES [--render OUT]`.
 public enum IngestCommand: Command {
@@ -107,7 +108,7 @@ public enum IngestCommand: Command {
             var created = CreatedOutputs()
             try created.createFolder(stories)
             createdStories = created
-            InterruptCleanup.removeFileOnInterrupt(lockFile)
+            Self.removeLoneLockFileOnInterrupt(lockFile)
         }
         if !storiesToCreate, let twin = Self.caseTwin(of: handle, in: stories) {
             console.warning(
@@ -180,7 +181,7 @@ public enum IngestCommand: Command {
                         var created = createdStories ?? CreatedOutputs()
                         try created.createFolder(stories)
                         createdStories = created
-                        InterruptCleanup.removeFileOnInterrupt(lockFile)
+                        Self.removeLoneLockFileOnInterrupt(lockFile)
                     }
                 }
             }
@@ -233,8 +234,32 @@ public enum IngestCommand: Command {
 
     /// Takes away the stories folder this run `created` (and its ingest lock file) unless a clip
     /// went into it (`ingested`); either way an interrupt from now on leaves the lock file.
+    /// What ``removeLoneLockFileOnInterrupt(_:)`` registered.
+    private static let lockFileAction = Mutex<Int?>(nil)
+
+    /// Takes away the ingest lock file `lockFile` of a stories folder this run made if the run is
+    /// interrupted while the folder holds nothing else but this run's temporary files (removed
+    /// next), so the folder goes too: removed whatever
+    /// the folder held, the lock file went from a story a clip had gone into (a QA pass of
+    /// interrupts: every SIGTERM after the first clip's line).
+    private static func removeLoneLockFileOnInterrupt(_ lockFile: String) {
+        let stories = (lockFile as NSString).deletingLastPathComponent
+        lockFileAction.withLock { token in
+            guard token == nil else { return }
+            token = InterruptCleanup.onInterrupt {
+                // The new story's folder still under its temporary name goes after the actions.
+                let entries = (try? FileManager.default.contentsOfDirectory(atPath: stories))?
+                    .filter { !TemporaryFile.isTemporaryName($0) }
+                if entries == [ClipIngester.lockFileName] { unlink(lockFile) }
+            }
+        }
+    }
+
     private static func remove(_ created: CreatedOutputs, lockFile: String, ingested: [IngestOutcome]) {
-        InterruptCleanup.forgetFile(lockFile)
+        lockFileAction.withLock { token in
+            token.map(InterruptCleanup.removeInterruptAction)
+            token = nil
+        }
         guard !ingested.contains(where: \.isIngested) else { return }
         // The lock file goes only under its lock, and only when the folder holds nothing else:
         // removed as another ingest waited on it, two ingests then ran at once (a QA pass). One

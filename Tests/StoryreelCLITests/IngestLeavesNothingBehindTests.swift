@@ -95,6 +95,29 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.path("new")), "the folders it created are gone")
     }
 
+    /// From a QA pass of interrupts: an `ingest --create` interrupted after its first clip went in
+    /// kept the folder it made (a story is in it) but removed its lock file, so a second ingest
+    /// could lock a new file at that path while a third still held the old one. The lock file
+    /// goes only with a folder that holds nothing else.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func interruptedIngestCreateKeepsTheLockFileOfAFolderAClipWentInto(signal: Int32) throws {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("new/stories")
+        let big = try bigClip(in: folder)
+        let first = "\(stories)/ana/0001-portrait-h264.mp4"
+        let status = try TestEnvironment.interrupt(
+            [
+                "ingest", TestEnvironment.sample("portrait-h264.mp4"), big, "--story", "ana", "--into", stories,
+                "--create",
+            ],
+            with: signal
+        ) { FileManager.default.fileExists(atPath: first) && !temporaries(in: "\(stories)/ana").isEmpty }
+        #expect(status & 0x7f == signal, "it dies of the signal: status \(status)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: stories).sorted() == [".storyreel-ingest.lock", "ana"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(stories)/ana") == ["0001-portrait-h264.mp4"])
+    }
+
     /// From a QA pass: an `ingest --create` that made the stories folder and was interrupted took
     /// it away again, lock file and all, while a second `--create` waited for the lock; that one
     /// then failed (73, "cannot open the lock file") and its good upload was dropped. It makes the
