@@ -83,10 +83,12 @@ public enum ThumbnailCommand: Command {
             try InputProtection.check(
                 outputs.map { InputProtection.Output(label: "--out-dir's poster '\($0)'", path: $0) }, against: clips)
             do {
+                let isNew = FileStamp(path: outDirectory, followingLinks: false) == nil
                 try created.createFolder(outDirectory)
                 posterFolder = try PosterFolder(
                     path: outDirectory, timeout: timeout, waiting: console.lockWaitingNote(outDirectory),
                     remake: { try created.createFolder(outDirectory) })
+                if isNew { PosterFolder.removeLoneJournalOnInterrupt(in: outDirectory) }
             } catch {
                 created.removeAll()
                 console.error("\(error)")

@@ -36,6 +36,25 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty, "no folder left")
     }
 
+    /// From a QA pass of interrupts: a poster's line is journaled before the poster takes its
+    /// name, and an interrupt between the two left the folders the run had made, holding only a
+    /// journal naming a poster that was not there (13 of 100 SIGTERMs in the first 80 ms). The
+    /// run is interrupted as soon as its journal appears: the folders go unless a poster is in.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aThumbnailInterruptedAsItJournalsLeavesNoFolderItMadeWithoutAPoster(signal: Int32) throws {
+        let clip = TestEnvironment.sample("portrait-h264.mp4")
+        for attempt in 1...3 {
+            let made = folder.path("new\(attempt)")
+            let posters = "\(made)/posters"
+            try interrupt(["thumbnail", clip, clip, "--out-dir", posters, "--jobs", "1"], with: signal) {
+                FileManager.default.fileExists(atPath: "\(posters)/.storyreel-posters-journal")
+            }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: posters)) ?? []
+            if names.contains(where: { !$0.hasPrefix(".") }) { continue }  // a poster went in first
+            #expect(!FileManager.default.fileExists(atPath: made), "attempt \(attempt): left \(names)")
+        }
+    }
+
     /// From the QA pass: an interrupted `cube --frames-dir` replaced an earlier run's frames one
     /// by one, and its cleanup then removed the ones it had written: the earlier run lost frames
     /// (52 of 60 left). The frames are now staged and take their names only at the end.
