@@ -298,7 +298,18 @@ public final class Decoder {
     /// Throws FFmpeg's reason for a failed decode. A bitstream declaring a picture over the
     /// ``PixelBudget`` fails here ("Invalid argument", from `max_pixels`): the decoder resets
     /// its size before returning, so the declared size cannot be named.
+    ///
+    /// A decoder's bare `return -1` is AVERROR(EPERM), "Operation not permitted", which reads as
+    /// a permissions problem (a QA pass of stills: an arithmetic-coded JPEG, which FFmpeg's MJPEG
+    /// decoder does not implement); it is said as what it is.
     private func check(_ result: Int32) throws {
+        if result == -EPERM {
+            let codec = String(cString: avcodec_get_name(context.pointee.codec_id))
+            throw MediaError(
+                .invalidMedia, path: path,
+                "cannot decode: the \(codec) decoder refused the data (a coding it does not implement, or damage)",
+                ffmpegCode: result)
+        }
         try ffmpegCheck(result, "cannot decode", path: path)
     }
 

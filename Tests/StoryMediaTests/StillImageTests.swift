@@ -138,6 +138,23 @@ import Testing
         }
     }
 
+    /// A JPEG coding FFmpeg does not implement (arithmetic, SOF9) is refused as what it is: its
+    /// decoder's bare -1 read "Operation not permitted", a permissions problem (a QA pass).
+    @Test func aJPEGCodingTheDecoderDoesNotImplementIsSaidSo() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try makeStill("baseline.jpg"))))
+        let frame = try #require((0..<bytes.count - 1).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+        bytes[frame + 1] = 0xC9
+        let arithmetic = try folder.write("arithmetic.jpg", Data(bytes))
+        #expect {
+            try StillImage.load(path: arithmetic)
+        } throws: {
+            let error = $0 as? MediaError
+            return error?.kind == .invalidMedia
+                && error?.reason
+                    == "cannot decode: the mjpeg decoder refused the data (a coding it does not implement, or damage)"
+        }
+    }
+
     @Test func fillScalesToCoverAndCropsTheMiddle() throws {
         let path = try makeStill("wide.png", size: "320x120")
         let image = try StillImage.load(path: path, size: .fill(width: 60, height: 60))

@@ -142,9 +142,6 @@ import Testing
         #expect(try outputFiles().isEmpty)
     }
 
-    /// A video track whose sample table lists no sample (`stsz` count 0) has no frame: said in
-    /// those words (65), for a poster and for a cube face. (The old code said "cannot seek:
-    /// Operation not permitted".)
     /// An error audit: a truncated upload (its index whole) gave its frame 0 for `--at 100%` in
     /// silence, and `--at 2` a note blaming the time asked for. It warns as inspect does.
     @Test func aTruncatedClipsPosterSaysItIsTakenFromWhatIsLeft() throws {
@@ -162,6 +159,9 @@ import Testing
         }
     }
 
+    /// A video track whose sample table lists no sample (`stsz` count 0) has no frame: said in
+    /// those words (65), for a poster and for a cube face. (The old code said "cannot seek:
+    /// Operation not permitted".)
     @Test func videoTrackWithoutSamplesSaysSo() throws {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: goodClip)))
         let stsz = try #require(bytes.indices.dropLast(16).first { bytes[$0..<$0 + 4].elementsEqual("stsz".utf8) })
