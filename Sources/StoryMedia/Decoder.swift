@@ -270,6 +270,11 @@ public final class Decoder {
         if tags.pointee.color_primaries == AVCOL_PRI_UNSPECIFIED { tags.pointee.color_primaries = containerPrimaries }
         if tags.pointee.colorspace == AVCOL_SPC_UNSPECIFIED { tags.pointee.colorspace = containerSpace }
         if tags.pointee.color_range == AVCOL_RANGE_UNSPECIFIED { tags.pointee.color_range = containerRange }
+        if isJPEG, tags.pointee.color_range == AVCOL_RANGE_UNSPECIFIED {
+            // JFIF is full range. FFmpeg tags its 8-bit pictures so, but not a 12-bit grey one
+            // (`gray16le`), which was read as limited range: a grey of 52 came out 42 (a QA pass).
+            tags.pointee.color_range = AVCOL_RANGE_JPEG
+        }
         if tags.pointee.colorspace == AVCOL_SPC_UNSPECIFIED, guessesHDMatrix,
             Decoder.isHighDefinition(width: Int(tags.pointee.width), height: Int(tags.pointee.height))
         {

@@ -155,6 +155,45 @@ import Testing
         }
     }
 
+    /// A flat grey 8x8 JPEG of 12-bit samples (extended sequential, one block, DC only): `level`
+    /// of 4095.
+    static func twelveBitGreyJPEG(level: Int) -> Data {
+        func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
+            [0xFF, marker, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        }
+        // A flat block's DC coefficient is 8 × (level − 2048), quantised by 1: category 14.
+        let dc = 8 * (level - 2048)
+        let magnitude = dc < 0 ? dc + (1 << 14) - 1 : dc
+        let bits = [1, 0] + (0..<14).reversed().map { magnitude >> $0 & 1 } + [0]  // DC '10', 14 bits, EOB '0'
+        let padded = bits + Array(repeating: 1, count: (8 - bits.count % 8) % 8)
+        let entropy = stride(from: 0, to: padded.count, by: 8).flatMap { start -> [UInt8] in
+            let byte = UInt8(padded[start..<start + 8].reduce(0) { $0 << 1 | $1 })
+            return byte == 0xFF ? [0xFF, 0x00] : [byte]
+        }
+        var bytes: [UInt8] = [0xFF, 0xD8]
+        bytes += segment(0xDB, [0x00] + Array(repeating: 1, count: 64))
+        bytes += segment(0xC1, [12, 0, 8, 0, 8, 1, 0x01, 0x11, 0x00])  // 12 bits, 8x8, one component
+        bytes += segment(0xC4, [0x00, 1, 1] + Array(repeating: 0, count: 14) + [0x00, 0x0E])  // DC: '0' 0, '10' 14
+        bytes += segment(0xC4, [0x10, 1] + Array(repeating: 0, count: 15) + [0x00])  // AC: '0' is EOB
+        bytes += segment(0xDA, [0x01, 0x01, 0x00, 0x00, 0x3F, 0x00]) + entropy
+        return Data(bytes + [0xFF, 0xD9])
+    }
+
+    /// JPEG is full range whatever its sample precision: a 12-bit grey JPEG, which FFmpeg decodes
+    /// to `gray16le` with no range, was read as limited range (a QA pass of stills: 52 came out
+    /// 42). The ffmpeg CLI reads it as storyreel now does.
+    @Test func aTwelveBitGreyJPEGIsFullRange() throws {
+        let path = try folder.write("grey12.jpg", Self.twelveBitGreyJPEG(level: 832))
+        let image = try StillImage.load(path: path)
+        #expect(image.width == 8 && image.height == 8)
+        let expected = (832 * 255 + 2047) / 4095  // 52
+        #expect(abs(Int(image.pixels[(4 * 8 + 4) * 4]) - expected) <= 1, "\(image.pixels.prefix(4))")
+        let peer = try TestEnvironment.run(
+            "ffmpeg", ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "gray", "-"])
+        #expect(peer.status == 0, "\(peer.stderr)")
+        #expect(abs(Int(peer.stdout.utf8.first.map { Int($0) } ?? -99) - expected) <= 1, "the ffmpeg CLI's reading")
+    }
+
     @Test func fillScalesToCoverAndCropsTheMiddle() throws {
         let path = try makeStill("wide.png", size: "320x120")
         let image = try StillImage.load(path: path, size: .fill(width: 60, height: 60))
