@@ -121,7 +121,9 @@ public final class StagedFile {
     /// five kills of a render copying a 94 MB clip). It has its final permissions before then,
     /// owner-writable until unmarked (a user attribute needs that): set after the rename, a run
     /// interrupted between the two left the clip owner-only and marked for good (a review).
-    public func commit(exclusively: Bool = false) throws {
+    /// `placed` runs once the file has its name, with interrupts still held off (see
+    /// ``moveIntoPlace(_:in:at:folder:exclusively:placed:)``).
+    public func commit(exclusively: Bool = false, placed whenPlaced: () -> Void = {}) throws {
         let keepsMarkUntilPlaced = !marked && descriptor >= 0
         if keepsMarkUntilPlaced {
             guard fchmod(descriptor, finalPermissions | S_IWUSR) == 0 else { throw failure("cannot set permissions") }
@@ -133,6 +135,7 @@ public final class StagedFile {
         try StagedFile.moveIntoPlace(
             temporaryName, in: staging, at: path, folder: folder, exclusively: exclusively
         ) {
+            defer { whenPlaced() }
             guard placed >= 0 else { return }
             OutputMark.unmark(descriptor: placed)
             if finalPermissions & S_IWUSR == 0 { _ = fchmod(placed, finalPermissions) }

@@ -31,12 +31,16 @@ enum ClipPlacement {
     /// `.cannotCreateOutput`/`.ioFailure` naming the destination when it cannot be written.
     /// `beforePlacing` runs once the copy is whole and checked, before it takes its name: what
     /// it throws leaves nothing placed (`ingest` waits there for the upload's first frame,
-    /// decoded meanwhile).
+    /// decoded meanwhile). `placed` runs once it has its name, with interrupts still held off
+    /// (`ingest` says so there, so an interrupt cannot fall between the two).
     static func place(
         _ source: String, at destination: String, check: Check, link: Bool, exclusive: Bool = false,
-        timeout: Double? = nil, beforePlacing: () throws -> Void = {}
+        timeout: Double? = nil, beforePlacing: () throws -> Void = {}, placed: () -> Void = {}
     ) throws {
-        if link, try linkInPlace(source, at: destination, check: check, exclusive: exclusive, timeout: timeout) {
+        if link,
+            try linkInPlace(
+                source, at: destination, check: check, exclusive: exclusive, timeout: timeout, placed: placed)
+        {
             return
         }
         let input = try RegularFile(path: source, timeout: timeout)
@@ -65,14 +69,15 @@ enum ClipPlacement {
         }
         if let expected = check.sha256 { try verify(hasher?.finalHex() == expected, source) }
         try beforePlacing()
-        try output.commit(exclusively: exclusive)
+        try output.commit(exclusively: exclusive, placed: placed)
     }
 
     /// Hard-links `source` to `destination`, checked with `check`, as ``place(_:at:check:link:exclusive:timeout:)``
     /// does with `link`; returns false, having changed nothing, where no hard link can be made
     /// (another file system, a file this user may not link).
     static func linkInPlace(
-        _ source: String, at destination: String, check: Check, exclusive: Bool = false, timeout: Double? = nil
+        _ source: String, at destination: String, check: Check, exclusive: Bool = false, timeout: Double? = nil,
+        placed: () -> Void = {}
     ) throws -> Bool {
         let folder = try FolderHandle.forWriting(destination)
         guard let temporary = TemporaryFile.hardLink(to: source, for: destination, in: folder) else { return false }
@@ -85,7 +90,7 @@ enum ClipPlacement {
             try verify(try ContentHasher.sha256(ofFileAt: temporary.path, timeout: timeout) == expected, source)
         }
         try StagedFile.moveIntoPlace(
-            temporary.name, in: folder, at: destination, folder: folder, exclusively: exclusive)
+            temporary.name, in: folder, at: destination, folder: folder, exclusively: exclusive, placed: placed)
         return true
     }
 

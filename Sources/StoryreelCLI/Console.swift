@@ -28,6 +28,17 @@ public struct Console: Sendable {
     /// control characters escaped.
     public func line(_ text: String) { output(Self.escaped(text)) }
 
+    /// ``line(_:)``, but only when stdout can take it at once (a pipe with room for a line, a
+    /// file, a terminal): for an interrupt's cleanup, which must not wait on a reader.
+    public func lineUnlessItWouldWait(_ text: String) {
+        var descriptor = pollfd(fd: STDOUT_FILENO, events: Int16(POLLOUT), revents: 0)
+        let line = Self.escaped(text) + "\n"
+        guard line.utf8.count <= Int(PIPE_BUF), poll(&descriptor, 1, 0) == 1,
+            descriptor.revents & Int16(POLLOUT) != 0
+        else { return }
+        write(line, to: FileHandle.standardOutput)
+    }
+
     /// `storyreel: error: PATH: reason` (or without the path) on stderr, as one line.
     public func error(_ message: String) {
         write("storyreel: error: \(Self.escaped(message))\n", to: FileHandle.standardError)

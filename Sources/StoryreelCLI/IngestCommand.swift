@@ -120,11 +120,32 @@ public enum IngestCommand: Command {
         let json = arguments[Self.json]
         var warned: Set<String> = []  // render, when it follows, gives the same lines: each once
         // Each clip's line as soon as its outcome is known: a run interrupted after some clips
-        // went in used to print nothing, so the caller could not tell which (a QA pass).
-        func report(_ clip: String, _ outcome: IngestOutcome) {
+        // went in used to print nothing, so the caller could not tell which (a QA pass). The
+        // line of a clip in the story but not yet reported is said by an interrupt (see
+        // ``ClipIngester/ingest(_:reported:placed:)``), under the lock, so never twice.
+        let says = !console.quiet && !json
+        let sayUnsaid: @Sendable () -> Void = { [console] in
+            _ = Self.unsaidLines.withLockIfAvailable { lines in
+                for (_, line) in lines.sorted(by: { $0.key < $1.key }) { console.lineUnlessItWouldWait(line) }
+                lines = [:]
+            }
+        }
+        let sayUnsaidOnInterrupt = says ? InterruptCleanup.onInterrupt(sayUnsaid) : nil
+        defer { sayUnsaidOnInterrupt.map(InterruptCleanup.removeInterruptAction) }
+        func placed(_ index: Int, _ name: String) {
+            guard says else { return }
+            Self.unsaidLines.withLock { $0[index] = "\(arguments.positionals[index]): ingested as \(handle)/\(name)" }
+        }
+        func report(_ index: Int, _ outcome: IngestOutcome) {
+            let clip = arguments.positionals[index]
             switch outcome {
             case .ingested(let name, let playsBefore, let concern):
-                if !console.quiet, !json { console.line("\(clip): ingested as \(handle)/\(name)") }
+                if says {
+                    Self.unsaidLines.withLock { lines in
+                        lines[index] = nil
+                        console.line("\(clip): ingested as \(handle)/\(name)")
+                    }
+                }
                 if let concern {
                     let warning = "\(handle)/\(name): \(concern)"
                     console.warning(warning)
@@ -164,12 +185,12 @@ public enum IngestCommand: Command {
         do {
             if let allRejected {
                 outcomes = allRejected
-                for (clip, outcome) in zip(arguments.positionals, outcomes) { report(clip, outcome) }
+                for (index, outcome) in outcomes.enumerated() { report(index, outcome) }
             } else {
                 var remade = 0
                 while true {
                     do {
-                        outcomes = try ingester.ingest(arguments.positionals) { report(arguments.positionals[$0], $1) }
+                        outcomes = try ingester.ingest(arguments.positionals, reported: report, placed: placed)
                         break
                     } catch let error as MediaError
                         where error.kind == .missingInput && error.path == stories && arguments[create] && remade < 3
@@ -234,6 +255,9 @@ public enum IngestCommand: Command {
 
     /// Takes away the stories folder this run `created` (and its ingest lock file) unless a clip
     /// went into it (`ingested`); either way an interrupt from now on leaves the lock file.
+    /// The lines of clips in the story whose outcome is not yet reported, by argument index.
+    private static let unsaidLines = Mutex<[Int: String]>([:])
+
     /// What ``removeLoneLockFileOnInterrupt(_:)`` registered.
     private static let lockFileAction = Mutex<Int?>(nil)
 

@@ -118,6 +118,33 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(stories)/ana") == ["0001-portrait-h264.mp4"])
     }
 
+    /// From a QA pass of interrupts: an ingest interrupted in the moment after a clip took its
+    /// name in the story (while the folder was flushed) died without its line, though the clip
+    /// was in (5 of 300 SIGTERMs); a caller could not tell it had gone in. Interrupted as soon as
+    /// the first clip has its name, in a story folder already there and in a new one, the run
+    /// has said so whenever the clip is there.
+    @Test(arguments: [true, false])
+    func anIngestInterruptedAsAClipGoesInHasSaidSo(storyExists: Bool) throws {
+        let folder = try TemporaryFolder()
+        let big = try bigClip(in: folder)
+        for attempt in 1...5 {
+            let stories = folder.path("stories\(attempt)")
+            try FileManager.default.createDirectory(
+                atPath: storyExists ? "\(stories)/b" : stories, withIntermediateDirectories: true)
+            let clip = TestEnvironment.sample("portrait-h264.mp4")
+            let placed = "\(stories)/b/0001-portrait-h264.mp4"
+            let output = folder.path("stdout\(attempt).txt")
+            _ = try TestEnvironment.interrupt(
+                ["ingest", clip, big, "--story", "b", "--into", stories], with: SIGTERM, standardOutput: output
+            ) { FileManager.default.fileExists(atPath: placed) }
+            let said = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            if FileManager.default.fileExists(atPath: placed) {
+                #expect(
+                    said.hasPrefix("\(clip): ingested as b/0001-portrait-h264.mp4\n"), "attempt \(attempt): \(said)")
+            }
+        }
+    }
+
     /// From a QA pass: an `ingest --create` that made the stories folder and was interrupted took
     /// it away again, lock file and all, while a second `--create` waited for the lock; that one
     /// then failed (73, "cannot open the lock file") and its good upload was dropped. It makes the

@@ -116,9 +116,12 @@ public enum TestEnvironment {
 
     /// Starts the built storyreel as a shell starts it, with no signal blocked and SIGINT,
     /// SIGTERM and SIGHUP at their default action (a test's `Process` would pass on the signals its
-    /// thread blocks), its output discarded; returns its pid. With `stackKiB`, a shell sets
-    /// `ulimit -s` first and then becomes storyreel (`exec`, the same pid).
-    public static func spawnAsAShellWould(_ arguments: [String], stackKiB: Int? = nil) throws -> pid_t {
+    /// thread blocks), its output discarded (or its standard output written to the file at
+    /// `standardOutput`); returns its pid. With `stackKiB`, a shell sets `ulimit -s` first and then
+    /// becomes storyreel (`exec`, the same pid).
+    public static func spawnAsAShellWould(
+        _ arguments: [String], stackKiB: Int? = nil, standardOutput: String? = nil
+    ) throws -> pid_t {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -136,7 +139,9 @@ public enum TestEnvironment {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(
+            &actions, 1, standardOutput ?? "/dev/null", O_WRONLY | (standardOutput == nil ? 0 : O_CREAT | O_TRUNC),
+            0o644)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         var command = [TestEnvironment.storyreelBinary] + arguments
         if let stackKiB { command = ["/bin/bash", "-c", "ulimit -s \(stackKiB) && exec \"$@\"", "bash"] + command }
@@ -153,9 +158,9 @@ public enum TestEnvironment {
     /// ready within `patience` seconds (it is then killed).
     public static func interrupt(
         _ arguments: [String], with signal: Int32, patience: Double = 60, stackKiB: Int? = nil,
-        once ready: () -> Bool
+        standardOutput: String? = nil, once ready: () -> Bool
     ) throws -> Int32 {
-        let pid = try spawnAsAShellWould(arguments, stackKiB: stackKiB)
+        let pid = try spawnAsAShellWould(arguments, stackKiB: stackKiB, standardOutput: standardOutput)
         var status: Int32 = 0
         var exited = false
         defer {
