@@ -87,6 +87,10 @@ public enum IngestCommand: Command {
         if renderOptions == nil, arguments[prune] {
             throw UsageError("--prune removes a bundle's unused outputs: give it with --render OUT")
         }
+        // Names their file system cannot hold are refused as `-o`'s are, before any work.
+        try InputProtection.checkNameLengths(
+            (arguments[create] ? [InputProtection.Output(label: "--into '\(stories)'", path: stories)] : [])
+                + (arguments[render].map { [.init(label: "--render '\($0)'", path: $0)] } ?? []))
         // OUT is checked as render checks it, before any clip is ingested or STORIES created.
         if let output = arguments[render] {
             try BundleFolder.check(output: output, inputRoot: stories, force: false, takesForce: false)

@@ -89,6 +89,7 @@ public enum RenderCommand: Command {
             throw UsageError("render needs exactly one INPUT (got \(positionals.count)\(slip))")
         }
         guard let output = arguments[output] else { throw UsageError("render needs -o OUT") }
+        try InputProtection.checkNameLengths([.init(label: "-o '\(output)'", path: output)])
         let saved = BundleSettings.saved(in: output)
         var options = try renderOptions(arguments, saved: saved)
         options.prune = arguments[prune]

@@ -79,6 +79,7 @@ public enum ThumbnailCommand: Command {
         var created = CreatedOutputs()
         var posterFolder: PosterFolder?
         if let outDirectory {
+            try InputProtection.checkNameLengths([.init(label: "--out-dir '\(outDirectory)'", path: outDirectory)])
             outputs = PosterJob.outputPaths(for: clips, in: outDirectory, fileExtension: format.fileExtension)
             try InputProtection.check(
                 outputs.map { InputProtection.Output(label: "--out-dir's poster '\($0)'", path: $0) }, against: clips)

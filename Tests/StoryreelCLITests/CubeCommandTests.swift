@@ -324,7 +324,8 @@ import Testing
     }
 
     /// From a QA pass: a name longer than the file system allows (255 bytes here) failed with 73
-    /// only once the transition was rendered and encoded. It is a usage error before any work.
+    /// only once the transition was rendered and encoded. It is a usage error before any work,
+    /// for every command's outputs.
     @Test func aNameTooLongForTheFileSystemIsRefusedBeforeAnyWork() throws {
         let long = String(repeating: "n", count: 300)
         let common = [Self.fromClip, Self.toClip, "--size", "90x160", "--duration", "0.1"]
@@ -336,6 +337,22 @@ import Testing
         let thumbnail = try TestEnvironment.storyreel(["thumbnail", Self.toClip, "-o", folder.path(long + ".jpg")])
         #expect(thumbnail.status == 64, "\(thumbnail.stderr)")
         #expect(thumbnail.stderr.contains("the name is 304 bytes"), "\(thumbnail.stderr)")
+        // The folder outputs too (a CLI QA pass: 73 once the folder was made, "File name too long").
+        let stories = TestEnvironment.sample("stories")
+        for arguments in [
+            ["render", stories, "-o", folder.path(long)], ["render", stories, "-o", folder.path(long), "--json"],
+            ["thumbnail", Self.toClip, "--out-dir", folder.path(long)],
+            ["ingest", Self.toClip, "--story", "a", "--into", folder.path(long), "--create"],
+            [
+                "ingest", Self.toClip, "--story", "a", "--into", folder.path("s"), "--create", "--render",
+                folder.path(long),
+            ],
+        ] {
+            let result = try TestEnvironment.storyreel(arguments)
+            #expect(result.status == 64, "\(arguments[0]): \(result.stderr)")
+            #expect(result.stderr.contains("the name is 300 bytes"), "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
         #expect(try filesLeft().isEmpty)
     }
 
