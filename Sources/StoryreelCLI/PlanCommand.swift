@@ -97,7 +97,10 @@ public enum PlanCommand: Command {
                 }
             }
             if inputs.count == 1 {
-                if let object = objects.first { console.output(object.serialized()) }
+                // A failure is one line, as every command's `{"error", "exitCode"}` is (a CLI QA
+                // pass: this one was pretty-printed, the others not); a plan is pretty-printed.
+                let failed = (try? batch.results.first?.get()) == nil
+                if let object = objects.first { console.output(object.serialized(pretty: !failed)) }
             } else {
                 console.output(JSONValue.array(objects).serialized())
             }

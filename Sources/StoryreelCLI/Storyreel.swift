@@ -96,11 +96,14 @@ public enum Storyreel {
             /// The system cannot give what every command needs: `message`, 71.
             func systemShortage(_ message: String) -> Int32 {
                 console.error(message)
-                // `render`, `ingest` and `plan --json` print every failure but a usage error as
-                // JSON on stdout too (a QA pass: this one printed nothing there); so does
-                // `inspect --json`, whose array of clips is then this object (a scripting QA
-                // pass: an empty stdout read as an empty result through `jq '.[]'`).
-                if ["render", "ingest", "plan", "inspect"].contains(command.name), parsed.values["json"] != nil {
+                // `render`, `ingest`, `plan` and `validate --json` print every failure but a
+                // usage error as JSON on stdout too (a QA pass: this one printed nothing there;
+                // `validate` was left out, a CLI QA pass); so does `inspect --json`, whose array of
+                // clips is then this object (a scripting QA pass: an empty stdout read as an empty
+                // result through `jq '.[]'`).
+                if ["render", "ingest", "plan", "validate", "inspect"].contains(command.name),
+                    parsed.values["json"] != nil
+                {
                     console.output(
                         RenderCommand.failureJSON(message: message, exitCode: .osError).serialized(pretty: false))
                 }

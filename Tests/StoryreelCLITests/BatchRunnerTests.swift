@@ -38,6 +38,8 @@ import Testing
         let alone = try TestEnvironment.storyreel(["plan", folder.path("none"), "--json"])
         let object = try JSONSerialization.jsonObject(with: Data(alone.stdout.utf8)) as? [String: Any]
         #expect(alone.status == 66 && object?["exitCode"] as? Int == 66 && object?["input"] == nil, "\(alone.stdout)")
+        // On one line, as every command's failure object (a CLI QA pass: pretty-printed here only).
+        #expect(alone.stdout.split(separator: "\n").count == 1, "\(alone.stdout)")
         // The missing INPUT is named before a bundle that is a file, as render names it (it was 73).
         let file = try folder.write("a.mp4", Data())
         for command in [["plan", folder.path("none"), "--bundle", file], ["render", folder.path("none"), "-o", file]] {

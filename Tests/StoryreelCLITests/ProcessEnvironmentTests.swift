@@ -242,6 +242,7 @@ import Testing
             ["render", TestEnvironment.sample("stories"), "-o", out, "--json"],
             ["ingest", fromClip, "--story", "ana", "--into", folder.path("stories"), "--create", "--json"],
             ["plan", TestEnvironment.sample("stories"), "--json"],
+            ["validate", TestEnvironment.sample("stories"), "--json"],
             ["inspect", fromClip, "--json"],
         ] {
             let run = try LimitedRun.storyreel(arguments, virtualMemoryKiB: 300_000, seconds: 60)
