@@ -114,6 +114,9 @@ public struct ArgumentParser: Sendable {
     /// commands take it (or, when nothing here is close, the closest name they take).
     private func unknown(_ argument: String) -> UsageError {
         var message = "unknown option '\(argument)'"
+        // `render --version`: the program's own option, which goes before any command (a CLI QA
+        // pass: no hint).
+        if argument == "--version" { return UsageError(message + "; the version is 'storyreel --version'") }
         let name = String(argument.drop { $0 == "-" })
         // `--j` is `-j` with a dash too many: a one-letter name is only ever a short one.
         let spelled = name.count == 1 ? "-" + name : "--" + name

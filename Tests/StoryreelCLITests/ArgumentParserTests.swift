@@ -46,6 +46,13 @@ import Testing
         #expect(!CubeCommand.helpText.contains("--out "), "the alias is hidden from help")
     }
 
+    /// `render --version` names where the version is (a CLI QA pass: a bare "unknown option").
+    @Test func theVersionAfterACommandSaysWhereItIs() {
+        #expect(throws: UsageError("unknown option '--version'; the version is 'storyreel --version'")) {
+            try parser.parse(["a.mov", "--version"])
+        }
+    }
+
     /// A value given twice is refused (64): the last one used to win silently, so a wrapper
     /// adding `-o` to a user's arguments redirected the output. A flag given twice is harmless.
     @Test func aValueGivenTwiceIsRefused() throws {
