@@ -122,13 +122,10 @@ import Testing
     /// drawn over black, so no pixel of the scaled one has more than rounding gives (1).
     @Test func transparentPixelsDoNotBleedWhenScaled() throws {
         let path = folder.path("edge.png")
-        let made = try TestEnvironment.run(
-            "ffmpeg",
-            [
-                "-v", "error", "-y", "-f", "lavfi", "-i", "color=0xFF0000@0.0:s=32x48,format=rgba", "-f", "lavfi",
-                "-i", "color=0x00C000:s=32x48,format=rgba", "-filter_complex", "[0][1]hstack", "-frames:v", "1", path,
-            ])
-        try #require(made.status == 0, "\(made.stderr)")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "color=0xFF0000@0.0:s=32x48,format=rgba", "-f", "lavfi", "-i",
+            "color=0x00C000:s=32x48,format=rgba", "-filter_complex", "[0][1]hstack", "-frames:v", "1", path,
+        ])
         for size in [FrameSize.fill(width: 640, height: 480), .fill(width: 16, height: 12), .original] {
             let image = try StillImage.load(path: path, size: size)
             let reds = stride(from: 0, to: image.pixels.count, by: 4).map { Int(image.pixels[$0]) }
