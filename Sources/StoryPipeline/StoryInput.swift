@@ -150,13 +150,13 @@ public struct StoryInput: Sendable {
                 }
             }
             warnings += strayNameWarnings(story: name, files: files.filter { !folderListing.folders.contains($0) })
-            warnings += files.filter { !$0.hasPrefix(".") && !folderListing.folders.contains($0) }
-                .filter { otherVideoExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
+            let shownFiles = files.filter { !$0.hasPrefix(".") && !folderListing.folders.contains($0) }
                 .sorted(by: NaturalOrder.areInIncreasingOrder)
+            warnings += shownFiles.filter { otherVideoExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
                 .map { "\(name)/\($0): not played: storyreel plays .mov, .mp4 and .m4v clips" }
-            warnings += files.filter { !$0.hasPrefix(".") && !folderListing.folders.contains($0) }
+            warnings +=
+                shownFiles
                 .filter { stillExtensions.contains(($0 as NSString).pathExtension.lowercased()) && !isAvatarLike($0) }
-                .sorted(by: NaturalOrder.areInIncreasingOrder)
                 .map {
                     "\(name)/\($0): not played: a still is no story item (storyreel plays .mov, .mp4 and .m4v "
                         + "clips); to show a photo, make it a clip first"
@@ -347,11 +347,6 @@ public struct StoryInput: Sendable {
     /// The names a story's avatar goes by.
     static let avatarNames = ["avatar.jpg", "avatar.png"]
 
-    /// Warnings for the files of story `story` that look meant to play or to be its avatar but
-    /// are not used, from a QA pass where each was passed over in silence: a clip whose name ends
-    /// in `.` or a space after its extension (`b.mp4.`, as web forms and SMB shares leave them),
-    /// an avatar named in another case or as `.jpeg` (`Avatar.JPG`), and the `avatar.png` beside
-    /// an `avatar.jpg`.
     /// True for the avatar's name, and for a name ``strayNameWarnings(story:files:)`` takes for a
     /// misspelt avatar (`Avatar.JPG`, `avatar.jpeg`), which its own warning names.
     static func isAvatarLike(_ file: String) -> Bool {
@@ -359,6 +354,11 @@ public struct StoryInput: Sendable {
         return (avatarNames + ["avatar.jpeg"]).contains(trimmed.lowercased())
     }
 
+    /// Warnings for the files of story `story` that look meant to play or to be its avatar but
+    /// are not used, from a QA pass where each was passed over in silence: a clip whose name ends
+    /// in `.` or a space after its extension (`b.mp4.`, as web forms and SMB shares leave them),
+    /// an avatar named in another case or as `.jpeg` (`Avatar.JPG`), and the `avatar.png` beside
+    /// an `avatar.jpg`.
     static func strayNameWarnings(story: String, files: [String]) -> [String] {
         var warnings: [String] = []
         for file in files.filter({ !$0.hasPrefix(".") }).sorted(by: NaturalOrder.areInIncreasingOrder) {
