@@ -112,6 +112,21 @@ public enum InterruptCleanup {
         }
     }
 
+    /// Registers removing `file` on an interrupt while its folder holds nothing else but
+    /// temporary files (which the cleanup removes next), so that a folder the run made goes with
+    /// it: a lock file or a journal, which keeps a folder no output went into; returns the token
+    /// for ``removeInterruptAction(_:)``.
+    @discardableResult
+    public static func removeOnInterruptWhileAlone(_ file: String) -> Int {
+        let folder = file.containingFolder
+        let name = file.lastComponent
+        return onInterrupt {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder))?
+                .filter { !TemporaryFile.isTemporaryName($0) }
+            if entries == [name] { unlink(file) }
+        }
+    }
+
     /// Forgets the action ``onInterrupt(_:)`` registered as `token`.
     public static func removeInterruptAction(_ token: Int) {
         _ = actions.withLock { $0.byToken.removeValue(forKey: token) }

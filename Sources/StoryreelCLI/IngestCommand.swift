@@ -257,8 +257,6 @@ public enum IngestCommand: Command {
         return exitCode
     }
 
-    /// Takes away the stories folder this run `created` (and its ingest lock file) unless a clip
-    /// went into it (`ingested`); either way an interrupt from now on leaves the lock file.
     /// The lines of clips in the story whose outcome is not yet reported, by argument index.
     private static let unsaidLines = Mutex<[Int: String]>([:])
 
@@ -267,22 +265,18 @@ public enum IngestCommand: Command {
 
     /// Takes away the ingest lock file `lockFile` of a stories folder this run made if the run is
     /// interrupted while the folder holds nothing else but this run's temporary files (removed
-    /// next), so the folder goes too: removed whatever
-    /// the folder held, the lock file went from a story a clip had gone into (a QA pass of
-    /// interrupts: every SIGTERM after the first clip's line).
+    /// next), so the folder goes too. Removed whatever the folder held, the lock file went from a
+    /// story a clip had gone into (a QA pass of interrupts: every SIGTERM after the first clip's
+    /// line).
     private static func removeLoneLockFileOnInterrupt(_ lockFile: String) {
-        let stories = (lockFile as NSString).deletingLastPathComponent
         lockFileAction.withLock { token in
-            guard token == nil else { return }
-            token = InterruptCleanup.onInterrupt {
-                // The new story's folder still under its temporary name goes after the actions.
-                let entries = (try? FileManager.default.contentsOfDirectory(atPath: stories))?
-                    .filter { !TemporaryFile.isTemporaryName($0) }
-                if entries == [ClipIngester.lockFileName] { unlink(lockFile) }
-            }
+            // A new story's folder still under its temporary name is a temporary file here.
+            if token == nil { token = InterruptCleanup.removeOnInterruptWhileAlone(lockFile) }
         }
     }
 
+    /// Takes away the stories folder this run `created` (and its ingest lock file) unless a clip
+    /// went into it (`ingested`); either way an interrupt from now on leaves the lock file.
     private static func remove(_ created: CreatedOutputs, lockFile: String, ingested: [IngestOutcome]) {
         lockFileAction.withLock { token in
             token.map(InterruptCleanup.removeInterruptAction)

@@ -56,25 +56,21 @@ final class PosterFolder: Sendable {
         var pending: [String: Contents] = [:]
     }
 
-    /// Takes `path`'s lock, waiting up to `timeout` seconds (`--timeout`) for another run (told
-    /// to `waiting` once when it has to wait), and reads its record. Throws `.cannotCreateOutput`
-    /// (73) when the folder cannot be written into, or when the record is there but is not one
-    /// storyreel can read (hand-edited, cut short): writing a new one would forget every poster
-    /// it names, which would then be refused for good. A folder removed while this run waited
-    /// (by the run that made it and wrote nothing) is made again by `remake`.
     /// On an interrupt, removes the journal of the folder at `path`, which this run made, while
     /// no poster is in it: only the journal and temporary files (removed next), so the folder
     /// goes too. A poster's line is journaled before its rename, so an interrupt between the two
     /// left the folder, holding a journal that named a poster not there (a QA pass of
     /// interrupts: 13 of 100 SIGTERMs in the first 80 ms).
     static func removeLoneJournalOnInterrupt(in path: String) {
-        _ = InterruptCleanup.onInterrupt {
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: path))?
-                .filter { !TemporaryFile.isTemporaryName($0) }
-            if entries == [PosterJournal.name] { unlink(BundlePaths.join(path, PosterJournal.name)) }
-        }
+        InterruptCleanup.removeOnInterruptWhileAlone(BundlePaths.join(path, PosterJournal.name))
     }
 
+    /// Takes `path`'s lock, waiting up to `timeout` seconds (`--timeout`) for another run (told
+    /// to `waiting` once when it has to wait), and reads its record. Throws `.cannotCreateOutput`
+    /// (73) when the folder cannot be written into, or when the record is there but is not one
+    /// storyreel can read (hand-edited, cut short): writing a new one would forget every poster
+    /// it names, which would then be refused for good. A folder removed while this run waited
+    /// (by the run that made it and wrote nothing) is made again by `remake`.
     init(path: String, timeout: Double, waiting: (Int32?) -> Void, remake: () throws -> Void = {}) throws {
         self.path = path
         lock = try BundleLock(
