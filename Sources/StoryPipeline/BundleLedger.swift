@@ -1,5 +1,6 @@
 import Foundation
 import StoryMedia
+import StoryreelKit
 import Synchronization
 
 /// What storyreel wrote into a bundle: for each output (bundle-relative path), its size, mtime
@@ -125,7 +126,7 @@ public final class BundleLedger: Sendable {
             let entries: [String: Entry]
             do {
                 let data = try RegularFile.contents(of: path, maxSize: BundleLedger.maximumFileSize)
-                guard let decoded = try? JSONDecoder().decode([String: Entry].self, from: data) else {
+                guard let decoded = JSONShape.decoded([String: Entry].self, from: data) else {
                     let reason =
                         (try? JSONSerialization.jsonObject(with: data)) == nil
                         ? JSONParseFailure.notValidJSON(data) : "not a ledger"

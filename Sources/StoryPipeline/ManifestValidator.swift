@@ -14,10 +14,6 @@ import StoryMedia
 public enum ManifestValidator {
     /// The largest manifest read: far above what a hundred thousand items need.
     public static let maximumManifestSize: UInt64 = 256_000_000
-    /// The deepest nesting read: a manifest nests 5 deep (`stories[].items[].…`).
-    static let maximumDepth = 32
-    /// The most JSON values read: a manifest holds about 25 an item, so this is 400,000 items.
-    static let maximumValues = 10_000_000
 
     /// The problems found in the manifest at `path`, one line each, starting with a JSON path;
     /// empty when it is valid.
@@ -34,21 +30,9 @@ public enum ManifestValidator {
     {
         let data = try RegularFile.contents(of: path, maxSize: maximumManifestSize, timeout: timeout)
         let resolver = try BundleFileResolver(folder: path.containingFolder, root: root)
-        // Refused before it is parsed (``JSONShape``): the generic decoding below took minutes.
-        // UTF-16 and UTF-32 first, whose bytes the count cannot read (a review: a quote in a
-        // character's bytes hid the brackets after it, and the parser reads those encodings).
-        if data.prefix(4).contains(0), let fault = JSONSyntaxFault.first(in: data) {
-            return [ManifestError(fault).description]
-        }
-        if let problem = JSONShape.problem(in: data, depthLimit: maximumDepth, valueLimit: maximumValues) {
-            let typical =
-                switch problem {
-                case .tooDeep: " (a manifest nests 5)"
-                case .tooManyValues: " (a manifest holds about 25 an item)"
-                case .numberTooLong: ""
-                }
-            return [ManifestError(path: "", "\(problem)\(typical); not read").description]
-        }
+        // Refused before it is parsed (``Manifest/shapeFault(in:)``): the generic decoding below
+        // took minutes.
+        if let fault = Manifest.shapeFault(in: data) { return [fault.description] }
         let json: JSONValue
         do {
             json = try JSONDecoder().decode(JSONValue.self, from: data)

@@ -1,5 +1,6 @@
 import Foundation
 import StoryMedia
+import StoryreelKit
 import Synchronization
 
 /// Remembers, per clip path, the file's size, mtime, inode and inode change time with its
@@ -114,7 +115,7 @@ public final class StatCache: Sendable {
         self.file = file
         self.madeOffset = madeOffset
         let data = (try? RegularFile.contents(of: file, maxSize: StatCache.maximumFileSize)) ?? Data()
-        state = Mutex(((try? JSONDecoder().decode([String: Entry].self, from: data)) ?? [:], false))
+        state = Mutex((JSONShape.decoded([String: Entry].self, from: data) ?? [:], false))
     }
 
     /// The cached record for `path`, when its size, mtime, inode and change time are unchanged (as `stat`

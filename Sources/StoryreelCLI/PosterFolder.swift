@@ -1,6 +1,7 @@
 import Foundation
 import StoryMedia
 import StoryPipeline
+import StoryreelKit
 import Synchronization
 
 /// `thumbnail --out-dir DIR`'s folder: which posters in it storyreel wrote, and what they held,
@@ -227,7 +228,7 @@ final class PosterFolder: Sendable {
     /// The record in `data`, or nil when it is not one. An older array of names takes each
     /// named poster's contents from the file in `folder` now (a name with no file is dropped).
     private static func decode(_ data: Data, in folder: String) -> Record? {
-        if let names = try? JSONDecoder().decode([String].self, from: data) {
+        if let names = JSONShape.decoded([String].self, from: data) {
             var record = Record()
             for name in names {
                 guard let file = try? RegularFile(path: BundlePaths.join(folder, name)),
@@ -238,7 +239,7 @@ final class PosterFolder: Sendable {
             }
             return record
         }
-        return try? JSONDecoder().decode(Record.self, from: data)
+        return JSONShape.decoded(Record.self, from: data)
     }
 
     /// True when the regular file at `path` holds `contents` (its size, then its hash).

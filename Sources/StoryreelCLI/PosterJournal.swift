@@ -1,6 +1,7 @@
 import Foundation
 import StoryMedia
 import StoryPipeline
+import StoryreelKit
 
 /// `thumbnail --out-dir`'s journal, `DIR/.storyreel-posters-journal`: one JSON line per poster
 /// about to be renamed into place (`{"name", "size", "sha256"}`), appended and flushed to disk
@@ -112,10 +113,9 @@ final class PosterJournal {
         } catch let error as MediaError where error.kind != .systemLimit {
             throw MediaError(.cannotCreateOutput, path: path, error.reason)
         }
-        let decoder = JSONDecoder()
         return data.split(separator: UInt8(ascii: "\n")).compactMap { line in
             // A name in the folder, as every poster's is.
-            guard let entry = try? decoder.decode(Entry.self, from: Data(line)), !entry.name.contains("/"),
+            guard let entry = JSONShape.decoded(Entry.self, from: Data(line)), !entry.name.contains("/"),
                 ![".", ".."].contains(entry.name)
             else { return nil }
             return entry

@@ -83,8 +83,10 @@ public struct Manifest: Codable, Sendable, Hashable {
     ///   (`stories[2].items[0].duration: expected a number`), or `manifest: not valid JSON: invalid
     ///   value at line 3, column 1`. JSON
     ///   that Foundation reads but browsers refuse (``JSONSyntaxFault``) and a key given twice
-    ///   (``JSONDuplicateKey``) are refused too.
+    ///   (``JSONDuplicateKey``) are refused too, and text ``shapeFault(in:)`` refuses (nested
+    ///   too deep, too large) before it is parsed.
     public init(jsonData data: Data) throws {
+        if let fault = Manifest.shapeFault(in: data) { throw fault }
         do {
             self = try JSONDecoder().decode(Manifest.self, from: data)
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {

@@ -315,7 +315,12 @@ import Testing
         let fixture = try BundleFixture()
         _ = try fixture.render(into: "reel")
         let ledger = fixture.folder.path("reel/.storyreel/ledger.json")
-        for (contents, reason) in [("[", "not valid JSON"), (#"{"clips/a.mp4": 1}"#, "not a ledger")] {
+        // 513 `[` and nothing after stopped the process inside Foundation's parser (SIGILL, a QA
+        // pass), as it did in the stat cache beside it.
+        let tooDeep = String(repeating: "[", count: 513)
+        for (contents, reason) in [
+            ("[", "not valid JSON"), (#"{"clips/a.mp4": 1}"#, "not a ledger"), (tooDeep, "not valid JSON"),
+        ] {
             try Data(contents.utf8).write(to: URL(fileURLWithPath: ledger))
             let warning = "storyreel: warning: \(ledger): \(reason)"
             let plan = try TestEnvironment.storyreel(
@@ -328,6 +333,9 @@ import Testing
             let (again, _) = try fixture.render(into: "reel")
             #expect(!again.stderr.contains("warning"), "the ledger was saved whole: \(again.stderr)")
         }
+        try Data(tooDeep.utf8).write(to: URL(fileURLWithPath: fixture.folder.path("reel/.storyreel/stat-cache.json")))
+        let (cached, _) = try fixture.render(into: "reel")
+        #expect(cached.status == 0, "a stat cache it cannot read is an empty one: \(cached.stderr)")
     }
 
     /// A bundle merged without its hidden folder (no ledger) is done where a render adopts its

@@ -280,9 +280,12 @@ import Testing
         let record = out + "/.storyreel-posters"
         // A record cut short, and a poster recorded without its contents (which made the user's
         // file replaceable by name, a re-check found).
+        // And 513 `[` with nothing after, which stopped the process inside Foundation's parser
+        // (SIGILL, a QA pass), as the same line in the journal did.
+        let tooDeep = String(repeating: "[", count: 513)
         for text in [
             #"{"posters": {"portrait-h264.jpg": {"size": 8"#,
-            #"{"posters": {"portrait-h264.jpg": null}, "pending": {}}"#,
+            #"{"posters": {"portrait-h264.jpg": null}, "pending": {}}"#, tooDeep,
         ] {
             let edited = Data(text.utf8)
             try edited.write(to: URL(fileURLWithPath: record))
@@ -292,6 +295,11 @@ import Testing
             #expect(try Data(contentsOf: URL(fileURLWithPath: record)) == edited)
             #expect(try Data(contentsOf: URL(fileURLWithPath: poster)) == users)
         }
+        let journaled = folder.path("journaled")
+        try FileManager.default.createDirectory(atPath: journaled, withIntermediateDirectories: false)
+        try Data(tooDeep.utf8).write(to: URL(fileURLWithPath: journaled + "/.storyreel-posters-journal"))
+        let journal = try thumbnail([clip, "--out-dir", journaled, "--width", "90"])
+        #expect(journal.status == 0, "a line it cannot read names no poster: \(journal.stderr)")
     }
 
     /// A poster recorded as pending (a run killed between the rename and the record) is the

@@ -64,6 +64,21 @@ import Testing
 
     /// From a QA pass: an app shows `error.localizedDescription`, which was Foundation's generic
     /// "The operation could not be completed. (StoryreelKit.ManifestError error 1.)".
+    /// Text nested too deep is refused before Foundation's parser reads it: 513 `[` and nothing
+    /// after stopped an app's process inside that parser (SIGILL), where the library promises a
+    /// ``ManifestError`` for any fault (a QA pass of the library). `validate` says the same.
+    @Test func textNestedTooDeepIsAManifestErrorNotACrash() throws {
+        for text in [String(repeating: "[", count: 513), #"{"version": 1, "x": "# + String(repeating: "[", count: 512)]
+        {
+            #expect {
+                try Manifest(jsonData: Data(text.utf8))
+            } throws: {
+                ($0 as? ManifestError)?.description
+                    == "manifest: nests more than 32 levels deep (a manifest nests 5); not read"
+            }
+        }
+    }
+
     @Test func theLocalizedDescriptionIsTheOneLine() throws {
         do {
             _ = try Manifest(jsonData: try editedDemo { $0["version"] = 2 })

@@ -6,21 +6,21 @@ import Foundation
 /// of the nesting (a QA pass: 200 arrays nested 500 deep, 208 KB, took 255 s; 125 million
 /// zeros, 250 MB, took 244 s and 8.2 GB), and how long its longest number is (one of 150
 /// million digits took 28 s and 1.1 GB to refuse).
-struct JSONShape {
+public struct JSONShape: Sendable {
     /// The longest number any reader is given: a double's longest form is 24 characters
     /// (`-1.7976931348623157e+308`), and a manifest's or spec's numbers are shorter.
-    static let maximumNumberLength = 100
+    public static let maximumNumberLength = 100
 
     /// The deepest nesting of arrays and objects seen (0 for a bare value).
-    private(set) var depth = 0
+    public private(set) var depth = 0
     /// The opening brackets and commas seen, plus one: at least the values and members.
-    private(set) var values = 1
+    public private(set) var values = 1
     /// The longest run of characters that make up numbers (`0-9 + - . e E`) outside strings.
-    private(set) var longestNumber = 0
+    public private(set) var longestNumber = 0
 
     /// Counts `data` until the end, or until `depth`, `values` or `longestNumber` passes its
     /// limit (``maximumNumberLength`` for numbers).
-    init(_ data: Data, depthLimit: Int, valueLimit: Int) {
+    public init(_ data: Data, depthLimit: Int, valueLimit: Int) {
         data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var level = 0
             var index = 0
@@ -61,7 +61,7 @@ struct JSONShape {
     }
 
     /// Why a reader does not parse text of this shape.
-    enum Problem: CustomStringConvertible {
+    public enum Problem: CustomStringConvertible, Sendable {
         /// It nests deeper than `limit` levels.
         case tooDeep(limit: Int)
         /// It holds a number longer than ``JSONShape/maximumNumberLength`` characters.
@@ -70,7 +70,7 @@ struct JSONShape {
         case tooManyValues(limit: Int)
 
         /// The problem, for a line that names the file first: `nests more than 32 levels deep`.
-        var description: String {
+        public var description: String {
             switch self {
             case .tooDeep(let limit): "nests more than \(limit) levels deep"
             case .numberTooLong: "holds a number longer than \(JSONShape.maximumNumberLength) characters"
@@ -81,11 +81,24 @@ struct JSONShape {
 
     /// The first problem `data` has within `depthLimit` levels and `valueLimit` values, or nil:
     /// counted in one pass, before it is parsed.
-    static func problem(in data: Data, depthLimit: Int, valueLimit: Int) -> Problem? {
+    public static func problem(in data: Data, depthLimit: Int, valueLimit: Int) -> Problem? {
         let shape = JSONShape(data, depthLimit: depthLimit, valueLimit: valueLimit)
         if shape.depth > depthLimit { return .tooDeep(limit: depthLimit) }
         if shape.longestNumber > maximumNumberLength { return .numberTooLong }
         return shape.values > valueLimit ? .tooManyValues(limit: valueLimit) : nil
+    }
+
+    /// `type` decoded from `data` by Foundation's `JSONDecoder`, or nil when `data` nests deeper
+    /// than `depthLimit` levels, holds a number over ``maximumNumberLength`` characters, or does
+    /// not decode. Foundation's parser stops the process on some text nested 513 deep (513 `[`
+    /// and nothing after) instead of throwing (a QA pass: a poster record, a bundle's ledger or
+    /// its stat cache of that text crashed `thumbnail` and `render`), so every file storyreel
+    /// reads back is counted first.
+    public static func decoded<Value: Decodable>(_ type: Value.Type, from data: Data, depthLimit: Int = 32)
+        -> Value?
+    {
+        guard problem(in: data, depthLimit: depthLimit, valueLimit: .max) == nil else { return nil }
+        return try? JSONDecoder().decode(type, from: data)
     }
 
     /// True for the bytes JSON numbers are written with.
