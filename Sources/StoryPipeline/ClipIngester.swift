@@ -1,5 +1,6 @@
 import Foundation
 import StoryMedia
+import StoryreelKit
 
 /// `storyreel ingest`: adds uploaded clips to a story folder safely. Each clip must inspect
 /// cleanly (no warning, such as a truncated upload), have video and a duration in (0, max]; it is

@@ -1,5 +1,6 @@
 import Foundation
 import StoryMedia
+import StoryreelKit
 import Synchronization
 
 /// Where storyreel writes: data to stdout, diagnostics to stderr as one line each.
@@ -66,22 +67,7 @@ public struct Console: Sendable {
     /// U+2066–U+2069), which reorder what follows them on the line. Everything else, a backslash
     /// included, is kept byte for byte, so a path without those characters is printed exactly as
     /// it is.
-    public static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: \.isLineOrDisplayControl) else { return text }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\0": result += "\\0"
-            case _ where scalar.isLineOrDisplayControl:
-                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    public static func escaped(_ text: String) -> String { text.escapingLineControls }
 
     /// The first failure to write to stdout (a full disk behind `>`, a closed descriptor), as
     /// its reason, or nil. ``Storyreel/main(_:)`` then exits 74 saying so.

@@ -58,8 +58,10 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
         return [syntax, duplicate].compactMap { $0 }
     }
 
-    /// `path: message`.
-    public var description: String { "\(path): \(message)" }
+    /// `path: message`, on one line: a newline or a terminal escape in a value or key it quotes
+    /// is written as an escape (`\n`, `\u{1B}`), as the command line's messages write them (a
+    /// QA pass of the library: a value holding a newline broke its line in two).
+    public var description: String { "\(path): \(message)".escapingLineControls }
 
     /// The one line of ``description``. An app shows `error.localizedDescription` (an alert,
     /// SwiftUI's `alert(isPresented:error:)`), which without it was Foundation's generic "The

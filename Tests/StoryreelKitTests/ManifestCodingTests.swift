@@ -79,6 +79,23 @@ import Testing
         }
     }
 
+    /// A value or key holding a newline or a terminal escape does not break the one line (a QA
+    /// pass of the library: `"direction": "for\nward"` gave two lines).
+    @Test func theOneLineStaysOneLine() throws {
+        let manifest = try #require(
+            String(data: try ManifestSamples.manifest(items: [1, 1]).jsonData(), encoding: .utf8))
+        #expect(manifest.contains(#""direction": "forward""#))
+        let edited = manifest.replacingOccurrences(of: #""direction": "forward""#, with: #""direction": "for\nward""#)
+        #expect {
+            try Manifest(jsonData: Data(edited.utf8))
+        } throws: { error in
+            let line = (error as? ManifestError)?.localizedDescription ?? ""
+            return !line.contains("\n") && line.contains(#"for\nward"#)
+        }
+        let error = ManifestError(path: "x", "got '\u{1B}[31m'")
+        #expect(error.description == #"x: got '\u{1B}[31m'"#)
+    }
+
     @Test func theLocalizedDescriptionIsTheOneLine() throws {
         do {
             _ = try Manifest(jsonData: try editedDemo { $0["version"] = 2 })
