@@ -9,6 +9,35 @@ import Testing
 /// not lend its pictures to the old clip's key: the old code filed the new clip's poster, stills
 /// and transition under the old hash, and later runs reused them as cached.
 @Suite struct SourceChangedDuringRenderTests {
+    /// A clip swapped for a link to a file outside the stories input after the listing checked
+    /// where it led, and before the plan read it: the render copied that file into the bundle
+    /// and played it (a QA pass: 5 of 5 runs with the swap 20 ms in). It is skipped as a link
+    /// that leads outside, and its avatar likewise, without opening them.
+    @Test func aClipSwappedForALinkOutsideAfterTheListingIsSkipped() throws {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("stories")
+        for clip in ["ana/1.mp4", "ben/1.mp4", "ben/2.mp4"] {
+            try FileManager.default.createDirectory(
+                atPath: "\(stories)/\(clip)".containingFolder, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                atPath: TestEnvironment.sample("portrait-h264.mp4"), toPath: "\(stories)/\(clip)")
+        }
+        try FileManager.default.copyItem(
+            atPath: TestEnvironment.sample("stories/ana.lima/avatar.jpg"), toPath: "\(stories)/ben/avatar.jpg")
+        let input = try StoryInput.load(stories)
+        #expect(input.skipped.isEmpty)
+        let outside = folder.path("outside.mp4")
+        try FileManager.default.copyItem(atPath: TestEnvironment.sample("sixty-fps.mp4"), toPath: outside)
+        for swapped in ["\(stories)/ben/1.mp4", "\(stories)/ben/avatar.jpg"] {
+            try FileManager.default.removeItem(atPath: swapped)
+            try FileManager.default.createSymbolicLink(atPath: swapped, withDestinationPath: outside)
+        }
+        let plan = try BundlePlan.make(input: input, settings: BundleSettings(), options: RenderOptions(), cache: nil)
+        #expect(plan.skipped.map(\.path) == ["ben/1.mp4", "ben/avatar.jpg"], "\(plan.skipped)")
+        #expect(plan.skipped.allSatisfy { $0.reason == InputRoot.outsideReason }, "\(plan.skipped)")
+        #expect(!plan.units.contains { $0.source.hasSuffix("outside.mp4") || $0.source == "\(stories)/ben/1.mp4" })
+    }
+
     @Test func outputsDecodedFromAReplacedClipAreNotKept() throws {
         let folder = try TemporaryFolder()
         let stories = folder.path("stories")
