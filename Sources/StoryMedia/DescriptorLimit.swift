@@ -24,6 +24,11 @@ public enum DescriptorLimit {
             limit.rlim_cur = limit.rlim_max
             _ = setrlimit(Self.resource, &limit)
         }
+        if let limit = current, limit < UInt64(minimum) {
+            return "cannot start: "
+                + (MediaError.systemLimitReason(EMFILE) ?? "too many open files")
+                + " to \(minimum) or more"
+        }
         // Taken and given back: a descriptor libdispatch then opens reuses the lowest free one.
         var free: [Int32] = []
         while free.count < libdispatchNeeds {
@@ -46,6 +51,31 @@ public enum DescriptorLimit {
     /// The descriptors libdispatch opens for its manager thread: an epoll set, an eventfd and a
     /// timer.
     static let libdispatchNeeds = 3
+
+    /// The fewest open files a command starts with. libdispatch stops the process (SIGILL) when
+    /// it cannot open what it needs at any later moment too: once a second, while work waits
+    /// on its thread pool, it opens each worker's `/proc/…/stat`; and libgcrypt, which FFmpeg's
+    /// libraries load, aborts when it cannot read a file of `/proc` as they load (a QA pass:
+    /// `thumbnail --out-dir` and `inspect --json` died of SIGILL at `ulimit -n` 7 to 9 on a
+    /// busy machine, `ingest` of SIGABRT). A run of one job needs about 20, and every command
+    /// keeps its jobs within the rest (``jobsAllowed``), so a run this short of them stops
+    /// before any work with one line (71), as no real deployment's limit is.
+    public static let minimum = 64
+
+    /// The descriptors kept free of jobs: the standard streams, libdispatch's, a lock, the
+    /// folders written through, and those FFmpeg's libraries open as they load.
+    static let reserved = 32
+
+    /// The descriptors one job may hold at once: its clip or clips, their decoders' files, an
+    /// output and its temporary file, and the folders it writes through.
+    static let perJob = 8
+
+    /// The most jobs that keep within the open-file limit: `--jobs` asks for more only at a
+    /// cost of running out of descriptors part-way, where libdispatch may stop the process.
+    public static var jobsAllowed: Int {
+        guard let limit = current, limit < UInt64(Int.max) else { return Int.max }
+        return max(1, (Int(limit) - reserved) / perJob)
+    }
 
     /// `RLIMIT_NOFILE`, as glibc's `getrlimit` takes it (an `Int32`, where Swift imports the
     /// constant as an enum case).
