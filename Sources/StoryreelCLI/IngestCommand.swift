@@ -125,31 +125,23 @@ public enum IngestCommand: Command {
         var warned: Set<String> = []  // render, when it follows, gives the same lines: each once
         // Each clip's line as soon as its outcome is known: a run interrupted after some clips
         // went in used to print nothing, so the caller could not tell which (a QA pass). The
-        // line of a clip in the story but not yet reported is said by an interrupt (see
-        // ``ClipIngester/ingest(_:reported:placed:)``), under the lock, so never twice.
+        // line of a clip in the story but not yet said is said by an interrupt (``UnsaidLines``,
+        // ``ClipIngester/ingest(_:reported:placed:)``).
         let says = !console.quiet && !json
-        let sayUnsaid: @Sendable () -> Void = { [console] in
-            _ = Self.unsaidLines.withLockIfAvailable { lines in
-                for (_, line) in lines.sorted(by: { $0.key < $1.key }) { console.lineUnlessItWouldWait(line) }
-                lines = [:]
-            }
-        }
-        let sayUnsaidOnInterrupt = says ? InterruptCleanup.onInterrupt(sayUnsaid) : nil
+        let sayUnsaidOnInterrupt =
+            says
+            ? InterruptCleanup.onInterrupt { [console] in Self.unsaid.sayTheRest(with: console.lineUnlessItWouldWait) }
+            : nil
         defer { sayUnsaidOnInterrupt.map(InterruptCleanup.removeInterruptAction) }
         func placed(_ index: Int, _ name: String) {
             guard says else { return }
-            Self.unsaidLines.withLock { $0[index] = "\(arguments.positionals[index]): ingested as \(handle)/\(name)" }
+            Self.unsaid.record("\(arguments.positionals[index]): ingested as \(handle)/\(name)", for: index)
         }
         func report(_ index: Int, _ outcome: IngestOutcome) {
             let clip = arguments.positionals[index]
             switch outcome {
             case .ingested(let name, let playsBefore, let concern):
-                if says {
-                    Self.unsaidLines.withLock { lines in
-                        lines[index] = nil
-                        console.line("\(clip): ingested as \(handle)/\(name)")
-                    }
-                }
+                if says { Self.unsaid.say("\(clip): ingested as \(handle)/\(name)", for: index, with: console.line) }
                 if let concern {
                     let warning = "\(handle)/\(name): \(concern)"
                     console.warning(warning)
@@ -257,8 +249,8 @@ public enum IngestCommand: Command {
         return exitCode
     }
 
-    /// The lines of clips in the story whose outcome is not yet reported, by argument index.
-    private static let unsaidLines = Mutex<[Int: String]>([:])
+    /// The lines of clips in the story not yet said.
+    private static let unsaid = UnsaidLines()
 
     /// What ``removeLoneLockFileOnInterrupt(_:)`` registered.
     private static let lockFileAction = Mutex<Int?>(nil)
