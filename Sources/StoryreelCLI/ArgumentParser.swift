@@ -61,7 +61,8 @@ public struct ArgumentParser: Sendable {
                             + "value that starts with '-', write --\(spec.name)=\(value.shortened())")
                 }
             } else {
-                throw UsageError("--\(spec.name) needs a value (\(spec.valueName!))")
+                // Named as given: `-o` alone was "--output needs a value" (a CLI QA pass).
+                throw UsageError("\(spec.displayNames) needs a value (\(spec.valueName!))")
             }
             // A value given twice is refused rather than the last one silently winning: a wrapper
             // adding `-o` or `--into` to what a user typed would otherwise redirect the output.

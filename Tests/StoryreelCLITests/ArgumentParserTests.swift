@@ -46,6 +46,13 @@ import Testing
         #expect(!CubeCommand.helpText.contains("--out "), "the alias is hidden from help")
     }
 
+    /// An option with nothing after it is named with both its spellings, as every other message
+    /// names it (a CLI QA pass: `-o` alone said "--output needs a value").
+    @Test func anOptionAtTheEndWithoutItsValueIsNamedAsEveryMessageNamesIt() {
+        #expect(throws: UsageError("-o/--output needs a value (OUT)")) { try parser.parse(["a.mov", "-o"]) }
+        #expect(throws: UsageError("--timeout needs a value (SECONDS)")) { try parser.parse(["a.mov", "--timeout"]) }
+    }
+
     /// `render --version` names where the version is (a CLI QA pass: a bare "unknown option").
     @Test func theVersionAfterACommandSaysWhereItIs() {
         #expect(throws: UsageError("unknown option '--version'; the version is 'storyreel --version'")) {
