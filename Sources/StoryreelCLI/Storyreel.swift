@@ -56,6 +56,14 @@ public enum Storyreel {
                 console.output(overview)
                 return 0
             }
+            // `help render extra`: one command's help at a time, as `--version` takes no arguments
+            // (the extra word was ignored).
+            guard arguments.count == 2 else {
+                console.error(
+                    "\(first) takes one command, got '\(arguments[2])' after '\(arguments[1])'; usage: storyreel help <command>"
+                )
+                return ExitCode.usage.rawValue
+            }
             // `help help`, `help --version`: the overview is their help (a QA pass: "unknown command
             // 'help'; did you mean 'help'?").
             if ["help", "--help", "-h", "version", "--version", "-v"].contains(arguments[1]) {

@@ -43,6 +43,14 @@ import Testing
             let overview = try TestEnvironment.storyreel(["help", asked])
             #expect(overview.status == 0 && overview.stdout == help.stdout, "help \(asked): \(overview.stderr)")
         }
+        // `help render extra` printed render's help, the extra word ignored, where `version extra`
+        // is refused.
+        let helpExtra = try TestEnvironment.storyreel(["help", "render", "extra"])
+        #expect(helpExtra.status == 64 && helpExtra.stdout.isEmpty)
+        #expect(
+            helpExtra.stderr
+                == "storyreel: error: help takes one command, got 'extra' after 'render'; usage: storyreel help <command>\n"
+        )
         let typo = try TestEnvironment.storyreel(["--verison"])
         #expect(typo.status == 64)
         #expect(
