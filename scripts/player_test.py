@@ -1351,6 +1351,31 @@ class PlayerPageTests(unittest.TestCase):
         QuietHandler.failures.clear()
         DRIVER.get_log("browser")
 
+    def test_a_turn_as_stills_preloads_what_comes_next_and_a_tap_on_its_note_moves_on(self):
+        # From a player QA pass: while a clip that failed took its turn as stills, the transition
+        # after it was requested only when it was due (preloading ran only once a video showed);
+        # and the note, over the bottom of the picture where a thumb lands, swallowed taps.
+        self.load("missing-clip")
+        self.open_first(CASE_RATE)
+        self.wait_for(PLAYING_ON_SCREEN)
+        turn = next(t for t in MANIFESTS["demo"]["transitions"]
+                    if (t["from"], t["to"], t["direction"]) == ("ana.lima", "ben_k", "forward"))
+        path = f"/{FOLDERS['missing-clip']}/{turn['src']}"
+        QuietHandler.log.clear()
+        self.key(Keys.ARROW_RIGHT)
+        self.wait_for("return !document.getElementById('note').hidden", 10)
+        deadline = time.monotonic() + 5
+        while path not in [logged for _, logged, _ in QuietHandler.log] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        state = self.state()
+        self.assertEqual((state["phase"], state["itemIndex"]), ("item", 1), "still on the stills turn")
+        self.assertIn(path, [logged for _, logged, _ in QuietHandler.log], "the next transition loads during the turn")
+        ActionChains(DRIVER).move_to_element(DRIVER.find_element("id", "note")).click().perform()
+        self.wait_for("return window.storyreelPlayer.steps().length >= 3", 5)
+        self.assertEqual(self.steps()[2], {"transition": "forward", "from": "ana.lima", "to": "ben_k", "then": "ben_k#0"})
+        QuietHandler.failures.clear()
+        DRIVER.get_log("browser")
+
     def test_a_clip_that_stops_part_way_goes_on_as_its_stills_from_there(self):
         # From a QA pass: a clip cut short (its second half missing) played for a second, then
         # its bar went back to 0 and its first frame showed again (a rewind), and it took its
@@ -2014,8 +2039,12 @@ class PlayerPageTests(unittest.TestCase):
             self.key(Keys.ARROW_DOWN)
         self.wait_for("return window.storyreelPlayer.state().phase === 'end'")
         self.assertFalse(DRIVER.find_element("id", "pause").is_displayed())
-        self.key(Keys.ESCAPE)
-        self.wait_for("return !window.storyreelPlayer.state().open")
+        # A swipe down that starts on the end card closes, as anywhere on the picture (a QA pass:
+        # the card took it).
+        card = DRIVER.find_element("id", "endcard")
+        ActionChains(DRIVER).move_to_element(card).click_and_hold() \
+            .move_by_offset(0, DRIVER.find_element("id", "zones").size["height"] * 0.3).release().perform()
+        self.wait_for("return !window.storyreelPlayer.state().open", 5)
         DRIVER.find_element("css selector", ".story").click()
         self.wait_for(PLAYING_ON_SCREEN)
         self.assertTrue(DRIVER.find_element("id", "pause").is_displayed())

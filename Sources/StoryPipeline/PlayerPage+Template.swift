@@ -98,6 +98,10 @@ extension PlayerPage {
           background: rgba(0,0,0,.65); padding: 8px 12px; text-align: center; }
         .note { bottom: 16px; font-size: 13px; }
         .endcard { top: 40%; }
+        /* Taps, holds and swipes that start on a note or the end card reach the zones under them (a
+           QA pass: the note of a clip that failed sat where a thumb lands, and nothing moved). */
+        .note, .endcard { pointer-events: none; }
+        .endcard button { pointer-events: auto; }
         .tapplay { position: absolute; inset: 0; z-index: 15; display: flex; align-items: center; justify-content: center;
           pointer-events: none; background: rgba(0,0,0,.3); }
         .tapplay p { display: flex; align-items: center; gap: 8px; margin: 0; padding: 10px 18px; border-radius: 999px;
@@ -633,6 +637,9 @@ extension PlayerPage {
             front = null;
             fallback = { clip, token, elapsed: played, last: performance.now(), lastShown: played > 0 };
             if (played > 0) showStill(clip.lastFrame, token).then((ok) => { if (ok !== false) hideVideos(); });
+            // Its turn is a turn like any other: what comes next loads meanwhile (a QA pass: the
+            // transition after a clip that failed was requested only when it was due).
+            preloadAround(token);
           }
           function clearFallback() { fallback = null; offline = null; $('note').hidden = true; }
           // The network, not the clip: the browser is offline, or the load failed on the network.
@@ -652,7 +659,8 @@ extension PlayerPage {
           });
           function tickFallback(now) {
             if (!fallback || fallback.token !== generation) return;
-            if (!paused && !held && !pageHidden) fallback.elapsed += (now - fallback.last) / 1000 * rate;
+            // A frame's time can be a little earlier than the turn's start: no time runs backwards.
+            if (!paused && !held && !pageHidden) fallback.elapsed += Math.max(0, now - fallback.last) / 1000 * rate;
             fallback.last = now;
             if (!fallback.lastShown && fallback.elapsed >= fallback.clip.duration / 2) {
               fallback.lastShown = true;
