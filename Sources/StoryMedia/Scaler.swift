@@ -12,6 +12,11 @@ public final class Scaler {
     /// Destination height in pixels.
     public let destinationHeight: Int
     let destinationFormat: AVPixelFormat
+    /// libswscale 5.1 reads 8-bit grey through a palette of full-range levels, whatever range it
+    /// is told: limited-range black (16) and white (235) came out 16 and 235 where 10-bit grey and
+    /// 4:2:0 of the same levels came out 0 and 255 (a colour QA pass). Such a source is expanded
+    /// to full range here first (``fullRangeGrey(_:)``).
+    private let expandsLimitedGrey: Bool
 
     /// A scaler from `source`'s size, pixel format and colour tags to `width` × `height` in
     /// `destinationFormat`. `destinationColorSpace` and `destinationFullRange` describe the
@@ -55,6 +60,7 @@ public final class Scaler {
         destinationWidth = width
         destinationHeight = height
         self.destinationFormat = destinationFormat
+        expandsLimitedGrey = sourceFormat == AV_PIX_FMT_GRAY8 && !sourceFullRange
         let destinationTable = sws_getCoefficients(Scaler.swsColorSpace(destinationColorSpace))
         if sourceFormat.isRGB && destinationFormat.isRGB {
             // RGB to RGB: libswscale scales through a YUV of its own, with one matrix in and the
@@ -89,13 +95,36 @@ public final class Scaler {
         if destination.pointer.pointee.data.0 == nil {
             try destination.allocate(width: destinationWidth, height: destinationHeight, format: destinationFormat)
         }
+        let source = try expandsLimitedGrey ? Scaler.fullRangeGrey(source) : source
         try ffmpegCheck(
             sws_scale_frame(context, destination.pointer, source.pointer), "cannot scale the picture", kind: .ioFailure)
+    }
+
+    /// A copy of 8-bit grey `source` with its limited-range levels (16…235) stretched to full
+    /// range (0…255), as libswscale stretches every other limited-range format.
+    static func fullRangeGrey(_ source: Frame) throws -> Frame {
+        let expanded = try Frame()
+        try expanded.allocate(width: source.width, height: source.height, format: AV_PIX_FMT_GRAY8)
+        _ = av_frame_copy_props(expanded.pointer, source.pointer)
+        expanded.pointer.pointee.color_range = AVCOL_RANGE_JPEG
+        let levels: [UInt8] = (0..<256).map { (level: Int) -> UInt8 in
+            let stretched: Int = ((level - 16) * 255 + 109) / 219
+            return UInt8(max(0, min(255, stretched)))
+        }
+        let (from, fromStride) = source.plane(0)
+        let (to, toStride) = expanded.plane(0)
+        for row in 0..<source.height {
+            let input = (from + row * fromStride).assumingMemoryBound(to: UInt8.self)
+            let output = (to + row * toStride).assumingMemoryBound(to: UInt8.self)
+            for column in 0..<source.width { output[column] = levels[Int(input[column])] }
+        }
+        return expanded
     }
 
     /// Scales `source` into a packed RGBA buffer (the scaler's destination format must be RGBA).
     public func scaleToRGBA(_ source: Frame) throws -> RGBAImageBuffer {
         precondition(destinationFormat == AV_PIX_FMT_RGBA)
+        let source = try expandsLimitedGrey ? Scaler.fullRangeGrey(source) : source
         // Not cleared first: libswscale writes every byte of the picture (checked: all its rows),
         // and clearing 8 MB a face was measurable.
         let byteCount = destinationWidth * destinationHeight * 4

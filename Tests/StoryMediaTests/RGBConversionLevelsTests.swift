@@ -35,4 +35,30 @@ import Testing
         }
         #expect(worst.got == worst.exact, "column \(worst.column): \(worst.got) for \(worst.exact)")
     }
+
+    /// From a colour QA pass: 8-bit grey (monochrome HEVC, FFV1) tagged limited range kept its
+    /// levels (black 16, white 235) where 10-bit grey and 4:2:0 of the same levels were stretched
+    /// to 0 and 255 (libswscale 5.1 reads 8-bit grey as full range whatever it is told). Grey
+    /// tagged full range keeps its levels.
+    @Test(arguments: ["tv", "pc"]) func eightBitGreyConvertsByItsRange(range: String) throws {
+        let folder = try TemporaryFolder()
+        let (width, height) = (256, 64)
+        let ramp = (0..<width).map { UInt8(16 + $0 * 219 / 255) }
+        let raw = try folder.write("ramp.gray", Data((0..<height).flatMap { _ in ramp }))
+        let clip = folder.path("ramp.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "rawvideo", "-pix_fmt", "gray", "-s", "\(width)x\(height)", "-r", "30", "-i", raw, "-t", "0.2",
+            "-c:v", "libx265", "-x265-params", "log-level=error:lossless=1", "-pix_fmt", "gray", "-color_range", range,
+            "-tag:v", "hvc1", clip,
+        ])
+        let frame = try ClipFrameSource(path: clip).firstFrame(size: .original)
+        try #require(frame.width == width && frame.height == height)
+        var worst = (column: 0, got: 0, exact: 0)
+        for (column, y) in ramp.enumerated() {
+            let exact = range == "pc" ? Int(y) : Int((Double(Int(y) - 16) * 255 / 219).rounded())
+            let got = Int(frame.pixels[((height / 2) * width + column) * 4])
+            if abs(got - exact) > abs(worst.got - worst.exact) { worst = (column, got, exact) }
+        }
+        #expect(worst.got == worst.exact, "\(range): column \(worst.column): \(worst.got) for \(worst.exact)")
+    }
 }
