@@ -3,7 +3,7 @@ import StoryMedia
 import StoryreelKit
 
 /// Which storyreel wrote a bundle, as its manifest says: the `generator` names the tool's version
-/// and the renderer's (`storyreel 0.3.0 (renderer 10)`), beside the format's `version`.
+/// and the renderer's (`storyreel 0.3.0 (renderer 11)`), beside the format's `version`.
 ///
 /// Both binaries of a version called themselves `storyreel 0.3.0` while rendering differently,
 /// and nothing refused state from a newer storyreel: an older binary remade a newer bundle's
@@ -12,20 +12,20 @@ import StoryreelKit
 /// storyreel wrote, as git refuses a repository of a newer format, and says when it makes the
 /// pictures of an older renderer again.
 public enum BundleGenerator {
-    /// The renderer's number in ``BundlePlan/rendererVersion`` (`storyreel-render-10`: 10).
+    /// The renderer's number in ``BundlePlan/rendererVersion`` (`storyreel-render-11`: 11).
     static let rendererNumber: Int = number(in: BundlePlan.rendererVersion, after: "storyreel-render-") ?? 0
 
     /// What this storyreel writes as a manifest's `generator`.
     static let current = "storyreel \(BundlePlan.toolVersion) (renderer \(rendererNumber))"
 
     /// What `storyreel --version` prints: the tool's version, the renderer's and the probe's
-    /// (`storyreel 0.3.0 (renderer 10, probe 4)`), so two builds that make different pictures
+    /// (`storyreel 0.3.0 (renderer 11, probe 4)`), so two builds that make different pictures
     /// or read clips differently are told apart.
     public static let versionLine =
         "storyreel \(BundlePlan.toolVersion) (renderer \(rendererNumber), probe "
         + "\(number(in: StatCache.probeVersion, after: "storyreel-probe-") ?? 0))"
 
-    /// The renderer's number a `generator` names (`(renderer 10)`), or nil for one written before
+    /// The renderer's number a `generator` names (`(renderer 11)`), or nil for one written before
     /// it was named, or by something else.
     static func renderer(inGenerator generator: String) -> Int? {
         guard generator.hasPrefix("storyreel "), generator.hasSuffix(")"),

@@ -17,8 +17,9 @@ public struct BundlePlan: Sendable {
     /// left crop in the H.264/HEVC header is applied exactly, not rounded down to aligned planes;
     /// 10: pictures converted to RGB with full chroma interpolation, no longer up to 2 levels dark,
     /// and the planar cube kernel's shading rounded once, no longer tinting greys magenta, and SDR
-    /// BT.2020 pictures converted to BT.709 primaries).
-    public static let rendererVersion = "storyreel-render-10"
+    /// BT.2020 pictures converted to BT.709 primaries; 11: 8-bit grey at limited range stretched to
+    /// full range, as every other format is).
+    public static let rendererVersion = "storyreel-render-11"
     /// The poster pick's own version, part of the poster's and the thumbnail's keys only, so that
     /// a change to the pick makes only those again (2: of equally typical candidates the one with
     /// the most contrast, a last try up to 10 s in, and the most contrasty of all-dropped ones;
