@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import StoryMedia
 
@@ -14,7 +13,7 @@ public enum Parallel {
     ) -> [Result] {
         let slots = ResultSlots<Result>(count: count)
         let workers = max(1, min(jobs, count, DescriptorLimit.jobsAllowed))
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        WorkerThreads.run(workers) {
             while let index = slots.claimIndex() {
                 slots.store(body(index), at: index)
             }

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 
@@ -30,5 +31,25 @@ import Testing
             return spin
         }
         #expect((1...2).contains(running.withLock { $0.most }))
+    }
+
+    /// From a scale QA pass: `--jobs` above the number of cores ran only as many units at once as
+    /// there are cores (libdispatch's `concurrentPerform` is that wide), where the README promises
+    /// N at once; more than the cores is what storage or a network that waits needs. Units that
+    /// wait for each other show it: each waits until `jobs` are running, or 5 s.
+    @Test func moreJobsThanCoresRunAtOnce() {
+        let jobs = Parallel.coreCount + 3
+        let running = Mutex((now: 0, most: 0))
+        let start = Date()
+        _ = Parallel.map(jobs * 2, jobs: jobs) { _ in
+            running.withLock {
+                $0.now += 1
+                $0.most = max($0.most, $0.now)
+            }
+            while running.withLock({ $0.most }) < jobs, Date().timeIntervalSince(start) < 5 { usleep(1000) }
+            running.withLock { $0.now -= 1 }
+            return 0
+        }
+        #expect(running.withLock { $0.most } == jobs)
     }
 }
