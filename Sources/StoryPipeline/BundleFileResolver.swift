@@ -100,6 +100,14 @@ struct BundleFileResolver {
     /// The components of `folder`'s physical path (`realpath`), e.g. ["tmp", "reel"].
     private static func physicalComponents(of folder: String) throws -> [String] {
         guard let resolved = realpath(folder, nil) else {
+            // Not every failure is a missing folder: one whose absolute path is longer than
+            // `PATH_MAX` was "no such folder" (a scale QA pass).
+            let code = errno
+            guard code == ENOENT || code == ENOTDIR else {
+                throw MediaError(
+                    .unreadableInput, path: folder,
+                    "cannot resolve the folder's path: \(SystemErrorText.describe(code))")
+            }
             throw MediaError(.missingInput, path: folder, "no such folder")
         }
         defer { free(resolved) }

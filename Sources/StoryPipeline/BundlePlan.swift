@@ -76,7 +76,7 @@ public struct BundlePlan: Sendable {
         // clip again, each run replacing the other's entries. The entries also hold each file's
         // inode and change time, so a key by the resolved path cannot take one file for another.
         let cacheRoot = BundlePaths.realPath(root) ?? root
-        let inputRoot = InputRoot(root)
+        let inputRoot = try InputRoot(root)
         let clipPaths = input.stories.flatMap(\.clips)
         let timeout = options.timeout
         let stamped: [Result<(record: ClipRecord, stamp: FileStamp), MediaError>] = Parallel.map(

@@ -285,7 +285,7 @@ public struct ClipIngester: Sendable {
     /// story; a symlink that leads nowhere; a file. Nothing there is fine: it is created.
     private func checkStoryFolder(_ folder: String) throws {
         guard FileStamp(path: folder, followingLinks: false) != nil else { return }
-        switch InputRoot(storiesFolder).resolve(handle) {
+        switch try InputRoot(storiesFolder).resolve(handle) {
         case .outside:
             throw MediaError(.cannotCreateOutput, path: folder, InputRoot.outsideReason)
         case .missing:

@@ -1,3 +1,6 @@
+import Foundation
+import StoryMedia
+
 /// The folder a stories input is read from (the stories folder, or a spec's folder), and the
 /// rule for links: storyreel follows a symlink, or a spec path with `..`, only when it resolves
 /// inside this folder. Anything else is skipped with a reason, so a hostile story folder cannot
@@ -18,10 +21,17 @@ struct InputRoot {
     /// The folder with every link resolved.
     let realPath: String
 
-    /// The root at `path`, which must exist.
-    init(_ path: String) {
+    /// The root at `path`, which must exist. Throws when its path cannot be resolved: taken as
+    /// given, every story in it read as leading outside it (a scale QA pass: a folder whose
+    /// absolute path is longer than `PATH_MAX` skipped every story for a link it did not hold).
+    init(_ path: String) throws {
         self.path = path
-        realPath = BundlePaths.realPath(path) ?? path
+        guard let resolved = BundlePaths.realPath(path) else {
+            let code = errno
+            throw MediaError(
+                .unreadableInput, path: path, "cannot resolve the folder's path: \(SystemErrorText.describe(code))")
+        }
+        realPath = resolved
     }
 
     /// Where `relative` (relative to the root) leads.

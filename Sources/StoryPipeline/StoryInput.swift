@@ -87,8 +87,8 @@ public struct StoryInput: Sendable {
         if let reason = bundleReason(path) {
             throw MediaError(.noStories, path: path, reason + "; give the stories folder it was rendered from")
         }
-        let root = InputRoot(path)
         let listing = try FolderListing(path: path)
+        let root = try InputRoot(path)
         var stories: [StorySource] = []
         var skipped: [SkippedEntry] = []
         var warnings: [String] = []
@@ -210,7 +210,6 @@ public struct StoryInput: Sendable {
     /// outside the spec's folder is skipped with its reason, and so is a story whose handle an
     /// earlier story has (the handle is the story's id).
     public static func loadSpec(_ path: String) throws -> StoryInput {
-        let root = InputRoot(path.containingFolder)
         let notASpec = "not a stories spec: expected {\"stories\": [...]}"
         let bytes: Data
         do {
@@ -218,6 +217,7 @@ public struct StoryInput: Sendable {
         } catch let error as MediaError where error.kind == .invalidMedia {
             throw MediaError(.noStories, path: path, "\(notASpec) (\(error.reason))")
         }
+        let root = try InputRoot(path.containingFolder)
         let isJSONFile = (path as NSString).pathExtension.lowercased() == "json"
         guard let data = JSONTextEncoding.utf8(bytes) else {
             guard isJSONFile else { throw MediaError(.noStories, path: path, notAStoriesFolderOrSpec) }
