@@ -12,7 +12,7 @@ public enum InspectCommand: Command {
     static let json = Flag("json", "Print a JSON array, one object per clip, in argument order.")
     static let timeout = Option.number(
         "timeout", "SECONDS", "Give up on a clip after this long.", default: 30, range: .seconds)
-    static let jobs = Option.jobs("Clips probed at once.")
+    static let jobs = Option.jobs("Clips probed at once, at most as many as the cores.")
     public static let options: [any OptionDeclaration] = [json, timeout, jobs]
     public static let examples = [
         "storyreel inspect samples/iphone-hevc-hdr.mov      # a readable summary",

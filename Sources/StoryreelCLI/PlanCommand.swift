@@ -22,7 +22,7 @@ public enum PlanCommand: Command {
     static let reference = Flag("reference", "Plan no clip units: the manifest would point at the originals.")
     static let timeout = Option.number(
         "timeout", "SECONDS", "Per-clip deadline for probing and hashing.", default: 30, range: .seconds)
-    static let jobs = Option.jobs("INPUTs planned at once.")
+    static let jobs = Option.jobs("INPUTs planned at once, at most as many as the cores.")
     public static let options: [any OptionDeclaration] =
         [json, shard, bundle] + RenderCommand.settingsOptions + [copy, link, reference, timeout, jobs]
     public static let examples = [

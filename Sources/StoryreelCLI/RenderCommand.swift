@@ -12,7 +12,7 @@ public enum RenderCommand: Command {
         + "[--both-directions|--forward-only] [--crf 23] [--codec h264|hevc] [--max-bitrate BITS|auto] "
         + "[--player|--no-player] [--copy|--link|--reference] [--prune] [--force] [--timeout S] [--lock-timeout S] [--quiet] [--json]"
     static let output = Option.output("OUT", "The bundle folder (created when missing).")
-    static let jobs = Option.jobs("Work units at once.")
+    static let jobs = Option.jobs("Work units at once, at most as many as the cores.")
     static let shard = Option<(index: Int, count: Int)?>.ranged(
         "shard", "K/N", "Render only part K of N of the work; write no manifest.", range: .shard(upTo: 1024)
     ) { $0.shard($1) }

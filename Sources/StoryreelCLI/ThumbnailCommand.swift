@@ -39,7 +39,7 @@ public enum ThumbnailCommand: Command {
         "quality", "Q", "Quality, 100 best.", default: ImageEncoder.defaultQuality, range: .wholeNumber(1...100))
     static let timeout = Option.number(
         "timeout", "SECONDS", "Give up on a clip after this long.", default: 30, range: .seconds)
-    static let jobs = Option.jobs("Clips processed at once.")
+    static let jobs = Option.jobs("Clips processed at once, at most as many as the cores.")
     static let force = Flag("force", "Replace OUT even when it holds a file storyreel did not write.")
     public static let options: [any OptionDeclaration] = [
         output, outDirectory, at, width, height, format, quality, force, timeout, jobs,
