@@ -58,6 +58,14 @@ public struct FileStamp: Equatable, Sendable {
             && left.isSymbolicLink == right.isSymbolicLink
     }
 
+    /// True when `other` is this stamp and its change time too: no program can put a change time
+    /// back, so a file rewritten in place with its size and mtime put back (`rsync --inplace -t`,
+    /// an edit and `touch -r`) is told from one left alone. Not across storyreel's own hard link
+    /// (`render --link`), which moves the change time of a file it leaves unchanged.
+    public func isSameWithChangeTime(_ other: FileStamp) -> Bool {
+        self == other && statusChanged == other.statusChanged
+    }
+
     /// The stamp of `path` (of the link itself unless `followingLinks`), or nil when nothing is
     /// there. A file in a pinned folder is read through the folder's descriptor (``FolderPin``).
     public init?(path: String, followingLinks: Bool = true) {

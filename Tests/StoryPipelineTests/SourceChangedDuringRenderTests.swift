@@ -88,4 +88,52 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: BundlePaths.join(bundle, unit.output)), "\(unit.output)")
         }
     }
+
+    /// From a QA pass of inputs changing mid-run: a clip rewritten in place after the plan hashed
+    /// it, its mtime then put back (`rsync --inplace -t`), kept its size, mtime and inode, so the
+    /// check after decoding passed and the other content's stills were filed under its key for
+    /// good. Its change time moved, and the check now sees it: nothing of it is kept, and the
+    /// failure is not kept as the clip's own either.
+    @Test func outputsDecodedFromAClipRewrittenInPlaceWithItsMtimePutBackAreNotKept() throws {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("stories")
+        try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
+        let clip = "\(stories)/ana/1.mp4"
+        try FileManager.default.copyItem(atPath: TestEnvironment.sample("portrait-h264.mp4"), toPath: clip)
+        let plan = try BundlePlan.make(
+            input: try StoryInput.load(stories), settings: BundleSettings(), options: RenderOptions(), cache: nil)
+        var before = stat()
+        try #require(stat(clip, &before) == 0)
+        // The same size, written in place (the same bytes will do: nothing can tell without
+        // reading them again), then the mtime put back to the nanosecond.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: clip))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: clip))
+        try handle.write(contentsOf: bytes)
+        try handle.close()
+        var times = [before.st_atim, before.st_mtim]
+        try #require(utimensat(AT_FDCWD, clip, &times, 0) == 0)
+        let now = try #require(FileStamp(path: clip))
+        let planned = try #require(plan.sourceStamps[clip])
+        #expect(now == planned, "size, mtime and inode are as the plan saw them")
+        #expect(!now.isSameWithChangeTime(planned))
+        #expect(throws: MediaError.self) { try BundlePlan.unchanged(clip, since: planned) }
+        #expect(try BundlePlan.unchanged(clip, since: planned, changeTime: false) == planned)
+
+        let bundle = folder.path("out")
+        for name in BundlePaths.outputFolders + [BundlePaths.privateFolder] {
+            try FileManager.default.createDirectory(
+                atPath: BundlePaths.join(bundle, name), withIntermediateDirectories: true)
+        }
+        var run = UnitRun(
+            bundle: bundle, options: RenderOptions(), canvas: (plan.canvasWidth, plan.canvasHeight),
+            ledger: BundleLedger(bundle: bundle, shard: nil), sourceStamps: plan.sourceStamps, progress: { _ in })
+        run.execute(plan.units)
+        let pictures = plan.units.filter { ![.clip, .transition].contains($0.kind) && $0.source == clip }
+        #expect(pictures.count == 4, "poster, thumbnail and the two stills")
+        for unit in pictures {
+            #expect(!FileManager.default.fileExists(atPath: BundlePaths.join(bundle, unit.output)), "\(unit.output)")
+        }
+        let reason = try #require(run.failures.first { $0.path == "ana/1.mp4" }?.reason)
+        #expect(reason.contains("it changed while storyreel read it"), "\(reason)")
+    }
 }
