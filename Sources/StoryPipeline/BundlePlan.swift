@@ -268,14 +268,12 @@ public struct BundlePlan: Sendable {
 
     /// `stamp`, the stamp `path` had before it was read, when the file still has it: it was
     /// read whole as it is. Throws `.invalidMedia` when it changed meanwhile (an upload still
-    /// being written, a clip replaced), or had no stamp (it was not there). With `changeTime`,
-    /// its change time must be the same too (``FileStamp/isSameWithChangeTime(_:)``): a clip
-    /// rewritten in place during a render, its mtime put back, had its duration filed with the
-    /// other content's hash, and the other content's stills under its key (a QA pass). Leave it
-    /// out only where the run's own hard links (`--link`) may have moved it.
-    static func unchanged(_ path: String, since stamp: FileStamp?, changeTime: Bool = true) throws -> FileStamp {
-        guard let stamp, let now = FileStamp(path: path), changeTime ? now.isSameWithChangeTime(stamp) : now == stamp
-        else {
+    /// being written, a clip replaced), or had no stamp (it was not there). Its change time
+    /// must be the same too (``FileStamp/isSameWithChangeTime(_:)``): a clip rewritten in place
+    /// during a render, its mtime put back, had its duration filed with the other content's
+    /// hash, and the other content's stills under its key (a QA pass).
+    static func unchanged(_ path: String, since stamp: FileStamp?) throws -> FileStamp {
+        guard let stamp, let now = FileStamp(path: path), now.isSameWithChangeTime(stamp) else {
             throw MediaError(
                 .invalidMedia, path: path, "\(changedWhile) storyreel read it; run again once it is complete")
         }

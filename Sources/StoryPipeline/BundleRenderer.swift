@@ -162,14 +162,13 @@ public struct BundleRenderer: Sendable {
         // plans the units every other shard plans.
         if options.shard == nil {
             for item in plan.stories.flatMap(\.items) {
-                // Only while the file is still the one the plan hashed (its change time too,
-                // but across `--link`'s own links): a unit that read a clip being rewritten in
-                // place, its mtime put back, had 'moov atom not found' kept for the whole clip
-                // that followed, skipped on every render (a QA pass).
+                // Only while the file is still the one the plan hashed (its change time too): a
+                // unit that read a clip being rewritten in place, its mtime put back, had 'moov
+                // atom not found' kept for the whole clip that followed, skipped on every render
+                // (a QA pass).
                 guard let reason = run.lastingFailureReason(forAnyOf: item.outputs.all),
                     let stamp = plan.sourceStamps[item.absolutePath],
-                    (try? BundlePlan.unchanged(
-                        item.absolutePath, since: stamp, changeTime: options.clipMode != .link)) != nil
+                    (try? BundlePlan.unchanged(item.absolutePath, since: stamp)) != nil
                 else { continue }
                 cache.storeFailure(reason, for: plan.statCacheKey(item.path), stamp: stamp, record: item.record)
             }

@@ -92,8 +92,7 @@ struct UnitWorker: Sendable {
     /// must not be filed under the old file's key.
     private func checkUnchanged(_ source: String) throws {
         guard let stamp = sourceStamps[source] else { return }
-        // With `--link`, the run's own hard links move the sources' change times.
-        _ = try BundlePlan.unchanged(source, since: stamp, changeTime: options.clipMode != .link)
+        _ = try BundlePlan.unchanged(source, since: stamp)
     }
 
     /// The poster (the pick shrunk to fit the canvas) or the thumbnail (180 px wide).

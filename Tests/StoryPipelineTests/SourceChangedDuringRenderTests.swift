@@ -117,7 +117,17 @@ import Testing
         #expect(now == planned, "size, mtime and inode are as the plan saw them")
         #expect(!now.isSameWithChangeTime(planned))
         #expect(throws: MediaError.self) { try BundlePlan.unchanged(clip, since: planned) }
-        #expect(try BundlePlan.unchanged(clip, since: planned, changeTime: false) == planned)
+        // A hard link made meanwhile (`render --link`'s own, or another run's) moves the change
+        // time with the link count, and leaves the file as it was.
+        let other = try TemporaryFolder()
+        let linkedClip = other.path("linked.mp4")
+        try FileManager.default.copyItem(atPath: TestEnvironment.sample("portrait-h264.mp4"), toPath: linkedClip)
+        let unlinked = try #require(FileStamp(path: linkedClip))
+        usleep(20_000)
+        try #require(link(linkedClip, other.path("link.mp4")) == 0)
+        let linked = try #require(FileStamp(path: linkedClip))
+        #expect(linked.statusChanged != unlinked.statusChanged && linked.linkCount == unlinked.linkCount + 1)
+        #expect(try BundlePlan.unchanged(linkedClip, since: unlinked) == unlinked)
 
         let bundle = folder.path("out")
         for name in BundlePaths.outputFolders + [BundlePaths.privateFolder] {
