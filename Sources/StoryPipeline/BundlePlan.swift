@@ -343,10 +343,22 @@ public struct BundlePlan: Sendable {
         return String(name.prefix { $0 != "-" })
     }
 
-    /// One unit per output (the first one planned), sorted by output path.
+    /// One unit per output (the first one planned), sorted by output path, carrying the other
+    /// inputs planned for the same output as its ``WorkUnit/otherCopies``.
     private static func unique(_ units: [WorkUnit]) -> [WorkUnit] {
-        var seen = Set<String>()
-        return units.filter { seen.insert($0.output).inserted }.sorted { $0.output < $1.output }
+        var first: [String: WorkUnit] = [:]
+        for unit in units {
+            guard var kept = first[unit.output] else {
+                first[unit.output] = unit
+                continue
+            }
+            guard kept.kind != .transition, unit.source != kept.source,
+                !kept.otherCopies.contains(where: { $0.source == unit.source })
+            else { continue }
+            kept.otherCopies.append(.init(source: unit.source, sourceLabel: unit.sourceLabel, story: unit.story))
+            first[unit.output] = kept
+        }
+        return first.values.sorted { $0.output < $1.output }
     }
 
     /// Forward: last frame of `from`'s last item to the first frame of `to`'s first item.

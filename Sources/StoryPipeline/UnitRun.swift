@@ -217,6 +217,13 @@ struct UnitRun {
         }
         var retries: [[WorkUnit]] = []
         for (batch, outcome) in zip(batches, make(batches, counting: true)) {
+            // A repost whose first copy changed or went during the render is made from another.
+            if case .failure(let error) = outcome,
+                let again = UnitRun.fromAnotherCopy(batch, after: error, clipMode: options.clipMode)
+            {
+                retries.append(again)
+                continue
+            }
             // A transition shares its decode with the outgoing clip's last-frame still, so the
             // incoming clip's failure failed the still too: the still is made again alone. The
             // old code dropped the outgoing item, whose clip was fine. (A clip's own images share
@@ -245,7 +252,36 @@ struct UnitRun {
             record(batch, .success(()))
             return true
         }
-        for (batch, outcome) in zip(retries, make(retries, counting: false)) { record(batch, outcome) }
+        // A still retried alone after its transition failed is made from another copy of its
+        // clip too, when its own changed or went meanwhile.
+        var lastTries: [[WorkUnit]] = []
+        for (batch, outcome) in zip(retries, make(retries, counting: false)) {
+            if case .failure(let error) = outcome,
+                let again = UnitRun.fromAnotherCopy(batch, after: error, clipMode: options.clipMode)
+            {
+                lastTries.append(again)
+            } else {
+                record(batch, outcome)
+            }
+        }
+        for (batch, outcome) in zip(lastTries, make(lastTries, counting: false)) { record(batch, outcome) }
+    }
+
+    /// `batch` made from a copy of its input that every unit of it has among its
+    /// ``WorkUnit/otherCopies``, when it failed because its own copy changed or went meanwhile;
+    /// nil otherwise (transitions, or a failure in the bytes, which every copy shares). Not
+    /// with `--reference`, whose items play their own paths: the item whose copy changed would
+    /// be kept, pointing at the changed file.
+    static func fromAnotherCopy(_ batch: [WorkUnit], after error: Error, clipMode: RenderOptions.ClipMode)
+        -> [WorkUnit]?
+    {
+        guard clipMode != .reference, let error = error as? MediaError, batch.allSatisfy({ $0.kind != .transition }),
+            error.reason.hasPrefix(BundlePlan.changedWhile) || error.kind == .missingInput,
+            let copy = batch.first?.otherCopies.first(where: { copy in
+                batch.allSatisfy { $0.otherCopies.contains(copy) }
+            })
+        else { return nil }
+        return batch.map { $0.madeFrom(copy) }
     }
 
     /// Makes a clip a `--link` run hard-linked to its source a copy, now that the bundle holds

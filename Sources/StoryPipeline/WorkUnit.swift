@@ -19,6 +19,17 @@ public struct WorkUnit: Sendable, Equatable {
         ]
     }
 
+    /// Another copy of a unit's input: the same content at another path (a clip reposted in
+    /// another story), which the unit is made from when its own copy changes or goes meanwhile.
+    public struct OtherCopy: Sendable, Equatable {
+        /// The copy's path, absolute.
+        public var source: String
+        /// The copy's path, relative to the stories input.
+        public var sourceLabel: String
+        /// The story it is in.
+        public var story: String
+    }
+
     /// What a transition is made from, and how: the parameters are the very value the worker
     /// renders with, and the unit's key is made from their canonical text.
     public struct Transition: Sendable, Equatable {
@@ -52,6 +63,10 @@ public struct WorkUnit: Sendable, Equatable {
     public var sourceLabel: String
     /// For transitions: the faces and the parameters.
     public var transition: Transition?
+    /// Other copies of the input, in plan order (not for transitions): a repost's units are
+    /// planned once, from the first copy, and an unchanged copy in another story was skipped
+    /// with the first one when only that one changed during the render (a QA pass).
+    public var otherCopies: [OtherCopy] = []
     /// For images: the size storyreel writes it at (``ImageSize``); a file of another size under
     /// its name is not storyreel's.
     public var imageSize: Manifest.Size?
@@ -61,5 +76,15 @@ public struct WorkUnit: Sendable, Equatable {
     public var title: String {
         guard let transition else { return sourceLabel }
         return "\(transition.fromStory) → \(transition.toStory)"
+    }
+
+    /// This unit made from `copy`, one of ``otherCopies``, instead of its own input.
+    func madeFrom(_ copy: OtherCopy) -> WorkUnit {
+        var unit = self
+        unit.source = copy.source
+        unit.sourceLabel = copy.sourceLabel
+        unit.story = copy.story
+        unit.otherCopies.removeAll { $0 == copy }
+        return unit
     }
 }

@@ -146,4 +146,48 @@ import Testing
         let reason = try #require(run.failures.first { $0.path == "ana/1.mp4" }?.reason)
         #expect(reason.contains("it changed while storyreel read it"), "\(reason)")
     }
+
+    /// From a QA pass of inputs changing mid-run: a clip reposted in two stories is planned
+    /// once, from the first copy; when only that copy was replaced during the render, the other
+    /// story's unchanged copy was skipped with it ("it changed while storyreel read it"), and
+    /// its story lost the item. The units are now made from the other copy. Not with
+    /// `--reference`, whose items play their own paths.
+    @Test(arguments: [RenderOptions.ClipMode.copy, .reference])
+    func aRepostIsMadeFromAnotherCopyWhenTheFirstIsReplaced(mode: RenderOptions.ClipMode) throws {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("stories")
+        for story in ["ana", "ben"] {
+            try FileManager.default.createDirectory(atPath: "\(stories)/\(story)", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                atPath: TestEnvironment.sample("portrait-h264.mp4"), toPath: "\(stories)/\(story)/1.mp4")
+        }
+        var options = RenderOptions()
+        options.clipMode = mode
+        let plan = try BundlePlan.make(
+            input: try StoryInput.load(stories), settings: BundleSettings(), options: options, cache: nil)
+        let pictures = plan.units.filter { ![.transition, .avatar].contains($0.kind) }
+        #expect(
+            pictures.allSatisfy { $0.sourceLabel == "ana/1.mp4" && $0.otherCopies.map(\.sourceLabel) == ["ben/1.mp4"] })
+        try FileManager.default.copyItem(
+            atPath: TestEnvironment.sample("edit-list.mp4"), toPath: folder.path("new.mp4"))
+        #expect(rename(folder.path("new.mp4"), "\(stories)/ana/1.mp4") == 0)
+
+        let bundle = folder.path("out")
+        for name in BundlePaths.outputFolders + [BundlePaths.privateFolder] {
+            try FileManager.default.createDirectory(
+                atPath: BundlePaths.join(bundle, name), withIntermediateDirectories: true)
+        }
+        var run = UnitRun(
+            bundle: bundle, options: options, canvas: (plan.canvasWidth, plan.canvasHeight),
+            ledger: BundleLedger(bundle: bundle, shard: nil), sourceStamps: plan.sourceStamps, progress: { _ in })
+        run.execute(plan.units)
+        let made = pictures.filter { FileManager.default.fileExists(atPath: BundlePaths.join(bundle, $0.output)) }
+        if mode == .copy {
+            #expect(made.count == pictures.count, "\(run.failures)")
+            #expect(run.failures.isEmpty, "\(run.failures)")
+        } else {
+            #expect(made.isEmpty)
+            #expect(run.failures.map(\.path) == ["ana/1.mp4"], "\(run.failures)")
+        }
+    }
 }
