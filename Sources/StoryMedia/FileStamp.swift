@@ -18,9 +18,6 @@ public struct FileStamp: Equatable, Sendable {
     public let statusChanged: Int64
     /// The user id of the file's owner (not part of the equality: a `chown` changes no contents).
     public let owner: uid_t
-    /// How many hard links the file has (not part of the equality): a link made or removed
-    /// moves the change time of a file it leaves as it was.
-    public let linkCount: UInt64
     /// Device and inode.
     public let identity: FileIdentity
     /// True for a regular file.
@@ -40,7 +37,6 @@ public struct FileStamp: Equatable, Sendable {
         modified = FileStamp.nanoseconds(status.st_mtim)
         statusChanged = FileStamp.nanoseconds(status.st_ctim)
         owner = status.st_uid
-        linkCount = UInt64(clamping: status.st_nlink)
         identity = FileIdentity(status)
         isRegularFile = (status.st_mode & S_IFMT) == S_IFREG
         isFolder = (status.st_mode & S_IFMT) == S_IFDIR
@@ -64,11 +60,10 @@ public struct FileStamp: Equatable, Sendable {
 
     /// True when `other` is this stamp and its change time too: no program can put a change time
     /// back, so a file rewritten in place with its size and mtime put back (`rsync --inplace -t`,
-    /// an edit and `touch -r`) is told from one left alone. A change time moved with the link
-    /// count is a hard link made or removed (`render --link`'s own, or another run's), which
-    /// leaves the file as it was.
+    /// an edit and `touch -r`) is told from one left alone. The change time also moves with no
+    /// change of contents (`touch -a`, `chmod`, `chown`, a hard link made or removed).
     public func isSameWithChangeTime(_ other: FileStamp) -> Bool {
-        self == other && (statusChanged == other.statusChanged || linkCount != other.linkCount)
+        self == other && statusChanged == other.statusChanged
     }
 
     /// The stamp of `path` (of the link itself unless `followingLinks`), or nil when nothing is

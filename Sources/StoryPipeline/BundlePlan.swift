@@ -58,6 +58,9 @@ public struct BundlePlan: Sendable {
     /// check a source still has it once they have decoded it, so that nothing decoded from a
     /// file replaced during the render is filed under the old file's key.
     public var sourceStamps: [String: FileStamp] = [:]
+    /// Each clip's and avatar's SHA-256 (hex), by absolute path, for the workers' check
+    /// (``unchanged(_:since:sha256:timeout:)``).
+    public var sourceHashes: [String: String] = [:]
     /// The input root with its symbolic links resolved: the stat cache knows a clip by its path
     /// from there, so the same stories reached through a link or not are one set of entries.
     public var cacheRoot = ""
@@ -98,11 +101,28 @@ public struct BundlePlan: Sendable {
                 return .failure(MediaError(.invalidMedia, path: absolute, reason))
             }
             if let stamp, let cached = cache?.record(for: cacheKey, stamp: stamp) { return .success((cached, stamp)) }
-            do {
+            /// The clip's record: probed, then hashed.
+            func readClip() throws -> ClipRecord {
                 let info = try ClipProbe.inspect(path: absolute, timeout: timeout)
-                let record = try ClipRecord(
+                return try ClipRecord(
                     sha256: try ContentHasher.sha256(ofFileAt: absolute, timeout: timeout), info: info, path: absolute)
-                let read = try BundlePlan.unchanged(absolute, since: stamp)
+            }
+            do {
+                let record = try readClip()
+                let read: FileStamp
+                do {
+                    read = try BundlePlan.unchanged(absolute, since: stamp)
+                } catch let error as MediaError
+                    where error.reason.hasPrefix(changedWhile) && stamp != nil && FileStamp(path: absolute) == stamp
+                {
+                    // Only its change time moved: `touch -a`, `chmod`, a hard link, or a rewrite
+                    // with the mtime put back, whose halves the probe and the hash may have read.
+                    // Read again: the same record twice is the clip as it is.
+                    guard try readClip() == record, let now = FileStamp(path: absolute), now == stamp else {
+                        throw error
+                    }
+                    read = now
+                }
                 cache?.store(record, for: cacheKey, stamp: read)
                 return .success((record, read))
             } catch {
@@ -120,8 +140,12 @@ public struct BundlePlan: Sendable {
         for case .failure(let error) in stamped where error.kind == .systemLimit { throw error }
         let records = stamped.map { $0.map(\.record) }
         var sourceStamps: [String: FileStamp] = [:]
+        var sourceHashes: [String: String] = [:]
         for (clip, result) in zip(clipPaths, stamped) {
-            if case .success(let read) = result { sourceStamps[BundlePaths.join(root, clip)] = read.stamp }
+            if case .success(let read) = result {
+                sourceStamps[BundlePaths.join(root, clip)] = read.stamp
+                sourceHashes[BundlePaths.join(root, clip)] = read.record.sha256
+            }
         }
         var skipped = input.skipped
         var stories: [ResolvedStory] = []
@@ -188,9 +212,12 @@ public struct BundlePlan: Sendable {
                         try cached
                         ?? ContentHasher.sha256(
                             ofFileAt: absolute, timeout: options.timeout, maxSize: StillImage.maximumFileSize)
-                    let read = try BundlePlan.unchanged(absolute, since: stamp)
+                    // Only the hash is read now: one moved change time is hashed again.
+                    let read = try BundlePlan.unchanged(
+                        absolute, since: stamp, sha256: sha256, timeout: options.timeout)
                     if cached == nil { cache?.storeHash(sha256, for: cacheKey, stamp: read) }
                     sourceStamps[absolute] = read
+                    sourceHashes[absolute] = sha256
                     story.avatar = (absolute, sha256)
                     let avatarKey = try key(["avatar", sha256, "\(RenderOptions.avatarSize)", rgbScaling])
                     story.avatarOutput = "avatars/\(avatarKey).jpg"
@@ -229,6 +256,7 @@ public struct BundlePlan: Sendable {
         var plan = BundlePlan(
             stories: stories, units: [], skipped: skipped, options: options, settings: settings,
             canvasWidth: canvas.width, canvasHeight: canvas.height, sourceStamps: sourceStamps, cacheRoot: cacheRoot)
+        plan.sourceHashes = sourceHashes
         plan.units = unique(units + (try plan.transitionUnits(between: stories)))
         return plan
     }
@@ -268,12 +296,21 @@ public struct BundlePlan: Sendable {
 
     /// `stamp`, the stamp `path` had before it was read, when the file still has it: it was
     /// read whole as it is. Throws `.invalidMedia` when it changed meanwhile (an upload still
-    /// being written, a clip replaced), or had no stamp (it was not there). Its change time
-    /// must be the same too (``FileStamp/isSameWithChangeTime(_:)``): a clip rewritten in place
-    /// during a render, its mtime put back, had its duration filed with the other content's
-    /// hash, and the other content's stills under its key (a QA pass).
-    static func unchanged(_ path: String, since stamp: FileStamp?) throws -> FileStamp {
-        guard let stamp, let now = FileStamp(path: path), now.isSameWithChangeTime(stamp) else {
+    /// being written, a clip replaced), or had no stamp (it was not there).
+    ///
+    /// Its change time is looked at too: a clip rewritten in place during a render, its mtime
+    /// put back, had its duration filed with the other content's hash, and the other content's
+    /// stills under its key (a QA pass). The change time also moves with no change of contents
+    /// (`touch -a`, `chmod`, a hard link: `--link`'s own), which skipped good clips (the QA pass
+    /// of that check): so when only it moved, a file whose hash is known (`sha256`) is hashed
+    /// again and taken when it still has that hash; one whose hash is not known yet is changed.
+    static func unchanged(
+        _ path: String, since stamp: FileStamp?, sha256: String? = nil, timeout: Double? = nil
+    ) throws -> FileStamp {
+        guard let stamp, let now = FileStamp(path: path), now == stamp,
+            now.isSameWithChangeTime(stamp)
+                || (sha256 != nil && (try? ContentHasher.sha256(ofFileAt: path, timeout: timeout)) == sha256)
+        else {
             throw MediaError(
                 .invalidMedia, path: path, "\(changedWhile) storyreel read it; run again once it is complete")
         }

@@ -139,7 +139,7 @@ public struct BundleRenderer: Sendable {
 
         var run = UnitRun(
             bundle: output, options: options, canvas: (plan.canvasWidth, plan.canvasHeight), ledger: ledger,
-            sourceStamps: plan.sourceStamps, progress: progress)
+            sourceStamps: plan.sourceStamps, sourceHashes: plan.sourceHashes, progress: progress)
         run.execute(plan.shardUnits)
         // An output set aside has left its name, made again or not (a review: a shard's failed
         // remake said `changed: false`).
@@ -168,7 +168,8 @@ public struct BundleRenderer: Sendable {
                 // (a QA pass).
                 guard let reason = run.lastingFailureReason(forAnyOf: item.outputs.all),
                     let stamp = plan.sourceStamps[item.absolutePath],
-                    (try? BundlePlan.unchanged(item.absolutePath, since: stamp)) != nil
+                    (try? BundlePlan.unchanged(
+                        item.absolutePath, since: stamp, sha256: item.record.sha256, timeout: options.timeout)) != nil
                 else { continue }
                 cache.storeFailure(reason, for: plan.statCacheKey(item.path), stamp: stamp, record: item.record)
             }

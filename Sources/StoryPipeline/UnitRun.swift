@@ -17,6 +17,8 @@ struct UnitRun {
     let progress: @Sendable (RenderProgress) -> Void
     /// Each source's stamp when the plan hashed it (``BundlePlan/sourceStamps``).
     let sourceStamps: [String: FileStamp]
+    /// Each source's hash (``BundlePlan/sourceHashes``).
+    let sourceHashes: [String: String]
 
     /// Outputs that are in place, cached or made in this run.
     private(set) var available = Set<String>()
@@ -93,9 +95,11 @@ struct UnitRun {
 
     init(
         bundle: String, options: RenderOptions, canvas: (width: Int, height: Int), ledger: BundleLedger,
-        sourceStamps: [String: FileStamp], progress: @escaping @Sendable (RenderProgress) -> Void
+        sourceStamps: [String: FileStamp], sourceHashes: [String: String] = [:],
+        progress: @escaping @Sendable (RenderProgress) -> Void
     ) {
         self.sourceStamps = sourceStamps
+        self.sourceHashes = sourceHashes
         self.bundle = bundle
         self.options = options
         self.canvas = canvas
@@ -191,7 +195,7 @@ struct UnitRun {
         }
         let worker = UnitWorker(
             bundle: bundle, options: options, canvasWidth: canvas.width, canvasHeight: canvas.height,
-            sourceStamps: sourceStamps)
+            sourceStamps: sourceStamps, sourceHashes: sourceHashes)
         let counter = ProgressCounter(total: pending.count)
         let batches = UnitWorker.batches(of: pending)
         let progress = self.progress

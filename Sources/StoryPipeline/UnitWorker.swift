@@ -16,6 +16,8 @@ struct UnitWorker: Sendable {
     let canvasHeight: Int
     /// Each source's stamp when the plan hashed it (``BundlePlan/sourceStamps``).
     let sourceStamps: [String: FileStamp]
+    /// Each source's hash (``BundlePlan/sourceHashes``).
+    var sourceHashes: [String: String] = [:]
 
     /// Makes the outputs of `units`, one batch from ``batches(of:)``, under their final names, or
     /// throws and leaves nothing behind.
@@ -92,7 +94,7 @@ struct UnitWorker: Sendable {
     /// must not be filed under the old file's key.
     private func checkUnchanged(_ source: String) throws {
         guard let stamp = sourceStamps[source] else { return }
-        _ = try BundlePlan.unchanged(source, since: stamp)
+        _ = try BundlePlan.unchanged(source, since: stamp, sha256: sourceHashes[source], timeout: options.timeout)
     }
 
     /// The poster (the pick shrunk to fit the canvas) or the thumbnail (180 px wide).

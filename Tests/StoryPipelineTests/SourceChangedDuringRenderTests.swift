@@ -104,9 +104,11 @@ import Testing
             input: try StoryInput.load(stories), settings: BundleSettings(), options: RenderOptions(), cache: nil)
         var before = stat()
         try #require(stat(clip, &before) == 0)
-        // The same size, written in place (the same bytes will do: nothing can tell without
-        // reading them again), then the mtime put back to the nanosecond.
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: clip))
+        // The same size, written in place with one letter changed in the encoder's note (x264's
+        // SEI: it decodes the same), then the mtime put back to the nanosecond.
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: clip))
+        let note = try #require(bytes.range(of: Data("x264 - core".utf8)))
+        bytes[note.lowerBound] = UInt8(ascii: "y")
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: clip))
         try handle.write(contentsOf: bytes)
         try handle.close()
@@ -117,18 +119,21 @@ import Testing
         #expect(now == planned, "size, mtime and inode are as the plan saw them")
         #expect(!now.isSameWithChangeTime(planned))
         #expect(throws: MediaError.self) { try BundlePlan.unchanged(clip, since: planned) }
-        // A hard link made meanwhile (`render --link`'s own, or another run's) moves the change
-        // time with the link count, and leaves the file as it was.
+        // Hashed again, it is not the clip the plan hashed.
+        let planHash = try #require(plan.sourceHashes[clip])
+        #expect(throws: MediaError.self) { try BundlePlan.unchanged(clip, since: planned, sha256: planHash) }
+        // A change time moved with nothing written (`touch -a`, `chmod`, a hard link) is hashed
+        // again and taken: the QA pass of this check found good clips skipped.
         let other = try TemporaryFolder()
-        let linkedClip = other.path("linked.mp4")
-        try FileManager.default.copyItem(atPath: TestEnvironment.sample("portrait-h264.mp4"), toPath: linkedClip)
-        let unlinked = try #require(FileStamp(path: linkedClip))
+        let touched = other.path("touched.mp4")
+        try FileManager.default.copyItem(atPath: TestEnvironment.sample("portrait-h264.mp4"), toPath: touched)
+        let untouched = try #require(FileStamp(path: touched))
         usleep(20_000)
-        try #require(link(linkedClip, other.path("link.mp4")) == 0)
-        let linked = try #require(FileStamp(path: linkedClip))
-        #expect(linked.statusChanged != unlinked.statusChanged && linked.linkCount == unlinked.linkCount + 1)
-        #expect(try BundlePlan.unchanged(linkedClip, since: unlinked) == unlinked)
-
+        try #require(chmod(touched, 0o600) == 0)
+        #expect(try #require(FileStamp(path: touched)).statusChanged != untouched.statusChanged)
+        let hash = try ContentHasher.sha256(ofFileAt: touched)
+        #expect(try BundlePlan.unchanged(touched, since: untouched, sha256: hash) == untouched)
+        #expect(throws: MediaError.self) { try BundlePlan.unchanged(touched, since: untouched) }
         let bundle = folder.path("out")
         for name in BundlePaths.outputFolders + [BundlePaths.privateFolder] {
             try FileManager.default.createDirectory(
@@ -136,7 +141,8 @@ import Testing
         }
         var run = UnitRun(
             bundle: bundle, options: RenderOptions(), canvas: (plan.canvasWidth, plan.canvasHeight),
-            ledger: BundleLedger(bundle: bundle, shard: nil), sourceStamps: plan.sourceStamps, progress: { _ in })
+            ledger: BundleLedger(bundle: bundle, shard: nil), sourceStamps: plan.sourceStamps,
+            sourceHashes: plan.sourceHashes, progress: { _ in })
         run.execute(plan.units)
         let pictures = plan.units.filter { ![.clip, .transition].contains($0.kind) && $0.source == clip }
         #expect(pictures.count == 4, "poster, thumbnail and the two stills")
