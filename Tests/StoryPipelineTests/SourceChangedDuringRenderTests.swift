@@ -56,14 +56,7 @@ import Testing
         #expect(rename(folder.path("new.mp4"), replaced) == 0)
 
         let bundle = folder.path("out")
-        for name in BundlePaths.outputFolders + [BundlePaths.privateFolder] {
-            try FileManager.default.createDirectory(
-                atPath: BundlePaths.join(bundle, name), withIntermediateDirectories: true)
-        }
-        var run = UnitRun(
-            bundle: bundle, options: RenderOptions(), canvas: (plan.canvasWidth, plan.canvasHeight),
-            ledger: BundleLedger(bundle: bundle, shard: nil), sourceStamps: plan.sourceStamps, progress: { _ in })
-        run.execute(plan.units)
+        let run = try Self.execute(plan, options: RenderOptions(), into: bundle)
 
         let anaUnits = plan.units.filter { $0.source == replaced && ![.clip, .transition].contains($0.kind) }
         #expect(anaUnits.count == 4, "poster, thumbnail and the two stills")
@@ -135,15 +128,7 @@ import Testing
         #expect(try BundlePlan.unchanged(touched, since: untouched, sha256: hash) == untouched)
         #expect(throws: MediaError.self) { try BundlePlan.unchanged(touched, since: untouched) }
         let bundle = folder.path("out")
-        for name in BundlePaths.outputFolders + [BundlePaths.privateFolder] {
-            try FileManager.default.createDirectory(
-                atPath: BundlePaths.join(bundle, name), withIntermediateDirectories: true)
-        }
-        var run = UnitRun(
-            bundle: bundle, options: RenderOptions(), canvas: (plan.canvasWidth, plan.canvasHeight),
-            ledger: BundleLedger(bundle: bundle, shard: nil), sourceStamps: plan.sourceStamps,
-            sourceHashes: plan.sourceHashes, progress: { _ in })
-        run.execute(plan.units)
+        let run = try Self.execute(plan, options: RenderOptions(), into: bundle)
         let pictures = plan.units.filter { ![.clip, .transition].contains($0.kind) && $0.source == clip }
         #expect(pictures.count == 4, "poster, thumbnail and the two stills")
         for unit in pictures {
@@ -179,14 +164,7 @@ import Testing
         #expect(rename(folder.path("new.mp4"), "\(stories)/ana/1.mp4") == 0)
 
         let bundle = folder.path("out")
-        for name in BundlePaths.outputFolders + [BundlePaths.privateFolder] {
-            try FileManager.default.createDirectory(
-                atPath: BundlePaths.join(bundle, name), withIntermediateDirectories: true)
-        }
-        var run = UnitRun(
-            bundle: bundle, options: options, canvas: (plan.canvasWidth, plan.canvasHeight),
-            ledger: BundleLedger(bundle: bundle, shard: nil), sourceStamps: plan.sourceStamps, progress: { _ in })
-        run.execute(plan.units)
+        let run = try Self.execute(plan, options: options, into: bundle)
         let made = pictures.filter { FileManager.default.fileExists(atPath: BundlePaths.join(bundle, $0.output)) }
         if mode == .copy {
             #expect(made.count == pictures.count, "\(run.failures)")
@@ -195,5 +173,20 @@ import Testing
             #expect(made.isEmpty)
             #expect(run.failures.map(\.path) == ["ana/1.mp4"], "\(run.failures)")
         }
+    }
+
+    /// Runs `plan`'s units into a new bundle folder `bundle`, with the plan's stamps and hashes,
+    /// as `render` does.
+    static func execute(_ plan: BundlePlan, options: RenderOptions, into bundle: String) throws -> UnitRun {
+        for name in BundlePaths.outputFolders + [BundlePaths.privateFolder] {
+            try FileManager.default.createDirectory(
+                atPath: BundlePaths.join(bundle, name), withIntermediateDirectories: true)
+        }
+        var run = UnitRun(
+            bundle: bundle, options: options, canvas: (plan.canvasWidth, plan.canvasHeight),
+            ledger: BundleLedger(bundle: bundle, shard: nil), sourceStamps: plan.sourceStamps,
+            sourceHashes: plan.sourceHashes, progress: { _ in })
+        run.execute(plan.units)
+        return run
     }
 }
