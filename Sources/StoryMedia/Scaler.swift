@@ -100,6 +100,13 @@ public final class Scaler {
             sws_scale_frame(context, destination.pointer, source.pointer), "cannot scale the picture", kind: .ioFailure)
     }
 
+    /// Each limited-range grey level (16…235) stretched to full range, rounded; levels outside
+    /// it clipped to 0 and 255. Made once, not once a frame.
+    private static let fullRangeGreyLevels: [UInt8] = (0..<256).map { (level: Int) -> UInt8 in
+        let stretched: Int = ((level - 16) * 255 + 109) / 219
+        return UInt8(max(0, min(255, stretched)))
+    }
+
     /// A copy of 8-bit grey `source` with its limited-range levels (16…235) stretched to full
     /// range (0…255), as libswscale stretches every other limited-range format.
     static func fullRangeGrey(_ source: Frame) throws -> Frame {
@@ -107,10 +114,7 @@ public final class Scaler {
         try expanded.allocate(width: source.width, height: source.height, format: AV_PIX_FMT_GRAY8)
         _ = av_frame_copy_props(expanded.pointer, source.pointer)
         expanded.pointer.pointee.color_range = AVCOL_RANGE_JPEG
-        let levels: [UInt8] = (0..<256).map { (level: Int) -> UInt8 in
-            let stretched: Int = ((level - 16) * 255 + 109) / 219
-            return UInt8(max(0, min(255, stretched)))
-        }
+        let levels = fullRangeGreyLevels
         let (from, fromStride) = source.plane(0)
         let (to, toStride) = expanded.plane(0)
         for row in 0..<source.height {

@@ -95,7 +95,7 @@ struct UnitRun {
 
     init(
         bundle: String, options: RenderOptions, canvas: (width: Int, height: Int), ledger: BundleLedger,
-        sourceStamps: [String: FileStamp], sourceHashes: [String: String] = [:],
+        sourceStamps: [String: FileStamp], sourceHashes: [String: String],
         progress: @escaping @Sendable (RenderProgress) -> Void
     ) {
         self.sourceStamps = sourceStamps

@@ -17,7 +17,7 @@ struct UnitWorker: Sendable {
     /// Each source's stamp when the plan hashed it (``BundlePlan/sourceStamps``).
     let sourceStamps: [String: FileStamp]
     /// Each source's hash (``BundlePlan/sourceHashes``).
-    var sourceHashes: [String: String] = [:]
+    let sourceHashes: [String: String]
 
     /// Makes the outputs of `units`, one batch from ``batches(of:)``, under their final names, or
     /// throws and leaves nothing behind.
