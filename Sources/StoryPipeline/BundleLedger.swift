@@ -93,9 +93,6 @@ public final class BundleLedger: Sendable {
     private let fileName: String
     private let entries: Mutex<[String: Entry]>
     private let mergedFiles: [String]
-    /// True when the bundle had a ledger file when the run started (not a bundle merged from
-    /// shards without their hidden files).
-    public var hadLedgerFile: Bool { !mergedFiles.isEmpty }
     /// Why each ledger file that could not be read was passed over, one line each, for a
     /// warning: the outputs it listed are no longer known as storyreel's, so a `--prune` leaves
     /// those the run does not make again (a QA pass: a damaged ledger was passed over in silence).

@@ -126,7 +126,14 @@ struct ManifestRuleChecker {
         return ManifestSchemaChecker.format((value * 1000).rounded() / 1000)
     }
 
+    /// True when problems past ``ManifestValidator/problemLimit`` were found and not kept.
+    private(set) var isCut = false
+
     private mutating func report(_ path: String, _ message: String) {
+        guard problems.count < ManifestValidator.problemLimit else {
+            isCut = true
+            return
+        }
         problems.append("\(path): \(message)")
     }
 

@@ -28,8 +28,16 @@ struct ManifestSchemaChecker {
     static let skippedKeys = ["path", "story", "reason"]
     static let handleRule = "a handle (1 to 64 of A-Z a-z 0-9 . _ -, not starting with .)"
 
-    /// Adds a problem at a JSON path (empty: the manifest itself).
+    /// True when problems past ``ManifestValidator/problemLimit`` were found and not kept.
+    private(set) var isCut = false
+
+    /// Adds a problem at a JSON path (empty: the manifest itself), unless
+    /// ``ManifestValidator/problemLimit`` are kept already.
     mutating func report(_ path: String, _ message: String) {
+        guard problems.count < ManifestValidator.problemLimit else {
+            isCut = true
+            return
+        }
         problems.append("\(path.isEmpty ? "manifest" : path): \(message)")
     }
 

@@ -396,17 +396,20 @@ struct UnitRun {
         _ unit: WorkUnit, ledger: BundleLedger, bundle: String, canvas: (width: Int, height: Int), timeout: Double
     ) -> Bool {
         let path = BundlePaths.join(bundle, unit.output)
-        // In a bundle with a ledger, an output storyreel made and did not record (a run killed
-        // before it saved its ledger) carries its mark; an image or a transition without it is
-        // someone's (a QA pass: a user's JPEG at a poster's future name was adopted, shipped as
-        // the poster, and later removed by --prune) unless its own bytes name it as this output
-        // with the hash of its pictures: a copy drops the mark (shards merged with `cp -r` or as
-        // CI artifacts into a bundle restored from a cache: a later QA pass). A marked one is
-        // refused when its bytes name another output or other pictures (an edit written over
-        // storyreel's file keeps the mark: a review); one whose bytes say nothing was written by
-        // a storyreel before the comment. A clip is taken by its contents, which its key names.
+        // An output storyreel made and did not record (a run killed before it saved its ledger)
+        // carries its mark; an image or a transition without it is someone's (a QA pass: a
+        // user's JPEG at a poster's future name was adopted, shipped as the poster, and later
+        // removed by --prune) unless its own bytes name it as this output with the hash of its
+        // pictures: a copy drops the mark (shards merged with `cp -r` or as CI artifacts). A
+        // marked one is refused when its bytes name another output or other pictures (an edit
+        // written over storyreel's file keeps the mark: a review); one whose bytes say nothing
+        // was written by a storyreel before the comment. So in a bundle with no ledger at all
+        // (copied without its hidden folder), as in one with a ledger: a whole JPEG of the
+        // right size was taken there whatever it held (a later QA pass: a user's, or
+        // storyreel's still of another item, shipped and later pruned); every output of this
+        // renderer's keys names itself. A clip is taken by its contents, which its key names.
         let naming =
-            unit.kind != .clip && ledger.hadLedgerFile
+            unit.kind != .clip
             ? OutputIntegrity.Naming(output: unit.output, required: OutputMark.isUnmarked(path), timeout: timeout)
             : nil
         switch unit.kind {

@@ -83,10 +83,7 @@ struct CubeFrameFolder {
     private static func checkedFrames(in path: String) throws -> Set<String> {
         let frames = Set(Self.frameNames(in: path))
         let recordPath = (path as NSString).appendingPathComponent(Self.recordName)
-        let recorded =
-            (try? RegularFile.contents(of: recordPath, maxSize: 1 << 20))
-            .flatMap { String(data: $0, encoding: .utf8) }
-            .map { Set($0.split(separator: "\n").map(String.init)) } ?? []
+        let recorded = try Self.recordedFrames(at: recordPath)
         let strangers = frames.subtracting(recorded).sorted(by: NaturalOrder.areInIncreasingOrder)
         if let first = strangers.first {
             let more = strangers.count > 1 ? " and \(strangers.count - 1) more" : ""
@@ -128,6 +125,33 @@ struct CubeFrameFolder {
     /// `frame_0000.png` … for `frameCount` frames.
     static func names(frameCount: Int) -> [String] {
         (0..<frameCount).map { (CubeTransitionJob.framePath(in: "", index: $0) as NSString).lastPathComponent }
+    }
+
+    /// The frame names the record at `recordPath` lists, none when there is none. Throws 73
+    /// when something else has the record's name (a QA pass: a user's file there was written
+    /// over with exit 0, as `thumbnail --out-dir` refuses its own record's name).
+    private static func recordedFrames(at recordPath: String) throws -> Set<String> {
+        guard let entry = FileStamp(path: recordPath, followingLinks: false) else { return [] }
+        let refusal = MediaError(
+            .cannotCreateOutput, path: recordPath, "is not a record of frames storyreel wrote; move it away")
+        guard entry.isRegularFile else { throw refusal }
+        let data: Data
+        do {
+            data = try RegularFile.contents(of: recordPath, maxSize: 1 << 20)
+        } catch let error as MediaError where error.kind == .missingInput {
+            return []
+        } catch let error as MediaError where error.kind == .systemLimit {
+            throw error
+        } catch {
+            throw refusal
+        }
+        // One frame name a line, each line ended (the record is written whole, atomically).
+        guard let text = String(data: data, encoding: .utf8), text.isEmpty || text.hasSuffix("\n") else {
+            throw refusal
+        }
+        let names = text.split(separator: "\n").map(String.init)
+        guard names.allSatisfy(isFrameName) else { throw refusal }
+        return Set(names)
     }
 
     /// Writes `names` as the folder's record.

@@ -216,7 +216,11 @@ public enum IngestCommand: Command {
             console.output(object.serialized(pretty: false))
             printedJSON = true
         }
-        guard let output = arguments[render], let options = renderOptions, allRejected == nil else {
+        // A stories folder this run made, into which no clip went (each rejected, or not
+        // written: a full disk), is gone again, and there is nothing to render: the render
+        // said "no such file or folder" (66) in place of the clips' 74 (a QA pass).
+        let createdNothing = createdStories != nil && !outcomes.contains(where: \.isIngested)
+        guard let output = arguments[render], let options = renderOptions, allRejected == nil, !createdNothing else {
             printJSON(render: .null)
             return exitCode
         }

@@ -114,8 +114,9 @@ final class PosterFolder: Sendable {
         }
         record.pending = [:]
         TemporaryFile.removeStale(in: path, finalNames: staged)
-        if !journaled.isEmpty {
-            // The record takes in what the killed run journaled, and this run's journal starts empty.
+        if FileStamp(path: journal.path, followingLinks: false) != nil {
+            // The record takes in what the killed run journaled, and this run's journal starts
+            // empty (not after a line a failed write cut short, which a later line would follow).
             try Self.save(record, in: path)
             journal.remove()
         }

@@ -113,12 +113,24 @@ final class PosterJournal {
         } catch let error as MediaError where error.kind != .systemLimit {
             throw MediaError(.cannotCreateOutput, path: path, error.reason)
         }
-        return data.split(separator: UInt8(ascii: "\n")).compactMap { line in
-            // A name in the folder, as every poster's is.
-            guard let entry = JSONShape.decoded(Entry.self, from: Data(line)), !entry.name.contains("/"),
-                ![".", ".."].contains(entry.name)
-            else { return nil }
-            return entry
+        // Every whole line is an entry, and what follows the last one the start of an entry a
+        // kill cut short: anything else at the name is someone's file, which appending would
+        // write into and the end of the run would remove (a QA pass: a user's notes there, and a
+        // clip given as the input under that name, were removed with exit 0).
+        var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        let cut = lines.removeLast()
+        let entries = lines.map { JSONShape.decoded(Entry.self, from: Data($0)) }
+        guard !entries.contains(nil), cut.isEmpty || isStartOfEntry(cut) else {
+            throw MediaError(.cannotCreateOutput, path: path, "is not a journal storyreel wrote; move it away")
         }
+        // A name in the folder, as every poster's is.
+        return entries.compactMap { $0 }.filter { !$0.name.contains("/") && ![".", ".."].contains($0.name) }
+    }
+
+    /// True when `bytes` begin a line as ``append(_:)`` writes one (`{"name":"`), or are the
+    /// start of that: the end of a journal whose last line a kill cut short.
+    private static func isStartOfEntry(_ bytes: Data.SubSequence) -> Bool {
+        let start = Data(#"{"name":""#.utf8)
+        return bytes.starts(with: start) || start.starts(with: bytes)
     }
 }

@@ -128,6 +128,20 @@ public struct JSONParseFailure: Sendable, Equatable, CustomStringConvertible {
         return nil
     }
 
+    /// `byte 0xE9, which is not UTF-8 (save the file as UTF-8), at line 1, column 21`: the first
+    /// byte of `data` (past a byte order mark) that is not part of a UTF-8 character and where it
+    /// is, or nil when `data` is all UTF-8. Foundation's parser reads some such text (a manifest
+    /// saved as Latin-1), which browsers then read otherwise, so it is found here.
+    static func notUTF8(in data: Data) -> JSONParseFailure? {
+        let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+        guard let bad = firstByteNotUTF8(in: body) else { return nil }
+        var failure = JSONParseFailure(
+            problem:
+                "byte 0x\(String(bad.byte, radix: 16, uppercase: true)), which is not UTF-8 (save the file as UTF-8),")
+        (failure.line, failure.column) = position(of: bad.offset, in: body)
+        return failure
+    }
+
     /// The byte offset in `body` and the value of its first byte that is not part of a UTF-8
     /// character, or nil when `body` is all UTF-8.
     private static func firstByteNotUTF8(in body: Data.SubSequence) -> (offset: Int, byte: UInt8)? {

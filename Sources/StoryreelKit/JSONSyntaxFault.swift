@@ -22,8 +22,13 @@ public struct JSONSyntaxFault: Sendable, Equatable {
         // JSON text begins with an ASCII character, so UTF-16 and UTF-32 put a zero byte in
         // its first four; a zero byte is nowhere in UTF-8 JSON (not even in a string).
         if data.prefix(4).contains(0) || !isUTF8(data) {
+            // Latin-1 text names its first foreign byte and where it is, as a spec's and a
+            // `story.json`'s reason does (a QA pass: the manifest's said only "not UTF-8").
+            let place = data.prefix(4).contains(0) ? nil : JSONParseFailure.notUTF8(in: data)
             return JSONSyntaxFault(
-                path: "", message: "not valid JSON: the text is not UTF-8 (browsers read JSON as UTF-8)")
+                path: "",
+                message: "not valid JSON: "
+                    + (place?.description ?? "the text is not UTF-8 (browsers read JSON as UTF-8)"))
         }
         if data.contains(0) {
             return JSONSyntaxFault(path: "", message: "not valid JSON: it holds a NUL byte")

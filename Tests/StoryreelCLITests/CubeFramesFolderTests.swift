@@ -169,6 +169,35 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(frames)/frame_0020.png")) == theirs)
     }
 
+    /// From a QA pass: a person's file at the record's name, `.storyreel-frames`, was written
+    /// over with exit 0 (`thumbnail --out-dir` refuses its own record's name). It is refused
+    /// (73) before any work and left as it is, as is a folder there; storyreel's own record is read.
+    @Test func aFileAtTheRecordsNameThatIsNoRecordIsRefused() throws {
+        for (index, contents) in ["my notes\n", "frame_0000.png", "frame_0000.png\nnotes.txt\n"].enumerated() {
+            let frames = folder.path("notes-\(index)")
+            try FileManager.default.createDirectory(atPath: frames, withIntermediateDirectories: true)
+            let record = "\(frames)/.storyreel-frames"
+            try Data(contents.utf8).write(to: URL(fileURLWithPath: record))
+            let result = try cube(frames, duration: "0.2")
+            #expect(result.status == 73, "\(result.stderr)")
+            #expect(
+                result.stderr
+                    == "storyreel: error: \(record): is not a record of frames storyreel wrote; move it away\n",
+                "\(result.stderr)")
+            #expect(try String(contentsOfFile: record, encoding: .utf8) == contents)
+            #expect(try frameNames(frames).isEmpty)
+        }
+        let folderThere = folder.path("folder-record")
+        try FileManager.default.createDirectory(
+            atPath: "\(folderThere)/.storyreel-frames", withIntermediateDirectories: true)
+        #expect(try cube(folderThere, duration: "0.2").status == 73)
+        // The record a run wrote is read by the next, which replaces its frames.
+        let own = folder.path("own")
+        #expect(try cube(own, duration: "0.5").status == 0)
+        #expect(try cube(own, duration: "0.2").status == 0)
+        #expect(try frameNames(own).count == 6)
+    }
+
     /// A frame name holding a symlink (or a folder) is refused before any work, and the earlier
     /// run's frames stay. (The old code replaced frames 0–2, failed at the symlink and removed
     /// them.)

@@ -176,4 +176,29 @@ import Testing
         expectFullDiskFailure(outcome, naming: poster)
         #expect(leftovers().isEmpty, "\(leftovers())")
     }
+
+    /// From a QA pass: `ingest --create --render` whose only clip a full disk stopped went on to
+    /// render the stories folder it had made and taken away again: a second line, "no such file
+    /// or folder", and 66 (an upload it may not read) in place of 74. Nothing went in, so nothing
+    /// is rendered: one line, 74, and with `--json` a null render.
+    @Test func ingestCreateRenderWithNothingWrittenDoesNotRender() throws {
+        let stories = outputs.path("stories")
+        let reel = outputs.path("reel")
+        for json in [false, true] {
+            let outcome = try LimitedRun.storyreel(
+                ["ingest", HostileFiles.goodClip, "--story", "ana", "--into", stories, "--create", "--render", reel]
+                    + (json ? ["--json"] : []), fileSizeKiB: 20)
+            let result = outcome.result
+            #expect(result.status == 74, "\(result.stderr)")
+            let lines = LimitedRun.errorLines(result.stderr)
+            #expect(
+                lines.count == 1 && lines[0].contains("not ingested") && lines[0].contains("File too large"), "\(lines)"
+            )
+            if json {
+                let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+                #expect(object?["render"] is NSNull, "\(result.stdout)")
+            }
+            #expect(leftovers().isEmpty, "\(leftovers())")
+        }
+    }
 }

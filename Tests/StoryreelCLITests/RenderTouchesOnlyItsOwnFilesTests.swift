@@ -566,6 +566,46 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: poster)) == written)
     }
 
+    /// From a QA pass: in a bundle copied without `.storyreel/` (no ledger at all), a whole JPEG
+    /// of the right size at an output's name was taken whatever it held: a user's picture was
+    /// shipped as a poster and removed by a later `--prune`, and storyreel's own still of
+    /// another item, whose comment names that item's output, played as this item's first frame.
+    /// Without a ledger, as with one, an image is taken only when its bytes name it.
+    @Test func withoutALedgerAWholeJPEGIsTakenOnlyWhenItNamesItself() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let items = try fixture.manifest("reel").stories.flatMap(\.items)
+        let out = fixture.folder.path("reel")
+        try FileManager.default.removeItem(atPath: "\(out)/.storyreel")
+        // The poster without its comment: a whole JPEG of the right size someone put there.
+        let poster = "\(out)/\(items[0].poster)"
+        let written = try Data(contentsOf: URL(fileURLWithPath: poster))
+        let naming = try #require(written.range(of: Data("storyreel \(items[0].poster)".utf8)))
+        let segment = naming.lowerBound - 4
+        let length = Int(written[naming.lowerBound - 2]) << 8 | Int(written[naming.lowerBound - 1])
+        let mine = written[..<segment] + written[(segment + 2 + length)...]
+        try FileManager.default.removeItem(atPath: poster)
+        try mine.write(to: URL(fileURLWithPath: poster))
+        // Another item's first-frame still under this one's name: storyreel's bytes, naming the other.
+        let still = "\(out)/\(try #require(items[0].firstFrame))"
+        let other = try Data(contentsOf: URL(fileURLWithPath: "\(out)/\(try #require(items[1].firstFrame))"))
+        try FileManager.default.removeItem(atPath: still)
+        try other.write(to: URL(fileURLWithPath: still))
+        let (result, _) = try fixture.render(into: "reel", ["--prune"])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("\(poster) is a file storyreel did not write"), "\(result.stderr)")
+        #expect(result.stderr.contains("\(still) is a file storyreel did not write"), "\(result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: poster)) == mine)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: still)) == other)
+        // Neither is recorded as storyreel's, so a later --prune leaves both.
+        let ledger = try String(contentsOfFile: "\(out)/.storyreel/ledger.json", encoding: .utf8)
+        #expect(!ledger.contains(items[0].poster) && !ledger.contains(items[0].firstFrame ?? "-"))
+        let (pruned, _) = try fixture.render(into: "reel", ["--prune"])
+        #expect(pruned.status == 65, "\(pruned.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: poster)) == mine)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: still)) == other)
+    }
+
     /// A review: the comment naming an output is kept by tools that edit a file (`jpegtran -copy
     /// all`, the ffmpeg CLI re-encoding a clip), so a user's edit of storyreel's poster or
     /// transition at an output's name the ledger did not know was adopted, shipped, and later

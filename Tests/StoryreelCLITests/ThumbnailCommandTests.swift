@@ -299,7 +299,44 @@ import Testing
         try FileManager.default.createDirectory(atPath: journaled, withIntermediateDirectories: false)
         try Data(tooDeep.utf8).write(to: URL(fileURLWithPath: journaled + "/.storyreel-posters-journal"))
         let journal = try thumbnail([clip, "--out-dir", journaled, "--width", "90"])
-        #expect(journal.status == 0, "a line it cannot read names no poster: \(journal.stderr)")
+        #expect(journal.status == 73, "\(journal.stderr)")
+        #expect(journal.stderr.contains("is not a journal storyreel wrote; move it away"), "\(journal.stderr)")
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: journaled + "/.storyreel-posters-journal")) == Data(tooDeep.utf8))
+    }
+
+    /// From a QA pass: a file at the journal's name that storyreel did not write (a person's
+    /// notes; the very clip given as the input) was appended to and removed at the end of the
+    /// run, with exit 0, and removed by a run whose clip failed too. It is refused (73) and left
+    /// as it is; a journal a kill cut short in its last line is still read.
+    @Test func outDirRefusesAFileAtTheJournalsNameThatIsNoJournal() throws {
+        let clip = Self.sample("portrait-h264.mp4")
+        for (index, contents) in [
+            Data("my notes\n".utf8), Data("my notes".utf8), try Data(contentsOf: URL(fileURLWithPath: clip)),
+        ]
+        .enumerated() {
+            let out = folder.path("journal-\(index)")
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+            let journal = out + "/.storyreel-posters-journal"
+            try contents.write(to: URL(fileURLWithPath: journal))
+            // The last: the clip itself given as the input, under the journal's name.
+            let input = index == 2 ? journal : clip
+            let result = try thumbnail([input, "--out-dir", out, "--width", "90"])
+            #expect(result.status == 73, "\(result.stderr)")
+            #expect(
+                result.stderr == "storyreel: error: \(journal): is not a journal storyreel wrote; move it away\n",
+                "\(result.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: journal)) == contents, "left as it was")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: out) == [".storyreel-posters-journal"])
+        }
+        // A killed run's journal whose last line was cut short: its whole lines are read, and it goes.
+        let out = folder.path("journal-cut")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+        try Data(#"{"name":"portrait-h2"#.utf8).write(to: URL(fileURLWithPath: out + "/.storyreel-posters-journal"))
+        let result = try thumbnail([clip, "--out-dir", out, "--width", "90"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out + "/.storyreel-posters-journal"))
+        #expect(FileManager.default.fileExists(atPath: out + "/portrait-h264.jpg"))
     }
 
     /// A poster recorded as pending (a run killed between the rename and the record) is the
