@@ -85,7 +85,13 @@ public enum ClipProbe {
     /// corrupt (see ``MediaStream/indexEntries``).
     public static func info(of file: InputFile) throws -> ClipInfo {
         let tags = file.tags
-        let majorBrand = tags["major_brand"]
+        // The file's own brand: FFmpeg's tag takes a metadata item's value (a QA pass).
+        let majorBrand: String?
+        switch file.fileType {
+        case .brand(let brand): majorBrand = brand
+        case .none: majorBrand = nil
+        case .unknown: majorBrand = tags["major_brand"]
+        }
         var warnings = try truncationWarnings(of: file)
         if warnings.isEmpty, let preallocated = try preallocationWarning(of: file) { warnings.append(preallocated) }
         let videoStream = file.bestStream(.video)
@@ -163,7 +169,7 @@ public enum ClipProbe {
         }
         return ClipInfo(
             path: file.path,
-            container: majorBrand == "qt  " ? "mov" : "mp4",
+            container: majorBrand == "qt  " || file.fileType == .none ? "mov" : "mp4",
             majorBrand: majorBrand,
             duration: file.duration,
             size: file.fileSize,

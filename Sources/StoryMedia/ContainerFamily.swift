@@ -23,6 +23,8 @@ public enum ContainerFamily: Sendable, Equatable {
         var shortChunkTables: (held: UInt64, listed: UInt64)?
         /// A PNG's EXIF orientation (its `eXIf` chunk), which FFmpeg 5.1's png decoder ignores.
         var pngOrientation: ExifOrientation?
+        /// A clip's file type as its own first atom gives it (``InputFile/fileType``).
+        var fileType: InputFile.FileType = .unknown
     }
 
     /// The demuxers libavformat may use for this family (`format_whitelist`).
@@ -57,7 +59,11 @@ public enum ContainerFamily: Sendable, Equatable {
         switch self {
         case .quickTime:
             let findings = try ContainerSniffer.sniff(file)
-            return Opening(demuxer: "mov", truncated: findings.truncated, shortChunkTables: findings.shortChunkTables)
+            let fileType: InputFile.FileType =
+                findings.majorBrand.map { .brand($0) } ?? (findings.atoms.contains("ftyp") ? .unknown : .none)
+            return Opening(
+                demuxer: "mov", truncated: findings.truncated, shortChunkTables: findings.shortChunkTables,
+                fileType: fileType)
         case .stillImage:
             guard file.size > 0 else { throw MediaError(.invalidMedia, path: file.path, "empty file (0 bytes)") }
             let head = [UInt8](try file.read(upTo: 8))

@@ -9,6 +9,11 @@ struct ContainerSniffer {
     struct Findings {
         /// Top-level atom types in file order, e.g. `["ftyp", "moov", "mdat"]`.
         var atoms: [String] = []
+        /// The major brand of an `ftyp` atom that opens the file (`isom`, `qt  `), as the file
+        /// says it: FFmpeg's `major_brand` tag is overwritten by a metadata item of that name,
+        /// which a remux with `-movflags use_metadata_tags` copies from another file (a QA pass:
+        /// an `isom` file was reported as QuickTime).
+        var majorBrand: String?
         /// True when an atom claims to run past the end of the file.
         var truncated = false
         /// Where the first `moov` atom's children are: their offset and the end of the atom.
@@ -165,6 +170,11 @@ struct ContainerSniffer {
                 "an HLS playlist, not a QuickTime/MP4 file (storyreel never follows playlists)")
         }
         var findings = Findings()
+        if head.count >= 12, Array(head[4..<8]) == Array("ftyp".utf8),
+            head[8..<12].allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
+        {
+            findings.majorBrand = String(decoding: head[8..<12], as: UTF8.self)
+        }
         var offset: UInt64 = 0
         while fileSize >= 8, offset <= fileSize - 8, findings.atoms.count < maximumAtomsPerLevel {
             guard let header = try atomHeader(at: offset, end: fileSize, in: file) else { break }

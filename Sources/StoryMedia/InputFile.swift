@@ -20,6 +20,8 @@ public final class InputFile {
     public private(set) var warnings: [String] = []
     /// A PNG still's EXIF orientation, read from its `eXIf` chunk before FFmpeg opened it.
     let pngOrientation: ExifOrientation?
+    /// What the clip's own `ftyp` atom says it is (``FileType/unknown`` for a still).
+    public let fileType: FileType
 
     var context: UnsafeMutablePointer<AVFormatContext>
     private let deadline: Deadline
@@ -33,6 +35,7 @@ public final class InputFile {
         fileSize = regularFile.size
         let opening = try family.sniff(regularFile)
         pngOrientation = opening.pngOrientation
+        fileType = opening.fileType
         deadline = Deadline(seconds: timeout)
         // After the checks above, which need no FFmpeg: a missing or garbage file is refused
         // without loading it.

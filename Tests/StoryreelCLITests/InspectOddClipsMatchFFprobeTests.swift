@@ -194,4 +194,53 @@ import Testing
         try #require(made.status == 0, "\(made.stderr)")
         #expect(try ours(path)["variableFrameRate"] as? Bool == true)
     }
+
+    /// From a QA pass: `container` came from FFmpeg's `major_brand` tag, which a metadata item of
+    /// that name overwrites. An iPhone `.MOV` remuxed to `.mp4` with `-movflags use_metadata_tags`
+    /// (how its location and make tags are kept) was reported `mov (qt)`, though its `ftyp` says
+    /// `isom`, as MediaInfo reads it; the other way round, `mp4 (isom)` for a `qt  ` file. A file
+    /// with no `ftyp` at all is a QuickTime movie (it was called `mp4`).
+    @Test func theContainerIsTheFilesOwnFileType() throws {
+        func make(_ arguments: [String]) throws {
+            let made = try TestEnvironment.run("ffmpeg", ["-v", "error", "-y"] + arguments)
+            try #require(made.status == 0, "\(made.stderr)")
+        }
+        let base = folder.path("base.mp4")
+        try make(["-f", "lavfi", "-i", "testsrc2=s=96x160:r=30:d=1", "-c:v", "libx264", "-preset", "ultrafast", base])
+        let quickTime = folder.path("tags.mov")
+        try make(["-i", base, "-c", "copy", "-metadata", "title=x", quickTime])
+        let remuxed = folder.path("remuxed.mp4")
+        try make(["-i", quickTime, "-c", "copy", "-map_metadata", "0", "-movflags", "use_metadata_tags", remuxed])
+        let tagged = folder.path("tagged.mov")
+        try make([
+            "-i", base, "-c", "copy", "-map_metadata", "0", "-movflags", "use_metadata_tags", "-metadata",
+            "major_brand=isom", tagged,
+        ])
+        func brand(_ path: String) throws -> String {
+            String(decoding: try Data(contentsOf: URL(fileURLWithPath: path))[8..<12], as: UTF8.self)
+        }
+        func container(_ path: String) throws -> (json: String?, line: String?) {
+            let json = try TestEnvironment.storyreel(["inspect", "--json", path])
+            let array = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+            let human = try TestEnvironment.storyreel(["inspect", path])
+            let line = human.stdout.split(separator: "\n").first { $0.contains("container") }
+            return (array?.first?["container"] as? String, line.map(String.init))
+        }
+        // The remux's ftyp says isom, while ffprobe's tag (the copied item) says QuickTime.
+        #expect(try brand(remuxed) == "isom")
+        let tags = try TestEnvironment.ffprobe(remuxed)["format"] as? [String: Any]
+        #expect((tags?["tags"] as? [String: Any])?["major_brand"] as? String == "qt  ", "the tag misleads")
+        let fromRemux = try container(remuxed)
+        #expect(fromRemux.json == "mp4" && fromRemux.line?.contains(" mp4 (isom), ") == true, "\(fromRemux)")
+        #expect(try brand(tagged) == "qt  ")
+        let fromTagged = try container(tagged)
+        #expect(fromTagged.json == "mov" && fromTagged.line?.contains(" mov (qt), ") == true, "\(fromTagged)")
+        // No ftyp: the atom renamed to `free`, as a QuickTime movie of before 2001 has none.
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: quickTime))
+        bytes.replaceSubrange(4..<8, with: Data("free".utf8))
+        let classic = folder.path("classic.mov")
+        try bytes.write(to: URL(fileURLWithPath: classic))
+        let fromClassic = try container(classic)
+        #expect(fromClassic.json == "mov" && fromClassic.line?.contains(" mov, ") == true, "\(fromClassic)")
+    }
 }
