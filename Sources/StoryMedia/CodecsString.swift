@@ -52,6 +52,16 @@ public enum CodecsString {
         }
     }
 
+    /// `dvh1.PP.LL` for a Dolby Vision sample entry `tag` (`dvh1`, `dvhe`, `dva1`, `dvav`), its
+    /// profile and level in two decimal digits each (Dolby's "Dolby Vision streams within the ISO
+    /// base media file format"); nil for any other tag, or values outside 0...99.
+    static func dolbyVision(tag: String, profile: Int, level: Int) -> String? {
+        guard ["dvh1", "dvhe", "dva1", "dvav"].contains(tag), (0...99).contains(profile), (0...99).contains(level)
+        else { return nil }
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(tag).\(two(profile)).\(two(level))"
+    }
+
     /// `avc1.PPCCLL`: profile_idc, the constraint flags byte and level_idc, in hex.
     static func avc(tag: String, extradata: [UInt8], profile: Int, level: Int) -> String {
         let prefix = tag == "avc3" ? "avc3" : "avc1"

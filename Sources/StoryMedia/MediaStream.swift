@@ -53,9 +53,28 @@ public final class MediaStream {
             frameRate: averageFrameRate ?? 0, bitDepth: bitDepth ?? 8,
             chromaShift: av_pix_fmt_desc_get(AVPixelFormat(rawValue: parameters.pointee.format))
                 .map { Int($0.pointee.log2_chroma_w) } ?? 1)
+        // A Dolby Vision sample entry (`dvh1`, `dvhe`, `dva1`, `dvav`) is named as such: a
+        // player that does not play Dolby Vision entries was told `hvc1.…` (a QA pass).
+        if let dolbyVision = dolbyVisionLevel,
+            let named = CodecsString.dolbyVision(tag: codecTag, profile: dolbyVision.profile, level: dolbyVision.level)
+        {
+            return named
+        }
         return CodecsString.make(
             codec: codecName, tag: codecTag, extradata: extradata, profile: Int(parameters.pointee.profile),
             level: Int(parameters.pointee.level), picture: picture)
+    }
+
+    /// The Dolby Vision profile and level of the stream's configuration record (`dvcC`, `dvvC`),
+    /// or nil when it has none.
+    var dolbyVisionLevel: (profile: Int, level: Int)? {
+        var size = 0
+        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DOVI_CONF, &size),
+            size >= MemoryLayout<AVDOVIDecoderConfigurationRecord>.size
+        else { return nil }
+        return data.withMemoryRebound(to: AVDOVIDecoderConfigurationRecord.self, capacity: 1) {
+            (Int($0.pointee.dv_profile), Int($0.pointee.dv_level))
+        }
     }
 
     /// The four-character codec tag from the container, e.g. `hvc1` or `avc1`.

@@ -81,8 +81,9 @@ public final class StatCache: Sendable {
     /// (which probes afresh) does not then fault a manifest a render cannot mend. 2: a pixel
     /// aspect given only by the H.264/HEVC bitstream is read; 3: the sample size table checked; 4: the
     /// audio is the first enabled track, its start is decoded (channels a PCE gives, audio that
-    /// does not decode) and a disabled one is no audio).
-    static let probeVersion = "storyreel-probe-4"
+    /// does not decode) and a disabled one is no audio; 5: a Dolby Vision sample entry's codecs
+    /// string is its own, `dvh1.05.06`, not `hvc1.…`).
+    static let probeVersion = "storyreel-probe-5"
 
     /// What a failure was found by: the probe's version, storyreel's and libavutil's, and this
     /// very executable (its size and mtime), so that any other build, which may read the clip

@@ -209,6 +209,39 @@ import Testing
         #expect(ingest.stderr.contains("Dolby Vision profile 5 (hvc1."), "\(ingest.stderr)")
     }
 
+    /// From an inspect QA pass: a track under Dolby Vision's own sample entry (`dvh1`, `dvhe`)
+    /// had the codecs string `hvc1.…`, so a player that plays no Dolby Vision entry was told it
+    /// could play it. It is Dolby's `dvh1.PP.LL` (profile, level), `render` names it, and the
+    /// bundle validates (its items' codecs are what `validate` reads).
+    @Test func aDolbyVisionSampleEntryIsNamedByItsOwnCodecsString() throws {
+        let stories = folder.path("stories")
+        try FileManager.default.createDirectory(atPath: stories + "/cam", withIntermediateDirectories: true)
+        let clip = "\(stories)/cam/1-dvh1.mp4"
+        try HostileFiles.dolbyVisionClip(
+            at: clip, profile: 8, compatibility: 4, transfer: "arib-std-b67", sampleEntry: "dvh1")
+        let inspect = try TestEnvironment.storyreel(["inspect", "--json", clip])
+        let video =
+            (try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [[String: Any]])?.first?[
+                "video"] as? [String: Any]
+        #expect(
+            video?["codecTag"] as? String == "dvh1" && video?["codecs"] as? String == "dvh1.08.06", "\(inspect.stdout)")
+        // The same clip under hvc1 keeps its HEVC string.
+        let plain = folder.path("hvc1.mp4")
+        try HostileFiles.dolbyVisionClip(at: plain, profile: 8, compatibility: 4, transfer: "arib-std-b67")
+        let hvc1 = try TestEnvironment.storyreel(["inspect", "--json", plain])
+        #expect(hvc1.stdout.contains(#""codecs": "hvc1.2."#), "\(hvc1.stdout)")
+        let reel = folder.path("reel")
+        let render = try TestEnvironment.storyreel(["render", stories, "-o", reel, "--size", "180x320"])
+        #expect(render.status == 0, "\(render.stderr)")
+        #expect(
+            render.stderr.contains(
+                "storyreel: warning: cam/1-dvh1.mp4: Dolby Vision under its own sample entry (dvh1.08.06) plays in "
+                    + "Dolby Vision players only"), "\(render.stderr)")
+        #expect(try String(contentsOfFile: reel + "/manifest.json", encoding: .utf8).contains(#""dvh1.08.06""#))
+        let validate = try TestEnvironment.storyreel(["validate", reel])
+        #expect(validate.status == 0, "\(validate.stderr)")
+    }
+
     /// A camera's ProRes or Motion JPEG, or H.264 High 10, plays in few players: `render` and
     /// `ingest` say so (and still use it; the page shows its stills). 8-bit H.264 and HEVC do
     /// not warn. From a QA pass: such uploads went in without a word.

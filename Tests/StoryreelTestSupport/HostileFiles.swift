@@ -281,10 +281,11 @@ public enum HostileFiles {
     /// with base-layer compatibility `compatibility`: the ffmpeg CLI's `btrt` box in the sample
     /// entry (20 bytes) is turned into a `dvvC` of the same size (version 1.0, level 6, RPU and
     /// base layer present), which FFmpeg reads as its DOVI configuration record. Only the label
-    /// changes: the pictures are ordinary HEVC.
-    public static func dolbyVisionClip(at path: String, profile: Int, compatibility: Int, transfer: String = "bt709")
-        throws
-    {
+    /// changes: the pictures are ordinary HEVC. `sampleEntry` renames the sample entry (`dvh1`,
+    /// `dvhe`: Dolby Vision's own).
+    public static func dolbyVisionClip(
+        at path: String, profile: Int, compatibility: Int, transfer: String = "bt709", sampleEntry: String = "hvc1"
+    ) throws {
         try ffmpeg([
             "-f", "lavfi", "-i", "testsrc2=s=180x320:r=30:d=1", "-c:v", "libx265", "-x265-params", "log-level=error",
             "-tag:v", "hvc1", "-pix_fmt", "yuv420p10le", "-color_trc", transfer, path,
@@ -295,6 +296,12 @@ public enum HostileFiles {
         let fields = profile << 9 | 6 << 3 | 1 << 2 | 1
         let record: [UInt8] = [1, 0, UInt8(fields >> 8), UInt8(fields & 0xFF), UInt8(compatibility << 4)]
         bytes.replaceSubrange(type..<(type + 16), with: Array("dvvC".utf8) + record + [UInt8](repeating: 0, count: 7))
+        if sampleEntry != "hvc1" {
+            guard let stsd = find(Array("stsd".utf8), in: bytes),
+                let entry = find(Array("hvc1".utf8), in: bytes, from: stsd)
+            else { throw TestFailure("no hvc1 sample entry in \(path)") }
+            bytes.replaceSubrange(entry..<(entry + 4), with: Array(sampleEntry.utf8))
+        }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
     }
 
