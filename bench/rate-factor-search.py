@@ -16,6 +16,17 @@ def choice(budget, passes):
     return max(fitting, key=lambda p: p[1]) if fitting else min(passes, key=lambda p: p[1])
 
 
+def extrapolation(closest_over, over, target):
+    step = FIRST_STEP
+    in_order = sorted(over)
+    if len(in_order) >= 2:
+        lower, higher = in_order[-2], in_order[-1]
+        halvings = math.log2(lower[1] / higher[1])
+        local = (higher[0] - lower[0]) / halvings if halvings > 0.01 else 2 * FIRST_STEP
+        step = max(FIRST_STEP, 1.5 * local)
+    return max(1, step * math.log2(closest_over[1] / target))
+
+
 def next_rate_factor(budget, passes):
     if not passes or passes[0][1] <= budget:
         return None
@@ -24,9 +35,16 @@ def next_rate_factor(budget, passes):
         return None
     over = [p for p in passes if p[1] > budget]
     closest_over = max(over, key=lambda p: p[0])
-    if len(passes) >= PASS_LIMIT:
-        return HIGHEST if not fitting and closest_over[0] < HIGHEST else None
     target = AIM * budget
+    leap_fits = len(passes) == PASS_LIMIT + 1 and len(fitting) == 1 and fitting[0] == passes[-1]
+    if len(passes) >= PASS_LIMIT and not leap_fits:
+        if fitting or closest_over[0] >= HIGHEST:
+            return None
+        if len(passes) > PASS_LIMIT:
+            return HIGHEST
+        leap = min(2 * extrapolation(closest_over, over, target), (HIGHEST - closest_over[0]) / 2)
+        rounded = round(min(HIGHEST, closest_over[0] + leap) * 100) / 100
+        return HIGHEST if any(abs(p[0] - rounded) < 0.005 for p in passes) else rounded
     under = [p for p in fitting if p[0] > closest_over[0]]
     if under:
         closest_under = min(under, key=lambda p: p[0])
@@ -38,14 +56,7 @@ def next_rate_factor(budget, passes):
     else:
         if closest_over[0] >= HIGHEST:
             return None
-        step = FIRST_STEP
-        in_order = sorted(over)
-        if len(in_order) >= 2:
-            lower, higher = in_order[-2], in_order[-1]
-            halvings = math.log2(lower[1] / higher[1])
-            local = (higher[0] - lower[0]) / halvings if halvings > 0.01 else 2 * FIRST_STEP
-            step = max(FIRST_STEP, 1.5 * local)
-        candidate = closest_over[0] + max(1, step * math.log2(closest_over[1] / target))
+        candidate = closest_over[0] + extrapolation(closest_over, over, target)
     rounded = round(min(HIGHEST, candidate) * 100) / 100
     return None if any(abs(p[0] - rounded) < 0.005 for p in passes) else rounded
 

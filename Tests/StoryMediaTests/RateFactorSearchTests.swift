@@ -81,6 +81,29 @@ import Testing
         #expect(search.fits)
     }
 
+    /// From a QA pass: a 270×480 transition's sizes flatten between CRF 38 and 41 (its headers),
+    /// the four passes crept up to just over the budget, and CRF 51 came out at 63% of it where
+    /// CRF 41 used 98%. A fifth pass leaps twice as far before 51 is tried.
+    @Test func passesThatCreepUpAFlatStretchLeapBeforeTryingTheHighest() {
+        // Packet bytes measured at whole rate factors, joined by straight lines in log(size).
+        let measured: [(Double, Double)] = [
+            (23, 38190), (31, 22840), (35, 19720), (38, 17840), (41, 17600), (44, 15300), (47, 12550), (51, 10500),
+        ]
+        func size(_ crf: Double) -> Int {
+            let upper = measured.firstIndex { $0.0 >= crf } ?? measured.count - 1
+            let lower = max(upper - 1, 0)
+            let (a, b) = (measured[lower], measured[upper])
+            let share = b.0 > a.0 ? (crf - a.0) / (b.0 - a.0) : 0
+            return Int(exp(log(a.1) + share * (log(b.1) - log(a.1))))
+        }
+        let search = Self.search(budget: 17_570, size: size)
+        let kept = search.choice!
+        #expect(search.fits, "\(search.passes)")
+        #expect(kept.rateFactor < 47, "\(search.passes)")
+        #expect(Double(kept.bytes) >= 0.85 * 17_570, "\(search.passes)")
+        #expect(search.passes.count <= RateFactorSearch.passLimit + 2)
+    }
+
     @Test func aCapOutOfReachEndsAt51WithTheSmallestPass() {
         let search = Self.search(budget: 10_000) { crf in 500_000 - Int(crf) * 1_000 }
         #expect(search.passes.last?.rateFactor == 51)
