@@ -39,6 +39,7 @@ struct ManifestRuleChecker {
     /// An image and the size one use of it expects: the same file used where another size is
     /// expected (a poster given as a thumbnail) is checked again.
     private struct ImageCheck: Hashable {
+        let relative: String
         let identity: FileIdentity
         let width: Int?
         let height: Int?
@@ -61,8 +62,10 @@ struct ManifestRuleChecker {
 
     /// A transition clip and the frames, size and codecs its entry says it has.
     private struct TransitionCheck: Hashable {
+        let relative: String
         let identity: FileIdentity
         let frames: Int
+        let fps: Double
         let width: Int
         let height: Int
         let codecs: String?
@@ -265,13 +268,15 @@ struct ManifestRuleChecker {
     private mutating func check(_ transition: Manifest.Transition, at path: String) {
         if let file = checkFile(transition.src, at: "\(path).src") {
             let check = TransitionCheck(
-                identity: file.identity, frames: transition.frames, width: transition.width,
-                height: transition.height, codecs: transition.codecs)
+                relative: transition.src, identity: file.identity, frames: transition.frames, fps: transition.fps,
+                width: transition.width, height: transition.height, codecs: transition.codecs)
+            // Its frames at its fps, as the file times them (a QA pass: a manifest's fps of 60
+            // for a 30 fps transition passed), and the file its own (another transition's passed).
             let problem =
                 transitionProblems[check]
                 ?? OutputIntegrity.transitionProblem(
                     at: file.path, frames: transition.frames, width: transition.width, height: transition.height,
-                    codecs: transition.codecs, timeout: timeout)
+                    codecs: transition.codecs, fps: transition.fps, named: transition.src, timeout: timeout)
             transitionProblems[check] = problem
             if let problem { report("\(path).src", "\(transition.src) \(problem)") }
         }
@@ -327,11 +332,17 @@ struct ManifestRuleChecker {
     ) {
         guard let file = checkFile(relative, at: path),
             checkedImages.insert(
-                ImageCheck(identity: file.identity, width: size?.width, height: size?.height, tolerance: tolerance)
+                ImageCheck(
+                    relative: relative, identity: file.identity, width: size?.width, height: size?.height,
+                    tolerance: tolerance)
             ).inserted
         else { return }
         if let problem = OutputIntegrity.imageProblem(at: file.path, size: size, tolerance: tolerance) {
             report(path, "\(Self.shown(relative)) \(problem)")
+        } else if let named = OutputProvenance.jpegNamedOutput(file.path, timeout: timeout ?? 30), named != relative {
+            // Another image's picture under this one's name (a QA pass: another item's still
+            // passed): storyreel's comment names the output it was made as.
+            report(path, "\(Self.shown(relative)) names itself \(Self.shown(named)): another output's picture")
         }
     }
 

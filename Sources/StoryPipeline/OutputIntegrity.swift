@@ -59,7 +59,7 @@ enum OutputIntegrity {
     /// ``OutputProvenance``), or nil when it is one.
     static func transitionProblem(
         at path: String, frames: Int, width: Int, height: Int, codecs: String? = nil, fps: Double? = nil,
-        naming: Naming? = nil, timeout: Double?
+        naming: Naming? = nil, named output: String? = nil, timeout: Double?
     ) -> String? {
         let info: ClipInfo
         do {
@@ -83,6 +83,12 @@ enum OutputIntegrity {
             return "is \(video.displayWidth)x\(video.displayHeight), not \(width)x\(height)"
         }
         if let codecs, video.codecs != codecs { return "has codecs \(video.codecs), not '\(codecs)'" }
+        // Another transition's file under this one's name (`validate`): its comment says so.
+        if let output, let named = info.tags["comment"].flatMap(OutputProvenance.namedOutput(inComment:)),
+            named != output
+        {
+            return "names itself \(named.shortened(to: 160)): another transition's clip"
+        }
         if let naming {
             // The hash covers the samples, not the index: a copy remuxed with a turn in its
             // display matrix kept them (a review); storyreel writes none.

@@ -58,8 +58,36 @@ enum OutputProvenance {
             let data = try? file.read(upTo: Int(file.size))
         else { return .contradicts }
         let head = [UInt8](data)
-        let ours = Array("storyreel ".utf8)
+        guard let comment = storyreelComment(in: head) else { return .silent }
         let wanted = Array((text(naming: output) + " sha256:").utf8)
+        guard comment.body.starts(with: wanted) else { return .contradicts }
+        let rest = Data(head[..<comment.segment.lowerBound] + head[comment.segment.upperBound...])
+        let digest = String(decoding: comment.body.dropFirst(wanted.count), as: UTF8.self)
+        return (try? ContentHasher.sha256(of: rest)) == digest ? .vouches : .contradicts
+    }
+
+    /// The output the JPEG at `path` names itself as (`posters/….jpg`), or nil when it carries no
+    /// storyreel comment or cannot be read. `validate` holds a manifest's images to it.
+    static func jpegNamedOutput(_ path: String, timeout: Double) -> String? {
+        guard let file = try? RegularFile(path: path, maxSize: maximumImageSize, timeout: timeout),
+            let data = try? file.read(upTo: Int(file.size)), let comment = storyreelComment(in: [UInt8](data))
+        else { return nil }
+        return namedOutput(inComment: String(decoding: comment.body, as: UTF8.self))
+    }
+
+    /// The output a comment `storyreel OUTPUT sha256:HASH` names, or nil for any other text.
+    static func namedOutput(inComment comment: String) -> String? {
+        guard comment.hasPrefix("storyreel "), let hash = comment.range(of: " sha256:", options: .backwards) else {
+            return nil
+        }
+        let output = comment[comment.index(comment.startIndex, offsetBy: 10)..<hash.lowerBound]
+        return output.isEmpty ? nil : String(output)
+    }
+
+    /// The JPEG `head`'s first comment segment before its first scan that starts `storyreel `:
+    /// the segment's bytes (marker included) and its text.
+    private static func storyreelComment(in head: [UInt8]) -> (segment: Range<Int>, body: ArraySlice<UInt8>)? {
+        let ours = Array("storyreel ".utf8)
         var index = 2
         while index + 4 <= head.count, head[0] == 0xFF, head[1] == 0xD8, head[index] == 0xFF {
             let marker = head[index + 1]
@@ -68,15 +96,10 @@ enum OutputProvenance {
             let length = Int(head[index + 2]) << 8 | Int(head[index + 3])
             guard length >= 2, index + 2 + length <= head.count else { break }
             let body = head[(index + 4)..<(index + 2 + length)]
-            if marker == 0xFE, body.starts(with: ours) {
-                guard body.starts(with: wanted) else { return .contradicts }
-                let rest = Data(head[..<index] + head[(index + 2 + length)...])
-                let digest = String(decoding: body.dropFirst(wanted.count), as: UTF8.self)
-                return (try? ContentHasher.sha256(of: rest)) == digest ? .vouches : .contradicts
-            }
+            if marker == 0xFE, body.starts(with: ours) { return (index..<(index + 2 + length), body) }
             index += 2 + length
         }
-        return .silent
+        return nil
     }
 
     /// What the MP4 at `path`, whose comment tag is `comment`, says of itself as `output`: the

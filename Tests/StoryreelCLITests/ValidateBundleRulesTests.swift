@@ -215,6 +215,44 @@ import Testing
         )
     }
 
+    /// From a QA pass: a rendered bundle passed `validate` with another item's still copied over
+    /// an item's, another transition's clip copied over a transition's, and a transition's `fps`
+    /// of 60 for a 30 fps clip. storyreel's images and transitions name the output they were made
+    /// as in their own bytes, and a transition's file times its frames.
+    @Test func anImageOrTransitionThatIsAnothersOrMistimedIsAProblem() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let reel = fixture.folder.path("reel")
+        let items = try fixture.manifest("reel").stories.flatMap(\.items)
+        let first = try #require(items[0].firstFrame)
+        let other = try #require(items[1].firstFrame)
+        try FileManager.default.removeItem(atPath: "\(reel)/\(first)")
+        try FileManager.default.copyItem(atPath: "\(reel)/\(other)", toPath: "\(reel)/\(first)")
+        let url = URL(fileURLWithPath: "\(reel)/manifest.json")
+        var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        var transitions = try #require(manifest["transitions"] as? [[String: Any]])
+        try #require(transitions.count >= 2)
+        let second = try #require(transitions[1]["src"] as? String)
+        let firstTransition = try #require(transitions[0]["src"] as? String)
+        try FileManager.default.removeItem(atPath: "\(reel)/\(firstTransition)")
+        try FileManager.default.copyItem(atPath: "\(reel)/\(second)", toPath: "\(reel)/\(firstTransition)")
+        transitions[1]["fps"] = 60
+        transitions[1]["duration"] = Double(transitions[1]["frames"] as? Int ?? 0) / 60
+        manifest["transitions"] = transitions
+        try JSONSerialization.data(withJSONObject: manifest).write(to: url)
+        let result = try TestEnvironment.storyreel(["validate", reel])
+        #expect(result.status == 65, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(
+            lines.contains { $0.hasSuffix("\(first) names itself \(other): another output's picture") }, "\(lines)")
+        #expect(
+            lines.contains {
+                $0.hasSuffix("transitions[0].src: \(firstTransition) names itself \(second): another transition's clip")
+            }, "\(lines)")
+        #expect(lines.contains { $0.contains("transitions[1].src: \(second) lasts ") }, "\(lines)")
+        #expect(lines.count == 3, "\(lines)")
+    }
+
     /// From a QA pass: `validate BUNDLE` read `manifest.json` through a symbolic link leading
     /// out of the bundle and printed that file's values in its problems (a token, in a CI log).
     @Test func aBundlesManifestThatIsASymbolicLinkIsNotFollowed() throws {
