@@ -117,7 +117,15 @@ public struct ArgumentParser: Sendable {
         var message = "unknown option '\(argument)'"
         // `render --version`: the program's own option, which goes before any command (a CLI QA
         // pass: no hint).
-        if argument == "--version" { return UsageError(message + "; the version is 'storyreel --version'") }
+        if argument == "--version" || argument == "-v" {
+            return UsageError(message + "; the version is 'storyreel --version'")
+        }
+        // What ffmpeg and ffmpegthumbnailer call it (a QA pass: `thumbnail --time 1` was pointed
+        // to cube's `--size`, `cube -c:v hevc` to `--crf`).
+        if let familiar = Self.familiarNames[argument]?.first(where: { name in options.contains { $0.isNamed(name) } })
+        {
+            return UsageError(message + "; did you mean '--\(familiar)'?")
+        }
         let name = String(argument.drop { $0 == "-" })
         // `--j` is `-j` with a dash too many: a one-letter name is only ever a short one.
         let spelled = name.count == 1 ? "-" + name : "--" + name
@@ -140,6 +148,17 @@ public struct ArgumentParser: Sendable {
         }
         return UsageError(message)
     }
+
+    /// Options of ffmpeg and ffmpegthumbnailer, by the names of storyreel's that do their work
+    /// (the first one the command takes is offered).
+    static let familiarNames: [String: [String]] = [
+        "-t": ["at"], "--time": ["at"], "-ss": ["at"], "--seek": ["at"], "--seek-time": ["at"],
+        "-c:v": ["codec"], "--c:v": ["codec"], "-vcodec": ["codec"], "--vcodec": ["codec"], "--encoder": ["codec"],
+        "-crf": ["crf"], "-r": ["fps"], "--framerate": ["fps"], "--frame-rate": ["fps"], "-b:v": ["max-bitrate"],
+        "--maxrate": ["max-bitrate"], "-maxrate": ["max-bitrate"], "-s": ["width", "size"],
+        "--thumbnail-size": ["width"], "-f": ["format"], "-q": ["quality"], "-q:v": ["quality"],
+        "--overwrite": ["force"], "-y": ["force"],
+    ]
 
     /// The other commands that take the option `spelled` (`--fps`, `-o`), joined with commas; nil
     /// when none does.

@@ -149,8 +149,9 @@ public enum Storyreel {
         } else if let closest = ArgumentParser.closest(to: name, among: known) {
             message += "; did you mean '\(closest)'?"
         } else if name.hasPrefix("-") {
+            let bare = String(name.drop { $0 == "-" })
             let takers = commands.filter { command in
-                command.options.contains { $0.isNamed(String(name.drop { $0 == "-" })) }
+                command.options.contains { $0.isNamed(bare) || (bare.count == 1 && $0.short == bare.first) }
             }.map(\.name)
             if !takers.isEmpty {
                 message +=

@@ -167,7 +167,8 @@ public enum ThumbnailCommand: Command {
         if fileExtension.isEmpty { return .jpeg }
         guard let format = ImageFormat(pathExtension: fileExtension) else {
             throw UsageError(
-                "cannot tell the image format from '.\(fileExtension)'; use .jpg, .png or .webp, or --format")
+                "-o '\(out)': cannot tell the image format from '.\(fileExtension)'; name it .jpg (or .jpeg), .png "
+                    + "or .webp, or give --format")
         }
         return format
     }

@@ -58,6 +58,18 @@ import Testing
         #expect(throws: UsageError("unknown option '--version'; the version is 'storyreel --version'")) {
             try parser.parse(["a.mov", "--version"])
         }
+        // `-v`, the version's short name before a command, too (a QA pass: `cube -v`, no hint).
+        #expect(throws: UsageError("unknown option '-v'; the version is 'storyreel --version'")) {
+            try parser.parse(["a.mov", "-v"])
+        }
+    }
+
+    /// From a QA pass: ffmpeg's and ffmpegthumbnailer's names for an option were pointed to an
+    /// unrelated one (`thumbnail --time 1` to cube's `--size`) or to none (`-s`). The command's
+    /// own option that does their work is named; one it does not take is not offered.
+    @Test func ffmpegsNamesForAnOptionPointToStoryreels() {
+        #expect(throws: UsageError("unknown option '-s'; did you mean '--size'?")) { try parser.parse(["-s", "9x16"]) }
+        #expect(throws: UsageError("unknown option '-y'")) { try parser.parse(["-y"]) }
     }
 
     /// A value given twice is refused (64): the last one used to win silently, so a wrapper

@@ -365,6 +365,34 @@ import Testing
         #expect(try filesLeft().isEmpty)
     }
 
+    /// From a QA pass: `-o .mp4` was told to name it .mp4, and ffmpeg's names for cube's options
+    /// got no hint or another option's (`-c:v hevc`: `--crf`).
+    @Test func aNameThatIsAllExtensionAndFFmpegsOptionNamesAreNamed() throws {
+        let cases: [([String], String)] = [
+            (
+                ["-o", folder.path(".mp4")],
+                "-o '\(folder.path(".mp4"))': give the file a name before its extension (clip.mp4)"
+            ),
+            (["--filmstrip", ".png"], "--filmstrip '.png': give the file a name before its extension (clip.png)"),
+            (["-o", folder.path("t.mp4"), "-c:v", "hevc"], "unknown option '-c:v'; did you mean '--codec'?"),
+            (["-o", folder.path("t.mp4"), "-r", "30"], "unknown option '-r'; did you mean '--fps'?"),
+            (["-o", folder.path("t.mp4"), "-s", "90x160"], "unknown option '-s'; did you mean '--size'?"),
+            (["-v"], "unknown option '-v'; the version is 'storyreel --version'"),
+        ]
+        for (arguments, message) in cases {
+            let result = try cube([Self.fromClip, Self.toClip] + arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("storyreel: error: \(message)"), "\(arguments): \(result.stderr)")
+        }
+        // An option before the command is said to be one.
+        let before = try TestEnvironment.storyreel(["-o", folder.path("t.mp4"), "cube", Self.fromClip, Self.toClip])
+        #expect(before.status == 64)
+        #expect(
+            before.stderr.contains("options go after the command ('-o' is an option of thumbnail, cube"),
+            "\(before.stderr)")
+        #expect(try filesLeft().isEmpty)
+    }
+
     /// A truncated upload as FROM or TO is refused (65) with the warning `inspect` gives, as
     /// `render` skips it: its frames stop early, so its "last frame" is one from the middle.
     /// (The old code rendered that frame and exited 0.)

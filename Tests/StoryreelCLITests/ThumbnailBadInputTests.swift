@@ -118,7 +118,15 @@ import Testing
             ([goodClip, "-o", out, "--quality", "0"], "--quality must be a whole number from 1 to 100"),
             ([goodClip, "-o", out, "--quality", "101"], "--quality"),
             ([goodClip, "-o", out, "--format", "gif"], "--format must be one of"),
-            ([goodClip, "-o", outputs.path("poster.gif")], "cannot tell the image format"),
+            // The line names the path, as every error line does, and .jpeg (a QA pass).
+            (
+                [goodClip, "-o", outputs.path("poster.gif")],
+                "-o '\(outputs.path("poster.gif"))': cannot tell the image format from '.gif'; name it .jpg (or .jpeg)"
+            ),
+            // ffmpegthumbnailer's names, and the version's short name after the command (a QA pass).
+            ([goodClip, "-o", out, "--time", "1"], "unknown option '--time'; did you mean '--at'?"),
+            ([goodClip, "-o", out, "-s", "90"], "unknown option '-s'; did you mean '--width'?"),
+            ([goodClip, "-v"], "unknown option '-v'; the version is 'storyreel --version'"),
             ([goodClip, "-o", out, "--width", "0"], "--width"),
             ([goodClip, "-o", out, "--widht", "90"], "did you mean '--width'?"),
             ([goodClip, "-o", out, "--timeout", "-3"], "--timeout"),
