@@ -8,7 +8,7 @@ Usage: rate-factor-search.py next|choice BUDGET CRF:BYTES...
 import math
 import sys
 
-HIGHEST, ENOUGH, AIM, FIRST_STEP, PASS_LIMIT = 51.0, 0.92, 0.97, 8.0, 4
+HIGHEST, ENOUGH, AIM, FIRST_STEP, PASS_LIMIT, WIDE_BRACKET = 51.0, 0.92, 0.97, 8.0, 4, 1.0
 
 
 def choice(budget, passes):
@@ -36,8 +36,12 @@ def next_rate_factor(budget, passes):
     over = [p for p in passes if p[1] > budget]
     closest_over = max(over, key=lambda p: p[0])
     target = AIM * budget
+    under = [p for p in fitting if p[0] > closest_over[0]]
+    closest_under = min(under, key=lambda p: p[0]) if under else None
     leap_fits = len(passes) == PASS_LIMIT + 1 and len(fitting) == 1 and fitting[0] == passes[-1]
-    if len(passes) >= PASS_LIMIT and not leap_fits:
+    wide = closest_under is not None and closest_under[0] - closest_over[0] > WIDE_BRACKET
+    one_more = (len(passes) < PASS_LIMIT + 2 and wide) or leap_fits
+    if len(passes) >= PASS_LIMIT and not one_more:
         if fitting or closest_over[0] >= HIGHEST:
             return None
         if len(passes) > PASS_LIMIT:
@@ -45,9 +49,7 @@ def next_rate_factor(budget, passes):
         leap = min(2 * extrapolation(closest_over, over, target), (HIGHEST - closest_over[0]) / 2)
         rounded = round(min(HIGHEST, closest_over[0] + leap) * 100) / 100
         return HIGHEST if any(abs(p[0] - rounded) < 0.005 for p in passes) else rounded
-    under = [p for p in fitting if p[0] > closest_over[0]]
-    if under:
-        closest_under = min(under, key=lambda p: p[0])
+    if closest_under is not None:
         span = math.log2(closest_over[1] / closest_under[1])
         share = math.log2(closest_over[1] / target) / span if span > 0 else 1
         candidate = closest_over[0] + min(1, max(0, share)) * (closest_under[0] - closest_over[0])

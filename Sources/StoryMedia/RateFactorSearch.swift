@@ -22,7 +22,9 @@ import Foundation
 /// highest rate factor (51) failing to fit, which leaves the cap out of reach. When none of the
 /// ``passLimit`` passes fits, one more goes twice as far as the extrapolation says (at most
 /// halfway to 51), then one interpolates between it and the closest pass over when it leaves
-/// much of the budget unused; only if the leap does not fit is 51 tried: on a flat stretch of the curve (a small picture's
+/// much of the budget unused; only if the leap does not fit is 51 tried. Likewise a 4th pass that
+/// fits with much of the budget unused, more than ``wideBracket`` steps above the closest pass
+/// over, gets a 5th between them, and a 6th while the bracket stays that wide: on a flat stretch of the curve (a small picture's
 /// headers) the passes crept up to just over the budget, and 51 came out at 63% of it where 41
 /// used 98% (a QA pass: a higher cap gave a worse clip).
 struct RateFactorSearch: Sendable {
@@ -49,8 +51,11 @@ struct RateFactorSearch: Sendable {
     /// measured low down, so that the pass usually fits and later passes can interpolate.
     static let firstStep = 8.0
     /// At most this many passes, the requested CRF's included, before the rate factor 51 is tried
-    /// as the last resort.
+    /// as the last resort (or one more pass, see ``next``).
     static let passLimit = 4
+    /// Rate-factor steps between the closest passes over and under the budget past which the
+    /// search, out of passes, makes one more between them.
+    static let wideBracket = 1.0
 
     /// A search for a clip of at most `budget` bytes.
     init(budget: Int) { self.budget = budget }
@@ -79,10 +84,18 @@ struct RateFactorSearch: Sendable {
         let over = passes.filter { $0.bytes > budget }
         guard let closestOver = over.max(by: { $0.rateFactor < $1.rateFactor }) else { return nil }
         let target = Self.aim * Double(budget)
-        // Out of passes: keep the best that fits. With none, one longer leap; a leap that fits
-        // with much of the budget unused gets one pass between it and the closest over (below).
+        let closestUnder = fitting.filter({ $0.rateFactor > closestOver.rateFactor }).min(by: {
+            $0.rateFactor < $1.rateFactor
+        })
+        // Out of passes: keep the best that fits, unless it lies more than ``wideBracket`` steps
+        // above the closest pass over: then up to two passes between the two (a QA pass: a 4th pass that
+        // leapt to CRF 50.9 and fitted at 71% was kept, where a lower cap gave CRF 48.8). With
+        // none that fits, one longer leap; a leap that fits gets one pass between it and the
+        // closest over too.
         let leapFits = passes.count == Self.passLimit + 1 && fitting.count == 1 && fitting.first == passes.last
-        if passes.count >= Self.passLimit && !leapFits {
+        let wide = closestUnder.map { $0.rateFactor - closestOver.rateFactor > Self.wideBracket } ?? false
+        let oneMore = (passes.count < Self.passLimit + 2 && wide) || leapFits
+        if passes.count >= Self.passLimit && !oneMore {
             guard fitting.isEmpty, closestOver.rateFactor < Self.highest else { return nil }
             guard passes.count == Self.passLimit else { return Self.highest }
             // Twice the extrapolation, at most halfway to the highest: on a flat stretch the last
@@ -94,9 +107,7 @@ struct RateFactorSearch: Sendable {
             return passes.contains { abs($0.rateFactor - rounded) < 0.005 } ? Self.highest : rounded
         }
         let candidate: Double
-        if let closestUnder = fitting.filter({ $0.rateFactor > closestOver.rateFactor }).min(by: {
-            $0.rateFactor < $1.rateFactor
-        }) {
+        if let closestUnder {
             // Bracketed: interpolate log(size) between the two.
             let span = log2(Double(closestOver.bytes) / Double(closestUnder.bytes))
             let share = span > 0 ? log2(Double(closestOver.bytes) / target) / span : 1

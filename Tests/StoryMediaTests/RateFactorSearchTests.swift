@@ -104,6 +104,27 @@ import Testing
         #expect(search.passes.count <= RateFactorSearch.passLimit + 2)
     }
 
+    /// From a QA pass of the above: a 4th pass that leapt to CRF 50.9 and fitted at 71% of the
+    /// budget was kept (a 0.23 Mb/s cap gave a worse clip than 0.19 Mb/s, at CRF 48.8). A 4th pass
+    /// that fits more than one step above the closest pass over gets a 5th between them; a
+    /// narrow bracket ends the search as before.
+    @Test func aFourthPassFarAboveTheClosestOverGetsAFifthBetweenThem() {
+        var search = RateFactorSearch(budget: 28_750)
+        for (crf, bytes) in [(23.0, 90_000), (36.0, 40_000), (44.69, 29_200), (50.9, 20_400)] {
+            search.record(rateFactor: crf, bytes: bytes)
+        }
+        let fifth = search.next
+        #expect(fifth.map { $0 > 44.69 && $0 < 50.9 } == true, "\(String(describing: fifth))")
+        search.record(rateFactor: fifth ?? 0, bytes: 27_000)
+        #expect(search.next == nil)
+        #expect(search.choice == .init(rateFactor: fifth ?? 0, bytes: 27_000))
+        var narrow = RateFactorSearch(budget: 28_750)
+        for (crf, bytes) in [(23.0, 90_000), (36.0, 40_000), (44.69, 29_200), (45.3, 25_000)] {
+            narrow.record(rateFactor: crf, bytes: bytes)
+        }
+        #expect(narrow.next == nil)
+    }
+
     @Test func aCapOutOfReachEndsAt51WithTheSmallestPass() {
         let search = Self.search(budget: 10_000) { crf in 500_000 - Int(crf) * 1_000 }
         #expect(search.passes.last?.rateFactor == 51)

@@ -597,6 +597,12 @@ import Testing
         #expect(result.stderr.contains("\(still) is a file storyreel did not write"), "\(result.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: poster)) == mine)
         #expect(try Data(contentsOf: URL(fileURLWithPath: still)) == other)
+        // The published manifest names the file in the bundle, not where the bundle is (a QA
+        // pass: the render host's absolute path went out in `skipped`).
+        let skipped = try fixture.manifest("reel").skipped.map(\.reason)
+        #expect(
+            skipped.contains { $0.contains(": \(items[0].poster) is a file storyreel did not write") }, "\(skipped)")
+        #expect(!skipped.contains { $0.contains(out) }, "\(skipped)")
         // Neither is recorded as storyreel's, so a later --prune leaves both.
         let ledger = try String(contentsOfFile: "\(out)/.storyreel/ledger.json", encoding: .utf8)
         #expect(!ledger.contains(items[0].poster) && !ledger.contains(items[0].firstFrame ?? "-"))
