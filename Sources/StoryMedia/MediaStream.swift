@@ -55,8 +55,8 @@ public final class MediaStream {
                 .map { Int($0.pointee.log2_chroma_w) } ?? 1)
         // A Dolby Vision sample entry (`dvh1`, `dvhe`, `dva1`, `dvav`) is named as such: a
         // player that does not play Dolby Vision entries was told `hvc1.…` (a QA pass).
-        if let dolbyVision = dolbyVisionLevel,
-            let named = CodecsString.dolbyVision(tag: codecTag, profile: dolbyVision.profile, level: dolbyVision.level)
+        if let named = CodecsString.dolbyVision(
+            tag: codecTag, profile: dolbyVisionLevel?.profile, level: dolbyVisionLevel?.level)
         {
             return named
         }

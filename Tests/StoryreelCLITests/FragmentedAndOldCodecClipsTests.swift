@@ -240,6 +240,17 @@ import Testing
         #expect(try String(contentsOfFile: reel + "/manifest.json", encoding: .utf8).contains(#""dvh1.08.06""#))
         let validate = try TestEnvironment.storyreel(["validate", reel])
         #expect(validate.status == 0, "\(validate.stderr)")
+        // The entry without its record (against Dolby's spec) is named by the entry alone.
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: plain))
+        let stsd = try #require(bytes.range(of: Data("stsd".utf8)))
+        let entry = try #require(bytes.range(of: Data("hvc1".utf8), in: stsd.upperBound..<bytes.count))
+        bytes.replaceSubrange(entry, with: Data("dvh1".utf8))
+        let record = try #require(bytes.range(of: Data("dvvC".utf8)))
+        bytes.replaceSubrange(record, with: Data("free".utf8))
+        let bare = folder.path("bare.mp4")
+        try bytes.write(to: URL(fileURLWithPath: bare))
+        let bareInspect = try TestEnvironment.storyreel(["inspect", "--json", bare])
+        #expect(bareInspect.stdout.contains(#""codecs": "dvh1","#), "\(bareInspect.stdout)")
     }
 
     /// A camera's ProRes or Motion JPEG, or H.264 High 10, plays in few players: `render` and
