@@ -9,7 +9,7 @@ enum ClipInfoReport {
         let duration = info.duration.map { String(format: "%.3f s", $0) } ?? "unknown duration"
         let brand = info.majorBrand.map { " (\($0.trimmingCharacters(in: .whitespaces)))" } ?? ""
         var container = "\(info.container)\(brand), \(duration), \(byteCount(info.size))"
-        if let bitRate = info.bitRate { container += ", \(String(format: "%.0f", Double(bitRate) / 1000)) kb/s" }
+        if let bitRate = info.bitRate { container += ", " + Self.bitRate(bitRate) }
         rows.append(("container", container))
         if let video = info.video {
             let profile = video.profile.map { " (\($0))" } ?? ""
@@ -53,6 +53,11 @@ enum ClipInfoReport {
         for (label, key) in appleTags {
             if let value = info.tags[key] { rows.append((label, value)) }
         }
+        // ffmpeg's and Android's cameras write the place as the plain `location` tag (a QA pass:
+        // shown only in the JSON).
+        if info.tags["com.apple.quicktime.location.ISO6709"] == nil, let place = info.tags["location"] {
+            rows.append(("location", place))
+        }
         for warning in info.warnings { rows.append(("warning", warning)) }
         let width = rows.map(\.0.count).max() ?? 0
         // The path and the values from the file (tags, warnings) are escaped: each stays one line.
@@ -60,6 +65,11 @@ enum ClipInfoReport {
             "  " + $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + Console.escaped($0.1)
         }
         return Console.escaped(info.path) + "\n" + lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `1976 kb/s`, or `107 b/s` below 1 kb/s (a QA pass: an hour of a still picture read `0 kb/s`).
+    static func bitRate(_ bitsPerSecond: Int) -> String {
+        bitsPerSecond < 1000 ? "\(bitsPerSecond) b/s" : String(format: "%.0f kb/s", Double(bitsPerSecond) / 1000)
     }
 
     private static func byteCount(_ bytes: UInt64) -> String {

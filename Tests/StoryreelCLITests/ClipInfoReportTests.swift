@@ -1,3 +1,5 @@
+import Foundation
+import StoryreelTestSupport
 import Testing
 
 @testable import StoryreelCLI
@@ -13,5 +15,22 @@ import Testing
         #expect(ClipInfoReport.dolbyVisionLabel(8.4) == "8.4")
         #expect(ClipInfoReport.dolbyVisionLabel(8.1) == "8.1")
         #expect(ClipInfoReport.dolbyVisionLabel(127) == "127")
+    }
+
+    /// From an inspect QA pass: an hour of a still picture at 107 b/s read `0 kb/s`, and the
+    /// place ffmpeg and Android cameras write (the plain `location` tag) was in the JSON only.
+    @Test func aLowBitRateAndAPlainLocationAreShown() throws {
+        #expect(ClipInfoReport.bitRate(107) == "107 b/s")
+        #expect(ClipInfoReport.bitRate(999) == "999 b/s")
+        #expect(ClipInfoReport.bitRate(1_976_123) == "1976 kb/s")
+        let folder = try TemporaryFolder()
+        let clip = folder.path("placed.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=96x160:r=30:d=1", "-c:v", "libx264", "-preset", "ultrafast",
+            "-metadata", "location=+48.8584+002.2945/", clip,
+        ])
+        let result = try TestEnvironment.storyreel(["inspect", clip])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("  location      +48.8584+002.2945/\n"), "\(result.stdout)")
     }
 }
