@@ -248,7 +248,7 @@ public enum ClipProbe {
         let entries = try stream.indexEntries
         let shown = entries.filter { !$0.isDiscarded }
         let transfer = stream.colorTransferName
-        let dolbyVision = stream.dolbyVision
+        let dolbyVision = stream.dolbyVision.map { (profile: $0.profile, compatibilityID: $0.compatibilityID) }
         return ClipInfo.Video(
             codec: stream.codecName,
             codecs: stream.codecs,

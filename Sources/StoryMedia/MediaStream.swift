@@ -55,26 +55,13 @@ public final class MediaStream {
                 .map { Int($0.pointee.log2_chroma_w) } ?? 1)
         // A Dolby Vision sample entry (`dvh1`, `dvhe`, `dva1`, `dvav`) is named as such: a
         // player that does not play Dolby Vision entries was told `hvc1.…` (a QA pass).
-        if let named = CodecsString.dolbyVision(
-            tag: codecTag, profile: dolbyVisionLevel?.profile, level: dolbyVisionLevel?.level)
+        if let named = CodecsString.dolbyVision(tag: codecTag, profile: dolbyVision?.profile, level: dolbyVision?.level)
         {
             return named
         }
         return CodecsString.make(
             codec: codecName, tag: codecTag, extradata: extradata, profile: Int(parameters.pointee.profile),
             level: Int(parameters.pointee.level), picture: picture)
-    }
-
-    /// The Dolby Vision profile and level of the stream's configuration record (`dvcC`, `dvvC`),
-    /// or nil when it has none.
-    var dolbyVisionLevel: (profile: Int, level: Int)? {
-        var size = 0
-        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DOVI_CONF, &size),
-            size >= MemoryLayout<AVDOVIDecoderConfigurationRecord>.size
-        else { return nil }
-        return data.withMemoryRebound(to: AVDOVIDecoderConfigurationRecord.self, capacity: 1) {
-            (Int($0.pointee.dv_profile), Int($0.pointee.dv_level))
-        }
     }
 
     /// The four-character codec tag from the container, e.g. `hvc1` or `avc1`.
@@ -142,14 +129,15 @@ public final class MediaStream {
         displayMatrix.map { DisplayOrientation(matrix: $0) } ?? .upright
     }
 
-    /// The Dolby Vision configuration record, if the stream carries one.
-    public var dolbyVision: (profile: Int, compatibilityID: Int)? {
+    /// The Dolby Vision configuration record (`dvcC`, `dvvC`), if the stream carries one: its
+    /// profile, level and base-layer compatibility.
+    public var dolbyVision: (profile: Int, level: Int, compatibilityID: Int)? {
         var size = 0
         guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DOVI_CONF, &size),
             size >= MemoryLayout<AVDOVIDecoderConfigurationRecord>.size
         else { return nil }
         return data.withMemoryRebound(to: AVDOVIDecoderConfigurationRecord.self, capacity: 1) {
-            (Int($0.pointee.dv_profile), Int($0.pointee.dv_bl_signal_compatibility_id))
+            (Int($0.pointee.dv_profile), Int($0.pointee.dv_level), Int($0.pointee.dv_bl_signal_compatibility_id))
         }
     }
 
