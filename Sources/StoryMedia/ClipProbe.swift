@@ -229,6 +229,17 @@ public enum ClipProbe {
             return "the last \(kind) sample (at byte \(entry.position)) holds only zeros: the file looks preallocated "
                 + "and still being written"
         }
+        // Written but for its end (an uploader stalled in its last frame: a QA pass ingested the
+        // clip, then the finished file again beside it). An H.264 or HEVC sample in MP4 ends
+        // with its last NAL unit, whose last byte is never 0 (its stop bit, or the 0x03 after a
+        // final cabac_zero_word), so 8 zeros there are bytes not written yet.
+        if [AV_CODEC_ID_H264, AV_CODEC_ID_HEVC].contains(video.parameters.pointee.codec_id), last.size >= 8 {
+            let end = file.bytes(at: last.position + Int64(last.size) - 8, count: 8)
+            if end.count == 8, end.allSatisfy({ $0 == 0 }) {
+                return "the last video sample (at byte \(last.position)) ends in zeros: the file looks preallocated "
+                    + "and still being written"
+            }
+        }
         return nil
     }
 

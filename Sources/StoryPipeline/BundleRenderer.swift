@@ -124,6 +124,7 @@ public struct BundleRenderer: Sendable {
         let recordOnInterrupt = InterruptCleanup.onInterrupt { ledger.saveOnInterrupt() }
         defer { InterruptCleanup.removeInterruptAction(recordOnInterrupt) }
         var summary = RenderSummary()
+        summary.bundle = output
         summary.warnings = storyInput.warnings + ledger.unreadable
         let (saved, unreadable) = BundleSettings.load(in: output)
         if let unreadable { summary.warnings.append(unreadable + ", and kept") }

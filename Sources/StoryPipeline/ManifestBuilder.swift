@@ -85,22 +85,8 @@ struct ManifestBuilder {
             generator: BundleGenerator.current,
             canvas: Manifest.Size(width: plan.canvasWidth, height: plan.canvasHeight), duration: total,
             stories: stories, transitions: transitions,
-            skipped: skipped.map(withoutTheBundlesPath))
+            skipped: skipped.map { $0.insideBundle(bundle) })
         return Result(manifest: manifest, referencedFiles: referenced)
-    }
-
-    /// `entry` with the bundle's path taken off the output its reason names (`reel/posters/….jpg
-    /// is a file storyreel did not write`, as stderr says it): the manifest is published, and
-    /// the same whatever OUT was called (a QA pass: the render host's absolute path went out).
-    private func withoutTheBundlesPath(_ entry: SkippedEntry) -> SkippedEntry {
-        let prefix = bundle.hasSuffix("/") ? bundle : bundle + "/"
-        guard entry.reason.contains(" is a file storyreel did not write"), entry.reason.contains(prefix) else {
-            return entry
-        }
-        var relative = entry
-        relative.reason = entry.reason.replacingOccurrences(of: ": " + prefix, with: ": ")
-        if relative.reason.hasPrefix(prefix) { relative.reason.removeFirst(prefix.count) }
-        return relative
     }
 
     /// The RFC 6381 codecs string of the transition at bundle-relative `output`, read from its

@@ -4,8 +4,11 @@ public struct RenderSummary: Sendable {
     public var rendered = 0
     /// Units whose output already existed under its key.
     public var cached = 0
-    /// Clips, stories and units left out, with reasons.
+    /// Clips, stories and units left out, with reasons, as stderr gives them.
     public var skipped: [SkippedEntry] = []
+    /// The bundle's path as given (OUT), taken off the bundle files the JSON's skipped entries
+    /// name, as the manifest names them.
+    public var bundle = ""
     /// Wall-clock seconds.
     public var seconds = 0.0
     /// The manifest written, relative to the working folder, or nil for a shard and when
@@ -54,7 +57,7 @@ public struct RenderSummary: Sendable {
             ("seconds", .number((seconds * 1000).rounded() / 1000)),
             ("manifest", manifestPath.map { .string($0) } ?? .null),
             ("pruned", .int(pruned)), ("changed", .bool(changed)),
-            ("skippedEntries", .array(skipped.map(\.json))),
+            ("skippedEntries", .array(skipped.map { $0.insideBundle(bundle).json })),
             ("warnings", .array(warnings.map { .string($0) })),
             ("notes", .array(allNotes.map { .string($0) })),
         ])

@@ -82,7 +82,8 @@ public final class StatCache: Sendable {
     /// aspect given only by the H.264/HEVC bitstream is read; 3: the sample size table checked; 4: the
     /// audio is the first enabled track, its start is decoded (channels a PCE gives, audio that
     /// does not decode) and a disabled one is no audio; 5: a Dolby Vision sample entry's codecs
-    /// string is its own, `dvh1.05.06`, not `hvc1.…`).
+    /// string is its own, `dvh1.05.06`, not `hvc1.…`, and a last H.264 or HEVC sample ending in
+    /// zeros is an upload still being written).
     static let probeVersion = "storyreel-probe-5"
 
     /// What a failure was found by: the probe's version, storyreel's and libavutil's, and this

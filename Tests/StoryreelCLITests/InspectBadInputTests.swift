@@ -354,6 +354,39 @@ import Testing
         #expect(rawInspected.status == 0 && !rawInspected.stderr.contains(reason), "\(rawInspected.stderr)")
     }
 
+    /// From an ingest QA pass: an upload stalled inside its last picture (its last 4000 bytes
+    /// not written) was ingested, and the finished file then went in beside it. An H.264 or HEVC
+    /// sample never ends in a zero byte, so one ending in 8 is not written yet.
+    @Test func anUploadStalledInItsLastPictureIsSeenAndRejected() throws {
+        let stories = folder.path("stalled")
+        try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
+        let encoders = [
+            (["-c:v", "libx264"], "h264.mp4"),
+            (["-c:v", "libx265", "-tag:v", "hvc1", "-x265-params", "log-level=error"], "hevc.mp4"),
+        ]
+        for (encoder, name) in encoders {
+            let whole = folder.path("whole-\(name)")
+            try HostileFiles.ffmpeg(
+                ["-f", "lavfi", "-i", "testsrc2=s=360x640:r=30:d=1"] + encoder + [
+                    "-pix_fmt", "yuv420p", "-movflags", "+faststart", whole,
+                ])
+            // The last picture, at the file's end (no audio), half written.
+            let sizes = try TestEnvironment.run(
+                "ffprobe", ["-v", "error", "-show_entries", "packet=size", "-of", "csv=p=0", whole])
+            let last = try #require(sizes.stdout.split(separator: "\n").last.flatMap { Int($0) })
+            try #require(last >= 32, "a last picture of \(last) bytes")
+            let data = try Data(contentsOf: URL(fileURLWithPath: whole))
+            let path = try folder.write("stalled-\(name)", data.prefix(data.count - last / 2) + Data(count: last / 2))
+            let result = try inspect([path])
+            #expect(result.stderr.contains("warning: \(path): the last video sample (at byte "), "\(result.stderr)")
+            #expect(result.stderr.contains("ends in zeros: the file looks preallocated and still being written"))
+            let ingest = try TestEnvironment.storyreel(["ingest", path, "--story", "ana", "--into", stories])
+            #expect(ingest.status == 65, "\(ingest.stderr)")
+            #expect(try inspect([whole]).stderr.isEmpty, "the whole file")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(stories)/ana").isEmpty)
+    }
+
     /// From the audio QA pass: in an interleaved file the last bytes are usually audio, so an
     /// upload whose unwritten end held only audio samples passed the check of the last video
     /// sample, went in, and stopped Chromium before its end. The whole file has no such warning.
