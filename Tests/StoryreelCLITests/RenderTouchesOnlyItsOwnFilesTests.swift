@@ -591,10 +591,13 @@ import Testing
         let other = try Data(contentsOf: URL(fileURLWithPath: "\(out)/\(try #require(items[1].firstFrame))"))
         try FileManager.default.removeItem(atPath: still)
         try other.write(to: URL(fileURLWithPath: still))
-        let (result, _) = try fixture.render(into: "reel", ["--prune"])
+        let (result, summary) = try fixture.render(into: "reel", ["--prune"])
         #expect(result.status == 65, "\(result.stderr)")
         #expect(result.stderr.contains("\(poster) is a file storyreel did not write"), "\(result.stderr)")
         #expect(result.stderr.contains("\(still) is a file storyreel did not write"), "\(result.stderr)")
+        // `--json` gives the skipped entries as the manifest has them (a scripting QA pass).
+        let entries = (summary["skippedEntries"] as? [[String: Any]] ?? []).compactMap { $0["reason"] as? String }
+        #expect(entries == (try fixture.manifest("reel").skipped.map(\.reason)), "\(entries)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: poster)) == mine)
         #expect(try Data(contentsOf: URL(fileURLWithPath: still)) == other)
         // The published manifest names the file in the bundle, not where the bundle is (a QA
