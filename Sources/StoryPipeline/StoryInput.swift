@@ -550,6 +550,24 @@ public struct StoryInput: Sendable {
         return StoryFields.storyJSON.unknownKeyWarnings(in: object) + [shown.warning].compactMap { $0 }
     }
 
+    /// Why `render` leaves out the story `handle` of the stories folder `stories` for its
+    /// `story.json` (a value of the wrong type, a key given twice), or nil: `ingest` says so of
+    /// the story it adds a clip to (an ingest QA pass: 0 and no word, then the render left the
+    /// story out and nothing played).
+    public static func storyFileLeavesOut(handle: String, in stories: String) -> String? {
+        let path = BundlePaths.join(BundlePaths.join(stories, handle), "story.json")
+        guard FileStamp(path: path)?.isRegularFile == true else { return nil }
+        var story = StorySource(handle: handle, displayName: handle, avatar: nil, clips: [])
+        do {
+            _ = try applySettings(from: path, to: &story)
+            return nil
+        } catch let error as StoryTypeError {
+            return "\(error.reason); render leaves the story out until it is fixed"
+        } catch {
+            return nil
+        }
+    }
+
     /// A `story.json` value of the wrong type, e.g. `"isRead": "yes"`.
     private struct StoryTypeError: Error {
         let reason: String

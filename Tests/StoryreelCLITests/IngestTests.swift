@@ -142,6 +142,28 @@ import Testing
         #expect(again.stderr.isEmpty, "\(again.stderr)")
     }
 
+    /// From an ingest QA pass: a clip went into a story whose `story.json` says `"isRead": "yes"`
+    /// with 0 and no word, and the next render left the story out (66, nothing played). The
+    /// clip still goes in, and a warning says the story will not play until the file is fixed.
+    @Test func aStoryThatRenderLeavesOutForItsStoryFileIsWarnedAbout() throws {
+        let fixture = try BundleFixture()
+        let settings = "\(fixture.stories)/ben_k/story.json"
+        try Data(#"{"isRead": "yes"}"#.utf8).write(to: URL(fileURLWithPath: settings))
+        let clip = TestEnvironment.sample("portrait-h264.mp4")
+        let result = try TestEnvironment.storyreel(["ingest", clip, "--story", "ben_k", "--into", fixture.stories])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "storyreel: warning: ben_k/story.json: \"isRead\" must be true or false, got \"yes\"; render leaves the "
+                    + "story out until it is fixed"), "\(result.stderr)")
+        // A story.json render reads: no such line.
+        try Data(#"{"isRead": true}"#.utf8).write(to: URL(fileURLWithPath: settings))
+        let fine = try TestEnvironment.storyreel([
+            "ingest", TestEnvironment.sample("sixty-fps.mp4"), "--story", "ben_k", "--into", fixture.stories,
+        ])
+        #expect(fine.status == 0 && !fine.stderr.contains("story.json"), "\(fine.stderr)")
+    }
+
     @Test func theSequenceRunsOnPast9999ButNotAcrossAGap() throws {
         let fixture = try BundleFixture()
         let story = "\(fixture.stories)/ben_k"
