@@ -89,7 +89,24 @@ public struct ClipIngester: Sendable {
         // The clips by size, each list in play order and kept so as uploads are placed: sorting
         // the story's names for every upload made one call with many clips quadratic (a scale
         // QA pass: 1000 uploads of one size took 21 s of CPU, 3000 took 191 s).
-        let existingInOrder = existing.sorted(by: NaturalOrder.areInIncreasingOrder)
+        // Of those, the ones render plays: a regular file, or a link to one inside STORIES, under
+        // its own name (a QA pass: an upload matching a link leading outside, which render
+        // skips, or the second spelling of a name that differs only in Unicode normalization,
+        // was "already ingested" and never played; a name that is not UTF-8, read here with
+        // U+FFFD, was named in "plays before").
+        let storiesRoot = BundlePaths.realPath(storiesFolder).map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+        let playable = StoryInput.withoutNormalizationTwins(
+            existing.filter { name in
+                let path = BundlePaths.join(folder, name)
+                guard let entry = FileStamp(path: path, followingLinks: false) else { return false }
+                if entry.isRegularFile { return true }
+                guard entry.isSymbolicLink, FileStamp(path: path)?.isRegularFile == true, let storiesRoot,
+                    let target = BundlePaths.realPath(path)
+                else { return false }
+                return target.hasPrefix(storiesRoot)
+            }
+        ).kept
+        let existingInOrder = playable.sorted(by: NaturalOrder.areInIncreasingOrder)
         var namesBySize: [UInt64: [String]] = [:]
         for name in existingInOrder {
             guard let size = FileStamp(path: BundlePaths.join(folder, name))?.size else { continue }

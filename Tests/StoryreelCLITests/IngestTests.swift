@@ -164,6 +164,48 @@ import Testing
         #expect(fine.status == 0 && !fine.stderr.contains("story.json"), "\(fine.stderr)")
     }
 
+    /// From an ingest QA pass: an upload whose bytes matched a clip render skips (a link leading
+    /// outside the stories, the second spelling of a name that differs only in Unicode
+    /// normalization) was "already ingested as" that clip, exit 0, and never played. It goes
+    /// in as a clip of its own; a link inside the stories, which render plays, still counts.
+    @Test func anUploadMatchingAClipRenderSkipsGoesIn() throws {
+        let folder = try TemporaryFolder()
+        let clip = TestEnvironment.sample("portrait-h264.mp4")
+        let other = TestEnvironment.sample("sixty-fps.mp4")
+        let outside = folder.path("outside.mp4")
+        try FileManager.default.copyItem(atPath: clip, toPath: outside)
+        let stories = folder.path("stories")
+        for (story, setUp) in [
+            (
+                "linked",
+                { (path: String) in
+                    try FileManager.default.createSymbolicLink(atPath: "\(path)/link.mp4", withDestinationPath: outside)
+                }
+            ),
+            (
+                "spelled",
+                { (path: String) in
+                    try FileManager.default.copyItem(atPath: other, toPath: "\(path)/cafe\u{301}.mp4")
+                    try FileManager.default.copyItem(atPath: clip, toPath: "\(path)/caf\u{E9}.mp4")
+                }
+            ),
+        ] as [(String, (String) throws -> Void)] {
+            let path = "\(stories)/\(story)"
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            try setUp(path)
+            let result = try TestEnvironment.storyreel(["ingest", clip, "--story", story, "--into", stories])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.hasSuffix("ingested as \(story)/0001-portrait-h264.mp4\n"), "\(result.stdout)")
+        }
+        // A link to a clip inside the stories plays: the same upload is already there.
+        let inside = "\(stories)/inside"
+        try FileManager.default.createDirectory(atPath: inside, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: "\(inside)/link.mp4", withDestinationPath: "../linked/0001-portrait-h264.mp4")
+        let again = try TestEnvironment.storyreel(["ingest", clip, "--story", "inside", "--into", stories])
+        #expect(again.stdout.hasSuffix("already ingested as inside/link.mp4\n"), "\(again.stdout)")
+    }
+
     @Test func theSequenceRunsOnPast9999ButNotAcrossAGap() throws {
         let fixture = try BundleFixture()
         let story = "\(fixture.stories)/ben_k"
