@@ -148,7 +148,14 @@ public enum ThumbnailCommand: Command {
                             + shown)
                 }
             case .failure(let error):
-                console.error("\(error)")
+                // A failure writing the folder's record or journal is every clip's: each line
+                // names its clip too (a scripting QA pass: on a full disk, one identical line per
+                // clip, naming the journal).
+                let shared =
+                    ((error as? MediaError)?.path).map {
+                        ($0 as NSString).lastPathComponent.hasPrefix(".storyreel-posters")
+                    } ?? false
+                console.error(shared ? "\(error) (the poster of \(clip))" : "\(error)")
             }
         }
         if let warning = posterFolder?.finish() { console.warning(warning) }
