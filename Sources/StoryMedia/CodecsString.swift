@@ -52,12 +52,16 @@ public enum CodecsString {
         }
     }
 
+    /// Dolby Vision's own sample entries, HEVC-based (`dvh1`, `dvhe`) and AVC-based (`dva1`,
+    /// `dvav`): the first field of their codecs strings.
+    public static let dolbyVisionSampleEntries: Set<String> = ["dvh1", "dvhe", "dva1", "dvav"]
+
     /// `dvh1.PP.LL` for a Dolby Vision sample entry `tag` (`dvh1`, `dvhe`, `dva1`, `dvav`), its
     /// profile and level in two decimal digits each (Dolby's "Dolby Vision streams within the ISO
     /// base media file format"); the entry alone (`dvh1`) when its configuration record is
     /// missing or out of range (a QA pass: such a track was named `hvc1.…`); nil for any other tag.
     static func dolbyVision(tag: String, profile: Int?, level: Int?) -> String? {
-        guard ["dvh1", "dvhe", "dva1", "dvav"].contains(tag) else { return nil }
+        guard dolbyVisionSampleEntries.contains(tag) else { return nil }
         guard let profile, let level, (0...99).contains(profile), (0...99).contains(level) else { return tag }
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(tag).\(two(profile)).\(two(level))"

@@ -95,21 +95,26 @@ public struct ClipIngester: Sendable {
         // was "already ingested" and never played; a name that is not UTF-8, read here with
         // U+FFFD, was named in "plays before").
         let storiesRoot = BundlePaths.realPath(storiesFolder).map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+        var sizes: [String: UInt64] = [:]  // each playable clip's, from the one look at it
         let playable = StoryInput.withoutNormalizationTwins(
             existing.filter { name in
                 let path = BundlePaths.join(folder, name)
                 guard let entry = FileStamp(path: path, followingLinks: false) else { return false }
-                if entry.isRegularFile { return true }
-                guard entry.isSymbolicLink, FileStamp(path: path)?.isRegularFile == true, let storiesRoot,
-                    let target = BundlePaths.realPath(path)
+                if entry.isRegularFile {
+                    sizes[name] = entry.size
+                    return true
+                }
+                guard entry.isSymbolicLink, let target = FileStamp(path: path), target.isRegularFile, let storiesRoot,
+                    let resolved = BundlePaths.realPath(path), resolved.hasPrefix(storiesRoot)
                 else { return false }
-                return target.hasPrefix(storiesRoot)
+                sizes[name] = target.size
+                return true
             }
         ).kept
         let existingInOrder = playable.sorted(by: NaturalOrder.areInIncreasingOrder)
         var namesBySize: [UInt64: [String]] = [:]
         for name in existingInOrder {
-            guard let size = FileStamp(path: BundlePaths.join(folder, name))?.size else { continue }
+            guard let size = sizes[name] else { continue }
             namesBySize[size, default: []].append(name)
         }
         var hashes: [String: String] = [:]

@@ -108,7 +108,7 @@ public struct ClipRecord: Sendable, Equatable, Codable {
         let fields = codecs.split(separator: ".").map(String.init)
         // A Dolby Vision sample entry (`dvh1.08.06`): players that do not play Dolby Vision do
         // not read the track at all; under hvc1 or avc1 (the iPhone's way) they play its base layer.
-        if let entry = fields.first, ["dvh1", "dvhe", "dva1", "dvav"].contains(entry) {
+        if let entry = fields.first, CodecsString.dolbyVisionSampleEntries.contains(entry) {
             let tag = entry.hasPrefix("dvh") ? "hvc1" : "avc1"
             return "Dolby Vision under its own sample entry (\(codecs)) plays in Dolby Vision players only (Apple's): "
                 + "remux it (ffmpeg -i IN -c copy -tag:v \(tag) OUT), and other players show its base layer"

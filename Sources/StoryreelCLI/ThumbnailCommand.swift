@@ -153,7 +153,7 @@ public enum ThumbnailCommand: Command {
                 // clip, naming the journal).
                 let shared =
                     ((error as? MediaError)?.path).map {
-                        ($0 as NSString).lastPathComponent.hasPrefix(".storyreel-posters")
+                        [PosterFolder.recordName, PosterJournal.name].contains(($0 as NSString).lastPathComponent)
                     } ?? false
                 console.error(shared ? "\(error) (the poster of \(clip))" : "\(error)")
             }
