@@ -7,8 +7,13 @@ import StoryMedia
 /// its own exclusive lock) while a full render waits for all of them. The kernel drops the lock
 /// when the process dies, so a killed run never leaves the folder locked. The lock file is
 /// opened without following a symlink and must be a regular file; storyreel never writes into it.
+/// A bundle's lock is also taken on the bundle folder itself, first, by the same rule: `.lock`
+/// looks like a stale lock file, and one deleted during a render let a second render run beside
+/// it (a QA pass: 2 of 7 manifests lost a story). The file stays for older storyreels.
 public final class BundleLock: Sendable {
     private let descriptor: Int32
+    /// The bundle folder's own descriptor, locked before the lock file, or -1.
+    private let folderDescriptor: Int32
     /// The locked folder held open for writing (``FolderPin``), for a lock on a folder itself.
     private let pin: FolderPin?
 
@@ -25,13 +30,25 @@ public final class BundleLock: Sendable {
         }
     }
 
-    /// Takes the lock of bundle `folder` (its `.lock`, created if needed); `shared` for a shard.
+    /// Takes the lock of bundle `folder`: on the folder itself, then on its `.lock` (created if
+    /// needed); `shared` for a shard.
     public convenience init(
         folder: String, shared: Bool = false, timeout: Double, waiting: (Int32?) -> Void = { _ in }
     ) throws {
-        try self.init(
-            file: BundlePaths.join(folder, BundlePaths.lockFile), folder: folder, shared: shared, timeout: timeout,
-            waiting: waiting)
+        let deadline = MonotonicClock.now + max(0, min(timeout, 1e9))
+        var announced = false
+        let folderDescriptor = try Self.lockFolder(
+            folder, shared: shared, deadline: deadline, timeout: timeout, announced: &announced, waiting: waiting)
+        do {
+            let descriptor = try Self.lockFile(
+                BundlePaths.join(folder, BundlePaths.lockFile), folder: folder, shared: shared, deadline: deadline,
+                timeout: timeout, announced: &announced, waiting: waiting, holder: BundleLock.holder(ofInode:))
+            self.init(lockedDescriptor: descriptor, folderDescriptor: folderDescriptor)
+        } catch {
+            flock(folderDescriptor, LOCK_UN)
+            close(folderDescriptor)
+            throw error
+        }
     }
 
     /// Takes the lock on `file` (created if needed) for `folder`, exclusive or `shared`, waiting
@@ -55,6 +72,19 @@ public final class BundleLock: Sendable {
     ) throws {
         let deadline = MonotonicClock.now + max(0, min(timeout, 1e9))
         var announced = false
+        let descriptor = try Self.lockFile(
+            file, folder: folder, shared: shared, deadline: deadline, timeout: timeout, announced: &announced,
+            waiting: waiting, holder: holder)
+        self.init(lockedDescriptor: descriptor)
+    }
+
+    /// Opens (creating it if needed) and locks the lock file `file` of `folder` until `deadline`,
+    /// and returns its descriptor; a file removed or replaced while this run waited is let go and
+    /// the file at `file` locked instead.
+    private static func lockFile(
+        _ file: String, folder: String, shared: Bool, deadline: Double, timeout: Double, announced: inout Bool,
+        waiting: (Int32?) -> Void, holder: (UInt64) -> Int32?
+    ) throws -> Int32 {
         while true {
             var descriptor = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
             let failure = errno
@@ -81,8 +111,37 @@ public final class BundleLock: Sendable {
                     holder: holder)
                 var onDisk = stat()
                 if lstat(file, &onDisk) == 0, onDisk.st_ino == locked.st_ino, onDisk.st_dev == locked.st_dev {
-                    self.init(lockedDescriptor: descriptor)
-                    return
+                    return descriptor
+                }
+            } catch {
+                close(descriptor)
+                throw error
+            }
+            flock(descriptor, LOCK_UN)
+            close(descriptor)
+        }
+    }
+
+    /// Opens and locks bundle folder `folder` itself (following a symlink to it, as the render
+    /// does) until `deadline`, and returns its descriptor; a folder put in its place while this
+    /// run waited is locked instead.
+    private static func lockFolder(
+        _ folder: String, shared: Bool, deadline: Double, timeout: Double, announced: inout Bool,
+        waiting: (Int32?) -> Void
+    ) throws -> Int32 {
+        while true {
+            let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK)
+            guard descriptor >= 0 else {
+                throw MediaError.system(.cannotCreateOutput, path: folder, "cannot open the folder", code: errno)
+            }
+            do {
+                let locked = try acquire(
+                    descriptor, kind: S_IFDIR, file: folder, folder: folder, shared: shared, deadline: deadline,
+                    timeout: timeout, option: "--lock-timeout", announced: &announced, waiting: waiting,
+                    holder: BundleLock.holder(ofInode:))
+                var onDisk = stat()
+                if stat(folder, &onDisk) == 0, onDisk.st_ino == locked.st_ino, onDisk.st_dev == locked.st_dev {
+                    return descriptor
                 }
             } catch {
                 close(descriptor)
@@ -135,9 +194,10 @@ public final class BundleLock: Sendable {
     /// Holds the lock already taken on `descriptor` until deinit. With a `pin`, the descriptor
     /// is its folder's, which the pin owns: the folder locked is the one written into, by
     /// descriptor, while the lock is held.
-    private init(lockedDescriptor: Int32, pin: FolderPin? = nil) {
+    private init(lockedDescriptor: Int32, pin: FolderPin? = nil, folderDescriptor: Int32 = -1) {
         descriptor = lockedDescriptor
         self.pin = pin
+        self.folderDescriptor = folderDescriptor
     }
 
     /// Takes the lock (exclusive or `shared`) on open `descriptor`, which must be of `kind`
@@ -174,6 +234,10 @@ public final class BundleLock: Sendable {
     deinit {
         flock(descriptor, LOCK_UN)
         if pin == nil { close(descriptor) }
+        if folderDescriptor >= 0 {
+            flock(folderDescriptor, LOCK_UN)
+            close(folderDescriptor)
+        }
     }
 
     /// The pid holding a `flock` on the file with `inode`, from `/proc/locks`, or nil.

@@ -22,6 +22,34 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "\(bundle)/clips"), "no work was done")
     }
 
+    /// A bundle's lock is on the folder itself as well as on `.lock`, which looks like a stale
+    /// lock file: one deleted during a render let a second render run beside it, and 2 of 7
+    /// manifests lost a story (a QA pass). Here the holder has the folder and `.lock` is gone.
+    @Test func aRenderWaitsForARunHoldingTheBundleFolderThoughItsLockFileWasDeleted() throws {
+        let fixture = try BundleFixture()
+        let bundle = fixture.folder.path("reel")
+        try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
+        let holder = try holdLock(bundle, shared: false)
+        defer { try? release(holder, bundle) }
+        #expect(!FileManager.default.fileExists(atPath: "\(bundle)/.lock"))
+        let (result, _) = try fixture.render(into: "reel", ["--lock-timeout", "1"])
+        #expect(result.status == 75, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "storyreel: waiting for the lock on \(bundle) (held by pid \(holder.processIdentifier))…"),
+            "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(bundle)/clips"), "no work was done")
+        // A shard's share of the folder lets another shard run, and a full render wait.
+        try release(holder, bundle)
+        let sharing = try holdLock(bundle, shared: true)
+        defer { try? release(sharing, bundle) }
+        let (shard, _) = try fixture.render(into: "reel", ["--shard", "1/3", "--lock-timeout", "1"])
+        #expect(shard.status == 0, "\(shard.stderr)")
+        let (full, _) = try fixture.render(into: "reel", ["--lock-timeout", "1"])
+        #expect(full.status == 75, "\(full.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(bundle)/manifest.json"))
+    }
+
     /// A lock file that is a symlink is refused (73) as one: it was "cannot open the lock file:
     /// Too many levels of symbolic links", for render's lock and ingest's (a QA pass).
     @Test func aLockFileThatIsASymlinkIsSaidToBeOne() throws {
