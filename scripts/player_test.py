@@ -914,6 +914,25 @@ class PlayerPageTests(unittest.TestCase):
         seen = DRIVER.execute_script("return Object.keys(localStorage).filter(k => k.startsWith('storyreel.seen.'))")
         self.assertEqual(seen, [f"storyreel.seen.{first['items'][0]['id']}"])
 
+    def test_the_end_of_an_item_a_turn_lands_on_marks_it_seen_though_a_move_follows_at_once(self):
+        # From a QA pass of the page against StoryreelKit: itemDidFinish during a transition lands
+        # the turn (that item played), but the move right after it came before its still painted,
+        # so the item stayed unseen (the Kit marks it) and the next swipe back resumed on it.
+        first, second = MANIFESTS["demo"]["stories"][0], MANIFESTS["demo"]["stories"][1]
+        self.load("demo")
+        self.open_first(0.25)
+        self.wait_for("return window.storyreelPlayer.steps().length === 1")
+        for step in range(len(first["items"])):
+            DRIVER.execute_script("window.storyreelPlayer.event('tapForward')")
+            self.wait_for(f"return window.storyreelPlayer.steps().length === {step + 2}")
+        self.assertEqual(self.state()["phase"], "transition")
+        DRIVER.execute_script(
+            "window.storyreelPlayer.event('itemDidFinish'); window.storyreelPlayer.event('tapForward');")
+        self.wait_for(f"return window.storyreelPlayer.steps().length >= {len(first['items']) + 2}")
+        self.assertEqual(self.steps()[len(first["items"]) + 1], {"item": f"{second['id']}#1"})
+        seen = DRIVER.execute_script("return Object.keys(localStorage).filter(k => k.startsWith('storyreel.seen.'))")
+        self.assertIn(f"storyreel.seen.{second['items'][0]['id']}", seen)
+
     def test_a_swipe_down_closes_and_the_header_strip_takes_taps(self):
         # From a QA pass in mobile emulation: a swipe down did nothing (Instagram and Zuck.js
         # close), and the header's strip, over the tap zones, swallowed taps and swipes.

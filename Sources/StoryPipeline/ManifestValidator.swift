@@ -43,7 +43,7 @@ public enum ManifestValidator {
         } catch {
             // Text Foundation cannot read at all: say why (its encoding, or where it breaks).
             let reason =
-                JSONSyntaxFault.first(in: data).map { ManifestError($0) }
+                JSONSyntaxFault.encodingFault(in: data).map { ManifestError($0) }
                 ?? ManifestError(path: "", JSONParseFailure.notValidJSON(data))
             return [reason.description]
         }

@@ -684,8 +684,10 @@ extension PlayerPage {
             // During a transition the move starts from the item it lands on, which is passed
             // over unseen: it never played (it plays, with its transition, next time). Its end
             // (the test hook's itemDidFinish) lands the turn first: that item played, and is seen.
+            // Marked at once: the move goes on before its still paints, which marked nothing (a
+            // QA pass of the page against StoryreelKit, which marks it).
             const turning = phase === 'transition' && name !== 'itemDidFinish';
-            if (phase === 'transition' && name === 'itemDidFinish') land();
+            if (phase === 'transition' && name === 'itemDidFinish') { land(); store.set(SEEN + item().id, '1'); }
             else if (phase === 'transition') { phase = 'item'; transition = null; }
             const outgoing = item();
             go(nav.next(at, name, turning), outgoing);

@@ -19,6 +19,18 @@ public struct JSONSyntaxFault: Sendable, Equatable {
 
     /// ``first(in:)``, from `scan` when `data` was scanned already.
     static func first(in data: Data, scan: JSONStructureScan?) -> JSONSyntaxFault? {
+        if let fault = encodingFault(in: data) { return fault }
+        guard let comma = (scan ?? JSONStructureScan(data)).trailingComma else { return nil }
+        return JSONSyntaxFault(
+            path: comma.path,
+            message: "not valid JSON: a comma before its closing '\(comma.closing)', which browsers refuse")
+    }
+
+    /// The fault in how `data` is encoded (UTF-16 or UTF-32, bytes that are not UTF-8, a NUL
+    /// byte), or nil. Text no JSON parser reads is placed by this, not by a trailing comma: a
+    /// comma found in text that breaks elsewhere first was blamed, with no line (a QA pass:
+    /// `hello, }` and a player page given as the manifest).
+    public static func encodingFault(in data: Data) -> JSONSyntaxFault? {
         // JSON text begins with an ASCII character, so UTF-16 and UTF-32 put a zero byte in
         // its first four; a zero byte is nowhere in UTF-8 JSON (not even in a string).
         if data.prefix(4).contains(0) || !isUTF8(data) {
@@ -33,10 +45,7 @@ public struct JSONSyntaxFault: Sendable, Equatable {
         if data.contains(0) {
             return JSONSyntaxFault(path: "", message: "not valid JSON: it holds a NUL byte")
         }
-        guard let comma = (scan ?? JSONStructureScan(data)).trailingComma else { return nil }
-        return JSONSyntaxFault(
-            path: comma.path,
-            message: "not valid JSON: a comma before its closing '\(comma.closing)', which browsers refuse")
+        return nil
     }
 
     /// True when `data` is well-formed UTF-8.

@@ -146,6 +146,15 @@ import Testing
         let utf16 = try fixture.validate([path])
         #expect(utf16.status == 65)
         #expect(utf16.stderr.contains("manifest: not valid JSON: the text is not UTF-8"), "\(utf16.stderr)")
+        // Text that breaks before a trailing comma is placed where it breaks (a QA pass: the
+        // comma was blamed, with no line).
+        try Data("{\n  \"version\": 1 2,\n}".utf8).write(to: URL(fileURLWithPath: path))
+        let broken = try fixture.validate([path])
+        #expect(broken.status == 65)
+        #expect(
+            broken.stderr.hasPrefix("storyreel: error: \(path): manifest: not valid JSON: ")
+                && broken.stderr.contains("line 2, column"),
+            "\(broken.stderr)")
     }
 
     /// From a QA pass: 200 arrays nested 500 deep (208 KB) took `validate` 255 s to refuse, and

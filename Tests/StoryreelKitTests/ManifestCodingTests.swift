@@ -209,6 +209,9 @@ import Testing
                 == "manifest: not valid JSON: byte 0xE9, which is not UTF-8 (save the file as UTF-8), at line \(place.count), column \(place.last!.count + 1)"
         )
         #expect(decodingError(Data(text.utf8) + Data([0])) == "manifest: not valid JSON: it holds a NUL byte")
+        // Text that breaks before its trailing comma is placed where it breaks, not blamed on
+        // the comma (a QA pass: `hello, }`, and a player page given as the manifest).
+        #expect(decodingError(Data("hello, }".utf8)) == "manifest: not valid JSON: invalid value at line 1, column 1")
     }
 
     /// `-9223372036854775809` is no `Int`; read through a `Double` it became `Int.min`, which
