@@ -7,9 +7,9 @@ import StoryMedia
 /// its own exclusive lock) while a full render waits for all of them. The kernel drops the lock
 /// when the process dies, so a killed run never leaves the folder locked. The lock file is
 /// opened without following a symlink and must be a regular file; storyreel never writes into it.
-/// A bundle's lock is also taken on the bundle folder itself, first, by the same rule: `.lock`
-/// looks like a stale lock file, and one deleted during a render let a second render run beside
-/// it (a QA pass: 2 of 7 manifests lost a story). The file stays for older storyreels.
+/// A bundle's lock and ingest's are also taken on the folder itself, first, by the same rule: a
+/// lock file looks stale, and `.lock` deleted during a render let a second render run beside it
+/// (a QA pass: 2 of 7 manifests lost a story). The files stay for older storyreels.
 public final class BundleLock: Sendable {
     private let descriptor: Int32
     /// The bundle folder's own descriptor, locked before the lock file, or -1.
@@ -30,10 +30,11 @@ public final class BundleLock: Sendable {
         }
     }
 
-    /// Takes the lock of bundle `folder`: on the folder itself, then on its `.lock` (created if
-    /// needed); `shared` for a shard.
+    /// Takes the lock of `folder`: on the folder itself, then on its lock file `fileName`
+    /// (created if needed; a bundle's `.lock` by default); `shared` for a shard.
     public convenience init(
-        folder: String, shared: Bool = false, timeout: Double, waiting: (Int32?) -> Void = { _ in }
+        folder: String, fileName: String = BundlePaths.lockFile, shared: Bool = false, timeout: Double,
+        waiting: (Int32?) -> Void = { _ in }
     ) throws {
         let deadline = MonotonicClock.now + max(0, min(timeout, 1e9))
         var announced = false
@@ -41,7 +42,7 @@ public final class BundleLock: Sendable {
             folder, shared: shared, deadline: deadline, timeout: timeout, announced: &announced, waiting: waiting)
         do {
             let descriptor = try Self.lockFile(
-                BundlePaths.join(folder, BundlePaths.lockFile), folder: folder, shared: shared, deadline: deadline,
+                BundlePaths.join(folder, fileName), folder: folder, shared: shared, deadline: deadline,
                 timeout: timeout, announced: &announced, waiting: waiting, holder: BundleLock.holder(ofInode:))
             self.init(lockedDescriptor: descriptor, folderDescriptor: folderDescriptor)
         } catch {

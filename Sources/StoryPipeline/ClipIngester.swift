@@ -63,8 +63,7 @@ public struct ClipIngester: Sendable {
         let lock: BundleLock
         do {
             lock = try BundleLock(
-                file: BundlePaths.join(storiesFolder, ClipIngester.lockFileName), folder: storiesFolder,
-                timeout: lockTimeout, waiting: waiting)
+                folder: storiesFolder, fileName: ClipIngester.lockFileName, timeout: lockTimeout, waiting: waiting)
         } catch  where FileStamp(path: storiesFolder)?.isFolder != true {
             // An `ingest --create` that made the folder, interrupted while this one waited, took
             // it away again (with nothing in it): `--create` makes it anew (a QA pass: 73, "cannot

@@ -132,6 +132,25 @@ import Testing
             ], "\(result.stderr)")
     }
 
+    /// Ingest's lock is on the stories folder itself too: with `.storyreel-ingest.lock` deleted
+    /// as a stale lock file, a second ingest ran beside the first (the render QA pass's case).
+    @Test func anIngestWaitsForARunHoldingTheStoriesFolderThoughItsLockFileWasDeleted() throws {
+        let fixture = try BundleFixture()
+        let holder = try holdLock(fixture.stories, shared: false)
+        defer { try? release(holder, fixture.stories) }
+        #expect(!FileManager.default.fileExists(atPath: "\(fixture.stories)/.storyreel-ingest.lock"))
+        let result = try TestEnvironment.storyreel([
+            "ingest", TestEnvironment.sample("portrait-h264.mp4"), "--story", "ana.lima", "--into", fixture.stories,
+            "--lock-timeout", "0.5",
+        ])
+        #expect(result.status == 75, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "storyreel: waiting for the lock on \(fixture.stories) (held by pid \(holder.processIdentifier))…"),
+            "\(result.stderr)")
+        #expect(result.stdout.isEmpty, "nothing was ingested")
+    }
+
     /// Releases the lock `holder` (from ``holdLock(_:shared:)``) holds on `file`, and returns
     /// once it is free: SIGKILL, as the test process's blocked SIGTERM is the holder's too
     /// (`terminate()` waited out its sleep), and no `waitUntilExit()`, which Foundation ended
