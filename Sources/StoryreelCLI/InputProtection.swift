@@ -23,7 +23,7 @@ enum InputProtection {
             guard let identity = FileIdentity(path: output.path),
                 let input = existing.first(where: { $0.identity == identity })
             else { continue }
-            throw UsageError(
+            throw UsageError.onDisk(
                 "\(output.label) is the same file as the input '\(input.path)'; writing it would overwrite the input")
         }
     }
@@ -37,7 +37,7 @@ enum InputProtection {
             let name = output.path.lastComponent
             let limit = FileNameLength.limit(in: output.path.containingFolder)
             if name.utf8.count > limit {
-                throw UsageError(
+                throw UsageError.onDisk(
                     "\(output.label): the name is \(name.utf8.count) bytes, and this file system allows "
                         + "\(limit); give a shorter one")
             }
@@ -53,8 +53,10 @@ enum InputProtection {
             let path = URL(fileURLWithPath: output.path).standardizedFileURL.path
             let identity = FileIdentity(path: output.path)
             if let earlier = seen.first(where: { $0.path == path || (identity != nil && $0.identity == identity) }) {
-                throw UsageError(
-                    "\(earlier.output.label) and \(output.label) are the same file; give each output its own path")
+                let message =
+                    "\(earlier.output.label) and \(output.label) are the same file; give each output its own path"
+                // Two spellings of one path are the arguments' fault; two names of one file, the disk's.
+                throw earlier.path == path ? UsageError(message) : UsageError.onDisk(message)
             }
             seen.append((output, path, identity))
         }

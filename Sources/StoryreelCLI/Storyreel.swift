@@ -131,7 +131,9 @@ public enum Storyreel {
             return try command.run(parsed, console).rawValue
         } catch let error as UsageError {
             console.error(
-                "\(error.message); usage: storyreel \(command.synopsis) (see 'storyreel \(command.name) --help')")
+                error.showsUsage
+                    ? "\(error.message); usage: storyreel \(command.synopsis) (see 'storyreel \(command.name) --help')"
+                    : error.message)
             return ExitCode.usage.rawValue
         } catch {
             console.error("\(error)")
