@@ -104,7 +104,11 @@ public struct BundleRenderer: Sendable {
             folderPins.append(FolderPin(try FolderHandle(name: name, in: outputPin.handle)))
         }
         var shardLock: BundleLock?
+        var shardGroupLock: ShardGroupLock?
         if let shard = options.shard {
+            // Shards of another count split the work otherwise: they take turns with these.
+            shardGroupLock = try ShardGroupLock(
+                bundle: output, count: shard.count, timeout: options.lockTimeout, waiting: waiting)
             // The same shard twice at once (a retried CI job) takes turns: it writes one ledger.
             shardLock = try BundleLock(
                 file: BundlePaths.join(output, BundlePaths.shardLockFile(shard)), folder: output,
@@ -113,7 +117,7 @@ public struct BundleRenderer: Sendable {
             // Another shard's temporary files may be in flight while shards share the lock.
             BundlePaths.removeStaleTemporaries(in: output)
         }
-        defer { withExtendedLifetime(shardLock) {} }
+        defer { withExtendedLifetime((shardGroupLock, shardLock)) {} }
 
         let privateFolder = BundlePaths.join(output, BundlePaths.privateFolder)
         let cache = StatCache(file: BundlePaths.join(privateFolder, StatCache.fileName))

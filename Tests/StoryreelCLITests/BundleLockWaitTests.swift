@@ -196,6 +196,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "\(bundle)/manifest.json"))
     }
 
+    /// Shards of another count split the work otherwise, so their units overlap: run side by
+    /// side, each called the other's fresh outputs files storyreel did not write (a QA pass:
+    /// `--shard 1/2` beside `--shard 1/3`, both 65). A shard of another count waits.
+    @Test func shardsOfAnotherCountWaitForTheShardsRunning() throws {
+        let fixture = try BundleFixture()
+        let bundle = fixture.folder.path("reel")
+        let group = "\(bundle)/.storyreel/shards-of-2.lock"
+        try FileManager.default.createDirectory(atPath: "\(bundle)/.storyreel", withIntermediateDirectories: true)
+        let holder = try holdLock(group, shared: true)
+        defer { try? release(holder, group) }
+        let (other, _) = try fixture.render(into: "reel", ["--shard", "1/3", "--lock-timeout", "1"])
+        #expect(other.status == 75, "\(other.stderr)")
+        #expect(
+            other.stderr.contains(
+                "storyreel: waiting for the lock on \(bundle) (held by pid \(holder.processIdentifier))…"),
+            "\(other.stderr)")
+        #expect(fixture.outputs("reel").isEmpty, "the shard of another count did no work")
+        let (same, _) = try fixture.render(into: "reel", ["--shard", "2/2", "--lock-timeout", "1"])
+        #expect(same.status == 0, "\(same.stderr)")
+        #expect(!fixture.outputs("reel").isEmpty)
+    }
+
     /// The same shard twice at once (a retried CI job) takes turns: the second waits on the
     /// shard's own lock while another shard runs.
     @Test func theSameShardTwiceTakesTurns() throws {
