@@ -60,12 +60,15 @@ public struct Manifest: Codable, Sendable, Hashable {
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         version = try container.decodeInteger(forKey: .version)
+        // Its path in the whole JSON: a manifest inside an app's own type (`reels[1].version`)
+        // was named `version` alone (a QA pass of the library).
+        let versionPath = ManifestError.path(container.codingPath + [CodingKeys.version])
         guard version >= 1 else {
-            throw ManifestError(path: "version", "version \(version) is not a manifest version (they start at 1)")
+            throw ManifestError(path: versionPath, "version \(version) is not a manifest version (they start at 1)")
         }
         guard version <= Manifest.knownVersion else {
             throw ManifestError(
-                path: "version",
+                path: versionPath,
                 "version \(version) is newer than this StoryreelKit reads (\(Manifest.knownVersion)); update StoryreelKit"
             )
         }
@@ -106,11 +109,16 @@ public struct Manifest: Codable, Sendable, Hashable {
     /// The manifest as `storyreel render` writes it: two-space indents, keys in a fixed order,
     /// numbers in their shortest exact form, and a final newline. The same value always gives
     /// the same bytes.
+    ///
+    /// - Throws: ``ManifestError`` naming the path of a number JSON cannot hold (NaN or an
+    ///   infinity, in a manifest built in code: `duration: nan is not a JSON number …`).
     public func jsonData() throws -> Data {
         Data((try jsonValue().serialized() + "\n").utf8)
     }
 
     /// The manifest as an ordered JSON value (keys in the order ``jsonData()`` writes them).
+    ///
+    /// - Throws: ``ManifestError``, as ``jsonData()`` does.
     public func jsonValue() throws -> JSONValue {
         try OrderedJSONEncoder.value(of: self)
     }

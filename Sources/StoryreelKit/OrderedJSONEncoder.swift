@@ -33,13 +33,15 @@ enum OrderedJSONEncoder {
         }
     }
 
-    /// `value`, or an `EncodingError` naming `path` when it is NaN or infinite, which JSON has
+    /// `value`, or a ``ManifestError`` naming `path` when it is NaN or infinite, which JSON has
     /// no number for: written as `null`, it made a manifest that its own reader refuses (a QA
-    /// pass). Foundation's `JSONEncoder` throws the same.
+    /// pass). Foundation's `JSONEncoder` throws an `EncodingError`, whose `localizedDescription`
+    /// ("The data isn't in the correct format") named neither the value nor its path (a QA pass
+    /// of the library): this one is the line an app shows.
     static func finite(_ value: Double, at path: [CodingKey]) throws -> Double {
         guard value.isFinite else {
-            throw EncodingError.invalidValue(
-                value, EncodingError.Context(codingPath: path, debugDescription: "\(value) is not a JSON number"))
+            throw ManifestError(
+                path: ManifestError.path(path), "\(value) is not a JSON number (JSON has none for NaN or an infinity)")
         }
         return value
     }
@@ -118,35 +120,51 @@ enum OrderedJSONEncoder {
         }
     }
 
+    /// An array element's place in a coding path, so an error names `stories[2].duration`.
+    struct IndexKey: CodingKey {
+        let intValue: Int?
+        var stringValue: String { String(intValue ?? 0) }
+        init(_ index: Int) { intValue = index }
+        init?(stringValue: String) { nil }
+        init?(intValue: Int) { self.intValue = intValue }
+    }
+
     struct UnkeyedContainer: UnkeyedEncodingContainer {
         let node: Node
         let codingPath: [CodingKey]
         var count: Int { node.elements?.count ?? 0 }
+        /// The coding path of the element appended next.
+        private var nextPath: [CodingKey] { codingPath + [IndexKey(count)] }
 
         mutating func encodeNil() throws { node.elements?.append(Node(.null)) }
 
         mutating func encode<T: Encodable>(_ value: T) throws {
-            node.elements?.append(try box(value, at: codingPath))
+            // Boxed first: reading the count while appending to the elements is an access conflict.
+            let boxed = try box(value, at: nextPath)
+            node.elements?.append(boxed)
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
             -> KeyedEncodingContainer<NestedKey>
         {
+            let path = nextPath
             let child = Node()
             node.elements?.append(child)
-            return TreeEncoder(node: child, codingPath: codingPath).container(keyedBy: keyType)
+            return TreeEncoder(node: child, codingPath: path).container(keyedBy: keyType)
         }
 
         mutating func nestedUnkeyedContainer() -> UnkeyedEncodingContainer {
+            let path = nextPath
             let child = Node()
             node.elements?.append(child)
-            return TreeEncoder(node: child, codingPath: codingPath).unkeyedContainer()
+            return TreeEncoder(node: child, codingPath: path).unkeyedContainer()
         }
 
         mutating func superEncoder() -> Encoder {
+            let path = nextPath
             let child = Node()
             node.elements?.append(child)
-            return TreeEncoder(node: child, codingPath: codingPath)
+            return TreeEncoder(node: child, codingPath: path)
         }
     }
 

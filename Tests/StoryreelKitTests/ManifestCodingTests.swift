@@ -52,6 +52,20 @@ import Testing
     @Test func aNewerVersionFailsClearly() throws {
         let error = decodingError(try editedDemo { $0["version"] = 2 })
         #expect(error == "version: version 2 is newer than this StoryreelKit reads (1); update StoryreelKit")
+        // Inside an app's own type, the path is the version's in the whole JSON (a QA pass: it
+        // was `version` alone, while a wrong type there was named by its whole path).
+        struct Feed: Decodable { let reels: [Manifest] }
+        let demo = try RenderedSamples.manifestData(.demo)
+        let newer = try editedDemo { $0["version"] = 2 }
+        let feed = Data("{\"reels\": [".utf8) + demo + Data(",".utf8) + newer + Data("]}".utf8)
+        do {
+            _ = try JSONDecoder().decode(Feed.self, from: feed)
+            Issue.record("a newer version decoded")
+        } catch let error as ManifestError {
+            #expect(
+                error.description
+                    == "reels[1].version: version 2 is newer than this StoryreelKit reads (1); update StoryreelKit")
+        }
     }
 
     /// A version below 1 is no manifest's; the old Kit refused only newer versions and took
@@ -172,6 +186,15 @@ import Testing
         }
         #expect(
             decodingError(sideways) == "transitions[2].direction: expected one of forward, backward, got 'sideways'")
+        // A long value is cut (a QA pass of the library: 200 KB made a 200 KB alert).
+        let long = try editedDemo { object in
+            var transitions = object["transitions"] as! [[String: Any]]
+            transitions[0]["direction"] = String(repeating: "x", count: 200_000)
+            object["transitions"] = transitions
+        }
+        #expect(
+            decodingError(long)
+                == "transitions[0].direction: expected one of forward, backward, got '\(String(repeating: "x", count: 80))…'")
     }
 
     /// Foundation's parser reads a comma before a closing bracket, and UTF-16 or UTF-32 text;
@@ -222,7 +245,24 @@ import Testing
     func aNumberJSONCannotHoldIsNotWritten(value: Double) throws {
         var manifest = try Manifest(jsonData: RenderedSamples.manifestData(.demo))
         manifest.duration = value
-        #expect(throws: EncodingError.self) { try manifest.jsonData() }
+        // A ManifestError, whose line names the value and its path (a QA pass: an EncodingError's
+        // localizedDescription said only "The data isn't in the correct format").
+        do {
+            _ = try manifest.jsonData()
+            Issue.record("\(value) was written")
+        } catch {
+            #expect(
+                error.localizedDescription
+                    == "duration: \(value) is not a JSON number (JSON has none for NaN or an infinity)")
+        }
+        // Inside an array, the element's index is in the path.
+        manifest.duration = 1
+        manifest.stories[1].items[0].duration = value
+        #expect(
+            throws: ManifestError(
+                path: "stories[1].items[0].duration",
+                "\(value) is not a JSON number (JSON has none for NaN or an infinity)")
+        ) { try manifest.jsonData() }
     }
 
     @Test func anIntegerOutOfRangeIsRefusedNotRounded() throws {

@@ -30,8 +30,12 @@ import Testing
         struct Holder: Encodable {
             var inner: [String: [Float]]
         }
-        #expect(throws: EncodingError.self) { try OrderedJSONEncoder.value(of: Holder(inner: ["a": [1, .nan]])) }
-        #expect(throws: EncodingError.self) { try OrderedJSONEncoder.value(of: ["x": -Double.infinity]) }
+        #expect(
+            throws: ManifestError(path: "inner.a[1]", "nan is not a JSON number (JSON has none for NaN or an infinity)")
+        ) { try OrderedJSONEncoder.value(of: Holder(inner: ["a": [1, .nan]])) }
+        #expect(
+            throws: ManifestError(path: "x", "-inf is not a JSON number (JSON has none for NaN or an infinity)")
+        ) { try OrderedJSONEncoder.value(of: ["x": -Double.infinity]) }
     }
 
     @Test func aManifestKeepsItsKeyOrder() throws {
