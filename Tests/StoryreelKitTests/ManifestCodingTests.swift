@@ -194,7 +194,8 @@ import Testing
         }
         #expect(
             decodingError(long)
-                == "transitions[0].direction: expected one of forward, backward, got '\(String(repeating: "x", count: 80))…'")
+                == "transitions[0].direction: expected one of forward, backward, got '\(String(repeating: "x", count: 80))…'"
+        )
     }
 
     /// Foundation's parser reads a comma before a closing bracket, and UTF-16 or UTF-32 text;
