@@ -107,6 +107,7 @@ public struct StoryNavigator: Sendable {
     /// The current item played to its end: the next item, or after a story's last item the
     /// next story (through its `forward` transition when it joins what is on screen). Called
     /// while a transition is current, the item it landed on played and finished: it is seen.
+    @discardableResult
     public mutating func itemDidFinish() -> PlaybackStep {
         transitionDidFinish()
         return advance()
@@ -115,6 +116,7 @@ public struct StoryNavigator: Sendable {
     /// The clip of ``current`` played to its end, whichever kind it is: a transition's end lands
     /// on its item (``transitionDidFinish()``), an item's moves on (``itemDidFinish()``). What a
     /// player's one end-of-clip callback calls, and what passes over a clip it cannot play.
+    @discardableResult
     public mutating func clipDidFinish() -> PlaybackStep {
         if case .transition = current { return transitionDidFinish() }
         return itemDidFinish()
@@ -133,6 +135,7 @@ public struct StoryNavigator: Sendable {
 
     /// A tap on the right: the same move as the item finishing; during a transition, the item it
     /// was turning to is passed over unseen (and the move is a cut).
+    @discardableResult
     public mutating func tapForward() -> PlaybackStep {
         advance()
     }
@@ -147,6 +150,7 @@ public struct StoryNavigator: Sendable {
     /// A tap on the left: the previous item; on a story's first item, the previous story from
     /// its first item (through its `backward` transition when the bundle has one); on the very
     /// first item, that item again.
+    @discardableResult
     public mutating func tapBack() -> PlaybackStep {
         guard let position else { return .end }
         if position.item > 0 {
@@ -162,6 +166,7 @@ public struct StoryNavigator: Sendable {
 
     /// A swipe to the next story, at its first unseen item; the `forward` transition plays
     /// only when leaving from a last item and arriving at a first item.
+    @discardableResult
     public mutating func swipeToNextStory() -> PlaybackStep {
         guard let position else { return .end }
         current = moveForward(
@@ -172,6 +177,7 @@ public struct StoryNavigator: Sendable {
 
     /// A swipe to the previous story, from its first item; the `backward` transition plays only
     /// when leaving from a first item. On the first story: that story again from its first item.
+    @discardableResult
     public mutating func swipeToPreviousStory() -> PlaybackStep {
         guard let position else { return .end }
         if position.slot == 0 {
