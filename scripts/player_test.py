@@ -933,6 +933,44 @@ class PlayerPageTests(unittest.TestCase):
         seen = DRIVER.execute_script("return Object.keys(localStorage).filter(k => k.startsWith('storyreel.seen.'))")
         self.assertIn(f"storyreel.seen.{second['items'][0]['id']}", seen)
 
+    def test_the_sound_button_says_when_a_clip_has_no_sound(self):
+        # From a QA pass against PLAYERS.md: the button offered "Unmute" on a clip without sound.
+        self.load("demo")
+        stories = MANIFESTS["demo"]["stories"]
+        story = next(s for s in stories if any(not i["hasAudio"] for i in s["items"]) and s["items"][0]["hasAudio"])
+        silent = next(k for k, i in enumerate(story["items"]) if not i["hasAudio"])
+        DRIVER.execute_script("window.storyreelPlayer.setPlaybackRate(0.25); window.storyreelPlayer.open(arguments[0])",
+                              story["id"])
+        self.wait_for("return window.storyreelPlayer.steps().length === 1")
+        button = "const b = document.getElementById('sound'); return [b.getAttribute('aria-label'), b.classList.contains('silent')]"
+        self.assertEqual(DRIVER.execute_script(button), ["Unmute", False])
+        for step in range(silent):
+            DRIVER.execute_script("window.storyreelPlayer.event('tapForward')")
+            self.wait_for(f"return window.storyreelPlayer.steps().length === {step + 2}")
+        self.assertEqual(self.state()["itemIndex"], silent)
+        self.assertEqual(DRIVER.execute_script(button), ["Unmute (this clip has no sound)", True])
+        DRIVER.find_element("id", "sound").click()
+        self.assertEqual(DRIVER.execute_script(button), ["Mute (this clip has no sound)", True])
+
+    def test_the_swipe_targets_clips_wait_for_the_next_items_clip(self):
+        # From a QA pass on a 1.2 Mb/s link: the swipe targets' clips, which Chromium fetches
+        # whole even with preload="metadata", took the next item's bandwidth, and every item
+        # started behind a spinner. They load once the next item's clip can play through.
+        manifest = MANIFESTS["demo"]
+        first = manifest["stories"][0]
+        self.load("demo")
+        neighbour = manifest["stories"][1]["items"][0]["src"]
+        srcs = f"return [...document.querySelectorAll('{ITEM_VIDEOS}')].map(v => v.getAttribute('src'))"
+        try:
+            self.delayed([first["items"][1]["src"]], 2)
+            self.open_first(0.25)
+            self.wait_for("return window.storyreelPlayer.state().currentTime > 0.02")
+            self.wait_for(f"return ({srcs[7:]}).includes(arguments[0])", 10, first["items"][1]["src"])
+            self.assertNotIn(neighbour, DRIVER.execute_script(srcs), "a swipe target's clip loaded before the next item's")
+            self.wait_for(f"return ({srcs[7:]}).includes(arguments[0])", 15, neighbour)
+        finally:
+            self.undelayed()
+
     def test_a_swipe_down_closes_and_the_header_strip_takes_taps(self):
         # From a QA pass in mobile emulation: a swipe down did nothing (Instagram and Zuck.js
         # close), and the header's strip, over the tap zones, swallowed taps and swipes.

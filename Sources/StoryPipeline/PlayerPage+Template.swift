@@ -83,6 +83,7 @@ extension PlayerPage {
         .icon svg { width: 18px; height: 18px; display: block; margin: auto; fill: none; stroke: #fff; stroke-width: 2.2;
           stroke-linecap: round; stroke-linejoin: round; }
         .icon:focus-visible { outline: 2px solid #8ab4f8; }
+        .icon.silent { opacity: .5; }
         /* After the rules it narrows, or their sizes win (a touch QA pass: the icons stayed 36px). */
         @container (max-width: 200px) {
           .head { gap: 4px; }
@@ -593,7 +594,11 @@ extension PlayerPage {
           // While an item plays: the next item and the next transition load, and the items a swipe
           // to the next or the previous story lands on are warmed (their firstFrame still, and
           // their clip's metadata and first frame; the stills only with Save-Data on).
-          function preloadAround(token) {
+          // The swipe targets' clips wait until the next item's clip can play through (or 3 s):
+          // Chromium fetches a small clip whole even with preload="metadata", and on a slow link
+          // they took the next item's bandwidth, which then started behind a spinner (a QA pass
+          // at 1.2 Mb/s: 1.3-1.7 s at every item).
+          function preloadAround(token, neighboursNow = false) {
             if (token !== generation || phase !== 'item') return;
             image(item().lastFrame);
             const wanted = [];
@@ -615,16 +620,29 @@ extension PlayerPage {
               else if (to !== END) image(item(to.at).firstFrame);
             }
             const keep = warmed = new Set([item().src, ...wanted.map(([clip]) => clip.src)]);
+            let waitFor = null;
             for (const [clip, preload] of wanted) {
               image(clip.firstFrame);
               if (!playable(clip)) continue;
               const ready = stage.videos.find((video) => video.getAttribute('src') === clip.src);
-              if (ready) { if (ready !== front && preload === 'auto') ready.preload = 'auto'; continue; }
+              if (ready) {
+                if (ready !== front && preload === 'auto') ready.preload = 'auto';
+                if (preload === 'auto' && ready.readyState < 4 && !ready.error) waitFor = ready;
+                continue;
+              }
+              if (preload === 'metadata' && waitFor && !neighboursNow) continue;
               const spare = stage.videos.find((video) => video !== front && !keep.has(video.getAttribute('src')));
               if (!spare) continue;
               spare.muted = true;
               spare.preload = preload;
               load(spare, clip.src);
+              if (preload === 'auto') waitFor = spare;
+            }
+            if (waitFor && !neighboursNow) {
+              const later = () => preloadAround(token, true);
+              waitFor.addEventListener('canplaythrough', later, { once: true });
+              waitFor.addEventListener('error', later, { once: true });
+              setTimeout(later, 3000);
             }
           }
 
@@ -724,6 +742,7 @@ extension PlayerPage {
             if ($('name').textContent !== name) $('name').textContent = name;
             if ($('count').textContent !== count) $('count').textContent = count;
             $('frame').setAttribute('aria-label', `${name}, item ${at.item + 1} of ${story.items.length}`);
+            updateSound();
           }
           function progress() {
             if (!at || phase === 'closed') return 0;
@@ -779,10 +798,21 @@ extension PlayerPage {
             button.setAttribute('aria-label', paused ? 'Play' : 'Pause');
             button.innerHTML = paused ? ICONS.play : ICONS.pause;
           }
+          // A clip without sound (`hasAudio: false`) says so on the button, dimmed, as Instagram
+          // says "This video has no sound" (a QA pass: it offered "Unmute" as for any clip).
+          // The press still sets the sound for the clips that have it.
           function updateSound() {
             const button = $('sound');
-            button.setAttribute('aria-label', muted ? 'Unmute' : 'Mute');
-            button.innerHTML = muted ? ICONS.muted : ICONS.sound;
+            const silent = phase === 'item' && !!at && item().hasAudio === false;
+            const label = (muted ? 'Unmute' : 'Mute') + (silent ? ' (this clip has no sound)' : '');
+            if (button.getAttribute('aria-label') !== label) button.setAttribute('aria-label', label);
+            button.title = silent ? 'This clip has no sound' : '';
+            button.classList.toggle('silent', silent);
+            const icon = muted ? ICONS.muted : ICONS.sound;
+            if (button.dataset.icon !== (muted ? 'muted' : 'sound')) {
+              button.dataset.icon = muted ? 'muted' : 'sound';
+              button.innerHTML = icon;
+            }
           }
           // What plays now: the element of the current move only. `front` stays the last item's
           // element until the next item's still is in (prepare() keeps it), and a pause and play
