@@ -53,7 +53,8 @@ FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-c
            "url-paths": "url-paths", "cut-clip": "cut-clip", "wide-clip": "wide-clip",
            "square-canvas": "square-canvas", "long-story": "long-story",
            "untagged-clip": "untagged-clip", "blank-names": "blank-names", "object-codecs": "object-codecs",
-           "long-row": "long-row", "duplicate-transition": "duplicate-transition"}
+           "long-row": "long-row", "duplicate-transition": "duplicate-transition",
+           "parent-paths": "parent-paths", "referenced": "referenced", "thin-canvas": "thin-canvas"}
 # Right-to-left display names for the rtl bundle, each ending in punctuation, whose place shows
 # the direction: on the left of the name when it is laid out right to left.
 RTL_NAMES = {"ana.lima": "\u0644\u064a\u0644\u0649 \u062d\u0633\u0646!", "ben_k": "\u05d3\u05e0\u05d4 \u05db\u05d4\u05df!"}
@@ -251,6 +252,10 @@ def setUpModule():
     make_variant_bundle("no-user", lambda manifest: manifest["stories"][0].pop("user"))
     make_variant_bundle("null-manifest", lambda manifest: manifest.clear())
     make_variant_bundle("url-paths", point_paths_elsewhere)
+    make_variant_bundle("parent-paths", point_src_up_and_out)
+    make_variant_bundle("referenced", reference_the_first_clip, embedded=True)
+    make_variant_bundle("thin-canvas", lambda manifest: manifest.update(canvas={"width": 2, "height": 8192}),
+                        embedded=True)
     make_variant_bundle("version-0.5", lambda manifest: manifest.update(version=0.5))
     make_variant_bundle("one-item-ben_k", lambda manifest: manifest["stories"][1].update(
         items=manifest["stories"][1]["items"][:1]))
@@ -347,6 +352,22 @@ def point_paths_elsewhere(manifest):
     first["items"][0]["src"] = "https:example.invalid/x.mov"
     first["items"][1]["poster"] = "https://example.invalid/p.jpg"
     manifest["stories"][1]["items"][0]["firstFrame"] = "/etc/passwd"
+
+
+def point_src_up_and_out(manifest):
+    """An item's src that climbs out of the bundle to the server's root, which the page's own
+    copy does not name (the first story renamed, as above): a hand-edited manifest.json."""
+    first = manifest["stories"][0]
+    first["user"]["displayName"] = "Served"
+    first["items"][0]["src"] = "../../../../etc/passwd"
+
+
+def reference_the_first_clip(manifest):
+    """The first item's clip referenced from beside the bundle (`render --reference`), in the
+    served manifest and in the page's own copy (the first story renamed, as above)."""
+    first = manifest["stories"][0]
+    first["user"]["displayName"] = "Served"
+    first["items"][0]["src"] = "../demo/" + first["items"][0]["src"]
 
 
 def give_codecs_objects(manifest):
@@ -1699,7 +1720,9 @@ class PlayerPageTests(unittest.TestCase):
         # page that never became ready. Another: paths that are not plain were fetched from where
         # a URL reads them (`https:example.invalid/x.mov` from that site).
         # And codecs that are no strings: opening the story threw, and it stayed on its still.
-        for name in ("no-user", "null-manifest", "url-paths", "object-codecs"):
+        # And an item's src climbing out of the bundle that the page's own copy does not name: a
+        # hand-edited manifest.json sent the page to /etc/passwd at the server's root.
+        for name in ("no-user", "null-manifest", "url-paths", "object-codecs", "parent-paths"):
             self.load(name)
             self.assertEqual([story for story, _ in self.row()],
                              [story["id"] for story in MANIFESTS["demo"]["stories"]], name)
@@ -1709,6 +1732,30 @@ class PlayerPageTests(unittest.TestCase):
             errors = [entry for entry in DRIVER.get_log("browser") if entry["level"] == "SEVERE"]
             self.assertEqual(errors, [], name)
             self.assertNotIn("Served", DRIVER.execute_script("return document.body.innerHTML"), name)
+
+    def test_a_clip_referenced_from_beside_the_bundle_plays_when_the_pages_copy_names_it(self):
+        # The other side of parent-paths: a --reference bundle's ../ srcs, named by the page's own
+        # copy of the manifest, are taken from the served one and play.
+        self.load("referenced")
+        self.assertIn("Served", DRIVER.execute_script("return document.body.innerHTML"))
+        self.open_first(1)
+        self.wait_for(PLAYING_ON_SCREEN)
+        self.assertEqual(self.state()["src"], MANIFESTS["referenced"]["stories"][0]["items"][0]["src"])
+
+    def test_a_canvas_of_an_extreme_shape_keeps_the_viewer_usable(self):
+        # From a QA pass: a 2x8192 canvas (the schema and --size allow it) made the frame 0 px
+        # wide, and the close button with it: a touch user could not leave the viewer.
+        self.load("thin-canvas")
+        self.open_first(1)
+        box = DRIVER.execute_script(
+            "const f = document.getElementById('frame').getBoundingClientRect(),"
+            " c = document.getElementById('close').getBoundingClientRect();"
+            " return [f.width, f.height, c.width, c.left >= f.left && c.right <= f.right]")
+        self.assertGreaterEqual(box[0], box[1] / 4 - 1, f"frame {box}")
+        self.assertGreater(box[2], 0, f"close button {box}")
+        self.assertTrue(box[3], f"close button inside the frame {box}")
+        DRIVER.find_element("id", "close").click()
+        self.wait_for("return window.storyreelPlayer.state().phase === 'closed'")
 
     def test_a_hidden_page_pauses_and_plays_again_when_shown(self):
         # The old page played on in a background tab: items ended, transitions ran and stories

@@ -1110,7 +1110,10 @@ extension PlayerPage {
           // Its paths must be plain (README: The manifest; ManifestPath.isPlain in StoryreelKit),
           // so that joined to the page's URL each stays in the bundle: a served manifest naming
           // another site's URL, `/etc/passwd`, `name:x/a.mov` (a scheme) or `%2e%2e/x` was fetched
-          // from there (a QA pass). An item's src may start with ../ steps (a --reference bundle).
+          // from there (a QA pass). An item's src may start with ../ steps (a --reference bundle),
+          // in a served manifest only where the page's own copy, which render wrote with it, names
+          // the same src: a hand-edited manifest.json sent the page to any path on the server
+          // (`../../../../etc/passwd`, another bundle's clips; a QA pass).
           const PLAIN = /^(?:[^/.][^/]*|\.[^/.][^/]*|\.\.[^/]+)(?:\/(?:[^/.][^/]*|\.[^/.][^/]*|\.\.[^/]+))*$/;
           function isPlain(path, parentSteps) {
             if (typeof path !== 'string' || path.startsWith(' ') || path.endsWith(' ')) return false;
@@ -1120,8 +1123,9 @@ extension PlayerPage {
               && (rest !== path || !rest.split('/')[0].includes(':'));
           }
           const isObject = (v) => v !== null && typeof v === 'object';
-          function isReadable(m) {
+          function isReadable(m, referenced = null) {
             const text = (v) => typeof v === 'string';
+            const itemSource = (v) => isPlain(v, false) || (isPlain(v, true) && (referenced === null || referenced.has(v)));
             const plain = (v) => isPlain(v, false);
             const optionalPlain = (v) => v === undefined || v === null || plain(v);
             // A codecs string goes into canPlayType's type (a QA pass: an object there threw, and
@@ -1131,7 +1135,7 @@ extension PlayerPage {
               && m.stories.every((s) => isObject(s) && text(s.id) && Array.isArray(s.items)
                 && typeof s.isRead === 'boolean'
                 && isObject(s.user) && text(s.user.handle) && text(s.user.displayName) && optionalPlain(s.user.avatar)
-                && s.items.every((i) => isObject(i) && text(i.id) && isPlain(i.src, true)
+                && s.items.every((i) => isObject(i) && text(i.id) && itemSource(i.src)
                   && typeof i.duration === 'number' && Number.isFinite(i.duration) && plain(i.poster)
                   && plain(i.thumbnail) && optionalPlain(i.firstFrame) && optionalPlain(i.lastFrame)
                   && optionalText(i.codecs) && optionalText(i.codec)))
@@ -1150,7 +1154,9 @@ extension PlayerPage {
                 const response = await fetch('manifest.json', { cache: 'no-cache', signal: controller.signal });
                 if (response.ok) {
                   const served = await response.json();
-                  if (isReadable(served) || isNewer(served)) manifest = served;
+                  const referenced = new Set(isReadable(manifest)
+                    ? manifest.stories.flatMap((s) => s.items.map((i) => i.src)).filter((src) => src.startsWith('../')) : []);
+                  if (isReadable(served, referenced) || isNewer(served)) manifest = served;
                 }
                 clearTimeout(timer);
               } catch (e) { /* the embedded copy: an error, not JSON, or no answer in time */ }
@@ -1167,8 +1173,13 @@ extension PlayerPage {
               window.storyreelPlayer.ready = true;
               return;
             }
+            // Held between 1:4 and 4:1: a canvas of 2x8192 (which the schema and --size allow) made
+            // the frame 0 px wide, and its close button with it (a QA pass); the picture is cut
+            // to the frame as on any screen of another shape.
             const canvas = manifest.canvas, ratio = isObject(canvas) ? canvas.width / canvas.height : NaN;
-            if (Number.isFinite(ratio) && ratio > 0) $('frame').style.setProperty('--canvas-ratio', String(ratio));
+            if (Number.isFinite(ratio) && ratio > 0) {
+              $('frame').style.setProperty('--canvas-ratio', String(Math.min(4, Math.max(0.25, ratio))));
+            }
             updatePause(); updateSound();
             renderRow();
             requestAnimationFrame(tick);
