@@ -105,21 +105,12 @@ public final class BundleLock: Sendable {
             // Made under a umask of 777 it had no permission at all, and every later run of that
             // user was refused (73, a QA pass).
             FileCreationMask.keepFileUsable(descriptor)
-            do {
-                let locked = try Self.acquire(
-                    descriptor, kind: S_IFREG, file: file, folder: folder, shared: shared, deadline: deadline,
-                    timeout: timeout, option: "--lock-timeout", announced: &announced, waiting: waiting,
-                    holder: holder)
-                var onDisk = stat()
-                if lstat(file, &onDisk) == 0, onDisk.st_ino == locked.st_ino, onDisk.st_dev == locked.st_dev {
-                    return descriptor
-                }
-            } catch {
-                close(descriptor)
-                throw error
+            if try lockInPlace(
+                descriptor, kind: S_IFREG, path: file, followingLink: false, folder: folder, shared: shared,
+                deadline: deadline, timeout: timeout, announced: &announced, waiting: waiting, holder: holder)
+            {
+                return descriptor
             }
-            flock(descriptor, LOCK_UN)
-            close(descriptor)
         }
     }
 
@@ -135,22 +126,40 @@ public final class BundleLock: Sendable {
             guard descriptor >= 0 else {
                 throw MediaError.system(.cannotCreateOutput, path: folder, "cannot open the folder", code: errno)
             }
-            do {
-                let locked = try acquire(
-                    descriptor, kind: S_IFDIR, file: folder, folder: folder, shared: shared, deadline: deadline,
-                    timeout: timeout, option: "--lock-timeout", announced: &announced, waiting: waiting,
-                    holder: BundleLock.holder(ofInode:))
-                var onDisk = stat()
-                if stat(folder, &onDisk) == 0, onDisk.st_ino == locked.st_ino, onDisk.st_dev == locked.st_dev {
-                    return descriptor
-                }
-            } catch {
-                close(descriptor)
-                throw error
+            if try lockInPlace(
+                descriptor, kind: S_IFDIR, path: folder, followingLink: true, folder: folder, shared: shared,
+                deadline: deadline, timeout: timeout, announced: &announced, waiting: waiting,
+                holder: BundleLock.holder(ofInode:))
+            {
+                return descriptor
             }
-            flock(descriptor, LOCK_UN)
-            close(descriptor)
         }
+    }
+
+    /// Locks open `descriptor` (``acquire(_:kind:file:folder:shared:deadline:timeout:option:announced:waiting:holder:)``)
+    /// and keeps it when `path` still names the file locked (by `lstat`, or `stat` when
+    /// `followingLink`): true. Otherwise it is let go and closed, and the caller opens `path`
+    /// again (false); on an error it is closed and the error thrown.
+    private static func lockInPlace(
+        _ descriptor: Int32, kind: mode_t, path: String, followingLink: Bool, folder: String, shared: Bool,
+        deadline: Double, timeout: Double, announced: inout Bool, waiting: (Int32?) -> Void,
+        holder: (UInt64) -> Int32?
+    ) throws -> Bool {
+        let locked: stat
+        do {
+            locked = try acquire(
+                descriptor, kind: kind, file: path, folder: folder, shared: shared, deadline: deadline,
+                timeout: timeout, option: "--lock-timeout", announced: &announced, waiting: waiting, holder: holder)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        var onDisk = stat()
+        let found = followingLink ? stat(path, &onDisk) : lstat(path, &onDisk)
+        if found == 0, onDisk.st_ino == locked.st_ino, onDisk.st_dev == locked.st_dev { return true }
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+        return false
     }
 
     /// Takes the lock on the folder itself (`flock` on its descriptor), for a folder of the
