@@ -1,5 +1,6 @@
 import Foundation
 import StoryMedia
+import Synchronization
 
 /// `storyreel render`: turns a stories input into a bundle (clips, posters, thumbnails, avatars,
 /// cube transitions and `manifest.json`), incrementally, under a lock, and atomically.
@@ -47,10 +48,23 @@ public struct BundleRenderer: Sendable {
         let bareOutput = outputIsBare ? FileStamp(path: output, followingLinks: false)?.identity : nil
         // Shards share the bundle's lock, so the shards of one render run side by side into one
         // OUT (their units are disjoint); a full render (the manifest, --prune) waits for all.
+        // One waiting line and one --lock-timeout for the whole wait, on whichever of the
+        // bundle's locks it is (a re-check: a shard waiting on OUT, then on shards of another
+        // count, said so twice and waited twice the timeout).
+        let lockWaitStarted = MonotonicClock.now
+        let announced = Mutex(false)
+        let waitingOnce: @Sendable (Int32?) -> Void = { pid in
+            if announced.withLock({ first in
+                defer { first = true }
+                return !first
+            }) {
+                waiting(pid)
+            }
+        }
         let lock: BundleLock
         do {
             lock = try BundleLock(
-                folder: output, shared: options.shard != nil, timeout: options.lockTimeout, waiting: waiting)
+                folder: output, shared: options.shard != nil, timeout: options.lockTimeout, waiting: waitingOnce)
         } catch {
             // OUT made by this run goes again while empty (a QA pass: under a umask of 222 it was
             // made unwritable, its lock file could not be, and every later run was refused).
@@ -106,13 +120,18 @@ public struct BundleRenderer: Sendable {
         var shardLock: BundleLock?
         var shardGroupLock: ShardGroupLock?
         if let shard = options.shard {
-            // Shards of another count split the work otherwise: they take turns with these.
-            shardGroupLock = try ShardGroupLock(
-                bundle: output, count: shard.count, timeout: options.lockTimeout, waiting: waiting)
-            // The same shard twice at once (a retried CI job) takes turns: it writes one ledger.
-            shardLock = try BundleLock(
-                file: BundlePaths.join(output, BundlePaths.shardLockFile(shard)), folder: output,
-                timeout: options.lockTimeout, waiting: waiting)
+            let left = max(0, options.lockTimeout - (MonotonicClock.now - lockWaitStarted))
+            do {
+                // Shards of another count split the work otherwise: they take turns with these.
+                shardGroupLock = try ShardGroupLock(
+                    bundle: output, count: shard.count, timeout: left, waiting: waitingOnce)
+                // The same shard twice at once (a retried CI job) takes turns: it writes one ledger.
+                shardLock = try BundleLock(
+                    file: BundlePaths.join(output, BundlePaths.shardLockFile(shard)), folder: output,
+                    timeout: max(0, options.lockTimeout - (MonotonicClock.now - lockWaitStarted)), waiting: waitingOnce)
+            } catch is BundleLock.Timeout {
+                throw BundleLock.Timeout(folder: output, seconds: options.lockTimeout)
+            }
         } else {
             // Another shard's temporary files may be in flight while shards share the lock.
             BundlePaths.removeStaleTemporaries(in: output)

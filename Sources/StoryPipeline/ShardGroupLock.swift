@@ -16,6 +16,8 @@ final class ShardGroupLock: Sendable {
     static func fileName(count: Int) -> String { "shards-of-\(count).lock" }
     /// The file entering shards hold, one at a time, while they look for another count.
     static let gateFileName = "shard-gate.lock"
+    /// How long the gate is waited for at least, in seconds: it is held for a look only.
+    static let momentaryWait = 10.0
 
     /// Joins the shards of `count` rendering into `bundle` (its private folder made), waiting up
     /// to `timeout` seconds while shards of another count run; `waiting` is called once, with
@@ -25,12 +27,22 @@ final class ShardGroupLock: Sendable {
         let deadline = MonotonicClock.now + max(0, min(timeout, 1e9))
         var announced = false
         while true {
-            let remaining = max(0, deadline - MonotonicClock.now)
-            let gate = try BundleLock(
-                file: BundlePaths.join(privateFolder, Self.gateFileName), folder: bundle, timeout: remaining)
-            let group = try BundleLock(
-                file: BundlePaths.join(privateFolder, Self.fileName(count: count)), folder: bundle, shared: true,
-                timeout: remaining)
+            // The gate and this count's file are held only for the moment an entering shard looks
+            // (nothing is waited for meanwhile), so they get a few seconds whatever the timeout:
+            // with `--lock-timeout 0`, shards of one count started together failed on the gate
+            // (a re-check: 7 of 40, 75).
+            let moment = max(deadline - MonotonicClock.now, Self.momentaryWait)
+            let gate: BundleLock
+            let group: BundleLock
+            do {
+                gate = try BundleLock(
+                    file: BundlePaths.join(privateFolder, Self.gateFileName), folder: bundle, timeout: moment)
+                group = try BundleLock(
+                    file: BundlePaths.join(privateFolder, Self.fileName(count: count)), folder: bundle,
+                    shared: true, timeout: moment)
+            } catch is BundleLock.Timeout {
+                throw BundleLock.Timeout(folder: bundle, seconds: timeout)
+            }
             guard let busy = Self.otherCountRunning(in: privateFolder, besides: count, bundle: bundle) else {
                 self.group = group
                 withExtendedLifetime(gate) {}

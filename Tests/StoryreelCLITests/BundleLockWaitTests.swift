@@ -218,6 +218,37 @@ import Testing
         #expect(!fixture.outputs("reel").isEmpty)
     }
 
+    /// Shards of one count entering together wait for each other's look at the gate whatever
+    /// `--lock-timeout` (a re-check: with 0, 7 of 40 shards started together exited 75); a wait on
+    /// OUT and then on shards of another count says so once, and gives up after --lock-timeout.
+    @Test func theShardGateIsWaitedForAndAWaitIsSaidOnce() throws {
+        let fixture = try BundleFixture()
+        let bundle = fixture.folder.path("reel")
+        let gate = "\(bundle)/.storyreel/shard-gate.lock"
+        try FileManager.default.createDirectory(atPath: "\(bundle)/.storyreel", withIntermediateDirectories: true)
+        let gateHolder = Process()
+        gateHolder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        gateHolder.arguments = ["-o", gate, "sleep", "1"]
+        try gateHolder.run()
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, try TestEnvironment.run("/usr/bin/flock", ["-n", gate, "true"]).status == 0 {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        let (shard, _) = try fixture.render(into: "reel", ["--shard", "1/2", "--lock-timeout", "0"])
+        #expect(shard.status == 0, "\(shard.stderr)")
+        gateHolder.waitUntilExit()
+        let group = "\(bundle)/.storyreel/shards-of-3.lock"
+        let others = try holdLock(group, shared: true)
+        defer { try? release(others, group) }
+        let out = try holdLock(bundle, shared: false)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { try? release(out, bundle) }
+        let (waiting, _) = try fixture.render(into: "reel", ["--shard", "2/2", "--lock-timeout", "1.5"])
+        #expect(waiting.status == 75, "\(waiting.stderr)")
+        let lines = waiting.stderr.split(separator: "\n")
+        #expect(lines.filter { $0.contains("waiting for the lock") }.count == 1, "\(waiting.stderr)")
+        #expect(lines.last?.hasSuffix("gave up after 1.5 s (--lock-timeout)") == true, "\(waiting.stderr)")
+    }
+
     /// The same shard twice at once (a retried CI job) takes turns: the second waits on the
     /// shard's own lock while another shard runs.
     @Test func theSameShardTwiceTakesTurns() throws {
