@@ -42,10 +42,7 @@ public enum ManifestValidator {
             json = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
             // Text Foundation cannot read at all: say why (its encoding, or where it breaks).
-            let reason =
-                JSONSyntaxFault.encodingFault(in: data).map { ManifestError($0) }
-                ?? ManifestError(path: "", JSONParseFailure.notValidJSON(data))
-            return [reason.description]
+            return [ManifestError.unreadable(data).description]
         }
         var schema = ManifestSchemaChecker()
         // JSON browsers refuse, and a key given twice (lost in `json`): StoryreelKit refuses the

@@ -23,6 +23,14 @@ public struct JSONParseFailure: Sendable, Equatable, CustomStringConvertible {
         return (line, String(decoding: before[lineStart...], as: UTF8.self).count + 1)
     }
 
+    /// Where byte `offset` of `data` (a UTF-8 byte order mark counted) is, as ``line`` and
+    /// ``column`` count.
+    static func place(ofByte offset: Int, in data: Data) -> (line: Int, column: Int) {
+        let mark = data.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        let body = data.dropFirst(mark)
+        return position(of: max(0, offset - mark), in: body)
+    }
+
     /// The failure Foundation's parser reports for `data`, or nil when it reads `data` (a single
     /// value that is not an array or an object reads too).
     public init?(parsing data: Data) {

@@ -8,8 +8,8 @@ struct JSONStructureScan {
     /// The JSON path of the first member whose key its object already had, or nil.
     private(set) var duplicateKeyPath: String?
     /// The JSON path of the first object or array with a comma before its closing bracket
-    /// (`""` for the top level), and that bracket; or nil.
-    private(set) var trailingComma: (path: String, closing: Character)?
+    /// (`""` for the top level), that bracket and its byte offset in the text; or nil.
+    private(set) var trailingComma: (path: String, closing: Character, offset: Int)?
 
     /// Where the scan is: inside an object (the current key, and whether a key comes next) or
     /// an array (the current index). The keys each open object has had are kept apart, in
@@ -46,7 +46,7 @@ struct JSONStructureScan {
                 levels.append(.array(index: 0))
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 if afterComma, trailingComma == nil {
-                    trailingComma = (Self.path(of: levels.dropLast()), Character(UnicodeScalar(byte)))
+                    trailingComma = (Self.path(of: levels.dropLast()), Character(UnicodeScalar(byte)), index)
                 }
                 if case .object = levels.popLast(), !keySets.isEmpty { keySets.removeLast() }
             case UInt8(ascii: ","):

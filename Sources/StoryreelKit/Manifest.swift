@@ -94,8 +94,7 @@ public struct Manifest: Codable, Sendable, Hashable {
             self = try JSONDecoder().decode(Manifest.self, from: data)
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
             // Text Foundation cannot read at all: say why (its encoding, or where it breaks).
-            if let fault = JSONSyntaxFault.encodingFault(in: data) { throw ManifestError(fault) }
-            throw ManifestError(path: "", JSONParseFailure.notValidJSON(data))
+            throw ManifestError.unreadable(data)
         } catch {
             // A key given twice comes first, here too: it is the fault, and the value the
             // decoder kept of the two may be the one a browser drops (a QA pass: `"version": 2,

@@ -48,6 +48,25 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
         self.init(path: fault.path, fault.message)
     }
 
+    /// Why a manifest's bytes are no JSON Foundation reads: how they are encoded
+    /// (``JSONSyntaxFault/encodingFault(in:)``), else the first of a comma before a closing
+    /// bracket and where the parser broke (`manifest: not valid JSON: invalid value at line 3,
+    /// column 1`). A comma found after the break is not blamed (a QA pass: `hello, }`), nor one
+    /// before it missed (a re-check: `[1,], "x": tru` named the end of the file).
+    public static func unreadable(_ data: Data) -> ManifestError {
+        if let fault = JSONSyntaxFault.encodingFault(in: data) { return ManifestError(fault) }
+        if let comma = JSONStructureScan(data).trailingComma {
+            let failure = JSONParseFailure(parsing: data)
+            let place = JSONParseFailure.place(ofByte: comma.offset, in: data)
+            let brokeAfter = failure.map { failure in
+                guard let line = failure.line, let column = failure.column else { return false }
+                return (line, column) > place
+            }
+            if brokeAfter == true, let fault = JSONSyntaxFault.first(in: data) { return ManifestError(fault) }
+        }
+        return ManifestError(path: "", JSONParseFailure.notValidJSON(data))
+    }
+
     /// What a manifest's bytes hold that Foundation's decoder lets through but that other readers
     /// refuse or read otherwise, from one scan: JSON that browsers refuse (``JSONSyntaxFault``),
     /// then a key given twice (``JSONDuplicateKey``). Empty when there is neither.

@@ -236,6 +236,11 @@ import Testing
         // Text that breaks before its trailing comma is placed where it breaks, not blamed on
         // the comma (a QA pass: `hello, }`, and a player page given as the manifest).
         #expect(decodingError(Data("hello, }".utf8)) == "manifest: not valid JSON: invalid value at line 1, column 1")
+        // And a comma before the place where the text breaks is named (a re-check: the break
+        // after it, the end of the file, was).
+        #expect(
+            decodingError(Data(#"{"version":1,"stories":[1,], "x": tru}"#.utf8))
+                == "stories: not valid JSON: a comma before its closing ']', which browsers refuse")
     }
 
     /// `-9223372036854775809` is no `Int`; read through a `Double` it became `Int.min`, which
