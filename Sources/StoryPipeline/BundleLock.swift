@@ -30,6 +30,18 @@ public final class BundleLock: Sendable {
         }
     }
 
+    /// A lock the file system refused, rather than another run's: said as such (it was "another
+    /// storyreel run holds the lock"), or for a bundle's folder, done without.
+    public struct Unavailable: Error, CustomStringConvertible {
+        /// The file or folder that could not be locked.
+        public let file: String
+        /// The `errno` of `flock`.
+        public let code: Int32
+        public var description: String {
+            MediaError.system(.cannotCreateOutput, path: file, "cannot lock it", code: code).description
+        }
+    }
+
     /// Takes the lock of `folder`: on the folder itself, then on its lock file `fileName`
     /// (created if needed; a bundle's `.lock` by default); `shared` for a shard.
     public convenience init(
@@ -46,8 +58,10 @@ public final class BundleLock: Sendable {
                 timeout: timeout, announced: &announced, waiting: waiting, holder: BundleLock.holder(ofInode:))
             self.init(lockedDescriptor: descriptor, folderDescriptor: folderDescriptor)
         } catch {
-            flock(folderDescriptor, LOCK_UN)
-            close(folderDescriptor)
+            if folderDescriptor >= 0 {
+                flock(folderDescriptor, LOCK_UN)
+                close(folderDescriptor)
+            }
             throw error
         }
     }
@@ -116,7 +130,10 @@ public final class BundleLock: Sendable {
 
     /// Opens and locks bundle folder `folder` itself (following a symlink to it, as the render
     /// does) until `deadline`, and returns its descriptor; a folder put in its place while this
-    /// run waited is locked instead.
+    /// run waited is locked instead. Returns -1 where the file system locks no folder: over NFS
+    /// `flock` is a byte-range lock, and an exclusive one needs a descriptor open for writing,
+    /// which a folder's never is (EBADF); the lock file alone keeps writers apart there, as it
+    /// did before the folder was locked.
     private static func lockFolder(
         _ folder: String, shared: Bool, deadline: Double, timeout: Double, announced: inout Bool,
         waiting: (Int32?) -> Void
@@ -126,12 +143,16 @@ public final class BundleLock: Sendable {
             guard descriptor >= 0 else {
                 throw MediaError.system(.cannotCreateOutput, path: folder, "cannot open the folder", code: errno)
             }
-            if try lockInPlace(
-                descriptor, kind: S_IFDIR, path: folder, followingLink: true, folder: folder, shared: shared,
-                deadline: deadline, timeout: timeout, announced: &announced, waiting: waiting,
-                holder: BundleLock.holder(ofInode:))
-            {
-                return descriptor
+            do {
+                if try lockInPlace(
+                    descriptor, kind: S_IFDIR, path: folder, followingLink: true, folder: folder, shared: shared,
+                    deadline: deadline, timeout: timeout, announced: &announced, waiting: waiting,
+                    holder: BundleLock.holder(ofInode:))
+                {
+                    return descriptor
+                }
+            } catch is Unavailable {
+                return -1
             }
         }
     }
@@ -224,7 +245,10 @@ public final class BundleLock: Sendable {
             throw MediaError(.cannotCreateOutput, path: file, "the lock file is not a regular file")
         }
         while flock(descriptor, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR, MonotonicClock.now < deadline else {
+            let failure = errno
+            // Not held by another run: this file system cannot lock it (EBADF, ENOLCK).
+            guard failure == EWOULDBLOCK || failure == EINTR else { throw Unavailable(file: file, code: failure) }
+            guard MonotonicClock.now < deadline else {
                 throw Timeout(folder: folder, seconds: timeout, option: option)
             }
             if !announced {

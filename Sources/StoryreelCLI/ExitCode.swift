@@ -36,6 +36,8 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable {
             self = ExitCode(for: failure.underlying)
         case is BundleLock.Timeout:
             self = .temporaryFailure
+        case is BundleLock.Unavailable:
+            self = .cannotCreate
         case let refusal as BundleRefusal:
             self = refusal.reason == .outputInsideInput ? .usage : .cannotCreate
         case let error as MediaError:
