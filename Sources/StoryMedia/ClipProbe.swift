@@ -232,16 +232,24 @@ public enum ClipProbe {
         // Written but for its end (an uploader stalled in its last frame: a QA pass ingested the
         // clip, then the finished file again beside it). An H.264 or HEVC sample in MP4 ends
         // with its last NAL unit, whose last byte is never 0 (its stop bit, or the 0x03 after a
-        // final cabac_zero_word), so 8 zeros there are bytes not written yet.
-        if [AV_CODEC_ID_H264, AV_CODEC_ID_HEVC].contains(video.parameters.pointee.codec_id), last.size >= 8 {
-            let end = file.bytes(at: last.position + Int64(last.size) - 8, count: 8)
-            if end.count == 8, end.allSatisfy({ $0 == 0 }) {
+        // final cabac_zero_word), so zeros there are bytes not written yet; but a raw stream's
+        // trailing_zero_8bits, which `ffmpeg -c copy` from an `.h264` keeps in the last sample,
+        // are a few zeros too (a re-check: 16 of them refused a finished file), so it takes
+        // 64, where a write stalls at a block's boundary or more.
+        let zeros = min(Int(last.size), Self.unwrittenTail)
+        if [AV_CODEC_ID_H264, AV_CODEC_ID_HEVC].contains(video.parameters.pointee.codec_id), zeros >= 8 {
+            let end = file.bytes(at: last.position + Int64(last.size) - Int64(zeros), count: zeros)
+            if end.count == zeros, end.allSatisfy({ $0 == 0 }) {
                 return "the last video sample (at byte \(last.position)) ends in zeros: the file looks preallocated "
                     + "and still being written"
             }
         }
         return nil
     }
+
+    /// The zero bytes at the end of an H.264 or HEVC clip's last sample that say it is not
+    /// written yet (``preallocationWarning(of:)``).
+    static let unwrittenTail = 64
 
     /// Audio codecs none of whose frames starts with 8 zero bytes (PCM's silence does; so may
     /// lossless codecs').

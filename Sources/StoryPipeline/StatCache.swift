@@ -83,7 +83,7 @@ public final class StatCache: Sendable {
     /// audio is the first enabled track, its start is decoded (channels a PCE gives, audio that
     /// does not decode) and a disabled one is no audio; 5: a Dolby Vision sample entry's codecs
     /// string is its own, `dvh1.05.06`, not `hvc1.…`, and a last H.264 or HEVC sample ending in
-    /// zeros is an upload still being written).
+    /// 64 zeros is an upload still being written).
     static let probeVersion = "storyreel-probe-5"
 
     /// What a failure was found by: the probe's version, storyreel's and libavutil's, and this
