@@ -145,13 +145,22 @@ struct CubeFrameFolder {
         } catch {
             throw refusal
         }
-        // One frame name a line, each line ended (the record is written whole, atomically).
+        // One frame name a line, each line ended (the record is written whole, atomically), each
+        // a name a run writes (`frame_0003.png`): lines that only began with `frame_`, or only
+        // newlines, were taken for a record and written over (a re-check).
         guard let text = String(data: data, encoding: .utf8), text.isEmpty || text.hasSuffix("\n") else {
             throw refusal
         }
-        let names = text.split(separator: "\n").map(String.init)
-        guard names.allSatisfy(isFrameName) else { throw refusal }
-        return Set(names)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        guard lines == [""] || lines.allSatisfy(isWrittenFrameName) else { throw refusal }
+        return Set(lines.filter { !$0.isEmpty }.map(String.init))
+    }
+
+    /// True for a name a run writes: `frame_` and at least four digits, then `.png`.
+    private static func isWrittenFrameName(_ name: Substring) -> Bool {
+        guard name.hasPrefix("frame_"), name.hasSuffix(".png") else { return false }
+        let digits = name.dropFirst("frame_".count).dropLast(".png".count)
+        return digits.count >= 4 && digits.allSatisfy { ("0"..."9").contains($0) }
     }
 
     /// Writes `names` as the folder's record.

@@ -127,10 +127,38 @@ final class PosterJournal {
         return entries.compactMap { $0 }.filter { !$0.name.contains("/") && ![".", ".."].contains($0.name) }
     }
 
-    /// True when `bytes` begin a line as ``append(_:)`` writes one (`{"name":"`), or are the
-    /// start of that: the end of a journal whose last line a kill cut short.
+    /// True when `bytes` are the start of a line as ``append(_:)`` writes one,
+    /// `{"name":"…","sha256":"<64 hex>","size":N}`: the end of a journal whose last line a
+    /// kill cut short. A file that only began with `{"name":"` was taken for one, and removed
+    /// (a re-check: `{"name":"Bob","note":"keep me"}`).
     private static func isStartOfEntry(_ bytes: Data.SubSequence) -> Bool {
-        let start = Data(#"{"name":""#.utf8)
-        return bytes.starts(with: start) || start.starts(with: bytes)
+        var rest = Substring(String(decoding: bytes, as: UTF8.self))
+        // Each fixed part in turn: the text ends inside it (true), or goes on past it.
+        func pass(_ part: String) -> Bool? {
+            if rest.count <= part.count { return part.hasPrefix(rest) ? true : false }
+            guard rest.hasPrefix(part) else { return false }
+            rest = rest.dropFirst(part.count)
+            return nil
+        }
+        if let ends = pass(#"{"name":""#) { return ends }
+        // The name, to its closing quote (JSON escapes in it).
+        var escaped = false
+        guard
+            let close = rest.indices.first(where: { index in
+                defer { escaped = !escaped && rest[index] == "\\" }
+                return !escaped && rest[index] == "\""
+            })
+        else { return true }
+        rest = rest[rest.index(after: close)...]
+        if let ends = pass(#","sha256":""#) { return ends }
+        let hex = rest.prefix { "0123456789abcdef".contains($0) }
+        guard hex.count <= 64 else { return false }
+        rest = rest.dropFirst(hex.count)
+        if rest.isEmpty { return true }
+        guard hex.count == 64 else { return false }
+        if let ends = pass(#"","size":"#) { return ends }
+        let digits = rest.prefix { ("0"..."9").contains($0) }
+        rest = rest.dropFirst(digits.count)
+        return rest.isEmpty || (rest == "}" && !digits.isEmpty)
     }
 }

@@ -173,7 +173,11 @@ import Testing
     /// over with exit 0 (`thumbnail --out-dir` refuses its own record's name). It is refused
     /// (73) before any work and left as it is, as is a folder there; storyreel's own record is read.
     @Test func aFileAtTheRecordsNameThatIsNoRecordIsRefused() throws {
-        for (index, contents) in ["my notes\n", "frame_0000.png", "frame_0000.png\nnotes.txt\n"].enumerated() {
+        // Lines that only begin with `frame_`, and only newlines, were taken for a record (a re-check).
+        let notRecords = [
+            "my notes\n", "frame_0000.png", "frame_0000.png\nnotes.txt\n", "frame_todo list for Monday\n", "\n\n\n",
+        ]
+        for (index, contents) in notRecords.enumerated() {
             let frames = folder.path("notes-\(index)")
             try FileManager.default.createDirectory(atPath: frames, withIntermediateDirectories: true)
             let record = "\(frames)/.storyreel-frames"

@@ -312,6 +312,9 @@ import Testing
     @Test func outDirRefusesAFileAtTheJournalsNameThatIsNoJournal() throws {
         let clip = Self.sample("portrait-h264.mp4")
         for (index, contents) in [
+            // A file that only begins as a journal line does: it was taken for one a kill cut
+            // short, and removed (a re-check).
+            Data(#"{"name":"Bob","note":"keep me"}"#.utf8),
             Data("my notes\n".utf8), Data("my notes".utf8), try Data(contentsOf: URL(fileURLWithPath: clip)),
         ]
         .enumerated() {
@@ -320,7 +323,7 @@ import Testing
             let journal = out + "/.storyreel-posters-journal"
             try contents.write(to: URL(fileURLWithPath: journal))
             // The last: the clip itself given as the input, under the journal's name.
-            let input = index == 2 ? journal : clip
+            let input = index == 3 ? journal : clip
             let result = try thumbnail([input, "--out-dir", out, "--width", "90"])
             #expect(result.status == 73, "\(result.stderr)")
             #expect(
@@ -332,7 +335,9 @@ import Testing
         // A killed run's journal whose last line was cut short: its whole lines are read, and it goes.
         let out = folder.path("journal-cut")
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
-        try Data(#"{"name":"portrait-h2"#.utf8).write(to: URL(fileURLWithPath: out + "/.storyreel-posters-journal"))
+        let sha = String(repeating: "ab", count: 32)
+        let journalText = #"{"name":"old\/x.jpg","sha256":"\#(sha)","size":12}"# + "\n" + #"{"name":"portrait-h2"#
+        try Data(journalText.utf8).write(to: URL(fileURLWithPath: out + "/.storyreel-posters-journal"))
         let result = try thumbnail([clip, "--out-dir", out, "--width", "90"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out + "/.storyreel-posters-journal"))
