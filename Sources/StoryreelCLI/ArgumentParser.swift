@@ -122,8 +122,9 @@ public struct ArgumentParser: Sendable {
         }
         // What ffmpeg and ffmpegthumbnailer call it (a QA pass: `thumbnail --time 1` was pointed
         // to cube's `--size`, `cube -c:v hevc` to `--crf`).
-        if let familiar = Self.familiarNames[argument]?.first(where: { name in options.contains { $0.isNamed(name) } })
-        {
+        // `-ss=1` is `-ss` (a re-check: no hint).
+        let bare = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+        if let familiar = Self.familiarNames[bare]?.first(where: { name in options.contains { $0.isNamed(name) } }) {
             return UsageError(message + "; did you mean '--\(familiar)'?")
         }
         let name = String(argument.drop { $0 == "-" })
@@ -152,7 +153,8 @@ public struct ArgumentParser: Sendable {
     /// Options of ffmpeg and ffmpegthumbnailer, by the names of storyreel's that do their work
     /// (the first one the command takes is offered).
     static let familiarNames: [String: [String]] = [
-        "-t": ["at"], "--time": ["at"], "-ss": ["at"], "--seek": ["at"], "--seek-time": ["at"],
+        "-t": ["at", "duration"], "--time": ["at"], "-vf": ["width", "size"], "--vf": ["width", "size"],
+        "-filter:v": ["width", "size"], "-ss": ["at"], "--seek": ["at"], "--seek-time": ["at"],
         "-c:v": ["codec"], "--c:v": ["codec"], "-vcodec": ["codec"], "--vcodec": ["codec"], "--encoder": ["codec"],
         "-crf": ["crf"], "-r": ["fps"], "--framerate": ["fps"], "--frame-rate": ["fps"], "-b:v": ["max-bitrate"],
         "--maxrate": ["max-bitrate"], "-maxrate": ["max-bitrate"], "-s": ["width", "size"],

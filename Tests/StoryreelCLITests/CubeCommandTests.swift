@@ -377,6 +377,9 @@ import Testing
             (["-o", folder.path("t.mp4"), "-c:v", "hevc"], "unknown option '-c:v'; did you mean '--codec'?"),
             (["-o", folder.path("t.mp4"), "-r", "30"], "unknown option '-r'; did you mean '--fps'?"),
             (["-o", folder.path("t.mp4"), "-s", "90x160"], "unknown option '-s'; did you mean '--size'?"),
+            // ffmpeg's duration and scale filter (a re-check: no hint).
+            (["-o", folder.path("t.mp4"), "-t", "0.5"], "unknown option '-t'; did you mean '--duration'?"),
+            (["-o", folder.path("t.mp4"), "-vf", "scale=90:160"], "unknown option '-vf'; did you mean '--size'?"),
             (["-v"], "unknown option '-v'; the version is 'storyreel --version'"),
         ]
         for (arguments, message) in cases {

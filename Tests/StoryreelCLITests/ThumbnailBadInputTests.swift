@@ -126,6 +126,9 @@ import Testing
             // ffmpegthumbnailer's names, and the version's short name after the command (a QA pass).
             ([goodClip, "-o", out, "--time", "1"], "unknown option '--time'; did you mean '--at'?"),
             ([goodClip, "-o", out, "-s", "90"], "unknown option '-s'; did you mean '--width'?"),
+            // ffmpeg's scale filter, and a value glued with '=' (a re-check: no hint).
+            ([goodClip, "-o", out, "-vf", "scale=90:-2"], "unknown option '-vf'; did you mean '--width'?"),
+            ([goodClip, "-o", out, "-ss=1"], "unknown option '-ss=1'; did you mean '--at'?"),
             ([goodClip, "-v"], "unknown option '-v'; the version is 'storyreel --version'"),
             ([goodClip, "-o", out, "--width", "0"], "--width"),
             ([goodClip, "-o", out, "--widht", "90"], "did you mean '--width'?"),
