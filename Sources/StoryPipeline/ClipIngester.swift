@@ -94,35 +94,38 @@ public struct ClipIngester: Sendable {
         // was "already ingested" and never played; a name that is not UTF-8, read here with
         // U+FFFD, was named in "plays before").
         let storiesRoot = BundlePaths.realPath(storiesFolder).map { $0.hasSuffix("/") ? $0 : $0 + "/" }
-        var sizes: [String: UInt64] = [:]  // each playable clip's, from the one look at it
+        // Each playable clip's size, from the one look at it, keyed by the name's bytes: a String
+        // key takes two names that differ only in Unicode normalization for one, and the twin
+        // render plays got the other's size (a re-check: an upload equal to it went in again).
+        var sizes: [[UInt8]: UInt64] = [:]
         let playable = StoryInput.withoutNormalizationTwins(
             existing.filter { name in
                 let path = BundlePaths.join(folder, name)
                 guard let entry = FileStamp(path: path, followingLinks: false) else { return false }
                 if entry.isRegularFile {
-                    sizes[name] = entry.size
+                    sizes[Array(name.utf8)] = entry.size
                     return true
                 }
                 guard entry.isSymbolicLink, let target = FileStamp(path: path), target.isRegularFile, let storiesRoot,
                     let resolved = BundlePaths.realPath(path), resolved.hasPrefix(storiesRoot)
                 else { return false }
-                sizes[name] = target.size
+                sizes[Array(name.utf8)] = target.size
                 return true
             }
         ).kept
         let existingInOrder = playable.sorted(by: NaturalOrder.areInIncreasingOrder)
         var namesBySize: [UInt64: [String]] = [:]
         for name in existingInOrder {
-            guard let size = sizes[name] else { continue }
+            guard let size = sizes[Array(name.utf8)] else { continue }
             namesBySize[size, default: []].append(name)
         }
-        var hashes: [String: String] = [:]
+        var hashes: [[UInt8]: String] = [:]  // by the name's bytes, as the sizes
         func alreadyPresent(sha: String, size: UInt64) -> String? {
             for name in namesBySize[size] ?? [] {
                 let known =
-                    hashes[name]
+                    hashes[Array(name.utf8)]
                     ?? (try? ContentHasher.sha256(ofFileAt: BundlePaths.join(folder, name), timeout: timeout))
-                hashes[name] = known
+                hashes[Array(name.utf8)] = known
                 if known == sha { return name }
             }
             return nil
@@ -190,7 +193,7 @@ public struct ClipIngester: Sendable {
                 }
                 let position = NaturalOrder.insertionIndex(of: name, in: namesBySize[stamp.size] ?? [])
                 namesBySize[stamp.size, default: []].insert(name, at: position)
-                hashes[name] = check.sha256
+                hashes[Array(name.utf8)] = check.sha256
                 let later = existingInOrder[NaturalOrder.insertionIndex(of: name, in: existingInOrder)...]
                 return .ingested(name: name, playsBefore: Array(later), playbackConcern: concern)
             } catch let failure as MediaError

@@ -197,6 +197,12 @@ import Testing
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.hasSuffix("ingested as \(story)/0001-portrait-h264.mp4\n"), "\(result.stdout)")
         }
+        // The twin render plays is already there: an upload equal to it does not go in again (a
+        // re-check: its size was looked up under its twin's name, which a String key took for
+        // the same, and the upload went in as 0002).
+        let played = try TestEnvironment.storyreel(["ingest", other, "--story", "spelled", "--into", stories])
+        #expect(played.status == 0, "\(played.stderr)")
+        #expect(played.stdout.hasSuffix("already ingested as spelled/cafe\u{301}.mp4\n"), "\(played.stdout)")
         // A link to a clip inside the stories plays: the same upload is already there.
         let inside = "\(stories)/inside"
         try FileManager.default.createDirectory(atPath: inside, withIntermediateDirectories: true)
