@@ -120,15 +120,15 @@ public struct BundleRenderer: Sendable {
         var shardLock: BundleLock?
         var shardGroupLock: ShardGroupLock?
         if let shard = options.shard {
-            let left = max(0, options.lockTimeout - (MonotonicClock.now - lockWaitStarted))
+            func timeLeft() -> Double { max(0, options.lockTimeout - (MonotonicClock.now - lockWaitStarted)) }
             do {
                 // Shards of another count split the work otherwise: they take turns with these.
                 shardGroupLock = try ShardGroupLock(
-                    bundle: output, count: shard.count, timeout: left, waiting: waitingOnce)
+                    bundle: output, count: shard.count, timeout: timeLeft(), waiting: waitingOnce)
                 // The same shard twice at once (a retried CI job) takes turns: it writes one ledger.
                 shardLock = try BundleLock(
                     file: BundlePaths.join(output, BundlePaths.shardLockFile(shard)), folder: output,
-                    timeout: max(0, options.lockTimeout - (MonotonicClock.now - lockWaitStarted)), waiting: waitingOnce)
+                    timeout: timeLeft(), waiting: waitingOnce)
             } catch is BundleLock.Timeout {
                 throw BundleLock.Timeout(folder: output, seconds: options.lockTimeout)
             }

@@ -55,14 +55,13 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
     /// before it missed (a re-check: `[1,], "x": tru` named the end of the file).
     public static func unreadable(_ data: Data) -> ManifestError {
         if let fault = JSONSyntaxFault.encodingFault(in: data) { return ManifestError(fault) }
-        if let comma = JSONStructureScan(data).trailingComma {
-            let failure = JSONParseFailure(parsing: data)
-            let place = JSONParseFailure.place(ofByte: comma.offset, in: data)
-            let brokeAfter = failure.map { failure in
-                guard let line = failure.line, let column = failure.column else { return false }
-                return (line, column) > place
-            }
-            if brokeAfter == true, let fault = JSONSyntaxFault.first(in: data) { return ManifestError(fault) }
+        let scan = JSONStructureScan(data)
+        if let comma = scan.trailingComma, let failure = JSONParseFailure(parsing: data),
+            let line = failure.line, let column = failure.column,
+            (line, column) > JSONParseFailure.place(ofByte: comma.offset, in: data),
+            let fault = JSONSyntaxFault.first(in: data, scan: scan)
+        {
+            return ManifestError(fault)
         }
         return ManifestError(path: "", JSONParseFailure.notValidJSON(data))
     }
