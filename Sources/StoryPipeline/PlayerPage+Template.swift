@@ -639,7 +639,9 @@ extension PlayerPage {
               if (preload === 'auto') waitFor = spare;
             }
             if (waitFor && !neighboursNow) {
-              const later = () => preloadAround(token, true);
+              // Once, whichever comes first.
+              let started = false;
+              const later = () => { if (!started) { started = true; preloadAround(token, true); } };
               waitFor.addEventListener('canplaythrough', later, { once: true });
               waitFor.addEventListener('error', later, { once: true });
               setTimeout(later, 3000);
@@ -808,11 +810,8 @@ extension PlayerPage {
             if (button.getAttribute('aria-label') !== label) button.setAttribute('aria-label', label);
             button.title = silent ? 'This clip has no sound' : '';
             button.classList.toggle('silent', silent);
-            const icon = muted ? ICONS.muted : ICONS.sound;
-            if (button.dataset.icon !== (muted ? 'muted' : 'sound')) {
-              button.dataset.icon = muted ? 'muted' : 'sound';
-              button.innerHTML = icon;
-            }
+            const icon = muted ? 'muted' : 'sound';
+            if (button.dataset.icon !== icon) { button.dataset.icon = icon; button.innerHTML = ICONS[icon]; }
           }
           // What plays now: the element of the current move only. `front` stays the last item's
           // element until the next item's still is in (prepare() keeps it), and a pause and play
