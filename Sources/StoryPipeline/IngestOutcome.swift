@@ -27,14 +27,21 @@ extension IngestOutcome {
     /// `clip`; `outcome`, one of `ingested`, `already-ingested`, `rejected`, `not-ingested`;
     /// `file`, the clip's path in the stories folder (`HANDLE/NAME`), for the first two;
     /// `reason` for the last two; and for an ingested clip, `warnings`: why few players could
-    /// play it, as stderr says it (a scripting QA pass: it was on stderr only).
-    public func json(clip: String, handle: String) -> JSONValue {
+    /// play it, as stderr says it (a scripting QA pass: it was on stderr only), then
+    /// `storyWarnings`: why the story will not play at all (its `story.json`), which a script
+    /// reading only the JSON would otherwise miss.
+    public func json(clip: String, handle: String, storyWarnings: [String] = []) -> JSONValue {
         var fields: [(String, JSONValue)] = [("clip", .string(clip))]
         switch self {
         case .ingested(let name, _, let concern):
             fields += [
                 ("outcome", .string("ingested")), ("file", .string("\(handle)/\(name)")),
-                ("warnings", .array(concern.map { [.string("\(handle)/\(name): \($0)")] } ?? [])),
+                (
+                    "warnings",
+                    .array(
+                        (concern.map { ["\(handle)/\(name): \($0)"] } ?? []).map(JSONValue.string)
+                            + storyWarnings.map(JSONValue.string))
+                ),
             ]
         case .alreadyPresent(let name):
             fields += [("outcome", .string("already-ingested")), ("file", .string("\(handle)/\(name)"))]

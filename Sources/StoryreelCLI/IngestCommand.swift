@@ -209,16 +209,21 @@ public enum IngestCommand: Command {
         createdStories.map { Self.remove($0, lockFile: lockFile, ingested: outcomes) }
         // A clip went into a story whose story.json render refuses: the clip is in, and will not
         // play until the file is fixed (a QA pass: 0 and no word, then nothing played).
+        // `--json` gives it in each ingested clip's `warnings` too.
+        var storyWarnings: [String] = []
         if outcomes.contains(where: \.isIngested),
             let leftOut = StoryInput.storyFileLeavesOut(handle: handle, in: stories)
         {
             let warning = "\(handle)/story.json: \(leftOut)"
             console.warning(warning)
             warned.insert(warning)
+            storyWarnings.append(warning)
         }
         func printJSON(render: JSONValue) {
             guard json else { return }
-            let clips = zip(arguments.positionals, outcomes).map { $1.json(clip: $0, handle: handle) }
+            let clips = zip(arguments.positionals, outcomes).map {
+                $1.json(clip: $0, handle: handle, storyWarnings: storyWarnings)
+            }
             let object = JSONValue.object([
                 ("story", .string(handle)), ("stories", .string(stories)), ("clips", .array(clips)), ("render", render),
             ])

@@ -156,6 +156,19 @@ import Testing
             result.stderr.contains(
                 "storyreel: warning: ben_k/story.json: \"isRead\" must be true or false, got \"yes\"; render leaves the "
                     + "story out until it is fixed"), "\(result.stderr)")
+        // `--json` carries it in the clip's warnings, where a script reading only stdout sees it.
+        let json = try TestEnvironment.storyreel([
+            "ingest", TestEnvironment.sample("black-intro.mp4"), "--story", "ben_k", "--into", fixture.stories,
+            "--json",
+        ])
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let clips = object?["clips"] as? [[String: Any]]
+        #expect(
+            clips?.first?["warnings"] as? [String] == [
+                "ben_k/story.json: \"isRead\" must be true or false, got \"yes\"; render leaves the story out until it "
+                    + "is fixed"
+            ], "\(json.stdout)")
         // A story.json render reads: no such line.
         try Data(#"{"isRead": true}"#.utf8).write(to: URL(fileURLWithPath: settings))
         let fine = try TestEnvironment.storyreel([
