@@ -1010,6 +1010,36 @@ class PlayerPageTests(unittest.TestCase):
         self.wait_for("return !document.getElementById('viewer').classList.contains('open')", 5)
         self.assertEqual(len(self.steps()), 2, "a swipe down moves nothing")
 
+    def test_back_closes_the_viewer_and_a_close_takes_its_entry_back(self):
+        # From a note of an earlier pass: a phone's Back, with the viewer open, left the page
+        # (Zuck.js's backNative closes the viewer, as Instagram's web player does).
+        self.load("demo")
+        DRIVER.execute_script("window.__samePage = true")
+        self.open_first(1)
+        self.wait_for("return history.state && history.state.storyreelViewer")
+        DRIVER.back()
+        self.wait_for("return !document.getElementById('viewer').classList.contains('open')", 5)
+        self.assertTrue(DRIVER.execute_script("return window.__samePage === true"), "Back stays on the page")
+        # Closed with its button, the viewer takes its entry back: the next Back leaves the page.
+        self.open_first(1)
+        self.wait_for("return history.state && history.state.storyreelViewer")
+        DRIVER.find_element("id", "close").click()
+        self.wait_for("return !document.getElementById('viewer').classList.contains('open')", 5)
+        self.wait_for("return !(history.state && history.state.storyreelViewer)", 5)
+        # Opened again at once (the step back still under way), it still gets its entry.
+        self.open_first(1)
+        DRIVER.execute_script("document.getElementById('close').click()")
+        DRIVER.find_element("css selector", ".story").click()
+        self.wait_for("return document.getElementById('viewer').classList.contains('open')")
+        self.wait_for("return history.state && history.state.storyreelViewer", 5)
+        time.sleep(0.3)
+        self.assertTrue(DRIVER.execute_script("return document.getElementById('viewer').classList.contains('open')"))
+        DRIVER.back()
+        self.wait_for("return !document.getElementById('viewer').classList.contains('open')", 5)
+        self.assertTrue(DRIVER.execute_script("return window.__samePage === true"), "Back stays on the page")
+        DRIVER.back()
+        self.wait_for("return window.__samePage !== true", 10)
+
     def test_space_on_a_focused_button_presses_it(self):
         # From a QA pass: Space on a focused Close or Unmute paused the video instead (the
         # page's own Space handler took every Space).

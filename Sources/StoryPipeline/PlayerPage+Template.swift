@@ -1047,6 +1047,7 @@ extension PlayerPage {
             if (opening === token) opening = null;
             if (token !== generation) return;
             $('viewer').classList.add('open');
+            enterViewerEntry();
             setBehindViewer(true);
             document.body.style.overflow = 'hidden';
             updateSound();
@@ -1058,7 +1059,31 @@ extension PlayerPage {
           function setBehindViewer(inert) {
             for (const element of document.body.children) if (element !== $('viewer')) element.inert = inert;
           }
+          // The open viewer is a history entry of its own, as Zuck.js's `backNative` makes it: a
+          // phone's Back (or the browser's) closes it, where it left the page. Closed another way,
+          // the viewer takes its entry back, so one Back then leaves. An opening while that step
+          // back is under way adds its entry once the step is done.
+          let viewerEntry = false, backPending = false;
+          function enterViewerEntry() {
+            if (viewerEntry || backPending) return;
+            try { history.pushState({ storyreelViewer: true }, ''); viewerEntry = true; } catch (e) { /* sandboxed */ }
+          }
+          function leaveViewerEntry() {
+            if (!viewerEntry) return;
+            viewerEntry = false; backPending = true;
+            history.back();
+          }
+          window.addEventListener('popstate', () => {
+            if (backPending) {
+              backPending = false;
+              if ($('viewer').classList.contains('open')) enterViewerEntry();
+            } else if (viewerEntry) {
+              viewerEntry = false;
+              close();
+            }
+          });
           function close() {
+            leaveViewerEntry();
             generation++;
             opening = null;
             cancelPress();
