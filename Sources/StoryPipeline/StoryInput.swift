@@ -176,8 +176,19 @@ public struct StoryInput: Sendable {
             var story = StorySource(handle: name, displayName: name, avatar: avatar, clips: clips)
             if files.contains("story.json") {
                 do {
-                    guard case .inside(let settings) = root.resolve("\(name)/story.json") else {
-                        throw MediaError(.invalidMedia, path: "\(name)/story.json", InputRoot.outsideReason)
+                    let settings: String
+                    switch root.resolve("\(name)/story.json") {
+                    case .inside(let real): settings = real
+                    case .outside: throw MediaError(.invalidMedia, path: "\(name)/story.json", InputRoot.outsideReason)
+                    case .missing:
+                        // Listed but not reachable: a folder that can be read and not entered
+                        // said "it leads outside the stories input" of a file that did not (a
+                        // QA pass); the system's reason, as the clips beside it give theirs.
+                        var status = stat()
+                        let reason =
+                            lstat(BundlePaths.join(root.path, "\(name)/story.json"), &status) == 0
+                            ? "a link that leads nowhere" : SystemErrorText.describe(errno)
+                        throw MediaError(.unreadableInput, path: "\(name)/story.json", reason)
                     }
                     warnings += try applySettings(from: settings, to: &story).map { "\(name)/story.json: \($0)" }
                 } catch let error as StoryTypeError {

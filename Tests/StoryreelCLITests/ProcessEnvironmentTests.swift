@@ -209,6 +209,26 @@ import Testing
         }
     }
 
+    /// From a QA pass: the `story.json` of a story folder that can be listed and not entered
+    /// (mode 0400) was skipped as "it leads outside the stories input (a link or '..')", of a
+    /// file that is no link; the clips beside it gave the system's reason.
+    @Test func aStoryFileInAFolderThatCannotBeEnteredSaysWhy() throws {
+        let stories = "\(shared)/stories"
+        for story in ["ana", "chloe"] {
+            try FileManager.default.createDirectory(
+                atPath: "\(stories)/\(story)", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: fromClip, toPath: "\(stories)/\(story)/a.mp4")
+        }
+        try Data(#"{"displayName": "Chloe"}"#.utf8).write(to: URL(fileURLWithPath: "\(stories)/chloe/story.json"))
+        // Listed by nobody (its owner), not entered.
+        if getuid() == 0 { chown("\(stories)/chloe", 65534, 65534) }
+        chmod("\(stories)/chloe", 0o400)
+        defer { chmod("\(stories)/chloe", 0o755) }
+        let run = try LimitedRun.storyreel(["plan", stories], unprivileged: true, binary: binary)
+        #expect(run.result.stderr.contains("chloe/story.json: skipped: Permission denied"), "\(run.result.stderr)")
+        #expect(!run.result.stderr.contains("leads outside"), "\(run.result.stderr)")
+    }
+
     // The old code decoded every clip and failed each with the same line naming the journal
     // (`.storyreel-posters-journal: cannot open: Permission denied`), one line per clip.
     @Test func anOutDirItMayNotWriteIntoIsOneLineBeforeAnyWork() throws {
