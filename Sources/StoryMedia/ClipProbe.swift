@@ -10,11 +10,12 @@ public enum ClipProbe {
         // A corrupt index is said as that before any packet is read: a first sample of 2^29
         // bytes or more was read as one, and failed as "Cannot allocate memory" (a QA pass).
         for stream in file.streams { _ = try stream.indexEntries }
-        try completeVideoDetails(of: file, readingColour: readingColour)
+        let videoFailure = try completeVideoDetails(of: file, readingColour: readingColour)
         // What the audio's frames alone say: a clip whose audio cannot be read is reported as
         // its header has it.
         let audioFailure = (try? decodeAudioStart(of: file)) ?? nil
         var info = try info(of: file)
+        if let videoFailure { info.warnings.append(videoFailure) }
         if let audioFailure { info.warnings.append(audioFailure) }
         return info
     }
@@ -143,6 +144,12 @@ public enum ClipProbe {
                 + "\(String(format: "%.3f", longest)) s: "
             if container > longest + max(1, longest / 10) {
                 warnings.append(says + "players would hold its last frame for the difference")
+            } else if container > 0, longest - container > max(0.25, longest / 10) {
+                // Shorter than its tracks (a QA pass: an mvhd halved passed in silence): players
+                // play the tracks whole, while `duration` and the manifest said half of it.
+                warnings.append(
+                    says + "players play the tracks whole, while its duration says less; remux it "
+                        + "(ffmpeg -i IN -c copy OUT.mp4)")
             } else if container == 0 {
                 // A movie header of 0 ticks over tracks that last (a QA pass: render skipped it as a
                 // bare "no duration", and inspect said 0 s in silence). A fragmented MP4's header
@@ -190,7 +197,8 @@ public enum ClipProbe {
         let missing = indexEnd - file.fileSize
         // A fragmented MP4's samples are indexed by its fragments' headers, not by its moov.
         let index = file.lacksHeaderDuration ? "the fragments' index (moof)" : "the moov index"
-        return ["\(index) points \(missing) bytes past the end of the file: it looks truncated"]
+        let bytes = missing == 1 ? "1 byte" : "\(missing) bytes"
+        return ["\(index) points \(bytes) past the end of the file: it looks truncated"]
     }
 
     /// Codecs whose every sample starts with a header or a length that is not zero: an
@@ -297,9 +305,13 @@ public enum ClipProbe {
     /// `avformat_find_stream_info`, which decodes a frame of every stream. Codecs FFmpeg's parsers
     /// say nothing about (ProRes, DNxHD, MJPEG, H.263) get one decoded frame, of the first packet,
     /// as ffprobe does; so do clips whose colour tags or pixel aspect only their pictures give,
-    /// unless not `readingColour`. Reads packets: seek before decoding.
-    static func completeVideoDetails(of file: InputFile, readingColour: Bool = true) throws {
-        guard let video = file.bestStream(.video), lacksDetails(video) else { return }
+    /// unless not `readingColour`. Reads packets: seek before decoding. Returns a warning when
+    /// the pixel format is still unknown because that frame did not decode (a clip without its
+    /// decoder configuration, `avcC`, or of a sample entry FFmpeg does not know): ffprobe says
+    /// "Invalid data found", and `inspect` said nothing and exited 0 (a QA pass).
+    @discardableResult
+    static func completeVideoDetails(of file: InputFile, readingColour: Bool = true) throws -> String? {
+        guard let video = file.bestStream(.video), lacksDetails(video) else { return nil }
         let parameters = video.parameters
         func fill(format: Int32?, profile: Int32?, size: (width: Int32, height: Int32)?) {
             if let format, format >= 0, parameters.pointee.format < 0 { parameters.pointee.format = format }
@@ -324,11 +336,21 @@ public enum ClipProbe {
             if parameters.pointee.format >= 0 && !lacksSize(video) { break }
         }
         fill(format: nil, profile: parser?.profile, size: nil)
-        guard lacksDetails(video, readingColour: readingColour), let firstPacket else { return }
+        guard lacksDetails(video, readingColour: readingColour), let firstPacket else { return nil }
         // A frame that does not decode (or a picture over the budget) leaves the details unknown:
         // `inspect` reports what it can rather than failing on the header it already read.
-        guard let decoded = try? firstFrameDetails(of: video, packet: firstPacket) else { return }
+        let decoded: FirstFrameDetails
+        do {
+            decoded = try firstFrameDetails(of: video, packet: firstPacket)
+        } catch let error as MediaError where error.kind == .invalidMedia || error.kind == .unsupported {
+            return parameters.pointee.format < 0 ? videoDoesNotDecode(video, MediaError.reason(of: error)) : nil
+        } catch {
+            return nil
+        }
         fill(format: decoded.format, profile: decoded.profile, size: decoded.size)
+        if parameters.pointee.format < 0 {
+            return videoDoesNotDecode(video, "no picture came out of its first frame")
+        }
         if !video.hasSampleAspectRatio, decoded.aspect.num > 0, decoded.aspect.den > 0 {
             parameters.pointee.sample_aspect_ratio = decoded.aspect
         }
@@ -339,7 +361,22 @@ public enum ClipProbe {
         }
         if parameters.pointee.color_space == AVCOL_SPC_UNSPECIFIED { parameters.pointee.color_space = colour.space }
         if parameters.pointee.color_range == AVCOL_RANGE_UNSPECIFIED { parameters.pointee.color_range = colour.range }
+        return nil
     }
+
+    /// The warning for a video track whose first frame gives no picture, for `reason`.
+    private static func videoDoesNotDecode(_ video: MediaStream, _ reason: String) -> String {
+        "the video (\(video.codecName)) does not decode (\(reason)): players cannot show it"
+    }
+
+    /// What ``firstFrameDetails(of:packet:)`` gives.
+    private typealias FirstFrameDetails = (
+        format: Int32, profile: Int32, size: (width: Int32, height: Int32)?, aspect: AVRational,
+        colour: (
+            transfer: AVColorTransferCharacteristic, primaries: AVColorPrimaries, space: AVColorSpace,
+            range: AVColorRange
+        )
+    )
 
     /// The codecs whose parser reads the picture size from the sequence parameter set.
     private static let sizedByParser: Set<AVCodecID> = [AV_CODEC_ID_H264, AV_CODEC_ID_HEVC]
@@ -420,13 +457,7 @@ public enum ClipProbe {
     /// after decoding `packet` (one thread, then drained), as `AVPixelFormat` and `FF_PROFILE_*`
     /// raw values (-1 when unknown), pixels (nil when unknown), a ratio (0/1 when unknown) and the
     /// frame's tags (unspecified when no frame came out).
-    private static func firstFrameDetails(of stream: MediaStream, packet: Packet) throws -> (
-        format: Int32, profile: Int32, size: (width: Int32, height: Int32)?, aspect: AVRational,
-        colour: (
-            transfer: AVColorTransferCharacteristic, primaries: AVColorPrimaries, space: AVColorSpace,
-            range: AVColorRange
-        )
-    ) {
+    private static func firstFrameDetails(of stream: MediaStream, packet: Packet) throws -> FirstFrameDetails {
         let decoder = try Decoder(stream: stream, threads: 1)
         let frame = try Frame()
         _ = try decoder.send(packet)
@@ -489,7 +520,8 @@ public enum ClipProbe {
     }
 
     /// True when the frames a viewer sees do not last equally long: consecutive decode timestamps
-    /// of shown samples differ by more than one tick of slack. `entries` is the whole index, in
+    /// of shown samples differ by more than one tick of slack (none when a tick is more than a
+    /// tenth of the shortest step). `entries` is the whole index, in
     /// any order, with the samples an edit list discards: a step that reaches a discarded
     /// sample is the edit list's trim, not a frame's duration (with B-frames, hidden and shown
     /// samples interleave in decode order). The first and last steps are left out when there are
@@ -507,7 +539,11 @@ public enum ClipProbe {
         }
         let measured = steps.count > 3 ? Array(steps.dropFirst().dropLast()) : steps
         guard measured.count > 1, let smallest = measured.min(), let largest = measured.max() else { return false }
-        // Sorted, so every step is at least 0 and the spread cannot overflow.
-        return largest - smallest > 1
+        // Sorted, so every step is at least 0 and the spread cannot overflow. One tick of slack
+        // where a tick is a tenth of a frame or less (a timescale of 1000 rounds 29.97 fps to 33
+        // and 34 ms), none where it is more: at a timescale of 25, frames of 1 and 2 ticks are
+        // 40 and 80 ms, dropped frames, which a QA pass found called constant (MediaInfo: VFR).
+        let slack: Int64 = smallest >= 10 ? 1 : 0
+        return largest - smallest > slack
     }
 }

@@ -47,6 +47,9 @@ public enum CodecsString {
                 return "mp4v.20.\(sequence[sequence.startIndex + 1])"
             }
             return profile >= 0 && level >= 0 ? "mp4v.20.\(profileAndLevel(profile: profile, level: level))" : "mp4v.20"
+        case "unknown":
+            // RFC 6381's first element is the sample entry's four characters (`zzzz`).
+            return tag.isEmpty ? codec : tag
         default:
             return codec
         }

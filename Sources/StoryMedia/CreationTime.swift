@@ -6,8 +6,8 @@ import Foundation
 /// passed on as it was (a QA pass).
 enum CreationTime {
     /// `text` when it is `YYYY-MM-DDTHH:MM:SS`, with an optional fraction of a second, then `Z`
-    /// or an offset `±HH:MM`, naming a moment that exists (a 13th month, a 30 February, hour 24
-    /// do not); nil otherwise.
+    /// or an offset `±HH:MM` (or `±HHMM`, given back as `±HH:MM`), naming a moment that exists
+    /// (a 13th month, a 30 February, hour 24 do not); nil otherwise.
     static func validated(_ text: String?) -> String? {
         guard let text else { return nil }
         let scalars = Array(text.unicodeScalars)
@@ -25,6 +25,7 @@ enum CreationTime {
             let minute = number(14, 2), character(16, ":"), let second = number(17, 2)
         else { return nil }
         var index = 19
+        var basicOffsetAt: Int?
         if character(index, ".") {
             index += 1
             let start = index
@@ -34,10 +35,15 @@ enum CreationTime {
         if character(index, "Z") {
             index += 1
         } else if character(index, "+") || character(index, "-") {
-            guard let offsetHours = number(index + 1, 2), character(index + 3, ":"),
-                let offsetMinutes = number(index + 4, 2), offsetHours < 24, offsetMinutes < 60
+            // `+0200`, as Apple writes its tags (`com.apple.quicktime.creationdate`), is `+02:00`.
+            let colon = character(index + 3, ":")
+            guard let offsetHours = number(index + 1, 2), let offsetMinutes = number(index + (colon ? 4 : 3), 2),
+                offsetHours < 24, offsetMinutes < 60
             else { return nil }
-            index += 6
+            if !colon {
+                basicOffsetAt = index + 3
+            }
+            index += colon ? 6 : 5
         } else {
             return nil
         }
@@ -46,6 +52,11 @@ enum CreationTime {
         }
         let isLeap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
         let days = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-        return (1...days).contains(day) ? text : nil
+        guard (1...days).contains(day) else { return nil }
+        guard let basicOffsetAt else { return text }
+        var written = String.UnicodeScalarView(scalars[..<basicOffsetAt])
+        written.append(":")
+        written.append(contentsOf: scalars[basicOffsetAt...])
+        return String(written)
     }
 }

@@ -35,8 +35,12 @@ public final class MediaStream {
     /// True for cover art: a still picture attached to the file (`attached_pic`), not video.
     public var isAttachedPicture: Bool { stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 }
 
-    /// FFmpeg's short codec name, e.g. `h264`, `hevc`, `aac`.
-    public var codecName: String { String(cString: avcodec_get_name(parameters.pointee.codec_id)) }
+    /// FFmpeg's short codec name, e.g. `h264`, `hevc`, `aac`; `unknown`, as ffprobe says, for a
+    /// sample entry FFmpeg does not know (FFmpeg's own name for it, `none`, read as no video).
+    public var codecName: String {
+        guard parameters.pointee.codec_id != AV_CODEC_ID_NONE else { return "unknown" }
+        return String(cString: avcodec_get_name(parameters.pointee.codec_id))
+    }
 
     /// The codec profile's name, e.g. `High` or `Main 10`, or nil when unknown.
     public var profileName: String? {

@@ -37,6 +37,21 @@ import Testing
         #expect(!ClipProbe.hasVariableFrameDurations(entries([0, 512, 1024, 1536])))
     }
 
+    /// From an inspect QA pass: one tick of slack was one whole frame at a timescale of 25, so a
+    /// 25 fps clip with dropped frames (steps of 1 and 2 ticks, 40 and 80 ms) was constant.
+    @Test func oneTickOfSlackOnlyWhereATickIsASmallPartOfAFrame() {
+        func entries(_ steps: [Int64]) -> [IndexEntry] {
+            steps.reduce(into: [Int64(0)]) { $0.append($0[$0.count - 1] + $1) }.map {
+                IndexEntry(timestamp: $0, position: 0, size: 1, isKeyframe: true, isDiscarded: false)
+            }
+        }
+        #expect(ClipProbe.hasVariableFrameDurations(entries([1, 1, 2, 1, 1, 2, 1, 1])))
+        #expect(!ClipProbe.hasVariableFrameDurations(entries([1, 1, 1, 1, 1, 1])))
+        // 29.97 fps at a timescale of 1000: steps of 33 and 34 ms are rounding.
+        #expect(!ClipProbe.hasVariableFrameDurations(entries([33, 34, 33, 33, 34, 33, 34])))
+        #expect(ClipProbe.hasVariableFrameDurations(entries([33, 34, 33, 35, 34, 33, 34])))
+    }
+
     @Test func editListTrimsAndRoundedEndsAreNotVariableFrameRate() {
         func entry(_ timestamp: Int64, discarded: Bool = false) -> IndexEntry {
             IndexEntry(timestamp: timestamp, position: 0, size: 1, isKeyframe: false, isDiscarded: discarded)

@@ -14,6 +14,17 @@ import Testing
         }
     }
 
+    /// Apple writes its offsets without the colon (`com.apple.quicktime.creationdate`): a QA pass
+    /// found `2024-05-06T07:08:09+0200` reported as no creation time. It is given back with the
+    /// colon, as JSON readers' ISO 8601 parsers (RFC 3339) take it.
+    @Test func anOffsetWithoutItsColonIsAMomentWrittenWithIt() {
+        #expect(CreationTime.validated("2024-05-06T07:08:09+0200") == "2024-05-06T07:08:09+02:00")
+        #expect(CreationTime.validated("2024-05-06T07:08:09.25-0730") == "2024-05-06T07:08:09.25-07:30")
+        for text in ["2024-05-06T07:08:09+2400", "2024-05-06T07:08:09+020", "2024-05-06T07:08:09+02000"] {
+            #expect(CreationTime.validated(text) == nil, "\(text)")
+        }
+    }
+
     @Test func anythingElseIsNone() {
         for text in [
             "2099-13-45T99:99:99Z", "2023-02-29T12:00:00Z", "1900-02-29T12:00:00Z", "2024-04-31T12:00:00Z",

@@ -641,6 +641,78 @@ import Testing
         #expect(captionedClip?["duration"] as? Double == 5, "the container lasts as its captions: \(long.stdout)")
     }
 
+    /// From an inspect QA pass: a clip whose video cannot decode (its `avcC` box renamed `free`:
+    /// ffprobe says "Invalid data found when processing input"; or a sample entry FFmpeg does not
+    /// know) was reported with exit 0 and no warning, the codec of the second as `none`, read as
+    /// no video. Each is a warning now, so render skips it and ingest rejects it as thumbnail
+    /// already refused it; the unknown one is `unknown`, as ffprobe names it, with its sample
+    /// entry as the codecs string.
+    @Test func videoThatDoesNotDecodeIsAWarning() throws {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: goodClip)))
+        func renamed(_ box: String, to name: String, as file: String) throws -> String {
+            let table = try #require(Data(bytes).range(of: Data("stsd".utf8))?.lowerBound)
+            let at = try #require(Data(bytes).range(of: Data(box.utf8), in: table..<bytes.count)?.lowerBound)
+            var changed = bytes
+            changed.replaceSubrange(at..<(at + 4), with: Array(name.utf8))
+            return try folder.write(file, Data(changed))
+        }
+        let noConfiguration = try renamed("avcC", to: "free", as: "no-avcC.mp4")
+        let unknown = try renamed("avc1", to: "zzzz", as: "unknown-entry.mp4")
+        let result = try inspect([noConfiguration, unknown, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let clips = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(
+            clips.first?["warnings"] as? [String] == [
+                "the video (h264) does not decode (cannot decode: Invalid data found when processing input): players "
+                    + "cannot show it"
+            ], "\(clips)")
+        let video = clips.last?["video"] as? [String: Any]
+        #expect(video?["codec"] as? String == "unknown" && video?["codecs"] as? String == "zzzz", "\(clips)")
+        // ffprobe's JSON leaves an optional field out; its plain output names it.
+        let probed = try TestEnvironment.run(
+            "ffprobe",
+            ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name", "-of", "csv=p=0", unknown])
+        #expect(probed.stdout == "unknown\n", "\(probed.stdout)")
+        #expect(
+            (clips.last?["warnings"] as? [String])?.first?.hasPrefix("the video (unknown) does not decode (") == true)
+        let human = try inspect([unknown])
+        #expect(human.stdout.contains("video         unknown, zzzz"), "\(human.stdout)")
+    }
+
+    /// From an inspect QA pass: an `mvhd` duration of a third of the tracks' passed in silence
+    /// (`duration` 1 s, and so the manifest's, over 3 s that players play whole, as ffprobe's
+    /// stream and MediaInfo say). A stream-copy cut, whose edit list trims the start, is fine.
+    @Test func aContainerShorterThanItsTracksIsAWarning() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: goodClip)))
+        let atom = try #require(Data(bytes).range(of: Data("mvhd".utf8))?.lowerBound)
+        #expect(bytes[atom + 4] == 0, "a version 0 mvhd")
+        // After 'mvhd': version and flags, creation and modification times, timescale, duration.
+        let timescale = bytes[(atom + 16)..<(atom + 20)].reduce(0) { $0 << 8 | UInt32($1) }
+        for (index, shift) in zip(atom + 20..<atom + 24, [24, 16, 8, 0]) {
+            bytes[index] = UInt8(timescale >> shift & 0xFF)
+        }
+        let path = try folder.write("short-container.mp4", Data(bytes))
+        let probed = try TestEnvironment.ffprobe(path)
+        #expect((probed["format"] as? [String: Any])?["duration"] as? String == "1.000000", "\(probed)")
+        let result = try inspect([path, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let clip = try #require(
+            (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)
+        #expect(
+            clip["warnings"] as? [String] == [
+                "the container says it lasts 1.000 s, its longest track 3.000 s: players play the tracks whole, while "
+                    + "its duration says less; remux it (ffmpeg -i IN -c copy OUT.mp4)"
+            ], "\(clip)")
+        let source = folder.path("gop.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=64x48:r=30:d=6", "-c:v", "libx264", "-g", "150", "-bf", "3", source,
+        ])
+        let cut = folder.path("cut.mp4")
+        try HostileFiles.ffmpeg(["-ss", "4.5", "-i", source, "-t", "1.2", "-c", "copy", cut])
+        let fine = try inspect([cut, "--json"])
+        #expect(fine.status == 0 && !fine.stdout.contains("the container says"), "\(fine.stdout)")
+    }
+
     /// From a QA pass: an `mvhd` duration of 0 over 3 s of tracks was shown as 0 s in silence, and
     /// render skipped the clip as a bare "no duration"; a fragmented MP4 (whose header says 0 too)
     /// is fine.
