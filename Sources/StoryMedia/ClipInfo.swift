@@ -35,6 +35,13 @@ public struct ClipInfo: Sendable, Equatable {
         public var bitDepth: Int?
         /// FFmpeg's name of the colour transfer, or nil when unspecified.
         public var colorTransfer: String?
+        /// FFmpeg's name of the colour primaries, or nil when unspecified.
+        public var colorPrimaries: String?
+        /// FFmpeg's name of the matrix coefficients (ffprobe's `color_space`), or nil when
+        /// unspecified.
+        public var colorSpace: String?
+        /// `tv` (limited) or `pc` (full range), or nil when unspecified.
+        public var colorRange: String?
         /// `hlg`, `pq`, `dolbyVision` or `none`.
         public var hdr: String
         /// Dolby Vision profile and compatibility, e.g. 8.4, or nil.

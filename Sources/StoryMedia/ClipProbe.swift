@@ -293,6 +293,9 @@ public enum ClipProbe {
             pixelFormat: stream.pixelFormatName,
             bitDepth: stream.bitDepth,
             colorTransfer: transfer,
+            colorPrimaries: stream.colorPrimariesName,
+            colorSpace: stream.colorSpaceName,
+            colorRange: stream.colorRangeName,
             hdr: hdrKind(transfer: transfer, dolbyVision: dolbyVision),
             dolbyVisionProfile: dolbyVision.map(dolbyVisionProfile),
             duration: stream.duration,
@@ -311,7 +314,9 @@ public enum ClipProbe {
     /// "Invalid data found", and `inspect` said nothing and exited 0 (a QA pass).
     @discardableResult
     static func completeVideoDetails(of file: InputFile, readingColour: Bool = true) throws -> String? {
-        guard let video = file.bestStream(.video), lacksDetails(video) else { return nil }
+        guard let video = file.bestStream(.video) else { return nil }
+        takeBitstreamColour(into: video)
+        guard lacksDetails(video) else { return nil }
         let parameters = video.parameters
         func fill(format: Int32?, profile: Int32?, size: (width: Int32, height: Int32)?) {
             if let format, format >= 0, parameters.pointee.format < 0 { parameters.pointee.format = format }
@@ -377,6 +382,49 @@ public enum ClipProbe {
             range: AVColorRange
         )
     )
+
+    /// Puts what an H.264/HEVC stream's sequence parameter set says in its VUI
+    /// (``BitstreamColour``) into its parameters, over the container's (`colr`), as FFmpeg's
+    /// decoders do and so ffprobe: the range when the VUI gives a video signal type, the
+    /// primaries, transfer and matrix each when it describes them with a value FFmpeg names
+    /// other than "unspecified", and the pixel aspect when the container gives none (`pasp`
+    /// wins, as `av_guess_sample_aspect_ratio` picks it). HEVC's range is limited when neither
+    /// says, as its decoder has it. Read from the decoder configuration record, not decoded.
+    static func takeBitstreamColour(into stream: MediaStream) {
+        let parameters = stream.parameters
+        let codec: BitstreamColour.Codec
+        switch parameters.pointee.codec_id {
+        case AV_CODEC_ID_H264: codec = .h264
+        case AV_CODEC_ID_HEVC: codec = .hevc
+        default: return
+        }
+        guard let colour = BitstreamColour.read(codec, extradata: stream.extradata) else { return }
+        if let fullRange = colour.fullRange {
+            parameters.pointee.color_range = fullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
+        } else if codec == .hevc, parameters.pointee.color_range == AVCOL_RANGE_UNSPECIFIED {
+            parameters.pointee.color_range = AVCOL_RANGE_MPEG
+        }
+        if let value = colour.primaries.map({ AVColorPrimaries(UInt32($0)) }), value != AVCOL_PRI_UNSPECIFIED,
+            av_color_primaries_name(value) != nil
+        {
+            parameters.pointee.color_primaries = value
+        }
+        if let value = colour.transfer.map({ AVColorTransferCharacteristic(UInt32($0)) }),
+            value != AVCOL_TRC_UNSPECIFIED, av_color_transfer_name(value) != nil
+        {
+            parameters.pointee.color_trc = value
+        }
+        if let value = colour.matrix.map({ AVColorSpace(UInt32($0)) }), value != AVCOL_SPC_UNSPECIFIED,
+            av_color_space_name(value) != nil
+        {
+            parameters.pointee.color_space = value
+        }
+        if let aspect = colour.sampleAspect, !stream.hasSampleAspectRatio,
+            let num = Int32(exactly: aspect.num), let den = Int32(exactly: aspect.den)
+        {
+            parameters.pointee.sample_aspect_ratio = AVRational(num: num, den: den)
+        }
+    }
 
     /// The codecs whose parser reads the picture size from the sequence parameter set.
     private static let sizedByParser: Set<AVCodecID> = [AV_CODEC_ID_H264, AV_CODEC_ID_HEVC]

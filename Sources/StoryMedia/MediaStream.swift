@@ -50,8 +50,6 @@ public final class MediaStream {
     /// The RFC 6381 codecs string (`avc1.64001f`, `hvc1.2.4.L120.90`), from the stream's
     /// decoder configuration record; see ``CodecsString``.
     public var codecs: String {
-        let size = Int(clamping: max(parameters.pointee.extradata_size, 0))
-        let extradata = parameters.pointee.extradata.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
         let picture = CodecsString.Picture(
             width: Int(parameters.pointee.width), height: Int(parameters.pointee.height),
             frameRate: averageFrameRate ?? 0, bitDepth: bitDepth ?? 8,
@@ -174,6 +172,34 @@ public final class MediaStream {
         let transfer = parameters.pointee.color_trc
         guard transfer != AVCOL_TRC_UNSPECIFIED else { return nil }
         return av_color_transfer_name(transfer).map { String(cString: $0) }
+    }
+
+    /// The colour primaries' FFmpeg name, e.g. `bt709` or `bt2020`; nil when unspecified.
+    public var colorPrimariesName: String? {
+        let primaries = parameters.pointee.color_primaries
+        guard primaries != AVCOL_PRI_UNSPECIFIED else { return nil }
+        return av_color_primaries_name(primaries).map { String(cString: $0) }
+    }
+
+    /// The matrix coefficients' FFmpeg name (ffprobe's `color_space`), e.g. `bt709` or
+    /// `bt2020nc`; nil when unspecified.
+    public var colorSpaceName: String? {
+        let space = parameters.pointee.color_space
+        guard space != AVCOL_SPC_UNSPECIFIED else { return nil }
+        return av_color_space_name(space).map { String(cString: $0) }
+    }
+
+    /// The colour range's FFmpeg name, `tv` (limited) or `pc` (full); nil when unspecified.
+    public var colorRangeName: String? {
+        let range = parameters.pointee.color_range
+        guard range != AVCOL_RANGE_UNSPECIFIED else { return nil }
+        return av_color_range_name(range).map { String(cString: $0) }
+    }
+
+    /// The decoder configuration record (`avcC`, `hvcC`, …) the container gives, or none.
+    public var extradata: [UInt8] {
+        let size = Int(clamping: max(parameters.pointee.extradata_size, 0))
+        return parameters.pointee.extradata.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     }
 
     /// The sample aspect ratio, or nil when unknown or square: the container's (an MP4's `pasp`

@@ -53,6 +53,9 @@ extension ClipInfo.Video {
             ("pixelFormat", .string(pixelFormat)),
             ("bitDepth", .int(bitDepth)),
             ("colorTransfer", .string(colorTransfer)),
+            ("colorPrimaries", .string(colorPrimaries)),
+            ("colorSpace", .string(colorSpace)),
+            ("colorRange", .string(colorRange)),
             ("hdr", .string(hdr)),
             ("dolbyVisionProfile", .number(dolbyVisionProfile)),
         ])

@@ -29,6 +29,10 @@ enum ClipInfoReport {
             let depth = video.bitDepth.map { ", \($0)-bit" } ?? ""
             rows.append(("pixel format", "\(video.pixelFormat ?? "unknown")\(depth)"))
             rows.append(("transfer", video.colorTransfer ?? "unspecified"))
+            rows.append(("primaries", video.colorPrimaries ?? "unspecified"))
+            rows.append(("matrix", video.colorSpace ?? "unspecified"))
+            let range = video.colorRange.map { $0 == "pc" ? "pc (full)" : $0 == "tv" ? "tv (limited)" : $0 }
+            rows.append(("range", range ?? "unspecified"))
             var hdr = video.hdr
             if let profile = video.dolbyVisionProfile { hdr += " (Dolby Vision \(dolbyVisionLabel(profile)))" }
             rows.append(("HDR", hdr))

@@ -101,7 +101,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: "\(broken)/alice", withIntermediateDirectories: true)
         // Pictures garbled, not zeros, which say "preallocated", and not the audio, which does
         // not decode then: either skips the clip before any unit runs.
-        try HostileFiles.goodClipWithPicturesZeroed(from: 0, filler: 0x01)
+        try HostileFiles.goodClipWithPicturesZeroed(from: 0, filler: 0x01, sparing: 8)
             .write(to: URL(fileURLWithPath: "\(broken)/alice/1.mp4"))
         let theirs = BundlePaths.join(bundle, "posters/holiday.jpg")
         let summary = try BundleRenderer(input: broken, output: bundle, options: options).run(progress: { _ in

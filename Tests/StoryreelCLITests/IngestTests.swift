@@ -509,7 +509,7 @@ import Testing
         let fixture = try BundleFixture()
         // Not zeros, which say "preallocated" (``InspectBadInputTests``), but bytes as garbled.
         let broken = try fixture.folder.write(
-            "broken.mp4", HostileFiles.goodClipWithPicturesZeroed(from: 0, filler: 0x01))
+            "broken.mp4", HostileFiles.goodClipWithPicturesZeroed(from: 0, filler: 0x01, sparing: 8))
         let bare = fixture.folder.path("upload")
         try FileManager.default.copyItem(atPath: TestEnvironment.sample("sixty-fps.mp4"), toPath: bare)
         let result = try TestEnvironment.storyreel([

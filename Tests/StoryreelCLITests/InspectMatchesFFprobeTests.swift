@@ -192,6 +192,10 @@ import Testing
         let shownWidth = ((video["width"] as? Int).map { max(1, Int((Double($0) * stretch).rounded())) })
         #expect(ourVideo["displayWidth"] as? Int == (swapped ? video["height"] as? Int : shownWidth), "\(clip)")
         #expect(ourVideo["colorTransfer"] as? String == video["color_transfer"] as? String, "\(clip)")
+        // ffprobe's JSON leaves out a field it would print as `unknown`: null here.
+        #expect(ourVideo["colorPrimaries"] as? String == video["color_primaries"] as? String, "\(clip)")
+        #expect(ourVideo["colorSpace"] as? String == video["color_space"] as? String, "\(clip)")
+        #expect(ourVideo["colorRange"] as? String == video["color_range"] as? String, "\(clip)")
 
         let audio = streams.first { $0["codec_type"] as? String == "audio" }
         let ourAudio = ours["audio"] as? [String: Any]
@@ -200,6 +204,59 @@ import Testing
             #expect(ourAudio["codec"] as? String == audio["codec_name"] as? String)
             #expect(ourAudio["channels"] as? Int == audio["channels"] as? Int)
             #expect((ourAudio["sampleRate"] as? Int).map(String.init) == audio["sample_rate"] as? String)
+        }
+    }
+
+    /// From an inspect QA pass: where the container's `colr` box and the bitstream's VUI differ
+    /// (a stream copy re-tagged with `-color_trc`, a common "fix"), the container's won, so a PQ
+    /// bitstream tagged BT.709 was called SDR while `thumbnail` tone-mapped it as PQ, and an SDR
+    /// one tagged HLG was called HLG; a full-range H.264 stream tagged limited was `yuv420p`.
+    /// ffprobe (its decoder) takes the bitstream's, and so does storyreel's decoder. Also every
+    /// colour field: primaries, matrix and range, as ffprobe gives them, read without decoding.
+    @Test func theBitstreamsColourWinsOverTheContainersAsFFprobeSays() throws {
+        let folder = try TemporaryFolder()
+        let source = ["-f", "lavfi", "-i", "testsrc2=s=160x120:r=30:d=0.3"]
+        let made: [(name: String, arguments: [String], retag: [String], expected: [String: String])] = [
+            (
+                "pq.mp4",
+                source + [
+                    "-c:v", "libx265", "-pix_fmt", "yuv420p10le", "-color_trc", "smpte2084", "-color_primaries",
+                    "bt2020", "-colorspace", "bt2020nc", "-x265-params", "log-level=error", "-tag:v", "hvc1",
+                ], ["-color_trc", "bt709", "-color_primaries", "bt709", "-colorspace", "bt709"],
+                [
+                    "colorTransfer": "smpte2084", "colorPrimaries": "bt2020", "colorSpace": "bt2020nc",
+                    "colorRange": "tv", "hdr": "pq",
+                ]
+            ),
+            (
+                "sdr.mp4",
+                source + [
+                    "-c:v", "libx265", "-x265-params",
+                    "log-level=error:transfer=bt709:colorprim=bt709:colormatrix=bt709",
+                    "-tag:v", "hvc1",
+                ], ["-color_trc", "arib-std-b67", "-color_primaries", "bt2020", "-colorspace", "bt2020nc"],
+                ["colorTransfer": "bt709", "colorPrimaries": "bt709", "colorSpace": "bt709", "hdr": "none"]
+            ),
+            (
+                "full-range.mp4",
+                source + ["-c:v", "libx264", "-pix_fmt", "yuvj420p"],
+                ["-color_range", "tv", "-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709"],
+                ["colorRange": "pc", "pixelFormat": "yuvj420p"]
+            ),
+        ]
+        for clip in made {
+            let original = folder.path("original-" + clip.name)
+            try HostileFiles.ffmpeg(clip.arguments + [original])
+            let retagged = folder.path(clip.name)
+            try HostileFiles.ffmpeg(["-i", original, "-c", "copy"] + clip.retag + [retagged])
+            let result = try TestEnvironment.storyreel(["inspect", "--json", retagged])
+            let ours = try #require(
+                (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)
+            let video = try #require(ours["video"] as? [String: Any])
+            for (key, value) in clip.expected {
+                #expect(video[key] as? String == value, "\(clip.name) \(key): \(video)")
+            }
+            try expectAgreement(retagged)
         }
     }
 

@@ -174,8 +174,13 @@ public enum HostileFiles {
     /// index is intact, so it probes, but those pictures do not decode (0: none does; 0.6: its
     /// end, as a preallocated upload cut short leaves it); `filler` another byte than zero. Only
     /// the video's samples are overwritten: the audio between them still decodes, so what fails
-    /// is the pictures (audio that does not decode is a probe warning of its own).
-    public static func goodClipWithPicturesZeroed(from fraction: Double, filler: UInt8 = 0) throws -> Data {
+    /// is the pictures (audio that does not decode is a probe warning of its own). `sparing`
+    /// bytes at the start of each sample are kept: with 8, each picture's length and NAL and
+    /// slice headers, so the parser still finds its pixel format and the clip probes without a
+    /// warning, while no picture decodes (with 0, `inspect` warns that the video does not decode).
+    public static func goodClipWithPicturesZeroed(
+        from fraction: Double, filler: UInt8 = 0, sparing: Int = 0
+    ) throws -> Data {
         var data = try Data(contentsOf: URL(fileURLWithPath: goodClip))
         guard let marker = data.range(of: Data("mdat".utf8))?.lowerBound, marker >= 4 else {
             throw TestFailure("no mdat atom in \(goodClip)")
@@ -190,7 +195,7 @@ public enum HostileFiles {
         for line in packets.stdout.split(separator: "\n") {
             let fields = line.split(separator: ",").compactMap { Int($0) }
             guard fields.count == 2 else { continue }
-            let (start, stop) = (max(fields[1], cut), min(fields[1] + fields[0], end))
+            let (start, stop) = (max(fields[1] + sparing, cut), min(fields[1] + fields[0], end))
             guard start < stop else { continue }
             data.replaceSubrange(start..<stop, with: Data(repeating: filler, count: stop - start))
         }
