@@ -121,11 +121,18 @@ public final class InputFile {
         (0..<Int(context.pointee.nb_streams)).map { MediaStream(file: self, index: $0) }
     }
 
-    /// The default stream of a kind, as FFmpeg ranks them, or nil when there is none. Cover art
-    /// (a picture attached to an audio file or a clip) is not video: it is passed over for the
-    /// first video stream that is not one, if any.
+    /// The stream of a kind players play, or nil when there is none: for audio
+    /// ``playedAudioStream``; for video the first enabled track that is not cover art (a picture
+    /// attached to an audio file or a clip), as Chromium and AVPlayer take it, else the one
+    /// FFmpeg ranks best. Between two enabled video tracks `av_find_best_stream` took the higher
+    /// bit rate, so a dashcam's second camera was reported and drawn (a QA pass).
     public func bestStream(_ kind: MediaStream.Kind) -> MediaStream? {
         if kind == .audio { return playedAudioStream }
+        if let enabled = streams.first(where: {
+            $0.kind == .video && !$0.isAttachedPicture && $0.stream.pointee.disposition & AV_DISPOSITION_DEFAULT != 0
+        }) {
+            return enabled
+        }
         let index = av_find_best_stream(context, kind.mediaType, -1, -1, nil, 0)
         guard index >= 0 else { return nil }
         let best = MediaStream(file: self, index: Int(index))

@@ -260,6 +260,41 @@ import Testing
         }
     }
 
+    /// From an inspect QA pass: of two enabled video tracks (a dashcam's two cameras) the one of
+    /// the higher bit rate was reported and drawn, where players (and ffprobe's first stream,
+    /// MediaInfo's first track) take the first. A disabled first track is passed over.
+    @Test func ofTwoEnabledVideoTracksTheFirstIsTheClips() throws {
+        let folder = try TemporaryFolder()
+        let small = ["-f", "lavfi", "-i", "testsrc2=s=160x120:r=25:d=2"]
+        let large = ["-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=2"]
+        let both = folder.path("both.mp4")
+        try HostileFiles.ffmpeg(
+            small + large + [
+                "-map", "0", "-map", "1", "-c:v", "libx264", "-disposition:v:0", "default", "-disposition:v:1",
+                "default", both,
+            ])
+        let secondOnly = folder.path("second-only.mp4")
+        try HostileFiles.ffmpeg(
+            small + large + [
+                "-map", "0", "-map", "1", "-c:v", "libx264", "-disposition:v:0", "0", "-disposition:v:1", "default",
+                secondOnly,
+            ])
+        for (clip, size, frames) in [(both, [160, 120], 50), (secondOnly, [320, 240], 60)] {
+            let result = try TestEnvironment.storyreel(["inspect", "--json", clip])
+            let video = try #require(
+                ((try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)?[
+                    "video"]
+                    as? [String: Any])
+            #expect([video["width"] as? Int, video["height"] as? Int] == size, "\(clip): \(video)")
+            #expect(video["frameCount"] as? Int == frames, "\(clip): \(video)")
+            let poster = folder.path((clip as NSString).lastPathComponent + ".png")
+            let thumbnail = try TestEnvironment.storyreel(["thumbnail", clip, "--at", "0", "-o", poster])
+            #expect(thumbnail.status == 0, "\(thumbnail.stderr)")
+            let drawn = try TestEnvironment.ffprobeVideoStream(poster)
+            #expect([drawn["width"] as? Int, drawn["height"] as? Int] == size, "\(clip): \(drawn)")
+        }
+    }
+
     @Test func iphoneClipIsPortraitHLGWithRotation90() throws {
         let clip = TestEnvironment.sample("iphone-hevc-hdr.mov")
         let result = try TestEnvironment.storyreel(["inspect", "--json", clip])
