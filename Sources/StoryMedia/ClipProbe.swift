@@ -531,8 +531,11 @@ public enum ClipProbe {
         Double(dolbyVision.profile) + (dolbyVision.compatibilityID < 10 ? Double(dolbyVision.compatibilityID) / 10 : 0)
     }
 
-    /// HLG and PQ by transfer; Dolby Vision only without an HLG/PQ-compatible base layer.
+    /// HLG and PQ by transfer; Dolby Vision only without an HLG/PQ-compatible base layer: one
+    /// whose compatibility id is 0 (profile 5: no base layer another player shows right) is
+    /// Dolby Vision whatever its transfer tag says (a QA pass: a profile 5 clip tagged PQ was `pq`).
     static func hdrKind(transfer: String?, dolbyVision: (profile: Int, compatibilityID: Int)?) -> String {
+        if dolbyVision?.compatibilityID == 0 { return "dolbyVision" }
         switch transfer {
         case "arib-std-b67": return "hlg"
         case "smpte2084": return "pq"

@@ -193,6 +193,12 @@ import Testing
             at: "\(stories)/cam/2-dv84.mp4", profile: 8, compatibility: 4, transfer: "arib-std-b67")
         let inspect = try TestEnvironment.storyreel(["inspect", "\(stories)/cam/1-dv5.mp4"])
         #expect(inspect.stdout.contains("dolbyVision (Dolby Vision 5)"), "\(inspect.stdout)")
+        // Tagged PQ too, it is still Dolby Vision's alone: its base layer is no PQ picture (an
+        // inspect QA pass: it was `pq`).
+        let tagged = folder.path("dv5-pq.mp4")
+        try HostileFiles.dolbyVisionClip(at: tagged, profile: 5, compatibility: 0, transfer: "smpte2084")
+        let taggedInspect = try TestEnvironment.storyreel(["inspect", tagged])
+        #expect(taggedInspect.stdout.contains("dolbyVision (Dolby Vision 5)"), "\(taggedInspect.stdout)")
         let render = try TestEnvironment.storyreel(["render", stories, "-o", folder.path("reel"), "--size", "180x320"])
         #expect(render.status == 0, "\(render.stderr)")
         let warnings = render.stderr.split(separator: "\n").filter { $0.hasPrefix("storyreel: warning: ") }
