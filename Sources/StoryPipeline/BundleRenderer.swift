@@ -95,8 +95,8 @@ public struct BundleRenderer: Sendable {
         // OUT and its folders are held open, and every output is written through them: a folder
         // swapped for a symlink during the run cannot lead a write elsewhere (``FolderPin``).
         let outputPin = try FolderPin(path: output)
-        var folderPins = [outputPin]
-        defer { withExtendedLifetime(folderPins) {} }
+        var folderPins: [(name: String, pin: FolderPin)] = []
+        defer { withExtendedLifetime((outputPin, folderPins)) {} }
         for name in BundlePaths.outputFolders + [BundlePaths.privateFolder] {
             let path = BundlePaths.join(output, name)
             // A bundle of referenced clips gets no clips/ folder (one from earlier runs stays).
@@ -115,7 +115,7 @@ public struct BundleRenderer: Sendable {
                 throw MediaError(
                     .cannotCreateOutput, path: path, "cannot create the folder: \(SystemErrorText.describe(failure))")
             }
-            folderPins.append(FolderPin(try FolderHandle(name: name, in: outputPin.handle)))
+            folderPins.append((name, FolderPin(try FolderHandle(name: name, in: outputPin.handle))))
         }
         var shardLock: BundleLock?
         var shardGroupLock: ShardGroupLock?
@@ -305,6 +305,15 @@ public struct BundleRenderer: Sendable {
         if let failure = run.outputFailure {
             try? Self.save(ledger)
             throw failure
+        }
+        // Every output went in through its folder's pinned handle: a folder moved or replaced
+        // meanwhile holds them elsewhere than the manifest would name them (a QA pass: `mv posters
+        // posters.old; mkdir posters` mid-run gave 0 and a bundle validate refused).
+        for (name, pin) in folderPins where outputPin.handle.identity(of: name) != pin.handle.identity {
+            try? Self.save(ledger)
+            throw MediaError(
+                .cannotCreateOutput, path: BundlePaths.join(output, name),
+                "was moved or replaced while storyreel wrote into it; the manifest is left as it was: render again")
         }
         let manifestPath = BundlePaths.join(output, BundlePaths.manifest)
         let bytes = try manifest.manifest.jsonData()

@@ -92,6 +92,34 @@ import Testing
             jsonData: try Data(contentsOf: URL(fileURLWithPath: BundlePaths.join(bundle, BundlePaths.manifest))))
         #expect(manifest.stories.map(\.id) == ["ana", "ben", "cy"], "every clip plays")
     }
+    /// From a QA pass: `posters/` moved aside and made anew while a render wrote into it gave 0,
+    /// the new posters in the moved folder (written through the folder the run held open) and a
+    /// manifest naming them where they were not. The run fails (73) naming the folder, and the
+    /// manifest is not written; the next run makes them where they belong.
+    @Test func anOutputFolderMovedDuringTheRenderFailsItBeforeTheManifest() throws {
+        let posters = BundlePaths.join(bundle, "posters")
+        let moved = Mutex(false)
+        #expect {
+            try BundleRenderer(input: stories, output: bundle, options: options).run(progress: { _ in
+                moved.withLock { done in
+                    guard !done else { return }
+                    done = true
+                    _ = rename(posters, posters + ".old")
+                    _ = mkdir(posters, 0o755)
+                }
+            })
+        } throws: { error in
+            let failure = error as? MediaError
+            return failure?.kind == .cannotCreateOutput && failure?.path == posters
+                && failure?.reason.hasPrefix("was moved or replaced while storyreel wrote into it") == true
+        }
+        #expect(!FileManager.default.fileExists(atPath: BundlePaths.join(bundle, BundlePaths.manifest)))
+        let again = try BundleRenderer(input: stories, output: bundle, options: options).run(progress: { _ in })
+        let manifestPath = try #require(again.manifestPath)
+        let problems = try ManifestValidator.problems(inManifestAt: manifestPath)
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
     /// From a re-check: a first render in which nothing plays, into a bare OUT where someone put a
     /// file meanwhile, removed the clip copy it had made but kept the ledger naming it, and
     /// counted it as rendered. The bundle stays (someone's file is in it), the ledger names only
