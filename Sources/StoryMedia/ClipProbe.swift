@@ -348,12 +348,12 @@ public enum ClipProbe {
         do {
             decoded = try firstFrameDetails(of: video, packet: firstPacket)
         } catch let error as MediaError where error.kind == .invalidMedia || error.kind == .unsupported {
-            return parameters.pointee.format < 0 ? videoDoesNotDecode(video, MediaError.reason(of: error)) : nil
+            return warnsUndecodable(video) ? videoDoesNotDecode(video, MediaError.reason(of: error)) : nil
         } catch {
             return nil
         }
         fill(format: decoded.format, profile: decoded.profile, size: decoded.size)
-        if parameters.pointee.format < 0 {
+        if warnsUndecodable(video) {
             return videoDoesNotDecode(video, "no picture came out of its first frame")
         }
         if !video.hasSampleAspectRatio, decoded.aspect.num > 0, decoded.aspect.den > 0 {
@@ -367,6 +367,18 @@ public enum ClipProbe {
         if parameters.pointee.color_space == AVCOL_SPC_UNSPECIFIED { parameters.pointee.color_space = colour.space }
         if parameters.pointee.color_range == AVCOL_RANGE_UNSPECIFIED { parameters.pointee.color_range = colour.range }
         return nil
+    }
+
+    /// True when `video`'s pixel format, still unknown after its first packet was decoded, means
+    /// the video does not decode: for H.264 and HEVC, whose parser reads the format of any good
+    /// clip's first packet, keyframe or not, and for a sample entry FFmpeg does not know. Not for
+    /// a codec whose format only a decoded keyframe gives: a VP9 or MPEG-4 clip cut without
+    /// re-encoding starts on a frame that does not decode alone, and plays (a re-check found
+    /// such clips warned and skipped by render).
+    private static func warnsUndecodable(_ video: MediaStream) -> Bool {
+        video.parameters.pointee.format < 0
+            && (sizedByParser.contains(video.parameters.pointee.codec_id)
+                || video.parameters.pointee.codec_id == AV_CODEC_ID_NONE)
     }
 
     /// The warning for a video track whose first frame gives no picture, for `reason`.
@@ -571,8 +583,8 @@ public enum ClipProbe {
     }
 
     /// True when the frames a viewer sees do not last equally long: consecutive decode timestamps
-    /// of shown samples differ by more than one tick of slack (none when a tick is more than a
-    /// tenth of the shortest step). `entries` is the whole index, in
+    /// of shown samples differ by more than one tick of slack (none when the shortest step is one
+    /// tick). `entries` is the whole index, in
     /// any order, with the samples an edit list discards: a step that reaches a discarded
     /// sample is the edit list's trim, not a frame's duration (with B-frames, hidden and shown
     /// samples interleave in decode order). The first and last steps are left out when there are
@@ -591,10 +603,11 @@ public enum ClipProbe {
         let measured = steps.count > 3 ? Array(steps.dropFirst().dropLast()) : steps
         guard measured.count > 1, let smallest = measured.min(), let largest = measured.max() else { return false }
         // Sorted, so every step is at least 0 and the spread cannot overflow. One tick of slack
-        // where a tick is a tenth of a frame or less (a timescale of 1000 rounds 29.97 fps to 33
-        // and 34 ms), none where it is more: at a timescale of 25, frames of 1 and 2 ticks are
-        // 40 and 80 ms, dropped frames, which a QA pass found called constant (MediaInfo: VFR).
-        let slack: Int64 = smallest >= 10 ? 1 : 0
+        // for a timescale that is no multiple of the rate (1000 rounds 29.97 fps to 33 and 34 ms;
+        // 600 rounds 240 fps to 2 and 3 ticks), except where a step is one tick: one of 2 is then
+        // a frame doubled, as at a timescale of 25, where 40 and 80 ms steps are dropped frames
+        // that a QA pass found called constant (MediaInfo: VFR).
+        let slack: Int64 = smallest >= 2 ? 1 : 0
         return largest - smallest > slack
     }
 }

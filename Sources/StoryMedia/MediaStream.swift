@@ -146,6 +146,18 @@ public final class MediaStream {
     /// The pixel format's name, e.g. `yuv420p10le`, or nil when unknown.
     public var pixelFormatName: String? {
         var format = AVPixelFormat(rawValue: parameters.pointee.format)
+        // libavcodec's H.264 and HEVC decoders name a 4:4:4 picture of the identity matrix (GBR,
+        // as libx264rgb writes it) with the `gbrp` formats (so ffprobe does; a re-check found it
+        // `yuvj444p`); the parser gives the YUV ones.
+        let codec = parameters.pointee.codec_id
+        if codec == AV_CODEC_ID_H264 || codec == AV_CODEC_ID_HEVC, parameters.pointee.color_space == AVCOL_SPC_RGB {
+            let planar: [AVPixelFormat: AVPixelFormat] = [
+                AV_PIX_FMT_YUV444P: AV_PIX_FMT_GBRP, AV_PIX_FMT_YUV444P9LE: AV_PIX_FMT_GBRP9LE,
+                AV_PIX_FMT_YUV444P10LE: AV_PIX_FMT_GBRP10LE, AV_PIX_FMT_YUV444P12LE: AV_PIX_FMT_GBRP12LE,
+                AV_PIX_FMT_YUV444P14LE: AV_PIX_FMT_GBRP14LE,
+            ]
+            if let rgb = planar[format] { return av_get_pix_fmt_name(rgb).map { String(cString: $0) } }
+        }
         // libavcodec's H.264 decoder names a full-range picture with the `yuvj` formats (so
         // ffprobe does); the parser, which storyreel reads instead, gives the plain ones.
         if parameters.pointee.codec_id == AV_CODEC_ID_H264 && parameters.pointee.color_range == AVCOL_RANGE_JPEG {

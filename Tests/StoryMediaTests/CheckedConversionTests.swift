@@ -38,8 +38,10 @@ import Testing
     }
 
     /// From an inspect QA pass: one tick of slack was one whole frame at a timescale of 25, so a
-    /// 25 fps clip with dropped frames (steps of 1 and 2 ticks, 40 and 80 ms) was constant.
-    @Test func oneTickOfSlackOnlyWhereATickIsASmallPartOfAFrame() {
+    /// 25 fps clip with dropped frames (steps of 1 and 2 ticks, 40 and 80 ms) was constant. A
+    /// re-check: 240 fps at a timescale of 600 (2 and 3 ticks) and 120 fps at 1000 (8 and 9)
+    /// stay constant.
+    @Test func oneTickOfSlackUnlessAStepIsOneTick() {
         func entries(_ steps: [Int64]) -> [IndexEntry] {
             steps.reduce(into: [Int64(0)]) { $0.append($0[$0.count - 1] + $1) }.map {
                 IndexEntry(timestamp: $0, position: 0, size: 1, isKeyframe: true, isDiscarded: false)
@@ -50,6 +52,9 @@ import Testing
         // 29.97 fps at a timescale of 1000: steps of 33 and 34 ms are rounding.
         #expect(!ClipProbe.hasVariableFrameDurations(entries([33, 34, 33, 33, 34, 33, 34])))
         #expect(ClipProbe.hasVariableFrameDurations(entries([33, 34, 33, 35, 34, 33, 34])))
+        #expect(!ClipProbe.hasVariableFrameDurations(entries([2, 3, 2, 3, 2, 3, 2, 3])))
+        #expect(!ClipProbe.hasVariableFrameDurations(entries([8, 8, 9, 8, 8, 9, 8, 8, 9])))
+        #expect(ClipProbe.hasVariableFrameDurations(entries([2, 3, 2, 5, 2, 3, 2, 3])))
     }
 
     @Test func editListTrimsAndRoundedEndsAreNotVariableFrameRate() {

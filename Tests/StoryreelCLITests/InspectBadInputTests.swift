@@ -677,6 +677,17 @@ import Testing
             (clips.last?["warnings"] as? [String])?.first?.hasPrefix("the video (unknown) does not decode (") == true)
         let human = try inspect([unknown])
         #expect(human.stdout.contains("video         unknown, zzzz"), "\(human.stdout)")
+        // A VP9 clip cut without re-encoding starts on a frame that does not decode alone, and
+        // plays: no warning (a re-check found it warned, and render skipped it).
+        let vp9 = folder.path("vp9.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=160x120:r=25:d=1", "-c:v", "libvpx-vp9", "-deadline", "realtime",
+            "-cpu-used", "8", "-g", "8", vp9,
+        ])
+        let cut = folder.path("vp9-cut.mp4")
+        try HostileFiles.ffmpeg(["-i", vp9, "-ss", "0.2", "-c", "copy", "-copyinkf", cut])
+        let fine = try inspect([cut, "--json"])
+        #expect(fine.status == 0 && fine.stdout.contains("\"warnings\": []"), "\(fine.stdout)")
     }
 
     /// From an inspect QA pass: an `mvhd` duration of a third of the tracks' passed in silence

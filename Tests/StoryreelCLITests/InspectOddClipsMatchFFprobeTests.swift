@@ -48,6 +48,11 @@ import Testing
         OddClip(
             name: "h264-10.mov", encoder: "libx264", options: ["-pix_fmt", "yuv420p10le"], size: "320x240",
             pixelFormat: "yuv420p10le", profile: "High 10", bitDepth: 10),
+        // The identity matrix (GBR): the decoder's `gbrp`, not the parser's 4:4:4 YUV (a re-check
+        // found `yuvj444p`).
+        OddClip(
+            name: "h264-rgb.mov", encoder: "libx264rgb", options: [], size: "320x240", pixelFormat: "gbrp",
+            profile: "High 4:4:4 Predictive", bitDepth: 8),
         OddClip(
             name: "mpeg4.mov", encoder: "mpeg4", options: [], size: "320x240", pixelFormat: "yuv420p",
             profile: "Simple Profile", bitDepth: 8),
