@@ -2,7 +2,7 @@ import StoryMedia
 
 extension ClipInfo {
     /// The clip as the `inspect --json` object; keys are documented in the README.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             ("path", .string(path)),
             ("container", .string(container)),
@@ -22,7 +22,7 @@ extension ClipInfo {
     /// alone would give (66 missing, 65 not a clip...): of a batch, only the first failure's
     /// sets the process's, and a script could not tell a missing path from garbage without
     /// parsing the message (a scripting QA pass).
-    public static func failureJSON(path: String, message: String, exitCode: Int) -> JSONValue {
+    package static func failureJSON(path: String, message: String, exitCode: Int) -> JSONValue {
         .object([
             ("path", .string(path)), ("container", .null), ("duration", .null), ("size", .null),
             ("bitRate", .null), ("creationTime", .null), ("video", .null), ("audio", .null),
@@ -34,7 +34,7 @@ extension ClipInfo {
 
 extension ClipInfo.Video {
     /// The `video` object of `inspect --json`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             ("codec", .string(codec)),
             ("codecs", .string(codecs)),
@@ -64,7 +64,7 @@ extension ClipInfo.Video {
 
 extension ClipInfo.Audio {
     /// The `audio` object of `inspect --json`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([("codec", .string(codec)), ("sampleRate", .int(sampleRate)), ("channels", .int(channels))])
     }
 }

@@ -51,7 +51,7 @@ public struct RenderSummary: Sendable {
     /// then what a script otherwise scraped from stderr (a scripting QA pass): `pruned`,
     /// `changed` (whether to upload the bundle again), each skipped entry as the manifest gives
     /// it (also for a shard, and when nothing plays), and the warnings and notes, one line each.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             ("rendered", .int(rendered)), ("cached", .int(cached)), ("skipped", .int(skipped.count)),
             ("seconds", .number((seconds * 1000).rounded() / 1000)),

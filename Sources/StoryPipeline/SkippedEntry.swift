@@ -9,7 +9,7 @@ extension SkippedEntry {
     /// The entry as the manifest's `skipped` array holds it, `{"path", "story", "reason"}` (a
     /// missing story `null`): how `render --json`'s `skippedEntries` and `plan --json`'s
     /// `skipped` give it too.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([("path", .string(path)), ("story", .string(story)), ("reason", .string(reason))])
     }
 

@@ -3,14 +3,14 @@ import Foundation
 /// Why Foundation's JSON parser refuses some text, and where, for a reason line a person can act
 /// on: `invalid value at line 3, column 1` rather than "not valid JSON" alone. The parser gives a
 /// byte offset ("around character 50"); this turns it into the line and column an editor shows.
-public struct JSONParseFailure: Sendable, Equatable, CustomStringConvertible {
+package struct JSONParseFailure: Sendable, Equatable, CustomStringConvertible {
     /// What the parser met, in its own words less the offset and the final full stop
     /// (`invalid value`, `unexpected end of file during JSON parse`).
-    public var problem: String
+    package var problem: String
     /// The 1-based line of the fault, when the parser gave its offset.
-    public var line: Int?
+    package var line: Int?
     /// The 1-based column (in characters) of the fault on its line, when the parser gave its offset.
-    public var column: Int?
+    package var column: Int?
 
     init(problem: String) { self.problem = problem }
 
@@ -33,7 +33,7 @@ public struct JSONParseFailure: Sendable, Equatable, CustomStringConvertible {
 
     /// The failure Foundation's parser reports for `data`, or nil when it reads `data` (a single
     /// value that is not an array or an object reads too).
-    public init?(parsing data: Data) {
+    package init?(parsing data: Data) {
         do {
             _ = try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
             return nil
@@ -93,7 +93,7 @@ public struct JSONParseFailure: Sendable, Equatable, CustomStringConvertible {
     /// `not valid JSON: invalid value at line 3, column 1` for `data` Foundation's parser refuses
     /// (`not valid JSON` alone when it says nothing more), the reason line every reader of JSON
     /// that people write (a spec, `story.json`, settings, a manifest) gives.
-    public static func notValidJSON(_ data: Data) -> String {
+    package static func notValidJSON(_ data: Data) -> String {
         "not valid JSON" + ((JSONParseFailure(parsing: data) ?? underflow(in: data)).map { ": \($0)" } ?? "")
     }
 
@@ -211,7 +211,7 @@ public struct JSONParseFailure: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `invalid value at line 3, column 1`, or the problem alone when the parser gave no offset.
-    public var description: String {
+    package var description: String {
         guard let line, let column else { return problem }
         return "\(problem) at line \(line), column \(column)"
     }

@@ -6,21 +6,21 @@ import Foundation
 /// of the nesting (a QA pass: 200 arrays nested 500 deep, 208 KB, took 255 s; 125 million
 /// zeros, 250 MB, took 244 s and 8.2 GB), and how long its longest number is (one of 150
 /// million digits took 28 s and 1.1 GB to refuse).
-public struct JSONShape: Sendable {
+package struct JSONShape: Sendable {
     /// The longest number any reader is given: a double's longest form is 24 characters
     /// (`-1.7976931348623157e+308`), and a manifest's or spec's numbers are shorter.
-    public static let maximumNumberLength = 100
+    package static let maximumNumberLength = 100
 
     /// The deepest nesting of arrays and objects seen (0 for a bare value).
-    public private(set) var depth = 0
+    package private(set) var depth = 0
     /// The opening brackets and commas seen, plus one: at least the values and members.
-    public private(set) var values = 1
+    package private(set) var values = 1
     /// The longest run of characters that make up numbers (`0-9 + - . e E`) outside strings.
-    public private(set) var longestNumber = 0
+    package private(set) var longestNumber = 0
 
     /// Counts `data` until the end, or until `depth`, `values` or `longestNumber` passes its
     /// limit (``maximumNumberLength`` for numbers).
-    public init(_ data: Data, depthLimit: Int, valueLimit: Int) {
+    package init(_ data: Data, depthLimit: Int, valueLimit: Int) {
         data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var level = 0
             var index = 0
@@ -61,7 +61,7 @@ public struct JSONShape: Sendable {
     }
 
     /// Why a reader does not parse text of this shape.
-    public enum Problem: CustomStringConvertible, Sendable {
+    package enum Problem: CustomStringConvertible, Sendable {
         /// It nests deeper than `limit` levels.
         case tooDeep(limit: Int)
         /// It holds a number longer than ``JSONShape/maximumNumberLength`` characters.
@@ -70,7 +70,7 @@ public struct JSONShape: Sendable {
         case tooManyValues(limit: Int)
 
         /// The problem, for a line that names the file first: `nests more than 32 levels deep`.
-        public var description: String {
+        package var description: String {
             switch self {
             case .tooDeep(let limit): "nests more than \(limit) levels deep"
             case .numberTooLong: "holds a number longer than \(JSONShape.maximumNumberLength) characters"
@@ -81,7 +81,7 @@ public struct JSONShape: Sendable {
 
     /// The first problem `data` has within `depthLimit` levels and `valueLimit` values, or nil:
     /// counted in one pass, before it is parsed.
-    public static func problem(in data: Data, depthLimit: Int, valueLimit: Int) -> Problem? {
+    package static func problem(in data: Data, depthLimit: Int, valueLimit: Int) -> Problem? {
         let shape = JSONShape(data, depthLimit: depthLimit, valueLimit: valueLimit)
         if shape.depth > depthLimit { return .tooDeep(limit: depthLimit) }
         if shape.longestNumber > maximumNumberLength { return .numberTooLong }
@@ -94,7 +94,7 @@ public struct JSONShape: Sendable {
     /// and nothing after) instead of throwing (a QA pass: a poster record, a bundle's ledger or
     /// its stat cache of that text crashed `thumbnail` and `render`), so every file storyreel
     /// reads back is counted first.
-    public static func decoded<Value: Decodable>(_ type: Value.Type, from data: Data, depthLimit: Int = 32)
+    package static func decoded<Value: Decodable>(_ type: Value.Type, from data: Data, depthLimit: Int = 32)
         -> Value?
     {
         guard problem(in: data, depthLimit: depthLimit, valueLimit: .max) == nil else { return nil }

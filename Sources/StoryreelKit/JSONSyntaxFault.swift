@@ -5,15 +5,15 @@ import Foundation
 /// `}` or `]`, or text in UTF-16 or UTF-32 rather than UTF-8. The player page fetches
 /// `manifest.json` and falls back to its embedded copy when the fetch's JSON fails, so such a
 /// manifest would play stale; ``Manifest/init(jsonData:)`` and `validate` refuse it.
-public struct JSONSyntaxFault: Sendable, Equatable {
+package struct JSONSyntaxFault: Sendable, Equatable {
     /// The JSON path of the object or array at fault (`stories[0].items`), empty for the whole text.
-    public var path: String
+    package var path: String
     /// What is wrong there.
-    public var message: String
+    package var message: String
 
     /// The first such fault in `data`, or nil when there is none. `data` should be JSON that
     /// Foundation reads (checked before); other bytes give nil or a fault, never a trap.
-    public static func first(in data: Data) -> JSONSyntaxFault? {
+    package static func first(in data: Data) -> JSONSyntaxFault? {
         first(in: data, scan: nil)
     }
 
@@ -30,7 +30,7 @@ public struct JSONSyntaxFault: Sendable, Equatable {
     /// byte), or nil. Text no JSON parser reads is placed by this, not by a trailing comma: a
     /// comma found in text that breaks elsewhere first was blamed, with no line (a QA pass:
     /// `hello, }` and a player page given as the manifest).
-    public static func encodingFault(in data: Data) -> JSONSyntaxFault? {
+    package static func encodingFault(in data: Data) -> JSONSyntaxFault? {
         // JSON text begins with an ASCII character, so UTF-16 and UTF-32 put a zero byte in
         // its first four; a zero byte is nowhere in UTF-8 JSON (not even in a string).
         if data.prefix(4).contains(0) || !isUTF8(data) {

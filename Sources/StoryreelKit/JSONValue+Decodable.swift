@@ -14,7 +14,7 @@ extension JSONValue: Decodable {
     /// The kinds are tried in the order a manifest mostly holds them (strings, then numbers,
     /// then containers): every kind tried and failed costs a thrown `DecodingError` with its
     /// coding path, which made a 60 MB manifest take minutes when containers came first.
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let single = try decoder.singleValueContainer()
         if single.decodeNil() {
             self = .null

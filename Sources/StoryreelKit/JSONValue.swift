@@ -2,7 +2,7 @@ import Foundation
 
 /// A JSON value whose objects keep their keys in the order they were written, so storyreel's
 /// JSON output (inspect, manifests, summaries) is stable byte for byte.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     /// JSON's `null`.
     case null
     /// `true` or `false`.
@@ -19,7 +19,7 @@ public enum JSONValue: Sendable, Equatable {
     case object([(String, JSONValue)])
 
     /// True when both are the same value, objects with the same keys in the same order.
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
@@ -33,17 +33,17 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// A string, or null for nil.
-    public static func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
+    package static func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
     /// A number, or null for nil or a non-finite value.
-    public static func number(_ value: Double?) -> JSONValue {
+    package static func number(_ value: Double?) -> JSONValue {
         guard let value, value.isFinite else { return .null }
         return .number(value)
     }
     /// An integer, or null for nil.
-    public static func int(_ value: Int?) -> JSONValue { value.map { .int($0) } ?? .null }
+    package static func int(_ value: Int?) -> JSONValue { value.map { .int($0) } ?? .null }
 
     /// The value as JSON text; `pretty` indents by two spaces, one key per line.
-    public func serialized(pretty: Bool = true) -> String {
+    package func serialized(pretty: Bool = true) -> String {
         var output = ""
         write(into: &output, indent: pretty ? 0 : nil)
         return output
@@ -86,7 +86,7 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// Shortest text that reads back as the same Double; integers without a fraction.
-    public static func format(_ value: Double) -> String {
+    package static func format(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return "\(value)"

@@ -13,7 +13,7 @@ extension Manifest {
     /// characters (``JSONShape``). `storyreel validate` and ``init(jsonData:)`` both refuse it
     /// so. Foundation's own parser stops the process on some text nested 513 deep (a QA pass of
     /// this library: 513 `[` and nothing after), where it should throw; none gets that far.
-    public static func shapeFault(in data: Data) -> ManifestError? {
+    package static func shapeFault(in data: Data) -> ManifestError? {
         // The count reads UTF-8 bytes: a quote in a wider character's bytes would hide the
         // brackets after it (a review), and the parser reads those encodings.
         if data.prefix(4).contains(0), let fault = JSONSyntaxFault.first(in: data) { return ManifestError(fault) }

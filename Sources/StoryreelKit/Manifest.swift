@@ -118,7 +118,7 @@ public struct Manifest: Codable, Sendable, Hashable {
     /// The manifest as an ordered JSON value (keys in the order ``jsonData()`` writes them).
     ///
     /// - Throws: ``ManifestError``, as ``jsonData()`` does.
-    public func jsonValue() throws -> JSONValue {
+    package func jsonValue() throws -> JSONValue {
         try OrderedJSONEncoder.value(of: self)
     }
 

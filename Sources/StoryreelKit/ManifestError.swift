@@ -36,15 +36,15 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// A key written twice in one object: readers disagree on its value.
-    public init(_ duplicate: JSONDuplicateKey) {
+    package init(_ duplicate: JSONDuplicateKey) {
         self.init(
             path: duplicate.path,
-            "is given twice in its object (JSON readers disagree on which value counts: this one takes the first, "
+            "is given twice in its object (JSON readers disagree on which value counts: Foundation's takes the first, "
                 + "a browser the last)")
     }
 
     /// JSON that Foundation reads but a browser refuses.
-    public init(_ fault: JSONSyntaxFault) {
+    package init(_ fault: JSONSyntaxFault) {
         self.init(path: fault.path, fault.message)
     }
 
@@ -53,7 +53,7 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
     /// bracket and where the parser broke (`manifest: not valid JSON: invalid value at line 3,
     /// column 1`). A comma found after the break is not blamed (a QA pass: `hello, }`), nor one
     /// before it missed (a re-check: `[1,], "x": tru` named the end of the file).
-    public static func unreadable(_ data: Data) -> ManifestError {
+    package static func unreadable(_ data: Data) -> ManifestError {
         if let fault = JSONSyntaxFault.encodingFault(in: data) { return ManifestError(fault) }
         let scan = JSONStructureScan(data)
         if let comma = scan.trailingComma, let failure = JSONParseFailure(parsing: data),
@@ -69,7 +69,7 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
     /// What a manifest's bytes hold that Foundation's decoder lets through but that other readers
     /// refuse or read otherwise, from one scan: JSON that browsers refuse (``JSONSyntaxFault``),
     /// then a key given twice (``JSONDuplicateKey``). Empty when there is neither.
-    public static func structuralFaults(in data: Data) -> [ManifestError] {
+    package static func structuralFaults(in data: Data) -> [ManifestError] {
         let scan = JSONStructureScan(data)
         let syntax = JSONSyntaxFault.first(in: data, scan: scan).map(ManifestError.init)
         let duplicate = scan.duplicateKeyPath.map { ManifestError(JSONDuplicateKey(path: $0)) }

@@ -3,7 +3,7 @@ extension String {
     /// the rest (``Swift/Unicode/Scalar/isLineOrDisplayControl``) written as an escape (`\n`,
     /// `\t`, `\u{1B}`, `\u{202E}`), so a name or a value quoted in a message cannot end it or
     /// fake another line.
-    public var escapingLineControls: String {
+    package var escapingLineControls: String {
         guard unicodeScalars.contains(where: \.isLineOrDisplayControl) else { return self }
         var result = ""
         for scalar in unicodeScalars {

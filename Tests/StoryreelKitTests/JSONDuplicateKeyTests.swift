@@ -50,7 +50,7 @@ import Testing
         let repeated = text.replacingOccurrences(of: "\"generator\":", with: "\"generator\": \"x\", \"generator\":")
         let twice = ManifestError(
             path: "generator",
-            "is given twice in its object (JSON readers disagree on which value counts: this one takes the first, "
+            "is given twice in its object (JSON readers disagree on which value counts: Foundation's takes the first, "
                 + "a browser the last)")
         #expect(throws: twice) {
             try Manifest(jsonData: Data(repeated.utf8))
@@ -68,7 +68,7 @@ import Testing
             #expect(repeated != text)
             let twice = ManifestError(
                 path: key,
-                "is given twice in its object (JSON readers disagree on which value counts: this one takes the first, "
+                "is given twice in its object (JSON readers disagree on which value counts: Foundation's takes the first, "
                     + "a browser the last)")
             #expect(throws: twice) { try Manifest(jsonData: Data(repeated.utf8)) }
         }

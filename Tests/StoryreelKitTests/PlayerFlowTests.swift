@@ -16,10 +16,16 @@ import Testing
         var prefetched: [[String]] = []
         var ended = false
 
-        init(bundle: URL, seen: SeenState) throws {
+        static func open(bundle: URL, seen: SeenState) async throws -> SimulatedPlayer {
+            let manifest = try await Task.detached {
+                try Manifest(jsonData: Data(contentsOf: bundle.appendingPathComponent("manifest.json")))
+            }.value
+            return SimulatedPlayer(bundle: bundle, manifest: manifest, seen: seen)
+        }
+
+        init(bundle: URL, manifest: Manifest, seen: SeenState) {
             self.bundle = bundle
-            let data = try Data(contentsOf: bundle.appendingPathComponent("manifest.json"))
-            navigator = StoryNavigator(manifest: try Manifest(jsonData: data), seen: seen)
+            navigator = StoryNavigator(manifest: manifest, seen: seen)
             show(navigator.current)
         }
 
@@ -52,9 +58,9 @@ import Testing
             && !isFolder.boolValue
     }
 
-    @Test func aFullSessionPlaysEveryItemAndTransitionOverTheRightStills() throws {
+    @Test func aFullSessionPlaysEveryItemAndTransitionOverTheRightStills() async throws {
         let bundle = URL(fileURLWithPath: try RenderedSamples.folder(.demo))
-        let player = try SimulatedPlayer(bundle: bundle, seen: SeenState())
+        let player = try await SimulatedPlayer.open(bundle: bundle, seen: SeenState())
         let manifest = player.navigator.manifest
         for _ in 0..<100 where !player.ended { player.didPlayToEnd() }
         #expect(player.ended)
@@ -86,15 +92,16 @@ import Testing
         #expect(player.navigator.seen.itemIDs == Set(manifest.stories.flatMap(\.items).map(\.id)))
     }
 
-    @Test func theSavedSeenStateMovesWatchedStoriesLast() throws {
+    @Test func theSavedSeenStateMovesWatchedStoriesLast() async throws {
         let bundle = URL(fileURLWithPath: try RenderedSamples.folder(.demo))
-        let first = try SimulatedPlayer(bundle: bundle, seen: SeenState())
+        let first = try await SimulatedPlayer.open(bundle: bundle, seen: SeenState())
         first.didPlayToEnd()  // ana.lima's second item
         first.didPlayToEnd()  // the transition to ben_k …
         first.didPlayToEnd()  // … and ben_k's first item
         let saved = try JSONEncoder().encode(first.navigator.seen)
 
-        let second = try SimulatedPlayer(bundle: bundle, seen: try JSONDecoder().decode(SeenState.self, from: saved))
+        let second = try await SimulatedPlayer.open(
+            bundle: bundle, seen: try JSONDecoder().decode(SeenState.self, from: saved))
         let manifest = second.navigator.manifest
         // ana.lima is seen now, and dev-ops's story.json says isRead: both follow the unseen ones.
         #expect(
@@ -106,7 +113,7 @@ import Testing
     /// From a QA pass: the README's sample passed over a clip the bundle cannot hold by calling
     /// `didPlayToEnd()` from `play`, a level of recursion a clip: a manifest of 5,000 such paths
     /// overflowed the stack. It loops now; the clips around them still play.
-    @Test func thousandsOfClipsTheBundleCannotHoldArePassedOverWithoutRecursion() throws {
+    @Test func thousandsOfClipsTheBundleCannotHoldArePassedOverWithoutRecursion() async throws {
         let folder = try TemporaryFolder()
         let good = ManifestSamples.manifest(items: [2, 1], transitions: .none)
         let outside = (0..<20000).map { index in
@@ -122,7 +129,7 @@ import Testing
             stories: [good.stories[0], middle, good.stories[1]], transitions: [], skipped: [])
         _ = try folder.write("manifest.json", try manifest.jsonData())
 
-        let player = try SimulatedPlayer(bundle: folder.url, seen: SeenState())
+        let player = try await SimulatedPlayer.open(bundle: folder.url, seen: SeenState())
         for _ in 0..<10 where !player.ended { player.didPlayToEnd() }
         #expect(player.ended)
         #expect(player.played.map(\.src) == ["clips/s0-0.mp4", "clips/s0-1.mp4", "clips/s1-0.mp4"])
