@@ -1040,6 +1040,34 @@ class PlayerPageTests(unittest.TestCase):
         DRIVER.back()
         self.wait_for("return window.__samePage !== true", 10)
 
+    def test_forward_onto_a_closed_viewers_entry_and_back_while_it_opens(self):
+        # From a re-check of the history entry: Forward after Back landed on an entry that did
+        # nothing (the next Back stayed on the page), and a Back while the first still loaded,
+        # before the entry was pushed, left the page.
+        self.load("demo")
+        DRIVER.execute_script("window.__samePage = true")
+        self.open_first(1)
+        self.wait_for("return history.state && history.state.storyreelViewer")
+        DRIVER.back()
+        self.wait_for("return !document.getElementById('viewer').classList.contains('open')", 5)
+        DRIVER.forward()
+        self.wait_for("return !(history.state && history.state.storyreelViewer)", 5)
+        self.assertFalse(DRIVER.execute_script("return document.getElementById('viewer').classList.contains('open')"))
+        first = MANIFESTS["demo"]["stories"][0]
+        try:
+            self.delayed([first["items"][0]["firstFrame"]], 2)
+            DRIVER.find_element("css selector", ".story").click()
+            self.wait_for("return history.state && history.state.storyreelViewer", 5)
+            DRIVER.back()
+            self.wait_for("return window.storyreelPlayer.state().phase === 'closed'", 5)
+            time.sleep(2.5)  # the still arrives: the viewer stays closed
+        finally:
+            self.undelayed()
+        self.assertFalse(DRIVER.execute_script("return document.getElementById('viewer').classList.contains('open')"))
+        self.assertTrue(DRIVER.execute_script("return window.__samePage === true"), "Back stays on the page")
+        DRIVER.back()
+        self.wait_for("return window.__samePage !== true", 10)
+
     def test_space_on_a_focused_button_presses_it(self):
         # From a QA pass: Space on a focused Close or Unmute paused the video instead (the
         # page's own Space handler took every Space).

@@ -1035,6 +1035,9 @@ extension PlayerPage {
             steps.length = 0; endedEvents.length = 0;
             const start = nav.start(Math.max(0, nav.order.findIndex((i) => manifest.stories[i].id === storyId)));
             if (start === END) return;
+            // Its history entry at once, not once its first still is in: a Back while that
+            // loads left the page (a re-check).
+            enterViewerEntry();
             at = start.at; phase = 'item';
             // Every opening plays: a pause or hold from the last viewing does not carry over.
             paused = false; held = false; unblock(); updatePause();
@@ -1047,7 +1050,6 @@ extension PlayerPage {
             if (opening === token) opening = null;
             if (token !== generation) return;
             $('viewer').classList.add('open');
-            enterViewerEntry();
             setBehindViewer(true);
             document.body.style.overflow = 'hidden';
             updateSound();
@@ -1062,8 +1064,14 @@ extension PlayerPage {
           // The open viewer is a history entry of its own, as Zuck.js's `backNative` makes it: a
           // phone's Back (or the browser's) closes it, where it left the page. Closed another way,
           // the viewer takes its entry back, so one Back then leaves. An opening while that step
-          // back is under way adds its entry once the step is done.
-          let viewerEntry = false, backPending = false;
+          // back is under way adds its entry once the step is done. Forward onto the entry of a
+          // viewer closed since steps back over it (it left an entry that did nothing, so the
+          // next Back stayed: a re-check), and a reload with the viewer open finds its entry a
+          // plain one.
+          let viewerEntry = false, backPending = false, skippingBack = false;
+          if (history.state && history.state.storyreelViewer) {
+            try { history.replaceState(null, ''); } catch (e) { /* sandboxed */ }
+          }
           function enterViewerEntry() {
             if (viewerEntry || backPending) return;
             try { history.pushState({ storyreelViewer: true }, ''); viewerEntry = true; } catch (e) { /* sandboxed */ }
@@ -1073,13 +1081,18 @@ extension PlayerPage {
             viewerEntry = false; backPending = true;
             history.back();
           }
-          window.addEventListener('popstate', () => {
-            if (backPending) {
+          window.addEventListener('popstate', (e) => {
+            if (skippingBack) {
+              skippingBack = false;
+            } else if (backPending) {
               backPending = false;
-              if ($('viewer').classList.contains('open')) enterViewerEntry();
+              if (phase !== 'closed') enterViewerEntry();
             } else if (viewerEntry) {
               viewerEntry = false;
               close();
+            } else if (e.state && e.state.storyreelViewer) {
+              skippingBack = true;
+              history.back();
             }
           });
           function close() {
