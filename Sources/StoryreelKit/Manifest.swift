@@ -69,8 +69,8 @@ public struct Manifest: Codable, Sendable, Hashable {
         guard version <= Manifest.knownVersion else {
             throw ManifestError(
                 path: versionPath,
-                "version \(version) is newer than this StoryreelKit reads (\(Manifest.knownVersion)); update StoryreelKit"
-            )
+                "version \(version) is newer than this StoryreelKit reads (\(Manifest.knownVersion)); update StoryreelKit",
+                newerVersion: version)
         }
         generator = try container.decode(String.self, forKey: .generator)
         canvas = try container.decode(Size.self, forKey: .canvas)

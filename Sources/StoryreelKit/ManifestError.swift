@@ -8,11 +8,17 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
     public var path: String
     /// What was wrong there.
     public var message: String
+    /// The manifest's version when it is newer than this StoryreelKit reads, else nil: an app
+    /// can then ask for an update of itself rather than call the bundle damaged, without
+    /// matching the message's words.
+    public var newerVersion: Int?
 
-    /// A fault at `path`.
-    public init(path: String, _ message: String) {
+    /// A fault at `path`; `newerVersion` for a manifest of a version this StoryreelKit does not
+    /// read yet.
+    public init(path: String, _ message: String, newerVersion: Int? = nil) {
         self.path = path.isEmpty ? "manifest" : path
         self.message = message
+        self.newerVersion = newerVersion
     }
 
     /// The fault a decoding error describes, at its coding path.

@@ -65,6 +65,14 @@ import Testing
             #expect(
                 error.description
                     == "reels[1].version: version 2 is newer than this StoryreelKit reads (1); update StoryreelKit")
+            // An app tells it from damage without reading the words (a consumer's review).
+            #expect(error.newerVersion == 2)
+        }
+        do {
+            _ = try Manifest(jsonData: try editedDemo { $0["stories"] = 1 })
+            Issue.record("a damaged manifest decoded")
+        } catch let error as ManifestError {
+            #expect(error.newerVersion == nil)
         }
     }
 
