@@ -30,12 +30,11 @@ struct BitstreamColour: Equatable {
 
         /// Bytes of the NAL unit header.
         var headerBytes: Int { self == .h264 ? 1 : 2 }
+    }
 
-        /// True when `unit` (from its header byte on) is a sequence parameter set.
-        func isSequenceParameterSet(_ unit: ArraySlice<UInt8>) -> Bool {
-            guard let first = unit.first else { return false }
-            return self == .h264 ? first & 0x1F == 7 : (first >> 1) & 0x3F == 33
-        }
+    /// True when H.264 `unit` (from its header byte on) is a sequence parameter set (type 7).
+    private static func isH264SequenceParameterSet(_ unit: ArraySlice<UInt8>) -> Bool {
+        unit.first.map { $0 & 0x1F == 7 } ?? false
     }
 
     /// The VUI of the first sequence parameter set in `extradata` (an `avcC` or `hvcC` record,
@@ -46,62 +45,29 @@ struct BitstreamColour: Equatable {
         return codec == .h264 ? readH264(&reader) : readHEVC(&reader)
     }
 
-    /// The first sequence parameter set's bytes (NAL header included) in `extradata`.
+    /// The first sequence parameter set's bytes (NAL header included) in `extradata`: an `avcC`
+    /// record (version 1) or Annex B units for H.264, as FFmpeg's decoder tells them apart; for
+    /// HEVC as ``HEVCConfigurationRecord`` reads it.
     static func sequenceParameterSet(_ codec: Codec, in extradata: [UInt8]) -> ArraySlice<UInt8>? {
-        guard let version = extradata.first else { return nil }
-        guard version == 1 else {
-            return annexBUnits(extradata).first(where: codec.isSequenceParameterSet)
+        guard codec == .h264 else {
+            return HEVCConfigurationRecord.units(in: extradata).first(
+                where: HEVCConfigurationRecord.isSequenceParameterSet)
         }
-        func length(at index: Int) -> Int? {
-            index + 2 <= extradata.count ? Int(extradata[index]) << 8 | Int(extradata[index + 1]) : nil
+        guard extradata.first == 1 else {
+            return CodecsString.annexBUnits(in: extradata).first(where: isH264SequenceParameterSet)
         }
-        switch codec {
-        case .h264:
-            // avcC: version, profile, compatibility, level, length size, then the count of SPSs.
-            guard extradata.count > 6 else { return nil }
-            var index = 6
-            for _ in 0..<Int(extradata[5] & 0x1F) {
-                guard let size = length(at: index), index + 2 + size <= extradata.count else { return nil }
-                let unit = extradata[(index + 2)..<(index + 2 + size)]
-                if codec.isSequenceParameterSet(unit) { return unit }
-                index += 2 + size
-            }
-            return nil
-        case .hevc:
-            // hvcC: 22 bytes of fields, then arrays of units, each of one type.
-            guard extradata.count > 23 else { return nil }
-            var index = 23
-            for _ in 0..<Int(extradata[22]) {
-                guard index < extradata.count, let count = length(at: index + 1) else { return nil }
-                let type = extradata[index] & 0x3F
-                index += 3
-                for _ in 0..<count {
-                    guard let size = length(at: index), index + 2 + size <= extradata.count else { return nil }
-                    if type == 33 { return extradata[(index + 2)..<(index + 2 + size)] }
-                    index += 2 + size
-                }
-            }
-            return nil
+        // avcC: version, profile, compatibility, level, length size, then the count of SPSs.
+        guard extradata.count > 6 else { return nil }
+        var index = 6
+        for _ in 0..<Int(extradata[5] & 0x1F) {
+            guard index + 2 <= extradata.count else { return nil }
+            let size = Int(extradata[index]) << 8 | Int(extradata[index + 1])
+            guard index + 2 + size <= extradata.count else { return nil }
+            let unit = extradata[(index + 2)..<(index + 2 + size)]
+            if isH264SequenceParameterSet(unit) { return unit }
+            index += 2 + size
         }
-    }
-
-    /// The units of Annex B `bytes`, split at their `00 00 01` start codes.
-    private static func annexBUnits(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
-        var starts: [Int] = []
-        var index = 0
-        while index + 3 <= bytes.count {
-            if bytes[index] == 0 && bytes[index + 1] == 0 && bytes[index + 2] == 1 {
-                starts.append(index + 3)
-                index += 3
-            } else {
-                index += 1
-            }
-        }
-        return starts.enumerated().map { number, start in
-            var end = number + 1 < starts.count ? starts[number + 1] - 3 : bytes.count
-            while end > start && bytes[end - 1] == 0 { end -= 1 }
-            return bytes[start..<end]
-        }
+        return nil
     }
 
     /// H.264's `seq_parameter_set_rbsp` up to its VUI (ITU-T H.264 §7.3.2.1.1).
@@ -159,32 +125,7 @@ struct BitstreamColour: Equatable {
 
     /// HEVC's `seq_parameter_set_rbsp` up to its VUI (ITU-T H.265 §7.3.2.2.1).
     private static func readHEVC(_ reader: inout RBSPReader) -> BitstreamColour? {
-        guard reader.skip(4), let subLayers = reader.bits(3).map(Int.init), reader.skip(1) else { return nil }
-        // profile_tier_level(1, sps_max_sub_layers_minus1): the general profile and level (96
-        // bits), then each sub-layer's flags, padding and what they say is present.
-        guard reader.skip(96) else { return nil }
-        var present: [(profile: Bool, level: Bool)] = []
-        for _ in 0..<subLayers {
-            guard let profile = reader.flag(), let level = reader.flag() else { return nil }
-            present.append((profile, level))
-        }
-        if subLayers > 0 { guard reader.skip(2 * (8 - subLayers)) else { return nil } }
-        for layer in present {
-            guard reader.skip((layer.profile ? 88 : 0) + (layer.level ? 8 : 0)) else { return nil }
-        }
-        guard reader.unsigned() != nil, let chroma = reader.unsigned() else { return nil }
-        if chroma == 3 { guard reader.skip(1) else { return nil } }
-        guard reader.unsigned() != nil, reader.unsigned() != nil, let window = reader.flag() else { return nil }
-        if window {
-            for _ in 0..<4 { guard reader.unsigned() != nil else { return nil } }
-        }
-        guard reader.unsigned() != nil, reader.unsigned() != nil, let orderBits = reader.unsigned(), orderBits <= 12,
-            let allLayers = reader.flag()
-        else { return nil }
-        for _ in (allLayers ? 0 : subLayers)...subLayers {
-            for _ in 0..<3 { guard reader.unsigned() != nil else { return nil } }
-        }
-        for _ in 0..<6 { guard reader.unsigned() != nil else { return nil } }
+        guard let start = reader.readHEVCSequenceStart(), reader.skipUnsigned(6) else { return nil }
         guard let scaling = reader.flag() else { return nil }
         if scaling {
             guard let data = reader.flag() else { return nil }
@@ -192,7 +133,7 @@ struct BitstreamColour: Equatable {
         }
         guard reader.skip(2), let pcm = reader.flag() else { return nil }
         if pcm {
-            guard reader.skip(8), reader.unsigned() != nil, reader.unsigned() != nil, reader.skip(1) else { return nil }
+            guard reader.skip(8), reader.skipUnsigned(2), reader.skip(1) else { return nil }
         }
         guard let sets = reader.unsigned(), sets <= 64 else { return nil }
         var deltaCounts: [Int] = []
@@ -205,7 +146,7 @@ struct BitstreamColour: Equatable {
         guard let longTerm = reader.flag() else { return nil }
         if longTerm {
             guard let count = reader.unsigned(), count <= 32 else { return nil }
-            for _ in 0..<count { guard reader.skip(Int(orderBits) + 4 + 1) else { return nil } }
+            for _ in 0..<count { guard reader.skip(start.orderCountBits + 1) else { return nil } }
         }
         guard reader.skip(2) else { return nil }
         return readVUI(&reader)

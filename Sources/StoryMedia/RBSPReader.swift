@@ -9,18 +9,7 @@ struct RBSPReader {
     /// A reader of `unit`'s bytes after its first `headerBytes` (the NAL header: 1 for H.264, 2
     /// for HEVC), each `00 00 03` read as `00 00`.
     init(unit: ArraySlice<UInt8>, headerBytes: Int) {
-        var payload: [UInt8] = []
-        payload.reserveCapacity(unit.count)
-        var zeros = 0
-        for byte in unit.dropFirst(headerBytes) {
-            if zeros >= 2 && byte == 3 {
-                zeros = 0
-                continue
-            }
-            zeros = byte == 0 ? zeros + 1 : 0
-            payload.append(byte)
-        }
-        bytes = payload
+        bytes = CodecsString.removingEmulationPrevention(unit.dropFirst(headerBytes))
     }
 
     /// The next `count` bits (at most 32) as a number, or nil past the end.
@@ -42,6 +31,12 @@ struct RBSPReader {
     mutating func skip(_ count: Int) -> Bool {
         guard count >= 0, position + count <= bytes.count * 8 else { return false }
         position += count
+        return true
+    }
+
+    /// Skips `count` unsigned Exp-Golomb codes; false past the end.
+    mutating func skipUnsigned(_ count: Int) -> Bool {
+        for _ in 0..<count where unsigned() == nil { return false }
         return true
     }
 
