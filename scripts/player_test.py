@@ -1010,11 +1010,11 @@ class PlayerPageTests(unittest.TestCase):
         self.wait_for("return !document.getElementById('viewer').classList.contains('open')", 5)
         self.assertEqual(len(self.steps()), 2, "a swipe down moves nothing")
 
-    def test_back_closes_the_viewer_and_a_close_takes_its_entry_back(self):
-        # From a note of an earlier pass: a phone's Back, with the viewer open, left the page
-        # (Zuck.js's backNative closes the viewer, as Instagram's web player does). A page of
-        # its own before it: Back from the player must land there (Chromium counts a second
-        # load of one URL, the last test's, as a reload entry of the same page).
+    def open_then_back(self):
+        """Loads the demo after a page of its own (Back from the player must land there:
+        Chromium counts a second load of one URL, the last test's, as a reload entry of the same
+        page), marks the document with a token, opens the first story and presses Back; returns
+        the token."""
         DRIVER.get("data:text/html,before")
         self.load("demo")
         token = DRIVER.execute_script("return window.__samePage = String(Math.random())")
@@ -1022,6 +1022,12 @@ class PlayerPageTests(unittest.TestCase):
         self.wait_for("return history.state && history.state.storyreelViewer")
         DRIVER.back()
         self.wait_for("return !document.getElementById('viewer').classList.contains('open')", 5)
+        return token
+
+    def test_back_closes_the_viewer_and_a_close_takes_its_entry_back(self):
+        # From a note of an earlier pass: a phone's Back, with the viewer open, left the page
+        # (Zuck.js's backNative closes the viewer, as Instagram's web player does).
+        token = self.open_then_back()
         self.assertEqual(DRIVER.execute_script("return window.__samePage"), token, "Back stays on the page")
         # Closed with its button, the viewer takes its entry back: the next Back leaves the page.
         self.open_first(1)
@@ -1047,13 +1053,7 @@ class PlayerPageTests(unittest.TestCase):
         # From a re-check of the history entry: Forward after Back landed on an entry that did
         # nothing (the next Back stayed on the page), and a Back while the first still loaded,
         # before the entry was pushed, left the page.
-        DRIVER.get("data:text/html,before")
-        self.load("demo")
-        token = DRIVER.execute_script("return window.__samePage = String(Math.random())")
-        self.open_first(1)
-        self.wait_for("return history.state && history.state.storyreelViewer")
-        DRIVER.back()
-        self.wait_for("return !document.getElementById('viewer').classList.contains('open')", 5)
+        token = self.open_then_back()
         DRIVER.forward()
         self.wait_for("return !(history.state && history.state.storyreelViewer)", 5)
         self.assertFalse(DRIVER.execute_script("return document.getElementById('viewer').classList.contains('open')"))
