@@ -308,10 +308,12 @@ public enum ClipProbe {
     /// `avformat_find_stream_info`, which decodes a frame of every stream. Codecs FFmpeg's parsers
     /// say nothing about (ProRes, DNxHD, MJPEG, H.263) get one decoded frame, of the first packet,
     /// as ffprobe does; so do clips whose colour tags or pixel aspect only their pictures give,
-    /// unless not `readingColour`. Reads packets: seek before decoding. Returns a warning when
-    /// the pixel format is still unknown because that frame did not decode (a clip without its
-    /// decoder configuration, `avcC`, or of a sample entry FFmpeg does not know): ffprobe says
-    /// "Invalid data found", and `inspect` said nothing and exited 0 (a QA pass).
+    /// unless not `readingColour`. First, an H.264/HEVC stream's colour and pixel aspect are
+    /// taken from its sequence parameter set (``takeBitstreamColour(into:)``). Reads packets:
+    /// seek before decoding. Returns a warning when the pixel format is still unknown because
+    /// that frame did not decode (``warnsUndecodable(_:)``: H.264 or HEVC without its decoder
+    /// configuration, `avcC`, or a sample entry FFmpeg does not know): ffprobe says "Invalid data
+    /// found", and `inspect` said nothing and exited 0 (a QA pass).
     @discardableResult
     static func completeVideoDetails(of file: InputFile, readingColour: Bool = true) throws -> String? {
         guard let video = file.bestStream(.video) else { return nil }
