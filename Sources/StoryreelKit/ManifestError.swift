@@ -25,7 +25,11 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
     init(_ error: DecodingError) {
         switch error {
         case .typeMismatch(let type, let context):
-            self.init(path: Self.path(context.codingPath), "expected \(Self.describe(type))")
+            // What was there, where StoryreelKit's own checks say it (`got 1.5` of a fraction
+            // where an integer goes), as `validate` words it (a consumer's review: it said only
+            // "expected an integer").
+            let found = context.debugDescription.hasPrefix("got ") ? ", \(context.debugDescription)" : ""
+            self.init(path: Self.path(context.codingPath), "expected \(Self.describe(type))\(found)")
         case .valueNotFound(let type, let context):
             self.init(path: Self.path(context.codingPath), "expected \(Self.describe(type)), got null")
         case .keyNotFound(let key, let context):

@@ -186,7 +186,8 @@ import Testing
             decodingError(try editedDemo { $0["canvas"] = ["width": "540", "height": 640] })?.hasPrefix(
                 "canvas.width: expected an integer") == true)
         let fraction = decodingError(try editedDemo { $0["canvas"] = ["width": 360.5, "height": 640] })
-        #expect(fraction == "canvas.width: expected an integer", "\(fraction ?? "no error")")
+        #expect(fraction == "canvas.width: expected an integer, got 360.5", "\(fraction ?? "no error")")
+        #expect(decodingError(try editedDemo { $0["version"] = 1.5 }) == "version: expected an integer, got 1.5")
         let sideways = try editedDemo { object in
             var transitions = object["transitions"] as! [[String: Any]]
             transitions[2]["direction"] = "sideways"
