@@ -20,6 +20,14 @@ public struct SeenState: Codable, Sendable, Hashable {
         itemIDs.insert(id)
     }
 
+    /// Forgets the items `manifest` no longer holds (stories that expired from the bundle), so
+    /// a state an app saves after every session does not grow for ever (a consumer's review).
+    /// Keep it when a viewer moves between bundles that share items: it forgets the others'.
+    public mutating func forgetItems(notIn manifest: Manifest) {
+        let current = Set(manifest.stories.lazy.flatMap(\.items).map(\.id))
+        itemIDs.formIntersection(current)
+    }
+
     /// True when every item of `story` has been seen, or the manifest marks it read.
     public func hasSeen(_ story: Manifest.Story) -> Bool {
         story.isRead || story.items.allSatisfy { itemIDs.contains($0.id) }

@@ -108,6 +108,13 @@ import Testing
             second.navigator.playOrder.map { manifest.stories[$0].id } == ["ben_k", "chloe", "ana.lima", "dev-ops"])
         #expect(second.played.first?.src == manifest.stories[1].items[1].src, "ben_k resumes at its first unseen item")
         #expect(second.played.first?.still == manifest.stories[1].items[1].firstFrame)
+        // Items that left the bundle are forgotten; those still in it stay seen (a consumer's
+        // review: a state saved every session only grew).
+        var pruned = try JSONDecoder().decode(SeenState.self, from: saved)
+        pruned.markSeen("an-item-of-a-story-that-expired")
+        pruned.forgetItems(notIn: manifest)
+        #expect(pruned == first.navigator.seen)
+        #expect(pruned.itemIDs.count == 3)
     }
 
     /// From a QA pass: the README's sample passed over a clip the bundle cannot hold by calling
