@@ -162,7 +162,10 @@ public final class InputFile {
         // A header duration below zero (a 64-bit one that overflowed FFmpeg's) is none at all
         // (a QA pass: `inspect` reported -0.001 s, without a word).
         if let header = headerDuration { return header >= 0 ? header : nil }
-        return streams.filter { $0.kind != nil }.compactMap(\.duration).filter { $0 > 0 }.max()
+        // In whole microseconds, as FFmpeg keeps a container's (a QA pass: 2.1333333333333333
+        // where ffprobe says 2.133333).
+        let longest = streams.filter { $0.kind != nil }.compactMap(\.duration).filter { $0 > 0 }.max()
+        return longest.map { ($0 * 1_000_000).rounded() / 1_000_000 }
     }
 
     /// The header's duration in seconds when it is below zero, which ``duration`` reads as none.
@@ -189,8 +192,9 @@ public final class InputFile {
         let value = context.pointee.bit_rate
         if value > 0 { return Int(value) }
         guard let duration, duration > 0 else { return nil }
-        // Unknown rather than 0 over a duration far longer than the file (as ffprobe's N/A).
-        let computed = Int(saturating: Double(fileSize) * 8 / duration)
+        // Unknown rather than 0 over a duration far longer than the file (as ffprobe's N/A); by
+        // microseconds, as FFmpeg works it out, so that it is ffprobe's to the bit per second.
+        let computed = Int(saturating: Double(fileSize) * 8 * 1_000_000 / (duration * 1_000_000).rounded())
         return computed > 0 ? computed : nil
     }
 
