@@ -418,18 +418,18 @@ public enum ClipProbe {
         } else if codec == .hevc, parameters.pointee.color_range == AVCOL_RANGE_UNSPECIFIED {
             parameters.pointee.color_range = AVCOL_RANGE_MPEG
         }
-        if let value = colour.primaries.map({ AVColorPrimaries(UInt32($0)) }), value != AVCOL_PRI_UNSPECIFIED,
-            av_color_primaries_name(value) != nil
+        if let value = colour.primaries.map({ AVColorPrimaries(UInt32($0)) }),
+            MediaStream.colourName(value, unspecified: AVCOL_PRI_UNSPECIFIED, av_color_primaries_name) != nil
         {
             parameters.pointee.color_primaries = value
         }
         if let value = colour.transfer.map({ AVColorTransferCharacteristic(UInt32($0)) }),
-            value != AVCOL_TRC_UNSPECIFIED, av_color_transfer_name(value) != nil
+            MediaStream.colourName(value, unspecified: AVCOL_TRC_UNSPECIFIED, av_color_transfer_name) != nil
         {
             parameters.pointee.color_trc = value
         }
-        if let value = colour.matrix.map({ AVColorSpace(UInt32($0)) }), value != AVCOL_SPC_UNSPECIFIED,
-            av_color_space_name(value) != nil
+        if let value = colour.matrix.map({ AVColorSpace(UInt32($0)) }),
+            MediaStream.colourName(value, unspecified: AVCOL_SPC_UNSPECIFIED, av_color_space_name) != nil
         {
             parameters.pointee.color_space = value
         }

@@ -91,7 +91,7 @@ public final class Decoder {
                 .unsupported, path: path,
                 "JPEG 2000 video is not decoded (its decoder takes seconds and gigabytes a large frame)")
         }
-        declaredPictures = Decoder.declaredPictures(in: parameters)
+        declaredPictures = Decoder.declaredPictures(of: stream)
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw MediaError(
                 .unsupported, path: path, "no decoder for codec \(stream.codecName) in this FFmpeg build",
@@ -153,19 +153,15 @@ public final class Decoder {
     /// references took 8.4 GB.
     static let referencePictureBytes = 1 << 30
 
-    /// The pictures the stream of `parameters` has its decoder keep, where its decoder does not
+    /// The pictures `stream` has its decoder keep, where its decoder does not
     /// say (H.264's does): HEVC's, from its sequence parameter sets (``HEVCPictureBuffer``); AV1's
     /// eight reference slots, which any AV1 stream may fill, and whose pictures dav1d allocates
     /// itself, outside the ``PictureLedger`` (a 12-frame clip of 8192x4352 in 4:4:4 12-bit took
     /// 2.04 GB for a thumbnail). Nil for other codecs.
-    private static func declaredPictures(in parameters: UnsafeMutablePointer<AVCodecParameters>) -> Int? {
-        switch parameters.pointee.codec_id {
+    private static func declaredPictures(of stream: MediaStream) -> Int? {
+        switch stream.parameters.pointee.codec_id {
         case AV_CODEC_ID_HEVC:
-            guard let extradata = parameters.pointee.extradata, parameters.pointee.extradata_size > 0 else {
-                return nil
-            }
-            let bytes = UnsafeBufferPointer(start: extradata, count: Int(parameters.pointee.extradata_size))
-            return HEVCPictureBuffer.pictures(inExtradata: Array(bytes))
+            return HEVCPictureBuffer.pictures(inExtradata: stream.extradata)
         case AV_CODEC_ID_AV1:
             return av1ReferenceSlots
         default:
@@ -177,7 +173,7 @@ public final class Decoder {
     static let av1ReferenceSlots = 8
 
     /// How many pictures the stream has its decoder keep where the decoder does not say
-    /// (``declaredPictures(in:)``).
+    /// (``declaredPictures(of:)``).
     private let declaredPictures: Int?
 
     /// Throws `.invalidMedia` when the decoder would keep more reference pictures like `frame`

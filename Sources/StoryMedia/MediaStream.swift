@@ -181,31 +181,32 @@ public final class MediaStream {
 
     /// The colour transfer's FFmpeg name, e.g. `bt709` or `arib-std-b67`; nil when unspecified.
     public var colorTransferName: String? {
-        let transfer = parameters.pointee.color_trc
-        guard transfer != AVCOL_TRC_UNSPECIFIED else { return nil }
-        return av_color_transfer_name(transfer).map { String(cString: $0) }
+        Self.colourName(parameters.pointee.color_trc, unspecified: AVCOL_TRC_UNSPECIFIED, av_color_transfer_name)
     }
 
     /// The colour primaries' FFmpeg name, e.g. `bt709` or `bt2020`; nil when unspecified.
     public var colorPrimariesName: String? {
-        let primaries = parameters.pointee.color_primaries
-        guard primaries != AVCOL_PRI_UNSPECIFIED else { return nil }
-        return av_color_primaries_name(primaries).map { String(cString: $0) }
+        Self.colourName(parameters.pointee.color_primaries, unspecified: AVCOL_PRI_UNSPECIFIED, av_color_primaries_name)
     }
 
     /// The matrix coefficients' FFmpeg name (ffprobe's `color_space`), e.g. `bt709` or
     /// `bt2020nc`; nil when unspecified.
     public var colorSpaceName: String? {
-        let space = parameters.pointee.color_space
-        guard space != AVCOL_SPC_UNSPECIFIED else { return nil }
-        return av_color_space_name(space).map { String(cString: $0) }
+        Self.colourName(parameters.pointee.color_space, unspecified: AVCOL_SPC_UNSPECIFIED, av_color_space_name)
     }
 
     /// The colour range's FFmpeg name, `tv` (limited) or `pc` (full); nil when unspecified.
     public var colorRangeName: String? {
-        let range = parameters.pointee.color_range
-        guard range != AVCOL_RANGE_UNSPECIFIED else { return nil }
-        return av_color_range_name(range).map { String(cString: $0) }
+        Self.colourName(parameters.pointee.color_range, unspecified: AVCOL_RANGE_UNSPECIFIED, av_color_range_name)
+    }
+
+    /// FFmpeg's name of colour tag `value` (by `name`, e.g. `av_color_primaries_name`), or nil
+    /// when it is `unspecified` or a value FFmpeg has no name for.
+    static func colourName<Tag: Equatable>(
+        _ value: Tag, unspecified: Tag, _ name: (Tag) -> UnsafePointer<CChar>?
+    ) -> String? {
+        guard value != unspecified else { return nil }
+        return name(value).map { String(cString: $0) }
     }
 
     /// The decoder configuration record (`avcC`, `hvcC`, …) the container gives, or none.
