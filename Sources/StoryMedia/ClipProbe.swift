@@ -483,8 +483,9 @@ public enum ClipProbe {
     }
 
     /// True when an H.264/HEVC stream's pixel aspect is unknown to the container (no `pasp`
-    /// box, a track header of the coded size): only the decoder reads the bitstream's (the
-    /// VUI's), so such a clip gets one decoded frame, as ffprobe's every clip does. A QA pass: an
+    /// box, a track header of the coded size) and to its VUI as ``takeBitstreamColour(into:)``
+    /// read it (where that ran): such a clip gets one decoded frame, as ffprobe's every clip does
+    /// (which, once the VUI was read and gave none, tells nothing more). A QA pass: an
     /// anamorphic 320x240 `.mov` without `pasp` was reported, and drawn, at 320x240 where ffprobe
     /// and MediaInfo show 427x240. FFmpeg's writers and Apple's put a `pasp` box in, so this
     /// costs the common clip nothing.
@@ -493,10 +494,11 @@ public enum ClipProbe {
     }
 
     /// True when the stream's colour transfer is unknown though its bitstream can carry one (an
-    /// MP4 without a `colr` box whose H.264/HEVC VUI or AV1/VP9 header has the tags): only the
-    /// decoder reads those, so such a clip gets one decoded frame, as ffprobe's every clip does.
-    /// Without it `inspect` called a PQ clip tagged only in its bitstream SDR, while `thumbnail`
-    /// tone-mapped its frames.
+    /// MP4 without a `colr` box whose AV1/VP9 header has the tags, or an H.264/HEVC stream whose
+    /// VUI, read first by ``takeBitstreamColour(into:)``, gives none, where an SEI may: HLG
+    /// signalled by an alternative transfer alone): only the decoder reads those, so such a clip
+    /// gets one decoded frame, as ffprobe's every clip does. Without it `inspect` called a PQ clip
+    /// tagged only in its bitstream SDR, while `thumbnail` tone-mapped its frames.
     private static func lacksColour(_ stream: MediaStream) -> Bool {
         let codecs = [AV_CODEC_ID_H264, AV_CODEC_ID_HEVC, AV_CODEC_ID_AV1, AV_CODEC_ID_VP9]
         return stream.parameters.pointee.color_trc == AVCOL_TRC_UNSPECIFIED
