@@ -18,6 +18,7 @@ import base64
 import functools
 import hashlib
 import http.server
+import io
 import json
 import math
 import os
@@ -170,6 +171,9 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
     # Every request: (time.monotonic(), path, Range header); and a delay (s) by path prefix.
     log = []
     delays = {}
+    # Paths whose connection drops: the first GET sends a third of the file and closes the
+    # connection (its Content-Length says the whole), every later GET is refused with a 503.
+    cuts = {}
 
     def log_message(self, format, *args):
         pass
@@ -182,6 +186,20 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         self.range_left = None
         header = self.headers.get("Range", "")
         path = self.translate_path(self.path)
+        if self.path in QuietHandler.cuts and self.command == "GET":
+            QuietHandler.cuts[self.path] += 1
+            if QuietHandler.cuts[self.path] > 1:
+                self.send_error(503)
+                return None
+            with open(path, "rb") as file:
+                data = file.read()
+            self.send_response(200)
+            self.send_header("Content-Type", self.guess_type(path))
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            return io.BytesIO(data[:len(data) // 3])
         if not header.startswith("bytes=") or not os.path.isfile(path):
             return super().send_head()
         size = os.path.getsize(path)
@@ -1596,6 +1614,59 @@ class PlayerPageTests(unittest.TestCase):
         # The browser's lines about the requests made offline are what this test is about.
         logs = [e for e in DRIVER.get_log("browser") if e["level"] == "SEVERE"]
         self.assertEqual([e for e in logs if "ERR_INTERNET_DISCONNECTED" not in e["message"]], [])
+
+    def test_a_server_that_cannot_be_reached_is_waited_for_not_run_over(self):
+        # From a player QA pass: with the browser online and the server down (a refused
+        # connection, which Chromium gives as a "format error"), every later item took its turn
+        # as stills that never loaded, and the reel ran to its end card over black.
+        first = MANIFESTS["demo"]["stories"][0]
+        second = first["items"][1]
+        self.load("demo")
+        blocked = ["*" + second["src"].split("/")[-1]]
+        try:
+            DRIVER.execute_cdp_cmd("Network.enable", {})
+            DRIVER.execute_cdp_cmd("Network.setBlockedURLs", {"urls": blocked})
+            self.open_first(1)
+            self.wait_for("return window.storyreelPlayer.state().itemIndex === 1", 20)
+            self.wait_for("return window.storyreelPlayer.state().offline", 10)
+            self.assertIn("Can't connect", DRIVER.find_element("id", "note").text)
+            time.sleep(second["duration"] + 0.5)
+            state = self.state()
+            self.assertEqual((state["story"], state["itemIndex"], state["phase"]), (first["user"]["handle"], 1, "item"),
+                             "nothing moves on while the server cannot be reached")
+            self.assertTrue(state["offline"])
+        finally:
+            DRIVER.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+        # No `online` event comes: the page asks the server again by itself.
+        self.wait_for(playing(second["src"]), 20)
+        self.assertFalse(self.state()["offline"])
+        self.assertTrue(DRIVER.find_element("id", "note").get_attribute("hidden"))
+        # The browser's lines about the blocked requests are what this test is about.
+        logs = [e for e in DRIVER.get_log("browser") if e["level"] == "SEVERE"]
+        self.assertEqual([e for e in logs if "ERR_BLOCKED_BY_CLIENT" not in e["message"]], [])
+
+    def test_a_dropped_connection_from_a_server_that_answers_takes_its_turn_as_stills(self):
+        # From a player QA pass: a clip whose connection dropped part-way (Chromium's "network"
+        # error) waited under "You're offline" for an `online` event that never came, with the
+        # browser online and the server answering: stuck for good.
+        first = MANIFESTS["demo"]["stories"][0]
+        second = first["items"][1]
+        path = f"/{FOLDERS['demo']}/{second['src']}"
+        self.load("demo")
+        QuietHandler.cuts[path] = 0
+        try:
+            self.open_first(FULL_PLAY_RATE)
+            self.wait_for("return window.storyreelPlayer.state().itemIndex === 1", 20)
+            self.wait_for("return !document.getElementById('note').hidden", 20)
+            self.assertIn("couldn't be loaded", DRIVER.find_element("id", "note").text)
+            self.assertFalse(self.state()["offline"])
+            self.wait_for("return window.storyreelPlayer.state().story !== arguments[0]", 20, first["user"]["handle"])
+        finally:
+            del QuietHandler.cuts[path]
+        ended = DRIVER.execute_script("return window.storyreelPlayer.endedEvents()")
+        self.assertEqual([e.get("fallback", False) for e in ended[:2]], [False, True])
+        QuietHandler.failures.clear()
+        DRIVER.get_log("browser")
 
     def test_what_never_arrives_is_gone_on_without(self):
         # From a QA pass: a transition or a first-frame still that never arrived (a server that

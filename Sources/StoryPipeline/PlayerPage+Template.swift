@@ -300,7 +300,7 @@ extension PlayerPage {
           // How long the page waits before it goes on without something slow (a server that never
           // answers, a slow link): a still (the video shows instead, once it presents), the cube
           // (cut to the item, as when it fails), the manifest (the embedded copy plays).
-          const PATIENCE = { still: 2000, transition: 1000, manifest: 3000 };
+          const PATIENCE = { still: 2000, transition: 1000, manifest: 3000, server: 5000 };
           // `promise`'s value, or `late` when it has not settled within `ms`.
           function within(promise, ms, late) {
             return new Promise((resolve) => {
@@ -554,18 +554,27 @@ extension PlayerPage {
               keepUntilPresented(ok);
               $('note').hidden = true;
               const video = prepare(clip);
-              // A clip that fails to load or decode (a 404, a network error) takes its turn as
-              // its stills too, rather than leaving the viewer on a still that never moves.
-              // Offline, it waits instead: the network is down, not the clip (a QA pass: offline,
-              // every item took its turn as stills that never loaded, and was marked seen).
-              // One that stops part-way goes on as its stills from where it stopped (a QA pass:
-              // its bar went back to 0 and its first frame showed again, a rewind).
+              // A clip that fails to load or decode (a 404, a dropped connection) takes its turn
+              // as its stills too, rather than leaving the viewer on a still that never moves.
+              // When the server cannot be reached (the browser is offline, the host is down), it
+              // waits instead: the network is down, not the clip (a QA pass: offline, every item
+              // took its turn as stills that never loaded, and was marked seen). Which it is, the
+              // server says, not the error's code: Chromium gives a refused connection as "format
+              // error" and a dropped one as "network" (a QA pass: a dropped connection waited for
+              // an `online` event that never came, and a server gone down ran the reel to its
+              // end over black). One that stops part-way goes on as its stills from where it
+              // stopped (a QA pass: its bar went back to 0 and its first frame showed again).
               const failed = () => {
                 if (token !== generation || fallback || offline !== null) return;
-                if (networkDown(video)) { waitForNetwork(token); return; }
                 const played = front === video && video.currentTime > 0 ? Math.min(video.currentTime, clip.duration) : 0;
-                if (played === 0) hideVideos();
-                startFallback(clip, token, "This clip couldn't be loaded.", played);
+                offline = token;  // while the server is asked, as while it waits: nothing else acts
+                serverAnswers(clip.src).then((answers) => {
+                  if (token !== generation || offline !== token) return;
+                  offline = null;
+                  if (!answers) { waitForNetwork(token, clip.src); return; }
+                  if (played === 0) hideVideos();
+                  startFallback(clip, token, "This clip couldn't be loaded.", played);
+                });
               };
               if (video.error) { failed(); return; }
               video.onerror = failed;
@@ -662,20 +671,49 @@ extension PlayerPage {
             preloadAround(token);
           }
           function clearFallback() { fallback = null; offline = null; $('note').hidden = true; }
-          // The network, not the clip: the browser is offline, or the load failed on the network.
-          function networkDown(video) { return navigator.onLine === false || (!!video.error && video.error.code === 2); }
-          // The item on screen waits, unseen, under a note, until the browser is online again;
-          // then it loads again and plays (a move meanwhile goes on as usual).
-          function waitForNetwork(token) {
-            offline = token;
-            $('note').textContent = "You're offline. The story goes on when the connection is back.";
-            $('note').hidden = false;
+          // Whether the server answers a request for `src` within PATIENCE.server, whatever the
+          // answer (a 404 is an answer): false when the browser is offline or the host cannot be
+          // reached. The answer from another origin is opaque (`no-cors`), and only its coming
+          // counts. From a file there is no server to lose.
+          async function serverAnswers(src) {
+            if (navigator.onLine === false) return false;
+            if (location.protocol === 'file:') return true;
+            const controller = new AbortController();
+            const timer = setTimeout(() => controller.abort(), PATIENCE.server);
+            try {
+              await fetch(src, { method: 'HEAD', mode: 'no-cors', cache: 'no-store', signal: controller.signal });
+              return true;
+            } catch (e) {
+              return false;
+            } finally {
+              clearTimeout(timer);
+            }
           }
-          window.addEventListener('online', () => {
-            if (offline === null || offline !== generation || phase !== 'item') return;
+          // The item on screen waits, under a note, until the connection is back: the browser
+          // online again, or the server answering again, asked after 2 s, then 4, 8 and every
+          // 16 s (a server down or a dropped link fires no `online` event); then it loads again
+          // and plays (a move meanwhile goes on as usual).
+          function waitForNetwork(token, src) {
+            offline = token;
+            $('note').textContent = navigator.onLine === false
+              ? "You're offline. The story goes on when the connection is back."
+              : "Can't connect. The story goes on when the connection is back.";
+            $('note').hidden = false;
+            const ask = (delay) => setTimeout(async () => {
+              if (offline !== token || token !== generation) return;
+              if (!(await serverAnswers(src))) { ask(Math.min(delay * 2, 16000)); return; }
+              if (offline === token && token === generation && phase === 'item') connectionBack();
+            }, delay);
+            ask(2000);
+          }
+          function connectionBack() {
             for (const video of stage.videos) if (video.error) reload(video, () => video.removeAttribute('src'));
             clearFallback();
             enterItem(++generation);
+          }
+          window.addEventListener('online', () => {
+            if (offline === null || offline !== generation || phase !== 'item') return;
+            connectionBack();
           });
           function tickFallback(now) {
             if (!fallback || fallback.token !== generation) return;
