@@ -212,11 +212,14 @@ public struct ClipIngester: Sendable {
         }
     }
 
-    /// True when `failure` is that `clip`, a regular file, may not be read by this process (its
-    /// permissions, an ACL): the server's set-up, not the clip's fault, so it is not ingested
-    /// (66) rather than rejected, and a script does not set a good upload aside (a QA pass).
+    /// True when `failure` is that there is no file at `clip` to read: nothing there, no regular
+    /// file (a folder, a FIFO, a device, a socket), or one this process may not read (its
+    /// permissions, an ACL). No fault of an upload's bytes, so it is not ingested (66, as every
+    /// other command exits on such a path) rather than rejected (65), and a script does not set a
+    /// good upload aside (a QA pass), nor take an upload that never arrived for a damaged one
+    /// (a scripting QA pass: a missing upload was "rejected: no such file", 65).
     static func isUnreadableUpload(_ clip: String, _ failure: MediaError) -> Bool {
-        failure.kind == .unreadableInput && FileStamp(path: clip)?.isRegularFile == true && access(clip, R_OK) != 0
+        (failure.kind == .missingInput || failure.kind == .unreadableInput) && failure.path == clip
     }
 
     /// The outcomes of `clips` when none of them could go in (each rejected with its reason, or

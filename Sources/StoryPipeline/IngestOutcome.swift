@@ -12,7 +12,8 @@ public enum IngestOutcome: Sendable {
     /// Refused, with the reason; the clip was not added.
     case rejected(reason: String)
     /// Not added because the story folder could not be written (a full disk, a read-only
-    /// folder), or the upload could not be read (its permissions): no fault of the clip's. The
+    /// folder), or the upload could not be read (missing, not a regular file, or its
+    /// permissions): no fault of the clip's bytes. The
     /// error names the file that could not be written or read.
     case notWritten(MediaError)
 

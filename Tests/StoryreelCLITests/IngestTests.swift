@@ -35,6 +35,41 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: good))
     }
 
+    /// From a scripting QA pass: an upload that is not there, a folder or a FIFO was "rejected"
+    /// (65), as a damaged upload is, where `inspect`, `thumbnail` and `cube` exit 66 on such a
+    /// path, so a job that sets rejected uploads aside took one that never arrived for a bad one.
+    /// It is not ingested, 66, with the reason; the good upload beside it still goes in.
+    @Test func anUploadThatIsNotThereOrNoFileIsNotIngestedRatherThanRejected() throws {
+        let fixture = try BundleFixture()
+        let missing = fixture.folder.path("never-arrived.mp4")
+        let folder = fixture.folder.path("a-folder.mp4")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let fifo = fixture.folder.path("a-fifo.mp4")
+        try HostileFiles.fifo(at: fifo)
+        let good = fixture.folder.path("good.mp4")
+        try FileManager.default.copyItem(atPath: TestEnvironment.sample("sixty-fps.mp4"), toPath: good)
+        let result = try TestEnvironment.storyreel([
+            "ingest", missing, folder, fifo, good, "--story", "chloe", "--into", fixture.stories, "--json",
+        ])
+        #expect(result.status == 66, "\(result.stderr)")
+        #expect(
+            LimitedRun.errorLines(result.stderr) == [
+                "storyreel: error: \(missing): not ingested: no such file",
+                "storyreel: error: \(folder): not ingested: a folder, not a file",
+                "storyreel: error: \(fifo): not ingested: a FIFO, not a regular file",
+            ], "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let clips = try #require(object["clips"] as? [[String: Any]]).map { $0.compactMapValues { $0 as? String } }
+        #expect(clips.map { $0["outcome"] } == ["not-ingested", "not-ingested", "not-ingested", "ingested"])
+        #expect(clips[0]["reason"] == "no such file")
+        // With nothing that can go in, nothing is made either (`--create`, as for a rejection).
+        let created = fixture.folder.path("new-stories")
+        let alone = try TestEnvironment.storyreel(["ingest", missing, "--story", "ann", "--into", created, "--create"])
+        #expect(alone.status == 66, "\(alone.stderr)")
+        #expect(alone.stderr == "storyreel: error: \(missing): not ingested: no such file\n")
+        #expect(!FileManager.default.fileExists(atPath: created))
+    }
+
     /// From a QA pass: a service that only ran `ingest --render` kept every transition an ingest
     /// replaced (a story's new last clip changes the transition out of it), for good: ingest had
     /// no `--prune`. With it, the render after the ingest removes them.
