@@ -109,7 +109,13 @@ public enum ThumbnailCommand: Command {
         let decoderThreads = min(jobs, clips.count) > 1 ? 1 : 0
         // A poster name holding a file no run of storyreel wrote fails before any work.
         let refusals = outputs.map { posterFolder?.refusal(toReplace: $0) }
-        let batch = BatchRunner(clips, jobs: jobs) { [posterFolder] index, clip in
+        // Each poster's line comes once it is written (and every one before it), as ingest's do:
+        // a long batch that is killed has said which posters it wrote (a scripting QA pass: all
+        // the lines came at the end, and none from a batch killed part-way).
+        let report: @Sendable (Int, Result<PosterResult, any Error>) -> Void = { index, result in
+            Self.report(result, of: clips[index], toStandardOutput: toStandardOutput, console: console)
+        }
+        let batch = BatchRunner(clips, jobs: jobs, reported: report) { [posterFolder] index, clip in
             if let refusal = refusals[index] { throw refusal }
             var job = PosterJob(clip: clip, output: outputs[index])
             (job.choice, job.size, job.format, job.quality) = (choice, size, format, quality)
@@ -125,45 +131,50 @@ public enum ThumbnailCommand: Command {
             return result
         }
 
-        for (clip, result) in zip(clips, batch.results) {
-            switch result {
-            case .success(let written):
-                if !toStandardOutput { console.line(written.output) }
-                // As inspect warns (a truncated upload's poster was its frame 0 for --at 100%,
-                // in silence: an error audit).
-                for warning in written.truncationWarnings {
-                    console.warning("\(clip): \(warning); the poster is taken from what is left")
-                }
-                let shown = written.frameTime.map { String(format: " (%.3f s)", $0) } ?? ""
-                if written.foundOnlyBlankFrames {
-                    // Said, where ffmpegthumbnailer gives no word (a QA pass: an all-black clip's
-                    // poster was written in silence).
-                    console.note(
-                        "\(clip): every frame looked at is near-black, near-white or flat; the poster is the one "
-                            + "with the most contrast\(shown); choose one with --at")
-                }
-                if let requested = written.clampedRequest {
-                    console.note(
-                        "\(clip): \(String(format: "%.3f", requested)) s is after the last frame; used the last frame"
-                            + shown)
-                }
-            case .failure(let error):
-                // A failure writing the folder's record or journal is every clip's: each line
-                // names its clip too (a scripting QA pass: on a full disk, one identical line per
-                // clip, naming the journal).
-                let shared =
-                    ((error as? MediaError)?.path).map {
-                        [PosterFolder.recordName, PosterJournal.name].contains(($0 as NSString).lastPathComponent)
-                    } ?? false
-                console.error(shared ? "\(error) (the poster of \(clip))" : "\(error)")
-            }
-        }
         if let warning = posterFolder?.finish() { console.warning(warning) }
         if batch.results.allSatisfy({ (try? $0.get()) == nil }) {
             // Nothing was written: take away the folder this run made for it.
             created.removeAll()
         }
         return batch.exitCode
+    }
+
+    /// Reports `clip`'s poster: its path on stdout (not when the poster went there), its
+    /// warnings and notes; or its error.
+    static func report(
+        _ result: Result<PosterResult, any Error>, of clip: String, toStandardOutput: Bool, console: Console
+    ) {
+        switch result {
+        case .success(let written):
+            if !toStandardOutput { console.line(written.output) }
+            // As inspect warns (a truncated upload's poster was its frame 0 for --at 100%,
+            // in silence: an error audit).
+            for warning in written.truncationWarnings {
+                console.warning("\(clip): \(warning); the poster is taken from what is left")
+            }
+            let shown = written.frameTime.map { String(format: " (%.3f s)", $0) } ?? ""
+            if written.foundOnlyBlankFrames {
+                // Said, where ffmpegthumbnailer gives no word (a QA pass: an all-black clip's
+                // poster was written in silence).
+                console.note(
+                    "\(clip): every frame looked at is near-black, near-white or flat; the poster is the one "
+                        + "with the most contrast\(shown); choose one with --at")
+            }
+            if let requested = written.clampedRequest {
+                console.note(
+                    "\(clip): \(String(format: "%.3f", requested)) s is after the last frame; used the last frame"
+                        + shown)
+            }
+        case .failure(let error):
+            // A failure writing the folder's record or journal is every clip's: each line
+            // names its clip too (a scripting QA pass: on a full disk, one identical line per
+            // clip, naming the journal).
+            let shared =
+                ((error as? MediaError)?.path).map {
+                    [PosterFolder.recordName, PosterJournal.name].contains(($0 as NSString).lastPathComponent)
+                } ?? false
+            console.error(shared ? "\(error) (the poster of \(clip))" : "\(error)")
+        }
     }
 
     /// `--format`, else the extension of `-o` (none: JPEG), else JPEG.

@@ -49,6 +49,36 @@ import Testing
         }
     }
 
+    /// From a scripting QA pass: `thumbnail --out-dir` printed its posters' paths only when the
+    /// whole batch ended, so a batch killed part-way had said nothing of the posters it wrote.
+    /// Each line comes once its poster, and every one before it, is written: in argument order.
+    @Test func thumbnailPrintsEachPosterOnceItIsWritten() throws {
+        let clips = try (0..<16).map { index in
+            let path = folder.path("clip-\(index).mov")
+            try FileManager.default.copyItem(atPath: TestEnvironment.sample("iphone-hevc-hdr.mov"), toPath: path)
+            return path
+        }
+        let posters = folder.path("posters")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestEnvironment.storyreelBinary)
+        process.arguments = ["thumbnail", "--out-dir", posters, "--jobs", "1"] + clips
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        // What is on the pipe as soon as anything is: the first line.
+        let first = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        let written = (try? FileManager.default.contentsOfDirectory(atPath: posters))?.filter { $0.hasSuffix(".jpg") }
+        #expect(first.hasPrefix("\(posters)/clip-0.jpg\n"), "\(first)")
+        #expect((written?.count ?? 0) < clips.count, "the first line came as the batch went on: \(written ?? [])")
+        let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(
+            (first + rest).split(separator: "\n").map(String.init) == clips.indices.map { "\(posters)/clip-\($0).jpg" })
+    }
+
     /// `render --json` prints an object on stdout whatever happens: the summary, or on a failure
     /// the stderr line's message and the exit code. The old one printed nothing when the run
     /// failed (a QA pass: `render … --json | jq .skipped` read no input on exactly those runs).
