@@ -38,6 +38,11 @@ public struct ArgumentParser: Sendable {
             guard argument.hasPrefix("-"), argument != "-" else {
                 // Every positional is a path: an empty one (an unset shell variable) names nothing.
                 if argument.isEmpty { throw UsageError("an empty argument where a path goes") }
+                // ffprobe's and cat's `-` is standard input, which no command reads (a scripting QA
+                // pass: `inspect - < clip.mp4` said "-: no such file", 66). After `--` it is a name.
+                if argument == "-" {
+                    throw UsageError("- (standard input) is not supported; give a file's path (./- for a file named -)")
+                }
                 parsed.positionals.append(argument)
                 continue
             }
@@ -137,8 +142,13 @@ public struct ArgumentParser: Sendable {
         if let closest { message += "; did you mean '\(closest)'?" }
         // `---json` where this command takes `--json` is a slip of it, not another command's.
         guard !options.contains(where: { $0.isNamed(name) }) else { return UsageError(message) }
+        let shortGlued = "-" + name.prefix(1)
         if let takers = takers(of: spelled) {
             message += " ('\(spelled)' is an option of \(takers))"
+        } else if !argument.hasPrefix("--"), name.count > 1, let takers = takers(of: shortGlued) {
+            // `ingest -j1`: another command's short option with its value attached (a scripting QA
+            // pass: `ingest -j 1` was told, `-j1` not).
+            message += " ('\(shortGlued)' is an option of \(takers))"
         } else if closest == nil, name.count > 1,
             let near = Self.closest(
                 to: argument, among: otherCommands.flatMap { $0.options.filter { $0.hasPrefix("--") } }),
@@ -146,6 +156,13 @@ public struct ArgumentParser: Sendable {
         {
             // `inspect --widht`: thumbnail's `--width` (a QA pass: no hint at all).
             message += " ('\(near)' is an option of \(takers))"
+        }
+        // `inspect -dash.mp4`: a file's name, which goes after `--` (a scripting QA pass: no hint).
+        let fileName = argument.split(separator: "/").last ?? ""
+        if !argument.hasPrefix("--"), fileName.contains("."),
+            fileName.split(separator: ".").last?.contains(where: \.isLetter) == true
+        {
+            message += "; a path that starts with '-' goes after '--', or as ./\(argument)"
         }
         return UsageError(message)
     }
@@ -159,7 +176,8 @@ public struct ArgumentParser: Sendable {
         "-crf": ["crf"], "-r": ["fps"], "--framerate": ["fps"], "--frame-rate": ["fps"], "-b:v": ["max-bitrate"],
         "--maxrate": ["max-bitrate"], "-maxrate": ["max-bitrate"], "-s": ["width", "size"],
         "--thumbnail-size": ["width"], "-f": ["format"], "-q": ["quality"], "-q:v": ["quality"],
-        "--overwrite": ["force"], "-y": ["force"],
+        "--overwrite": ["force"], "-y": ["force"], "-of": ["json"], "-print_format": ["json"],
+        "--print-format": ["json"], "-threads": ["jobs"], "--threads": ["jobs"],
     ]
 
     /// The other commands that take the option `spelled` (`--fps`, `-o`), joined with commas; nil

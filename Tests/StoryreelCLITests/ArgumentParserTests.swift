@@ -205,7 +205,40 @@ import Testing
         }
     }
 
-    @Test func lonelyDashIsPositional() throws {
-        #expect(try parser.parse(["-"]).positionals == ["-"])
+    /// From a scripting QA pass: `inspect - < clip.mp4` (ffprobe's and cat's standard input)
+    /// said "-: no such file", 66. No command reads standard input: a usage error, as `-o -` is
+    /// where a file goes. After `--`, `-` is a name like any other.
+    @Test func aLonelyDashIsRefusedUnlessAfterTheDoubleDash() throws {
+        #expect(throws: UsageError("- (standard input) is not supported; give a file's path (./- for a file named -)"))
+        {
+            try parser.parse(["a.mov", "-"])
+        }
+        #expect(try parser.parse(["--", "-"]).positionals == ["-"])
+    }
+
+    /// From a scripting QA pass: these got no hint. ffprobe's `-of json` and ffmpeg's `-threads`
+    /// name storyreel's option; another command's short option with its value attached is that
+    /// command's (`ingest -j1`, as `-j 1` was); a file's name that starts with '-' is told how.
+    @Test func moreSlipsAreNamed() {
+        let inspect = ArgumentParser(
+            options: [Self.json.spec, Self.timeout.spec], otherCommands: [("render", ["--jobs", "-j"])])
+        #expect(throws: UsageError("unknown option '-of'; did you mean '--json'?")) {
+            try inspect.parse(["-of", "json"])
+        }
+        #expect(throws: UsageError("unknown option '-print_format'; did you mean '--json'?")) {
+            try inspect.parse(["-print_format", "json"])
+        }
+        #expect(throws: UsageError("unknown option '-j1' ('-j' is an option of render)")) { try inspect.parse(["-j1"]) }
+        #expect(
+            throws: UsageError(
+                "unknown option '-dash.mp4'; a path that starts with '-' goes after '--', or as ./-dash.mp4")
+        ) {
+            try inspect.parse(["-dash.mp4"])
+        }
+        #expect(throws: UsageError("unknown option '-t1.5'")) { try inspect.parse(["-t1.5"]) }
+        let render = ArgumentParser(options: [Self.timeout.spec, Option.jobs("jobs").spec], otherCommands: [])
+        #expect(throws: UsageError("unknown option '-threads'; did you mean '--jobs'?")) {
+            try render.parse(["-threads", "2"])
+        }
     }
 }
