@@ -497,6 +497,20 @@ public struct CubeTransitionJob: Sendable {
     /// speed up; a first frame is one picture, which they would only delay. A truncated upload
     /// is refused (`.invalidMedia`), as `render` skips it and `ingest` rejects it: its frames
     /// stop early, so its "last frame" is one from the middle.
+    /// Why TO cannot be read as a face (a clip that does not open, a still that does not
+    /// decode), or nil when it can: asked once FROM has failed, so that one run names both.
+    public func problemWithTo() -> (any Error)? {
+        do {
+            switch to {
+            case .still(let path): _ = try StillImage.load(path: path, timeout: timeout)
+            case .clip(let path): _ = try openClip(path, isFrom: false)
+            }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     private func openClip(_ path: String, isFrom: Bool) throws -> ClipFrameSource {
         let clip = try ClipFrameSource(path: path, timeout: timeout, threads: wantsLastFrame(isFrom: isFrom) ? 0 : 1)
         if let warning = clip.truncationWarnings.first { throw MediaError(.invalidMedia, path: path, warning) }

@@ -158,16 +158,25 @@ public enum CubeCommand: Command {
         } catch {
             // The folders this run made for --frames-dir go again while empty.
             frameFolder?.removeIfCreated()
+            // FROM could not be read: TO is read too, so one run names both bad inputs, in
+            // argument order, and exits on FROM's (a scripting QA pass: only FROM was named, and
+            // a fix-and-retry took two rounds).
+            if let failure = error as? MediaError, failure.path == job.from.path, let other = job.problemWithTo() {
+                console.error("\(failure)")
+                console.error("\(other)")
+                return ExitCode(for: failure)
+            }
             throw error
         }
         var written = [outputs.videoPath, outputs.filmstripPath].compactMap { $0 }
         if let folder = outputs.framesDirectory {
             written.append((folder as NSString).appendingPathComponent("frame_*.png"))
         }
-        console.status(
-            "storyreel: cube \(summary.width)x\(summary.height), \(summary.frameCount) "
-                + (summary.frameCount == 1 ? "frame" : "frames") + " -> "
-                + written.map(Console.escaped).joined(separator: ", ") + "\n")
+        // A note, as every other line on stderr is (a scripting QA pass: the one line with no
+        // `storyreel: note:` prefix, which a log filter on the prefixes missed).
+        console.note(
+            "cube \(summary.width)x\(summary.height), \(summary.frameCount) "
+                + (summary.frameCount == 1 ? "frame" : "frames") + " -> " + written.joined(separator: ", "))
         if summary.video != nil, let path = outputs.videoPath,
             let warning = LevelLimit.warning(width: summary.width, height: summary.height)
         {

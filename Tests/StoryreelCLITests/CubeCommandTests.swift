@@ -43,6 +43,12 @@ import Testing
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let frameCount = 15
+        // What was written is a note, as every line on stderr is one (a scripting QA pass: this
+        // one had no prefix, and a log filter on the prefixes missed it).
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == "storyreel: note: cube 270x480, 15 frames -> \(output), \(frames)/frame_*.png")
+        #expect(
+            lines.allSatisfy { $0.hasPrefix("storyreel: note: ") || $0.hasPrefix("storyreel: warning: ") }, "\(lines)")
 
         let stream = try TestEnvironment.ffprobeVideoStream(output)
         #expect(stream["codec_name"] as? String == "h264")
@@ -233,6 +239,31 @@ import Testing
         #expect(result.status == 65)
         #expect(result.stderr.contains("\(garbage): not a PNG or JPEG image"))
         #expect(try filesLeft() == ["garbage.png"])
+    }
+
+    /// From a scripting QA pass: with FROM and TO both bad, only FROM was named, so a CI
+    /// fix-and-retry took two rounds. Both are named, in argument order, and the exit is FROM's;
+    /// a good TO adds nothing.
+    @Test(arguments: [[], ["--size", "270x480"]])
+    func twoBadInputsAreBothNamed(extra: [String]) throws {
+        let garbage = try folder.write("garbage.mp4", Data(repeating: 7, count: 4096))
+        let missing = folder.path("missing.mov")
+        let badStill = try folder.write("bad.png", Data(repeating: 1, count: 64))
+        let both = try cube([garbage, missing, "-o", folder.path("out.mp4")] + extra)
+        #expect(both.status == 65, "\(both.stderr)")
+        #expect(
+            LimitedRun.errorLines(both.stderr) == [
+                "storyreel: error: \(garbage): not a QuickTime/MP4 file (no ftyp or moov atom at the start)",
+                "storyreel: error: \(missing): no such file",
+            ], "\(both.stderr)")
+        let stillToo = try cube([missing, badStill, "-o", folder.path("out.mp4")] + extra)
+        #expect(stillToo.status == 66, "\(stillToo.stderr)")
+        let lines = LimitedRun.errorLines(stillToo.stderr)
+        #expect(lines.count == 2 && lines.first == "storyreel: error: \(missing): no such file", "\(lines)")
+        #expect(lines.last?.hasPrefix("storyreel: error: \(badStill): ") == true, "\(lines)")
+        let one = try cube([garbage, Self.toClip, "-o", folder.path("out.mp4")] + extra)
+        #expect(LimitedRun.errorLines(one.stderr).count == 1, "\(one.stderr)")
+        #expect(try filesLeft() == ["bad.png", "garbage.mp4"])
     }
 
     @Test func missingInputIsNoInputAndLeavesNothing() throws {
