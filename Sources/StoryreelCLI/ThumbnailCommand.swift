@@ -70,6 +70,11 @@ public enum ThumbnailCommand: Command {
         default: break
         }
         let toStandardOutput = out == "-"
+        // An image's bytes on a terminal are noise that can leave it in a strange state; curl
+        // refuses the same (a scripting QA pass).
+        if toStandardOutput, isatty(STDOUT_FILENO) == 1 {
+            throw UsageError("-o -: standard output is a terminal; send the image to a file or a pipe (> poster.jpg)")
+        }
         let format = try imageFormat(arguments, out: toStandardOutput ? nil : out)
         let size = frameSize(arguments)
         let (choice, quality, timeout) = (arguments[at], arguments[Self.quality], arguments[Self.timeout])

@@ -124,6 +124,20 @@ import Testing
         #expect(png.status == 0, "\(png.stderr)")
         let pngBytes = try Data(contentsOf: URL(fileURLWithPath: folder.path("p.png")))
         #expect(pngBytes.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+        // Onto a terminal (`script` gives the run one) it is refused, as curl refuses: the bytes
+        // are noise there (a scripting QA pass).
+        let onTerminal = try TestEnvironment.run(
+            "script",
+            [
+                "-qec", "'\(TestEnvironment.storyreelBinary)' thumbnail '\(Self.clip)' -o - --width 16 2>&1",
+                "/dev/null",
+            ],
+            in: folder.url)
+        #expect(onTerminal.status == 64, "\(onTerminal.stdout)")
+        #expect(
+            onTerminal.stdout.hasPrefix(
+                "storyreel: error: -o -: standard output is a terminal; send the image to a file or a pipe"),
+            "\(onTerminal.stdout)")
     }
 
     @Test(arguments: [
