@@ -161,7 +161,12 @@ public enum CubeCommand: Command {
             // FROM could not be read: TO is read too, so one run names both bad inputs, in
             // argument order, and exits on FROM's (a scripting QA pass: only FROM was named, and
             // a fix-and-retry took two rounds).
-            if let failure = error as? MediaError, failure.path == job.from.path, let other = job.problemWithTo() {
+            // Only the inputs' own faults: a library that cannot be loaded fails both alike.
+            let inputFaults: [MediaError.Kind] = [.missingInput, .unreadableInput, .invalidMedia, .noVideoStream]
+            if let failure = error as? MediaError, failure.path == job.from.path, inputFaults.contains(failure.kind),
+                let other = job.problemWithTo() as? MediaError, other.path == job.to.path,
+                inputFaults.contains(other.kind)
+            {
                 console.error("\(failure)")
                 console.error("\(other)")
                 return ExitCode(for: failure)

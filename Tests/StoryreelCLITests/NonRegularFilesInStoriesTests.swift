@@ -67,9 +67,11 @@ import Testing
             "ingest", fifo, zero, "/dev/urandom", "--story", "ben_k", "--into", fixture.stories,
         ])
         #expect(Date().timeIntervalSince(started) < 30, "no hang")
-        #expect(result.status == 65)
-        let rejected = result.stderr.split(separator: "\n").filter { $0.contains("rejected") }
-        #expect(rejected.count == 3, "\(result.stderr)")
+        // Not ingested, 66, as every command exits on a path that is no regular file; not
+        // rejected, 65, as a damaged upload is (a scripting QA pass).
+        #expect(result.status == 66)
+        let refused = result.stderr.split(separator: "\n").filter { $0.contains(": not ingested: ") }
+        #expect(refused.count == 3, "\(result.stderr)")
         let after = FolderSnapshot(fixture.stories)
         #expect(before.changed(in: after).isEmpty)
         #expect(Set(after.paths).subtracting(before.paths).allSatisfy { $0 == ".storyreel-ingest.lock" })
