@@ -96,7 +96,8 @@ public struct BundlePlan: Sendable {
             // A failure first: a clip whose images could not be made has its record kept with the
             // reason, which a shard takes as the clip's record (every shard plans its units).
             if let stamp,
-                let reason = cache?.failure(for: cacheKey, stamp: stamp, unitFailuresToo: options.shard == nil)
+                let reason = cache?.failure(
+                    for: cacheKey, stamp: stamp, unitFailuresToo: options.shard == nil, timeout: timeout)
             {
                 return .failure(MediaError(.invalidMedia, path: absolute, reason))
             }

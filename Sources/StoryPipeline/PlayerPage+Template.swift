@@ -676,8 +676,8 @@ extension PlayerPage {
           // reached. The answer from another origin is opaque (`no-cors`), and only its coming
           // counts. From a file there is no server to lose.
           async function serverAnswers(src) {
-            if (navigator.onLine === false) return false;
             if (location.protocol === 'file:') return true;
+            if (navigator.onLine === false) return false;
             const controller = new AbortController();
             const timer = setTimeout(() => controller.abort(), PATIENCE.server);
             try {

@@ -64,14 +64,18 @@ public final class StatCache: Sendable {
                 && changed <= made.addingReportingOverflow(tick).partialValue
         }
 
-        /// True when a file of `stamp` is, by `stat`, the one this entry was made from. A
-        /// failure's entry leaves the change time out: `render --link` links the clip and
-        /// `--prune` unlinks it, each moving it, and a failure kept by it was read again on every
-        /// run (a review). What it would catch, a clip mended in place with its size and mtime
-        /// put back, is then read again once it is touched.
+        /// True when a file of `stamp` is, by `stat`, the one this entry was made from, its
+        /// change time included (a failure's too: see ``StatCache/failureEntry(_:stamp:timeout:)``).
         func matches(_ stamp: (size: UInt64, modified: Int64, inode: UInt64, statusChanged: Int64)) -> Bool {
-            size == stamp.size && modified == stamp.modified && inode == stamp.inode
-                && (failure != nil || statusChanged == stamp.statusChanged) && !isRacy
+            matchesBarTheChangeTime(stamp) && statusChanged == stamp.statusChanged
+        }
+
+        /// True when a file of `stamp` has this entry's size, mtime and inode, and the entry is
+        /// not racy.
+        func matchesBarTheChangeTime(_ stamp: (size: UInt64, modified: Int64, inode: UInt64, statusChanged: Int64))
+            -> Bool
+        {
+            size == stamp.size && modified == stamp.modified && inode == stamp.inode && !isRacy
         }
     }
 
@@ -136,11 +140,35 @@ public final class StatCache: Sendable {
     /// of storyreel: a no-op re-run re-read every clip it had skipped, a 222 MB truncated upload
     /// whole (a QA pass). A failure of the clip's images counts only with `unitFailuresToo`: a
     /// shard, which must plan the units every other shard plans, passes false.
-    public func failure(for path: String, stamp given: FileStamp, unitFailuresToo: Bool = true) -> String? {
-        guard let entry = entry(path, matching: StatCache.stamp(given)), entry.probe == StatCache.failureProbe,
-            unitFailuresToo || entry.fromUnits != true
+    public func failure(
+        for path: String, stamp given: FileStamp, unitFailuresToo: Bool = true, timeout: Double? = nil
+    ) -> String? {
+        guard let entry = failureEntry(path, stamp: given, timeout: timeout), unitFailuresToo || entry.fromUnits != true
         else { return nil }
         return entry.failure
+    }
+
+    /// The failure's entry for `path` while the file is the one it was made from: by its stamp,
+    /// change time included, so a clip mended in place with its size and mtime put back is
+    /// tried again (a QA pass: it stayed skipped for good, where a fresh render played it). A
+    /// probe's failure is then read again, which fails fast; for a clip whose images failed, whose
+    /// record has its hash, a change time that alone moved (`render --link` links the clip and
+    /// `--prune` unlinks it: it was tried again on every run, a review) is checked by hashing
+    /// it, and the entry is kept again with the new stamp while the bytes are the same.
+    private func failureEntry(_ path: String, stamp given: FileStamp, timeout: Double?) -> Entry? {
+        let stamp = StatCache.stamp(given)
+        guard let entry = state.withLock({ $0.entries[path] }), entry.probe == StatCache.failureProbe,
+            entry.failure != nil, entry.matchesBarTheChangeTime(stamp)
+        else { return nil }
+        if entry.statusChanged == stamp.statusChanged { return entry }
+        guard entry.fromUnits == true, let sha256 = entry.record?.sha256,
+            (try? ContentHasher.sha256(ofFileAt: path, timeout: timeout)) == sha256,
+            let after = StatCache.stamp(path), after == stamp
+        else { return nil }
+        var kept = entry
+        kept.statusChanged = stamp.statusChanged
+        keep(kept, for: path, takenAt: given.takenAt)
+        return kept
     }
 
     /// Remembers that the clip at `path`, as `stamp` says it was when read (checked unchanged

@@ -1,4 +1,5 @@
 import Foundation
+import StoryMedia
 import StoryreelKit
 import StoryreelTestSupport
 import Testing
@@ -169,6 +170,44 @@ import Testing
         try FileManager.default.removeItem(atPath: bad)
         try FileManager.default.copyItem(atPath: HostileFiles.goodClip, toPath: bad)
         let (mended, _) = try fixture.render(into: "reel", ["--size", size])
+        #expect(mended.status == 0, "\(mended.stderr)")
+        let manifest = try fixture.manifest("reel")
+        #expect(manifest.skipped.isEmpty)
+        #expect(manifest.stories.first { $0.id == "ben_k" }?.items.count == 4)
+    }
+
+    /// From an incremental-render QA pass: a clip that did not decode, mended in place with its
+    /// size and mtime put back (an upload finished over the same file), stayed skipped for good,
+    /// where a fresh render played it: a failure was kept without the change time. It is kept by
+    /// it now; under `--link --prune`, which link and unlink the clip and so move its change time,
+    /// the unchanged clip is still not tried again (its hash says it is the same).
+    @Test func aClipMendedInPlaceWithItsSizeAndMtimePutBackIsTriedAgain() throws {
+        let fixture = try BundleFixture()
+        let bad = "\(fixture.stories)/ben_k/99.mp4"
+        let broken = try undecodableClip()
+        let good = try Data(contentsOf: URL(fileURLWithPath: HostileFiles.goodClip))
+        #expect(broken.count == good.count)
+        try broken.write(to: URL(fileURLWithPath: bad))
+        let options = ["--link", "--prune"]
+        let (first, _) = try fixture.render(into: "reel", options)
+        #expect(first.status == 65, "\(first.stderr)")
+        for _ in 0..<2 {
+            let (again, summary) = try fixture.render(into: "reel", options)
+            #expect(again.status == 65, "\(again.stderr)")
+            #expect(summary["rendered"] as? Int == 0 && summary["pruned"] as? Int ?? 0 == 0, "\(summary)")
+        }
+        let before = try #require(FileStamp(path: bad))
+        let handle = try #require(FileHandle(forWritingAtPath: bad))
+        try handle.write(contentsOf: good)
+        try handle.close()
+        let modified = timespec(
+            tv_sec: Int(before.modified / 1_000_000_000), tv_nsec: Int(before.modified % 1_000_000_000))
+        let times = [modified, modified]
+        #expect(utimensat(AT_FDCWD, bad, times, 0) == 0)
+        let after = try #require(FileStamp(path: bad))
+        #expect(
+            (after.size, after.modified, after.identity.inode) == (before.size, before.modified, before.identity.inode))
+        let (mended, _) = try fixture.render(into: "reel", options)
         #expect(mended.status == 0, "\(mended.stderr)")
         let manifest = try fixture.manifest("reel")
         #expect(manifest.skipped.isEmpty)
