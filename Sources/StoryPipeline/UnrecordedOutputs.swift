@@ -11,9 +11,12 @@ import StoryMedia
 /// for good (an upgrade QA pass: 43 files, the bundle 62% larger). A JPEG whose comment names it
 /// as that very output, with the hash of the whole file without the comment, was written by
 /// storyreel and never changed since; a user's file does not say so, nor does one edited.
-/// Transitions are left: their comment hashes the samples alone, which a remux that retimes
-/// or retitles one keeps (a review: `ffmpeg -itsscale 2 -c copy` was removed), and clip copies
-/// carry no comment.
+/// A clip copy carries no comment, but its name is its content's: one whose bytes hash to its
+/// name is storyreel's copy (or a byte-for-byte one, which a render adopts the same way), and
+/// goes too (an incremental-render QA pass: after a render killed before its ledger, a deleted
+/// story's clips stayed published for good). Transitions are left: their comment hashes the
+/// samples alone, which a remux that retimes or retitles one keeps (a review: `ffmpeg -itsscale
+/// 2 -c copy` was removed).
 enum UnrecordedOutputs {
     /// Removes the files of `bundle`'s output folders that have an output's name, are not in
     /// `referenced`, are in no ledger (`ledger`, whose own prune covers those) and whose own
@@ -25,7 +28,7 @@ enum UnrecordedOutputs {
     {
         let recorded = ledger.recorded
         var removed = 0
-        for folder in BundlePaths.outputFolders where !["clips", "transitions"].contains(folder) {
+        for folder in BundlePaths.outputFolders where folder != "transitions" {
             let folderPath = BundlePaths.join(bundle, folder)
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: folderPath)) ?? []).sorted()
             for name in names where BundlePaths.isOutputName(name, in: folder) {
@@ -33,7 +36,9 @@ enum UnrecordedOutputs {
                 guard !referenced.contains(relative), !recorded.contains(relative) else { continue }
                 let path = BundlePaths.join(bundle, relative)
                 guard let examined = FileStamp(path: path, followingLinks: false), examined.isRegularFile,
-                    OutputProvenance.jpegVerdict(path, output: relative, timeout: timeout) == .vouches,
+                    folder == "clips"
+                        ? hashesToItsName(path, name: name, timeout: timeout)
+                        : OutputProvenance.jpegVerdict(path, output: relative, timeout: timeout) == .vouches,
                     FileStamp(path: path, followingLinks: false) == examined,
                     FolderEntryRemoval.remove(name, in: folderPath, identity: examined.identity, folderMayBeLink: false)
                 else { continue }
@@ -41,5 +46,13 @@ enum UnrecordedOutputs {
             }
         }
         return removed
+    }
+
+    /// True when the clip copy at `path`, named `name` (`7ca35542e566c009.mp4`), hashes to it:
+    /// its SHA-256 starts with the name's 16 hex digits.
+    private static func hashesToItsName(_ path: String, name: String, timeout: Double) -> Bool {
+        let stem = (name as NSString).deletingPathExtension
+        guard let sha256 = try? ContentHasher.sha256(ofFileAt: path, timeout: timeout) else { return false }
+        return sha256.hasPrefix(stem)
     }
 }

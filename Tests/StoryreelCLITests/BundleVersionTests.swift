@@ -176,4 +176,31 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(out)/\(stranger)")) == strangerBytes)
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(out)/\(stills[1])")) == edited)
     }
+
+    /// From an incremental-render QA pass: after a render killed before it saved its ledger (or a
+    /// bundle copied without `.storyreel/`), a story deleted from the input kept its clip copies
+    /// in `clips/` for good, published: `--prune` removed only what a ledger records or what names
+    /// itself. A clip copy's name is its content's hash, so one that hashes to its name goes; a
+    /// user's file at such a name that does not hash to it stays.
+    @Test func pruneRemovesTheClipsOfADeletedStoryFromABundleWithoutItsLedger() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let out = fixture.folder.path("reel")
+        try FileManager.default.removeItem(atPath: "\(out)/.storyreel")
+        let chloe = try fixture.manifest("reel").stories.first { $0.id == "chloe" }
+        let chloeClips = try #require(chloe).items.map(\.src)
+        #expect(chloeClips.count == 2 && chloeClips.allSatisfy { $0.hasPrefix("clips/") })
+        let stranger = "clips/0123456789abcdef.mp4"
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(out)/\(stranger)"))
+        try FileManager.default.removeItem(atPath: "\(fixture.stories)/chloe")
+        let (pruned, summary) = try fixture.render(into: "reel", ["--prune"])
+        #expect(pruned.status == 0, "\(pruned.stderr)")
+        for clip in chloeClips { #expect(!FileManager.default.fileExists(atPath: "\(out)/\(clip)"), "\(clip)") }
+        #expect(FileManager.default.fileExists(atPath: "\(out)/\(stranger)"), "a user's file is kept")
+        #expect((summary["pruned"] as? Int ?? 0) >= chloeClips.count, "\(summary)")
+        let manifest = try fixture.manifest("reel")
+        for item in manifest.stories.flatMap(\.items) {
+            #expect(FileManager.default.fileExists(atPath: "\(out)/\(item.src)"), "\(item.src) still plays")
+        }
+    }
 }
