@@ -382,6 +382,24 @@ public final class BundleLedger: Sendable {
         return true
     }
 
+    /// Removes the recorded clip copy `relative` when it is a hard link to one of `sources` (the
+    /// input's clips, by device and inode), whatever its bytes: a `--link` copy whose source was
+    /// edited in place holds the edit under the old content's name, and was left for good as
+    /// changed since it was written (an incremental-render QA pass). Its bytes are the source's,
+    /// which the input keeps: removing the link loses nothing. Returns true when removed.
+    public func removeLink(_ relative: String, toOneOf sources: Set<FileIdentity>) -> Bool {
+        guard relative.hasPrefix("clips/") else { return false }
+        let path = BundlePaths.join(bundle, relative)
+        guard let examined = FileStamp(path: path, followingLinks: false), examined.isRegularFile,
+            sources.contains(examined.identity),
+            FolderEntryRemoval.remove(
+                (path as NSString).lastPathComponent, in: (path as NSString).deletingLastPathComponent,
+                identity: examined.identity, folderMayBeLink: false)
+        else { return false }
+        forget(relative)
+        return true
+    }
+
     /// Notes that `outputs` (bundle-relative, each with a clip copy's known SHA-256) are being
     /// made, by one batch of work units that records them all once the batch is done; an
     /// interrupt meanwhile records those that have taken their names (``saveOnInterrupt()``).

@@ -351,7 +351,8 @@ public struct BundleRenderer: Sendable {
         if ledger.state(of: BundlePaths.manifest) != .current { try? ledger.record(BundlePaths.manifest) }
         summary.manifestPath = manifestPath
         if options.prune {
-            let (removed, stuck) = prune(keeping: referenced, ledger: ledger)
+            let sources = Set(plan.sourceStamps.values.map(\.identity))
+            let (removed, stuck) = prune(keeping: referenced, ledger: ledger, sources: sources)
             summary.pruned += removed
             if let warning = Self.pruneWarning(stuck) { summary.warnings.append(warning) }
         }
@@ -502,11 +503,13 @@ public struct BundleRenderer: Sendable {
     /// whose own bytes name them as storyreel's, unchanged (``UnrecordedOutputs``). Nothing else
     /// is removed. Returns how many were removed, and the recorded, unchanged ones that could not
     /// be (immutable, a read-only folder), which stay known for a later `--prune`.
-    private func prune(keeping referenced: Set<String>, ledger: BundleLedger) -> (removed: Int, stuck: [String]) {
+    private func prune(keeping referenced: Set<String>, ledger: BundleLedger, sources: Set<FileIdentity>)
+        -> (removed: Int, stuck: [String])
+    {
         var removed = 0
         var stuck: [String] = []
         for relative in ledger.recorded.sorted() where !referenced.contains(relative) {
-            if ledger.removeIfUnchanged(relative) {
+            if ledger.removeIfUnchanged(relative) || ledger.removeLink(relative, toOneOf: sources) {
                 removed += 1
             } else if ledger.state(of: relative) == .current {
                 stuck.append(relative)

@@ -128,6 +128,26 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: source), "its source kept")
     }
 
+    /// From an incremental-render QA pass: a `--link` copy whose source was edited in place
+    /// (the same inode, as `ffmpeg -y` rewrites its output) held the edit under the old content's
+    /// name, and `--prune` left it for good as changed since it was written. It is a link to a
+    /// source the input still holds, so it goes; the source stays.
+    @Test func pruneRemovesALinkedCopyWhoseSourceWasEditedInPlace() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel", ["--link"]).0.status == 0)
+        let clip = "\(fixture.stories)/chloe/night.mp4"
+        let handle = try #require(FileHandle(forWritingAtPath: clip))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data(contentsOf: URL(fileURLWithPath: TestEnvironment.sample("sixty-fps.mp4"))))
+        try handle.close()
+        let (result, _) = try fixture.render(into: "reel", ["--link", "--prune"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let clips = Set(fixture.outputs("reel").filter { $0.hasPrefix("clips/") })
+        let referenced = Set(try fixture.manifest("reel").stories.flatMap(\.items).map(\.src))
+        #expect(clips == referenced, "a clip the manifest does not use: \(clips.subtracting(referenced))")
+        #expect(FileManager.default.fileExists(atPath: clip), "the source is kept")
+    }
+
     @Test func pruneRemovesOnlyOutputsTheLedgerRecords() throws {
         let fixture = try BundleFixture()
         _ = try fixture.render(into: "reel")
