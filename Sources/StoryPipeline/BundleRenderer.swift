@@ -396,6 +396,11 @@ public struct BundleRenderer: Sendable {
         if let failure = run.outputFailure { throw failure }
         if let settings { try settings.run.save(in: output, over: settings.saved) }
         summary.isShard = options.shard != nil
+        if options.shard != nil, options.prune {
+            // Said, not silently dropped (an incremental-render QA pass): a shard knows only its
+            // own units, so what nothing uses is for the full render after the merge to tell.
+            summary.notes.append("--prune does nothing in a shard; the full render after the merge prunes")
+        }
         summary.rendered = run.rendered
         summary.cached = run.cached
         summary.skipped = options.shard == nil ? skipped : skipped + run.failures + run.transitionFailures.map(\.entry)

@@ -74,4 +74,17 @@ import Testing
             #expect(summary["notes"] as? [String] == lines(result.stderr, "storyreel: note: "))
         }
     }
+
+    /// From an incremental-render QA pass: `--shard K/N --prune` pruned nothing and said
+    /// nothing. A shard knows only its own units; it says so in a note.
+    @Test func pruneInAShardIsANote() throws {
+        let fixture = try BundleFixture()
+        let (result, summary) = try fixture.render(into: "part", ["--shard", "1/2", "--prune"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let note = "--prune does nothing in a shard; the full render after the merge prunes"
+        #expect((summary["notes"] as? [String])?.contains(note) == true, "\(summary)")
+        #expect(result.stderr.contains("storyreel: note: \(note)\n"), "\(result.stderr)")
+        let (plain, plainSummary) = try fixture.render(into: "part", ["--shard", "1/2"])
+        #expect(plain.status == 0 && (plainSummary["notes"] as? [String])?.contains(note) == false, "\(plainSummary)")
+    }
 }
