@@ -182,6 +182,10 @@ public struct BundlePlan: Sendable {
             }
         }.map { (width: $0.width, height: $0.height) }
         let canvas = settings.canvasSize(forDisplaySizes: playable)
+        // One copy per content: the same bytes under another extension (`a/1.mov`, `b/1.mp4`)
+        // play from the first one's copy, as any repost does (an incremental-render QA pass: two
+        // copies of one clip, and two `src`).
+        var copyExtensions: [String: String] = [:]
         for source in input.stories {
             var items: [ResolvedStory.Item] = []
             for clip in source.clips {
@@ -189,10 +193,13 @@ public struct BundlePlan: Sendable {
                 case (.success, let reason?):
                     skipped.append(SkippedEntry(path: clip, story: source.handle, reason: reason))
                 case (.success(let record), nil):
+                    let copyExtension = copyExtensions[record.id] ?? (clip as NSString).pathExtension.lowercased()
+                    copyExtensions[record.id] = copyExtension
                     items.append(
                         .init(
                             path: clip, absolutePath: BundlePaths.join(root, clip), record: record,
-                            outputs: try itemOutputs(clip: clip, record: record, canvas: canvas, options: options)))
+                            outputs: try itemOutputs(
+                                record: record, copyExtension: copyExtension, canvas: canvas, options: options)))
                 case (.failure(let error), _):
                     skipped.append(SkippedEntry(path: clip, story: source.handle, reason: error.reason))
                 }
@@ -351,16 +358,16 @@ public struct BundlePlan: Sendable {
         String(try ContentHasher.sha256(of: ([rendererVersion] + parts).joined(separator: "|")).prefix(20))
     }
 
-    /// The outputs an item plays from: its clip's copy (named by the clip's id), and its poster,
+    /// The outputs an item plays from: its clip's copy (named by the clip's id, with
+    /// `copyExtension`, the first playing copy of its bytes' extension), and its poster,
     /// thumbnail and first and last frame stills (named by keys of the clip's hash and their
     /// parameters).
     private static func itemOutputs(
-        clip: String, record: ClipRecord, canvas: (width: Int, height: Int), options: RenderOptions
+        record: ClipRecord, copyExtension: String, canvas: (width: Int, height: Int), options: RenderOptions
     ) throws -> ResolvedStory.ItemOutputs {
         let sha = record.sha256
         let size = "\(canvas.width)x\(canvas.height)"
-        let copy =
-            options.clipMode == .reference ? nil : "clips/\(record.id).\((clip as NSString).pathExtension.lowercased())"
+        let copy = options.clipMode == .reference ? nil : "clips/\(record.id).\(copyExtension)"
         let stills = try key(["stills", sha, size, "fill", "jpeg=\(RenderOptions.stillQuality)"])
         // A poster is the pick shrunk to fit the canvas: keyed by the size it comes out at, so a
         // canvas the picture fits in either way (its own, or a larger one) keeps the poster.

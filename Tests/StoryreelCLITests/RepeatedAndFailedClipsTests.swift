@@ -23,7 +23,9 @@ import Testing
         let fixture = try BundleFixture()
         let stories = fixture.stories
         try FileManager.default.copyItem(atPath: "\(stories)/ben_k/1.mp4", toPath: "\(stories)/ben_k/11.mp4")
-        try FileManager.default.copyItem(atPath: "\(stories)/ben_k/1.mp4", toPath: "\(stories)/chloe/repost.mp4")
+        // Under another extension too (an incremental-render QA pass: `.mov` beside `.mp4` made
+        // a second copy of the same bytes, and a second `src`).
+        try FileManager.default.copyItem(atPath: "\(stories)/ben_k/1.mp4", toPath: "\(stories)/chloe/repost.MOV")
         let (result, summary) = try fixture.render(into: "reel")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(summary["skipped"] as? Int == 0)
@@ -39,6 +41,8 @@ import Testing
         #expect(repeated == [bare, "\(bare)-2", "\(bare)-3"], "play order: ben_k/1, ben_k/11, chloe/repost")
         let sources = Set(all.filter { $0.sha256 == sha }.map(\.src))
         #expect(sources.count == 1, "the occurrences share the content-addressed copy")
+        let copies = fixture.outputs("reel").filter { $0.hasPrefix("clips/\(bare).") }
+        #expect(copies == ["clips/\(bare).mp4"], "one copy, named as the first: \(copies)")
         let validate = try TestEnvironment.storyreel(["validate", fixture.folder.path("reel/manifest.json")])
         #expect(validate.status == 0, "\(validate.stderr)")
     }
