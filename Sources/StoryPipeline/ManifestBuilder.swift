@@ -44,13 +44,18 @@ struct ManifestBuilder {
             for item in story.items {
                 let record = item.record
                 referenced.formUnion(item.outputs.all)
+                let src = item.outputs.clip ?? BundlePaths.relative(item.absolutePath, from: bundleFolder)
+                // A `--reference` clip inside the bundle (a spec naming `clips/….mp4`) is a file
+                // the manifest uses like any other: `--prune` keeps it (a re-check QA pass: one
+                // that hashed to its name was taken for an unrecorded copy and removed).
+                referenced.insert(src)
                 occurrences[record.id, default: 0] += 1
                 let occurrence = occurrences[record.id] ?? 1
                 storyDuration += record.duration
                 items.append(
                     Manifest.Item(
                         id: occurrence == 1 ? record.id : "\(record.id)-\(occurrence)",
-                        src: item.outputs.clip ?? BundlePaths.relative(item.absolutePath, from: bundleFolder),
+                        src: src,
                         sha256: record.sha256, duration: record.duration, width: record.width, height: record.height,
                         rotation: record.rotation, frameRate: record.frameRate, codec: record.codec,
                         codecs: record.codecs, hdr: record.hdr, hasAudio: record.hasAudio,

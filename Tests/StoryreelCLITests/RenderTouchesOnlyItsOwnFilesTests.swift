@@ -148,6 +148,33 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: clip), "the source is kept")
     }
 
+    /// From a re-check QA pass: `--reference --prune` removed the input clips it plays when they
+    /// lay in OUT's `clips/` under their own hash's name (a spec there naming them): taken for
+    /// copies no ledger records, their `src` not among what the manifest uses. Both the user's
+    /// files and a copy an earlier render made and the spec now names stay.
+    @Test func referencePruneKeepsTheClipsItPlaysFromTheBundlesClipsFolder() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let out = fixture.folder.path("reel")
+        let earlier = try #require(try fixture.manifest("reel").stories.first?.items.first?.src)
+        let own = TestEnvironment.sample("sixty-fps.mp4")
+        let sha = try ContentHasher.sha256(ofFileAt: own)
+        let users = "clips/\(sha.prefix(16)).mp4"
+        try FileManager.default.copyItem(atPath: own, toPath: "\(out)/\(users)")
+        let names = [users, earlier].map { ($0 as NSString).lastPathComponent }
+        let spec =
+            #"{"stories": [{"handle": "ana", "items": ["\#(names[0])"]}, {"handle": "ben", "items": ["\#(names[1])"]}]}"#
+        try Data(spec.utf8).write(to: URL(fileURLWithPath: "\(out)/clips/spec.json"))
+        let result = try TestEnvironment.storyreel([
+            "render", "\(out)/clips/spec.json", "-o", out, "--reference", "--prune", "--size",
+            BundleFixture.canvasArgument,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        for path in [users, earlier] { #expect(FileManager.default.fileExists(atPath: "\(out)/\(path)"), "\(path)") }
+        let validate = try TestEnvironment.storyreel(["validate", out])
+        #expect(validate.status == 0, "\(validate.stderr)")
+    }
+
     @Test func pruneRemovesOnlyOutputsTheLedgerRecords() throws {
         let fixture = try BundleFixture()
         _ = try fixture.render(into: "reel")
