@@ -50,7 +50,7 @@ FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-c
            "no-version": "no-version", "version-0.5": "version-0.5", "hevc-transitions": "hevc-transitions",
            "missing-stills": "missing-stills", "one-item-ben_k": "one-item-ben_k", "never-arrives": "never-arrives",
            "missing-avatar": "missing-avatar", "no-user": "no-user", "null-manifest": "null-manifest",
-           "csp-hashes": "csp-hashes", "csp-self": "csp-self",
+           "csp-hashes": "csp-hashes", "csp-self": "csp-self", "csp-no-connect": "csp-no-connect",
            "url-paths": "url-paths", "cut-clip": "cut-clip", "wide-clip": "wide-clip",
            "square-canvas": "square-canvas", "long-story": "long-story",
            "untagged-clip": "untagged-clip", "blank-names": "blank-names", "object-codecs": "object-codecs",
@@ -280,6 +280,9 @@ def setUpModule():
     make_variant_bundle("missing-stills", break_stills)
     make_csp_bundle("csp-hashes", "default-src 'self'; script-src {script}; style-src {style}; img-src 'self' data:")
     make_csp_bundle("csp-self", "default-src 'self'")
+    make_csp_bundle("csp-no-connect",
+                    "default-src 'self'; script-src {script}; style-src {style}; img-src 'self' data:; connect-src 'none'",
+                    lambda manifest: manifest["stories"][0]["items"][1].update(src="clips/not-there.mov"))
     make_variant_bundle("missing-avatar", lambda manifest: manifest["stories"][1]["user"].update(
         avatar="avatars/not-there.jpg"))
     # Blank by StoryreelKit's rule, each a QA pass's case that JavaScript's trim() keeps (or, for
@@ -343,10 +346,11 @@ def make_variant_bundle(name, change, embedded=False):
     MANIFESTS[name] = manifest
 
 
-def make_csp_bundle(name, policy):
+def make_csp_bundle(name, policy, change=lambda manifest: None):
     """The demo bundle under a Content-Security-Policy (a `<meta>` first in the head), `policy`
-    with `{script}` and `{style}` standing for the hashes of the page's inline script and style."""
-    make_variant_bundle(name, lambda manifest: None)
+    with `{script}` and `{style}` standing for the hashes of the page's inline script and style;
+    its manifest changed by `change`, embedded too (a policy may refuse the served one)."""
+    make_variant_bundle(name, change, embedded=True)
     path = os.path.join(OUT, FOLDERS[name], "index.html")
     with open(path) as file:
         page = file.read()
@@ -1644,6 +1648,73 @@ class PlayerPageTests(unittest.TestCase):
         # The browser's lines about the blocked requests are what this test is about.
         logs = [e for e in DRIVER.get_log("browser") if e["level"] == "SEVERE"]
         self.assertEqual([e for e in logs if "ERR_BLOCKED_BY_CLIENT" not in e["message"]], [])
+
+    def test_what_failed_while_the_server_was_down_is_asked_for_again(self):
+        # From a re-check QA pass: the transition that failed while the server was down stayed
+        # broken once it was back (the cube kept its failed load), and the turn was a cut.
+        first, second = MANIFESTS["demo"]["stories"][:2]
+        turn = next(t for t in MANIFESTS["demo"]["transitions"]
+                    if (t["from"], t["to"], t["direction"]) == (first["id"], second["id"], "forward"))
+        self.load("demo")
+        try:
+            DRIVER.execute_cdp_cmd("Network.enable", {})
+            DRIVER.execute_cdp_cmd("Network.setBlockedURLs", {"urls": [
+                "*" + turn["src"].split("/")[-1], "*" + second["items"][0]["src"].split("/")[-1]]})
+            self.open_first(FULL_PLAY_RATE)
+            self.wait_for("const s = window.storyreelPlayer.state(); return s.story === arguments[0] && s.offline",
+                          30, second["id"])
+        finally:
+            DRIVER.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+        self.wait_for(playing(second["items"][0]["src"]), 20)
+        # The cube no longer holds its failed load, so the turn is fetched again when it is next
+        # wanted (it held it, and `load` keeps a source it already has).
+        cube = DRIVER.execute_script(
+            "const c = document.getElementById('cube'); return [c.getAttribute('src'), c.error && c.error.code]")
+        self.assertEqual(cube[1], None, f"the cube's failed load is let go: {cube}")
+        DRIVER.get_log("browser")
+
+    def test_an_item_that_waited_for_the_server_goes_on_from_where_it_stopped(self):
+        # From a re-check QA pass: an item whose load failed part-way, the server down, started
+        # again at 0 once the connection was back. (The failure is the element's error event,
+        # as a connection lost mid-clip gives it; the server is down for the page's question.)
+        first = MANIFESTS["demo"]["stories"][0]
+        clip = first["items"][0]
+        self.load("demo")
+        self.open_first(1)
+        self.wait_for(playing(clip["src"]), 20)
+        self.wait_for("return window.storyreelPlayer.state().currentTime > 1", 10)
+        try:
+            DRIVER.execute_cdp_cmd("Network.enable", {})
+            DRIVER.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*" + clip["src"].split("/")[-1]]})
+            stopped = DRIVER.execute_script("""
+                const video = [...document.querySelectorAll('video')].find((v) => v.getAttribute('src') === arguments[0]);
+                video.__pausedByPage = true;  // stopped as a failed load stops it, not a user's pause
+                video.pause();
+                video.dispatchEvent(new Event('error'));
+                return video.currentTime;""", clip["src"])
+            self.wait_for("return window.storyreelPlayer.state().offline", 10)
+        finally:
+            DRIVER.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+        self.wait_for("return !window.storyreelPlayer.state().offline && !window.storyreelPlayer.state().paused"
+                      " && window.storyreelPlayer.state().currentTime > 0", 20)
+        state = self.state()
+        self.assertEqual((state["itemIndex"], state["src"]), (0, clip["src"]))
+        self.assertGreaterEqual(state["currentTime"], stopped - 0.05, "it goes on from where it stopped")
+        DRIVER.get_log("browser")
+
+    def test_a_policy_that_refuses_the_question_takes_a_failed_load_as_the_clips(self):
+        # From a re-check QA pass: under a Content-Security-Policy whose connect-src refuses the
+        # page's question to the server, a clip that 404s waited for good under "Can't connect".
+        first = MANIFESTS["csp-no-connect"]["stories"][0]
+        self.load("csp-no-connect")
+        self.open_first(FULL_PLAY_RATE)
+        self.wait_for("return window.storyreelPlayer.state().itemIndex === 1", 20)
+        self.wait_for("return !document.getElementById('note').hidden", 10)
+        self.assertIn("couldn't be loaded", DRIVER.find_element("id", "note").text)
+        self.wait_for("return window.storyreelPlayer.state().story !== arguments[0]", 20, first["user"]["handle"])
+        QuietHandler.failures.clear()
+        # The policy's lines and the 404's are what this test is about.
+        DRIVER.get_log("browser")
 
     def test_a_dropped_connection_from_a_server_that_answers_takes_its_turn_as_stills(self):
         # From a player QA pass: a clip whose connection dropped part-way (Chromium's "network"

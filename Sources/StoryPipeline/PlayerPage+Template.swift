@@ -266,6 +266,10 @@ extension PlayerPage {
           let unseenWhileHidden = null;  // the seen mark of an item that came on screen in a hidden page
           let openingClick = null;  // the click on the row that opened the viewer, for a double click
           let offline = null;  // the generation of an item waiting for the network
+          let probing = null;  // the generation of an item whose failed load the server is asked about
+          // Where the item that waited for the network had played to: it goes on from there once
+          // the connection is back, as its stills would have (a re-check: it started again at 0).
+          let resumeAt = null;  // { id, time }
           // The story whose picture is on screen (a still, a clip, the cube turning into it), or
           // null for none: a picture kept while a move loads is cleared once the wait shows a
           // spinner under another story's header (see updateLoading).
@@ -322,7 +326,9 @@ extension PlayerPage {
             if (!preloaded.has(src)) {
               const img = new Image();
               img.src = src;
-              preloaded.set(src, { img, ready: img.decode().then(() => true, () => false) });
+              const entry = { img };
+              entry.ready = img.decode().then(() => true, () => { entry.failed = true; return false; });
+              preloaded.set(src, entry);
               while (preloaded.size > 24) preloaded.delete(preloaded.keys().next().value);
             }
             return preloaded.get(src).ready;
@@ -565,13 +571,17 @@ extension PlayerPage {
               // end over black). One that stops part-way goes on as its stills from where it
               // stopped (a QA pass: its bar went back to 0 and its first frame showed again).
               const failed = () => {
-                if (token !== generation || fallback || offline !== null) return;
+                if (token !== generation || fallback || offline !== null || probing === token) return;
                 const played = front === video && video.currentTime > 0 ? Math.min(video.currentTime, clip.duration) : 0;
-                offline = token;  // while the server is asked, as while it waits: nothing else acts
+                probing = token;  // under the spinner, as any wait (a re-check: 5 s frozen, no word)
                 serverAnswers(clip.src).then((answers) => {
-                  if (token !== generation || offline !== token) return;
-                  offline = null;
-                  if (!answers) { waitForNetwork(token, clip.src); return; }
+                  if (token !== generation || probing !== token) return;
+                  probing = null;
+                  if (!answers) {
+                    resumeAt = played > 0 ? { id: clip.id, time: played } : null;
+                    waitForNetwork(token, clip.src);
+                    return;
+                  }
                   if (played === 0) hideVideos();
                   startFallback(clip, token, "This clip couldn't be loaded.", played);
                 });
@@ -580,7 +590,9 @@ extension PlayerPage {
               video.onerror = failed;
               front = video; frontToken = token;
               video.muted = muted;
-              if (video.currentTime !== 0) video.currentTime = 0;
+              const startAt = resumeAt && resumeAt.id === clip.id ? resumeAt.time : 0;
+              resumeAt = null;
+              if (video.currentTime !== startAt) video.currentTime = startAt;
               // A queued `ended` of the element restarted by a move (← on a reel's first item as it
               // ended) is stale: it skipped forward (a QA pass on races). The seek to 0 unended it.
               video.onended = () => {
@@ -671,33 +683,47 @@ extension PlayerPage {
             preloadAround(token);
           }
           function clearFallback() { fallback = null; offline = null; $('note').hidden = true; }
-          // Whether the server answers a request for `src` within PATIENCE.server, whatever the
+          // Whether the server answers a request for `src` within serverPatience, whatever the
           // answer (a 404 is an answer): false when the browser is offline or the host cannot be
           // reached. The answer from another origin is opaque (`no-cors`), and only its coming
-          // counts. From a file there is no server to lose.
+          // counts. From a file there is no server to lose; under a Content-Security-Policy whose
+          // connect-src refuses the request, the page cannot ask, and takes it as an answer (a
+          // re-check: a 404 waited for good under "Can't connect"). A server slower than the
+          // patience is given twice as long at each ask, up to 40 s, and keeps that (a re-check:
+          // one that answered after 6 s was never heard).
+          let serverPatience = PATIENCE.server, askRefused = false;
+          document.addEventListener('securitypolicyviolation', (e) => {
+            if (e.effectiveDirective === 'connect-src') askRefused = true;
+          });
           async function serverAnswers(src) {
-            if (location.protocol === 'file:') return true;
+            if (location.protocol === 'file:' || askRefused) return true;
             if (navigator.onLine === false) return false;
             const controller = new AbortController();
-            const timer = setTimeout(() => controller.abort(), PATIENCE.server);
+            const timer = setTimeout(() => controller.abort(), serverPatience);
             try {
               await fetch(src, { method: 'HEAD', mode: 'no-cors', cache: 'no-store', signal: controller.signal });
               return true;
             } catch (e) {
-              return false;
+              if (controller.signal.aborted) serverPatience = Math.min(serverPatience * 2, 40000);
+              // The policy's report comes as its own event, after the refusal.
+              await new Promise((resolve) => setTimeout(resolve, 50));
+              return askRefused;
             } finally {
               clearTimeout(timer);
             }
           }
           // The item on screen waits, under a note, until the connection is back: the browser
-          // online again, or the server answering again, asked after 2 s, then 4, 8 and every
-          // 16 s (a server down or a dropped link fires no `online` event); then it loads again
-          // and plays (a move meanwhile goes on as usual).
-          function waitForNetwork(token, src) {
-            offline = token;
+          // online again, or the server answering again, asked 2 s after the failed ask, then
+          // 4, 8 and every 16 s (a server down or a dropped link fires no `online` event); then
+          // it loads again and plays (a move meanwhile goes on as usual).
+          function offlineNote() {
             $('note').textContent = navigator.onLine === false
               ? "You're offline. The story goes on when the connection is back."
               : "Can't connect. The story goes on when the connection is back.";
+          }
+          function waitForNetwork(token, src) {
+            offline = token;
+            offlineNote();
             $('note').hidden = false;
             const ask = (delay) => setTimeout(async () => {
               if (offline !== token || token !== generation) return;
@@ -706,11 +732,18 @@ extension PlayerPage {
             }, delay);
             ask(2000);
           }
+          // What failed while the server was down is asked for again: the item videos, the cube
+          // and the stills (a re-check: a transition and a still that failed during the outage
+          // stayed broken for the rest of the visit).
           function connectionBack() {
-            for (const video of stage.videos) if (video.error) reload(video, () => video.removeAttribute('src'));
+            for (const video of [...stage.videos, stage.cube]) {
+              if (video.error) reload(video, () => video.removeAttribute('src'));
+            }
+            for (const [src, entry] of [...preloaded]) if (entry.failed || entry.late) preloaded.delete(src);
             clearFallback();
             enterItem(++generation);
           }
+          window.addEventListener('offline', () => { if (offline !== null) offlineNote(); });
           window.addEventListener('online', () => {
             if (offline === null || offline !== generation || phase !== 'item') return;
             connectionBack();
@@ -1138,7 +1171,8 @@ extension PlayerPage {
             generation++;
             opening = null;
             cancelPress();
-            phase = 'closed'; at = null; transition = null; fallback = null; offline = null; pictureOf = null;
+            phase = 'closed'; at = null; transition = null; fallback = null; offline = null; probing = null; pictureOf = null;
+            $('note').hidden = true;
             unblock();
             hideVideos();
             for (const still of stage.stills) still.classList.remove('shown', 'front');
