@@ -79,7 +79,6 @@ public enum PlanCommand: Command {
                     input: storyInput, settings: settings, options: options, cache: nil, bundle: bundle)
             )
         }
-        let plans = batch.results.compactMap { try? $0.get().1 }
         if arguments[json] {
             // Every INPUT is planned for the one bundle: its ledgers are read once.
             let target = bundle.map { (path: $0, ledger: BundleLedger(bundle: $0, shard: nil)) }
@@ -105,7 +104,14 @@ public enum PlanCommand: Command {
                 console.output(JSONValue.array(objects).serialized())
             }
         } else {
-            for plan in plans {
+            for (index, (input, plan)) in zip(inputs, batch.results.map { try? $0.get().1 }).enumerated() {
+                // Several INPUTs: each one's units under a `==> INPUT <==` line, as head and tail
+                // name their files (a scripting QA pass: nothing told them apart).
+                if inputs.count > 1 {
+                    if index > 0 { console.output("") }
+                    console.output("==> \(Console.escaped(input)) <==")
+                }
+                guard let plan else { continue }
                 for unit in plan.shardUnits {
                     // Tab-separated: each field is escaped, so a tab in a name cannot add a column.
                     let fields = [unit.kind.rawValue, unit.output, unit.title].map(Console.escaped)
@@ -116,15 +122,17 @@ public enum PlanCommand: Command {
         // Each INPUT's lines in argument order, and the first INPUT that failed or skipped
         // something decides the exit code, as for inspect.
         var exitCode = ExitCode.success
-        for result in batch.results {
+        for (input, result) in zip(inputs, batch.results) {
             let inputCode: ExitCode
             switch result {
             case .failure(let error):
                 console.error("\(error)")
                 inputCode = ExitCode(for: error)
             case .success(let (warnings, plan)):
-                for warning in warnings { console.warning(warning) }
-                for entry in plan.skipped { console.error("\(entry.path): skipped: \(entry.reason)") }
+                // Several INPUTs: each line names its INPUT first (an error names its own path).
+                let from = inputs.count > 1 ? "\(input): " : ""
+                for warning in warnings { console.warning(from + warning) }
+                for entry in plan.skipped { console.error("\(from)\(entry.path): skipped: \(entry.reason)") }
                 // As for render: nothing that plays is no input (66), not a clip skipped (65).
                 if plan.nothingPlays {
                     console.warning("nothing plays: every story was skipped")

@@ -124,9 +124,20 @@ import Testing
             #expect(skipFirst.status == 65, "\(json): \(skipFirst.stderr)")
             let lines = skipFirst.stderr.split(separator: "\n").map(String.init)
             #expect(lines.count == 3, "\(lines)")
-            #expect(lines.first?.hasPrefix("storyreel: error: ana/broken.mp4: skipped: ") == true, "\(lines)")
-            #expect(lines.dropFirst().first == "storyreel: error: ana: skipped: no playable clip", "\(lines)")
+            // Each line names its INPUT first when there are several (a scripting QA pass).
+            #expect(
+                lines.first?.hasPrefix("storyreel: error: \(withSkip): ana/broken.mp4: skipped: ") == true, "\(lines)")
+            #expect(
+                lines.dropFirst().first == "storyreel: error: \(withSkip): ana: skipped: no playable clip", "\(lines)")
             #expect(lines.last == "storyreel: error: \(missing): no such file or folder", "\(lines)")
+            if json.isEmpty {
+                // And each INPUT's units come under a `==> INPUT <==` line, as head and tail name
+                // their files: nothing told two INPUTs' units apart.
+                let out = skipFirst.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                #expect(out.first == "==> \(withSkip) <==", "\(out)")
+                #expect(out.contains("") && out.contains("==> \(missing) <=="), "\(out)")
+                #expect(out.filter { $0.hasPrefix("clip\t") }.count == 1, "\(out)")
+            }
 
             let missingFirst = try TestEnvironment.storyreel(["plan", missing, withSkip, "--jobs", "2"] + json)
             #expect(missingFirst.status == 66, "\(json): \(missingFirst.stderr)")
