@@ -174,6 +174,8 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
     # Paths whose connection drops: the first GET sends a third of the file and closes the
     # connection (its Content-Length says the whole), every later GET is refused with a 503.
     cuts = {}
+    # Extra response headers by exact path: {path: [(name, value)]}.
+    extra_headers = {}
 
     def log_message(self, format, *args):
         pass
@@ -239,6 +241,11 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
                 break
             outputfile.write(chunk)
             left -= len(chunk)
+
+    def end_headers(self):
+        for name, value in QuietHandler.extra_headers.get(self.path, []):
+            self.send_header(name, value)
+        super().end_headers()
 
     def send_response(self, code, message=None):
         if code >= 400:
@@ -1673,33 +1680,59 @@ class PlayerPageTests(unittest.TestCase):
         self.assertEqual(cube[1], None, f"the cube's failed load is let go: {cube}")
         DRIVER.get_log("browser")
 
-    def test_an_item_that_waited_for_the_server_goes_on_from_where_it_stopped(self):
-        # From a re-check QA pass: an item whose load failed part-way, the server down, started
-        # again at 0 once the connection was back. (The failure is the element's error event,
-        # as a connection lost mid-clip gives it; the server is down for the page's question.)
+    def test_a_preload_that_failed_in_a_blip_is_tried_again_in_its_turn(self):
+        # From a re-check QA pass: a clip whose preload met a moment's outage took its turn as
+        # stills ("couldn't be loaded") with the server long back: its old error was trusted.
         first = MANIFESTS["demo"]["stories"][0]
-        clip = first["items"][0]
+        second = first["items"][1]
         self.load("demo")
-        self.open_first(1)
-        self.wait_for(playing(clip["src"]), 20)
-        self.wait_for("return window.storyreelPlayer.state().currentTime > 1", 10)
         try:
             DRIVER.execute_cdp_cmd("Network.enable", {})
-            DRIVER.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*" + clip["src"].split("/")[-1]]})
-            stopped = DRIVER.execute_script("""
-                const video = [...document.querySelectorAll('video')].find((v) => v.getAttribute('src') === arguments[0]);
-                video.__pausedByPage = true;  // stopped as a failed load stops it, not a user's pause
-                video.pause();
-                video.dispatchEvent(new Event('error'));
-                return video.currentTime;""", clip["src"])
-            self.wait_for("return window.storyreelPlayer.state().offline", 10)
+            DRIVER.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*" + second["src"].split("/")[-1]]})
+            self.open_first(CASE_RATE)
+            self.wait_for("return [...document.querySelectorAll('video')]"
+                          ".some((v) => v.getAttribute('src') === arguments[0] && v.error)", 20, second["src"])
         finally:
             DRIVER.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
-        self.wait_for("return !window.storyreelPlayer.state().offline && !window.storyreelPlayer.state().paused"
-                      " && window.storyreelPlayer.state().currentTime > 0", 20)
-        state = self.state()
-        self.assertEqual((state["itemIndex"], state["src"]), (0, clip["src"]))
-        self.assertGreaterEqual(state["currentTime"], stopped - 0.05, "it goes on from where it stopped")
+        self.key(Keys.ARROW_RIGHT)
+        self.wait_for(playing(second["src"]), 15)
+        self.assertTrue(DRIVER.find_element("id", "note").get_attribute("hidden"), "no stills turn, no note")
+        self.assertEqual(DRIVER.execute_script("return window.storyreelPlayer.endedEvents()"), [])
+        DRIVER.get_log("browser")
+
+    def test_offline_under_a_policy_that_refuses_the_question_an_item_still_waits(self):
+        # From a re-check QA pass: under a policy whose connect-src refused the page's question,
+        # the browser offline, every item took its turn as stills: offline, nothing is asked.
+        self.load("csp-no-connect")
+        try:
+            self.offline(True)
+            self.open_first(1)
+            self.wait_for("return window.storyreelPlayer.state().offline", 10)
+            self.assertIn("You're offline", DRIVER.find_element("id", "note").text)
+        finally:
+            self.offline(False)
+        DRIVER.get_log("browser")
+
+    def test_a_report_only_policy_does_not_stop_the_question(self):
+        # From a re-check QA pass: a report-only policy refusing connect-src (it blocks nothing)
+        # stopped the page's question for the whole visit, and a server that could not be
+        # reached had its items take their turns as stills.
+        first = MANIFESTS["demo"]["stories"][0]
+        second = first["items"][1]
+        page = f"/{FOLDERS['demo']}/index.html"
+        QuietHandler.extra_headers[page] = [("Content-Security-Policy-Report-Only", "connect-src 'none'")]
+        try:
+            self.load("demo")
+            DRIVER.execute_cdp_cmd("Network.enable", {})
+            DRIVER.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*" + second["src"].split("/")[-1]]})
+            self.open_first(1)
+            self.wait_for("return window.storyreelPlayer.state().itemIndex === 1", 20)
+            self.wait_for("return window.storyreelPlayer.state().offline", 10)
+            self.assertIn("Can't connect", DRIVER.find_element("id", "note").text)
+        finally:
+            DRIVER.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+            del QuietHandler.extra_headers[page]
+        self.wait_for(playing(second["src"]), 20)
         DRIVER.get_log("browser")
 
     def test_a_policy_that_refuses_the_question_takes_a_failed_load_as_the_clips(self):

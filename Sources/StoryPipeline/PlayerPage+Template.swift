@@ -267,9 +267,6 @@ extension PlayerPage {
           let openingClick = null;  // the click on the row that opened the viewer, for a double click
           let offline = null;  // the generation of an item waiting for the network
           let probing = null;  // the generation of an item whose failed load the server is asked about
-          // Where the item that waited for the network had played to: it goes on from there once
-          // the connection is back, as its stills would have (a re-check: it started again at 0).
-          let resumeAt = null;  // { id, time }
           // The story whose picture is on screen (a still, a clip, the cube turning into it), or
           // null for none: a picture kept while a move loads is cleared once the wait shows a
           // spinner under another story's header (see updateLoading).
@@ -527,6 +524,15 @@ extension PlayerPage {
           // A video element with `clip` loaded (the preloaded one when there is one).
           function prepare(clip) {
             const ready = stage.videos.find((video) => video.getAttribute('src') === clip.src);
+            // A preload that failed is tried once more when its turn comes: its error may be a
+            // blip long past (a re-check: a clip whose preload met a moment's outage took its
+            // turn as stills with the server back).
+            if (ready && ready.error) {
+              reload(ready, () => ready.removeAttribute('src'));
+              ready.preload = 'auto';
+              load(ready, clip.src);
+              return ready;
+            }
             if (ready) { ready.preload = 'auto'; return ready; }
             // A spare: an empty one, else one that holds no clip preloadAround wanted.
             const others = stage.videos.filter((video) => video !== front);
@@ -577,11 +583,7 @@ extension PlayerPage {
                 serverAnswers(clip.src).then((answers) => {
                   if (token !== generation || probing !== token) return;
                   probing = null;
-                  if (!answers) {
-                    resumeAt = played > 0 ? { id: clip.id, time: played } : null;
-                    waitForNetwork(token, clip.src);
-                    return;
-                  }
+                  if (!answers) { waitForNetwork(token, clip.src); return; }
                   if (played === 0) hideVideos();
                   startFallback(clip, token, "This clip couldn't be loaded.", played);
                 });
@@ -590,9 +592,7 @@ extension PlayerPage {
               video.onerror = failed;
               front = video; frontToken = token;
               video.muted = muted;
-              const startAt = resumeAt && resumeAt.id === clip.id ? resumeAt.time : 0;
-              resumeAt = null;
-              if (video.currentTime !== startAt) video.currentTime = startAt;
+              if (video.currentTime !== 0) video.currentTime = 0;
               // A queued `ended` of the element restarted by a move (← on a reel's first item as it
               // ended) is stale: it skipped forward (a QA pass on races). The seek to 0 unended it.
               video.onended = () => {
@@ -689,19 +689,27 @@ extension PlayerPage {
           // counts. From a file there is no server to lose; under a Content-Security-Policy whose
           // connect-src refuses the request, the page cannot ask, and takes it as an answer (a
           // re-check: a 404 waited for good under "Can't connect"). A server slower than the
-          // patience is given twice as long at each ask, up to 40 s, and keeps that (a re-check:
-          // one that answered after 6 s was never heard).
+          // patience is given twice as long at each ask, up to 40 s, until it answers quickly
+          // again (a re-check: one that answered after 6 s was never heard).
           let serverPatience = PATIENCE.server, askRefused = false;
+          // Only a policy that blocks: a report-only one refuses nothing (a re-check).
           document.addEventListener('securitypolicyviolation', (e) => {
-            if (e.effectiveDirective === 'connect-src') askRefused = true;
+            if (e.effectiveDirective === 'connect-src' && e.disposition === 'enforce') askRefused = true;
           });
           async function serverAnswers(src) {
-            if (location.protocol === 'file:' || askRefused) return true;
+            if (location.protocol === 'file:') return true;
+            // Offline, the browser has said it: no question to ask (a re-check: under a policy
+            // that refused the question, every item took its turn as stills offline).
             if (navigator.onLine === false) return false;
+            if (askRefused) return true;
             const controller = new AbortController();
             const timer = setTimeout(() => controller.abort(), serverPatience);
+            const asked = performance.now();
             try {
               await fetch(src, { method: 'HEAD', mode: 'no-cors', cache: 'no-store', signal: controller.signal });
+              // A quick answer again: back to the first patience (a re-check: a slow spell
+              // lengthened every later wait for the rest of the visit).
+              if (performance.now() - asked < PATIENCE.server) serverPatience = PATIENCE.server;
               return true;
             } catch (e) {
               if (controller.signal.aborted) serverPatience = Math.min(serverPatience * 2, 40000);
