@@ -504,10 +504,12 @@ public struct BundleRenderer: Sendable {
     }
 
     /// Removes the outputs storyreel recorded writing that the manifest no longer references,
-    /// when they are still exactly as written, then the images and transitions no ledger knows
-    /// whose own bytes name them as storyreel's, unchanged (``UnrecordedOutputs``). Nothing else
-    /// is removed. Returns how many were removed, and the recorded, unchanged ones that could not
-    /// be (immutable, a read-only folder), which stay known for a later `--prune`.
+    /// when they are still exactly as written or are a `--link` copy still linked to one of
+    /// `sources` (the input's clips: ``BundleLedger/removeLink(_:toOneOf:)``), then the images
+    /// and clip copies no ledger knows whose own bytes name them as storyreel's, unchanged
+    /// (``UnrecordedOutputs``). Nothing else is removed. Returns how many were removed, and the
+    /// recorded, unchanged ones that could not be (immutable, a read-only folder), which stay
+    /// known for a later `--prune`.
     private func prune(keeping referenced: Set<String>, ledger: BundleLedger, sources: Set<FileIdentity>)
         -> (removed: Int, stuck: [String])
     {
