@@ -51,6 +51,7 @@ FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-c
            "missing-stills": "missing-stills", "one-item-ben_k": "one-item-ben_k", "never-arrives": "never-arrives",
            "missing-avatar": "missing-avatar", "no-user": "no-user", "null-manifest": "null-manifest",
            "csp-hashes": "csp-hashes", "csp-self": "csp-self", "csp-no-connect": "csp-no-connect",
+           "missing-landing": "missing-landing",
            "url-paths": "url-paths", "cut-clip": "cut-clip", "wide-clip": "wide-clip",
            "square-canvas": "square-canvas", "long-story": "long-story",
            "untagged-clip": "untagged-clip", "blank-names": "blank-names", "object-codecs": "object-codecs",
@@ -285,6 +286,8 @@ def setUpModule():
     make_variant_bundle("one-item-ben_k", lambda manifest: manifest["stories"][1].update(
         items=manifest["stories"][1]["items"][:1]))
     make_variant_bundle("missing-stills", break_stills)
+    make_variant_bundle("missing-landing",
+                        lambda manifest: manifest["stories"][1]["items"][0].update(src="clips/not-there.mp4"))
     make_csp_bundle("csp-hashes", "default-src 'self'; script-src {script}; style-src {style}; img-src 'self' data:")
     make_csp_bundle("csp-self", "default-src 'self'")
     make_csp_bundle("csp-no-connect",
@@ -1698,6 +1701,22 @@ class PlayerPageTests(unittest.TestCase):
         self.wait_for(playing(second["src"]), 15)
         self.assertTrue(DRIVER.find_element("id", "note").get_attribute("hidden"), "no stills turn, no note")
         self.assertEqual(DRIVER.execute_script("return window.storyreelPlayer.endedEvents()"), [])
+        DRIVER.get_log("browser")
+
+    def test_a_failed_preload_is_loaded_once_more_not_twice_after_a_transition(self):
+        # From a re-check QA pass: a story's first item whose preload failed was prepared as the
+        # cube showed and again as it landed, and fetched three times.
+        path = f"/{FOLDERS['missing-landing']}/clips/not-there.mp4"
+        second = MANIFESTS["missing-landing"]["stories"][1]
+        self.load("missing-landing")
+        QuietHandler.log.clear()
+        self.open_first(1)
+        self.wait_for("const s = window.storyreelPlayer.state(); return s.story === arguments[0]"
+                      " && !document.getElementById('note').hidden", 30, second["id"])
+        asked = [logged for _, logged, _ in QuietHandler.log if logged == path]
+        self.assertEqual(len(asked), 3, "the preload, one more load in its turn, and the question to the server")
+        self.assertIn("couldn't be loaded", DRIVER.find_element("id", "note").text)
+        QuietHandler.failures.clear()
         DRIVER.get_log("browser")
 
     def test_offline_under_a_policy_that_refuses_the_question_an_item_still_waits(self):

@@ -383,7 +383,10 @@ extension PlayerPage {
             else video.addEventListener('playing', function check() { if (video.readyState >= 2) go(); else setTimeout(check, 16); }, { once: true });
           }
           function load(video, src) {
-            if (video.getAttribute('src') !== src) { reload(video, () => { video.src = src; }); }
+            if (video.getAttribute('src') !== src) {
+              video.__retried = false;
+              reload(video, () => { video.src = src; });
+            }
           }
           // A load drops the media events still queued, among them the pause event of a halt()
           // just before (unlock's, at the opening tap): its mark then stayed, and the first pause
@@ -526,11 +529,13 @@ extension PlayerPage {
             const ready = stage.videos.find((video) => video.getAttribute('src') === clip.src);
             // A preload that failed is tried once more when its turn comes: its error may be a
             // blip long past (a re-check: a clip whose preload met a moment's outage took its
-            // turn as stills with the server back).
-            if (ready && ready.error) {
+            // turn as stills with the server back). Once: a story's first item is prepared as
+            // the cube shows and again as it lands (a re-check: fetched three times).
+            if (ready && ready.error && !ready.__retried) {
               reload(ready, () => ready.removeAttribute('src'));
               ready.preload = 'auto';
               load(ready, clip.src);
+              ready.__retried = true;
               return ready;
             }
             if (ready) { ready.preload = 'auto'; return ready; }
