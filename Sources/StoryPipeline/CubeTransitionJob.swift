@@ -493,10 +493,6 @@ public struct CubeTransitionJob: Sendable {
     /// True when the face is a clip's last frame rather than its first.
     private func wantsLastFrame(isFrom: Bool) -> Bool { isFrom && parameters.direction == .forward }
 
-    /// Opens a face's clip. The last frame takes decoding a run of frames, which frame threads
-    /// speed up; a first frame is one picture, which they would only delay. A truncated upload
-    /// is refused (`.invalidMedia`), as `render` skips it and `ingest` rejects it: its frames
-    /// stop early, so its "last frame" is one from the middle.
     /// Why TO cannot be read as a face (a clip that does not open, a still that does not
     /// decode), or nil when it can: asked once FROM has failed, so that one run names both.
     public func problemWithTo() -> (any Error)? {
@@ -511,6 +507,10 @@ public struct CubeTransitionJob: Sendable {
         }
     }
 
+    /// Opens a face's clip. The last frame takes decoding a run of frames, which frame threads
+    /// speed up; a first frame is one picture, which they would only delay. A truncated upload
+    /// is refused (`.invalidMedia`), as `render` skips it and `ingest` rejects it: its frames
+    /// stop early, so its "last frame" is one from the middle.
     private func openClip(_ path: String, isFrom: Bool) throws -> ClipFrameSource {
         let clip = try ClipFrameSource(path: path, timeout: timeout, threads: wantsLastFrame(isFrom: isFrom) ? 0 : 1)
         if let warning = clip.truncationWarnings.first { throw MediaError(.invalidMedia, path: path, warning) }

@@ -531,14 +531,14 @@ extension PlayerPage {
             // blip long past (a re-check: a clip whose preload met a moment's outage took its
             // turn as stills with the server back). Once: a story's first item is prepared as
             // the cube shows and again as it lands (a re-check: fetched three times).
-            if (ready && ready.error && !ready.__retried) {
-              reload(ready, () => ready.removeAttribute('src'));
+            if (ready) {
               ready.preload = 'auto';
-              load(ready, clip.src);
-              ready.__retried = true;
+              if (ready.error && !ready.__retried) {
+                ready.__retried = true;
+                reload(ready, () => { ready.src = clip.src; });
+              }
               return ready;
             }
-            if (ready) { ready.preload = 'auto'; return ready; }
             // A spare: an empty one, else one that holds no clip preloadAround wanted.
             const others = stage.videos.filter((video) => video !== front);
             const spare = others.find((video) => !video.getAttribute('src'))
@@ -739,12 +739,14 @@ extension PlayerPage {
             offlineNote();
             $('note').hidden = false;
             const ask = (delay) => setTimeout(async () => {
-              if (offline !== token || token !== generation) return;
+              if (!stillWaiting(token)) return;
               if (!(await serverAnswers(src))) { ask(Math.min(delay * 2, 16000)); return; }
-              if (offline === token && token === generation && phase === 'item') connectionBack();
+              if (stillWaiting(token)) connectionBack();
             }, delay);
             ask(2000);
           }
+          // True while the item of generation `token` is on screen and waits for the network.
+          function stillWaiting(token) { return offline !== null && offline === token && token === generation && phase === 'item'; }
           // What failed while the server was down is asked for again: the item videos, the cube
           // and the stills (a re-check: a transition and a still that failed during the outage
           // stayed broken for the rest of the visit).
@@ -757,10 +759,7 @@ extension PlayerPage {
             enterItem(++generation);
           }
           window.addEventListener('offline', () => { if (offline !== null) offlineNote(); });
-          window.addEventListener('online', () => {
-            if (offline === null || offline !== generation || phase !== 'item') return;
-            connectionBack();
-          });
+          window.addEventListener('online', () => { if (stillWaiting(offline)) connectionBack(); });
           function tickFallback(now) {
             if (!fallback || fallback.token !== generation) return;
             // A frame's time can be a little earlier than the turn's start: no time runs backwards.
