@@ -31,10 +31,10 @@ public enum ThumbnailCommand: Command {
         "height", "N", "Scale to N pixels high; with --width, fill N exactly and crop the overflow.",
         range: .wholeNumber(2...8192)
     ) { $0.wholeNumber($1) }
-    static let format = Option<String?>(
-        "format", "jpeg|png|webp", "The image format.", defaultText: "from OUT's extension, else jpeg",
-        accepted: "one of jpeg, jpg, png, webp", default: { nil },
-        convert: { text -> String?? in ["jpeg", "jpg", "png", "webp"].contains(text) ? .some(text) : .none })
+    static let format = Option<ImageFormat?>(
+        "format", "jpeg|png|webp", "The image format (any case, as OUT's extension is read).",
+        defaultText: "from OUT's extension, else jpeg", accepted: "one of jpeg, jpg, png, webp", default: { nil },
+        convert: { text -> ImageFormat?? in ImageFormat(pathExtension: text).map { .some($0) } })
     static let quality = Option.wholeNumber(
         "quality", "Q", "Quality, 100 best.", default: ImageEncoder.defaultQuality, range: .wholeNumber(1...100))
     static let timeout = Option.number(
@@ -184,7 +184,7 @@ public enum ThumbnailCommand: Command {
 
     /// `--format`, else the extension of `-o` (none: JPEG), else JPEG.
     static func imageFormat(_ arguments: ParsedArguments, out: String?) throws -> ImageFormat {
-        if let name = arguments[format] { return ImageFormat(pathExtension: name)! }
+        if let chosen = arguments[format] { return chosen }
         guard let out else { return .jpeg }
         let fileExtension = (out as NSString).pathExtension
         if fileExtension.isEmpty { return .jpeg }

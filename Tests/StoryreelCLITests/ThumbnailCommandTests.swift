@@ -80,6 +80,15 @@ import Testing
         #expect(try probe(out).codec == "png")
     }
 
+    /// `--format` is read in any case, as `-o`'s extension is: `-o a.JPG` was taken and
+    /// `--format JPEG` refused (a thumbnail QA pass).
+    @Test func formatOptionIsReadInAnyCase() throws {
+        let out = folder.path("poster.jpg")
+        let result = try thumbnail([Self.sample("portrait-h264.mp4"), "-o", out, "--format", "PNG", "--width", "90"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try probe(out).codec == "png")
+    }
+
     @Test func widthHeightAndBothGiveTheRightSizes() throws {
         let clip = Self.sample("portrait-h264.mp4")
         for (options, width, height) in [
