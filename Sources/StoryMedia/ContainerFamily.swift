@@ -65,7 +65,7 @@ public enum ContainerFamily: Sendable, Equatable {
                 demuxer: "mov", truncated: findings.truncated, shortChunkTables: findings.shortChunkTables,
                 fileType: fileType)
         case .stillImage:
-            guard file.size > 0 else { throw MediaError(.invalidMedia, path: file.path, "empty file (0 bytes)") }
+            guard file.size > 0 else { throw MediaError(.invalidMedia, path: file.path, file.zeroSizeReason()) }
             let head = [UInt8](try file.read(upTo: 8))
             let opening: Opening
             let size: (width: Int, height: Int)

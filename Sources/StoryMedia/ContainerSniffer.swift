@@ -162,7 +162,7 @@ struct ContainerSniffer {
     static func sniff(_ file: RegularFile) throws -> Findings {
         let path = file.path
         let fileSize = file.size
-        guard fileSize > 0 else { throw MediaError(.invalidMedia, path: path, "empty file (0 bytes)") }
+        guard fileSize > 0 else { throw MediaError(.invalidMedia, path: path, file.zeroSizeReason()) }
         let head = try file.read(upTo: 16)
         if head.starts(with: Array("#EXTM3U".utf8)) {
             throw MediaError(

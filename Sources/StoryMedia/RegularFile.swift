@@ -76,6 +76,14 @@ public final class RegularFile {
         return FileStamp(status)
     }
 
+    /// What to say of a file whose size is 0: "empty file (0 bytes)", unless bytes can be read from
+    /// it all the same, as from /proc's and /sys's files, which storyreel does not read as media.
+    public func zeroSizeReason() -> String {
+        var byte: UInt8 = 0
+        guard pread(descriptor, &byte, 1, 0) > 0 else { return "empty file (0 bytes)" }
+        return "its file system gives it no size (as /proc's files have none), so it is not a media file"
+    }
+
     /// Throws `.timedOut` once the time allowed to read the file has passed.
     func checkDeadline() throws {
         if let deadline, MonotonicClock.now > deadline {

@@ -31,6 +31,17 @@ import Testing
         #expect(result.stderr == "storyreel: error: \(path): empty file (0 bytes)\n")
     }
 
+    /// A file whose file system gives it no size but has bytes (/proc's) is not called empty, as
+    /// it was (a QA pass).
+    @Test func aProcFileIsNotCalledEmpty() throws {
+        let result = try inspect(["/proc/self/status"])
+        #expect(result.status == 65)
+        #expect(
+            result.stderr
+                == "storyreel: error: /proc/self/status: its file system gives it no size (as /proc's files have "
+                + "none), so it is not a media file\n")
+    }
+
     /// From the hostile-input QA pass: an mdhd timescale of 0 (FFmpeg reads 1) gave 1 frame at
     /// 0.002 fps with no warning; ffprobe warns. It is a warning now, so render skips the clip.
     @Test func aZeroMediaTimescaleIsAWarning() throws {
