@@ -97,6 +97,14 @@ public enum ClipProbe {
         if warnings.isEmpty, let preallocated = try preallocationWarning(of: file) { warnings.append(preallocated) }
         let videoStream = file.bestStream(.video)
         let video = try videoStream.map { try describeVideo($0) }
+        if file.streams.isEmpty {
+            warnings.append("the file holds no tracks: players show nothing")
+        } else if let videoStream, try videoStream.indexEntries.isEmpty {
+            // A fragmented MP4 cut before its first fragment passed in silence (a QA pass).
+            warnings.append(
+                "the video track holds no frames (a fragmented MP4 cut before its first fragment, or an empty "
+                    + "recording): players show nothing")
+        }
         if let videoStream, videoStream.timeBaseRational.num == 1, videoStream.timeBaseRational.den == 1 {
             // An mdhd timescale of 0 is read as 1 (ffprobe warns "Invalid mdhd time scale 0,
             // defaulting to 1"); no real video track counts in whole seconds.
@@ -536,7 +544,12 @@ public enum ClipProbe {
         return (
             format, decoder.context.pointee.profile, width > 0 && height > 0 ? (width, height) : nil,
             tags.sample_aspect_ratio.num > 0 ? tags.sample_aspect_ratio : decoder.context.pointee.sample_aspect_ratio,
-            (tags.color_trc, tags.color_primaries, tags.colorspace, tags.color_range)
+            // The matrix the decoder guessed for drawing is not reported as the clip's own (a QA
+            // pass: an untagged HD clip was "bt709", where ffprobe and MediaInfo say nothing).
+            (
+                tags.color_trc, tags.color_primaries,
+                decoder.lastMatrixIsAGuess ? AVCOL_SPC_UNSPECIFIED : tags.colorspace, tags.color_range
+            )
         )
     }
 

@@ -321,6 +321,7 @@ struct ContainerSniffer {
             let handler = try media.last { $0.type == "hdlr" }.flatMap { try field(at: 8, of: $0.body, in: file) }
             let isVideo = handler == videoHandler
             let table = try descend(media, ["minf", "stbl"], in: file)
+            try checkTableAllocations(table, in: file)
             let runs = try unrolledRuns(in: table, file: file)
             unrolledOffsets = unrolledOffsets.saturatingAdd(runs.offsets)
             unrolledGroups = unrolledGroups.saturatingAdd(runs.groups)
@@ -347,6 +348,30 @@ struct ContainerSniffer {
             tracks.append((edits, gap ?? 1, held.flatMap { $0 < samples ? ($0, samples) : nil }, indexed))
         }
         return tracks
+    }
+
+    /// The bytes of one entry of each sample table FFmpeg allocates at its count before it reads
+    /// it (`stsz`'s count is checked as samples, ``sampleCountProblem(samples:fileSize:)``).
+    private static let tableEntrySizes: [String: UInt64] = [
+        "stco": 4, "co64": 8, "stts": 8, "ctts": 8, "stss": 4, "stps": 4, "stsc": 12,
+    ]
+
+    /// Throws ``IndexRefusal`` when a table of the sample table `table` lists more entries than
+    /// FFmpeg allocates memory for (over 2^31 − 1 bytes of them): it fails with "Cannot allocate
+    /// memory", which blamed the machine for a forged count (a QA pass: an `stco` or `stts` count
+    /// of 2^31 − 1 in a 200 KB clip).
+    private static func checkTableAllocations(
+        _ table: [(type: String, body: (start: UInt64, end: UInt64))], in file: RegularFile
+    ) throws {
+        for atom in table {
+            guard let entrySize = tableEntrySizes[atom.type],
+                let count = try field(at: 4, of: atom.body, in: file),  // after version and flags
+                count * entrySize > UInt64(Int32.max)
+            else { continue }
+            throw IndexRefusal(
+                reason: "its \(atom.type) table lists \(count) entries in its \(atom.body.end - atom.body.start) bytes"
+                    + ": the index is corrupt or forged")
+        }
     }
 
     /// The most tracks FFmpeg's demuxer opens (its `max_streams`).

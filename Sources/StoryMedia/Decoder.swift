@@ -47,6 +47,9 @@ public final class Decoder {
     /// False for a codec whose pictures are BT.601 by definition when untagged (JPEG's JFIF, so
     /// an MJPEG clip or a JPEG still), or hold RGB.
     private let guessesHDMatrix: Bool
+    /// True when the last frame received was untagged and given the BT.709 matrix by
+    /// ``isHighDefinition(width:height:)``'s rule: what it is drawn with, not what the clip says.
+    private(set) var lastMatrixIsAGuess = false
     /// True for an MJPEG stream (a JPEG still too): each packet's scans are counted before it is
     /// decoded.
     private let isJPEG: Bool
@@ -271,11 +274,10 @@ public final class Decoder {
             // (`gray16le`), which was read as limited range: a grey of 52 came out 42 (a QA pass).
             tags.pointee.color_range = AVCOL_RANGE_JPEG
         }
-        if tags.pointee.colorspace == AVCOL_SPC_UNSPECIFIED, guessesHDMatrix,
-            Decoder.isHighDefinition(width: Int(tags.pointee.width), height: Int(tags.pointee.height))
-        {
-            tags.pointee.colorspace = AVCOL_SPC_BT709
-        }
+        lastMatrixIsAGuess =
+            tags.pointee.colorspace == AVCOL_SPC_UNSPECIFIED && guessesHDMatrix
+            && Decoder.isHighDefinition(width: Int(tags.pointee.width), height: Int(tags.pointee.height))
+        if lastMatrixIsAGuess { tags.pointee.colorspace = AVCOL_SPC_BT709 }
         for level in containerLightLevels where av_frame_get_side_data(frame.pointer, level.type) == nil {
             guard let side = av_frame_new_side_data(frame.pointer, level.type, level.bytes.count)?.pointee.data else {
                 continue

@@ -62,7 +62,11 @@ public final class InputFile {
             avformat_open_input(
                 &contextPointer, "file:" + regularFile.reopenablePath, av_find_input_format(opening.demuxer), &options)
         }
-        try InputFile.check(opened, family.openFailure, path: path, deadline: deadline)
+        // A file cut part-way through an atom (a fragment's, say) is said to look truncated, as
+        // one that opens is warned (a QA pass: "Invalid data found" alone).
+        try InputFile.check(
+            opened, opening.truncated ? family.openFailure + " (it ends part-way through an atom: it looks truncated)"
+                : family.openFailure, path: path, deadline: deadline)
         guard let openedContext = contextPointer else {
             throw MediaError(.invalidMedia, path: path, family.openFailure)
         }

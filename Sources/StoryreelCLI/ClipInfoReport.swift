@@ -76,10 +76,13 @@ enum ClipInfoReport {
         bitsPerSecond < 1000 ? "\(bitsPerSecond) b/s" : String(format: "%.0f kb/s", Double(bitsPerSecond) / 1000)
     }
 
-    private static func byteCount(_ bytes: UInt64) -> String {
+    /// `999 bytes`, `1.5 kB`, `12.3 MB`, `5.0 GB`: the unit is picked after rounding to one
+    /// decimal, so 999,960 bytes is `1.0 MB` (a QA pass: `1000.0 kB`, and 5 GB as `5000.0 MB`).
+    static func byteCount(_ bytes: UInt64) -> String {
         let value = Double(bytes)
-        if value >= 1_000_000 { return String(format: "%.1f MB", value / 1_000_000) }
-        if value >= 1_000 { return String(format: "%.1f kB", value / 1_000) }
+        for (unit, scale) in [("GB", 1e9), ("MB", 1e6), ("kB", 1e3)] where value >= scale * 0.999_95 {
+            return String(format: "%.1f \(unit)", value / scale)
+        }
         return "\(bytes) bytes"
     }
 

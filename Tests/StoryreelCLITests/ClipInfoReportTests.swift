@@ -17,6 +17,16 @@ import Testing
         #expect(ClipInfoReport.dolbyVisionLabel(127) == "127")
     }
 
+    /// From an inspect QA pass: 999,960 bytes read `1000.0 kB` and 5 GB `5000.0 MB`.
+    @Test func aSizeStepsUpToTheUnitItRoundsTo() {
+        #expect(ClipInfoReport.byteCount(999) == "999 bytes")
+        #expect(ClipInfoReport.byteCount(1_000) == "1.0 kB")
+        #expect(ClipInfoReport.byteCount(196_547) == "196.5 kB")
+        #expect(ClipInfoReport.byteCount(999_960) == "1.0 MB")
+        #expect(ClipInfoReport.byteCount(12_345_678) == "12.3 MB")
+        #expect(ClipInfoReport.byteCount(5_000_000_000) == "5.0 GB")
+    }
+
     /// From an inspect QA pass: an hour of a still picture at 107 b/s read `0 kb/s`, and the
     /// place ffmpeg and Android cameras write (the plain `location` tag) was in the JSON only.
     @Test func aLowBitRateAndAPlainLocationAreShown() throws {

@@ -447,6 +447,54 @@ import Testing
         #expect(warnings.contains { $0.hasPrefix("the fragments' index (moof) points ") }, "\(warnings)")
     }
 
+    /// From a QA pass: a fragmented MP4 cut where its first fragment starts (an upload stalled
+    /// after its header) passed with no frames and no word, and one cut inside that fragment's
+    /// header said only "Invalid data found".
+    @Test func aFragmentedClipCutAtItsFirstFragmentIsSaidToBe() throws {
+        let full = try testCard("fragmented-header.mp4", movflags: "frag_keyframe+empty_moov")
+        let data = try Data(contentsOf: URL(fileURLWithPath: full))
+        var offset = 0
+        var fragment: (start: Int, size: Int)?
+        while fragment == nil, offset + 8 <= data.count {
+            let size = HostileFiles.bigEndian([UInt8](data[offset..<offset + 4])[...])
+            if data[offset + 4..<offset + 8] == Data("moof".utf8) { fragment = (offset, size) }
+            guard size >= 8 else { break }
+            offset += size
+        }
+        let moof = try #require(fragment)
+        let header = try folder.write("header-only.mp4", data.prefix(moof.start))
+        _ = try inspectWarns(
+            header,
+            "the video track holds no frames (a fragmented MP4 cut before its first fragment, or an empty "
+                + "recording): players show nothing")
+        let cut = try folder.write("cut-in-moof.mp4", data.prefix(moof.start + moof.size - 1))
+        let result = try inspect([cut])
+        #expect(result.status == 65)
+        #expect(
+            result.stderr.hasPrefix(
+                "storyreel: error: \(cut): not a readable QuickTime/MP4 file (it ends part-way through an atom: it "
+                    + "looks truncated): "), "\(result.stderr)")
+    }
+
+    /// From a QA pass: a chunk offset (stco) or time (stts) table whose count was forged to
+    /// 2^31 − 1 made FFmpeg fail to allocate it, and the line said "Cannot allocate memory",
+    /// which blames the machine.
+    @Test(arguments: ["stco", "stts"])
+    func aForgedTableCountIsSaidToBeForged(table: String) throws {
+        var clip = [UInt8](try Data(contentsOf: URL(fileURLWithPath: goodClip)))
+        let name = Array(table.utf8)
+        let atom = try #require((0..<clip.count - 4).first { Array(clip[$0..<$0 + 4]) == name })
+        clip.replaceSubrange(atom + 8..<atom + 12, with: [0x7F, 0xFF, 0xFF, 0xFF])  // after version and flags
+        let bytes = HostileFiles.bigEndian(clip[atom - 4..<atom]) - 8  // the atom's size, less its header
+        let path = try folder.write("forged-\(table).mp4", Data(clip))
+        let result = try inspect([path])
+        #expect(result.status == 65)
+        #expect(
+            result.stderr
+                == "storyreel: error: \(path): its \(table) table lists 2147483647 entries in its \(bytes) bytes: the "
+                + "index is corrupt or forged\n")
+    }
+
     @Test func truncatedUploadWithIntactMoovIsReadWithAWarning() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: goodClip))
         let path = try folder.write("cut.mp4", data.prefix(data.count * 2 / 3))

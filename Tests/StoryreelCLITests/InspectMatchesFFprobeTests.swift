@@ -76,6 +76,9 @@ import Testing
                 "sine=sample_rate=44100:duration=0.3", "-c:v", "libx264", "-c:a", "mp2", "-ac", "1",
             ]
         ),
+        // An untagged high-definition clip: no matrix, as ffprobe says; it was "bt709", the
+        // matrix storyreel draws it with (a QA pass).
+        ("untagged-hd.mp4", ["-f", "lavfi", "-i", "testsrc2=s=720x1280:r=30:d=0.1", "-c:v", "libx264"]),
         // Full-range H.264: ffprobe's `yuvj420p`, reported `yuv420p`.
         (
             "full-range.mp4",
