@@ -64,9 +64,10 @@ public final class InputFile {
         }
         // A file cut part-way through an atom (a fragment's, say) is said to look truncated, as
         // one that opens is warned (a QA pass: "Invalid data found" alone).
-        try InputFile.check(
-            opened, opening.truncated ? family.openFailure + " (it ends part-way through an atom: it looks truncated)"
-                : family.openFailure, path: path, deadline: deadline)
+        let failure =
+            opening.truncated
+            ? family.openFailure + " (it ends part-way through an atom: it looks truncated)" : family.openFailure
+        try InputFile.check(opened, failure, path: path, deadline: deadline)
         guard let openedContext = contextPointer else {
             throw MediaError(.invalidMedia, path: path, family.openFailure)
         }
