@@ -94,7 +94,10 @@ struct JSONStructureScan {
         var path = ""
         for level in levels {
             switch level {
-            case .object(let key, _): path += path.isEmpty ? (key ?? "") : ".\(key ?? "")"
+            case .object(let key, _):
+                // Each key cut to 80 Unicode scalars (a QA pass: a 200 KB key given twice).
+                let shown = key?.cut(toScalars: 80) ?? ""
+                path += path.isEmpty ? shown : ".\(shown)"
             case .array(let position): path += "[\(position)]"
             }
         }

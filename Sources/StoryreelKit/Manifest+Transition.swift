@@ -14,11 +14,8 @@ extension Manifest {
                 let container = try decoder.singleValueContainer()
                 let text = try container.decode(String.self)
                 guard let direction = Direction(rawValue: text) else {
-                    // Cut to 80 Unicode scalars: an app shows the line in an alert (a QA pass of
-                    // the library: a 200 KB value made a 200 KB line).
-                    let shown =
-                        text.unicodeScalars.count > 80
-                        ? String(String.UnicodeScalarView(text.unicodeScalars.prefix(80))) + "…" : text
+                    // Cut to 80 Unicode scalars: an app shows the line in an alert.
+                    let shown = text.cut(toScalars: 80)
                     throw DecodingError.dataCorruptedError(
                         in: container, debugDescription: "expected one of forward, backward, got '\(shown)'")
                 }

@@ -59,10 +59,18 @@ public struct Manifest: Codable, Sendable, Hashable {
     /// does, and gives every fault as a one-line ``ManifestError`` with its JSON path (a QA pass).
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        version = try container.decodeInteger(forKey: .version)
         // Its path in the whole JSON: a manifest inside an app's own type (`reels[1].version`)
         // was named `version` alone (a QA pass of the library).
         let versionPath = ManifestError.path(container.codingPath + [CodingKeys.version])
+        // A version too large for an integer is newer still, not a damaged bundle (a QA pass:
+        // `1e30` was "out of range for an integer", with no `newerVersion`).
+        if let huge = try? container.decode(Double.self, forKey: .version), huge.isFinite, huge >= 0x1p63 {
+            throw ManifestError(
+                path: versionPath,
+                "version \(huge) is newer than this StoryreelKit reads (\(Manifest.knownVersion)); update StoryreelKit",
+                newerVersion: Int.max)
+        }
+        version = try container.decodeInteger(forKey: .version)
         guard version >= 1 else {
             throw ManifestError(path: versionPath, "version \(version) is not a manifest version (they start at 1)")
         }

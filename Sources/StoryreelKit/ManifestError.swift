@@ -10,7 +10,7 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
     public var message: String
     /// The manifest's version when it is newer than this StoryreelKit reads, else nil: an app
     /// can then ask for an update of itself rather than call the bundle damaged, without
-    /// matching the message's words.
+    /// matching the message's words. `Int.max` for a version too large for an integer (`1e30`).
     public var newerVersion: Int?
 
     /// A fault at `path`; `newerVersion` for a manifest of a version this StoryreelKit does not

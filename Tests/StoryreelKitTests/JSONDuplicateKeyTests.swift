@@ -31,6 +31,22 @@ import Testing
         #expect(try Manifest(jsonData: Data(future.utf8)) == ManifestSamples.manifest(items: [2, 1]))
     }
 
+    /// From a QA pass of the library: a 200,000-character key given twice made a 200 KB error
+    /// line, where a wrong direction's value is cut to 80 scalars for an app's alert.
+    @Test func aLongKeyGivenTwiceIsCutInThePath() throws {
+        let key = String(repeating: "k", count: 200_000)
+        #expect(first("{\"a\": {\"\(key)\": 1, \"\(key)\": 2}}") == "a." + String(repeating: "k", count: 80) + "…")
+        let text = String(decoding: try ManifestSamples.manifest(items: [1]).jsonData(), as: UTF8.self)
+        let doubled = text.replacingOccurrences(
+            of: "\"generator\":", with: "\"\(key)\": 1, \"\(key)\": 2, \"generator\":")
+        do {
+            _ = try Manifest(jsonData: Data(doubled.utf8))
+            Issue.record("a key given twice decoded")
+        } catch let error as ManifestError {
+            #expect(error.description.count < 300, "\(error.description.prefix(200))")
+        }
+    }
+
     @Test func keysInSiblingObjectsOrValuesAreNoDuplicates() {
         #expect(first(#"{"a": {"k": 1}, "b": {"k": 1}, "c": [{"k": 1}, {"k": 2}]}"#) == nil)
         #expect(first(#"{"k": "k", "v": ["k", "k"], "w": {"k": "k"}}"#) == nil)

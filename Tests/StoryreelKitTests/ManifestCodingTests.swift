@@ -76,6 +76,21 @@ import Testing
         }
     }
 
+    /// From a QA pass of the library: a version too large for an integer was "out of range for
+    /// an integer", with no `newerVersion`, so an app called the bundle damaged.
+    @Test(arguments: [1e30, 0x1p63])
+    func aVersionTooLargeForAnIntegerIsNewer(version: Double) throws {
+        do {
+            _ = try Manifest(jsonData: try editedDemo { $0["version"] = version })
+            Issue.record("version \(version) decoded")
+        } catch let error as ManifestError {
+            #expect(error.newerVersion == Int.max)
+            #expect(
+                error.description
+                    == "version: version \(version) is newer than this StoryreelKit reads (1); update StoryreelKit")
+        }
+    }
+
     /// A version below 1 is no manifest's; the old Kit refused only newer versions and took
     /// `-7` as readable.
     @Test(arguments: [0, -7])

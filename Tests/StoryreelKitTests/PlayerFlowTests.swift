@@ -31,7 +31,7 @@ import Testing
 
         func show(_ next: PlaybackStep) {
             var step = next
-            while let src = step.src, url(src) == nil { step = navigator.clipDidFinish() }
+            while let src = step.src, url(src) == nil { step = navigator.clipCannotPlay() }
             prefetched.append(navigator.upcomingAssets(limit: 4))
             guard let src = step.src, url(src) != nil else {
                 ended = true
@@ -115,6 +115,26 @@ import Testing
         pruned.forgetItems(notIn: manifest)
         #expect(pruned == first.navigator.seen)
         #expect(pruned.itemIDs.count == 3)
+    }
+
+    /// From a QA pass of the library: a story's last clip the bundle cannot hold was passed over
+    /// with `clipDidFinish()`, so the sample showed that clip's last-frame still and turned the
+    /// cube from it, a frame never on screen. Passed over with `clipCannotPlay()`, the story is
+    /// left with a cut: the next story's first item plays over its own first frame.
+    @Test func aStorysLastClipPassedOverLeavesItWithACut() async throws {
+        let demo = URL(fileURLWithPath: try RenderedSamples.folder(.demo))
+        var manifest = try Manifest(jsonData: try RenderedSamples.manifestData(.demo))
+        let skipped = try #require(manifest.stories[0].items.last)
+        manifest.stories[0].items[manifest.stories[0].items.count - 1].src = "../elsewhere/clip.mov"
+        // The demo bundle's files, under the edited manifest.
+        let player = SimulatedPlayer(bundle: demo, manifest: manifest, seen: SeenState())
+        for _ in 0..<100 where !player.ended { player.didPlayToEnd() }
+        let next = manifest.stories[1].items[0]
+        let afterFirstStory = player.played.dropFirst(manifest.stories[0].items.count - 1).first
+        #expect(afterFirstStory?.src == next.src, "a cut to \(next.src): \(player.played.map(\.src))")
+        #expect(afterFirstStory?.still == next.firstFrame)
+        #expect(!player.played.contains { $0.still == skipped.lastFrame }, "the skipped clip's last frame never shows")
+        #expect(player.navigator.seen.contains(skipped.id), "passed over counts as seen")
     }
 
     /// From a QA pass: the README's sample passed over a clip the bundle cannot hold by calling

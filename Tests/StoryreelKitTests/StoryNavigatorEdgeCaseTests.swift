@@ -71,6 +71,48 @@ import Testing
         }
     }
 
+    /// From a QA pass of the library: the README's loop passed over a clip the app cannot play
+    /// with `clipDidFinish()`, so a story's last item passed over turned the cube from its last
+    /// frame, which was never on screen. `clipCannotPlay()` moves on as the item finishing does,
+    /// marks it seen, and leaves its story with a cut; a transition that cannot play lands.
+    @Test func aClipThatCannotPlayIsLeftWithACut() {
+        let manifest = Samples.manifest(items: [2, 1, 1], transitions: .both)
+        var navigator = StoryNavigator(manifest: manifest)
+        #expect(Samples.describe(navigator.clipCannotPlay()) == "s0#1", "the next item of the story")
+        #expect(Samples.describe(navigator.clipCannotPlay()) == "s1#0", "a cut, not forward:s1#0")
+        #expect(navigator.seen.contains(Samples.item(story: 0, index: 1).id), "passed over counts as seen")
+        #expect(navigator.currentStill == Samples.item(story: 1, index: 0).firstFrame)
+        #expect(Samples.describe(navigator.itemDidFinish()) == "forward:s2#0", "a played item still turns")
+        #expect(Samples.describe(navigator.clipCannotPlay()) == "s2#0", "a transition that cannot play lands")
+        #expect(navigator.seen.contains(Samples.item(story: 2, index: 0).id))
+        #expect(Samples.describe(navigator.clipCannotPlay()) == "end")
+        #expect(Samples.describe(navigator.clipCannotPlay()) == "end")
+    }
+
+    /// From a QA pass of the library: where items share files (reposts), fewer than `limit`
+    /// distinct ones lie ahead, and `upcomingAssets(limit:)` walked the whole rest of the play
+    /// order on every call (94 ms a call over 60,000 items). The walk is bounded at
+    /// `limit × 8 + 64` steps: a file past that is not listed, one within it is.
+    @Test func upcomingAssetsOfSharedFilesIsABoundedWalk() {
+        func manifest(stories: Int) -> Manifest {
+            var manifest = Samples.manifest(items: Array(repeating: 1, count: stories), transitions: .none)
+            let shared = Samples.item(story: 0, index: 0)
+            for story in manifest.stories.indices.dropLast() {
+                manifest.stories[story].items[0].src = shared.src
+                manifest.stories[story].items[0].firstFrame = shared.firstFrame
+            }
+            return manifest
+        }
+        let shared = Samples.item(story: 0, index: 0)
+        let near = StoryNavigator(manifest: manifest(stories: 20))
+        #expect(
+            near.upcomingAssets(limit: 4) == [
+                shared.firstFrame!, shared.src, "stills/s19-0-first.jpg", "clips/s19-0.mp4",
+            ])
+        let far = StoryNavigator(manifest: manifest(stories: 5000))
+        #expect(far.upcomingAssets(limit: 4) == [shared.firstFrame!, shared.src], "the last story is past the walk")
+    }
+
     /// A story with no items decodes (the Kit checks types, not the rules `validate` checks), so
     /// the navigator leaves it out instead of landing on its item 0. (The old navigator counted
     /// it as seen, moved it last and trapped on `items[0]` when play reached it.)
