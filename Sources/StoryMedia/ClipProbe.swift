@@ -462,6 +462,23 @@ public enum ClipProbe {
             picture != (parameters.pointee.width, parameters.pointee.height)
         else { return }
         (parameters.pointee.width, parameters.pointee.height) = picture
+        forgetSampleDescriptionAspect(of: stream)
+    }
+
+    /// Takes back the pixel aspect FFmpeg's demuxer gave a track with no `pasp` box from its
+    /// track header's size against its sample description's, when the track header is the size
+    /// of the picture the bitstream gives: the sample description gave another size (the coded
+    /// one, 1088 wide for a 1080-wide picture), not the pixels another shape. The pixel aspect is
+    /// then the bitstream's, as in any clip without `pasp` (a QA pass: such a 1080x1920 clip was
+    /// reported 1072 wide, and its poster squeezed; ffprobe says 135:136, MediaInfo 1080x1920).
+    private static func forgetSampleDescriptionAspect(of stream: MediaStream) {
+        let parameters = stream.parameters
+        guard let header = stream.file.trackPictures[stream.index], !header.hasPixelAspectBox,
+            stream.stream.pointee.sample_aspect_ratio.num > 0,
+            header.width == UInt64(clamping: parameters.pointee.width),
+            header.height == UInt64(clamping: parameters.pointee.height)
+        else { return }
+        stream.stream.pointee.sample_aspect_ratio = AVRational(num: 0, den: 1)
     }
 
     /// ``takeSize(from:into:)`` for a reader of frames, which needs no other detail: parses the

@@ -25,6 +25,8 @@ public enum ContainerFamily: Sendable, Equatable {
         var pngOrientation: ExifOrientation?
         /// A clip's file type as its own first atom gives it (``InputFile/fileType``).
         var fileType: InputFile.FileType = .unknown
+        /// The video tracks' picture headers (``ContainerSniffer/Findings/trackPictures``).
+        var trackPictures: [Int: TrackPictureHeader] = [:]
     }
 
     /// The demuxers libavformat may use for this family (`format_whitelist`).
@@ -63,7 +65,7 @@ public enum ContainerFamily: Sendable, Equatable {
                 findings.majorBrand.map { .brand($0) } ?? (findings.atoms.contains("ftyp") ? .unknown : .none)
             return Opening(
                 demuxer: "mov", truncated: findings.truncated, shortChunkTables: findings.shortChunkTables,
-                fileType: fileType)
+                fileType: fileType, trackPictures: findings.trackPictures)
         case .stillImage:
             guard file.size > 0 else { throw MediaError(.invalidMedia, path: file.path, file.zeroSizeReason()) }
             let head = [UInt8](try file.read(upTo: 8))

@@ -21,6 +21,9 @@ struct ContainerSniffer {
         /// A video track whose chunks hold fewer samples than its size table lists: how many
         /// they hold, and how many the table lists (the first such track).
         var shortChunkTables: (held: UInt64, listed: UInt64)?
+        /// The picture headers of the video tracks, by the track's place among the `moov`'s
+        /// tracks (FFmpeg's stream index).
+        var trackPictures: [Int: TrackPictureHeader] = [:]
     }
 
     /// The most edits an edit list (`elst`) may hold. FFmpeg's demuxer expands each edit into
@@ -237,7 +240,8 @@ struct ContainerSniffer {
             if let moov = findings.moov {
                 let tracks = try tracks(in: file, moov: moov)
                 trackCount = tracks.count
-                for track in tracks {
+                for (index, track) in tracks.enumerated() {
+                    if let picture = track.picture { findings.trackPictures[index] = picture }
                     if let problem = editListProblem(edits: track.edits, keyframeGap: track.keyframeGap) {
                         throw MediaError(.invalidMedia, path: path, problem)
                     }
@@ -289,12 +293,13 @@ struct ContainerSniffer {
     /// chunks hold fewer samples than its size table lists, how many each says; and how many
     /// index entries FFmpeg makes of its samples (``indexedSamples(in:handler:file:)``).
     private static func tracks(in file: RegularFile, moov: (start: UInt64, end: UInt64)) throws -> [(
-        edits: UInt64, keyframeGap: UInt64, shortChunkTables: (held: UInt64, listed: UInt64)?, indexedSamples: UInt64
+        edits: UInt64, keyframeGap: UInt64, shortChunkTables: (held: UInt64, listed: UInt64)?, indexedSamples: UInt64,
+        picture: TrackPictureHeader?
     )] {
         var tracks:
             [(
                 edits: UInt64, keyframeGap: UInt64, shortChunkTables: (held: UInt64, listed: UInt64)?,
-                indexedSamples: UInt64
+                indexedSamples: UInt64, picture: TrackPictureHeader?
             )] = []
         try checkPlacement(in: moov, of: "moov", in: file)
         let traks = try children(of: moov, in: file).filter { $0.type == "trak" }
@@ -334,8 +339,9 @@ struct ContainerSniffer {
                         + "would list one by one (a real clip's add up to its samples)")
             }
             let indexed = try indexedSamples(in: table, handler: handler, file: file)
+            let picture = isVideo ? try pictureHeader(of: parts, table: table, in: file) : nil
             guard edits > 1 || isVideo else {
-                tracks.append((edits, 1, nil, indexed))
+                tracks.append((edits, 1, nil, indexed, picture))
                 continue
             }
             // stsz: version and flags, a constant size, then the sample count.
@@ -345,9 +351,41 @@ struct ContainerSniffer {
                 ? try table.last { $0.type == "stss" }.map { try keyframeGap(of: $0.body, samples: samples, in: file) }
                 : nil
             let held = isVideo ? try chunkCapacity(of: table, in: file) : nil
-            tracks.append((edits, gap ?? 1, held.flatMap { $0 < samples ? ($0, samples) : nil }, indexed))
+            tracks.append((edits, gap ?? 1, held.flatMap { $0 < samples ? ($0, samples) : nil }, indexed, picture))
         }
         return tracks
+    }
+
+    /// The track header's picture size and whether the first sample description entry has a
+    /// `pasp` box, for a video track whose atoms are `parts` and sample table `table`; nil when
+    /// its `tkhd` is cut short.
+    private static func pictureHeader(
+        of parts: [(type: String, body: (start: UInt64, end: UInt64))],
+        table: [(type: String, body: (start: UInt64, end: UInt64))], in file: RegularFile
+    ) throws -> TrackPictureHeader? {
+        // tkhd: version and flags, then times, id and duration (20 bytes in version 0, 32 in
+        // version 1), 8 reserved, layer, group, volume, 2 reserved, the matrix (36), then the
+        // width and the height in 16.16 fixed point. FFmpeg reads the last tkhd.
+        guard let header = parts.last(where: { $0.type == "tkhd" }),
+            let versionAndFlags = try field(at: 0, of: header.body, in: file)
+        else { return nil }
+        let sizeOffset: UInt64 = (versionAndFlags >> 24 == 1 ? 32 : 20) + 4 + 52
+        guard let width = try field(at: sizeOffset, of: header.body, in: file),
+            let height = try field(at: sizeOffset + 4, of: header.body, in: file)
+        else { return nil }
+        // stsd: version and flags, the entry count, then the first entry: its size and format,
+        // 6 reserved, a data reference index, 70 bytes of a visual entry's fields, then its atoms.
+        var hasPixelAspectBox = false
+        if let description = table.last(where: { $0.type == "stsd" }),
+            let entrySize = try field(at: 8, of: description.body, in: file)
+        {
+            let entryStart = description.body.start + 8
+            let entryEnd = min(description.body.end, entryStart + entrySize)
+            if entryEnd > entryStart + 86 {
+                hasPixelAspectBox = try children(of: (entryStart + 86, entryEnd), in: file).contains { $0.type == "pasp" }
+            }
+        }
+        return TrackPictureHeader(width: width >> 16, height: height >> 16, hasPixelAspectBox: hasPixelAspectBox)
     }
 
     /// The bytes of one entry of each sample table FFmpeg allocates at its count before it reads

@@ -22,6 +22,8 @@ public final class InputFile {
     let pngOrientation: ExifOrientation?
     /// What the clip's own `ftyp` atom says it is (``FileType/unknown`` for a still).
     public let fileType: FileType
+    /// The video tracks' own picture headers, by stream index (``TrackPictureHeader``).
+    let trackPictures: [Int: TrackPictureHeader]
 
     var context: UnsafeMutablePointer<AVFormatContext>
     private let deadline: Deadline
@@ -36,6 +38,7 @@ public final class InputFile {
         let opening = try family.sniff(regularFile)
         pngOrientation = opening.pngOrientation
         fileType = opening.fileType
+        trackPictures = opening.trackPictures
         deadline = Deadline(seconds: timeout)
         // After the checks above, which need no FFmpeg: a missing or garbage file is refused
         // without loading it.

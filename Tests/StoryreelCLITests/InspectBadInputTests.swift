@@ -637,10 +637,25 @@ import Testing
     /// the decoder and ffprobe take it. A 720x1280 clip said to be 1x1 became a 1x1 item whose
     /// 720x1280 poster validate refused; said to be 65535x65535, it was refused as a picture
     /// over the budget, though it decodes.
-    @Test(arguments: [(UInt16(1), UInt16(1)), (65535, 65535), (360, 640)])
-    func theBitstreamsPictureSizeWinsOverTheSampleDescriptions(width: UInt16, height: UInt16) throws {
-        let path = folder.path("stsd-\(width)x\(height).mp4")
+    ///
+    /// A later QA pass: without a `pasp` box, FFmpeg gives the track the pixel aspect of its
+    /// track header (720x1280 here) against the sample description's size, so a description of
+    /// the coded size (736 wide, macroblock-aligned) squeezed the picture to 704 wide (ffprobe
+    /// says 45:46). A track header of the picture's own size gives square pixels.
+    @Test(arguments: [
+        (UInt16(1), UInt16(1), true), (65535, 65535, true), (360, 640, true), (736, 1280, false), (360, 640, false),
+    ])
+    func theBitstreamsPictureSizeWinsOverTheSampleDescriptions(
+        width: UInt16, height: UInt16, keepsPixelAspectBox: Bool
+    ) throws {
+        let path = folder.path("stsd-\(width)x\(height)-\(keepsPixelAspectBox).mp4")
         try HostileFiles.sampleDescriptionSize(of: goodClip, to: path, width: width, height: height)
+        if !keepsPixelAspectBox {
+            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            let box = try #require((0..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == Array("pasp".utf8) })
+            bytes.replaceSubrange(box..<box + 4, with: Array("free".utf8))
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        }
         let probe = try TestEnvironment.ffprobeVideoStream(path)
         #expect(probe["width"] as? Int == 720 && probe["height"] as? Int == 1280, "ffprobe: \(probe)")
         let result = try inspect([path, "--json"])
@@ -650,7 +665,7 @@ import Testing
                 as? [String: Any])
         #expect(video["width"] as? Int == 720 && video["height"] as? Int == 1280, "\(video)")
         #expect(video["displayWidth"] as? Int == 720 && video["displayHeight"] as? Int == 1280, "\(video)")
-        let poster = folder.path("poster-\(width).png")
+        let poster = folder.path("poster-\(width)-\(keepsPixelAspectBox).png")
         let thumbnail = try TestEnvironment.storyreel(["thumbnail", path, "-o", poster, "--at", "0"])
         #expect(thumbnail.status == 0, "\(thumbnail.stderr)")
         let image = try TestEnvironment.ffprobeVideoStream(poster)
