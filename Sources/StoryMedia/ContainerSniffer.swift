@@ -382,7 +382,9 @@ struct ContainerSniffer {
             let entryStart = description.body.start + 8
             let entryEnd = min(description.body.end, entryStart + entrySize)
             if entryEnd > entryStart + 86 {
-                hasPixelAspectBox = try children(of: (entryStart + 86, entryEnd), in: file).contains { $0.type == "pasp" }
+                hasPixelAspectBox = try children(of: (entryStart + 86, entryEnd), in: file).contains {
+                    $0.type == "pasp"
+                }
             }
         }
         return TrackPictureHeader(width: width >> 16, height: height >> 16, hasPixelAspectBox: hasPixelAspectBox)
