@@ -97,13 +97,18 @@ public final class ClipFrameSource {
         // frame to seek to: say so rather than "cannot seek".
         guard !index.isEmpty else { throw MediaError(.invalidMedia, path: path, "the video stream has no frames") }
         // Reads every stream's index, so a clip is refused whichever stream is corrupt.
-        truncationWarnings = try ClipProbe.truncationWarnings(of: file)
+        // An upload still being written into a preallocated file is cut short too, as `inspect`
+        // says: its end is zeros (a QA pass: `cube` took a middle frame for its last, in silence).
+        let truncated = try ClipProbe.truncationWarnings(of: file)
+        truncationWarnings =
+            truncated.isEmpty ? try ClipProbe.preallocationWarning(of: file).map { [$0] } ?? [] : truncated
         try file.readStartTimes(seekingBack: video)
         origin = try ClipFrameSource.clipStart(of: file, in: video)
     }
 
-    /// What says the clip is cut short (a truncated upload), as `inspect` reports it; empty for
-    /// a whole clip. Its last frames are missing, so its "last frame" is not the one it shows.
+    /// What says the clip is cut short (a truncated upload, or one still being written into a
+    /// preallocated file), as `inspect` reports it; empty for a whole clip. Its last frames are
+    /// missing, so its "last frame" is not the one it shows.
     public let truncationWarnings: [String]
 
     /// Where the clip starts, as `ffmpeg -ss` counts (the container's start time), in `stream`'s

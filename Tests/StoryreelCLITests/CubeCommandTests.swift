@@ -443,4 +443,27 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: out))
         }
     }
+
+    /// From a cube QA pass: an upload still being written into a file preallocated at its final
+    /// size (its end zeros) was taken in silence, its last decodable frame, from its middle, for
+    /// its last. It is refused, as a truncated clip is and as `ingest` rejects it; `thumbnail`
+    /// warns of it.
+    @Test func anUploadIntoAPreallocatedFileIsRefused() throws {
+        let whole = try Data(contentsOf: URL(fileURLWithPath: Self.fromClip))
+        let written = whole.count * 6 / 10
+        let upload = folder.path("upload.mp4")
+        try (whole.prefix(written) + Data(count: whole.count - written)).write(to: URL(fileURLWithPath: upload))
+        for inputs in [[upload, Self.toClip], [Self.fromClip, upload]] {
+            let out = folder.path("out.mp4")
+            let result = try TestEnvironment.storyreel(["cube"] + inputs + ["--size", "64x64", "-o", out])
+            #expect(result.status == 65, "\(inputs): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("storyreel: error: \(upload): the last "), "\(result.stderr)")
+            #expect(result.stderr.contains("the file looks preallocated and still being written"))
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+        let poster = folder.path("poster.jpg")
+        let thumbnail = try TestEnvironment.storyreel(["thumbnail", upload, "--at", "100%", "-o", poster])
+        #expect(thumbnail.status == 0, "\(thumbnail.stderr)")
+        #expect(thumbnail.stderr.contains("the file looks preallocated and still being written; the poster is taken"))
+    }
 }
