@@ -611,15 +611,24 @@ public final class ClipFrameSource {
         return origin.saturatingAdd(ticks == .min ? .max : ticks)
     }
 
+    /// `frame` as an RGBA picture of `size`. A clip with transparency (PNG or QuickTime
+    /// Animation in a `.mov`, ProRes 4444 with alpha) is drawn over black, as a still with
+    /// transparency is: the colour stored under its transparent pixels showed (a cube QA pass).
     private func deliver(_ frame: Frame, size: FrameSize, clamped: Bool) throws -> RGBAImageBuffer {
         noteDelivery(of: frame, clamped: clamped)
-        return try converter.picture(from: frame, size: size)
+        var picture = try converter.picture(from: frame, size: size)
+        if frame.pixelFormat.hasAlpha { StillImage.drawOverBlack(&picture) }
+        return picture
     }
 
+    /// `frame` as yuv420p planes of `size`: its own planes scaled where ``FrameConverter`` can,
+    /// else its RGBA picture converted (a picture with transparency, drawn over black first).
     private func deliverPlanes(_ frame: Frame, size: FrameSize) throws -> PlanarPicture {
-        noteDelivery(of: frame, clamped: false)
-        if let planes = try converter.planes(from: frame, size: size) { return planes }
-        return try VideoClipWriter.yuv420Planes(of: try converter.picture(from: frame, size: size))
+        if !frame.pixelFormat.hasAlpha, let planes = try converter.planes(from: frame, size: size) {
+            noteDelivery(of: frame, clamped: false)
+            return planes
+        }
+        return try VideoClipWriter.yuv420Planes(of: try deliver(frame, size: size, clamped: false))
     }
 
     private func noteDelivery(of frame: Frame, clamped: Bool) {

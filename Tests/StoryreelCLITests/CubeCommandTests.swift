@@ -444,6 +444,31 @@ import Testing
         }
     }
 
+    /// From a cube QA pass: a clip with transparency (PNG in a `.mov`, as a sticker exported
+    /// with alpha; ProRes 4444 and QuickTime Animation likewise) showed the colour stored under
+    /// its transparent pixels, red here, where a still with transparency is drawn over black.
+    @Test func aClipWithTransparencyIsDrawnOverBlack() throws {
+        let clip = folder.path("transparent-red.mov")
+        try HostileFiles.ffmpeg(
+            ["-f", "lavfi", "-i", "color=c=red@0.0:s=64x64:r=30:d=0.5,format=rgba", "-c:v", "png", clip])
+        let frames = folder.path("frames")
+        let out = folder.path("cube.mp4")
+        let result = try TestEnvironment.storyreel(
+            ["cube", clip, Self.toClip, "--size", "64x64", "--frames-dir", frames, "-o", out, "-q"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // The brightest colour channel of the left half of an image's RGBA pixels: FROM's face
+        // fills it in the cube's frame 0 (TO's turns in at the right), and the poster is all FROM.
+        func brightest(_ path: String) throws -> UInt8 {
+            try PixelComparison.ffmpegImage(path, width: 64, height: 64).enumerated()
+                .filter { $0.offset % 4 != 3 && $0.offset % 256 < 128 }.map(\.element).max() ?? 255
+        }
+        #expect(try brightest("\(frames)/frame_0000.png") <= 2, "frame 0")
+        #expect(try brightest(out) <= 20, "the clip's frame 0")
+        let poster = folder.path("poster.png")
+        #expect(try TestEnvironment.storyreel(["thumbnail", clip, "--at", "0", "-o", poster]).status == 0)
+        #expect(try brightest(poster) <= 2)
+    }
+
     /// From a cube QA pass: an upload still being written into a file preallocated at its final
     /// size (its end zeros) was taken in silence, its last decodable frame, from its middle, for
     /// its last. It is refused, as a truncated clip is and as `ingest` rejects it; `thumbnail`
