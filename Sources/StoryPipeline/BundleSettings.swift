@@ -282,8 +282,10 @@ public struct BundleSettings: Equatable, Sendable {
                 "transition-duration × fps makes \(JSONValue.format(frames)) frames, not \(transitionFrames.lowerBound) "
                     + "to \(transitionFrames.upperBound)")
         }
-        if settings.codec == .hevc, case .fixed(let width, let height) = settings.canvas, min(width, height) < 16 {
-            throw MediaError(.invalidMedia, path: path, "hevc needs a canvas of at least 16x16, got \(width)x\(height)")
+        if settings.codec == .hevc, case .fixed(let width, let height) = settings.canvas,
+            let problem = CubeTransitionJob.hevcCanvasProblem(width: width, height: height)
+        {
+            throw MediaError(.invalidMedia, path: path, problem)
         }
         return settings
     }

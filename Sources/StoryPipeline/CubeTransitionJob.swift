@@ -169,11 +169,26 @@ public struct CubeTransitionJob: Sendable {
         }
     }
 
-    /// x265 opens no encoder for a picture under 16 pixels a side: refused up front rather
-    /// than failing at the encoder (or, in a render, at every transition).
+    /// Throws when x265 opens no encoder for a `width` × `height` canvas
+    /// (``hevcCanvasProblem(width:height:)``): refused up front rather than failing at the
+    /// encoder (or, in a render, at every transition).
     public static func checkHEVC(width: Int, height: Int) throws {
-        guard min(width, height) < 16 else { return }
-        throw CubeRenderError("HEVC (x265) needs a canvas of at least 16x16, got \(width)x\(height); use --codec h264")
+        guard let problem = hevcCanvasProblem(width: width, height: height) else { return }
+        throw CubeRenderError(problem + "; use --codec h264")
+    }
+
+    /// Why x265 opens no encoder for a `width` × `height` picture, or nil: under 16 pixels a
+    /// side; or, with a side under 32, the other over 4216, a stream no level allows, which
+    /// x265 refuses to write (a cube QA pass: 8192x16 failed after the faces were decoded, 65,
+    /// with "Invalid data found when processing input"; measured with the ffmpeg CLI's libx265).
+    public static func hevcCanvasProblem(width: Int, height: Int) -> String? {
+        if min(width, height) < 16 { return "HEVC (x265) needs a canvas of at least 16x16, got \(width)x\(height)" }
+        if min(width, height) < 32, max(width, height) > 4216 {
+            return
+                "HEVC (x265) cannot encode a \(width)x\(height) canvas: with a side under 32 pixels, the other may be "
+                + "at most 4216"
+        }
+        return nil
     }
 
     /// The cap for a `width` × `height` canvas: ``Parameters/maxBitrate`` when given; else, with

@@ -146,6 +146,27 @@ import Testing
         }
     }
 
+    /// From a cube QA pass: with a side under 32 pixels, x265 refuses a picture over 4216 on the
+    /// other (no level allows the stream): `cube --codec hevc --size 8192x16` failed after the
+    /// faces were decoded, 65, "Invalid data found". Refused before any work, 64; 4216x16 works.
+    @Test func anHEVCCanvasX265RefusesIsRefusedBeforeAnyWork() throws {
+        for line in [
+            ["render", Self.stories, "-o", "OUT/bundle", "--codec", "hevc", "--size", "16x4218"],
+            ["cube", Self.clip, Self.clip, "-o", "OUT/cube.mp4", "--codec", "hevc", "--size", "8192x16"],
+        ] {
+            let result = try storyreel(line)
+            #expect(result.status == 64, "\(line): \(result.stderr)")
+            #expect(
+                result.stderr.contains("with a side under 32 pixels, the other may be at most 4216"), "\(result.stderr)"
+            )
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty, "\(line)")
+        }
+        try FileManager.default.createDirectory(atPath: folder.path("OUT"), withIntermediateDirectories: true)
+        let works = try storyreel(
+            ["cube", Self.clip, Self.clip, "-o", "OUT/cube.mp4", "--codec", "hevc", "--size", "4216x16", "-q"])
+        #expect(works.status == 0, "\(works.stderr)")
+    }
+
     @Test func theBoundsThemselvesAreAccepted() throws {
         let inspect = try storyreel(["inspect", Self.clip, "--timeout", "86400", "--jobs", "1024"])
         #expect(inspect.status == 0, "\(inspect.stderr)")
