@@ -41,7 +41,9 @@ public final class FolderPin: Sendable {
     /// mark, its contents) is then the file it writes there, not whatever the path names by then
     /// (a QA pass: with a folder swapped for a symlink, a render hashed a victim's file into its
     /// ledger, set good outputs aside and left a page unwritten).
+    /// A file pinned itself (``SourcePin``) is read through its own descriptor.
     public static func resolved(_ path: String) -> String {
+        if let pinned = SourcePin.pinnedPath(for: path) { return pinned }
         guard !pins.withLock({ $0.isEmpty }), let handle = handle(for: path.containingFolder) else { return path }
         return handle.entryPath(path.lastComponent)
     }

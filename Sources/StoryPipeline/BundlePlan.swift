@@ -87,6 +87,12 @@ public struct BundlePlan: Sendable {
         ) { index in
             let absolute = BundlePaths.join(root, clipPaths[index])
             let cacheKey = BundlePaths.join(cacheRoot, clipPaths[index])
+            // The clip is pinned while it is stamped, probed and hashed, so all three read one
+            // file: a QA pass swapped its folder to other content and back, and the stamps before
+            // and after were the clip's while the hash was the other file's, under whose key the
+            // clip's own pictures were then filed (``SourcePin``).
+            let pin = try? SourcePin(path: absolute)
+            defer { withExtendedLifetime(pin) {} }
             let stamp: FileStamp?
             do {
                 stamp = try BundlePlan.stampInside(clipPaths[index], root: inputRoot)
@@ -214,6 +220,8 @@ public struct BundlePlan: Sendable {
                 let absolute = BundlePaths.join(root, relative)
                 let cacheKey = BundlePaths.join(cacheRoot, relative)
                 do {
+                    let pin = try? SourcePin(path: absolute)  // stamped and hashed as one file, as a clip is
+                    defer { withExtendedLifetime(pin) {} }
                     let stamp = try BundlePlan.stampInside(relative, root: inputRoot)
                     let cached = stamp.flatMap { cache?.hash(for: cacheKey, stamp: $0) }
                     let sha256 =

@@ -24,6 +24,9 @@ struct UnitWorker: Sendable {
     func make(_ units: [WorkUnit]) throws {
         guard let first = units.first else { return }
         let destination = BundlePaths.join(bundle, first.output)
+        // The files a batch decodes are pinned while it runs: it decodes the file it checks.
+        let pins = pinnedSources(of: first)
+        defer { withExtendedLifetime(pins) {} }
         switch first.kind {
         case .clip:
             try ClipPlacement.place(
@@ -87,6 +90,20 @@ struct UnitWorker: Sendable {
             try checkUnchanged(units[0].source)
             try writeJPEG(image, as: unit.output)
         }
+    }
+
+    /// Pins (``SourcePin``) the files `unit`'s batch decodes, which the plan stamped: a clip's or
+    /// an avatar's source, a transition's two faces. Not a clip copy's, which is checked against
+    /// its hash as it is copied. A source that cannot be opened is left to the decoder, whose
+    /// error says why.
+    private func pinnedSources(of unit: WorkUnit) -> [SourcePin] {
+        let sources: [String]
+        switch unit.kind {
+        case .clip: sources = []
+        case .transition: sources = unit.transition.map { [$0.fromClip, $0.toClip] } ?? []
+        default: sources = [unit.source]
+        }
+        return sources.filter { sourceStamps[$0] != nil }.compactMap { try? SourcePin(path: $0) }
     }
 
     /// Throws when `source` no longer has the stamp it had when the plan hashed it: what was
