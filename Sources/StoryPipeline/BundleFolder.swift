@@ -49,6 +49,24 @@ public enum BundleFolder {
                     ? "the bundle folder is the stories input \(inputRoot)"
                     : "the bundle folder is inside the stories input \(inputRoot)") + "; choose a folder outside it")
         }
+        // By device and inode too: the stories folder mounted at another path (a bind mount, a
+        // container's second mount of one volume) has another real path (a safety QA pass: a
+        // bundle went into the stories folder, or made it a bundle with --force).
+        guard let inputIdentity = FileIdentity(path: input) else { return }
+        var folder = resolvedOutput
+        while true {
+            if FileIdentity(path: folder) == inputIdentity {
+                throw BundleRefusal(
+                    .outputInsideInput, path: output,
+                    (folder == resolvedOutput
+                        ? "the bundle folder is the stories input \(inputRoot)"
+                        : "the bundle folder is inside the stories input \(inputRoot)")
+                        + " (\(folder) is the same folder, mounted at another path); choose a folder outside it")
+            }
+            let parent = (folder as NSString).deletingLastPathComponent
+            guard !parent.isEmpty, parent != folder else { return }
+            folder = parent
+        }
     }
 
     /// Refuses OUT when it is INPUT or inside it (64), or when it holds things that are not

@@ -301,6 +301,45 @@ import Testing
         #expect(FolderSnapshot(fixture.stories) == before)
     }
 
+    /// True when this process may make a mount namespace and bind-mount in it (root with
+    /// CAP_SYS_ADMIN, as CI and these machines are; a locked-down container may not).
+    static let canBindMount: Bool = {
+        guard getuid() == 0,
+            let probe = try? TestEnvironment.run(
+                "/usr/bin/unshare",
+                ["--mount", "--propagation", "private", "/bin/sh", "-c", "mount --bind /tmp /mnt"])
+        else { return false }
+        return probe.status == 0
+    }()
+
+    /// From a safety QA pass: the check compared real paths, so the stories folder bind-mounted
+    /// at another path (a container's second mount of one volume) let a render write its bundle
+    /// into the stories folder, or with --force make the stories folder a bundle. It compares
+    /// device and inode too. Mounted in a namespace of the test's own.
+    @Test(.enabled(if: canBindMount, "needs a mount namespace (root with CAP_SYS_ADMIN)"))
+    func outputInsideTheInputMountedElsewhereIsRefusedWith64() throws {
+        let fixture = try BundleFixture()
+        let view = fixture.folder.path("view")
+        try FileManager.default.createDirectory(atPath: view, withIntermediateDirectories: false)
+        let before = FolderSnapshot(fixture.stories)
+        for (out, force, words) in [
+            ("\(view)/reel", false, "the bundle folder is inside the stories input"),
+            (view, true, "the bundle folder is the stories input"),
+        ] {
+            let script = "mount --bind \"$1\" \"$2\" && exec \"$0\" render \"$1\" -o \"$3\" $4"
+            let result = try TestEnvironment.run(
+                "/usr/bin/unshare",
+                [
+                    "--mount", "--propagation", "private", "/bin/sh", "-c", script, TestEnvironment.storyreelBinary,
+                    fixture.stories, view, out, force ? "--force" : "",
+                ])
+            #expect(result.status == 64, "\(out): \(result.stderr)")
+            #expect(
+                result.stderr.contains(words) && result.stderr.contains("mounted at another path"), "\(result.stderr)")
+        }
+        #expect(FolderSnapshot(fixture.stories) == before)
+    }
+
     @Test func renderThatFailsBeforeAnyWorkLeavesNoSkeleton() throws {
         let folder = try TemporaryFolder()
         let clipsOnly = folder.path("clips-only")
