@@ -108,15 +108,22 @@ final class NewStoryFolder {
     /// (``OutputMark``, where the file system holds marks) that holds only what an ingest places
     /// there (``removeClips(in:)``) is removed; one that holds anything else, a folder of that
     /// shape the user made (a QA pass: one with a clip of theirs in it went), or a symlink, is
-    /// left. Call it under the ingest lock.
+    /// left; an unmarked one is removed only when it is empty and this user's. Call it under the
+    /// ingest lock.
     static func removeStale(in storiesFolder: String) {
         guard let parent = try? FolderHandle(path: storiesFolder) else { return }
         for name in parent.entryNames()
         where TemporaryFile.stagedName(of: name).map({ StoryHandle.problem(with: $0) == nil }) == true
             && parent.status(of: name).map({ $0.st_mode & S_IFMT }) == S_IFDIR
-            && !OutputMark.isUnmarked(parent.entryPath(name))
         {
-            guard let folder = try? FolderHandle(name: name, in: parent), removeClips(in: folder) else { continue }
+            guard let folder = try? FolderHandle(name: name, in: parent) else { continue }
+            if OutputMark.isUnmarked(parent.entryPath(name)) {
+                // Unmarked, it may be someone's, and is removed only empty: a kill between the
+                // folder's mkdir and its mark left it so, for good (a safety QA pass).
+                if isEmptyAndOwn(folder) { unlinkat(parent.descriptor, name, AT_REMOVEDIR) }
+                continue
+            }
+            guard removeClips(in: folder) else { continue }
             unlinkat(parent.descriptor, name, AT_REMOVEDIR)
         }
     }

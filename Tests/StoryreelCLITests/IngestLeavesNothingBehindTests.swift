@@ -268,6 +268,10 @@ import Testing
         try FileManager.default.createDirectory(atPath: unmarked, withIntermediateDirectories: false)
         try FileManager.default.copyItem(
             atPath: TestEnvironment.sample("portrait-h264.mp4"), toPath: "\(unmarked)/0001-my-own.mp4")
+        // A kill between the new folder's mkdir and its mark left it empty and unmarked, for
+        // good (a safety QA pass): an empty one is removed, as it holds nothing anyone could lose.
+        let unmarkedEmpty = "\(stories)/.killed.Qq11Ww.storyreel-tmp"
+        try FileManager.default.createDirectory(atPath: unmarkedEmpty, withIntermediateDirectories: false)
         let users = "\(stories)/.mine.Ab3dE9.storyreel-tmp"
         try FileManager.default.createDirectory(atPath: users, withIntermediateDirectories: false)
         try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(users)/0001-notes.mp4"))
