@@ -25,7 +25,9 @@ public enum BundleFolder {
         guard stamp.isFolder else {
             throw BundleRefusal(.notABundle, path: path, "exists and is not a folder")
         }
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted().filter {
+            !isFileSystemsOwn($0, in: path)
+        }
         if names.isEmpty { return .empty }
         if FileStamp(path: BundlePaths.join(path, BundlePaths.privateFolder))?.isFolder == true { return .bundle }
         // A person's own file is named before storyreel's records of other commands
@@ -35,6 +37,16 @@ public enum BundleFolder {
             return .foreign(entry: entry)
         }
         return .bundle
+    }
+
+    /// True for `lost+found`, a folder, at the root of a file system (`folder` is on another
+    /// device than its parent): a fresh ext4 volume made for bundles holds it, and was refused
+    /// as not empty (73; a safety QA pass). storyreel never touches it.
+    private static func isFileSystemsOwn(_ name: String, in folder: String) -> Bool {
+        guard name == "lost+found", FileStamp(path: BundlePaths.join(folder, name))?.isFolder == true,
+            let own = FileIdentity(path: folder), let parent = FileIdentity(path: BundlePaths.join(folder, ".."))
+        else { return false }
+        return own.device != parent.device
     }
 
     /// Refuses OUT when it is the stories folder `inputRoot` or inside it (64): what `render`

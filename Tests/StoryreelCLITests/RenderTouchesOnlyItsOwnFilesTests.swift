@@ -340,6 +340,31 @@ import Testing
         #expect(FolderSnapshot(fixture.stories) == before)
     }
 
+    /// From a safety QA pass: a fresh ext4 volume made for bundles holds `lost+found`, and a
+    /// render into it was refused as not empty (73). At the root of a file system it is the file
+    /// system's, and is passed over (and left); anywhere else it is anyone's folder. Mounted in a
+    /// namespace of the test's own.
+    @Test(.enabled(if: canBindMount, "needs a mount namespace (root with CAP_SYS_ADMIN)"))
+    func aVolumesLostAndFoundIsPassedOver() throws {
+        let fixture = try BundleFixture()
+        let volume = fixture.folder.path("volume")
+        try FileManager.default.createDirectory(atPath: volume, withIntermediateDirectories: false)
+        let script =
+            "mount -t tmpfs none \"$2\" && mkdir \"$2/lost+found\" && \"$0\" render \"$1\" -o \"$2\" -q --size 64x112 "
+            + "&& ls -A \"$2\" && mkdir \"$2/inner\" \"$2/inner/lost+found\" && exec \"$0\" render \"$1\" -o \"$2/inner\" -q"
+        let result = try TestEnvironment.run(
+            "/usr/bin/unshare",
+            [
+                "--mount", "--propagation", "private", "/bin/sh", "-c", script, TestEnvironment.storyreelBinary,
+                fixture.stories, volume,
+            ])
+        #expect(result.status == 73, "not at a file system's root, it is anyone's: \(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").contains("lost+found"), "left: \(result.stdout)")
+        #expect(result.stdout.split(separator: "\n").contains("manifest.json"), "rendered: \(result.stdout)")
+        #expect(
+            result.stderr.contains("not empty and not a storyreel bundle (it holds lost+found)"), "\(result.stderr)")
+    }
+
     @Test func renderThatFailsBeforeAnyWorkLeavesNoSkeleton() throws {
         let folder = try TemporaryFolder()
         let clipsOnly = folder.path("clips-only")
