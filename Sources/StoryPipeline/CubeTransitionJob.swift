@@ -527,7 +527,18 @@ public struct CubeTransitionJob: Sendable {
     /// is refused (`.invalidMedia`), as `render` skips it and `ingest` rejects it: its frames
     /// stop early, so its "last frame" is one from the middle.
     private func openClip(_ path: String, isFrom: Bool) throws -> ClipFrameSource {
-        let clip = try ClipFrameSource(path: path, timeout: timeout, threads: wantsLastFrame(isFrom: isFrom) ? 0 : 1)
+        let clip: ClipFrameSource
+        do {
+            clip = try ClipFrameSource(path: path, timeout: timeout, threads: wantsLastFrame(isFrom: isFrom) ? 0 : 1)
+        } catch let error as MediaError
+            where error.kind == .invalidMedia
+            && (error.reason == "a PNG image, not a video" || error.reason == "a JPEG image, not a video")
+        {
+            // A face may be a still, taken as one by its name (a cube QA pass: `avatar`, a PNG
+            // with no extension, was "not a video", which said nothing of how to use it).
+            throw MediaError(
+                .invalidMedia, path: path, error.reason + "; name it .png or .jpg to use it as a still face")
+        }
         if let warning = clip.truncationWarnings.first { throw MediaError(.invalidMedia, path: path, warning) }
         return clip
     }

@@ -80,6 +80,14 @@ public enum CubeCommand: Command {
         guard !outputs.isEmpty else {
             throw UsageError("cube needs an output: -o OUT.mp4, --frames-dir or --filmstrip")
         }
+        // The encoder's options without the clip they shape did nothing, in silence (a cube QA pass).
+        let encoderOptions: [any OptionDeclaration] = [codec, crf, maxBitrate]
+        let unused = encoderOptions.filter { arguments.wasGiven($0) }.map { "--\($0.spec.name)" }
+        if outputs.videoPath == nil, !unused.isEmpty {
+            console.note(
+                "\(unused.joined(separator: ", ")) \(unused.count == 1 ? "shapes" : "shape") the -o clip's encoding; "
+                    + "without -o \(unused.count == 1 ? "it does" : "they do") nothing")
+        }
         var job = CubeTransitionJob(
             from: arguments.positionals[0], to: arguments.positionals[1], parameters: try parameters(arguments),
             timeout: arguments[timeout])

@@ -444,6 +444,29 @@ import Testing
         }
     }
 
+    /// From a cube QA pass: a still named without a still's extension was "a PNG image, not a
+    /// video", which did not say how to use it; and the encoder's options without -o did nothing,
+    /// in silence.
+    @Test func aStillWithoutItsExtensionAndUnusedEncoderOptionsAreSaid() throws {
+        let still = try makeStill("red.png", source: "color=red:s=64x112")
+        let unnamed = folder.path("avatar")
+        try FileManager.default.copyItem(atPath: still, toPath: unnamed)
+        let refused = try cube([unnamed, Self.toClip, "-o", folder.path("n.mp4")])
+        #expect(refused.status == 65)
+        #expect(
+            refused.stderr
+                == "storyreel: error: \(unnamed): a PNG image, not a video; name it .png or .jpg to use it as a still face\n"
+        )
+        let framesOnly = try cube([
+            still, Self.toClip, "--crf", "40", "--codec", "hevc", "--frames-dir", folder.path("f"),
+        ])
+        #expect(framesOnly.status == 0, "\(framesOnly.stderr)")
+        #expect(
+            framesOnly.stderr.hasPrefix(
+                "storyreel: note: --codec, --crf shape the -o clip's encoding; without -o they do nothing\n"),
+            "\(framesOnly.stderr)")
+    }
+
     /// From a cube QA pass: a clip with transparency (PNG in a `.mov`, as a sticker exported
     /// with alpha; ProRes 4444 and QuickTime Animation likewise) showed the colour stored under
     /// its transparent pixels, red here, where a still with transparency is drawn over black.
