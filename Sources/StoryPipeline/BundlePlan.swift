@@ -87,13 +87,7 @@ public struct BundlePlan: Sendable {
         ) { index in
             let absolute = BundlePaths.join(root, clipPaths[index])
             let cacheKey = BundlePaths.join(cacheRoot, clipPaths[index])
-            // The clip is pinned while it is stamped, probed and hashed, so all three read one
-            // file: a QA pass swapped its folder to other content and back, and the stamps before
-            // and after were the clip's while the hash was the other file's, under whose key the
-            // clip's own pictures were then filed (``SourcePin``).
-            let pin = try? SourcePin(path: absolute)
-            defer { withExtendedLifetime(pin) {} }
-            let stamp: FileStamp?
+            var stamp: FileStamp?
             do {
                 stamp = try BundlePlan.stampInside(clipPaths[index], root: inputRoot)
             } catch {
@@ -108,6 +102,20 @@ public struct BundlePlan: Sendable {
                 return .failure(MediaError(.invalidMedia, path: absolute, reason))
             }
             if let stamp, let cached = cache?.record(for: cacheKey, stamp: stamp) { return .success((cached, stamp)) }
+            // The clip is pinned while it is stamped again, probed and hashed, so all three read
+            // one file: a QA pass swapped its folder to other content and back, and the stamps
+            // before and after were the clip's while the hash was the other file's, under whose
+            // key the clip's own pictures were then filed (``SourcePin``). Only a clip read is
+            // pinned: a no-op re-run opens no clip.
+            let pin = try? SourcePin(path: absolute)
+            defer { withExtendedLifetime(pin) {} }
+            if pin != nil {
+                do {
+                    stamp = try BundlePlan.stampInside(clipPaths[index], root: inputRoot)
+                } catch {
+                    return .failure((error as? MediaError) ?? MediaError(.invalidMedia, path: absolute, "\(error)"))
+                }
+            }
             /// The clip's record: probed, then hashed.
             func readClip() throws -> ClipRecord {
                 let info = try ClipProbe.inspect(path: absolute, timeout: timeout)
@@ -220,10 +228,12 @@ public struct BundlePlan: Sendable {
                 let absolute = BundlePaths.join(root, relative)
                 let cacheKey = BundlePaths.join(cacheRoot, relative)
                 do {
-                    let pin = try? SourcePin(path: absolute)  // stamped and hashed as one file, as a clip is
-                    defer { withExtendedLifetime(pin) {} }
-                    let stamp = try BundlePlan.stampInside(relative, root: inputRoot)
+                    var stamp = try BundlePlan.stampInside(relative, root: inputRoot)
                     let cached = stamp.flatMap { cache?.hash(for: cacheKey, stamp: $0) }
+                    // Stamped again and hashed as one file, pinned, as a clip is when it is read.
+                    let pin = cached == nil ? try? SourcePin(path: absolute) : nil
+                    defer { withExtendedLifetime(pin) {} }
+                    if pin != nil { stamp = try BundlePlan.stampInside(relative, root: inputRoot) }
                     let sha256 =
                         try cached
                         ?? ContentHasher.sha256(

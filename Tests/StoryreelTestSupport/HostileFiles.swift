@@ -168,6 +168,10 @@ public enum HostileFiles {
         let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? file.close() }
         try file.truncate(atOffset: UInt64(originalLength + hugeSample))
+        // The sample's last byte is not 0: one ending in zeros is an upload still being written,
+        // which `cube` refuses (a cube QA pass), and this clip is a claim of a bit rate, whole.
+        try file.seek(toOffset: UInt64(originalLength + hugeSample - 1))
+        try file.write(contentsOf: Data([0x80]))
     }
 
     /// The good clip's bytes with its pictures made zeros from `fraction` of its `mdat` on: its
