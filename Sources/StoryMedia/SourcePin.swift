@@ -1,17 +1,20 @@
 import Synchronization
 
-/// A source file a render reads, held open while one work unit reads it: while the pin lives,
+/// A source file a render reads, held open while the plan stamps, probes and hashes it, and
+/// while a work unit decodes and checks it: while the pin lives,
 /// every open and stat of its path by storyreel (``RegularFile``, ``FileStamp``, the hashers,
 /// through ``FolderPin/resolved(_:)``) is of the file opened, through `/proc/self/fd`, whatever
-/// the path names by then. A unit then decodes the very file whose stamp it checks after
-/// decoding. A QA pass swapped a story folder (or a clip) to other content and back while a
+/// the path names by then. The plan hashes the very file it stamps, and a unit decodes the
+/// very file whose stamp it checks after decoding. A QA pass swapped a story folder (or a clip) to other content and back while a
 /// render read it: the poster was decoded from the other file and the check after it, made by
 /// path, saw the first again, so the other file's picture was filed and kept under the clip's
 /// key. Released in `deinit`.
 public final class SourcePin {
     /// The path pinned, as given.
     public let path: String
+    /// The open file, held for its descriptor.
     private let file: RegularFile
+    /// Its `/proc/self/fd` link.
     private let pinnedPath: String
 
     /// Opens the regular file at `path` and pins it. Throws as ``RegularFile/init(path:maxSize:timeout:)``.
