@@ -84,6 +84,12 @@ public final class ClipFrameSource {
         } else {
             // H.264 and HEVC: the bitstream's size, should the sample description say another.
             try ClipProbe.takeBitstreamSize(of: file, stream: video)
+            // Measured against that size, the track header may give no pixel aspect now, and the
+            // bitstream's applies (a re-check: inspect said 1440 wide, the poster 1080).
+            if ClipProbe.lacksAspect(video), let first = try video.indexEntries.first {
+                try ClipProbe.completeVideoDetails(of: file)
+                try file.seek(stream: video, toKeyframeBefore: first.timestamp)
+            }
         }
         converter = FrameConverter(transform: transform, sampleAspectRatio: video.sampleAspectRatio ?? 1)
         let (width, height) = video.codedSize

@@ -462,23 +462,30 @@ public enum ClipProbe {
             picture != (parameters.pointee.width, parameters.pointee.height)
         else { return }
         (parameters.pointee.width, parameters.pointee.height) = picture
-        forgetSampleDescriptionAspect(of: stream)
+        measureTrackHeaderAgainstPicture(of: stream)
     }
 
-    /// Takes back the pixel aspect FFmpeg's demuxer gave a track with no `pasp` box from its
-    /// track header's size against its sample description's, when the track header is the size
-    /// of the picture the bitstream gives: the sample description gave another size (the coded
-    /// one, 1088 wide for a 1080-wide picture), not the pixels another shape. The pixel aspect is
-    /// then the bitstream's, as in any clip without `pasp` (a QA pass: such a 1080x1920 clip was
-    /// reported 1072 wide, and its poster squeezed; ffprobe says 135:136, MediaInfo 1080x1920).
-    private static func forgetSampleDescriptionAspect(of stream: MediaStream) {
+    /// Measures the track header's size against the picture the bitstream gives, for a track
+    /// with no `pasp` box: FFmpeg's demuxer measured it against the sample description's size,
+    /// which may be another (the coded one, 1088 wide for a 1080-wide picture). A track header
+    /// of the picture's own size is then no pixel aspect at all, and the bitstream's applies, as
+    /// in any clip without `pasp`; one wider than the picture stretches it by exactly the ratio
+    /// (a QA pass: a 1080x1920 clip whose sample description said 1088 was reported 1072 wide,
+    /// and its poster squeezed; ffprobe says 135:136, MediaInfo 1080x1920).
+    private static func measureTrackHeaderAgainstPicture(of stream: MediaStream) {
         let parameters = stream.parameters
+        let (width, height) = (Int64(parameters.pointee.width), Int64(parameters.pointee.height))
         guard let header = stream.file.trackPictures[stream.index], !header.hasPixelAspectBox,
-            stream.stream.pointee.sample_aspect_ratio.num > 0,
-            header.width == UInt64(clamping: parameters.pointee.width),
-            header.height == UInt64(clamping: parameters.pointee.height)
+            stream.stream.pointee.sample_aspect_ratio.num > 0, width > 0, height > 0,
+            let trackWidth = Int64(exactly: header.width), let trackHeight = Int64(exactly: header.height),
+            trackWidth > 0, trackHeight > 0
         else { return }
-        stream.stream.pointee.sample_aspect_ratio = AVRational(num: 0, den: 1)
+        var ratio = AVRational(num: 0, den: 1)
+        let (num, numOverflow) = height.multipliedReportingOverflow(by: trackWidth)
+        let (den, denOverflow) = width.multipliedReportingOverflow(by: trackHeight)
+        guard !numOverflow, !denOverflow else { return }
+        if num != den { av_reduce(&ratio.num, &ratio.den, num, den, Int64(Int32.max)) }
+        stream.stream.pointee.sample_aspect_ratio = ratio
     }
 
     /// ``takeSize(from:into:)`` for a reader of frames, which needs no other detail: parses the

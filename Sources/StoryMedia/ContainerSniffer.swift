@@ -390,23 +390,26 @@ struct ContainerSniffer {
         return TrackPictureHeader(width: width >> 16, height: height >> 16, hasPixelAspectBox: hasPixelAspectBox)
     }
 
-    /// The bytes of one entry of each sample table FFmpeg allocates at its count before it reads
-    /// it (`stsz`'s count is checked as samples, ``sampleCountProblem(samples:fileSize:)``).
-    private static let tableEntrySizes: [String: UInt64] = [
-        "stco": 4, "co64": 8, "stts": 8, "ctts": 8, "stss": 4, "stps": 4, "stsc": 12,
+    /// The first entry count of each sample table FFmpeg's demuxer cannot allocate, which it
+    /// fails with "Cannot allocate memory": past 2^31 − 1 bytes of entries, each kept in 8 bytes
+    /// (chunk offsets as 64-bit values, `stco`'s too; times and offsets), 4 (`stss`, `stps`) or
+    /// 12 (`stsc`); `stts` refuses one entry earlier, by its own check. (`stsz`'s count is checked
+    /// as samples, ``sampleCountProblem(samples:fileSize:)``.)
+    private static let unallocatableCounts: [String: UInt64] = [
+        "stco": 268_435_456, "co64": 268_435_456, "stts": 268_435_455, "ctts": 268_435_456, "stss": 536_870_912,
+        "stps": 536_870_912, "stsc": 178_956_971,
     ]
 
     /// Throws ``IndexRefusal`` when a table of the sample table `table` lists more entries than
-    /// FFmpeg allocates memory for (over 2^31 − 1 bytes of them): it fails with "Cannot allocate
-    /// memory", which blamed the machine for a forged count (a QA pass: an `stco` or `stts` count
-    /// of 2^31 − 1 in a 200 KB clip).
+    /// FFmpeg allocates memory for (``unallocatableCounts``), which blamed the machine for a
+    /// forged count (a QA pass: an `stco` or `stts` count of 2^31 − 1 in a 200 KB clip).
     private static func checkTableAllocations(
         _ table: [(type: String, body: (start: UInt64, end: UInt64))], in file: RegularFile
     ) throws {
         for atom in table {
-            guard let entrySize = tableEntrySizes[atom.type],
+            guard let limit = unallocatableCounts[atom.type],
                 let count = try field(at: 4, of: atom.body, in: file),  // after version and flags
-                count * entrySize > UInt64(Int32.max)
+                count >= limit
             else { continue }
             throw IndexRefusal(
                 reason: "its \(atom.type) table lists \(count) entries in its \(atom.body.end - atom.body.start) bytes"

@@ -88,8 +88,12 @@ public enum CubeCommand: Command {
                 "\(unused.joined(separator: ", ")) \(unused.count == 1 ? "shapes" : "shape") the -o clip's encoding; "
                     + "without -o \(unused.count == 1 ? "it does" : "they do") nothing")
         }
+        var parameters = try parameters(arguments)
+        // No clip is encoded without -o: the codec's limits do not apply (a re-check: an HEVC
+        // canvas x265 refuses was refused with --frames-dir alone, beside the note above).
+        if outputs.videoPath == nil { parameters.codec = .h264 }
         var job = CubeTransitionJob(
-            from: arguments.positionals[0], to: arguments.positionals[1], parameters: try parameters(arguments),
+            from: arguments.positionals[0], to: arguments.positionals[1], parameters: parameters,
             timeout: arguments[timeout])
         // Without --max-bitrate (or with auto), the peak rule between two clips.
         job.peakFromClips = true

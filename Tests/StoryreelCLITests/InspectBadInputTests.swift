@@ -479,19 +479,25 @@ import Testing
     /// From a QA pass: a chunk offset (stco) or time (stts) table whose count was forged to
     /// 2^31 − 1 made FFmpeg fail to allocate it, and the line said "Cannot allocate memory",
     /// which blames the machine.
-    @Test(arguments: ["stco", "stts"])
-    func aForgedTableCountIsSaidToBeForged(table: String) throws {
+    ///
+    /// A re-check: FFmpeg keeps chunk offsets in 8 bytes (stco's too), and refuses an stts of
+    /// 2^31 / 8 − 1 entries by a check of its own; those counts still said "Cannot allocate".
+    @Test(arguments: [
+        ("stco", UInt32(0x7FFF_FFFF)), ("stts", 0x7FFF_FFFF), ("stco", 300_000_000), ("stts", 268_435_455),
+    ])
+    func aForgedTableCountIsSaidToBeForged(table: String, count: UInt32) throws {
         var clip = [UInt8](try Data(contentsOf: URL(fileURLWithPath: goodClip)))
         let name = Array(table.utf8)
         let atom = try #require((0..<clip.count - 4).first { Array(clip[$0..<$0 + 4]) == name })
-        clip.replaceSubrange(atom + 8..<atom + 12, with: [0x7F, 0xFF, 0xFF, 0xFF])  // after version and flags
+        // The count, after the type, its version and flags.
+        withUnsafeBytes(of: count.bigEndian) { clip.replaceSubrange(atom + 8..<atom + 12, with: $0) }
         let bytes = HostileFiles.bigEndian(clip[atom - 4..<atom]) - 8  // the atom's size, less its header
-        let path = try folder.write("forged-\(table).mp4", Data(clip))
+        let path = try folder.write("forged-\(table)-\(count).mp4", Data(clip))
         let result = try inspect([path])
         #expect(result.status == 65)
         #expect(
             result.stderr
-                == "storyreel: error: \(path): its \(table) table lists 2147483647 entries in its \(bytes) bytes: the "
+                == "storyreel: error: \(path): its \(table) table lists \(count) entries in its \(bytes) bytes: the "
                 + "index is corrupt or forged\n")
     }
 
@@ -670,6 +676,41 @@ import Testing
         #expect(thumbnail.status == 0, "\(thumbnail.stderr)")
         let image = try TestEnvironment.ffprobeVideoStream(poster)
         #expect(image["width"] as? Int == 720 && image["height"] as? Int == 1280, "\(image)")
+    }
+
+    /// A re-check of the test above: measured against the bitstream's picture, a track header of
+    /// its size gives no pixel aspect, and a bitstream's own (4:3 in its VUI) applies, in the
+    /// pictures as in `inspect` (the poster was 360 wide where inspect said 480); a track header
+    /// wider than the picture stretches it by exactly the ratio (it was measured against the
+    /// sample description's 368: 704 wide for 720).
+    @Test(arguments: [(UInt32(360), 480), (720, 720)])
+    func theTrackHeaderIsMeasuredAgainstTheBitstreamsPicture(trackWidth: UInt32, shownWidth: Int) throws {
+        let source = folder.path("vui-4-3.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=360x640:r=30:d=0.3", "-vf", "setsar=4/3", "-c:v", "libx264", source,
+        ])
+        let path = folder.path("vui-4-3-stsd-368-tkhd-\(trackWidth).mp4")
+        try HostileFiles.sampleDescriptionSize(of: source, to: path, width: 368, height: 640)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        func find(_ type: String) throws -> Int {
+            try #require((0..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == Array(type.utf8) })
+        }
+        bytes.replaceSubrange(try find("pasp")..<(try find("pasp") + 4), with: Array("free".utf8))
+        let header = try find("tkhd")
+        #expect(bytes[header + 4] == 0, "a version 0 tkhd")
+        // 'tkhd' (4), version and flags (4), times, id, reserved and duration (20), reserved (8),
+        // layer, group, volume and reserved (8), the matrix (36), then the width in 16.16.
+        withUnsafeBytes(of: (trackWidth << 16).bigEndian) { bytes.replaceSubrange(header + 80..<header + 84, with: $0) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let result = try inspect([path, "--json"])
+        let video = try #require(
+            ((try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)?["video"]
+                as? [String: Any])
+        #expect(video["displayWidth"] as? Int == shownWidth && video["displayHeight"] as? Int == 640, "\(video)")
+        let poster = folder.path("vui-poster-\(trackWidth).png")
+        #expect(try TestEnvironment.storyreel(["thumbnail", path, "-o", poster, "--at", "0"]).status == 0)
+        let image = try TestEnvironment.ffprobeVideoStream(poster)
+        #expect(image["width"] as? Int == shownWidth && image["height"] as? Int == 640, "\(image)")
     }
 
     /// The good clip with each byte of its (version 0) `mvhd` duration set to `byte`, written as

@@ -165,6 +165,13 @@ import Testing
         let works = try storyreel(
             ["cube", Self.clip, Self.clip, "-o", "OUT/cube.mp4", "--codec", "hevc", "--size", "4216x16", "-q"])
         #expect(works.status == 0, "\(works.stderr)")
+        // Without -o no clip is encoded, and the canvas is drawn (a re-check: it was refused).
+        let framesOnly = try storyreel(
+            [
+                "cube", Self.clip, Self.clip, "--frames-dir", "OUT/frames", "--codec", "hevc", "--size", "8192x16",
+                "--fps", "4",
+            ])
+        #expect(framesOnly.status == 0, "\(framesOnly.stderr)")
     }
 
     @Test func theBoundsThemselvesAreAccepted() throws {
