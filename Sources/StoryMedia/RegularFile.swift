@@ -54,6 +54,12 @@ public final class RegularFile {
             close(opened)
             throw MediaError(.unreadableInput, path: path, RegularFile.describe(mode: status.st_mode))
         }
+        // Opened through a pin's link, it must be the pinned file (``SourcePin``).
+        if let pinned = SourcePin.identity(for: path), FileIdentity(status) != pinned {
+            close(opened)
+            throw MediaError(
+                .invalidMedia, path: path, "it changed while storyreel read it; run again once it is complete")
+        }
         let byteCount = UInt64(clamping: status.st_size)
         if let maxSize, byteCount > maxSize {
             close(opened)

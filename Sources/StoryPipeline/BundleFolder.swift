@@ -43,7 +43,8 @@ public enum BundleFolder {
     /// device than its parent): a fresh ext4 volume made for bundles holds it, and was refused
     /// as not empty (73; a safety QA pass). storyreel never touches it.
     private static func isFileSystemsOwn(_ name: String, in folder: String) -> Bool {
-        guard name == "lost+found", FileStamp(path: BundlePaths.join(folder, name))?.isFolder == true,
+        guard name == "lost+found",
+            FileStamp(path: BundlePaths.join(folder, name), followingLinks: false)?.isFolder == true,
             let own = FileIdentity(path: folder), let parent = FileIdentity(path: BundlePaths.join(folder, ".."))
         else { return false }
         return own.device != parent.device

@@ -107,15 +107,14 @@ public struct BundlePlan: Sendable {
             // before and after were the clip's while the hash was the other file's, under whose
             // key the clip's own pictures were then filed (``SourcePin``). Only a clip read is
             // pinned: a no-op re-run opens no clip.
-            let pin = try? SourcePin(path: absolute)
-            defer { withExtendedLifetime(pin) {} }
-            if pin != nil {
-                do {
-                    stamp = try BundlePlan.stampInside(clipPaths[index], root: inputRoot)
-                } catch {
-                    return .failure((error as? MediaError) ?? MediaError(.invalidMedia, path: absolute, "\(error)"))
-                }
+            let pin: SourcePin?
+            do {
+                pin = try BundlePlan.pin(absolute)
+                if pin != nil { stamp = try BundlePlan.stampInside(clipPaths[index], root: inputRoot) }
+            } catch {
+                return .failure((error as? MediaError) ?? MediaError(.invalidMedia, path: absolute, "\(error)"))
             }
+            defer { withExtendedLifetime(pin) {} }
             /// The clip's record: probed, then hashed.
             func readClip() throws -> ClipRecord {
                 let info = try ClipProbe.inspect(path: absolute, timeout: timeout)
@@ -231,7 +230,7 @@ public struct BundlePlan: Sendable {
                     var stamp = try BundlePlan.stampInside(relative, root: inputRoot)
                     let cached = stamp.flatMap { cache?.hash(for: cacheKey, stamp: $0) }
                     // Stamped again and hashed as one file, pinned, as a clip is when it is read.
-                    let pin = cached == nil ? try? SourcePin(path: absolute) : nil
+                    let pin = cached == nil ? try BundlePlan.pin(absolute) : nil
                     defer { withExtendedLifetime(pin) {} }
                     if pin != nil { stamp = try BundlePlan.stampInside(relative, root: inputRoot) }
                     let sha256 =
@@ -317,6 +316,19 @@ public struct BundlePlan: Sendable {
         case .missing: return stamp
         case .outside: throw MediaError(.invalidMedia, path: absolute, InputRoot.outsideReason)
         case .inside(let real): return try unchanged(real, since: stamp)
+        }
+    }
+
+    /// `path` pinned (``SourcePin``), or nil when it cannot be opened (reading it then says
+    /// why). Throws `.invalidMedia` (``changedWhile``) when the file opened through another
+    /// unit's pin was not the pinned one (``RegularFile``).
+    static func pin(_ path: String) throws -> SourcePin? {
+        do {
+            return try SourcePin(path: path)
+        } catch let error as MediaError where error.reason.hasPrefix(changedWhile) {
+            throw error
+        } catch {
+            return nil
         }
     }
 

@@ -25,7 +25,7 @@ struct UnitWorker: Sendable {
         guard let first = units.first else { return }
         let destination = BundlePaths.join(bundle, first.output)
         // The files a batch decodes are pinned while it runs: it decodes the file it checks.
-        let pins = pinnedSources(of: first)
+        let pins = try pinnedSources(of: first)
         defer { withExtendedLifetime(pins) {} }
         switch first.kind {
         case .clip:
@@ -95,15 +95,15 @@ struct UnitWorker: Sendable {
     /// Pins (``SourcePin``) the files `unit`'s batch decodes, which the plan stamped: a clip's or
     /// an avatar's source, a transition's two faces. Not a clip copy's, which is checked against
     /// its hash as it is copied. A source that cannot be opened is left to the decoder, whose
-    /// error says why.
-    private func pinnedSources(of unit: WorkUnit) -> [SourcePin] {
+    /// error says why (``BundlePlan/pin(_:)``).
+    private func pinnedSources(of unit: WorkUnit) throws -> [SourcePin] {
         let sources: [String]
         switch unit.kind {
         case .clip: sources = []
         case .transition: sources = unit.transition.map { [$0.fromClip, $0.toClip] } ?? []
         default: sources = [unit.source]
         }
-        return sources.filter { sourceStamps[$0] != nil }.compactMap { try? SourcePin(path: $0) }
+        return try sources.filter { sourceStamps[$0] != nil }.compactMap { try BundlePlan.pin($0) }
     }
 
     /// Throws when `source` no longer has the stamp it had when the plan hashed it: what was

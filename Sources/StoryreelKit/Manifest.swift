@@ -64,7 +64,9 @@ public struct Manifest: Codable, Sendable, Hashable {
         let versionPath = ManifestError.path(container.codingPath + [CodingKeys.version])
         // A version too large for an integer is newer still, not a damaged bundle (a QA pass:
         // `1e30` was "out of range for an integer", with no `newerVersion`).
-        if let huge = try? container.decode(Double.self, forKey: .version), huge.isFinite, huge >= 0x1p63 {
+        if (try? container.decodeInteger(forKey: .version)) == nil,
+            let huge = try? container.decode(Double.self, forKey: .version), huge.isFinite, huge >= 0x1p63
+        {
             throw ManifestError(
                 path: versionPath,
                 "version \(huge) is newer than this StoryreelKit reads (\(Manifest.knownVersion)); update StoryreelKit",

@@ -276,7 +276,9 @@ public struct StoryNavigator: Sendable {
         // lie ahead, and the walk went to the end of the play order on every call (a QA pass:
         // 94 ms a call over 60,000 items sharing one clip).
         var steps = 0
-        while assets.count < limit, ahead.position != nil, steps < limit * 8 + 64 {
+        // Saturated: `Int.max` for "everything" trapped on the overflow (a re-check).
+        let maximumSteps = limit > (Int.max - 64) / 8 ? Int.max : limit * 8 + 64
+        while assets.count < limit, ahead.position != nil, steps < maximumSteps {
             add(ahead.itemDidFinish())
             steps += 1
         }

@@ -22,7 +22,11 @@ import Testing
             #expect(FileStamp(path: clip) == clipStamp)
             #expect(try ContentHasher.sha256(ofFileAt: clip) == clipHash)
             #expect(try ClipProbe.inspect(path: clip).video?.width == clipWidth)
-            withExtendedLifetime(pin) {}
+            // A second pin of the path, made now (another unit's), is of the pinned file too:
+            // every pin of a path alive at once is of one file.
+            let second = try SourcePin(path: clip)
+            #expect(FileStamp(path: clip) == clipStamp)
+            withExtendedLifetime((pin, second)) {}
         }
         // Unpinned, the path is the other file's again.
         #expect(FileStamp(path: clip) != clipStamp)

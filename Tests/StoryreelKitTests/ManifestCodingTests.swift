@@ -91,6 +91,17 @@ import Testing
         }
     }
 
+    /// A re-check: the largest integer is read as the integer it is, not as a Double.
+    @Test func theLargestIntegerVersionIsSaidExactly() throws {
+        do {
+            _ = try Manifest(jsonData: try editedDemo { $0["version"] = Int.max })
+            Issue.record("version Int.max decoded")
+        } catch let error as ManifestError {
+            #expect(error.newerVersion == Int.max)
+            #expect(error.description.hasPrefix("version: version 9223372036854775807 is newer"), "\(error)")
+        }
+    }
+
     /// A version below 1 is no manifest's; the old Kit refused only newer versions and took
     /// `-7` as readable.
     @Test(arguments: [0, -7])

@@ -111,6 +111,8 @@ import Testing
             ])
         let far = StoryNavigator(manifest: manifest(stories: 5000))
         #expect(far.upcomingAssets(limit: 4) == [shared.firstFrame!, shared.src], "the last story is past the walk")
+        // `Int.max` for "everything" walks to the end: the bound trapped on its overflow (a re-check).
+        #expect(far.upcomingAssets(limit: .max).suffix(2) == ["stills/s4999-0-first.jpg", "clips/s4999-0.mp4"])
     }
 
     /// A story with no items decodes (the Kit checks types, not the rules `validate` checks), so
