@@ -234,16 +234,8 @@ import Testing
         #expect(notAFolder.status == 66, "\(notAFolder.stderr)")
     }
 
-    /// True when this process may make a mount namespace and mount over `/proc` in it (root with
-    /// CAP_SYS_ADMIN, as CI and these machines are; a locked-down container may not).
-    static let canHideProc: Bool = {
-        guard getuid() == 0,
-            let probe = try? TestEnvironment.run(
-                "/usr/bin/unshare",
-                ["--mount", "--propagation", "private", "/bin/sh", "-c", "mount -t tmpfs none /proc"])
-        else { return false }
-        return probe.status == 0
-    }()
+    /// True when this process may mount over `/proc` in a mount namespace of its own.
+    static let canHideProc = MountNamespace.allows("mount -t tmpfs none /proc")
 
     /// Without `/proc` (a bare chroot) the Swift runtime reads no command line at all: storyreel
     /// says so (71) instead of answering every command with "no command given" (64). Hides

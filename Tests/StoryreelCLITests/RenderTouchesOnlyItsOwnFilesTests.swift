@@ -301,16 +301,8 @@ import Testing
         #expect(FolderSnapshot(fixture.stories) == before)
     }
 
-    /// True when this process may make a mount namespace and bind-mount in it (root with
-    /// CAP_SYS_ADMIN, as CI and these machines are; a locked-down container may not).
-    static let canBindMount: Bool = {
-        guard getuid() == 0,
-            let probe = try? TestEnvironment.run(
-                "/usr/bin/unshare",
-                ["--mount", "--propagation", "private", "/bin/sh", "-c", "mount --bind /tmp /mnt"])
-        else { return false }
-        return probe.status == 0
-    }()
+    /// True when this process may bind-mount in a mount namespace of its own.
+    static let canBindMount = MountNamespace.allows("mount --bind /tmp /mnt")
 
     /// From a safety QA pass: the check compared real paths, so the stories folder bind-mounted
     /// at another path (a container's second mount of one volume) let a render write its bundle
