@@ -87,6 +87,12 @@ struct ManifestRuleChecker {
         for (index, transition) in manifest.transitions.enumerated() {
             check(transition, at: "transitions[\(index)]")
         }
+        // The player page beside the manifest, when there is one (a --no-player bundle has none),
+        // is published with it: a file of the bundle's, as the ones the manifest names are (a QA
+        // pass: a page that was a symlink to /etc/passwd validated).
+        if case .problem(let reason) = resolver.resolve("index.html"), !reason.hasPrefix("is not in") {
+            report("index.html", "the player page \(reason)")
+        }
     }
 
     /// How far a duration may be from the sum it states: a millisecond, far above what adding
@@ -227,6 +233,9 @@ struct ManifestRuleChecker {
     ) {
         // The clip as each line names it, cut once.
         let src = Self.shown(item.src)
+        // What render skips and ingest rejects, as a transition's is reported (a QA pass: an item
+        // clip cut short, its sha256 mended to the cut bytes, validated).
+        if let warning = info.warnings.first { report("\(path).src", "\(src) cannot be trusted: \(warning)") }
         if let codecs = item.codecs, codecs != video.codecs {
             report("\(path).codecs", "is \(Self.quoted(codecs)), but \(src) has codecs \(video.codecs)")
         }

@@ -45,7 +45,15 @@ struct ManifestSchemaChecker {
     mutating func check(manifest value: JSONValue) {
         guard let manifest = object(value, at: "", keys: Self.manifestKeys) else { return }
         if let version = manifest["version"], Self.number(version) != 1 {
-            report("version", "expected 1, got \(Self.describe(version))")
+            // A newer one is said as render says it (a QA pass: "expected 1, got 2" alone).
+            if let number = Self.number(version), number > 1 {
+                report(
+                    "version",
+                    "\(Self.describe(version)) is newer than this storyreel reads (1): the bundle is a newer "
+                        + "storyreel's; upgrade storyreel")
+            } else {
+                report("version", "expected 1, got \(Self.describe(version))")
+            }
         }
         _ = string(manifest["generator"], at: "generator", "'storyreel ' then a version") { $0.hasPrefix("storyreel ") }
         if let canvas = object(manifest["canvas"], at: "canvas", keys: ["width", "height"]) {

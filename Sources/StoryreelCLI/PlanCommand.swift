@@ -53,9 +53,12 @@ public enum PlanCommand: Command {
                 // A typo in OUT would plan silently with the default settings, every unit to do.
                 switch state {
                 case .missing, .empty:
-                    console.note("\(bundle): no bundle there yet; planned with the default settings, every unit to do")
+                    console.note(
+                        "\(bundle): no bundle there yet; planned with the options given and the default settings, every "
+                            + "unit to do")
                 case .foreign:
-                    console.warning("\(bundle): not a storyreel bundle; planned with the default settings")
+                    console.warning(
+                        "\(bundle): not a storyreel bundle; planned with the options given and the default settings")
                 case .bundle:
                     // As render refuses it (a review: plan said nothing of a bundle render refuses).
                     try BundleGenerator.refuseNewer(bundle)

@@ -184,7 +184,8 @@ import Testing
         #expect(planned.status == 0, "\(planned.stderr)")
         #expect(
             planned.stderr
-                == "storyreel: note: \(missing): no bundle there yet; planned with the default settings, every unit to do\n"
+                == "storyreel: note: \(missing): no bundle there yet; planned with the options given and the default "
+                + "settings, every unit to do\n"
         )
         #expect(!FileManager.default.fileExists(atPath: missing), "plan makes nothing")
         let foreign = fixture.folder.path("photos")

@@ -31,6 +31,30 @@ import Testing
     /// `--json` prints `{"manifest", "valid", "problems"}` on stdout, the problems as stderr
     /// lists them, and `{"error", "exitCode"}` when there is no manifest to read (the scripting
     /// QA pass: of the commands a script runs on a bundle, only validate had no JSON).
+    /// From a QA pass: a newer manifest version was "expected 1, got 2", where render says the
+    /// bundle is a newer storyreel's; validate says so too. Other wrong versions are as before.
+    @Test func aNewerVersionIsSaidToBeNewer() throws {
+        #expect(
+            try problems(ManifestFixture()) { $0["version"] = 2 } == [
+                "version: 2 is newer than this storyreel reads (1): the bundle is a newer storyreel's; upgrade storyreel"
+            ])
+        #expect(try problems(ManifestFixture()) { $0["version"] = 0 } == ["version: expected 1, got 0"])
+    }
+
+    /// From a QA pass: the player page was never looked at, and one that was a symlink to
+    /// /etc/passwd validated; a bundle with no page (`--no-player`) is valid.
+    @Test func aPlayerPageLeadingOutsideIsAProblem() throws {
+        let fixture = try ManifestFixture()
+        let page = "\(fixture.bundle)/index.html"
+        try? FileManager.default.removeItem(atPath: page)
+        #expect(try problems(fixture) { _ in } == [], "no page")
+        try FileManager.default.createSymbolicLink(atPath: page, withDestinationPath: "/etc/passwd")
+        #expect(
+            try problems(fixture) { _ in } == [
+                "index.html: the player page is a symlink that leads outside the bundle"
+            ])
+    }
+
     @Test func jsonGivesTheProblemsStderrLists() throws {
         let fixture = try ManifestFixture()
         let good = try fixture.save(fixture.goodManifest())
@@ -683,6 +707,34 @@ import Testing
                 prefix + "hdr: is 'pq', but \(src) is 'none'",
                 prefix + "hasAudio: is \(!hasAudio), but \(src) has " + (hasAudio ? "sound" : "no sound"),
             ], "\(tampered.stderr)")
+    }
+
+    /// From a QA pass: an item's clip cut short, its sha256 (and id) mended to the cut bytes,
+    /// validated, where a transition cut short is reported: its probe's warning (what render
+    /// skips and ingest rejects) is a problem of the item's too.
+    @Test func anItemClipCutShortIsReportedAsATransitionIs() throws {
+        let bundle = try BundleFixture()
+        let (rendered, _) = try bundle.render(into: "reel")
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        let manifestPath = bundle.folder.path("reel/manifest.json")
+        var manifest = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifestPath)))
+                as? [String: Any])
+        let item = try #require(((manifest["stories"] as? [[String: Any]])?[0]["items"] as? [[String: Any]])?[0])
+        let src = try #require(item["src"] as? String)
+        let clip = bundle.folder.path("reel/\(src)")
+        let whole = try Data(contentsOf: URL(fileURLWithPath: clip))
+        try FileManager.default.removeItem(atPath: clip)  // a copy, maybe hard-linked: not written through
+        try whole.prefix(whole.count * 2 / 3).write(to: URL(fileURLWithPath: clip))
+        let sha256 = try TestEnvironment.run("sha256sum", [clip]).stdout.split(separator: " ")[0]
+        ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "sha256"], String(sha256))
+        ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "id"], String(sha256.prefix(16)))
+        try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: manifestPath))
+        let result = try TestEnvironment.storyreel(["validate", manifestPath])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "stories[0].items[0].src: \(src) cannot be trusted: the moov index points "), "\(result.stderr)")
     }
 
     /// The old validator never compared the durations with the items': a top-level 999 and a
