@@ -43,7 +43,12 @@ public final class FolderPin: Sendable {
     /// ledger, set good outputs aside and left a page unwritten).
     /// A file pinned itself (``SourcePin``) is read through its own descriptor.
     public static func resolved(_ path: String) -> String {
-        if let pinned = SourcePin.pinnedPath(for: path) { return pinned }
+        SourcePin.pinnedPath(for: path) ?? resolvedThroughFolders(path)
+    }
+
+    /// ``resolved(_:)`` without the files pinned themselves: through the pinned folder that
+    /// holds `path`, else `path` itself (what a ``SourcePin`` opens).
+    static func resolvedThroughFolders(_ path: String) -> String {
         guard !pins.withLock({ $0.isEmpty }), let handle = handle(for: path.containingFolder) else { return path }
         return handle.entryPath(path.lastComponent)
     }

@@ -25,10 +25,17 @@ public final class RegularFile {
     /// Opens `path`. Throws `.missingInput` when it does not exist, `.unreadableInput` when it is
     /// not a readable regular file, and `.invalidMedia` when it is larger than `maxSize` bytes.
     /// Reads give up `timeout` seconds from now (nil: no limit).
-    public init(path: String, maxSize: UInt64? = nil, timeout: Double? = nil) throws {
+    public convenience init(path: String, maxSize: UInt64? = nil, timeout: Double? = nil) throws {
+        try self.init(path: path, maxSize: maxSize, timeout: timeout, throughSourcePins: true)
+    }
+
+    /// Opens `path` as ``init(path:maxSize:timeout:)`` does; not through a ``SourcePin`` of it
+    /// when `throughSourcePins` is false (what a pin itself opens).
+    init(path: String, maxSize: UInt64? = nil, timeout: Double? = nil, throughSourcePins: Bool) throws {
         self.path = path
         // A file in a pinned folder is read through the folder's descriptor (``FolderPin``).
-        let opened = open(FolderPin.resolved(path), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        let target = throughSourcePins ? FolderPin.resolved(path) : FolderPin.resolvedThroughFolders(path)
+        let opened = open(target, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard opened >= 0 else {
             let code = errno
             if code == ENOENT { throw MediaError(.missingInput, path: path, "no such file") }
@@ -39,7 +46,7 @@ public final class RegularFile {
             }
             if code == EACCES { throw MediaError(.unreadableInput, path: path, "permission denied") }
             var status = stat()
-            if stat(FolderPin.resolved(path), &status) == 0, (status.st_mode & S_IFMT) != S_IFREG {
+            if stat(target, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG {
                 throw MediaError(.unreadableInput, path: path, RegularFile.describe(mode: status.st_mode))
             }
             throw MediaError.system(.unreadableInput, path: path, "cannot open", code: code)
@@ -55,7 +62,7 @@ public final class RegularFile {
             throw MediaError(.unreadableInput, path: path, RegularFile.describe(mode: status.st_mode))
         }
         // Opened through a pin's link, it must be the pinned file (``SourcePin``).
-        if let pinned = SourcePin.identity(for: path), FileIdentity(status) != pinned {
+        if throughSourcePins, let pinned = SourcePin.identity(for: path), FileIdentity(status) != pinned {
             close(opened)
             throw MediaError(
                 .invalidMedia, path: path, "it changed while storyreel read it; run again once it is complete")

@@ -1,7 +1,8 @@
+import Foundation
 import Synchronization
 
 /// A source file a render reads, held open while the plan stamps, probes and hashes it, and
-/// while a work unit decodes and checks it. While the pin lives, every open and stat of its path
+/// while a work unit reads and checks it. While the pin lives, every open and stat of its path
 /// by storyreel (``RegularFile``, ``FileStamp``, the hashers, through ``FolderPin/resolved(_:)``)
 /// is of the file opened, through `/proc/self/fd`, whatever the path names by then: the plan
 /// hashes the very file it stamps, and a unit decodes the very file whose stamp it checks.
@@ -10,33 +11,74 @@ import Synchronization
 /// it: the poster was decoded from the other file and the check after it, made by path, saw the
 /// first again, so the other file's picture was filed, and kept, under the clip's key.
 ///
-/// Units run at once may pin one path: a pin made while another lives opens the file through
-/// the other's link, so every pin of a path alive at one time is of one file, and a unit's reads
-/// never move from one file to another while its own pin lives.
+/// Units run at once may pin one path: they share one descriptor, closed when the last of them
+/// lets go, so a link one of them reads by stays open while it reads (with a descriptor each,
+/// one unit read through another's, closed meanwhile and its number given to another file: a
+/// full test run saw a good clip skipped as changed). A path pinned while it names another file
+/// than the one pinned is refused as changed.
 public final class SourcePin {
     /// The path pinned, as given.
     public let path: String
-    /// The open file, held for its descriptor.
-    private let file: RegularFile
-    /// Its `/proc/self/fd` link.
-    private let pinnedPath: String
+    /// ``path`` as the registry keys it (``FolderPin/key(_:)``).
+    private let key: String
+    /// True once this pin holds its entry: a pin refused in `init` still runs `deinit`, which
+    /// must not let go of the other pins' file.
+    private var holds = false
 
-    /// Opens the regular file at `path` and pins it. Throws as
-    /// ``RegularFile/init(path:maxSize:timeout:)``.
+    /// A pinned file: its descriptor (held open, closed with the last pin), its
+    /// `/proc/self/fd` link, its identity, and how many pins hold it.
+    private struct Entry {
+        let descriptor: Int32
+        let link: String
+        let identity: FileIdentity
+        var holders: Int
+    }
+
+    /// Opens the regular file at `path` (by its path, not through a pin) and pins it. Throws as
+    /// ``RegularFile/init(path:maxSize:timeout:)``, and `.invalidMedia` ("it changed while
+    /// storyreel read it") when the path is pinned to another file already.
     public init(path: String) throws {
         self.path = path
-        file = try RegularFile(path: path)
-        pinnedPath = file.reopenablePath
-        let key = FolderPin.key(path)
-        let pin = (link: pinnedPath, identity: file.stamp.identity)
-        Self.pins.withLock { $0[key, default: []].append(pin) }
+        key = FolderPin.key(path)
+        let file = try RegularFile(path: path, throughSourcePins: false)
+        let identity = file.stamp.identity
+        let descriptor = fcntl(file.descriptor, F_DUPFD_CLOEXEC, 0)
+        guard descriptor >= 0 else {
+            throw MediaError.system(.unreadableInput, path: path, "cannot hold the file open", code: errno)
+        }
+        let key = key
+        let pinned = Self.pins.withLock { pins -> Bool in
+            if var entry = pins[key] {
+                guard entry.identity == identity else { return false }
+                entry.holders += 1
+                pins[key] = entry
+                close(descriptor)
+            } else {
+                pins[key] = Entry(
+                    descriptor: descriptor, link: "/proc/self/fd/\(descriptor)", identity: identity, holders: 1)
+            }
+            return true
+        }
+        holds = pinned
+        guard pinned else {
+            close(descriptor)
+            throw MediaError(
+                .invalidMedia, path: path, "it changed while storyreel read it; run again once it is complete")
+        }
     }
 
     deinit {
-        let key = FolderPin.key(path)
+        guard holds else { return }
+        let key = key
         Self.pins.withLock { pins in
-            if let index = pins[key]?.lastIndex(where: { $0.link == pinnedPath }) { pins[key]?.remove(at: index) }
-            if pins[key]?.isEmpty == true { pins[key] = nil }
+            guard var entry = pins[key] else { return }
+            entry.holders -= 1
+            if entry.holders > 0 {
+                pins[key] = entry
+            } else {
+                pins[key] = nil
+                close(entry.descriptor)
+            }
         }
     }
 
@@ -45,19 +87,17 @@ public final class SourcePin {
     static func pinnedPath(for path: String) -> String? {
         guard !pins.withLock({ $0.isEmpty }) else { return nil }
         let key = FolderPin.key(path)
-        return pins.withLock { $0[key]?.first?.link }
+        return pins.withLock { $0[key]?.link }
     }
 
     /// The identity of the file pinned at `path`, or nil when it is not pinned: a file opened
-    /// through a pin's link must have it (``RegularFile``), as a link read just as its pin went
-    /// may name a descriptor number the system has given another file since.
+    /// through a pin's link must have it (``RegularFile``).
     static func identity(for path: String) -> FileIdentity? {
         guard !pins.withLock({ $0.isEmpty }) else { return nil }
         let key = FolderPin.key(path)
-        return pins.withLock { $0[key]?.first?.identity }
+        return pins.withLock { $0[key]?.identity }
     }
 
-    /// The pins alive, by path (``FolderPin/key(_:)``): each one's `/proc/self/fd` link and the
-    /// identity of its file, all one file's.
-    private static let pins = Mutex<[String: [(link: String, identity: FileIdentity)]]>([:])
+    /// The pinned files, by path (``FolderPin/key(_:)``).
+    private static let pins = Mutex<[String: Entry]>([:])
 }

@@ -92,14 +92,13 @@ struct UnitWorker: Sendable {
         }
     }
 
-    /// Pins (``SourcePin``) the files `unit`'s batch decodes, which the plan stamped: a clip's or
-    /// an avatar's source, a transition's two faces. Not a clip copy's, which is checked against
-    /// its hash as it is copied. A source that cannot be opened is left to the decoder, whose
-    /// error says why (``BundlePlan/pin(_:)``).
+    /// Pins (``SourcePin``) the files `unit`'s batch reads, which the plan stamped: a clip's or
+    /// an avatar's source (a clip copy's too: it reads through the pin other units hold, so it
+    /// holds one as well), a transition's two faces. A source that cannot be opened is left to
+    /// the reader, whose error says why (``BundlePlan/pin(_:)``).
     private func pinnedSources(of unit: WorkUnit) throws -> [SourcePin] {
         let sources: [String]
         switch unit.kind {
-        case .clip: sources = []
         case .transition: sources = unit.transition.map { [$0.fromClip, $0.toClip] } ?? []
         default: sources = [unit.source]
         }

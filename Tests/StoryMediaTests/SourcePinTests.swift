@@ -22,11 +22,24 @@ import Testing
             #expect(FileStamp(path: clip) == clipStamp)
             #expect(try ContentHasher.sha256(ofFileAt: clip) == clipHash)
             #expect(try ClipProbe.inspect(path: clip).video?.width == clipWidth)
-            // A second pin of the path, made now (another unit's), is of the pinned file too:
-            // every pin of a path alive at once is of one file.
-            let second = try SourcePin(path: clip)
+            // A second pin of the path (another unit's), made now that the path names another
+            // file, is refused as changed: every pin of a path alive at once is of one file.
+            let refused = #expect(throws: MediaError.self) { _ = try SourcePin(path: clip) }
+            #expect(refused?.reason.hasPrefix("it changed while storyreel read it") == true)
             #expect(FileStamp(path: clip) == clipStamp)
-            withExtendedLifetime((pin, second)) {}
+            withExtendedLifetime(pin) {}
+        }
+        do {
+            // Pins of one file share its descriptor, open until the last lets go.
+            let first = try SourcePin(path: clip)
+            let second = try SourcePin(path: clip)
+            let link = FolderPin.resolved(clip)
+            #expect(link.hasPrefix("/proc/self/fd/"))
+            withExtendedLifetime(first) {}
+            _ = consume first
+            #expect(FolderPin.resolved(clip) == link, "the second pin holds it")
+            #expect(try ContentHasher.sha256(ofFileAt: clip) != clipHash, "the file pinned now, the other one's")
+            withExtendedLifetime(second) {}
         }
         // Unpinned, the path is the other file's again.
         #expect(FileStamp(path: clip) != clipStamp)
