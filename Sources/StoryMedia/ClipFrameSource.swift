@@ -76,16 +76,14 @@ public final class ClipFrameSource {
         if video.codedSize.width <= 0 || video.codedSize.height <= 0 {
             // MPEG-4 Part 2 and H.263: the demuxer leaves the size to the stream's own headers.
             try ClipProbe.completeVideoDetails(of: file)
-        } else if ClipProbe.lacksAspect(video), let first = try video.indexEntries.first {
-            // H.264 and HEVC whose pixel aspect only the bitstream gives: one decoded frame, as
-            // `inspect` reads it, so the pictures have the shape it reports.
-            try ClipProbe.completeVideoDetails(of: file)
-            try file.seek(stream: video, toKeyframeBefore: first.timestamp)
         } else {
-            // H.264 and HEVC: the bitstream's size, should the sample description say another.
-            try ClipProbe.takeBitstreamSize(of: file, stream: video)
-            // Measured against that size, the track header may give no pixel aspect now, and the
-            // bitstream's applies (a re-check: inspect said 1440 wide, the poster 1080).
+            // H.264 and HEVC: the bitstream's size, should the sample description say another
+            // (the decoded frame below reads it too). Measured against that size, the track
+            // header may give no pixel aspect any more (a re-check: inspect said 1440 wide, the
+            // poster 1080).
+            if !ClipProbe.lacksAspect(video) { try ClipProbe.takeBitstreamSize(of: file, stream: video) }
+            // Whose pixel aspect only the bitstream gives: one decoded frame, as `inspect` reads
+            // it, so the pictures have the shape it reports.
             if ClipProbe.lacksAspect(video), let first = try video.indexEntries.first {
                 try ClipProbe.completeVideoDetails(of: file)
                 try file.seek(stream: video, toKeyframeBefore: first.timestamp)
@@ -105,9 +103,7 @@ public final class ClipFrameSource {
         // Reads every stream's index, so a clip is refused whichever stream is corrupt.
         // An upload still being written into a preallocated file is cut short too, as `inspect`
         // says: its end is zeros (a QA pass: `cube` took a middle frame for its last, in silence).
-        let truncated = try ClipProbe.truncationWarnings(of: file)
-        truncationWarnings =
-            truncated.isEmpty ? try ClipProbe.preallocationWarning(of: file).map { [$0] } ?? [] : truncated
+        truncationWarnings = try ClipProbe.cutShortWarnings(of: file)
         try file.readStartTimes(seekingBack: video)
         origin = try ClipFrameSource.clipStart(of: file, in: video)
     }

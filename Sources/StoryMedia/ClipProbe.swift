@@ -93,8 +93,7 @@ public enum ClipProbe {
         case .none: majorBrand = nil
         case .unknown: majorBrand = tags["major_brand"]
         }
-        var warnings = try truncationWarnings(of: file)
-        if warnings.isEmpty, let preallocated = try preallocationWarning(of: file) { warnings.append(preallocated) }
+        var warnings = try cutShortWarnings(of: file)
         let videoStream = file.bestStream(.video)
         let video = try videoStream.map { try describeVideo($0) }
         if file.streams.isEmpty {
@@ -194,6 +193,15 @@ public enum ClipProbe {
             audio: audio,
             tags: tags,
             warnings: warnings)
+    }
+
+    /// What says the file is cut short: ``truncationWarnings(of:)``, else
+    /// ``preallocationWarning(of:)`` (an upload still being written into a preallocated file).
+    /// Throws `.invalidMedia` when the sample index is corrupt.
+    static func cutShortWarnings(of file: InputFile) throws -> [String] {
+        let truncated = try truncationWarnings(of: file)
+        guard truncated.isEmpty else { return truncated }
+        return try preallocationWarning(of: file).map { [$0] } ?? []
     }
 
     /// What says the file is cut short (a truncated upload): the opener's "ends before its last

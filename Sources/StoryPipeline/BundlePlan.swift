@@ -109,8 +109,7 @@ public struct BundlePlan: Sendable {
             // pinned: a no-op re-run opens no clip.
             let pin: SourcePin?
             do {
-                pin = try BundlePlan.pin(absolute)
-                if pin != nil { stamp = try BundlePlan.stampInside(clipPaths[index], root: inputRoot) }
+                (pin, stamp) = try BundlePlan.pinnedForReading(clipPaths[index], root: inputRoot, stamp: stamp)
             } catch {
                 return .failure((error as? MediaError) ?? MediaError(.invalidMedia, path: absolute, "\(error)"))
             }
@@ -230,9 +229,11 @@ public struct BundlePlan: Sendable {
                     var stamp = try BundlePlan.stampInside(relative, root: inputRoot)
                     let cached = stamp.flatMap { cache?.hash(for: cacheKey, stamp: $0) }
                     // Stamped again and hashed as one file, pinned, as a clip is when it is read.
-                    let pin = cached == nil ? try BundlePlan.pin(absolute) : nil
+                    var pin: SourcePin?
+                    if cached == nil {
+                        (pin, stamp) = try BundlePlan.pinnedForReading(relative, root: inputRoot, stamp: stamp)
+                    }
                     defer { withExtendedLifetime(pin) {} }
-                    if pin != nil { stamp = try BundlePlan.stampInside(relative, root: inputRoot) }
                     let sha256 =
                         try cached
                         ?? ContentHasher.sha256(
@@ -317,6 +318,16 @@ public struct BundlePlan: Sendable {
         case .outside: throw MediaError(.invalidMedia, path: absolute, InputRoot.outsideReason)
         case .inside(let real): return try unchanged(real, since: stamp)
         }
+    }
+
+    /// `relative` (in `root`) pinned (``pin(_:)``) and stamped again through the pin, so what
+    /// is read next is the file stamped; with `stamp` unchanged and no pin when it cannot be
+    /// opened (reading it then says why).
+    static func pinnedForReading(_ relative: String, root: InputRoot, stamp: FileStamp?) throws -> (
+        pin: SourcePin?, stamp: FileStamp?
+    ) {
+        guard let pin = try pin(BundlePaths.join(root.path, relative)) else { return (nil, stamp) }
+        return (pin, try stampInside(relative, root: root))
     }
 
     /// `path` pinned (``SourcePin``), or nil when it cannot be opened (reading it then says

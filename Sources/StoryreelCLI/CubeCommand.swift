@@ -80,18 +80,21 @@ public enum CubeCommand: Command {
         guard !outputs.isEmpty else {
             throw UsageError("cube needs an output: -o OUT.mp4, --frames-dir or --filmstrip")
         }
-        // The encoder's options without the clip they shape did nothing, in silence (a cube QA pass).
-        let encoderOptions: [any OptionDeclaration] = [codec, crf, maxBitrate]
-        let unused = encoderOptions.filter { arguments.wasGiven($0) }.map { "--\($0.spec.name)" }
-        if outputs.videoPath == nil, !unused.isEmpty {
-            console.note(
-                "\(unused.joined(separator: ", ")) \(unused.count == 1 ? "shapes" : "shape") the -o clip's encoding; "
-                    + "without -o \(unused.count == 1 ? "it does" : "they do") nothing")
-        }
         var parameters = try parameters(arguments)
-        // No clip is encoded without -o: the codec's limits do not apply (a re-check: an HEVC
-        // canvas x265 refuses was refused with --frames-dir alone, beside the note above).
-        if outputs.videoPath == nil { parameters.codec = .h264 }
+        if outputs.videoPath == nil {
+            // The encoder's options without the clip they shape did nothing, in silence (a cube
+            // QA pass).
+            let encoderOptions: [any OptionDeclaration] = [codec, crf, maxBitrate]
+            let unused = encoderOptions.filter { arguments.wasGiven($0) }.map { "--\($0.spec.name)" }
+            if !unused.isEmpty {
+                console.note(
+                    "\(unused.joined(separator: ", ")) \(unused.count == 1 ? "shapes" : "shape") the -o clip's "
+                        + "encoding; without -o \(unused.count == 1 ? "it does" : "they do") nothing")
+            }
+            // No clip is encoded: the codec's limits do not apply (a re-check: an HEVC canvas
+            // x265 refuses was refused with --frames-dir alone, beside the note above).
+            parameters.codec = .h264
+        }
         var job = CubeTransitionJob(
             from: arguments.positionals[0], to: arguments.positionals[1], parameters: parameters,
             timeout: arguments[timeout])

@@ -24,6 +24,16 @@ import Testing
         return lines.map { String($0.dropFirst(prefix.count)) }
     }
 
+    /// The sample stories rendered into `bundle`'s `reel`: its manifest's path and JSON object.
+    func renderedManifest(_ bundle: BundleFixture) throws -> (path: String, manifest: [String: Any]) {
+        let (rendered, _) = try bundle.render(into: "reel")
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        let path = bundle.folder.path("reel/manifest.json")
+        let manifest = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        return (path, manifest)
+    }
+
     @Test func theFixtureIsValid() throws {
         #expect(try problems(ManifestFixture()) { _ in } == [])
     }
@@ -640,12 +650,7 @@ import Testing
     /// fixture's clips are text, so a `codecs` for one of them is a problem too.
     @Test func anItemsCodecsAreItsClips() throws {
         let bundle = try BundleFixture()
-        let (rendered, _) = try bundle.render(into: "reel")
-        #expect(rendered.status == 0, "\(rendered.stderr)")
-        let manifestPath = bundle.folder.path("reel/manifest.json")
-        var manifest = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifestPath)))
-                as? [String: Any])
+        var (manifestPath, manifest) = try renderedManifest(bundle)
         let actual = try #require(
             ((manifest["stories"] as? [[String: Any]])?[0]["items"] as? [[String: Any]])?[0]["codecs"] as? String)
         ValidateAgreesWithSchemaTests.set(&manifest, ["stories", 0, "items", 0, "codecs"], "hvc1.1.6.L93.90")
@@ -671,12 +676,8 @@ import Testing
     /// play the clip.
     @Test func anItemsFactsAreItsClips() throws {
         let bundle = try BundleFixture()
-        let (rendered, _) = try bundle.render(into: "reel")
-        #expect(rendered.status == 0, "\(rendered.stderr)")
-        let manifestPath = bundle.folder.path("reel/manifest.json")
-        let original = try Data(contentsOf: URL(fileURLWithPath: manifestPath))
+        var (manifestPath, manifest) = try renderedManifest(bundle)
         #expect(try TestEnvironment.storyreel(["validate", manifestPath]).status == 0)
-        var manifest = try #require(try JSONSerialization.jsonObject(with: original) as? [String: Any])
         let item = try #require(((manifest["stories"] as? [[String: Any]])?[0]["items"] as? [[String: Any]])?[0])
         let (src, duration) = (try #require(item["src"] as? String), try #require(item["duration"] as? Double))
         let (width, height) = (try #require(item["width"] as? Int), try #require(item["height"] as? Int))
@@ -714,12 +715,7 @@ import Testing
     /// skips and ingest rejects) is a problem of the item's too.
     @Test func anItemClipCutShortIsReportedAsATransitionIs() throws {
         let bundle = try BundleFixture()
-        let (rendered, _) = try bundle.render(into: "reel")
-        #expect(rendered.status == 0, "\(rendered.stderr)")
-        let manifestPath = bundle.folder.path("reel/manifest.json")
-        var manifest = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifestPath)))
-                as? [String: Any])
+        var (manifestPath, manifest) = try renderedManifest(bundle)
         let item = try #require(((manifest["stories"] as? [[String: Any]])?[0]["items"] as? [[String: Any]])?[0])
         let src = try #require(item["src"] as? String)
         let clip = bundle.folder.path("reel/\(src)")
