@@ -83,6 +83,12 @@ static int cff_deadline_interrupt(void *opaque) {
 /// cannot call.
 static inline int cff_disable_transparent_huge_pages(void) { return prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0); }
 
+/// lseek(fd, offset, SEEK_HOLE) and lseek(fd, offset, SEEK_DATA) (3 and 4 on Linux): the offset
+/// of the next hole, or of the next data, at or after `offset`; -1 with errno set (ENXIO: none).
+/// glibc declares the two only under _GNU_SOURCE, which Swift's C import does not define.
+static inline off_t cff_seek_hole(int fd, off_t offset) { return lseek(fd, offset, 4); }
+static inline off_t cff_seek_data(int fd, off_t offset) { return lseek(fd, offset, 3); }
+
 /// Renames `from` in the folder open as `from_folder` to `to` in `to_folder` only when nothing
 /// has the name `to` (Linux's renameat2 with RENAME_NOREPLACE, 1): -1 with errno EEXIST when
 /// something has it, EINVAL or ENOSYS where the file system or the kernel cannot (glibc's

@@ -236,10 +236,38 @@ public enum ClipProbe {
     /// is looked at as well (the last of 8 bytes or more: an encoder's last AAC frame may be 5):
     /// in an interleaved file the last bytes written are usually audio, and a clip whose last
     /// audio frame was zeros went in, then stopped Chromium before its end (the audio QA pass).
+    ///
+    /// Where the file system tells which parts of the file are not written yet (an upload filled
+    /// out of order, a QA pass: a clip with a zeroed fifth in its middle was ingested), a
+    /// compressed sample in such a part, or an index that is not all written (its end still
+    /// zeros: the same pass ingested one whose audio was read from byte 0), says so too.
     static func preallocationWarning(of file: InputFile) throws -> String? {
+        let stillWritten = "the file looks preallocated and still being written"
+        if file.indexNotWritten {
+            return "its index (the moov atom) is not all written: it ends in zeros or in blocks not written yet: "
+                + stillWritten
+        }
         guard let video = file.bestStream(.video), compressedCodecs.contains(video.parameters.pointee.codec_id),
             let last = try video.indexEntries.max(by: { $0.position < $1.position })
         else { return nil }
+        if !file.unwrittenRanges.isEmpty {
+            var streams = [(kind: "video", stream: video)]
+            if let audio = file.bestStream(.audio), compressedAudioCodecs.contains(audio.parameters.pointee.codec_id) {
+                streams.append((kind: "audio", stream: audio))
+            }
+            for (kind, stream) in streams {
+                let unwritten = try stream.indexEntries.first { entry in
+                    let start = UInt64(clamping: entry.position)
+                    let samples = start..<start.saturatingAdd(UInt64(clamping: max(entry.size, 1)))
+                    return file.unwrittenRanges.contains { $0.overlaps(samples) }
+                }
+                if let unwritten {
+                    return
+                        "a \(kind) sample (at byte \(unwritten.position)) lies in a part of the file not written yet: "
+                        + stillWritten
+                }
+            }
+        }
         var checked = [(kind: "video", entry: last)]
         if let audio = file.bestStream(.audio), compressedAudioCodecs.contains(audio.parameters.pointee.codec_id),
             let lastAudio = try audio.indexEntries.filter({ $0.size >= 8 }).max(by: { $0.position < $1.position }),
@@ -250,8 +278,7 @@ public enum ClipProbe {
         for (kind, entry) in checked where entry.size >= 8 {
             let start = file.bytes(at: entry.position, count: 8)
             guard start.count == 8, start.allSatisfy({ $0 == 0 }) else { continue }
-            return "the last \(kind) sample (at byte \(entry.position)) holds only zeros: the file looks preallocated "
-                + "and still being written"
+            return "the last \(kind) sample (at byte \(entry.position)) holds only zeros: " + stillWritten
         }
         // Written but for its end (an uploader stalled in its last frame: a QA pass ingested the
         // clip, then the finished file again beside it). An H.264 or HEVC sample in MP4 ends
@@ -264,8 +291,7 @@ public enum ClipProbe {
         if [AV_CODEC_ID_H264, AV_CODEC_ID_HEVC].contains(video.parameters.pointee.codec_id), zeros >= 8 {
             let end = file.bytes(at: last.position + Int64(last.size) - Int64(zeros), count: zeros)
             if end.count == zeros, end.allSatisfy({ $0 == 0 }) {
-                return "the last video sample (at byte \(last.position)) ends in zeros: the file looks preallocated "
-                    + "and still being written"
+                return "the last video sample (at byte \(last.position)) ends in zeros: " + stillWritten
             }
         }
         return nil

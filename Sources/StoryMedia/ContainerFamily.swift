@@ -27,6 +27,10 @@ public enum ContainerFamily: Sendable, Equatable {
         var fileType: InputFile.FileType = .unknown
         /// The video tracks' picture headers (``ContainerSniffer/Findings/trackPictures``).
         var trackPictures: [Int: TrackPictureHeader] = [:]
+        /// The parts of a clip not written yet (``ContainerSniffer/Findings/unwrittenRanges``).
+        var unwrittenRanges: [Range<UInt64>] = []
+        /// True when a clip's index is not all written (``ContainerSniffer/Findings/indexNotWritten``).
+        var indexNotWritten = false
     }
 
     /// The demuxers libavformat may use for this family (`format_whitelist`).
@@ -65,7 +69,8 @@ public enum ContainerFamily: Sendable, Equatable {
                 findings.majorBrand.map { .brand($0) } ?? (findings.atoms.contains("ftyp") ? .unknown : .none)
             return Opening(
                 demuxer: "mov", truncated: findings.truncated, shortChunkTables: findings.shortChunkTables,
-                fileType: fileType, trackPictures: findings.trackPictures)
+                fileType: fileType, trackPictures: findings.trackPictures, unwrittenRanges: findings.unwrittenRanges,
+                indexNotWritten: findings.indexNotWritten)
         case .stillImage:
             guard file.size > 0 else { throw MediaError(.invalidMedia, path: file.path, file.zeroSizeReason()) }
             let head = [UInt8](try file.read(upTo: 8))

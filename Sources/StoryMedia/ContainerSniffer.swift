@@ -24,6 +24,11 @@ struct ContainerSniffer {
         /// The picture headers of the video tracks, by the track's place among the `moov`'s
         /// tracks (FFmpeg's stream index).
         var trackPictures: [Int: TrackPictureHeader] = [:]
+        /// The parts of the file not written yet (``RegularFile/unwrittenRanges()``).
+        var unwrittenRanges: [Range<UInt64>] = []
+        /// True when the `moov` is not all written yet: it overlaps one of ``unwrittenRanges``,
+        /// or it ends in zero bytes that no padding atom holds (``indexEndsInZeros(_:in:)``).
+        var indexNotWritten = false
     }
 
     /// The most edits an edit list (`elst`) may hold. FFmpeg's demuxer expands each edit into
@@ -261,10 +266,61 @@ struct ContainerSniffer {
             if let problem = sampleCountProblem(samples: samples, fileSize: fileSize) {
                 throw MediaError(.invalidMedia, path: path, problem)
             }
+            findings.unwrittenRanges = file.unwrittenRanges()
+            if let moov = findings.moov {
+                let unwritten = findings.unwrittenRanges.contains { $0.overlaps(moov.start..<moov.end) }
+                findings.indexNotWritten = try unwritten || indexEndsInZeros(moov, in: file)
+            }
         } catch let refusal as IndexRefusal {
             throw MediaError(.invalidMedia, path: path, refusal.reason)
         }
         return findings
+    }
+
+    /// The zero bytes at the end of a `moov` that say it is not written yet
+    /// (``indexEndsInZeros(_:in:)``).
+    static let unwrittenIndexTail = 64
+
+    /// Padding atoms, whose contents may be zeros.
+    private static let paddingAtoms: Set<String> = ["free", "skip", "wide"]
+
+    /// Atoms whose body is a list of atoms, as the index nests them (`meta` is one too).
+    private static let containerAtoms: Set<String> = ["moov", "trak", "mdia", "minf", "stbl", "udta", "edts", "dinf"]
+
+    /// True when the `moov` (its children from `moov.start` to `moov.end`) ends in
+    /// ``unwrittenIndexTail`` zero bytes or more that are not inside a padding atom (`free`,
+    /// `skip`, `wide`). An uploader that preallocates its file at the final size (`fallocate`,
+    /// aria2, `rsync --preallocate`) and stalls in the index written last leaves its end zeros,
+    /// and FFmpeg reads the rest without a word: a QA pass ingested such an upload with the
+    /// second half of its audio read from byte 0, then the finished file beside it. No table a
+    /// writer ends the index with (chunk offsets, metadata strings) ends in so many zeros.
+    static func indexEndsInZeros(_ moov: (start: UInt64, end: UInt64), in file: RegularFile) throws -> Bool {
+        let tail = UInt64(unwrittenIndexTail)
+        guard moov.end - moov.start >= tail else { return false }
+        try file.seek(to: moov.end - tail)
+        let bytes = [UInt8](try file.read(upTo: unwrittenIndexTail))
+        guard bytes.count == unwrittenIndexTail, bytes.allSatisfy({ $0 == 0 }) else { return false }
+        // The atom the zeros end, nested as deep as the index goes: a padding atom holds them
+        // as written; any other atom, or a header of zeros (type "\0\0\0\0"), was not written.
+        var range = moov
+        var depth = 0
+        while depth < 16 {
+            depth += 1
+            guard let last = try children(of: range, in: file).last, last.body.end == range.end else { return true }
+            if paddingAtoms.contains(last.type) { return false }
+            if containerAtoms.contains(last.type) {
+                range = last.body
+            } else if last.type == "meta" {
+                // An MP4 `meta` is a full atom (4 bytes of version and flags, zeros, before its
+                // children); a QuickTime one starts with its first child's size, never 0.
+                guard let first = try field(at: 0, of: last.body, in: file) else { return true }
+                range = first == 0 ? (last.body.start + 4, last.body.end) : last.body
+            } else {
+                return true
+            }
+            guard range.end - range.start >= tail else { return true }
+        }
+        return true
     }
 
     /// The largest index FFmpeg is let to build from an edit list, in entries: about 145 bytes

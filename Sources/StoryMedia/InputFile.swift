@@ -24,6 +24,13 @@ public final class InputFile {
     public let fileType: FileType
     /// The video tracks' own picture headers, by stream index (``TrackPictureHeader``).
     let trackPictures: [Int: TrackPictureHeader]
+    /// The parts of the file not written yet, as the file system said when it was opened
+    /// (``RegularFile/unwrittenRanges()``): an upload still being written into a preallocated file.
+    let unwrittenRanges: [Range<UInt64>]
+    /// True when the `moov` index is not all written yet (unwritten blocks, or zero bytes at its
+    /// end that no padding atom holds): an upload still being written
+    /// (``ContainerSniffer/Findings/indexNotWritten``).
+    let indexNotWritten: Bool
 
     var context: UnsafeMutablePointer<AVFormatContext>
     private let deadline: Deadline
@@ -39,6 +46,8 @@ public final class InputFile {
         pngOrientation = opening.pngOrientation
         fileType = opening.fileType
         trackPictures = opening.trackPictures
+        unwrittenRanges = opening.unwrittenRanges
+        indexNotWritten = opening.indexNotWritten
         deadline = Deadline(seconds: timeout)
         // After the checks above, which need no FFmpeg: a missing or garbage file is refused
         // without loading it.

@@ -433,6 +433,84 @@ import Testing
         #expect(try inspect([whole]).stderr.isEmpty, "the whole file")
     }
 
+    /// From an ingest QA pass: an upload preallocated at its final size, its index written last
+    /// (ffmpeg's default layout) and stalled in it, its last 120 to 700 bytes still zeros, was
+    /// ingested (0) with the second half of its audio read from byte 0, and the finished file
+    /// then went in beside it. Zeros at the end of the index, outside a padding atom, say so.
+    @Test func anUploadStalledInItsIndexIsSeenAndRejected() throws {
+        let whole = folder.path("index-last.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=180x320:r=30:d=2", "-f", "lavfi", "-i", "sine=d=2",
+            "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", whole,
+        ])
+        let data = try Data(contentsOf: URL(fileURLWithPath: whole))
+        #expect(try inspect([whole]).stderr.isEmpty, "the whole file")
+        let stories = folder.path("index-stalled")
+        try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
+        for unwritten in [120, 300, 700] {
+            let path = try folder.write(
+                "stalled-\(unwritten).mp4", data.prefix(data.count - unwritten) + Data(count: unwritten))
+            let result = try inspect([path])
+            #expect(
+                result.stderr.contains(
+                    "warning: \(path): its index (the moov atom) is not all written: it ends in zeros or in blocks not "
+                        + "written yet: the file looks preallocated and still being written"), "\(result.stderr)")
+            let ingest = try TestEnvironment.storyreel(["ingest", path, "--story", "ana", "--into", stories])
+            #expect(ingest.status == 65, "\(ingest.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(stories)/ana").isEmpty)
+        // Zeros a padding atom holds at the index's end are written: the moov (last in the file)
+        // grown by a `free` atom of 120 zero bytes has no warning.
+        let moov = try #require(data.range(of: Data("moov".utf8), options: .backwards)?.lowerBound)
+        var padded = data
+        let size = padded[(moov - 4)..<moov].reduce(0) { $0 << 8 | Int($1) } + 128
+        padded.replaceSubrange((moov - 4)..<moov, with: withUnsafeBytes(of: UInt32(size).bigEndian) { Data($0) })
+        try #require(moov - 4 + size - 128 == data.count, "the moov is the file's last atom")
+        padded += withUnsafeBytes(of: UInt32(128).bigEndian) { Data($0) } + Data("free".utf8) + Data(count: 120)
+        let paddedPath = try folder.write("padded-index.mp4", padded)
+        let paddedResult = try inspect([paddedPath])
+        #expect(paddedResult.status == 0 && paddedResult.stderr.isEmpty, "\(paddedResult.stderr)")
+    }
+
+    /// From an ingest QA pass: an upload preallocated at its final size and filled out of order
+    /// (as chunked and parallel uploads are), a fifth in its middle not written yet, was ingested
+    /// (0) and played with 68 pictures broken. The file system says which blocks are unwritten.
+    @Test func anUploadFilledOutOfOrderIsSeenAndRejected() throws {
+        let stories = folder.path("out-of-order")
+        try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
+        for movflags in ["+faststart", "-faststart"] {
+            let whole = folder.path("whole\(movflags).mp4")
+            try HostileFiles.ffmpeg([
+                "-f", "lavfi", "-i", "testsrc2=s=360x640:r=30:d=2", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                "-movflags", movflags, whole,
+            ])
+            let data = try Data(contentsOf: URL(fileURLWithPath: whole))
+            let path = folder.path("upload\(movflags).mp4")
+            let allocated = try TestEnvironment.run("fallocate", ["-l", "\(data.count)", path])
+            try #require(allocated.status == 0, "\(allocated.stderr)")
+            let handle = try #require(FileHandle(forWritingAtPath: path))
+            try handle.write(contentsOf: data.prefix(data.count * 4 / 10))
+            try handle.seek(toOffset: UInt64(data.count * 6 / 10))
+            try handle.write(contentsOf: data.suffix(from: data.count * 6 / 10))
+            try handle.close()
+            let result = try inspect([path])
+            #expect(
+                result.stderr.contains(
+                    "lies in a part of the file not written yet: the file looks preallocated and still being written"),
+                "\(result.stderr)")
+            let ingest = try TestEnvironment.storyreel(["ingest", path, "--story", "ana", "--into", stories])
+            #expect(ingest.status == 65, "\(ingest.stderr)")
+            // Written to its last byte, the same file goes in.
+            let finished = try #require(FileHandle(forWritingAtPath: path))
+            try finished.seek(toOffset: UInt64(data.count * 4 / 10))
+            try finished.write(contentsOf: data[(data.count * 4 / 10)..<(data.count * 6 / 10)])
+            try finished.close()
+            let again = try TestEnvironment.storyreel(["ingest", path, "--story", "ana", "--into", stories])
+            #expect(again.status == 0, "\(again.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(stories)/ana").count == 2)
+    }
+
     /// From a QA pass: a fragmented MP4 cut short was said to have its moov index point past
     /// the end, where its samples are indexed by its fragments' headers.
     @Test func aTruncatedFragmentedClipNamesItsFragmentsIndex() throws {
