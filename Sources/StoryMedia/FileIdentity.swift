@@ -18,7 +18,7 @@ public struct FileIdentity: Hashable, Sendable {
     /// file in a pinned folder is read through the folder's descriptor (``FolderPin``).
     public init?(path: String) {
         var status = stat()
-        guard stat(FolderPin.resolved(path), &status) == 0 else { return nil }
+        guard FolderPin.withResolved(path, { stat($0, &status) == 0 }) else { return nil }
         self.init(status)
     }
 

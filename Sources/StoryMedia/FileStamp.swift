@@ -70,8 +70,10 @@ public struct FileStamp: Equatable, Sendable {
     /// there. A file in a pinned folder is read through the folder's descriptor (``FolderPin``).
     public init?(path: String, followingLinks: Bool = true) {
         var status = stat()
-        let path = FolderPin.resolved(path)
-        guard (followingLinks ? stat(path, &status) : lstat(path, &status)) == 0 else { return nil }
+        let found =
+            followingLinks
+            ? FolderPin.withResolved(path) { stat($0, &status) == 0 } : lstat(FolderPin.resolved(path), &status) == 0
+        guard found else { return nil }
         self.init(status)
     }
 }

@@ -41,16 +41,18 @@ public final class FolderPin: Sendable {
     /// mark, its contents) is then the file it writes there, not whatever the path names by then
     /// (a QA pass: with a folder swapped for a symlink, a render hashed a victim's file into its
     /// ledger, set good outputs aside and left a page unwritten).
-    /// A file pinned itself (``SourcePin``) is read through its own descriptor.
+    /// A source file pinned itself (``SourcePin``) is read through ``withResolved(_:_:)``.
     public static func resolved(_ path: String) -> String {
-        SourcePin.pinnedPath(for: path) ?? resolvedThroughFolders(path)
-    }
-
-    /// ``resolved(_:)`` without the files pinned themselves: through the pinned folder that
-    /// holds `path`, else `path` itself (what a ``SourcePin`` opens).
-    static func resolvedThroughFolders(_ path: String) -> String {
         guard !pins.withLock({ $0.isEmpty }), let handle = handle(for: path.containingFolder) else { return path }
         return handle.entryPath(path.lastComponent)
+    }
+
+    /// `body`'s result for the path to read `path` by: through its own descriptor while the file
+    /// is pinned itself (``SourcePin/withPinnedLink(for:_:)``, with the descriptor held open
+    /// while `body` runs), else ``resolved(_:)``. `body` stats or opens; it must not pin.
+    public static func withResolved<T: Sendable>(_ path: String, _ body: (String) throws -> T) rethrows -> T {
+        if let pinned = try SourcePin.withPinnedLink(for: path, body) { return pinned }
+        return try body(resolved(path))
     }
 
     /// Pinned handles by folder path (``key(_:)``), the latest pin last.

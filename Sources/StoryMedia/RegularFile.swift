@@ -34,10 +34,14 @@ public final class RegularFile {
     init(path: String, maxSize: UInt64? = nil, timeout: Double? = nil, throughSourcePins: Bool) throws {
         self.path = path
         // A file in a pinned folder is read through the folder's descriptor (``FolderPin``).
-        let target = throughSourcePins ? FolderPin.resolved(path) : FolderPin.resolvedThroughFolders(path)
-        let opened = open(target, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        func opening(_ target: String) -> (target: String, descriptor: Int32, code: Int32) {
+            let opened = open(target, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+            return (target, opened, opened >= 0 ? 0 : errno)
+        }
+        // A source pinned itself is opened through its own descriptor (``SourcePin``).
+        let (target, opened, code) =
+            throughSourcePins ? FolderPin.withResolved(path, opening) : opening(FolderPin.resolved(path))
         guard opened >= 0 else {
-            let code = errno
             if code == ENOENT { throw MediaError(.missingInput, path: path, "no such file") }
             // A QA pass: `clip.mp4/` was "no such file" beside the very file, and a socket gave
             // the system's "No such device or address" where a FIFO is named as one.
@@ -60,12 +64,6 @@ public final class RegularFile {
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             close(opened)
             throw MediaError(.unreadableInput, path: path, RegularFile.describe(mode: status.st_mode))
-        }
-        // Opened through a pin's link, it must be the pinned file (``SourcePin``).
-        if throughSourcePins, let pinned = SourcePin.identity(for: path), FileIdentity(status) != pinned {
-            close(opened)
-            throw MediaError(
-                .invalidMedia, path: path, "it changed while storyreel read it; run again once it is complete")
         }
         let byteCount = UInt64(clamping: status.st_size)
         if let maxSize, byteCount > maxSize {
