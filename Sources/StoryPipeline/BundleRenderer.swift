@@ -103,13 +103,16 @@ public struct BundleRenderer: Sendable {
             if name == "clips", options.clipMode == .reference, outputPin.handle.status(of: name) == nil { continue }
             // Not through a symlink put there since the check: mkdir fails on it, and the folder is
             // opened without following one. Made, it is taken away by an interrupt while still
-            // empty, as every command's folders are.
+            // empty, as every command's folders are; not a shard's: the other shards of the render
+            // write into it at once (a QA pass: a shard stopped by SIGTERM took `transitions/`
+            // away as another was about to write there, which failed, 73).
             var failure: Int32 = 0
-            let made = InterruptCleanup.trackFolder(path) {
+            let makeFolder = {
                 if FileCreationMask.makeFolder(name, in: outputPin.handle.descriptor) { return true }
                 failure = errno
                 return false
             }
+            let made = options.shard == nil ? InterruptCleanup.trackFolder(path, createdBy: makeFolder) : makeFolder()
             let existing = outputPin.handle.status(of: name)
             guard made || (failure == EEXIST && existing.map { $0.st_mode & S_IFMT == S_IFDIR } == true) else {
                 throw MediaError(
