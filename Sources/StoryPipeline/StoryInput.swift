@@ -97,7 +97,8 @@ public struct StoryInput: Sendable {
             sawFolder = true
             skipped.append(SkippedEntry(path: entry.displayName, story: nil, reason: "not a story folder: \(notUTF8)"))
         }
-        for name in listing.names.sorted(by: NaturalOrder.areInIncreasingOrder) where !name.hasPrefix(".") {
+        for name in listing.names.sorted(by: NaturalOrder.areInIncreasingOrder)
+        where !name.hasPrefix(".") && !systemFolderNames.contains(name) {
             let folder = (path as NSString).appendingPathComponent(name)
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
@@ -247,6 +248,9 @@ public struct StoryInput: Sendable {
             // Where the text breaks: a spec is written by hand or by a script.
             throw MediaError(.noStories, path: path, JSONParseFailure.notValidJSON(data))
         }
+        if let comma = JSONSyntaxFault.trailingCommaPlaced(in: data) {
+            throw MediaError(.noStories, path: path, "not valid JSON: \(comma)")
+        }
         guard let object = parsed as? [String: Any], let entries = object["stories"] as? [[String: Any]] else {
             throw MediaError(.noStories, path: path, notASpec)
         }
@@ -364,6 +368,15 @@ public struct StoryInput: Sendable {
         let trimmed = String(file.reversed().drop { $0 == "." || $0 == " " }.reversed())
         return (avatarNames + ["avatar.jpeg"]).contains(trimmed.lowercased())
     }
+
+    /// Folders that file systems, NAS systems and Windows make at the top of a volume or a share,
+    /// never stories: passed over as hidden ones are. From a QA pass: an empty `lost+found` (a
+    /// stories folder at the root of its own volume) or a Synology `@eaDir` was skipped as "not
+    /// a story folder", and every render exited 65.
+    static let systemFolderNames: Set<String> = [
+        "lost+found", "@eaDir", "#recycle", "#snapshot", "@Recycle", "@Recently-Snapshot", "$RECYCLE.BIN",
+        "System Volume Information",
+    ]
 
     /// Warnings for the files of story `story` that look meant to play or to be its avatar but
     /// are not used, from a QA pass where each was passed over in silence: a clip whose name ends
@@ -544,6 +557,10 @@ public struct StoryInput: Sendable {
             let failure = JSONParseFailure(parsing: data).map { " (\($0))" } ?? ""
             throw MediaError(
                 .invalidMedia, path: path, "story.json is not valid JSON\(failure); its settings were ignored")
+        }
+        if let comma = JSONSyntaxFault.trailingCommaPlaced(in: data) {
+            throw MediaError(
+                .invalidMedia, path: path, "story.json is not valid JSON (\(comma)); its settings were ignored")
         }
         guard let object = parsed as? [String: Any] else {
             throw MediaError(.invalidMedia, path: path, "story.json is not a JSON object; its settings were ignored")

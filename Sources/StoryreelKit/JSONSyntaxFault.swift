@@ -26,6 +26,17 @@ package struct JSONSyntaxFault: Sendable, Equatable {
             message: "not valid JSON: a comma before its closing '\(comma.closing)', which browsers refuse")
     }
 
+    /// A comma before a closing bracket in `data` (JSON Foundation reads), placed for a person:
+    /// "a comma before its closing ']' at line 1, column 37, which JSON parsers refuse"; nil when
+    /// there is none. For the files a person or a script writes (a stories spec, `story.json`),
+    /// which other tools then refuse (a QA pass: `render` read a spec `jq` and Python refuse).
+    package static func trailingCommaPlaced(in data: Data) -> String? {
+        guard let comma = JSONStructureScan(data).trailingComma else { return nil }
+        let place = JSONParseFailure.place(ofByte: comma.offset, in: data)
+        return "a comma before its closing '\(comma.closing)' at line \(place.line), column \(place.column), "
+            + "which JSON parsers refuse"
+    }
+
     /// The fault in how `data` is encoded (UTF-16 or UTF-32, bytes that are not UTF-8, a NUL
     /// byte), or nil. Text no JSON parser reads is placed by this, not by a trailing comma: a
     /// comma found in text that breaks elsewhere first was blamed, with no line (a QA pass:

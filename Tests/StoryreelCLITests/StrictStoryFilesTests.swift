@@ -137,6 +137,41 @@ import Testing
         }
     }
 
+    /// From a QA pass: a comma before a closing bracket, which Foundation's parser reads and
+    /// jq, Python and browsers refuse, was taken in a spec (0) and in a `story.json` (its
+    /// `displayName` applied), where `validate` refuses it in a manifest.
+    @Test func aCommaBeforeAClosingBracketIsNotValidJSON() throws {
+        let fixture = try BundleFixture()
+        try expectStoryFileSkipped(
+            fixture, Data(#"{"displayName": "Trail",}"#.utf8),
+            because:
+                "story.json is not valid JSON (a comma before its closing '}' at line 1, column 25, which JSON parsers "
+                + "refuse)")
+        try FileManager.default.removeItem(atPath: "\(fixture.stories)/chloe/story.json")
+        let path = try fixture.folder.write(
+            "trail.json", Data(#"{"stories": [{"handle": "ana", "items": ["ana.lima/1.mp4",]}]}"#.utf8))
+        let result = try TestEnvironment.storyreel(["plan", path])
+        #expect(result.status == 66, "\(result.stderr)")
+        #expect(
+            result.stderr
+                == "storyreel: error: \(path): not valid JSON: a comma before its closing ']' at line 1, column 59, "
+                + "which JSON parsers refuse\n")
+    }
+
+    /// From a QA pass: an empty `lost+found` (a stories folder at the root of its own volume)
+    /// or a Synology `@eaDir` was skipped as "not a story folder", and every render exited 65.
+    /// They are passed over, as hidden folders are.
+    @Test func systemFoldersBesideTheStoriesArePassedOver() throws {
+        let fixture = try BundleFixture()
+        for name in ["lost+found", "@eaDir", "#recycle", "$RECYCLE.BIN"] {
+            try FileManager.default.createDirectory(
+                atPath: "\(fixture.stories)/\(name)", withIntermediateDirectories: true)
+        }
+        let result = try TestEnvironment.storyreel(["plan", fixture.stories])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("lost+found") && !result.stderr.contains("@eaDir"), "\(result.stderr)")
+    }
+
     /// A story.json or spec is counted before it is parsed: Foundation's parser takes about
     /// 1.5 KB a value, and an audit's 15 MB story.json of 850,000 small objects took 2.55 GB (a
     /// failed allocation, SIGSEGV, under a memory limit).
