@@ -239,7 +239,7 @@ public enum ClipProbe {
     ///
     /// Where the file system tells which parts of the file are not written yet (an upload filled
     /// out of order, a QA pass: a clip with a zeroed fifth in its middle was ingested), a
-    /// compressed sample in such a part, or an index that is not all written (its end still
+    /// compressed sample that starts in such a part, or an index that is not all written (its end still
     /// zeros: the same pass ingested one whose audio was read from byte 0), says so too.
     static func preallocationWarning(of file: InputFile) throws -> String? {
         let stillWritten = "the file looks preallocated and still being written"
@@ -256,14 +256,17 @@ public enum ClipProbe {
                 streams.append((kind: "audio", stream: audio))
             }
             for (kind, stream) in streams {
+                // A sample whose start is not written: a gap of an upload filled out of order
+                // spans whole samples. (A hole inside a sample whose start is written is a sparse
+                // file's zeros, not always an unwritten upload.)
                 let unwritten = try stream.indexEntries.first { entry in
                     let start = UInt64(clamping: entry.position)
-                    let samples = start..<start.saturatingAdd(UInt64(clamping: max(entry.size, 1)))
-                    return file.unwrittenRanges.contains { $0.overlaps(samples) }
+                    let head = start..<start.saturatingAdd(UInt64(clamping: min(max(entry.size, 1), 8)))
+                    return file.unwrittenRanges.contains { $0.overlaps(head) }
                 }
                 if let unwritten {
                     return
-                        "a \(kind) sample (at byte \(unwritten.position)) lies in a part of the file not written yet: "
+                        "a \(kind) sample (at byte \(unwritten.position)) starts in a part of the file not written yet: "
                         + stillWritten
                 }
             }

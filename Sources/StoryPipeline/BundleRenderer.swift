@@ -291,7 +291,7 @@ public struct BundleRenderer: Sendable {
         }
         let transitions = try plan.transitionUnits(between: playing)
         run.execute(transitions.filter { !run.attempted.contains($0.output) })
-        summary.warnings += Self.setAsideWarnings(run)
+        summary.warnings += Self.setAsideWarnings(run) + run.warnings
         skipped += run.failures.filter { failure in !skipped.contains(failure) }
         // A failed transition is reported when it joins what plays; one into or out of a clip
         // that failed was replaced by a transition joining what plays.

@@ -9,6 +9,19 @@ import StoryMedia
 /// average; the floor keeps a transition between two nearly static clips from being starved. The
 /// transition's encoder holds its average under the peak (``VideoEncoder/Settings/maxBitrate``).
 public enum TransitionBitrate {
+    /// The warning for a transition at `path` that the encoder could not bring under `peak`
+    /// (bits per second) even at its smallest (CRF 51), where its whole file of `bytes` for
+    /// `seconds` averages more: `cube` and `render` give it alike (a QA pass: `render
+    /// --max-bitrate 100k` made transitions 5–7.6 times over it without a word).
+    public static func overPeakWarning(path: String, bytes: Int, seconds: Double, peak: Int) -> String {
+        let rate = Int(saturating: (Double(bytes) * 8 / seconds).rounded())
+        return "\(path): \(megabits(rate)) Mb/s against a peak of \(megabits(peak)) Mb/s: over it even at CRF 51, "
+            + "the smallest the encoder makes; give a higher --max-bitrate or a smaller --size"
+    }
+
+    /// `4.50` for 4500000 bits per second.
+    public static func megabits(_ bitRate: Int) -> String { String(format: "%.2f", Double(bitRate) / 1e6) }
+
     /// The floor's bit rate at its reference canvas, bits per second.
     public static let floorBitRate = 2_000_000
     /// The floor's reference canvas, 720×1280 pixels.

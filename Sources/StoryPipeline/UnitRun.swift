@@ -24,6 +24,8 @@ struct UnitRun {
     private(set) var available = Set<String>()
     /// Outputs whose units were looked at in this run.
     private(set) var attempted = Set<String>()
+    /// Warnings the units made in this run gave (``UnitWorker/make(_:)``), in order.
+    private(set) var warnings: [String] = []
     /// Units other than transitions that failed on their inputs, with the cause and whether it
     /// lies in the input's bytes (``BundlePlan/liesInTheFile(_:)``), in order.
     private var unitFailures: [(unit: WorkUnit, cause: String, lasting: Bool)] = []
@@ -199,7 +201,7 @@ struct UnitRun {
         let counter = ProgressCounter(total: pending.count)
         let batches = UnitWorker.batches(of: pending)
         let progress = self.progress
-        func make(_ batches: [[WorkUnit]], counting: Bool) -> [Result<Void, Error>] {
+        func make(_ batches: [[WorkUnit]], counting: Bool) -> [Result<[String], Error>] {
             Parallel.map(batches.count, jobs: options.jobs) { index in
                 let batch = batches[index]
                 defer {
@@ -212,8 +214,9 @@ struct UnitRun {
                 ledger.willMake(outputs)
                 defer { ledger.doneMaking(outputs.map(\.relative)) }
                 let result = Result {
-                    try worker.make(batch)
+                    let warnings = try worker.make(batch)
                     for output in outputs { try ledger.record(output.relative, sha256: output.sha256) }
+                    return warnings
                 }
                 if case .failure = result { ledger.recordFinished(outputs) }
                 return result
@@ -253,7 +256,7 @@ struct UnitRun {
                         && UnitRun.adopt(
                             batch[0], ledger: ledger, bundle: bundle, canvas: canvas, timeout: options.timeout))
             else { return false }
-            record(batch, .success(()))
+            record(batch, .success([]))
             return true
         }
         // A still retried alone after its transition failed is made from another copy of its
@@ -347,9 +350,10 @@ struct UnitRun {
     }
 
     /// Takes in the outcome of making `batch`.
-    private mutating func record(_ batch: [WorkUnit], _ outcome: Result<Void, Error>) {
+    private mutating func record(_ batch: [WorkUnit], _ outcome: Result<[String], Error>) {
         switch outcome {
-        case .success:
+        case .success(let madeWithWarnings):
+            warnings += madeWithWarnings
             available.formUnion(batch.map(\.output))
             rendered += batch.count
         case .failure(let error):

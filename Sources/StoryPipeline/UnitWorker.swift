@@ -20,9 +20,10 @@ struct UnitWorker: Sendable {
     let sourceHashes: [String: String]
 
     /// Makes the outputs of `units`, one batch from ``batches(of:)``, under their final names, or
-    /// throws and leaves nothing behind.
-    func make(_ units: [WorkUnit]) throws {
-        guard let first = units.first else { return }
+    /// throws and leaves nothing behind. Returns warnings for a person (a transition over its
+    /// peak).
+    func make(_ units: [WorkUnit]) throws -> [String] {
+        guard let first = units.first else { return [] }
         let destination = BundlePaths.join(bundle, first.output)
         // The files a batch decodes are pinned while it runs: it decodes the file it checks.
         let pins = try pinnedSources(of: first)
@@ -39,16 +40,18 @@ struct UnitWorker: Sendable {
             try checkUnchanged(first.source)
             try writeJPEG(image, as: first.output)
         case .transition:
-            try makeTransition(first, lastFrameStill: units.dropFirst().first)
+            return try makeTransition(first, lastFrameStill: units.dropFirst().first).map { [$0] } ?? []
         case .poster, .thumbnail, .firstFrame, .lastFrame:
             try makeClipImages(units)
         }
+        return []
     }
 
     /// A transition; when the still of its outgoing clip's last frame is also to be made, it is
-    /// the transition's own face, written as it is (the faces are decoded once).
-    private func makeTransition(_ unit: WorkUnit, lastFrameStill: WorkUnit?) throws {
-        guard let transition = unit.transition else { return }
+    /// the transition's own face, written as it is (the faces are decoded once). Returns a
+    /// warning when the transition is over its peak even at the encoder's smallest.
+    private func makeTransition(_ unit: WorkUnit, lastFrameStill: WorkUnit?) throws -> String? {
+        guard let transition = unit.transition else { return nil }
         var parameters = transition.parameters
         parameters.threads = max(1, Parallel.coreCount / max(1, options.jobs))
         let job = CubeTransitionJob(
@@ -62,7 +65,12 @@ struct UnitWorker: Sendable {
         let outputs = CubeTransitionJob.Outputs(
             videoPath: BundlePaths.join(bundle, unit.output), exclusively: true,
             comment: OutputProvenance.text(naming: unit.output))
-        try job.run(writing: outputs, faces: faces)
+        let summary = try job.run(writing: outputs, faces: faces)
+        guard let video = summary.video, !video.fitsCap, let peak = summary.maxBitrate, let path = outputs.videoPath
+        else { return nil }
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? video.bytes
+        let seconds = Double(summary.frameCount) / parameters.fps
+        return TransitionBitrate.overPeakWarning(path: unit.output, bytes: bytes, seconds: seconds, peak: peak)
     }
 
     /// A clip's poster, thumbnail and stills, from one opened clip: the poster and thumbnail

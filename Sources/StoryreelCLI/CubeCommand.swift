@@ -206,24 +206,23 @@ public enum CubeCommand: Command {
             // The whole file, as the peak counts it.
             let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? video.bytes
             let seconds = Double(summary.frameCount) / job.parameters.fps
-            let rate = Int(saturating: (Double(bytes) * 8 / seconds).rounded())
-            let rates = "\(megabits(rate)) Mb/s against a peak of \(megabits(cap)) Mb/s"
-            let passes = video.passes == 1 ? "1 pass" : "\(video.passes) passes"
             if video.fitsCap {
+                let rate = Int(saturating: (Double(bytes) * 8 / seconds).rounded())
+                let rates = "\(megabits(rate)) Mb/s against a peak of \(megabits(cap)) Mb/s"
+                let passes = video.passes == 1 ? "1 pass" : "\(video.passes) passes"
                 let scale = job.parameters.codec == .hevc ? " on x265's scale" : ""
                 console.note(
                     "\(outputs.videoPath ?? ""): \(rates), CRF \(rateFactor(video.rateFactor))\(scale), \(passes)")
             } else {
                 console.warning(
-                    "\(path): \(rates): over it even at CRF 51, the smallest the encoder "
-                        + "makes; give a higher --max-bitrate or a smaller --size")
+                    TransitionBitrate.overPeakWarning(path: path, bytes: bytes, seconds: seconds, peak: cap))
             }
         }
         return .success
     }
 
     /// `4.50` for 4500000 bits per second.
-    private static func megabits(_ bitRate: Int) -> String { String(format: "%.2f", Double(bitRate) / 1e6) }
+    private static func megabits(_ bitRate: Int) -> String { TransitionBitrate.megabits(bitRate) }
 
     /// `23` or `27.25`.
     private static func rateFactor(_ value: Double) -> String {

@@ -496,7 +496,7 @@ import Testing
             let result = try inspect([path])
             #expect(
                 result.stderr.contains(
-                    "lies in a part of the file not written yet: the file looks preallocated and still being written"),
+                    "starts in a part of the file not written yet: the file looks preallocated and still being written"),
                 "\(result.stderr)")
             let ingest = try TestEnvironment.storyreel(["ingest", path, "--story", "ana", "--into", stories])
             #expect(ingest.status == 65, "\(ingest.stderr)")

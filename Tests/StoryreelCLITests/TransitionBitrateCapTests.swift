@@ -139,6 +139,26 @@ import Testing
         #expect(help.stdout.contains("(HEVC encodes at N + 4). Default: 23."), "\(help.stdout)")
     }
 
+    /// From a QA pass: `render --max-bitrate 100k` made its transitions 5 to 7.6 times over the
+    /// peak at CRF 51 without a word, where `cube` warns. Each is a warning of the render's.
+    @Test func aRenderWhoseTransitionsCannotMeetThePeakSaysSo() throws {
+        let fixture = try BundleFixture()
+        let (result, summary) = try fixture.render(into: "reel", ["--max-bitrate", "100k", "--size", "540x960"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let warnings = try #require(summary["warnings"] as? [String])
+        let transitions = try fixture.manifest("reel").transitions
+        #expect(!transitions.isEmpty)
+        for transition in transitions {
+            let warning = try #require(warnings.first { $0.hasPrefix("\(transition.src): ") }, "\(warnings)")
+            #expect(
+                warning.hasSuffix(
+                    "Mb/s against a peak of 0.10 Mb/s: over it even at CRF 51, the smallest the encoder "
+                        + "makes; give a higher --max-bitrate or a smaller --size"), "\(warning)")
+            #expect(try averageBitRate("\(fixture.folder.path("reel"))/\(transition.src)") > 100_000)
+        }
+        #expect(result.stderr.contains("storyreel: warning: \(transitions[0].src): "), "\(result.stderr)")
+    }
+
     @Test func maxBitrateTakesSuffixesAndAuto() throws {
         let range = OptionRange.peakBitRate.orAutomatic
         for (text, bits) in [("4.5M", 4_500_000), ("4500k", 4_500_000), ("4500000", 4_500_000), ("100k", 100_000)] {
