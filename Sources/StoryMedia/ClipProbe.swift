@@ -635,8 +635,8 @@ public enum ClipProbe {
 
     /// Why the frame times of a video track's index `entries` (in ticks of `timeBase` seconds)
     /// cannot be those of a clip lasting `clipDuration` seconds, or nil: every frame a viewer
-    /// sees at one time, more than 1,000 of them a second, or one further from the one before
-    /// than the whole clip lasts. A corrupt time table (`stts`) does each (a QA pass: deltas of 0,
+    /// sees at one time, more than 1,000 of them a second, one further from the one before
+    /// than the whole clip lasts, or frames running on well past the clip's end. A corrupt time table (`stts`) does each (a QA pass: deltas of 0,
     /// 1 and 2^31 − 1 ticks were ingested and rendered, the manifest saying 0, 15360 and 7e-6
     /// frames a second). The samples an edit list discards are left out: a clip cut without
     /// re-encoding keeps the keyframe before its start, which may lie long before it (a review:
@@ -656,6 +656,14 @@ public enum ClipProbe {
         if clipDuration > 0, longest > clipDuration + 1 {
             return "a frame of the video track comes \(String(format: "%.3f", longest)) s after the one before, longer "
                 + "than the whole clip (\(String(format: "%.3f", clipDuration)) s)" + suffix
+        }
+        // Frames that run on far past what the headers say (mvhd and mdhd durations cut to 1 s
+        // over 60 s of frames: a QA pass ingested it past --max-duration 5, and the manifest
+        // said 1 s): the clip's duration cannot be trusted.
+        if clipDuration > 0, span > clipDuration + max(1, clipDuration / 10) {
+            return "the video track's frames run \(String(format: "%.3f", span)) s, while its headers say the clip "
+                + "lasts \(String(format: "%.3f", clipDuration)) s: its duration cannot be trusted, and players differ; "
+                + "remux it (ffmpeg -i IN -c copy OUT.mp4)"
         }
         return nil
     }

@@ -511,6 +511,39 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(stories)/ana").count == 2)
     }
 
+    /// From an ingest QA pass: a clip whose movie and track headers (mvhd, mdhd) say 1 s over
+    /// 20 s of frames was inspected as 1 s in silence, ingested past `--max-duration 5` and
+    /// listed in the manifest as 1 s. The frames running far past the headers are a warning.
+    @Test func framesRunningFarPastTheHeadersDurationAreAWarning() throws {
+        let whole = folder.path("long.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=64x64:r=30:d=20", "-c:v", "libx264", "-preset", "ultrafast",
+            "-pix_fmt", "yuv420p", whole,
+        ])
+        var data = try Data(contentsOf: URL(fileURLWithPath: whole))
+        for atom in ["mvhd", "mdhd"] {
+            // Version 0: version and flags, creation and modification times, the timescale, then
+            // the duration (4 bytes each): the duration set to one timescale, 1 s.
+            let at = try #require(data.range(of: Data(atom.utf8))?.lowerBound)
+            try #require(data[at + 4] == 0, "\(atom) is version 0")
+            data.replaceSubrange((at + 20)..<(at + 24), with: Data(data[(at + 16)..<(at + 20)]))
+        }
+        let path = try folder.write("lies.mp4", data)
+        let result = try inspect([path])
+        #expect(
+            result.stderr.contains(
+                "warning: \(path): the video track's frames run 19.967 s, while its headers say the clip lasts 1.000 s: "
+                    + "its duration cannot be trusted"), "\(result.stderr)")
+        #expect(try inspect([whole]).stderr.isEmpty, "the whole file")
+        let stories = folder.path("lies-stories")
+        try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
+        let ingest = try TestEnvironment.storyreel([
+            "ingest", path, "--story", "ana", "--into", stories, "--max-duration", "5",
+        ])
+        #expect(ingest.status == 65, "\(ingest.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(stories)/ana").isEmpty)
+    }
+
     /// From a QA pass: a fragmented MP4 cut short was said to have its moov index point past
     /// the end, where its samples are indexed by its fragments' headers.
     @Test func aTruncatedFragmentedClipNamesItsFragmentsIndex() throws {
