@@ -325,7 +325,8 @@ public enum IngestCommand: Command {
         return names.count > 10 ? "\(shown) and \(names.count - 10) more" : shown
     }
 
-    /// `--into STORIES` must be a folder, and not a bundle (66): a missing one is refused (66), so
+    /// `--into STORIES` must be a folder, not a bundle, and not one of files without a story
+    /// folder (66; an empty one is a stories folder to be): a missing one is refused (66), so
     /// a typo does not start a new stories folder, unless `--create` asks for it; then this
     /// returns true.
     static func isStoriesFolderToCreate(_ stories: String, create: Bool) throws -> Bool {
@@ -335,6 +336,22 @@ public enum IngestCommand: Command {
             if let reason = StoryInput.bundleReason(stories) {
                 throw MediaError(
                     .noStories, path: stories, reason + "; --into takes the stories folder, --render the bundle")
+            }
+            // Files and no story folder: another folder given by mistake (a QA pass: the uploads
+            // folder itself took a story and the lock file). An empty one takes the first story.
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: stories)) ?? []).filter {
+                !$0.hasPrefix(".")
+            }
+            let hasFolder = names.contains { name in
+                var isFolder: ObjCBool = false
+                return FileManager.default.fileExists(atPath: "\(stories)/\(name)", isDirectory: &isFolder)
+                    && isFolder.boolValue
+            }
+            if !names.isEmpty, !hasFolder {
+                throw MediaError(
+                    .noStories, path: stories,
+                    "not a stories folder: it holds files but no story folder (expected STORIES/HANDLE/clip.mov); "
+                        + "--into takes the stories folder")
             }
             return false
         }

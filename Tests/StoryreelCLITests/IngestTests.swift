@@ -70,6 +70,30 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: created))
     }
 
+    /// From a QA pass: `--into` the uploads folder itself (files, no story folder), which
+    /// `render` refuses as no stories folder, took a story and a lock file (0). It is refused
+    /// (66) and nothing is written; an empty folder is a stories folder to be, and takes one.
+    @Test func aFolderOfFilesWithNoStoryFolderIsNoStoriesFolder() throws {
+        let folder = try TemporaryFolder()
+        let uploads = folder.path("uploads")
+        try FileManager.default.createDirectory(atPath: uploads, withIntermediateDirectories: false)
+        let upload = "\(uploads)/a.mp4"
+        try FileManager.default.copyItem(atPath: TestEnvironment.sample("sixty-fps.mp4"), toPath: upload)
+        let before = FolderSnapshot(uploads)
+        let refused = try TestEnvironment.storyreel(["ingest", upload, "--story", "ana", "--into", uploads])
+        #expect(refused.status == 66, "\(refused.stderr)")
+        #expect(
+            refused.stderr
+                == "storyreel: error: \(uploads): not a stories folder: it holds files but no story folder (expected "
+                + "STORIES/HANDLE/clip.mov); --into takes the stories folder\n")
+        #expect(FolderSnapshot(uploads) == before)
+        let empty = folder.path("stories")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
+        let taken = try TestEnvironment.storyreel(["ingest", upload, "--story", "ana", "--into", empty])
+        #expect(taken.status == 0, "\(taken.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(empty)/ana") == ["0001-a.mp4"])
+    }
+
     /// From a QA pass: a service that only ran `ingest --render` kept every transition an ingest
     /// replaced (a story's new last clip changes the transition out of it), for good: ingest had
     /// no `--prune`. With it, the render after the ingest removes them.
