@@ -96,7 +96,7 @@ struct StoryFields {
     }
 
     /// `"yes"`, `1`, `true`, `null`, `an array`, `an object`.
-    private static func describe(_ value: Any) -> String {
+    static func describe(_ value: Any) -> String {
         if value is NSNull { return "null" }
         if isBoolean(value) { return (value as? Bool) == true ? "true" : "false" }
         if let number = value as? NSNumber { return number.stringValue }

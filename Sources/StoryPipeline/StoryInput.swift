@@ -251,7 +251,7 @@ public struct StoryInput: Sendable {
         if let comma = JSONSyntaxFault.trailingCommaPlaced(in: data) {
             throw MediaError(.noStories, path: path, "not valid JSON: \(comma)")
         }
-        guard let object = parsed as? [String: Any], let entries = object["stories"] as? [[String: Any]] else {
+        guard let object = parsed as? [String: Any], let entries = object["stories"] as? [Any] else {
             throw MediaError(.noStories, path: path, notASpec)
         }
         if let duplicate = JSONDuplicateKey.first(in: data) {
@@ -273,9 +273,24 @@ public struct StoryInput: Sendable {
         var positions: [String: Int] = [:]
         // The file each item leads to, as first spelled (see ``earlierSpelling(of:as:in:)``).
         var itemSpellings: [String: (spelling: String, label: String)] = [:]
-        for (position, entry) in entries.enumerated() {
-            warnings += StoryFields.specStory.unknownKeyWarnings(in: entry).map {
-                "\(path): stories[\(position)]: \($0)"
+        // Unknown keys are named for ten lines of the whole spec, then counted by story (a QA
+        // pass: a key misspelled in each of 5,000 stories gave 5,000 lines).
+        var unknownKeyLines: [(position: Int, line: String)] = []
+        var storiesWithUnknownKeys = 0
+        for (position, element) in entries.enumerated() {
+            // One entry that is not an object leaves that story out, not the spec (a QA pass: it
+            // said the spec was no `{"stories": [...]}`).
+            guard let entry = element as? [String: Any] else {
+                let reason =
+                    "not a story: a story is an object ({\"handle\": …, \"items\": […]}), got "
+                    + StoryFields.describe(element)
+                skipped.append(SkippedEntry(path: "stories[\(position)]", story: nil, reason: reason))
+                continue
+            }
+            let unknownKeys = StoryFields.specStory.unknownKeyWarnings(in: entry)
+            if !unknownKeys.isEmpty {
+                storiesWithUnknownKeys += 1
+                unknownKeyLines += unknownKeys.map { (position, "\(path): stories[\(position)]: \($0)") }
             }
             // A skipped entry's story is null unless it is a valid handle, as for a folder.
             let validHandle = (entry["handle"] as? String).flatMap { StoryHandle.problem(with: $0) == nil ? $0 : nil }
@@ -337,6 +352,17 @@ public struct StoryInput: Sendable {
                 StorySource(
                     handle: handle, displayName: shown.name, isRead: entry["isRead"] as? Bool ?? false,
                     avatar: avatar, clips: items))
+        }
+        // Each story's lines whole, as long as ten are not passed (the first story's always).
+        var (shownStories, shownLines) = (0, 0)
+        for story in Dictionary(grouping: unknownKeyLines, by: \.position).sorted(by: { $0.key < $1.key }) {
+            guard shownStories == 0 || shownLines + story.value.count <= StoryFields.unknownKeysShown else { break }
+            warnings += story.value.map(\.line)
+            (shownStories, shownLines) = (shownStories + 1, shownLines + story.value.count)
+        }
+        let more = storiesWithUnknownKeys - shownStories
+        if more > 0 {
+            warnings.append("\(path): unknown keys in \(more) more \(more == 1 ? "story" : "stories"); ignored")
         }
         return StoryInput(
             root: root.path, stories: playOrder(stories, byExplicitOrder: false), skipped: skipped, warnings: warnings)

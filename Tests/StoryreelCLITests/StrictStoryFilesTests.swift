@@ -158,6 +158,45 @@ import Testing
                 + "which JSON parsers refuse\n")
     }
 
+    /// From a QA pass: one entry of a spec that is not an object (`1`, `null`, `"ana"`, `[]`)
+    /// refused the whole spec (66) as no `{"stories": [...]}`, which it is. That entry is left
+    /// out with its place and reason (65); the good story plays.
+    @Test func aSpecEntryThatIsNoObjectLeavesThatStoryOut() throws {
+        let fixture = try BundleFixture()
+        let path = try fixture.folder.write(
+            "spec.json",
+            Data(#"{"stories": [1, null, {"handle": "ben", "items": ["stories/ben_k/1.mp4"]}, "ana", []]}"#.utf8))
+        let result = try TestEnvironment.storyreel(["plan", path])
+        #expect(result.status == 65, "\(result.stderr)")
+        let reason = "not a story: a story is an object ({\"handle\": …, \"items\": […]}), got"
+        #expect(
+            LimitedRun.errorLines(result.stderr) == [
+                "storyreel: error: stories[0]: skipped: \(reason) 1",
+                "storyreel: error: stories[1]: skipped: \(reason) null",
+                "storyreel: error: stories[3]: skipped: \(reason) \"ana\"",
+                "storyreel: error: stories[4]: skipped: \(reason) an array",
+            ], "\(result.stderr)")
+        #expect(result.stdout.contains("\tstories/ben_k/1.mp4\n"), "\(result.stdout)")
+    }
+
+    /// From a QA pass: a key misspelled in each of a spec's 500 stories gave 500 warnings; the
+    /// README said ten keys of a file are named. Ten lines, then the stories left are counted.
+    @Test func unknownKeysOfASpecAreNamedTenLinesAtMost() throws {
+        let fixture = try BundleFixture()
+        let entries = (0..<500).map { #"{"handle": "h\#($0)", "is_read": true, "items": ["stories/ben_k/1.mp4"]}"# }
+        let path = try fixture.folder.write(
+            "spec.json", Data(#"{"stories": [\#(entries.joined(separator: ","))]}"#.utf8))
+        let result = try TestEnvironment.storyreel(["plan", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n").filter { $0.contains("unknown key") }
+        #expect(lines.count == 11, "\(result.stderr)")
+        #expect(
+            lines.first
+                == "storyreel: warning: \(path): stories[0]: unknown key \"is_read\" (did you mean \"isRead\"?); ignored"
+        )
+        #expect(lines.last == "storyreel: warning: \(path): unknown keys in 490 more stories; ignored")
+    }
+
     /// From a QA pass: an empty `lost+found` (a stories folder at the root of its own volume)
     /// or a Synology `@eaDir` was skipped as "not a story folder", and every render exited 65.
     /// They are passed over, as hidden folders are.
