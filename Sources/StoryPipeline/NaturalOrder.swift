@@ -1,26 +1,21 @@
+import Foundation
+
 /// File-name ordering as Finder sorts: numeric-aware and case-insensitive, so `IMG_2.MOV`
-/// comes before `img_10.mov`. Ties fall back to plain byte order, so the order is total and
-/// the same on every machine.
+/// comes before `img_10.mov`; spaces, punctuation and symbols before numbers, and numbers before
+/// letters (`clip.mp4`, `clip1.mp4`, `clip2.mp4`; `_intro`, `9`, `ana`); a letter with an accent
+/// among its base letter's (`ça.mp4` between `c` and `d`). From a QA pass: numbers came before
+/// `.` and `_`, and accented letters after `z`. Ties go to the unaccented name, then lowercase,
+/// then fewer leading zeros, then plain byte order, so the order is total and the same on every
+/// machine.
 public enum NaturalOrder {
     /// True when `a` sorts before `b`.
     public static func areInIncreasingOrder(_ a: String, _ b: String) -> Bool {
-        let left = chunks(a)
-        let right = chunks(b)
-        for (x, y) in zip(left, right) where x != y {
-            switch (x, y) {
-            case (.number(let m), .number(let n)):
-                let m = m.drop { $0 == "0" }
-                let n = n.drop { $0 == "0" }
-                if m.count != n.count { return m.count < n.count }
-                if m != n { return m < n }
-            case (.number, .text): return true
-            case (.text, .number): return false
-            case (.text(let s), .text(let t)):
-                if s.lowercased() != t.lowercased() { return s.lowercased() < t.lowercased() }
-            }
-        }
+        let left = units(a)
+        let right = units(b)
+        for (x, y) in zip(left, right) where x.primary != y.primary { return x.primary < y.primary }
         if left.count != right.count { return left.count < right.count }
-        return a < b
+        for (x, y) in zip(left, right) where x.secondary != y.secondary { return x.secondary < y.secondary }
+        return a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
     /// The index in `sorted` (names in this order) past every name that does not sort after
@@ -35,20 +30,74 @@ public enum NaturalOrder {
         return low
     }
 
-    private enum Chunk: Equatable {
-        case number(Substring)
-        case text(Substring)
+    /// What a name is compared by, a run of ASCII digits or a character at a time: first by
+    /// ``Key``, the way Finder sees them, then by what tells equal keys apart.
+    private struct Unit {
+        /// Kind first (other characters, then numbers, then letters), then the number's value
+        /// or the character's base letter (lowercase, without its accents).
+        var primary: Key
+        /// Whether the letter has accents (none first), whether it is uppercase, which accents;
+        /// or how many digits the number is written with.
+        var secondary: Key
     }
 
-    private static func chunks(_ string: String) -> [Chunk] {
-        var result: [Chunk] = []
-        var start = string.startIndex
-        while start < string.endIndex {
-            let isDigit = string[start].isASCII && string[start].isNumber
-            let end = string[start...].firstIndex { ($0.isASCII && $0.isNumber) != isDigit } ?? string.endIndex
-            result.append(isDigit ? .number(string[start..<end]) : .text(string[start..<end]))
-            start = end
+    /// A comparable key: a kind, a count, and text compared scalar by scalar.
+    private struct Key: Comparable {
+        var kind: Int
+        var count: Int
+        var text: String
+
+        static func < (a: Key, b: Key) -> Bool {
+            if a.kind != b.kind { return a.kind < b.kind }
+            if a.count != b.count { return a.count < b.count }
+            return a.text.unicodeScalars.lexicographicallyPrecedes(b.text.unicodeScalars)
+        }
+
+        static func == (a: Key, b: Key) -> Bool {
+            a.kind == b.kind && a.count == b.count && a.text.unicodeScalars.elementsEqual(b.text.unicodeScalars)
+        }
+    }
+
+    private static func units(_ string: String) -> [Unit] {
+        var result: [Unit] = []
+        var index = string.startIndex
+        while index < string.endIndex {
+            let character = string[index]
+            if character.isASCII && character.isNumber {
+                let end = string[index...].firstIndex { !($0.isASCII && $0.isNumber) } ?? string.endIndex
+                let digits = string[index..<end]
+                let value = String(digits.drop { $0 == "0" })
+                result.append(
+                    Unit(
+                        primary: Key(kind: 1, count: value.count, text: value),
+                        secondary: Key(kind: 0, count: digits.count, text: "")))
+                index = end
+                continue
+            }
+            result.append(unit(of: character))
+            index = string.index(after: index)
         }
         return result
+    }
+
+    private static func unit(of character: Character) -> Unit {
+        guard character.isLetter else {
+            return Unit(
+                primary: Key(kind: 0, count: 0, text: String(character)), secondary: Key(kind: 0, count: 0, text: ""))
+        }
+        let uppercase = character.isUppercase ? 1 : 0
+        if character.isASCII {
+            return Unit(
+                primary: Key(kind: 2, count: 0, text: character.lowercased()),
+                secondary: Key(kind: 0, count: uppercase, text: ""))
+        }
+        // The letter apart from its accents: its canonical decomposition less the combining marks.
+        let decomposed = String(character).decomposedStringWithCanonicalMapping.unicodeScalars
+        let isMark = { (scalar: Unicode.Scalar) in scalar.properties.canonicalCombiningClass.rawValue != 0 }
+        let base = String(String.UnicodeScalarView(decomposed.filter { !isMark($0) })).lowercased()
+        let accents = String(String.UnicodeScalarView(decomposed.filter(isMark)))
+        return Unit(
+            primary: Key(kind: 2, count: 0, text: base.isEmpty ? String(character).lowercased() : base),
+            secondary: Key(kind: accents.isEmpty ? 0 : 1, count: uppercase, text: accents))
     }
 }

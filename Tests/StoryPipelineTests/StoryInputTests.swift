@@ -26,6 +26,31 @@ import Testing
         #expect(!NaturalOrder.areInIncreasingOrder("x010", "x9"))
     }
 
+    /// From a QA pass: numbers came before `.` and `_`, and accented letters after `z`, where
+    /// Finder (`localizedStandardCompare`) puts punctuation before numbers and `ç` among the `c`s.
+    @Test func naturalOrderPutsPunctuationBeforeNumbersAndAccentsWithTheirLetters() {
+        let names = ["d.mp4", "ça.mp4", "clip2.mp4", "clip.mp4", "clip1.mp4", "cz.mp4"]
+        #expect(
+            names.sorted(by: NaturalOrder.areInIncreasingOrder) == [
+                "ça.mp4", "clip.mp4", "clip1.mp4", "clip2.mp4", "cz.mp4", "d.mp4",
+            ])
+        #expect(["ana", "9", "_x"].sorted(by: NaturalOrder.areInIncreasingOrder) == ["_x", "9", "ana"])
+        #expect(["b10.mp4", "B.mp4"].sorted(by: NaturalOrder.areInIncreasingOrder) == ["B.mp4", "b10.mp4"])
+        #expect(
+            ["a1.mp4", "A2.mp4", "a.m4v"].sorted(by: NaturalOrder.areInIncreasingOrder) == [
+                "a.m4v", "a1.mp4", "A2.mp4",
+            ])
+        // Equal but for accents, case or leading zeros: unaccented, lowercase, fewer zeros first;
+        // NFC and NFD spellings of one name are two names, ordered by their bytes.
+        #expect(["cb", "\u{E7}a", "ca", "Ca"].sorted(by: NaturalOrder.areInIncreasingOrder).prefix(2) == ["ca", "Ca"])
+        #expect(["x01", "x1"].sorted(by: NaturalOrder.areInIncreasingOrder) == ["x1", "x01"])
+        let composed = "caf\u{E9}.mp4"
+        let decomposed = "cafe\u{301}.mp4"
+        #expect(
+            NaturalOrder.areInIncreasingOrder(decomposed, composed)
+                != NaturalOrder.areInIncreasingOrder(composed, decomposed))
+    }
+
     /// The binary search `ingest` places names with agrees with sorting: the names past the
     /// index are exactly those that sort after the name.
     @Test func insertionIndexAgreesWithTheOrder() {
