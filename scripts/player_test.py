@@ -2413,6 +2413,35 @@ class PlayerPageTests(unittest.TestCase):
         self.wait_for(PLAYING_ON_SCREEN)
         self.assertTrue(DRIVER.find_element("id", "pause").is_displayed())
 
+    def test_the_landing_still_goes_under_the_cube_after_the_cube_is_drawn(self):
+        # From a QA pass: the landing item's first-frame still was put under the cube in the task
+        # that showed the cube, and where the cube's layer was not drawn yet in that frame, the
+        # still showed through (a backward turn opened on a frame of the story it turns back to).
+        # The still changes at least one animation frame after the cube shows.
+        self.load("demo")
+        stories = MANIFESTS["demo"]["stories"]
+        DRIVER.execute_script("""
+            window.__frame = 0; window.__seen = [];
+            const tick = () => { window.__frame += 1; requestAnimationFrame(tick); };
+            requestAnimationFrame(tick);
+            new MutationObserver((changes) => {
+              for (const change of changes) {
+                const layer = change.target;
+                if (!layer.classList.contains('shown')) continue;
+                window.__seen.push({ frame: window.__frame, id: layer.id, src: layer.getAttribute('src') });
+              }
+            }).observe(document.getElementById('stage'), { subtree: true, attributes: true, attributeFilter: ['class'] });
+            window.storyreelPlayer.open(arguments[0]);""", stories[0]["id"])
+        self.wait_for(PLAYING_ON_SCREEN)
+        for _ in stories[0]["items"]:
+            self.key(Keys.ARROW_RIGHT)
+        landing = stories[1]["items"][0]["firstFrame"]
+        self.wait_for("return window.__seen.some(s => s.src === arguments[0])", 10, landing)
+        seen = DRIVER.execute_script("return window.__seen")
+        cube = next(s for s in seen if s["id"] == "cube")
+        still = next(s for s in seen if s["src"] == landing)
+        self.assertGreater(still["frame"], cube["frame"], seen)
+
     def test_a_move_that_ends_the_reel_mid_turn_takes_the_cube_away(self):
         # From a QA pass: a swipe to the next story during the last cube ended the reel with the
         # cube frozen half-turned under "You're all caught up.", under the landing story's name.
@@ -2429,7 +2458,9 @@ class PlayerPageTests(unittest.TestCase):
                       " && document.getElementById('cube').classList.contains('shown')", 10)
         self.key(Keys.ARROW_DOWN)
         self.wait_for("return window.storyreelPlayer.state().phase === 'end'")
-        self.assertFalse(DRIVER.execute_script("return document.getElementById('cube').classList.contains('shown')"))
+        # The cube goes once the landing still is under it (a moment, when the move came before
+        # the still was put there, a frame after the cube showed).
+        self.wait_for("return !document.getElementById('cube').classList.contains('shown')", 2)
         self.assertTrue(DRIVER.find_element("id", "endcard").is_displayed())
         self.assertEqual(DRIVER.execute_script("return document.getElementById('name').textContent"),
                          stories[-1]["user"]["displayName"])

@@ -382,6 +382,10 @@ extension PlayerPage {
             if (video.requestVideoFrameCallback) video.requestVideoFrameCallback(go);
             else video.addEventListener('playing', function check() { if (video.readyState >= 2) go(); else setTimeout(check, 16); }, { once: true });
           }
+          // Calls `then` once the page has drawn what it shows now: two animation frames on.
+          function afterNextPaint(token, then) {
+            requestAnimationFrame(() => requestAnimationFrame(() => { if (token === generation) then(); }));
+          }
           function load(video, src) {
             if (video.getAttribute('src') !== src) {
               video.__retried = false;
@@ -496,8 +500,12 @@ extension PlayerPage {
                 hideVideos(cube);
                 cube.classList.add('shown');
                 pictureOf = at.story;
-                // The incoming item's first frame waits under the cube, its video behind it.
-                showStill(item().firstFrame, token);
+                // The incoming item's first frame waits under the cube, its video behind it: put
+                // there once a frame has been drawn with the cube shown. Swapped in the task that
+                // shows the cube, the new still showed through for a frame where the cube's layer
+                // was not yet drawn (a QA pass: a backward turn, its cube loaded at the move,
+                // opened on a frame of the story it turns back to).
+                afterNextPaint(token, () => showStill(item().firstFrame, token));
                 prepare(item());
               });
               play(cube);
@@ -515,8 +523,16 @@ extension PlayerPage {
             for (const video of [...stage.videos, stage.cube]) halt(video);
             // A move that ends the reel mid-turn takes the cube away: the item it was landing on,
             // whose name the header shows, stays under the end card as its first-frame still (a
-            // QA pass: a frozen, half-turned cube stayed under "You're all caught up.").
-            stage.cube.classList.remove('shown');
+            // QA pass: a frozen, half-turned cube stayed under "You're all caught up."). Its still
+            // goes under the cube a frame after the cube shows: put there now if not yet.
+            // Half a second at most: a still that does not come leaves the end card over black.
+            if (stage.cube.classList.contains('shown')) {
+              const token = generation;
+              const waited = new Promise((resolve) => setTimeout(resolve, 500));
+              Promise.race([showStill(item().firstFrame, token), waited]).finally(() => {
+                if (token === generation) stage.cube.classList.remove('shown');
+              });
+            }
             $('endcard').hidden = false;
             // Nothing plays at the end: no pause button (a QA pass: it toggled, doing nothing).
             $('pause').hidden = true;
