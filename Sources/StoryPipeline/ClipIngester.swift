@@ -136,8 +136,10 @@ public struct ClipIngester: Sendable {
         defer { withExtendedLifetime(storyPin) {} }
         let nameLimit = FileNameLength.limit(in: FileStamp(path: folder) != nil ? folder : storiesFolder)
         func ingestOne(_ index: Int, _ clip: String) -> IngestOutcome {
+            var inspected: FileStamp?
             do {
                 let (stamp, container, concern, firstFrame) = try inspectUpload(clip)
+                inspected = stamp
                 // Its first frame decodes on another core while it is copied: the copy takes its
                 // name only once the frame has decoded (a fifth of a large upload's ingest was
                 // that decode, before the copy, `make bench`). A failure reports the frame's
@@ -202,6 +204,12 @@ public struct ClipIngester: Sendable {
             {
                 return .notWritten(failure)
             } catch {
+                if let failure = error as? MediaError, failure.path == clip,
+                    failure.reason.hasPrefix(BundlePlan.changedWhile),
+                    let gone = ClipIngester.goneOrReplaced(clip, inspected: inspected)
+                {
+                    return .notWritten(gone)
+                }
                 return .rejected(reason: MediaError.reason(of: error))
             }
         }
@@ -220,6 +228,21 @@ public struct ClipIngester: Sendable {
     /// (a scripting QA pass: a missing upload was "rejected: no such file", 65).
     static func isUnreadableUpload(_ clip: String, _ failure: MediaError) -> Bool {
         (failure.kind == .missingInput || failure.kind == .unreadableInput) && failure.path == clip
+    }
+
+    /// Why the upload at `clip`, which changed while it was copied, is not ingested rather than
+    /// rejected: it is gone, or another file has its name (renamed over it), and neither says
+    /// anything of its bytes (a QA pass: both were rejected, 65, and a job setting rejected
+    /// uploads aside would set the good new file aside as damaged). Nil when the file inspected
+    /// is still there (it grew, or was rewritten in place): that upload is rejected.
+    static func goneOrReplaced(_ clip: String, inspected: FileStamp?) -> MediaError? {
+        guard let inspected else { return nil }
+        guard let now = FileStamp(path: clip) else {
+            return MediaError(.missingInput, path: clip, "it went away while it was being copied")
+        }
+        guard now.identity != inspected.identity else { return nil }
+        return MediaError(
+            .missingInput, path: clip, "another file took its name while it was being copied; ingest that one again")
     }
 
     /// The outcomes of `clips` when none of them could go in (each rejected with its reason, or

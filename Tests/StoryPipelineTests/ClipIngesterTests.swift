@@ -1,4 +1,5 @@
 import Foundation
+import StoryMedia
 import StoryreelTestSupport
 import Testing
 
@@ -30,5 +31,26 @@ import Testing
                 ["0001-portrait-h264.mp4", "0002-sixty-fps.mp4"],
                 ["0001-portrait-h264.mp4", "0002-sixty-fps.mp4", "0003-edit-list.mp4"],
             ])
+    }
+
+    /// From an ingest QA pass: an upload deleted, or renamed over by another, while it was
+    /// copied was rejected (65) as "changed while it was being copied", so a job setting rejected
+    /// uploads aside set the good new file aside as damaged. Gone or replaced, it is not ingested
+    /// (66); the same file grown or rewritten in place is still rejected.
+    @Test func anUploadGoneOrReplacedWhileCopiedIsNotIngestedRatherThanRejected() throws {
+        let folder = try TemporaryFolder()
+        let upload = try folder.write("upload.mp4", Data("first".utf8))
+        let inspected = try #require(FileStamp(path: upload))
+        try Data("first, and more".utf8).write(to: URL(fileURLWithPath: upload), options: [])
+        #expect(FileStamp(path: upload)?.identity == inspected.identity, "rewritten in place")
+        #expect(ClipIngester.goneOrReplaced(upload, inspected: inspected) == nil)
+        let other = try folder.write("other.mp4", Data("another".utf8))
+        #expect(rename(other, upload) == 0)
+        let replaced = try #require(ClipIngester.goneOrReplaced(upload, inspected: inspected))
+        #expect(replaced.kind == .missingInput)
+        #expect(replaced.reason == "another file took its name while it was being copied; ingest that one again")
+        try FileManager.default.removeItem(atPath: upload)
+        let gone = try #require(ClipIngester.goneOrReplaced(upload, inspected: inspected))
+        #expect(gone.kind == .missingInput && gone.reason == "it went away while it was being copied")
     }
 }
