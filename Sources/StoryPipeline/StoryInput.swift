@@ -227,7 +227,8 @@ public struct StoryInput: Sendable {
         do {
             bytes = try RegularFile.contents(of: path, maxSize: maximumSettingsSize)
         } catch let error as MediaError where error.kind == .invalidMedia {
-            throw MediaError(.noStories, path: path, "\(notASpec) (\(error.reason))")
+            // Too big to read (a QA pass: it said the spec was no {"stories": [...]}).
+            throw MediaError(.noStories, path: path, "not a stories spec storyreel reads: \(error.reason)")
         }
         let root = try InputRoot(path.containingFolder)
         let isJSONFile = (path as NSString).pathExtension.lowercased() == "json"
@@ -318,7 +319,9 @@ public struct StoryInput: Sendable {
             for (index, item) in (entry["items"] as? [Any] ?? []).compactMap({ $0 as? String }).enumerated() {
                 if let problem = specPathProblem(item, clip: true) {
                     // An absolute path is named by its place: the manifest holds no absolute path.
-                    let label = item.hasPrefix("/") ? "stories[\(position)].items[\(index)]" : item
+                    // An absolute path, or an empty one, is named by its place (a QA pass: ": skipped").
+                    let label =
+                        item.hasPrefix("/") || item.isEmpty ? "stories[\(position)].items[\(index)]" : item
                     skipped.append(SkippedEntry(path: label, story: handle, reason: problem))
                     continue
                 }
@@ -339,7 +342,7 @@ public struct StoryInput: Sendable {
             }
             var avatar = entry["avatar"] as? String
             if let relative = avatar, let problem = specPathProblem(relative, clip: false) {
-                let label = relative.hasPrefix("/") ? "stories[\(position)].avatar" : relative
+                let label = relative.hasPrefix("/") || relative.isEmpty ? "stories[\(position)].avatar" : relative
                 skipped.append(SkippedEntry(path: label, story: handle, reason: "the avatar: \(problem)"))
                 avatar = nil
             } else if let relative = avatar, root.resolve(relative) == .outside {
@@ -391,8 +394,11 @@ public struct StoryInput: Sendable {
     /// True for the avatar's name, and for a name ``strayNameWarnings(story:files:)`` takes for a
     /// misspelt avatar (`Avatar.JPG`, `avatar.jpeg`), which its own warning names.
     static func isAvatarLike(_ file: String) -> Bool {
-        let trimmed = String(file.reversed().drop { $0 == "." || $0 == " " }.reversed())
-        return (avatarNames + ["avatar.jpeg"]).contains(trimmed.lowercased())
+        let trimmed = String(file.reversed().drop { $0 == "." || $0 == " " }.reversed()).lowercased()
+        // Any still named avatar (`avatar.gif`, `avatar.webp`: a QA pass gave them the generic
+        // photo warning).
+        return (trimmed as NSString).deletingPathExtension == "avatar"
+            && stillExtensions.contains((trimmed as NSString).pathExtension)
     }
 
     /// Folders that file systems, NAS systems and Windows make at the top of a volume or a share,

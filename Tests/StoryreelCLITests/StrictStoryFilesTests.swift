@@ -179,6 +179,36 @@ import Testing
         #expect(result.stdout.contains("\tstories/ben_k/1.mp4\n"), "\(result.stdout)")
     }
 
+    /// From a QA pass: an empty item path was named as nothing (`: skipped: not a clip`), a spec
+    /// over 16 MB was said to be no `{"stories": [...]}`, and an `avatar.gif` got the photo
+    /// warning where `Avatar.JPG` gets "not the avatar".
+    @Test func emptyPathsOversizedSpecsAndOtherAvatarsAreNamedForWhatTheyAre() throws {
+        let fixture = try BundleFixture()
+        let spec = try fixture.folder.write(
+            "spec.json", Data(#"{"stories": [{"handle": "ben", "items": ["", "stories/ben_k/1.mp4"]}]}"#.utf8))
+        let empty = try TestEnvironment.storyreel(["plan", spec])
+        #expect(empty.status == 65, "\(empty.stderr)")
+        #expect(
+            empty.stderr.contains(
+                "storyreel: error: stories[0].items[0]: skipped: not a clip: storyreel plays .mov, .mp4 and .m4v files"),
+            "\(empty.stderr)")
+        let big = try fixture.folder.write("big.json", Data(repeating: 0x20, count: 17_000_000))
+        let oversized = try TestEnvironment.storyreel(["plan", big])
+        #expect(oversized.status == 66)
+        #expect(
+            oversized.stderr
+                == "storyreel: error: \(big): not a stories spec storyreel reads: 17000000 bytes is over the 16 MB limit\n"
+        )
+        try FileManager.default.copyItem(
+            atPath: "\(fixture.stories)/chloe/avatar.jpg", toPath: "\(fixture.stories)/chloe/avatar.gif")
+        let avatar = try TestEnvironment.storyreel(["plan", fixture.stories])
+        #expect(avatar.status == 0, "\(avatar.stderr)")
+        #expect(
+            avatar.stderr
+                == "storyreel: warning: chloe/avatar.gif: not the avatar: a story's avatar is named avatar.jpg or "
+                + "avatar.png\n")
+    }
+
     /// From a QA pass: a key misspelled in each of a spec's 500 stories gave 500 warnings; the
     /// README said ten keys of a file are named. Ten lines, then the stories left are counted.
     @Test func unknownKeysOfASpecAreNamedTenLinesAtMost() throws {
