@@ -239,7 +239,7 @@ public enum ClipProbe {
     ///
     /// Where the file system tells which parts of the file are not written yet (an upload filled
     /// out of order, a QA pass: a clip with a zeroed fifth in its middle was ingested), a
-    /// compressed sample that starts in such a part, or an index that is not all written (its end still
+    /// compressed sample in such a part (its start; any of an H.264 or HEVC sample), or an index that is not all written (its end still
     /// zeros: the same pass ingested one whose audio was read from byte 0), says so too.
     static func preallocationWarning(of file: InputFile) throws -> String? {
         let stillWritten = "the file looks preallocated and still being written"
@@ -256,17 +256,21 @@ public enum ClipProbe {
                 streams.append((kind: "audio", stream: audio))
             }
             for (kind, stream) in streams {
-                // A sample whose start is not written: a gap of an upload filled out of order
-                // spans whole samples. (A hole inside a sample whose start is written is a sparse
-                // file's zeros, not always an unwritten upload.)
+                // A sample whose start is not written (a gap of an upload filled out of order
+                // spans whole samples), or an H.264 or HEVC sample with a hole anywhere: its NAL
+                // units never hold three zero bytes in a row (emulation prevention), so never a
+                // block of them a sparse copy would make a hole of (a re-check: a 64 KiB gap in a
+                // 194 KB frame of a chunked upload). Another codec's samples may hold such zeros.
+                let wholeSamples = [AV_CODEC_ID_H264, AV_CODEC_ID_HEVC].contains(stream.parameters.pointee.codec_id)
                 let unwritten = try stream.indexEntries.first { entry in
                     let start = UInt64(clamping: entry.position)
-                    let head = start..<start.saturatingAdd(UInt64(clamping: min(max(entry.size, 1), 8)))
-                    return file.unwrittenRanges.contains { $0.overlaps(head) }
+                    let checked = wholeSamples ? max(entry.size, 1) : min(max(entry.size, 1), 8)
+                    let bytes = start..<start.saturatingAdd(UInt64(clamping: checked))
+                    return file.unwrittenRanges.contains { $0.overlaps(bytes) }
                 }
                 if let unwritten {
                     return
-                        "a \(kind) sample (at byte \(unwritten.position)) starts in a part of the file not written yet: "
+                        "a \(kind) sample (at byte \(unwritten.position)) lies in a part of the file not written yet: "
                         + stillWritten
                 }
             }

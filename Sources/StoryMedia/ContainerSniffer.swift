@@ -268,8 +268,13 @@ struct ContainerSniffer {
             }
             findings.unwrittenRanges = file.unwrittenRanges()
             if let moov = findings.moov {
-                let unwritten = findings.unwrittenRanges.contains { $0.overlaps(moov.start..<moov.end) }
-                findings.indexNotWritten = try unwritten || indexEndsInZeros(moov, in: file)
+                let holes = findings.unwrittenRanges.filter { $0.overlaps(moov.start..<moov.end) }
+                findings.indexNotWritten =
+                    try indexEndsInZeros(moov, in: file)
+                    || (!holes.isEmpty
+                        && sampleTables(in: moov, file: file).contains { table in
+                            holes.contains { $0.overlaps(table.start..<table.end) }
+                        })
             }
         } catch let refusal as IndexRefusal {
             throw MediaError(.invalidMedia, path: path, refusal.reason)
@@ -281,33 +286,42 @@ struct ContainerSniffer {
     /// (``indexEndsInZeros(_:in:)``).
     static let unwrittenIndexTail = 64
 
-    /// Padding atoms, whose contents may be zeros.
-    private static let paddingAtoms: Set<String> = ["free", "skip", "wide"]
-
     /// Atoms whose body is a list of atoms, as the index nests them (`meta` is one too).
     private static let containerAtoms: Set<String> = ["moov", "trak", "mdia", "minf", "stbl", "udta", "edts", "dinf"]
 
+    /// The sample tables no finished file holds a run of zeros in (chunk offsets, sizes,
+    /// chunks, sync samples, times): zeros there are bytes not written yet.
+    private static let sampleTableAtoms: Set<String> = ["stco", "co64", "stsz", "stsc", "stss", "stts", "ctts"]
+
+    /// Where the bodies of the sample tables (``sampleTableAtoms``) of `moov`'s tracks lie.
+    static func sampleTables(in moov: (start: UInt64, end: UInt64), file: RegularFile) throws -> [(
+        start: UInt64, end: UInt64
+    )] {
+        try descend(children(of: moov, in: file), ["trak", "mdia", "minf", "stbl"], in: file)
+            .filter { sampleTableAtoms.contains($0.type) }.map(\.body)
+    }
+
     /// True when the `moov` (its children from `moov.start` to `moov.end`) ends in
-    /// ``unwrittenIndexTail`` zero bytes or more that are not inside a padding atom (`free`,
-    /// `skip`, `wide`). An uploader that preallocates its file at the final size (`fallocate`,
-    /// aria2, `rsync --preallocate`) and stalls in the index written last leaves its end zeros,
-    /// and FFmpeg reads the rest without a word: a QA pass ingested such an upload with the
-    /// second half of its audio read from byte 0, then the finished file beside it. No table a
-    /// writer ends the index with (chunk offsets, metadata strings) ends in so many zeros.
+    /// ``unwrittenIndexTail`` zero bytes or more in a sample table (``sampleTableAtoms``) or
+    /// where an atom's header should be. An uploader that preallocates its file at the final size
+    /// (`fallocate`, aria2, `rsync --preallocate`) and stalls in the index written last leaves its
+    /// end zeros, and FFmpeg reads the rest without a word: a QA pass ingested such an upload with
+    /// the second half of its audio read from byte 0, then the finished file beside it. Zeros in
+    /// other atoms are content (a re-check: a BMP cover's black rows, at the end of its `covr`).
     static func indexEndsInZeros(_ moov: (start: UInt64, end: UInt64), in file: RegularFile) throws -> Bool {
         let tail = UInt64(unwrittenIndexTail)
         guard moov.end - moov.start >= tail else { return false }
         try file.seek(to: moov.end - tail)
         let bytes = [UInt8](try file.read(upTo: unwrittenIndexTail))
         guard bytes.count == unwrittenIndexTail, bytes.allSatisfy({ $0 == 0 }) else { return false }
-        // The atom the zeros end, nested as deep as the index goes: a padding atom holds them
-        // as written; any other atom, or a header of zeros (type "\0\0\0\0"), was not written.
+        // The atom the zeros end, nested as deep as the index goes: a sample table, or a header
+        // of zeros (type "\0\0\0\0"), was not written; any other atom holds them as content.
         var range = moov
         var depth = 0
         while depth < 16 {
             depth += 1
             guard let last = try children(of: range, in: file).last, last.body.end == range.end else { return true }
-            if paddingAtoms.contains(last.type) { return false }
+            if last.type.utf8.allSatisfy({ $0 == 0 }) { return true }
             if containerAtoms.contains(last.type) {
                 range = last.body
             } else if last.type == "meta" {
@@ -316,9 +330,9 @@ struct ContainerSniffer {
                 guard let first = try field(at: 0, of: last.body, in: file) else { return true }
                 range = first == 0 ? (last.body.start + 4, last.body.end) : last.body
             } else {
-                return true
+                return sampleTableAtoms.contains(last.type)
             }
-            guard range.end - range.start >= tail else { return true }
+            guard range.end - range.start >= tail else { return false }
         }
         return true
     }

@@ -34,7 +34,7 @@ public enum BundleFolder {
         // (`.storyreel-frames` of `cube --frames-dir`), which the refusal named instead (a QA pass).
         let foreign = names.filter { !belongsToBundle($0, in: path, besides: names) }
         if let entry = foreign.first(where: { !$0.hasPrefix(".storyreel") }) ?? foreign.first {
-            return .foreign(entry: entry)
+            return .foreign(entry: strangerInside(entry, in: path) ?? entry)
         }
         return .bundle
     }
@@ -234,6 +234,18 @@ public enum BundleFolder {
     /// the page: storyreel's, or one beside a manifest (a bundle whose page its user replaced).
     /// A folder holding only someone's `index.html` (a web site's root) was taken for a bundle
     /// and rendered into without `--force` (a QA pass).
+    /// `name/file`, the first file in output folder `name` that is not storyreel's, or nil when
+    /// `name` is not such a folder: the refusal names that file (a QA pass: `it holds avatars`,
+    /// one of storyreel's own names, where `avatars/logo.png` was the stranger).
+    private static func strangerInside(_ name: String, in bundle: String) -> String? {
+        let path = BundlePaths.join(bundle, name)
+        guard BundlePaths.outputFolders.contains(name), FileStamp(path: path, followingLinks: false)?.isFolder == true
+        else { return nil }
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+        return files.first { !BundlePaths.isOutputName($0, in: name) && !TemporaryFile.isTemporaryName($0) }
+            .map { "\(name)/\($0)" }
+    }
+
     private static func belongsToBundle(_ name: String, in bundle: String, besides names: [String]) -> Bool {
         let path = BundlePaths.join(bundle, name)
         let stamp = FileStamp(path: path, followingLinks: false)

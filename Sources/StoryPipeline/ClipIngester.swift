@@ -335,9 +335,10 @@ public struct ClipIngester: Sendable {
     /// story; a symlink that leads nowhere; a file. Nothing there is fine: it is created.
     private func checkStoryFolder(_ folder: String) throws {
         guard FileStamp(path: folder, followingLinks: false) != nil else { return }
-        switch try InputRoot(storiesFolder).resolve(handle) {
+        let root = try InputRoot(storiesFolder)
+        switch root.resolve(handle) {
         case .outside:
-            throw MediaError(.cannotCreateOutput, path: folder, InputRoot.outsideReason)
+            throw MediaError(.cannotCreateOutput, path: folder, root.outsideReason(for: handle))
         case .missing:
             throw MediaError(.cannotCreateOutput, path: folder, "a link that leads nowhere, not a story folder")
         case .inside:
@@ -428,13 +429,25 @@ public struct ClipIngester: Sendable {
     /// runs on across.
     static let sequenceGap = 100
 
-    /// The number a name starts with, or nil when it starts with no digit or with more than 18
-    /// significant ones (no overflow, whatever the name).
+    /// The number a name starts with, or nil when it starts with no digit, with more than 18
+    /// significant ones (no overflow, whatever the name), or with a date (`2024-06-01 12.00.00.mp4`,
+    /// `2024_06_01.mov`: a QA pass numbered the next clip `2025-up.mp4`, then `2026-…`).
     static func leadingNumber(of name: String) -> Int? {
         let digits = name.prefix { $0.isASCII && $0.isNumber }
-        guard !digits.isEmpty else { return nil }
+        guard !digits.isEmpty, !startsWithDate(name) else { return nil }
         let significant = digits.drop { $0 == "0" }
         guard significant.count <= 18 else { return nil }
         return significant.isEmpty ? 0 : Int(significant)
+    }
+
+    /// True when `name` starts with a date as cameras and phones write it: four digits, then
+    /// two and two, each after a `-`, `_` or `.` (`2024-06-01`, `2024_06_01`).
+    static func startsWithDate(_ name: String) -> Bool {
+        let scalars = Array(name.unicodeScalars.prefix(10))
+        guard scalars.count == 10 else { return false }
+        let isDigit = { (index: Int) in ("0"..."9").contains(scalars[index]) }
+        let isSeparator = { (index: Int) in ["-", "_", "."].contains(scalars[index]) }
+        return (0..<4).allSatisfy(isDigit) && isSeparator(4) && isDigit(5) && isDigit(6) && isSeparator(7)
+            && isDigit(8) && isDigit(9) && scalars[4] == scalars[7]
     }
 }

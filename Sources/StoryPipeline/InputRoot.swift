@@ -43,4 +43,14 @@ struct InputRoot {
 
     /// The reason a path that leads outside is skipped.
     static let outsideReason = "it leads outside the stories input (a link or '..'); only links inside it are followed"
+
+    /// Why `relative`, which does not resolve inside the root (``resolve(_:)``), is skipped:
+    /// ``outsideReason``, or that it leads to the root itself (a QA pass: `ln -s . loop` was said
+    /// to lead outside).
+    func outsideReason(for relative: String) -> String {
+        guard let resolved = BundlePaths.realPath(BundlePaths.join(path, relative)),
+            resolved.utf8.elementsEqual(realPath.utf8)
+        else { return Self.outsideReason }
+        return "it leads to the stories input itself (a link or '..'), not to a folder inside it"
+    }
 }

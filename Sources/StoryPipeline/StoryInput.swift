@@ -120,7 +120,7 @@ public struct StoryInput: Sendable {
                 continue
             }
             guard case .inside = root.resolve(name) else {
-                skipped.append(SkippedEntry(path: name, story: nil, reason: InputRoot.outsideReason))
+                skipped.append(SkippedEntry(path: name, story: nil, reason: root.outsideReason(for: name)))
                 continue
             }
             let folderListing: FolderListing

@@ -53,4 +53,15 @@ import Testing
         let gone = try #require(ClipIngester.goneOrReplaced(upload, inspected: inspected))
         #expect(gone.kind == .missingInput && gone.reason == "it went away while it was being copied")
     }
+
+    /// From an ingest QA pass: with `2024-06-01 12.00.00.mp4` in a story, the next clip was
+    /// numbered `2025-up.mp4`, then `2026-…`, names that read as years. A date is no sequence
+    /// number; a sequence number beside it still counts.
+    @Test func aDateAtTheStartOfANameIsNoSequenceNumber() {
+        #expect(ClipIngester.sequenceStart(of: ["2024-06-01 12.00.00.mp4"]) == 0)
+        #expect(ClipIngester.sequenceStart(of: ["2024_06_01.mov", "0003-a.mp4"]) == 3)
+        #expect(ClipIngester.sequenceStart(of: ["2024.06.01 x.mp4", "7.mp4"]) == 7)
+        #expect(ClipIngester.sequenceStart(of: ["2024-06_01.mp4"]) == 2024, "not a date: two separators")
+        #expect(ClipIngester.sequenceStart(of: ["0012-2024-06-01.mp4"]) == 12)
+    }
 }

@@ -472,6 +472,78 @@ import Testing
         #expect(paddedResult.status == 0 && paddedResult.stderr.isEmpty, "\(paddedResult.stderr)")
     }
 
+    /// From a re-check of the above: zeros in the index that are content, not bytes unwritten,
+    /// were taken for an upload still being written (65 from ingest, skipped by render): a BMP
+    /// cover's black rows at the end of the index, and a sparse copy (`cp --sparse=always`) of a
+    /// clip whose index ends in 16 KiB of `free` padding, its zeros made a hole.
+    @Test func zerosThatAreTheIndexsContentAreNoUnwrittenUpload() throws {
+        let clip = try testCard("plain.mp4", movflags: "-faststart")
+        let cover = folder.path("cover.bmp")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "color=c=black:s=640x480:d=1", "-frames:v", "1", "-pix_fmt", "bgr24", cover,
+        ])
+        let covered = folder.path("covered.mp4")
+        try HostileFiles.ffmpeg([
+            "-i", clip, "-i", cover, "-map", "0", "-map", "1", "-c", "copy", "-disposition:v:1", "attached_pic",
+            covered,
+        ])
+        let coveredResult = try inspect([covered])
+        #expect(coveredResult.status == 0 && coveredResult.stderr.isEmpty, "\(coveredResult.stderr)")
+        var data = try Data(contentsOf: URL(fileURLWithPath: clip))
+        let moov = try #require(data.range(of: Data("moov".utf8), options: .backwards)?.lowerBound)
+        let size = data[(moov - 4)..<moov].reduce(0) { $0 << 8 | Int($1) }
+        try #require(moov - 4 + size == data.count, "the moov is the file's last atom")
+        let pad = 16_392
+        data.replaceSubrange((moov - 4)..<moov, with: withUnsafeBytes(of: UInt32(size + pad).bigEndian) { Data($0) })
+        data += withUnsafeBytes(of: UInt32(pad).bigEndian) { Data($0) } + Data("free".utf8) + Data(count: pad - 8)
+        let padded = try folder.write("padded.mp4", data)
+        let sparse = folder.path("sparse.mp4")
+        let copied = try TestEnvironment.run("cp", ["--sparse=always", padded, sparse])
+        try #require(copied.status == 0, "\(copied.stderr)")
+        let blocks = try TestEnvironment.run("stat", ["--format=%b %B %s", sparse]).stdout.split(separator: " ")
+            .compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        try #require(blocks.count == 3 && blocks[0] * blocks[1] < blocks[2] - 8192, "the copy has holes: \(blocks)")
+        for path in [padded, sparse] {
+            let result = try inspect([path])
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(path): \(result.stderr)")
+        }
+    }
+
+    /// From the same re-check: a chunked upload's unwritten gap inside a large H.264 frame, past
+    /// its start, went unseen (a 64 KiB gap in a 194 KB frame). An H.264 or HEVC sample never
+    /// holds a block of zeros, so a block not written anywhere in it says so.
+    @Test func anUnwrittenGapInsideALargeFrameIsSeen() throws {
+        let whole = folder.path("large-frames.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=1280x720:r=30:d=0.5", "-c:v", "libx264", "-preset", "ultrafast",
+            "-qp", "5", "-g", "1", "-pix_fmt", "yuv420p", whole,
+        ])
+        let packets = try TestEnvironment.run(
+            "ffprobe",
+            ["-v", "error", "-select_streams", "v", "-show_entries", "packet=pos,size", "-of", "csv=p=0", whole])
+        // ffprobe prints a packet's size before its position.
+        let frames = packets.stdout.split(separator: "\n").map { $0.split(separator: ",").compactMap { Int($0) } }
+            .filter { $0.count == 2 }.map { (position: $0[1], size: $0[0]) }
+        let frame = try #require(frames.first { $0.position >= 65_536 && $0.size >= 3 * 16_384 })
+        let gapStart = (frame.position + 4096 + 4095) / 4096 * 4096
+        let gapEnd = gapStart + 16_384
+        try #require(gapEnd < frame.position + frame.size, "the gap lies inside the frame, past its start")
+        let data = try Data(contentsOf: URL(fileURLWithPath: whole))
+        let path = folder.path("gap-in-frame.mp4")
+        let allocated = try TestEnvironment.run("fallocate", ["-l", "\(data.count)", path])
+        try #require(allocated.status == 0, "\(allocated.stderr)")
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.write(contentsOf: data.prefix(gapStart))
+        try handle.seek(toOffset: UInt64(gapEnd))
+        try handle.write(contentsOf: data.suffix(from: gapEnd))
+        try handle.close()
+        let result = try inspect([path])
+        #expect(
+            result.stderr.contains(
+                "a video sample (at byte \(frame.position)) lies in a part of the file not written yet: the file looks "
+                    + "preallocated and still being written"), "\(result.stderr)")
+    }
+
     /// From an ingest QA pass: an upload preallocated at its final size and filled out of order
     /// (as chunked and parallel uploads are), a fifth in its middle not written yet, was ingested
     /// (0) and played with 68 pictures broken. The file system says which blocks are unwritten.
@@ -496,7 +568,7 @@ import Testing
             let result = try inspect([path])
             #expect(
                 result.stderr.contains(
-                    "starts in a part of the file not written yet: the file looks preallocated and still being written"),
+                    "lies in a part of the file not written yet: the file looks preallocated and still being written"),
                 "\(result.stderr)")
             let ingest = try TestEnvironment.storyreel(["ingest", path, "--story", "ana", "--into", stories])
             #expect(ingest.status == 65, "\(ingest.stderr)")

@@ -46,6 +46,20 @@ import Testing
         #expect(FolderSnapshot(out) == before)
     }
 
+    /// From a QA pass: OUT holding only `avatars/logo.png` was refused as holding `avatars`,
+    /// one of storyreel's own names. The refusal names the file.
+    @Test func theRefusalNamesTheStrangerInsideAnOutputFolder() throws {
+        let fixture = try BundleFixture()
+        let out = fixture.folder.path("site")
+        try FileManager.default.createDirectory(atPath: "\(out)/avatars", withIntermediateDirectories: true)
+        try Data("logo".utf8).write(to: URL(fileURLWithPath: "\(out)/avatars/logo.png"))
+        let before = FolderSnapshot(out)
+        let (refused, _) = try fixture.render(into: "site")
+        #expect(refused.status == 73, "\(refused.stderr)")
+        #expect(refused.stderr.contains("not a storyreel bundle (it holds avatars/logo.png);"), "\(refused.stderr)")
+        #expect(FolderSnapshot(out) == before)
+    }
+
     /// A QA pass: a folder holding only someone's `index.html` (a web site's root) was taken
     /// for a bundle, rendered into without `--force` (exit 0), and `plan --bundle` planned it
     /// without a warning. A page of storyreel's, copied without the rest, is still a bundle's.

@@ -209,6 +209,22 @@ import Testing
                 + "avatar.png\n")
     }
 
+    /// From two QA passes: a story folder that is a link to the stories folder itself
+    /// (`ln -s . loop`) was skipped, and refused to `ingest`, as leading outside it.
+    @Test func aLinkToTheStoriesFolderItselfIsSaidToBeOne() throws {
+        let fixture = try BundleFixture()
+        try FileManager.default.createSymbolicLink(atPath: "\(fixture.stories)/loop", withDestinationPath: ".")
+        let reason = "it leads to the stories input itself (a link or '..'), not to a folder inside it"
+        let plan = try TestEnvironment.storyreel(["plan", fixture.stories])
+        #expect(plan.status == 65, "\(plan.stderr)")
+        #expect(plan.stderr.contains("storyreel: error: loop: skipped: \(reason)"), "\(plan.stderr)")
+        let ingest = try TestEnvironment.storyreel([
+            "ingest", TestEnvironment.sample("sixty-fps.mp4"), "--story", "loop", "--into", fixture.stories,
+        ])
+        #expect(ingest.status == 73, "\(ingest.stderr)")
+        #expect(ingest.stderr.contains(reason), "\(ingest.stderr)")
+    }
+
     /// From a QA pass: a key misspelled in each of a spec's 500 stories gave 500 warnings; the
     /// README said ten keys of a file are named. Ten lines, then the stories left are counted.
     @Test func unknownKeysOfASpecAreNamedTenLinesAtMost() throws {

@@ -56,11 +56,13 @@ import Testing
         }
     }
 
-    /// A clip whose video stream claims about 5 × 10^18 bit/s, which it does not have, makes a peak
-    /// of `Int.max`, which then binds nothing: a 10 s turn is written at CRF 23 (a QA pass: the
-    /// byte budget of that peak over 10 s overflowed `Int64`, and `cube` died of SIGILL, leaving
-    /// its temporary file).
-    @Test func aClipClaimingAnEnormousBitRateIsNoPeakAndNoCrash() throws {
+    /// A clip whose video stream claims about 5 × 10^18 bit/s, which it does not have (a QA
+    /// pass: the byte budget of that peak over 10 s overflowed `Int64`, and `cube` died of
+    /// SIGILL, leaving its temporary file). Its one huge sample is a sparse file's hole, which
+    /// since a re-check of preallocated uploads is a part not written yet: `cube` refuses it
+    /// (65) in one line, leaving nothing. The peak of `Int.max` binding nothing, and the budget
+    /// it makes, are checked in `TransitionBitrateTests` and `CheckedConversionTests`.
+    @Test func aClipClaimingAnEnormousBitRateIsRefusedWithoutACrash() throws {
         let from = folder.path("claims.mp4")
         try HostileFiles.hugeVideoBitRateClip(at: from)
         let inspected = try TestEnvironment.storyreel(["inspect", "--json", from])
@@ -70,11 +72,12 @@ import Testing
         let output = folder.path("turn.mp4")
         let result = try TestEnvironment.storyreel(
             ["cube", from, Self.toClip, "-o", output, "--duration", "10", "--fps", "1", "--size", "64x64"])
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("CRF 23, 1 pass"), "\(result.stderr)")
-        #expect(try TestEnvironment.ffprobeVideoStream(output)["nb_read_frames"] as? String == "10")
+        #expect(result.status == 65, "\(result.stderr)")
         #expect(
-            try FileManager.default.contentsOfDirectory(atPath: folder.path("")).sorted() == ["claims.mp4", "turn.mp4"])
+            result.stderr.hasSuffix(
+                "lies in a part of the file not written yet: the file looks preallocated and still being written\n"),
+            "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("")) == ["claims.mp4"])
     }
 
     /// The clip's mean luma PSNR against the lossless frames in `frames`.
