@@ -58,7 +58,11 @@ public enum NaturalOrder {
         }
     }
 
-    private static func units(_ string: String) -> [Unit] {
+    private static func units(_ name: String) -> [Unit] {
+        // Compatibility forms as what they stand for (`ﬁ` as `fi`, full-width `１０` as `10`),
+        // and the letters Finder takes for others (``letterFoldings``) as those.
+        let string = String(
+            name.decomposedStringWithCompatibilityMapping.flatMap { letterFoldings[$0].map(Array.init) ?? [$0] })
         var result: [Unit] = []
         var index = string.startIndex
         while index < string.endIndex {
@@ -80,10 +84,26 @@ public enum NaturalOrder {
         return result
     }
 
+    /// ASCII's spaces, punctuation and symbols in the order Finder (ICU's root collation) puts
+    /// them; others come after, by code point (a re-check: by code point, `(1)` came before
+    /// `_intro` and `clip-1` before `clip.mp4` before `clip_1`).
+    private static let symbolOrder = Array(" _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$".unicodeScalars)
+
+    /// Letters that are no accented form of another (no decomposition) but sort as one or two
+    /// letters, as Finder sorts them: `æble` before `af`, `Øre` among the `o`s, `straße` as
+    /// `strasse` (a re-check: each sorted after `z`).
+    private static let letterFoldings: [Character: String] = [
+        "æ": "ae", "Æ": "ae", "ø": "o", "Ø": "o", "ł": "l", "Ł": "l", "đ": "d", "Đ": "d", "ß": "ss", "ẞ": "ss",
+        "œ": "oe", "Œ": "oe", "þ": "th", "Þ": "th", "ð": "d", "Ð": "d", "ı": "i",
+    ]
+
     private static func unit(of character: Character) -> Unit {
         guard character.isLetter else {
+            let scalar = character.unicodeScalars.first?.value ?? 0
+            let place = character.unicodeScalars.first.flatMap { symbolOrder.firstIndex(of: $0) }
             return Unit(
-                primary: Key(kind: 0, count: 0, text: String(character)), secondary: Key(kind: 0, count: 0, text: ""))
+                primary: Key(kind: 0, count: place ?? (symbolOrder.count + Int(scalar)), text: String(character)),
+                secondary: Key(kind: 0, count: 0, text: ""))
         }
         let uppercase = character.isUppercase ? 1 : 0
         if character.isASCII {

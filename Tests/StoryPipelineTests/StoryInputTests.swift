@@ -44,6 +44,21 @@ import Testing
         // NFC and NFD spellings of one name are two names, ordered by their bytes.
         #expect(["cb", "\u{E7}a", "ca", "Ca"].sorted(by: NaturalOrder.areInIncreasingOrder).prefix(2) == ["ca", "Ca"])
         #expect(["x01", "x1"].sorted(by: NaturalOrder.areInIncreasingOrder) == ["x1", "x01"])
+        // A re-check against Foundation's localizedStandardCompare (ICU's root collation):
+        // punctuation in ICU's order, letters with no decomposition among the ones they stand
+        // for, compatibility forms as what they stand for.
+        #expect(
+            ["VID-1.mp4", "clip.mp4", "VID_1.mp4", "clip-1.mp4", "clip_1.mp4", "(1).mp4", "_intro.mp4"].sorted(
+                by: NaturalOrder.areInIncreasingOrder) == [
+                    "_intro.mp4", "(1).mp4", "clip_1.mp4", "clip-1.mp4", "clip.mp4", "VID_1.mp4", "VID-1.mp4",
+                ])
+        #expect(
+            ["af", "Lz", "Oz", "zoo", "\u{E6}ble", "\u{D8}re", "\u{141}ukasz"].sorted(
+                by: NaturalOrder.areInIncreasingOrder)
+                == ["\u{E6}ble", "af", "\u{141}ukasz", "Lz", "\u{D8}re", "Oz", "zoo"])
+        #expect(NaturalOrder.areInIncreasingOrder("stra\u{DF}e", "strasse2"))
+        #expect(NaturalOrder.areInIncreasingOrder("\u{FB01}le", "zoo"))
+        #expect(NaturalOrder.areInIncreasingOrder("9", "\u{FF11}\u{FF10}"), "full-width 10 is 10")
         let composed = "caf\u{E9}.mp4"
         let decomposed = "cafe\u{301}.mp4"
         #expect(
