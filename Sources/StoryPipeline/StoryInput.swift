@@ -98,7 +98,7 @@ public struct StoryInput: Sendable {
             skipped.append(SkippedEntry(path: entry.displayName, story: nil, reason: "not a story folder: \(notUTF8)"))
         }
         for name in listing.names.sorted(by: NaturalOrder.areInIncreasingOrder)
-        where !name.hasPrefix(".") && !systemFolderNames.contains(name) {
+        where !name.hasPrefix(".") && !isSystemFolderName(name) {
             let folder = (path as NSString).appendingPathComponent(name)
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
@@ -406,9 +406,13 @@ public struct StoryInput: Sendable {
     /// stories folder at the root of its own volume) or a Synology `@eaDir` was skipped as "not
     /// a story folder", and every render exited 65.
     static let systemFolderNames: Set<String> = [
-        "lost+found", "@eaDir", "#recycle", "#snapshot", "@Recycle", "@Recently-Snapshot", "$RECYCLE.BIN",
-        "System Volume Information",
+        "lost+found", "@eadir", "#recycle", "#snapshot", "@recycle", "@recently-snapshot", "$recycle.bin",
+        "system volume information",
     ]
+
+    /// True for a name of ``systemFolderNames``, in any case (`$RECYCLE.BIN` and `$Recycle.Bin`,
+    /// as Windows spells it on NTFS: a re-check).
+    public static func isSystemFolderName(_ name: String) -> Bool { systemFolderNames.contains(name.lowercased()) }
 
     /// Warnings for the files of story `story` that look meant to play or to be its avatar but
     /// are not used, from a QA pass where each was passed over in silence: a clip whose name ends
@@ -436,15 +440,17 @@ public struct StoryInput: Sendable {
     /// only a story's own folder is read, so they do not play. From a QA pass: clips filed in
     /// dated subfolders (`ana/2024-06-01/2.mp4`) were left out with exit 0 and no word, and a
     /// story whose clips were all there was skipped as having no playable clip, with no hint
-    /// why. A folder whose name starts with `.` is passed over, as its files would be.
+    /// why. A folder whose name starts with `.` is passed over, as its files would be, and so is a
+    /// system folder (Synology's `@eaDir`, which it makes in every folder it indexes: a re-check).
     static func nestedFolderWarnings(in path: String, story: String, folders: [String]) -> [String] {
-        folders.filter { !$0.hasPrefix(".") }.sorted(by: NaturalOrder.areInIncreasingOrder).compactMap { folder in
-            let listing = try? FolderListing(path: (path as NSString).appendingPathComponent(folder))
-            let clips = listing?.names.filter(isClipFileName).count ?? 0
-            guard clips > 0 else { return nil }
-            return "\(story)/\(folder): not read: a folder inside a story, holding \(clips) "
-                + (clips == 1 ? "clip" : "clips") + "; a story's clips go directly in its folder"
-        }
+        folders.filter { !$0.hasPrefix(".") && !isSystemFolderName($0) }.sorted(by: NaturalOrder.areInIncreasingOrder)
+            .compactMap { folder in
+                let listing = try? FolderListing(path: (path as NSString).appendingPathComponent(folder))
+                let clips = listing?.names.filter(isClipFileName).count ?? 0
+                guard clips > 0 else { return nil }
+                return "\(story)/\(folder): not read: a folder inside a story, holding \(clips) "
+                    + (clips == 1 ? "clip" : "clips") + "; a story's clips go directly in its folder"
+            }
     }
 
     /// The name a story shows: `given`, or its handle when none is given or `given` is blank

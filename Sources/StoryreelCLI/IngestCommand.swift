@@ -339,8 +339,9 @@ public enum IngestCommand: Command {
             }
             // Files and no story folder: another folder given by mistake (a QA pass: the uploads
             // folder itself took a story and the lock file). An empty one takes the first story.
+            // A system folder is no story folder (a re-check: `lost+found` beside the uploads).
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: stories)) ?? []).filter {
-                !$0.hasPrefix(".")
+                !$0.hasPrefix(".") && !StoryInput.isSystemFolderName($0)
             }
             let hasFolder = names.contains { name in
                 var isFolder: ObjCBool = false

@@ -87,6 +87,10 @@ import Testing
                 == "storyreel: error: \(uploads): not a stories folder: it holds files but no story folder (expected "
                 + "STORIES/HANDLE/clip.mov); --into takes the stories folder\n")
         #expect(FolderSnapshot(uploads) == before)
+        // A system folder beside the files is no story folder either (a re-check).
+        try FileManager.default.createDirectory(atPath: "\(uploads)/lost+found", withIntermediateDirectories: false)
+        let withSystemFolder = try TestEnvironment.storyreel(["ingest", upload, "--story", "ana", "--into", uploads])
+        #expect(withSystemFolder.status == 66, "\(withSystemFolder.stderr)")
         let empty = folder.path("stories")
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
         let taken = try TestEnvironment.storyreel(["ingest", upload, "--story", "ana", "--into", empty])

@@ -248,10 +248,16 @@ import Testing
     /// They are passed over, as hidden folders are.
     @Test func systemFoldersBesideTheStoriesArePassedOver() throws {
         let fixture = try BundleFixture()
-        for name in ["lost+found", "@eaDir", "#recycle", "$RECYCLE.BIN"] {
+        for name in ["lost+found", "@eaDir", "#recycle", "$RECYCLE.BIN", "$Recycle.Bin"] {
             try FileManager.default.createDirectory(
                 atPath: "\(fixture.stories)/\(name)", withIntermediateDirectories: true)
         }
+        // Synology makes @eaDir in every folder it indexes, one folder per file: no warning of
+        // a folder inside a story holding a "clip" (a re-check).
+        try FileManager.default.createDirectory(
+            atPath: "\(fixture.stories)/chloe/@eaDir/morning.mp4", withIntermediateDirectories: true)
+        try Data("x".utf8).write(
+            to: URL(fileURLWithPath: "\(fixture.stories)/chloe/@eaDir/morning.mp4/SYNOPHOTO_THUMB_M.jpg"))
         let result = try TestEnvironment.storyreel(["plan", fixture.stories])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("lost+found") && !result.stderr.contains("@eaDir"), "\(result.stderr)")

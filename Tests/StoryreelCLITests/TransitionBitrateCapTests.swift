@@ -160,6 +160,14 @@ import Testing
             #expect(try averageBitRate("\(fixture.folder.path("reel"))/\(transition.src)") > 100_000)
         }
         #expect(result.stderr.contains("storyreel: warning: \(transitions[0].src): "), "\(result.stderr)")
+        // A shard warns of those it made (a re-check: a sharded job never saw the warning).
+        let (shard, shardSummary) = try fixture.render(
+            into: "shard", ["--max-bitrate", "100k", "--size", "540x960", "--shard", "1/1"])
+        #expect(shard.status == 0, "\(shard.stderr)")
+        let shardWarnings = try #require(shardSummary["warnings"] as? [String])
+        #expect(
+            shardWarnings.filter { $0.contains("over it even at CRF 51") }.count == transitions.count,
+            "\(shardWarnings)")
     }
 
     @Test func maxBitrateTakesSuffixesAndAuto() throws {
