@@ -22,8 +22,16 @@ package struct JSONSyntaxFault: Sendable, Equatable {
         if let fault = encodingFault(in: data) { return fault }
         guard let comma = (scan ?? JSONStructureScan(data)).trailingComma else { return nil }
         return JSONSyntaxFault(
-            path: comma.path,
-            message: "not valid JSON: a comma before its closing '\(comma.closing)', which browsers refuse")
+            path: comma.path, message: "not valid JSON: " + placed(comma, in: data, refusedBy: "browsers"))
+    }
+
+    /// "a comma before its closing ']' at line 1, column 37, which `readers` refuse".
+    private static func placed(
+        _ comma: (path: String, closing: Character, offset: Int), in data: Data, refusedBy readers: String
+    ) -> String {
+        let place = JSONParseFailure.place(ofByte: comma.offset, in: data)
+        return "a comma before its closing '\(comma.closing)' at line \(place.line), column \(place.column), "
+            + "which \(readers) refuse"
     }
 
     /// A comma before a closing bracket in `data` (JSON Foundation reads), placed for a person:
@@ -31,10 +39,7 @@ package struct JSONSyntaxFault: Sendable, Equatable {
     /// there is none. For the files a person or a script writes (a stories spec, `story.json`),
     /// which other tools then refuse (a QA pass: `render` read a spec `jq` and Python refuse).
     package static func trailingCommaPlaced(in data: Data) -> String? {
-        guard let comma = JSONStructureScan(data).trailingComma else { return nil }
-        let place = JSONParseFailure.place(ofByte: comma.offset, in: data)
-        return "a comma before its closing '\(comma.closing)' at line \(place.line), column \(place.column), "
-            + "which JSON parsers refuse"
+        JSONStructureScan(data).trailingComma.map { placed($0, in: data, refusedBy: "JSON parsers") }
     }
 
     /// The fault in how `data` is encoded (UTF-16 or UTF-32, bytes that are not UTF-8, a NUL

@@ -169,13 +169,15 @@ import Testing
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(trimmed.hasSuffix("}"))
-        try Data((trimmed.dropLast() + ",}").utf8).write(to: URL(fileURLWithPath: path))
+        let withComma = trimmed.dropLast() + ",}"
+        try Data(withComma.utf8).write(to: URL(fileURLWithPath: path))
         let comma = try fixture.validate([path])
         #expect(comma.status == 65)
+        let lines = withComma.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(
             comma.stderr
-                == "storyreel: error: \(path): manifest: not valid JSON: a comma before its closing '}', which browsers refuse\n"
-        )
+                == "storyreel: error: \(path): manifest: not valid JSON: a comma before its closing '}' at line "
+                + "\(lines.count), column \(lines.last!.count), which browsers refuse\n")
         try #require(text.data(using: .utf16)).write(to: URL(fileURLWithPath: path))
         let utf16 = try fixture.validate([path])
         #expect(utf16.status == 65)

@@ -240,15 +240,24 @@ import Testing
         let text = try #require(String(data: try RenderedSamples.manifestData(.demo), encoding: .utf8))
         #expect(decodingError(Data(text.utf8)) == nil)
         let skipped = try #require(text.range(of: "\"skipped\": []"))
+        // Where the closing bracket is, as a person's editor counts it (a re-check: no place).
+        func place(_ index: String.Index, in text: String) -> String {
+            let lines = text[..<index].split(separator: "\n", omittingEmptySubsequences: false)
+            return "line \(lines.count), column \(lines.last!.count + 1)"
+        }
         let objectComma = text.replacingCharacters(in: skipped, with: "\"skipped\": [],")
+        let closingBrace = try #require(objectComma.lastIndex(of: "}"))
         #expect(
             decodingError(Data(objectComma.utf8))
-                == "manifest: not valid JSON: a comma before its closing '}', which browsers refuse")
-        let trailingInArray = Data(
-            text.replacingOccurrences(of: "}\n  ],\n  \"transitions\"", with: "},\n  ],\n  \"transitions\"").utf8)
+                == "manifest: not valid JSON: a comma before its closing '}' at \(place(closingBrace, in: objectComma)), "
+                + "which browsers refuse")
+        let arrayComma = text.replacingOccurrences(
+            of: "}\n  ],\n  \"transitions\"", with: "},\n  ],\n  \"transitions\"")
+        let closingBracket = try #require(arrayComma.range(of: "},\n  ],")).upperBound
         #expect(
-            decodingError(trailingInArray)
-                == "stories: not valid JSON: a comma before its closing ']', which browsers refuse")
+            decodingError(Data(arrayComma.utf8))
+                == "stories: not valid JSON: a comma before its closing ']' at "
+                + "\(place(arrayComma.index(closingBracket, offsetBy: -2), in: arrayComma)), which browsers refuse")
         for encoding: String.Encoding in [.utf16, .utf16LittleEndian] {
             let data = try #require(text.data(using: encoding))
             #expect(
@@ -275,7 +284,8 @@ import Testing
         // after it, the end of the file, was).
         #expect(
             decodingError(Data(#"{"version":1,"stories":[1,], "x": tru}"#.utf8))
-                == "stories: not valid JSON: a comma before its closing ']', which browsers refuse")
+                == "stories: not valid JSON: a comma before its closing ']' at line 1, column 27, which browsers refuse"
+        )
     }
 
     /// `-9223372036854775809` is no `Int`; read through a `Double` it became `Int.min`, which
