@@ -239,8 +239,9 @@ public enum ClipProbe {
     ///
     /// Where the file system tells which parts of the file are not written yet (an upload filled
     /// out of order, a QA pass: a clip with a zeroed fifth in its middle was ingested), a
-    /// compressed sample in such a part (its start; any of an H.264 or HEVC sample), or an index that is not all written (its end still
-    /// zeros: the same pass ingested one whose audio was read from byte 0), says so too.
+    /// compressed sample in such a part (its start; any of an H.264 or HEVC sample), or an index
+    /// that is not all written (its end still zeros: the same pass ingested one whose audio was
+    /// read from byte 0), says so too.
     static func preallocationWarning(of file: InputFile) throws -> String? {
         let stillWritten = "the file looks preallocated and still being written"
         if file.indexNotWritten {
@@ -640,9 +641,9 @@ public enum ClipProbe {
     /// Why the frame times of a video track's index `entries` (in ticks of `timeBase` seconds)
     /// cannot be those of a clip lasting `clipDuration` seconds, or nil: every frame a viewer
     /// sees at one time, more than 1,000 of them a second, one further from the one before
-    /// than the whole clip lasts, or frames running on well past the clip's end. A corrupt time table (`stts`) does each (a QA pass: deltas of 0,
-    /// 1 and 2^31 − 1 ticks were ingested and rendered, the manifest saying 0, 15360 and 7e-6
-    /// frames a second). The samples an edit list discards are left out: a clip cut without
+    /// than the whole clip lasts, or frames running on well past the clip's end. A corrupt time
+    /// table (`stts`) does each of the first three (a QA pass: deltas of 0, 1 and 2^31 − 1 ticks
+    /// were ingested and rendered, the manifest saying 0, 15360 and 7e-6 frames a second). The samples an edit list discards are left out: a clip cut without
     /// re-encoding keeps the keyframe before its start, which may lie long before it (a review:
     /// a cut from a screen recording with a 20 s pause was taken for corrupt).
     static func frameTimeProblem(_ entries: [IndexEntry], timeBase: Double, clipDuration: Double) -> String? {

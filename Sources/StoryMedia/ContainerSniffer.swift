@@ -26,8 +26,9 @@ struct ContainerSniffer {
         var trackPictures: [Int: TrackPictureHeader] = [:]
         /// The parts of the file not written yet (``RegularFile/unwrittenRanges()``).
         var unwrittenRanges: [Range<UInt64>] = []
-        /// True when the `moov` is not all written yet: it overlaps one of ``unwrittenRanges``,
-        /// or it ends in zero bytes that no padding atom holds (``indexEndsInZeros(_:in:)``).
+        /// True when the `moov` is not all written yet: a sample table of it overlaps one of
+        /// ``unwrittenRanges``, or it ends in zeros where it cannot hold them
+        /// (``indexEndsInZeros(_:in:)``).
         var indexNotWritten = false
     }
 

@@ -27,8 +27,8 @@ public final class InputFile {
     /// The parts of the file not written yet, as the file system said when it was opened
     /// (``RegularFile/unwrittenRanges()``): an upload still being written into a preallocated file.
     let unwrittenRanges: [Range<UInt64>]
-    /// True when the `moov` index is not all written yet (unwritten blocks, or zero bytes at its
-    /// end that no padding atom holds): an upload still being written
+    /// True when the `moov` index is not all written yet (unwritten blocks in its sample tables,
+    /// or zeros at its end where it cannot hold them): an upload still being written
     /// (``ContainerSniffer/Findings/indexNotWritten``).
     let indexNotWritten: Bool
 

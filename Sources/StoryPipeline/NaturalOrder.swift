@@ -61,8 +61,11 @@ public enum NaturalOrder {
     private static func units(_ name: String) -> [Unit] {
         // Compatibility forms as what they stand for (`ﬁ` as `fi`, full-width `１０` as `10`),
         // and the letters Finder takes for others (``letterFoldings``) as those.
-        let string = String(
-            name.decomposedStringWithCompatibilityMapping.flatMap { letterFoldings[$0].map(Array.init) ?? [$0] })
+        let string =
+            name.utf8.allSatisfy { $0 < 0x80 }
+            ? name
+            : String(
+                name.decomposedStringWithCompatibilityMapping.flatMap { letterFoldings[$0].map(Array.init) ?? [$0] })
         var result: [Unit] = []
         var index = string.startIndex
         while index < string.endIndex {
@@ -111,11 +114,11 @@ public enum NaturalOrder {
                 primary: Key(kind: 2, count: 0, text: character.lowercased()),
                 secondary: Key(kind: 0, count: uppercase, text: ""))
         }
-        // The letter apart from its accents: its canonical decomposition less the combining marks.
-        let decomposed = String(character).decomposedStringWithCanonicalMapping.unicodeScalars
+        // The letter apart from its accents (the name is decomposed already: a letter is its base
+        // and its combining marks).
         let isMark = { (scalar: Unicode.Scalar) in scalar.properties.canonicalCombiningClass.rawValue != 0 }
-        let base = String(String.UnicodeScalarView(decomposed.filter { !isMark($0) })).lowercased()
-        let accents = String(String.UnicodeScalarView(decomposed.filter(isMark)))
+        let base = String(String.UnicodeScalarView(character.unicodeScalars.filter { !isMark($0) })).lowercased()
+        let accents = String(String.UnicodeScalarView(character.unicodeScalars.filter(isMark)))
         return Unit(
             primary: Key(kind: 2, count: 0, text: base.isEmpty ? String(character).lowercased() : base),
             secondary: Key(kind: accents.isEmpty ? 0 : 1, count: uppercase, text: accents))
