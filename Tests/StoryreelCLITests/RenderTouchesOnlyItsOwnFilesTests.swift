@@ -30,33 +30,28 @@ import Testing
         #expect(FolderSnapshot(out) == before, "nothing was created, changed or removed")
     }
 
-    /// From the disk-full QA pass: a folder that held a person's file and storyreel's record of
-    /// `cube --frames-dir` was refused naming the record, `.storyreel-frames`, which sorts first.
-    /// The person's file is named.
-    @Test func theRefusalNamesThePersonsFileBeforeStoryreelsOwnRecords() throws {
+    /// The refusal of a folder that is not a bundle names the person's file. From the disk-full
+    /// QA pass: a folder that held a person's file and storyreel's record of `cube --frames-dir`
+    /// was refused naming the record, `.storyreel-frames`, which sorts first. From a later pass:
+    /// OUT holding only `avatars/logo.png` was refused as holding `avatars`, one of storyreel's
+    /// own names.
+    @Test(arguments: [
+        (files: [".storyreel-frames": "{}", "f": "mine"], named: "f"),
+        (files: ["avatars/logo.png": "logo"], named: "avatars/logo.png"),
+    ])
+    func theRefusalNamesThePersonsFile(files: [String: String], named: String) throws {
         let fixture = try BundleFixture()
-        let out = fixture.folder.path("frames")
-        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
-        try Data("{}".utf8).write(to: URL(fileURLWithPath: "\(out)/.storyreel-frames"))
-        try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(out)/f"))
+        let out = fixture.folder.path("out")
+        for (name, text) in files {
+            let path = "\(out)/\(name)"
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        }
         let before = FolderSnapshot(out)
-        let (refused, _) = try fixture.render(into: "frames")
+        let (refused, _) = try fixture.render(into: "out")
         #expect(refused.status == 73, "\(refused.stderr)")
-        #expect(refused.stderr.contains("not a storyreel bundle (it holds f);"), "\(refused.stderr)")
-        #expect(FolderSnapshot(out) == before)
-    }
-
-    /// From a QA pass: OUT holding only `avatars/logo.png` was refused as holding `avatars`,
-    /// one of storyreel's own names. The refusal names the file.
-    @Test func theRefusalNamesTheStrangerInsideAnOutputFolder() throws {
-        let fixture = try BundleFixture()
-        let out = fixture.folder.path("site")
-        try FileManager.default.createDirectory(atPath: "\(out)/avatars", withIntermediateDirectories: true)
-        try Data("logo".utf8).write(to: URL(fileURLWithPath: "\(out)/avatars/logo.png"))
-        let before = FolderSnapshot(out)
-        let (refused, _) = try fixture.render(into: "site")
-        #expect(refused.status == 73, "\(refused.stderr)")
-        #expect(refused.stderr.contains("not a storyreel bundle (it holds avatars/logo.png);"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("not a storyreel bundle (it holds \(named));"), "\(refused.stderr)")
         #expect(FolderSnapshot(out) == before)
     }
 

@@ -146,7 +146,7 @@ import Testing
     /// peak at CRF 51 without a word, where `cube` warns. Each is a warning of the render's.
     @Test func aRenderWhoseTransitionsCannotMeetThePeakSaysSo() throws {
         let fixture = try BundleFixture()
-        let (result, summary) = try fixture.render(into: "reel", ["--max-bitrate", "100k", "--size", "540x960"])
+        let (result, summary) = try fixture.render(into: "reel", ["--max-bitrate", "100k", "--size", "360x640"])
         #expect(result.status == 0, "\(result.stderr)")
         let warnings = try #require(summary["warnings"] as? [String])
         let transitions = try fixture.manifest("reel").transitions
@@ -162,7 +162,7 @@ import Testing
         #expect(result.stderr.contains("storyreel: warning: \(transitions[0].src): "), "\(result.stderr)")
         // A shard warns of those it made (a re-check: a sharded job never saw the warning).
         let (shard, shardSummary) = try fixture.render(
-            into: "shard", ["--max-bitrate", "100k", "--size", "540x960", "--shard", "1/1"])
+            into: "shard", ["--max-bitrate", "100k", "--size", "360x640", "--shard", "1/1"])
         #expect(shard.status == 0, "\(shard.stderr)")
         let shardWarnings = try #require(shardSummary["warnings"] as? [String])
         #expect(
