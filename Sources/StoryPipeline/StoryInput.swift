@@ -249,15 +249,17 @@ public struct StoryInput: Sendable {
             // Where the text breaks: a spec is written by hand or by a script.
             throw MediaError(.noStories, path: path, JSONParseFailure.notValidJSON(data))
         }
-        if let comma = JSONSyntaxFault.trailingCommaPlaced(in: data) {
+        // One scan for both faults Foundation's parser lets through.
+        let scan = JSONStructureScan(data)
+        if let comma = JSONSyntaxFault.trailingCommaPlaced(in: data, scan: scan) {
             throw MediaError(.noStories, path: path, "not valid JSON: \(comma)")
         }
         guard let object = parsed as? [String: Any], let entries = object["stories"] as? [Any] else {
             throw MediaError(.noStories, path: path, notASpec)
         }
-        if let duplicate = JSONDuplicateKey.first(in: data) {
+        if let duplicate = scan.duplicateKeyPath {
             throw MediaError(
-                .noStories, path: path, "\"\(duplicate.path)\" is given twice, which readers settle differently")
+                .noStories, path: path, "\"\(duplicate)\" is given twice, which readers settle differently")
         }
         // As a stories folder with no story in it is not one: a backend's empty list published
         // an empty reel, and with --prune removed every output (a QA pass).
@@ -596,7 +598,8 @@ public struct StoryInput: Sendable {
             throw MediaError(
                 .invalidMedia, path: path, "story.json is not valid JSON\(failure); its settings were ignored")
         }
-        if let comma = JSONSyntaxFault.trailingCommaPlaced(in: data) {
+        let scan = JSONStructureScan(data)
+        if let comma = JSONSyntaxFault.trailingCommaPlaced(in: data, scan: scan) {
             throw MediaError(
                 .invalidMedia, path: path, "story.json is not valid JSON (\(comma)); its settings were ignored")
         }
@@ -605,8 +608,8 @@ public struct StoryInput: Sendable {
         }
         // A key given twice means two things to two readers (Foundation keeps the first value,
         // a browser the last), as in a manifest.
-        if let duplicate = JSONDuplicateKey.first(in: data) {
-            throw StoryTypeError(reason: "\"\(duplicate.path)\" is given twice")
+        if let duplicate = scan.duplicateKeyPath {
+            throw StoryTypeError(reason: "\"\(duplicate)\" is given twice")
         }
         if let problem = StoryFields.storyJSON.typeProblem(in: object) { throw StoryTypeError(reason: problem) }
         let shown = shownName(object["displayName"] as? String, handle: story.handle)

@@ -4,12 +4,12 @@ import Foundation
 /// differently or refuse: a key given twice in one object (``JSONDuplicateKey``) and a comma
 /// just before a closing `}` or `]` (``JSONSyntaxFault``). The text should be JSON (parsed
 /// before); other bytes give nil paths or wrong ones, never a fault.
-struct JSONStructureScan {
+package struct JSONStructureScan {
     /// The JSON path of the first member whose key its object already had, or nil.
-    private(set) var duplicateKeyPath: String?
+    package private(set) var duplicateKeyPath: String?
     /// The JSON path of the first object or array with a comma before its closing bracket
     /// (`""` for the top level), that bracket and its byte offset in the text; or nil.
-    private(set) var trailingComma: (path: String, closing: Character, offset: Int)?
+    package private(set) var trailingComma: (path: String, closing: Character, offset: Int)?
 
     /// Where the scan is: inside an object (the current key, and whether a key comes next) or
     /// an array (the current index). The keys each open object has had are kept apart, in
@@ -24,7 +24,7 @@ struct JSONStructureScan {
     }
 
     /// Scans `data` until it has found both kinds of fault or reached the end.
-    init(_ data: Data) {
+    package init(_ data: Data) {
         data.withUnsafeBytes { buffer in scan(buffer.bindMemory(to: UInt8.self)) }
     }
 

@@ -34,12 +34,13 @@ package struct JSONSyntaxFault: Sendable, Equatable {
             + "which \(readers) refuse"
     }
 
-    /// A comma before a closing bracket in `data` (JSON Foundation reads), placed for a person:
-    /// "a comma before its closing ']' at line 1, column 37, which JSON parsers refuse"; nil when
-    /// there is none. For the files a person or a script writes (a stories spec, `story.json`),
-    /// which other tools then refuse (a QA pass: `render` read a spec `jq` and Python refuse).
-    package static func trailingCommaPlaced(in data: Data) -> String? {
-        JSONStructureScan(data).trailingComma.map { placed($0, in: data, refusedBy: "JSON parsers") }
+    /// The comma before a closing bracket that `scan` found in `data` (JSON Foundation reads),
+    /// placed for a person: "a comma before its closing ']' at line 1, column 37, which JSON
+    /// parsers refuse"; nil when there is none. For the files a person or a script writes (a
+    /// stories spec, `story.json`), which other tools then refuse (a QA pass: `render` read a spec
+    /// `jq` and Python refuse). The same scan gives the key given twice, if any.
+    package static func trailingCommaPlaced(in data: Data, scan: JSONStructureScan) -> String? {
+        scan.trailingComma.map { placed($0, in: data, refusedBy: "JSON parsers") }
     }
 
     /// The fault in how `data` is encoded (UTF-16 or UTF-32, bytes that are not UTF-8, a NUL
