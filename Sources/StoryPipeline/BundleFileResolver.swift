@@ -16,6 +16,9 @@ struct BundleFileResolver {
         case file(path: String, identity: FileIdentity)
         /// Why it is not one, as a phrase for a problem line ("leads outside the bundle").
         case problem(String)
+        /// Nothing is there: the phrase for a problem line ("is not in the bundle"), for a caller
+        /// to whom a missing file is no problem (the player page) to tell from the others.
+        case missing(String)
     }
 
     /// The physical components of the folder paths start from.
@@ -57,10 +60,11 @@ struct BundleFileResolver {
             let candidate = stack + [component]
             var status = stat()
             guard lstat(Self.path(candidate), &status) == 0 else {
-                // Each reason reads on from the path: `posters/a.jpg is not in the bundle`.
-                let reason =
-                    errno == ENOENT ? "is not in \(scope)" : "cannot be read: \(SystemErrorText.describe(errno))"
-                return .problem(reason)
+                // Each reason reads on from the path: `posters/a.jpg is not in the bundle`. Under
+                // --root, "is not in --root" read as "outside it" for a clip that was simply gone
+                // (a QA pass), so it says that.
+                guard errno == ENOENT else { return .problem("cannot be read: \(SystemErrorText.describe(errno))") }
+                return .missing(scope == "the bundle" ? "is not in the bundle" : "does not exist (no such file)")
             }
             switch status.st_mode & S_IFMT {
             case S_IFLNK:

@@ -90,7 +90,7 @@ struct ManifestRuleChecker {
         // The player page beside the manifest, when there is one (a --no-player bundle has none),
         // is published with it: a file of the bundle's, as the ones the manifest names are (a QA
         // pass: a page that was a symlink to /etc/passwd validated).
-        if case .problem(let reason) = resolver.resolve("index.html"), !reason.hasPrefix("is not in") {
+        if case .problem(let reason) = resolver.resolve("index.html") {
             report("index.html", "the player page \(reason)")
         }
     }
@@ -361,7 +361,7 @@ struct ManifestRuleChecker {
         resolved[relative] = outcome
         switch outcome {
         case .file(let file, let identity): return (file, identity)
-        case .problem(let reason):
+        case .problem(let reason), .missing(let reason):
             report(path, "\(Self.shown(relative)) \(reason)")
             return nil
         }

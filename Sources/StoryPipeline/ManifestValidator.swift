@@ -12,8 +12,9 @@ import StoryMedia
 /// the JSON is decoded as StoryreelKit's ``Manifest`` and ``ManifestRuleChecker`` checks what
 /// types cannot say.
 public enum ManifestValidator {
-    /// The largest manifest read: far above what a hundred thousand items need.
-    public static let maximumManifestSize: UInt64 = 256_000_000
+    /// The largest manifest read: StoryreelKit's own limit, far above what a hundred thousand
+    /// items need.
+    public static let maximumManifestSize = UInt64(Manifest.maximumByteCount)
 
     /// The most problems listed: a line per value of a 30 MB manifest took 2.7 GB and 51 s (a
     /// QA pass), and a bundle that wrong is fixed from its first lines.

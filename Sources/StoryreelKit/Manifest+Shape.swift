@@ -7,13 +7,24 @@ extension Manifest {
     /// The most JSON values a manifest is read with; one holds about 25 an item.
     public static let maximumValues = 10_000_000
 
+    /// The most bytes a manifest is read with, as `storyreel validate` reads: about 900 an item
+    /// with its transition, so some 280,000 items. Decoding takes about twice its size in memory;
+    /// an app that downloads a manifest should stop a download far smaller than this (a QA pass:
+    /// 300 MB of spaces decoded, in 312 MB).
+    public static let maximumByteCount = 256_000_000
+
     /// Why `data` is not read as a manifest at all, found in one pass over its bytes before any
-    /// parser reads it, or nil: text in UTF-16 or UTF-32 (``JSONSyntaxFault``), then a shape over
+    /// parser reads it, or nil: more than ``maximumByteCount`` bytes, text in UTF-16 or UTF-32
+    /// (``JSONSyntaxFault``), then a shape over
     /// ``maximumDepth`` or ``maximumValues`` or a number over ``JSONShape/maximumNumberLength``
     /// characters (``JSONShape``). `storyreel validate` and ``init(jsonData:)`` both refuse it
     /// so. Foundation's own parser stops the process on some text nested 513 deep (a QA pass of
     /// this library: 513 `[` and nothing after), where it should throw; none gets that far.
     package static func shapeFault(in data: Data) -> ManifestError? {
+        if data.count > maximumByteCount {
+            return ManifestError(
+                path: "", "\(data.count) bytes, over the \(maximumByteCount) a manifest is read with; not read")
+        }
         // The count reads UTF-8 bytes: a quote in a wider character's bytes would hide the
         // brackets after it (a review), and the parser reads those encodings.
         if data.prefix(4).contains(0), let fault = JSONSyntaxFault.first(in: data) { return ManifestError(fault) }

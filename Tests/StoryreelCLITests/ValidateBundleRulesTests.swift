@@ -461,6 +461,11 @@ import Testing
         #expect(
             try clipProblems("clips/zero.mp4", ["--root", fixture.folder.path("")]).first?.hasSuffix("outside --root")
                 == true)
+        // A clip gone from beside a --reference bundle is missing, not "not in --root" (a QA pass).
+        #expect(
+            try clipProblems("../outside/gone.mp4", ["--root", fixture.folder.path("")]) == [
+                "stories[0].items[0].src: ../outside/gone.mp4 does not exist (no such file)"
+            ])
     }
 
     /// The paths of the bug report, which the old validator resolved to the real files (a `/.`

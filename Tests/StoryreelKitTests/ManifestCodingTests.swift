@@ -127,6 +127,19 @@ import Testing
         }
     }
 
+    /// A QA pass of the library: 300 MB of spaces after a manifest decoded, in 312 MB of memory,
+    /// where `validate` refuses a manifest over 256 MB. The library now refuses it too, before
+    /// reading a byte of it (the zeros below are never touched).
+    @Test func aManifestOverTheByteLimitIsRefusedUnread() throws {
+        let data = Data(count: Manifest.maximumByteCount + 1)
+        #expect {
+            try Manifest(jsonData: data)
+        } throws: {
+            ($0 as? ManifestError)?.description
+                == "manifest: 256000001 bytes, over the 256000000 a manifest is read with; not read"
+        }
+    }
+
     /// A value or key holding a newline or a terminal escape does not break the one line (a QA
     /// pass of the library: `"direction": "for\nward"` gave two lines).
     @Test func theOneLineStaysOneLine() throws {
