@@ -3,9 +3,11 @@ import StoryMedia
 import StoryPipeline
 
 /// `cube --frames-dir DIR`'s folder: which `frame_*.png` in it storyreel wrote. A run records
-/// the frames it wrote in `DIR/.storyreel-frames`; the next run replaces them and removes those
-/// it does not write again (a shorter transition), and refuses a folder holding a `frame_*`
-/// file that no run recorded, rather than leave a mix of two transitions or delete a stranger's.
+/// the frames it wrote, each with its size and SHA-256, in `DIR/.storyreel-frames`; the next run
+/// replaces them and removes those it does not write again (a shorter transition), and refuses a
+/// folder holding a `frame_*` file that no run recorded, or one changed since, rather than leave
+/// a mix of two transitions or replace or delete a stranger's work (a QA pass: a frame a user
+/// had edited was written over, and one past the new run's end removed, with exit 0).
 /// Two runs into one folder take turns (`flock` on the folder itself, so no lock file is left
 /// there): the folder is created when missing, locked, and only then read. The frames are
 /// staged under temporary names and take theirs only once the whole run has succeeded, so an
@@ -13,8 +15,9 @@ import StoryPipeline
 struct CubeFrameFolder {
     /// The folder.
     let path: String
-    /// The frame names an earlier run recorded, that are still there (see ``checkEarlierFrames()``).
-    private(set) var earlierFrames: Set<String> = []
+    /// The frames an earlier run recorded that are still there, as it wrote them (see
+    /// ``checkEarlierFrames()``), with what the record says of each.
+    private(set) var earlierFrames: [String: Contents?] = [:]
     /// Held for the whole run.
     private let lock: BundleLock
     /// The folder (and parents) this run created, removed again if it fails while they are empty.
@@ -22,6 +25,34 @@ struct CubeFrameFolder {
 
     /// The record's name inside the folder.
     static let recordName = ".storyreel-frames"
+
+    /// What a record says a frame holds: its size and SHA-256. A frame recorded without them
+    /// was about to take its name when the run stopped (or an older storyreel wrote the record),
+    /// and is storyreel's whatever it holds.
+    struct Contents: Equatable {
+        /// The frame's size in bytes.
+        var size: UInt64
+        /// Its SHA-256, lowercase hex.
+        var sha256: String
+
+        /// The contents of the regular file at `path`, or nil when it cannot be read.
+        init?(ofFileAt path: String) {
+            guard let file = try? RegularFile(path: path), let sha256 = try? ContentHasher.sha256(of: file) else {
+                return nil
+            }
+            (size, self.sha256) = (file.size, sha256)
+        }
+
+        init(size: UInt64, sha256: String) {
+            (self.size, self.sha256) = (size, sha256)
+        }
+
+        /// True when the regular file at `path` holds these contents (its size, then its hash).
+        func areHeld(at path: String) -> Bool {
+            guard let file = try? RegularFile(path: path, maxSize: size), file.size == size else { return false }
+            return (try? ContentHasher.sha256(of: file)) == sha256
+        }
+    }
 
     /// True for a name the folder keeps for frames (`frame_*`): a run's own, or one it refuses.
     static func isFrameName(_ name: String) -> Bool { name.hasPrefix("frame_") }
@@ -68,7 +99,7 @@ struct CubeFrameFolder {
     }
 
     /// Reads the earlier run's frames; throws 73 when the folder holds a `frame_*` file that no
-    /// run of storyreel recorded or that is not a regular file.
+    /// run of storyreel recorded, that is not a regular file, or that has changed since.
     mutating func checkEarlierFrames() throws {
         earlierFrames = try Self.checkedFrames(in: path)
     }
@@ -79,12 +110,13 @@ struct CubeFrameFolder {
         created.removeAll()
     }
 
-    /// The `frame_*` names in `path`; throws 73 when one is not recorded or not a regular file.
-    private static func checkedFrames(in path: String) throws -> Set<String> {
+    /// The `frame_*` files in `path` with their recorded contents; throws 73 when one is not
+    /// recorded, not a regular file, or not what the record says it holds.
+    private static func checkedFrames(in path: String) throws -> [String: Contents?] {
         let frames = Set(Self.frameNames(in: path))
         let recordPath = (path as NSString).appendingPathComponent(Self.recordName)
         let recorded = try Self.recordedFrames(at: recordPath)
-        let strangers = frames.subtracting(recorded).sorted(by: NaturalOrder.areInIncreasingOrder)
+        let strangers = frames.subtracting(recorded.keys).sorted(by: NaturalOrder.areInIncreasingOrder)
         if let first = strangers.first {
             let more = strangers.count > 1 ? " and \(strangers.count - 1) more" : ""
             throw MediaError(
@@ -100,26 +132,40 @@ struct CubeFrameFolder {
                 .cannotCreateOutput, path: path,
                 "holds \(odd), which is not a regular file; storyreel replaces only regular files")
         }
-        return frames
+        let changed = frames.sorted(by: NaturalOrder.areInIncreasingOrder).filter { name in
+            guard case .some(.some(let contents)) = recorded[name] else { return false }
+            return !contents.areHeld(at: (path as NSString).appendingPathComponent(name))
+        }
+        if let first = changed.first {
+            let more = changed.count > 1 ? " and \(changed.count - 1) more" : ""
+            throw MediaError(
+                .cannotCreateOutput, path: path,
+                "holds \(first)\(more), changed since storyreel wrote it; move it away or give another --frames-dir")
+        }
+        return recorded.filter { frames.contains($0.key) }
     }
 
-    /// Before a run's `frameCount` frames take their names: records them with the earlier
-    /// run's, so the record lists every frame whatever happens next. Throws when it cannot be
-    /// written, before any frame is replaced.
+    /// Before a run's `frameCount` frames take their names: records them (without contents: any
+    /// of them may be replaced when the run stops) with the earlier run's, so the record lists
+    /// every frame whatever happens next. Throws when it cannot be written, before any frame is
+    /// replaced.
     func recordPlannedRun(frameCount: Int) throws {
-        try record(
-            earlierFrames.union(Self.names(frameCount: frameCount)).sorted(by: NaturalOrder.areInIncreasingOrder))
+        var planned = earlierFrames
+        for name in Self.names(frameCount: frameCount) { planned[name] = .some(nil) }
+        try record(planned)
     }
 
     /// After a run whose `frameCount` frames have their names: removes the earlier run's frames
-    /// past them and records exactly the new ones. A record that cannot be written now leaves
-    /// the one ``recordPlannedRun(frameCount:)`` wrote, which still lists every frame there.
+    /// past them and records exactly the new ones, with their contents. A record that cannot be
+    /// written now leaves the one ``recordPlannedRun(frameCount:)`` wrote, which still lists
+    /// every frame there.
     func recordRun(frameCount: Int) {
         let written = Self.names(frameCount: frameCount)
-        for stale in earlierFrames.subtracting(written) {
+        for stale in Set(earlierFrames.keys).subtracting(written) {
             try? FileManager.default.removeItem(atPath: (path as NSString).appendingPathComponent(stale))
         }
-        try? record(written)
+        let contents = written.map { Contents(ofFileAt: (path as NSString).appendingPathComponent($0)) }
+        try? record(Dictionary(uniqueKeysWithValues: zip(written, contents)))
     }
 
     /// `frame_0000.png` … for `frameCount` frames.
@@ -127,11 +173,11 @@ struct CubeFrameFolder {
         (0..<frameCount).map { (CubeTransitionJob.framePath(in: "", index: $0) as NSString).lastPathComponent }
     }
 
-    /// The frame names the record at `recordPath` lists, none when there is none. Throws 73
-    /// when something else has the record's name (a QA pass: a user's file there was written
-    /// over with exit 0, as `thumbnail --out-dir` refuses its own record's name).
-    private static func recordedFrames(at recordPath: String) throws -> Set<String> {
-        guard let entry = FileStamp(path: recordPath, followingLinks: false) else { return [] }
+    /// The frames the record at `recordPath` lists, none when there is none. Throws 73 when
+    /// something else has the record's name (a QA pass: a user's file there was written over
+    /// with exit 0, as `thumbnail --out-dir` refuses its own record's name).
+    private static func recordedFrames(at recordPath: String) throws -> [String: Contents?] {
+        guard let entry = FileStamp(path: recordPath, followingLinks: false) else { return [:] }
         let refusal = MediaError(
             .cannotCreateOutput, path: recordPath, "is not a record of frames storyreel wrote; move it away")
         guard entry.isRegularFile else { throw refusal }
@@ -139,21 +185,39 @@ struct CubeFrameFolder {
         do {
             data = try RegularFile.contents(of: recordPath, maxSize: 1 << 20)
         } catch let error as MediaError where error.kind == .missingInput {
-            return []
+            return [:]
         } catch let error as MediaError where error.kind == .systemLimit {
             throw error
         } catch {
             throw refusal
         }
-        // One frame name a line, each line ended (the record is written whole, atomically), each
-        // a name a run writes (`frame_0003.png`): lines that only began with `frame_`, or only
-        // newlines, were taken for a record and written over (a re-check).
+        // One frame a line, each line ended (the record is written whole, atomically): a name a
+        // run writes (`frame_0003.png`), then its size and SHA-256 when known. Lines that only
+        // began with `frame_`, or only newlines, were taken for a record and written over (a
+        // re-check).
         guard let text = String(data: data, encoding: .utf8), text.isEmpty || text.hasSuffix("\n") else {
             throw refusal
         }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-        guard lines == [""] || lines.allSatisfy(isWrittenFrameName) else { throw refusal }
-        return Set(lines.filter { !$0.isEmpty }.map(String.init))
+        if lines == [""] { return [:] }
+        var frames: [String: Contents?] = [:]
+        for line in lines {
+            guard let (name, contents) = parsedLine(line) else { throw refusal }
+            frames[name] = .some(contents)
+        }
+        return frames
+    }
+
+    /// A record's line: `frame_0003.png`, or `frame_0003.png 81234 <64 hex digits>`.
+    private static func parsedLine(_ line: Substring) -> (String, Contents?)? {
+        let fields = line.split(separator: " ", omittingEmptySubsequences: false)
+        guard let name = fields.first, isWrittenFrameName(name) else { return nil }
+        if fields.count == 1 { return (String(name), nil) }
+        let hex = Set("0123456789abcdef")
+        guard fields.count == 3, fields[1].allSatisfy(\.isASCII), let size = UInt64(fields[1]),
+            fields[2].count == 64, fields[2].allSatisfy(hex.contains)
+        else { return nil }
+        return (String(name), Contents(size: size, sha256: String(fields[2])))
     }
 
     /// True for a name a run writes: `frame_` and at least four digits, then `.png`.
@@ -163,9 +227,13 @@ struct CubeFrameFolder {
         return digits.count >= 4 && digits.allSatisfy { ("0"..."9").contains($0) }
     }
 
-    /// Writes `names` as the folder's record.
-    private func record(_ names: [String]) throws {
+    /// Writes `frames` as the folder's record, in frame order.
+    private func record(_ frames: [String: Contents?]) throws {
         let recordPath = (path as NSString).appendingPathComponent(Self.recordName)
-        try AtomicFile.write(Data((names.joined(separator: "\n") + "\n").utf8), to: recordPath)
+        let lines = frames.keys.sorted(by: NaturalOrder.areInIncreasingOrder).map { name in
+            guard case .some(.some(let contents)) = frames[name] else { return name }
+            return "\(name) \(contents.size) \(contents.sha256)"
+        }
+        try AtomicFile.write(Data((lines.joined(separator: "\n") + "\n").utf8), to: recordPath)
     }
 }

@@ -169,6 +169,41 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(frames)/frame_0020.png")) == theirs)
     }
 
+    /// From a QA pass: a frame a person had replaced since the run (an edit, a copied image)
+    /// was written over, and one past a shorter run's end removed, with exit 0; the record held
+    /// names only. It now holds each frame's size and SHA-256, and a changed frame is refused
+    /// (73) before any work, as `thumbnail --out-dir` refuses a changed poster. A record of names
+    /// alone (a run stopped as its frames took their names, or an older storyreel) still lets
+    /// them be replaced.
+    @Test func aFrameChangedSinceTheRunWroteItIsRefused() throws {
+        let frames = folder.path("edited")
+        #expect(try cube(frames, duration: "0.5").status == 0)
+        let record = try String(contentsOfFile: "\(frames)/.storyreel-frames", encoding: .utf8)
+        let first = try #require(record.split(separator: "\n").first)
+        let size = try #require(FileManager.default.attributesOfItem(atPath: "\(frames)/frame_0000.png")[.size] as? Int)
+        #expect(first.hasPrefix("frame_0000.png \(size) ") && first.count == "frame_0000.png \(size) ".count + 64)
+        let edit = Data("my edit".utf8)
+        try edit.write(to: URL(fileURLWithPath: "\(frames)/frame_0014.png"))
+        let edited = try Data(contentsOf: URL(fileURLWithPath: "\(frames)/frame_0003.png")) + Data([0])
+        try edited.write(to: URL(fileURLWithPath: "\(frames)/frame_0003.png"))
+        let result = try cube(frames, duration: "0.2")
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(
+            result.stderr
+                == "storyreel: error: \(frames): holds frame_0003.png and 1 more, changed since storyreel wrote it; "
+                + "move it away or give another --frames-dir\n")
+        #expect(try frameNames(frames).count == 15)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(frames)/frame_0014.png")) == edit)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(frames)/frame_0003.png")) == edited)
+
+        let namesOnly = (0..<15).map { String(format: "frame_%04d.png\n", $0) }.joined()
+        try Data(namesOnly.utf8).write(to: URL(fileURLWithPath: "\(frames)/.storyreel-frames"))
+        let replaced = try cube(frames + "//", duration: "0.2")
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+        #expect(try frameNames(frames).count == 6)
+        #expect(replaced.stderr.contains(" -> \(frames)/frame_*.png"), "no // (a QA pass): \(replaced.stderr)")
+    }
+
     /// From a QA pass: a person's file at the record's name, `.storyreel-frames`, was written
     /// over with exit 0 (`thumbnail --out-dir` refuses its own record's name). It is refused
     /// (73) before any work and left as it is, as is a folder there; storyreel's own record is read.
