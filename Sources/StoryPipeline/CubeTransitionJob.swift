@@ -297,6 +297,7 @@ public struct CubeTransitionJob: Sendable {
         // encoder's yuv420p pictures from faces in those planes, which a clip's decoded frame
         // often already is (then nothing is converted).
         let needsRGBA = outputs.framesDirectory != nil || outputs.filmstripPath != nil
+        if let size = givenSize { try checkAddressSpace(for: outputs, width: size.width, height: size.height) }
         let rgbaFaces = try faces ?? (needsRGBA ? loadFaces() : nil)
         let planarFaces = try outputs.videoPath.map { _ in try rgbaFaces.map(Self.planes(of:)) ?? loadPlanarFaces() }
         guard !outputs.isEmpty,
@@ -307,6 +308,7 @@ public struct CubeTransitionJob: Sendable {
         }
         let spec = spec(width: canvas.width, height: canvas.height)
         try spec.validate()
+        if givenSize == nil { try checkAddressSpace(for: outputs, width: canvas.width, height: canvas.height) }
         let width = spec.width
         let height = spec.height
         let frameCount = spec.frameCount
@@ -541,6 +543,27 @@ public struct CubeTransitionJob: Sendable {
         }
         if let warning = clip.truncationWarnings.first { throw MediaError(.invalidMedia, path: path, warning) }
         return clip
+    }
+
+    /// Throws a ``MediaError/Kind/systemLimit`` error (71) naming the first output when the
+    /// address-space limit (`ulimit -v`) leaves no room for `outputs` at a `width` × `height`
+    /// canvas (``AddressSpace``): checked before the faces are decoded when the size is given,
+    /// else once FROM has given it, before the encoder opens.
+    private func checkAddressSpace(for outputs: Outputs, width: Int, height: Int) throws {
+        guard let path = outputs.videoPath ?? outputs.framesDirectory ?? outputs.filmstripPath else { return }
+        var bytesPerPixel = 0
+        var fixedBytes = 0
+        if outputs.videoPath != nil {
+            bytesPerPixel += AddressSpace.cubeClipBytesPerPixel(hevc: parameters.codec == .hevc)
+        }
+        if outputs.framesDirectory != nil {
+            bytesPerPixel += AddressSpace.cubeFramesBytesPerPixel
+            fixedBytes += AddressSpace.cubeFramesFixedBytes
+        }
+        if outputs.filmstripPath != nil { bytesPerPixel += AddressSpace.cubeFilmstripBytesPerPixel }
+        try AddressSpace.checkRoom(
+            width: width, height: height, bytesPerPixel: bytesPerPixel, fixedBytes: fixedBytes, for: path,
+            making: "the \(width)x\(height) cube")
     }
 
     /// A display size rounded down to even sides, or a `.invalidMedia` error when that is not a

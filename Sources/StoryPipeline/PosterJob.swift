@@ -38,6 +38,12 @@ public struct PosterJob: Sendable {
     /// Decodes and encodes the poster without writing it (for `-o -`, standard output).
     public func encoded() throws -> (data: Data, result: PosterResult) {
         let source = try ClipFrameSource(path: clip, timeout: timeout, threads: decoderThreads)
+        // Under an address-space limit too low for the poster's pictures, the process stopped
+        // at an allocation (a QA pass: 8192x8192 under `ulimit -v 700000`, exit 134).
+        let shape = size.outputSize(displayWidth: source.displayWidth, displayHeight: source.displayHeight)
+        try AddressSpace.checkRoom(
+            width: shape.width, height: shape.height, bytesPerPixel: AddressSpace.posterBytesPerPixel, for: output,
+            making: "the \(shape.width)x\(shape.height) poster")
         let image: RGBAImageBuffer
         var clampedRequest: Double?
         switch choice {

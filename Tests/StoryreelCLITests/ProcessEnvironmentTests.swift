@@ -209,6 +209,47 @@ import Testing
         }
     }
 
+    /// From a QA pass: under a `ulimit -v` the start-up check passes, a large canvas or poster
+    /// still met a failed allocation part-way: the Swift runtime stopped the process (134, a
+    /// stack trace) at `cube --size 4096x7280` and `thumbnail --width 8192 --height 8192`, and
+    /// x265 died of a segmentation fault at 2160x3840, leaving its temporary file. The work's
+    /// need is now checked against the limit before it starts (`AddressSpace`): 71, one line
+    /// naming the output and the need, nothing left behind.
+    @Test(arguments: 0..<3)
+    func workTooBigForTheAddressSpaceLimitIsOneLineBeforeItStarts(_ index: Int) throws {
+        let outputs = try TemporaryFolder()
+        let (arguments, named, need): ([String], String, String) =
+            switch index {
+            case 0:
+                (
+                    [
+                        "cube", fromClip, fromClip, "--size", "4096x7280", "-o", outputs.path("x.mp4"),
+                        "--frames-dir", outputs.path("frames"), "--filmstrip", outputs.path("strip.png"),
+                    ], outputs.path("x.mp4"), "the 4096x7280 cube: it needs about 2.9 GB"
+                )
+            case 1:
+                (
+                    [
+                        "cube", fromClip, fromClip, "--size", "2160x3840", "--codec", "hevc", "-o",
+                        outputs.path("x.mp4"),
+                    ],
+                    outputs.path("x.mp4"), "the 2160x3840 cube: it needs about 1.0 GB"
+                )
+            default:
+                (
+                    ["thumbnail", fromClip, "-o", outputs.path("t.png"), "--width", "8192", "--height", "8192"],
+                    outputs.path("t.png"), "the 8192x8192 poster: it needs about 1.3 GB"
+                )
+            }
+        let run = try LimitedRun.storyreel(arguments, virtualMemoryKiB: 650_000, seconds: 60)
+        #expect(run.result.status == 71, "\(run.result.stderr)")
+        #expect(
+            run.result.stderr
+                == "storyreel: error: \(named): cannot make \(need) of address space, and the limit (ulimit -v) is "
+                + "0.7 GB; raise it or make it smaller\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outputs.path("")).isEmpty)
+    }
+
     /// From a QA pass: the `story.json` of a story folder that can be listed and not entered
     /// (mode 0400) was skipped as "it leads outside the stories input (a link or '..')", of a
     /// file that is no link; the clips beside it gave the system's reason.

@@ -1,0 +1,66 @@
+import Foundation
+
+/// Whether the process's address-space limit (`ulimit -v`, `RLIMIT_AS`) leaves room for work of
+/// a known size, checked before the work starts. Short of it, an allocation fails part-way: the
+/// Swift runtime stops the process on a picture buffer it cannot allocate ("Fatal error: failed
+/// to allocate …", exit 134 with a stack trace), libx265 dies of a segmentation fault, and
+/// libx264 prints its own `malloc … failed` line (a QA pass: `cube --size 4096x7280` under
+/// `ulimit -v 650000`, `thumbnail --width 8192 --height 8192` under 700000).
+///
+/// The figures are estimates measured on this project's machines (the least `ulimit -v` each
+/// run of `cube` and `thumbnail` finished under, at sizes from 540x960 to 8192x8192, two
+/// cores), rounded up: more cores start more encoder threads, each with its stack.
+public enum AddressSpace {
+    /// What a command takes before its pictures: the program, FFmpeg's libraries and its
+    /// threads' stacks (measured 381 MB; the least limit any command starts under is about 527 MB,
+    /// where the start-up check of ``ThreadCapacity`` stops).
+    public static let base = 384 << 20
+
+    /// Bytes of address space a cube clip's encoder and pictures take a canvas pixel: libx264
+    /// 48 (measured 46–47), libx265 78 (measured 75).
+    public static func cubeClipBytesPerPixel(hevc: Bool) -> Int { hevc ? 78 : 48 }
+
+    /// Bytes a canvas pixel the RGBA render of `cube --frames-dir` takes, beside its fixed
+    /// ``cubeFramesFixedBytes`` (the PNG encoders' threads).
+    public static let cubeFramesBytesPerPixel = 11
+
+    /// The fixed part of `cube --frames-dir`'s need (measured 325 MB).
+    public static let cubeFramesFixedBytes = 340 << 20
+
+    /// Bytes a canvas pixel `cube --filmstrip` takes (measured 13.5).
+    public static let cubeFilmstripBytesPerPixel = 14
+
+    /// Bytes an output pixel a poster takes: the picture, its scaled copy and the image
+    /// encoder's buffers (measured 12 for JPEG, 8.7 for PNG, 8.4 for WebP).
+    public static let posterBytesPerPixel = 13
+
+    /// The soft address-space limit in bytes, or nil when there is none.
+    public static var limit: UInt64? {
+        var limits = rlimit()
+        guard getrlimit(Int32(RLIMIT_AS.rawValue), &limits) == 0, limits.rlim_cur != rlim_t.max else {  // RLIM_INFINITY
+            return nil
+        }
+        return UInt64(limits.rlim_cur)
+    }
+
+    /// Throws a ``MediaError/Kind/systemLimit`` error naming `path` when the limit is below
+    /// ``base`` plus `fixedBytes` plus `bytesPerPixel` for each of `width` × `height` pixels:
+    /// `path: cannot make the 4096x7280 cube: it needs about 1.9 GB of address space, and the
+    /// limit (ulimit -v) is 0.6 GB; raise it or make it smaller`. `what` names the work ("the
+    /// 4096x7280 cube").
+    public static func checkRoom(
+        width: Int, height: Int, bytesPerPixel: Int, fixedBytes: Int = 0, for path: String, making what: String
+    ) throws {
+        guard let limit else { return }
+        // In floating point: no size a file gives can overflow it.
+        let need = Double(width) * Double(height) * Double(bytesPerPixel) + Double(base) + Double(fixedBytes)
+        guard need > Double(limit) else { return }
+        throw MediaError(
+            .systemLimit, path: path,
+            "cannot make \(what): it needs about \(gigabytes(need)) of address space, and the limit (ulimit -v) is "
+                + "\(gigabytes(Double(limit))); raise it or make it smaller")
+    }
+
+    /// `1.9 GB`, one decimal place.
+    private static func gigabytes(_ bytes: Double) -> String { String(format: "%.1f GB", bytes / 1e9) }
+}
