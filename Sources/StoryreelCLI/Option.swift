@@ -117,12 +117,14 @@ extension Option where Value == String? {
 }
 
 extension Option where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
-    /// One of the cases' raw values; `default` when not given.
+    /// One of the cases' raw values, in any case (`HEVC`, as `thumbnail --format JPG` is read;
+    /// a QA pass found the two commands differing); `default` when not given.
     static func choice(_ name: String, _ help: String, default value: Value) -> Option {
         let names = Value.allCases.map(\.rawValue)
         return Option(
             name, names.joined(separator: "|"), help, defaultText: value.rawValue,
-            accepted: "one of \(names.joined(separator: ", "))", default: { value }, convert: { Value(rawValue: $0) })
+            accepted: "one of \(names.joined(separator: ", "))", default: { value },
+            convert: { text in Value.allCases.first { $0.rawValue.lowercased() == text.lowercased() } })
     }
 }
 
@@ -145,6 +147,6 @@ extension Option {
         let range = range.orAutomatic
         return Option(
             name, valueName, help, defaultText: defaultText, accepted: range.description, default: { .automatic },
-            convert: { text in text == "auto" ? .automatic : convert(range, text).map { .fixed($0) } })
+            convert: { text in text.lowercased() == "auto" ? .automatic : convert(range, text).map { .fixed($0) } })
     }
 }

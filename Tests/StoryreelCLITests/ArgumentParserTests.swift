@@ -74,6 +74,17 @@ import Testing
 
     /// A value given twice is refused (64): the last one used to win silently, so a wrapper
     /// adding `-o` to a user's arguments redirected the output. A flag given twice is harmless.
+    /// From a QA pass: `thumbnail --format JPG` was read, `cube --codec HEVC`, `--easing LINEAR`
+    /// and `--max-bitrate AUTO` refused (64). A choice and `auto` are read in any case.
+    @Test func choicesAndAutoAreReadInAnyCase() throws {
+        let cube = ArgumentParser(
+            options: [CubeCommand.codec.spec, CubeCommand.easing.spec, CubeCommand.maxBitrate.spec], otherCommands: [])
+        let parsed = try cube.parse(["--codec", "HEVC", "--easing", "Linear", "--max-bitrate", "AUTO"])
+        #expect(parsed[CubeCommand.codec] == .hevc && parsed[CubeCommand.easing] == .linear)
+        if case .automatic = parsed[CubeCommand.maxBitrate] {} else { Issue.record("AUTO is auto") }
+        #expect(throws: UsageError.self) { try cube.parse(["--codec", "h265"]) }
+    }
+
     @Test func aValueGivenTwiceIsRefused() throws {
         #expect(throws: UsageError("-o/--output is given twice; give it once")) {
             try parser.parse(["-ox.png", "--out=y.png"])
