@@ -58,6 +58,9 @@ public enum ContainerFamily: Sendable, Equatable {
         }
     }
 
+    /// Why a file named as a still is not one: it starts as an MP4 or QuickTime video does.
+    public static let videoNotStill = "an MP4 or QuickTime video, not a PNG or JPEG image"
+
     /// Looks at the first bytes of `file` and picks the demuxer, or throws `.invalidMedia`
     /// saying why the file is not of this family. A still's header must declare a picture
     /// within the ``PixelBudget``.
@@ -84,6 +87,12 @@ public enum ContainerFamily: Sendable, Equatable {
                 opening = Opening(demuxer: "jpeg_pipe")
                 size = try StillImageHeader.jpegSize(of: file)
                 try StillImageHeader.checkJPEGScans(of: file)
+            } else if head.count == 8,
+                ["ftyp", "moov", "mdat", "wide", "free"].contains(String(decoding: head[4...], as: UTF8.self))
+            {
+                // A QA pass: an MP4 named `.jpg` was "unknown signature", where a JPEG named
+                // `.mp4` is named for what it is.
+                throw MediaError(.invalidMedia, path: file.path, Self.videoNotStill)
             } else {
                 throw MediaError(.invalidMedia, path: file.path, "not a PNG or JPEG image (unknown signature)")
             }

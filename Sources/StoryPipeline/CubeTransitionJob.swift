@@ -236,7 +236,7 @@ public struct CubeTransitionJob: Sendable {
             case .still(let path):
                 // The conversion's errors name the still too (an 8192x8192 one under a memory limit).
                 return try MediaError.naming(path) {
-                    try still(try StillImage.load(path: path, size: size, timeout: timeout))
+                    try still(try Self.loadStill(path, size: size, timeout: timeout))
                 }
             case .clip(let path):
                 return try clip(try openClip(path, isFrom: isFrom), wantsLastFrame(isFrom: isFrom), size)
@@ -251,7 +251,7 @@ public struct CubeTransitionJob: Sendable {
             switch from {
             case .still(let path):
                 // The canvas comes from the still itself: decode it once, crop it to even sides.
-                let picture = try StillImage.load(path: path, timeout: timeout)
+                let picture = try Self.loadStill(path, size: .original, timeout: timeout)
                 let (width, height) = try canvasSize(displayWidth: picture.width, displayHeight: picture.height)
                 let toFace = try load(to, false, .fill(width: width, height: height))
                 return (
@@ -521,6 +521,17 @@ public struct CubeTransitionJob: Sendable {
             return nil
         } catch {
             return error
+        }
+    }
+
+    /// A still face at `size`; a video named as a still (`clip.jpg`) is told how to be a clip
+    /// face (a QA pass: it was "unknown signature").
+    private static func loadStill(_ path: String, size: FrameSize, timeout: Double?) throws -> RGBAImageBuffer {
+        do {
+            return try StillImage.load(path: path, size: size, timeout: timeout)
+        } catch let error as MediaError where error.reason == ContainerFamily.videoNotStill {
+            throw MediaError(
+                .invalidMedia, path: path, error.reason + "; name it .mp4 or .mov to use it as a clip face")
         }
     }
 

@@ -457,6 +457,18 @@ import Testing
             refused.stderr
                 == "storyreel: error: \(unnamed): a PNG image, not a video; name it .png or .jpg to use it as a still face\n"
         )
+        // The other way round, a clip named as a still was "not a PNG or JPEG image (unknown
+        // signature)" (a QA pass), as FROM (the canvas's) or as TO.
+        let misnamed = folder.path("clip.jpg")
+        try FileManager.default.copyItem(atPath: Self.toClip, toPath: misnamed)
+        for inputs in [[misnamed, Self.toClip], [Self.toClip, misnamed]] {
+            let video = try cube(inputs + ["-o", folder.path("v.mp4")])
+            #expect(video.status == 65)
+            #expect(
+                video.stderr
+                    == "storyreel: error: \(misnamed): an MP4 or QuickTime video, not a PNG or JPEG image; "
+                    + "name it .mp4 or .mov to use it as a clip face\n")
+        }
         let framesOnly = try cube([
             still, Self.toClip, "--crf", "40", "--codec", "hevc", "--frames-dir", folder.path("f"),
         ])
