@@ -19,6 +19,12 @@ import Testing
         ])
     }
 
+    /// Expects `result` refused (73) with the one line `frames: reason`.
+    func expectRefused(_ result: ProcessResult, _ frames: String, _ reason: String) {
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(result.stderr == "storyreel: error: \(frames): \(reason)\n")
+    }
+
     func frameNames(_ path: String) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasPrefix("frame_") }.sorted()
     }
@@ -159,12 +165,9 @@ import Testing
         try FileManager.default.createDirectory(atPath: frames, withIntermediateDirectories: true)
         let theirs = Data("their frame".utf8)
         try theirs.write(to: URL(fileURLWithPath: "\(frames)/frame_0020.png"))
-        let result = try cube(frames, duration: "0.5")
-        #expect(result.status == 73, "\(result.stderr)")
-        #expect(
-            result.stderr
-                == "storyreel: error: \(frames): holds frame_0020.png, which storyreel did not write; "
-                + "give an empty or new folder to --frames-dir\n")
+        expectRefused(
+            try cube(frames, duration: "0.5"), frames,
+            "holds frame_0020.png, which storyreel did not write; give an empty or new folder to --frames-dir")
         #expect(try frameNames(frames) == ["frame_0020.png"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(frames)/frame_0020.png")) == theirs)
     }
@@ -186,12 +189,10 @@ import Testing
         try edit.write(to: URL(fileURLWithPath: "\(frames)/frame_0014.png"))
         let edited = try Data(contentsOf: URL(fileURLWithPath: "\(frames)/frame_0003.png")) + Data([0])
         try edited.write(to: URL(fileURLWithPath: "\(frames)/frame_0003.png"))
-        let result = try cube(frames, duration: "0.2")
-        #expect(result.status == 73, "\(result.stderr)")
-        #expect(
-            result.stderr
-                == "storyreel: error: \(frames): holds frame_0003.png and 1 more, changed since storyreel wrote it; "
-                + "move it away or give another --frames-dir\n")
+        expectRefused(
+            try cube(frames, duration: "0.2"), frames,
+            "holds frame_0003.png and 1 more, changed since storyreel wrote it; move it away or give another --frames-dir"
+        )
         #expect(try frameNames(frames).count == 15)
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(frames)/frame_0014.png")) == edit)
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(frames)/frame_0003.png")) == edited)
