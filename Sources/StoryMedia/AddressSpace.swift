@@ -20,19 +20,24 @@ public enum AddressSpace {
     /// 48 (measured 46–47), libx265 78 (measured 75).
     public static func cubeClipBytesPerPixel(hevc: Bool) -> Int { hevc ? 78 : 48 }
 
-    /// Bytes a canvas pixel the RGBA render of `cube --frames-dir` takes, beside its fixed
-    /// ``cubeFramesFixedBytes`` (the PNG encoders' threads).
-    public static let cubeFramesBytesPerPixel = 11
-
-    /// The fixed part of `cube --frames-dir`'s need (measured 325 MB).
-    public static let cubeFramesFixedBytes = 340 << 20
+    /// Bytes a canvas pixel `cube --frames-dir` takes: the frames' pictures and PNG buffers
+    /// freed between trims stay in the one arena while a frame is no larger than the 32 MB the
+    /// allocator keeps on the heap (``AllocatorTuning``; measured 57 at 2160x3840 from clips, 40
+    /// from stills), and are given back at once when it is (measured 11 at 4096x7280).
+    public static func cubeFramesBytesPerPixel(width: Int, height: Int) -> Int {
+        Double(width) * Double(height) * 4 <= Double(32 << 20) ? 58 : 12
+    }
 
     /// Bytes a canvas pixel `cube --filmstrip` takes (measured 13.5).
     public static let cubeFilmstripBytesPerPixel = 14
 
-    /// Bytes an output pixel a poster takes: the picture, its scaled copy and the image
-    /// encoder's buffers (measured 12 for JPEG, 8.7 for PNG, 8.4 for WebP).
-    public static let posterBytesPerPixel = 13
+    /// Bytes an output pixel a poster in `format` takes: the picture, its scaled copy and the
+    /// image encoder's buffers (measured 12 for JPEG, 8.7 for PNG, 8.4 for WebP).
+    public static func posterBytesPerPixel(jpeg: Bool) -> Int { jpeg ? 13 : 10 }
+
+    /// What each poster made alongside others takes beside its pixels: its thread's stack and
+    /// decoder (two 8192x8192 posters at once took more than twice one).
+    public static let posterFixedBytes = 64 << 20
 
     /// The soft address-space limit in bytes, or nil when there is none.
     public static var limit: UInt64? {
@@ -44,23 +49,30 @@ public enum AddressSpace {
     }
 
     /// Throws a ``MediaError/Kind/systemLimit`` error naming `path` when the limit is below
-    /// ``base`` plus `fixedBytes` plus `bytesPerPixel` for each of `width` × `height` pixels:
-    /// `path: cannot make the 4096x7280 cube: it needs about 1.9 GB of address space, and the
-    /// limit (ulimit -v) is 0.6 GB; raise it or make it smaller`. `what` names the work ("the
-    /// 4096x7280 cube").
+    /// ``base`` plus, for each of `jobs` pieces of work made at once, `fixedBytes` and
+    /// `bytesPerPixel` for each of `width` × `height` pixels: `path: cannot make the 4096x7280
+    /// cube: it needs about 1903 MB of address space, and the limit (ulimit -v) is 665 MB; raise
+    /// it or make it smaller`. `what` names the work ("the 4096x7280 cube").
     public static func checkRoom(
-        width: Int, height: Int, bytesPerPixel: Int, fixedBytes: Int = 0, for path: String, making what: String
+        width: Int, height: Int, bytesPerPixel: Int, fixedBytes: Int = 0, jobs: Int = 1, for path: String,
+        making what: String
     ) throws {
         guard let limit else { return }
         // In floating point: no size a file gives can overflow it.
-        let need = Double(width) * Double(height) * Double(bytesPerPixel) + Double(base) + Double(fixedBytes)
+        let each = Double(width) * Double(height) * Double(bytesPerPixel) + Double(fixedBytes)
+        let need = Double(base) + Double(max(1, jobs)) * each
         guard need > Double(limit) else { return }
         throw MediaError(
             .systemLimit, path: path,
-            "cannot make \(what): it needs about \(gigabytes(need)) of address space, and the limit (ulimit -v) is "
-                + "\(gigabytes(Double(limit))); raise it or make it smaller")
+            "cannot make \(what): it needs about \(megabytes(need)) of address space, and the limit (ulimit -v) is "
+                + "\(megabytes(Double(limit))); raise it or make it smaller")
     }
 
-    /// `1.9 GB`, one decimal place.
-    private static func gigabytes(_ bytes: Double) -> String { String(format: "%.1f GB", bytes / 1e9) }
+    /// `1903 MB`, whole megabytes (a re-check: in tenths of a gigabyte a need and a limit near
+    /// it both read `0.8 GB`).
+    private static func megabytes(_ bytes: Double) -> String {
+        // A checked conversion: a size no picture has is said as the largest number.
+        let whole = (bytes / 1e6).rounded(.up)
+        return "\(whole < 1e15 ? Int(whole) : Int.max) MB"
+    }
 }

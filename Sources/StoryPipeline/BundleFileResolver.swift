@@ -64,7 +64,7 @@ struct BundleFileResolver {
                 // --root, "is not in --root" read as "outside it" for a clip that was simply gone
                 // (a QA pass), so it says that.
                 guard errno == ENOENT else { return .problem("cannot be read: \(SystemErrorText.describe(errno))") }
-                return .missing(scope == "the bundle" ? "is not in the bundle" : "does not exist (no such file)")
+                return .missing(Self.missingPhrase(scope))
             }
             switch status.st_mode & S_IFMT {
             case S_IFLNK:
@@ -87,7 +87,8 @@ struct BundleFileResolver {
                 stack = candidate
                 if pending.allSatisfy({ $0 == "." }) { return .problem("is a folder, not a file") }
             case S_IFREG:
-                guard pending.allSatisfy({ $0 == "." }) else { return .problem("is not in \(scope)") }
+                // A file where the path goes on (`clips/a.mp4/x`): nothing is there either.
+                guard pending.allSatisfy({ $0 == "." }) else { return .missing(Self.missingPhrase(scope)) }
                 guard let identity = FileIdentity(path: Self.path(candidate)) else {
                     return .problem("vanished meanwhile")
                 }
@@ -99,6 +100,11 @@ struct BundleFileResolver {
             }
         }
         return .problem("is a folder, not a file")
+    }
+
+    /// What a missing file is called in a problem within `scope`.
+    private static func missingPhrase(_ scope: String) -> String {
+        scope == "the bundle" ? "is not in the bundle" : "does not exist (no such file)"
     }
 
     /// The components of `folder`'s physical path (`realpath`), e.g. ["tmp", "reel"].

@@ -7,6 +7,11 @@ public enum Parallel {
     /// The number of cores, the default for `--jobs`.
     public static var coreCount: Int { ProcessInfo.processInfo.activeProcessorCount }
 
+    /// How many threads ``map(_:jobs:_:)`` runs `count` items of work on for `jobs`.
+    public static func workers(jobs: Int, count: Int) -> Int {
+        max(1, min(jobs, count, coreCount, DescriptorLimit.jobsAllowed))
+    }
+
     /// Calls `body` for 0..<count on up to `jobs` threads, and no more than the cores or than
     /// the open-file limit allows (``DescriptorLimit/jobsAllowed``), and returns the results in
     /// index order.
@@ -21,7 +26,7 @@ public enum Parallel {
         _ count: Int, jobs: Int = Parallel.coreCount, _ body: @Sendable (Int) -> Result
     ) -> [Result] {
         let slots = ResultSlots<Result>(count: count)
-        let workers = max(1, min(jobs, count, coreCount, DescriptorLimit.jobsAllowed))
+        let workers = workers(jobs: jobs, count: count)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = slots.claimIndex() {
                 slots.store(body(index), at: index)

@@ -20,6 +20,10 @@ public struct PosterJob: Sendable {
     public var timeout = 30.0
     /// Decoder threads (0: automatic; 1 when clips already run in parallel).
     public var decoderThreads = 0
+    /// How many posters are made at once beside this one, itself included: the address-space
+    /// check counts them all (a re-check: `--jobs 2` at 8192x8192 passed a check made for one,
+    /// and the process stopped at an allocation).
+    public var concurrentJobs = 1
 
     /// A job writing `clip`'s poster to `output`.
     public init(clip: String, output: String) {
@@ -42,7 +46,9 @@ public struct PosterJob: Sendable {
         // at an allocation (a QA pass: 8192x8192 under `ulimit -v 700000`, exit 134).
         let shape = size.outputSize(displayWidth: source.displayWidth, displayHeight: source.displayHeight)
         try AddressSpace.checkRoom(
-            width: shape.width, height: shape.height, bytesPerPixel: AddressSpace.posterBytesPerPixel, for: output,
+            width: shape.width, height: shape.height,
+            bytesPerPixel: AddressSpace.posterBytesPerPixel(jpeg: format == .jpeg),
+            fixedBytes: AddressSpace.posterFixedBytes, jobs: concurrentJobs, for: output,
             making: "the \(shape.width)x\(shape.height) poster")
         let image: RGBAImageBuffer
         var clampedRequest: Double?

@@ -120,7 +120,7 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
 
     /// True when `text` is a value this range accepts.
     func accepts(_ text: String) -> Bool {
-        if allowsAutomatic && text == "auto" { return true }
+        if allowsAutomatic && text.lowercased() == "auto" { return true }
         switch kind {
         case .number: return number(text) != nil
         case .wholeNumber: return wholeNumber(text) != nil

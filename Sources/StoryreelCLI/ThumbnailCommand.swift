@@ -125,6 +125,7 @@ public enum ThumbnailCommand: Command {
             var job = PosterJob(clip: clip, output: outputs[index])
             (job.choice, job.size, job.format, job.quality) = (choice, size, format, quality)
             (job.timeout, job.decoderThreads) = (timeout, decoderThreads)
+            job.concurrentJobs = Parallel.workers(jobs: jobs, count: clips.count)
             if let posterFolder {
                 let (data, result) = try job.encoded()
                 try posterFolder.write(data, to: outputs[index])

@@ -83,6 +83,13 @@ import Testing
         #expect(parsed[CubeCommand.codec] == .hevc && parsed[CubeCommand.easing] == .linear)
         if case .automatic = parsed[CubeCommand.maxBitrate] {} else { Issue.record("AUTO is auto") }
         #expect(throws: UsageError.self) { try cube.parse(["--codec", "h265"]) }
+        // render's own `auto` options too (a re-check: `render --max-bitrate AUTO` was still 64).
+        let render = ArgumentParser(
+            options: [RenderCommand.codec.spec, RenderCommand.maxBitrate.spec, RenderCommand.size.spec],
+            otherCommands: [])
+        let rendered = try render.parse(["--codec", "HEVC", "--max-bitrate", "Auto", "--size", "AUTO"])
+        #expect(rendered[RenderCommand.codec] == .hevc)
+        #expect(rendered[RenderCommand.maxBitrate] == .rule && rendered[RenderCommand.size] == .automatic)
     }
 
     @Test func aValueGivenTwiceIsRefused() throws {

@@ -466,6 +466,11 @@ import Testing
             try clipProblems("../outside/gone.mp4", ["--root", fixture.folder.path("")]) == [
                 "stories[0].items[0].src: ../outside/gone.mp4 does not exist (no such file)"
             ])
+        // So is one under a file where a folder should be (a re-check: still "is not in --root").
+        #expect(
+            try clipProblems("../outside/a.mp4/b.mp4", ["--root", fixture.folder.path("")]) == [
+                "stories[0].items[0].src: ../outside/a.mp4/b.mp4 does not exist (no such file)"
+            ])
     }
 
     /// The paths of the bug report, which the old validator resolved to the real files (a `/.`
