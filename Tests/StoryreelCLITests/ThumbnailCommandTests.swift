@@ -145,9 +145,9 @@ import Testing
             #expect(image.width == width && image.height == height)
         }
         let reference = try PixelComparison.ffmpegImage(
-            clip, width: 6000, height: 100,
+            clip, width: 6000, height: 100, input: ["-ss", "0.5"],
             options: [
-                "-ss", "0.5", "-frames:v", "1", "-vf",
+                "-frames:v", "1", "-vf",
                 "scale=6000:100:force_original_aspect_ratio=increase,crop=6000:100",
             ] + PixelComparison.mediaLayerScaling)
         let ours = try PixelComparison.ffmpegImage(folder.path("fill-6000x100.png"), width: 6000, height: 100)

@@ -67,14 +67,15 @@ public enum PixelComparison {
     /// (colour tags honoured, as a player would), `width` × `height` bytes × 4 each. `options`
     /// go before the output (by default ``mediaLayerScaling``).
     public static func ffmpegFrames(
-        _ path: String, width: Int, height: Int, options: [String] = mediaLayerScaling
+        _ path: String, width: Int, height: Int, input: [String] = [], options: [String] = mediaLayerScaling
     ) throws
         -> [[UInt8]]
     {
         let folder = try TemporaryFolder()
         let raw = folder.path("frames.rgba")
         let result = try TestEnvironment.run(
-            "ffmpeg", ["-v", "error", "-y", "-i", path] + options + ["-f", "rawvideo", "-pix_fmt", "rgba", raw])
+            "ffmpeg",
+            ["-v", "error", "-y"] + input + ["-i", path] + options + ["-f", "rawvideo", "-pix_fmt", "rgba", raw])
         guard result.status == 0 else { throw TestFailure("ffmpeg could not decode \(path): \(result.stderr)") }
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
         let frameBytes = width * height * 4
@@ -85,10 +86,12 @@ public enum PixelComparison {
     }
 
     /// The one picture of the image at `path`, decoded by the ffmpeg CLI to packed RGBA.
-    public static func ffmpegImage(_ path: String, width: Int, height: Int, options: [String] = []) throws
-        -> [UInt8]
-    {
-        let frames = try ffmpegFrames(path, width: width, height: height, options: options)
+    /// `input` goes before `-i` (`-ss 0.5`: a seek there keeps the frames before it out of the
+    /// filters, which an output `-ss` scales and drops, 5 s for a 6000-wide fill).
+    public static func ffmpegImage(
+        _ path: String, width: Int, height: Int, input: [String] = [], options: [String] = []
+    ) throws -> [UInt8] {
+        let frames = try ffmpegFrames(path, width: width, height: height, input: input, options: options)
         guard let first = frames.first else { throw TestFailure("\(path) has no picture") }
         return first
     }
