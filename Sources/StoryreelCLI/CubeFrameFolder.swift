@@ -145,11 +145,14 @@ struct CubeFrameFolder {
         return recorded.filter { frames.contains($0.key) }
     }
 
-    /// Before a run's `frameCount` frames take their names: records them (without contents: any
-    /// of them may be replaced when the run stops) with the earlier run's, so the record lists
-    /// every frame whatever happens next. Throws when it cannot be written, before any frame is
-    /// replaced.
+    /// Before a run's `frameCount` frames take their names: checks the folder again, then
+    /// records them (without contents: any of them may be replaced when the run stops) with the
+    /// earlier run's, so the record lists every frame whatever happens next. Throws 73 when a
+    /// frame changed, or a stranger's `frame_*` file came, while the run rendered (a re-check: a
+    /// frame edited mid-run was written over, one past the new run's end removed), and when the
+    /// record cannot be written: either way before any frame is replaced.
     func recordPlannedRun(frameCount: Int) throws {
+        _ = try Self.checkedFrames(in: path)
         var planned = earlierFrames
         for name in Self.names(frameCount: frameCount) { planned[name] = .some(nil) }
         try record(planned)

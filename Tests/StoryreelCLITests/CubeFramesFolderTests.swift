@@ -205,6 +205,35 @@ import Testing
         #expect(replaced.stderr.contains(" -> \(frames)/frame_*.png"), "no // (a QA pass): \(replaced.stderr)")
     }
 
+    /// From a re-check: the changed-frame check was made only as the run started, so a frame
+    /// edited while the run rendered was written over. The folder is checked again just before
+    /// the frames take their names, and the run fails (73) with nothing replaced.
+    @Test func aFrameEditedWhileTheRunRendersIsNotReplaced() throws {
+        let frames = folder.path("busy")
+        #expect(try cube(frames, duration: "0.2").status == 0)
+        let run = Process()
+        run.executableURL = URL(fileURLWithPath: TestEnvironment.storyreelBinary)
+        run.arguments = [
+            "cube", Self.from, Self.to, "--size", "360x640", "--frames-dir", frames, "--duration", "1",
+        ]
+        run.standardError = FileHandle.nullDevice
+        try run.run()
+        // The first frame staged under its temporary name: the start's check is behind it, and
+        // 29 more frames, about a second of PNG encoding, are ahead.
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, run.isRunning,
+            !(try FileManager.default.contentsOfDirectory(atPath: frames)).contains(where: { $0.hasPrefix(".frame_") })
+        {
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        let edit = Data("edited mid-run".utf8)
+        try edit.write(to: URL(fileURLWithPath: "\(frames)/frame_0003.png"))
+        run.waitUntilExit()
+        #expect(run.terminationStatus == 73)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(frames)/frame_0003.png")) == edit)
+        #expect(try frameNames(frames).count == 6, "the earlier run's frames, none replaced or added")
+    }
+
     /// From a QA pass: a person's file at the record's name, `.storyreel-frames`, was written
     /// over with exit 0 (`thumbnail --out-dir` refuses its own record's name). It is refused
     /// (73) before any work and left as it is, as is a folder there; storyreel's own record is read.
