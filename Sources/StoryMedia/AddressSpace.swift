@@ -12,7 +12,7 @@ import Foundation
 /// cores), rounded up: more cores start more encoder threads, each with its stack.
 public enum AddressSpace {
     /// What a command takes before its pictures: the program, FFmpeg's libraries and its
-    /// threads' stacks (measured 381 MB; the least limit any command starts under is about 527 MB,
+    /// threads' stacks (measured 381 MB; the least limit any command starts under is about 553 MB,
     /// where the start-up check of ``ThreadCapacity`` stops).
     public static let base = 384 << 20
 
@@ -31,12 +31,12 @@ public enum AddressSpace {
     /// Bytes a canvas pixel `cube --filmstrip` takes (measured 13.5).
     public static let cubeFilmstripBytesPerPixel = 14
 
-    /// Bytes an output pixel a poster in `format` takes: the picture, its scaled copy and the
-    /// image encoder's buffers (measured 12 for JPEG, 8.7 for PNG, 8.4 for WebP).
+    /// Bytes an output pixel a poster takes, in JPEG (`jpeg`) or else PNG or WebP: the picture,
+    /// its scaled copy and the image encoder's buffers (measured 12, 8.7 and 8.4).
     public static func posterBytesPerPixel(jpeg: Bool) -> Int { jpeg ? 13 : 10 }
 
-    /// What each poster made alongside others takes beside its pixels: its thread's stack and
-    /// decoder (two 8192x8192 posters at once took more than twice one).
+    /// What each poster takes beside its pixels: its thread's stack and decoder (two 8192x8192
+    /// posters made at once took more than twice one).
     public static let posterFixedBytes = 64 << 20
 
     /// The soft address-space limit in bytes, or nil when there is none.
