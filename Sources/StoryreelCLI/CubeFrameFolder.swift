@@ -16,8 +16,10 @@ struct CubeFrameFolder {
     /// The folder.
     let path: String
     /// The frames an earlier run recorded that are still there, as it wrote them (see
-    /// ``checkEarlierFrames()``), with what the record says of each.
-    private(set) var earlierFrames: [String: Contents?] = [:]
+    /// ``checkEarlierFrames()``), with what the record says each holds: nil for a frame recorded
+    /// without its contents, one about to take its name when a run stopped (or a record an
+    /// older storyreel wrote), storyreel's whatever it holds.
+    private(set) var earlierFrames: [String: FileContents?] = [:]
     /// Held for the whole run.
     private let lock: BundleLock
     /// The folder (and parents) this run created, removed again if it fails while they are empty.
@@ -25,34 +27,6 @@ struct CubeFrameFolder {
 
     /// The record's name inside the folder.
     static let recordName = ".storyreel-frames"
-
-    /// What a record says a frame holds: its size and SHA-256. A frame recorded without them
-    /// was about to take its name when the run stopped (or an older storyreel wrote the record),
-    /// and is storyreel's whatever it holds.
-    struct Contents: Equatable {
-        /// The frame's size in bytes.
-        var size: UInt64
-        /// Its SHA-256, lowercase hex.
-        var sha256: String
-
-        /// The contents of the regular file at `path`, or nil when it cannot be read.
-        init?(ofFileAt path: String) {
-            guard let file = try? RegularFile(path: path), let sha256 = try? ContentHasher.sha256(of: file) else {
-                return nil
-            }
-            (size, self.sha256) = (file.size, sha256)
-        }
-
-        init(size: UInt64, sha256: String) {
-            (self.size, self.sha256) = (size, sha256)
-        }
-
-        /// True when the regular file at `path` holds these contents (its size, then its hash).
-        func areHeld(at path: String) -> Bool {
-            guard let file = try? RegularFile(path: path, maxSize: size), file.size == size else { return false }
-            return (try? ContentHasher.sha256(of: file)) == sha256
-        }
-    }
 
     /// True for a name the folder keeps for frames (`frame_*`): a run's own, or one it refuses.
     static func isFrameName(_ name: String) -> Bool { name.hasPrefix("frame_") }
@@ -112,7 +86,7 @@ struct CubeFrameFolder {
 
     /// The `frame_*` files in `path` with their recorded contents; throws 73 when one is not
     /// recorded, not a regular file, or not what the record says it holds.
-    private static func checkedFrames(in path: String) throws -> [String: Contents?] {
+    private static func checkedFrames(in path: String) throws -> [String: FileContents?] {
         let frames = Set(Self.frameNames(in: path))
         let recordPath = (path as NSString).appendingPathComponent(Self.recordName)
         let recorded = try Self.recordedFrames(at: recordPath)
@@ -134,7 +108,7 @@ struct CubeFrameFolder {
         }
         let changed = frames.sorted(by: NaturalOrder.areInIncreasingOrder).filter { name in
             guard case .some(.some(let contents)) = recorded[name] else { return false }
-            return !contents.areHeld(at: (path as NSString).appendingPathComponent(name))
+            return !contents.isHeld(at: (path as NSString).appendingPathComponent(name))
         }
         if let first = changed.first {
             let more = changed.count > 1 ? " and \(changed.count - 1) more" : ""
@@ -167,7 +141,7 @@ struct CubeFrameFolder {
         for stale in Set(earlierFrames.keys).subtracting(written) {
             try? FileManager.default.removeItem(atPath: (path as NSString).appendingPathComponent(stale))
         }
-        let contents = written.map { Contents(ofFileAt: (path as NSString).appendingPathComponent($0)) }
+        let contents = written.map { FileContents(ofFileAt: (path as NSString).appendingPathComponent($0)) }
         try? record(Dictionary(uniqueKeysWithValues: zip(written, contents)))
     }
 
@@ -179,7 +153,7 @@ struct CubeFrameFolder {
     /// The frames the record at `recordPath` lists, none when there is none. Throws 73 when
     /// something else has the record's name (a QA pass: a user's file there was written over
     /// with exit 0, as `thumbnail --out-dir` refuses its own record's name).
-    private static func recordedFrames(at recordPath: String) throws -> [String: Contents?] {
+    private static func recordedFrames(at recordPath: String) throws -> [String: FileContents?] {
         guard let entry = FileStamp(path: recordPath, followingLinks: false) else { return [:] }
         let refusal = MediaError(
             .cannotCreateOutput, path: recordPath, "is not a record of frames storyreel wrote; move it away")
@@ -203,7 +177,7 @@ struct CubeFrameFolder {
         }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         if lines == [""] { return [:] }
-        var frames: [String: Contents?] = [:]
+        var frames: [String: FileContents?] = [:]
         for line in lines {
             guard let (name, contents) = parsedLine(line) else { throw refusal }
             frames[name] = .some(contents)
@@ -212,15 +186,16 @@ struct CubeFrameFolder {
     }
 
     /// A record's line: `frame_0003.png`, or `frame_0003.png 81234 <64 hex digits>`.
-    private static func parsedLine(_ line: Substring) -> (String, Contents?)? {
+    private static func parsedLine(_ line: Substring) -> (String, FileContents?)? {
         let fields = line.split(separator: " ", omittingEmptySubsequences: false)
         guard let name = fields.first, isWrittenFrameName(name) else { return nil }
         if fields.count == 1 { return (String(name), nil) }
         let hex = Set("0123456789abcdef")
-        guard fields.count == 3, fields[1].allSatisfy(\.isASCII), let size = UInt64(fields[1]),
+        guard fields.count == 3, fields[1].allSatisfy(\.isASCII),
+            let size = UInt64(fields[1]).flatMap(Int.init(exactly:)),
             fields[2].count == 64, fields[2].allSatisfy(hex.contains)
         else { return nil }
-        return (String(name), Contents(size: size, sha256: String(fields[2])))
+        return (String(name), FileContents(size: size, sha256: String(fields[2])))
     }
 
     /// True for a name a run writes: `frame_` and at least four digits, then `.png`.
@@ -231,7 +206,7 @@ struct CubeFrameFolder {
     }
 
     /// Writes `frames` as the folder's record, in frame order.
-    private func record(_ frames: [String: Contents?]) throws {
+    private func record(_ frames: [String: FileContents?]) throws {
         let recordPath = (path as NSString).appendingPathComponent(Self.recordName)
         let lines = frames.keys.sorted(by: NaturalOrder.areInIncreasingOrder).map { name in
             guard case .some(.some(let contents)) = frames[name] else { return name }

@@ -46,15 +46,10 @@ final class PosterFolder: Sendable {
     /// An older record, a JSON array of names, is read by name: each poster it names takes the
     /// contents it has now.
     struct Record: Codable {
-        /// What a poster holds.
-        struct Contents: Codable, Equatable {
-            var size: Int
-            var sha256: String
-        }
         /// Posters written, with their contents.
-        var posters: [String: Contents] = [:]
+        var posters: [String: FileContents] = [:]
         /// Posters about to be renamed into place, with what they will hold.
-        var pending: [String: Contents] = [:]
+        var pending: [String: FileContents] = [:]
     }
 
     /// On an interrupt, removes the journal of the folder at `path`, which this run made, while
@@ -102,14 +97,14 @@ final class PosterFolder: Sendable {
         hadRecord = FileStamp(path: recordPath, followingLinks: false) != nil || !journaled.isEmpty
         // A killed run's journal names the posters it was writing since it last saved the record.
         for entry in journaled {
-            record.pending[entry.name] = Record.Contents(size: entry.size, sha256: entry.sha256)
+            record.pending[entry.name] = FileContents(size: entry.size, sha256: entry.sha256)
         }
         // The temporary files a killed run left for the names it recorded (a poster is recorded
         // as pending before its temporary file is made).
         let staged = Set(record.posters.keys).union(record.pending.keys).union([Self.recordName])
         // A pending poster whose file holds what was pending was written by a run killed just
         // after the rename: it counts as written.
-        for (name, contents) in record.pending where Self.holds(BundlePaths.join(path, name), contents) {
+        for (name, contents) in record.pending where contents.isHeld(at: BundlePaths.join(path, name)) {
             record.posters[name] = contents
         }
         record.pending = [:]
@@ -129,7 +124,7 @@ final class PosterFolder: Sendable {
         let name = (poster as NSString).lastPathComponent
         guard FileStamp(path: poster, followingLinks: false) != nil else { return nil }
         guard let contents = state.withLock({ $0.record.posters[name] }) else { return Self.notWritten(poster) }
-        return Self.holds(poster, contents) ? nil : Self.changed(poster)
+        return contents.isHeld(at: poster) ? nil : Self.changed(poster)
     }
 
     private static func notWritten(_ poster: String) -> MediaError {
@@ -150,7 +145,7 @@ final class PosterFolder: Sendable {
     /// (`.cannotCreateOutput`).
     func write(_ data: Data, to poster: String) throws {
         let name = (poster as NSString).lastPathComponent
-        let contents = Record.Contents(size: data.count, sha256: try ContentHasher.sha256(of: data))
+        let contents = try FileContents(of: data)
         let wasFree = FileStamp(path: poster, followingLinks: false) == nil
         try state.withLock { state in
             state.record.pending[name] = contents
@@ -158,7 +153,7 @@ final class PosterFolder: Sendable {
         }
         // Checked again just before the rename: the poster may have been edited while this one
         // was decoded (a re-check: the check before any work left a window of the decode's length).
-        if !wasFree, let recorded = state.withLock({ $0.record.posters[name] }), !Self.holds(poster, recorded) {
+        if !wasFree, let recorded = state.withLock({ $0.record.posters[name] }), !recorded.isHeld(at: poster) {
             throw Self.changed(poster)
         }
         do {
@@ -232,23 +227,12 @@ final class PosterFolder: Sendable {
         if let names = JSONShape.decoded([String].self, from: data) {
             var record = Record()
             for name in names {
-                guard let file = try? RegularFile(path: BundlePaths.join(folder, name)),
-                    let sha256 = try? ContentHasher.sha256(of: file),
-                    let size = Int(exactly: file.size)
-                else { continue }
-                record.posters[name] = Record.Contents(size: size, sha256: sha256)
+                guard let contents = FileContents(ofFileAt: BundlePaths.join(folder, name)) else { continue }
+                record.posters[name] = contents
             }
             return record
         }
         return JSONShape.decoded(Record.self, from: data)
-    }
-
-    /// True when the regular file at `path` holds `contents` (its size, then its hash).
-    private static func holds(_ path: String, _ contents: Record.Contents) -> Bool {
-        guard contents.size >= 0, let file = try? RegularFile(path: path, maxSize: UInt64(contents.size)),
-            file.size == UInt64(contents.size)
-        else { return false }
-        return (try? ContentHasher.sha256(of: file)) == contents.sha256
     }
 
     private static func recordPath(in folder: String) -> String { BundlePaths.join(folder, recordName) }
