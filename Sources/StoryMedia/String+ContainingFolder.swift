@@ -3,8 +3,7 @@ extension String {
     /// name (`y`). Written out because Foundation's `NSString.deletingLastPathComponent` traps on
     /// a one-character path on Linux, so `thumbnail -o y` crashed after writing its file.
     public var containingFolder: String {
-        var path = Substring(self)
-        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        let path = withoutTrailingSlashes
         guard let slash = path.lastIndex(of: "/") else { return "." }
         var folder = path[..<slash]
         while folder.hasSuffix("/") { folder = folder.dropLast() }
@@ -14,9 +13,15 @@ extension String {
     /// The last component of this path, the name in ``containingFolder``: `a/b` → `b`, `a/b/` →
     /// `b`, `y` → `y`.
     public var lastComponent: String {
-        var path = Substring(self)
-        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        let path = withoutTrailingSlashes
         guard let slash = path.lastIndex(of: "/") else { return String(path) }
         return String(path[path.index(after: slash)...])
+    }
+
+    /// This path without the slashes it ends in (`a/b//` → `a/b`), but `/` itself.
+    public var withoutTrailingSlashes: Substring {
+        var path = Substring(self)
+        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        return path
     }
 }

@@ -191,9 +191,7 @@ public enum CubeCommand: Command {
         var written = [outputs.videoPath, outputs.filmstripPath].compactMap { $0 }
         if let folder = outputs.framesDirectory {
             // Every trailing `/` goes: `DIR//` gave `DIR//frame_*.png` (a QA pass).
-            var shown = Substring(folder)
-            while shown.count > 1, shown.hasSuffix("/") { shown = shown.dropLast() }
-            written.append((String(shown) as NSString).appendingPathComponent("frame_*.png"))
+            written.append((String(folder.withoutTrailingSlashes) as NSString).appendingPathComponent("frame_*.png"))
         }
         // A note, as every other line on stderr is (a scripting QA pass: the one line with no
         // `storyreel: note:` prefix, which a log filter on the prefixes missed).

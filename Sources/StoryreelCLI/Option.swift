@@ -147,6 +147,6 @@ extension Option {
         let range = range.orAutomatic
         return Option(
             name, valueName, help, defaultText: defaultText, accepted: range.description, default: { .automatic },
-            convert: { text in text.lowercased() == "auto" ? .automatic : convert(range, text).map { .fixed($0) } })
+            convert: { text in OptionRange.isAutomatic(text) ? .automatic : convert(range, text).map { .fixed($0) } })
     }
 }

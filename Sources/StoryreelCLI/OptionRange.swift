@@ -33,6 +33,9 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
     /// The same range, also taking `auto`.
     public var orAutomatic: OptionRange { OptionRange(kind: kind, allowsAutomatic: true) }
 
+    /// True when `text` is `auto`, in any case (a QA pass: `--max-bitrate AUTO` was refused).
+    static func isAutomatic(_ text: String) -> Bool { text.lowercased() == "auto" }
+
     /// What the option accepts.
     let kind: Kind
 
@@ -120,7 +123,7 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
 
     /// True when `text` is a value this range accepts.
     func accepts(_ text: String) -> Bool {
-        if allowsAutomatic && text.lowercased() == "auto" { return true }
+        if allowsAutomatic && Self.isAutomatic(text) { return true }
         switch kind {
         case .number: return number(text) != nil
         case .wholeNumber: return wholeNumber(text) != nil

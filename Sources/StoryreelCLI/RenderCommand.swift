@@ -50,7 +50,7 @@ public enum RenderCommand: Command {
         accepted: OptionRange.canvas.orAutomatic.description,
         default: { defaults.canvas },
         convert: { text in
-            text.lowercased() == "auto"
+            OptionRange.isAutomatic(text)
                 ? .automatic : OptionRange.canvas.size(text).map { .fixed(width: $0.width, height: $0.height) }
         })
     static let fps = Option.number(
@@ -72,7 +72,7 @@ public enum RenderCommand: Command {
         defaultText: "auto: 2 × the higher of the clips joined, at least a floor",
         accepted: OptionRange.peakBitRate.orAutomatic.description, default: { defaults.peak },
         convert: { text in
-            text.lowercased() == "auto" ? .rule : OptionRange.peakBitRate.bitRate(text).map { .fixed($0) }
+            OptionRange.isAutomatic(text) ? .rule : OptionRange.peakBitRate.bitRate(text).map { .fixed($0) }
         })
 
     /// The bundle settings, saved in `.storyreel/settings.json`: a later run without them keeps

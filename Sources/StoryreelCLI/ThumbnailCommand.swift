@@ -112,6 +112,8 @@ public enum ThumbnailCommand: Command {
         }
         // Clips already run in parallel: more decoder threads per clip would only compete.
         let decoderThreads = min(jobs, clips.count) > 1 ? 1 : 0
+        // The posters made at once, which the address-space check counts together.
+        let concurrentJobs = Parallel.workers(jobs: jobs, count: clips.count)
         // A poster name holding a file no run of storyreel wrote fails before any work.
         let refusals = outputs.map { posterFolder?.refusal(toReplace: $0) }
         // Each poster's line comes once it is written (and every one before it), as ingest's do:
@@ -125,7 +127,7 @@ public enum ThumbnailCommand: Command {
             var job = PosterJob(clip: clip, output: outputs[index])
             (job.choice, job.size, job.format, job.quality) = (choice, size, format, quality)
             (job.timeout, job.decoderThreads) = (timeout, decoderThreads)
-            job.concurrentJobs = Parallel.workers(jobs: jobs, count: clips.count)
+            job.concurrentJobs = concurrentJobs
             if let posterFolder {
                 let (data, result) = try job.encoded()
                 try posterFolder.write(data, to: outputs[index])
