@@ -25,7 +25,7 @@ public enum AddressSpace {
     /// allocator keeps on the heap (``AllocatorTuning``; measured 57 at 2160x3840 from clips, 40
     /// from stills), and are given back at once when it is (measured 11 at 4096x7280).
     public static func cubeFramesBytesPerPixel(width: Int, height: Int) -> Int {
-        Double(width) * Double(height) * 4 <= Double(32 << 20) ? 58 : 12
+        Double(width) * Double(height) * 4 <= Double(AllocatorTuning.mmapThreshold) ? 58 : 12
     }
 
     /// Bytes a canvas pixel `cube --filmstrip` takes (measured 13.5).
