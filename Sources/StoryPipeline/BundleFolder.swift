@@ -91,7 +91,17 @@ public enum BundleFolder {
     public static func check(output: String, inputRoot: String, force: Bool, takesForce: Bool = true) throws {
         try checkCanHoldOutputs(output)
         try checkOutside(output: output, inputRoot: inputRoot)
-        if case .foreign(let entry) = try state(of: output), !force {
+        let state = try state(of: output)
+        // `ingest --create --render OUT` with STORIES to be made inside a missing or empty OUT:
+        // OUT holds it by the time the render looks, and was refused then, after the clips went
+        // in (a QA pass: 73 with the upload ingested). It is refused now, as it would be then.
+        if state == .missing || state == .empty, !force, let entry = entryLeadingTo(inputRoot, in: output) {
+            throw BundleRefusal(
+                .notABundle, path: output,
+                "the stories folder \(inputRoot) is to be made inside it, and a bundle folder holding \(entry), which "
+                    + "is not storyreel's, is refused; choose a bundle folder outside the stories folder")
+        }
+        if case .foreign(let entry) = state, !force {
             throw BundleRefusal(
                 .notABundle, path: output,
                 "not empty and not a storyreel bundle (it holds \(entry)); choose an empty folder, "
@@ -116,6 +126,16 @@ public enum BundleFolder {
                 .notABundle, path: manifest,
                 "a file storyreel did not write, which render does not replace (not even with --force); move it away")
         }
+    }
+
+    /// The name of the entry of `output` that `inputRoot` is or is inside (`st` for `reel/st/a`
+    /// in `reel`), by where both resolve once they exist; nil when it is not inside.
+    private static func entryLeadingTo(_ inputRoot: String, in output: String) -> String? {
+        let input = BundlePaths.prospectiveRealPath(inputRoot)
+        let folder = BundlePaths.prospectiveRealPath(output)
+        guard input != folder, BundlePaths.isInside(input, folder) else { return nil }
+        return URL(fileURLWithPath: input).pathComponents.dropFirst(URL(fileURLWithPath: folder).pathComponents.count)
+            .first
     }
 
     /// Refuses (73) an OUT that cannot become a folder (a symlink that leads nothing, a name

@@ -31,6 +31,8 @@ public struct ClipIngester: Sendable {
     /// Sequence numbers above this in existing names are ignored when numbering, unless they
     /// continue the sequence (``sequenceStart(of:)``).
     public static let largestSequenceNumber = 9999
+    /// How many names ingest tries for one clip before it gives up.
+    static let namingAttempts = 100
 
     /// An ingester into `storiesFolder/handle/`.
     public init(storiesFolder: String, handle: String, maxDuration: Double = 60, timeout: Double = 30) {
@@ -374,7 +376,10 @@ public struct ClipIngester: Sendable {
         if !StoryInput.clipExtensions.contains((base as NSString).pathExtension.lowercased()) {
             base += "." + container
         }
-        while sequence < Int.max - 1 {
+        // Each name is new (numbered past every one in the folder, under the lock), so a name
+        // is taken only by a writer outside storyreel; tries are bounded all the same (a QA pass
+        // injecting EEXIST into every rename: the ingest ran on for good, holding the lock).
+        for _ in 0..<ClipIngester.namingAttempts where sequence < Int.max - 1 {
             sequence += 1
             let name = ClipIngester.fileName(sequence: sequence, clipName: base, limit: nameLimit)
             do {
@@ -390,7 +395,9 @@ public struct ClipIngester: Sendable {
                 throw error
             }
         }
-        throw MediaError(.cannotCreateOutput, path: folder, "no free sequence number")
+        throw MediaError(
+            .cannotCreateOutput, path: folder,
+            "no free sequence number: the next \(ClipIngester.namingAttempts) names were taken as it tried them")
     }
 
     /// The name a clip gets in its story: `NNNN-` (the sequence number, at least 4 digits) and
@@ -432,7 +439,10 @@ public struct ClipIngester: Sendable {
     /// The number a name starts with, or nil when it starts with no digit, with more than 18
     /// significant ones (no overflow, whatever the name), or with a date (`2024-06-01 12.00.00.mp4`,
     /// `2024_06_01.mov`: a QA pass numbered the next clip `2025-up.mp4`, then `2026-…`).
+    /// Read as the order reads it (``NaturalOrder/comparedForm(of:)``): a full-width `１０.mp4`
+    /// is 10 (a QA pass: it was no number, so the next clip, `0001-…`, played before it).
     static func leadingNumber(of name: String) -> Int? {
+        let name = NaturalOrder.comparedForm(of: name)
         let digits = name.prefix { $0.isASCII && $0.isNumber }
         guard !digits.isEmpty, !startsWithDate(name) else { return nil }
         let significant = digits.drop { $0 == "0" }
@@ -440,10 +450,17 @@ public struct ClipIngester: Sendable {
         return significant.isEmpty ? 0 : Int(significant)
     }
 
+    /// True when `name` starts with a digit as the order reads it (``NaturalOrder/comparedForm(of:)``):
+    /// names that do not sort after every numbered one.
+    public static func startsWithDigit(_ name: String) -> Bool {
+        NaturalOrder.comparedForm(of: name).first.map { $0.isASCII && $0.isNumber } ?? false
+    }
+
     /// True when `name` starts with a date as cameras and phones write it: four digits, then
-    /// two and two, each after a `-`, `_` or `.` (`2024-06-01`, `2024_06_01`).
-    static func startsWithDate(_ name: String) -> Bool {
-        let scalars = Array(name.unicodeScalars.prefix(10))
+    /// two and two, each after a `-`, `_` or `.` (`2024-06-01`, `2024_06_01`), which is no
+    /// sequence number.
+    public static func startsWithDate(_ name: String) -> Bool {
+        let scalars = Array(NaturalOrder.comparedForm(of: name).unicodeScalars.prefix(10))
         guard scalars.count == 10 else { return false }
         let isDigit = { (index: Int) in ("0"..."9").contains(scalars[index]) }
         let isSeparator = { (index: Int) in ["-", "_", "."].contains(scalars[index]) }

@@ -58,14 +58,19 @@ public enum NaturalOrder {
         }
     }
 
-    private static func units(_ name: String) -> [Unit] {
-        // Compatibility forms as what they stand for (`ﬁ` as `fi`, full-width `１０` as `10`),
-        // and the letters Finder takes for others (``letterFoldings``) as those.
-        let string =
-            name.utf8.allSatisfy { $0 < 0x80 }
+    /// `name` as it is compared: compatibility forms as what they stand for (`ﬁ` as `fi`,
+    /// full-width `１０` as `10`, `³` as `3`), and the letters Finder takes for others
+    /// (``letterFoldings``) as those. `ingest` reads a clip's sequence number from it, so that the
+    /// number it counts is the one the order sees.
+    public static func comparedForm(of name: String) -> String {
+        name.utf8.allSatisfy { $0 < 0x80 }
             ? name
             : String(
                 name.decomposedStringWithCompatibilityMapping.flatMap { letterFoldings[$0].map(Array.init) ?? [$0] })
+    }
+
+    private static func units(_ name: String) -> [Unit] {
+        let string = comparedForm(of: name)
         var result: [Unit] = []
         var index = string.startIndex
         while index < string.endIndex {

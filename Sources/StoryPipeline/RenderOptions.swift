@@ -45,6 +45,10 @@ public struct RenderOptions: Sendable {
 
     /// Render even where OUT holds files that are not storyreel's (which stay untouched).
     public var force = false
+    /// Whether the command takes `--force`, so that a refusal of OUT suggests it: `ingest
+    /// --render` does not, and its refusal suggests `storyreel render --force` instead (a QA
+    /// pass: it said "pass --force", which ingest refuses with 64).
+    public var takesForce = true
 
     /// The defaults: the bundle's saved settings, copies, all cores.
     public init() {}

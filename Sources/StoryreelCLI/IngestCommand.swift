@@ -78,6 +78,7 @@ public enum IngestCommand: Command {
             var options = try RenderCommand.renderOptions(arguments, saved: saved)
             options.lockTimeout = arguments[lockTimeout]
             options.prune = arguments[prune]
+            options.takesForce = false
             levelWarning = RenderCommand.warnAboutLevel(options, saved: saved, console: console)
             return options
         }
@@ -147,18 +148,26 @@ public enum IngestCommand: Command {
                     console.warning(warning)
                     warned.insert(warning)
                 }
-                // Two reasons a clip already there plays after the new one: its name does not
-                // start with a number, or its number is past the 9999 the sequence follows.
-                // In one pass, and ten names a line: a story of 9000 camera-named clips
-                // (`20240601_100000.mp4`) listed them all for every upload, comparing each with
-                // each (a review: 8 s for 20 uploads).
-                let startsWithDigit = { (name: String) in name.first.map { ("0"..."9").contains($0) } ?? false }
-                let numbered = playsBefore.filter(startsWithDigit)
-                let unnumbered = playsBefore.filter { !startsWithDigit($0) }
+                // Three reasons a clip already there plays after the new one: its name does not
+                // start with a number, starts with a date (no sequence number), or its number is
+                // past the 9999 the sequence follows (a QA pass: a date-named clip was said to be
+                // "numbered higher"). In one pass, and ten names a line: a story of 9000
+                // camera-named clips (`20240601_100000.mp4`) listed them all for every upload,
+                // comparing each with each (a review: 8 s for 20 uploads).
+                let unnumbered = playsBefore.filter { !ClipIngester.startsWithDigit($0) }
+                let dated = playsBefore.filter { ClipIngester.startsWithDigit($0) && ClipIngester.startsWithDate($0) }
+                let numbered = playsBefore.filter {
+                    ClipIngester.startsWithDigit($0) && !ClipIngester.startsWithDate($0)
+                }
                 if !unnumbered.isEmpty {
                     console.warning(
                         "\(handle)/\(name) plays before \(Self.someNames(unnumbered)): names that do not "
                             + "start with a number sort after numbered ones; number them to set the order")
+                }
+                if !dated.isEmpty {
+                    console.warning(
+                        "\(handle)/\(name) plays before \(Self.someNames(dated)): ingest does not take a date a "
+                            + "name starts with for a sequence number; number them to set the order")
                 }
                 if !numbered.isEmpty {
                     console.warning(

@@ -64,4 +64,18 @@ import Testing
         #expect(ClipIngester.sequenceStart(of: ["2024-06_01.mp4"]) == 2024, "not a date: two separators")
         #expect(ClipIngester.sequenceStart(of: ["0012-2024-06-01.mp4"]) == 12)
     }
+
+    /// From an ingest QA pass: with `１０.mp4` (full-width digits) in a story, the next clip was
+    /// `0001-new.mp4`, which the order (reading `１０` as 10) played first. The number counted is
+    /// the one the order sees.
+    @Test func aNumberInCompatibilityFormsCountsAsTheOrderReadsIt() {
+        #expect(ClipIngester.sequenceStart(of: ["１０.mp4"]) == 10)
+        #expect(ClipIngester.sequenceStart(of: ["³.mp4", "0002-a.mp4"]) == 3)
+        #expect(ClipIngester.sequenceStart(of: ["①.mp4"]) == 1)
+        #expect(ClipIngester.sequenceStart(of: ["２０２４－０６－０１.mp4"]) == 0, "a full-width date is a date")
+        #expect(ClipIngester.startsWithDigit("１０.mp4"))
+        #expect(!ClipIngester.startsWithDigit("IMG_1.mp4"))
+        #expect(ClipIngester.startsWithDate("2024-06-01 12.00.00.mp4"))
+        #expect(NaturalOrder.areInIncreasingOrder("１０.mp4", "0011-new.mp4"))
+    }
 }

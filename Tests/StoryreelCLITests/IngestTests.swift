@@ -98,6 +98,43 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(empty)/ana") == ["0001-a.mp4"])
     }
 
+    /// From an ingest QA pass: `ingest --create --render reel` with `--into reel/st` passed the
+    /// check of OUT (missing), made the stories folder inside it, ingested the clip, and then the
+    /// render refused OUT, which now held `st` (73, the upload in), with "pass --force", an option
+    /// ingest refuses. It is refused before any clip goes in, as a second run was.
+    @Test func storiesToBeMadeInsideTheBundleFolderAreRefusedBeforeAnyClipGoesIn() throws {
+        let folder = try TemporaryFolder()
+        let reel = folder.path("reel")
+        let result = try TestEnvironment.storyreel([
+            "ingest", TestEnvironment.sample("portrait-h264.mp4"), "--story", "a", "--into", "\(reel)/st", "--create",
+            "--render", reel,
+        ])
+        #expect(result.status == 73)
+        #expect(
+            result.stderr
+                == "storyreel: error: \(reel): the stories folder \(reel)/st is to be made inside it, and a bundle "
+                + "folder holding st, which is not storyreel's, is refused; choose a bundle folder outside the "
+                + "stories folder\n")
+        #expect(result.stdout.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: reel), "nothing made")
+        // Made by hand and rendered once with --force, the bundle holds its stories: ingest goes on.
+        let stories = "\(reel)/st"
+        try FileManager.default.createDirectory(atPath: "\(stories)/a", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: TestEnvironment.sample("sixty-fps.mp4"), toPath: "\(stories)/a/1.mp4")
+        let forced = try TestEnvironment.storyreel(
+            ["render", stories, "-o", reel, "--force", "-q", "--size", BundleFixture.canvasArgument])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        let after = try TestEnvironment.storyreel([
+            "ingest", TestEnvironment.sample("portrait-h264.mp4"), "--story", "a", "--into", stories, "--render", reel,
+            "-q",
+        ])
+        #expect(after.status == 0, "\(after.stderr)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: "\(stories)/a").sorted() == [
+                "0002-portrait-h264.mp4", "1.mp4",
+            ])
+    }
+
     /// From a QA pass: a service that only ran `ingest --render` kept every transition an ingest
     /// replaced (a story's new last clip changes the transition out of it), for good: ingest had
     /// no `--prune`. With it, the render after the ingest removes them.
@@ -161,6 +198,20 @@ import Testing
             past.stderr
                 == "storyreel: warning: ben_k/0012-sixty-fps.mp4 plays before 99999.mp4: ingest numbers a clip after "
                 + "the highest number up to 9999, and these are numbered higher; renumber them to set the order\n")
+
+        // A name that starts with a date is no sequence number: the warning says so, not that
+        // it is numbered higher (a QA pass: "numbered higher" of `2024-06-01 12.00.00.mp4`).
+        try FileManager.default.copyItem(
+            atPath: TestEnvironment.sample("black-intro.mp4"),
+            toPath: "\(fixture.stories)/chloe/2024-06-01 12.00.00.mp4")
+        let dated = try TestEnvironment.storyreel(["ingest", clip, "--story", "chloe", "--into", fixture.stories])
+        #expect(dated.status == 0, "\(dated.stderr)")
+        #expect(
+            dated.stderr.contains(
+                "warning: chloe/0001-portrait-h264.mp4 plays before 2024-06-01 12.00.00.mp4: ingest does not take a "
+                    + "date a name starts with for a sequence number; number them to set the order"),
+            "\(dated.stderr)")
+        #expect(!dated.stderr.contains("numbered higher"), "\(dated.stderr)")
 
         // Ten names a line, then how many more (a review: a story of 9000 camera-named clips
         // listed them all for every upload).
