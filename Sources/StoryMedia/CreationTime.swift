@@ -7,7 +7,11 @@ import Foundation
 enum CreationTime {
     /// `text` when it is `YYYY-MM-DDTHH:MM:SS`, with an optional fraction of a second, then `Z`
     /// or an offset `±HH:MM` (or `±HHMM`, given back as `±HH:MM`), naming a moment that exists
-    /// (a 13th month, a 30 February, hour 24 do not); nil otherwise.
+    /// (a 13th month, a 30 February, hour 24, a leap second that was never added do not); nil
+    /// otherwise. The date and time may be apart by a space, and the zone missing, as FFmpeg
+    /// wrote the `mvhd` time before 2016 (`2012-05-01 12:00:00`), a time in UTC, as every `mvhd`
+    /// time is and as MediaInfo reads them: given back as `2012-05-01T12:00:00Z` (a QA pass: they
+    /// were null).
     static func validated(_ text: String?) -> String? {
         guard let text else { return nil }
         let scalars = Array(text.unicodeScalars)
@@ -21,11 +25,14 @@ enum CreationTime {
             index < scalars.count && scalars[index] == expected
         }
         guard let year = number(0, 4), character(4, "-"), let month = number(5, 2), character(7, "-"),
-            let day = number(8, 2), character(10, "T"), let hour = number(11, 2), character(13, ":"),
+            let day = number(8, 2), character(10, "T") || character(10, " "), let hour = number(11, 2),
+            character(13, ":"),
             let minute = number(14, 2), character(16, ":"), let second = number(17, 2)
         else { return nil }
         var index = 19
         var basicOffsetAt: Int?
+        var offsetMinutesEast = 0
+        var zoneless = false
         if character(index, ".") {
             index += 1
             let start = index
@@ -43,7 +50,10 @@ enum CreationTime {
             if !colon {
                 basicOffsetAt = index + 3
             }
+            offsetMinutesEast = (character(index, "-") ? -1 : 1) * (offsetHours * 60 + offsetMinutes)
             index += colon ? 6 : 5
+        } else if index == scalars.count {
+            zoneless = true
         } else {
             return nil
         }
@@ -53,10 +63,49 @@ enum CreationTime {
         let isLeap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
         let days = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
         guard (1...days).contains(day) else { return nil }
-        guard let basicOffsetAt else { return text }
-        var written = String.UnicodeScalarView(scalars[..<basicOffsetAt])
-        written.append(":")
-        written.append(contentsOf: scalars[basicOffsetAt...])
+        if second == 60 {
+            // In UTC, the last second of a day the IERS added one to.
+            let minutes =
+                daysSinceEpoch(year: year, month: month, day: day) * 1440 + hour * 60 + minute
+                - offsetMinutesEast
+            let utcDay = floorDivision(minutes, 1440)
+            guard minutes - utcDay * 1440 == 1439, leapSecondDays.contains(utcDay) else { return nil }
+        }
+        var written = String.UnicodeScalarView(scalars)
+        if let basicOffsetAt {
+            written = String.UnicodeScalarView(scalars[..<basicOffsetAt])
+            written.append(":")
+            written.append(contentsOf: scalars[basicOffsetAt...])
+        }
+        let separator = written.index(written.startIndex, offsetBy: 10)
+        written.replaceSubrange(separator...separator, with: ["T"])
+        if zoneless { written.append("Z") }
         return String(written)
     }
+
+    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's
+    /// `days_from_civil`).
+    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = floorDivision(y, 400)
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146097 + dayOfEra - 719468
+    }
+
+    private static func floorDivision(_ value: Int, _ divisor: Int) -> Int {
+        value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor)
+    }
+
+    /// The days (since 1970-01-01, UTC) whose last minute had 61 seconds: every leap second the
+    /// IERS has added, 1972 to 2016 (none since, and none announced).
+    static let leapSecondDays: Set<Int> = Set(
+        [
+            (1972, 6, 30), (1972, 12, 31), (1973, 12, 31), (1974, 12, 31), (1975, 12, 31), (1976, 12, 31),
+            (1977, 12, 31), (1978, 12, 31), (1979, 12, 31), (1981, 6, 30), (1982, 6, 30), (1983, 6, 30),
+            (1985, 6, 30), (1987, 12, 31), (1989, 12, 31), (1990, 12, 31), (1992, 6, 30), (1993, 6, 30),
+            (1994, 6, 30), (1995, 12, 31), (1997, 6, 30), (1998, 12, 31), (2005, 12, 31), (2008, 12, 31),
+            (2012, 6, 30), (2015, 6, 30), (2016, 12, 31),
+        ].map { daysSinceEpoch(year: $0.0, month: $0.1, day: $0.2) })
 }

@@ -25,12 +25,28 @@ import Testing
         }
     }
 
+    /// From an inspect QA pass: FFmpeg wrote the `mvhd` time as `2012-05-01 12:00:00` before
+    /// 2016, a time in UTC, as every `mvhd` time is; MediaInfo reads it so, and storyreel gave
+    /// null. A leap second counts only where one was added (2024-12-31T23:59:60Z was taken).
+    @Test func aTimeWithASpaceOrNoZoneIsInUTCAndALeapSecondMustHaveHappened() {
+        #expect(CreationTime.validated("2012-05-01 12:00:00") == "2012-05-01T12:00:00Z")
+        #expect(CreationTime.validated("2024-05-01T10:11:12") == "2024-05-01T10:11:12Z")
+        #expect(CreationTime.validated("2024-05-01 10:11:12.5+0200") == "2024-05-01T10:11:12.5+02:00")
+        #expect(CreationTime.validated("2015-06-30T23:59:60.5Z") == "2015-06-30T23:59:60.5Z")
+        #expect(CreationTime.validated("2017-01-01T00:59:60+01:00") == "2017-01-01T00:59:60+01:00")
+        #expect(CreationTime.validated("1972-06-30T19:59:60-04:00") == "1972-06-30T19:59:60-04:00")
+        #expect(CreationTime.daysSinceEpoch(year: 1970, month: 1, day: 1) == 0)
+        #expect(CreationTime.daysSinceEpoch(year: 2000, month: 3, day: 1) == 11017)
+        #expect(CreationTime.daysSinceEpoch(year: 1904, month: 1, day: 1) == -24107)
+    }
+
     @Test func anythingElseIsNone() {
         for text in [
             "2099-13-45T99:99:99Z", "2023-02-29T12:00:00Z", "1900-02-29T12:00:00Z", "2024-04-31T12:00:00Z",
-            "2024-05-01T24:00:00Z", "2024-05-01T12:60:00Z", "2024-05-01 12:00:00Z", "2024-05-01T12:00:00",
+            "2024-05-01T24:00:00Z", "2024-05-01T12:60:00Z", "2024-05-01", "2024-05-01_12:00:00Z",
             "2024-05-01T12:00:00.Z", "2024-05-01T12:00:00Zjunk", "2024-5-1T12:00:00Z", "yesterday", "",
-            "2024-05-01T12:00:00+24:00", "٢٠٢٤-05-01T12:00:00Z",
+            "2024-05-01T12:00:00+24:00", "٢٠٢٤-05-01T12:00:00Z", "2024-12-31T23:59:60Z", "2016-12-31T23:58:60Z",
+            "2016-12-31T23:59:60+01:00", "2024-05-01T12:00:00 ",
         ] {
             #expect(CreationTime.validated(text) == nil, "\(text)")
         }

@@ -114,14 +114,25 @@ import Testing
     /// skips it. Only the frames the edit list shows count (48 of the 90 here): a cut made
     /// without re-encoding keeps a keyframe long before its start. (A delta of 2^31 − 1 ticks
     /// leaves one frame shown, a still, which plays as one.)
-    @Test(arguments: [
-        (UInt32(0), "all 48 of the video track's frames have the same time"),
-        (1, "the video track's 48 frames fall within 5.794 ms (8111 frames a second)"),
-    ])
-    func aCorruptTimeTableIsAWarning(delta: UInt32, fault: String) throws {
+    /// A rate over 1,000 is said as the rule it is: a valid 1200 fps encode was called corrupt (a
+    /// later QA pass).
+    static let corruptTimeTables: [(delta: UInt32, warning: String)] = [
+        (
+            0,
+            "all 48 of the video track's frames have the same time: its time table (stts) is corrupt, so its "
+                + "frame times, rate and count cannot be trusted"
+        ),
+        (
+            1,
+            "the video track's 48 frames fall within 5.794 ms (8111 frames a second): more than 1,000 a second is "
+                + "read as a corrupt time table (stts), so its frame times, rate and count cannot be trusted"
+        ),
+    ]
+
+    @Test(arguments: Self.corruptTimeTables)
+    func aCorruptTimeTableIsAWarning(delta: UInt32, warning: String) throws {
         let path = folder.path("stts-\(delta).mp4")
         try HostileFiles.timeTableDelta(of: goodClip, to: path, delta: delta)
-        let warning = fault + ": its time table (stts) is corrupt, so its frame times, rate and count cannot be trusted"
         _ = try inspectWarns(path, warning)
         let fixture = try BundleFixture()
         let ingest = try TestEnvironment.storyreel(["ingest", path, "--story", "new", "--into", fixture.stories])
