@@ -1,3 +1,4 @@
+import CFFmpeg
 import Foundation
 
 /// Whether the process's address-space limit (`ulimit -v`, `RLIMIT_AS`) leaves room for work of
@@ -38,6 +39,66 @@ public enum AddressSpace {
     /// What each poster takes beside its pixels: its thread's stack and decoder (two 8192x8192
     /// posters made at once took more than twice one).
     public static let posterFixedBytes = 64 << 20
+
+    /// Bytes of address space a video encoder takes a pixel as it opens and encodes, beyond what
+    /// the process held before: libx264 52 (measured 51 at 1080x1920), libx265 80 (measured 77).
+    public static func encoderBytesPerPixel(hevc: Bool) -> Int { hevc ? 80 : 52 }
+
+    /// The address space the process holds now and is not free for its allocations, in bytes:
+    /// what it has mapped (`/proc/self/statm`) less the free memory its heap keeps to give out
+    /// again (``AllocatorTuning`` keeps up to 1 GB of it, which an encoder opened next reuses);
+    /// nil when it cannot be read.
+    public static var used: Double? {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+            let pages = text.split(separator: " ").first.flatMap({ Double($0) })
+        else { return nil }
+        return pages * Double(sysconf(Int32(_SC_PAGESIZE))) - Double(mallinfo2().fordblks)
+    }
+
+    /// Throws a ``MediaError/Kind/systemLimit`` error, naming no file, when what the process holds
+    /// now plus `bytes` is over the limit: for work about to start (an encoder about to open).
+    ///
+    /// A check of the whole work's need at its start (``checkRoom(width:height:bytesPerPixel:fixedBytes:jobs:for:making:)``)
+    /// cannot see what else the process holds by then: a render's other units. There libx265
+    /// could not start a thread and waited for it for ever (a render of the samples with
+    /// `--codec hevc` under `ulimit -v 768000` hung in `x265::Encoder::create`), and libx264
+    /// printed its own `malloc … failed` lines.
+    public static func checkHeadroom(_ bytes: Double, making what: String) throws {
+        guard let limit, let used else { return }
+        let free = Double(limit) - used
+        guard bytes > free else { return }
+        throw MediaError(
+            .systemLimit,
+            "cannot \(what): it needs about \(megabytes(bytes)) more address space, and \(megabytes(max(0, free))) "
+                + "of the limit (ulimit -v, \(megabytes(Double(limit)))) is left; raise it or make it smaller")
+    }
+
+    /// Bytes a canvas pixel each transition `render` makes at once takes: its faces' decoders,
+    /// its encoder (libx264 or libx265, with the threads its share of the cores starts), its
+    /// pictures and the still of its last frame (measured 98.5 with libx264, one job, and 91.5
+    /// a job with two).
+    public static func renderTransitionBytesPerPixel(hevc: Bool) -> Int { hevc ? 140 : 100 }
+
+    /// What each transition `render` makes at once takes beside its pixels: its threads' stacks
+    /// and decoders (measured 41 MB with one job, 103 MB a job with two).
+    public static let renderTransitionFixedBytes = 112 << 20
+
+    /// How many of `jobs` pieces of work, each needing `each` bytes, fit under the limit beside
+    /// ``base`` at once: `jobs` when there is no limit, 0 when not even one does.
+    public static func jobsThatFit(_ jobs: Int, each: Double) -> Int {
+        guard let limit else { return jobs }
+        let room = (Double(limit) - Double(base)) / max(1, each)
+        return room >= Double(jobs) ? jobs : max(0, Int(room.rounded(.down)))
+    }
+
+    /// The error for work whose one piece at a time, `each` bytes beside ``base``, does not fit
+    /// under the limit: `path: cannot make the 1080x1920 transitions: it needs about …`.
+    public static func tooLittle(for path: String, making what: String, each: Double) -> MediaError {
+        MediaError(
+            .systemLimit, path: path,
+            "cannot make \(what): it needs about \(megabytes(Double(base) + each)) of address space, and the limit "
+                + "(ulimit -v) is \(megabytes(Double(limit ?? 0))); raise it or make it smaller")
+    }
 
     /// The soft address-space limit in bytes, or nil when there is none.
     public static var limit: UInt64? {

@@ -158,6 +158,10 @@ public final class VideoEncoder {
             av_dict_set(
                 &options, "x265-params", "log-level=error:info=0" + (shortClip ? ":rc-lookahead=5" : ""), 0)
         }
+        try AddressSpace.checkHeadroom(
+            Double(settings.width) * Double(settings.height)
+                * Double(AddressSpace.encoderBytesPerPixel(hevc: settings.codec == .hevc)),
+            making: "open the \(settings.codec.encoderName) encoder for a \(settings.width)x\(settings.height) video")
         try ffmpegCheckAgainstLimits(
             avcodec_open2(context, codec, &options), "cannot open the \(settings.codec.encoderName) encoder",
             kind: .unsupported)

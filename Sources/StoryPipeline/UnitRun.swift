@@ -141,7 +141,8 @@ struct UnitRun {
     /// of that name that is neither is someone else's: it is left as it is and the unit is
     /// skipped, naming it.
     mutating func execute(_ units: [WorkUnit]) {
-        let (ledger, bundle, canvas, options) = (self.ledger, self.bundle, self.canvas, self.options)
+        let (ledger, bundle, canvas) = (self.ledger, self.bundle, self.canvas)
+        let options = self.options
         let dispositions: [Disposition] = Parallel.map(units.count, jobs: options.jobs) { index in
             let unit = units[index]
             switch ledger.state(of: unit.output) {
@@ -195,14 +196,33 @@ struct UnitRun {
                     "\(BundlePaths.join(bundle, unit.output)) is a file storyreel did not write; move it away")
             }
         }
+        // Under an address-space limit (`ulimit -v`), as many transitions at once as fit, and
+        // none when one does not: a render past it failed part-way, after libx264's own `malloc
+        // … failed` lines, and libx265 hung waiting for a thread it could not start (a review).
+        var making = self.options
+        let transitions = pending.compactMap(\.transition)
+        if !transitions.isEmpty {
+            let hevc = transitions.contains { $0.parameters.codec == .hevc }
+            let each =
+                Double(canvas.width) * Double(canvas.height)
+                * Double(AddressSpace.renderTransitionBytesPerPixel(hevc: hevc))
+                + Double(AddressSpace.renderTransitionFixedBytes)
+            let fitting = AddressSpace.jobsThatFit(making.jobs, each: each)
+            guard fitting > 0 else {
+                outputFailure = AddressSpace.tooLittle(
+                    for: bundle, making: "the \(canvas.width)x\(canvas.height) transitions", each: each)
+                return
+            }
+            making.jobs = fitting
+        }
         let worker = UnitWorker(
-            bundle: bundle, options: options, canvasWidth: canvas.width, canvasHeight: canvas.height,
+            bundle: bundle, options: making, canvasWidth: canvas.width, canvasHeight: canvas.height,
             sourceStamps: sourceStamps, sourceHashes: sourceHashes)
         let counter = ProgressCounter(total: pending.count)
         let batches = UnitWorker.batches(of: pending)
         let progress = self.progress
         func make(_ batches: [[WorkUnit]], counting: Bool) -> [Result<[String], Error>] {
-            Parallel.map(batches.count, jobs: options.jobs) { index in
+            Parallel.map(batches.count, jobs: making.jobs) { index in
                 let batch = batches[index]
                 defer {
                     if counting {

@@ -266,6 +266,31 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: outputs.path("")).isEmpty)
     }
 
+    /// From a review: `render` was not checked as `cube` is. Under a limit too low for its two
+    /// transitions at once it failed part-way (71, after libx264's own `malloc … failed` lines),
+    /// and with `--codec hevc` libx265 hung, waiting for a thread it could not start. It now makes
+    /// as many at once as fit, and says in one line, before any, when one does not.
+    @Test func renderMakesAsManyTransitionsAtOnceAsTheAddressSpaceLimitHolds() throws {
+        guard ProcessInfo.processInfo.activeProcessorCount >= 2 else { return }
+        let fixture = try BundleFixture()
+        let held = try LimitedRun.storyreel(
+            ["render", fixture.stories, "-o", fixture.folder.path("held"), "-q", "--size", "1080x1920", "--jobs", "2"],
+            virtualMemoryKiB: 780_000, seconds: 120)
+        #expect(held.result.status == 0, "\(held.result.stderr)")
+        #expect(held.result.stderr.isEmpty, "\(held.result.stderr)")
+        #expect(try fixture.manifest("held").transitions.count == 3)
+        let out = fixture.folder.path("refused")
+        let refused = try LimitedRun.storyreel(
+            ["render", fixture.stories, "-o", out, "-q", "--size", "1080x1920"], virtualMemoryKiB: 600_000,
+            seconds: 120)
+        #expect(refused.result.status == 71)
+        #expect(
+            refused.result.stderr
+                == "storyreel: error: \(out): cannot make the 1080x1920 transitions: it needs about 728 MB of address "
+                + "space, and the limit (ulimit -v) is 615 MB; raise it or make it smaller\n")
+        #expect(!FileManager.default.fileExists(atPath: "\(out)/manifest.json"))
+    }
+
     /// From a QA pass: the `story.json` of a story folder that can be listed and not entered
     /// (mode 0400) was skipped as "it leads outside the stories input (a link or '..')", of a
     /// file that is no link; the clips beside it gave the system's reason.
