@@ -21,6 +21,12 @@ public enum AddressSpace {
     /// 48 (measured 46–47), libx265 78 (measured 75).
     public static func cubeClipBytesPerPixel(hevc: Bool) -> Int { hevc ? 78 : 48 }
 
+    /// What a cube clip's encoder takes beside its pixels: libx264's threads and lookahead, 160 MB
+    /// (a re-check: at 1080x1920 it needed about 655 MB in all where the pixels alone said 502,
+    /// and libx264 printed its own `malloc … failed` line past the check); libx265 none beyond
+    /// its pixels (measured).
+    public static func cubeClipFixedBytes(hevc: Bool) -> Int { hevc ? 0 : 160 << 20 }
+
     /// Bytes a canvas pixel `cube --frames-dir` takes: the frames' pictures and PNG buffers
     /// freed between trims stay in the one arena while a frame is no larger than the 32 MB the
     /// allocator keeps on the heap (``AllocatorTuning``; measured 57 at 2160x3840 from clips, 40

@@ -95,7 +95,13 @@ public enum BundleFolder {
         // `ingest --create --render OUT` with STORIES to be made inside a missing or empty OUT:
         // OUT holds it by the time the render looks, and was refused then, after the clips went
         // in (a QA pass: 73 with the upload ingested). It is refused now, as it would be then.
-        if state == .missing || state == .empty, !force, let entry = entryLeadingTo(inputRoot, in: output) {
+        // Likewise an OUT holding only what an earlier run left (its lock file, empty output
+        // folders: a re-check), which is no bundle with `.storyreel/` that takes STORIES in.
+        let holdsForeign = if case .foreign = state { true } else { false }
+        if !holdsForeign, !force, let entry = entryLeadingTo(inputRoot, in: output),
+            FileStamp(path: BundlePaths.join(output, entry), followingLinks: false) == nil,
+            FileStamp(path: BundlePaths.join(output, BundlePaths.privateFolder))?.isFolder != true
+        {
             throw BundleRefusal(
                 .notABundle, path: output,
                 "the stories folder \(inputRoot) is to be made inside it, and a bundle folder holding \(entry), which "

@@ -563,15 +563,17 @@ public struct CubeTransitionJob: Sendable {
     private func checkAddressSpace(for outputs: Outputs, width: Int, height: Int) throws {
         guard let path = outputs.videoPath ?? outputs.framesDirectory ?? outputs.filmstripPath else { return }
         var bytesPerPixel = 0
+        var fixedBytes = 0
         if outputs.videoPath != nil {
             bytesPerPixel += AddressSpace.cubeClipBytesPerPixel(hevc: parameters.codec == .hevc)
+            fixedBytes += AddressSpace.cubeClipFixedBytes(hevc: parameters.codec == .hevc)
         }
         if outputs.framesDirectory != nil {
             bytesPerPixel += AddressSpace.cubeFramesBytesPerPixel(width: width, height: height)
         }
         if outputs.filmstripPath != nil { bytesPerPixel += AddressSpace.cubeFilmstripBytesPerPixel }
         try AddressSpace.checkRoom(
-            width: width, height: height, bytesPerPixel: bytesPerPixel, for: path,
+            width: width, height: height, bytesPerPixel: bytesPerPixel, fixedBytes: fixedBytes, for: path,
             making: "the \(width)x\(height) cube")
     }
 

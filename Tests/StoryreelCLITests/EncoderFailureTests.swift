@@ -38,7 +38,7 @@ import Testing
         #expect(lines.count == 1, "\(result.stderr)")
         #expect(lines.first?.hasPrefix("storyreel: error: \(clip): ") == true, "\(lines)")
         #expect(
-            lines.first?.contains("cannot make the 8192x8192 cube: it needs about 3624 MB of address space") == true,
+            lines.first?.contains("cannot make the 8192x8192 cube: it needs about 3792 MB of address space") == true,
             "\(lines)")
         let left = try FileManager.default.contentsOfDirectory(atPath: outputs.url.path)
         #expect(left.isEmpty, "\(left)")

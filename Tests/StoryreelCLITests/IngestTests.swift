@@ -117,6 +117,24 @@ import Testing
                 + "stories folder\n")
         #expect(result.stdout.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: reel), "nothing made")
+        // Nor when OUT holds only what an earlier run left: its lock file, an empty output folder
+        // (a re-check: a render refused under `ulimit -v` leaves the lock file).
+        for leftover in [".lock", "transitions"] {
+            try FileManager.default.createDirectory(atPath: reel, withIntermediateDirectories: true)
+            if leftover == ".lock" {
+                FileManager.default.createFile(atPath: "\(reel)/.lock", contents: nil)
+            } else {
+                try FileManager.default.createDirectory(
+                    atPath: "\(reel)/\(leftover)", withIntermediateDirectories: false)
+            }
+            let again = try TestEnvironment.storyreel([
+                "ingest", TestEnvironment.sample("portrait-h264.mp4"), "--story", "a", "--into", "\(reel)/st",
+                "--create", "--render", reel,
+            ])
+            #expect(again.status == 73, "\(leftover): \(again.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: "\(reel)/st"), "\(leftover)")
+            try FileManager.default.removeItem(atPath: reel)
+        }
         // Made by hand and rendered once with --force, the bundle holds its stories: ingest goes on.
         let stories = "\(reel)/st"
         try FileManager.default.createDirectory(atPath: "\(stories)/a", withIntermediateDirectories: true)

@@ -228,7 +228,7 @@ import Testing
                     [
                         "cube", fromClip, fromClip, "--size", "4096x7280", "-o", outputs.path("x.mp4"),
                         "--frames-dir", outputs.path("frames"), "--filmstrip", outputs.path("strip.png"),
-                    ], ["\(outputs.path("x.mp4")): cannot make the 4096x7280 cube: it needs about 2610 MB"], 650_000
+                    ], ["\(outputs.path("x.mp4")): cannot make the 4096x7280 cube: it needs about 2778 MB"], 650_000
                 )
             case 1:
                 (
