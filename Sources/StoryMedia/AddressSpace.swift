@@ -89,6 +89,13 @@ public enum AddressSpace {
     /// and decoders (measured 41 MB with one job, 103 MB a job with two).
     public static let renderTransitionFixedBytes = 112 << 20
 
+    /// What each transition `render` makes at once needs at a `width` × `height` canvas
+    /// (``renderTransitionBytesPerPixel(hevc:)``, ``renderTransitionFixedBytes``).
+    public static func renderTransitionBytes(width: Int, height: Int, hevc: Bool) -> Double {
+        Double(width) * Double(height) * Double(renderTransitionBytesPerPixel(hevc: hevc))
+            + Double(renderTransitionFixedBytes)
+    }
+
     /// How many of `jobs` pieces of work, each needing `each` bytes, fit under the limit beside
     /// ``base`` at once: `jobs` when there is no limit, 0 when not even one does.
     public static func jobsThatFit(_ jobs: Int, each: Double) -> Int {

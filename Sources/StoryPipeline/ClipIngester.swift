@@ -457,12 +457,21 @@ public struct ClipIngester: Sendable {
     }
 
     /// True when `name` starts with a date as cameras and phones write it: four digits, then
-    /// two and two, each after a `-`, `_` or `.` (`2024-06-01`, `2024_06_01`), which is no
-    /// sequence number.
+    /// two and two, each after a `-`, `_` or `.` (`2024-06-01`, `2024_06_01`), or eight digits
+    /// that make a date of 1970 to 2099 before a `_`, `-` or `.` (`20240601_100000.mp4`, as
+    /// Samsung's camera names them: a re-check), which is no sequence number.
     public static func startsWithDate(_ name: String) -> Bool {
         let scalars = Array(NaturalOrder.comparedForm(of: name).unicodeScalars.prefix(10))
-        guard scalars.count == 10 else { return false }
+        guard scalars.count >= 9 else { return false }
         let isDigit = { (index: Int) in ("0"..."9").contains(scalars[index]) }
+        if (0..<8).allSatisfy(isDigit), ["_", "-", "."].contains(scalars[8]) {
+            let value = { (from: Int, count: Int) in
+                scalars[from..<(from + count)].reduce(0) { $0 * 10 + Int($1.value - 48) }
+            }
+            let (year, month, day) = (value(0, 4), value(4, 2), value(6, 2))
+            return (1970...2099).contains(year) && (1...12).contains(month) && (1...31).contains(day)
+        }
+        guard scalars.count == 10 else { return false }
         let isSeparator = { (index: Int) in ["-", "_", "."].contains(scalars[index]) }
         return (0..<4).allSatisfy(isDigit) && isSeparator(4) && isDigit(5) && isDigit(6) && isSeparator(7)
             && isDigit(8) && isDigit(9) && scalars[4] == scalars[7]

@@ -203,10 +203,7 @@ struct UnitRun {
         let transitions = pending.compactMap(\.transition)
         if !transitions.isEmpty {
             let hevc = transitions.contains { $0.parameters.codec == .hevc }
-            let each =
-                Double(canvas.width) * Double(canvas.height)
-                * Double(AddressSpace.renderTransitionBytesPerPixel(hevc: hevc))
-                + Double(AddressSpace.renderTransitionFixedBytes)
+            let each = AddressSpace.renderTransitionBytes(width: canvas.width, height: canvas.height, hevc: hevc)
             let fitting = AddressSpace.jobsThatFit(making.jobs, each: each)
             guard fitting > 0 else {
                 outputFailure = AddressSpace.tooLittle(

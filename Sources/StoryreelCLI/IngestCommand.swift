@@ -95,6 +95,18 @@ public enum IngestCommand: Command {
         // OUT is checked as render checks it, before any clip is ingested or STORIES created.
         if let output = arguments[render] {
             try BundleFolder.check(output: output, inputRoot: stories, force: false, takesForce: false)
+            // A render whose canvas is fixed (`--size`, or the bundle's saved size) and whose one
+            // transition does not fit the address-space limit is refused now, as the render would
+            // refuse it after the clips went in (a re-check: 71 with the upload in).
+            let settings = (BundleSettings.saved(in: output) ?? BundleSettings()).applying(
+                renderOptions?.settings ?? .init())
+            if case .fixed(let width, let height) = settings.canvas {
+                let each = AddressSpace.renderTransitionBytes(
+                    width: width, height: height, hevc: settings.codec == .hevc)
+                if AddressSpace.jobsThatFit(1, each: each) == 0 {
+                    throw AddressSpace.tooLittle(for: output, making: "the \(width)x\(height) transitions", each: each)
+                }
+            }
         }
         let storiesToCreate = try isStoriesFolderToCreate(stories, create: arguments[create])
         var ingester = ClipIngester(

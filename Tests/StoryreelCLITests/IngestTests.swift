@@ -232,14 +232,14 @@ import Testing
         #expect(!dated.stderr.contains("numbered higher"), "\(dated.stderr)")
 
         // Ten names a line, then how many more (a review: a story of 9000 camera-named clips
-        // listed them all for every upload).
+        // listed them all for every upload). Numbers, not dates: `20240601_1.mp4` is a date now.
         // Links to a copy: a link to the shared sample changes its change time, and an ingest of
         // it running at the same time in another test rightly refused it as changed while it
         // was copied (65; seen once in a clean clone's `make test`).
         let copy = fixture.folder.path("camera.mp4")
         try FileManager.default.copyItem(atPath: clip, toPath: copy)
         for index in 0..<12 {
-            try FileManager.default.linkItem(atPath: copy, toPath: "\(fixture.stories)/ben_k/2024060\(index)_1.mp4")
+            try FileManager.default.linkItem(atPath: copy, toPath: "\(fixture.stories)/ben_k/5024060\(index)_1.mp4")
         }
         let many = try TestEnvironment.storyreel([
             "ingest", TestEnvironment.sample("black-intro.mp4"), "--story", "ben_k", "--into", fixture.stories,
@@ -247,7 +247,7 @@ import Testing
         #expect(many.status == 0, "\(many.stderr)")
         #expect(
             many.stderr.contains(
-                "99999.mp4, 20240600_1.mp4, 20240601_1.mp4, 20240602_1.mp4, 20240603_1.mp4, 20240604_1.mp4, 20240605_1.mp4, 20240606_1.mp4, 20240607_1.mp4, 20240608_1.mp4 and 3 more: ingest"
+                "99999.mp4, 50240600_1.mp4, 50240601_1.mp4, 50240602_1.mp4, 50240603_1.mp4, 50240604_1.mp4, 50240605_1.mp4, 50240606_1.mp4, 50240607_1.mp4, 50240608_1.mp4 and 3 more: ingest"
             ), "\(many.stderr)")
     }
 
