@@ -381,6 +381,19 @@ public enum IngestCommand: Command {
             throw MediaError(
                 .missingInput, path: stories, "no such stories folder; give --create to start a new one")
         }
+        // A `..` after a folder that does not exist leads nowhere for the system, though the path
+        // tidied by its spelling names a folder --create could make (a re-check: `reel/../st`
+        // with no `reel` made `st`, then said it "was removed while this ingest waited for its
+        // lock", and took it away again).
+        let components = stories.split(separator: "/", omittingEmptySubsequences: false)
+        for index in components.indices where components[index] == ".." && index > 0 {
+            let before = components[..<index].joined(separator: "/")
+            if !before.isEmpty, FileStamp(path: before) == nil {
+                throw MediaError(
+                    .missingInput, path: stories,
+                    "\(before) does not exist, so the '..' after it leads nowhere; give the path without it")
+            }
+        }
         return true
     }
 }

@@ -153,6 +153,23 @@ import Testing
             ])
     }
 
+    /// From a re-check: `--into reel/../st --create` with no `reel` made `st` (the path tidied by
+    /// its spelling), which the system could not reach through `reel`: "was removed while this
+    /// ingest waited for its lock" (66), and `st` was taken away again.
+    @Test func aDotDotAfterAFolderThatDoesNotExistIsSaidSo() throws {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("reel/../st")
+        let result = try TestEnvironment.storyreel([
+            "ingest", TestEnvironment.sample("portrait-h264.mp4"), "--story", "a", "--into", stories, "--create",
+        ])
+        #expect(result.status == 66)
+        #expect(
+            result.stderr
+                == "storyreel: error: \(stories): \(folder.path("reel")) does not exist, so the '..' after it leads "
+                + "nowhere; give the path without it\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("")).isEmpty)
+    }
+
     /// From a QA pass: a service that only ran `ingest --render` kept every transition an ingest
     /// replaced (a story's new last clip changes the transition out of it), for good: ingest had
     /// no `--prune`. With it, the render after the ingest removes them.
