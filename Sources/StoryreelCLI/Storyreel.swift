@@ -156,8 +156,11 @@ public enum Storyreel {
                 command.options.contains { $0.isNamed(bare) || (bare.count == 1 && $0.short == bare.first) }
             }.map(\.name)
             if !takers.isEmpty {
+                // As the option is spelled: `-json` is `--json` (a QA pass: it said '-json' is an
+                // option, and moved after the command it was a second usage error).
+                let spelled = bare.count == 1 ? "-\(bare)" : "--\(bare)"
                 message +=
-                    "; options go after the command ('\(name)' is an option of \(takers.joined(separator: ", ")))"
+                    "; options go after the command ('\(spelled)' is an option of \(takers.joined(separator: ", ")))"
             }
         }
         console.error(message + " (see 'storyreel --help' for the commands)")

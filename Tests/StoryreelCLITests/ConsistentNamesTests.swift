@@ -75,6 +75,15 @@ import Testing
         let option = try TestEnvironment.storyreel(["--json", Self.clip])
         #expect(option.status == 64)
         #expect(option.stderr.contains("options go after the command ('--json' is an option of inspect"))
+        // One dash, ffmpeg's way: named as it is spelled after the command (a QA pass: it said
+        // '-json' is an option, which after the command is a second usage error).
+        for (given, spelled) in [("-json", "--json"), ("-output", "--output"), ("--o", "-o")] {
+            let single = try TestEnvironment.storyreel([given, "inspect", Self.clip])
+            #expect(single.status == 64)
+            #expect(
+                single.stderr.contains("options go after the command ('\(spelled)' is an option of "),
+                "\(single.stderr)")
+        }
         let help = try TestEnvironment.storyreel(["help", "valdate"])
         #expect(help.status == 64)
         #expect(help.stderr.contains("did you mean 'validate'?"), "\(help.stderr)")
