@@ -95,17 +95,9 @@ public enum IngestCommand: Command {
         // OUT is checked as render checks it, before any clip is ingested or STORIES created.
         if let output = arguments[render] {
             try BundleFolder.check(output: output, inputRoot: stories, force: false, takesForce: false)
-            // A render whose canvas is fixed (`--size`, or the bundle's saved size) and whose one
-            // transition does not fit the address-space limit is refused now, as the render would
-            // refuse it after the clips went in (a re-check: 71 with the upload in).
-            let settings = (BundleSettings.saved(in: output) ?? BundleSettings()).applying(
-                renderOptions?.settings ?? .init())
-            if case .fixed(let width, let height) = settings.canvas {
-                let each = AddressSpace.renderTransitionBytes(
-                    width: width, height: height, hevc: settings.codec == .hevc)
-                if AddressSpace.jobsThatFit(1, each: each) == 0 {
-                    throw AddressSpace.tooLittle(for: output, making: "the \(width)x\(height) transitions", each: each)
-                }
+            // A `..` in OUT's path after what is no folder leads nowhere (a re-check).
+            if FileStamp(path: output) == nil, let problem = Self.dotDotProblem(in: output) {
+                throw MediaError(.cannotCreateOutput, path: output, problem)
             }
         }
         let storiesToCreate = try isStoriesFolderToCreate(stories, create: arguments[create])
@@ -350,6 +342,31 @@ public enum IngestCommand: Command {
     /// folder (66; an empty one is a stories folder to be): a missing one is refused (66), so
     /// a typo does not start a new stories folder, unless `--create` asks for it; then this
     /// returns true.
+    /// Why a `..` in `path` does not lead where its spelling says, or nil: what comes before it
+    /// does not exist, is no folder, or is a symbolic link (the system goes up from the link's
+    /// target, while a folder made from the tidied path goes up from the link). A folder made
+    /// from such a path is not the one the path then opens (a re-check: `reel/../st` with no
+    /// `reel`, or with `reel` a file or a link, made `./st` and could not open it).
+    static func dotDotProblem(in path: String) -> String? {
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        for index in components.indices where components[index] == ".." && index > 0 {
+            let kept = components[..<index].enumerated().filter { $0.offset == 0 || !["", "."].contains($0.element) }
+            let before = kept.map(\.element).joined(separator: "/")
+            guard !before.isEmpty, before != "." else { continue }
+            guard let stamp = FileStamp(path: before, followingLinks: false) else {
+                return "\(before) does not exist, so the '..' after it leads nowhere; give the path without it"
+            }
+            if stamp.isSymbolicLink {
+                return "\(before) is a symbolic link, so the '..' after it leads up from where it points; give the "
+                    + "path without it"
+            }
+            if !stamp.isFolder {
+                return "\(before) is not a folder, so the '..' after it leads nowhere; give the path without it"
+            }
+        }
+        return nil
+    }
+
     static func isStoriesFolderToCreate(_ stories: String, create: Bool) throws -> Bool {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: stories, isDirectory: &isFolder) {
@@ -385,15 +402,7 @@ public enum IngestCommand: Command {
         // tidied by its spelling names a folder --create could make (a re-check: `reel/../st`
         // with no `reel` made `st`, then said it "was removed while this ingest waited for its
         // lock", and took it away again).
-        let components = stories.split(separator: "/", omittingEmptySubsequences: false)
-        for index in components.indices where components[index] == ".." && index > 0 {
-            let before = components[..<index].joined(separator: "/")
-            if !before.isEmpty, FileStamp(path: before) == nil {
-                throw MediaError(
-                    .missingInput, path: stories,
-                    "\(before) does not exist, so the '..' after it leads nowhere; give the path without it")
-            }
-        }
+        if let problem = dotDotProblem(in: stories) { throw MediaError(.missingInput, path: stories, problem) }
         return true
     }
 }

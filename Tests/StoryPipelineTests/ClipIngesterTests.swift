@@ -78,6 +78,8 @@ import Testing
         #expect(ClipIngester.startsWithDate("2024-06-01 12.00.00.mp4"))
         #expect(ClipIngester.startsWithDate("20240601_100000.mp4"), "a Samsung camera's name")
         #expect(!ClipIngester.startsWithDate("20241301_100000.mp4"), "no 13th month")
+        #expect(!ClipIngester.startsWithDate("20240231_1.mp4"), "no 31 February")
+        #expect(ClipIngester.startsWithDate("20240229_1.mp4"))
         #expect(!ClipIngester.startsWithDate("12345678_1.mp4"))
         #expect(!ClipIngester.startsWithDate("2024"))
         #expect(NaturalOrder.areInIncreasingOrder("１０.mp4", "0011-new.mp4"))

@@ -168,6 +168,38 @@ import Testing
                 == "storyreel: error: \(stories): \(folder.path("reel")) does not exist, so the '..' after it leads "
                 + "nowhere; give the path without it\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("")).isEmpty)
+        // After a file, or a link (the system goes up from where it points), and in --render's
+        // OUT (a later re-check: each made the tidied folder, or ingested and failed the render).
+        FileManager.default.createFile(atPath: folder.path("file"), contents: nil)
+        try FileManager.default.createDirectory(atPath: folder.path("deep/er"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path("link"), withDestinationPath: "deep/er")
+        try FileManager.default.createDirectory(atPath: folder.path("st/a"), withIntermediateDirectories: true)
+        let cases: [([String], String)] = [
+            (
+                ["--into", folder.path("file/../new"), "--create"],
+                "\(folder.path("file/../new")): \(folder.path("file")) is not a folder, so the '..' after it leads "
+                    + "nowhere; give the path without it"
+            ),
+            (
+                ["--into", folder.path("link/../new"), "--create"],
+                "\(folder.path("link/../new")): \(folder.path("link")) is a symbolic link, so the '..' after it leads "
+                    + "up from where it points; give the path without it"
+            ),
+            (
+                ["--into", folder.path("st"), "--render", folder.path("nothere/../out")],
+                "\(folder.path("nothere/../out")): \(folder.path("nothere")) does not exist, so the '..' after it "
+                    + "leads nowhere; give the path without it"
+            ),
+        ]
+        for (arguments, line) in cases {
+            let refused = try TestEnvironment.storyreel(
+                ["ingest", TestEnvironment.sample("portrait-h264.mp4"), "--story", "a"] + arguments)
+            #expect([66, 73].contains(refused.status), "\(refused.stderr)")
+            #expect(refused.stderr == "storyreel: error: \(line)\n")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("st/a")).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: folder.path("new")))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("deep/new")))
     }
 
     /// From a QA pass: a service that only ran `ingest --render` kept every transition an ingest
