@@ -104,8 +104,8 @@ public enum AddressSpace {
         return room >= Double(jobs) ? jobs : max(0, Int(room.rounded(.down)))
     }
 
-    /// The error for work whose one piece at a time, `each` bytes beside ``base``, does not fit
-    /// under the limit: `path: cannot make the 1080x1920 transitions: it needs about …`.
+    /// The error for work that needs `each` bytes beside ``base`` and does not fit under the
+    /// limit: `path: cannot make the 1080x1920 transitions: it needs about …`.
     public static func tooLittle(for path: String, making what: String, each: Double) -> MediaError {
         MediaError(
             .systemLimit, path: path,
@@ -131,15 +131,11 @@ public enum AddressSpace {
         width: Int, height: Int, bytesPerPixel: Int, fixedBytes: Int = 0, jobs: Int = 1, for path: String,
         making what: String
     ) throws {
-        guard let limit else { return }
         // In floating point: no size a file gives can overflow it.
         let each = Double(width) * Double(height) * Double(bytesPerPixel) + Double(fixedBytes)
-        let need = Double(base) + Double(max(1, jobs)) * each
-        guard need > Double(limit) else { return }
-        throw MediaError(
-            .systemLimit, path: path,
-            "cannot make \(what): it needs about \(megabytes(need)) of address space, and the limit (ulimit -v) is "
-                + "\(megabytes(Double(limit))); raise it or make it smaller")
+        let jobs = max(1, jobs)
+        guard jobsThatFit(jobs, each: each) < jobs else { return }
+        throw tooLittle(for: path, making: what, each: Double(jobs) * each)
     }
 
     /// `1903 MB`, whole megabytes (a re-check: in tenths of a gigabyte a need and a limit near

@@ -4,7 +4,7 @@ import Foundation
 /// exist, or none. FFmpeg writes the `mvhd` time as `2024-05-01T12:00:00.000000Z`, but a tag
 /// written by hand (`-movflags use_metadata_tags`) is any text: `2099-13-45T99:99:99Z` was
 /// passed on as it was (a QA pass).
-enum CreationTime {
+public enum CreationTime {
     /// `text` when it is `YYYY-MM-DDTHH:MM:SS`, with an optional fraction of a second, then `Z`
     /// or an offset `±HH:MM` (or `±HHMM`, given back as `±HH:MM`), naming a moment that exists
     /// (a 13th month, a 30 February, hour 24, a leap second that was never added do not); nil
@@ -60,9 +60,7 @@ enum CreationTime {
         guard index == scalars.count, (1...12).contains(month), hour < 24, minute < 60, second < 61 else {
             return nil
         }
-        let isLeap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-        let days = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-        guard (1...days).contains(day) else { return nil }
+        guard dayExists(year: year, month: month, day: day) else { return nil }
         if second == 60 {
             // In UTC, the last second of a day the IERS added one to.
             let minutes =
@@ -81,6 +79,15 @@ enum CreationTime {
         written.replaceSubrange(separator...separator, with: ["T"])
         if zoneless { written.append("Z") }
         return String(written)
+    }
+
+    /// True when `day` is a day of `month` (1...12) in `year` of the Gregorian calendar (no 30
+    /// February, no 29 February in 2023).
+    public static func dayExists(year: Int, month: Int, day: Int) -> Bool {
+        guard (1...12).contains(month) else { return false }
+        let isLeap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+        let days = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        return (1...days).contains(day)
     }
 
     /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's

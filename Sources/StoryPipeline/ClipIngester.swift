@@ -469,9 +469,7 @@ public struct ClipIngester: Sendable {
                 scalars[from..<(from + count)].reduce(0) { $0 * 10 + Int($1.value - 48) }
             }
             let (year, month, day) = (value(0, 4), value(4, 2), value(6, 2))
-            guard (1970...2099).contains(year), (1...12).contains(month) else { return false }
-            let days = [31, year % 4 == 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-            return (1...days).contains(day)
+            return (1970...2099).contains(year) && CreationTime.dayExists(year: year, month: month, day: day)
         }
         guard scalars.count == 10 else { return false }
         let isSeparator = { (index: Int) in ["-", "_", "."].contains(scalars[index]) }

@@ -141,8 +141,7 @@ struct UnitRun {
     /// of that name that is neither is someone else's: it is left as it is and the unit is
     /// skipped, naming it.
     mutating func execute(_ units: [WorkUnit]) {
-        let (ledger, bundle, canvas) = (self.ledger, self.bundle, self.canvas)
-        let options = self.options
+        let (ledger, bundle, canvas, options) = (self.ledger, self.bundle, self.canvas, self.options)
         let dispositions: [Disposition] = Parallel.map(units.count, jobs: options.jobs) { index in
             let unit = units[index]
             switch ledger.state(of: unit.output) {
@@ -199,7 +198,7 @@ struct UnitRun {
         // Under an address-space limit (`ulimit -v`), as many transitions at once as fit, and
         // none when one does not: a render past it failed part-way, after libx264's own `malloc
         // … failed` lines, and libx265 hung waiting for a thread it could not start (a review).
-        var making = self.options
+        var making = options
         let transitions = pending.compactMap(\.transition)
         if !transitions.isEmpty {
             let hevc = transitions.contains { $0.parameters.codec == .hevc }

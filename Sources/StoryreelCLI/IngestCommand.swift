@@ -158,10 +158,15 @@ public enum IngestCommand: Command {
                 // "numbered higher"). In one pass, and ten names a line: a story of 9000
                 // camera-named clips (`20240601_100000.mp4`) listed them all for every upload,
                 // comparing each with each (a review: 8 s for 20 uploads).
-                let unnumbered = playsBefore.filter { !ClipIngester.startsWithDigit($0) }
-                let dated = playsBefore.filter { ClipIngester.startsWithDigit($0) && ClipIngester.startsWithDate($0) }
-                let numbered = playsBefore.filter {
-                    ClipIngester.startsWithDigit($0) && !ClipIngester.startsWithDate($0)
+                var (unnumbered, dated, numbered): ([String], [String], [String]) = ([], [], [])
+                for clip in playsBefore {
+                    if !ClipIngester.startsWithDigit(clip) {
+                        unnumbered.append(clip)
+                    } else if ClipIngester.startsWithDate(clip) {
+                        dated.append(clip)
+                    } else {
+                        numbered.append(clip)
+                    }
                 }
                 if !unnumbered.isEmpty {
                     console.warning(
@@ -338,10 +343,6 @@ public enum IngestCommand: Command {
         return names.count > 10 ? "\(shown) and \(names.count - 10) more" : shown
     }
 
-    /// `--into STORIES` must be a folder, not a bundle, and not one of files without a story
-    /// folder (66; an empty one is a stories folder to be): a missing one is refused (66), so
-    /// a typo does not start a new stories folder, unless `--create` asks for it; then this
-    /// returns true.
     /// Why a `..` in `path` does not lead where its spelling says, or nil: what comes before it
     /// does not exist, is no folder, or is a symbolic link (the system goes up from the link's
     /// target, while a folder made from the tidied path goes up from the link). A folder made
@@ -367,6 +368,10 @@ public enum IngestCommand: Command {
         return nil
     }
 
+    /// `--into STORIES` must be a folder, not a bundle, and not one of files without a story
+    /// folder (66; an empty one is a stories folder to be): a missing one is refused (66), so
+    /// a typo does not start a new stories folder, unless `--create` asks for it; then this
+    /// returns true.
     static func isStoriesFolderToCreate(_ stories: String, create: Bool) throws -> Bool {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: stories, isDirectory: &isFolder) {
