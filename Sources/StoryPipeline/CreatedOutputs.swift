@@ -16,6 +16,33 @@ public struct CreatedOutputs: Sendable {
     /// Nothing created yet.
     public init() {}
 
+    /// Why a `..` in `path` does not lead where its spelling says, or nil: what comes before it
+    /// does not exist, is no folder, or is a symbolic link (the system goes up from the link's
+    /// target, while a folder made from the tidied path goes up from the link). A folder made
+    /// from such a path is not the one the path then opens (a re-check: `reel/../st` with no
+    /// `reel`, or with `reel` a file or a link, made `./st` and could not open it; `render -o`,
+    /// `thumbnail --out-dir` and `cube --frames-dir` said `cannot open the folder: No such file
+    /// or directory`). ``createFolder(_:)`` refuses such a path, and `ingest` asks first.
+    public static func dotDotProblem(in path: String) -> String? {
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        for index in components.indices where components[index] == ".." && index > 0 {
+            let kept = components[..<index].enumerated().filter { $0.offset == 0 || !["", "."].contains($0.element) }
+            let before = kept.map(\.element).joined(separator: "/")
+            guard !before.isEmpty, before != "." else { continue }
+            guard let stamp = FileStamp(path: before, followingLinks: false) else {
+                return "\(before) does not exist, so the '..' after it leads nowhere; give the path without it"
+            }
+            if stamp.isSymbolicLink {
+                return "\(before) is a symbolic link, so the '..' after it leads up from where it points; give the "
+                    + "path without it"
+            }
+            if !stamp.isFolder {
+                return "\(before) is not a folder, so the '..' after it leads nowhere; give the path without it"
+            }
+        }
+        return nil
+    }
+
     /// Makes sure `path` is a folder, creating it (and missing parents) when needed. Throws
     /// `.cannotCreateOutput`, saying why, when it is a file or cannot be created.
     public mutating func createFolder(_ path: String) throws {
@@ -26,6 +53,7 @@ public struct CreatedOutputs: Sendable {
             }
             return
         }
+        if let problem = Self.dotDotProblem(in: path) { throw MediaError(.cannotCreateOutput, path: path, problem) }
         var missing = [URL(fileURLWithPath: path).standardizedFileURL]
         while case let parent = missing[0].deletingLastPathComponent(), parent.path != missing[0].path,
             !FileManager.default.fileExists(atPath: parent.path)

@@ -96,7 +96,7 @@ public enum IngestCommand: Command {
         if let output = arguments[render] {
             try BundleFolder.check(output: output, inputRoot: stories, force: false, takesForce: false)
             // A `..` in OUT's path after what is no folder leads nowhere (a re-check).
-            if FileStamp(path: output) == nil, let problem = Self.dotDotProblem(in: output) {
+            if FileStamp(path: output) == nil, let problem = CreatedOutputs.dotDotProblem(in: output) {
                 throw MediaError(.cannotCreateOutput, path: output, problem)
             }
         }
@@ -343,31 +343,6 @@ public enum IngestCommand: Command {
         return names.count > 10 ? "\(shown) and \(names.count - 10) more" : shown
     }
 
-    /// Why a `..` in `path` does not lead where its spelling says, or nil: what comes before it
-    /// does not exist, is no folder, or is a symbolic link (the system goes up from the link's
-    /// target, while a folder made from the tidied path goes up from the link). A folder made
-    /// from such a path is not the one the path then opens (a re-check: `reel/../st` with no
-    /// `reel`, or with `reel` a file or a link, made `./st` and could not open it).
-    static func dotDotProblem(in path: String) -> String? {
-        let components = path.split(separator: "/", omittingEmptySubsequences: false)
-        for index in components.indices where components[index] == ".." && index > 0 {
-            let kept = components[..<index].enumerated().filter { $0.offset == 0 || !["", "."].contains($0.element) }
-            let before = kept.map(\.element).joined(separator: "/")
-            guard !before.isEmpty, before != "." else { continue }
-            guard let stamp = FileStamp(path: before, followingLinks: false) else {
-                return "\(before) does not exist, so the '..' after it leads nowhere; give the path without it"
-            }
-            if stamp.isSymbolicLink {
-                return "\(before) is a symbolic link, so the '..' after it leads up from where it points; give the "
-                    + "path without it"
-            }
-            if !stamp.isFolder {
-                return "\(before) is not a folder, so the '..' after it leads nowhere; give the path without it"
-            }
-        }
-        return nil
-    }
-
     /// `--into STORIES` must be a folder, not a bundle, and not one of files without a story
     /// folder (66; an empty one is a stories folder to be): a missing one is refused (66), so
     /// a typo does not start a new stories folder, unless `--create` asks for it; then this
@@ -407,7 +382,9 @@ public enum IngestCommand: Command {
         // tidied by its spelling names a folder --create could make (a re-check: `reel/../st`
         // with no `reel` made `st`, then said it "was removed while this ingest waited for its
         // lock", and took it away again).
-        if let problem = dotDotProblem(in: stories) { throw MediaError(.missingInput, path: stories, problem) }
+        if let problem = CreatedOutputs.dotDotProblem(in: stories) {
+            throw MediaError(.missingInput, path: stories, problem)
+        }
         return true
     }
 }

@@ -200,6 +200,23 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("st/a")).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: folder.path("new")))
         #expect(!FileManager.default.fileExists(atPath: folder.path("deep/new")))
+        // Every command that makes its output folder says the same (a review: `render -o`,
+        // `thumbnail --out-dir` and `cube --frames-dir` said `cannot open the folder: No such file
+        // or directory`, after making the tidied path's folder and taking it away).
+        let made = folder.path("nothere/../made")
+        let clip = TestEnvironment.sample("portrait-h264.mp4")
+        for arguments in [
+            ["render", folder.path("st"), "-o", made, "-q"], ["thumbnail", clip, "--out-dir", made],
+            ["cube", clip, clip, "--frames-dir", made, "-q"],
+        ] {
+            let refused = try TestEnvironment.storyreel(arguments)
+            #expect(refused.status == 73, "\(arguments[0]): \(refused.stderr)")
+            #expect(
+                refused.stderr
+                    == "storyreel: error: \(made): \(folder.path("nothere")) does not exist, so the '..' after it leads "
+                    + "nowhere; give the path without it\n", "\(arguments[0])")
+            #expect(!FileManager.default.fileExists(atPath: folder.path("made")))
+        }
     }
 
     /// From a QA pass: a service that only ran `ingest --render` kept every transition an ingest
