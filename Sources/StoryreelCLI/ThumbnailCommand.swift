@@ -17,7 +17,8 @@ public enum ThumbnailCommand: Command {
     static let outDirectory = Option.outputPath(
         "out-dir", "DIR", "Write a poster per CLIP into DIR (created if missing), named CLIP-NAME.EXT.")
     static let at = Option<PosterChoice>(
-        "at", "TIME", "The frame at TIME seconds (1.5) or share of the clip (50%), not the smart pick.",
+        "at", "TIME",
+        "The first frame at or after TIME seconds (1.5, as ffmpeg -ss) or share of the clip (50%), not the smart pick.",
         defaultText: "the smart pick", accepted: secondsOrPercent.description, default: { .smart },
         convert: { text in
             secondsOrPercent.secondsOrPercent(text).map { $0.isPercent ? .percent($0.value) : .seconds($0.value) }

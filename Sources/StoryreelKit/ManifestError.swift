@@ -5,6 +5,8 @@ import Foundation
 /// `localizedDescription`.
 public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// The JSON path of the fault (`stories[2].items[0].duration`); `manifest` for the whole.
+    /// It holds the manifest's keys as they are, so a key with a newline or a terminal escape in
+    /// it keeps them here: show ``description``, which writes them as escapes on one line.
     public var path: String
     /// What was wrong there.
     public var message: String
@@ -28,7 +30,12 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
             // What was there, where StoryreelKit's own checks say it (`got 1.5` of a fraction
             // where an integer goes), as `validate` words it (a consumer's review: it said only
             // "expected an integer").
-            let found = context.debugDescription.hasPrefix("got ") ? ", \(context.debugDescription)" : ""
+            // Else the kind of value Foundation found, as validate names it (a later QA pass:
+            // `canvas: expected an object`, where validate adds `, got an array`).
+            let found =
+                context.debugDescription.hasPrefix("got ")
+                ? ", \(context.debugDescription)"
+                : Self.foundKind(context.debugDescription).map { ", got \($0)" } ?? ""
             self.init(path: Self.path(context.codingPath), "expected \(Self.describe(type))\(found)")
         case .valueNotFound(let type, let context):
             self.init(path: Self.path(context.codingPath), "expected \(Self.describe(type)), got null")
@@ -107,6 +114,25 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
             }
         }
         return text
+    }
+
+    /// The kind of JSON value a Foundation type mismatch found, in words (`an array`), from its
+    /// debug description (`Expected to decode Int but found a string instead.`, or `found
+    /// number`, `found bool`); nil for a wording it does not know.
+    private static func foundKind(_ debugDescription: String) -> String? {
+        guard let start = debugDescription.range(of: " but found "),
+            let end = debugDescription.range(of: " instead", range: start.upperBound..<debugDescription.endIndex)
+        else { return nil }
+        var kind = debugDescription[start.upperBound..<end.lowerBound]
+        for article in ["a ", "an "] where kind.hasPrefix(article) { kind = kind.dropFirst(article.count) }
+        switch kind {
+        case "string": return "a string"
+        case "number": return "a number"
+        case "bool", "boolean": return "a boolean"
+        case "array": return "an array"
+        case "dictionary", "object": return "an object"
+        default: return nil
+        }
     }
 
     /// What a decoder expected, in words: `a number`, `a string` …

@@ -25,6 +25,13 @@ public struct StoryNavigator: Sendable {
     public private(set) var seen: SeenState
     /// The step on screen now: the first one right after `init`.
     public private(set) var current: PlaybackStep
+    /// When true, every move is a cut: no step is a ``PlaybackStep/transition(_:then:)``, and
+    /// ``upcomingAssets(limit:)`` lists no transition clip. Set it from the viewer's Reduce
+    /// Motion setting (`UIAccessibility.isReduceMotionEnabled`, and again when
+    /// `reduceMotionStatusDidChangeNotification` arrives), as the player page follows
+    /// `prefers-reduced-motion: reduce`. A transition already on screen plays on; the next move
+    /// follows the new value.
+    public var cutsOnly = false
 
     /// Where playback is: a slot in ``playOrder`` and an item index in that story; nil at the end.
     private var position: (slot: Int, item: Int)?
@@ -44,11 +51,16 @@ public struct StoryNavigator: Sendable {
     /// end. A story with no items (which `render` never writes, and `validate` refuses, but
     /// which decodes) is left out of the play order.
     ///
+    /// `cutsOnly` starts ``cutsOnly`` (Reduce Motion) at that value.
+    ///
     /// The item it opens on is on screen, so ``seen`` marks it seen at once. For the play order
     /// alone (a story row drawn before the viewer opens), ask ``playOrder(of:seen:)``, which
     /// marks nothing.
-    public init(manifest: Manifest, seen: SeenState = SeenState(), openingAt storyID: String? = nil) {
+    public init(
+        manifest: Manifest, seen: SeenState = SeenState(), openingAt storyID: String? = nil, cutsOnly: Bool = false
+    ) {
         self.manifest = manifest
+        self.cutsOnly = cutsOnly
         self.seen = seen
         transitions = Dictionary(
             manifest.transitions.map { (TransitionKey(from: $0.from, to: $0.to, direction: $0.direction), $0) },
@@ -339,7 +351,7 @@ public struct StoryNavigator: Sendable {
         }
         let item = startItem(ofSlot: slot)
         let landing = land(slot: slot, item: item)
-        if leavingLastItem, item == 0,
+        if leavingLastItem, item == 0, !cutsOnly,
             let transition = transition(from: from.id, to: story(atSlot: slot).id, direction: .forward)
         {
             return .transition(transition, then: landing)
@@ -352,7 +364,7 @@ public struct StoryNavigator: Sendable {
         guard let position, position.slot > 0 else { return .end }
         let from = story(atSlot: position.slot)
         let landing = land(slot: position.slot - 1, item: 0)
-        if leavingFirstItem,
+        if leavingFirstItem, !cutsOnly,
             let transition = transition(from: from.id, to: story(atSlot: position.slot - 1).id, direction: .backward)
         {
             return .transition(transition, then: landing)

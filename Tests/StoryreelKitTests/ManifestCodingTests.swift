@@ -77,9 +77,10 @@ import Testing
     }
 
     /// From a QA pass of the library: a version too large for an integer was "out of range for
-    /// an integer", with no `newerVersion`, so an app called the bundle damaged.
-    @Test(arguments: [1e30, 0x1p63])
-    func aVersionTooLargeForAnIntegerIsNewer(version: Double) throws {
+    /// an integer", with no `newerVersion`, so an app called the bundle damaged. A later pass:
+    /// 2^63 was said as `9.223372036854776e+18`, not as the manifest writes it.
+    @Test(arguments: [(1e30, "1e+30"), (0x1p63, "9223372036854775808")])
+    func aVersionTooLargeForAnIntegerIsNewer(version: Double, said: String) throws {
         do {
             _ = try Manifest(jsonData: try editedDemo { $0["version"] = version })
             Issue.record("version \(version) decoded")
@@ -87,7 +88,7 @@ import Testing
             #expect(error.newerVersion == Int.max)
             #expect(
                 error.description
-                    == "version: version \(version) is newer than this StoryreelKit reads (1); update StoryreelKit")
+                    == "version: version \(said) is newer than this StoryreelKit reads (1); update StoryreelKit")
         }
     }
 
@@ -207,23 +208,33 @@ import Testing
                     object["stories"] = stories
                 })
         }
-        #expect(try set("2", story: 2, item: 0, key: "duration") == "stories[2].items[0].duration: expected a number")
-        #expect(try set(5, story: 0, item: 1, key: "src") == "stories[0].items[1].src: expected a string")
-        #expect(try set(1, story: 1, item: 2, key: "hasAudio") == "stories[1].items[2].hasAudio: expected a boolean")
+        #expect(
+            try set("2", story: 2, item: 0, key: "duration")
+                == "stories[2].items[0].duration: expected a number, got a string")
+        #expect(try set(5, story: 0, item: 1, key: "src") == "stories[0].items[1].src: expected a string, got a number")
+        #expect(
+            try set(1, story: 1, item: 2, key: "hasAudio")
+                == "stories[1].items[2].hasAudio: expected a boolean, got a number")
         #expect(
             try set(NSNull(), story: 3, item: 0, key: "codec")
                 == "stories[3].items[0].codec: expected a string, got null")
         #expect(
             decodingError(try editedDemo { $0["generator"] = nil }) == "generator: missing")
         #expect(
-            decodingError(try editedDemo { $0["transitions"] = ["sideways"] }) == "transitions[0]: expected an object")
+            decodingError(try editedDemo { $0["transitions"] = ["sideways"] })
+                == "transitions[0]: expected an object, got a string")
         #expect(
             decodingError(Data("{\"version\": 1,".utf8))
                 == "manifest: not valid JSON: unexpected end of file during JSON parse at line 1, column 15")
         // From a QA pass: not a number at all is "expected an integer" too, not "a number".
         #expect(
             decodingError(try editedDemo { $0["canvas"] = ["width": "540", "height": 640] })?.hasPrefix(
-                "canvas.width: expected an integer") == true)
+                "canvas.width: expected an integer, got a string") == true)
+        // A later QA pass: the kind found was said by validate only (`got an array`).
+        #expect(
+            decodingError(try editedDemo { $0["canvas"] = [540, 960] }) == "canvas: expected an object, got an array")
+        #expect(decodingError(try editedDemo { $0["stories"] = [:] }) == "stories: expected an array, got an object")
+        #expect(decodingError(try editedDemo { $0["version"] = true }) == "version: expected an integer, got a boolean")
         let fraction = decodingError(try editedDemo { $0["canvas"] = ["width": 360.5, "height": 640] })
         #expect(fraction == "canvas.width: expected an integer, got 360.5", "\(fraction ?? "no error")")
         #expect(decodingError(try editedDemo { $0["version"] = 1.5 }) == "version: expected an integer, got 1.5")

@@ -53,6 +53,24 @@ import Testing
         #expect(Samples.describe(navigator.tapForward()) == "end")
     }
 
+    /// From a QA pass of the library: the player page cuts under `prefers-reduced-motion`, and an
+    /// app honouring Reduce Motion had no way to ask the navigator for the same.
+    @Test func cutsOnlyMakesEveryMoveACutAndPrefetchesNoTurn() {
+        let manifest = Samples.manifest(items: [1, 1, 1], transitions: .both)
+        var navigator = StoryNavigator(manifest: manifest, cutsOnly: true)
+        #expect(!navigator.upcomingAssets(limit: 20).contains { $0.hasPrefix("transitions/") })
+        #expect(Samples.describe(navigator.itemDidFinish()) == "s1#0")
+        #expect(Samples.describe(navigator.swipeToNextStory()) == "s2#0")
+        #expect(Samples.describe(navigator.tapBack()) == "s1#0")
+        #expect(Samples.describe(navigator.swipeToPreviousStory()) == "s0#0")
+        navigator.cutsOnly = false
+        #expect(Samples.describe(navigator.tapForward()) == "forward:s1#0", "the next move follows the new value")
+        navigator.cutsOnly = true
+        #expect(Samples.describe(navigator.current) == "forward:s1#0", "a turn on screen plays on")
+        navigator.transitionDidFinish()
+        #expect(Samples.describe(navigator.tapBack()) == "s0#0")
+    }
+
     /// From a QA pass: a tap during the turn into a one-item story played the next turn from that
     /// story's last frame, which was never on screen (the cube jumped from mid-turn to another
     /// picture). A move on while a transition turns is a cut; a move back still reverses the turn
