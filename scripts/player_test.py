@@ -928,7 +928,7 @@ class PlayerPageTests(unittest.TestCase):
         QuietHandler.delays.clear()
         DRIVER.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
 
-    def test_keys_while_the_viewer_opens_wait_for_it(self):
+    def test_keys_while_the_viewer_opens_are_dropped(self):
         # From a QA pass: → pressed while the first still loaded played stories behind a viewer
         # never shown, and marked them seen.
         first = MANIFESTS["demo"]["stories"][0]
