@@ -93,7 +93,7 @@ PIPELINE_X264="-c:v libx264 -preset veryfast"
 DECODE_A="ffmpeg -v error -skip_frame noref -sseof -0.25 -i $CLIPS/A.mov -map 0:v"
 DECODE_B="ffmpeg -v error -threads 1 -i $CLIPS/B.mov -map 0:v -frames:v 1"
 # Context: what loading FFmpeg's shared libraries costs any program linked to them (Debian's
-# libavcodec and libavformat pull in 136 libraries, each built with BIND_NOW): a C program that
+# libavcodec and libavformat pull in 132 libraries, each built with BIND_NOW): a C program that
 # links the four storyreel uses and does nothing, run in the same rounds. (storyreel links
 # libavutil and libswscale, and loads the other two when it first reads media, as `cube` does.)
 LIBS_ONLY=()

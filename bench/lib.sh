@@ -10,7 +10,29 @@ mkdir -p "$WORK"
 # RateFactorSearch), which bench/ffmpeg-cube.sh does too when given a peak (render's script gives
 # one). The cube bench's clips stay under their peak (21 Mb/s against about 8 Mb/s at CRF 23), so
 # there storyreel runs exactly this one pass.
-STORYREEL_X264="-c:v libx264 -preset veryfast -crf 23 -bf 0 -x264-params sliced-threads=1:rc-lookahead=5"
+# storyreel gives libx264 the CPU flags it detects less AVX-512 (VideoEncoder.x264CPUFlags:
+# its AVX-512 code made identical pictures into different files from run to run); so does this.
+X264_ASM=$(python3 - <<'PY'
+import ctypes
+try:
+    x264 = ctypes.CDLL("libx264.so.164")
+    class Name(ctypes.Structure):
+        _fields_ = [("name", ctypes.c_char_p), ("flags", ctypes.c_uint32)]
+    names = (Name * 64).in_dll(x264, "x264_cpu_names")
+    flags = {}
+    for entry in names:
+        if not entry.flags:
+            break
+        flags[entry.name.decode()] = entry.flags
+    own = flags.get("AVX512", 0) & ~flags.get("AVX2", 0)
+    x264.x264_cpu_detect.restype = ctypes.c_uint32
+    detected = x264.x264_cpu_detect()
+    print(f":asm={detected & ~own}" if flags.get("AVX2") and own and detected & own else "")
+except OSError:
+    print("")
+PY
+)
+STORYREEL_X264="-c:v libx264 -preset veryfast -crf 23 -bf 0 -x264-params sliced-threads=1:rc-lookahead=5$X264_ASM"
 
 # compare NAME RUNS CMD_OURS LABEL_PEER1 CMD_PEER1 [LABEL_PEER2 CMD_PEER2 ...]
 # Runs all commands in one hyperfine call (interleaved warm-up, same machine state) and prints

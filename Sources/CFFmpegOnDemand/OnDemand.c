@@ -211,3 +211,27 @@ static void loadOrExit(void) {
         name##Address arguments;                                   \
     }
 MEDIA_FUNCTIONS(DEFINITION, PROCEDURE_DEFINITION)
+
+/// libx264's table of CPU flag names (x264.h's `x264_cpu_name_t`): each name with the flags it
+/// stands for, including those it implies (`AVX512` holds `AVX2`'s too).
+struct X264CPUName {
+    const char *name;
+    uint32_t flags;
+};
+
+uint32_t cff_x264_cpu_flags_without_avx512(void) {
+    if (!cff_media_libraries_loaded()) return 0;
+    // Looked up through libavcodec, whose dependencies include libx264.
+    uint32_t (*detect)(void) = (uint32_t(*)(void))dlsym(avcodecLibrary, "x264_cpu_detect");
+    const struct X264CPUName *names = dlsym(avcodecLibrary, "x264_cpu_names");
+    if (!detect || !names) return 0;
+    uint32_t avx2 = 0, avx512 = 0;
+    for (size_t index = 0; index < 64 && names[index].flags; index++) {
+        if (strcmp(names[index].name, "AVX2") == 0) avx2 = names[index].flags;
+        if (strcmp(names[index].name, "AVX512") == 0) avx512 = names[index].flags;
+    }
+    uint32_t own = avx512 & ~avx2;
+    if (!avx2 || !own) return 0;
+    uint32_t detected = detect();
+    return (detected & own) ? detected & ~own : 0;
+}

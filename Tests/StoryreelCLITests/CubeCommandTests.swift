@@ -114,6 +114,21 @@ import Testing
         }
     }
 
+    /// From a QA pass of cube: the same H.264 cube at 16x16 made 2 to 7 different files in 16
+    /// runs, from identical pictures; libx264's AVX-512 code was the cause (its AVX2 code, which
+    /// storyreel now gives it, makes one).
+    @Test func theSameCubeMakesTheSameFileEveryRun() throws {
+        let from = TestEnvironment.sample("stories/ana.lima/IMG_0002.MOV")
+        var digests: Set<String> = []
+        for run in 0..<16 {
+            let output = folder.path("same-\(run).mp4")
+            let result = try cube([from, Self.toClip, "--size", "16x16", "-o", output, "--quiet"])
+            #expect(result.status == 0, "\(result.stderr)")
+            digests.insert(String(try TestEnvironment.run("sha256sum", [output]).stdout.prefix(64)))
+        }
+        #expect(digests.count == 1, "\(digests.count) different files from 16 runs")
+    }
+
     @Test func hevcClipIsTaggedHvc1() throws {
         let output = folder.path("cube-hevc.mp4")
         let result = try cube([

@@ -20,6 +20,13 @@ bool cff_media_libraries_loaded(void);
 /// -1 for any other reason. A failure is not kept: the next call tries again.
 int cff_load_media_libraries(char *why, size_t capacity);
 
+/// The CPU flags libx264 detects, less AVX-512, as a number for its `asm` parameter; 0 when the
+/// CPU has no AVX-512, or the libraries are not loaded, or libx264's symbols are not found (the
+/// encoder then takes what it detects). libx264 r3095's AVX-512 code made encodes of identical
+/// pictures differ from run to run in storyreel's process (16x16 and 24x24 canvases: 2 to 7
+/// files in 16 runs), where its AVX2 code gives one file every run, as fast.
+uint32_t cff_x264_cpu_flags_without_avx512(void);
+
 /// A fault the mov demuxer logs and then ends a track's index early for, silently otherwise.
 enum cff_index_fault {
     /// None logged.
