@@ -69,7 +69,7 @@ public struct Manifest: Codable, Sendable, Hashable {
         {
             throw ManifestError(
                 path: versionPath,
-                "version \(huge < 1e21 ? String(format: "%.0f", huge) : "\(huge)") is newer than this StoryreelKit reads (\(Manifest.knownVersion)); update StoryreelKit",
+                "version \(huge) is newer than this StoryreelKit reads (\(Manifest.knownVersion)); update StoryreelKit",
                 newerVersion: Int.max)
         }
         version = try container.decodeInteger(forKey: .version)

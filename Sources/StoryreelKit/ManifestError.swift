@@ -30,8 +30,10 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
             // What was there, where StoryreelKit's own checks say it (`got 1.5` of a fraction
             // where an integer goes), as `validate` words it (a consumer's review: it said only
             // "expected an integer").
-            // Else the kind of value Foundation found, as validate names it (a later QA pass:
-            // `canvas: expected an object`, where validate adds `, got an array`).
+            // Else the kind of value Foundation found (a later QA pass: `canvas: expected an
+            // object`, where validate adds `, got an array`; validate quotes a string, number or
+            // boolean itself, which a DecodingError does not hold). Read from Foundation's debug
+            // text, which is no API: a wording it does not know adds nothing.
             let found =
                 context.debugDescription.hasPrefix("got ")
                 ? ", \(context.debugDescription)"
