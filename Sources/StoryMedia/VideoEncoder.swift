@@ -184,11 +184,11 @@ public final class VideoEncoder {
         avcodec_free_context(&pointer)
     }
 
-    /// Throws `.unsupported` saying what is wrong with `settings`, before any FFmpeg call.
     /// The CPU flags libx264 is given (`asm`): those it detects less AVX-512, or 0 to let it
     /// detect them (no AVX-512 here, or libx264 not found). Read once, after the libraries load.
     static let x264CPUFlags = cff_x264_cpu_flags_without_avx512()
 
+    /// Throws `.unsupported` saying what is wrong with `settings`, before any FFmpeg call.
     static func validate(_ settings: Settings) throws {
         let (width, height) = (settings.width, settings.height)
         guard width > 0, height > 0, width % 2 == 0, height % 2 == 0 else {
