@@ -29,8 +29,14 @@ enum OutputIntegrity {
             guard file.size > 4 else { return "is not a whole JPEG: it holds its start and end markers only" }
             try file.seek(to: file.size - 2)
             guard try file.read(upTo: 2).elementsEqual([0xFF, 0xD9]) else { return unended }
+            let found = try StillImageHeader.jpegSize(of: file)
+            // Its bytes against the most a JPEG of its size can hold: a real one's start and
+            // end around gigabytes of anything passed (a QA pass: 3 GB, a hole between them, in
+            // place of a 270x480 poster, which every player would then download).
+            if let most = mostBytes(width: found.width, height: found.height), file.size > most {
+                return "is \(file.size) bytes, more than a \(found.width)x\(found.height) JPEG can hold (\(most))"
+            }
             if let size {
-                let found = try StillImageHeader.jpegSize(of: file)
                 if !within(found.width, size.width, tolerance) || !within(found.height, size.height, tolerance) {
                     return "is \(found.width)x\(found.height), not \(size.width)x\(size.height)"
                 }
@@ -43,6 +49,18 @@ enum OutputIntegrity {
         } catch {
             return "cannot be read: \(MediaError.reason(of: error))"
         }
+    }
+
+    /// The most bytes a baseline JPEG of `width` × `height` can hold, with room to spare: 12 a
+    /// pixel (three full-resolution components of 64 coefficients a block, each at most a
+    /// 16-bit code and 11 bits of value, is 10.1) and 1 MiB of headers. Nil when it does not
+    /// fit a `UInt64`, from a header's sizes.
+    static func mostBytes(width: Int, height: Int) -> UInt64? {
+        guard width > 0, height > 0 else { return nil }
+        let (pixels, overflow) = UInt64(width).multipliedReportingOverflow(by: UInt64(height))
+        let (bytes, overflowAgain) = pixels.multipliedReportingOverflow(by: 12)
+        guard !overflow, !overflowAgain else { return nil }
+        return bytes.addingReportingOverflow(1 << 20).overflow ? nil : bytes + (1 << 20)
     }
 
     /// True when `found` is within `tolerance` of `expected`. The manifest gives `expected`, so

@@ -138,7 +138,7 @@ public enum PlanCommand: Command {
                 for entry in plan.skipped { console.error("\(from)\(entry.path): skipped: \(entry.reason)") }
                 // As for render: nothing that plays is no input (66), not a clip skipped (65).
                 if plan.nothingPlays {
-                    console.warning("nothing plays: every story was skipped")
+                    console.warning(from + "nothing plays: every story was skipped")
                     inputCode = .noInput
                 } else {
                     inputCode = plan.skipped.isEmpty ? .success : .dataError

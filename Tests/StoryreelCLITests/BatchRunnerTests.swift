@@ -145,6 +145,18 @@ import Testing
         }
     }
 
+    /// From a QA pass of plan as a CI gate: with several INPUTs, the warning of one in which
+    /// nothing plays was the only line that did not name its INPUT.
+    @Test func planNamesTheInputInWhichNothingPlays() throws {
+        try FileManager.default.createDirectory(atPath: folder.path("none/alice"), withIntermediateDirectories: true)
+        try folder.write("none/alice/x.mp4", Data(repeating: 7, count: 4096))
+        let none = folder.path("none")
+        let result = try TestEnvironment.storyreel(["plan", Self.stories, none])
+        #expect(result.status == 66, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.contains("storyreel: warning: \(none): nothing plays: every story was skipped"), "\(lines)")
+    }
+
     @Test func resultsComeInArgumentOrder() throws {
         let clips = Array(repeating: [Self.clip, Self.other], count: 6).flatMap { $0 }
         let inspect = try TestEnvironment.storyreel(["inspect", "--json", "--jobs", "8"] + clips)

@@ -641,6 +641,27 @@ import Testing
 
     /// A transition's `codecs`, when given, is its clip's: a player asks `canPlayType` about it
     /// rather than loading the clip.
+    /// From a QA pass of validate as a CI gate: a real poster's start and end with a 1 GiB hole
+    /// between them passed (only the first and last bytes were read), and every player would
+    /// have downloaded it. Its bytes are now held to what a JPEG of its size can hold.
+    @Test func aJPEGPaddedPastWhatItsSizeCanHoldIsAProblem() throws {
+        let fixture = try ManifestFixture()
+        let poster = "\(fixture.bundle)/posters/a.jpg"
+        let whole = try Data(contentsOf: URL(fileURLWithPath: poster))
+        try whole.dropLast(2).write(to: URL(fileURLWithPath: poster))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: poster))
+        try handle.truncate(atOffset: 1 << 30)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data([0xFF, 0xD9]))
+        try handle.close()
+        let found = try problems(fixture) { _ in }
+        #expect(
+            found == [
+                "stories[0].items[0].poster: posters/a.jpg is \((1 << 30) + 2) bytes, more than a 360x640 JPEG can hold (3813376)"
+            ],
+            "\(found)")
+    }
+
     @Test func aTransitionsCodecsAreItsClips() throws {
         let fixture = try ManifestFixture()
         let probe = try TestEnvironment.storyreel(["inspect", "--json", fixture.bundle + "/transitions/ana-ben.mp4"])
