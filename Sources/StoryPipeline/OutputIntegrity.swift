@@ -53,14 +53,12 @@ enum OutputIntegrity {
 
     /// The most bytes a baseline JPEG of `width` × `height` can hold, with room to spare: 12 a
     /// pixel (three full-resolution components of 64 coefficients a block, each at most a
-    /// 16-bit code and 11 bits of value, is 10.1) and 1 MiB of headers. Nil when it does not
-    /// fit a `UInt64`, from a header's sizes.
+    /// 16-bit code and 11 bits of value, is 10.1) and 1 MiB of headers. The sides are a JPEG
+    /// header's 16-bit fields, so the product cannot overflow; nil for a side of 0 (a height
+    /// left to a later marker) or one no header holds.
     static func mostBytes(width: Int, height: Int) -> UInt64? {
-        guard width > 0, height > 0 else { return nil }
-        let (pixels, overflow) = UInt64(width).multipliedReportingOverflow(by: UInt64(height))
-        let (bytes, overflowAgain) = pixels.multipliedReportingOverflow(by: 12)
-        guard !overflow, !overflowAgain else { return nil }
-        return bytes.addingReportingOverflow(1 << 20).overflow ? nil : bytes + (1 << 20)
+        guard (1...0xFFFF).contains(width), (1...0xFFFF).contains(height) else { return nil }
+        return UInt64(width) * UInt64(height) * 12 + (1 << 20)
     }
 
     /// True when `found` is within `tolerance` of `expected`. The manifest gives `expected`, so
