@@ -13,7 +13,7 @@ FUZZ_SLICE ?= 200
 
 # The player page's browser tests (scripts/player_test.py): Debian's chromium, driven headless by
 # Debian's python3-selenium through Debian's chromedriver (by path: nothing downloads a browser),
-# two browsers at once (each mostly waits on a playing page).
+# two browsers at once (each test mostly waits on a playing page).
 PLAYER_TEST := /usr/bin/python3 scripts/player_test.py --jobs 2
 
 # Build: FFmpeg 5.1 libraries (libavformat, libavcodec, libswscale, libavutil).
@@ -53,10 +53,10 @@ build: deps
 # static build, which check-deploy checks too), so `make test` makes one release build, not two.
 # The static build is mostly one thread, so the tests' debug build runs beside it (-j2): 194 s
 # together against 217 s one after the other. Then the Swift tests run beside the rest (-j2): they
-# keep about 1.8 of the 2 cores busy and the browser tests about 1.3 (each browser mostly waits on a
-# playing page), so side by side they share the idle time; the Swift tests, the longer of the two,
-# run at a lower priority, so a playing page is not kept waiting. Each side's output is printed
-# whole when it ends (--output-sync).
+# keep about 1.8 of the 2 cores busy and the browser tests about 1.3 (Chromium playing the pages
+# while the test scripts wait), so side by side they share the idle time (375 s against 412 s one
+# after the other). The Swift tests, the longer side, run at a lower priority, so a playing page
+# is not kept waiting. Each side's output is printed whole when it ends (--output-sync).
 test:
 	$(MAKE) --no-print-directory -j2 static test-build
 	$(MAKE) --no-print-directory -j2 --output-sync=recurse test-swift test-rest

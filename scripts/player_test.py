@@ -2609,7 +2609,7 @@ def run_worker(index, names, results):
 
 def run_in_parallel(jobs):
     """Runs every test in `jobs` processes, each with its own browser: the tests mostly wait on a
-    playing page (about a third of a core each), so two share two cores and take half the time.
+    playing page (two browsers keep about 1.3 of 2 cores busy), so two take about half the time.
     The workers take the tests one at a time from one queue. Returns the exit status."""
     import multiprocessing
     context = multiprocessing.get_context("fork")  # before any browser or server starts
