@@ -452,6 +452,7 @@ extension PlayerPage {
 
           // Moves to `result` ({at, via} or END), as the rules decided.
           function go(result, outgoing) {
+            startTicking();
             const token = ++generation;
             movedAt = performance.now();
             // What played stops at once, its picture kept, until the next still covers it: it
@@ -876,9 +877,18 @@ extension PlayerPage {
               pictureOf = null;
             }
           }
-          function tick(now) {
+          // The tick runs only while the viewer is open: it ran every frame on a page showing only
+          // the story row, for nothing (0.057 of a core in Chromium, against 0.003 for a blank
+          // page; a phone's battery). Opening the viewer, or any move, starts it again.
+          let ticking = false;
+          function startTicking() {
+            if (ticking) return;
+            ticking = true;
             requestAnimationFrame(tick);
-            if (phase === 'closed') { $('loading').hidden = true; loadingSince = null; return; }
+          }
+          function tick(now) {
+            if (phase === 'closed') { $('loading').hidden = true; loadingSince = null; ticking = false; return; }
+            requestAnimationFrame(tick);
             tickFallback(now);
             updateLoading(now);
             const story = nav.story(at.story), count = story.items.length;
@@ -1138,6 +1148,7 @@ extension PlayerPage {
             // loads left the page (a re-check).
             enterViewerEntry();
             at = start.at; phase = 'item';
+            startTicking();
             // Every opening plays: a pause or hold from the last viewing does not carry over.
             paused = false; held = false; unblock(); updatePause();
             const token = ++generation;
@@ -1319,7 +1330,7 @@ extension PlayerPage {
             }
             updatePause(); updateSound();
             renderRow();
-            requestAnimationFrame(tick);
+            startTicking();
             window.storyreelPlayer.ready = true;
           }
           main();
