@@ -639,8 +639,6 @@ import Testing
             ])
     }
 
-    /// A transition's `codecs`, when given, is its clip's: a player asks `canPlayType` about it
-    /// rather than loading the clip.
     /// From a QA pass of validate as a CI gate: a real poster's start and end with a 1 GiB hole
     /// between them passed (only the first and last bytes were read), and every player would
     /// have downloaded it. Its bytes are now held to what a JPEG of its size can hold.
@@ -662,6 +660,8 @@ import Testing
             "\(found)")
     }
 
+    /// A transition's `codecs`, when given, is its clip's: a player asks `canPlayType` about it
+    /// rather than loading the clip.
     @Test func aTransitionsCodecsAreItsClips() throws {
         let fixture = try ManifestFixture()
         let probe = try TestEnvironment.storyreel(["inspect", "--json", fixture.bundle + "/transitions/ana-ben.mp4"])
