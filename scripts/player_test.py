@@ -947,6 +947,37 @@ class PlayerPageTests(unittest.TestCase):
         seen = DRIVER.execute_script("return Object.keys(localStorage).filter(k => k.startsWith('storyreel.seen.'))")
         self.assertEqual(seen, [f"storyreel.seen.{first['items'][0]['id']}"])
 
+    def test_a_tapped_storys_ring_turns_until_its_viewer_opens(self):
+        # From a QA pass: on a slow link a tap showed nothing for up to 2 s, the viewer waiting
+        # for its first still. The tapped story is marked busy at once, its ring's arc shown
+        # after 150 ms, until the viewer opens; a quick opening shows none.
+        first = MANIFESTS["demo"]["stories"][0]
+        self.load("demo")
+        busy = """
+            const button = document.querySelector('.story');
+            return [button.classList.contains('opening'), button.getAttribute('aria-busy'),
+                    getComputedStyle(button.querySelector('.ring'), '::after').visibility];"""
+        self.assertEqual(DRIVER.execute_script(busy), [False, None, "visible"])
+        try:
+            self.delayed([first["items"][0]["firstFrame"]], 2)
+            DRIVER.find_element("css selector", ".story").click()
+            time.sleep(0.5)
+            self.assertFalse(DRIVER.execute_script("return document.getElementById('viewer').classList.contains('open')"))
+            self.assertEqual(DRIVER.execute_script(busy), [True, "true", "visible"])
+            self.wait_for("return document.getElementById('viewer').classList.contains('open')", 10)
+        finally:
+            self.undelayed()
+        self.assertEqual(DRIVER.execute_script(busy)[:2], [False, None], "the mark is gone once it opened")
+        # The arc waits 150 ms, so a quick opening does not flash it: hidden as the tap lands.
+        DRIVER.execute_script("window.storyreelPlayer.close()")
+        at_tap = DRIVER.execute_script("""
+            const button = document.querySelector('.story');
+            button.click();
+            return [button.classList.contains('opening'),
+                    getComputedStyle(button.querySelector('.ring'), '::after').visibility];""")
+        self.assertEqual(at_tap, [True, "hidden"])
+        self.wait_for("return document.getElementById('viewer').classList.contains('open')", 10)
+
     def test_an_item_tapped_past_before_anything_of_it_showed_stays_unseen(self):
         # From a QA pass: eight quick → marked items seen whose still and clip never reached the
         # screen. An item is seen once its still or its video's first frame is painted.

@@ -30,6 +30,14 @@ extension PlayerPage {
         .handle { max-width: 84px; font-size: 12px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
         .story.seen .handle { color: #999; }
         .story:focus-visible { outline: 2px solid #8ab4f8; outline-offset: 4px; border-radius: 8px; }
+        /* While a tapped story's first still loads, an arc turns on its ring (the avatar stays
+           still); it shows only after 150 ms, so a quick opening does not flash it. */
+        .ring { position: relative; }
+        .story.opening .ring::after { content: ''; position: absolute; inset: 0; border-radius: 50%;
+          border: 3px solid transparent; border-top-color: #fff; border-right-color: #fff;
+          animation: spin .8s linear infinite, appear 0s .15s both; }
+        @media (prefers-reduced-motion: reduce) {
+          .story.opening .ring::after { border-color: #fff; animation: appear 0s .15s both; } }
         .empty { padding: 0 16px; color: #999; }
         /* The black beside a narrower frame is the viewer's too: a drag there neither scrolls,
            zooms nor pulls the page to refresh it, which lost the viewer (a touch QA pass). */
@@ -1156,7 +1164,12 @@ extension PlayerPage {
             // The viewer opens on the first still, never on black. Until it is open, events
             // wait: a key pressed meanwhile played stories behind a viewer never shown (a QA pass).
             opening = token;
+            // Meanwhile the tapped story's ring turns, as Instagram's does: on a slow link the
+            // tap showed nothing for up to PATIENCE.still (a QA pass).
+            const busy = opener && opener.isConnected ? opener : null;
+            if (busy) { busy.classList.add('opening'); busy.setAttribute('aria-busy', 'true'); }
             await still(item().firstFrame);
+            if (busy) { busy.classList.remove('opening'); busy.removeAttribute('aria-busy'); }
             if (opening === token) opening = null;
             if (token !== generation) return;
             $('viewer').classList.add('open');
