@@ -1,8 +1,9 @@
 import Foundation
 
 /// The keys a `story.json`, or a story entry of a JSON spec, may hold, with their JSON types. A
-/// value of the wrong type leaves the story out (skipped, with the reason); an unknown key is a
-/// warning that names the closest known key, and is ignored.
+/// value of the wrong type leaves the story out (skipped, with the reason); `null` for a key that
+/// may be left out means it is left out (the manifest itself writes `"avatar": null`); an unknown
+/// key is a warning that names the closest known key, and is ignored.
 struct StoryFields {
     /// A key's JSON type.
     enum Kind {
@@ -21,19 +22,26 @@ struct StoryFields {
 
     /// The keys, in the order the reasons name them.
     let keys: [(name: String, kind: Kind)]
+    /// The keys a story must give (a spec's `handle` and `items`): `null` there is a wrong type.
+    var required: Set<String> = []
 
     /// `story.json`: `{"displayName": "Ana Lima", "isRead": false, "order": 1}`.
     static let storyJSON = StoryFields(keys: [("displayName", .string), ("isRead", .bool), ("order", .number)])
     /// A spec's story: `{"handle", "displayName", "avatar", "isRead", "items"}`.
-    static let specStory = StoryFields(keys: [
-        ("handle", .string), ("displayName", .string), ("avatar", .string), ("isRead", .bool), ("items", .stringArray),
-    ])
+    static let specStory = StoryFields(
+        keys: [
+            ("handle", .string), ("displayName", .string), ("avatar", .string), ("isRead", .bool),
+            ("items", .stringArray),
+        ], required: ["handle", "items"])
 
     /// The first key of `object` whose value has the wrong type, as a reason:
-    /// `"isRead" must be true or false, got "yes"`; nil when every known key is well typed.
+    /// `"isRead" must be true or false, got "yes"`; nil when every known key is well typed or,
+    /// unless ``required``, `null`.
     func typeProblem(in object: [String: Any]) -> String? {
         for (name, kind) in keys {
-            guard let value = object[name], !Self.matches(value, kind) else { continue }
+            guard let value = object[name], !Self.matches(value, kind),
+                !(value is NSNull && !required.contains(name))
+            else { continue }
             // An array with a wrong element names it: `"items[1]" must be a string, got null`.
             if kind == .stringArray, let array = value as? [Any],
                 let index = array.firstIndex(where: { !($0 is String) })

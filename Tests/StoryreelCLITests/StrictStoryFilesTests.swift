@@ -344,6 +344,43 @@ import Testing
         #expect(stories == ["ben_k"])
     }
 
+    /// `null` for a key a story may leave out means it is left out, as the manifest itself
+    /// writes `"avatar": null`: such a story was skipped for "must be a string, got null". A
+    /// story's `handle` and `items` cannot be null.
+    @Test func nullForAKeyAStoryMayLeaveOutLeavesItOut() throws {
+        let fixture = try BundleFixture()
+        try Data(#"{"displayName": null, "isRead": null, "order": null}"#.utf8).write(
+            to: URL(fileURLWithPath: "\(fixture.stories)/chloe/story.json"))
+        let folder = try TestEnvironment.storyreel(["plan", fixture.stories])
+        #expect(folder.status == 0, "\(folder.stderr)")
+        #expect(folder.stderr.isEmpty, "\(folder.stderr)")
+        let spec = #"""
+            {"stories": [
+              {"handle": "ana.lima", "items": ["stories/ana.lima/IMG_0001.MOV"], "avatar": null,
+               "displayName": null, "isRead": null},
+              {"handle": null, "items": ["stories/ben_k/1.mp4"]},
+              {"handle": "chloe", "items": null}
+            ]}
+            """#
+        let path = try fixture.folder.write("spec.json", Data(spec.utf8))
+        let result = try TestEnvironment.storyreel(["plan", path, "--json"])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(
+            LimitedRun.errorLines(result.stderr) == [
+                "storyreel: error: stories[1]: skipped: \"handle\" must be a string, got null",
+                "storyreel: error: stories[2]: skipped: \"items\" must be an array of strings, got null",
+            ], "\(result.stderr)")
+        let plan = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let stories = Set((plan?["units"] as? [[String: Any]] ?? []).compactMap { $0["story"] as? String })
+        #expect(stories == ["ana.lima"])
+        // Rendered, the story plays under its handle, with no avatar, unread.
+        let (rendered, _) = try fixture.render(into: "reel")
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        let chloe = try fixture.manifest("reel").stories.first { $0.id == "chloe" }
+        #expect(chloe?.user.displayName == "chloe")
+        #expect(chloe?.isRead == false)
+    }
+
     /// A clip given as INPUT is neither a stories folder nor a spec, and says so (an error
     /// audit: it was "not valid JSON: cannot convert input string to valid utf8 input").
     /// black-intro.mp4 too, whose bytes nest brackets more than 32 deep: a review found it
