@@ -27,6 +27,12 @@ struct ManifestBuilder {
     /// every transition.
     var ledger: BundleLedger? = nil
 
+    /// `seconds` rounded to the microsecond, ffprobe's precision: a sum of durations is written
+    /// as `0.3`, not `0.30000000000000004` (the items' own durations already are such values).
+    static func microseconds(_ seconds: Double) -> Double {
+        seconds.isFinite ? (seconds * 1_000_000).rounded() / 1_000_000 : seconds
+    }
+
     /// Builds the manifest. Item ids are the first 16 hex digits of the clip's hash; the same
     /// content playing again (a repost) gets `-2`, `-3` … in play order, so ids stay unique.
     /// Throws a ``MediaError/Kind/systemLimit`` error met reading a transition's header (out of
@@ -63,6 +69,7 @@ struct ManifestBuilder {
                         firstFrame: item.outputs.firstFrame, lastFrame: item.outputs.lastFrame))
             }
             if let avatar = story.avatarOutput { referenced.insert(avatar) }
+            storyDuration = Self.microseconds(storyDuration)
             total += storyDuration
             let user = Manifest.User(
                 handle: story.source.handle, displayName: story.source.displayName, avatar: story.avatarOutput)
@@ -70,6 +77,7 @@ struct ManifestBuilder {
                 Manifest.Story(
                     id: story.id, user: user, isRead: story.source.isRead, duration: storyDuration, items: items))
         }
+        total = Self.microseconds(total)
         var transitions: [Manifest.Transition] = []
         for unit in self.transitions {
             guard let transition = unit.transition else { continue }

@@ -28,10 +28,10 @@ import Testing
             #expect(story.items.map(\.sha256) == resolved.items.map(\.record.sha256))
             #expect(story.items.map(\.src) == resolved.items.map { $0.outputs.clip ?? "" })
             #expect(story.items.map(\.firstFrame) == resolved.items.map(\.outputs.firstFrame))
-            #expect(story.duration == resolved.items.map(\.record.duration).reduce(0, +))
+            #expect(abs(story.duration - resolved.items.map(\.record.duration).reduce(0, +)) < 1e-9)
             #expect(story.user.avatar == resolved.avatarOutput)
         }
-        #expect(manifest.duration == manifest.stories.map(\.duration).reduce(0, +))
+        #expect(abs(manifest.duration - manifest.stories.map(\.duration).reduce(0, +)) < 1e-9)
         #expect(manifest.transitions.map(\.src) == transitions.map(\.output))
         #expect(
             manifest.transitions.map { "\($0.from)→\($0.to)" } == ["ana.lima→ben_k", "ben_k→chloe", "chloe→dev-ops"])
@@ -41,6 +41,25 @@ import Testing
                 + transitions.map(\.output))
         #expect(result.referencedFiles == expectedFiles)
         #expect(try Manifest(jsonData: manifest.jsonData()) == manifest)
+    }
+
+    /// From a QA pass: a story of 0.1 s and 0.2 s items said it lasted 0.30000000000000004 s.
+    /// Sums are rounded to the microsecond, as ffprobe writes durations.
+    @Test func durationsAreSumsRoundedToTheMicrosecond() throws {
+        let plan = try Self.plan()
+        var stories = plan.stories
+        stories[0].items[0].record.duration = 0.1
+        stories[0].items[1].record.duration = 0.2
+        stories[1].items[0].record.duration = 0.7
+        let manifest = try ManifestBuilder(stories: stories, transitions: [], skipped: [], plan: plan, bundle: ".")
+            .build().manifest
+        #expect(0.1 + 0.2 != 0.3, "the sum this test is about")
+        #expect(manifest.stories[0].duration == 0.3)
+        let text = String(decoding: try manifest.jsonData(), as: UTF8.self)
+        #expect(text.contains("\"duration\": 0.3,"), "\(text.prefix(400))")
+        #expect(!text.contains("0000000"), "\(text)")
+        let sum = manifest.stories.map(\.duration).reduce(0, +)
+        #expect(manifest.duration == (sum * 1_000_000).rounded() / 1_000_000)
     }
 
     @Test func repeatedContentGetsNumberedIdsAndSkippedEntriesAreKept() throws {
