@@ -978,6 +978,25 @@ class PlayerPageTests(unittest.TestCase):
         self.assertEqual(at_tap, [True, "hidden"])
         self.wait_for("return document.getElementById('viewer').classList.contains('open')", 10)
 
+    def test_a_turn_after_a_clip_that_ended_does_not_wait_for_its_last_frames_still(self):
+        # From a QA pass: on a slow link the turn after a clip that ended waited for that clip's
+        # lastFrame still, the picture already on screen, before loading the cube: 1.8 s under a
+        # spinner. The ended clip stays on screen as the cube's face, and the cube loads at once.
+        first = MANIFESTS["demo"]["stories"][0]
+        self.load("demo")
+        try:
+            self.delayed([first["items"][-1]["lastFrame"]], 4)
+            self.open_first(2)
+            self.wait_for("return window.storyreelPlayer.state().phase === 'transition'", 20)
+            turned = time.monotonic()
+            self.wait_for("return document.getElementById('cube').classList.contains('shown')", 3)
+            self.assertLess(time.monotonic() - turned, 1.5, "the cube showed before the still came")
+            self.wait_for("return window.storyreelPlayer.state().phase === 'item'", 10)
+        finally:
+            self.undelayed()
+        self.assert_no_flash()
+        self.assertEqual(DRIVER.execute_script("return window.storyreelPlayer.endedEvents()")[-1]["kind"], "transition")
+
     def test_an_item_tapped_past_before_anything_of_it_showed_stays_unseen(self):
         # From a QA pass: eight quick → marked items seen whose still and clip never reached the
         # screen. An item is seen once its still or its video's first frame is painted.
