@@ -2284,6 +2284,14 @@ class PlayerPageTests(unittest.TestCase):
         DRIVER.execute_script("document.getElementById('frame').focus()")
         ActionChains(DRIVER).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
         self.assertEqual(DRIVER.execute_script("return document.activeElement.id"), "close")
+        # A click on the black beside the frame keeps the focus in the dialog (it went to the
+        # body: a QA pass).
+        viewer = DRIVER.find_element("id", "viewer")
+        beside = -viewer.size["width"] / 2 + 10
+        self.assertEqual(DRIVER.execute_script(
+            "return document.elementFromPoint(10, innerHeight / 2).id"), "viewer", "black beside the frame")
+        ActionChains(DRIVER).move_to_element_with_offset(viewer, beside, 0).click().perform()
+        self.assertEqual(DRIVER.execute_script("return document.activeElement.id"), "close")
         DRIVER.execute_script("""
             window.__captionWrites = 0;
             new MutationObserver((changes) => { window.__captionWrites += changes.length; })

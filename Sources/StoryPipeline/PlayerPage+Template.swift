@@ -1081,6 +1081,9 @@ extension PlayerPage {
           const KEY_MOVES = Object.assign(Object.create(null), {
             ArrowRight: 'tapForward', ArrowLeft: 'tapBack', ArrowDown: 'swipeToNextStory', ArrowUp: 'swipeToPreviousStory',
           });
+          // A click on the black beside the frame leaves the focus in the viewer: it went to the
+          // page's body, out of the modal dialog, where a screen reader lost its place (a QA pass).
+          $('viewer').addEventListener('mousedown', (e) => { if (e.target === $('viewer')) e.preventDefault(); });
           document.addEventListener('keydown', (e) => {
             if (phase === 'closed') return;
             // Keys with Alt, Ctrl or Meta are the browser's (Alt+← is Back) and the system's.
