@@ -19,6 +19,33 @@ public enum OutputMark {
         _ = fsetxattr(descriptor, attribute, "1", 1, 0)
     }
 
+    /// Marks the finished file open as `descriptor` with its size and modification time (`1 SIZE
+    /// SECONDS.NANOSECONDS`), so that a later `-o` run can tell a file changed in place since it
+    /// was written (`>>`, an in-place metadata tool), which keeps the mark. Call it after the last
+    /// write; setting the attribute changes neither.
+    public static func seal(descriptor: Int32) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return mark(descriptor: descriptor) }
+        let value = sealValue(status)
+        _ = fsetxattr(descriptor, attribute, value, value.utf8.count, 0)
+    }
+
+    /// The sealed mark's value for a file of `status`.
+    private static func sealValue(_ status: stat) -> String {
+        "1 \(status.st_size) \(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+    }
+
+    /// True when the file at `entry`, of `status`, carries a sealed mark (``seal(descriptor:)``)
+    /// that is not its size and modification time: it changed since storyreel wrote it. A plain
+    /// mark (`1`: a temporary file's, an earlier storyreel's) says nothing of that.
+    static func changedSinceSealed(_ entry: String, status: stat) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 96)
+        let length = lgetxattr(entry, attribute, &buffer, buffer.count)
+        guard length > 1 else { return false }
+        let value = String(decoding: buffer.prefix(length), as: UTF8.self)
+        return value.hasPrefix("1 ") && value != sealValue(status)
+    }
+
     /// Takes the mark off the file or folder open as `descriptor` (its temporary file carried it:
     /// ``TemporaryFile``), where it has one.
     public static func unmark(descriptor: Int32) {
@@ -69,9 +96,15 @@ public enum OutputMark {
     private static func check(_ path: String, at entry: String? = nil) throws {
         let entry = entry ?? FolderPin.resolved(path)
         var status = stat()
-        guard lstat(entry, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0,
-            !isMarked(entry), errno != EOPNOTSUPP
-        else { return }
+        guard lstat(entry, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0 else { return }
+        if isMarked(entry) {
+            guard changedSinceSealed(entry, status: status) else { return }
+            throw MediaError(
+                .cannotCreateOutput, path: path,
+                "has changed since storyreel wrote it (its size or modification time is not what was written); "
+                    + "remove it, or give --force to replace it")
+        }
+        guard errno != EOPNOTSUPP else { return }
         throw MediaError(
             .cannotCreateOutput, path: path,
             "holds a file without storyreel's mark (one it did not write, an older storyreel's, or a copy: "

@@ -244,7 +244,8 @@ public final class StagedFile {
         // under a umask of 222 the final permissions have none, so the mark was lost and the next
         // run refused its own output (a QA pass).
         // Its temporary file carried the mark (``TemporaryFile``); a copy of someone's clip keeps none.
-        if marked { OutputMark.mark(descriptor: descriptor) } else { OutputMark.unmark(descriptor: descriptor) }
+        // Sealed with what it holds, so a later `-o` run can tell an edit in place (OutputMark).
+        if marked { OutputMark.seal(descriptor: descriptor) } else { OutputMark.unmark(descriptor: descriptor) }
         guard fchmod(descriptor, finalPermissions) == 0 else {
             throw failure("cannot set permissions")
         }

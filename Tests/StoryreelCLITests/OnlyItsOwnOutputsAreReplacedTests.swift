@@ -47,6 +47,49 @@ import Testing
         }
     }
 
+    /// From a safety QA pass: an output edited in place (`>>`, an in-place metadata tool) keeps
+    /// its mark, and the next run replaced the edit with exit 0, where `thumbnail --out-dir`
+    /// refuses it and `render` moves it aside. The mark holds the size and modification time
+    /// the file was written with; one that differs is refused (73) and kept, unless `--force`.
+    /// Moved (a rename keeps both), it is still storyreel's.
+    @Test func anOutputChangedInPlaceSinceItWasWrittenIsRefusedAndKept() throws {
+        let commands: [(String, [String])] = [
+            ("poster.jpg", ["thumbnail", Self.clip, "--width", "64", "-o"]),
+            ("cube.mp4", ["cube", Self.clip, Self.other, "--size", "64x112", "-q", "-o"]),
+            ("strip.png", ["cube", Self.clip, Self.other, "--size", "64x112", "-q", "--filmstrip"]),
+        ]
+        for (name, command) in commands {
+            let written = folder.path("first-" + name)
+            let first = try run(command + [written])
+            #expect(first.status == 0, "\(name): \(first.stderr)")
+            let path = folder.path(name)
+            try FileManager.default.moveItem(atPath: written, toPath: path)
+            let moved = try run(command + [path])
+            #expect(moved.status == 0, "\(name): a moved output is still storyreel's: \(moved.stderr)")
+
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data("USER EDIT".utf8))
+            try handle.close()
+            let edited = try Data(contentsOf: URL(fileURLWithPath: path))
+            let refused = try run(command + [path])
+            #expect(refused.status == 73, "\(name): \(refused.stderr)")
+            #expect(
+                refused.stderr
+                    == "storyreel: error: \(path): has changed since storyreel wrote it (its size or modification time "
+                    + "is not what was written); remove it, or give --force to replace it\n")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == edited, "\(name) keeps the edit")
+
+            let forced = try run(command + [path, "--force"])
+            #expect(forced.status == 0, "\(name): \(forced.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) != edited)
+            let again = try run(command + [path])
+            #expect(again.status == 0, "\(name): \(again.stderr)")
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".") } == [])
+        }
+    }
+
     /// A clip `ingest` copied in is someone's media, not an output: it carries no mark (a QA
     /// pass: `cube -o` replaced an ingested story clip without `--force`).
     @Test func anIngestedClipIsNotStoryreelsToReplace() throws {
