@@ -49,7 +49,7 @@ public enum TemporaryFile {
 
     /// Takes a lock (`flock`) on the new temporary file open as `descriptor`, held while that
     /// descriptor is open: a sweep removes a temporary file only when it can take the lock
-    /// itself (``removeStale(in:finalNames:hardLinksToo:)``), that is, when the run writing it has
+    /// itself (``removeStale(in:finalNames:hardLinkedFor:untouchedFor:)``), that is, when the run writing it has
     /// gone, so `cube -o` and `thumbnail -o`, which hold no lock on their folder, can sweep the
     /// files a killed run of theirs left there. Taken before the mark, which a sweep asks for too.
     private static func holdInUse(_ descriptor: Int32) {
@@ -247,13 +247,16 @@ public enum TemporaryFile {
     /// (`.NAME.XXXXXX…`), and that no live run holds (``holdInUse(_:)``). Returns how many were
     /// removed. Call it on folders storyreel owns, under their lock, or with `finalNames` on
     /// names of outputs the caller is about to write and `untouchedFor` (seconds since the file
-    /// was last written). With `hardLinksToo`, an unmarked
-    /// one that is a hard link (more than one name) goes too: a hard-linked clip's temporary name
+    /// was last written). An unmarked one that is a hard link (more than one name) staged for a
+    /// name `hardLinkedFor` accepts goes too: a hard-linked clip's temporary name
     /// (``hardLink(to:for:in:)``) cannot carry the mark, its inode being the source's, and a kill
-    /// left it for good (a QA pass); taking away one of several names loses no content.
+    /// left it for good (a QA pass); taking away one of several names loses no content. Only for
+    /// such names: a user's hard link of the temporary shape staged for another (`mine.txt`) was
+    /// taken away too (a safety QA pass).
     @discardableResult
     public static func removeStale(
-        in folder: String, finalNames: Set<String>? = nil, hardLinksToo: Bool = false, untouchedFor age: Double = 0
+        in folder: String, finalNames: Set<String>? = nil, hardLinkedFor: (String) -> Bool = { _ in false },
+        untouchedFor age: Double = 0
     ) -> Int {
         var removed = 0
         let now = age > 0 ? folderNow(folder) : 0
@@ -262,7 +265,7 @@ public enum TemporaryFile {
             let path = FolderPin.resolved((folder as NSString).appendingPathComponent(name))
             var status = stat()
             guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
-                !OutputMark.isUnmarked(path) || (hardLinksToo && status.st_nlink > 1),
+                !OutputMark.isUnmarked(path) || (status.st_nlink > 1 && hardLinkedFor(staged)),
                 age == 0 || now - Double(status.st_mtim.tv_sec) >= age, !isInUse(path)
             else { continue }
             if unlink(path) == 0 { removed += 1 }

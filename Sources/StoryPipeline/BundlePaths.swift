@@ -45,7 +45,7 @@ public enum BundlePaths {
     public static func removeStaleTemporaries(in bundle: String) {
         for folder in outputFolders + [privateFolder] {
             // `render --link` stages a clip as a hard link to its source, which cannot be marked.
-            TemporaryFile.removeStale(in: join(bundle, folder), hardLinksToo: folder == "clips")
+            TemporaryFile.removeStale(in: join(bundle, folder)) { folder == "clips" && isOutputName($0, in: folder) }
         }
     }
 

@@ -124,12 +124,18 @@ import Testing
         try FileManager.default.linkItem(atPath: source, toPath: linked)
         let single = "clips/.0123456789abcded.mp4.Qw3rt5.storyreel-tmp"
         try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(out)/\(single)"))
+        // Only one staged for a clip's name: a user's hard link of that shape staged for another
+        // name was taken away too (a safety QA pass).
+        let notes = fixture.folder.path("mine.txt")
+        try Data("notes".utf8).write(to: URL(fileURLWithPath: notes))
+        let userLink = "clips/.mine.txt.Abc123.storyreel-tmp"
+        try FileManager.default.linkItem(atPath: notes, toPath: "\(out)/\(userLink)")
         try FileManager.default.createDirectory(
             atPath: "\(out)/avatars/.folder.abcdef.storyreel-tmp", withIntermediateDirectories: true)
         let (again, _) = try fixture.render(into: "reel", ["--force"])
         #expect(again.status == 0, "\(again.stderr)")
         for path in stale { #expect(!FileManager.default.fileExists(atPath: "\(out)/\(path)"), "\(path) removed") }
-        for path in kept + [single] {
+        for path in kept + [single, userLink] {
             #expect(FileManager.default.fileExists(atPath: "\(out)/\(path)"), "\(path) kept")
         }
         #expect(FileManager.default.fileExists(atPath: "\(out)/avatars/.folder.abcdef.storyreel-tmp"), "no folder")
