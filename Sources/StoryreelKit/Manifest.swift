@@ -8,8 +8,7 @@ import Foundation
 /// from a newer minor release still reads, and fails on a ``version`` newer than
 /// ``Manifest/knownVersion`` or on a wrong type with a ``ManifestError`` that names the JSON
 /// path. Only it refuses what Foundation's decoder lets through but other readers take
-/// otherwise: a key given twice (``JSONDuplicateKey``), a trailing comma or text that is not
-/// UTF-8 (``JSONSyntaxFault``). Decoding with a `JSONDecoder` (or as part of an app's own
+/// otherwise: a key given twice, a trailing comma or text that is not UTF-8. Decoding with a `JSONDecoder` (or as part of an app's own
 /// `Codable` type) reads the same values but throws a plain `DecodingError` and makes none of
 /// those checks, so it takes the first of a key given twice where a browser takes the last
 /// (a QA pass). Encoding (``jsonData()``) is deterministic: keys in a fixed order, numbers in
@@ -95,9 +94,10 @@ public struct Manifest: Codable, Sendable, Hashable {
     /// - Throws: ``ManifestError`` naming the JSON path of the first fault
     ///   (`stories[2].items[0].duration: expected a number`), or `manifest: not valid JSON: invalid
     ///   value at line 3, column 1`. JSON
-    ///   that Foundation reads but browsers refuse (``JSONSyntaxFault``) and a key given twice
-    ///   (``JSONDuplicateKey``) are refused too, and text ``shapeFault(in:)`` refuses (nested
-    ///   too deep, too large) before it is parsed.
+    ///   that Foundation reads but browsers refuse (a trailing comma, UTF-16 or UTF-32 text) and a
+    ///   key given twice are refused too, and so, before it is parsed, is text over
+    ///   ``maximumByteCount`` bytes, nested deeper than ``maximumDepth``, of more than
+    ///   ``maximumValues`` values, or with a number longer than 100 characters.
     public init(jsonData data: Data) throws {
         if let fault = Manifest.shapeFault(in: data) { throw fault }
         do {
