@@ -118,7 +118,9 @@ public struct StoryNavigator: Sendable {
 
     /// The current item played to its end: the next item, or after a story's last item the
     /// next story (through its `forward` transition when it joins what is on screen). Called
-    /// while a transition is current, the item it landed on played and finished: it is seen.
+    /// while a transition is current, the item it landed on played and finished: it is seen, and
+    /// passed. A player's end-of-clip callback, which also fires at a transition's end, calls
+    /// ``clipDidFinish()`` instead.
     @discardableResult
     public mutating func itemDidFinish() -> PlaybackStep {
         transitionDidFinish()
