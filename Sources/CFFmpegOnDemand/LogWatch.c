@@ -1,9 +1,12 @@
 // FFmpeg's log, watched: storyreel prints its own one-line errors, so FFmpeg's messages are shown
-// only when asked, but two of them are the only sign of a fault storyreel must report. libavformat's
+// only when asked, but three of them are the only sign of a fault storyreel must report. libavformat's
 // mov demuxer keeps the index it had built so far, and so silently ends the track early, when a
 // track's chunk tables (stsc, stco) hold more samples than its size table (stsz) lists ("wrong
 // sample count") and when a sample's size in that table is 2^30 bytes or more ("Sample size %u is
-// too large"). Nothing in the opened context says so; ffprobe prints the line.
+// too large"), and it drops every composition offset of a track when one is too large for it
+// ("CTTS invalid": as a nanosecond timescale with B-frames gives), which
+// mistimes the track and hides frames behind its edit list. Nothing in the opened context says
+// so; ffprobe prints the line.
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
@@ -23,6 +26,8 @@ static void watch(void *context, int level, const char *format, va_list argument
             index_fault = CFF_INDEX_WRONG_SAMPLE_COUNT;
         } else if (strcmp(format, "Sample size %u is too large\n") == 0) {
             index_fault = CFF_INDEX_SAMPLE_TOO_LARGE;
+        } else if (strcmp(format, "CTTS invalid\n") == 0) {
+            index_fault = CFF_INDEX_CTTS_INVALID;
         }
     }
     if (level <= atomic_load(&shown_level)) {

@@ -31,6 +31,9 @@ public enum ContainerFamily: Sendable, Equatable {
         var unwrittenRanges: [Range<UInt64>] = []
         /// True when a clip's index is not all written (``ContainerSniffer/Findings/indexNotWritten``).
         var indexNotWritten = false
+        /// True when a clip has a segment index (a top-level `sidx`, as DASH packagers write):
+        /// FFmpeg then reads its fragments only as it plays them (``InputFile``).
+        var segmentIndexed = false
     }
 
     /// The demuxers libavformat may use for this family (`format_whitelist`).
@@ -73,7 +76,7 @@ public enum ContainerFamily: Sendable, Equatable {
             return Opening(
                 demuxer: "mov", truncated: findings.truncated, shortChunkTables: findings.shortChunkTables,
                 fileType: fileType, trackPictures: findings.trackPictures, unwrittenRanges: findings.unwrittenRanges,
-                indexNotWritten: findings.indexNotWritten)
+                indexNotWritten: findings.indexNotWritten, segmentIndexed: findings.atoms.contains("sidx"))
         case .stillImage:
             guard file.size > 0 else { throw MediaError(.invalidMedia, path: file.path, file.zeroSizeReason()) }
             let head = [UInt8](try file.read(upTo: 8))

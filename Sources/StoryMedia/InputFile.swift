@@ -90,8 +90,10 @@ public final class InputFile {
         switch cff_take_index_fault() {
         case CFF_INDEX_WRONG_SAMPLE_COUNT: warnings.append(Self.sampleCountFault)
         case CFF_INDEX_SAMPLE_TOO_LARGE: warnings.append(Self.sampleSizeFault)
+        case CFF_INDEX_CTTS_INVALID: warnings.append(Self.compositionOffsetFault)
         default: break
         }
+        if opening.segmentIndexed { try readEveryFragmentHeader() }
         if let short = opening.shortChunkTables {
             // FFmpeg indexes what the chunks hold and says nothing, nor does ffprobe.
             warnings.append(
@@ -99,6 +101,36 @@ public final class InputFile {
                     + "\(short.listed): the track is read \(short.held == 0 ? "not at all" : "only in part"), and players differ"
             )
         }
+    }
+
+    /// The warning for a track whose composition offsets (`ctts`) FFmpeg dropped, one being too
+    /// large for it: the track is read mistimed, and frames its edit list then cuts are not shown
+    /// (an inspect QA pass: 28 frames of 30 at a nanosecond timescale, with no word).
+    static let compositionOffsetFault =
+        "a track's composition offsets (ctts) are too large for FFmpeg, which drops them (ffprobe's \"CTTS invalid\"): "
+        + "its frames are read mistimed and some not at all, and players differ; re-encode it from its source"
+
+    /// Reads every fragment's header into the index. With a segment index (`sidx`) that covers
+    /// the file, FFmpeg's demuxer reads a fragmented MP4's fragments only as it reaches them, so
+    /// its index held the first fragment's samples alone: 30 frames of 300, and a variable frame
+    /// rate missed (an inspect QA pass against ffprobe's packet count). With every stream
+    /// discarded, one read walks the fragments' headers to the end of the file, reading no
+    /// sample (about a tenth of a 20 MB file); then every stream is put back on its first sample.
+    /// The sniffer has already bounded the samples and fragments that index can hold.
+    private func readEveryFragmentHeader() throws {
+        let all = streams
+        let kept = all.map { $0.stream.pointee.discard }
+        for stream in all { stream.stream.pointee.discard = AVDISCARD_ALL }
+        let packet = try Packet()
+        let result = av_read_frame(context, packet.pointer)
+        av_packet_unref(packet.pointer)
+        for (stream, discard) in zip(all, kept) { stream.stream.pointee.discard = discard }
+        if result != cff_error_eof() { try check(result, "cannot read the fragments") }
+        let indexed = ([bestStream(.video)].compactMap { $0 } + all).first {
+            avformat_index_get_entries_count($0.stream) > 0
+        }
+        guard let indexed, let entry = avformat_index_get_entry(indexed.stream, 0) else { return }
+        try seek(stream: indexed, toKeyframeBefore: entry.pointee.timestamp)
     }
 
     /// The warning for a track whose chunk tables hold more samples than its size table lists:

@@ -71,6 +71,56 @@ import Testing
         }
     }
 
+    /// From an inspect QA pass: with a segment index (`sidx`, as DASH packagers write), FFmpeg's
+    /// demuxer reads a fragmented MP4's fragments only as it plays them, so `inspect` counted
+    /// the first fragment's frames (30 of 300 with one sidx, 50 of 60 with one a fragment) and
+    /// missed a frame rate that changes in a later fragment. Every fragment's header is read
+    /// now: the counts are ffprobe's packet counts, and frames at times come from the right
+    /// fragment.
+    @Test func aSegmentIndexedMP4CountsEveryFragmentsFrames() throws {
+        let x264 = ["-c:v", "libx264", "-g", "10"]
+        let clips = [
+            try make("global-sidx.mp4", x264 + ["-movflags", "dash+global_sidx"]),
+            try make("dash.mp4", x264 + ["-movflags", "dash"]),
+        ]
+        let plain = try make("plain-g10.mp4", x264 + ["-use_editlist", "0"])
+        for clip in clips {
+            let packets = try TestEnvironment.run(
+                "ffprobe",
+                [
+                    "-v", "error", "-count_packets", "-select_streams", "v:0", "-show_entries",
+                    "stream=nb_read_packets", "-of", "csv=p=0", clip,
+                ])
+            #expect(packets.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "60")
+            let video = try #require(try inspect(clip)["video"] as? [String: Any])
+            #expect(video["frameCount"] as? Int == 60, "\(clip): \(video)")
+            #expect(video["variableFrameRate"] as? Bool == false)
+            // Read from its start again after the walk, and from the right fragment.
+            for (index, time) in ["0", "1.5"].enumerated() {
+                #expect(
+                    try poster(clip, at: time, "\((clip as NSString).lastPathComponent)-\(index).png")
+                        == poster(plain, at: time, "plain-g10-\(index).png"), "\(clip) --at \(time)")
+            }
+        }
+        // 1 s at 30 fps, then 1 s at 15 fps, in fragments a global sidx indexes.
+        let fast = try make("fast.mp4", ["-t", "1", "-c:v", "libx264"])
+        let slow = folder.path("slow.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=320x240:r=15:d=1", "-c:v", "libx264", slow,
+        ])
+        let list = try folder.write("list.txt", Data("file '\(fast)'\nfile '\(slow)'\n".utf8))
+        let joined = folder.path("joined.mp4")
+        try HostileFiles.ffmpeg(["-f", "concat", "-safe", "0", "-i", list, "-c", "copy", joined])
+        let varying = folder.path("varying-sidx.mp4")
+        try HostileFiles.ffmpeg([
+            "-i", joined, "-c:v", "libx264", "-g", "30", "-fps_mode", "passthrough", "-movflags",
+            "frag_keyframe+empty_moov+default_base_moof+global_sidx", varying,
+        ])
+        let video = try #require(try inspect(varying)["video"] as? [String: Any])
+        #expect(video["frameCount"] as? Int == 45, "\(video)")
+        #expect(video["variableFrameRate"] as? Bool == true, "\(video)")
+    }
+
     /// A clip whose container starts 5 s before its first frame (an empty edit, as
     /// `-output_ts_offset` writes): 7 s long with 2 s of video. The old `--at 50%` took half of
     /// the 7 s from the first frame, past the last one, and gave the last frame.

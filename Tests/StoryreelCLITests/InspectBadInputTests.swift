@@ -108,6 +108,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "\(fixture.stories)/new"), "nothing filed")
     }
 
+    /// From an inspect QA pass: at a nanosecond track timescale, an ordinary x264 encode's
+    /// composition offsets (ctts) are too large for FFmpeg, which drops them ("CTTS invalid", that
+    /// only ffprobe printed): inspect reported 28 of its 30 frames clean, mistimed behind its edit
+    /// list. It is a warning now, so ingest rejects the clip and render skips it; the same encode
+    /// at a 90 kHz timescale is clean.
+    @Test func compositionOffsetsTooLargeForFFmpegAreAWarningAsFFprobeSaysSo() throws {
+        let path = folder.path("nanoseconds.mp4")
+        let options = ["-f", "lavfi", "-i", "testsrc2=s=160x120:r=10:d=3", "-c:v", "libx264", "-video_track_timescale"]
+        try HostileFiles.ffmpeg(options + ["1000000000", path])
+        let probe = try TestEnvironment.run("ffprobe", ["-v", "warning", path])
+        #expect(probe.stderr.contains("CTTS invalid"), "ffprobe sees the fault too: \(probe.stderr)")
+        let warning =
+            "a track's composition offsets (ctts) are too large for FFmpeg, which drops them (ffprobe's \"CTTS "
+            + "invalid\"): its frames are read mistimed and some not at all, and players differ; re-encode it from its source"
+        let report = try inspectWarns(path, warning)
+        #expect((report["video"] as? [String: Any])?["frameCount"] as? Int == 28, "what FFmpeg reads")
+        let clean = folder.path("ninety-kilohertz.mp4")
+        try HostileFiles.ffmpeg(options + ["90000", clean])
+        let result = try inspect([clean, "--json"])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+    }
+
     /// From a QA pass: a corrupt time table (`stts`) putting every frame at one time, or 90
     /// frames into 6 ms, was taken without a word: ingest took the clips and the manifest said 0
     /// and 15360 frames a second. Each is a warning now, so ingest rejects the clip and render

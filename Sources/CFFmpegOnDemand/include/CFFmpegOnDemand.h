@@ -27,7 +27,8 @@ int cff_load_media_libraries(char *why, size_t capacity);
 /// files in 16 runs), where its AVX2 code gives one file every run, as fast.
 uint32_t cff_x264_cpu_flags_without_avx512(void);
 
-/// A fault the mov demuxer logs and then ends a track's index early for, silently otherwise.
+/// A fault the mov demuxer logs and then reads a track wrongly for (ends its index early, or
+/// mistimes it), silently otherwise.
 enum cff_index_fault {
     /// None logged.
     CFF_INDEX_WHOLE = 0,
@@ -35,6 +36,9 @@ enum cff_index_fault {
     CFF_INDEX_WRONG_SAMPLE_COUNT = 1,
     /// "Sample size %u is too large": a sample's size in the size table is 2^30 bytes or more.
     CFF_INDEX_SAMPLE_TOO_LARGE = 2,
+    /// "CTTS invalid": a composition offset too large for the demuxer (as a nanosecond timescale
+    /// with B-frames gives), which then drops them all and mistimes the track.
+    CFF_INDEX_CTTS_INVALID = 3,
 };
 
 /// Routes FFmpeg's log through storyreel's watcher (LogWatch.c): messages at `shown` or more
