@@ -87,8 +87,9 @@ public final class StatCache: Sendable {
     /// audio is the first enabled track, its start is decoded (channels a PCE gives, audio that
     /// does not decode) and a disabled one is no audio; 5: a Dolby Vision sample entry's codecs
     /// string is its own, `dvh1.05.06`, not `hvc1.…`, and a last H.264 or HEVC sample ending in
-    /// 64 zeros is an upload still being written).
-    static let probeVersion = "storyreel-probe-5"
+    /// 64 zeros is an upload still being written; 6: a segment-indexed MP4's fragments are all
+    /// indexed, and composition offsets FFmpeg drops are a warning).
+    static let probeVersion = "storyreel-probe-6"
 
     /// What a failure was found by: the probe's version, storyreel's and libavutil's, and this
     /// very executable (its size and mtime), so that any other build, which may read the clip
