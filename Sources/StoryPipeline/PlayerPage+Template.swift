@@ -69,7 +69,10 @@ extension PlayerPage {
         .chrome button { pointer-events: auto; }
         .bars { display: flex; gap: 3px; }
         .bar { flex: 1; height: 3px; border-radius: 2px; background: rgba(255,255,255,.35); overflow: hidden; }
-        .bar > i { display: block; height: 100%; width: 0; background: #fff; }
+        /* A fill is scaled, not sized: a transform is the compositor's alone, where a width set
+           every frame laid out and painted the chrome every frame while a clip played. */
+        .bar > i { display: block; height: 100%; background: #fff; transform-origin: 0 0; transform: scaleX(0);
+          will-change: transform; }
         .head { display: flex; align-items: center; gap: 8px; margin-top: 8px; }
         .head img { width: 32px; height: 32px; border-radius: 50%; object-fit: cover; background: #333; }
         .who { flex: 1; min-width: 0; display: flex; gap: 8px; align-items: baseline; }
@@ -920,7 +923,8 @@ extension PlayerPage {
             fills.forEach((fill, index) => {
               const share = fills.length !== count ? (at.item + current) / count
                 : index < at.item ? 1 : index > at.item ? 0 : current;
-              fill.style.width = `${(share * 100).toFixed(2)}%`;
+              const scale = `scaleX(${share.toFixed(4)})`;
+              if (fill.__scale !== scale) { fill.__scale = scale; fill.style.transform = scale; }
             });
           }
 
