@@ -302,6 +302,20 @@ public enum ClipProbe {
                 return "the last video sample (at byte \(last.position)) ends in zeros: " + stillWritten
             }
         }
+        // The last AAC frame, of any size: a raw_data_block ends with its END element (three 1
+        // bits) and the zero bits that align it, so its last byte is never 0 (LD and ELD frames
+        // have no END). An upload stalled in its last bytes left them zeros there, the frames
+        // too small or not all zeros for the check above (an ingest QA pass: an upload 100 bytes
+        // short was taken, then the finished one beside it, the clip in the story twice).
+        if let audio = file.bestStream(.audio), audio.parameters.pointee.codec_id == AV_CODEC_ID_AAC,
+            ![FF_PROFILE_AAC_LD, FF_PROFILE_AAC_ELD].contains(audio.parameters.pointee.profile),
+            let lastAudio = try audio.indexEntries.filter({ $0.size > 0 }).max(by: { $0.position < $1.position }),
+            file.bytes(at: lastAudio.position + Int64(lastAudio.size) - 1, count: 1) == [0]
+        {
+            return
+                "the last audio sample (at byte \(lastAudio.position)) ends in a zero byte, which no AAC frame does: "
+                + stillWritten
+        }
         return nil
     }
 

@@ -88,7 +88,8 @@ public final class StatCache: Sendable {
     /// does not decode) and a disabled one is no audio; 5: a Dolby Vision sample entry's codecs
     /// string is its own, `dvh1.05.06`, not `hvc1.…`, and a last H.264 or HEVC sample ending in
     /// 64 zeros is an upload still being written; 6: a segment-indexed MP4's fragments are all
-    /// indexed, and composition offsets FFmpeg drops are a warning).
+    /// indexed, composition offsets FFmpeg drops are a warning, and so is a last AAC frame
+    /// ending in a zero byte).
     static let probeVersion = "storyreel-probe-6"
 
     /// What a failure was found by: the probe's version, storyreel's and libavutil's, and this

@@ -473,6 +473,36 @@ import Testing
         #expect(try inspect([whole]).stderr.isEmpty, "the whole file")
     }
 
+    /// From an ingest QA pass: an upload preallocated at its final size (index first) with its
+    /// last 1 to 270 bytes still zeros was ingested (0), and the finished file then went in
+    /// beside it: its last AAC frames were too small, or not all zeros, for the checks above.
+    /// An AAC frame's last byte is never 0 (its END element's 1 bits), so a zero there says it.
+    @Test func anUploadStalledInItsLastAudioFrameIsSeenAndRejected() throws {
+        let whole = folder.path("audio-last.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=180x320:r=30:d=2", "-f", "lavfi", "-i", "sine=d=2",
+            "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", "-movflags", "+faststart", whole,
+        ])
+        let data = try Data(contentsOf: URL(fileURLWithPath: whole))
+        #expect(try inspect([whole]).stderr.isEmpty, "the whole file")
+        let stories = folder.path("audio-stalled")
+        try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
+        for unwritten in [1, 3, 50] {
+            let path = try folder.write(
+                "stalled-\(unwritten).mp4", data.prefix(data.count - unwritten) + Data(count: unwritten))
+            let result = try inspect([path])
+            #expect(
+                result.stderr.contains(
+                    "ends in a zero byte, which no AAC frame does: the file looks preallocated and "
+                        + "still being written"), "\(unwritten): \(result.stderr)")
+            let ingest = try TestEnvironment.storyreel(["ingest", path, "--story", "ana", "--into", stories])
+            #expect(ingest.status == 65, "\(ingest.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(stories)/ana").isEmpty)
+        let ingest = try TestEnvironment.storyreel(["ingest", whole, "--story", "ana", "--into", stories])
+        #expect(ingest.status == 0, "the finished file goes in: \(ingest.stderr)")
+    }
+
     /// From an ingest QA pass: an upload preallocated at its final size, its index written last
     /// (ffmpeg's default layout) and stalled in it, its last 120 to 700 bytes still zeros, was
     /// ingested (0) with the second half of its audio read from byte 0, and the finished file
