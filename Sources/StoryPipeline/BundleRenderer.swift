@@ -404,8 +404,14 @@ public struct BundleRenderer: Sendable {
         _ run: UnitRun, summary: inout RenderSummary, skipped: [SkippedEntry], started: Double, ledger: BundleLedger?,
         settings: (run: BundleSettings, saved: BundleSettings?)?
     ) throws -> RenderSummary {
+        // The first output that failed is the run's error: on a full disk the ledger cannot be
+        // saved either, and its error named `.storyreel/ledger.json` in place of the clip that
+        // did not fit (a CI QA pass).
+        if let failure = run.outputFailure {
+            if let ledger { try? Self.save(ledger) }
+            throw failure
+        }
         if let ledger { try Self.save(ledger) }
-        if let failure = run.outputFailure { throw failure }
         if let settings { try settings.run.save(in: output, over: settings.saved) }
         summary.isShard = options.shard != nil
         if options.shard != nil, options.prune {

@@ -32,6 +32,33 @@ import Testing
         #expect(validate.status == 0, "\(validate.stderr)")
     }
 
+    static let canMountTmpfs = MountNamespace.allows("mount -t tmpfs -o size=64k none /mnt")
+
+    /// From a CI QA pass: on a really full disk (a small tmpfs, where the file-size limit above
+    /// lets the small ledger through) the render's error named `.storyreel/ledger.json`, which
+    /// could not be saved either, in place of the output that did not fit. The first output that
+    /// failed is named.
+    @Test(.enabled(if: canMountTmpfs, "needs a mount namespace (root with CAP_SYS_ADMIN)"))
+    func aReallyFullDiskNamesTheOutputThatDidNotFit() throws {
+        let fixture = try BundleFixture()
+        let volume = fixture.folder.path("small")
+        try FileManager.default.createDirectory(atPath: volume, withIntermediateDirectories: false)
+        let result = try TestEnvironment.run(
+            "/usr/bin/unshare",
+            [
+                "--mount", "--propagation", "private", "/bin/sh", "-c",
+                "mount -t tmpfs -o size=600k none \"$2\" && exec \"$0\" render \"$1\" -o \"$2/reel\" --jobs 1 -q",
+                TestEnvironment.storyreelBinary, fixture.stories, volume,
+            ])
+        #expect(result.status == 74, "\(result.stderr)")
+        let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("storyreel: error: ") }
+        #expect(errors.count == 1, "\(result.stderr)")
+        let error = try #require(errors.first.map(String.init))
+        #expect(error.contains("No space left on device"), "\(error)")
+        #expect(!error.contains(".storyreel/"), "names an output, not storyreel's bookkeeping: \(error)")
+        #expect(error.hasPrefix("storyreel: error: \(volume)/reel/"), "\(error)")
+    }
+
     /// The sizes of the top-level MP4 boxes of `data`, by type.
     static func topLevelBoxSizes(_ data: Data) -> [String: Int] {
         var sizes: [String: Int] = [:]
