@@ -103,9 +103,14 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
 
     /// An error of `kind` about `path`, for the system error `code` (an `errno` value): "`what`:
     /// the system's words". Running out of open files is ``Kind/systemLimit`` whatever `kind`
-    /// says, with the limit and how to raise it.
+    /// says, with the limit and how to raise it; a full disk (`ENOSPC`, `EDQUOT`) where an output
+    /// was to be created is ``Kind/ioFailure`` (74), as one met while writing is.
     public static func system(_ kind: Kind, path: String?, _ what: String, code: Int32) -> MediaError {
         if let limit = systemLimitReason(code) { return MediaError(.systemLimit, path: path, "\(what): \(limit)") }
+        // A full disk is an I/O failure (74) whatever ran out, blocks, inodes or a quota: a file
+        // that could not be created for want of inodes said 73, which a script takes for a
+        // setting to fix rather than a disk to wait out (an ingest QA pass).
+        let kind = kind == .cannotCreateOutput && [ENOSPC, EDQUOT].contains(code) ? .ioFailure : kind
         return MediaError(kind, path: path, "\(what): \(SystemErrorText.describe(code))")
     }
 

@@ -748,6 +748,28 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(fixture.stories)/new") == ["0001-sixty-fps.mp4"])
     }
 
+    static let canMountTmpfs = MountNamespace.allows("mount -t tmpfs -o size=64k,nr_inodes=8 none /mnt")
+
+    /// From an ingest QA pass: out of inodes, where a file could not be created, ingest exited
+    /// 73, which a backend reads as a setting to fix; out of blocks it exits 74. A full disk is
+    /// 74 whatever ran out (a tmpfs of 4 inodes, in a mount namespace of the test's own).
+    @Test(.enabled(if: canMountTmpfs, "needs a mount namespace (root with CAP_SYS_ADMIN)"))
+    func aDiskOutOfInodesIsAFullDisk() throws {
+        let folder = try TemporaryFolder()
+        let volume = folder.path("small")
+        try FileManager.default.createDirectory(atPath: volume, withIntermediateDirectories: false)
+        let result = try TestEnvironment.run(
+            "/usr/bin/unshare",
+            [
+                "--mount", "--propagation", "private", "/bin/sh", "-c",
+                "mount -t tmpfs -o size=5m,nr_inodes=4 none \"$2\" && exec \"$0\" ingest \"$1\" --story ana "
+                    + "--into \"$2/stories\" --create",
+                TestEnvironment.storyreelBinary, TestEnvironment.sample("sixty-fps.mp4"), volume,
+            ])
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr.contains("No space left on device"), "\(result.stderr)")
+    }
+
     // The old ingest had no --lock-timeout: it waited 60 s, then named an option it refused (64).
     @Test func aLockedStoriesFolderIsWaitedForUpToTheLockTimeout() throws {
         let fixture = try BundleFixture()
