@@ -172,6 +172,15 @@ struct ContainerSniffer {
         let path = file.path
         let fileSize = file.size
         guard fileSize > 0 else { throw MediaError(.invalidMedia, path: path, file.zeroSizeReason()) }
+        // Before the first read, which would make the block look written: an upload preallocated
+        // at its final size before its first bytes came was "not a QuickTime/MP4 file", which a
+        // backend throws away as garbage (an ingest QA pass). A clip starts with its ftyp.
+        if file.startsUnwritten {
+            throw MediaError(
+                .invalidMedia, path: path,
+                "its start is not written yet (blocks preallocated, not written): the file looks preallocated and "
+                    + "still being written")
+        }
         let head = try file.read(upTo: 16)
         if head.starts(with: Array("#EXTM3U".utf8)) {
             throw MediaError(

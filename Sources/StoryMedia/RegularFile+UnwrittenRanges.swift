@@ -28,4 +28,15 @@ extension RegularFile {
         }
         return ranges
     }
+
+    /// True when the file's first block is one no one has written (a hole, or a block preallocated
+    /// with `fallocate`), as the file system knows it. Ask before reading the file: a block read
+    /// is zeros in the page cache, which Linux then reports as written.
+    /// The descriptor's offset is left where it was (`SEEK_HOLE` moves it).
+    var startsUnwritten: Bool {
+        guard size > 0 else { return false }
+        let offset = lseek(descriptor, 0, SEEK_CUR)
+        defer { lseek(descriptor, offset, SEEK_SET) }
+        return cff_seek_hole(descriptor, 0) == 0
+    }
 }

@@ -614,6 +614,26 @@ import Testing
                     + "preallocated and still being written"), "\(result.stderr)")
     }
 
+    /// From an ingest QA pass: an upload preallocated at its final size before any of it came
+    /// was "not a QuickTime/MP4 file", which a backend throws away as garbage, where one with 40
+    /// bytes written is still being written. Its zeros are blocks no one has written; a file of
+    /// written zeros is still no clip.
+    @Test func anUploadWithNothingWrittenYetIsStillBeingWritten() throws {
+        let path = folder.path("nothing-yet.mp4")
+        let allocated = try TestEnvironment.run("fallocate", ["-l", "3000000", path])
+        try #require(allocated.status == 0, "\(allocated.stderr)")
+        let result = try inspect([path])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(
+            result.stderr
+                == "storyreel: error: \(path): its start is not written yet (blocks preallocated, not written): the "
+                + "file looks preallocated and still being written\n")
+        let zeros = try folder.write("zeros.mp4", Data(count: 3_000_000))
+        #expect(
+            try inspect([zeros]).stderr
+                == "storyreel: error: \(zeros): not a QuickTime/MP4 file (no ftyp or moov atom at the start)\n")
+    }
+
     /// From an ingest QA pass: an upload preallocated at its final size and filled out of order
     /// (as chunked and parallel uploads are), a fifth in its middle not written yet, was ingested
     /// (0) and played with 68 pictures broken. The file system says which blocks are unwritten.
