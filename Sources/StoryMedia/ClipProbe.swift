@@ -310,7 +310,7 @@ public enum ClipProbe {
         if let audio = file.bestStream(.audio), audio.parameters.pointee.codec_id == AV_CODEC_ID_AAC,
             ![FF_PROFILE_AAC_LD, FF_PROFILE_AAC_ELD].contains(audio.parameters.pointee.profile),
             let lastAudio = try audio.indexEntries.filter({ $0.size > 0 }).max(by: { $0.position < $1.position }),
-            file.bytes(at: lastAudio.position + Int64(lastAudio.size) - 1, count: 1) == [0]
+            file.bytes(at: lastAudio.end - 1, count: 1) == [0]
         {
             return
                 "the last audio sample (at byte \(lastAudio.position)) ends in a zero byte, which no AAC frame does: "
