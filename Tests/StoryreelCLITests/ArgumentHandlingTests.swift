@@ -243,12 +243,7 @@ import Testing
     @Test(.enabled(if: canHideProc, "needs a mount namespace (root with CAP_SYS_ADMIN)"))
     func withoutProcTheCommandLineIsAClearError() throws {
         let script = "mount -t tmpfs none /proc && exec \"$0\" inspect \"$1\""
-        let result = try TestEnvironment.run(
-            "/usr/bin/unshare",
-            [
-                "--mount", "--propagation", "private", "/bin/sh", "-c", script, TestEnvironment.storyreelBinary,
-                Self.clip,
-            ])
+        let result = try MountNamespace.run(script, [Self.clip])
         #expect(result.status == 71, "\(result.stderr)")
         #expect(result.stderr == "storyreel: error: cannot read the command line: is /proc mounted?\n")
         #expect(result.stdout.isEmpty)

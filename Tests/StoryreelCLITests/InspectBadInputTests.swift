@@ -473,6 +473,31 @@ import Testing
         #expect(try inspect([whole]).stderr.isEmpty, "the whole file")
     }
 
+    /// Writes copies of `data` whose last `unwritten` bytes are zeros, as uploads stalled there,
+    /// and expects each one's `inspect` to say `warning(path)` and `ingest` to reject it (65),
+    /// so the story `ana` of the stories folder `name` (made here) stays empty. Returns that folder.
+    @discardableResult
+    func expectStalledCopiesRejected(
+        of data: Data, unwritten counts: [Int], into name: String, warning: (String) -> String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> String {
+        let stories = folder.path(name)
+        try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
+        for unwritten in counts {
+            let path = try folder.write(
+                "stalled-\(unwritten).mp4", data.prefix(data.count - unwritten) + Data(count: unwritten))
+            let result = try inspect([path])
+            #expect(
+                result.stderr.contains(warning(path)), "\(unwritten): \(result.stderr)", sourceLocation: sourceLocation)
+            let ingest = try TestEnvironment.storyreel(["ingest", path, "--story", "ana", "--into", stories])
+            #expect(ingest.status == 65, "\(ingest.stderr)", sourceLocation: sourceLocation)
+        }
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: "\(stories)/ana").isEmpty,
+            sourceLocation: sourceLocation)
+        return stories
+    }
+
     /// From an ingest QA pass: an upload preallocated at its final size (index first) with its
     /// last 1 to 270 bytes still zeros was ingested (0), and the finished file then went in
     /// beside it: its last AAC frames were too small, or not all zeros, for the checks above.
@@ -485,20 +510,9 @@ import Testing
         ])
         let data = try Data(contentsOf: URL(fileURLWithPath: whole))
         #expect(try inspect([whole]).stderr.isEmpty, "the whole file")
-        let stories = folder.path("audio-stalled")
-        try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
-        for unwritten in [1, 3, 50] {
-            let path = try folder.write(
-                "stalled-\(unwritten).mp4", data.prefix(data.count - unwritten) + Data(count: unwritten))
-            let result = try inspect([path])
-            #expect(
-                result.stderr.contains(
-                    "ends in a zero byte, which no AAC frame does: the file looks preallocated and "
-                        + "still being written"), "\(unwritten): \(result.stderr)")
-            let ingest = try TestEnvironment.storyreel(["ingest", path, "--story", "ana", "--into", stories])
-            #expect(ingest.status == 65, "\(ingest.stderr)")
+        let stories = try expectStalledCopiesRejected(of: data, unwritten: [1, 3, 50], into: "audio-stalled") { _ in
+            "ends in a zero byte, which no AAC frame does: the file looks preallocated and still being written"
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(stories)/ana").isEmpty)
         let ingest = try TestEnvironment.storyreel(["ingest", whole, "--story", "ana", "--into", stories])
         #expect(ingest.status == 0, "the finished file goes in: \(ingest.stderr)")
     }
@@ -515,20 +529,10 @@ import Testing
         ])
         let data = try Data(contentsOf: URL(fileURLWithPath: whole))
         #expect(try inspect([whole]).stderr.isEmpty, "the whole file")
-        let stories = folder.path("index-stalled")
-        try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
-        for unwritten in [120, 300, 700] {
-            let path = try folder.write(
-                "stalled-\(unwritten).mp4", data.prefix(data.count - unwritten) + Data(count: unwritten))
-            let result = try inspect([path])
-            #expect(
-                result.stderr.contains(
-                    "warning: \(path): its index (the moov atom) is not all written: it ends in zeros or in blocks not "
-                        + "written yet: the file looks preallocated and still being written"), "\(result.stderr)")
-            let ingest = try TestEnvironment.storyreel(["ingest", path, "--story", "ana", "--into", stories])
-            #expect(ingest.status == 65, "\(ingest.stderr)")
+        try expectStalledCopiesRejected(of: data, unwritten: [120, 300, 700], into: "index-stalled") {
+            "warning: \($0): its index (the moov atom) is not all written: it ends in zeros or in blocks not written "
+                + "yet: the file looks preallocated and still being written"
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(stories)/ana").isEmpty)
         // Zeros a padding atom holds at the index's end are written: the moov (last in the file)
         // grown by a `free` atom of 120 zero bytes has no warning.
         let moov = try #require(data.range(of: Data("moov".utf8), options: .backwards)?.lowerBound)

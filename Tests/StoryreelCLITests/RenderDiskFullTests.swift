@@ -43,13 +43,9 @@ import Testing
         let fixture = try BundleFixture()
         let volume = fixture.folder.path("small")
         try FileManager.default.createDirectory(atPath: volume, withIntermediateDirectories: false)
-        let result = try TestEnvironment.run(
-            "/usr/bin/unshare",
-            [
-                "--mount", "--propagation", "private", "/bin/sh", "-c",
-                "mount -t tmpfs -o size=600k none \"$2\" && exec \"$0\" render \"$1\" -o \"$2/reel\" --jobs 1 -q",
-                TestEnvironment.storyreelBinary, fixture.stories, volume,
-            ])
+        let result = try MountNamespace.run(
+            "mount -t tmpfs -o size=600k none \"$2\" && exec \"$0\" render \"$1\" -o \"$2/reel\" --jobs 1 -q",
+            [fixture.stories, volume])
         #expect(result.status == 74, "\(result.stderr)")
         let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("storyreel: error: ") }
         #expect(errors.count == 1, "\(result.stderr)")

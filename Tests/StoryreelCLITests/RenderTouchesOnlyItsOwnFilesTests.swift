@@ -334,12 +334,7 @@ import Testing
             (view, true, "the bundle folder is the stories input"),
         ] {
             let script = "mount --bind \"$1\" \"$2\" && exec \"$0\" render \"$1\" -o \"$3\" $4"
-            let result = try TestEnvironment.run(
-                "/usr/bin/unshare",
-                [
-                    "--mount", "--propagation", "private", "/bin/sh", "-c", script, TestEnvironment.storyreelBinary,
-                    fixture.stories, view, out, force ? "--force" : "",
-                ])
+            let result = try MountNamespace.run(script, [fixture.stories, view, out, force ? "--force" : ""])
             #expect(result.status == 64, "\(out): \(result.stderr)")
             #expect(
                 result.stderr.contains(words) && result.stderr.contains("mounted at another path"), "\(result.stderr)")
@@ -359,12 +354,7 @@ import Testing
         let script =
             "mount -t tmpfs none \"$2\" && mkdir \"$2/lost+found\" && \"$0\" render \"$1\" -o \"$2\" -q --size 64x112 "
             + "&& ls -A \"$2\" && mkdir \"$2/inner\" \"$2/inner/lost+found\" && exec \"$0\" render \"$1\" -o \"$2/inner\" -q"
-        let result = try TestEnvironment.run(
-            "/usr/bin/unshare",
-            [
-                "--mount", "--propagation", "private", "/bin/sh", "-c", script, TestEnvironment.storyreelBinary,
-                fixture.stories, volume,
-            ])
+        let result = try MountNamespace.run(script, [fixture.stories, volume])
         #expect(result.status == 73, "not at a file system's root, it is anyone's: \(result.stderr)")
         #expect(result.stdout.split(separator: "\n").contains("lost+found"), "left: \(result.stdout)")
         #expect(result.stdout.split(separator: "\n").contains("manifest.json"), "rendered: \(result.stdout)")
