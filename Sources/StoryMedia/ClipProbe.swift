@@ -276,9 +276,13 @@ public enum ClipProbe {
                 }
             }
         }
+        // The played audio track's index, read once for the two checks of its end below.
+        let audio = file.bestStream(.audio).flatMap {
+            compressedAudioCodecs.contains($0.parameters.pointee.codec_id) ? $0 : nil
+        }
+        let audioEntries = try audio?.indexEntries ?? []
         var checked = [(kind: "video", entry: last)]
-        if let audio = file.bestStream(.audio), compressedAudioCodecs.contains(audio.parameters.pointee.codec_id),
-            let lastAudio = try audio.indexEntries.filter({ $0.size >= 8 }).max(by: { $0.position < $1.position }),
+        if let lastAudio = audioEntries.filter({ $0.size >= 8 }).max(by: { $0.position < $1.position }),
             lastAudio.position > last.position
         {
             checked.append((kind: "audio", entry: lastAudio))
@@ -307,9 +311,9 @@ public enum ClipProbe {
         // have no END). An upload stalled in its last bytes left them zeros there, the frames
         // too small or not all zeros for the check above (an ingest QA pass: an upload 100 bytes
         // short was taken, then the finished one beside it, the clip in the story twice).
-        if let audio = file.bestStream(.audio), audio.parameters.pointee.codec_id == AV_CODEC_ID_AAC,
+        if let audio, audio.parameters.pointee.codec_id == AV_CODEC_ID_AAC,
             ![FF_PROFILE_AAC_LD, FF_PROFILE_AAC_ELD].contains(audio.parameters.pointee.profile),
-            let lastAudio = try audio.indexEntries.filter({ $0.size > 0 }).max(by: { $0.position < $1.position }),
+            let lastAudio = audioEntries.filter({ $0.size > 0 }).max(by: { $0.position < $1.position }),
             file.bytes(at: lastAudio.end - 1, count: 1) == [0]
         {
             return
