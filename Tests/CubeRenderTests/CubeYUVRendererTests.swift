@@ -13,11 +13,16 @@ struct CubeYUVRendererTests {
     /// A textured yuv420p face: luma in 16...235 and chroma in 16...240 on both sides of 128.
     static func face(width: Int, height: Int, seed: UInt32) -> YUV420Image {
         let texture = TestFaces.textured(width: width, height: height, seed: seed)
-        let luma = (0..<width * height).map { UInt8(16 + Int(texture.pixels[$0 * 4]) * 219 / 255) }
+        let luma: [UInt8] = (0..<width * height).map { (index: Int) -> UInt8 in
+            let red = Int(texture.pixels[index * 4])
+            return UInt8(16 + red * 219 / 255)
+        }
         let chroma = { (channel: Int) -> [UInt8] in
-            (0..<width / 2 * height / 2).map { index in
-                let (x, y) = (index % (width / 2) * 2, index / (width / 2) * 2)
-                return UInt8(16 + Int(texture.pixels[(y * width + x) * 4 + channel]) * 224 / 255)
+            (0..<width / 2 * height / 2).map { (index: Int) -> UInt8 in
+                let x: Int = index % (width / 2) * 2
+                let y: Int = index / (width / 2) * 2
+                let value = Int(texture.pixels[(y * width + x) * 4 + channel])
+                return UInt8(16 + value * 224 / 255)
             }
         }
         return try! YUV420Image(

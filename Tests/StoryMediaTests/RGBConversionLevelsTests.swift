@@ -13,7 +13,7 @@ import Testing
         let folder = try TemporaryFolder()
         let (width, height) = (256, 64)
         // Y from 16 to 235 across the picture, neutral chroma, losslessly encoded (QP 0).
-        let ramp = (0..<width).map { UInt8(16 + $0 * 219 / 255) }
+        let ramp: [UInt8] = (0..<width).map { (column: Int) -> UInt8 in UInt8(16 + column * 219 / 255) }
         let luma = (0..<height).flatMap { _ in ramp }
         let chroma = [UInt8](repeating: 128, count: width * height / 4)
         let raw = try folder.write("ramp.yuv", Data(luma + chroma + chroma))
@@ -27,7 +27,7 @@ import Testing
         try #require(frame.width == width && frame.height == height)
         var worst = (column: 0, got: 0, exact: 0)
         for (column, y) in ramp.enumerated() {
-            let exact = Int((Double(Int(y) - 16) * 255 / 219).rounded())
+            let exact: Int = Self.fullRange(ofLimited: y)
             for channel in 0..<3 {
                 let got = Int(frame.pixels[((height / 2) * width + column) * 4 + channel])
                 if abs(got - exact) > abs(worst.got - worst.exact) { worst = (column, got, exact) }
@@ -43,7 +43,7 @@ import Testing
     @Test(arguments: ["tv", "pc"]) func eightBitGreyConvertsByItsRange(range: String) throws {
         let folder = try TemporaryFolder()
         let (width, height) = (256, 64)
-        let ramp = (0..<width).map { UInt8(16 + $0 * 219 / 255) }
+        let ramp: [UInt8] = (0..<width).map { (column: Int) -> UInt8 in UInt8(16 + column * 219 / 255) }
         let raw = try folder.write("ramp.gray", Data((0..<height).flatMap { _ in ramp }))
         let clip = folder.path("ramp.mp4")
         try HostileFiles.ffmpeg([
@@ -55,10 +55,16 @@ import Testing
         try #require(frame.width == width && frame.height == height)
         var worst = (column: 0, got: 0, exact: 0)
         for (column, y) in ramp.enumerated() {
-            let exact = range == "pc" ? Int(y) : Int((Double(Int(y) - 16) * 255 / 219).rounded())
+            let exact: Int = range == "pc" ? Int(y) : Self.fullRange(ofLimited: y)
             let got = Int(frame.pixels[((height / 2) * width + column) * 4])
             if abs(got - exact) > abs(worst.got - worst.exact) { worst = (column, got, exact) }
         }
         #expect(worst.got == worst.exact, "\(range): column \(worst.column): \(worst.got) for \(worst.exact)")
+    }
+
+    /// The full-range level of limited-range luma `y` (16...235 onto 0...255), rounded.
+    static func fullRange(ofLimited y: UInt8) -> Int {
+        let stretched: Double = Double(Int(y) - 16) * 255 / 219
+        return Int(stretched.rounded())
     }
 }

@@ -333,13 +333,14 @@ import Testing
         let path = try fixture.save(manifest)
         let result = try fixture.validate([path])
         #expect(result.status == 65)
-        #expect(
-            result.stderr.split(separator: "\n").map(String.init) == [
-                "storyreel: error: \(path): generator: missing",
-                "storyreel: error: \(path): canvas.width: expected an integer, got 360.5",
-                "storyreel: error: \(path): stories[1].items[0].duration: expected a number, got '2.5'",
-                "storyreel: error: \(path): stories[2].items: must have at least 1 item(s), got 0",
-            ])
+        let expected: [String] = [
+            "storyreel: error: \(path): generator: missing",
+            "storyreel: error: \(path): canvas.width: expected an integer, got 360.5",
+            "storyreel: error: \(path): stories[1].items[0].duration: expected a number, got '2.5'",
+            "storyreel: error: \(path): stories[2].items: must have at least 1 item(s), got 0",
+        ]
+        let lines: [String] = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines == expected)
     }
 
     /// A value the manifest controls is quoted cut at 80 characters with `…`, in every line (a QA
