@@ -11,7 +11,7 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         private enum Code: Hashable, Sendable {
             case missingInput, unreadableInput, invalidMedia, noVideoStream, timedOut, cannotCreateOutput, ioFailure,
-                unsupported, systemLimit, noStories
+                unsupported, systemLimit, noStories, changedWhileRead
         }
         private let code: Code
         private init(_ code: Code) { self.code = code }
@@ -42,6 +42,10 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
         /// (EMFILE, the process's `ulimit -n`; ENFILE, the whole system's), threads or memory
         /// (``ThreadCapacity``). A batch stops on it rather than blame the clip it was reading.
         public static let systemLimit = Kind(.systemLimit)
+        /// The input changed while it was being read (an upload still being written, or
+        /// rewritten in place): nothing is known of its bytes yet, so it is no bad input, and a
+        /// run once it is complete may succeed (`ingest` exits 75, EX_TEMPFAIL, for it).
+        public static let changedWhileRead = Kind(.changedWhileRead)
 
         public var description: String { "\(code)" }
     }

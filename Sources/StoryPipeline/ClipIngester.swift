@@ -207,10 +207,15 @@ public struct ClipIngester: Sendable {
                 return .notWritten(failure)
             } catch {
                 if let failure = error as? MediaError, failure.path == clip,
-                    failure.reason.hasPrefix(BundlePlan.changedWhile),
-                    let gone = ClipIngester.goneOrReplaced(clip, inspected: inspected)
+                    failure.reason.hasPrefix(BundlePlan.changedWhile)
                 {
-                    return .notWritten(gone)
+                    // Gone or replaced (66), or still changing (75): neither says anything of
+                    // its bytes (a QA pass: a growing upload was rejected, 65, which a job
+                    // setting rejected uploads aside takes for damaged, though the line asked for
+                    // a run once it is complete).
+                    return .notWritten(
+                        ClipIngester.goneOrReplaced(clip, inspected: inspected)
+                            ?? MediaError(.changedWhileRead, path: clip, failure.reason))
                 }
                 return .rejected(reason: MediaError.reason(of: error))
             }
@@ -236,7 +241,8 @@ public struct ClipIngester: Sendable {
     /// rejected: it is gone, or another file has its name (renamed over it), and neither says
     /// anything of its bytes (a QA pass: both were rejected, 65, and a job setting rejected
     /// uploads aside would set the good new file aside as damaged). Nil when the file inspected
-    /// is still there (it grew, or was rewritten in place): that upload is rejected.
+    /// is still there (it grew, or was rewritten in place): that upload is not ingested either,
+    /// as one to try again (``MediaError/Kind/changedWhileRead``, 75).
     static func goneOrReplaced(_ clip: String, inspected: FileStamp?) -> MediaError? {
         guard let inspected else { return nil }
         guard let now = FileStamp(path: clip) else {

@@ -13,8 +13,8 @@ public enum IngestOutcome: Sendable {
     case rejected(reason: String)
     /// Not added because the story folder could not be written (a full disk, a read-only
     /// folder), or the upload could not be read (missing, not a regular file, or its
-    /// permissions): no fault of the clip's bytes. The
-    /// error names the file that could not be written or read.
+    /// permissions), or it changed while it was copied (still being written: try again):
+    /// no fault of the clip's bytes. The error names the file that could not be written or read.
     case notWritten(MediaError)
 
     /// True when the clip went into the story (``ingested(name:playsBefore:playbackConcern:)``).

@@ -46,6 +46,7 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable {
             case .invalidMedia, .noVideoStream, .timedOut, .unsupported: self = .dataError
             case .cannotCreateOutput: self = .cannotCreate
             case .systemLimit: self = .osError
+            case .changedWhileRead: self = .temporaryFailure
             default: self = .ioError
             }
         default:

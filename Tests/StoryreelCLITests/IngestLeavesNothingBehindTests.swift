@@ -436,9 +436,41 @@ import Testing
             try file.close()
             #expect(try TestEnvironment.run("/usr/bin/touch", ["-r", times, upload]).status == 0)
         }
-        #expect(run.status == 65, "\(run.stderr)")
-        #expect(run.stderr.contains("it changed while it was being copied"), "\(run.stderr)")
+        #expect(run.status == 75, "\(run.stderr)")
+        #expect(run.stderr.contains("not ingested: it changed while it was being copied"), "\(run.stderr)")
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: "\(stories)/ana")) ?? []).isEmpty)
+    }
+
+    // An upload still being written, which grows while it is copied, was rejected (65), which a
+    // job setting rejected uploads aside takes for a damaged file, though the line asked for a
+    // run once it is complete (a QA pass). It is not ingested, 75 (EX_TEMPFAIL: try again), and
+    // the next run, once it is complete, takes it.
+    @Test(.enabled(if: canTrace, "needs strace and ptrace"))
+    func anUploadThatGrowsWhileItIsCopiedIsToBeTriedAgain() throws {
+        let (folder, stories, _) = try storiesBesideAFolderOfTheirs(holding: "mine.txt")
+        let upload = folder.path("upload.mp4")
+        try FileManager.default.copyItem(atPath: TestEnvironment.sample("portrait-h264.mp4"), toPath: upload)
+        let run = try ingestInjecting(
+            "delay_enter=1500000:when=1", upload: upload, into: stories, trace: folder.path("trace")
+        ) {
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline, temporaries(in: "\(stories)/ana").isEmpty { usleep(1000) }
+            let file = try #require(FileHandle(forWritingAtPath: upload))
+            try file.seekToEnd()
+            // A `free` box of 4 KB, so the file is whole again once it has grown.
+            try file.write(contentsOf: Data([0, 0, 0x10, 0]) + Data("free".utf8) + Data(repeating: 0, count: 4088))
+            try file.close()
+        }
+        #expect(run.status == 75, "\(run.stderr)")
+        #expect(
+            run.stderr == "storyreel: error: \(upload): not ingested: it changed while it was being copied; run again "
+                + "once it is complete\n")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: "\(stories)/ana")) ?? []).isEmpty)
+        let again = try TestEnvironment.storyreel(["ingest", upload, "--story", "ana", "--into", stories, "--json"])
+        let outcome = try #require(
+            (try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])?["clips"]
+                as? [[String: Any]])
+        #expect(again.status == 0 && outcome.first?["outcome"] as? String == "ingested", "\(again.stderr)")
     }
 
     // The old code created the story folder before looking at any clip and left it there, empty,
