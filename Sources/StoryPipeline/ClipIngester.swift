@@ -138,6 +138,9 @@ public struct ClipIngester: Sendable {
         defer { withExtendedLifetime(storyPin) {} }
         let nameLimit = FileNameLength.limit(in: FileStamp(path: folder) != nil ? folder : storiesFolder)
         func ingestOne(_ index: Int, _ clip: String) -> IngestOutcome {
+            // Its stamp before anything reads it: refused, and changed since, it is an upload
+            // still being written, not a damaged one (``stillChanging(_:since:)``).
+            let beforeReading = FileStamp(path: clip)
             var inspected: FileStamp?
             do {
                 let (stamp, container, concern, firstFrame) = try inspectUpload(clip)
@@ -217,6 +220,9 @@ public struct ClipIngester: Sendable {
                         ClipIngester.goneOrReplaced(clip, inspected: inspected)
                             ?? MediaError(.changedWhileRead, path: clip, failure.reason))
                 }
+                if let changing = ClipIngester.stillChanging(clip, since: beforeReading) {
+                    return .notWritten(changing)
+                }
                 return .rejected(reason: MediaError.reason(of: error))
             }
         }
@@ -253,6 +259,26 @@ public struct ClipIngester: Sendable {
             .missingInput, path: clip, "another file took its name while it was being copied; ingest that one again")
     }
 
+    /// Why the upload at `clip`, refused as it was read (truncated, no index yet, empty), is not
+    /// ingested rather than rejected: it changed since `before` (its stamp before it was read),
+    /// so it is still being written (75: run again once it is complete), or it went away, or
+    /// another file took its name (66). An ingest QA pass: an upload a slow writer was still
+    /// writing was rejected (65, "it looks truncated") in every try, which a job setting
+    /// rejected uploads aside takes for damaged. Nil when it is as it was: that one is rejected.
+    static func stillChanging(_ clip: String, since before: FileStamp?) -> MediaError? {
+        guard let before else { return nil }
+        guard let now = FileStamp(path: clip) else {
+            return MediaError(.missingInput, path: clip, "it went away while it was being read")
+        }
+        guard now.identity == before.identity else {
+            return MediaError(
+                .missingInput, path: clip, "another file took its name while it was being read; ingest that one again")
+        }
+        guard now != before else { return nil }
+        return MediaError(
+            .changedWhileRead, path: clip, "it changed while it was being read; run again once it is complete")
+    }
+
     /// The outcomes of `clips` when none of them could go in (each rejected with its reason, or
     /// not ingested because it may not be read), or nil when one could. Nothing is written:
     /// `ingest --create` asks this before it makes a new stories folder, so a call whose uploads
@@ -261,6 +287,7 @@ public struct ClipIngester: Sendable {
     public func rejections(of clips: [String]) throws -> [IngestOutcome]? {
         var outcomes: [IngestOutcome] = []
         for clip in clips {
+            let beforeReading = FileStamp(path: clip)
             do {
                 try inspectUpload(clip).firstFrame.wait().get()
                 return nil
@@ -271,7 +298,11 @@ public struct ClipIngester: Sendable {
                 // `--create --render` made the folder, took it away and then rendered it).
                 outcomes.append(.notWritten(error))
             } catch {
-                outcomes.append(.rejected(reason: MediaError.reason(of: error)))
+                if let changing = ClipIngester.stillChanging(clip, since: beforeReading) {
+                    outcomes.append(.notWritten(changing))
+                } else {
+                    outcomes.append(.rejected(reason: MediaError.reason(of: error)))
+                }
             }
         }
         return outcomes
