@@ -2500,6 +2500,46 @@ class PlayerPageTests(unittest.TestCase):
         self.assertLessEqual(after - before, 5, "layouts in 1 s of a playing clip")
         DRIVER.execute_cdp_cmd("Performance.disable", {})
 
+    def test_keyboard_and_screen_reader_users_see_the_focus_and_hear_each_status(self):
+        # From an a11y QA pass: opened from the keyboard the frame showed no focus until Tab; the
+        # header buttons' blue ring was 1.04:1 over a light clip; the end, Tap to play, the notes
+        # and a pause were statuses shown with their text already in them, which not every screen
+        # reader reads; forced colours painted the bars black over the video; the end card's close
+        # was blue (3.3:1) and 18 px tall.
+        self.load("demo")
+        DRIVER.execute_script("window.storyreelPlayer.setPlaybackRate(1); document.querySelector('.story').focus()")
+        self.key(Keys.ENTER)
+        self.wait_for(PLAYING_ON_SCREEN)
+        ring = "return getComputedStyle(document.getElementById('frame'), '::after').boxShadow"
+        self.assertIn("rgb(255, 255, 255)", DRIVER.execute_script(ring), "the frame shows the keyboard's focus")
+        announced = "return document.getElementById('announce').textContent === arguments[0]"
+        self.key(Keys.SPACE)
+        self.wait_for(announced, 5, "Paused")
+        self.key(Keys.SPACE)
+        self.wait_for(announced, 5, "Playing")
+        for _ in range(3):
+            self.key(Keys.TAB)
+        focused = DRIVER.execute_script(
+            "const b = document.activeElement, s = getComputedStyle(b); return [b.id, s.outlineColor, s.boxShadow]")
+        self.assertEqual(focused[:2], ["pause", "rgb(255, 255, 255)"])
+        self.assertIn("rgb(0, 0, 0)", focused[2])
+        DRIVER.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "forced-colors", "value": "active"}]})
+        try:
+            bars = DRIVER.execute_script("""
+                const bars = document.getElementById('bars'), fill = bars.querySelector('i');
+                return [getComputedStyle(bars).forcedColorAdjust, getComputedStyle(fill).backgroundColor];""")
+            self.assertEqual(bars, ["none", "rgb(255, 255, 255)"])
+        finally:
+            DRIVER.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        for _ in MANIFESTS["demo"]["stories"]:
+            self.key(Keys.ARROW_DOWN)
+        self.wait_for("return window.storyreelPlayer.state().phase === 'end'")
+        self.wait_for(announced, 5, "You're all caught up.")
+        close = DRIVER.execute_script(
+            "const b = document.getElementById('closeEnd'); return [getComputedStyle(b).color, b.offsetHeight]")
+        self.assertEqual(close[0], "rgb(255, 255, 255)")
+        self.assertGreaterEqual(close[1], 24)
+
     def test_the_end_card_has_no_pause_button(self):
         # From a QA pass: at the end the pause button still toggled Pause/Play, doing nothing.
         self.load("demo")

@@ -45,6 +45,10 @@ extension PlayerPage {
           background: #000; touch-action: none; overscroll-behavior: none; }
         .viewer.open { display: flex; }
         .frame:focus { outline: none; }
+        /* Focused from the keyboard (the viewer opened with Enter or Space), the frame shows it,
+           over the picture and the chrome: an a11y QA pass found no focus shown until Tab. */
+        .frame:focus-visible::after { content: ''; position: absolute; inset: 0; z-index: 40; pointer-events: none;
+          box-shadow: inset 0 0 0 2px #fff, inset 0 0 0 4px #000; }
         .frame { position: relative; height: 100vh; height: 100dvh; width: calc(100vh * 9 / 16);
           width: calc(100dvh * var(--canvas-ratio, 0.5625)); max-width: 100vw;
           max-height: calc(100vw / var(--canvas-ratio, 0.5625)); overflow: hidden; background: #000;
@@ -73,6 +77,9 @@ extension PlayerPage {
            every frame laid out and painted the chrome every frame while a clip played. */
         .bar > i { display: block; height: 100%; background: #fff; transform-origin: 0 0; transform: scaleX(0);
           will-change: transform; }
+        /* Forced colours (Windows contrast themes) painted the fills in Canvas over the video, black
+           on black over a dark clip (an a11y QA pass): the bars keep their own colours there. */
+        @media (forced-colors: active) { .bars { forced-color-adjust: none; } }
         .head { display: flex; align-items: center; gap: 8px; margin-top: 8px; }
         .head img { width: 32px; height: 32px; border-radius: 50%; object-fit: cover; background: #333; }
         .who { flex: 1; min-width: 0; display: flex; gap: 8px; align-items: baseline; }
@@ -93,8 +100,10 @@ extension PlayerPage {
           font-size: 16px; line-height: 1; cursor: pointer; }
         .icon svg { width: 18px; height: 18px; display: block; margin: auto; fill: none; stroke: #fff; stroke-width: 2.2;
           stroke-linecap: round; stroke-linejoin: round; }
-        .icon:focus-visible { outline: 2px solid #8ab4f8; }
-        .icon.silent { opacity: .5; }
+        /* White on black, as the tap zones' ring: readable over any picture (the blue ring measured
+           1.04:1 against the scrim over a light clip, an a11y QA pass; WCAG 1.4.11 asks 3:1). */
+        .icon:focus-visible { outline: 2px solid #fff; box-shadow: 0 0 0 4px #000; }
+        .icon.silent { opacity: .7; }
         /* After the rules it narrows, or their sizes win (a touch QA pass: the icons stayed 36px). */
         @container (max-width: 200px) {
           .head { gap: 4px; }
@@ -110,6 +119,9 @@ extension PlayerPage {
           background: rgba(0,0,0,.65); padding: 8px 12px; text-align: center; }
         .note { bottom: 16px; font-size: 13px; }
         .endcard { top: 40%; }
+        /* White (the blue link measured 3.3:1 over a white clip's scrim) and at least 24 px tall
+           (WCAG 1.4.3 and 2.5.8; an a11y QA pass). */
+        .endcard .link { color: #fff; min-height: 24px; padding: 4px 12px; }
         /* Taps, holds and swipes that start on a note or the end card reach the zones under them (a
            QA pass: the note of a clip that failed sat where a thumb lands, and nothing moved). */
         .note, .endcard { pointer-events: none; }
@@ -168,11 +180,12 @@ extension PlayerPage {
                 <button type="button" class="icon" id="close" aria-label="Close"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg></button>
               </div>
             </div>
-            <div class="tapplay" id="tapToPlay" hidden><p role="status"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 5l12 7-12 7z"/></svg>Tap to play</p></div>
-            <div class="loading" id="loading" role="status" hidden><span class="sr">Loading</span></div>
-            <p class="note" id="note" role="status" hidden>This clip can't play in this browser.</p>
-            <div class="endcard" id="endcard" hidden><p role="status">You're all caught up.</p>
+            <div class="tapplay" id="tapToPlay" hidden><p><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 5l12 7-12 7z"/></svg>Tap to play</p></div>
+            <div class="loading" id="loading" hidden></div>
+            <p class="note" id="note" hidden>This clip can't play in this browser.</p>
+            <div class="endcard" id="endcard" hidden><p>You're all caught up.</p>
               <button type="button" class="link" id="closeEnd" aria-label="Close the viewer">close</button></div>
+            <p class="sr" id="announce" role="status" aria-live="polite"></p>
           </div>
         </div>
         <script type="application/json" id="manifest">{{manifest}}</script>
@@ -427,11 +440,23 @@ extension PlayerPage {
             }));
           }
           function refusal(error) { return !!error && error.name === 'NotAllowedError'; }
+          // What a screen reader is told: one live region, always in the page, written into. A
+          // status element shown with its text already in it is not read by every screen reader
+          // (NVDA with Chromium reads none: an a11y QA pass found the end, Tap to play, the notes
+          // and a pause said to no one). Emptied first, so the same words are said again.
+          let announced = 0;
+          function announce(text) {
+            const region = $('announce');
+            region.textContent = '';
+            const token = ++announced;
+            setTimeout(() => { if (token === announced) region.textContent = text; }, 50);
+          }
           function refused(video, token) {
             if (token !== generation || video !== active() || paused || held || pageHidden) return;
             blocked = true;
             paused = true; updatePause();
             $('tapToPlay').hidden = false;
+            announce('Tap to play');
           }
           function unblock() { blocked = false; $('tapToPlay').hidden = true; }
           // Called synchronously from a gesture's handler (a play() after an await is outside the
@@ -560,6 +585,7 @@ extension PlayerPage {
               });
             }
             $('endcard').hidden = false;
+            announce("You're all caught up.");
             // Nothing plays at the end: no pause button (a QA pass: it toggled, doing nothing).
             $('pause').hidden = true;
             updateChrome();
@@ -722,6 +748,7 @@ extension PlayerPage {
           function startFallback(clip, token, message, played = 0) {
             $('note').textContent = message;
             $('note').hidden = false;
+            announce(message);
             front = null;
             fallback = { clip, token, elapsed: played, last: performance.now(), lastShown: played > 0 };
             if (played > 0) showStill(clip.lastFrame, token).then((ok) => { if (ok !== false) hideVideos(); });
@@ -780,6 +807,7 @@ extension PlayerPage {
             offline = token;
             offlineNote();
             $('note').hidden = false;
+            announce($('note').textContent);
             const ask = (delay) => setTimeout(async () => {
               if (!stillWaiting(token)) return;
               if (!(await serverAnswers(src))) { ask(Math.min(delay * 2, 16000)); return; }
@@ -889,7 +917,9 @@ extension PlayerPage {
             const waiting = wanted !== null && !paused && !held && !pageHidden && !blocked && !fallback && offline === null
               && (!video || video.getAttribute('src') !== wanted || (video.readyState < 3 && !video.ended));
             loadingSince = waiting ? (loadingSince === null ? now : loadingSince) : null;
-            $('loading').hidden = !(loadingSince !== null && now - loadingSince > 300);
+            const spinning = loadingSince !== null && now - loadingSince > 300;
+            if (spinning && $('loading').hidden) announce('Loading');
+            $('loading').hidden = !spinning;
             // The picture kept while a move loads belongs to its story: under another story's
             // header, once the wait shows, the frame is black under the spinner instead (a QA
             // pass: quick taps on a slow link kept one user's clip on screen for 3.5 s under the
@@ -1064,7 +1094,13 @@ extension PlayerPage {
           $('forward').addEventListener('click', (e) => { if (e.detail === 0) event('tapForward'); });
           // Under "Tap to play", a click anywhere else on the viewer (the header, the bars) plays.
           $('frame').addEventListener('click', (e) => { if (blocked && !e.target.closest('button')) resume(); });
-          $('pause').addEventListener('click', () => setPaused(!paused));
+          // A press of Pause (the button, or Space) is said: the button's new label is not, when
+          // the focus is elsewhere (an a11y QA pass).
+          function togglePause() {
+            setPaused(!paused);
+            announce(paused ? 'Paused' : 'Playing');
+          }
+          $('pause').addEventListener('click', togglePause);
           $('sound').addEventListener('click', () => {
             muted = !muted;
             try { sessionStorage.setItem(UNMUTED, muted ? '0' : '1'); } catch (e) { /* private mode */ }
@@ -1119,7 +1155,7 @@ extension PlayerPage {
             // The tap zones are buttons too, focused by every tap on the picture: there Space
             // pauses, or it would move on after the first tap.
             else if (isSpace && !(e.target instanceof HTMLButtonElement && !e.target.classList.contains('zone'))) {
-              e.preventDefault(); setPaused(!paused);
+              e.preventDefault(); togglePause();
             }
             else if (e.key === 'Escape') { e.preventDefault(); close(); }
           });
