@@ -69,11 +69,12 @@ test:
 
 # Some suites run on the other side, after the browser tests, beside the rest of the Swift tests:
 # the lock-wait suite, whose waits each held one of the Swift tests' two test threads, and the
-# renderer's and StoryreelKit's, which only compute (137 tests, about a minute of CPU). The Swift
+# renderer's, StoryreelKit's and the media layer's, which run in the test process (305 tests,
+# about two minutes of CPU). The Swift
 # tests alone keep about 1.8 of the 2 cores busy (each test thread waits on the processes it
 # starts), and these fill the rest. They run from the test binary itself, as `swift test` does:
 # a second `swift test` would wait for the first one's lock on .build.
-OTHER_SIDE_SUITES := BundleLockWaitTests|^CubeRenderTests\.|^StoryreelKitTests\.
+OTHER_SIDE_SUITES := BundleLockWaitTests|^CubeRenderTests\.|^StoryreelKitTests\.|^StoryMediaTests\.
 TEST_BINARY := .build/debug/storyreelPackageTests.xctest
 
 test-swift:
