@@ -399,6 +399,24 @@ import Testing
         return (ingest.terminationStatus, stderr)
     }
 
+    /// Ingests a copy of a sample upload into a new story, its copy held back 1.5 s (strace), and
+    /// runs `change(folder, upload)` once the copy is staged.
+    func ingestChangingTheUploadDuringItsCopy(_ change: (TemporaryFolder, String) throws -> Void) throws -> (
+        run: (status: Int32, stderr: String), folder: TemporaryFolder, stories: String, upload: String
+    ) {
+        let (folder, stories, _) = try storiesBesideAFolderOfTheirs(holding: "mine.txt")
+        let upload = folder.path("upload.mp4")
+        try FileManager.default.copyItem(atPath: TestEnvironment.sample("portrait-h264.mp4"), toPath: upload)
+        let run = try ingestInjecting(
+            "delay_enter=1500000:when=1", upload: upload, into: stories, trace: folder.path("trace")
+        ) {
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline, temporaries(in: "\(stories)/ana").isEmpty { usleep(1000) }
+            try change(folder, upload)
+        }
+        return (run, folder, stories, upload)
+    }
+
     // copy_file_range answering 0 at the start (as some file systems do for a file that holds
     // data) was taken for the end of the file: the copy came out short, and a good upload was
     // rejected as "changed while it was being copied" (65; a QA pass). It is copied another way.
@@ -419,16 +437,9 @@ import Testing
     // change time, which no program can put back, is compared too.
     @Test(.enabled(if: canTrace, "needs strace and ptrace"))
     func anUploadRewrittenDuringTheCopyWithItsMtimePutBackIsRefused() throws {
-        let (folder, stories, _) = try storiesBesideAFolderOfTheirs(holding: "mine.txt")
-        let upload = folder.path("upload.mp4")
-        try FileManager.default.copyItem(atPath: TestEnvironment.sample("portrait-h264.mp4"), toPath: upload)
-        let run = try ingestInjecting(
-            "delay_enter=1500000:when=1", upload: upload, into: stories, trace: folder.path("trace")
-        ) {
-            let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline, temporaries(in: "\(stories)/ana").isEmpty { usleep(1000) }
+        let (run, folder, stories, _) = try ingestChangingTheUploadDuringItsCopy { scratch, upload in
             // Its times to the nanosecond, kept on another file and put back with `touch -r`.
-            let times = folder.path("times")
+            let times = scratch.path("times")
             #expect(try TestEnvironment.run("/usr/bin/touch", ["-r", upload, times]).status == 0)
             let file = try #require(FileHandle(forUpdatingAtPath: upload))
             try file.seek(toOffset: 2000)
@@ -439,6 +450,7 @@ import Testing
         #expect(run.status == 75, "\(run.stderr)")
         #expect(run.stderr.contains("not ingested: it changed while it was being copied"), "\(run.stderr)")
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: "\(stories)/ana")) ?? []).isEmpty)
+        withExtendedLifetime(folder) {}
     }
 
     // An ingest QA pass: an upload a slow writer was still writing was rejected (65, "it looks
@@ -484,14 +496,7 @@ import Testing
     // the next run, once it is complete, takes it.
     @Test(.enabled(if: canTrace, "needs strace and ptrace"))
     func anUploadThatGrowsWhileItIsCopiedIsToBeTriedAgain() throws {
-        let (folder, stories, _) = try storiesBesideAFolderOfTheirs(holding: "mine.txt")
-        let upload = folder.path("upload.mp4")
-        try FileManager.default.copyItem(atPath: TestEnvironment.sample("portrait-h264.mp4"), toPath: upload)
-        let run = try ingestInjecting(
-            "delay_enter=1500000:when=1", upload: upload, into: stories, trace: folder.path("trace")
-        ) {
-            let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline, temporaries(in: "\(stories)/ana").isEmpty { usleep(1000) }
+        let (run, folder, stories, upload) = try ingestChangingTheUploadDuringItsCopy { _, upload in
             let file = try #require(FileHandle(forWritingAtPath: upload))
             try file.seekToEnd()
             // A `free` box of 4 KB, so the file is whole again once it has grown.
@@ -508,6 +513,7 @@ import Testing
             (try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])?["clips"]
                 as? [[String: Any]])
         #expect(again.status == 0 && outcome.first?["outcome"] as? String == "ingested", "\(again.stderr)")
+        withExtendedLifetime(folder) {}
     }
 
     // The old code created the story folder before looking at any clip and left it there, empty,
