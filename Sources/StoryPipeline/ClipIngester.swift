@@ -250,13 +250,22 @@ public struct ClipIngester: Sendable {
     /// is still there (it grew, or was rewritten in place): that upload is not ingested either,
     /// as one to try again (``MediaError/Kind/changedWhileRead``, 75).
     static func goneOrReplaced(_ clip: String, inspected: FileStamp?) -> MediaError? {
-        guard let inspected else { return nil }
+        inspected.flatMap { goneOrReplaced(clip, since: $0, while: "copied").error }
+    }
+
+    /// The upload at `clip` against its stamp `before`: gone, or another file under its name
+    /// (66, said as happening while it was being `doing`), with the stamp it has now otherwise.
+    private static func goneOrReplaced(_ clip: String, since before: FileStamp, while doing: String) -> (
+        error: MediaError?, now: FileStamp?
+    ) {
         guard let now = FileStamp(path: clip) else {
-            return MediaError(.missingInput, path: clip, "it went away while it was being copied")
+            return (MediaError(.missingInput, path: clip, "it went away while it was being \(doing)"), nil)
         }
-        guard now.identity != inspected.identity else { return nil }
-        return MediaError(
-            .missingInput, path: clip, "another file took its name while it was being copied; ingest that one again")
+        guard now.identity == before.identity else {
+            let reason = "another file took its name while it was being \(doing); ingest that one again"
+            return (MediaError(.missingInput, path: clip, reason), nil)
+        }
+        return (nil, now)
     }
 
     /// Why the upload at `clip`, refused as it was read (truncated, no index yet, empty), is not
@@ -267,14 +276,9 @@ public struct ClipIngester: Sendable {
     /// rejected uploads aside takes for damaged. Nil when it is as it was: that one is rejected.
     static func stillChanging(_ clip: String, since before: FileStamp?) -> MediaError? {
         guard let before else { return nil }
-        guard let now = FileStamp(path: clip) else {
-            return MediaError(.missingInput, path: clip, "it went away while it was being read")
-        }
-        guard now.identity == before.identity else {
-            return MediaError(
-                .missingInput, path: clip, "another file took its name while it was being read; ingest that one again")
-        }
-        guard now != before else { return nil }
+        let (gone, now) = goneOrReplaced(clip, since: before, while: "read")
+        if let gone { return gone }
+        guard let now, now != before else { return nil }
         return MediaError(
             .changedWhileRead, path: clip, "it changed while it was being read; run again once it is complete")
     }
