@@ -239,10 +239,20 @@ public final class ClipFrameSource {
     /// clip is decoded on, up to 10 s, and the fullest of those frames taken instead when it has
     /// more contrast (a 6 s fade-in had a poster at a quarter of its brightness; a QA pass).
     public func posterFrame(size: FrameSize) throws -> RGBAImageBuffer {
-        try MediaError.naming(path) { try pickPoster(size: size) }
+        try posterFrames(sizes: [size])[0]
     }
 
-    private func pickPoster(size: FrameSize) throws -> RGBAImageBuffer {
+    /// The smart poster (``posterFrame(size:)``) at each of `sizes`, each scaled from the frame
+    /// picked, once: a bundle's poster and thumbnail are one pick, and each is made as it would
+    /// be alone.
+    public func posterFrames(sizes: [FrameSize]) throws -> [RGBAImageBuffer] {
+        try MediaError.naming(path) {
+            let frame = try pickPoster()
+            return try sizes.map { try deliver(frame, size: $0, clamped: false) }
+        }
+    }
+
+    private func pickPoster() throws -> Frame {
         let clipDuration = duration ?? 3 * ClipFrameSource.posterWindowLimit
         let opening = min(clipDuration / 3, ClipFrameSource.posterWindowLimit)
         let limit = ClipFrameSource.posterCandidateLimit
@@ -307,7 +317,7 @@ public final class ClipFrameSource {
         // A frame let go has a time (``candidate(from:)``): decoding from there finds it again.
         let frame = try winner.frame ?? decodeFrame(atOrAfter: winner.shownAt ?? origin).frame
         candidates.removeAll()
-        return try deliver(frame, size: size, clamped: false)
+        return frame
     }
 
     /// When every frame looked at (through `lookedThrough` seconds), in the order shown, is

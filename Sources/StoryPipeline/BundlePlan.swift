@@ -28,10 +28,14 @@ public struct BundlePlan: Sendable {
     /// the end of the frames looked at).
     static let posterPick = "pick=5"
     /// How pictures are resized in RGB, part of the keys of the outputs resized that way only:
-    /// posters shrunk to the canvas, thumbnails and avatars (2: one colour matrix in and out of
-    /// libswscale, where BT.601 in and BT.709 out shifted their colours, a red of 253 to 230; and
-    /// a PNG avatar's transparent pixels drawn over black).
+    /// avatars, and before ``pictureScaling`` posters and thumbnails (2: one colour matrix in and
+    /// out of libswscale, where BT.601 in and BT.709 out shifted their colours, a red of 253 to
+    /// 230; and a PNG avatar's transparent pixels drawn over black).
     static let rgbScaling = "rgb-scale=2"
+    /// How posters and thumbnails are scaled, part of their keys only (2: each scaled by
+    /// libswscale from the decoded frame picked, as `thumbnail` scales it, no longer converted at
+    /// the clip's size and then resized in RGB).
+    static let pictureScaling = "picture-scale=2"
     /// storyreel's version, printed by `--version` and written into manifests as the generator.
     public static let toolVersion = "0.3.0"
 
@@ -428,9 +432,9 @@ public struct BundlePlan: Sendable {
             ImageSize.of(.poster, picture: (record.width, record.height), canvas: canvas)
             .map { "\($0.width)x\($0.height)" } ?? size
         return .init(
-            clip: copy, poster: "posters/\(try key(["poster", sha, poster, posterPick, rgbScaling])).jpg",
+            clip: copy, poster: "posters/\(try key(["poster", sha, poster, posterPick, pictureScaling])).jpg",
             thumbnail:
-                "thumbs/\(try key(["thumbnail", sha, "\(RenderOptions.thumbnailWidth)", posterPick, rgbScaling])).jpg",
+                "thumbs/\(try key(["thumbnail", sha, "\(RenderOptions.thumbnailWidth)", posterPick, pictureScaling])).jpg",
             firstFrame: "stills/\(stills)-first.jpg", lastFrame: "stills/\(stills)-last.jpg")
     }
 

@@ -47,6 +47,16 @@ enum ImageSize {
         kind == .poster || kind == .thumbnail ? 2 : 0
     }
 
+    /// How the worker asks the media layer for the poster or the thumbnail of a clip shown at
+    /// `picture` (its display size), so that the picture is scaled once, from the decoded frame:
+    /// ``of(_:picture:canvas:)``'s size, relative to the frame's own display size.
+    static func pictureSize(
+        of kind: WorkUnit.Kind, picture: (width: Int, height: Int), canvas: (width: Int, height: Int)
+    ) -> FrameSize {
+        guard of(kind, picture: picture, canvas: canvas) != nil else { return .original }
+        return frameSize(of: kind, picture: picture, canvas: canvas)
+    }
+
     /// How a poster or a thumbnail is scaled from a picture of `picture`: the poster only when
     /// it is larger than the canvas, along the side that binds.
     private static func frameSize(

@@ -74,13 +74,15 @@ struct UnitWorker: Sendable {
     }
 
     /// A clip's poster, thumbnail and stills, from one opened clip: the poster and thumbnail
-    /// from one smart pick at display size, each resized from it; the stills are the first and
-    /// last displayed frames filling the canvas, as the transitions' faces do. Each output alone
-    /// is made the same way, so its bytes depend only on its key.
+    /// from one smart pick, each scaled from the frame picked to its own size (``ImageSize``);
+    /// the stills are the first and last displayed frames filling the canvas, as the
+    /// transitions' faces do. Each output alone is made the same way, so its bytes depend only
+    /// on its key.
     private func makeClipImages(_ units: [WorkUnit]) throws {
         let clip = try ClipFrameSource(path: units[0].source, timeout: options.timeout, threads: 1)
         let fill = FrameSize.fill(width: canvasWidth, height: canvasHeight)
-        var picked: RGBAImageBuffer?
+        let picks = units.filter { $0.kind == .poster || $0.kind == .thumbnail }
+        var picked: [RGBAImageBuffer]?
         for unit in units {
             let destination = BundlePaths.join(bundle, unit.output)
             let image = try MediaError.naming(destination) { () throws -> RGBAImageBuffer in
@@ -90,14 +92,20 @@ struct UnitWorker: Sendable {
                 case .lastFrame:
                     return try clip.lastFrame(size: fill)
                 default:
-                    let pick = try picked ?? clip.posterFrame(size: .original)
-                    picked = pick
-                    return try resized(pick, for: unit.kind)
+                    let pictures = try picked ?? clip.posterFrames(sizes: picks.map { pictureSize(of: $0.kind, clip) })
+                    picked = pictures
+                    return pictures[picks.firstIndex { $0.output == unit.output } ?? 0]
                 }
             }
             try checkUnchanged(units[0].source)
             try writeJPEG(image, as: unit.output)
         }
+    }
+
+    /// The size the poster or the thumbnail of `clip` is scaled to from the frame picked.
+    private func pictureSize(of kind: WorkUnit.Kind, _ clip: ClipFrameSource) -> FrameSize {
+        ImageSize.pictureSize(
+            of: kind, picture: (clip.displayWidth, clip.displayHeight), canvas: (canvasWidth, canvasHeight))
     }
 
     /// Pins (``SourcePin``) the files `unit`'s batch reads, which the plan stamped: a clip's or
@@ -119,17 +127,6 @@ struct UnitWorker: Sendable {
     private func checkUnchanged(_ source: String) throws {
         guard let stamp = sourceStamps[source] else { return }
         _ = try BundlePlan.unchanged(source, since: stamp, sha256: sourceHashes[source], timeout: options.timeout)
-    }
-
-    /// The poster (the pick shrunk to fit the canvas) or the thumbnail (180 px wide).
-    private func resized(_ picked: RGBAImageBuffer, for kind: WorkUnit.Kind) throws -> RGBAImageBuffer {
-        let size = ImageSize.of(kind, picture: (picked.width, picked.height), canvas: (canvasWidth, canvasHeight))
-        let (width, height) = size.map { ($0.width, $0.height) } ?? (picked.width, picked.height)
-        guard (width, height) != (picked.width, picked.height) else { return picked }
-        return try picked.pixels.withUnsafeBufferPointer {
-            try RGBAResizer(sourceWidth: picked.width, sourceHeight: picked.height, width: width, height: height)
-                .resize($0)
-        }
     }
 
     /// Groups pending units into jobs: a clip's poster, thumbnail and stills together (one
