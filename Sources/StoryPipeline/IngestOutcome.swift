@@ -30,7 +30,7 @@ extension IngestOutcome {
     /// `reason` for the last two; and for an ingested clip, `warnings`: why few players could
     /// play it, as stderr says it (a scripting QA pass: it was on stderr only), then
     /// `storyWarnings`: why the story will not play at all (its `story.json`), which a script
-    /// reading only the JSON would otherwise miss.
+    /// reading only the JSON would otherwise miss. The command adds the clip's `exitCode`.
     package func json(clip: String, handle: String, storyWarnings: [String] = []) -> JSONValue {
         var fields: [(String, JSONValue)] = [("clip", .string(clip))]
         switch self {

@@ -188,11 +188,11 @@ public enum IngestCommand: Command {
                 if !console.quiet, !json { console.line("\(clip): already ingested as \(handle)/\(name)") }
             case .rejected(let reason):
                 console.error("\(clip): rejected: \(reason)")
-                if exitCode == .success { exitCode = .dataError }
+                if exitCode == .success { exitCode = Self.exitCode(of: outcome) }
             case .notWritten(let failure):
                 // Not the clip's fault: the run's own failure (73, 74) outranks a rejection.
                 console.error("\(clip): not ingested: \(IngestOutcome.reason(failure, clip: clip))")
-                if exitCode == .success || exitCode == .dataError { exitCode = ExitCode(for: failure) }
+                if exitCode == .success || exitCode == .dataError { exitCode = Self.exitCode(of: outcome) }
             }
         }
         var outcomes: [IngestOutcome]
@@ -239,8 +239,10 @@ public enum IngestCommand: Command {
         }
         func printJSON(render: JSONValue) {
             guard json else { return }
-            let clips = zip(arguments.positionals, outcomes).map {
-                $1.json(clip: $0, handle: handle, storyWarnings: storyWarnings)
+            let clips = zip(arguments.positionals, outcomes).map { clip, outcome -> JSONValue in
+                guard case .object(let fields) = outcome.json(clip: clip, handle: handle, storyWarnings: storyWarnings)
+                else { return .null }
+                return .object(fields + [("exitCode", .int(Int(Self.exitCode(of: outcome).rawValue)))])
             }
             let object = JSONValue.object([
                 ("story", .string(handle)), ("stories", .string(stories)), ("clips", .array(clips)), ("render", render),
@@ -283,6 +285,17 @@ public enum IngestCommand: Command {
         // (73, 74) outranks both.
         if exitCode == .success { exitCode = RenderCommand.exitCode(of: summary) }
         return exitCode
+    }
+
+    /// The exit code `outcome` alone gives, as `--json` reports it for each clip: 0 for a clip
+    /// in the story, 65 for one rejected, and for one not ingested its failure's (66 not there or
+    /// not readable, 73 and 74 the folder not written, 75 still changing: try again).
+    static func exitCode(of outcome: IngestOutcome) -> ExitCode {
+        switch outcome {
+        case .ingested, .alreadyPresent: .success
+        case .rejected: .dataError
+        case .notWritten(let failure): ExitCode(for: failure)
+        }
     }
 
     /// The lines of clips in the story not yet said.

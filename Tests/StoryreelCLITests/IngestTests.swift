@@ -576,6 +576,7 @@ import Testing
         let clips = entries.map { $0.compactMapValues { $0 as? String } }
         #expect(clips.map { $0["clip"] } == [odd, garbage])
         #expect(clips.map { $0["outcome"] } == ["ingested", "rejected"])
+        #expect(entries.map { $0["exitCode"] as? Int } == [0, 65], "each clip's own exit code")
         let file = try #require(clips[0]["file"])
         #expect(file.hasPrefix("chloe/") && file.hasSuffix("-a: ingested as b.mp4"))
         #expect(FileManager.default.fileExists(atPath: "\(fixture.stories)/\(file)"))
@@ -589,9 +590,21 @@ import Testing
         ])
         #expect(again.status == 0)
         let second = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
-        #expect((second["clips"] as? [[String: String]])?.first?["outcome"] == "already-ingested")
-        #expect((second["clips"] as? [[String: String]])?.first?["file"] == file)
+        #expect((second["clips"] as? [[String: Any]])?.first?["outcome"] as? String == "already-ingested")
+        #expect((second["clips"] as? [[String: Any]])?.first?["file"] as? String == file)
         #expect(second["render"] is NSNull)
+
+        // A backend batching uploads tells "try again" (75) and "not there" (66) from a damaged
+        // upload (65) by each clip's exitCode, not by its reason's text (a scripting QA pass).
+        let gone = fixture.folder.path("gone.mp4")
+        let batch = try TestEnvironment.storyreel([
+            "ingest", odd, gone, garbage, "--story", "chloe", "--into", fixture.stories, "--json",
+        ])
+        #expect(batch.status == 66, "a clip not there outranks a rejected one: \(batch.stderr)")
+        let third = try #require(try JSONSerialization.jsonObject(with: Data(batch.stdout.utf8)) as? [String: Any])
+        let outcomes = try #require(third["clips"] as? [[String: Any]])
+        #expect(outcomes.map { $0["outcome"] as? String } == ["already-ingested", "not-ingested", "rejected"])
+        #expect(outcomes.map { $0["exitCode"] as? Int } == [0, 66, 65])
 
         let missing = try TestEnvironment.storyreel([
             "ingest", odd, "--story", "chloe", "--into", fixture.folder.path("nope"), "--json",
