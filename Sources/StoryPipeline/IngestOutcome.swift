@@ -30,8 +30,9 @@ extension IngestOutcome {
     /// `reason` for the last two; and for an ingested clip, `warnings`: why few players could
     /// play it, as stderr says it (a scripting QA pass: it was on stderr only), then
     /// `storyWarnings`: why the story will not play at all (its `story.json`), which a script
-    /// reading only the JSON would otherwise miss. The command adds the clip's `exitCode`.
-    package func json(clip: String, handle: String, storyWarnings: [String] = []) -> JSONValue {
+    /// reading only the JSON would otherwise miss; last, `exitCode`, the code this outcome alone
+    /// gives (the command's to say).
+    package func json(clip: String, handle: String, exitCode: Int, storyWarnings: [String] = []) -> JSONValue {
         var fields: [(String, JSONValue)] = [("clip", .string(clip))]
         switch self {
         case .ingested(let name, _, let concern):
@@ -51,7 +52,7 @@ extension IngestOutcome {
         case .notWritten(let failure):
             fields += [("outcome", .string("not-ingested")), ("reason", .string(Self.reason(failure, clip: clip)))]
         }
-        return .object(fields)
+        return .object(fields + [("exitCode", .int(exitCode))])
     }
 
     /// Why `clip` was not ingested (``notWritten(_:)``): `failure`, naming its path only when

@@ -239,10 +239,10 @@ public enum IngestCommand: Command {
         }
         func printJSON(render: JSONValue) {
             guard json else { return }
-            let clips = zip(arguments.positionals, outcomes).map { clip, outcome -> JSONValue in
-                guard case .object(let fields) = outcome.json(clip: clip, handle: handle, storyWarnings: storyWarnings)
-                else { return .null }
-                return .object(fields + [("exitCode", .int(Int(Self.exitCode(of: outcome).rawValue)))])
+            let clips = zip(arguments.positionals, outcomes).map { clip, outcome in
+                outcome.json(
+                    clip: clip, handle: handle, exitCode: Int(Self.exitCode(of: outcome).rawValue),
+                    storyWarnings: storyWarnings)
             }
             let object = JSONValue.object([
                 ("story", .string(handle)), ("stories", .string(stories)), ("clips", .array(clips)), ("render", render),
