@@ -220,10 +220,7 @@ public struct ClipIngester: Sendable {
                         ClipIngester.goneOrReplaced(clip, inspected: inspected)
                             ?? MediaError(.changedWhileRead, path: clip, failure.reason))
                 }
-                if let changing = ClipIngester.stillChanging(clip, since: beforeReading) {
-                    return .notWritten(changing)
-                }
-                return .rejected(reason: MediaError.reason(of: error))
+                return ClipIngester.refused(clip, error, since: beforeReading)
             }
         }
         return clips.enumerated().map { index, clip in
@@ -268,6 +265,12 @@ public struct ClipIngester: Sendable {
         return (nil, now)
     }
 
+    /// The outcome of the upload at `clip`, refused with `error` as it was read: not ingested
+    /// when it changed since `before` (``stillChanging(_:since:)``), else rejected.
+    static func refused(_ clip: String, _ error: Error, since before: FileStamp?) -> IngestOutcome {
+        stillChanging(clip, since: before).map { .notWritten($0) } ?? .rejected(reason: MediaError.reason(of: error))
+    }
+
     /// Why the upload at `clip`, refused as it was read (truncated, no index yet, empty), is not
     /// ingested rather than rejected: it changed since `before` (its stamp before it was read),
     /// so it is still being written (75: run again once it is complete), or it went away, or
@@ -302,11 +305,7 @@ public struct ClipIngester: Sendable {
                 // `--create --render` made the folder, took it away and then rendered it).
                 outcomes.append(.notWritten(error))
             } catch {
-                if let changing = ClipIngester.stillChanging(clip, since: beforeReading) {
-                    outcomes.append(.notWritten(changing))
-                } else {
-                    outcomes.append(.rejected(reason: MediaError.reason(of: error)))
-                }
+                outcomes.append(ClipIngester.refused(clip, error, since: beforeReading))
             }
         }
         return outcomes
