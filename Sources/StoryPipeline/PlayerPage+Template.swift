@@ -746,9 +746,7 @@ extension PlayerPage {
           // that failed after `played` seconds takes the rest of it, on its last frame, which
           // covers its video before that is hidden.
           function startFallback(clip, token, message, played = 0) {
-            $('note').textContent = message;
-            $('note').hidden = false;
-            announce(message);
+            showNote(message);
             front = null;
             fallback = { clip, token, elapsed: played, last: performance.now(), lastShown: played > 0 };
             if (played > 0) showStill(clip.lastFrame, token).then((ok) => { if (ok !== false) hideVideos(); });
@@ -757,6 +755,12 @@ extension PlayerPage {
             preloadAround(token);
           }
           function clearFallback() { fallback = null; offline = null; $('note').hidden = true; }
+          // The note, shown with `text` and said.
+          function showNote(text) {
+            $('note').textContent = text;
+            $('note').hidden = false;
+            announce(text);
+          }
           // Whether the server answers a request for `src` within serverPatience, whatever the
           // answer (a 404 is an answer): false when the browser is offline or the host cannot be
           // reached. The answer from another origin is opaque (`no-cors`), and only its coming
@@ -798,16 +802,14 @@ extension PlayerPage {
           // online again, or the server answering again, asked 2 s after the failed ask, then
           // 4, 8 and every 16 s (a server down or a dropped link fires no `online` event); then
           // it loads again and plays (a move meanwhile goes on as usual).
-          function offlineNote() {
-            $('note').textContent = navigator.onLine === false
+          function offlineText() {
+            return navigator.onLine === false
               ? "You're offline. The story goes on when the connection is back."
               : "Can't connect. The story goes on when the connection is back.";
           }
           function waitForNetwork(token, src) {
             offline = token;
-            offlineNote();
-            $('note').hidden = false;
-            announce($('note').textContent);
+            showNote(offlineText());
             const ask = (delay) => setTimeout(async () => {
               if (!stillWaiting(token)) return;
               if (!(await serverAnswers(src))) { ask(Math.min(delay * 2, 16000)); return; }
@@ -828,7 +830,7 @@ extension PlayerPage {
             clearFallback();
             enterItem(++generation);
           }
-          window.addEventListener('offline', () => { if (offline !== null) offlineNote(); });
+          window.addEventListener('offline', () => { if (offline !== null) $('note').textContent = offlineText(); });
           window.addEventListener('online', () => { if (stillWaiting(offline)) connectionBack(); });
           function tickFallback(now) {
             if (!fallback || fallback.token !== generation) return;
