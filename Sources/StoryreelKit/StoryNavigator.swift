@@ -9,6 +9,8 @@
 ///   item a transition lands on, once the transition has finished (``transitionDidFinish()``,
 ///   or the item finishing, ``itemDidFinish()``). An item a tap or a swipe passes over while
 ///   the transition into it still turns is not seen: it plays, with its transition, next time.
+///   A navigator made with `marksSeenOnPresent` waits instead for the player to say the item
+///   is on screen (``itemDidPresent()``), as the player page waits for a paint.
 /// - A transition plays only when its faces are what is on screen: `forward` from a story's
 ///   last item to the next story's first item, `backward` from a first item to a first item.
 ///   Otherwise the step is a cut (a plain ``PlaybackStep/item(story:item:)``). So is a move on
@@ -32,6 +34,15 @@ public struct StoryNavigator: Sendable {
     /// `prefers-reduced-motion: reduce`. A transition already on screen plays on; the next move
     /// follows the new value.
     public var cutsOnly = false
+    /// When true, a step marks nothing seen by itself: ``itemDidPresent()`` marks the current
+    /// item once the player has something of it on screen (its `firstFrame` still drawn, or its
+    /// clip's first frame: `AVPlayerLayer.isReadyForDisplay`), as the player page marks an item
+    /// once a still or a video frame is painted. For bundles that load over a network, where a
+    /// tap can pass an item before anything of it showed: a step marks it at once, so it would
+    /// be skipped next time, unwatched. An item a transition lands on is still marked when the
+    /// turn finishes (its last frame is that item's face, on screen), as on the page; so is an
+    /// item played to its end (``itemDidFinish()``) or passed over as unplayable (``clipCannotPlay()``).
+    public let marksSeenOnPresent: Bool
 
     /// Where playback is: a slot in ``playOrder`` and an item index in that story; nil at the end.
     private var position: (slot: Int, item: Int)?
@@ -53,14 +64,17 @@ public struct StoryNavigator: Sendable {
     ///
     /// `cutsOnly` starts ``cutsOnly`` (Reduce Motion) at that value.
     ///
-    /// The item it opens on is on screen, so ``seen`` marks it seen at once. For the play order
-    /// alone (a story row drawn before the viewer opens), ask ``playOrder(of:seen:)``, which
-    /// marks nothing.
+    /// The item it opens on is on screen, so ``seen`` marks it seen at once, unless
+    /// `marksSeenOnPresent` (``marksSeenOnPresent``) leaves that to ``itemDidPresent()``. For the
+    /// play order alone (a story row drawn before the viewer opens), ask ``playOrder(of:seen:)``,
+    /// which marks nothing.
     public init(
-        manifest: Manifest, seen: SeenState = SeenState(), openingAt storyID: String? = nil, cutsOnly: Bool = false
+        manifest: Manifest, seen: SeenState = SeenState(), openingAt storyID: String? = nil, cutsOnly: Bool = false,
+        marksSeenOnPresent: Bool = false
     ) {
         self.manifest = manifest
         self.cutsOnly = cutsOnly
+        self.marksSeenOnPresent = marksSeenOnPresent
         self.seen = seen
         transitions = Dictionary(
             manifest.transitions.map { (TransitionKey(from: $0.from, to: $0.to, direction: $0.direction), $0) },
@@ -124,7 +138,17 @@ public struct StoryNavigator: Sendable {
     @discardableResult
     public mutating func itemDidFinish() -> PlaybackStep {
         transitionDidFinish()
+        markCurrentItemSeen()  // it played to its end, so it was on screen
         return advance()
+    }
+
+    /// Something of the current item is on screen: its `firstFrame` still was drawn, or its clip
+    /// presented a frame. It marks that item seen; while a transition is current it does nothing
+    /// (the transition's clip is what showed, and the item it lands on is not on screen yet). A
+    /// navigator made without `marksSeenOnPresent` has marked the item already, so a player may
+    /// call it either way.
+    public mutating func itemDidPresent() {
+        markCurrentItemSeen()
     }
 
     /// Passes over the clip of ``current`` because the player cannot play it (a path that would
@@ -138,6 +162,7 @@ public struct StoryNavigator: Sendable {
     public mutating func clipCannotPlay() -> PlaybackStep {
         if case .transition = current { return transitionDidFinish() }
         guard let position else { return .end }
+        markCurrentItemSeen()
         if position.item + 1 < story(atSlot: position.slot).items.count {
             current = land(slot: position.slot, item: position.item + 1)
         } else {
@@ -162,7 +187,7 @@ public struct StoryNavigator: Sendable {
     public mutating func transitionDidFinish() -> PlaybackStep {
         if case .transition(_, let then) = current {
             current = then
-            markOnScreenItemSeen()
+            markCurrentItemSeen()  // the turn's last frame, its face, is on screen in either mode
         }
         return current
     }
@@ -337,8 +362,14 @@ public struct StoryNavigator: Sendable {
         return .item(story: story, item: story.items[item])
     }
 
-    /// Marks the current step's item seen when it is on screen: a cut, not a transition's landing.
+    /// Marks the current step's item seen as the step puts it on screen (a cut, not a
+    /// transition's landing), unless ``marksSeenOnPresent`` waits for ``itemDidPresent()``.
     private mutating func markOnScreenItemSeen() {
+        if !marksSeenOnPresent { markCurrentItemSeen() }
+    }
+
+    /// Marks the current step's item seen; nothing while a transition is current.
+    private mutating func markCurrentItemSeen() {
         if case .item(_, let item) = current { seen.markSeen(item.id) }
     }
 

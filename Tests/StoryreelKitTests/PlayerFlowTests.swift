@@ -25,7 +25,7 @@ import Testing
 
         init(bundle: URL, manifest: Manifest, seen: SeenState) {
             self.bundle = bundle
-            navigator = StoryNavigator(manifest: manifest, seen: seen)
+            navigator = StoryNavigator(manifest: manifest, seen: seen, marksSeenOnPresent: true)
             show(navigator.current)
         }
 
@@ -44,11 +44,21 @@ import Testing
             ManifestPath.isPlain(path) ? bundle.appendingPathComponent(path) : nil
         }
 
+        /// Records the clip and its still; a still that loads is on screen at once, so the item is
+        /// seen (the README's `UIImage(contentsOfFile:)`).
         func play(_ src: String, under still: String?) {
             played.append((src, still))
+            if let file = still.flatMap(url), FileManager.default.fileExists(atPath: file.path) {
+                navigator.itemDidPresent()
+            }
         }
 
+        /// The video layer's `isReadyForDisplay` turned true.
+        func videoDidPresent() { navigator.itemDidPresent() }
+
         func didPlayToEnd() { show(navigator.clipDidFinish()) }
+
+        func tapForward() { show(navigator.tapForward()) }
     }
 
     static func isFile(_ bundle: URL, _ relative: String) -> Bool {
@@ -115,6 +125,27 @@ import Testing
         pruned.forgetItems(notIn: manifest)
         #expect(pruned == first.navigator.seen)
         #expect(pruned.itemIDs.count == 3)
+    }
+
+    /// From a Kit review: a player streaming its bundle had an item marked seen as its step came,
+    /// before anything of it loaded, so an item tapped past while it loaded was skipped next
+    /// time, unwatched. The sample marks an item when its still draws or its video presents.
+    @Test func anItemTappedPastBeforeAnythingOfItShowedStaysUnseen() async throws {
+        let demo = URL(fileURLWithPath: try RenderedSamples.folder(.demo))
+        var manifest = try Manifest(jsonData: try RenderedSamples.manifestData(.demo))
+        // ana.lima's second item: its still does not load, and the viewer taps on before its video shows.
+        manifest.stories[0].items[1].firstFrame = "stills/not-loaded-yet.jpg"
+        let passed = manifest.stories[0].items[1]
+        let player = SimulatedPlayer(bundle: demo, manifest: manifest, seen: SeenState())
+        player.tapForward()
+        #expect(player.played.last?.src == passed.src)
+        #expect(!player.navigator.seen.contains(passed.id), "nothing of it showed yet")
+        player.tapForward()
+        #expect(player.navigator.seen.itemIDs == [manifest.stories[0].items[0].id])
+        let next = SimulatedPlayer(bundle: demo, manifest: manifest, seen: player.navigator.seen)
+        #expect(next.played.first?.src == passed.src, "it plays next time: \(next.played.map(\.src))")
+        next.videoDidPresent()
+        #expect(next.navigator.seen.contains(passed.id), "its video showed a frame")
     }
 
     /// From a QA pass of the library: a story's last clip the bundle cannot hold was passed over

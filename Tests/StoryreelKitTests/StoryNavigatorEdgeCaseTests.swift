@@ -220,6 +220,37 @@ import Testing
         #expect(swiped.seen.itemIDs == Set(manifest.stories[0].items.map(\.id)))
     }
 
+    /// From a Kit review: a navigator marked an item seen at its step, where an app streaming the
+    /// bundle had shown nothing of it yet. With `marksSeenOnPresent` a step marks nothing; the
+    /// player's `itemDidPresent()`, a turn's end, an item's end and a clip it cannot play do.
+    @Test func marksSeenOnPresentWaitsForThePlayerToShowTheItem() {
+        let manifest = Samples.manifest(items: [3, 1])
+        func id(_ story: Int, _ index: Int) -> String { manifest.stories[story].items[index].id }
+        var navigator = StoryNavigator(manifest: manifest, marksSeenOnPresent: true)
+        #expect(navigator.seen.itemIDs.isEmpty, "the item it opens on has not shown yet")
+        navigator.itemDidPresent()
+        #expect(navigator.seen.itemIDs == [id(0, 0)])
+        _ = navigator.tapForward()
+        #expect(Samples.describe(navigator.tapForward()) == "s0#2")
+        #expect(!navigator.seen.contains(id(0, 1)), "tapped past before it showed")
+        #expect(Samples.describe(navigator.itemDidFinish()) == "forward:s1#0")
+        #expect(navigator.seen.contains(id(0, 2)), "played to its end")
+        navigator.itemDidPresent()
+        #expect(!navigator.seen.contains(id(1, 0)), "the turn's clip showed, not the item it lands on")
+        _ = navigator.transitionDidFinish()
+        #expect(navigator.seen.contains(id(1, 0)), "the turn ended on its face")
+        let reopened = StoryNavigator(manifest: manifest, seen: navigator.seen, marksSeenOnPresent: true)
+        #expect(Samples.describe(reopened.current) == "s0#1", "the item passed unseen plays next time")
+
+        var skipping = StoryNavigator(manifest: manifest, marksSeenOnPresent: true)
+        #expect(Samples.describe(skipping.clipCannotPlay()) == "s0#1")
+        #expect(skipping.seen.itemIDs == [id(0, 0)], "passed over as unplayable counts as seen")
+        var atOnce = StoryNavigator(manifest: manifest)
+        atOnce.itemDidPresent()
+        _ = atOnce.tapForward()
+        #expect(atOnce.seen.itemIDs == [id(0, 0), id(0, 1)], "without it, each step marks its item")
+    }
+
     @Test func anEmptyManifestIsAtTheEnd() {
         var navigator = StoryNavigator(manifest: Samples.manifest(items: []))
         #expect(navigator.current == .end)
