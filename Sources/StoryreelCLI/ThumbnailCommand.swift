@@ -77,6 +77,14 @@ public enum ThumbnailCommand: Command {
             throw UsageError("-o -: standard output is a terminal; send the image to a file or a pipe (> poster.jpg)")
         }
         let format = try imageFormat(arguments, out: toStandardOutput ? nil : out)
+        // --format wins over the name, as ffmpeg's codec option does, but a PNG named .jpg is
+        // more often a slip than a wish, and some readers go by the name (a QA note).
+        if arguments[Self.format] != nil, let out, !toStandardOutput,
+            let named = ImageFormat(pathExtension: (out as NSString).pathExtension), named != format
+        {
+            console.warning(
+                "-o '\(out)': its name says \(named.rawValue.uppercased()); writing \(format.rawValue.uppercased()) as --format asks")
+        }
         let size = frameSize(arguments)
         let (choice, quality, timeout) = (arguments[at], arguments[Self.quality], arguments[Self.timeout])
         let jobs = arguments[Self.jobs]

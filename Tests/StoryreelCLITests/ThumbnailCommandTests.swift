@@ -78,6 +78,14 @@ import Testing
         let result = try thumbnail([Self.sample("portrait-h264.mp4"), "-o", out, "--format", "png", "--width", "90"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try probe(out).codec == "png")
+        // Said, as a PNG under a .jpg name is more often a slip (a QA note); a format the name agrees with is not.
+        #expect(
+            result.stderr
+                == "storyreel: warning: -o '\(out)': its name says JPEG; writing PNG as --format asks\n")
+        let agreeing = folder.path("poster.JPG")
+        let quiet = try thumbnail([Self.sample("portrait-h264.mp4"), "-o", agreeing, "--format", "jpeg", "--width", "90"])
+        #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
+        #expect(try probe(agreeing).codec == "mjpeg")
     }
 
     /// `--format` is read in any case, as `-o`'s extension is: `-o a.JPG` was taken and
