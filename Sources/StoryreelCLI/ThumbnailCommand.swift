@@ -82,8 +82,8 @@ public enum ThumbnailCommand: Command {
         if arguments[Self.format] != nil, let out, !toStandardOutput,
             let named = ImageFormat(pathExtension: (out as NSString).pathExtension), named != format
         {
-            console.warning(
-                "-o '\(out)': its name says \(named.rawValue.uppercased()); writing \(format.rawValue.uppercased()) as --format asks")
+            let (said, written) = (named.rawValue.uppercased(), format.rawValue.uppercased())
+            console.warning("-o '\(out)': its name says \(said); writing \(written) as --format asks")
         }
         let size = frameSize(arguments)
         let (choice, quality, timeout) = (arguments[at], arguments[Self.quality], arguments[Self.timeout])

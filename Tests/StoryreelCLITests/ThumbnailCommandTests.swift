@@ -83,7 +83,9 @@ import Testing
             result.stderr
                 == "storyreel: warning: -o '\(out)': its name says JPEG; writing PNG as --format asks\n")
         let agreeing = folder.path("poster.JPG")
-        let quiet = try thumbnail([Self.sample("portrait-h264.mp4"), "-o", agreeing, "--format", "jpeg", "--width", "90"])
+        let quiet = try thumbnail([
+            Self.sample("portrait-h264.mp4"), "-o", agreeing, "--format", "jpeg", "--width", "90",
+        ])
         #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
         #expect(try probe(agreeing).codec == "mjpeg")
     }
