@@ -584,8 +584,15 @@ public struct StoryInput: Sendable {
     /// Applies `story.json` at `path` to `story`; returns its unknown keys as warnings, throws
     /// ``StoryTypeError`` for a value of the wrong type.
     private static func applySettings(from path: String, to story: inout StorySource) throws -> [String] {
-        guard let data = JSONTextEncoding.utf8(try RegularFile.contents(of: path, maxSize: maximumSettingsSize))
-        else {
+        let bytes: Data
+        do {
+            bytes = try RegularFile.contents(of: path, maxSize: maximumSettingsSize)
+        } catch let error as MediaError where error.kind == .invalidMedia {
+            // Too big (or timed out): the story plays without its settings, and the line says so,
+            // as for a story.json that is no JSON (a QA note: it gave the size alone).
+            throw MediaError(.invalidMedia, path: path, "story.json: \(error.reason); its settings were ignored")
+        }
+        guard let data = JSONTextEncoding.utf8(bytes) else {
             throw MediaError(.invalidMedia, path: path, "story.json \(notUnicodeText); its settings were ignored")
         }
         if let problem = shapeProblem(data, valueLimit: maximumStoryFileValues) {

@@ -200,6 +200,11 @@ import Testing
             oversized.stderr
                 == "storyreel: error: \(big): not a stories spec storyreel reads: 17000000 bytes is over the 16 MB limit\n"
         )
+        // A story.json that big: the story plays without its settings, as the line now says (it gave the size alone).
+        try expectStoryFileSkipped(
+            fixture, Data(repeating: 0x20, count: 17_000_000),
+            because: "story.json: 17000000 bytes is over the 16 MB limit")
+        try FileManager.default.removeItem(atPath: "\(fixture.stories)/chloe/story.json")
         try FileManager.default.copyItem(
             atPath: "\(fixture.stories)/chloe/avatar.jpg", toPath: "\(fixture.stories)/chloe/avatar.gif")
         let avatar = try TestEnvironment.storyreel(["plan", fixture.stories])
