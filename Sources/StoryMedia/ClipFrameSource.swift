@@ -245,10 +245,23 @@ public final class ClipFrameSource {
     /// The smart poster (``posterFrame(size:)``) at each of `sizes`, each scaled from the frame
     /// picked, once: a bundle's poster and thumbnail are one pick, and each is made as it would
     /// be alone.
-    public func posterFrames(sizes: [FrameSize]) throws -> [RGBAImageBuffer] {
+    ///
+    /// With `sizedByHeader`, a frame picked whose display size is not the header's
+    /// (``displayWidth`` × ``displayHeight``, give or take 2 pixels: a clip whose picture size
+    /// changes part-way, streams joined with `-c copy`) is scaled to exactly the size each of
+    /// `sizes` gives the header's, cropped evenly where its shape differs, as a bundle's manifest
+    /// and `validate` size its images from the header (a QA pass: a poster the size of a 540x960
+    /// frame in a clip whose header said 360x640, so `validate` refused the bundle render made).
+    public func posterFrames(sizes: [FrameSize], sizedByHeader: Bool = false) throws -> [RGBAImageBuffer] {
         try MediaError.naming(path) {
             let frame = try pickPoster()
-            return try sizes.map { try deliver(frame, size: $0, clamped: false) }
+            let shown = converter.displaySize(of: frame)
+            let resized = abs(shown.width - displayWidth) > 2 || abs(shown.height - displayHeight) > 2
+            return try sizes.map { size in
+                guard sizedByHeader, resized else { return try deliver(frame, size: size, clamped: false) }
+                let target = size.outputSize(displayWidth: displayWidth, displayHeight: displayHeight)
+                return try deliver(frame, size: .fill(width: target.width, height: target.height), clamped: false)
+            }
         }
     }
 

@@ -92,7 +92,9 @@ struct UnitWorker: Sendable {
                 case .lastFrame:
                     return try clip.lastFrame(size: fill)
                 default:
-                    let pictures = try picked ?? clip.posterFrames(sizes: picks.map { pictureSize(of: $0.kind, clip) })
+                    let pictures =
+                        try picked
+                        ?? clip.posterFrames(sizes: picks.map { pictureSize(of: $0.kind, clip) }, sizedByHeader: true)
                     picked = pictures
                     return pictures[picks.firstIndex { $0.output == unit.output } ?? 0]
                 }

@@ -34,4 +34,48 @@ import Testing
         let thumbnail = try TestEnvironment.ffprobeVideoStream("\(out)/\(thin.thumbnail)")
         #expect(thumbnail["height"] as? Int == 8192, "\(thumbnail)")
     }
+
+    /// From a QA pass: in a clip whose picture size changes part-way (two H.264 streams joined
+    /// with `-c copy`), the poster and thumbnail took the size of the frame the smart pick chose
+    /// (the later, larger content), where the manifest and `validate` go by the header's first
+    /// size: render exited 0 and `validate` refused its bundle (65). They are the header's size now,
+    /// a frame of another shape cropped evenly.
+    @Test func aClipWhosePictureSizeChangesPartWayGetsImagesOfTheHeadersSize() throws {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("stories")
+        try FileManager.default.createDirectory(atPath: "\(stories)/resized", withIntermediateDirectories: true)
+        // Black at the header's size for 1 s, then the content at another size (the same shape, then another).
+        for (name, first) in [("1.mp4", "90x160"), ("2.mp4", "160x90")] {
+            var joined = Data()
+            for (index, source) in ["color=c=black:s=\(first):r=30:d=1", "testsrc2=s=180x320:r=30:d=1"].enumerated() {
+                let stream = folder.path("\(name)-\(index).h264")
+                let made = try TestEnvironment.run(
+                    "ffmpeg",
+                    [
+                        "-v", "error", "-f", "lavfi", "-i", source, "-c:v", "libx264", "-preset", "ultrafast",
+                        "-pix_fmt", "yuv420p", "-f", "h264", stream,
+                    ])
+                #expect(made.status == 0, "\(made.stderr)")
+                joined.append(try Data(contentsOf: URL(fileURLWithPath: stream)))
+            }
+            let raw = try folder.write("\(name).h264", joined)
+            let muxed = try TestEnvironment.run(
+                "ffmpeg", ["-v", "error", "-framerate", "30", "-i", raw, "-c", "copy", "\(stories)/resized/\(name)"])
+            #expect(muxed.status == 0, "\(muxed.stderr)")
+        }
+        let out = folder.path("out")
+        let render = try TestEnvironment.storyreel(["render", stories, "-o", out, "--size", "180x320"])
+        #expect(render.status == 0, "\(render.stderr)")
+        let validate = try TestEnvironment.storyreel(["validate", out])
+        #expect(validate.status == 0, "\(validate.stdout)\(validate.stderr)")
+        let manifest = try Manifest(jsonData: Data(contentsOf: URL(fileURLWithPath: "\(out)/manifest.json")))
+        let items = try #require(manifest.stories.first?.items)
+        func size(_ path: String) throws -> [Int?] {
+            let stream = try TestEnvironment.ffprobeVideoStream("\(out)/\(path)")
+            return [stream["width"] as? Int, stream["height"] as? Int]
+        }
+        #expect(items.map { [$0.width, $0.height] } == [[90, 160], [160, 90]], "the headers' sizes")
+        #expect(try items.map { try size($0.poster) } == [[90, 160], [160, 90]])
+        #expect(try items.map { try size($0.thumbnail) } == [[180, 320], [180, 102]])
+    }
 }
