@@ -1,5 +1,5 @@
 /// The item ids a viewer has seen. `Codable`, so an app keeps it between launches (in
-/// `UserDefaults` or a file) and hands it back to ``StoryNavigator/init(manifest:seen:openingAt:cutsOnly:)``.
+/// `UserDefaults` or a file) and hands it back to ``StoryNavigator/init(manifest:seen:openingAt:cutsOnly:marksSeenOnPresent:)``.
 /// It encodes as `{"itemIDs": [...]}` with the ids sorted, so the same state gives the same bytes.
 public struct SeenState: Codable, Sendable, Hashable {
     /// The ids of the items seen.

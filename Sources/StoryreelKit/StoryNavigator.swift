@@ -10,7 +10,7 @@
 ///   or the item finishing, ``itemDidFinish()``). An item a tap or a swipe passes over while
 ///   the transition into it still turns is not seen: it plays, with its transition, next time.
 ///   A navigator made with `marksSeenOnPresent` waits instead for the player to say the item
-///   is on screen (``itemDidPresent()``), as the player page waits for a paint.
+///   is on screen (``itemDidPresent(_:)``), as the player page waits for a paint.
 /// - A transition plays only when its faces are what is on screen: `forward` from a story's
 ///   last item to the next story's first item, `backward` from a first item to a first item.
 ///   Otherwise the step is a cut (a plain ``PlaybackStep/item(story:item:)``). So is a move on
@@ -23,7 +23,7 @@ public struct StoryNavigator: Sendable {
     public let manifest: Manifest
     /// The indexes of ``manifest``'s stories in play order.
     public let playOrder: [Int]
-    /// The seen state, updated as items start playing; save it when the player closes.
+    /// The seen state, updated as items come on screen; save it when the player closes.
     public private(set) var seen: SeenState
     /// The step on screen now: the first one right after `init`.
     public private(set) var current: PlaybackStep
@@ -34,14 +34,15 @@ public struct StoryNavigator: Sendable {
     /// `prefers-reduced-motion: reduce`. A transition already on screen plays on; the next move
     /// follows the new value.
     public var cutsOnly = false
-    /// When true, a step marks nothing seen by itself: ``itemDidPresent()`` marks the current
+    /// When true, a step marks nothing seen by itself: ``itemDidPresent(_:)`` marks the current
     /// item once the player has something of it on screen (its `firstFrame` still drawn, or its
     /// clip's first frame: `AVPlayerLayer.isReadyForDisplay`), as the player page marks an item
     /// once a still or a video frame is painted. For bundles that load over a network, where a
     /// tap can pass an item before anything of it showed: a step marks it at once, so it would
     /// be skipped next time, unwatched. An item a transition lands on is still marked when the
-    /// turn finishes (its last frame is that item's face, on screen), as on the page; so is an
-    /// item played to its end (``itemDidFinish()``) or passed over as unplayable (``clipCannotPlay()``).
+    /// turn finishes (``transitionDidFinish()``: its last frame is that item's face, on screen),
+    /// as on the page, but not when the transition's clip cannot play (``clipCannotPlay()``:
+    /// nothing of the turn showed); an item passed over as unplayable is marked, as in either mode.
     public let marksSeenOnPresent: Bool
 
     /// Where playback is: a slot in ``playOrder`` and an item index in that story; nil at the end.
@@ -65,7 +66,7 @@ public struct StoryNavigator: Sendable {
     /// `cutsOnly` starts ``cutsOnly`` (Reduce Motion) at that value.
     ///
     /// The item it opens on is on screen, so ``seen`` marks it seen at once, unless
-    /// `marksSeenOnPresent` (``marksSeenOnPresent``) leaves that to ``itemDidPresent()``. For the
+    /// `marksSeenOnPresent` (``marksSeenOnPresent``) leaves that to ``itemDidPresent(_:)``. For the
     /// play order alone (a story row drawn before the viewer opens), ask ``playOrder(of:seen:)``,
     /// which marks nothing.
     public init(
@@ -138,17 +139,20 @@ public struct StoryNavigator: Sendable {
     @discardableResult
     public mutating func itemDidFinish() -> PlaybackStep {
         transitionDidFinish()
-        markCurrentItemSeen()  // it played to its end, so it was on screen
         return advance()
     }
 
-    /// Something of the current item is on screen: its `firstFrame` still was drawn, or its clip
-    /// presented a frame. It marks that item seen; while a transition is current it does nothing
-    /// (the transition's clip is what showed, and the item it lands on is not on screen yet). A
-    /// navigator made without `marksSeenOnPresent` has marked the item already, so a player may
-    /// call it either way.
-    public mutating func itemDidPresent() {
-        markCurrentItemSeen()
+    /// Something of `item` is on screen: its `firstFrame` still was drawn, or its clip presented
+    /// a frame. It marks `item` seen when it is the current step's item, and does nothing
+    /// otherwise: while a transition is current (the transition's clip is what showed, and the
+    /// item it lands on is not on screen yet), at the end, and for a callback that comes late,
+    /// after a tap moved on (a still loaded in the background, a KVO change hopped to the main
+    /// actor), so the item passed stays unseen, as the page drops a paint of a step it left.
+    /// Calling it again does nothing more. A navigator made without `marksSeenOnPresent` has
+    /// marked the item already, so a player may call it either way. An app calls it only while
+    /// it is in the foreground, as the page marks nothing while it is hidden.
+    public mutating func itemDidPresent(_ item: Manifest.Item) {
+        if case .item(_, let shown) = current, shown.id == item.id { seen.markSeen(item.id) }
     }
 
     /// Passes over the clip of ``current`` because the player cannot play it (a path that would
@@ -160,7 +164,12 @@ public struct StoryNavigator: Sendable {
     /// showed the skipped clip's last frame and turned the cube from it).
     @discardableResult
     public mutating func clipCannotPlay() -> PlaybackStep {
-        if case .transition = current { return transitionDidFinish() }
+        if case .transition(_, let then) = current {
+            // Lands as the turn's end would, but nothing of the turn showed: its face is not on screen.
+            current = then
+            markOnScreenItemSeen()
+            return current
+        }
         guard let position else { return .end }
         markCurrentItemSeen()
         if position.item + 1 < story(atSlot: position.slot).items.count {
@@ -363,7 +372,7 @@ public struct StoryNavigator: Sendable {
     }
 
     /// Marks the current step's item seen as the step puts it on screen (a cut, not a
-    /// transition's landing), unless ``marksSeenOnPresent`` waits for ``itemDidPresent()``.
+    /// transition's landing), unless ``marksSeenOnPresent`` waits for ``itemDidPresent(_:)``.
     private mutating func markOnScreenItemSeen() {
         if !marksSeenOnPresent { markCurrentItemSeen() }
     }

@@ -48,13 +48,18 @@ import Testing
         /// seen (the README's `UIImage(contentsOfFile:)`).
         func play(_ src: String, under still: String?) {
             played.append((src, still))
-            if let file = still.flatMap(url), FileManager.default.fileExists(atPath: file.path) {
-                navigator.itemDidPresent()
+            let item = navigator.currentItem
+            if let item, let file = still.flatMap(url), FileManager.default.fileExists(atPath: file.path) {
+                navigator.itemDidPresent(item)
             }
+            playing = item
         }
 
-        /// The video layer's `isReadyForDisplay` turned true.
-        func videoDidPresent() { navigator.itemDidPresent() }
+        /// The item the clip playing shows, as the sample's KVO handler keeps it.
+        var playing: Manifest.Item?
+
+        /// The video layer's `isReadyForDisplay` turned true (for the clip `play` started last).
+        func videoDidPresent() { if let playing { navigator.itemDidPresent(playing) } }
 
         func didPlayToEnd() { show(navigator.clipDidFinish()) }
 
@@ -188,7 +193,11 @@ import Testing
         _ = try folder.write("manifest.json", try manifest.jsonData())
 
         let player = try await SimulatedPlayer.open(bundle: folder.url, seen: SeenState())
-        for _ in 0..<10 where !player.ended { player.didPlayToEnd() }
+        // Each clip that plays shows a frame (this folder has no stills) before it ends.
+        for _ in 0..<10 where !player.ended {
+            player.videoDidPresent()
+            player.didPlayToEnd()
+        }
         #expect(player.ended)
         #expect(player.played.map(\.src) == ["clips/s0-0.mp4", "clips/s0-1.mp4", "clips/s1-0.mp4"])
         #expect(player.navigator.seen.itemIDs.count == 20003, "the ones passed over count as seen")

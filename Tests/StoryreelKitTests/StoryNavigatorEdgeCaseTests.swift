@@ -222,33 +222,49 @@ import Testing
 
     /// From a Kit review: a navigator marked an item seen at its step, where an app streaming the
     /// bundle had shown nothing of it yet. With `marksSeenOnPresent` a step marks nothing; the
-    /// player's `itemDidPresent()`, a turn's end, an item's end and a clip it cannot play do.
+    /// player's `itemDidPresent(_:)` for the item on screen, a turn's end and a clip it cannot
+    /// play do. A second review: a late callback for an item a tap had passed marked the item
+    /// then current, and a transition that could not play marked the item it landed on.
     @Test func marksSeenOnPresentWaitsForThePlayerToShowTheItem() {
-        let manifest = Samples.manifest(items: [3, 1])
-        func id(_ story: Int, _ index: Int) -> String { manifest.stories[story].items[index].id }
+        let manifest = Samples.manifest(items: [3, 2])
+        func item(_ story: Int, _ index: Int) -> Manifest.Item { manifest.stories[story].items[index] }
+        func id(_ story: Int, _ index: Int) -> String { item(story, index).id }
         var navigator = StoryNavigator(manifest: manifest, marksSeenOnPresent: true)
         #expect(navigator.seen.itemIDs.isEmpty, "the item it opens on has not shown yet")
-        navigator.itemDidPresent()
+        navigator.itemDidPresent(item(0, 0))
         #expect(navigator.seen.itemIDs == [id(0, 0)])
         _ = navigator.tapForward()
         #expect(Samples.describe(navigator.tapForward()) == "s0#2")
-        #expect(!navigator.seen.contains(id(0, 1)), "tapped past before it showed")
+        navigator.itemDidPresent(item(0, 1))
+        #expect(!navigator.seen.contains(id(0, 1)), "tapped past before it showed; its late callback marks nothing")
+        #expect(!navigator.seen.contains(id(0, 2)), "nor the item then current")
         #expect(Samples.describe(navigator.itemDidFinish()) == "forward:s1#0")
-        #expect(navigator.seen.contains(id(0, 2)), "played to its end")
-        navigator.itemDidPresent()
+        #expect(!navigator.seen.contains(id(0, 2)), "it never showed: its end alone does not mark it")
+        navigator.itemDidPresent(item(1, 0))
         #expect(!navigator.seen.contains(id(1, 0)), "the turn's clip showed, not the item it lands on")
         _ = navigator.transitionDidFinish()
         #expect(navigator.seen.contains(id(1, 0)), "the turn ended on its face")
+        navigator.itemDidPresent(item(1, 0))
+        #expect(navigator.seen.itemIDs == [id(0, 0), id(1, 0)], "again: nothing more")
         let reopened = StoryNavigator(manifest: manifest, seen: navigator.seen, marksSeenOnPresent: true)
         #expect(Samples.describe(reopened.current) == "s0#1", "the item passed unseen plays next time")
 
         var skipping = StoryNavigator(manifest: manifest, marksSeenOnPresent: true)
         #expect(Samples.describe(skipping.clipCannotPlay()) == "s0#1")
         #expect(skipping.seen.itemIDs == [id(0, 0)], "passed over as unplayable counts as seen")
+        _ = skipping.tapForward()
+        #expect(Samples.describe(skipping.itemDidFinish()) == "forward:s1#0")
+        #expect(Samples.describe(skipping.clipCannotPlay()) == "s1#0")
+        _ = skipping.tapForward()
+        #expect(!skipping.seen.contains(id(1, 0)), "a turn that could not play showed nothing of its landing")
         var atOnce = StoryNavigator(manifest: manifest)
-        atOnce.itemDidPresent()
+        atOnce.itemDidPresent(item(0, 0))
         _ = atOnce.tapForward()
         #expect(atOnce.seen.itemIDs == [id(0, 0), id(0, 1)], "without it, each step marks its item")
+        _ = atOnce.itemDidFinish()
+        #expect(Samples.describe(atOnce.itemDidFinish()) == "forward:s1#0")
+        #expect(Samples.describe(atOnce.clipCannotPlay()) == "s1#0")
+        #expect(atOnce.seen.contains(id(1, 0)), "a cut to it, in that mode")
     }
 
     @Test func anEmptyManifestIsAtTheEnd() {
