@@ -16,7 +16,8 @@ public enum PlanCommand: Command {
         range: .shard(upTo: 1024)
     ) { $0.shard($1) }
     static let bundle = Option.folderPath(
-        "bundle", "OUT", "Plan with the settings saved in bundle OUT, as render -o OUT would.")
+        "bundle", "OUT",
+        "Plan with the settings saved in bundle OUT, as render -o OUT would; each unit says done or to do.")
     static let copy = Flag("copy", "Plan clips copied into the bundle (the default).")
     static let link = Flag("link", "Plan clips hard-linked into the bundle.")
     static let reference = Flag("reference", "Plan no clip units: the manifest would point at the originals.")
@@ -82,10 +83,10 @@ public enum PlanCommand: Command {
                     input: storyInput, settings: settings, options: options, cache: nil, bundle: bundle)
             )
         }
+        // Every INPUT is planned for the one bundle: its ledgers are read once.
+        let target = bundle.map { (path: $0, ledger: BundleLedger(bundle: $0, shard: nil)) }
+        for reason in target?.ledger.unreadable ?? [] { console.warning(reason) }
         if arguments[json] {
-            // Every INPUT is planned for the one bundle: its ledgers are read once.
-            let target = bundle.map { (path: $0, ledger: BundleLedger(bundle: $0, shard: nil)) }
-            for reason in target?.ledger.unreadable ?? [] { console.warning(reason) }
             // One object per INPUT, in argument order: one that failed is its error, as for inspect.
             let objects = zip(inputs, batch.results).map { input, result in
                 let named = inputs.count > 1 ? input : nil
@@ -117,7 +118,12 @@ public enum PlanCommand: Command {
                 guard let plan else { continue }
                 for unit in plan.shardUnits {
                     // Tab-separated: each field is escaped, so a tab in a name cannot add a column.
-                    let fields = [unit.kind.rawValue, unit.output, unit.title].map(Console.escaped)
+                    var fields = [unit.kind.rawValue, unit.output, unit.title].map(Console.escaped)
+                    // With --bundle, what a render would redo, as --json's `done` says (a QA note:
+                    // only the JSON told).
+                    if let target {
+                        fields.append(plan.isDone(unit, in: target.path, ledger: target.ledger) ? "done" : "to do")
+                    }
                     console.output(fields.joined(separator: "\t"))
                 }
             }

@@ -269,6 +269,17 @@ import Testing
             $0["kind"] as? String
         }
         #expect(toDo == Array(repeating: "clip", count: Set(items.map(\.src)).count), "\(plan.stderr)")
+        // The text says it too, in a fourth field (a QA note: only the JSON told).
+        let text = try TestEnvironment.storyreel([
+            "plan", fixture.stories, "--bundle", fixture.folder.path("linked"), "--copy", "--size",
+            BundleFixture.canvasArgument,
+        ])
+        let rows = text.stdout.split(separator: "\n").map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false)
+        }
+        #expect(rows.count == (units as? [Any])?.count && rows.allSatisfy { $0.count == 4 }, "\(text.stdout)")
+        #expect(rows.filter { $0.last == "to do" }.map { String($0[0]) } == toDo, "\(text.stdout)")
+        #expect(rows.filter { $0.last == "done" }.count == rows.count - toDo.count, "\(text.stdout)")
         let (copied, copiedSummary) = try fixture.render(into: "linked", ["--copy"])
         #expect(copied.status == 0, "\(copied.stderr)")
         // Each copy is counted as made (the summary said "rendered 0"), and nothing else is.
