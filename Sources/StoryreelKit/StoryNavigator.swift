@@ -157,7 +157,8 @@ public struct StoryNavigator: Sendable {
 
     /// Passes over the clip of ``current`` because the player cannot play it (a path that would
     /// leave the bundle, a file that is not there). A transition lands on its item, as its end
-    /// would. An item counts as seen, as if it had played (so a story of such clips does not stay
+    /// would, but as a cut to it: with ``marksSeenOnPresent`` the item waits for
+    /// ``itemDidPresent(_:)``, as nothing of the turn showed. An item counts as seen, as if it had played (so a story of such clips does not stay
     /// first in the row), and moves on as ``itemDidFinish()`` does, but never through a `forward`
     /// transition: that starts from the item's last frame, which was never on screen, so leaving
     /// the story from it is a cut (a QA pass: the README's loop, calling ``clipDidFinish()``,
