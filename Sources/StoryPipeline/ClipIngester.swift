@@ -277,14 +277,31 @@ public struct ClipIngester: Sendable {
     /// another file took its name (66). An ingest QA pass: an upload a slow writer was still
     /// writing was rejected (65, "it looks truncated") in every try, which a job setting
     /// rejected uploads aside takes for damaged. Nil when it is as it was: that one is rejected.
+    ///
+    /// One written to less than ``settleTime`` before it was read is watched until that much time
+    /// has passed since the write: a refusal comes in milliseconds, between two writes of a writer
+    /// still at work (a second ingest QA pass: an upload written 2 KB every 20 ms, its index
+    /// last, was rejected in 8 of 8 tries, its stamp the same before and after the read).
     static func stillChanging(_ clip: String, since before: FileStamp?) -> MediaError? {
         guard let before else { return nil }
-        let (gone, now) = goneOrReplaced(clip, since: before, while: "read")
+        var (gone, now) = goneOrReplaced(clip, since: before, while: "read")
         if let gone { return gone }
+        if let unchanged = now, unchanged == before {
+            let (sinceWrite, overflow) = unchanged.takenAt.subtractingReportingOverflow(before.modified)
+            guard !overflow, sinceWrite >= 0, sinceWrite < settleTime else { return nil }
+            usleep(useconds_t((settleTime - sinceWrite) / 1000))
+            (gone, now) = goneOrReplaced(clip, since: before, while: "read")
+            if let gone { return gone }
+        }
         guard let now, now != before else { return nil }
         return MediaError(
             .changedWhileRead, path: clip, "it changed while it was being read; run again once it is complete")
     }
+
+    /// How long after its last write an upload refused as it was read is watched for another
+    /// write before it is rejected, in nanoseconds: 1 s, longer than the pauses of a writer
+    /// still at work on a local or network copy (the QA pass's writers paused 5–500 ms).
+    static let settleTime: Int64 = 1_000_000_000
 
     /// The outcomes of `clips` when none of them could go in (each rejected with its reason, or
     /// not ingested because it may not be read), or nil when one could. Nothing is written:

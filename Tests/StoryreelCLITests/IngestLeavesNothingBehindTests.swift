@@ -490,6 +490,47 @@ import Testing
         #expect(short.stderr.contains("\(upload): rejected: "), "\(short.stderr)")
     }
 
+    // A second ingest QA pass: an upload written a few KB at a time, its index last (as phones
+    // and ffmpeg write it), was rejected (65) in 8 of 8 tries: the read refused it in
+    // milliseconds, between two writes, its stamp the same before and after. Refused within a
+    // second of a write, it is watched until that second has passed: written to again, it is not
+    // ingested, 75; its writer gone, it is rejected, as before.
+    @Test func anUploadRefusedBetweenTwoWritesOfItsWriterIsToBeTriedAgain() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.path("whole.mp4")
+        let made = try TestEnvironment.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=180x320:r=30:d=3", "-c:v", "libx264", "-preset",
+                "ultrafast", clip,
+            ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let whole = try Data(contentsOf: URL(fileURLWithPath: clip))
+        try #require(whole.count > 80_000, "room for the writer's 60 KB before the index")
+        let upload = try folder.write("upload.mp4", whole.prefix(4096))
+        let stories = folder.path("stories")
+        let (ingest, errors) = try start(
+            TestEnvironment.storyreelBinary, ["ingest", upload, "--story", "ana", "--into", stories, "--create"])
+        // The writer: 1 KB every 50 ms, for up to 3 s, until the ingest has ended.
+        let file = try #require(FileHandle(forWritingAtPath: upload))
+        for step in 0..<60 where ingest.isRunning {
+            usleep(50_000)
+            try file.seekToEnd()
+            try file.write(contentsOf: whole[(4096 + step * 1024)..<(4096 + (step + 1) * 1024)])
+        }
+        try file.close()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        ingest.waitUntilExit()
+        #expect(ingest.terminationStatus == 75, "\(stderr)")
+        #expect(
+            stderr == "storyreel: error: \(upload): not ingested: it changed while it was being read; run again once "
+                + "it is complete\n")
+        #expect(!FileManager.default.fileExists(atPath: stories), "no stories folder for an upload not ingested")
+        let short = try TestEnvironment.storyreel(["ingest", upload, "--story", "ana", "--into", stories, "--create"])
+        #expect(short.status == 65, "\(short.stderr)")
+        #expect(short.stderr.contains("\(upload): rejected: moov atom not found"), "\(short.stderr)")
+    }
+
     // An upload still being written, which grows while it is copied, was rejected (65), which a
     // job setting rejected uploads aside takes for a damaged file, though the line asked for a
     // run once it is complete (a QA pass). It is not ingested, 75 (EX_TEMPFAIL: try again), and
