@@ -479,15 +479,27 @@ import Testing
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         ingest.waitUntilExit()
         #expect(try String(contentsOfFile: trace, encoding: .utf8).contains("(DELAYED)"), "the open was held back")
-        #expect(ingest.terminationStatus == 75, "\(stderr)")
+        try expectToBeTriedAgainThenRejected(ingest.terminationStatus, stderr, upload: upload, stories: stories)
+    }
+
+    /// Expects the `ingest --create` of `upload` into `stories` that exited `status` with
+    /// `stderr` to have left it not ingested while it grew (75), with no stories folder made;
+    /// then, still short and no longer growing, an ingest of it to reject it, as before.
+    func expectToBeTriedAgainThenRejected(
+        _ status: Int32, _ stderr: String, upload: String, stories: String, rejectedFor reason: String = "",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        #expect(status == 75, "\(stderr)", sourceLocation: sourceLocation)
         #expect(
             stderr == "storyreel: error: \(upload): not ingested: it changed while it was being read; run again once "
-                + "it is complete\n")
-        #expect(!FileManager.default.fileExists(atPath: stories), "no stories folder for an upload not ingested")
-        // Still short and no longer growing, it is rejected as before.
+                + "it is complete\n", sourceLocation: sourceLocation)
+        #expect(
+            !FileManager.default.fileExists(atPath: stories), "no stories folder for an upload not ingested",
+            sourceLocation: sourceLocation)
         let short = try TestEnvironment.storyreel(["ingest", upload, "--story", "ana", "--into", stories, "--create"])
-        #expect(short.status == 65, "\(short.stderr)")
-        #expect(short.stderr.contains("\(upload): rejected: "), "\(short.stderr)")
+        #expect(short.status == 65, "\(short.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            short.stderr.contains("\(upload): rejected: \(reason)"), "\(short.stderr)", sourceLocation: sourceLocation)
     }
 
     // A second ingest QA pass: an upload written a few KB at a time, its index last (as phones
@@ -521,14 +533,8 @@ import Testing
         try file.close()
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         ingest.waitUntilExit()
-        #expect(ingest.terminationStatus == 75, "\(stderr)")
-        #expect(
-            stderr == "storyreel: error: \(upload): not ingested: it changed while it was being read; run again once "
-                + "it is complete\n")
-        #expect(!FileManager.default.fileExists(atPath: stories), "no stories folder for an upload not ingested")
-        let short = try TestEnvironment.storyreel(["ingest", upload, "--story", "ana", "--into", stories, "--create"])
-        #expect(short.status == 65, "\(short.stderr)")
-        #expect(short.stderr.contains("\(upload): rejected: moov atom not found"), "\(short.stderr)")
+        try expectToBeTriedAgainThenRejected(
+            ingest.terminationStatus, stderr, upload: upload, stories: stories, rejectedFor: "moov atom not found")
     }
 
     // An upload still being written, which grows while it is copied, was rejected (65), which a
