@@ -49,19 +49,14 @@ import Testing
             var joined = Data()
             for (index, source) in ["color=c=black:s=\(first):r=30:d=1", "testsrc2=s=180x320:r=30:d=1"].enumerated() {
                 let stream = folder.path("\(name)-\(index).h264")
-                let made = try TestEnvironment.run(
-                    "ffmpeg",
-                    [
-                        "-v", "error", "-f", "lavfi", "-i", source, "-c:v", "libx264", "-preset", "ultrafast",
-                        "-pix_fmt", "yuv420p", "-f", "h264", stream,
-                    ])
-                #expect(made.status == 0, "\(made.stderr)")
+                try HostileFiles.ffmpeg([
+                    "-f", "lavfi", "-i", source, "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-f",
+                    "h264", stream,
+                ])
                 joined.append(try Data(contentsOf: URL(fileURLWithPath: stream)))
             }
             let raw = try folder.write("\(name).h264", joined)
-            let muxed = try TestEnvironment.run(
-                "ffmpeg", ["-v", "error", "-framerate", "30", "-i", raw, "-c", "copy", "\(stories)/resized/\(name)"])
-            #expect(muxed.status == 0, "\(muxed.stderr)")
+            try HostileFiles.ffmpeg(["-framerate", "30", "-i", raw, "-c", "copy", "\(stories)/resized/\(name)"])
         }
         let out = folder.path("out")
         let render = try TestEnvironment.storyreel(["render", stories, "-o", out, "--size", "180x320"])
