@@ -66,8 +66,13 @@ public enum ClipProbe {
                 parameters.pointee.sample_rate = decoded.pointer.pointee.sample_rate
             }
         }
+        // A sample the file ends inside is the truncation's to say, not the audio's (an inspect
+        // QA pass: a cut fragmented MP4 was told to re-encode its good audio as well).
+        let fileSize = Int64(clamping: file.fileSize)
+        let cutOff = Set(try audio.indexEntries.filter { $0.end > fileSize }.map(\.position))
         while packetsRead < audioPacketsDecoded, try file.readPacket(into: packet) {
             guard packet.streamIndex == audio.index else { continue }
+            if cutOff.contains(packet.pointer.pointee.pos) { break }
             packetsRead += 1
             do {
                 while try !decoder.send(packet) {
@@ -103,6 +108,10 @@ public enum ClipProbe {
             warnings.append(
                 "the video track holds no frames (a fragmented MP4 cut before its first fragment, or an empty "
                     + "recording): players show nothing")
+        } else if let videoStream, try videoStream.indexEntries.allSatisfy(\.isDiscarded) {
+            // An edit list that starts past the track's last frame: 2 s at 30 fps and 0 frames
+            // passed in silence, while `thumbnail` found no frame to show (an inspect QA pass).
+            warnings.append("the video track's edit list (elst) shows none of its frames: players show nothing")
         }
         if let videoStream, videoStream.timeBaseRational.num == 1, videoStream.timeBaseRational.den == 1 {
             // An mdhd timescale of 0 is read as 1 (ffprobe warns "Invalid mdhd time scale 0,
@@ -115,6 +124,12 @@ public enum ClipProbe {
             let problem = frameTimeProblem(
                 try videoStream.indexEntries, timeBase: videoStream.timeBase,
                 clipDuration: max(videoStream.duration ?? 0, file.duration ?? 0))
+        {
+            warnings.append(problem)
+        }
+        if warnings.isEmpty, file.isSegmentIndexed, let videoStream,
+            let problem = segmentIndexProblem(
+                try videoStream.indexEntries, timeBase: videoStream.timeBase, trackDuration: videoStream.duration)
         {
             warnings.append(problem)
         }
@@ -691,6 +706,23 @@ public enum ClipProbe {
                 + "remux it (ffmpeg -i IN -c copy OUT.mp4)"
         }
         return nil
+    }
+
+    /// What says a segment index (`sidx`) gives the video track a duration its frames do not
+    /// have, or nil. FFmpeg takes a fragmented track's duration from its `sidx`: an entry of
+    /// 2^32 − 1024 ticks, which ffmpeg's DASH muxer writes for fragments of one frame ("writing
+    /// incorrect sidx"), made a 3 s clip 129 days in silence, the manifest's duration with it
+    /// (an inspect QA pass; MediaInfo, which reads the fragments, says 3 s). The frames end one
+    /// typical step (their median) after the last one shown; `trackDuration` is in seconds.
+    static func segmentIndexProblem(_ entries: [IndexEntry], timeBase: Double, trackDuration: Double?) -> String? {
+        let times = entries.filter { !$0.isDiscarded }.map(\.timestamp).sorted()
+        guard let trackDuration, let last = times.last, timeBase > 0 else { return nil }
+        let steps = zip(times, times.dropFirst()).map { Double($1) * timeBase - Double($0) * timeBase }.sorted()
+        let framesEnd = Double(last) * timeBase + (steps.isEmpty ? 0 : steps[steps.count / 2])
+        guard trackDuration > framesEnd + max(1, framesEnd / 10) else { return nil }
+        return "its segment index (sidx) says the video track lasts \(String(format: "%.3f", trackDuration)) s, "
+            + "its \(times.count) frames end at \(String(format: "%.3f", framesEnd)) s: its duration cannot be "
+            + "trusted, and players differ; remux it (ffmpeg -i IN -c copy OUT.mp4)"
     }
 
     /// True when the frames a viewer sees do not last equally long: consecutive decode timestamps

@@ -31,6 +31,9 @@ public final class InputFile {
     /// or zeros at its end where it cannot hold them): an upload still being written
     /// (``ContainerSniffer/Findings/indexNotWritten``).
     let indexNotWritten: Bool
+    /// True when the clip has a segment index (a top-level `sidx`, as DASH packagers write),
+    /// whose durations FFmpeg takes for its tracks' (``ClipProbe``'s check of them).
+    let isSegmentIndexed: Bool
 
     var context: UnsafeMutablePointer<AVFormatContext>
     private let deadline: Deadline
@@ -48,6 +51,7 @@ public final class InputFile {
         trackPictures = opening.trackPictures
         unwrittenRanges = opening.unwrittenRanges
         indexNotWritten = opening.indexNotWritten
+        isSegmentIndexed = opening.segmentIndexed
         deadline = Deadline(seconds: timeout)
         // After the checks above, which need no FFmpeg: a missing or garbage file is refused
         // without loading it.

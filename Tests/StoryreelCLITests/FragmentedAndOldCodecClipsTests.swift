@@ -121,6 +121,31 @@ import Testing
         #expect(video["variableFrameRate"] as? Bool == true, "\(video)")
     }
 
+    /// From an inspect QA pass: ffmpeg's DASH muxer, writing a fragment for each frame, writes a
+    /// segment index (sidx) entry of 2^32 − 1024 ticks ("writing incorrect sidx"), and FFmpeg
+    /// takes the track's duration from it: a 3 s clip lasted 129 days, in ffprobe too, with no
+    /// warning, and `render` put that in the manifest. It is warned about now, so `render` skips
+    /// the clip and `ingest` rejects it; the same frames a fragment to a keyframe, whose index is
+    /// right, are not.
+    @Test func aSegmentIndexLastingLongerThanItsFramesIsAWarning() throws {
+        let x264 = ["-c:v", "libx264", "-g", "10", "-movflags"]
+        let wrong = try make("sidx-every-frame.mp4", x264 + ["frag_every_frame+empty_moov+dash+global_sidx"])
+        let right = try make("sidx-every-keyframe.mp4", x264 + ["frag_keyframe+empty_moov+dash+global_sidx"])
+        let format = try #require(try TestEnvironment.ffprobe(wrong)["format"] as? [String: Any])
+        let claimed = try #require(Double(format["duration"] as? String ?? ""))
+        #expect(claimed > 86_400, "ffprobe takes the sidx's duration too")
+        let report = try inspect(wrong)
+        #expect((report["video"] as? [String: Any])?["frameCount"] as? Int == 60)
+        let warning = try #require((report["warnings"] as? [String])?.first, "\(report)")
+        #expect(
+            warning.hasPrefix("its segment index (sidx) says the video track lasts ")
+                && warning.hasSuffix(
+                    " s, its 60 frames end at 2.000 s: its duration cannot be trusted, and players differ; remux it "
+                        + "(ffmpeg -i IN -c copy OUT.mp4)"),
+            "\(warning)")
+        #expect((try inspect(right)["warnings"] as? [String]) == [])
+    }
+
     /// A clip whose container starts 5 s before its first frame (an empty edit, as
     /// `-output_ts_offset` writes): 7 s long with 2 s of video. The old `--at 50%` took half of
     /// the 7 s from the first frame, past the last one, and gave the last frame.

@@ -220,6 +220,25 @@ import Testing
         #expect(trimmedResult.status == 0 && trimmedResult.stderr.isEmpty, "\(trimmedResult.stderr)")
     }
 
+    /// From an inspect QA pass: an edit list that starts past the video track's last frame
+    /// shows none of its frames (ffmpeg decodes none, and `thumbnail` found none to show), while
+    /// `inspect` said 2 s at 30 fps and 0 frames with no warning, and `render` took the clip.
+    @Test func anEditListThatShowsNoFrameIsAWarning() throws {
+        var edited = [UInt8](try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.sample("edit-list.mp4"))))
+        let elst = try #require(edited.indices.dropLast(24).first { Array(edited[$0..<$0 + 4]) == Array("elst".utf8) })
+        // 'elst', version 0 and flags (4), one entry (4), its duration (4), then the track time
+        // it starts at (4).
+        #expect(edited[elst + 4] == 0 && HostileFiles.bigEndian(edited[(elst + 8)..<(elst + 12)]) == 1)
+        for (index, byte) in [0x7F, 0xFF, 0xFF, 0xF0].enumerated() { edited[elst + 16 + index] = UInt8(byte) }
+        let path = try folder.write("edit-past-the-end.mp4", Data(edited))
+        #expect(try listedAndReadSamples(path).listed == "48")
+        let report = try inspectWarns(
+            path, "the video track's edit list (elst) shows none of its frames: players show nothing")
+        #expect((report["video"] as? [String: Any])?["frameCount"] as? Int == 0)
+        let poster = try TestEnvironment.storyreel(["thumbnail", path, "-o", folder.path("poster.jpg")])
+        #expect(poster.status == 65, "\(poster.stderr)")
+    }
+
     /// Bytes from a fixed seed (SplitMix64): random ones began as an MP3 frame one run in about
     /// 2,000 (0xFF, then 0xE0 or more), which is named as MP3 (a clean clone's run).
     @Test func garbageIsNotQuickTime() throws {
@@ -722,6 +741,34 @@ import Testing
             (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)
         let warnings = try #require(object["warnings"] as? [String])
         #expect(warnings.contains { $0.hasPrefix("the fragments' index (moof) points ") }, "\(warnings)")
+
+        // Cut inside one of the first audio samples, which `inspect` decodes: the truncation is
+        // the one warning (an inspect QA pass: the line also told to re-encode the good audio).
+        let withAudio = folder.path("fragmented-audio.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=3", "-f", "lavfi", "-i", "sine=sample_rate=48000:d=3",
+            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-g", "30",
+            "-movflags", "frag_keyframe+empty_moov", withAudio,
+        ])
+        let packets = try TestEnvironment.run(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "a:0", "-read_intervals", "%+#3", "-show_entries",
+                "packet=pos,size", "-of", "json", withAudio,
+            ])
+        let third = try #require(
+            ((try JSONSerialization.jsonObject(with: Data(packets.stdout.utf8)) as? [String: Any])?["packets"]
+                as? [[String: Any]])?.last)
+        let position = try #require(Int(third["pos"] as? String ?? ""))
+        let size = try #require(Int(third["size"] as? String ?? ""))
+        let cutInAudio = try folder.write(
+            "cut-in-audio.mp4", try Data(contentsOf: URL(fileURLWithPath: withAudio)).prefix(position + size / 2))
+        let audioResult = try inspect(["--json", cutInAudio])
+        let audioReport = try #require(
+            (try JSONSerialization.jsonObject(with: Data(audioResult.stdout.utf8)) as? [[String: Any]])?.first)
+        let audioWarnings = try #require(audioReport["warnings"] as? [String])
+        #expect(audioWarnings.count == 1, "\(audioWarnings)")
+        #expect(audioWarnings.first?.hasPrefix("the fragments' index (moof) points ") == true, "\(audioWarnings)")
     }
 
     /// From a QA pass: a fragmented MP4 cut where its first fragment starts (an upload stalled
