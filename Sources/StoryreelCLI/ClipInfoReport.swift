@@ -22,7 +22,7 @@ enum ClipInfoReport {
             // An unknown rate is not called constant (a QA pass: "unknown rate, constant (CFR)").
             let rate =
                 video.frameRate.map {
-                    String(format: "%.3f fps, ", $0) + (video.variableFrameRate ? "variable (VFR)" : "constant (CFR)")
+                    Self.frameRate($0) + ", " + (video.variableFrameRate ? "variable (VFR)" : "constant (CFR)")
                 } ?? (video.variableFrameRate ? "unknown, variable (VFR)" : "unknown")
             rows.append(("frame rate", rate))
             rows.append(("frames", "\(video.frameCount)"))
@@ -69,6 +69,13 @@ enum ClipInfoReport {
             "  " + $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + Console.escaped($0.1)
         }
         return Console.escaped(info.path) + "\n" + lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A frame rate to the thousandth, or, below what that shows (frames hours apart, as a
+    /// corrupt time table gives), to three significant digits: an inspect QA pass read
+    /// `0.000 fps, constant (CFR)`, where ffprobe's rate is 15360/2147483647.
+    static func frameRate(_ rate: Double) -> String {
+        rate > 0 && rate < 0.0005 ? String(format: "%.3g fps", rate) : String(format: "%.3f fps", rate)
     }
 
     /// `1976 kb/s`, or `107 b/s` below 1 kb/s (a QA pass: an hour of a still picture read `0 kb/s`).

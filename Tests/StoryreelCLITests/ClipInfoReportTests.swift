@@ -27,6 +27,14 @@ import Testing
         #expect(ClipInfoReport.byteCount(5_000_000_000) == "5.0 GB")
     }
 
+    /// From an inspect QA pass: a frame every 39 hours (a corrupt time table, whose edit list
+    /// shows the first frame for 2 s) read `0.000 fps, constant (CFR)`.
+    @Test func aFrameRateBelowAThousandthIsShownInSignificantDigits() {
+        #expect(ClipInfoReport.frameRate(15360 / 2_147_483_647) == "7.15e-06 fps")
+        #expect(ClipInfoReport.frameRate(0.5) == "0.500 fps")
+        #expect(ClipInfoReport.frameRate(30_000 / 1001) == "29.970 fps")
+    }
+
     /// From an inspect QA pass: an hour of a still picture at 107 b/s read `0 kb/s`, and the
     /// place ffmpeg and Android cameras write (the plain `location` tag) was in the JSON only.
     @Test func aLowBitRateAndAPlainLocationAreShown() throws {
