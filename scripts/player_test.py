@@ -2171,6 +2171,38 @@ class PlayerPageTests(unittest.TestCase):
         self.assertEqual(self.steps()[:3], full_play_steps(MANIFESTS["demo"])[:3])
         self.assert_no_flash()
 
+    def test_a_turn_asks_at_once_for_the_stills_a_swipe_during_it_shows(self):
+        # From a phone QA pass at 400 kb/s: a second swipe during the cube waited 0.8-1.3 s over
+        # black for the next story's first still, which the page asked for only once the turn
+        # had landed. It asks as the turn starts now. Here the turn's clip takes 2 s to come, so
+        # the turn lasts a second (then it is cut to the item it lands on): a request after the
+        # landing comes a second after the swipe.
+        stories = MANIFESTS["demo"]["stories"]
+        folder = f"/{FOLDERS['demo']}/"
+        wanted = folder + stories[2]["items"][0]["firstFrame"]
+        QuietHandler.delays = {folder + "transitions/": 2}
+        self.load("demo")
+        self.open_first(1)
+        self.wait_for(PLAYING_ON_SCREEN)
+        # From the story's last item, where a swipe turns the cube.
+        last = len(stories[0]["items"]) - 1
+        DRIVER.execute_script("window.storyreelPlayer.event('tapForward')")
+        self.wait_for("const s = window.storyreelPlayer.state(); return s.story === arguments[0] && s.itemIndex === "
+                      "arguments[1] && s.currentTime > 0", 10, stories[0]["id"], last)
+        # Every picture the page asks for from here on, and when: the browser's cache may hold
+        # the still from an earlier test, and then the server never hears of it.
+        DRIVER.execute_script("""
+            const asked = window.__asked = [], src = Object.getOwnPropertyDescriptor(HTMLImageElement.prototype, 'src');
+            Object.defineProperty(HTMLImageElement.prototype, 'src', { get() { return src.get.call(this); },
+              set(value) { asked.push([performance.now(), new URL(value, location.href).pathname]); src.set.call(this, value); } });""")
+        swiped = DRIVER.execute_script("const t = performance.now(); window.storyreelPlayer.event('swipeToNextStory'); return t")
+        self.assertEqual(self.state()["phase"], "transition")
+        self.wait_for("const s = window.storyreelPlayer.state(); return s.story === arguments[0] && s.phase === 'item'",
+                      10, stories[1]["id"])
+        asked = [(at - swiped) / 1000 for at, path in DRIVER.execute_script("return window.__asked") if path == wanted]
+        self.assertTrue(asked, f"{wanted} was asked for")
+        self.assertLess(min(asked), 0.5, f"{wanted} asked for {min(asked):.2f} s after the swipe")
+
     def test_a_swipe_to_the_next_or_previous_story_shows_its_first_frame_at_once(self):
         # The old page loaded the next item only: a swipe to another story waited for that
         # story's firstFrame still and clip from the network. Here every request of the bundle
@@ -2667,6 +2699,59 @@ class PlayerPageTests(unittest.TestCase):
                 self.assertGreaterEqual(shown, min(whole, 48), f"{width}x{height}: the name shows {shown} of {whole} px")
             finally:
                 DRIVER.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+    def test_a_notch_and_a_home_indicator_inset_only_what_reaches_them(self):
+        # From a phone QA pass, an iPhone's insets: in landscape (47 px each side) the centred
+        # frame, far from the notch, took them as padding, and its header wrapped Close onto a
+        # row of its own; in portrait the note of a clip that failed lay 5 px over the home
+        # indicator (34 px), the bars rightly below the notch (47 px).
+        geometry = """
+            const box = (id) => document.getElementById(id).getBoundingClientRect();
+            const chrome = getComputedStyle(document.querySelector('.chrome'));
+            return { frame: [box('frame').left, box('frame').width], close: box('close').top, pause: box('pause').top,
+                     bars: box('bars').top, padding: [chrome.paddingLeft, chrome.paddingRight],
+                     note: getComputedStyle(document.getElementById('note')).bottom };"""
+        for width, height, insets in [(844, 390, {"top": 0, "bottom": 21, "left": 47, "right": 47}),
+                                      (390, 844, {"top": 47, "bottom": 34, "left": 0, "right": 0})]:
+            DRIVER.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                   {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
+            DRIVER.execute_cdp_cmd("Emulation.setSafeAreaInsetsOverride", {"insets": insets})
+            try:
+                self.load("demo")
+                self.open_first(1)
+                self.wait_for(PLAYING_ON_SCREEN)
+                shape = DRIVER.execute_script(geometry)
+                where = f"{width}x{height}: {shape}"
+                if width > height:
+                    self.assertGreater(shape["frame"][0], insets["left"], where)
+                    self.assertEqual(shape["padding"], ["8px", "8px"], where)
+                    self.assertAlmostEqual(shape["close"], shape["pause"], delta=1, msg=where)
+                else:
+                    self.assertGreaterEqual(shape["bars"], insets["top"], where)
+                    self.assertEqual(shape["note"], f"{16 + insets['bottom']}px", where)
+            finally:
+                DRIVER.execute_cdp_cmd("Emulation.setSafeAreaInsetsOverride", {"insets": {}})
+                DRIVER.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+    def test_a_viewer_opened_zoomed_in_lets_a_pinch_zoom_it_out(self):
+        # From a phone QA pass: a viewer opened from a row zoomed 2.5x showed part of the frame,
+        # its buttons off screen, and its touch-action (none, so a pinch is no page zoom) kept it
+        # that way. Zoomed in, a pinch zooms; at the page's own scale it stays nothing.
+        touch = ("return [getComputedStyle(document.getElementById('viewer')).touchAction,"
+                 " getComputedStyle(document.getElementById('zones')).touchAction]")
+        self.load("demo")
+        try:
+            DRIVER.execute_cdp_cmd("Emulation.setPageScaleFactor", {"pageScaleFactor": 2.5})
+            self.wait_for("return visualViewport.scale > 2")
+            self.open_first(1)
+            self.wait_for(PLAYING_ON_SCREEN)
+            self.assertEqual(DRIVER.execute_script(touch), ["pinch-zoom", "pinch-zoom"])
+            DRIVER.execute_cdp_cmd("Emulation.setPageScaleFactor", {"pageScaleFactor": 1})
+            self.wait_for("return visualViewport.scale === 1")
+            self.wait_for("return !document.getElementById('viewer').classList.contains('zoomed')")
+            self.assertEqual(DRIVER.execute_script(touch), ["none", "none"])
+        finally:
+            DRIVER.execute_cdp_cmd("Emulation.setPageScaleFactor", {"pageScaleFactor": 1})
 
     def check_face(self, path, reference, frame):
         DRIVER.find_element("id", "frame").screenshot(path)

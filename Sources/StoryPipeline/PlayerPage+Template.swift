@@ -44,6 +44,10 @@ extension PlayerPage {
         .viewer { position: fixed; inset: 0; z-index: 10; display: none; align-items: center; justify-content: center;
           background: #000; touch-action: none; overscroll-behavior: none; }
         .viewer.open { display: flex; }
+        /* Zoomed in (opened from a row a pinch enlarged), a pinch zooms out again: with no gesture
+           of the browser's, part of the frame filled the screen, its buttons off it, for good (a
+           phone QA pass). At the page's own scale a pinch stays nothing. */
+        .viewer.zoomed, .viewer.zoomed .zones { touch-action: pinch-zoom; }
         .frame:focus { outline: none; }
         /* Focused from the keyboard (the viewer opened with Enter or Space), the frame shows it,
            over the picture and the chrome: an a11y QA pass found no focus shown until Tab. */
@@ -70,6 +74,13 @@ extension PlayerPage {
           padding: max(8px, env(safe-area-inset-top)) max(8px, env(safe-area-inset-right)) 24px
             max(8px, env(safe-area-inset-left));
           background: linear-gradient(rgba(0,0,0,.6), rgba(0,0,0,0)); pointer-events: none; }
+        /* A frame narrower than the screen (a landscape phone) is centred clear of the notch: a
+           side inset counts only where the frame reaches that edge (a phone QA pass: an inset of
+           47 px squeezed the centred frame's header, Close on a row of its own). */
+        @supports (width: 1cqw) {
+          .chrome { padding-left: max(8px, env(safe-area-inset-left) - (100vw - 100cqw) / 2);
+            padding-right: max(8px, env(safe-area-inset-right) - (100vw - 100cqw) / 2); }
+        }
         .chrome button { pointer-events: auto; }
         .bars { display: flex; gap: 3px; }
         .bar { flex: 1; height: 3px; border-radius: 2px; background: rgba(255,255,255,.35); overflow: hidden; }
@@ -117,7 +128,8 @@ extension PlayerPage {
         .zone.forward { width: 66.667%; }
         .note, .endcard { position: absolute; left: 12px; right: 12px; z-index: 30; border-radius: 8px;
           background: rgba(0,0,0,.65); padding: 8px 12px; text-align: center; }
-        .note { bottom: 16px; font-size: 13px; }
+        /* Clear of a phone's home indicator (a phone QA pass: 5 px of the note lay over it). */
+        .note { bottom: 16px; bottom: calc(16px + env(safe-area-inset-bottom, 0px)); font-size: 13px; }
         .endcard { top: 40%; }
         /* White (the blue link measured 3.3:1 over a white clip's scrim) and at least 24 px tall
            (WCAG 1.4.3 and 2.5.8; an a11y QA pass). */
@@ -517,6 +529,14 @@ extension PlayerPage {
             // the picture already on screen: on a slow link 1.8 s under a spinner, the cube ready
             // for 0.65 s of it (a QA pass).
             if (playableTransition(result.via) && !stage.cube.classList.contains('shown')) load(stage.cube, result.via.src);
+            // A swipe during the turn moves on from the item it lands on: the first stills it
+            // would show load now, after the cube's request, not at the landing (a phone QA pass
+            // at 400 kb/s: a second swipe in the cube waited 0.8-1.3 s over black for the next
+            // story's still).
+            for (const swipe of ['swipeToNextStory', 'swipeToPreviousStory']) {
+              const to = nav.next(at, swipe, true);
+              if (to !== END) image(item(to.at).firstFrame);
+            }
             const faceShown = forward && endedOnFace
               ? Promise.resolve().then(() => token === generation && 'none')
               : showStill(face, token, from);
@@ -1060,6 +1080,12 @@ extension PlayerPage {
           window.addEventListener('pointerup', (e) => release(e, false));
           window.addEventListener('pointercancel', (e) => release(e, true));
           window.addEventListener('blur', cancelPress);
+          // The page zoomed in lets a pinch in the viewer zoom it out (.viewer.zoomed).
+          if (window.visualViewport) {
+            const zoomed = () => $('viewer').classList.toggle('zoomed', visualViewport.scale > 1.01);
+            visualViewport.addEventListener('resize', zoomed);
+            zoomed();
+          }
           // A hidden page pauses what plays, as a viewer who looks away expects, and plays it again
           // when shown (unless paused by hand): nothing moves on, or is marked seen, unwatched.
           document.addEventListener('visibilitychange', () => {
