@@ -33,7 +33,15 @@ public enum ManifestValidator {
     public static func problems(inManifestAt path: String, root: String? = nil, timeout: Double? = 30) throws
         -> [String]
     {
-        let data = try RegularFile.contents(of: path, maxSize: maximumManifestSize, timeout: timeout)
+        let data: Data
+        do {
+            data = try RegularFile.contents(of: path, maxSize: maximumManifestSize, timeout: timeout)
+        } catch let error as MediaError where error.kind == .invalidMedia {
+            // Over the size a manifest may have (the one `.invalidMedia` reading it throws): one
+            // problem of the manifest, as one nested too deep is (a QA pass: `--json` gave a
+            // missing manifest's shape instead, and the README's `jq -r '.problems[]'` failed).
+            return ["manifest: \(error.reason); not read"]
+        }
         let resolver = try BundleFileResolver(folder: path.containingFolder, root: root)
         // Refused before it is parsed (``Manifest/shapeFault(in:)``): the generic decoding below
         // took minutes.

@@ -99,6 +99,7 @@ enum OutputIntegrity {
             return "is \(video.displayWidth)x\(video.displayHeight), not \(width)x\(height)"
         }
         if let codecs, video.codecs != codecs { return "has codecs \(video.codecs), not '\(codecs)'" }
+        if let padding = paddingProblem(at: path, size: info.size, timeout: timeout) { return padding }
         // Another transition's file under this one's name (`validate`): its comment says so.
         if let output, let named = info.tags["comment"].flatMap(OutputProvenance.namedOutput(inComment:)),
             named != output
@@ -115,6 +116,27 @@ enum OutputIntegrity {
         }
         return nil
     }
+
+    /// Why the clip at `path` (`size` bytes) holds far more than its samples, or nil: a real
+    /// transition's index and headers take a few kilobytes beside them. A QA pass padded one
+    /// with a 10 GB hole (`truncate`), 50 MB of bytes after its end, or a `free` atom of 10 GB,
+    /// each of which `validate` passed, and every sync of the bundle would upload.
+    static func paddingProblem(at path: String, size: UInt64, timeout: Double?) -> String? {
+        guard let file = try? InputFile(path: path, timeout: timeout),
+            let samples = try? file.streams.reduce(
+                UInt64(0),
+                { total, stream in
+                    try stream.indexEntries.reduce(total) { $0 &+ UInt64(clamping: $1.size) }
+                }),
+            size > samples &+ paddingAllowance
+        else { return nil }
+        return "is \(size) bytes, while its samples hold \(samples): bytes added to it (padding, a hole), which "
+            + "every player and sync would download"
+    }
+
+    /// What a transition may hold beside its samples (``paddingProblem(at:size:timeout:)``): its
+    /// index, headers and tags, with room to spare (15 frames take about 2 KB, 1000 about 20 KB).
+    static let paddingAllowance: UInt64 = 1 << 20
 
     /// The output a file's own bytes are checked against (``OutputProvenance``), whether they
     /// must name it (a file without storyreel's mark), and the seconds the check may take.

@@ -113,6 +113,10 @@ public struct Manifest: Codable, Sendable, Hashable {
             throw (error as? DecodingError).map { ManifestError($0) } ?? error
         }
         if let fault = ManifestError.structuralFaults(in: data).first { throw fault }
+        // A number so small it reads as 0 (`1e-400`) where an integer is read: Foundation's
+        // decoder refuses it in a number, and took it as 0 in an integer (a QA pass: a `rotation`
+        // of 1e-400 passed `validate`).
+        if JSONParseFailure.underflow(in: data) != nil { throw ManifestError.unreadable(data) }
     }
 
     /// The manifest as `storyreel render` writes it: two-space indents, keys in a fixed order,

@@ -383,6 +383,20 @@ import Testing
 
         let missing = try fixture.validate([fixture.folder.path("nowhere")])
         #expect(missing.status == 66, "\(missing.stderr)")
+
+        // Over 256 MB (here a hole), one problem too, in `--json`'s shape of problems (a hostile-
+        // bundle QA pass: it gave a missing manifest's {error, exitCode}, and `jq -r
+        // '.problems[]'` failed).
+        let huge = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try huge.truncate(atOffset: 300_000_000)
+        try huge.close()
+        let over = try fixture.validate([path, "--json"])
+        #expect(over.status == 65, "\(over.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(over.stdout.utf8)) as? [String: Any]
+        #expect(report?["valid"] as? Bool == false)
+        #expect(
+            report?["problems"] as? [String] == ["manifest: 300000000 bytes is over the 256 MB limit; not read"],
+            "\(over.stdout)")
     }
 
     /// Item `index` of story `story`.

@@ -383,6 +383,38 @@ import Testing
         #expect(try transitionProblems("zed", "ben", "forward") == ["transitions[0].from: no story 'zed'"])
     }
 
+    /// From a hostile-bundle QA pass: a transition padded with a 10 GB hole (`truncate`), with
+    /// 50 MB of bytes after its end, or with a `free` atom of 10 GB passed `validate`, and every
+    /// sync of the bundle would upload it. A transition holds its samples and a few kilobytes of
+    /// index and headers.
+    @Test func aTransitionPaddedPastItsSamplesIsReported() throws {
+        let fixture = try ManifestFixture()
+        #expect(try problems(fixture) { _ in } == [])
+        let transition = try ManifestFixture.transitionClip.get()
+        // A `free` atom of 2 MiB after the clip's own, and a hole of a gigabyte.
+        let free = HostileFiles.atom("free", containing: [UInt8](repeating: 0, count: 2 << 20))
+        let padded = transition + Data(free)
+        try fixture.write("transitions/ana-ben.mp4", padded)
+        let holed = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(fixture.bundle)/transitions/ben-chloe.mp4"))
+        try holed.truncate(atOffset: 1 << 30)
+        try holed.close()
+        let found = try problems(fixture) { _ in }
+        let added = ": bytes added to it (padding, a hole), which every player and sync would download"
+        #expect(found.count == 2, "\(found)")
+        #expect(
+            found.contains {
+                $0.hasPrefix(
+                    "transitions[0].src: transitions/ana-ben.mp4 is \(padded.count) bytes, while its samples hold ")
+                    && $0.hasSuffix(added)
+            }, "\(found)")
+        #expect(
+            found.contains {
+                $0.hasPrefix(
+                    "transitions[1].src: transitions/ben-chloe.mp4 is 1073741824 bytes, while its samples hold ")
+                    && $0.hasSuffix(added)
+            }, "\(found)")
+    }
+
     @Test func aClipThatNoLongerMatchesItsHashIsReported() throws {
         let fixture = try ManifestFixture()
         try fixture.write(fixture.clipPath("b2"), Data("the bytes of clip b2, changed\n".utf8))

@@ -89,6 +89,16 @@ import Testing
         } catch let error as ManifestError {
             #expect(error.description.hasPrefix("manifest: not valid JSON: number 1e-400 is out of range at line "))
         }
+        // And where an integer is read, which Foundation's decoder took as 0 (a QA pass: a
+        // rotation of 1e-400 passed `validate`).
+        let rotation = try #require(good.range(of: #""rotation": 0"#))
+        let integer = good.replacingCharacters(in: rotation, with: "\"rotation\": 1e-400")
+        do {
+            _ = try Manifest(jsonData: Data(integer.utf8))
+            Issue.record("a rotation of 1e-400 was read")
+        } catch let error as ManifestError {
+            #expect(error.description.hasPrefix("manifest: not valid JSON: number 1e-400 is out of range at line "))
+        }
     }
 
     @Test func textTheParserReadsIsNoFailure() {
