@@ -104,8 +104,10 @@ extension ManifestSchemaChecker {
 
     /// The path of `key` inside the object at `path`: `stories[0].id`, or `["odd key"]` quoted.
     static func child(_ path: String, _ key: String) -> String {
+        // A long key is quoted, and so cut as values are (a QA pass: a key of 200,000 letters
+        // made a line of that length, where StoryreelKit cuts it at 80).
         let plain =
-            !key.isEmpty
+            !key.isEmpty && key.unicodeScalars.count <= 80
             && key.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_") }
         if plain { return path.isEmpty ? key : "\(path).\(key)" }
         return "\(path)[\(describe(.string(key)))]"

@@ -352,10 +352,15 @@ import Testing
         Self.set(&manifest, ["stories", 1, "id"], id)
         Self.set(&manifest, ["transitions", 0, "to"], id)
         Self.set(&manifest, ["stories", 0, "items", 0, "poster"], "posters/" + String(repeating: "Q", count: 100_000))
+        // And a key the schema does not allow (a QA pass: its whole name made the line).
+        Self.set(&manifest, ["stories", 0, "items", 0, String(repeating: "k", count: 100_000)], 1)
         let result = try fixture.validate([try fixture.save(manifest)])
         #expect(result.status == 65)
         let lines = result.stderr.split(separator: "\n")
-        #expect(lines.count >= 3, "\(result.stderr.prefix(2000))")
+        #expect(lines.count >= 4, "\(result.stderr.prefix(2000))")
+        let key =
+            "stories[0].items[0]['" + String(repeating: "k", count: 80) + "…']: unexpected key (the schema allows only "
+        #expect(lines.contains { $0.contains(key) }, "\(result.stderr.prefix(2000))")
         #expect(lines.allSatisfy { $0.count < 400 }, "\(lines.map(\.count))")
         let cut = "'" + String(repeating: "Z", count: 80) + "…'"
         #expect(lines.contains { $0.contains("stories[1].user.handle: expected the story's id, \(cut), got ") })
