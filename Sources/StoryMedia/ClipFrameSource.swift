@@ -157,7 +157,17 @@ public final class ClipFrameSource {
             // The container's duration can end before the last frame does: a variable-frame-rate
             // clip with B-frames sums its decode-time steps (`--at 100%` gave the frame before the
             // last, a QA pass). The last frame's end bounds the span.
-            if share > 0, let end = try? lastShownEnd() { span = max(span, end.saturatingSubtract(start)) }
+            if share > 0, !truncationWarnings.isEmpty {
+                // A clip cut short: the share is of what is left, up to the end of its last
+                // decodable frame, as its last frame is (a QA pass: `--at 50%` of a clip cut to
+                // 3.5 s of its 6 s gave the frame at 3 s, and 75% the last one, in silence).
+                let last = try decodeLastFrame()
+                if let shown = last.presentationTimestamp {
+                    span = shown.saturatingAdd(last.duration ?? 0).saturatingSubtract(start)
+                }
+            } else if share > 0, let end = try? lastShownEnd() {
+                span = max(span, end.saturatingSubtract(start))
+            }
             let offset = Int64(Int(saturating: (Double(span) * share).rounded(.down)))
             let (frame, _) = try decodeFrame(atOrAfter: start.saturatingAdd(offset))
             return try deliver(frame, size: size, clamped: false)

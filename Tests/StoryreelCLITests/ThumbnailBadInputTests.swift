@@ -170,6 +170,35 @@ import Testing
         }
     }
 
+    /// From a thumbnail QA pass: `--at 50%` of a clip cut to 3.5 s of its 6 s (its index whole)
+    /// gave the frame at 3 s, half of the 6 s, and `75%` the last frame in silence, where the
+    /// README says a share is of what is left. It is now of the frames that decode.
+    @Test func aShareOfATruncatedClipIsOfWhatIsLeft() throws {
+        let full = folder.path("six-seconds.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=64x64:r=30:d=6", "-c:v", "libx264", "-preset", "ultrafast", "-g", "30",
+            "-pix_fmt", "yuv420p", "-movflags", "+faststart", full,
+        ])
+        let data = try Data(contentsOf: URL(fileURLWithPath: full))
+        let cut = try folder.write("cut-at-60.mp4", data.prefix(data.count * 6 / 10))
+        let frames = try PixelComparison.ffmpegFrames(full, width: 64, height: 64)
+        let left = try PixelComparison.ffmpegFrames(cut, width: 64, height: 64).count
+        #expect(frames.count == 180 && (60..<150).contains(left), "\(left) of \(frames.count) frames decode")
+        for share in [25, 50, 75] {
+            let poster = outputs.path("cut-\(share).png")
+            let result = try thumbnail([cut, "-o", poster, "--at", "\(share)%"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let picture = try PixelComparison.ffmpegImage(poster, width: 64, height: 64)
+            let shown = frames.indices.max {
+                PixelComparison.psnr(frames[$0], picture) < PixelComparison.psnr(frames[$1], picture)
+            }
+            let wanted = left * share / 100
+            #expect(
+                shown.map { abs($0 - wanted) <= 1 } == true,
+                "--at \(share)%: frame \(shown ?? -1), not \(wanted) of \(left)")
+        }
+    }
+
     /// A video track whose sample table lists no sample (`stsz` count 0) has no frame: said in
     /// those words (65), for a poster and for a cube face. (The old code said "cannot seek:
     /// Operation not permitted".)
