@@ -81,23 +81,18 @@ import Testing
                 == "not valid JSON: number 1e-400 is out of range at line 3, column 23")
         #expect(JSONParseFailure.underflow(in: Data("[0, 1.5e-3, 0e-999]".utf8)) == nil)
         let good = String(decoding: try ManifestSamples.manifest(items: [1]).jsonData(), as: UTF8.self)
-        let duration = try #require(good.range(of: #""duration": [0-9.]+"#, options: .regularExpression))
-        let tiny = good.replacingCharacters(in: duration, with: "\"duration\": 1e-400")
-        do {
-            _ = try Manifest(jsonData: Data(tiny.utf8))
-            Issue.record("a duration of 1e-400 was read")
-        } catch let error as ManifestError {
-            #expect(error.description.hasPrefix("manifest: not valid JSON: number 1e-400 is out of range at line "))
-        }
-        // And where an integer is read, which Foundation's decoder took as 0 (a QA pass: a
-        // rotation of 1e-400 passed `validate`).
-        let rotation = try #require(good.range(of: #""rotation": 0"#))
-        let integer = good.replacingCharacters(in: rotation, with: "\"rotation\": 1e-400")
-        do {
-            _ = try Manifest(jsonData: Data(integer.utf8))
-            Issue.record("a rotation of 1e-400 was read")
-        } catch let error as ManifestError {
-            #expect(error.description.hasPrefix("manifest: not valid JSON: number 1e-400 is out of range at line "))
+        // In a number, and where an integer is read, which Foundation's decoder took as 0 (a QA
+        // pass: a rotation of 1e-400 passed `validate`).
+        for pattern in [#""duration": [0-9.]+"#, #""rotation": 0"#] {
+            let value = try #require(good.range(of: pattern, options: .regularExpression))
+            let key = good[value].prefix { $0 != ":" }
+            let tiny = good.replacingCharacters(in: value, with: "\(key): 1e-400")
+            do {
+                _ = try Manifest(jsonData: Data(tiny.utf8))
+                Issue.record("\(key) 1e-400 was read")
+            } catch let error as ManifestError {
+                #expect(error.description.hasPrefix("manifest: not valid JSON: number 1e-400 is out of range at line "))
+            }
         }
     }
 
