@@ -37,7 +37,9 @@ public enum ClipProbe {
     /// audio that does not decode (a QA pass: it went into bundles as good audio). Reads packets:
     /// seek before decoding.
     static func decodeAudioStart(of file: InputFile) throws -> String? {
-        guard let audio = file.bestStream(.audio), let first = try audio.indexEntries.first else { return nil }
+        guard let audio = file.bestStream(.audio), case let audioEntries = try audio.indexEntries,
+            let first = audioEntries.first
+        else { return nil }
         func doesNotDecode(_ error: any Error) -> String {
             "the audio (\(audio.codecName)) does not decode (\(MediaError.reason(of: error))): players stop at it; "
                 + "re-encode it (ffmpeg -i IN -c:v copy -c:a aac OUT) or leave it out (-an)"
@@ -69,7 +71,7 @@ public enum ClipProbe {
         // A sample the file ends inside is the truncation's to say, not the audio's (an inspect
         // QA pass: a cut fragmented MP4 was told to re-encode its good audio as well).
         let fileSize = Int64(clamping: file.fileSize)
-        let cutOff = Set(try audio.indexEntries.filter { $0.end > fileSize }.map(\.position))
+        let cutOff = Set(audioEntries.filter { $0.end > fileSize }.map(\.position))
         while packetsRead < audioPacketsDecoded, try file.readPacket(into: packet) {
             guard packet.streamIndex == audio.index else { continue }
             if cutOff.contains(packet.pointer.pointee.pos) { break }
@@ -101,14 +103,16 @@ public enum ClipProbe {
         var warnings = try cutShortWarnings(of: file)
         let videoStream = file.bestStream(.video)
         let video = try videoStream.map { try describeVideo($0) }
+        // The video's index, built once for the checks below (each read of it is a copy).
+        let videoEntries = try videoStream?.indexEntries ?? []
         if file.streams.isEmpty {
             warnings.append("the file holds no tracks: players show nothing")
-        } else if let videoStream, try videoStream.indexEntries.isEmpty {
+        } else if videoStream != nil, videoEntries.isEmpty {
             // A fragmented MP4 cut before its first fragment passed in silence (a QA pass).
             warnings.append(
                 "the video track holds no frames (a fragmented MP4 cut before its first fragment, or an empty "
                     + "recording): players show nothing")
-        } else if let videoStream, try videoStream.indexEntries.allSatisfy(\.isDiscarded) {
+        } else if videoStream != nil, videoEntries.allSatisfy(\.isDiscarded) {
             // An edit list that starts past the track's last frame: 2 s at 30 fps and 0 frames
             // passed in silence, while `thumbnail` found no frame to show (an inspect QA pass).
             warnings.append("the video track's edit list (elst) shows none of its frames: players show nothing")
@@ -122,14 +126,14 @@ public enum ClipProbe {
         }
         if warnings.isEmpty, let videoStream,
             let problem = frameTimeProblem(
-                try videoStream.indexEntries, timeBase: videoStream.timeBase,
+                videoEntries, timeBase: videoStream.timeBase,
                 clipDuration: max(videoStream.duration ?? 0, file.duration ?? 0))
         {
             warnings.append(problem)
         }
         if warnings.isEmpty, file.isSegmentIndexed, let videoStream,
             let problem = segmentIndexProblem(
-                try videoStream.indexEntries, timeBase: videoStream.timeBase, trackDuration: videoStream.duration)
+                videoEntries, timeBase: videoStream.timeBase, trackDuration: videoStream.duration)
         {
             warnings.append(problem)
         }

@@ -533,10 +533,7 @@ extension PlayerPage {
             // would show load now, after the cube's request, not at the landing (a phone QA pass
             // at 400 kb/s: a second swipe in the cube waited 0.8-1.3 s over black for the next
             // story's still).
-            for (const swipe of ['swipeToNextStory', 'swipeToPreviousStory']) {
-              const to = nav.next(at, swipe, true);
-              if (to !== END) image(item(to.at).firstFrame);
-            }
+            for (const to of swipeTargets(true)) image(item(to.at).firstFrame);
             const faceShown = forward && endedOnFace
               ? Promise.resolve().then(() => token === generation && 'none')
               : showStill(face, token, from);
@@ -705,6 +702,12 @@ extension PlayerPage {
               play(video);
             });
           }
+          // Where a swipe to the next and to the previous story lead from `at` (from the item a turn
+          // lands on, `turning`), those that are not the end.
+          function swipeTargets(turning = false) {
+            return ['swipeToNextStory', 'swipeToPreviousStory'].map((swipe) => nav.next(at, swipe, turning))
+              .filter((to) => to !== END);
+          }
           // While an item plays: the next item and the next transition load, and the items a swipe
           // to the next or the previous story lands on are warmed (their firstFrame still, and
           // their clip's metadata and first frame; the stills only with Save-Data on).
@@ -728,10 +731,9 @@ extension PlayerPage {
               const to = nav.next(at, move);
               if (to !== END && to.at.story !== at.story) image(headPicture(nav.story(to.at.story)));
             }
-            for (const swipe of ['swipeToNextStory', 'swipeToPreviousStory']) {
-              const to = nav.next(at, swipe);
-              if (to !== END && !saveData) wanted.push([item(to.at), 'metadata']);
-              else if (to !== END) image(item(to.at).firstFrame);
+            for (const to of swipeTargets()) {
+              if (!saveData) wanted.push([item(to.at), 'metadata']);
+              else image(item(to.at).firstFrame);
             }
             const keep = warmed = new Set([item().src, ...wanted.map(([clip]) => clip.src)]);
             let waitFor = null;

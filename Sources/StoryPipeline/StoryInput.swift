@@ -588,8 +588,9 @@ public struct StoryInput: Sendable {
         do {
             bytes = try RegularFile.contents(of: path, maxSize: maximumSettingsSize)
         } catch let error as MediaError where error.kind == .invalidMedia {
-            // Too big (or timed out): the story plays without its settings, and the line says so,
-            // as for a story.json that is no JSON (a QA note: it gave the size alone).
+            // Too big (the one `.invalidMedia` reading it throws): the story plays without its
+            // settings, and the line says so, as for a story.json that is no JSON (a QA note: it
+            // gave the size alone).
             throw MediaError(.invalidMedia, path: path, "story.json: \(error.reason); its settings were ignored")
         }
         guard let data = JSONTextEncoding.utf8(bytes) else {
