@@ -266,8 +266,10 @@ public struct BundlePlan: Sendable {
                 } catch let error as MediaError where error.kind == .systemLimit {
                     throw error
                 } catch {
-                    skipped.append(
-                        SkippedEntry(path: relative, story: source.handle, reason: MediaError.reason(of: error)))
+                    // Named as the avatar unit's own failures are (a review: a file over the limit
+                    // was the one avatar failure without the prefix).
+                    let reason = "avatar: \(MediaError.reason(of: error))"
+                    skipped.append(SkippedEntry(path: relative, story: source.handle, reason: reason))
                 }
             }
             stories.append(story)

@@ -171,7 +171,7 @@ public struct StoryInput: Sendable {
             }
             var avatar = avatarNames.first { files.contains($0) }.map { "\(name)/\($0)" }
             if let relative = avatar, root.resolve(relative) == .outside {
-                skipped.append(SkippedEntry(path: relative, story: name, reason: InputRoot.outsideReason))
+                skipped.append(SkippedEntry(path: relative, story: name, reason: "avatar: \(InputRoot.outsideReason)"))
                 avatar = nil
             }
             var story = StorySource(handle: name, displayName: name, avatar: avatar, clips: clips)
@@ -345,10 +345,11 @@ public struct StoryInput: Sendable {
             var avatar = entry["avatar"] as? String
             if let relative = avatar, let problem = specPathProblem(relative, clip: false) {
                 let label = relative.hasPrefix("/") || relative.isEmpty ? "stories[\(position)].avatar" : relative
-                skipped.append(SkippedEntry(path: label, story: handle, reason: "the avatar: \(problem)"))
+                skipped.append(SkippedEntry(path: label, story: handle, reason: "avatar: \(problem)"))
                 avatar = nil
             } else if let relative = avatar, root.resolve(relative) == .outside {
-                skipped.append(SkippedEntry(path: relative, story: handle, reason: InputRoot.outsideReason))
+                skipped.append(
+                    SkippedEntry(path: relative, story: handle, reason: "avatar: \(InputRoot.outsideReason)"))
                 avatar = nil
             }
             let shown = shownName(entry["displayName"] as? String, handle: handle)

@@ -408,8 +408,8 @@ import Testing
                 "d.mov\u{0}.jpg: its path holds a control character",
                 "notes.txt: not a clip: storyreel plays .mov, .mp4 and .m4v files",
                 "noextension: not a clip: storyreel plays .mov, .mp4 and .m4v files",
-                "stories[0].avatar: the avatar: an absolute path: a spec's paths are relative to its folder",
-                "z.gif: the avatar: not a still: an avatar is a .jpg, .jpeg or .png file",
+                "stories[0].avatar: avatar: an absolute path: a spec's paths are relative to its folder",
+                "z.gif: avatar: not a still: an avatar is a .jpg, .jpeg or .png file",
             ], "\(reasons)")
         let empty = try folder.write("empty.json", Data(#"{"stories": []}"#.utf8))
         #expect(throws: (any Error).self) { try StoryInput.load(empty) }

@@ -171,6 +171,26 @@ import Testing
         #expect(manifest.stories.map { $0.user.avatar == nil } == [false, true, true, true])
     }
 
+    /// An avatar refused before its unit runs (over the 20 MB a still may be) is named as the
+    /// unit's failures are, `avatar: …` (a review: it was the one avatar failure without it).
+    @Test func anAvatarOverTheSizeLimitIsSkippedAsTheAvatar() throws {
+        let fixture = try BundleFixture()
+        let avatar = "\(fixture.stories)/chloe/avatar.jpg"
+        #expect(FileManager.default.createFile(atPath: avatar, contents: nil))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: avatar))
+        try handle.truncate(atOffset: 21_000_000)
+        try handle.close()
+        let (result, _) = try fixture.render(into: "reel")
+        #expect(result.status == 65, "\(result.stderr)")
+        let reason = "avatar: 21000000 bytes is over the 20 MB limit"
+        let manifest = try fixture.manifest("reel")
+        #expect(
+            manifest.skipped.map { "\($0.story ?? "-") \($0.path): \($0.reason)" } == [
+                "chloe chloe/avatar.jpg: \(reason)"
+            ])
+        #expect(result.stderr.contains("storyreel: error: chloe/avatar.jpg: skipped: \(reason)\n"), "\(result.stderr)")
+    }
+
     /// From a QA pass: a clip that probes but does not decode was copied into the bundle and its
     /// images tried again on every render, and with `--prune` the copy was removed again every
     /// time, so no re-run was ever "rendered 0". While the clip is unchanged, the plan now skips
