@@ -22,6 +22,14 @@ public struct FileIdentity: Hashable, Sendable {
         self.init(status)
     }
 
+    /// The identity of the file open as `descriptor` (standard output may be a file), or nil
+    /// when `fstat` fails (a closed descriptor).
+    public init?(descriptor: Int32) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        self.init(status)
+    }
+
     /// The identity of the directory entry at `path` itself (a symlink's own, not its target's),
     /// or nil when nothing is there. A file in a pinned folder is read through the folder's
     /// descriptor (``FolderPin``).

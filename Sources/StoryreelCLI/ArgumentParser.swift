@@ -3,7 +3,7 @@ import StoryPipeline
 
 /// The one hand-written command-line tokenizer, following swift-argument-parser's rules:
 /// `--` ends the options, `--name=value` and `--name value` both work, short options take
-/// `-o value`, and an unknown flag is an error that names it and suggests the closest one
+/// `-o value`, every positional is a path (its repeated slashes made one), and an unknown flag is an error that names it and suggests the closest one
 /// (among this command's options, and saying which other command has it).
 public struct ArgumentParser: Sendable {
     /// The options the command accepts (`--help` is always accepted).
@@ -32,7 +32,7 @@ public struct ArgumentParser: Sendable {
             index += 1
             if argument == "--" {
                 if arguments[index...].contains("") { throw UsageError("an empty argument where a path goes") }
-                parsed.positionals += arguments[index...]
+                parsed.positionals += arguments[index...].map(\.collapsingRepeatedSlashes)
                 break
             }
             guard argument.hasPrefix("-"), argument != "-" else {
@@ -41,9 +41,10 @@ public struct ArgumentParser: Sendable {
                 // ffprobe's and cat's `-` is standard input, which no command reads (a scripting QA
                 // pass: `inspect - < clip.mp4` said "-: no such file", 66). After `--` it is a name.
                 if argument == "-" {
-                    throw UsageError("- (standard input) is not supported; give a file's path (./- for a file named -)")
+                    throw UsageError(
+                        "- (standard input) is not supported; give a path (./- for a file or folder named -)")
                 }
-                parsed.positionals.append(argument)
+                parsed.positionals.append(argument.collapsingRepeatedSlashes)
                 continue
             }
             let (spec, inlineValue) = try lookUp(argument)
@@ -110,6 +111,12 @@ public struct ArgumentParser: Sendable {
                         + "or --\(spec.name)=\(rest.dropFirst())")
             }
             if spec.valueName != nil { return (spec, String(rest)) }
+            // `-qj 2`: short flags are not bundled (a CLI QA pass: told that `-q` is another
+            // command's option, where this one takes it too).
+            if rest.allSatisfy(\.isLetter) {
+                let apart = letters.map { "-\($0)" }.joined(separator: " ")
+                throw UsageError("unknown option '\(argument)'; short options are not combined: write '\(apart)'")
+            }
         }
         // Negative numbers are values, not flags.
         if Double(argument) != nil { throw UsageError("unexpected value '\(argument)'") }

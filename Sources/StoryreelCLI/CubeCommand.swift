@@ -129,10 +129,8 @@ public enum CubeCommand: Command {
             // What is written is what the name says: an MP4 or QuickTime clip, a PNG filmstrip.
             // `-o .mp4` is a name that is all extension (a QA pass: told to name it .mp4).
             for (option, path) in [("-o", outputs.videoPath), ("--filmstrip", outputs.filmstripPath)] {
-                guard let path, case let name = (path as NSString).lastPathComponent, name.hasPrefix("."),
-                    (name as NSString).pathExtension.isEmpty, name.count > 1
-                else { continue }
-                throw UsageError("\(option) '\(path)': give the file a name before its extension (clip\(name))")
+                guard let path else { continue }
+                try InputProtection.checkNamed(.init(label: "\(option) '\(path)'", path: path), example: "clip")
             }
             if let path = outputs.videoPath,
                 !["mp4", "mov", "m4v"].contains((path as NSString).pathExtension.lowercased())

@@ -28,6 +28,31 @@ enum InputProtection {
         }
     }
 
+    /// Throws a ``UsageError`` when `output` is named by an extension alone (`.mp4`, `.png`): a
+    /// hidden file where a name was meant. Only what `isExtension` accepts counts (for
+    /// `thumbnail`, `.thumbs` is a name). `example` stands before the extension in the hint:
+    /// `give the file a name before its extension (clip.mp4)`.
+    static func checkNamed(
+        _ output: Output, example: String, isExtension: (String) -> Bool = { _ in true }
+    ) throws {
+        let name = output.path.lastComponent
+        guard name.hasPrefix("."), name.count > 1, (name as NSString).pathExtension.isEmpty,
+            isExtension(String(name.dropFirst()))
+        else { return }
+        throw UsageError("\(output.label): give the file a name before its extension (\(example)\(name))")
+    }
+
+    /// Throws a ``UsageError`` when standard output is one of `inputs` by device and inode
+    /// (`thumbnail in.mp4 -o - >> in.mp4`, which grew the clip; a CLI QA pass), as an output path
+    /// that is an input is refused.
+    static func checkStandardOutput(against inputs: [String]) throws {
+        guard let identity = FileIdentity(descriptor: STDOUT_FILENO),
+            let input = inputs.first(where: { FileIdentity(path: $0) == identity })
+        else { return }
+        throw UsageError.onDisk(
+            "-o -: standard output is the input '\(input)'; writing it would change the input")
+    }
+
     /// Throws a ``UsageError`` naming the first of `outputs` whose name is longer than its
     /// folder's file system allows (``FileNameLength``): `cube -o` with a 300-byte name rendered
     /// and encoded everything, then could not name the clip (73; a QA pass).
@@ -53,10 +78,10 @@ enum InputProtection {
             let path = URL(fileURLWithPath: output.path).standardizedFileURL.path
             let identity = FileIdentity(path: output.path)
             if let earlier = seen.first(where: { $0.path == path || (identity != nil && $0.identity == identity) }) {
-                let message =
-                    "\(earlier.output.label) and \(output.label) are the same file; give each output its own path"
-                // Two spellings of one path are the arguments' fault; two names of one file, the disk's.
-                throw earlier.path == path ? UsageError(message) : UsageError.onDisk(message)
+                // Said alone, however it was spelled, as the README has it (a CLI QA pass: the same
+                // spelling twice came with the synopsis).
+                throw UsageError.onDisk(
+                    "\(earlier.output.label) and \(output.label) are the same file; give each output its own path")
             }
             seen.append((output, path, identity))
         }

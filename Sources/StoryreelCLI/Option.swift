@@ -73,8 +73,8 @@ extension Option where Value == String? {
             convert: { $0 })
     }
 
-    /// A path to read a folder from: `-` (stdin) is refused, as no folder can come from there
-    /// (`plan --bundle -` planned for a folder named `-`; a QA pass).
+    /// A path to read a folder from (its repeated slashes made one): `-` (stdin) is refused, as
+    /// no folder can come from there (`plan --bundle -` planned for a folder named `-`; a QA pass).
     static func folderPath(_ name: String, _ valueName: String, _ help: String) -> Option {
         Option(
             name, valueName, help, defaultText: nil, accepted: nil, default: { nil },
@@ -82,11 +82,12 @@ extension Option where Value == String? {
                 if text.isEmpty { return "--\(name) needs a path, got an empty one" }
                 return text == "-" ? "--\(name) - (standard input) is not supported here; give a folder's path" : nil
             },
-            convert: { $0 })
+            convert: { $0.collapsingRepeatedSlashes })
     }
 
-    /// A path to write: `-` (stdout) is refused, as the command cannot write there, and so is a
-    /// `file`'s path that names a folder (`x.mp4/`), which failed only once the work was done.
+    /// A path to write (its repeated slashes made one): `-` (stdout) is refused, as the command
+    /// cannot write there, and so is a `file`'s path that names a folder (`x.mp4/`), which failed
+    /// only once the work was done.
     static func outputPath(
         _ name: String, short: Character? = nil, aliases: [String] = [], _ valueName: String, _ help: String,
         file: Bool = false
@@ -99,7 +100,7 @@ extension Option where Value == String? {
                 if text == "-" { return "\(flagName) - (standard output) is not supported here; give a path" }
                 return file ? Self.folderNameProblem(text, flagName: flagName) : nil
             },
-            convert: { $0 })
+            convert: { $0.collapsingRepeatedSlashes })
     }
 
     /// `-o`/`--output` (with `--out` as a hidden alias): a path to write, `-` refused.

@@ -56,7 +56,7 @@ public enum ThumbnailCommand: Command {
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
         let clips = arguments.positionals
         guard !clips.isEmpty else { throw UsageError("thumbnail needs at least one CLIP") }
-        let out = arguments[output]
+        let out = arguments[output]?.collapsingRepeatedSlashes
         if let out, let problem = Option.folderNameProblem(out, flagName: "-o") { throw UsageError(problem) }
         let outDirectory = arguments[Self.outDirectory]
         switch (out, outDirectory) {
@@ -111,8 +111,12 @@ public enum ThumbnailCommand: Command {
             }
         } else {
             outputs = [out!]
-            if !toStandardOutput {
+            if toStandardOutput {
+                try InputProtection.checkStandardOutput(against: clips)
+            } else {
                 let output = InputProtection.Output(label: "-o '\(out!)'", path: out!)
+                // `-o .png` wrote a JPEG named `.png` (a CLI QA pass), where cube refuses `-o .mp4`.
+                try InputProtection.checkNamed(output, example: "poster") { ImageFormat(pathExtension: $0) != nil }
                 try InputProtection.check([output], against: clips)
                 try InputProtection.checkNameLengths([output])
                 try OutputMark.checkReplaceable(out!, force: arguments[force])

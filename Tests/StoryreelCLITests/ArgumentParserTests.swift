@@ -1,3 +1,4 @@
+import StoryMedia
 import Testing
 
 @testable import StoryreelCLI
@@ -227,11 +228,34 @@ import Testing
     /// said "-: no such file", 66. No command reads standard input: a usage error, as `-o -` is
     /// where a file goes. After `--`, `-` is a name like any other.
     @Test func aLonelyDashIsRefusedUnlessAfterTheDoubleDash() throws {
-        #expect(throws: UsageError("- (standard input) is not supported; give a file's path (./- for a file named -)"))
-        {
+        #expect(
+            throws: UsageError("- (standard input) is not supported; give a path (./- for a file or folder named -)")
+        ) {
             try parser.parse(["a.mov", "-"])
         }
         #expect(try parser.parse(["--", "-"]).positionals == ["-"])
+    }
+
+    /// From a CLI QA pass: `render -o rsl//` reported `rsl//manifest.json`, `validate rsl//`
+    /// `rsl//manifest.json: valid`. A path's repeated slashes are made one (the same file on
+    /// Linux); other values are as given.
+    @Test func pathsHaveTheirRepeatedSlashesMadeOne() throws {
+        let parsed = try parser.parse(["a//b.mov", "-o", "x//y/", "--", "//c"])
+        #expect(parsed.positionals == ["a/b.mov", "/c"])
+        #expect(parsed[Self.output] == "x/y/")
+        #expect("a/b".collapsingRepeatedSlashes == "a/b")
+    }
+
+    /// From a CLI QA pass: `render -qj 2` was told that `-q` is an option of cube and ingest,
+    /// where render takes it too. Short flags are not bundled, and the error says so.
+    @Test func bundledShortFlagsAreToldApart() throws {
+        let parser = ArgumentParser(
+            options: [Flag("quiet", short: "q", "quiet").spec, Option.jobs("jobs").spec],
+            otherCommands: [("cube", ["-q", "-j"])])
+        #expect(throws: UsageError("unknown option '-qj'; short options are not combined: write '-q -j'")) {
+            try parser.parse(["-qj", "2"])
+        }
+        #expect(try parser.parse(["-j2", "-q"]).values["jobs"] == ["2"])
     }
 
     /// From a scripting QA pass: these got no hint. ffprobe's `-of json` and ffmpeg's `-threads`

@@ -78,6 +78,49 @@ import Testing
         }
     }
 
+    /// From a CLI QA pass: `-o -` appended to the clip itself (`>> a.mp4`) grew the clip by a
+    /// poster and exited 0, where an `-o` path that is the clip is refused. Standard output is
+    /// compared by device and inode too; a pipe or another file still takes the poster.
+    @Test func thumbnailStandardOutputThatIsTheClipIsRefused() throws {
+        let binary = TestEnvironment.storyreelBinary
+        let before = tree()
+        let appended = try TestEnvironment.run(
+            "/bin/sh", ["-c", "\"$0\" thumbnail a.mp4 -o - --width 90 >> hard-a.jpg", binary], in: folder.url)
+        #expect(appended.status == 64, "\(appended.stderr)")
+        #expect(
+            appended.stderr == "storyreel: error: -o -: standard output is the input 'a.mp4'; writing it would "
+                + "change the input\n")
+        #expect(holds("a.mp4", originals["a.mp4"]))
+        #expect(tree() == before)
+        let elsewhere = try TestEnvironment.run(
+            "/bin/sh", ["-c", "\"$0\" thumbnail a.mp4 -o - --width 90 >> sub/poster.jpg", binary], in: folder.url)
+        #expect(elsewhere.status == 0, "\(elsewhere.stderr)")
+        #expect(
+            (try? Data(contentsOf: URL(fileURLWithPath: folder.path("sub/poster.jpg"))))?.starts(with: [0xFF, 0xD8])
+                == true)
+    }
+
+    /// From a CLI QA pass: `thumbnail -o .png` wrote a JPEG, hidden, named `.png`; `cube -o .mp4`
+    /// is refused. An image extension alone is not a name; `.thumb` is one (JPEG, as any name
+    /// without an extension).
+    @Test func aPosterNamedByItsExtensionAloneIsRefused() throws {
+        for name in [".png", "sub/.WEBP", ".jpg"] {
+            let before = tree()
+            let result = try TestEnvironment.storyreel(["thumbnail", "a.mp4", "-o", name], in: folder.url)
+            #expect(result.status == 64, "\(result.stderr)")
+            let ext = name.split(separator: "/").last!
+            #expect(
+                result.stderr.hasPrefix(
+                    "storyreel: error: -o '\(name)': give the file a name before its extension (poster\(ext))"),
+                "\(result.stderr)")
+            #expect(tree() == before)
+        }
+        let named = try TestEnvironment.storyreel(
+            ["thumbnail", "a.mp4", "-o", ".thumb", "--width", "90"], in: folder.url)
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.path(".thumb")))
+    }
+
     @Test func thumbnailOutDirPosterThatIsAClipIsRefused() throws {
         // The poster of a.mp4 in the folder itself, as PNG, is a.png: here, another input.
         try folder.write("a.png", originals["b.mp4"]!)
