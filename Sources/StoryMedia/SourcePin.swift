@@ -62,6 +62,7 @@ public final class SourcePin {
         holds = pinned
         guard pinned else {
             close(descriptor)
+            // Worded as BundlePlan's own (`changedWhile`, `runAgain`), which render's exit code reads.
             throw MediaError(
                 .invalidMedia, path: path, "it changed while storyreel read it; run again once it is complete")
         }

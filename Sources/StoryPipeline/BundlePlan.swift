@@ -322,6 +322,9 @@ public struct BundlePlan: Sendable {
     /// its bytes, which the next run reads afresh.
     static let changedWhile = "it changed while"
 
+    /// How such a reason ends: the run that skipped it exits 75, to be run again, not 65.
+    public static let runAgain = "run again once it is complete"
+
     /// The stamp of the file the input path `relative` leads to, taken once it is known to lead
     /// inside `root` (nil when nothing is there). The listing checked where each path led, but
     /// a link swapped in since had a render copy a clip from outside the stories input into the
@@ -379,7 +382,7 @@ public struct BundlePlan: Sendable {
                 || (sha256 != nil && (try? ContentHasher.sha256(ofFileAt: path, timeout: timeout)) == sha256)
         else {
             throw MediaError(
-                .invalidMedia, path: path, "\(changedWhile) storyreel read it; run again once it is complete")
+                .invalidMedia, path: path, "\(changedWhile) storyreel read it; \(runAgain)")
         }
         return stamp
     }

@@ -98,7 +98,7 @@ enum ClipPlacement {
         guard unchanged else {
             throw MediaError(
                 .invalidMedia, path: source,
-                "\(BundlePlan.changedWhile) it was being copied; run again once it is complete")
+                "\(BundlePlan.changedWhile) it was being copied; \(BundlePlan.runAgain)")
         }
     }
 }

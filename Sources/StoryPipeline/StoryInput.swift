@@ -169,6 +169,13 @@ public struct StoryInput: Sendable {
                 warnings.append("\(name): no clip yet, only an ingest's temporary copy; not rendered this time")
                 continue
             }
+            if clips.isEmpty, !skipped.contains(where: { $0.story == name }) {
+                // A folder holding no clip (its stories expired, or none came yet) is no bad clip:
+                // it was skipped as "no playable clip", and every later render exited 65, which
+                // hid a real one (a QA pass). A clip that cannot play still makes that skip.
+                warnings.append("\(name): holds no clip; left out until one is added")
+                continue
+            }
             var avatar = avatarNames.first { files.contains($0) }.map { "\(name)/\($0)" }
             if let relative = avatar, root.resolve(relative) == .outside {
                 skipped.append(SkippedEntry(path: relative, story: name, reason: "avatar: \(InputRoot.outsideReason)"))

@@ -116,10 +116,13 @@ public enum RenderCommand: Command {
     }
 
     /// 0 when nothing was skipped, 65 when some clips were (the rest was rendered: a batch takes
-    /// that as done), 66 when nothing plays (a CI step that accepts 65 must not pass a render of
-    /// an empty mount, or of clips none of which could be read).
+    /// that as done), 75 when one was skipped because it changed while it was read (the next run
+    /// takes it), 66 when nothing plays (a CI step that accepts 65 must not pass a render of an
+    /// empty mount, or of clips none of which could be read).
     static func exitCode(of summary: RenderSummary) -> ExitCode {
-        summary.nothingPlays ? .noInput : summary.skipped.isEmpty ? .success : .dataError
+        if summary.nothingPlays { return .noInput }
+        if summary.skipped.isEmpty { return .success }
+        return summary.mustRunAgain ? .temporaryFailure : .dataError
     }
 
     /// Warns, before any work, when the canvas the bundle's settings (`saved`, with `options`

@@ -34,7 +34,9 @@ import Testing
         }
         let plan = try BundlePlan.make(input: input, settings: BundleSettings(), options: RenderOptions(), cache: nil)
         #expect(plan.skipped.map(\.path) == ["ben/1.mp4", "ben/avatar.jpg"], "\(plan.skipped)")
-        #expect(plan.skipped.allSatisfy { $0.reason == InputRoot.outsideReason }, "\(plan.skipped)")
+        #expect(
+            plan.skipped.map(\.reason) == [InputRoot.outsideReason, "avatar: \(InputRoot.outsideReason)"],
+            "\(plan.skipped)")
         #expect(!plan.units.contains { $0.source.hasSuffix("outside.mp4") || $0.source == "\(stories)/ben/1.mp4" })
     }
 

@@ -231,7 +231,9 @@ import Testing
         try JSONSerialization.data(withJSONObject: cache).write(to: cacheFile)
 
         let (result, _) = try fixture.render(into: "reel")
-        #expect(result.status == 65)
+        // 75, to be run again: a clip skipped only for changing while it was read is no bad clip,
+        // and a CI step that accepts 65 would publish the bundle without it (a QA pass).
+        #expect(result.status == 75, "\(result.stderr)")
         #expect(result.stderr.contains("ben_k/2.mp4") && result.stderr.contains("changed while it was being copied"))
         let validate = try TestEnvironment.storyreel(["validate", "\(bundle)/manifest.json"])
         #expect(validate.status == 0, "the bundle stays valid: \(validate.stderr)")

@@ -171,6 +171,23 @@ import Testing
         #expect(manifest.stories.map { $0.user.avatar == nil } == [false, true, true, true])
     }
 
+    /// From a QA pass: a story folder holding no clip (its stories expired, leaving the folder
+    /// and its avatar) was skipped as "no playable clip", so every render exited 65 and hid a
+    /// real bad clip. It is a warning; the render exits 0 and the manifest is as without it.
+    @Test func aStoryFolderHoldingNoClipIsAWarningNotAFailure() throws {
+        let fixture = try BundleFixture()
+        try FileManager.default.createDirectory(
+            atPath: "\(fixture.stories)/zed", withIntermediateDirectories: false)
+        try FileManager.default.copyItem(
+            atPath: "\(fixture.stories)/ben_k/avatar.jpg", toPath: "\(fixture.stories)/zed/avatar.jpg")
+        let (result, summary) = try fixture.render(into: "reel")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(summary["warnings"] as? [String] == ["zed: holds no clip; left out until one is added"])
+        let manifest = try fixture.manifest("reel")
+        #expect(manifest.skipped.isEmpty)
+        #expect(manifest.stories.map(\.id) == ["ana.lima", "ben_k", "chloe", "dev-ops"])
+    }
+
     /// An avatar refused before its unit runs (over the 20 MB a still may be) is named as the
     /// unit's failures are, `avatar: …` (a review: it was the one avatar failure without it).
     @Test func anAvatarOverTheSizeLimitIsSkippedAsTheAvatar() throws {
