@@ -45,8 +45,12 @@ struct ManifestSchemaChecker {
     mutating func check(manifest value: JSONValue) {
         guard let manifest = object(value, at: "", keys: Self.manifestKeys) else { return }
         if let version = manifest["version"], Self.number(version) != 1 {
-            // A newer one is said as render says it (a QA pass: "expected 1, got 2" alone).
-            if let number = Self.number(version), number > 1 {
+            // A newer one is said as render says it (a QA pass: "expected 1, got 2" alone); a
+            // fraction is no version, as the Kit says (a Kit QA pass: `1.5` was "newer", where
+            // the Kit gives no `newerVersion`, so an app and validate sent a user two ways).
+            if let number = Self.number(version), number > 1, number.rounded(.towardZero) != number {
+                report("version", "expected an integer, got \(Self.describe(version))")
+            } else if let number = Self.number(version), number > 1 {
                 report(
                     "version",
                     "\(Self.describe(version)) is newer than this storyreel reads (1): the bundle is a newer "

@@ -1,4 +1,5 @@
 import Foundation
+import StoryreelKit
 import StoryreelTestSupport
 import Testing
 
@@ -49,6 +50,12 @@ import Testing
                 "version: 2 is newer than this storyreel reads (1): the bundle is a newer storyreel's; upgrade storyreel"
             ])
         #expect(try problems(ManifestFixture()) { $0["version"] = 0 } == ["version: expected 1, got 0"])
+        // A fraction is no version, as the Kit says it (a Kit QA pass: `1.5` was "newer" here,
+        // and not in the Kit, whose `newerVersion` an app reads to say "update the app").
+        #expect(try problems(ManifestFixture()) { $0["version"] = 1.5 } == ["version: expected an integer, got 1.5"])
+        let kit = #expect(throws: ManifestError.self) { try Manifest(jsonData: Data(#"{"version": 1.5}"#.utf8)) }
+        #expect(kit?.description == "version: expected an integer, got 1.5")
+        #expect(kit?.newerVersion == nil)
     }
 
     /// From a QA pass: the player page was never looked at, and one that was a symlink to
