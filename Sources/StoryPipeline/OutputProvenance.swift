@@ -75,6 +75,23 @@ enum OutputProvenance {
         return namedOutput(inComment: String(decoding: comment.body, as: UTF8.self))
     }
 
+    /// True when the image or transition at `path` names itself as `output` in its own bytes
+    /// (its JPEG comment, its MP4 comment tag), whatever hash the comment gives: storyreel's
+    /// file for that output, perhaps cut short or edited since. A clip, which carries no
+    /// comment, never does.
+    static func namesItself(_ path: String, as output: String, timeout: Double) -> Bool {
+        let named: String?
+        if output.hasSuffix(".jpg") {
+            named = jpegNamedOutput(path, timeout: timeout)
+        } else if output.hasPrefix("transitions/") {
+            named = (try? ClipProbe.inspect(path: path, timeout: timeout))?.tags["comment"].flatMap(
+                namedOutput(inComment:))
+        } else {
+            named = nil
+        }
+        return named == output
+    }
+
     /// The output a comment `storyreel OUTPUT sha256:HASH` names, or nil for any other text.
     static func namedOutput(inComment comment: String) -> String? {
         guard comment.hasPrefix("storyreel "), let hash = comment.range(of: " sha256:", options: .backwards) else {

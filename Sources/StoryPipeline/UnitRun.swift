@@ -135,11 +135,11 @@ struct UnitRun {
     /// Makes every unit of `units` whose output is not in place. An output the ledger knows is
     /// redone when it changed since it was written, the changed file first set aside in
     /// `.storyreel/replaced/` (someone may have put it there: it is not lost); an output it does
-    /// not know (merged from a
-    /// shard without its ledger) is adopted when it has the name the plan expects and, for a
-    /// clip, the contents its name says, for anything else the signature of its format. A file
-    /// of that name that is neither is someone else's: it is left as it is and the unit is
-    /// skipped, naming it.
+    /// not know (merged from a shard without its ledger) is adopted when it is whole and, for a
+    /// clip, has the contents its name says, for anything else names itself as that output with
+    /// the hash of its pictures (``OutputProvenance``); one that names itself so but is cut short
+    /// or edited is set aside and made again, as a changed one. A file of that name that is none
+    /// of these is someone else's: it is left as it is and the unit is skipped, naming it.
     mutating func execute(_ units: [WorkUnit]) {
         let (ledger, bundle, canvas, options) = (self.ledger, self.bundle, self.canvas, self.options)
         let dispositions: [Disposition] = Parallel.map(units.count, jobs: options.jobs) { index in
@@ -163,9 +163,18 @@ struct UnitRun {
                 // does: it said "a file storyreel did not write" and dropped its clip (a QA pass).
                 do { return .remake(keptAs: try ledger.setAside(unit.output)) } catch { return .unmovable(error) }
             case .unknown:
-                let adopted = UnitRun.adopt(
-                    unit, ledger: ledger, bundle: bundle, canvas: canvas, timeout: options.timeout)
-                return adopted ? .current : .foreign
+                if UnitRun.adopt(unit, ledger: ledger, bundle: bundle, canvas: canvas, timeout: options.timeout) {
+                    return .current
+                }
+                // Its own bytes name it as this very output, but it is not whole or not as
+                // written: storyreel's file, cut short or edited (a shard's artifact half
+                // downloaded). Set aside and made again, as a changed output the ledger knows
+                // is; it was skipped on every run, its item left out of the bundle (a QA pass).
+                let path = BundlePaths.join(bundle, unit.output)
+                guard OutputProvenance.namesItself(path, as: unit.output, timeout: options.timeout) else {
+                    return .foreign
+                }
+                do { return .remake(keptAs: try ledger.setAside(unit.output)) } catch { return .unmovable(error) }
             }
         }
         attempted.formUnion(units.map(\.output))

@@ -457,39 +457,54 @@ import Testing
     /// A bundle merged without its ledgers (shards copied without hidden files) is adopted
     /// file by file: the old code took any file that began as a JPEG or an MP4 does, so a cut
     /// transition or poster was published (and later pruned as storyreel's). A file that is not
-    /// whole is someone else's: left as it is, its unit skipped, naming it.
+    /// whole is not adopted; one that names itself as that output (storyreel's, cut short: a
+    /// shard's artifact half downloaded) is set aside in `.storyreel/replaced/` and made again,
+    /// where it was left and its unit skipped on every run (a QA pass: the item stayed out of
+    /// the bundle, 65, for good).
     @Test func aMergedBundleAdoptsOnlyWholeOutputs() throws {
         let fixture = try BundleFixture()
         #expect(try fixture.render(into: "reel").0.status == 0)
         let copy = fixture.folder.path("copy")
         try FileManager.default.copyItem(atPath: fixture.folder.path("reel"), toPath: copy)
         try FileManager.default.removeItem(atPath: "\(copy)/.storyreel")
-        // A transition and the poster of an item of a story it does not join (skipping that item
-        // replaces the transitions into and out of it, and a replaced one is not reported).
-        let manifest = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(copy)/manifest.json")))
-                as? [String: Any])
-        let joins = try #require((manifest["transitions"] as? [[String: Any]])?.first)
-        let transition = try #require(joins["src"] as? String)
-        let stories = try #require(manifest["stories"] as? [[String: Any]])
-        let apart = try #require(
-            stories.first { ![joins["from"] as? String, joins["to"] as? String].contains($0["id"] as? String) })
-        let poster = try #require(((apart["items"] as? [[String: Any]])?.last)?["poster"] as? String)
+        let manifest = try fixture.manifest("copy")
+        let transition = try #require(manifest.transitions.first?.src)
+        let poster = try #require(manifest.stories.last?.items.last?.poster)
+        var cut: [String: Data] = [:]
         for name in [transition, poster] {
             let whole = try Data(contentsOf: URL(fileURLWithPath: "\(copy)/\(name)"))
-            try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: "\(copy)/\(name)"))
+            cut[name] = whole.prefix(whole.count / 2)
+            try cut[name]!.write(to: URL(fileURLWithPath: "\(copy)/\(name)"))
         }
-        let before = FolderSnapshot(copy)
         let (result, summary) = try fixture.render(into: "copy")
-        #expect(result.status == 65)
-        for name in [transition, poster] {
-            #expect(result.stderr.contains("\(copy)/\(name) is a file storyreel did not write"), "\(result.stderr)")
+        #expect(result.status == 0, "\(result.stderr)")
+        // Every whole output is adopted: what is made is the two cut ones.
+        #expect(summary["rendered"] as? Int == 2, "\(summary)")
+        try expectSetAside(cut, in: copy, result)
+        #expect(try fixture.manifestBytes("copy") == fixture.manifestBytes("reel"))
+    }
+
+    /// Checks that each output of `kept` (its name, and the bytes it held) was set aside into
+    /// `bundle/.storyreel/replaced/` with its bytes, said in a warning, and made again.
+    func expectSetAside(
+        _ kept: [String: Data], in bundle: String, _ result: ProcessResult,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let replaced = "\(bundle)/.storyreel/replaced"
+        let keptFiles = try FileManager.default.contentsOfDirectory(atPath: replaced).map {
+            try Data(contentsOf: URL(fileURLWithPath: "\(replaced)/\($0)"))
         }
-        // Every whole output is adopted: what is made is at most the transition that replaces
-        // one into or out of the item whose poster is skipped.
-        #expect((summary["rendered"] as? Int ?? 99) <= 1, "\(summary)")
-        let after = FolderSnapshot(copy)
-        for name in [transition, poster] { #expect(after.entries[name] == before.entries[name], "\(name) untouched") }
+        for (name, bytes) in kept {
+            #expect(
+                result.stderr.contains("\(name) had changed since storyreel wrote it: kept as .storyreel/replaced/"),
+                "\(result.stderr)", sourceLocation: sourceLocation)
+            #expect(keptFiles.contains(bytes), "\(name) kept", sourceLocation: sourceLocation)
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: "\(bundle)/\(name)")) != bytes, "\(name) made again",
+                sourceLocation: sourceLocation)
+        }
+        let validate = try TestEnvironment.storyreel(["validate", bundle])
+        #expect(validate.status == 0, "\(validate.stderr)", sourceLocation: sourceLocation)
     }
 
     /// A user's JPEGs at the names a new clip's poster and thumbnail will get: the old code took
@@ -727,7 +742,7 @@ import Testing
     /// all`, the ffmpeg CLI re-encoding a clip), so a user's edit of storyreel's poster or
     /// transition at an output's name the ledger did not know was adopted, shipped, and later
     /// removed by `--prune`. The comment also gives the hash of the pictures, which an edit changes.
-    @Test func anEditedCopyThatKeepsTheCommentIsNotAdopted() throws {
+    @Test func anEditedCopyThatKeepsTheCommentIsSetAsideAndMadeAgain() throws {
         let fixture = try BundleFixture()
         #expect(try fixture.render(into: "reel").0.status == 0)
         let manifest = try fixture.manifest("reel")
@@ -766,20 +781,22 @@ import Testing
         ])
         try FileManager.default.removeItem(atPath: "\(out)/\(turned)")
         try FileManager.default.moveItem(atPath: upsideDown, toPath: "\(out)/\(turned)")
-        let names = [poster, reencoded, turned]
-        let userFiles = try names.map { try Data(contentsOf: URL(fileURLWithPath: "\(out)/\($0)")) }
-        let (result, _) = try fixture.render(into: "reel", ["--prune"])
-        #expect(result.status == 65, "\(result.stderr)")
-        for name in names {
-            #expect(result.stderr.contains("\(out)/\(name) is a file storyreel did not write"), "\(result.stderr)")
+        // Not adopted: each names itself as its output, so each is storyreel's file, changed,
+        // and is set aside and made again, as a changed output the ledger knows is (a QA pass:
+        // they were left and their units skipped on every run).
+        var edits: [String: Data] = [:]
+        for name in [poster, reencoded, turned] {
+            edits[name] = try Data(contentsOf: URL(fileURLWithPath: "\(out)/\(name)"))
         }
-        #expect(try names.map { try Data(contentsOf: URL(fileURLWithPath: "\(out)/\($0)")) } == userFiles)
+        let (result, _) = try fixture.render(into: "reel", ["--prune"])
+        #expect(result.status == 0, "\(result.stderr)")
+        try expectSetAside(edits, in: out, result)
     }
 
     /// From a review: a transition retimed by a remux (`ffmpeg -itsscale 2 -c copy`) keeps its
     /// samples, and so its comment's hash; in a bundle without its ledger it was adopted, and the
     /// manifest said 0.5 s of a clip of 0.97 s. Its duration must be its frames' at the rate.
-    @Test func aRetimedCopyOfATransitionIsNotAdopted() throws {
+    @Test func aRetimedCopyOfATransitionIsNotAdoptedButMadeAgain() throws {
         let fixture = try BundleFixture()
         #expect(try fixture.render(into: "reel").0.status == 0)
         let out = fixture.folder.path("reel")
@@ -793,10 +810,9 @@ import Testing
         try FileManager.default.moveItem(atPath: retimed, toPath: "\(out)/\(transition)")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: "\(out)/\(transition)"))
         let (result, _) = try fixture.render(into: "reel", ["--prune"])
-        #expect(result.status == 65, "\(result.stderr)")
-        #expect(result.stderr.contains("\(out)/\(transition) is a file storyreel did not write"), "\(result.stderr)")
-        #expect(try fixture.manifest("reel").transitions.allSatisfy { $0.src != transition })
-        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(out)/\(transition)")) == bytes, "left as it is")
+        #expect(result.status == 0, "\(result.stderr)")
+        try expectSetAside([transition: bytes], in: out, result)
+        #expect(try fixture.manifest("reel").transitions.contains { $0.src == transition })
     }
 
     /// From a QA pass: shards merged as CI artifacts (`cp -r`, which drops storyreel's mark) into
