@@ -9,7 +9,7 @@ public enum CubeCommand: Command {
     public static let name = "cube"
     public static let abstract = "Render a 3D cube transition between two clips or stills (MP4, PNG frames, filmstrip)."
     public static let usage =
-        "cube FROM TO [-o OUT.mp4] [--frames-dir DIR] [--filmstrip OUT.png] [--duration S] [--fps N] [--size WxH] "
+        "cube FROM TO [-o OUT.mp4] [--frames-dir DIR] [--filmstrip OUT.png] [--duration S] [--fps FPS] [--size WxH] "
         + "[--easing smooth|linear] [--perspective P] [--shade S] [--direction forward|backward] "
         + "[--codec h264|hevc] [--crf N] [--max-bitrate BITS|auto] [--force] [--timeout SECONDS] [--quiet]"
     /// The defaults, from the job's own.
@@ -25,7 +25,7 @@ public enum CubeCommand: Command {
     static let duration = Option.number(
         "duration", "S", "Transition length in seconds.", default: defaults.duration, range: .transitionSeconds)
     static let fps = Option.number(
-        "fps", "N", "Frames per second; round(duration × fps) frames, 1 to 1000.", default: defaults.fps,
+        "fps", "FPS", "Frames per second; round(duration × fps) frames, 1 to 1000.", default: defaults.fps,
         range: .framesPerSecond)
     static let size = Option<(width: Int, height: Int)?>.ranged(
         "size", "WxH", "Canvas size.", defaultText: "FROM's display size, rounded down to even", range: .canvas

@@ -9,7 +9,7 @@ public enum IngestCommand: Command {
     public static let abstract = "Add new clips to a story folder safely, then optionally re-render the bundle."
     public static let usage =
         "ingest CLIP... --story HANDLE --into STORIES [--create] [--render OUT [--prune] [render's settings options]] "
-        + "[--max-duration 60] [--timeout S] [--lock-timeout S] [--quiet] [--json]"
+        + "[--max-duration SECONDS] [--timeout SECONDS] [--lock-timeout SECONDS] [--quiet] [--json]"
     static let story = Option.text("story", "HANDLE", "The story (user) to add the clips to; created when new.")
     static let into = Option.outputPath("into", "STORIES", "The stories folder (it must exist, unless --create).")
     static let create = Flag("create", "Create the stories folder STORIES when it is missing.")

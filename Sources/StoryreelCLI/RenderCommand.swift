@@ -8,9 +8,10 @@ public enum RenderCommand: Command {
     public static let name = "render"
     public static let abstract = "Render a stories folder (or JSON spec) into a bundle with manifest.json."
     public static let usage =
-        "render INPUT -o OUT [--jobs N] [--shard K/N] [--size WxH|auto] [--fps 30] [--transition-duration 0.5] "
-        + "[--both-directions|--forward-only] [--crf 23] [--codec h264|hevc] [--max-bitrate BITS|auto] "
-        + "[--player|--no-player] [--copy|--link|--reference] [--prune] [--force] [--timeout S] [--lock-timeout S] [--quiet] [--json]"
+        "render INPUT -o OUT [--jobs N] [--shard K/N] [--size WxH|auto] [--fps FPS] [--transition-duration SECONDS] "
+        + "[--both-directions|--forward-only] [--crf N] [--codec h264|hevc] [--max-bitrate BITS|auto] "
+        + "[--player|--no-player] [--copy|--link|--reference] [--prune] [--force] [--timeout SECONDS] "
+        + "[--lock-timeout SECONDS] [--quiet] [--json]"
     static let output = Option.output("OUT", "The bundle folder (created when missing).")
     static let jobs = Option.jobs("Work units at once, at most as many as the cores.")
     static let shard = Option<(index: Int, count: Int)?>.ranged(

@@ -66,6 +66,20 @@ import Testing
         return lines[(start + 1)...].map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
+    /// From a CLI QA pass: usage lines named values as the options do not (`render [--fps 30]`
+    /// against `--fps FPS`, `[--timeout S]` against `--timeout SECONDS`, cube's `--fps N`). Each
+    /// `[--name VALUE]` in a usage line says VALUE as the option's own line does.
+    @Test func usageLinesNameValuesAsTheOptionsDo() {
+        for command in Storyreel.commands {
+            let pattern = /\[(--[a-z-]+) ([^\]\[ ]+)/
+            for match in command.usage.matches(of: pattern) {
+                let name = String(match.output.1.dropFirst(2))
+                guard let option = command.options.first(where: { $0.name == name }) else { continue }
+                #expect(option.valueName == String(match.output.2), "\(command.name) --\(name)")
+            }
+        }
+    }
+
     @Test func everyCommandHasAnExampleStartingWithStoryreelAndItsName() {
         for command in Storyreel.commands {
             let examples = Self.examples(command)

@@ -502,7 +502,7 @@ import Testing
     @Test func helpShowsUsageOptionsAndExamples() throws {
         let help = try thumbnail(["--help"])
         #expect(help.status == 0)
-        for section in ["USAGE: storyreel thumbnail", "OPTIONS:", "--out-dir DIR", "--at TIME", "EXAMPLES:"] {
+        for section in ["USAGE: storyreel thumbnail", "OPTIONS:", "--out-dir DIR", "--at SECONDS|N%", "EXAMPLES:"] {
             #expect(help.stdout.contains(section))
         }
     }
