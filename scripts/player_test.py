@@ -2544,6 +2544,20 @@ class PlayerPageTests(unittest.TestCase):
         self.wait_for(PLAYING_ON_SCREEN)
         ring = "return getComputedStyle(document.getElementById('frame'), '::after').boxShadow"
         self.assertIn("rgb(255, 255, 255)", DRIVER.execute_script(ring), "the frame shows the keyboard's focus")
+        # Forced colours drop box-shadows and backgrounds (an a11y QA pass: no ring on the frame,
+        # seen and unseen stories alike, the icons white on a light button): an outline, a
+        # Highlight border on an unseen story's ring, icons in the button's text colour.
+        DRIVER.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "forced-colors", "value": "active"}]})
+        try:
+            forced = DRIVER.execute_script("""
+                return [getComputedStyle(document.getElementById('frame'), '::after').outlineStyle,
+                        getComputedStyle(document.querySelector('.story .ring')).borderTopWidth,
+                        getComputedStyle(document.querySelector('#close svg')).stroke];""")
+            self.assertEqual(forced[0], "solid", "the frame's ring in forced colours")
+            self.assertEqual(forced[1], "3px", "an unseen story's ring in forced colours")
+            self.assertNotEqual(forced[2], "rgb(255, 255, 255)", "the icons follow the button's colour")
+        finally:
+            DRIVER.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
         announced = "return document.getElementById('announce').textContent === arguments[0]"
         self.key(Keys.SPACE)
         self.wait_for(announced, 5, "Paused")
@@ -2571,6 +2585,27 @@ class PlayerPageTests(unittest.TestCase):
             "const b = document.getElementById('closeEnd'); return [getComputedStyle(b).color, b.offsetHeight]")
         self.assertEqual(close[0], "rgb(255, 255, 255)")
         self.assertGreaterEqual(close[1], 24)
+
+    def test_closing_keeps_the_rows_order_and_focuses_the_story_last_watched(self):
+        # From a keyboard QA pass: closing re-sorted the row (seen stories last), the story the
+        # viewer was opened from moved to the row's far end and the focus with it; the next Tab
+        # left the page. The row keeps its order until a reload; the focus goes to the story
+        # last on screen.
+        self.load("demo")
+        before = [story for story, _ in self.row()]
+        DRIVER.execute_script("window.storyreelPlayer.setPlaybackRate(1); document.querySelector('.story').focus()")
+        self.key(Keys.ENTER)
+        self.wait_for(PLAYING_ON_SCREEN)
+        for _ in MANIFESTS["demo"]["stories"][0]["items"]:
+            self.key(Keys.ARROW_RIGHT)
+        self.wait_for("""const state = window.storyreelPlayer.state();
+                         return state.story === arguments[0] && state.phase === 'item'""", 30, before[1])
+        self.key(Keys.ESCAPE)
+        self.wait_for("return !window.storyreelPlayer.state().open")
+        row = self.row()
+        self.assertEqual([story for story, _ in row], before)
+        self.assertEqual(row[0], [before[0], True], "its ring says seen")
+        self.assertEqual(DRIVER.execute_script("return document.activeElement.dataset.story"), before[1])
 
     def test_the_end_card_has_no_pause_button(self):
         # From a QA pass: at the end the pause button still toggled Pause/Play, doing nothing.

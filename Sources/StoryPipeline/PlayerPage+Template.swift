@@ -159,6 +159,17 @@ extension PlayerPage {
         .needs-script { animation: appear 0s 2s both; }
         @keyframes appear { from { visibility: hidden; } to { visibility: visible; } }
         .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+        /* In forced colours (a Windows contrast theme) box-shadows and backgrounds are dropped:
+           the frame's ring is an outline there, an unseen story's ring a Highlight border, and
+           the icons take the button's text colour (an a11y QA pass: no ring on the frame, seen
+           and unseen stories alike, a white X on a light button). Last, so that it wins. */
+        @media (forced-colors: active) {
+          .frame:focus-visible::after { outline: 3px solid Highlight; outline-offset: -3px; }
+          .story.unseen .ring { border: 3px solid Highlight; padding: 0; }
+          .story.seen .ring { border: 1px solid GrayText; padding: 2px; }
+          .icon svg { stroke: ButtonText; }
+          .tapplay svg { fill: ButtonText; }
+        }
         </style>
         </head>
         <body>
@@ -1191,10 +1202,16 @@ extension PlayerPage {
           });
 
           // The story row: avatars with rings, seen stories last.
-          function renderRow() {
+          // The story row in play order (unseen stories first), or with `keepOrder` in the order it
+          // shows, when it shows the same stories (not with a story id given twice).
+          function renderRow(keepOrder) {
             const order = new Navigator(manifest, isSeen, () => true);
             const row = $('row');
-            row.replaceChildren(...order.order.map((index) => {
+            const byId = new Map(order.order.map((index) => [manifest.stories[index].id, index]));
+            const shown = keepOrder ? [...row.querySelectorAll('.story')].map((button) => byId.get(button.dataset.story)) : [];
+            const kept = byId.size === order.order.length && shown.length === order.order.length
+              && new Set(shown).size === shown.length && shown.every((index) => index !== undefined);
+            row.replaceChildren(...(kept ? shown : order.order).map((index) => {
               const story = manifest.stories[index];
               const seen = order.storySeen(story);
               const li = document.createElement('li');
@@ -1306,6 +1323,8 @@ extension PlayerPage {
             }
           });
           function close() {
+            // The story last on screen (the end card's too), which the row's focus goes back to.
+            const watched = at && phase !== 'closed' ? nav.story(at.story).id : null;
             leaveViewerEntry();
             generation++;
             opening = null;
@@ -1320,9 +1339,16 @@ extension PlayerPage {
             $('endcard').hidden = true;
             $('pause').hidden = false;
             document.body.style.overflow = '';
-            renderRow();
-            const again = openedFrom && document.querySelector(`.story[data-story="${CSS.escape(openedFrom.dataset.story)}"]`);
-            if (again) again.focus();
+            // The row keeps its order while the page is open, its rings and names updated, and the
+            // focus goes to the story last watched (a keyboard QA pass: the row re-sorted seen
+            // stories to its end, the story opened from moved there, and the focus with it, the
+            // next Tab leaving the page). A reload sorts it again.
+            renderRow(true);
+            const last = [watched, openedFrom && openedFrom.dataset.story].find((id) => id && rowButton(id));
+            if (last) rowButton(last).focus();
+          }
+          function rowButton(storyId) {
+            return document.querySelector(`.story[data-story="${CSS.escape(storyId)}"]`);
           }
 
           // Test hooks (README: The player page).
