@@ -2290,6 +2290,8 @@ class PlayerPageTests(unittest.TestCase):
         # What the live region announces: the name and the count apart (it read "Ana Lima1 of 2").
         self.assertEqual(DRIVER.execute_script("return document.getElementById('caption').textContent"),
                          "Ana Lima, item 1 of 2")
+        self.assertEqual(DRIVER.execute_script("return document.getElementById('caption').ariaAtomic"), "true",
+                         "a move within a story says the name with the count")
         self.assertTrue(self.state()["muted"], "autoplay starts muted")
         DRIVER.find_element("id", "sound").click()
         self.assertFalse(self.state()["muted"])
@@ -2616,6 +2618,12 @@ class PlayerPageTests(unittest.TestCase):
             self.key(Keys.ARROW_DOWN)
         self.wait_for("return window.storyreelPlayer.state().phase === 'end'")
         self.assertFalse(DRIVER.find_element("id", "pause").is_displayed())
+        # Nor the sound button or the tap zones in the Tab cycle (a keyboard QA pass: they stayed
+        # there, doing nothing): Tab goes round the end card's close alone.
+        self.assertFalse(DRIVER.find_element("id", "sound").is_displayed())
+        for _ in range(3):
+            self.key(Keys.TAB)
+            self.assertIn(DRIVER.execute_script("return document.activeElement.id"), ["close", "closeEnd"])
         # A swipe down that starts on the end card closes, as anywhere on the picture (a QA pass:
         # the card took it).
         card = DRIVER.find_element("id", "endcard")
@@ -2625,6 +2633,8 @@ class PlayerPageTests(unittest.TestCase):
         DRIVER.find_element("css selector", ".story").click()
         self.wait_for(PLAYING_ON_SCREEN)
         self.assertTrue(DRIVER.find_element("id", "pause").is_displayed())
+        self.assertTrue(DRIVER.find_element("id", "sound").is_displayed())
+        self.assertEqual(DRIVER.execute_script("return document.getElementById('forward').tabIndex"), 0)
 
     def test_the_landing_still_goes_under_the_cube_after_the_cube_is_drawn(self):
         # From a QA pass: the landing item's first-frame still was put under the cube in the task

@@ -197,7 +197,7 @@ extension PlayerPage {
               <div class="bars" id="bars" aria-hidden="true"></div>
               <div class="head">
                 <img id="headAvatar" alt="">
-                <p class="who" id="caption" aria-live="polite"><span class="name" id="name" dir="auto"></span><span class="sr">, item </span><span class="count" id="count"></span></p>
+                <p class="who" id="caption" aria-live="polite" aria-atomic="true"><span class="name" id="name" dir="auto"></span><span class="sr">, item </span><span class="count" id="count"></span></p>
                 <button type="button" class="icon" id="pause" aria-label="Pause"></button>
                 <button type="button" class="icon" id="sound" aria-label="Unmute"></button>
                 <button type="button" class="icon" id="close" aria-label="Close"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg></button>
@@ -615,9 +615,18 @@ extension PlayerPage {
             $('endcard').hidden = false;
             announce("You're all caught up.");
             // Nothing plays at the end: no pause button (a QA pass: it toggled, doing nothing).
-            $('pause').hidden = true;
+            showPlayingControls(false);
             updateChrome();
             $('closeEnd').focus();
+          }
+
+          // The controls of something playing: pause and sound, and the tap zones in the Tab order.
+          // At the end nothing plays and no move moves (a keyboard QA pass: the zones and sound
+          // stayed in the Tab cycle there, doing nothing); the zones still take a swipe down.
+          function showPlayingControls(shown) {
+            $('pause').hidden = !shown;
+            $('sound').hidden = !shown;
+            for (const zone of ['back', 'forward']) $(zone).tabIndex = shown ? 0 : -1;
           }
 
           // A video element with `clip` loaded (the preloaded one when there is one).
@@ -658,7 +667,7 @@ extension PlayerPage {
               store.set(SEEN + clip.id, '1');
             };
             $('endcard').hidden = true;
-            $('pause').hidden = false;
+            showPlayingControls(true);
             updateChrome();
             showStill(clip.firstFrame, token).then((ok) => {
               if (!ok) return;
@@ -925,8 +934,9 @@ extension PlayerPage {
               bars.replaceChildren(...Array.from({ length: barCount(story) }, () => { const bar = document.createElement('span'); bar.className = 'bar'; bar.append(document.createElement('i')); return bar; }));
             }
             setAvatar($('headAvatar'), headPicture(story));
-            // Only what changed: a rewrite of the same text announced it again through the
-            // caption's live region (an a11y QA pass).
+            // Only when it changed: a rewrite of the same text announced it again through the
+            // caption's live region (an a11y QA pass). The region is atomic: a move within a
+            // story says the name with the count, not "2 of 2" alone (a later a11y QA pass).
             const count = `${at.item + 1} of ${story.items.length}`;
             const name = shownName(story.user);
             if ($('name').textContent !== name) $('name').textContent = name;
@@ -1174,7 +1184,8 @@ extension PlayerPage {
             if (e.repeat && e.key === 'Enter') { e.preventDefault(); return; }
             if (e.key === 'Tab') {
               // Focus stays inside the viewer while it is open (Shift+Tab goes backward).
-              const focusable = [...$('viewer').querySelectorAll('button')].filter((b) => b.offsetParent !== null);
+              const focusable = [...$('viewer').querySelectorAll('button')]
+                .filter((b) => b.offsetParent !== null && b.tabIndex >= 0);
               const index = focusable.indexOf(document.activeElement);
               e.preventDefault();
               // None while the viewer opens (a QA pass: a TypeError); the frame takes focus then.
@@ -1337,7 +1348,7 @@ extension PlayerPage {
             $('viewer').classList.remove('open');
             setBehindViewer(false);
             $('endcard').hidden = true;
-            $('pause').hidden = false;
+            showPlayingControls(true);
             document.body.style.overflow = '';
             // The row keeps its order while the page is open, its rings and names updated, and the
             // focus goes to the story last watched (a keyboard QA pass: the row re-sorted seen
