@@ -111,6 +111,11 @@ public struct StoryNavigator: Sendable {
     public var currentStory: Manifest.Story? { current.landing?.story }
     /// The item on screen (or landed on by the current transition); nil at the end.
     public var currentItem: Manifest.Item? { current.landing?.item }
+    /// ``currentItem``'s index in ``currentStory``'s items, for a caption such as the page's
+    /// "item 2 of 3" (`currentItemIndex + 1` of `currentStory.items.count`); nil at the end. Two
+    /// items with one id (which `validate` refuses) are told apart (a Kit QA pass: an app
+    /// searched the story's items for it).
+    public var currentItemIndex: Int? { position?.item }
 
     /// The still a player shows under the current step until its clip presents a frame, so
     /// nothing flashes while the clip loads (a path relative to the manifest; nil at the end, or

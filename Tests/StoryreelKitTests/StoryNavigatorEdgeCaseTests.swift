@@ -36,6 +36,30 @@ import Testing
         #expect(Samples.describe(StoryNavigator(manifest: manifest, openingAt: "nobody").current) == "s0#0")
     }
 
+    /// From a Kit QA pass: an app showing "item 2 of 3" searched the story's items for the
+    /// current one. `currentItemIndex` is its index, the landing's during a turn, nil at the end.
+    @Test func theCurrentItemsIndexFollowsEveryStep() {
+        var manifest = Samples.manifest(items: [2, 3, 1])
+        // Two items with one id (which validate refuses): the index is still the one on screen.
+        manifest.stories[1].items[2].id = manifest.stories[1].items[1].id
+        var navigator = StoryNavigator(manifest: manifest)
+        var steps: [String] = []
+        while navigator.currentItem != nil {
+            let index = navigator.currentItemIndex.map(String.init) ?? "nil"
+            steps.append("\(Samples.describe(navigator.current)) \(index)")
+            navigator.itemDidFinish()
+            if case .transition = navigator.current { navigator.transitionDidFinish() }
+        }
+        #expect(steps == ["s0#0 0", "s0#1 1", "s1#0 0", "s1#1 1", "s1#2 2", "s2#0 0"])
+        #expect(navigator.currentItemIndex == nil)
+        var turning = StoryNavigator(manifest: Samples.manifest(items: [1, 2]))
+        guard case .transition = turning.itemDidFinish() else {
+            Issue.record("a turn into s1")
+            return
+        }
+        #expect(turning.currentItemIndex == 0, "the item the turn lands on")
+    }
+
     @Test func oneItemPerStoryTakesEachTransitionForwardAndEachBackwardOnTapBack() {
         var navigator = StoryNavigator(manifest: Samples.manifest(items: [1, 1, 1], transitions: .both))
         #expect(Samples.describe(navigator.itemDidFinish()) == "forward:s1#0")
