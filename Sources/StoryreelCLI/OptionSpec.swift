@@ -37,6 +37,12 @@ public struct OptionSpec: Sendable {
     /// True when `longName` (without dashes) names this option.
     func isNamed(_ longName: String) -> Bool { longName == name || aliases.contains(longName) }
 
+    /// Every way to type it, each with its dashes: `--output`, `--out`, `-o`.
+    var spellings: [String] {
+        let long = ([name] + aliases).map { "--" + $0 }
+        return long + (short.map { ["-\($0)"] } ?? [])
+    }
+
     /// How errors name the option, e.g. `-o/--output` or `--timeout`.
     var displayNames: String { (short.map { "-\($0)/" } ?? "") + "--\(name)" }
 

@@ -91,9 +91,10 @@ public enum Storyreel {
         do {
             // Other commands' options as typed, their short names included (`inspect -o` is told
             // that `-o` is thumbnail's, cube's and render's), each with its dashes: a short name
-            // is never offered as a long one (a QA pass: `render --zz` was pointed to `--j`).
+            // is never offered as a long one (a QA pass: `render --zz` was pointed to `--j`). Hidden
+            // aliases too: `inspect --out` was pointed to thumbnail's `--at` (a CLI QA pass).
             let others = commands.filter { $0.name != command.name }.map { other in
-                (other.name, other.options.flatMap { ["--" + $0.name] + ($0.short.map { ["-\($0)"] } ?? []) })
+                (other.name, other.options.flatMap(\.spellings))
             }
             let parser = ArgumentParser(options: command.options, otherCommands: others)
             let parsed = try parser.parse(Array(arguments.dropFirst()))

@@ -55,6 +55,12 @@ import Testing
         #expect(
             short.stderr.contains("unknown option '-o' ('-o' is an option of thumbnail, cube, render"),
             "\(short.stderr)")
+        // Another command's hidden alias is that command's (a CLI QA pass: `inspect --out` was
+        // pointed to thumbnail's `--at`).
+        let alias = try TestEnvironment.storyreel(["inspect", Self.clip, "--out", "x"])
+        #expect(
+            alias.stderr.contains("unknown option '--out' ('--out' is an option of thumbnail, cube, render)"),
+            "\(alias.stderr)")
         // A short name is never offered as a long one (a QA pass: `--zz` was pointed to `--j`).
         let stray = try TestEnvironment.storyreel(["render", Self.stories, "-o", folder.path("r"), "--zz"])
         #expect(stray.status == 64)
