@@ -198,7 +198,8 @@ import Testing
         }
         let help = try TestEnvironment.storyreel(["render", "--help"])
         #expect(help.status == 0)
-        let fps = help.stdout.split(separator: "\n").first { $0.contains("--fps FPS") }
+        // The option's own line, not the usage line, which names `[--fps FPS]` too.
+        let fps = help.stdout.split(separator: "\n").first { $0.drop { $0 == " " }.hasPrefix("--fps FPS") }
         #expect(fps?.contains("Must be a number more than 0 and at most 240.") == true, "\(help.stdout)")
     }
 
