@@ -28,7 +28,8 @@ struct ManifestBuilder {
     var ledger: BundleLedger? = nil
 
     /// `seconds` rounded to the microsecond, ffprobe's precision: a sum of durations is written
-    /// as `0.3`, not `0.30000000000000004` (the items' own durations already are such values).
+    /// as `0.3`, not `0.30000000000000004` (the items' own durations already are such values),
+    /// and 7 frames at 24 fps as `0.291667`, not `0.2916666666666667` (an end-to-end QA pass).
     static func microseconds(_ seconds: Double) -> Double {
         seconds.isFinite ? (seconds * 1_000_000).rounded() / 1_000_000 : seconds
     }
@@ -90,7 +91,7 @@ struct ManifestBuilder {
                 Manifest.Transition(
                     from: transition.fromStory, to: transition.toStory,
                     direction: transition.direction == .forward ? .forward : .backward, src: unit.output,
-                    frames: frames, fps: parameters.fps, duration: Double(frames) / parameters.fps,
+                    frames: frames, fps: parameters.fps, duration: Self.microseconds(Double(frames) / parameters.fps),
                     width: plan.canvasWidth, height: plan.canvasHeight,
                     codecs: try codecs(ofTransition: unit.output)))
         }

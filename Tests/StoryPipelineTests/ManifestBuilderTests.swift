@@ -62,6 +62,23 @@ import Testing
         #expect(manifest.duration == (sum * 1_000_000).rounded() / 1_000_000)
     }
 
+    /// From an end-to-end QA pass: 7 frames at 24 fps were written 0.2916666666666667 s, where
+    /// every other duration is rounded to the microsecond.
+    @Test func aTransitionsDurationIsRoundedToTheMicrosecond() throws {
+        var settings = BundleSettings()
+        settings.fps = 24
+        settings.transitionDuration = 0.3
+        let plan = try BundlePlan.make(
+            input: try StoryInput.load(TestEnvironment.sample("stories")), settings: settings,
+            options: RenderOptions(), cache: nil)
+        let transitions = try plan.transitionUnits(between: plan.stories)
+        let manifest = try ManifestBuilder(
+            stories: plan.stories, transitions: transitions, skipped: [], plan: plan, bundle: "/tmp/reel"
+        ).build().manifest
+        #expect(manifest.transitions.map(\.frames) == [7, 7, 7])
+        #expect(manifest.transitions.allSatisfy { $0.duration == 0.291667 }, "\(manifest.transitions)")
+    }
+
     @Test func repeatedContentGetsNumberedIdsAndSkippedEntriesAreKept() throws {
         let plan = try Self.plan()
         var stories = plan.stories
