@@ -322,7 +322,8 @@ public struct BundlePlan: Sendable {
     /// its bytes, which the next run reads afresh.
     static let changedWhile = "it changed while"
 
-    /// How such a reason ends: the run that skipped it exits 75, to be run again, not 65.
+    /// How such a reason ends: a run that skipped something for it exits 75, to be run again,
+    /// not 65 (``RenderSummary/mustRunAgain``).
     public static let runAgain = "run again once it is complete"
 
     /// The stamp of the file the input path `relative` leads to, taken once it is known to lead

@@ -1212,9 +1212,9 @@ extension PlayerPage {
             else if (e.key === 'Escape') { e.preventDefault(); close(); }
           });
 
-          // The story row: avatars with rings, seen stories last.
-          // The story row in play order (unseen stories first), or with `keepOrder` in the order it
-          // shows, when it shows the same stories (not with a story id given twice).
+          // The story row: avatars with rings, in play order (seen stories last), or with
+          // `keepOrder` in the order it shows, when it shows the same stories (not with a story id
+          // given twice).
           function renderRow(keepOrder) {
             const order = new Navigator(manifest, isSeen, () => true);
             const row = $('row');

@@ -35,8 +35,9 @@ public struct RenderSummary: Sendable {
     /// True when something was skipped only because it changed while this run read it (a clip
     /// still being copied in): the next run reads it afresh, so the run exits 75, to be run
     /// again, rather than 65, which a batch takes as done (a QA pass: a CI step accepting 65
-    /// published a bundle without the clips an upload was still writing).
-    public var mustRunAgain: Bool { skipped.contains { $0.reason.hasSuffix(BundlePlan.runAgain) } }
+    /// published a bundle without the clips an upload was still writing). Read from the reason,
+    /// where a unit's causes are joined (`poster: …; first-frame: it changed while …`).
+    public var mustRunAgain: Bool { skipped.contains { $0.reason.contains(BundlePlan.runAgain) } }
 
     /// The notes a person reads, one line each: how the settings changed, if they did, then
     /// ``notes``.

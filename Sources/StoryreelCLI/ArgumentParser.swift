@@ -3,8 +3,9 @@ import StoryPipeline
 
 /// The one hand-written command-line tokenizer, following swift-argument-parser's rules:
 /// `--` ends the options, `--name=value` and `--name value` both work, short options take
-/// `-o value`, every positional is a path (its repeated slashes made one), and an unknown flag is an error that names it and suggests the closest one
-/// (among this command's options, and saying which other command has it).
+/// `-o value`, every positional is a path (its repeated slashes made one), and an unknown flag
+/// is an error that names it and suggests the closest one (among this command's options, and
+/// saying which other command has it).
 public struct ArgumentParser: Sendable {
     /// The options the command accepts (`--help` is always accepted).
     public let options: [OptionSpec]

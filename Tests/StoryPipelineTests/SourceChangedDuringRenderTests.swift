@@ -40,6 +40,17 @@ import Testing
         #expect(!plan.units.contains { $0.source.hasSuffix("outside.mp4") || $0.source == "\(stories)/ben/1.mp4" })
     }
 
+    /// A skip only for a change while the run read the clip makes the run one to run again (75),
+    /// wherever that cause sits among a unit's joined causes; any other skip alone does not.
+    @Test func aChangeWhileReadMakesTheRunOneToRunAgain() {
+        var summary = RenderSummary()
+        summary.skipped = [SkippedEntry(path: "a/1.mp4", story: "a", reason: "no decodable video frame")]
+        #expect(!summary.mustRunAgain)
+        let changed = "first-frame: it changed while storyreel read it; \(BundlePlan.runAgain); poster: timed out"
+        summary.skipped.append(SkippedEntry(path: "a/2.mp4", story: "a", reason: changed))
+        #expect(summary.mustRunAgain)
+    }
+
     @Test func outputsDecodedFromAReplacedClipAreNotKept() throws {
         let folder = try TemporaryFolder()
         let stories = folder.path("stories")
