@@ -49,6 +49,8 @@ static inline int cff_error_eagain(void) { return AVERROR(EAGAIN); }
 static inline int cff_error_eof(void) { return AVERROR_EOF; }
 /// AVERROR_INVALIDDATA.
 static inline int cff_error_invalid_data(void) { return AVERROR_INVALIDDATA; }
+/// AVERROR_EXTERNAL: "Generic error in an external library" (zlib, in the PNG decoder).
+static inline int cff_error_external(void) { return AVERROR_EXTERNAL; }
 /// AVERROR_EXIT: what an interrupted call returns.
 static inline int cff_error_exit(void) { return AVERROR_EXIT; }
 /// AVERROR_DECODER_NOT_FOUND.

@@ -312,10 +312,22 @@ public final class InputFile {
     /// a capture cut without re-encoding) starts on frames no keyframe precedes, and decoding can
     /// only start at its first keyframe, as ffmpeg's does (a QA pass: every frame of such a clip,
     /// its poster and stills, failed with "cannot seek").
+    ///
+    /// When the index marks no keyframe at all (a sync-sample table, `stss`, naming none of the
+    /// clip's samples), it seeks to the first sample, as a player reading from the start does:
+    /// such a clip, which the ffmpeg CLI decodes whole, was refused with "cannot seek: Operation
+    /// not permitted", FFmpeg's generic failure read as an errno (a fuzzing pass).
     public func seek(stream: MediaStream, toKeyframeBefore timestamp: Int64) throws {
         let index = Int32(clamping: stream.index)
         if av_seek_frame(context, index, timestamp, AVSEEK_FLAG_BACKWARD) >= 0 { return }
-        try check(av_seek_frame(context, index, timestamp, 0), "cannot seek")
+        let forward = av_seek_frame(context, index, timestamp, 0)
+        if forward >= 0 { return }
+        if let first = avformat_index_get_entry(stream.stream, 0)?.pointee.timestamp,
+            av_seek_frame(context, index, first, AVSEEK_FLAG_BACKWARD | AVSEEK_FLAG_ANY) >= 0
+        {
+            return
+        }
+        try check(forward, "cannot seek")
     }
 
     /// Like ``ffmpegCheck``, but a failure after the deadline is reported as a timeout, since an

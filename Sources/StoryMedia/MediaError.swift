@@ -131,9 +131,12 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
         }
     }
 
-    /// True for FFmpeg's "Invalid data found when processing input" (`AVERROR_INVALIDDATA`):
-    /// from a decoder, a damaged packet, which decoding skips as the ffmpeg CLI does.
-    public var isDamagedData: Bool { ffmpegCode == cff_error_invalid_data() }
+    /// True for FFmpeg's "Invalid data found when processing input" (`AVERROR_INVALIDDATA`), and
+    /// for "Generic error in an external library" (`AVERROR_EXTERNAL`), which the PNG decoder
+    /// gives when zlib cannot inflate a picture: from a decoder, a damaged packet, which decoding
+    /// skips as the ffmpeg CLI does (a fuzzing pass: one flipped bit in a PNG-in-MOV clip's
+    /// third frame failed its poster and stills, so `render` skipped a clip `ingest` had taken).
+    public var isDamagedData: Bool { ffmpegCode == cff_error_invalid_data() || ffmpegCode == cff_error_external() }
 
     /// The reason of any error, for a person and without the path: a ``MediaError``'s reason,
     /// or the error's own description.
