@@ -2745,6 +2745,24 @@ class PlayerPageTests(unittest.TestCase):
             finally:
                 DRIVER.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
+    def test_a_mouse_wheel_scrolls_the_row_sideways(self):
+        # From a desktop QA pass: a vertical wheel over a row longer than the window did nothing.
+        DRIVER.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": 240, "height": 600, "deviceScaleFactor": 1, "mobile": False})
+        try:
+            self.load("demo")
+            row = DRIVER.execute_script(
+                "const r = document.getElementById('row'), b = r.getBoundingClientRect();"
+                "return [b.left + 40, b.top + b.height / 2, r.scrollWidth - r.clientWidth]")
+            self.assertGreater(row[2], 0, "the row is longer than the window")
+            for _ in range(12):
+                DRIVER.execute_cdp_cmd("Input.dispatchMouseEvent", {
+                    "type": "mouseWheel", "x": row[0], "y": row[1], "deltaX": 0, "deltaY": 120})
+            self.wait_for("const r = document.getElementById('row'); "
+                          "return r.scrollLeft >= r.scrollWidth - r.clientWidth - 1", 5)
+        finally:
+            DRIVER.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
     def test_a_notch_and_a_home_indicator_inset_only_what_reaches_them(self):
         # From a phone QA pass, an iPhone's insets: in landscape (47 px each side) the centred
         # frame, far from the notch, took them as padding, and its header wrapped Close onto a

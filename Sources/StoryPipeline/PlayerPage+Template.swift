@@ -1163,6 +1163,16 @@ extension PlayerPage {
           $('closeEnd').addEventListener('click', close);
           // This bundle's items only (a QA pass: it cleared every bundle's on the origin, and threw
           // where storage is blocked, in a sandboxed frame).
+          // A mouse's wheel scrolls the row sideways while the row has further to go, then the
+          // page as before (a desktop QA pass: a vertical wheel over a row of 36 stories did
+          // nothing; only a trackpad's sideways swipe, Shift and the wheel, or the scrollbar did).
+          $('row').addEventListener('wheel', (e) => {
+            const row = $('row');
+            if (e.ctrlKey || Math.abs(e.deltaX) >= Math.abs(e.deltaY)) return;
+            const before = row.scrollLeft;
+            row.scrollLeft += e.deltaMode === 1 ? e.deltaY * 40 : e.deltaMode === 2 ? e.deltaY * row.clientWidth : e.deltaY;
+            if (row.scrollLeft !== before) e.preventDefault();
+          }, { passive: false });
           $('reset').addEventListener('click', () => {
             for (const story of manifest.stories) for (const item of story.items) store.remove(SEEN + item.id);
             renderRow();
