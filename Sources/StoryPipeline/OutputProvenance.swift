@@ -84,8 +84,8 @@ enum OutputProvenance {
         if output.hasSuffix(".jpg") {
             named = jpegNamedOutput(path, timeout: timeout)
         } else if output.hasPrefix("transitions/") {
-            named = (try? ClipProbe.inspect(path: path, timeout: timeout))?.tags["comment"].flatMap(
-                namedOutput(inComment:))
+            // The container's tags alone: opening it, not probing and decoding it as `inspect` does.
+            named = (try? InputFile(path: path, timeout: timeout))?.tags["comment"].flatMap(namedOutput(inComment:))
         } else {
             named = nil
         }
