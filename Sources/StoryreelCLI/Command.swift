@@ -24,21 +24,20 @@ extension Command {
         return usage[..<optional.lowerBound] + " [options]"
     }
 
-    /// The full `--help` text: USAGE, OPTIONS, EXAMPLES.
-    static var helpText: String {
-        let rows = (options.map(\.spec) + [Flag.help.spec]).map { ($0.synopsis, $0.helpLine) }
-        let width = rows.map(\.0.count).max() ?? 0
-        let optionLines = rows.map { "  " + $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
-        return """
-            OVERVIEW: \(abstract)
+    /// The full `--help` text, USAGE, OPTIONS, EXAMPLES, each paragraph on one line.
+    static var helpText: String { helpText(HelpLayout(columns: nil)) }
 
-            USAGE: storyreel \(usage)
-
-            OPTIONS:
-            \(optionLines.joined(separator: "\n"))
-
-            EXAMPLES:
-            \(examples.map { "  " + $0 }.joined(separator: "\n"))
-            """
+    /// The full `--help` text laid out by `layout`: wrapped to a terminal's width, or not.
+    static func helpText(_ layout: HelpLayout) -> String {
+        let rows = (options.map(\.spec) + [Flag.help.spec]).map { (term: $0.synopsis, description: $0.helpLine) }
+        let usagePrefix = "USAGE: storyreel "
+        // Arguments wrap under the command's first argument, or by 4 where that leaves too little.
+        let underArguments = usagePrefix.count + name.count + 1
+        let usageIndent = (layout.width ?? .max) - underArguments < HelpLayout.narrowestDescription ? 4 : underArguments
+        var lines = layout.lines("OVERVIEW: ", abstract, indent: 2) + [""]
+        lines += layout.lines(usagePrefix, usage, indent: usageIndent, keepingBracketsWhole: true)
+        lines += ["", "OPTIONS:"] + layout.table(rows)
+        lines += ["", "EXAMPLES:"] + examples.map { "  " + $0 }
+        return lines.joined(separator: "\n")
     }
 }

@@ -53,7 +53,7 @@ public enum Storyreel {
         switch first {
         case "--help", "-h", "help":
             guard arguments.count > 1 else {
-                console.output(overview)
+                console.output(overview(.standardOutput))
                 return 0
             }
             // `help render extra`: one command's help at a time, as `--version` takes no arguments
@@ -67,13 +67,13 @@ public enum Storyreel {
             // `help help`, `help --version`: the overview is their help (a QA pass: "unknown command
             // 'help'; did you mean 'help'?").
             if ["help", "--help", "-h", "version", "--version", "-v"].contains(arguments[1]) {
-                console.output(overview)
+                console.output(overview(.standardOutput))
                 return 0
             }
             guard let command = commands.first(where: { $0.name == arguments[1] }) else {
                 return unknownCommand(arguments[1], console: console)
             }
-            console.output(command.helpText)
+            console.output(command.layOutHelp(.standardOutput))
             return 0
         case "--version", "-v", "version":
             guard arguments.count == 1 else {
@@ -99,7 +99,7 @@ public enum Storyreel {
             let parser = ArgumentParser(options: command.options, otherCommands: others)
             let parsed = try parser.parse(Array(arguments.dropFirst()))
             if parsed[Flag.help] {
-                console.output(command.helpText)
+                console.output(command.layOutHelp(.standardOutput))
                 return 0
             }
             /// The system cannot give what every command needs: `message`, 71.
@@ -168,21 +168,17 @@ public enum Storyreel {
         return ExitCode.usage.rawValue
     }
 
-    static var overview: String {
-        let width = commands.map(\.name.count).max() ?? 0
-        let lines = commands.map {
-            "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.abstract
-        }
-        return """
-            OVERVIEW: storyreel \(version): pre-renders story videos: inspect, posters, cube transitions, bundles.
+    /// `storyreel --help`: the commands and what each does, each paragraph on one line.
+    static var overview: String { overview(HelpLayout(columns: nil)) }
 
-            USAGE: storyreel <command> [options]
-
-            COMMANDS:
-            \(lines.joined(separator: "\n"))
-
-            Run 'storyreel <command> --help' for a command's options and examples,
-            and 'storyreel --version' (or -v, or version) for the version.
-            """
+    /// `storyreel --help` laid out by `layout`.
+    static func overview(_ layout: HelpLayout) -> String {
+        let rows = commands.map { (term: $0.name, description: $0.abstract) }
+        let summary = "storyreel \(version): pre-renders story videos: inspect, posters, cube transitions, bundles."
+        var lines = layout.lines("OVERVIEW: ", summary, indent: 2)
+        lines += ["", "USAGE: storyreel <command> [options]", "", "COMMANDS:"] + layout.table(rows) + [""]
+        lines += layout.lines("", "Run 'storyreel <command> --help' for a command's options and examples,", indent: 0)
+        lines += layout.lines("", "and 'storyreel --version' (or -v, or version) for the version.", indent: 0)
+        return lines.joined(separator: "\n")
     }
 }
