@@ -177,6 +177,8 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
     cuts = {}
     # Extra response headers by exact path: {path: [(name, value)]}.
     extra_headers = {}
+    # Paths answered 404, as a bundle published before its files are.
+    missing = set()
 
     def log_message(self, format, *args):
         pass
@@ -186,6 +188,9 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         for prefix, delay in list(QuietHandler.delays.items()):
             if self.path.startswith(prefix):
                 time.sleep(delay)
+        if self.path in QuietHandler.missing:
+            self.send_error(404)
+            return None
         self.range_left = None
         header = self.headers.get("Range", "")
         path = self.translate_path(self.path)
@@ -549,6 +554,7 @@ class PlayerPageTests(unittest.TestCase):
 
     def tearDown(self):
         QuietHandler.delays = {}
+        QuietHandler.missing = set()
         errors = [entry for entry in DRIVER.get_log("browser") if entry["level"] == "SEVERE"]
         self.assertEqual(errors, [], "console errors")
         self.assertEqual(QuietHandler.failures, [], "failed requests")
@@ -1467,6 +1473,140 @@ class PlayerPageTests(unittest.TestCase):
             self.undelayed()
         self.wait_for(f"return window.storyreelPlayer.state().story === {json.dumps(second['id'])} "
                       f"&& {PLAYING_ON_SCREEN[7:]}", 15)
+
+    def pictures_of(self, *stories):
+        """Every still and clip of `stories`' items."""
+        return {path for story in stories for item in story["items"]
+                for path in (item["src"], item["firstFrame"], item["lastFrame"])}
+
+    def bar_fills(self):
+        """How full each progress bar is, 0 to 1."""
+        return DRIVER.execute_script(
+            "return [...document.querySelectorAll('#bars i')].map(i => parseFloat(i.style.transform.slice(7)) || 0)")
+
+    def shown_layers(self):
+        return DRIVER.execute_script(
+            "return [...document.querySelectorAll('.stage .layer.shown')].map(e => e.getAttribute('src'))")
+
+    def test_a_turn_waiting_for_its_face_never_shows_a_third_storys_picture(self):
+        # From a QA pass: quick taps on a slow link turned from ben_k's last item to chloe while
+        # ana.lima's still was on screen (no ben_k item had painted), and it stayed there under
+        # chloe's name for 3 s while the turn waited for its face. In a turn the story it turns
+        # from is its own; a third story's picture gives way to black once the spinner shows.
+        first, second, third = MANIFESTS["demo"]["stories"][:3]
+        turns = MANIFESTS["demo"]["transitions"]
+        slow = [t["src"] for t in turns if t["direction"] == "forward" and t["to"] in (second["id"], third["id"])]
+        slow += [item[key] for item in second["items"] for key in ("src", "firstFrame", "lastFrame")]
+        slow += [third["items"][0][key] for key in ("src", "firstFrame")]
+        self.load("demo")
+        self.open_first(1)
+        self.wait_for(PLAYING_ON_SCREEN, 10)
+        try:
+            self.delayed(slow, 5)
+            for _ in first["items"][1:]:
+                self.key(Keys.ARROW_RIGHT)
+            self.wait_for(f"return window.storyreelPlayer.state().itemIndex === {len(first['items']) - 1} "
+                          f"&& {PLAYING_ON_SCREEN[7:]}", 10)
+            # Into the second story, through its items and into the turn to the third, 150 ms apart.
+            taps = ActionChains(DRIVER)
+            for _ in second["items"]:
+                taps.send_keys(Keys.ARROW_RIGHT).pause(0.15)
+            taps.send_keys(Keys.ARROW_RIGHT).perform()
+            self.wait_for("return window.storyreelPlayer.state().phase === 'transition' "
+                          f"&& window.storyreelPlayer.state().story === {json.dumps(third['id'])} "
+                          "&& window.storyreelPlayer.state().loading", 3)
+            time.sleep(0.5)  # past the move's own 300 ms
+            self.assertEqual(self.state()["phase"], "transition", "still waiting for the face")
+            shown = self.shown_layers()
+            self.assertEqual([src for src in shown if src in self.pictures_of(first)], [],
+                             f"{first['id']}'s picture under {third['id']}'s name")
+        finally:
+            self.undelayed()
+        self.wait_for(f"return window.storyreelPlayer.state().story === {json.dumps(third['id'])} "
+                      f"&& {PLAYING_ON_SCREEN[7:]}", 20)
+
+    def test_an_end_reached_mid_move_shows_the_landing_items_still_and_bar(self):
+        # From a QA pass: quick swipes on a slow link ended the reel with the first story's still
+        # under the end card and the last story's name, for good (no item after it had painted),
+        # and the last story's bar full for an item never shown.
+        stories = MANIFESTS["demo"]["stories"]
+        before, last = stories[-2], stories[-1]
+        landing = last["items"][0]
+        self.load("demo")
+        try:
+            self.delayed([landing["src"], landing["firstFrame"]], 4)
+            DRIVER.execute_script("window.storyreelPlayer.open(arguments[0])", before["id"])
+            self.wait_for(PLAYING_ON_SCREEN, 10)
+            taps = ActionChains(DRIVER)
+            taps.send_keys(Keys.ARROW_DOWN).pause(0.15).send_keys(Keys.ARROW_DOWN).perform()
+            self.wait_for("return window.storyreelPlayer.state().phase === 'end'", 3)
+            time.sleep(0.8)
+            self.assertEqual(DRIVER.execute_script("return document.getElementById('name').textContent"),
+                             last["user"]["displayName"])
+            shown = self.shown_layers()
+            self.assertEqual([src for src in shown if src in self.pictures_of(before)], [],
+                             f"{before['id']}'s picture under the end card")
+            self.assertEqual(self.bar_fills(), [0] * len(last["items"]), "no item of the last story played")
+            # The landing item's still is under the end card once it comes.
+            self.wait_for("return [...document.querySelectorAll('.stage .layer.shown')]"
+                          f".some(e => e.getAttribute('src') === {json.dumps(landing['firstFrame'])})", 6)
+        finally:
+            self.undelayed()
+
+    def test_a_clip_that_fails_takes_its_turn_on_its_own_stills_when_they_come(self):
+        # From a QA pass on a slow link: a clip answering 404 took its turn over the item
+        # before's still, its bar filling, while its own stills came too late to be shown; with
+        # its stills missing as well, another story's still was uncovered as the cube went.
+        story = MANIFESTS["demo"]["stories"][1]
+        before, failing = story["items"][:2]
+        folder = FOLDERS["demo"]
+        self.load("demo")
+        try:
+            QuietHandler.missing = {f"/{folder}/{failing['src']}"}
+            self.delayed([failing["firstFrame"], failing["lastFrame"]], 6)
+            DRIVER.execute_script("window.storyreelPlayer.open(arguments[0])", story["id"])
+            self.wait_for(PLAYING_ON_SCREEN, 10)
+            self.key(Keys.ARROW_RIGHT)
+            self.wait_for("return !document.getElementById('note').hidden", 8)
+            self.assertIn("couldn't be loaded", DRIVER.find_element("id", "note").text)
+            # Until its first still comes, its time stands, under the spinner, over black.
+            for _ in range(5):
+                state = self.state()
+                if failing["firstFrame"] in self.shown_layers():
+                    break
+                self.assertEqual(state["itemIndex"], 1)
+                self.assertEqual(self.shown_layers(), [], "only its own picture, or black")
+                self.assertEqual(self.bar_fills()[1], 0, "its time waits for its still")
+                self.assertTrue(state["loading"], "the spinner shows")
+                time.sleep(0.2)
+            # Its still shows when it comes, and its turn runs.
+            self.wait_for("return [...document.querySelectorAll('.stage .layer.shown')]"
+                          f".some(e => e.getAttribute('src') === {json.dumps(failing['firstFrame'])})", 8)
+            self.wait_for("return parseFloat(document.querySelectorAll('#bars i')[1].style.transform.slice(7)) > 0", 5)
+        finally:
+            self.undelayed()
+            QuietHandler.missing = set()
+        self.wait_for("return window.storyreelPlayer.state().itemIndex === 2", 15)
+        QuietHandler.failures.clear()
+        DRIVER.get_log("browser")
+
+    def test_a_first_still_later_than_the_patience_shows_when_it_comes(self):
+        # From a QA pass: an opening still 0.5 s later than the 2 s patience was never shown: the
+        # viewer sat on black under the spinner for 4 s, until the clip played.
+        story = MANIFESTS["demo"]["stories"][2]
+        first = story["items"][0]
+        self.load("demo")
+        try:
+            self.delayed([first["firstFrame"]], 3)
+            self.delayed([first["src"]], 9)
+            DRIVER.execute_script("window.storyreelPlayer.open(arguments[0])", story["id"])
+            self.wait_for("return document.getElementById('viewer').classList.contains('open')", 5)
+            self.wait_for("return [...document.querySelectorAll('.stage .layer.shown')]"
+                          f".some(e => e.getAttribute('src') === {json.dumps(first['firstFrame'])})", 4)
+            self.assertLess(self.state()["currentTime"] or 0, 0.1, "the clip has not played yet")
+        finally:
+            self.undelayed()
+        self.wait_for(PLAYING_ON_SCREEN, 15)
 
     def test_a_move_while_the_spinner_shows_keeps_the_picture_for_its_own_300_ms(self):
         # From a re-check of the test above: a tap during a slow cube (its spinner up) landed on

@@ -318,6 +318,9 @@ extension PlayerPage {
           // null for none: a picture kept while a move loads is cleared once the wait shows a
           // spinner under another story's header (see updateLoading).
           let pictureOf = null;
+          let turnFrom = null;  // the story a turn turns from: its face may stay under the next one's name
+          let latestStill = null;  // the still last asked for ({src, token}): a late one shows only if still wanted
+          let endShare = 1;  // how full the bar of the item the reel ended on stays (see event)
           let movedAt = 0;  // when the last move came (performance.now()), for the same 300 ms
           const steps = [], endedEvents = [];
           const preloaded = new Map();
@@ -394,11 +397,31 @@ extension PlayerPage {
           // false when another move came first, 'none' when there is no still to show: a manifest
           // from before the stills (no request), or one that failed to load (requested once). What
           // is on screen then stays until the next video presents (see keepUntilPresented).
-          async function showStill(src, token, owner = at.story) {
+          // A still that missed its patience ('none' too) is shown when it comes, if it is still
+          // the last one asked for in the same move, over every video not of the item on screen,
+          // and `lateShown` is called (a QA pass on a slow link: an opening still 0.5 s late was
+          // never shown, the viewer black for 4 s until the clip played; a failed clip's turn ran
+          // over the item before's picture while its own stills came and were never shown).
+          async function showStill(src, token, owner = at.story, lateShown = null) {
             if (!src) return token === generation && 'none';
+            const asked = latestStill = { src, token };
             const loaded = await still(src);
             if (token !== generation) return false;
-            if (!loaded) return 'none';
+            if (loaded) return layStill(src, token, owner);
+            const entry = preloaded.get(src);
+            if (entry) entry.ready.then((ok) => {
+              if (!ok || token !== generation || latestStill !== asked) return;
+              layStill(src, token, owner).then((shown) => {
+                if (shown !== true) return;
+                const own = phase === 'item' ? item().src : phase === 'transition' ? transition.src : null;
+                for (const video of [...stage.videos, stage.cube]) if (video.getAttribute('src') !== own) video.classList.remove('shown');
+                if (lateShown) lateShown();
+              });
+            });
+            return 'none';
+          }
+          // Lays the loaded still `src` over the one on screen, for `owner`'s story.
+          async function layStill(src, token, owner) {
             const [under, over] = stage.stills[1].classList.contains('front') ? stage.stills : [stage.stills[1], stage.stills[0]];
             if (over.getAttribute('src') === src && over.classList.contains('shown')) return true;
             const target = under;
@@ -409,6 +432,16 @@ extension PlayerPage {
             over.style.zIndex = 1; over.classList.remove('shown', 'front');
             pictureOf = owner;
             return true;
+          }
+          // Takes every still and video not of `clip` off the stage: what shows with the note of a
+          // clip that failed, or under the end card, is that item's or black, never another's (a
+          // QA pass: a failed clip's turn showed another story's still, uncovered as the cube went).
+          function showOnly(clip) {
+            const own = [clip.src, clip.firstFrame, clip.lastFrame];
+            for (const layer of [...stage.stills, ...stage.videos, stage.cube]) {
+              if (!own.includes(layer.getAttribute('src'))) layer.classList.remove('shown');
+            }
+            if (![...stage.stills, ...stage.videos].some((layer) => layer.classList.contains('shown'))) pictureOf = null;
           }
           function hideVideos(except) {
             for (const video of [...stage.videos, stage.cube]) {
@@ -530,6 +563,7 @@ extension PlayerPage {
             if (!result.via) { phase = 'item'; transition = null; enterItem(token); return; }
             phase = 'transition';
             transition = result.via;
+            turnFrom = from;
             updateChrome();
             const forward = result.via.direction === 'forward';
             const face = forward ? outgoing.lastFrame : outgoing.firstFrame;
@@ -603,13 +637,16 @@ extension PlayerPage {
             // A move that ends the reel mid-turn takes the cube away: the item it was landing on,
             // whose name the header shows, stays under the end card as its first-frame still (a
             // QA pass: a frozen, half-turned cube stayed under "You're all caught up."). Its still
-            // goes under the cube a frame after the cube shows: put there now if not yet.
-            // Half a second at most: a still that does not come leaves the end card over black.
-            if (stage.cube.classList.contains('shown')) {
-              const token = generation;
+            // goes under the cube a frame after the cube shows: put there now if not yet. So does
+            // a picture of another story kept while the move loaded (a QA pass: quick swipes on a
+            // slow link left the first story's still under the end card and the last one's name).
+            // Half a second at most: a still that does not come leaves the end card over black,
+            // until it comes.
+            if (stage.cube.classList.contains('shown') || (pictureOf !== null && pictureOf !== at.story)) {
+              const token = generation, clip = item();
               const waited = new Promise((resolve) => setTimeout(resolve, 500));
-              Promise.race([showStill(item().firstFrame, token), waited]).finally(() => {
-                if (token === generation) stage.cube.classList.remove('shown');
+              Promise.race([showStill(clip.firstFrame, token), waited]).finally(() => {
+                if (token === generation) showOnly(clip);
               });
             }
             $('endcard').hidden = false;
@@ -669,7 +706,7 @@ extension PlayerPage {
             $('endcard').hidden = true;
             showPlayingControls(true);
             updateChrome();
-            showStill(clip.firstFrame, token).then((ok) => {
+            showStill(clip.firstFrame, token, at.story, seen).then((ok) => {
               if (!ok) return;
               if (ok === true) seen();
               if (!playable(clip)) { hideVideos(); startFallback(clip, token, "This clip can't play in this browser."); return; }
@@ -790,8 +827,14 @@ extension PlayerPage {
           function startFallback(clip, token, message, played = 0) {
             showNote(message);
             front = null;
-            fallback = { clip, token, elapsed: played, last: performance.now(), lastShown: played > 0 };
+            // Its time runs once its still is on screen, or cannot come (a QA pass on a slow link:
+            // a 404 clip's turn ran out over the item before's still, its own stills arriving
+            // late); meanwhile the spinner shows. What is on screen is its own picture or black.
+            const first = played > 0 ? clip.lastFrame : clip.firstFrame;
+            fallback = { clip, token, elapsed: played, last: performance.now(), lastShown: played > 0, ready: !first };
+            if (first) image(first).then(() => { if (fallback && fallback.token === token) fallback.ready = true; });
             if (played > 0) showStill(clip.lastFrame, token).then((ok) => { if (ok !== false) hideVideos(); });
+            else showOnly(clip);
             // Its turn is a turn like any other: what comes next loads meanwhile (a QA pass: the
             // transition after a clip that failed was requested only when it was due).
             preloadAround(token);
@@ -877,7 +920,7 @@ extension PlayerPage {
           function tickFallback(now) {
             if (!fallback || fallback.token !== generation) return;
             // A frame's time can be a little earlier than the turn's start: no time runs backwards.
-            if (!paused && !held && !pageHidden) fallback.elapsed += Math.max(0, now - fallback.last) / 1000 * rate;
+            if (!paused && !held && !pageHidden && fallback.ready) fallback.elapsed += Math.max(0, now - fallback.last) / 1000 * rate;
             fallback.last = now;
             if (!fallback.lastShown && fallback.elapsed >= fallback.clip.duration / 2) {
               fallback.lastShown = true;
@@ -907,6 +950,10 @@ extension PlayerPage {
             if (phase === 'transition' && name === 'itemDidFinish') { land(); store.set(SEEN + item().id, '1'); }
             else if (phase === 'transition') { phase = 'item'; transition = null; }
             const outgoing = item();
+            // The bar of the item a reel ends on stays as the move found it: full after its end,
+            // else as far as it played (a QA pass: a swipe past the last story filled the bar of
+            // an item never shown).
+            endShare = name === 'itemDidFinish' ? 1 : progress();
             go(nav.next(at, name, turning), outgoing);
           }
 
@@ -946,7 +993,7 @@ extension PlayerPage {
           }
           function progress() {
             if (!at || phase === 'closed') return 0;
-            if (phase === 'end') return 1;
+            if (phase === 'end') return endShare;
             if (phase === 'transition') return 0;
             if (fallback) return Math.min(1, fallback.elapsed / fallback.clip.duration);
             if (!front || front.getAttribute('src') !== item().src || !front.duration) return 0;
@@ -959,8 +1006,9 @@ extension PlayerPage {
           function updateLoading(now) {
             const video = active();
             const wanted = phase === 'transition' ? transition.src : phase === 'item' ? item().src : null;
-            const waiting = wanted !== null && !paused && !held && !pageHidden && !blocked && !fallback && offline === null
-              && (!video || video.getAttribute('src') !== wanted || (video.readyState < 3 && !video.ended));
+            const waiting = wanted !== null && !paused && !held && !pageHidden && !blocked && offline === null
+              && (fallback ? !fallback.ready
+                : !video || video.getAttribute('src') !== wanted || (video.readyState < 3 && !video.ended));
             loadingSince = waiting ? (loadingSince === null ? now : loadingSince) : null;
             const spinning = loadingSince !== null && now - loadingSince > 300;
             if (spinning && $('loading').hidden) announce('Loading');
@@ -970,9 +1018,11 @@ extension PlayerPage {
             // pass: quick taps on a slow link kept one user's clip on screen for 3.5 s under the
             // names of the next two). The 300 ms count from the move too: a spinner already up
             // when the move came cleared the picture at once (a re-check: a black flash while a
-            // still came in 200 ms).
-            if (phase === 'item' && !$('loading').hidden && now - movedAt > 300 && pictureOf !== null
-              && pictureOf !== at.story) {
+            // still came in 200 ms). In a turn, the story it turns from is its own too (its face);
+            // a third story's picture went on showing while the face loaded (a QA pass: 3 s).
+            const ownPicture = pictureOf === at.story || (phase === 'transition' && pictureOf === turnFrom);
+            if ((phase === 'item' || phase === 'transition') && !$('loading').hidden && now - movedAt > 300
+              && pictureOf !== null && !ownPicture) {
               for (const layer of [...stage.stills, ...stage.videos, stage.cube]) layer.classList.remove('shown');
               pictureOf = null;
             }
