@@ -162,8 +162,15 @@ public final class VideoEncoder {
         case .hevc:
             // x265 logs to stderr by itself; storyreel reports errors its own way. `info=0` leaves out
             // the SEI of x265's settings, 2.4 KB of the parameter sets: 38 kb/s of a 0.5 s clip.
+            // x265 3.5's cuTree writes past the end of its row of the lookahead's 8×8 blocks when
+            // the row has fewer than 4, a picture at most 48 pixels wide: heap corruption, which
+            // aborted 1–2% of `cube --size 36x64 --codec hevc` runs (a cube QA pass; valgrind
+            // shows the write in every run at widths 16–48, none from 50 up). Without cuTree, which
+            // only shifts quality between such a picture's few blocks, nothing writes there.
+            let cuTree = settings.width > VideoEncoder.widestWithoutCuTree ? "" : ":cutree=0"
             av_dict_set(
-                &options, "x265-params", "log-level=error:info=0" + (shortClip ? ":rc-lookahead=5" : ""), 0)
+                &options, "x265-params",
+                "log-level=error:info=0" + (shortClip ? ":rc-lookahead=5" : "") + cuTree, 0)
         }
         try AddressSpace.checkHeadroom(
             Double(settings.width) * Double(settings.height)
@@ -183,6 +190,10 @@ public final class VideoEncoder {
         var pointer: UnsafeMutablePointer<AVCodecContext>? = context
         avcodec_free_context(&pointer)
     }
+
+    /// The widest picture x265 encodes without cuTree (see `init`): its cuTree corrupts the heap
+    /// up to this width.
+    static let widestWithoutCuTree = 48
 
     /// The CPU flags libx264 is given (`asm`): those it detects less AVX-512, or 0 to let it
     /// detect them (no AVX-512 here, or libx264 not found). Read once, after the libraries load.
