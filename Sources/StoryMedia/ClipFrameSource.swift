@@ -352,35 +352,44 @@ public final class ClipFrameSource {
     /// frame before the content is no fade (a QA pass: taken for one, clips were decoded to 10 s
     /// at twice to five times the cost, and a frame after a cut won). The rest of the fade is
     /// read from the keyframes after when there are three, else in order, and ends at the first
-    /// frame whose contrast no longer rises (the fade is over), before one whose contrast falls
-    /// or that does not resemble the one before (a cut, a fade-out: a white end card after the
-    /// fade won before).
+    /// frame at which the fade is over (its contrast rises by less than 5% a second, measured
+    /// over half a second at least: ``FrameStatistics/fadeIsOver(at:after:)``), before one whose
+    /// contrast falls or that does not resemble the one before (a cut, a fade-out: a white end
+    /// card after the fade won before).
     private func followFade(
         from pick: Int, candidates: inout [PosterCandidate], chosen: inout Int?,
         lookedThrough: Double, duration: Double
     ) throws {
         let end = min(duration, ClipFrameSource.extendedWindowLimit)
-        var seen = ClipFrameSource.inShowingOrder(candidates).map(\.statistics)
+        var seen = ClipFrameSource.inShowingOrder(candidates).compactMap { candidate in
+            seconds(of: candidate).map { (time: $0, statistics: candidate.statistics) }
+        }
         var from = lookedThrough
         // Where the probed keyframe is among the candidates, when one was probed.
         var probe: Int?
-        if seen.filter({ !$0.isUninformative }).count == 1, seen.first?.isUninformative == true {
+        if seen.filter({ !$0.statistics.isUninformative }).count == 1, seen.first?.statistics.isUninformative == true {
             let next = try posterCandidates(after: lookedThrough, through: end, limit: 1)
-            guard let probed = next.first, let time = probed.shownAt else { return }
-            seen.append(probed.statistics)
+            guard let probed = next.first, let time = seconds(of: probed) else { return }
+            seen.append((time, probed.statistics))
             probe = candidates.count
             candidates += next
-            from = max(from, (Double(time) - Double(origin)) * stream.timeBase)
+            from = max(from, time)
         }
-        guard FrameStatistics.isFadingIn(seen), let last = seen.last else { return }
+        guard FrameStatistics.isFadingIn(seen.map(\.statistics)), let last = seen.last?.statistics,
+            let start = seen.firstIndex(where: { !$0.statistics.isUninformative })
+        else { return }
+        // The fade's frames so far, from its first informative one (its near-black start is noise).
+        var fade = Array(seen[start...])
         // The frames that may be the poster: the keyframe just probed (a fade over by then: a
         // review found it thrown away for a mid-fade pick), then the rest of the fade.
         var choices: [(index: Int, statistics: FrameStatistics)] = probe.map { [($0, last)] } ?? []
         if end > from {
-            var previous = last
-            func fadeIsOver(_ statistics: FrameStatistics) -> Bool {
-                defer { previous = statistics }
-                return !statistics.continuesFade(after: previous) || !statistics.stillRises(after: previous)
+            let fadeSoFar = fade
+            func fadeIsOver(_ candidate: PosterCandidate) -> Bool {
+                guard let previous = fade.last, let time = seconds(of: candidate) else { return true }
+                defer { fade.append((time, candidate.statistics)) }
+                return !candidate.statistics.continuesFade(after: previous.statistics)
+                    || FrameStatistics.fadeIsOver(at: (time, candidate.statistics), after: fade)
             }
             let count = ClipFrameSource.sequentialCandidateCount
             var later = try posterCandidates(after: from, through: end, limit: count)
@@ -389,7 +398,8 @@ public final class ClipFrameSource {
                 later = try sequentialCandidates(
                     from: from + (end - from) / Double(count), through: end, count: count, stoppingAfter: fadeIsOver)
             }
-            let rest = FrameStatistics.restOfFade(later.map(\.statistics), after: last)
+            let rest = FrameStatistics.restOfFade(
+                later.map { (time: seconds(of: $0), statistics: $0.statistics) }, after: fadeSoFar)
             choices += rest.enumerated().map { (candidates.count + $0.offset, $0.element) }
             candidates += later
         }
@@ -573,7 +583,7 @@ public final class ClipFrameSource {
     /// decoded while they are shown before the next wanted time (none of them could be taken).
     private func sequentialCandidates(
         from start: Double = 0, through end: Double, count: Int,
-        stoppingAfter stop: (FrameStatistics) -> Bool = { _ in false }
+        stoppingAfter stop: (PosterCandidate) -> Bool = { _ in false }
     ) throws -> [PosterCandidate] {
         guard count > 0 else { return [] }
         let reader = try sequential()
@@ -591,7 +601,7 @@ public final class ClipFrameSource {
             kept.take(from: frame)
             guard let candidate = try candidate(from: kept) else { continue }
             candidates.append(candidate)
-            if stop(candidate.statistics) { break }
+            if stop(candidate) { break }
             wanted = timestamp(atSeconds: start + (end - start) * Double(candidates.count) / Double(count))
             reader.decodeOnlyReferenceFrames(shownBefore: wanted)
         }
@@ -636,6 +646,11 @@ public final class ClipFrameSource {
     }
 
     // MARK: - Time
+
+    /// When `candidate` is shown, in seconds from the clip's start; nil when its time is unknown.
+    private func seconds(of candidate: PosterCandidate) -> Double? {
+        candidate.shownAt.map { (Double($0) - Double(origin)) * stream.timeBase }
+    }
 
     /// `seconds` from the clip's start in stream ticks (held at the ends of `Int64` for a
     /// hostile start time or time base; negative and NaN seconds count as 0).

@@ -212,18 +212,29 @@ public struct FrameStatistics: Sendable, Equatable {
             && last >= (start > 0 ? 1.1 : 1.3) * first
     }
 
-    /// The frames of `later` (shown after `last`, in order) that are still the fade: up to and
-    /// including the first whose contrast no longer rises by 5% (the fade is over), stopping
-    /// before one whose contrast falls by more than 5% (a fade-out, an end card) or that does not
-    /// resemble the one before (a cut: ``resembles(_:)``).
-    public static func restOfFade(_ later: [FrameStatistics], after last: FrameStatistics) -> [FrameStatistics] {
-        var previous = last
+    /// How far back, in seconds at least, ``fadeIsOver(at:after:)`` measures a fade's rise from.
+    public static let fadeRiseSpan = 0.5
+    /// The least rise of contrast, as a share of it a second, of a fade still going on.
+    public static let fadeRiseRate = 0.05
+
+    /// The frames of `later` (shown after `fade`, the fade's frames so far, in order, each with
+    /// its time in seconds) that are still the fade: up to and including the first at which the
+    /// fade is over (``fadeIsOver(at:after:)``; a frame of unknown time ends it too), stopping
+    /// before one whose contrast falls by more than 5% from the one before (a fade-out, an end
+    /// card) or that does not resemble it (a cut: ``resembles(_:)``).
+    public static func restOfFade(
+        _ later: [(time: Double?, statistics: FrameStatistics)],
+        after fade: [(time: Double, statistics: FrameStatistics)]
+    ) -> [FrameStatistics] {
+        var fadeSoFar = fade
         var rest: [FrameStatistics] = []
         for frame in later {
-            guard frame.continuesFade(after: previous) else { break }
-            rest.append(frame)
-            guard frame.stillRises(after: previous) else { break }
-            previous = frame
+            guard let previous = fadeSoFar.last, frame.statistics.continuesFade(after: previous.statistics) else {
+                break
+            }
+            rest.append(frame.statistics)
+            guard let time = frame.time, !fadeIsOver(at: (time, frame.statistics), after: fadeSoFar) else { break }
+            fadeSoFar.append((time, frame.statistics))
         }
         return rest
     }
@@ -234,9 +245,25 @@ public struct FrameStatistics: Sendable, Equatable {
         lumaDeviation >= 0.95 * previous.lumaDeviation && resembles(previous)
     }
 
-    /// True when this frame has at least 5% more contrast than `previous`: a fade still rising.
-    public func stillRises(after previous: FrameStatistics) -> Bool {
-        lumaDeviation >= 1.05 * previous.lumaDeviation
+    /// True when a fade-in is over at `frame` (shown at `frame.time` seconds, after `fade`, the
+    /// fade's frames so far in order with their times): its contrast has risen by less than
+    /// ``fadeRiseRate`` (5%) a second since the latest of `fade` shown at least
+    /// ``fadeRiseSpan`` (0.5 s) before it, or since the first of them when none is. The rise
+    /// is a rate over half a second at least, not a step from one sample to the next: a step
+    /// depends on the samples' spacing (a linear fade's contrast rises by 1/t a second t seconds
+    /// into it, so by 6% between samples 0.2 s apart at 3.3 s), and a picture's own contrast
+    /// wobbles over a few frames (testsrc2's falls 1% from 3.3 s to 3.5 s), so a 6 s fade was
+    /// taken to be over at 3.3 s (a QA pass). Within the 10 s the pick looks through, a linear
+    /// fade rises by over 10% a second; once it is over, by nothing.
+    /// True when `fade` is empty or `frame` is not after the reference.
+    public static func fadeIsOver(
+        at frame: (time: Double, statistics: FrameStatistics), after fade: [(time: Double, statistics: FrameStatistics)]
+    ) -> Bool {
+        guard let reference = fade.last(where: { $0.time <= frame.time - fadeRiseSpan }) ?? fade.first,
+            frame.time > reference.time
+        else { return true }
+        let wanted = reference.statistics.lumaDeviation * (1 + fadeRiseRate * (frame.time - reference.time))
+        return frame.statistics.lumaDeviation < wanted
     }
 
     /// The candidate to show when every one is uninformative: the one with the most contrast

@@ -251,6 +251,52 @@ import Testing
         #expect(shown >= 0.75 * Double(fade.fade) && shown <= 10, "poster at \(shown) s")
     }
 
+    /// A fade-in of `fade` seconds over a 5 s clip (ending late in it, or after it), from black
+    /// or from white, with the keyframes a QA pass found it on.
+    struct LongFade: Sendable, CustomTestStringConvertible {
+        let colour: String
+        let fade: Double
+        let keyframes: [String]
+        var testDescription: String { "\(fade) s from \(colour) over 5 s, \(keyframes.joined(separator: " "))" }
+        static let all = [
+            LongFade(colour: "black", fade: 6, keyframes: ["-g", "30", "-sc_threshold", "0"]),
+            LongFade(colour: "white", fade: 6, keyframes: ["-g", "30", "-sc_threshold", "0"]),
+            LongFade(colour: "black", fade: 5.5, keyframes: ["-g", "30", "-sc_threshold", "0"]),
+            LongFade(colour: "black", fade: 4.5, keyframes: ["-g", "30"]),
+            LongFade(
+                colour: "black", fade: 4.5,
+                keyframes: [
+                    "-g", "300", "-sc_threshold", "0", "-force_key_frames", "0,0.1333,1.1333,2.1333,3.1333,4.1333",
+                ]
+            ),
+        ]
+    }
+
+    /// From a QA pass: the rest of a long fade was taken to be over at the first sample whose
+    /// contrast rose by less than 5% from the one before, which depends on how close the samples
+    /// are, and a picture's own contrast wobbles by a few percent (testsrc2's is level from 3.3 s
+    /// to 3.5 s). A 6 s fade in a 5 s clip got a poster at 3.3 s (mean luma 70 where its last
+    /// frame has 107), one from white at 3.5 s (177 for 147), a 4.5 s fade with a keyframe at
+    /// 0.13 s (x264's scene cut) one at 3.4 s (97 for 127), and a 5.5 s fade one at 3.5 s while
+    /// a 5 s fade's was at 4.7 s. The poster is within a few levels of the fade's end, or of the
+    /// last frame when the fade goes on past it. Through the built binary, so that the
+    /// previous one can be checked.
+    @Test(arguments: LongFade.all)
+    func aLongFadeIsFollowedToItsEndHoweverCloseItsSamplesAre(fade: LongFade) throws {
+        let (folder, clip) = try Self.h264Clip(
+            from: "testsrc2=s=180x320:r=30:d=5,fade=t=in:st=0:d=\(fade.fade):color=\(fade.colour)",
+            keyframes: fade.keyframes)
+        defer { withExtendedLifetime(folder) {} }
+        let posterPath = folder.path("poster.png")
+        let made = try TestEnvironment.storyreel(["thumbnail", clip, "-o", posterPath, "--width", "90"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let poster = try FFmpegReference.frame(posterPath, at: 0, width: 90, height: 160)
+        // The fullest frame: where the fade is over, or the last frame (4.967 s).
+        let fullest = try FFmpegReference.frame(clip, at: min(fade.fade + 0.2, 4.95), width: 90, height: 160)
+        let (posterLuma, fullestLuma) = (FFmpegReference.meanLuma(poster), FFmpegReference.meanLuma(fullest))
+        #expect(abs(posterLuma - fullestLuma) <= 8, "poster luma \(posterLuma), the fade's fullest \(fullestLuma)")
+    }
+
     /// From the poster-pick QA pass: one black first frame (a phone's camera start) before the
     /// content was taken for a fade; the pick decoded on to 10 s (two to five times the cost)
     /// and took a frame after a cut to other, brighter content. A 0.2 s white flash with a dark
@@ -311,14 +357,36 @@ import Testing
         #expect(FrameStatistics.isFadingIn(frames([0, 0.4, 0.3, 12, 20, 30])), "noise in the black is not a fall")
         #expect(!FrameStatistics.isFadingIn([]))
         // After the fade: up to where it is over, not past a fall or a cut.
-        let rising = frames([20, 30, 40, 41, 45])
-        #expect(FrameStatistics.restOfFade(rising, after: frames([15])[0]).map(\.lumaDeviation) == [20, 30, 40, 41])
-        #expect(FrameStatistics.restOfFade(frames([20, 12, 40]), after: frames([15])[0]).count == 1, "a fall ends it")
+        func timed(_ deviations: [Double], from start: Double, every step: Double) -> [(
+            time: Double, statistics: FrameStatistics
+        )] {
+            frames(deviations).enumerated().map { (start + Double($0.offset) * step, $0.element) }
+        }
+        func later(_ frames: [(time: Double, statistics: FrameStatistics)]) -> [(
+            time: Double?, statistics: FrameStatistics
+        )] {
+            frames.map { ($0.time, $0.statistics) }
+        }
+        let fadeSoFar = timed([15], from: 1, every: 1)
+        let rising = timed([20, 30, 40, 41, 45], from: 2, every: 1)
+        #expect(FrameStatistics.restOfFade(later(rising), after: fadeSoFar).map(\.lumaDeviation) == [20, 30, 40, 41])
+        let fall = timed([20, 12, 40], from: 2, every: 1)
+        #expect(FrameStatistics.restOfFade(later(fall), after: fadeSoFar).count == 1, "a fall ends it")
+        // However close the samples: a linear fade rising 3% from one to the next (10 a second
+        // from 30 at 3 s, sampled every 0.1 s), then level from 4 s: over at 4.5 s, half a second
+        // into the level, where the rise from one sample to the next ended it at 3.1 s.
+        let dense = timed((1...10).map { 30 + Double($0) } + [40, 40, 40, 40, 40, 40], from: 3.1, every: 0.1)
+        let denseRest = FrameStatistics.restOfFade(later(dense), after: timed([20, 30], from: 2, every: 1))
+        #expect(denseRest.count == 15, "over at \(3.0 + 0.1 * Double(denseRest.count)) s")
+        let slowFade = timed([20, 30], from: 2, every: 1)
+        #expect(!FrameStatistics.fadeIsOver(at: (3.1, frames([30.5])[0]), after: slowFade), "a rise from 2 s, not 3 s")
+        #expect(FrameStatistics.fadeIsOver(at: (3.6, frames([30])[0]), after: slowFade), "level for half a second")
         var cut = frames([20, 30])
         cut[1].layout = (0..<64).map { Double($0 % 8 < 4 ? 200 : 20) }
         cut[0].layout = (0..<64).map { Double($0 / 8 < 4 ? 200 : 20) }
         #expect(!cut[1].resembles(cut[0]))
-        #expect(FrameStatistics.restOfFade(cut, after: frames([15])[0]).count == 1, "a cut ends it")
+        let cutLater = cut.enumerated().map { (time: Double?(2 + Double($0.offset)), statistics: $0.element) }
+        #expect(FrameStatistics.restOfFade(cutLater, after: fadeSoFar).count == 1, "a cut ends it")
         var faded = cut[0]
         faded.layout = cut[0].layout.map { $0 * 0.4 }
         #expect(faded.resembles(cut[0]), "a fade scales the layout")
