@@ -57,8 +57,10 @@ public final class ClipFrameSource {
     /// Opens the clip at `path`, giving up after `timeout` seconds (nil: no limit) for the life
     /// of this object. `threads` is the decoder's thread count for sequential decoding (0:
     /// automatic). Throws a ``MediaError``: `.noVideoStream` ("no video stream") for a clip
-    /// without video, `.invalidMedia` for a picture over the ``PixelBudget`` (checked on the
-    /// header, before anything is decoded) or a corrupt sample index.
+    /// without video, `.invalidMedia` for a picture over the ``PixelBudget`` as stored (checked
+    /// on the header, before anything is decoded) or a corrupt sample index. The display size
+    /// may be over the budget (a 640x360 picture of 13:1 pixels is shown at 8320x360): each
+    /// picture made is checked at its own size, once scaled (``FrameSize``).
     public init(path: String, timeout: Double? = nil, threads: Int = 0) throws {
         self.path = path
         self.threads = threads
@@ -95,7 +97,6 @@ public final class ClipFrameSource {
         try PixelBudget.check(width: width, height: height, path: path, what: "the video picture")
         let shownWidth = max(1, Int(saturating: (Double(width) * (video.sampleAspectRatio ?? 1)).rounded()))
         (displayWidth, displayHeight) = transform.displaySize(width: shownWidth, height: height)
-        try PixelBudget.check(width: displayWidth, height: displayHeight, path: path, what: "the displayed picture")
         index = try video.indexEntries
         // A video track whose sample tables list nothing (a cut-off or crafted header) has no
         // frame to seek to: say so rather than "cannot seek".

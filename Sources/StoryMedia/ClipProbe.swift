@@ -191,14 +191,21 @@ public enum ClipProbe {
         let audio = file.bestStream(.audio).map {
             ClipInfo.Audio(codec: $0.codecName, sampleRate: $0.sampleRate, channels: $0.channelCount)
         }
-        if let video, video.width > 0, video.height > 0,
-            !PixelBudget.allows(width: video.width, height: video.height)
-                || !PixelBudget.allows(width: video.displayWidth, height: video.displayHeight)
-        {
-            // Reading the header is harmless; decoding a frame is what storyreel refuses.
-            warnings.append(
-                "the picture is \(video.displayWidth)x\(video.displayHeight), \(PixelBudget.overLimit): "
-                    + "storyreel will not decode it")
+        if let video, video.width > 0, video.height > 0 {
+            if !PixelBudget.allows(width: video.width, height: video.height) {
+                // Reading the header is harmless; decoding a frame is what storyreel refuses.
+                warnings.append(
+                    "the picture is \(video.width)x\(video.height), \(PixelBudget.overLimit): "
+                        + "storyreel will not decode it")
+            } else if !PixelBudget.allows(width: video.displayWidth, height: video.displayHeight) {
+                // Its pixels are decoded and scaled down well (a 640x360 picture of 13:1 pixels);
+                // shown whole, it is over the budget, and so over what a manifest item may be.
+                warnings.append(
+                    "the picture is \(video.width)x\(video.height), shown at "
+                        + "\(video.displayWidth)x\(video.displayHeight), \(PixelBudget.overLimit): "
+                        + "storyreel makes only scaled-down pictures of it (thumbnail --width or --height, "
+                        + "cube --size), and render skips it")
+            }
         }
         return ClipInfo(
             path: file.path,

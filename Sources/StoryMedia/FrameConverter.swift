@@ -66,13 +66,14 @@ final class FrameConverter {
             height: plan.keepHeight)
     }
 
-    /// How `frame` becomes a picture of `size`, once it and the picture it shows are within
-    /// the ``PixelBudget`` (else `.invalidMedia`; an invalid `size` is `.unsupported`).
+    /// How `frame` becomes a picture of `size`, once it and the picture made are within the
+    /// ``PixelBudget`` (else `.invalidMedia`; an invalid `size` is `.unsupported`). The size it
+    /// is shown at is not checked, only what is decoded and what is made: a 640x360 picture of
+    /// 13:1 pixels, shown at 8320x360, makes a 1080x46 one (a QA pass found it refused).
     private func scalingPlan(of frame: Frame, size: FrameSize) throws -> ScalingPlan {
         guard size.isValid else { throw MediaError(.unsupported, "invalid picture size \(size)") }
         try PixelBudget.check(width: frame.width, height: frame.height, path: nil, what: "the decoded picture")
         let display = displaySize(of: frame)
-        try PixelBudget.check(width: display.width, height: display.height, path: nil, what: "the displayed picture")
         return try frame.scalingPlan(
             for: size, pixelAspect: sampleAspectRatio, transform: transform, displayWidth: display.width,
             displayHeight: display.height, path: nil)

@@ -50,7 +50,7 @@ public enum PixelBudget {
     }
 
     /// "over the limit of …": the budget in words, for error lines.
-    static var overLimit: String {
+    public static var overLimit: String {
         "over storyreel's limit of \(maximumSide) pixels per side and \(maximumSide)x\(maximumSide) pixels in all"
     }
 }

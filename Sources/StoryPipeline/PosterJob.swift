@@ -45,6 +45,17 @@ public struct PosterJob: Sendable {
         // Under an address-space limit too low for the poster's pictures, the process stopped
         // at an allocation (a QA pass: 8192x8192 under `ulimit -v 700000`, exit 134).
         let shape = size.outputSize(displayWidth: source.displayWidth, displayHeight: source.displayHeight)
+        // The budget is on what is decoded (checked as the clip opens) and on what is written,
+        // not on the display size: a 640x360 clip of 13:1 pixels, shown at 8320x360, has a
+        // 1080x46 poster at --width 1080 (a QA pass found it refused), and none at its own size.
+        // Refused before any decoding, with what to do.
+        guard PixelBudget.allows(width: shape.width, height: shape.height) else {
+            let sized = size == .original ? " (its display size)" : ""
+            throw MediaError(
+                .invalidMedia, path: clip,
+                "the poster would be \(shape.width)x\(shape.height)\(sized), \(PixelBudget.overLimit); "
+                    + "give \(size == .original ? "" : "a smaller ")--width or --height")
+        }
         try AddressSpace.checkRoom(
             width: shape.width, height: shape.height,
             bytesPerPixel: AddressSpace.posterBytesPerPixel(jpeg: format == .jpeg),

@@ -57,6 +57,48 @@ import Testing
         #expect(!PixelBudget.allowsIntermediate(width: 10240, height: 10240), "a quarter over in all, not per side")
     }
 
+    /// From a QA pass: a 640x360 clip of 13:1 pixels (`setsar=13/1`, shown at 8320x360, as
+    /// ffprobe's DAR 208:9 says) had no poster at any size (65, "the displayed picture is
+    /// 8320x360, over storyreel's limit"), and `inspect` warned that storyreel would not decode
+    /// it; ffmpegthumbnailer -s 1080 writes 1080x46. The budget is on the picture decoded and on
+    /// the poster written: `--width 1080` gives 1080x46, a fill 540x960, and only the poster at
+    /// its display size is refused, before any decoding, with a line naming --width.
+    @Test func aSmallClipOfWidePixelsHasScaledDownPostersAndNoneAtItsDisplaySize() throws {
+        let clip = folder.path("sar13.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=640x360:r=30:d=1", "-vf", "setsar=13/1", "-c:v", "libx264",
+            "-pix_fmt", "yuv420p", clip,
+        ])
+        let outputs = try TemporaryFolder()
+        for (arguments, size) in [
+            (["--width", "1080"], (1080, 46)), (["--width", "540", "--height", "960"], (540, 960)),
+        ] {
+            let poster = outputs.path("poster-\(size.0).jpg")
+            let made = try TestEnvironment.storyreel(["thumbnail", clip, "-o", poster] + arguments)
+            #expect(made.status == 0, "\(arguments): \(made.stderr)")
+            let stream = try TestEnvironment.ffprobeVideoStream(poster)
+            #expect(stream["width"] as? Int == size.0 && stream["height"] as? Int == size.1, "\(arguments): \(stream)")
+        }
+        let whole = try TestEnvironment.storyreel(["thumbnail", clip, "-o", outputs.path("whole.jpg")])
+        #expect(whole.status == 65, "\(whole.status): \(whole.stderr)")
+        let lines = LimitedRun.errorLines(whole.stderr)
+        #expect(
+            lines == [
+                "storyreel: error: \(clip): the poster would be 8320x360 (its display size), \(Self.limitText); "
+                    + "give --width or --height"
+            ], "\(lines)")
+        #expect(!FileManager.default.fileExists(atPath: outputs.path("whole.jpg")))
+        // inspect says what storyreel does with it: `render` skips it (a manifest item is at most
+        // 8192 a side), as before.
+        let inspected = try TestEnvironment.storyreel(["inspect", "--json", clip])
+        let object = try #require(
+            (try JSONSerialization.jsonObject(with: Data(inspected.stdout.utf8)) as? [[String: Any]])?.first)
+        let warnings = object["warnings"] as? [String] ?? []
+        #expect(
+            warnings.count == 1 && warnings[0].hasPrefix("the picture is 640x360, shown at 8320x360, "), "\(warnings)")
+        #expect(!warnings.contains { $0.contains("will not decode") }, "\(warnings)")
+    }
+
     /// Thumbnail and cube (TO) refuse `clip` from its header, and write nothing.
     func expectClipRefused(_ clip: String) throws {
         let outputs = try TemporaryFolder()
