@@ -24,6 +24,18 @@ public final class ClipFrameSource {
     /// True when every frame the last ``posterFrame(size:)`` looked at was near-black,
     /// near-white or flat, so the poster is the one of them with the most contrast.
     public private(set) var lastPickFoundNothingBetter = false
+    /// True when a damaged packet was skipped (as the ffmpeg CLI skips it) while decoding the
+    /// frame last asked for by time, first or last frame: that picture may show blocks of other
+    /// frames (a cube QA pass: a zeroed keyframe gave a face 12.9 dB from the true last frame, in
+    /// silence). Set by each such request; a smart pick sets it false (its keyframes are each
+    /// decoded alone, and a damaged one is no candidate).
+    public private(set) var lastFrameMayShowDamage = false
+
+    /// The warning for `picture` (`the poster (1.967 s)`, `its last frame`) when
+    /// ``lastFrameMayShowDamage`` is true.
+    public static func damageWarning(_ picture: String) -> String {
+        "\(picture) may show damage: a packet before it could not be decoded, and was skipped as ffmpeg skips it"
+    }
 
     /// Most candidates the poster pick decodes, the first frame included.
     public static let posterCandidateLimit = 12
@@ -224,13 +236,17 @@ public final class ClipFrameSource {
         let latest = try Frame()
         for request in lastFrameRequests() {
             try reader.seek(toKeyframeBefore: request)
+            let damagedBefore = reader.damagedPacketCount
             if let tail = lastFrameTail() { reader.decodeOnlyReferenceFrames(before: tail) }
             var found = false
             while try reader.next(into: frame) {
                 latest.take(from: frame)
                 found = true
             }
-            if found { return latest }
+            if found {
+                lastFrameMayShowDamage = reader.damagedPacketCount > damagedBefore
+                return latest
+            }
         }
         throw MediaError(.invalidMedia, path: path, "no decodable video frame")
     }
@@ -266,6 +282,7 @@ public final class ClipFrameSource {
     public func posterFrames(sizes: [FrameSize], sizedByHeader: Bool = false) throws -> [RGBAImageBuffer] {
         try MediaError.naming(path) {
             let frame = try pickPoster()
+            lastFrameMayShowDamage = false
             let shown = converter.displaySize(of: frame)
             let resized = abs(shown.width - displayWidth) > 2 || abs(shown.height - displayHeight) > 2
             return try sizes.map { size in
@@ -424,6 +441,7 @@ public final class ClipFrameSource {
         while attempts < 8 {
             attempts += 1
             try reader.seek(toKeyframeBefore: request)
+            let damagedBefore = reader.damagedPacketCount
             var decodedAny = false
             var steppedBack = false
             while try reader.next(into: frame) {
@@ -436,7 +454,10 @@ public final class ClipFrameSource {
                     break
                 }
                 decodedAny = true
-                if timestamp >= target { return (frame, false) }
+                if timestamp >= target {
+                    lastFrameMayShowDamage = reader.damagedPacketCount > damagedBefore
+                    return (frame, false)
+                }
                 previous.take(from: frame)
             }
             if steppedBack { continue }
@@ -445,6 +466,7 @@ public final class ClipFrameSource {
                 let shownUntil = previous.presentationTimestamp.flatMap { start in
                     previous.duration.map { start.saturatingAdd($0) }
                 }
+                lastFrameMayShowDamage = reader.damagedPacketCount > damagedBefore
                 return (previous, shownUntil.map { target >= $0 } ?? true)
             }
             // Nothing decodable after this keyframe (a damaged or truncated end): step back.

@@ -35,6 +35,13 @@ public final class MediaStream {
     /// True for cover art: a still picture attached to the file (`attached_pic`), not video.
     public var isAttachedPicture: Bool { stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 }
 
+    /// True when every picture of the codec stands alone (PNG, MJPEG, ProRes): a damaged one
+    /// leaves the others whole.
+    public var isIntraOnly: Bool {
+        guard let descriptor = avcodec_descriptor_get(parameters.pointee.codec_id) else { return false }
+        return descriptor.pointee.props & AV_CODEC_PROP_INTRA_ONLY != 0
+    }
+
     /// FFmpeg's short codec name, e.g. `h264`, `hevc`, `aac`; `unknown`, as ffprobe says, for a
     /// sample entry FFmpeg does not know (FFmpeg's own name for it, `none`, read as no video).
     public var codecName: String {

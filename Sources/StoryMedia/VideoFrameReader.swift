@@ -22,6 +22,11 @@ public final class VideoFrameReader {
     private var damagedInARow = 0
     /// How many such errors in a row are skipped before one is thrown.
     static let damagedLimit = 1000
+    /// Damaged packets skipped so far, as the ffmpeg CLI skips them, that other pictures may
+    /// refer to: the frames decoded after one may show blocks of other frames. An intra-only
+    /// codec's (PNG, MJPEG) are not counted: no picture refers to another.
+    public private(set) var damagedPacketCount = 0
+    private let countsDamage: Bool
 
     /// Opens a decoder for `stream` (usually `file.bestStream(.video)`), skipping the file's
     /// other streams at the demuxer.
@@ -31,6 +36,7 @@ public final class VideoFrameReader {
         self.stream = stream
         decoder = try Decoder(stream: stream, threads: threads, skipping: skipping, strict: strict)
         packet = try Packet()
+        countsDamage = !stream.isIntraOnly
         stream.file.discardAllStreams(except: stream)
     }
 
@@ -47,6 +53,7 @@ public final class VideoFrameReader {
                 // `send`: it is skipped too, so a clip decodes alike on one thread and on several
                 // (`render`'s stills decode on one, `cube` and `thumbnail` on several).
                 damagedInARow += 1
+                if countsDamage { damagedPacketCount += 1 }
                 continue
             }
             damagedInARow = 0
@@ -74,6 +81,7 @@ public final class VideoFrameReader {
                         _ = try decoder.send(packet)
                     } catch let error as MediaError where error.isDamagedData {
                         // A damaged packet: skip it, as the ffmpeg CLI does, and keep decoding.
+                        if countsDamage { damagedPacketCount += 1 }
                     }
                     packet.unref()
                 } else {
@@ -83,6 +91,7 @@ public final class VideoFrameReader {
                     } catch let error as MediaError where error.isDamagedData {
                         // A damaged packet's error, handed back with the end of the stream
                         // (frame threads): the drain was taken all the same.
+                        if countsDamage { damagedPacketCount += 1 }
                     }
                 }
             }

@@ -1,6 +1,7 @@
 import CubeRender
 import Foundation
 import StoryMedia
+import Synchronization
 
 /// Renders one cube transition between two faces (clips or stills) and writes it as an encoded
 /// clip, a folder of PNG frames and/or a filmstrip: what `storyreel cube` runs and what the
@@ -32,6 +33,8 @@ public struct CubeTransitionJob: Sendable {
         public var maxBitrate: Int?
         /// How the clip was encoded, or nil when no clip was written.
         public var video: VideoClipWriter.Outcome?
+        /// Warnings for a person: a face decoded past a damaged packet (``loadFaces(damaged:)``).
+        public var warnings: [String] = []
     }
 
     /// How the transition looks and is encoded; every field has the `storyreel cube` default.
@@ -207,30 +210,49 @@ public struct CubeTransitionJob: Sendable {
 
     /// Decodes both faces at the canvas size, TO on another thread while FROM decodes on this
     /// one. Throws a ``MediaError`` naming the first input, in argument order, that failed.
-    public func loadFaces() throws -> (from: RGBAImageBuffer, to: RGBAImageBuffer) {
+    /// `damaged` is called (from either thread) with a warning naming a clip whose face was
+    /// decoded past a damaged packet (``ClipFrameSource/lastFrameMayShowDamage``): it may show
+    /// blocks of other frames.
+    public func loadFaces(
+        damaged: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws -> (from: RGBAImageBuffer, to: RGBAImageBuffer) {
         try loadFaces(
             clip: { clip, last, size in last ? try clip.lastFrame(size: size) : try clip.firstFrame(size: size) },
-            still: { $0 })
+            still: { $0 }, damaged: damaged)
     }
 
     /// Decodes both faces at the canvas size as the clip's encoder takes them, as
     /// ``loadFaces()`` does: a clip's frame straight from its decoded planes when they already
     /// are that picture (``ClipFrameSource/lastFramePlanes(size:)``), anything else converted as
     /// the writer converts RGBA.
-    func loadPlanarFaces() throws -> (from: PlanarPicture, to: PlanarPicture) {
+    func loadPlanarFaces(
+        damaged: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws -> (from: PlanarPicture, to: PlanarPicture) {
         try loadFaces(
             clip: { clip, last, size in
                 last ? try clip.lastFramePlanes(size: size) : try clip.firstFramePlanes(size: size)
             },
-            still: { try VideoClipWriter.yuv420Planes(of: $0) })
+            still: { try VideoClipWriter.yuv420Planes(of: $0) }, damaged: damaged)
     }
 
     /// Both faces at the canvas size as `clip` (given a face's clip, whether the face is its
     /// last frame, and the size) and `still` (given a still's picture) deliver them.
     private func loadFaces<Face: Sendable>(
         clip: @escaping @Sendable (ClipFrameSource, Bool, FrameSize) throws -> Face,
-        still: @escaping @Sendable (RGBAImageBuffer) throws -> Face
+        still: @escaping @Sendable (RGBAImageBuffer) throws -> Face,
+        damaged: @escaping @Sendable (String) -> Void
     ) throws -> (from: Face, to: Face) {
+        // A clip's face, with a warning when it was decoded past a damaged packet (a cube QA
+        // pass: a zeroed keyframe gave a face 12.9 dB from the true last frame, in silence).
+        let clipFace = {
+            @Sendable [self] (source: ClipFrameSource, path: String, isFrom: Bool, size: FrameSize) throws -> Face in
+            let last = wantsLastFrame(isFrom: isFrom)
+            let face = try clip(source, last, size)
+            if source.lastFrameMayShowDamage {
+                damaged("\(path): " + ClipFrameSource.damageWarning(last ? "its last frame" : "its first frame"))
+            }
+            return face
+        }
         let load = { @Sendable [self] (source: CubeFaceSource, isFrom: Bool, size: FrameSize) throws -> Face in
             switch source {
             case .still(let path):
@@ -239,10 +261,10 @@ public struct CubeTransitionJob: Sendable {
                     try still(try Self.loadStill(path, size: size, timeout: timeout))
                 }
             case .clip(let path):
-                return try clip(try openClip(path, isFrom: isFrom), wantsLastFrame(isFrom: isFrom), size)
+                return try clipFace(try openClip(path, isFrom: isFrom), path, isFrom, size)
             }
         }
-        let fromClip: ClipFrameSource?
+        let fromClip: (source: ClipFrameSource, path: String)?
         let size: (width: Int, height: Int)
         if let givenSize {
             fromClip = nil
@@ -260,14 +282,14 @@ public struct CubeTransitionJob: Sendable {
                 )
             case .clip(let path):
                 let opened = try openClip(path, isFrom: true)
-                fromClip = opened
+                fromClip = (opened, path)
                 size = try canvasSize(displayWidth: opened.displayWidth, displayHeight: opened.displayHeight)
             }
         }
         let fill = FrameSize.fill(width: size.width, height: size.height)
         let incoming = BackgroundWork { [to] in try load(to, false, fill) }
         let fromFace = Result {
-            if let fromClip { return try clip(fromClip, wantsLastFrame(isFrom: true), fill) }
+            if let fromClip { return try clipFace(fromClip.source, fromClip.path, true, fill) }
             return try load(from, true, fill)
         }
         let toFace = incoming.wait()
@@ -298,8 +320,12 @@ public struct CubeTransitionJob: Sendable {
         // often already is (then nothing is converted).
         let needsRGBA = outputs.framesDirectory != nil || outputs.filmstripPath != nil
         if let size = givenSize { try checkAddressSpace(for: outputs, width: size.width, height: size.height) }
-        let rgbaFaces = try faces ?? (needsRGBA ? loadFaces() : nil)
-        let planarFaces = try outputs.videoPath.map { _ in try rgbaFaces.map(Self.planes(of:)) ?? loadPlanarFaces() }
+        let damage = Mutex<[String]>([])
+        let noteDamage = { @Sendable (warning: String) in damage.withLock { $0.append(warning) } }
+        let rgbaFaces = try faces ?? (needsRGBA ? loadFaces(damaged: noteDamage) : nil)
+        let planarFaces = try outputs.videoPath.map { _ in
+            try rgbaFaces.map(Self.planes(of:)) ?? loadPlanarFaces(damaged: noteDamage)
+        }
         guard !outputs.isEmpty,
             let canvas = rgbaFaces.map({ (width: $0.from.width, height: $0.from.height) })
                 ?? planarFaces.map({ (width: $0.from.width, height: $0.from.height) })
@@ -430,7 +456,7 @@ public struct CubeTransitionJob: Sendable {
         }
         return Summary(
             width: width, height: height, frameCount: frameCount, outputs: created.files, maxBitrate: maxBitrate,
-            video: video)
+            video: video, warnings: damage.withLock { $0 })
     }
 
     /// Draws the clip's frames as ``run(writing:faces:progress:framesPlanned:framesPlaced:)``

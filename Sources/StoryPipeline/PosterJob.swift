@@ -77,6 +77,7 @@ public struct PosterJob: Sendable {
             output: output, clampedRequest: clampedRequest, frameTime: source.lastFrameTime,
             truncationWarnings: source.truncationWarnings)
         result.foundOnlyBlankFrames = choice == .smart && source.lastPickFoundNothingBetter
+        result.mayShowDamage = source.lastFrameMayShowDamage
         return (data, result)
     }
 

@@ -12,4 +12,7 @@ public struct PosterResult: Sendable {
     public let truncationWarnings: [String]
     /// True when the smart pick found only near-black, near-white or flat frames.
     public var foundOnlyBlankFrames = false
+    /// True when a damaged packet was skipped on the way to the frame used
+    /// (``ClipFrameSource/lastFrameMayShowDamage``): the poster may show blocks of other frames.
+    public var mayShowDamage = false
 }

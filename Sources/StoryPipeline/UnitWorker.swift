@@ -1,5 +1,6 @@
 import Foundation
 import StoryMedia
+import Synchronization
 
 /// Makes work units' outputs, atomically: a clip copy or link, a poster, a thumbnail, the first
 /// and last frame stills, an avatar, or a cube transition. Each takes its name only when nothing
@@ -21,7 +22,7 @@ struct UnitWorker: Sendable {
 
     /// Makes the outputs of `units`, one batch from ``batches(of:)``, under their final names, or
     /// throws and leaves nothing behind. Returns warnings for a person (a transition over its
-    /// peak).
+    /// peak, a still or a face decoded past a damaged packet).
     func make(_ units: [WorkUnit]) throws -> [String] {
         guard let first = units.first else { return [] }
         let destination = BundlePaths.join(bundle, first.output)
@@ -40,23 +41,26 @@ struct UnitWorker: Sendable {
             try checkUnchanged(first.source)
             try writeJPEG(image, as: first.output)
         case .transition:
-            return try makeTransition(first, lastFrameStill: units.dropFirst().first).map { [$0] } ?? []
+            return try makeTransition(first, lastFrameStill: units.dropFirst().first)
         case .poster, .thumbnail, .firstFrame, .lastFrame:
-            try makeClipImages(units)
+            return try makeClipImages(units)
         }
         return []
     }
 
     /// A transition; when the still of its outgoing clip's last frame is also to be made, it is
     /// the transition's own face, written as it is (the faces are decoded once). Returns a
-    /// warning when the transition is over its peak even at the encoder's smallest.
-    private func makeTransition(_ unit: WorkUnit, lastFrameStill: WorkUnit?) throws -> String? {
-        guard let transition = unit.transition else { return nil }
+    /// warning for each face decoded past a damaged packet, and when the transition is over its
+    /// peak even at the encoder's smallest.
+    private func makeTransition(_ unit: WorkUnit, lastFrameStill: WorkUnit?) throws -> [String] {
+        guard let transition = unit.transition else { return [] }
         var parameters = transition.parameters
         parameters.threads = max(1, Parallel.coreCount / max(1, options.jobs))
         let job = CubeTransitionJob(
             from: transition.fromClip, to: transition.toClip, parameters: parameters, timeout: options.timeout)
-        let faces = try job.loadFaces()
+        let damage = Mutex<[String]>([])
+        let faces = try job.loadFaces { warning in damage.withLock { $0.append(warning) } }
+        let warnings = damage.withLock { $0 }
         try checkUnchanged(transition.fromClip)
         try checkUnchanged(transition.toClip)
         if let still = lastFrameStill {
@@ -67,10 +71,12 @@ struct UnitWorker: Sendable {
             comment: OutputProvenance.text(naming: unit.output))
         let summary = try job.run(writing: outputs, faces: faces)
         guard let video = summary.video, !video.fitsCap, let peak = summary.maxBitrate, let path = outputs.videoPath
-        else { return nil }
+        else { return warnings }
         let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? video.bytes
         let seconds = Double(summary.frameCount) / parameters.fps
-        return TransitionBitrate.overPeakWarning(path: unit.output, bytes: bytes, seconds: seconds, peak: peak)
+        return warnings + [
+            TransitionBitrate.overPeakWarning(path: unit.output, bytes: bytes, seconds: seconds, peak: peak)
+        ]
     }
 
     /// A clip's poster, thumbnail and stills, from one opened clip: the poster and thumbnail
@@ -78,8 +84,9 @@ struct UnitWorker: Sendable {
     /// the stills are the first and last displayed frames filling the canvas, as the
     /// transitions' faces do. Each output alone is made the same way, so its bytes depend only
     /// on its key.
-    private func makeClipImages(_ units: [WorkUnit]) throws {
+    private func makeClipImages(_ units: [WorkUnit]) throws -> [String] {
         let clip = try ClipFrameSource(path: units[0].source, timeout: options.timeout, threads: 1)
+        var warnings: [String] = []
         let fill = FrameSize.fill(width: canvasWidth, height: canvasHeight)
         let picks = units.filter { $0.kind == .poster || $0.kind == .thumbnail }
         var picked: [RGBAImageBuffer]?
@@ -101,7 +108,15 @@ struct UnitWorker: Sendable {
             }
             try checkUnchanged(units[0].source)
             try writeJPEG(image, as: unit.output)
+            // As `cube` warns (a cube QA pass: a zeroed keyframe's damage went into the face in
+            // silence); the still is written all the same, as ffmpeg writes such a frame.
+            if unit.kind == .firstFrame || unit.kind == .lastFrame, clip.lastFrameMayShowDamage {
+                let name = (units[0].source as NSString).lastPathComponent
+                let frame = unit.kind == .firstFrame ? "first frame" : "last frame"
+                warnings.append("\(unit.output): " + ClipFrameSource.damageWarning("this still of \(name)'s \(frame)"))
+            }
         }
+        return warnings
     }
 
     /// The size the poster or the thumbnail of `clip` is scaled to from the frame picked.

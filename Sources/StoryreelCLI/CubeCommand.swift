@@ -196,6 +196,7 @@ public enum CubeCommand: Command {
         console.note(
             "cube \(summary.width)x\(summary.height), \(summary.frameCount) "
                 + (summary.frameCount == 1 ? "frame" : "frames") + " -> " + written.joined(separator: ", "))
+        for warning in summary.warnings { console.warning(warning) }
         if summary.video != nil, let path = outputs.videoPath,
             let warning = LevelLimit.warning(width: summary.width, height: summary.height)
         {

@@ -174,6 +174,11 @@ public enum ThumbnailCommand: Command {
                 console.warning("\(clip): \(warning); the poster is taken from what is left")
             }
             let shown = written.frameTime.map { String(format: " (%.3f s)", $0) } ?? ""
+            if written.mayShowDamage {
+                // As ffmpeg prints its decoder's errors (a cube QA pass: a zeroed keyframe's
+                // damage went into a picture in silence).
+                console.warning("\(clip): \(ClipFrameSource.damageWarning("the poster\(shown)"))")
+            }
             if written.foundOnlyBlankFrames {
                 // Said, where ffmpegthumbnailer gives no word (a QA pass: an all-black clip's
                 // poster was written in silence).
