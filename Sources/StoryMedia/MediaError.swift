@@ -90,7 +90,7 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
     /// passed while it was read: `timed out after 30 s while reading it; raise --timeout …`. It
     /// says nothing of the file, which may be perfectly good.
     static func deadlinePassed(path: String, seconds: Double?) -> MediaError {
-        let limit = seconds.map { " after \(String(format: "%g", $0)) s" } ?? ""
+        let limit = seconds.map { " after \($0.secondsText) s" } ?? ""
         return MediaError(
             .timedOut, path: path, "timed out\(limit) while reading it; raise --timeout for very large files")
     }

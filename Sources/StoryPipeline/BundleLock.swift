@@ -26,7 +26,7 @@ public final class BundleLock: Sendable {
         /// The option that sets how long.
         public var option = "--lock-timeout"
         public var description: String {
-            "\(folder): another storyreel run holds the lock; gave up after \(seconds) s (\(option))"
+            "\(folder): another storyreel run holds the lock; gave up after \(seconds.secondsText) s (\(option))"
         }
     }
 

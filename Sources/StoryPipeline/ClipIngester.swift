@@ -376,7 +376,7 @@ public struct ClipIngester: Sendable {
             let audioRunsOn = info.audio == nil ? nil : video.duration.flatMap { $0 <= maxDuration ? $0 : nil }
             throw MediaError(
                 .invalidMedia, path: clip,
-                "\(shown) s is longer than --max-duration \(String(format: "%g", maxDuration)) s"
+                "\(shown) s is longer than --max-duration \(maxDuration.secondsText) s"
                     + (audioRunsOn.map { String(format: " (its video lasts %.1f s; its audio runs on)", $0) } ?? ""))
         }
         guard let stamp else { throw MediaError(.missingInput, path: clip, "no such file") }

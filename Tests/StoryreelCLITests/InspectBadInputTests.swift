@@ -907,10 +907,11 @@ import Testing
     @Test func expiredDeadlineTimesOut() throws {
         let result = try inspect(["--timeout", "0.000001", goodClip])
         #expect(result.status == 65)
-        // The old line called the good clip "not a readable QuickTime/MP4 file".
+        // The old line called the good clip "not a readable QuickTime/MP4 file"; a later one
+        // said "after 1e-06 s" (a QA pass).
         #expect(
             result.stderr
-                == "storyreel: error: \(goodClip): timed out after 1e-06 s while reading it; raise --timeout for "
+                == "storyreel: error: \(goodClip): timed out after 0.000001 s while reading it; raise --timeout for "
                 + "very large files\n", "\(result.stderr)")
     }
 
