@@ -66,10 +66,12 @@ extension Option where Value == String? {
     static func text(
         _ name: String, short: Character? = nil, aliases: [String] = [], _ valueName: String, _ help: String
     ) -> Option {
-        let flagName = short.map { "-\($0)" } ?? "--\(name)"
+        // An empty value may come as `--story=`: both names (`--output=` was told "-o needs a …", a
+        // CLI QA pass).
+        let bothNames = (short.map { "-\($0)/" } ?? "") + "--\(name)"
         return Option(
             name, short: short, aliases: aliases, valueName, help, defaultText: nil, accepted: nil, default: { nil },
-            problem: { $0.isEmpty ? "\(flagName) needs a value, got an empty one" : nil },
+            problem: { $0.isEmpty ? "\(bothNames) needs a value, got an empty one" : nil },
             convert: { $0 })
     }
 
@@ -93,10 +95,12 @@ extension Option where Value == String? {
         file: Bool = false
     ) -> Option {
         let flagName = short.map { "-\($0)" } ?? "--\(name)"
+        // An empty value may come as `--output=`: both names (it was told "-o needs a …", a CLI QA pass).
+        let bothNames = (short.map { "-\($0)/" } ?? "") + "--\(name)"
         return Option(
             name, short: short, aliases: aliases, valueName, help, defaultText: nil, accepted: nil, default: { nil },
             problem: { text in
-                if text.isEmpty { return "\(flagName) needs a path, got an empty one" }
+                if text.isEmpty { return "\(bothNames) needs a path, got an empty one" }
                 if text == "-" { return "\(flagName) - (standard output) is not supported here; give a path" }
                 return file ? Self.folderNameProblem(text, flagName: flagName) : nil
             },

@@ -70,6 +70,16 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
     }
 
+    /// `--output=` was told "-o needs a value, got an empty one" (a CLI QA pass): an option with
+    /// two names gives both.
+    @Test func anEmptyValueNamesBothSpellings() throws {
+        let result = try TestEnvironment.storyreel(["thumbnail", Self.clip, "--output="], in: folder.url)
+        #expect(result.status == 64)
+        #expect(
+            result.stderr.hasPrefix("storyreel: error: -o/--output needs a value, got an empty one"), "\(result.stderr)"
+        )
+    }
+
     /// A file name that is not UTF-8 cannot be held by a Swift string: it is refused (64) by
     /// argument number rather than read as another name. (The old code said "no such file" for
     /// an input and wrote an output under a name with U+FFFD in it.)
