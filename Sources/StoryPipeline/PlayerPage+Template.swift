@@ -642,12 +642,16 @@ extension PlayerPage {
             // slow link left the first story's still under the end card and the last one's name).
             // Half a second at most: a still that does not come leaves the end card over black,
             // until it comes.
-            if (stage.cube.classList.contains('shown') || (pictureOf !== null && pictureOf !== at.story)) {
-              const token = generation, clip = item();
+            // Another story's picture goes at once (a re-check: it stayed for the half second).
+            const token = generation, clip = item();
+            if (stage.cube.classList.contains('shown')) {
               const waited = new Promise((resolve) => setTimeout(resolve, 500));
               Promise.race([showStill(clip.firstFrame, token), waited]).finally(() => {
                 if (token === generation) showOnly(clip);
               });
+            } else if (pictureOf !== null && pictureOf !== at.story) {
+              showOnly(clip);
+              showStill(clip.firstFrame, token);
             }
             $('endcard').hidden = false;
             announce("You're all caught up.");
@@ -827,12 +831,17 @@ extension PlayerPage {
           function startFallback(clip, token, message, played = 0) {
             showNote(message);
             front = null;
-            // Its time runs once its still is on screen, or cannot come (a QA pass on a slow link:
-            // a 404 clip's turn ran out over the item before's still, its own stills arriving
-            // late); meanwhile the spinner shows. What is on screen is its own picture or black.
+            // Its time runs once its still is on screen, or has failed, or after PATIENCE.still
+            // (a QA pass on a slow link: a 404 clip's turn ran out over the item before's still,
+            // its own stills arriving late; a re-check: a still the server held stopped the reel
+            // for good); meanwhile the spinner shows. What is on screen is its own picture or black.
             const first = played > 0 ? clip.lastFrame : clip.firstFrame;
             fallback = { clip, token, elapsed: played, last: performance.now(), lastShown: played > 0, ready: !first };
-            if (first) image(first).then(() => { if (fallback && fallback.token === token) fallback.ready = true; });
+            if (first) {
+              within(image(first), PATIENCE.still, false).then(() => {
+                if (fallback && fallback.token === token) fallback.ready = true;
+              });
+            }
             if (played > 0) showStill(clip.lastFrame, token).then((ok) => { if (ok !== false) hideVideos(); });
             else showOnly(clip);
             // Its turn is a turn like any other: what comes next loads meanwhile (a QA pass: the
