@@ -1220,8 +1220,6 @@ extension PlayerPage {
           });
           $('close').addEventListener('click', close);
           $('closeEnd').addEventListener('click', close);
-          // This bundle's items only (a QA pass: it cleared every bundle's on the origin, and threw
-          // where storage is blocked, in a sandboxed frame).
           // A mouse's wheel scrolls the row sideways while the row has further to go, then the
           // page as before (a desktop QA pass: a vertical wheel over a row of 36 stories did
           // nothing; only a trackpad's sideways swipe, Shift and the wheel, or the scrollbar did).
@@ -1232,6 +1230,8 @@ extension PlayerPage {
             row.scrollLeft += e.deltaMode === 1 ? e.deltaY * 40 : e.deltaMode === 2 ? e.deltaY * row.clientWidth : e.deltaY;
             if (row.scrollLeft !== before) e.preventDefault();
           }, { passive: false });
+          // This bundle's items only (a QA pass: it cleared every bundle's on the origin, and threw
+          // where storage is blocked, in a sandboxed frame).
           $('reset').addEventListener('click', () => {
             for (const story of manifest.stories) for (const item of story.items) store.remove(SEEN + item.id);
             renderRow();
