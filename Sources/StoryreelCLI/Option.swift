@@ -68,7 +68,7 @@ extension Option where Value == String? {
     ) -> Option {
         // An empty value may come as `--story=`: both names (`--output=` was told "-o needs a …", a
         // CLI QA pass).
-        let bothNames = (short.map { "-\($0)/" } ?? "") + "--\(name)"
+        let bothNames = OptionSpec.displayNames(name: name, short: short)
         return Option(
             name, short: short, aliases: aliases, valueName, help, defaultText: nil, accepted: nil, default: { nil },
             problem: { $0.isEmpty ? "\(bothNames) needs a value, got an empty one" : nil },
@@ -96,7 +96,7 @@ extension Option where Value == String? {
     ) -> Option {
         let flagName = short.map { "-\($0)" } ?? "--\(name)"
         // An empty value may come as `--output=`: both names (it was told "-o needs a …", a CLI QA pass).
-        let bothNames = (short.map { "-\($0)/" } ?? "") + "--\(name)"
+        let bothNames = OptionSpec.displayNames(name: name, short: short)
         return Option(
             name, short: short, aliases: aliases, valueName, help, defaultText: nil, accepted: nil, default: { nil },
             problem: { text in

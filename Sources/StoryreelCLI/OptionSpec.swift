@@ -44,7 +44,12 @@ public struct OptionSpec: Sendable {
     }
 
     /// How errors name the option, e.g. `-o/--output` or `--timeout`.
-    var displayNames: String { (short.map { "-\($0)/" } ?? "") + "--\(name)" }
+    var displayNames: String { Self.displayNames(name: name, short: short) }
+
+    /// How errors name an option called `name` (and `short`), before its spec is made.
+    static func displayNames(name: String, short: Character?) -> String {
+        (short.map { "-\($0)/" } ?? "") + "--\(name)"
+    }
 
     /// How the option appears in help, e.g. `-o, --output OUT`.
     var synopsis: String {
