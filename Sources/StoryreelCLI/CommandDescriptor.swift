@@ -3,10 +3,10 @@
 struct CommandDescriptor: Sendable {
     let name: String
     let abstract: String
-    /// ``Command/helpText``: each paragraph on one line.
-    let helpText: String
     /// ``Command/helpText(_:)``: laid out for a terminal, or not.
     let layOutHelp: @Sendable (HelpLayout) -> String
+    /// ``Command/helpText``: each paragraph on one line.
+    var helpText: String { layOutHelp(HelpLayout(columns: nil)) }
     let options: [OptionSpec]
     let usage: String
     /// ``Command/synopsis``: the usage line's required part, for a usage error.
@@ -16,7 +16,6 @@ struct CommandDescriptor: Sendable {
     init<C: Command & SendableMetatype>(_ command: C.Type) {
         name = C.name
         abstract = C.abstract
-        helpText = C.helpText
         layOutHelp = { C.helpText($0) }
         options = C.options.map(\.spec)
         usage = C.usage
