@@ -53,7 +53,7 @@ public final class VideoFrameReader {
                 // `send`: it is skipped too, so a clip decodes alike on one thread and on several
                 // (`render`'s stills decode on one, `cube` and `thumbnail` on several).
                 damagedInARow += 1
-                if countsDamage { damagedPacketCount += 1 }
+                countDamagedPacket()
                 continue
             }
             damagedInARow = 0
@@ -81,7 +81,7 @@ public final class VideoFrameReader {
                         _ = try decoder.send(packet)
                     } catch let error as MediaError where error.isDamagedData {
                         // A damaged packet: skip it, as the ffmpeg CLI does, and keep decoding.
-                        if countsDamage { damagedPacketCount += 1 }
+                        countDamagedPacket()
                     }
                     packet.unref()
                 } else {
@@ -91,12 +91,18 @@ public final class VideoFrameReader {
                     } catch let error as MediaError where error.isDamagedData {
                         // A damaged packet's error, handed back with the end of the stream
                         // (frame threads): the drain was taken all the same.
-                        if countsDamage { damagedPacketCount += 1 }
+                        countDamagedPacket()
                     }
                 }
             }
         }
         return false
+    }
+
+    /// Counts a damaged packet just skipped in ``damagedPacketCount``, unless the codec is
+    /// intra-only.
+    private func countDamagedPacket() {
+        if countsDamage { damagedPacketCount += 1 }
     }
 
     /// Until the next seek, skips the frames no other frame refers to among packets whose decode
