@@ -39,7 +39,7 @@ public enum CubeCommand: Command {
     static let direction = Option.choice(
         "direction", "backward plays forward(TO, FROM) in reverse.", default: defaults.direction)
     static let codec = Option.choice(
-        "codec", "h264 (High) or hevc (tagged hvc1; 13-41% smaller at the same PSNR, 4-6x the CPU).",
+        "codec", "h264 (High) or hevc (tagged hvc1; 13-40% smaller at the same PSNR, 5-6x the CPU).",
         default: defaults.codec)
     static let crf = Option.wholeNumber(
         "crf", "N", "Constant rate factor on x264's scale, lower is better (HEVC encodes at N + 4).",
