@@ -37,6 +37,27 @@ public struct ClipRecord: Sendable, Equatable, Codable {
     /// The first 16 hex digits of the hash: the item's id.
     public var id: String { String(sha256.prefix(16)) }
 
+    /// True when every value is one a probe of a playable clip gives and the manifest's schema
+    /// takes: a record read back from a file (the stat cache) is used only then. A QA pass edited
+    /// the cache: a width of 0 or a rotation of 45 went into a manifest `validate` refused, after
+    /// a render that exited 0, and a duration of 1e308 summed to infinity, which no JSON number
+    /// writes (70 on every run until the cache was deleted).
+    public var isWellFormed: Bool {
+        let sides = 1...PixelBudget.maximumSide
+        let isText = { (text: String) in
+            !text.isEmpty && text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
+        }
+        return ManifestSchemaChecker.isSHA256(sha256) && duration > 0 && duration <= Self.longestDuration
+            && sides.contains(width) && sides.contains(height)
+            && [0, 90, 180, 270].contains(rotation) && frameRate >= 0 && frameRate <= Double(Int32.max)
+            && isText(codec) && isText(codecs) && ["none", "hlg", "pq", "dolbyVision"].contains(hdr) && bitRate >= 0
+            && dolbyVisionProfile.map { $0 >= 0 && $0 < 1000 } ?? true && audioCodec.map(isText) ?? true
+    }
+
+    /// The longest duration FFmpeg gives, in seconds: its durations are 64-bit counts of
+    /// microseconds (`AV_TIME_BASE`).
+    static let longestDuration = Double(Int64.max) / 1_000_000
+
     /// Makes a record from a probe, or throws when the clip cannot be played as a story item:
     /// the probe warned (a truncated upload), it has no video, or no duration. `render` skips
     /// such a clip and `ingest` rejects it, for the same reason.

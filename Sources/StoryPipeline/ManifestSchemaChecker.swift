@@ -106,9 +106,7 @@ struct ManifestSchemaChecker {
     private mutating func check(item value: JSONValue, at path: String) {
         guard let item = object(value, at: path, keys: Self.itemKeys, required: Self.itemRequiredKeys) else { return }
         _ = string(item["id"], at: "\(path).id", "16 lowercase hex digits, then -2, -3 … or nothing", Self.isItemID)
-        _ = string(item["sha256"], at: "\(path).sha256", "64 lowercase hex digits") {
-            $0.utf8.count == 64 && $0.utf8.allSatisfy(Self.isLowercaseHex)
-        }
+        _ = string(item["sha256"], at: "\(path).sha256", "64 lowercase hex digits", Self.isSHA256)
         number(item["duration"], at: "\(path).duration", exclusiveMinimum: 0)
         number(item["width"], at: "\(path).width", integer: true, minimum: 1, maximum: 8192)
         number(item["height"], at: "\(path).height", integer: true, minimum: 1, maximum: 8192)
@@ -164,6 +162,11 @@ struct ManifestSchemaChecker {
     }
 
     /// 0-9 or a-f.
+    /// True when `text` is a SHA-256 as storyreel writes it: 64 lowercase hex digits.
+    static func isSHA256(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy(isLowercaseHex)
+    }
+
     static func isLowercaseHex(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
     }

@@ -64,6 +64,12 @@ public final class StatCache: Sendable {
                 && changed <= made.addingReportingOverflow(tick).partialValue
         }
 
+        /// True when the record and the hash hold only values a probe and a hash give
+        /// (``ClipRecord/isWellFormed``).
+        var isWellFormed: Bool {
+            (record?.isWellFormed ?? true) && (sha256.map(ManifestSchemaChecker.isSHA256) ?? true)
+        }
+
         /// True when a file of `stamp` is, by `stat`, the one this entry was made from, its
         /// change time included (a failure's too: see ``StatCache/failureEntry(_:stamp:timeout:)``).
         func matches(_ stamp: (size: UInt64, modified: Int64, inode: UInt64, statusChanged: Int64)) -> Bool {
@@ -123,7 +129,11 @@ public final class StatCache: Sendable {
         self.file = file
         self.madeOffset = madeOffset
         let data = (try? RegularFile.contents(of: file, maxSize: StatCache.maximumFileSize)) ?? Data()
-        state = Mutex((JSONShape.decoded([String: Entry].self, from: data) ?? [:], false))
+        let entries = JSONShape.decoded([String: Entry].self, from: data) ?? [:]
+        // An entry holding a value no probe gives (the file edited by hand, or damaged) is
+        // dropped, and its file read again, rather than written into a manifest.
+        let wellFormed = entries.filter { $0.value.isWellFormed }
+        state = Mutex((wellFormed, wellFormed.count != entries.count))
     }
 
     /// The cached record for `path`, when its size, mtime, inode and change time are unchanged (as `stat`

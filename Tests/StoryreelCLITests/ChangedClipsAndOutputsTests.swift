@@ -12,6 +12,41 @@ import Testing
         manifest.stories.flatMap(\.items)
     }
 
+    /// From a QA pass: the stat cache's records were taken as they were, so a cache edited by
+    /// hand (or damaged) to a width of 0 or a rotation of 45 gave a manifest `validate` refused,
+    /// after a render that exited 0, and a duration of 1e308 summed to infinity, which no JSON
+    /// number writes (70, on every run until the cache was deleted). A record holding a value
+    /// no probe gives is dropped and its clip read again.
+    @Test func aStatCacheEditedToValuesNoProbeGivesIsReadAgain() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let manifest = try fixture.manifestBytes("reel")
+        let cacheFile = URL(fileURLWithPath: fixture.folder.path("reel/.storyreel/stat-cache.json"))
+        let edits: [(key: String, value: Any)] = [
+            ("width", 0), ("height", 100_000), ("rotation", 45), ("duration", 1e308), ("duration", 0),
+            ("frameRate", -1), ("hdr", "bogus"), ("codec", "x\ny"), ("codecs", ""),
+        ]
+        for edit in edits {
+            var cache = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: cacheFile)) as? [String: Any])
+            for (path, value) in cache {
+                guard var entry = value as? [String: Any], var record = entry["record"] as? [String: Any] else {
+                    continue
+                }
+                record[edit.key] = edit.value
+                entry["record"] = record
+                cache[path] = entry
+            }
+            try JSONSerialization.data(withJSONObject: cache).write(to: cacheFile)
+            let (result, summary) = try fixture.render(into: "reel")
+            #expect(result.status == 0, "\(edit): \(result.stderr)")
+            #expect(summary["rendered"] as? Int == 0, "\(edit): the clips are read again, nothing made again")
+            #expect(try fixture.manifestBytes("reel") == manifest, "\(edit): the manifest is as a render makes it")
+            let validate = try TestEnvironment.storyreel(["validate", fixture.folder.path("reel/manifest.json")])
+            #expect(validate.status == 0, "\(edit): \(validate.stderr)")
+        }
+    }
+
     @Test func aTamperedOrTruncatedOutputIsRepairedByTheNextRender() throws {
         let fixture = try BundleFixture()
         _ = try fixture.render(into: "reel")
