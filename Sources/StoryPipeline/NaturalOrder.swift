@@ -4,9 +4,11 @@ import Foundation
 /// comes before `img_10.mov`; spaces, punctuation and symbols before numbers, and numbers before
 /// letters (`clip.mp4`, `clip1.mp4`, `clip2.mp4`; `_intro`, `9`, `ana`); a letter with an accent
 /// among its base letter's (`ça.mp4` between `c` and `d`). From a QA pass: numbers came before
-/// `.` and `_`, and accented letters after `z`. Ties go to the unaccented name, then lowercase,
-/// then fewer leading zeros, then plain byte order, so the order is total and the same on every
-/// machine.
+/// `.` and `_`, and accented letters after `z`. A number is written in decimal digits of any
+/// script (`٣` is 3); digits that are not decimal (`²`, `①`, `½`) are no number, and come after
+/// the numbers and before the letters (a later QA pass: `٣.mp4` played first, `²a.mp4` second).
+/// Ties go to the unaccented name, then lowercase, then fewer leading zeros, then plain byte
+/// order, so the order is total and the same on every machine.
 public enum NaturalOrder {
     /// True when `a` sorts before `b`.
     public static func areInIncreasingOrder(_ a: String, _ b: String) -> Bool {
@@ -33,8 +35,8 @@ public enum NaturalOrder {
     /// What a name is compared by, a run of ASCII digits or a character at a time: first by
     /// ``Key``, the way Finder sees them, then by what tells equal keys apart.
     private struct Unit {
-        /// Kind first (other characters, then numbers, then letters), then the number's value
-        /// or the character's base letter (lowercase, without its accents).
+        /// Kind first (other characters, then numbers, then other digits, then letters), then the
+        /// number's value or the character's base letter (lowercase, without its accents).
         var primary: Key
         /// Whether the letter has accents (none first), whether it is uppercase, which accents;
         /// or how many digits the number is written with.
@@ -58,15 +60,46 @@ public enum NaturalOrder {
         }
     }
 
-    /// `name` as it is compared: compatibility forms as what they stand for (`ﬁ` as `fi`,
-    /// full-width `１０` as `10`, `³` as `3`), and the letters Finder takes for others
-    /// (``letterFoldings``) as those. `ingest` reads a clip's sequence number from it, so that the
-    /// number it counts is the one the order sees.
+    /// `name` as it is compared: decimal digits of every script as ASCII's (full-width `１０` as
+    /// `10`, Arabic-Indic `٣` as `3`), other characters that stand for digits as they are (`³`,
+    /// `①`, `½`: ``units(_:)`` reads them), compatibility forms as what they stand for (`ﬁ` as
+    /// `fi`), and the letters Finder takes for others (``letterFoldings``) as those. `ingest`
+    /// reads a clip's sequence number from it, so that the number it counts is the one the order
+    /// sees.
     public static func comparedForm(of name: String) -> String {
-        name.utf8.allSatisfy { $0 < 0x80 }
-            ? name
-            : String(
-                name.decomposedStringWithCompatibilityMapping.flatMap { letterFoldings[$0].map(Array.init) ?? [$0] })
+        guard !name.utf8.allSatisfy({ $0 < 0x80 }) else { return name }
+        var form = String.UnicodeScalarView()
+        var run = ""
+        func endRun() {
+            for character in run.decomposedStringWithCompatibilityMapping {
+                form.append(contentsOf: (letterFoldings[character] ?? String(character)).unicodeScalars)
+            }
+            run = ""
+        }
+        for scalar in name.unicodeScalars {
+            guard let kind = scalar.properties.numericType, isDigit(scalar) else {
+                run.unicodeScalars.append(scalar)
+                continue
+            }
+            endRun()
+            if kind == .decimal, let value = scalar.properties.numericValue, let digit = Int(exactly: value) {
+                form.append(contentsOf: String(digit).unicodeScalars)
+            } else {
+                form.append(scalar)
+            }
+        }
+        endRun()
+        return String(form)
+    }
+
+    /// True when `scalar` is a decimal digit of any script or stands for digits in another form
+    /// (a superscript, a circled number, a fraction): its compatibility form has an ASCII digit.
+    private static func isDigit(_ scalar: Unicode.Scalar) -> Bool {
+        guard scalar.properties.numericType != nil else { return false }
+        return scalar.properties.numericType == .decimal
+            || String(scalar).decomposedStringWithCompatibilityMapping.unicodeScalars.contains {
+                $0.isASCII && $0.properties.numericType == .decimal
+            }
     }
 
     private static func units(_ name: String) -> [Unit] {
@@ -86,7 +119,20 @@ public enum NaturalOrder {
                 index = end
                 continue
             }
-            result.append(unit(of: character))
+            // A digit that is not decimal (`²`, `①`, `½`) is no number: its compatibility form
+            // is read, its digits as digits of their own kind, between numbers and letters.
+            if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1, isDigit(scalar) {
+                for part in String(scalar).decomposedStringWithCompatibilityMapping {
+                    result.append(
+                        part.isASCII && part.isNumber
+                            ? Unit(
+                                primary: Key(kind: 2, count: 0, text: String(part)),
+                                secondary: Key(kind: 0, count: 0, text: ""))
+                            : unit(of: part))
+                }
+            } else {
+                result.append(unit(of: character))
+            }
             index = string.index(after: index)
         }
         return result
@@ -116,7 +162,7 @@ public enum NaturalOrder {
         let uppercase = character.isUppercase ? 1 : 0
         if character.isASCII {
             return Unit(
-                primary: Key(kind: 2, count: 0, text: character.lowercased()),
+                primary: Key(kind: 3, count: 0, text: character.lowercased()),
                 secondary: Key(kind: 0, count: uppercase, text: ""))
         }
         // The letter apart from its accents (the name is decomposed already: a letter is its base
@@ -125,7 +171,7 @@ public enum NaturalOrder {
         let base = String(String.UnicodeScalarView(character.unicodeScalars.filter { !isMark($0) })).lowercased()
         let accents = String(String.UnicodeScalarView(character.unicodeScalars.filter(isMark)))
         return Unit(
-            primary: Key(kind: 2, count: 0, text: base.isEmpty ? String(character).lowercased() : base),
+            primary: Key(kind: 3, count: 0, text: base.isEmpty ? String(character).lowercased() : base),
             secondary: Key(kind: accents.isEmpty ? 0 : 1, count: uppercase, text: accents))
     }
 }

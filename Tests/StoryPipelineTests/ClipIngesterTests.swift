@@ -67,11 +67,15 @@ import Testing
 
     /// From an ingest QA pass: with `１０.mp4` (full-width digits) in a story, the next clip was
     /// `0001-new.mp4`, which the order (reading `１０` as 10) played first. The number counted is
-    /// the one the order sees.
+    /// the one the order sees: decimal digits of any script (`٣` is 3, a later QA pass), and not
+    /// a superscript or a circled digit, which the order puts after the numbers, as Finder does.
     @Test func aNumberInCompatibilityFormsCountsAsTheOrderReadsIt() {
         #expect(ClipIngester.sequenceStart(of: ["１０.mp4"]) == 10)
-        #expect(ClipIngester.sequenceStart(of: ["³.mp4", "0002-a.mp4"]) == 3)
-        #expect(ClipIngester.sequenceStart(of: ["①.mp4"]) == 1)
+        #expect(ClipIngester.sequenceStart(of: ["\u{663}.mp4", "0002-a.mp4"]) == 3)
+        #expect(ClipIngester.sequenceStart(of: ["³.mp4", "0002-a.mp4"]) == 2)
+        #expect(ClipIngester.sequenceStart(of: ["①.mp4"]) == 0)
+        #expect(ClipIngester.startsWithDigit("\u{663}.mp4"))
+        #expect(!ClipIngester.startsWithDigit("²a.mp4"))
         #expect(ClipIngester.sequenceStart(of: ["２０２４－０６－０１.mp4"]) == 0, "a full-width date is a date")
         #expect(ClipIngester.startsWithDigit("１０.mp4"))
         #expect(!ClipIngester.startsWithDigit("IMG_1.mp4"))

@@ -66,6 +66,32 @@ import Testing
                 != NaturalOrder.areInIncreasingOrder(composed, decomposed))
     }
 
+    /// Every pair of these names that Foundation's `localizedStandardCompare` (Finder's order,
+    /// ICU's root collation with numbers) tells apart goes the same way here. From a QA pass:
+    /// decimal digits of other scripts (`٣`, `३`, `๓`) sorted before every number, and digits
+    /// that are not decimal (`²`) among the numbers, where Foundation reads the first as numbers
+    /// and puts the second after them. (Names equal but for leading zeros or a digit's form,
+    /// `010` and `１０`, `¹` and `①`, go by storyreel's own tie-breaks, which differ.)
+    @Test func theOrderAgreesWithFoundationsStandardCompare() {
+        let names = [
+            "1.mp4", "2.mp4", "5.mp4", "10.mp4", "19.mp4", "21.mp4", "\u{663}.mp4", "\u{967}.mp4",
+            "\u{E53}.mp4", "\u{662}0.mp4", "\u{663}\u{663}.mp4", "\u{FF11}\u{FF10}.mp4", "\u{1D7D5}.mp4", "\u{B2}.mp4",
+            "\u{B2}a.mp4", "\u{B3}.mp4", "\u{2070}.mp4", "\u{B9}.mp4", "\u{BD}.mp4", "\u{2460}0.mp4",
+            "x1.mp4", "x2.mp4", "x\u{662}.mp4", "x3.mp4", "x10.mp4", "x\u{662}0.mp4", "x\u{B2}.mp4", "_x.mp4",
+            "(1).mp4", "clip.mp4", "clip-1.mp4", "clip_1.mp4", "a.mp4", "\u{E9}.mp4", "z.mp4", "\u{E7}a.mp4",
+            "\u{E6}ble.mp4", "\u{FB01}le.mp4", "IMG_2.MOV", "img_10.mov", "\u{4E09}.mp4", "\u{216B}.mp4",
+        ]
+        for a in names {
+            for b in names where a != b {
+                let foundation = a.localizedStandardCompare(b)
+                guard foundation != .orderedSame else { continue }
+                #expect(
+                    NaturalOrder.areInIncreasingOrder(a, b) == (foundation == .orderedAscending),
+                    "\(a) and \(b): Foundation says \(foundation == .orderedAscending ? "before" : "after")")
+            }
+        }
+    }
+
     /// The binary search `ingest` places names with agrees with sorting: the names past the
     /// index are exactly those that sort after the name.
     @Test func insertionIndexAgreesWithTheOrder() {
