@@ -34,24 +34,26 @@ public enum BundleGenerator {
         return number(in: String(generator[open.upperBound...].dropLast()), after: "")
     }
 
-    /// The decimal number after `prefix` in `text`, when `text` is exactly that (no sign, at most
-    /// 9 digits: a file's number never traps).
+    /// The decimal number after `prefix` in `text`, when `text` is exactly that (no sign), held
+    /// at `Int.max` when it is larger (a file's number never traps; a QA pass: a renderer of
+    /// 1000000000, ten digits, read as none, and the newer bundle was written over).
     private static func number(in text: String, after prefix: String) -> Int? {
         guard text.hasPrefix(prefix) else { return nil }
         let digits = text.dropFirst(prefix.count)
-        guard (1...9).contains(digits.count), digits.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
-        return Int(digits)
+        guard !digits.isEmpty, digits.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
+        return Int(digits) ?? Int.max
     }
 
     /// What the manifest at `path` says of its writer: its `generator` (nil when it has none)
     /// and format `version` (nil when it has none), read as plain JSON, so that a manifest of a
     /// newer format, which ``Manifest`` does not decode, is still told apart. Nil when the file
     /// is not a JSON object.
-    static func writer(ofManifestAt path: String) -> (generator: String?, version: Int?)? {
+    static func writer(ofManifestAt path: String) -> (generator: String?, version: Double?)? {
         guard let data = try? RegularFile.contents(of: path, maxSize: 256 << 20),
             let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
         else { return nil }
-        let version = (object["version"] as? NSNumber).flatMap { Int(exactly: $0.doubleValue) }
+        // A number of any size (a QA pass: a version of 1e23, which no Int holds, read as none).
+        let version = (object["version"] as? NSNumber).map(\.doubleValue)
         return (object["generator"] as? String, version)
     }
 
@@ -64,10 +66,10 @@ public enum BundleGenerator {
         guard let (generator, version) = writer(ofManifestAt: path), let generator,
             generator.hasPrefix("storyreel ")
         else { return nil }
-        let newerFormat = version.map { $0 > Manifest.knownVersion } ?? false
+        let newerFormat = version.map { $0 > Double(Manifest.knownVersion) } ?? false
         let newerRenderer = renderer(inGenerator: generator).map { $0 > rendererNumber } ?? false
         guard newerFormat || newerRenderer else { return nil }
-        return generator + (newerFormat ? ", manifest version \(version ?? 0)" : "")
+        return generator + (newerFormat ? ", manifest version \(ManifestSchemaChecker.format(version ?? 0))" : "")
     }
 
     /// Refuses (73, a ``BundleRefusal``) to render into `bundle` when its manifest is a newer

@@ -46,6 +46,22 @@ import Testing
         let written = try Data(contentsOf: URL(fileURLWithPath: manifestPath))
         let newer: [(change: (inout [String: Any]) -> Void, named: String)] = [
             ({ $0["generator"] = "storyreel 0.3.0 (renderer 999)" }, "(storyreel 0.3.0 (renderer 999))"),
+            // Numbers of any size (a QA pass: ten digits and more read as none, and the bundle
+            // was written over).
+            (
+                { $0["generator"] = "storyreel 0.3.0 (renderer 1000000000)" },
+                "(storyreel 0.3.0 (renderer 1000000000))"
+            ),
+            (
+                { $0["generator"] = "storyreel 0.3.0 (renderer 99999999999999999999999)" },
+                "(storyreel 0.3.0 (renderer 99999999999999999999999))"
+            ),
+            (
+                {
+                    $0["version"] = 1e23
+                    $0["generator"] = "storyreel 0.3.0 (renderer 1)"
+                }, "(storyreel 0.3.0 (renderer 1), manifest version 1e+23)"
+            ),
             (
                 {
                     $0["version"] = 2
