@@ -502,7 +502,7 @@ public struct BundlePlan: Sendable {
             source: fromItem.absolutePath, sourceLabel: fromItem.path,
             transition: .init(
                 fromStory: from.id, toStory: to.id, fromClip: fromItem.absolutePath, toClip: toItem.absolutePath,
-                parameters: parameters))
+                toLabel: toItem.path, parameters: parameters))
     }
 
     /// True when `unit`'s output is in `bundle` as a render would take it, so that a render

@@ -210,11 +210,11 @@ public struct CubeTransitionJob: Sendable {
 
     /// Decodes both faces at the canvas size, TO on another thread while FROM decodes on this
     /// one. Throws a ``MediaError`` naming the first input, in argument order, that failed.
-    /// `damaged` is called (from either thread) with a warning naming a clip whose face was
-    /// decoded past a damaged packet (``ClipFrameSource/lastFrameMayShowDamage``): it may show
-    /// blocks of other frames.
+    /// `damaged` is called (from either thread) with the path of a clip whose face was decoded
+    /// past a damaged packet (``ClipFrameSource/lastFrameMayShowDamage``), which may show blocks
+    /// of other frames, and whether the face is its last frame (else its first).
     public func loadFaces(
-        damaged: @escaping @Sendable (String) -> Void = { _ in }
+        damaged: @escaping @Sendable (_ clip: String, _ lastFrame: Bool) -> Void = { _, _ in }
     ) throws -> (from: RGBAImageBuffer, to: RGBAImageBuffer) {
         try loadFaces(
             clip: { clip, last, size in last ? try clip.lastFrame(size: size) : try clip.firstFrame(size: size) },
@@ -226,7 +226,7 @@ public struct CubeTransitionJob: Sendable {
     /// are that picture (``ClipFrameSource/lastFramePlanes(size:)``), anything else converted as
     /// the writer converts RGBA.
     func loadPlanarFaces(
-        damaged: @escaping @Sendable (String) -> Void = { _ in }
+        damaged: @escaping @Sendable (_ clip: String, _ lastFrame: Bool) -> Void = { _, _ in }
     ) throws -> (from: PlanarPicture, to: PlanarPicture) {
         try loadFaces(
             clip: { clip, last, size in
@@ -240,7 +240,7 @@ public struct CubeTransitionJob: Sendable {
     private func loadFaces<Face: Sendable>(
         clip: @escaping @Sendable (ClipFrameSource, Bool, FrameSize) throws -> Face,
         still: @escaping @Sendable (RGBAImageBuffer) throws -> Face,
-        damaged: @escaping @Sendable (String) -> Void
+        damaged: @escaping @Sendable (_ clip: String, _ lastFrame: Bool) -> Void
     ) throws -> (from: Face, to: Face) {
         // A clip's face, with a warning when it was decoded past a damaged packet (a cube QA
         // pass: a zeroed keyframe gave a face 12.9 dB from the true last frame, in silence).
@@ -248,9 +248,7 @@ public struct CubeTransitionJob: Sendable {
             @Sendable [self] (source: ClipFrameSource, path: String, isFrom: Bool, size: FrameSize) throws -> Face in
             let last = wantsLastFrame(isFrom: isFrom)
             let face = try clip(source, last, size)
-            if source.lastFrameMayShowDamage {
-                damaged("\(path): " + ClipFrameSource.damageWarning(last ? "its last frame" : "its first frame"))
-            }
+            if source.lastFrameMayShowDamage { damaged(path, last) }
             return face
         }
         let load = { @Sendable [self] (source: CubeFaceSource, isFrom: Bool, size: FrameSize) throws -> Face in
@@ -321,7 +319,10 @@ public struct CubeTransitionJob: Sendable {
         let needsRGBA = outputs.framesDirectory != nil || outputs.filmstripPath != nil
         if let size = givenSize { try checkAddressSpace(for: outputs, width: size.width, height: size.height) }
         let damage = Mutex<[String]>([])
-        let noteDamage = { @Sendable (warning: String) in damage.withLock { $0.append(warning) } }
+        let noteDamage = { @Sendable (clip: String, lastFrame: Bool) in
+            let face = lastFrame ? "its last frame" : "its first frame"
+            damage.withLock { $0.append("\(clip): " + ClipFrameSource.damageWarning(face)) }
+        }
         let rgbaFaces = try faces ?? (needsRGBA ? loadFaces(damaged: noteDamage) : nil)
         let planarFaces = try outputs.videoPath.map { _ in
             try rgbaFaces.map(Self.planes(of:)) ?? loadPlanarFaces(damaged: noteDamage)

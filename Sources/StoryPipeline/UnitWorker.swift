@@ -58,8 +58,14 @@ struct UnitWorker: Sendable {
         parameters.threads = max(1, Parallel.coreCount / max(1, options.jobs))
         let job = CubeTransitionJob(
             from: transition.fromClip, to: transition.toClip, parameters: parameters, timeout: options.timeout)
+        // Each damaged face names the transition and its clip as the render's other lines do,
+        // relative to the bundle and the stories input (a QA pass: the clip's absolute path).
+        let labels = [transition.fromClip: unit.sourceLabel, transition.toClip: transition.toLabel]
         let damage = Mutex<[String]>([])
-        let faces = try job.loadFaces { warning in damage.withLock { $0.append(warning) } }
+        let faces = try job.loadFaces { clip, lastFrame in
+            let face = "its face from \(labels[clip] ?? clip)'s \(lastFrame ? "last" : "first") frame"
+            damage.withLock { $0.append("\(unit.output): " + ClipFrameSource.damageWarning(face)) }
+        }
         let warnings = damage.withLock { $0 }
         try checkUnchanged(transition.fromClip)
         try checkUnchanged(transition.toClip)
@@ -111,9 +117,10 @@ struct UnitWorker: Sendable {
             // As `cube` warns (a cube QA pass: a zeroed keyframe's damage went into the face in
             // silence); the still is written all the same, as ffmpeg writes such a frame.
             if unit.kind == .firstFrame || unit.kind == .lastFrame, clip.lastFrameMayShowDamage {
-                let name = (units[0].source as NSString).lastPathComponent
                 let frame = unit.kind == .firstFrame ? "first frame" : "last frame"
-                warnings.append("\(unit.output): " + ClipFrameSource.damageWarning("this still of \(name)'s \(frame)"))
+                warnings.append(
+                    "\(unit.output): "
+                        + ClipFrameSource.damageWarning("this still of \(units[0].sourceLabel)'s \(frame)"))
             }
         }
         return warnings

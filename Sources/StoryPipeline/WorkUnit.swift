@@ -41,6 +41,9 @@ public struct WorkUnit: Sendable, Equatable {
         public var fromClip: String
         /// Absolute path of the clip giving face B.
         public var toClip: String
+        /// The clip giving face B, relative to the stories input (for messages; face A's is the
+        /// unit's ``WorkUnit/sourceLabel``).
+        public var toLabel: String
         /// Everything that decides the transition's bytes (the renderer's thread count aside),
         /// its direction included.
         public var parameters: CubeTransitionJob.Parameters

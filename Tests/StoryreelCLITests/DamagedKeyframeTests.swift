@@ -73,11 +73,17 @@ import Testing
         }
         let result = try TestEnvironment.storyreel(["render", stories, "-o", folder.path("reel"), "--size", "180x320"])
         #expect(result.status == 0, "\(result.stderr)")
+        // Each names its output in the bundle and its clip in the stories folder, as the render's
+        // other lines do (a QA pass: the face's line named the clip by its absolute path).
         let warnings = result.stderr.split(separator: "\n").filter { $0.contains("may show damage") }
-        #expect(warnings.contains { $0.contains("ana/1.mp4: its last frame may show damage") }, "\(result.stderr)")
-        #expect(
-            warnings.contains { $0.contains("this still of 1.mp4's last frame may show damage") }, "\(result.stderr)")
+        let face =
+            #/^storyreel: warning: transitions/[0-9a-f]+\.mp4: its face from ana/1\.mp4's last frame may show damage/#
+        #expect(warnings.contains { $0.contains(face) }, "\(result.stderr)")
+        let still =
+            #/^storyreel: warning: stills/[0-9a-f]+-last\.jpg: this still of cy/1\.mp4's last frame may show damage/#
+        #expect(warnings.contains { $0.contains(still) }, "\(result.stderr)")
         #expect(!warnings.contains { $0.contains("ben") || $0.contains("first frame") }, "\(result.stderr)")
+        #expect(!warnings.contains { $0.contains(folder.url.path) }, "\(result.stderr)")
         let manifest =
             try JSONSerialization.jsonObject(
                 with: Data(contentsOf: URL(fileURLWithPath: folder.path("reel/manifest.json")))) as? [String: Any]
