@@ -66,11 +66,6 @@ static inline AVRational cff_time_base_q(void) { return (AVRational){1, AV_TIME_
 /// AVINDEX_DISCARD_FRAME: an index entry an edit list hides from the viewer.
 static inline int cff_index_discard_frame(void) { return AVINDEX_DISCARD_FRAME; }
 
-/// av_err2str is a compound literal; this fills a caller-owned buffer instead.
-static inline const char *cff_error_string(int code, char *buffer, size_t size) {
-    return av_make_error_string(buffer, size, code);
-}
-
 /// The interrupt callback behind per-file deadlines: `opaque` points at an int64_t holding an
 /// av_gettime_relative() deadline in microseconds, or 0 for none. Returning 1 aborts the
 /// blocking libavformat call with AVERROR_EXIT.

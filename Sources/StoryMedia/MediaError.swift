@@ -147,11 +147,15 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
     /// `PATH: reason`, or just the reason when no path is known.
     public var description: String { path.map { "\($0): \(reason)" } ?? reason }
 
-    /// FFmpeg's own text for an error code, from `av_make_error_string` into a buffer we own.
+    /// FFmpeg's own text for an error code, from `av_strerror` into a buffer we own; for a code
+    /// FFmpeg has no text for (a decoder's own, as the AAC decoder gives for damaged frames),
+    /// that, rather than its "Error number -50531338 occurred" (a QA pass).
     public static func ffmpegMessage(_ code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         return buffer.withUnsafeMutableBufferPointer { storage in
-            String(cString: cff_error_string(code, storage.baseAddress!, storage.count))
+            av_strerror(code, storage.baseAddress!, storage.count) < 0
+                ? "error \(code), which FFmpeg has no text for"
+                : String(cString: storage.baseAddress!)
         }
     }
 }
