@@ -60,10 +60,11 @@ struct UnitWorker: Sendable {
             from: transition.fromClip, to: transition.toClip, parameters: parameters, timeout: options.timeout)
         // Each damaged face names the transition and its clip as the render's other lines do,
         // relative to the bundle and the stories input (a QA pass: the clip's absolute path).
-        let labels = [transition.fromClip: unit.sourceLabel, transition.toClip: transition.toLabel]
+        let (fromClip, fromLabel, toLabel) = (transition.fromClip, unit.sourceLabel, transition.toLabel)
         let damage = Mutex<[String]>([])
         let faces = try job.loadFaces { clip, lastFrame in
-            let face = "its face from \(labels[clip] ?? clip)'s \(lastFrame ? "last" : "first") frame"
+            let label = clip == fromClip ? fromLabel : toLabel
+            let face = "its face from \(label)'s \(lastFrame ? "last" : "first") frame"
             damage.withLock { $0.append("\(unit.output): " + ClipFrameSource.damageWarning(face)) }
         }
         let warnings = damage.withLock { $0 }
