@@ -161,12 +161,12 @@ struct ManifestSchemaChecker {
             && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
-    /// 0-9 or a-f.
     /// True when `text` is a SHA-256 as storyreel writes it: 64 lowercase hex digits.
     static func isSHA256(_ text: String) -> Bool {
         text.utf8.count == 64 && text.utf8.allSatisfy(isLowercaseHex)
     }
 
+    /// 0-9 or a-f.
     static func isLowercaseHex(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
     }
