@@ -223,15 +223,16 @@ struct UnitRun {
         let worker = UnitWorker(
             bundle: bundle, options: making, canvasWidth: canvas.width, canvasHeight: canvas.height,
             sourceStamps: sourceStamps, sourceHashes: sourceHashes)
-        let counter = ProgressCounter(total: pending.count)
+        let counter = ProgressCounter(units: pending)
         let batches = UnitWorker.batches(of: pending)
         let progress = self.progress
+        if !pending.isEmpty { progress(counter.start()) }
         func make(_ batches: [[WorkUnit]], counting: Bool) -> [Result<[String], Error>] {
             Parallel.map(batches.count, jobs: making.jobs) { index in
                 let batch = batches[index]
                 defer {
                     if counting {
-                        for unit in batch { progress(counter.finish("\(unit.kind.rawValue) \(unit.title)")) }
+                        for unit in batch { progress(counter.finish(unit)) }
                     }
                 }
                 // Each output with the hash a clip copy is known by (the others are hashed as read).

@@ -81,6 +81,23 @@ public struct WorkUnit: Sendable, Equatable {
         return "\(transition.fromStory) → \(transition.toStory)"
     }
 
+    /// What making the unit costs, roughly, in stills at the canvas size (decoding a frame,
+    /// scaling it and writing a JPEG), for the progress report's ETA: a transition two stills a
+    /// frame (rendered, encoded, sometimes encoded again under its peak), five times that in HEVC;
+    /// a clip copy or an avatar a fraction of one. Measured on the samples at 540x960 and
+    /// 1080x1920: 0.6 and 1.7 s of CPU for an H.264 transition, 3.8 and 9.2 s in HEVC, against
+    /// about 0.02 and 0.05 s a still.
+    var estimatedCost: Double {
+        switch kind {
+        case .transition:
+            guard let parameters = transition?.parameters else { return 1 }
+            let frames = (parameters.duration * parameters.fps).rounded()
+            return 2 * (frames.isFinite ? max(1, frames) : 1) * (parameters.codec == .hevc ? 5 : 1)
+        case .poster, .thumbnail, .firstFrame, .lastFrame: return 1
+        case .clip, .avatar: return 0.3
+        }
+    }
+
     /// This unit made from `copy`, one of ``otherCopies``, instead of its own input.
     func madeFrom(_ copy: OtherCopy) -> WorkUnit {
         var unit = self

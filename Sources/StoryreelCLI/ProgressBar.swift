@@ -4,8 +4,9 @@ import StoryPipeline
 import Synchronization
 
 /// Render progress on stderr: done/total, the rate, the ETA and what was just finished. On a
-/// terminal, a one-line bar redrawn in place; off one (a CI log), a line every 5 s or every
-/// tenth of the work, so a long log is not empty until the end. `--quiet` silences both.
+/// terminal, a one-line bar redrawn in place; off one (a CI log), a line as the units start,
+/// then every 5 s or every tenth of the work, so a long log is not empty until the end.
+/// `--quiet` silences both.
 final class ProgressBar: Sendable {
     private let console: Console
     private let started = MonotonicClock.now
@@ -20,9 +21,16 @@ final class ProgressBar: Sendable {
         throttle = Mutex(ProgressThrottle(interactive: console.stderrIsInteractive))
     }
 
-    /// Reports `progress` when the throttle says it is due (always at the end).
+    /// Reports `progress` when the throttle says it is due (always at the end). The report at
+    /// the start (nothing done) is a line off a terminal, so a CI log shows the run under way
+    /// and its size before the first unit ends (a QA pass: 13.9 s of nothing, transitions
+    /// running); a terminal's bar starts with the first unit.
     func update(_ progress: RenderProgress) {
         guard enabled else { return }
+        if progress.done == 0 {
+            if !interactive { console.status("storyreel: progress: 0/\(progress.total) (0%), started\n") }
+            return
+        }
         let elapsed = max(MonotonicClock.now - started, 0.001)
         // The line is written under the lock too, so two workers' lines never interleave.
         throttle.withLock { throttle in
@@ -93,8 +101,11 @@ final class ProgressBar: Sendable {
             progress.total, percent, rate, eta, Console.escaped(progress.current))
     }
 
+    /// Units a second, and the seconds left from the share of the work done so far
+    /// (``RenderProgress/workDone``, each unit weighed by its cost).
     private static func rateAndETA(_ progress: RenderProgress, elapsed: Double) -> (rate: Double, eta: Double) {
         let rate = Double(progress.done) / elapsed
-        return (rate, rate > 0 ? Double(progress.total - progress.done) / rate : 0)
+        let share = progress.workDone
+        return (rate, share > 0 && share < 1 ? elapsed * (1 - share) / share : 0)
     }
 }
