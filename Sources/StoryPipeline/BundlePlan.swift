@@ -68,6 +68,22 @@ public struct BundlePlan: Sendable {
     /// The input root with its symbolic links resolved: the stat cache knows a clip by its path
     /// from there, so the same stories reached through a link or not are one set of entries.
     public var cacheRoot = ""
+    /// The input's folders of stories given as a story (``StoryInput/foldersOfStories``).
+    public var foldersOfStories: [String] = []
+
+    /// Why nothing plays, for the line that says so: `every story was skipped` when stories
+    /// were, for their clips; `no story holds a clip` when none was (a QA pass: `render samples`,
+    /// the folder above the stories folder, said "every story was skipped" beside "skipped 0").
+    /// `skippedAny` is whether anything was skipped.
+    public func nothingPlaysReason(skippedAny: Bool) -> String {
+        "nothing plays: " + (skippedAny ? "every story was skipped" : "no story holds a clip")
+    }
+
+    /// Where the stories may be when nothing plays: `; samples/stories holds story folders: give
+    /// it as INPUT`, for `input` (INPUT as given) holding a folder of stories, else empty.
+    public func storiesFolderHint(input: String) -> String {
+        foldersOfStories.first.map { "; \(BundlePaths.join(input, $0)) holds story folders: give it as INPUT" } ?? ""
+    }
 
     /// The stat cache's key of a clip or avatar at `relative` (its path from the input root).
     public func statCacheKey(_ relative: String) -> String { BundlePaths.join(cacheRoot, relative) }
@@ -301,6 +317,7 @@ public struct BundlePlan: Sendable {
             stories: stories, units: [], skipped: skipped, options: options, settings: settings,
             canvasWidth: canvas.width, canvasHeight: canvas.height, sourceStamps: sourceStamps, cacheRoot: cacheRoot)
         plan.sourceHashes = sourceHashes
+        plan.foldersOfStories = input.foldersOfStories
         plan.units = unique(units + (try plan.transitionUnits(between: stories)))
         return plan
     }

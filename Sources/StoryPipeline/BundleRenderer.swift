@@ -228,8 +228,9 @@ public struct BundleRenderer: Sendable {
             if nothingPlays {
                 summary.nothingPlays = true
                 summary.settingsChanges = []
-                summary.warnings.append(
-                    "nothing plays: every story was skipped, so the settings were left as they were")
+                summary.nothingPlaysLine =
+                    plan.nothingPlaysReason(skippedAny: !plan.skipped.isEmpty)
+                    + ", so the settings were left as they were" + plan.storiesFolderHint(input: input)
             }
             return try finish(
                 run, summary: &summary, skipped: plan.skipped, started: started, ledger: ledger,
@@ -284,13 +285,14 @@ public struct BundleRenderer: Sendable {
             // What it rendered and then removed is not counted: "rendered 1" beside "no bundle was
             // made" read as a contradiction (a QA pass).
             result.rendered = max(0, result.rendered - removal.outputsRemoved)
-            result.warnings.append(
-                "nothing plays: every story was skipped, so "
-                    + (removed
-                        ? "no bundle was made (\(output) holds only its lock file)"
-                        : !hadManifest
-                            ? "no manifest was written"
-                            : "the manifest was left as it was" + (options.prune ? ", and nothing was pruned" : "")))
+            result.nothingPlaysLine =
+                plan.nothingPlaysReason(skippedAny: !skipped.isEmpty) + ", so "
+                + (removed
+                    ? "no bundle was made (\(output) holds only its lock file)"
+                    : !hadManifest
+                        ? "no manifest was written"
+                        : "the manifest was left as it was" + (options.prune ? ", and nothing was pruned" : ""))
+                + plan.storiesFolderHint(input: input)
             return result
         }
         let transitions = try plan.transitionUnits(between: playing)

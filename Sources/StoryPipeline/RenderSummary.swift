@@ -20,6 +20,10 @@ public struct RenderSummary: Sendable {
     /// run left the bundle's manifest and settings as they were. Unlike some clips skipped (65),
     /// which a batch takes as done, this exits 66, as an INPUT with no stories does.
     public var nothingPlays = false
+    /// Why the run made no bundle, when nothing plays (``BundlePlan/nothingPlaysReason(skippedAny:)``
+    /// and what was left as it was): printed as an error, as its exit code (66) is one; among
+    /// the warnings in the JSON.
+    public var nothingPlaysLine: String?
     /// Outputs removed by `--prune`.
     public var pruned = 0
     /// Notes for a person, one line each, e.g. why the player page was not written.
@@ -65,7 +69,7 @@ public struct RenderSummary: Sendable {
             ("manifest", manifestPath.map { .string($0) } ?? .null),
             ("pruned", .int(pruned)), ("changed", .bool(changed)),
             ("skippedEntries", .array(skipped.map { $0.insideBundle(bundle).json })),
-            ("warnings", .array(warnings.map { .string($0) })),
+            ("warnings", .array((warnings + (nothingPlaysLine.map { [$0] } ?? [])).map { .string($0) })),
             ("notes", .array(allNotes.map { .string($0) })),
         ])
     }

@@ -14,6 +14,10 @@ public struct StoryInput: Sendable {
     /// What was read but ignored, one line each, e.g. `ana.lima/story.json: unknown key
     /// "is_read" (did you mean "isRead"?); ignored`.
     public var warnings: [String] = []
+    /// The story folders, relative to ``root``, holding no clip of their own but folders that
+    /// do: stories folders, when the folder above was given (`render samples` for
+    /// `samples/stories`), which a run in which nothing plays names.
+    public var foldersOfStories: [String] = []
 
     /// File extensions of clips, compared case-insensitively.
     public static let clipExtensions: Set<String> = ["mov", "mp4", "m4v"]
@@ -92,6 +96,7 @@ public struct StoryInput: Sendable {
         var stories: [StorySource] = []
         var skipped: [SkippedEntry] = []
         var warnings: [String] = []
+        var foldersOfStories: [String] = []
         var sawFolder = false
         for entry in listing.undecodable where entry.isFolder {
             sawFolder = true
@@ -162,7 +167,9 @@ public struct StoryInput: Sendable {
                     "\(name)/\($0): not played: a still is no story item (storyreel plays .mov, .mp4 and .m4v "
                         + "clips); to show a photo, make it a clip first"
                 }
-            warnings += nestedFolderWarnings(in: folder, story: name, folders: folderListing.folders)
+            let nested = nestedFolderWarnings(in: folder, story: name, folders: folderListing.folders)
+            warnings += nested
+            if clips.isEmpty, !nested.isEmpty { foldersOfStories.append(name) }
             if clips.isEmpty, files.contains(where: TemporaryFile.isTemporaryName) {
                 // An ingest is copying this new story's first clip (or one was killed doing so):
                 // not a story yet, and no fault of this run's.
@@ -220,8 +227,10 @@ public struct StoryInput: Sendable {
                 .noStories, path: path,
                 "not a stories folder: it has no story subfolders (expected STORIES/HANDLE/clip.mov)")
         }
-        return StoryInput(
+        var input = StoryInput(
             root: path, stories: playOrder(stories, byExplicitOrder: true), skipped: skipped, warnings: warnings)
+        input.foldersOfStories = foldersOfStories
+        return input
     }
 
     /// Reads a JSON spec: `{"stories": [{"handle", "displayName", "avatar", "isRead", "items": [...]}]}`.

@@ -144,7 +144,9 @@ public enum PlanCommand: Command {
                 for entry in plan.skipped { console.error("\(from)\(entry.path): skipped: \(entry.reason)") }
                 // As for render: nothing that plays is no input (66), not a clip skipped (65).
                 if plan.nothingPlays {
-                    console.warning(from + "nothing plays: every story was skipped")
+                    console.error(
+                        from + plan.nothingPlaysReason(skippedAny: !plan.skipped.isEmpty)
+                            + plan.storiesFolderHint(input: input))
                     inputCode = .noInput
                 } else {
                     inputCode = plan.skipped.isEmpty ? .success : .dataError

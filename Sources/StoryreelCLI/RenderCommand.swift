@@ -242,6 +242,9 @@ public enum RenderCommand: Command {
         for entry in summary.skipped {
             console.error("\(entry.path): skipped: \(entry.reason)")
         }
+        // Last, as the run's outcome: an error, which its exit code (66) is (a QA pass: it was a
+        // warning, above a summary line, and the run's only line that said why it failed).
+        defer { if let line = summary.nothingPlaysLine { console.error(line) } }
         guard summaryLine else { return }
         if json {
             console.output(summary.json.serialized(pretty: false))

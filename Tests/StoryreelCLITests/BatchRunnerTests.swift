@@ -154,7 +154,7 @@ import Testing
         let result = try TestEnvironment.storyreel(["plan", Self.stories, none])
         #expect(result.status == 66, "\(result.stderr)")
         let lines = result.stderr.split(separator: "\n").map(String.init)
-        #expect(lines.contains("storyreel: warning: \(none): nothing plays: every story was skipped"), "\(lines)")
+        #expect(lines.contains("storyreel: error: \(none): nothing plays: every story was skipped"), "\(lines)")
     }
 
     @Test func resultsComeInArgumentOrder() throws {

@@ -25,9 +25,9 @@ import Testing
         let (result, summary) = try fixture.render(into: "reel", ["--prune"])
         #expect(result.status == 66, "\(result.stderr)")
         #expect(
-            result.stderr.contains(
-                "storyreel: warning: nothing plays: every story was skipped, so the manifest was left as it was, "
-                    + "and nothing was pruned"), "\(result.stderr)")
+            result.stderr.hasSuffix(
+                "storyreel: error: nothing plays: every story was skipped, so the manifest was left as it was, "
+                    + "and nothing was pruned\n"), "\(result.stderr)")
         #expect((summary["skipped"] as? Int ?? 0) > 0)
         // From a QA pass: --json could not tell this from a render that skipped some clips.
         #expect(summary["manifest"] is NSNull, "no manifest was written: \(summary)")
@@ -43,6 +43,32 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: settings)) == before)
     }
 
+    /// From a QA pass: `render samples` (the folder above `samples/stories`) ended with a
+    /// warning, "nothing plays: every story was skipped", then "skipped 0" and exit 66, no
+    /// error line and no hint. The outcome is the last line, an error, says no story holds a
+    /// clip, and names the folder of stories inside INPUT; `plan` says the same.
+    @Test func theFolderAboveTheStoriesIsNamedAsTheOneToGive() throws {
+        let fixture = try BundleFixture()
+        let above = fixture.folder.url.path
+        let outputs = try TemporaryFolder()
+        let out = outputs.path("reel")
+        let render = try TestEnvironment.storyreel(["render", above, "-o", out])
+        #expect(render.status == 66, "\(render.stderr)")
+        let hint = "; \(above)/stories holds story folders: give it as INPUT\n"
+        #expect(
+            render.stderr.hasSuffix(
+                "storyreel: error: nothing plays: no story holds a clip, so no bundle was made (\(out) holds only its "
+                    + "lock file)" + hint), "\(render.stderr)")
+        #expect(!render.stderr.contains("warning: nothing plays"), "\(render.stderr)")
+        let plan = try TestEnvironment.storyreel(["plan", above])
+        #expect(plan.status == 66)
+        #expect(
+            plan.stderr.hasSuffix("storyreel: error: nothing plays: no story holds a clip" + hint), "\(plan.stderr)")
+        let json = try TestEnvironment.storyreel(["render", above, "-o", out, "--json"])
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((summary["warnings"] as? [String])?.last?.hasPrefix("nothing plays: no story holds a clip") == true)
+    }
+
     /// A first render in which nothing plays makes no bundle. From a QA pass: a new OUT was left
     /// holding `.lock`, an empty ledger and six empty folders, a folder that looked like a bundle.
     /// OUT and its lock file stay (a re-check: with them removed, a render queued on that lock
@@ -56,9 +82,9 @@ import Testing
         let result = try TestEnvironment.storyreel(["render", stories, "-o", out])
         #expect(result.status == 66, "\(result.stderr)")
         #expect(
-            result.stderr.contains(
-                "storyreel: warning: nothing plays: every story was skipped, so no bundle was made (\(out) holds only "
-                    + "its lock file)"), "\(result.stderr)")
+            result.stderr.hasSuffix(
+                "storyreel: error: nothing plays: every story was skipped, so no bundle was made (\(out) holds only "
+                    + "its lock file)\n"), "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out) == [".lock"], "no skeleton")
         // A retry finds OUT holding only its lock file: bare, so it is taken away again (a
         // re-check: the retry left the skeleton).
@@ -123,7 +149,7 @@ import Testing
                     + "(expected STORIES/HANDLE/clip.mov)\n",
             "\(render.stderr)")
         let plan = try TestEnvironment.storyreel(["plan", broken])
-        #expect(plan.stderr.hasSuffix("storyreel: warning: nothing plays: every story was skipped\n"), "\(plan.stderr)")
+        #expect(plan.stderr.hasSuffix("storyreel: error: nothing plays: every story was skipped\n"), "\(plan.stderr)")
         // Some clips skipped, the rest rendered, is still 65, which the guard takes as done.
         try Data("not a clip".utf8).write(to: URL(fileURLWithPath: "\(fixture.stories)/ben_k/1.mp4"))
         let partial = try TestEnvironment.run(

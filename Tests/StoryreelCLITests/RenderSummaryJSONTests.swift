@@ -52,7 +52,10 @@ import Testing
             printed.filter { $0.hasPrefix("transitions: ") }.count == 1
                 && printed.first?.hasPrefix("transitions: ") == true,
             "first, and once: \(result.stderr)")
-        #expect(summary["warnings"] as? [String] == printed, "\(summary)")
+        // The last is why nothing plays, which stderr gives as an error, the run's last line.
+        let failure = try #require(lines(result.stderr, "storyreel: error: ").last)
+        #expect(failure.hasPrefix("nothing plays: "), "\(result.stderr)")
+        #expect(summary["warnings"] as? [String] == printed + [failure], "\(summary)")
     }
 
     @Test func skippedEntriesWarningsAndNotesAreInTheSummaryAsOnStderr() throws {
