@@ -12,9 +12,13 @@ enum ClipInfoReport {
         if let bitRate = info.bitRate { container += ", " + Self.bitRate(bitRate) }
         rows.append(("container", container))
         if let video = info.video {
+            // The codecs string (the tag, then the profile and level: `avc1.64001f`) and the
+            // stream's own rate, as ffprobe and MediaInfo give them (a QA pass: both were in the
+            // JSON only, and a person read the container's rate, audio included, as the video's).
             let profile = video.profile.map { " (\($0))" } ?? ""
-            let tag = video.codecTag.isEmpty ? "" : ", \(video.codecTag)"
-            rows.append(("video", "\(video.codec)\(profile)\(tag)"))
+            let codecs = video.codecs.isEmpty ? video.codecTag : video.codecs
+            let streamRate = video.bitRate.map { ", " + Self.bitRate($0) } ?? ""
+            rows.append(("video", "\(video.codec)\(profile)" + (codecs.isEmpty ? "" : ", \(codecs)") + streamRate))
             rows.append(("coded size", "\(video.width)x\(video.height)"))
             let mirror = video.mirrored ? ", mirrored" : ""
             rows.append(
@@ -28,7 +32,10 @@ enum ClipInfoReport {
             rows.append(("frames", "\(video.frameCount)"))
             let depth = video.bitDepth.map { ", \($0)-bit" } ?? ""
             rows.append(("pixel format", "\(video.pixelFormat ?? "unknown")\(depth)"))
-            rows.append(("transfer", video.colorTransfer ?? "unspecified"))
+            // The HDR transfer's common name beside FFmpeg's (a QA pass: `arib-std-b67`, where
+            // MediaInfo says HLG).
+            let transferName = ["arib-std-b67": " (HLG)", "smpte2084": " (PQ)"][video.colorTransfer ?? ""] ?? ""
+            rows.append(("transfer", (video.colorTransfer ?? "unspecified") + transferName))
             rows.append(("primaries", video.colorPrimaries ?? "unspecified"))
             rows.append(("matrix", video.colorSpace ?? "unspecified"))
             let range = video.colorRange.map { $0 == "pc" ? "pc (full)" : $0 == "tv" ? "tv (limited)" : $0 }

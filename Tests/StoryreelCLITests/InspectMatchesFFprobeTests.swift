@@ -346,6 +346,29 @@ import Testing
         #expect(result.stdout.contains("720x1280 (rotation 90°)"))
         #expect(result.stdout.contains("hlg"))
         #expect(result.stdout.contains("\n  frame rate    30.000 fps, constant (CFR)\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("\n  transfer      arib-std-b67 (HLG)\n"), "\(result.stdout)")
+    }
+
+    /// The video row gives the codecs string and the stream's bit rate, as ffprobe gives them
+    /// (a QA pass: both were in the JSON only).
+    @Test(arguments: ["iphone-hevc-hdr.mov", "portrait-h264.mp4"])
+    func theVideoRowHasTheCodecsStringAndTheStreamsRate(_ name: String) throws {
+        let clip = TestEnvironment.sample(name)
+        let probed = try TestEnvironment.run(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=bit_rate", "-of",
+                "default=noprint_wrappers=1:nokey=1", clip,
+            ])
+        let bitRate = try #require(Double(probed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let json = try TestEnvironment.storyreel(["inspect", "--json", clip])
+        let video = try #require(
+            (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])?.first?["video"]
+                as? [String: Any])
+        let codecs = try #require(video["codecs"] as? String)
+        let result = try TestEnvironment.storyreel(["inspect", clip])
+        let row = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("  video ") })
+        #expect(row.hasSuffix(", \(codecs), \(String(format: "%.0f", bitRate / 1000)) kb/s"), "\(row)")
     }
 
     /// A clip with no frames to time (a fragmented MP4's init segment alone) has no rate, and
