@@ -27,6 +27,24 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable {
     /// EX_TEMPFAIL: try again later (e.g. the bundle is locked by another render).
     public static let temporaryFailure = ExitCode(rawValue: 75)
 
+    /// What each code means for every command, in a line each, for `storyreel --help` (the
+    /// README's table has the details).
+    static let meanings: [(ExitCode, String)] = [
+        (.success, "done: everything asked for"),
+        (.usage, "bad usage: an unknown option, a missing or bad value (nothing was read or written)"),
+        (
+            .dataError,
+            "bad media: a clip that cannot be used (inspect, thumbnail, cube); render: clips skipped, the rest "
+                + "rendered; ingest: an upload rejected, the others ingested"
+        ),
+        (.noInput, "a missing or unreadable input; render, plan: no stories in INPUT, or nothing plays"),
+        (.software, "a storyreel bug"),
+        (.osError, "the system's limits: open files, threads, memory, FFmpeg's libraries not loadable"),
+        (.cannotCreate, "an output cannot be created, or its place holds what storyreel did not write"),
+        (.ioError, "reading or writing failed part-way (a full disk, standard output closed)"),
+        (.temporaryFailure, "try again: a lock held past its timeout, or a clip still being written"),
+    ]
+
     /// The exit code for an error: the one place errors become exit codes.
     public init(for error: Error) {
         switch error {

@@ -177,6 +177,12 @@ public enum Storyreel {
         let summary = "storyreel \(version): pre-renders story videos: inspect, posters, cube transitions, bundles."
         var lines = layout.lines("OVERVIEW: ", summary, indent: 2)
         lines += ["", "USAGE: storyreel <command> [options]", "", "COMMANDS:"] + layout.table(rows) + [""]
+        // Every command's codes in one place, as a script's author looks for them (a QA pass:
+        // they were in six sections of the README, and in no help).
+        let codes =
+            ExitCode.meanings.map { (term: "\($0.0.rawValue)", description: $0.1) }
+            + [(term: "130, 143", description: "interrupted (SIGINT, SIGTERM): nothing half-written is left")]
+        lines += ["EXIT CODES (sysexits):"] + layout.table(codes) + [""]
         lines += layout.lines("", "Run 'storyreel <command> --help' for a command's options and examples,", indent: 0)
         lines += layout.lines("", "and 'storyreel --version' (or -v, or version) for the version.", indent: 0)
         return lines.joined(separator: "\n")

@@ -115,4 +115,15 @@ import Testing
         let thumb = try TestEnvironment.ffprobeVideoStream(folder.path("thumb.jpg"))
         #expect(thumb["width"] as? Int == 180, "thumbnail -o - > thumb.jpg wrote a 180 px JPEG")
     }
+
+    /// From a QA pass: the exit codes were in six sections of the README and in no help. The
+    /// overview lists every code storyreel exits with, a line each.
+    @Test func theOverviewListsEveryExitCode() throws {
+        let help = try TestEnvironment.storyreel(["--help"])
+        #expect(help.status == 0)
+        let section = try #require(help.stdout.components(separatedBy: "EXIT CODES (sysexits):\n").last)
+        for code in ["0", "64", "65", "66", "70", "71", "73", "74", "75", "130, 143"] {
+            #expect(section.contains("\n  \(code) ") || section.hasPrefix("  \(code) "), "\(code): \(section)")
+        }
+    }
 }
