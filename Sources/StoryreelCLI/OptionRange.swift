@@ -13,7 +13,8 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
         case wholeNumber(ClosedRange<Int>)
         /// `WIDTHxHEIGHT`, both sides even and in the range.
         case evenSize(ClosedRange<Int>)
-        /// Seconds from 0 to `maximumSeconds`, or a percentage from 0% to 100%.
+        /// Seconds from 0 to `maximumSeconds` (`1.5`, or `[HH:]MM:SS[.fraction]`), or a percentage
+        /// from 0% to 100%.
         case secondsOrPercent(maximumSeconds: Double)
         /// `K/N` with 1 ≤ K ≤ N ≤ `maximumCount`.
         case shard(maximumCount: Int)
@@ -83,7 +84,8 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
     /// `WIDTHxHEIGHT` with even sides in `sides`.
     public static func evenSize(_ sides: ClosedRange<Int>) -> OptionRange { OptionRange(kind: .evenSize(sides)) }
 
-    /// Seconds (`1.5`) from 0 to `maximumSeconds`, or a percentage (`50%`) from 0% to 100%.
+    /// Seconds (`1.5`, `1:30`, `00:01:30.5`) from 0 to `maximumSeconds`, or a percentage (`50%`)
+    /// from 0% to 100%.
     public static func secondsOrPercent(upTo maximumSeconds: Double) -> OptionRange {
         OptionRange(kind: .secondsOrPercent(maximumSeconds: maximumSeconds))
     }
@@ -111,7 +113,8 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
         case .evenSize(let sides):
             return "WIDTHxHEIGHT with even sides from \(sides.lowerBound) to \(sides.upperBound)"
         case .secondsOrPercent(let maximumSeconds):
-            return "seconds from 0 to \(Self.format(maximumSeconds)) or a percentage from 0% to 100%"
+            return "seconds from 0 to \(Self.format(maximumSeconds)), as 1.5 or [HH:]MM:SS[.fraction], "
+                + "or a percentage from 0% to 100%"
         case .shard(let maximumCount):
             return "K/N with 1 ≤ K ≤ N ≤ \(maximumCount)"
         case .bitRate(let range):
@@ -168,14 +171,43 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
         return (width, height)
     }
 
-    /// `text` as seconds or (with a trailing `%`) a percentage in the range, or nil.
+    /// `text` as seconds (`1.5`, or `[HH:]MM:SS[.fraction]`) or, with a trailing `%`, a
+    /// percentage in the range, or nil.
     func secondsOrPercent(_ text: String) -> (value: Double, isPercent: Bool)? {
         guard case .secondsOrPercent(let maximumSeconds) = kind else { return nil }
         let isPercent = text.hasSuffix("%")
-        guard let value = DecimalText.number(isPercent ? String(text.dropLast()) : text), value.isFinite, value >= 0,
-            value <= (isPercent ? 100 : maximumSeconds)
+        let number = isPercent ? String(text.dropLast()) : text
+        guard let value = isPercent || !number.contains(":") ? DecimalText.number(number) : Self.clockSeconds(number),
+            value.isFinite, value >= 0, value <= (isPercent ? 100 : maximumSeconds)
         else { return nil }
         return (value, isPercent)
+    }
+
+    /// `[HH:]MM:SS[.fraction]` as seconds (`1:30` is 90, `00:00:01.5` is 1.5), or nil: the
+    /// duration syntax of ffmpeg's `-ss` (av_parse_time) and ffmpegthumbnailer's `-t`, which
+    /// `thumbnail --at` refused (a QA pass). As there, a field after another has one or two
+    /// digits and is below 60, and the first any number of digits; no sign. The seconds are read
+    /// from the same decimal text a person would write for them (`90.1`), so the frame picked is
+    /// the one that number picks.
+    static func clockSeconds(_ text: String) -> Double? {
+        let fields = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard fields.count == 2 || fields.count == 3, let last = fields.last else { return nil }
+        let secondsParts = last.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let fraction = secondsParts.count == 2 ? secondsParts[1] : nil
+        if let fraction,
+            fraction.isEmpty || !fraction.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        {
+            return nil
+        }
+        let sixtieths = Array(fields.dropFirst().dropLast()) + [secondsParts[0]]
+        // Past any range a caller checks, and small enough that the sum below cannot overflow.
+        guard let first = DecimalText.wholeNumber(fields[0]), first <= 1_000_000_000 else { return nil }
+        var whole = first
+        for field in sixtieths {
+            guard field.count <= 2, let value = DecimalText.wholeNumber(field), value < 60 else { return nil }
+            whole = whole * 60 + value
+        }
+        return Double("\(whole)" + (fraction.map { ".\($0)" } ?? ""))
     }
 
     /// `text` as `K/N` in the range, or nil.

@@ -8,7 +8,7 @@ public enum ThumbnailCommand: Command {
     public static let name = "thumbnail"
     public static let abstract = "Write a poster image per clip: a smart pick, or the frame at a time."
     public static let usage =
-        "thumbnail CLIP... (-o OUT | --out-dir DIR) [--at SECONDS|N%] [--width N] [--height N]"
+        "thumbnail CLIP... (-o OUT | --out-dir DIR) [--at TIME|N%] [--width N] [--height N]"
         + " [--format jpeg|png|webp] [--quality Q] [--force] [--timeout SECONDS] [--jobs N]"
 
     static let output = Option.text(
@@ -17,8 +17,9 @@ public enum ThumbnailCommand: Command {
     static let outDirectory = Option.outputPath(
         "out-dir", "DIR", "Write a poster per CLIP into DIR (created if missing), named CLIP-NAME.EXT.")
     static let at = Option<PosterChoice>(
-        "at", "SECONDS|N%",
-        "The first frame at or after SECONDS (1.5, as ffmpeg -ss) or N% of the clip (50%), not the smart pick.",
+        "at", "TIME|N%",
+        "The first frame at or after TIME (1.5 or 1:30, as ffmpeg -ss takes it) or N% of the clip (50%), not the "
+            + "smart pick.",
         defaultText: "the smart pick", accepted: secondsOrPercent.description, default: { .smart },
         convert: { text in
             secondsOrPercent.secondsOrPercent(text).map { $0.isPercent ? .percent($0.value) : .seconds($0.value) }

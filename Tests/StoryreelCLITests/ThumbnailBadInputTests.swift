@@ -112,7 +112,10 @@ import Testing
             ([goodClip, goodClip, "-o", out], "-o takes exactly one CLIP"),
             ([goodClip, "-o", out, "--out-dir", outputs.url.path], "not both"),
             (["-o", out], "at least one CLIP"),
-            ([goodClip, "-o", out, "--at", "soon"], "--at must be seconds from 0 to 1000000 or a percentage"),
+            (
+                [goodClip, "-o", out, "--at", "soon"],
+                "--at must be seconds from 0 to 1000000, as 1.5 or [HH:]MM:SS[.fraction], or a percentage"
+            ),
             ([goodClip, "-o", out, "--at", "-1"], "--at must be seconds from 0"),
             ([goodClip, "-o", out, "--at", "150%"], "from 0% to 100%"),
             ([goodClip, "-o", out, "--quality", "0"], "--quality must be a whole number from 1 to 100"),

@@ -475,6 +475,47 @@ import Testing
         }
     }
 
+    /// From a QA pass: `--at 00:00:01` and `--at 1:30` were refused, though `ffmpeg -ss` and
+    /// `ffmpegthumbnailer -t` take `[HH:]MM:SS[.fraction]`. Each gives the poster of the same time
+    /// in seconds; a field after another is below 60, and no form takes a sign.
+    @Test func atTakesClockTimesAsFFmpegDoes() throws {
+        let clip = Self.sample("portrait-h264.mp4")
+        func poster(_ time: String) throws -> (result: ProcessResult, bytes: Data?) {
+            let out = folder.path("at-\(time.replacingOccurrences(of: ":", with: "_")).png")
+            let result = try thumbnail([clip, "-o", out, "--at", time, "--width", "90"])
+            return (result, FileManager.default.contents(atPath: out))
+        }
+        for (seconds, clockTimes) in [
+            ("1", ["00:00:01", "0:01", "00:01.000", "0:0:1"]), ("1.5", ["00:00:01.5", "0:01.50"]),
+            ("0", ["00:00", "0:00:00.0"]),
+        ] {
+            let expected = try poster(seconds)
+            #expect(expected.result.status == 0, "\(expected.result.stderr)")
+            for time in clockTimes {
+                let given = try poster(time)
+                #expect(given.result.status == 0, "--at \(time): \(given.result.stderr)")
+                #expect(given.result.stderr.isEmpty, "--at \(time): \(given.result.stderr)")
+                #expect(given.bytes != nil && given.bytes == expected.bytes, "--at \(time) is not --at \(seconds)")
+            }
+        }
+        // After the clip's end, as 90 seconds is: its last frame, with the note naming 90 s.
+        let late = try poster("1:30")
+        #expect(late.result.status == 0, "\(late.result.stderr)")
+        #expect(late.result.stderr.hasPrefix("storyreel: note: \(clip): 90.000 s is after the last frame"))
+        // The upper bound is the seconds' own: 277:46:40 is 1000000 s.
+        #expect(try poster("277:46:40").result.status == 0)
+        for refused in [
+            "277:46:41", "1:60", "1:60:00", "0:01:60", "-0:01", "+0:01", "1:", ":30", "1::30", "1:2:3:4", "1.5:30",
+            "1:30.", "1:30.5.5", "1:005", "1:30e1", "0x1:00", "1:30%", " 1:30",
+        ] {
+            let result = try poster(refused)
+            #expect(result.result.status == 64, "--at \(refused): \(result.result.stderr)")
+            #expect(
+                result.result.stderr.hasPrefix("storyreel: error: --at must be seconds from 0 to 1000000, as 1.5 or "),
+                "--at \(refused): \(result.result.stderr)")
+        }
+    }
+
     @Test func timePastTheEndUsesTheLastFrameWithANote() throws {
         let clip = Self.sample("portrait-h264.mp4")
         let out = folder.path("late.png")
@@ -502,7 +543,7 @@ import Testing
     @Test func helpShowsUsageOptionsAndExamples() throws {
         let help = try thumbnail(["--help"])
         #expect(help.status == 0)
-        for section in ["USAGE: storyreel thumbnail", "OPTIONS:", "--out-dir DIR", "--at SECONDS|N%", "EXAMPLES:"] {
+        for section in ["USAGE: storyreel thumbnail", "OPTIONS:", "--out-dir DIR", "--at TIME|N%", "EXAMPLES:"] {
             #expect(help.stdout.contains(section))
         }
     }
