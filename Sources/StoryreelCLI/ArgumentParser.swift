@@ -11,13 +11,19 @@ public struct ArgumentParser: Sendable {
     public let options: [OptionSpec]
     /// Other commands' options as typed, for suggestions: `cube` → `--duration`, `--fps`, `-o`, ….
     let otherCommands: [(command: String, options: [String])]
+    /// The command's own ``Command/familiarNames``, looked up before ffmpeg's (``familiarNames``).
+    let commandFamiliarNames: [String: [String]]
 
     /// A parser for `options`.
     public init(options: [OptionSpec]) { self.init(options: options, otherCommands: []) }
 
-    init(options: [OptionSpec], otherCommands: [(command: String, options: [String])]) {
+    init(
+        options: [OptionSpec], otherCommands: [(command: String, options: [String])],
+        familiarNames: [String: [String]] = [:]
+    ) {
         self.options = options + [Flag.help.spec]
         self.otherCommands = otherCommands
+        self.commandFamiliarNames = familiarNames
     }
 
     /// Splits `arguments` (without the program and command names) into positionals and options,
@@ -134,13 +140,19 @@ public struct ArgumentParser: Sendable {
             return UsageError(message + "; the version is 'storyreel --version'")
         }
         // What ffmpeg and ffmpegthumbnailer call it (a QA pass: `thumbnail --time 1` was pointed
-        // to cube's `--size`, `cube -c:v hevc` to `--crf`).
+        // to cube's `--size`, `cube -c:v hevc` to `--crf`), or what users of this command call it
+        // (``Command/familiarNames``).
         // `-ss=1` is `-ss` (a re-check: no hint).
         let bare = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-        if let familiar = Self.familiarNames[bare]?.first(where: { name in options.contains { $0.isNamed(name) } }) {
+        let name = String(argument.drop { $0 == "-" })
+        let shortGlued = "-" + name.prefix(1)
+        // `ingest -oreel`: the command's own familiar short name with its value attached, where
+        // the whole is no familiar name (`-ss` is not `-s s`).
+        let isFamiliar = commandFamiliarNames[bare] != nil || Self.familiarNames[bare] != nil
+        let glued = !argument.hasPrefix("--") && name.count > 1 && !isFamiliar ? commandFamiliarNames[shortGlued] : nil
+        if let familiar = familiarOption(for: bare) ?? glued.flatMap(firstTaken) {
             return UsageError(message + "; did you mean '--\(familiar)'?")
         }
-        let name = String(argument.drop { $0 == "-" })
         // `--j` is `-j` with a dash too many: a one-letter name is only ever a short one.
         let spelled = name.count == 1 ? "-" + name : "--" + name
         if name.count == 1, options.contains(where: { $0.short == name.first }) {
@@ -150,7 +162,6 @@ public struct ArgumentParser: Sendable {
         if let closest { message += "; did you mean '\(closest)'?" }
         // `---json` where this command takes `--json` is a slip of it, not another command's.
         guard !options.contains(where: { $0.isNamed(name) }) else { return UsageError(message) }
-        let shortGlued = "-" + name.prefix(1)
         if let takers = takers(of: spelled) {
             message += " ('\(spelled)' is an option of \(takers))"
         } else if !argument.hasPrefix("--"), name.count > 1, let takers = takers(of: shortGlued) {
@@ -187,6 +198,17 @@ public struct ArgumentParser: Sendable {
         "--overwrite": ["force"], "-y": ["force"], "-of": ["json"], "-print_format": ["json"],
         "--print-format": ["json"], "-threads": ["jobs"], "--threads": ["jobs"],
     ]
+
+    /// The option (its long name) that does the work of `typed` in this command: the first of
+    /// the command's own familiar names for it that it takes, else of ffmpeg's; nil when none.
+    private func familiarOption(for typed: String) -> String? {
+        commandFamiliarNames[typed].flatMap(firstTaken) ?? Self.familiarNames[typed].flatMap(firstTaken)
+    }
+
+    /// The first of `names` (long names) that this command takes.
+    private func firstTaken(_ names: [String]) -> String? {
+        names.first { name in options.contains { $0.isNamed(name) } }
+    }
 
     /// The other commands that take the option `spelled` (`--fps`, `-o`), joined with commas; nil
     /// when none does.

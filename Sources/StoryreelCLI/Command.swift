@@ -9,6 +9,11 @@ public protocol Command {
     static var usage: String { get }
     /// Options it accepts: its typed declarations, in the order help lists them.
     static var options: [any OptionDeclaration] { get }
+    /// Names users guess for its options, as typed, each with the long names of the options
+    /// that do their work (the first one it takes is offered): `ingest --handle` → `story`. An
+    /// unknown option is looked up here before ffmpeg's names (``ArgumentParser/familiarNames``),
+    /// so a name another command takes for something else points to this command's option.
+    static var familiarNames: [String: [String]] { get }
     /// Example invocations with a comment each, for `--help`. Each works as written from the
     /// project folder, on `samples/` (a test runs them).
     static var examples: [String] { get }
@@ -17,6 +22,9 @@ public protocol Command {
 }
 
 extension Command {
+    /// No names of its own: ffmpeg's and the other commands' options are suggested.
+    public static var familiarNames: [String: [String]] { [:] }
+
     /// The usage line's required part with `[options]` for the rest, e.g. `cube FROM TO [options]`:
     /// what a usage error's one line shows.
     static var synopsis: String {

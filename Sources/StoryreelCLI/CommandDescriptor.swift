@@ -8,6 +8,8 @@ struct CommandDescriptor: Sendable {
     /// ``Command/helpText``: each paragraph on one line.
     var helpText: String { layOutHelp(HelpLayout(columns: nil)) }
     let options: [OptionSpec]
+    /// ``Command/familiarNames``, for an unknown option's hint.
+    let familiarNames: [String: [String]]
     let usage: String
     /// ``Command/synopsis``: the usage line's required part, for a usage error.
     let synopsis: String
@@ -18,6 +20,7 @@ struct CommandDescriptor: Sendable {
         abstract = C.abstract
         layOutHelp = { C.helpText($0) }
         options = C.options.map(\.spec)
+        familiarNames = C.familiarNames
         usage = C.usage
         synopsis = C.synopsis
         run = { try C.run($0, console: $1) }

@@ -33,6 +33,13 @@ public enum IngestCommand: Command {
     public static let options: [any OptionDeclaration] =
         [story, into, create, render, prune, maxDuration, timeout, lockTimeout, quiet, json]
         + RenderCommand.settingsOptions
+    /// What users call the story, the stories folder and the bundle to render (a QA pass:
+    /// `--handle` was pointed to plan's `--bundle`, `--stories` to `--story`, and `-o` to the
+    /// `-o` of thumbnail, cube and render, where ingest's `--render OUT` does that).
+    public static let familiarNames: [String: [String]] = [
+        "--handle": ["story"], "--user": ["story"], "--stories": ["into"], "--to": ["into"], "-o": ["render"],
+        "--output": ["render"], "--out": ["render"],
+    ]
     public static let examples = [
         "storyreel ingest samples/portrait-h264.mp4 --story ana.lima --into stories --create   # a new stories folder",
         "storyreel ingest samples/sixty-fps.mp4 samples/edit-list.mp4 --story ben_k --into stories --render reel",

@@ -96,7 +96,8 @@ public enum Storyreel {
             let others = commands.filter { $0.name != command.name }.map { other in
                 (other.name, other.options.flatMap(\.spellings))
             }
-            let parser = ArgumentParser(options: command.options, otherCommands: others)
+            let parser = ArgumentParser(
+                options: command.options, otherCommands: others, familiarNames: command.familiarNames)
             let parsed = try parser.parse(Array(arguments.dropFirst()))
             if parsed[Flag.help] {
                 console.output(command.layOutHelp(.standardOutput))

@@ -283,4 +283,23 @@ import Testing
             try render.parse(["-threads", "2"])
         }
     }
+
+    /// A command's own familiar names come before ffmpeg's and before the other commands' options
+    /// (a QA pass: `ingest -o reel` was told that `-o` is thumbnail's, cube's and render's).
+    @Test func aCommandsOwnFamiliarNamesComeFirst() {
+        let render = Option.outputPath("render", "OUT", "render")
+        let ingest = ArgumentParser(
+            options: [render.spec, Self.timeout.spec, Self.size.spec], otherCommands: [("render", ["--output", "-o"])],
+            familiarNames: ["-o": ["render"], "-s": ["render"], "--to": ["into", "render"]])
+        #expect(throws: UsageError("unknown option '-o'; did you mean '--render'?")) { try ingest.parse(["-o", "x"]) }
+        #expect(throws: UsageError("unknown option '-ox'; did you mean '--render'?")) { try ingest.parse(["-ox"]) }
+        // Before ffmpeg's `-s` (`--width`, `--size`); the first name it takes.
+        #expect(throws: UsageError("unknown option '-s'; did you mean '--render'?")) { try ingest.parse(["-s", "x"]) }
+        #expect(throws: UsageError("unknown option '--to'; did you mean '--render'?")) {
+            try ingest.parse(["--to", "x"])
+        }
+        // `-ss` is ffmpeg's, not `-s` with `s` attached; `-t5` is no name of the command's own.
+        #expect(throws: UsageError("unknown option '-ss'")) { try ingest.parse(["-ss", "1"]) }
+        #expect(throws: UsageError("unknown option '-t5'")) { try ingest.parse(["-t5"]) }
+    }
 }

@@ -70,6 +70,25 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.path("r")))
     }
 
+    /// From a QA pass: ingest's slips were pointed elsewhere: `--handle` to plan's `--bundle`,
+    /// `--stories` to `--story` (the stories folder is `--into`), `-o` to the `-o` of thumbnail,
+    /// cube and render (ingest's bundle is `--render OUT`). Each names ingest's own option.
+    @Test(arguments: [
+        (["--handle", "ana"], "--handle", "--story"), (["--user", "ana"], "--user", "--story"),
+        (["--stories", "st3"], "--stories", "--into"), (["--to", "st3"], "--to", "--into"),
+        (["-o", "reel"], "-o", "--render"), (["--output", "reel"], "--output", "--render"),
+        (["--out=reel"], "--out", "--render"), (["-oreel"], "-oreel", "--render"),
+    ])
+    func ingestsSlipsNameIngestsOwnOptions(slip: [String], typed: String, meant: String) throws {
+        let result = try TestEnvironment.storyreel(
+            ["ingest", Self.clip, "--story", "ana", "--into", folder.path("st")] + slip, in: folder.url)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("storyreel: error: unknown option '\(typed)'; did you mean '\(meant)'?; usage: "),
+            "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+    }
+
     @Test func anUnknownCommandGetsTheClosestCommand() throws {
         let result = try TestEnvironment.storyreel(["thumbnails", Self.clip])
         #expect(result.status == 64)
