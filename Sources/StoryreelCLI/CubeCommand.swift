@@ -40,7 +40,7 @@ public enum CubeCommand: Command {
         "direction", "backward plays forward(TO, FROM) in reverse.", default: defaults.direction)
     static let codec = Option.choice(
         "codec", "h264 (High) or hevc (tagged hvc1; 13-40% smaller at the same PSNR, 5-6x the CPU).",
-        default: defaults.codec)
+        default: defaults.codec, familiarValues: VideoEncoder.Codec.familiarNames)
     static let crf = Option.wholeNumber(
         "crf", "N", "Constant rate factor on x264's scale, lower is better (HEVC encodes at N + 4).",
         default: defaults.crf, range: .wholeNumber(BundleSettings.rateFactors))

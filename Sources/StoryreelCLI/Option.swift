@@ -123,13 +123,26 @@ extension Option where Value == String? {
 
 extension Option where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
     /// One of the cases' raw values, in any case (`HEVC`, as `thumbnail --format JPG` is read;
-    /// a QA pass found the two commands differing); `default` when not given.
-    static func choice(_ name: String, _ help: String, default value: Value) -> Option {
+    /// a QA pass found the two commands differing); `default` when not given. A value in
+    /// `familiarValues` (lowercased: `h265` for `hevc`) is refused as any other, with the case it
+    /// names as the hint: `--codec must be one of h264, hevc, got 'h265'; did you mean 'hevc'?`.
+    static func choice(
+        _ name: String, _ help: String, default value: Value, familiarValues: [String: Value] = [:]
+    ) -> Option {
         let names = Value.allCases.map(\.rawValue)
+        let accepted = "one of \(names.joined(separator: ", "))"
+        let convert: @Sendable (String) -> Value? = { text in
+            Value.allCases.first { $0.rawValue.lowercased() == text.lowercased() }
+        }
         return Option(
-            name, names.joined(separator: "|"), help, defaultText: value.rawValue,
-            accepted: "one of \(names.joined(separator: ", "))", default: { value },
-            convert: { text in Value.allCases.first { $0.rawValue.lowercased() == text.lowercased() } })
+            name, names.joined(separator: "|"), help, defaultText: value.rawValue, accepted: accepted,
+            default: { value },
+            problem: { text in
+                guard convert(text) == nil else { return nil }
+                let refusal = "--\(name) must be \(accepted), got '\(text)'"
+                return familiarValues[text.lowercased()].map { refusal + "; did you mean '\($0.rawValue)'?" } ?? refusal
+            },
+            convert: convert)
     }
 }
 

@@ -67,7 +67,8 @@ public enum RenderCommand: Command {
     static let crf = Option.wholeNumber(
         "crf", "N", "Transitions' constant rate factor, lower is better.", default: defaults.crf,
         range: .wholeNumber(BundleSettings.rateFactors))
-    static let codec = Option.choice("codec", "Transitions' codec.", default: defaults.codec)
+    static let codec = Option.choice(
+        "codec", "Transitions' codec.", default: defaults.codec, familiarValues: VideoEncoder.Codec.familiarNames)
     static let maxBitrate = Option<BundleSettings.Peak>(
         "max-bitrate", "BITS|auto", "Transitions' peak bit rate.",
         defaultText: "auto: 2 × the higher of the clips joined, at least a floor",

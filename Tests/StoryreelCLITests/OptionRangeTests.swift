@@ -174,6 +174,34 @@ import Testing
         #expect(framesOnly.status == 0, "\(framesOnly.stderr)")
     }
 
+    /// From a QA pass: `--codec h265` and `--codec x264` were told only the codecs' names. What
+    /// other tools call them is refused as before (64, nothing written), naming the codec meant,
+    /// by every command that takes `--codec`.
+    @Test(arguments: [
+        ["cube", clip, toClip, "-o", "OUT/cube.mp4"], ["render", stories, "-o", "OUT/bundle"], ["plan", stories],
+        ["ingest", clip, "--story", "ana", "--into", "OUT/stories", "--create", "--render", "OUT/bundle"],
+    ])
+    func codecNamesFromOtherToolsNameTheCodecMeant(_ line: [String]) throws {
+        let familiar = [
+            ("h265", "hevc"), ("x265", "hevc"), ("hvc1", "hevc"), ("hevc1", "hevc"), ("H265", "hevc"),
+            ("libx265", "hevc"), ("x264", "h264"), ("avc", "h264"), ("avc1", "h264"), ("h.264", "h264"),
+        ]
+        for (given, meant) in familiar {
+            let result = try storyreel(line + ["--codec", given])
+            #expect(result.status == 64, "\(line[0]) --codec \(given): \(result.stderr)")
+            #expect(
+                result.stderr.hasPrefix(
+                    "storyreel: error: --codec must be one of h264, hevc, got '\(given)'; did you mean '\(meant)'?; "
+                        + "usage: "), "\(line[0]) --codec \(given): \(result.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+        }
+        // A name that is no codec's gets no guess.
+        let unknown = try storyreel(line + ["--codec", "vp9"])
+        #expect(
+            unknown.stderr.hasPrefix("storyreel: error: --codec must be one of h264, hevc, got 'vp9'; usage: "),
+            "\(unknown.stderr)")
+    }
+
     @Test func theBoundsThemselvesAreAccepted() throws {
         let inspect = try storyreel(["inspect", Self.clip, "--timeout", "86400", "--jobs", "1024"])
         #expect(inspect.status == 0, "\(inspect.stderr)")
