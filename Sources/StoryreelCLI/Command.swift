@@ -14,6 +14,9 @@ public protocol Command {
     /// unknown option is looked up here before ffmpeg's names (``ArgumentParser/familiarNames``),
     /// so a name another command takes for something else points to this command's option.
     static var familiarNames: [String: [String]] { get }
+    /// A paragraph `--help` shows after the options, or nil: what holds for several of them (a
+    /// bundle keeps the settings given, so the defaults shown are a new bundle's).
+    static var optionsNote: String? { get }
     /// Example invocations with a comment each, for `--help`. Each works as written from the
     /// project folder, on `samples/` (a test runs them).
     static var examples: [String] { get }
@@ -25,6 +28,9 @@ extension Command {
     /// No names of its own: ffmpeg's and the other commands' options are suggested.
     public static var familiarNames: [String: [String]] { [:] }
 
+    /// Nothing to say after the options.
+    public static var optionsNote: String? { nil }
+
     /// The usage line's required part with `[options]` for the rest, e.g. `cube FROM TO [options]`:
     /// what a usage error's one line shows.
     static var synopsis: String {
@@ -32,7 +38,8 @@ extension Command {
         return usage[..<optional.lowerBound] + " [options]"
     }
 
-    /// The full `--help` text, USAGE, OPTIONS, EXAMPLES, each paragraph on one line.
+    /// The full `--help` text, USAGE, OPTIONS (and ``optionsNote``), EXAMPLES, each paragraph on
+    /// one line.
     static var helpText: String { helpText(HelpLayout(columns: nil)) }
 
     /// The full `--help` text laid out by `layout`: wrapped to a terminal's width, or not.
@@ -45,6 +52,7 @@ extension Command {
         var lines = layout.lines("OVERVIEW: ", abstract, indent: 2) + [""]
         lines += layout.lines(usagePrefix, usage, indent: usageIndent, keepingBracketsWhole: true)
         lines += ["", "OPTIONS:"] + layout.table(rows)
+        if let optionsNote { lines += [""] + layout.lines("  ", optionsNote, indent: 2) }
         lines += ["", "EXAMPLES:"] + examples.map { "  " + $0 }
         return lines.joined(separator: "\n")
     }

@@ -27,7 +27,8 @@ public enum IngestCommand: Command {
         "lock-timeout", "SECONDS",
         "Wait this long for another ingest into STORIES (and, with --render, a render of OUT), then exit 75.",
         default: 60, range: .number(from: 0, to: 86_400))
-    static let quiet = Flag("quiet", short: "q", "Print only errors (no per-clip lines, warnings or summary).")
+    static let quiet = Flag(
+        "quiet", short: "q", "Print only errors (no per-clip lines, warnings, notes or summary).")
     static let json = Flag(
         "json", "Print one JSON object on stdout at the end: each clip's outcome and file, and the render's summary.")
     public static let options: [any OptionDeclaration] =
@@ -40,6 +41,11 @@ public enum IngestCommand: Command {
         "--handle": ["story"], "--user": ["story"], "--stories": ["into"], "--to": ["into"], "-o": ["render"],
         "--output": ["render"], "--out": ["render"],
     ]
+    /// The render's defaults help shows are a new bundle's (a QA pass), as in render's help.
+    public static let optionsNote: String? =
+        "Settings given with --render (--size through --no-player) are kept in the bundle "
+        + "(OUT/.storyreel/settings.json) and used by later runs until given again; the defaults above are a new "
+        + "bundle's."
     public static let examples = [
         "storyreel ingest samples/portrait-h264.mp4 --story ana.lima --into stories --create   # a new stories folder",
         "storyreel ingest samples/sixty-fps.mp4 samples/edit-list.mp4 --story ben_k --into stories --render reel",

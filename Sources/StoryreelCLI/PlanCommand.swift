@@ -26,6 +26,10 @@ public enum PlanCommand: Command {
     static let jobs = Option.jobs("INPUTs planned at once, at most as many as the cores.")
     public static let options: [any OptionDeclaration] =
         [json, shard, bundle] + RenderCommand.settingsOptions + [copy, link, reference, timeout, jobs]
+    /// The render's defaults help shows are a new bundle's (a QA pass), as in render's help.
+    public static let optionsNote: String? =
+        "With --bundle OUT, the settings not given (--size through --no-player, and --copy, --link, --reference) "
+        + "are the ones OUT kept from the runs that gave them; the defaults above are a new bundle's."
     public static let examples = [
         "storyreel plan samples/stories                # kind, output, input: one unit a line",
         "storyreel plan samples/stories --json | jq '.units[] | {kind, key, output}'",

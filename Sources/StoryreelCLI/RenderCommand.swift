@@ -30,12 +30,21 @@ public enum RenderCommand: Command {
     static let lockTimeout = Option.number(
         "lock-timeout", "SECONDS", "Wait this long for another render's lock, then exit 75.", default: 60,
         range: .number(from: 0, to: 86_400))
-    static let quiet = Flag("quiet", short: "q", "Print only errors (no progress, no summary).")
+    // Warnings and notes go too, as under ingest's `--quiet` (a QA pass: the help said only
+    // progress and summary).
+    static let quiet = Flag("quiet", short: "q", "Print only errors (no progress, warnings, notes or summary).")
     static let json = Flag("json", "Print only a JSON summary on stdout.")
     public static let options: [any OptionDeclaration] =
         [output, jobs, shard] + settingsOptions + [
             copy, link, reference, prune, force, timeout, lockTimeout, quiet, json,
         ]
+    /// The defaults help shows are a new bundle's: a bundle keeps the settings a run was given,
+    /// and later runs use them (a QA pass: `--crf … Default: 23` read as what every run without
+    /// `--crf` does).
+    public static let optionsNote: String? =
+        "Settings given (--size through --no-player, and --copy, --link, --reference) are kept in the bundle "
+        + "(OUT/.storyreel/settings.json) and used by later runs until given again; the defaults above are a new "
+        + "bundle's."
     public static let examples = [
         "storyreel render samples/stories -o build/reel                # what make demo runs",
         "storyreel render samples/stories -o build/reel --crf 20      # kept: later renders use CRF 20 too",

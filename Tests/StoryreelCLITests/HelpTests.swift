@@ -17,6 +17,42 @@ import Testing
         }
     }
 
+    /// From a QA pass: render's, ingest's and plan's help showed `--crf … Default: 23` and the
+    /// other settings' defaults, where a bundle keeps the settings a run was given and later runs
+    /// use them. Each says so once, after the options; and render's `-q` named only the progress
+    /// and the summary among what it drops, where it drops warnings and notes too, as ingest's.
+    @Test func settingsHelpSaysABundleKeepsThemAndQuietSaysWhatItDrops() throws {
+        let kept = [
+            "render": "Settings given (--size through --no-player, and --copy, --link, --reference) are kept in the "
+                + "bundle (OUT/.storyreel/settings.json) and used by later runs until given again; the defaults above "
+                + "are a new bundle's.",
+            "ingest": "Settings given with --render (--size through --no-player) are kept in the bundle "
+                + "(OUT/.storyreel/settings.json) and used by later runs until given again; the defaults above are a "
+                + "new bundle's.",
+            "plan": "With --bundle OUT, the settings not given (--size through --no-player, and --copy, --link, "
+                + "--reference) are the ones OUT kept from the runs that gave them; the defaults above are a new "
+                + "bundle's.",
+        ]
+        for (command, note) in kept {
+            let help = try TestEnvironment.storyreel([command, "--help"])
+            #expect(help.status == 0, "\(help.stderr)")
+            let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            // Once, between the options and the examples.
+            #expect(lines.filter { $0 == "  " + note }.count == 1, "\(command): \(help.stdout)")
+            let examples = lines.firstIndex(of: "EXAMPLES:") ?? lines.endIndex
+            #expect(lines.firstIndex(of: "  " + note).map { $0 < examples && lines[$0 - 1].isEmpty } == true)
+            #expect(help.stdout.components(separatedBy: "kept in the bundle").count <= 2, "\(command)")
+        }
+        for (command, quiet) in [
+            ("render", "Print only errors (no progress, warnings, notes or summary)."),
+            ("ingest", "Print only errors (no per-clip lines, warnings, notes or summary)."),
+        ] {
+            let help = try TestEnvironment.storyreel([command, "--help"])
+            let line = help.stdout.split(separator: "\n").first { $0.hasPrefix("  -q, --quiet ") }
+            #expect(line?.hasSuffix(quiet) == true, "\(command): \(line ?? "")")
+        }
+    }
+
     /// From the README QA pass: `storyreel` alone printed the 15-line overview after its error,
     /// where every other usage error is one line; and the overview did not say how to get the
     /// version.
