@@ -140,7 +140,7 @@ public final class FolderHandle: Sendable {
             // directory" from `thumbnail -o` and `--filmstrip`).
             if failure.code == ENOENT { throw MediaError(.cannotCreateOutput, path: file, "no such folder: \(folder)") }
             throw MediaError.system(
-                .cannotCreateOutput, path: file, "cannot create a file in \(folder)", code: failure.code)
+                .cannotCreateOutput, path: file, "cannot create a file in '\(folder)'", code: failure.code)
         }
     }
 

@@ -139,7 +139,7 @@ public enum TemporaryFile {
         // The folder as the user gave it (relative stays relative).
         let given = folder.path.isEmpty ? "." : folder.path
         throw MediaError.system(
-            .cannotCreateOutput, path: finalPath, "cannot create \(what) in \(given)", code: failure)
+            .cannotCreateOutput, path: finalPath, "cannot create \(what) in '\(given)'", code: failure)
     }
 
     /// A hard link to `source`'s file (following a symlink to it) under a fresh temporary name

@@ -51,7 +51,9 @@ public enum BundleFolder {
     }
 
     /// Refuses OUT when it is the stories folder `inputRoot` or inside it (64): what `render`
-    /// refuses first, and `plan --bundle` too, as it plans what `render -o OUT` would do.
+    /// refuses first, and `plan --bundle` too, as it plans what `render -o OUT` would do. The
+    /// paths are quoted, as the CLI quotes the paths it names mid-sentence: a spec's folder `.`
+    /// before the `;` read as a typo (a QA pass).
     public static func checkOutside(output: String, inputRoot: String) throws {
         let input = BundlePaths.realPath(inputRoot) ?? BundlePaths.prospectiveRealPath(inputRoot)
         let resolvedOutput = BundlePaths.prospectiveRealPath(output)
@@ -59,8 +61,8 @@ public enum BundleFolder {
             throw BundleRefusal(
                 .outputInsideInput, path: output,
                 (resolvedOutput == input
-                    ? "the bundle folder is the stories input \(inputRoot)"
-                    : "the bundle folder is inside the stories input \(inputRoot)") + "; choose a folder outside it")
+                    ? "the bundle folder is the stories input '\(inputRoot)'"
+                    : "the bundle folder is inside the stories input '\(inputRoot)'") + "; choose a folder outside it")
         }
         // By device and inode too: the stories folder mounted at another path (a bind mount, a
         // container's second mount of one volume) has another real path (a safety QA pass: a
@@ -72,9 +74,9 @@ public enum BundleFolder {
                 throw BundleRefusal(
                     .outputInsideInput, path: output,
                     (folder == resolvedOutput
-                        ? "the bundle folder is the stories input \(inputRoot)"
-                        : "the bundle folder is inside the stories input \(inputRoot)")
-                        + " (\(folder) is the same folder, mounted at another path); choose a folder outside it")
+                        ? "the bundle folder is the stories input '\(inputRoot)'"
+                        : "the bundle folder is inside the stories input '\(inputRoot)'")
+                        + " ('\(folder)' is the same folder, mounted at another path); choose a folder outside it")
             }
             let parent = (folder as NSString).deletingLastPathComponent
             guard !parent.isEmpty, parent != folder else { return }
@@ -104,7 +106,7 @@ public enum BundleFolder {
         {
             throw BundleRefusal(
                 .notABundle, path: output,
-                "the stories folder \(inputRoot) is to be made inside it, and a bundle folder holding \(entry), which "
+                "the stories folder '\(inputRoot)' is to be made inside it, and a bundle folder holding \(entry), which "
                     + "is not storyreel's, is refused; choose a bundle folder outside the stories folder")
         }
         if case .foreign(let entry) = state, !force {

@@ -84,7 +84,7 @@ public struct CreatedOutputs: Sendable {
                 for folder in made.reversed() where rmdir(folder) == 0 { InterruptCleanup.forgetFolder(folder) }
                 throw MediaError(
                     .cannotCreateOutput, path: path,
-                    "cannot create the folder \(PathDisplay.asGiven(folder, given: path)): \(reason)")
+                    "cannot create the folder '\(PathDisplay.asGiven(folder, given: path))': \(reason)")
             }
         }
         folders += made

@@ -12,6 +12,6 @@ struct RenderAfterIngestFailure: Error, CustomStringConvertible {
 
     var description: String {
         let clips = ingested == 1 ? "1 clip was" : "\(ingested) clips were"
-        return "\(underlying) (\(clips) ingested into \(stories); render again to update the bundle)"
+        return "\(underlying) (\(clips) ingested into '\(stories)'; render again to update the bundle)"
     }
 }

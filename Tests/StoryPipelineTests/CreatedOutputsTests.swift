@@ -33,7 +33,7 @@ import Testing
         } catch {
             #expect(
                 "\(error)"
-                    == "\(link): cannot create the folder \(link): it is a symbolic link that leads to nothing")
+                    == "\(link): cannot create the folder '\(link)': it is a symbolic link that leads to nothing")
         }
     }
 

@@ -112,7 +112,7 @@ import Testing
         #expect(result.status == 73)
         #expect(
             result.stderr
-                == "storyreel: error: \(reel): the stories folder \(reel)/st is to be made inside it, and a bundle "
+                == "storyreel: error: \(reel): the stories folder '\(reel)/st' is to be made inside it, and a bundle "
                 + "folder holding st, which is not storyreel's, is refused; choose a bundle folder outside the "
                 + "stories folder\n")
         #expect(result.stdout.isEmpty)
@@ -819,7 +819,8 @@ import Testing
         #expect(
             result.stderr
                 == "storyreel: error: \(reel): another storyreel run holds the lock; gave up after 0.3 s "
-                + "(--lock-timeout) (1 clip was ingested into \(fixture.stories); render again to update the bundle)\n")
+                + "(--lock-timeout) (1 clip was ingested into '\(fixture.stories)'; render again to update the bundle)\n"
+        )
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(fixture.stories)/new") == ["0001-sixty-fps.mp4"])
     }
 

@@ -316,6 +316,33 @@ import Testing
         #expect(FolderSnapshot(fixture.stories) == before)
     }
 
+    /// From a QA pass: `render spec2.json -o rs2` with the spec in the current folder said "…
+    /// inside the stories input .; choose a folder outside it", where the bare `.` before the `;`
+    /// read as a typo. The input's path is quoted, in render's, plan's and ingest's lines alike.
+    @Test func theStoriesInputIsQuotedInTheRefusal() throws {
+        let fixture = try BundleFixture()
+        let spec = #"{"stories": [{"handle": "ana", "items": ["ben_k/1.mp4"]}]}"#
+        try Data(spec.utf8).write(to: URL(fileURLWithPath: "\(fixture.stories)/spec2.json"))
+        let before = FolderSnapshot(fixture.stories)
+        let inside = "rs2: the bundle folder is inside the stories input '.'; choose a folder outside it"
+        for (command, line) in [
+            (["render", "spec2.json", "-o", "rs2"], inside), (["plan", ".", "--bundle", "rs2"], inside),
+            (["render", ".", "-o", "."], ".: the bundle folder is the stories input '.'; choose a folder outside it"),
+            (
+                [
+                    "ingest", TestEnvironment.sample("portrait-h264.mp4"), "--story", "ana", "--into", ".", "--render",
+                    "rs2",
+                ],
+                inside
+            ),
+        ] {
+            let result = try TestEnvironment.storyreel(command, in: URL(fileURLWithPath: fixture.stories))
+            #expect(result.status == 64, "\(command): \(result.stderr)")
+            #expect(result.stderr == "storyreel: error: \(line)\n", "\(command)")
+        }
+        #expect(FolderSnapshot(fixture.stories) == before)
+    }
+
     /// True when this process may bind-mount in a mount namespace of its own.
     static let canBindMount = MountNamespace.allows("mount --bind /tmp /mnt")
 

@@ -439,11 +439,11 @@ import Testing
         let cases: [([String], String)] = [
             (
                 ["thumbnail", clip, "-o", "file/poster.jpg"],
-                "file/poster.jpg: cannot create a file in file: a part of the path is not a folder"
+                "file/poster.jpg: cannot create a file in 'file': a part of the path is not a folder"
             ),
             (
                 ["thumbnail", clip, "--out-dir", "file/sub"],
-                "file/sub: cannot create the folder file/sub: a part of the path is not a folder"
+                "file/sub: cannot create the folder 'file/sub': a part of the path is not a folder"
             ),
             (
                 ["cube", clip, clip, "--size", "64x64", "-o", "file/a/x.mp4"],
