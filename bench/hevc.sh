@@ -11,11 +11,6 @@ source "$(dirname "$0")/lib.sh"
 S="$ROOT/samples/stories"
 H="$WORK/hevc"
 mkdir -p "$H"
-PAIRS=(
-    "ana.lima/IMG_0002.MOV ben_k/1.mp4"
-    "ben_k/10.mp4 chloe/morning.mp4"
-    "chloe/night.mp4 dev-ops/deploy.mov"
-)
 
 # yuv_psnr CLIP FRAMES_DIR: the clip's average YUV PSNR against the lossless frames.
 yuv_psnr() {
@@ -24,16 +19,11 @@ yuv_psnr() {
         -f null - 2>&1 | sed -n 's/.*PSNR .* average:\([0-9.inf]*\).*/\1/p'
 }
 
-# video_bytes CLIP: the bytes of the clip's video packets.
-video_bytes() {
-    ffprobe -v error -select_streams v:0 -show_entries packet=size -of csv=p=0 "$1" | awk '{ s += $1 } END { print s }'
-}
-
 echo "$("$BIN" --version), $(date -u '+%Y-%m-%d %H:%M UTC')"
 printf '| %s | %s | %s | %s |\n' "transition, canvas" "H.264 CRF 23" "HEVC at \`--crf 23\` (x265 27)" \
     "under the rule's peak: H.264 → HEVC"
 for size in 540x960 1080x1920; do
-    for pair in "${PAIRS[@]}"; do
+    for pair in "${DEMO_PAIRS[@]}"; do
         read -r from to <<<"$pair"
         name="$(dirname "$from") → $(dirname "$to"), ${size/x/×}"
         base="$H/$(dirname "$from")-$(dirname "$to")-$size"

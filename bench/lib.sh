@@ -102,3 +102,16 @@ report_targets() {
         fi
     done
 }
+
+# The demo's three forward transitions: the last clip of each story to the first of the next, in
+# play order (bench/quality.sh, bench/hevc.sh).
+DEMO_PAIRS=(
+    "ana.lima/IMG_0002.MOV ben_k/1.mp4"
+    "ben_k/10.mp4 chloe/morning.mp4"
+    "chloe/night.mp4 dev-ops/deploy.mov"
+)
+
+# video_bytes CLIP: the bytes of the clip's video packets.
+video_bytes() {
+    ffprobe -v error -select_streams v:0 -show_entries packet=size -of csv=p=0 "$1" | awk '{ s += $1 } END { print s }'
+}

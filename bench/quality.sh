@@ -11,11 +11,6 @@ source "$(dirname "$0")/lib.sh"
 S="$ROOT/samples/stories"
 Q="$WORK/quality"
 mkdir -p "$Q"
-PAIRS=(
-    "ana.lima/IMG_0002.MOV ben_k/1.mp4"
-    "ben_k/10.mp4 chloe/morning.mp4"
-    "chloe/night.mp4 dev-ops/deploy.mov"
-)
 
 # rgb_psnr CLIP FRAMES_DIR: the clip's average RGB PSNR against the lossless frames.
 rgb_psnr() {
@@ -24,16 +19,11 @@ rgb_psnr() {
         -f null - 2>&1 | sed -n 's/.*PSNR .* average:\([0-9.inf]*\).*/\1/p'
 }
 
-# video_bytes CLIP: the bytes of the clip's video packets.
-video_bytes() {
-    ffprobe -v error -select_streams v:0 -show_entries packet=size -of csv=p=0 "$1" | awk '{ s += $1 } END { print s }'
-}
-
 echo "quality under the peak (PSNR vs the lossless render; default = CRF 23 capped by the peak rule):"
 printf '  %-20s %-9s %9s %8s %8s %8s %6s %6s %6s %6s  %s\n' transition canvas "peak" "CRF20 B" "CRF23 B" \
     "dflt B" "CRF20" "CRF23" "dflt" "CRF" "targets (B: video bytes; dB: RGB PSNR; Mb/s: whole file)"
 for size in 540x960 1080x1920; do
-    for pair in "${PAIRS[@]}"; do
+    for pair in "${DEMO_PAIRS[@]}"; do
         read -r from to <<<"$pair"
         name="$(dirname "$from")-to-$(dirname "$to")"
         base="$Q/$name-$size"
