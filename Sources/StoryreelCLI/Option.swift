@@ -125,7 +125,8 @@ extension Option where Value: RawRepresentable & CaseIterable, Value.RawValue ==
     /// One of the cases' raw values, in any case (`HEVC`, as `thumbnail --format JPG` is read;
     /// a QA pass found the two commands differing); `default` when not given. A value in
     /// `familiarValues` (lowercased: `h265` for `hevc`) is refused as any other, with the case it
-    /// names as the hint: `--codec must be one of h264, hevc, got 'h265'; did you mean 'hevc'?`.
+    /// names as the hint: `--codec must be one of h264, hevc, got 'h265'; did you mean 'hevc'?`;
+    /// else a slip of a case's name (`hecv`, `forwrd`) is named as one is for an option's name.
     static func choice(
         _ name: String, _ help: String, default value: Value, familiarValues: [String: Value] = [:]
     ) -> Option {
@@ -140,7 +141,9 @@ extension Option where Value: RawRepresentable & CaseIterable, Value.RawValue ==
             problem: { text in
                 guard convert(text) == nil else { return nil }
                 let refusal = "--\(name) must be \(accepted), got '\(text)'"
-                return familiarValues[text.lowercased()].map { refusal + "; did you mean '\($0.rawValue)'?" } ?? refusal
+                let meant =
+                    familiarValues[text.lowercased()]?.rawValue ?? NameSuggestion.closest(to: text, among: names)
+                return meant.map { refusal + "; did you mean '\($0)'?" } ?? refusal
             },
             convert: convert)
     }

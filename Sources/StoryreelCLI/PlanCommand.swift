@@ -27,6 +27,11 @@ public enum PlanCommand: Command {
     public static let options: [any OptionDeclaration] =
         [json, shard, bundle] + RenderCommand.settingsOptions + [copy, link, reference, timeout, jobs]
     /// The render's defaults help shows are a new bundle's (a QA pass), as in render's help.
+    /// `-o OUT`, as render takes it: plan reads the bundle OUT as `--bundle` (a QA pass: it was
+    /// pointed to the `-o` of thumbnail, cube and render).
+    public static let familiarNames: [String: [String]] = [
+        "-o": ["bundle"], "--output": ["bundle"], "--out": ["bundle"],
+    ]
     public static let optionsNote: String? =
         "With --bundle OUT, the settings not given (--size through --no-player, and --copy, --link, --reference) "
         + "are the ones OUT kept from the runs that gave them; the defaults above are a new bundle's."

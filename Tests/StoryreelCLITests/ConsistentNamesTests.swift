@@ -89,6 +89,17 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
     }
 
+    /// `plan -o OUT`, as render is given its bundle: plan's `--bundle` (a re-check: it was
+    /// pointed to the `-o` of thumbnail, cube and render).
+    @Test(arguments: ["-o", "--output", "--out"])
+    func plansOutputSlipNamesBundle(_ typed: String) throws {
+        let result = try TestEnvironment.storyreel(["plan", Self.stories, typed, folder.path("reel")])
+        #expect(result.status == 64)
+        #expect(
+            result.stderr.hasPrefix("storyreel: error: unknown option '\(typed)'; did you mean '--bundle'?; usage: "),
+            "\(result.stderr)")
+    }
+
     @Test func anUnknownCommandGetsTheClosestCommand() throws {
         let result = try TestEnvironment.storyreel(["thumbnails", Self.clip])
         #expect(result.status == 64)

@@ -200,6 +200,20 @@ import Testing
         #expect(
             unknown.stderr.hasPrefix("storyreel: error: --codec must be one of h264, hevc, got 'vp9'; usage: "),
             "\(unknown.stderr)")
+        // A slip of a name is named as an option's slip is (a re-check: `hecv` got no hint).
+        let slip = try storyreel(line + ["--codec", "hecv"])
+        #expect(
+            slip.stderr.hasPrefix(
+                "storyreel: error: --codec must be one of h264, hevc, got 'hecv'; did you mean 'hevc'?; usage: "),
+            "\(slip.stderr)")
+    }
+
+    /// Every choice's slips are named: `cube --direction forwrd`, `render --size` aside.
+    @Test func aSlipOfAChoicesValueIsNamed() throws {
+        let result = try storyreel(["cube", Self.clip, Self.toClip, "-o", "OUT/c.mp4", "--direction", "forwrd"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("got 'forwrd'; did you mean 'forward'?"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
     }
 
     @Test func theBoundsThemselvesAreAccepted() throws {
