@@ -79,10 +79,10 @@ public struct BundlePlan: Sendable {
         "nothing plays: " + (skippedAny ? "every story was skipped" : "no story holds a clip")
     }
 
-    /// Where the stories may be when nothing plays: `; samples/stories holds story folders: give
-    /// it as INPUT`, for `input` (INPUT as given) holding a folder of stories, else empty.
+    /// Where the stories may be when nothing plays: `; 'samples/stories' holds story folders:
+    /// give it as INPUT`, for `input` (INPUT as given) holding a folder of stories, else empty.
     public func storiesFolderHint(input: String) -> String {
-        foldersOfStories.first.map { "; \(BundlePaths.join(input, $0)) holds story folders: give it as INPUT" } ?? ""
+        foldersOfStories.first.map { "; '\(BundlePaths.join(input, $0))' holds story folders: give it as INPUT" } ?? ""
     }
 
     /// The stat cache's key of a clip or avatar at `relative` (its path from the input root).

@@ -288,7 +288,7 @@ public struct BundleRenderer: Sendable {
             result.nothingPlaysLine =
                 plan.nothingPlaysReason(skippedAny: !skipped.isEmpty) + ", so "
                 + (removed
-                    ? "no bundle was made (\(output) holds only its lock file)"
+                    ? "no bundle was made ('\(output)' holds only its lock file)"
                     : !hadManifest
                         ? "no manifest was written"
                         : "the manifest was left as it was" + (options.prune ? ", and nothing was pruned" : ""))

@@ -44,8 +44,10 @@ public struct ClipRecord: Sendable, Equatable, Codable {
     /// writes (70 on every run until the cache was deleted).
     public var isWellFormed: Bool {
         let sides = 1...PixelBudget.maximumSide
+        // FFmpeg's names and the codecs strings storyreel builds are printable ASCII (a re-check:
+        // a right-to-left override in a cached codecs string reached the manifest and the warnings).
         let isText = { (text: String) in
-            !text.isEmpty && text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
+            !text.isEmpty && text.unicodeScalars.allSatisfy { (0x20...0x7E).contains($0.value) }
         }
         return ManifestSchemaChecker.isSHA256(sha256) && duration > 0 && duration <= Self.longestDuration
             && sides.contains(width) && sides.contains(height)

@@ -34,8 +34,9 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable {
         (.usage, "bad usage: an unknown option, a missing or bad value (nothing was read or written)"),
         (
             .dataError,
-            "bad media: a clip that cannot be used (inspect, thumbnail, cube); render: clips skipped, the rest "
-                + "rendered; ingest: an upload rejected, the others ingested"
+            "bad data: a clip that cannot be used (inspect, thumbnail, cube), a manifest that is not valid "
+                + "(validate); render, plan: clips skipped, the rest rendered or planned; ingest: an upload rejected, "
+                + "the others ingested"
         ),
         (.noInput, "a missing or unreadable input; render, plan: no stories in INPUT, or nothing plays"),
         (.software, "a storyreel bug"),

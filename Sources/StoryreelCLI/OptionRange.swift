@@ -195,7 +195,7 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
         let secondsParts = last.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         let fraction = secondsParts.count == 2 ? secondsParts[1] : nil
         if let fraction,
-            fraction.isEmpty || !fraction.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+            !fraction.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
         {
             return nil
         }
@@ -207,7 +207,8 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
             guard field.count <= 2, let value = DecimalText.wholeNumber(field), value < 60 else { return nil }
             whole = whole * 60 + value
         }
-        return Double("\(whole)" + (fraction.map { ".\($0)" } ?? ""))
+        // `1:30.`, a point with no digits after it, is 90, as ffmpeg reads it (a re-check).
+        return Double("\(whole)" + (fraction.map { $0.isEmpty ? "" : ".\($0)" } ?? ""))
     }
 
     /// `text` as `K/N` in the range, or nil.

@@ -80,6 +80,8 @@ import Testing
             "x1.mp4", "x2.mp4", "x\u{662}.mp4", "x3.mp4", "x10.mp4", "x\u{662}0.mp4", "x\u{B2}.mp4", "_x.mp4",
             "(1).mp4", "clip.mp4", "clip-1.mp4", "clip_1.mp4", "a.mp4", "\u{E9}.mp4", "z.mp4", "\u{E7}a.mp4",
             "\u{E6}ble.mp4", "\u{FB01}le.mp4", "IMG_2.MOV", "img_10.mov", "\u{4E09}.mp4", "\u{216B}.mp4",
+            // A digit under a mark is the digit; a lone mark, a soft hyphen, a joiner pass (a re-check).
+            "2\u{301}.mp4", "1\u{FE0F}\u{20E3}x.mp4", "\u{301}b.mp4", "a\u{AD}2.mp4", "a\u{200D}3.mp4",
         ]
         for a in names {
             for b in names where a != b {

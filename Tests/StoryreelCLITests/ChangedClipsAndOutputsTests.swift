@@ -25,6 +25,8 @@ import Testing
         let edits: [(key: String, value: Any)] = [
             ("width", 0), ("height", 100_000), ("rotation", 45), ("duration", 1e308), ("duration", 0),
             ("frameRate", -1), ("hdr", "bogus"), ("codec", "x\ny"), ("codecs", ""),
+            // FFmpeg's names and the codecs strings are ASCII (a re-check: a right-to-left override).
+            ("codecs", "avc1.6400\u{202E}1f"), ("codec", "h264\u{E9}"),
         ]
         for edit in edits {
             var cache = try #require(

@@ -54,10 +54,10 @@ import Testing
         let out = outputs.path("reel")
         let render = try TestEnvironment.storyreel(["render", above, "-o", out])
         #expect(render.status == 66, "\(render.stderr)")
-        let hint = "; \(above)/stories holds story folders: give it as INPUT\n"
+        let hint = "; '\(above)/stories' holds story folders: give it as INPUT\n"
         #expect(
             render.stderr.hasSuffix(
-                "storyreel: error: nothing plays: no story holds a clip, so no bundle was made (\(out) holds only its "
+                "storyreel: error: nothing plays: no story holds a clip, so no bundle was made ('\(out)' holds only its "
                     + "lock file)" + hint), "\(render.stderr)")
         #expect(!render.stderr.contains("warning: nothing plays"), "\(render.stderr)")
         let plan = try TestEnvironment.storyreel(["plan", above])
@@ -83,7 +83,7 @@ import Testing
         #expect(result.status == 66, "\(result.stderr)")
         #expect(
             result.stderr.hasSuffix(
-                "storyreel: error: nothing plays: every story was skipped, so no bundle was made (\(out) holds only "
+                "storyreel: error: nothing plays: every story was skipped, so no bundle was made ('\(out)' holds only "
                     + "its lock file)\n"), "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out) == [".lock"], "no skeleton")
         // A retry finds OUT holding only its lock file: bare, so it is taken away again (a

@@ -486,7 +486,8 @@ import Testing
             return (result, FileManager.default.contents(atPath: out))
         }
         for (seconds, clockTimes) in [
-            ("1", ["00:00:01", "0:01", "00:01.000", "0:0:1"]), ("1.5", ["00:00:01.5", "0:01.50"]),
+            // `0:01.`: a point with no digits after it, as ffmpeg takes it (a re-check).
+            ("1", ["00:00:01", "0:01", "00:01.000", "0:0:1", "0:01."]), ("1.5", ["00:00:01.5", "0:01.50"]),
             ("0", ["00:00", "0:00:00.0"]),
         ] {
             let expected = try poster(seconds)
@@ -506,7 +507,7 @@ import Testing
         #expect(try poster("277:46:40").result.status == 0)
         for refused in [
             "277:46:41", "1:60", "1:60:00", "0:01:60", "-0:01", "+0:01", "1:", ":30", "1::30", "1:2:3:4", "1.5:30",
-            "1:30.", "1:30.5.5", "1:005", "1:30e1", "0x1:00", "1:30%", " 1:30",
+            "1:30.5.5", "1:30..", "1:005", "1:30e1", "0x1:00", "1:30%", " 1:30",
         ] {
             let result = try poster(refused)
             #expect(result.result.status == 64, "--at \(refused): \(result.result.stderr)")
