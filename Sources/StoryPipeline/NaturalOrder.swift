@@ -96,6 +96,8 @@ public enum NaturalOrder {
     /// collation reads a digit under a mark as the digit (a re-check: `2\u{301}.mp4` played before
     /// `1.mp4`, where Foundation's order has it between `1` and `10`); nil for anything else.
     private static func digit(of character: Character) -> Character? {
+        // ASCII without Unicode's tables (see ``units(_:)``).
+        if let ascii = character.asciiValue { return (0x30...0x39).contains(ascii) ? character : nil }
         guard let first = character.unicodeScalars.first, first.isASCII, first.properties.numericType == .decimal,
             character.unicodeScalars.dropFirst().allSatisfy(isIgnorable)
         else { return nil }
@@ -127,17 +129,22 @@ public enum NaturalOrder {
         var index = string.startIndex
         while index < string.endIndex {
             let character = string[index]
+            // Unicode's tables only off ASCII: nearly every name is ASCII, and a sort of 100,000
+            // names looked them up for every character of every comparison (2.4 times the time).
+            let isASCII = character.isASCII
             // What collation passes over (a lone combining mark, a soft hyphen, a joiner) is no
             // unit (a re-check: `a\u{AD}2` sorted apart from `a2`, where Foundation's order has them
             // together).
-            if character.unicodeScalars.allSatisfy(isIgnorable) {
+            if !isASCII, character.unicodeScalars.allSatisfy(isIgnorable) {
                 index = string.index(after: index)
                 continue
             }
             if digit(of: character) != nil {
                 let end = string[index...].firstIndex { digit(of: $0) == nil } ?? string.endIndex
-                let digits = string[index..<end].compactMap(digit(of:))
-                let value = String(String(digits).drop { $0 == "0" })
+                let run = string[index..<end]
+                // The marks on digits dropped (an ASCII run has none: taken as it is).
+                let digits = run.utf8.allSatisfy { $0 < 0x80 } ? run : Substring(run.compactMap(digit(of:)))
+                let value = String(digits.drop { $0 == "0" })
                 result.append(
                     Unit(
                         primary: Key(kind: 1, count: value.count, text: value),
@@ -147,7 +154,9 @@ public enum NaturalOrder {
             }
             // A digit that is not decimal (`²`, `①`, `½`) is no number: its compatibility form
             // is read, its digits as digits of their own kind, between numbers and letters.
-            if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1, isDigit(scalar) {
+            if !isASCII, let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1,
+                isDigit(scalar)
+            {
                 for part in String(scalar).decomposedStringWithCompatibilityMapping {
                     result.append(
                         part.isASCII && part.isNumber
