@@ -14,9 +14,8 @@ mkdir -p "$H"
 
 # yuv_psnr CLIP FRAMES_DIR: the clip's average YUV PSNR against the lossless frames.
 yuv_psnr() {
-    ffmpeg -nostats -i "$1" -framerate 30 -i "$2/frame_%04d.png" -lavfi \
-        "[0:v]format=yuv420p[a];[1:v]scale=out_color_matrix=bt709:out_range=tv:flags=bicubic+accurate_rnd+full_chroma_int,format=yuv420p[b];[a][b]psnr" \
-        -f null - 2>&1 | sed -n 's/.*PSNR .* average:\([0-9.inf]*\).*/\1/p'
+    frames_psnr "$1" "$2" \
+        "[0:v]format=yuv420p[a];[1:v]scale=out_color_matrix=bt709:out_range=tv:flags=bicubic+accurate_rnd+full_chroma_int,format=yuv420p[b]"
 }
 
 echo "$("$BIN" --version), $(date -u '+%Y-%m-%d %H:%M UTC')"

@@ -111,6 +111,13 @@ DEMO_PAIRS=(
     "chloe/night.mp4 dev-ops/deploy.mov"
 )
 
+# frames_psnr CLIP FRAMES_DIR GRAPH: the clip's average PSNR against the lossless frames (30 fps
+# PNGs), GRAPH making its [a] of the clip ([0:v]) and its [b] of the frames ([1:v]) first.
+frames_psnr() {
+    ffmpeg -nostats -i "$1" -framerate 30 -i "$2/frame_%04d.png" -lavfi "$3;[a][b]psnr" \
+        -f null - 2>&1 | sed -n 's/.*PSNR .* average:\([0-9.inf]*\).*/\1/p'
+}
+
 # video_bytes CLIP: the bytes of the clip's video packets.
 video_bytes() {
     ffprobe -v error -select_streams v:0 -show_entries packet=size -of csv=p=0 "$1" | awk '{ s += $1 } END { print s }'

@@ -14,9 +14,7 @@ mkdir -p "$Q"
 
 # rgb_psnr CLIP FRAMES_DIR: the clip's average RGB PSNR against the lossless frames.
 rgb_psnr() {
-    ffmpeg -nostats -i "$1" -framerate 30 -i "$2/frame_%04d.png" -lavfi \
-        "[0:v]scale=flags=bicubic+accurate_rnd+full_chroma_int,format=gbrp[a];[1:v]format=gbrp[b];[a][b]psnr" \
-        -f null - 2>&1 | sed -n 's/.*PSNR .* average:\([0-9.inf]*\).*/\1/p'
+    frames_psnr "$1" "$2" "[0:v]scale=flags=bicubic+accurate_rnd+full_chroma_int,format=gbrp[a];[1:v]format=gbrp[b]"
 }
 
 echo "quality under the peak (PSNR vs the lossless render; default = CRF 23 capped by the peak rule):"
