@@ -90,9 +90,10 @@ public struct WorkUnit: Sendable, Equatable {
     var estimatedCost: Double {
         switch kind {
         case .transition:
-            guard let parameters = transition?.parameters else { return 1 }
-            let frames = (parameters.duration * parameters.fps).rounded()
-            return 2 * (frames.isFinite ? max(1, frames) : 1) * (parameters.codec == .hevc ? 5 : 1)
+            guard let transition else { return 1 }
+            let job = CubeTransitionJob(
+                from: transition.fromClip, to: transition.toClip, parameters: transition.parameters)
+            return 2 * Double(max(1, job.frameCount)) * (transition.parameters.codec == .hevc ? 5 : 1)
         case .poster, .thumbnail, .firstFrame, .lastFrame: return 1
         case .clip, .avatar: return 0.3
         }
