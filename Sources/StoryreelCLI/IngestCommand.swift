@@ -158,44 +158,11 @@ public enum IngestCommand: Command {
         func report(_ index: Int, _ outcome: IngestOutcome) {
             let clip = arguments.positionals[index]
             switch outcome {
-            case .ingested(let name, let playsBefore, let concern):
+            case .ingested(let name, _, _):
                 if says { Self.unsaid.say("\(clip): ingested as \(handle)/\(name)", for: index, with: console.line) }
-                if let concern {
-                    let warning = "\(handle)/\(name): \(concern)"
+                for warning in outcome.warnings(handle: handle) {
                     console.warning(warning)
                     warned.insert(warning)
-                }
-                // Three reasons a clip already there plays after the new one: its name does not
-                // start with a number, starts with a date (no sequence number), or its number is
-                // past the 9999 the sequence follows (a QA pass: a date-named clip was said to be
-                // "numbered higher"). In one pass, and ten names a line: a story of 9000
-                // camera-named clips (`20240601_100000.mp4`) listed them all for every upload,
-                // comparing each with each (a review: 8 s for 20 uploads).
-                var (unnumbered, dated, numbered): ([String], [String], [String]) = ([], [], [])
-                for clip in playsBefore {
-                    if !ClipIngester.startsWithDigit(clip) {
-                        unnumbered.append(clip)
-                    } else if ClipIngester.startsWithDate(clip) {
-                        dated.append(clip)
-                    } else {
-                        numbered.append(clip)
-                    }
-                }
-                if !unnumbered.isEmpty {
-                    console.warning(
-                        "\(handle)/\(name) plays before \(Self.someNames(unnumbered)): names that do not "
-                            + "start with a number sort after numbered ones; number them to set the order")
-                }
-                if !dated.isEmpty {
-                    console.warning(
-                        "\(handle)/\(name) plays before \(Self.someNames(dated)): ingest does not take a date a "
-                            + "name starts with for a sequence number; number them to set the order")
-                }
-                if !numbered.isEmpty {
-                    console.warning(
-                        "\(handle)/\(name) plays before \(Self.someNames(numbered)): ingest numbers a clip "
-                            + "after the highest number up to 9999, and these are numbered higher; renumber them to "
-                            + "set the order")
                 }
             case .alreadyPresent(let name):
                 if !console.quiet, !json { console.line("\(clip): already ingested as \(handle)/\(name)") }
@@ -361,12 +328,6 @@ public enum IngestCommand: Command {
     static func caseTwin(of handle: String, in stories: String) -> String? {
         guard let listing = try? FolderListing(path: stories), !listing.names.contains(handle) else { return nil }
         return listing.folders.sorted().first { $0 != handle && $0.lowercased() == handle.lowercased() }
-    }
-
-    /// `names` joined with commas, the first ten of them and then how many more.
-    static func someNames(_ names: [String]) -> String {
-        let shown = names.prefix(10).joined(separator: ", ")
-        return names.count > 10 ? "\(shown) and \(names.count - 10) more" : shown
     }
 
     /// `--into STORIES` must be a folder, not a bundle, and not one of files without a story

@@ -315,6 +315,21 @@ import Testing
             many.stderr.contains(
                 "99999.mp4, 50240600_1.mp4, 50240601_1.mp4, 50240602_1.mp4, 50240603_1.mp4, 50240604_1.mp4, 50240605_1.mp4, 50240606_1.mp4, 50240607_1.mp4, 50240608_1.mp4 and 3 more: ingest"
             ), "\(many.stderr)")
+
+        // `--json` names every clip that plays after the upload, in play order, in
+        // `playsBefore` (a review: a script reading only stdout never learnt of it), and leaves
+        // `warnings` to why few players could play the clip.
+        let json = try TestEnvironment.storyreel([
+            "ingest", TestEnvironment.sample("sixty-fps.mp4"), "--story", "ana.lima", "--into", fixture.stories,
+            "--json",
+        ])
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let entry = try #require((object?["clips"] as? [[String: Any]])?.first, "\(json.stdout)")
+        #expect(entry["file"] as? String == "ana.lima/0002-sixty-fps.mp4", "\(json.stdout)")
+        #expect(entry["playsBefore"] as? [String] == ["IMG_0001.MOV", "IMG_0002.MOV"], "\(json.stdout)")
+        #expect(entry["warnings"] as? [String] == [], "\(json.stdout)")
+        #expect(json.stderr.contains("ana.lima/0002-sixty-fps.mp4 plays before IMG_0001.MOV, IMG_0002.MOV"))
     }
 
     /// Past 9999 the sequence runs on through the numbers that continue it: after `9999.mp4`
@@ -573,6 +588,8 @@ import Testing
         #expect(object["stories"] as? String == fixture.stories)
         let entries = try #require(object["clips"] as? [[String: Any]])
         #expect((entries[0]["warnings"] as? [String]) == [], "an ingested clip's warnings, none here")
+        #expect(
+            (entries[0]["playsBefore"] as? [String]) == ["morning.mp4", "night.mp4"], "chloe's names are not numbered")
         let clips = entries.map { $0.compactMapValues { $0 as? String } }
         #expect(clips.map { $0["clip"] } == [odd, garbage])
         #expect(clips.map { $0["outcome"] } == ["ingested", "rejected"])
