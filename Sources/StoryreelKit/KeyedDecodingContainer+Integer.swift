@@ -4,7 +4,10 @@ extension KeyedDecodingContainer {
     /// such a number as invalid JSON, with no path. A whole number is read as an `Int` first, so
     /// that one beyond 2^53 keeps its exact value; one that is not an `Int` is read as a
     /// `Double`, and refused beyond 2^53, where the `Double` is no longer the number written
-    /// (`-9223372036854775809` read as `Int.min`, which traps the arithmetic of an app).
+    /// (`-9223372036854775809` was read as `Int.min`, a number the file does not hold). A whole
+    /// number within `Int`'s range, `Int.min` and `Int.max` included, is read as written: the
+    /// rules `validate` checks (a size above 0, a rotation of a right angle) are not checked here,
+    /// so an app that multiplies or negates such a value checks it first.
     func decodeInteger(forKey key: Key) throws -> Int {
         if let integer = try? decode(Int.self, forKey: key) { return integer }
         let path = codingPath + [key]

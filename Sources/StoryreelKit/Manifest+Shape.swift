@@ -8,9 +8,10 @@ extension Manifest {
     public static let maximumValues = 10_000_000
 
     /// The most bytes a manifest is read with, as `storyreel validate` reads: about 900 an item
-    /// with its transition, so some 280,000 items. Decoding takes about twice its size in memory;
-    /// an app that downloads a manifest should stop a download far smaller than this (a QA pass:
-    /// 300 MB of spaces decoded, in 312 MB).
+    /// with its transition, so some 280,000 items. Decoding takes about three to four times its
+    /// size in memory for real items (a Kit consumer review: 197 MB at the peak for a manifest of
+    /// 49.6 MB), and up to about 50 bytes a JSON value for a hostile one; an app that downloads a
+    /// manifest should stop a download far smaller than this.
     public static let maximumByteCount = 256_000_000
 
     /// Why `data` is not read as a manifest at all, found in one pass over its bytes before any

@@ -120,7 +120,7 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
 
     /// The kind of JSON value a Foundation type mismatch found, in words (`an array`), from its
     /// debug description (`Expected to decode Int but found a string instead.`, or `found
-    /// number`, `found bool`); nil for a wording it does not know.
+    /// number`, `found bool`, `found null`); nil for a wording it does not know.
     private static func foundKind(_ debugDescription: String) -> String? {
         guard let start = debugDescription.range(of: " but found "),
             let end = debugDescription.range(of: " instead", range: start.upperBound..<debugDescription.endIndex)
@@ -133,6 +133,9 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
         case "bool", "boolean": return "a boolean"
         case "array": return "an array"
         case "dictionary", "object": return "an object"
+        // Foundation's own Bool decoding says `null` so (a Kit consumer review: `"isRead": null`
+        // was "expected a boolean", where every other type's says "got null").
+        case "null": return "null"
         default: return nil
         }
     }

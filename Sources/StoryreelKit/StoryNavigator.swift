@@ -202,6 +202,26 @@ public struct StoryNavigator: Sendable {
         return itemDidFinish()
     }
 
+    /// The clip of `step` played to its end: ``clipDidFinish()`` while `step` is still
+    /// ``current``, returning the step to show next. A callback that comes late, after a tap or a
+    /// swipe moved on (an end-of-clip notification hopping to the main actor), names a step that
+    /// is no longer current: it does nothing and returns nil, so the step now current is neither
+    /// skipped nor marked seen, nor shown again (a Kit consumer review: a late end after a tap
+    /// forward skipped the next item and marked it seen). A player whose end-of-clip callbacks can
+    /// come late passes the step that clip was started for.
+    @discardableResult
+    public mutating func clipDidFinish(_ step: PlaybackStep) -> PlaybackStep? {
+        step == current ? clipDidFinish() : nil
+    }
+
+    /// The clip of `step` cannot play: ``clipCannotPlay()`` while `step` is still ``current``,
+    /// returning the step to show next; a report that comes late (an `AVPlayerItem` that failed
+    /// after a tap moved on) does nothing and returns nil, as ``clipDidFinish(_:)`` does.
+    @discardableResult
+    public mutating func clipCannotPlay(_ step: PlaybackStep) -> PlaybackStep? {
+        step == current ? clipCannotPlay() : nil
+    }
+
     /// The transition clip played to its end: the item it lands on is now on screen, and seen.
     /// Any other step stays as it is. Returns the current step.
     @discardableResult

@@ -185,6 +185,14 @@ import Testing
             object["transitions"] = transitions
         }
         #expect(decodingError(nullFrames) == "transitions[0].frames: expected an integer, got null")
+        // A null boolean said only "expected a boolean" (a Kit consumer review), where
+        // `storyreel validate` says "got null" of the same file.
+        let nullRead = try editedDemo { object in
+            var stories = object["stories"] as! [[String: Any]]
+            stories[0]["isRead"] = NSNull()
+            object["stories"] = stories
+        }
+        #expect(decodingError(nullRead) == "stories[0].isRead: expected a boolean, got null")
     }
 
     /// Integers are read exactly: the old Kit read them through `Double`, so `Int.max` was

@@ -37,7 +37,7 @@ import Testing
                 ended = true
                 return
             }
-            play(src, under: navigator.currentStill)
+            play(src, under: navigator.currentStill, for: step)
         }
 
         func url(_ path: String) -> URL? {
@@ -46,8 +46,9 @@ import Testing
 
         /// Records the clip and its still; a still that loads is on screen at once, so the item is
         /// seen (the README's `UIImage(contentsOfFile:)`).
-        func play(_ src: String, under still: String?) {
+        func play(_ src: String, under still: String?, for step: PlaybackStep) {
             played.append((src, still))
+            playingStep = step
             let item = navigator.currentItem
             if let item, let file = still.flatMap(url), FileManager.default.fileExists(atPath: file.path) {
                 navigator.itemDidPresent(item)
@@ -61,7 +62,17 @@ import Testing
         /// The video layer's `isReadyForDisplay` turned true (for the clip `play` started last).
         func videoDidPresent() { if let playing { navigator.itemDidPresent(playing) } }
 
-        func didPlayToEnd() { show(navigator.clipDidFinish()) }
+        /// The step the clip playing was started for, which the sample's end-of-clip observer of
+        /// that `AVPlayerItem` captures.
+        var playingStep = PlaybackStep.end
+
+        /// The end-of-clip notification of the clip started for `step` (the one playing, unless
+        /// it comes late).
+        func didPlayToEnd(_ step: PlaybackStep) {
+            if let next = navigator.clipDidFinish(step) { show(next) }  // nil: late, after a tap moved on
+        }
+
+        func didPlayToEnd() { didPlayToEnd(playingStep) }
 
         func tapForward() { show(navigator.tapForward()) }
     }
@@ -130,6 +141,26 @@ import Testing
         pruned.forgetItems(notIn: manifest)
         #expect(pruned == first.navigator.seen)
         #expect(pruned.itemIDs.count == 3)
+    }
+
+    /// From a Kit consumer review: the sample's end-of-clip callback took no argument, so one that
+    /// came late, after a tap forward at the clip's end, moved past the item the tap showed and
+    /// marked it seen. Its observer, one for each `AVPlayerItem`, passes the step it was started
+    /// for, and a late one does nothing.
+    @Test func aLateEndOfClipAfterATapPlaysOnFromWhereTheTapWent() async throws {
+        let bundle = URL(fileURLWithPath: try RenderedSamples.folder(.demo))
+        let player = try await SimulatedPlayer.open(bundle: bundle, seen: SeenState())
+        let manifest = player.navigator.manifest
+        let first = player.playingStep
+        player.tapForward()
+        let tapped = manifest.stories[0].items[1]
+        #expect(player.played.last?.src == tapped.src)
+        player.didPlayToEnd(first)  // the first clip's end, late
+        #expect(player.played.count == 2, "nothing more was played")
+        #expect(player.navigator.currentItem == tapped)
+        player.didPlayToEnd()  // the tapped clip's own end
+        #expect(player.played.last?.src != tapped.src, "now it moves on")
+        #expect(player.played.count == 3)
     }
 
     /// From a Kit review: a player streaming its bundle had an item marked seen as its step came,

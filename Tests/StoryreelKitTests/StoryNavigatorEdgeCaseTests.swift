@@ -131,6 +131,36 @@ import Testing
         #expect(Samples.describe(navigator.clipCannotPlay()) == "end")
     }
 
+    /// From a Kit consumer review: a tap forward at a clip's end, then that clip's end-of-clip
+    /// callback, late (it hops to the main actor), moved past the item the tap had just shown
+    /// and marked it seen. Given the step its clip was started for, a late end or failure does
+    /// nothing; one for the current step moves on as before.
+    @Test func aLateEndOfClipForAStepLeftBehindDoesNothing() {
+        let manifest = Samples.manifest(items: [3, 1], transitions: .both)
+        var navigator = StoryNavigator(manifest: manifest, marksSeenOnPresent: true)
+        let first = navigator.current
+        #expect(Samples.describe(navigator.tapForward()) == "s0#1")
+        #expect(navigator.clipDidFinish(first) == nil, "s0#0's late end")
+        #expect(navigator.clipCannotPlay(first) == nil, "s0#0's late failure")
+        #expect(Samples.describe(navigator.current) == "s0#1")
+        #expect(!navigator.seen.contains(Samples.item(story: 0, index: 1).id), "not on screen yet")
+        let second = navigator.current
+        #expect(navigator.clipDidFinish(second).map(Samples.describe) == "s0#2", "the current clip's end")
+        #expect(navigator.clipCannotPlay(navigator.current).map(Samples.describe) == "s1#0", "a cut")
+        #expect(navigator.clipDidFinish(second) == nil, "stale again")
+        #expect(Samples.describe(navigator.current) == "s1#0")
+        // A transition's late end, after a tap back reversed the turn: ignored too.
+        var turning = StoryNavigator(manifest: manifest)
+        _ = turning.itemDidFinish()
+        _ = turning.itemDidFinish()
+        let turn = turning.itemDidFinish()
+        #expect(Samples.describe(turn) == "forward:s1#0")
+        #expect(Samples.describe(turning.tapBack()) == "backward:s0#0")
+        #expect(turning.clipDidFinish(turn) == nil, "the forward turn's late end")
+        #expect(Samples.describe(turning.current) == "backward:s0#0")
+        #expect(!turning.seen.contains(Samples.item(story: 1, index: 0).id))
+    }
+
     /// From a QA pass of the library: where items share files (reposts), fewer than `limit`
     /// distinct ones lie ahead, and `upcomingAssets(limit:)` walked the whole rest of the play
     /// order on every call (94 ms a call over 60,000 items). The walk is bounded at
