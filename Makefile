@@ -140,8 +140,8 @@ check-runtime-image: $(STATIC_BIN)
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends debootstrap; }
 	$(SUDO) /usr/bin/python3 scripts/check-runtime-image.py $(STATIC_BIN)
 
-# The GitHub Actions workflow parses as YAML, is the one the README shows, builds storyreel before
-# it runs it and caches .build; the README's Kubernetes Job runs the Dockerfile's image.
+# The GitHub Actions workflow parses as YAML, is the one docs/bundles.md shows, builds storyreel
+# before it runs it and caches .build; the Kubernetes Job there runs the Dockerfile's image.
 check-ci-examples:
 	/usr/bin/python3 scripts/check-ci-examples.py
 

@@ -1,15 +1,15 @@
 #!/usr/bin/python3
-"""`make check-ci-examples`: the README's CI and Kubernetes examples are real and agree with the
-Dockerfile. Debian's python3-yaml parses the YAML.
+"""`make check-ci-examples`: the CI and Kubernetes examples of docs/bundles.md ("Sharding over CI
+machines") are real and agree with the Dockerfile. Debian's python3-yaml parses the YAML.
 
-- .github/workflows/render-example.yml parses; the README shows it verbatim in a ```yaml block.
+- .github/workflows/render-example.yml parses; docs/bundles.md shows it verbatim in a ```yaml block.
 - Its build job runs in the Dockerfile's Swift image, caches `.build` (actions/cache) before it
   builds storyreel with --static-swift-stdlib, and uploads the binary.
 - Every job that runs storyreel runs in `container: debian:12`, needs the build job (directly or
   through another job), installs the FFmpeg runtime libraries the Dockerfile's runtime stage
   installs (and nothing outside that list), and downloads the binary before its first run.
-- The README's Kubernetes Job parses, and its image is the one the README's `docker build -t`
-  line builds from the Dockerfile.
+- The Kubernetes Job of docs/bundles.md parses, and its image is the one that page's
+  `docker build -t` line builds from the Dockerfile.
 
 Exits 1 with one line per problem.
 """
@@ -21,6 +21,8 @@ import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORKFLOW = ".github/workflows/render-example.yml"
+# The page that shows the workflow and the Kubernetes Job (the README's guide links to it).
+EXAMPLES = "docs/bundles.md"
 FFMPEG_RUNTIME = {"libavformat59", "libavcodec59", "libswscale6", "libavutil57"}
 problems = []
 
@@ -123,31 +125,31 @@ def check_workflow(text, swift_image, runtime_packages):
             problems.append(f"{WORKFLOW}: job {name} installs {extra}, which the Dockerfile's runtime stage does not")
 
 
-def yaml_blocks(readme):
-    return re.findall(r"^```yaml\n(.*?)^```$", readme, re.M | re.S)
+def yaml_blocks(page):
+    return re.findall(r"^```yaml\n(.*?)^```$", page, re.M | re.S)
 
 
-def check_readme(readme, workflow_text):
-    blocks = yaml_blocks(readme)
+def check_examples(page, workflow_text):
+    blocks = yaml_blocks(page)
     if workflow_text not in blocks:
-        problems.append(f"README.md: no ```yaml block is {WORKFLOW} verbatim")
+        problems.append(f"{EXAMPLES}: no ```yaml block is {WORKFLOW} verbatim")
     jobs = []
     for block in blocks:
         try:
             document = yaml.safe_load(block)
         except yaml.YAMLError as error:
-            problems.append(f"README.md: a ```yaml block is not valid YAML: {error}".replace("\n", " "))
+            problems.append(f"{EXAMPLES}: a ```yaml block is not valid YAML: {error}".replace("\n", " "))
             continue
         if isinstance(document, dict) and document.get("kind") == "Job":
             jobs.append(document)
     if len(jobs) != 1:
-        problems.append(f"README.md: expected one Kubernetes Job, found {len(jobs)}")
+        problems.append(f"{EXAMPLES}: expected one Kubernetes Job, found {len(jobs)}")
         return
     containers = jobs[0].get("spec", {}).get("template", {}).get("spec", {}).get("containers", [])
     images = {container.get("image") for container in containers}
-    built = set(re.findall(r"docker build -t (\S+) \.", readme))
+    built = set(re.findall(r"docker build -t (\S+) \.", page))
     if not images or not images <= built:
-        problems.append(f"README.md: the Kubernetes Job's image {sorted(map(str, images))} is not one `docker build -t IMAGE .` builds")
+        problems.append(f"{EXAMPLES}: the Kubernetes Job's image {sorted(map(str, images))} is not one `docker build -t IMAGE .` builds")
 
 
 def main():
@@ -156,12 +158,12 @@ def main():
         problems.append("Dockerfile: no SWIFT_IMAGE argument or no runtime stage packages")
     workflow_text = read(WORKFLOW)
     check_workflow(workflow_text, swift_image, runtime_packages)
-    check_readme(read("README.md"), workflow_text)
+    check_examples(read(EXAMPLES), workflow_text)
     for problem in problems:
         print(f"check-ci-examples: {problem}", file=sys.stderr)
     if problems:
         sys.exit(1)
-    print(f"check-ci-examples: ok: {WORKFLOW} parses and is in the README; the Kubernetes Job runs the Dockerfile's image")
+    print(f"check-ci-examples: ok: {WORKFLOW} parses and is in {EXAMPLES}; the Kubernetes Job runs the Dockerfile's image")
 
 
 main()
