@@ -29,7 +29,7 @@ DEB_PACKAGES := pkg-config libavformat-dev libavcodec-dev libswscale-dev libavut
 DEB_PACKAGES += binutils python3-yaml
 
 .PHONY: deps build test test-build test-swift test-rest kit-check fuzz demo bench samples install clean lint
-.PHONY: static check-deploy check-ci-examples check-runtime-image
+.PHONY: static check-deploy check-ci-examples check-runtime-image check-docs
 
 # The installed binary links the Swift runtime and Foundation in (--static-swift-stdlib), so it runs
 # without the toolchain (RUNPATH is only $ORIGIN). It is a full release build of its own, in its
@@ -85,7 +85,7 @@ test-rest:
 	STORYREEL_BIN=$(CURDIR)/$(STATIC_BIN) $(PLAYER_TEST)
 	$(FUZZ) --bin $(CURDIR)/$(STATIC_BIN) --count $(FUZZ_SLICE) --seed $(FUZZ_SEED)
 	SWIFT=$(SWIFT) bash scripts/kit-check.sh
-	$(MAKE) --no-print-directory check-ci-examples check-deploy
+	$(MAKE) --no-print-directory check-ci-examples check-deploy check-docs
 	STORYREEL_BIN=$(CURDIR)/$(STATIC_BIN) NO_COLOR=1 $(TEST_BINARY) --testing-library swift-testing \
 		--filter '$(OTHER_SIDE_SUITES)'
 
@@ -144,6 +144,11 @@ check-runtime-image: $(STATIC_BIN)
 # before it runs it and caches .build; the Kubernetes Job there runs the Dockerfile's image.
 check-ci-examples:
 	/usr/bin/python3 scripts/check-ci-examples.py
+
+# README.md is the guide and docs/*.md the reference: every relative link between them leads to a
+# file, and a #anchor to a heading of that file (GitHub's slugs). Debian's python3, standard library.
+check-docs:
+	/usr/bin/python3 scripts/check-docs.py
 
 clean:
 	rm -rf .build build
