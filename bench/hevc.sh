@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # H.264 against HEVC for the demo's three forward transitions, at 540x960 and 1080x1920: the
-# README's HEVC table (`storyreel cube`, **HEVC**). Not part of `make bench` (x265 takes 5-7x
+# HEVC table of docs/cube.md (**HEVC**). Not part of `make bench` (x265 takes 5-7x
 # x264's CPU); run it alone, after `make static`:
 #   STORYREEL_BIN=$PWD/.build/static/release/storyreel bash bench/hevc.sh
 # For each pair: the lossless render (`cube --frames-dir`), H.264 and HEVC at `--crf 23` without a

@@ -15,7 +15,7 @@ status=0
 "$BIN" render samples/stories -o build/reel || status=$?
 
 echo "== the bundle: clips against transitions, and each transition against its peak"
-# The peak rule (README, `render`): 2 × the higher video bit rate of the two clips a transition
+# The peak rule (docs/bundles.md, `render`): 2 × the higher video bit rate of the two clips a transition
 # joins, at least 2 Mb/s at 720x1280 scaled by canvas pixels.
 "$BIN" inspect --json build/reel/clips/* >build/reel-clips.json
 python3 - build/reel/manifest.json build/reel-clips.json <<'PY'

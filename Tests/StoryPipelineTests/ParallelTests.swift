@@ -33,7 +33,7 @@ import Testing
         #expect((1...2).contains(running.withLock { $0.most }))
     }
 
-    /// `--jobs` above the cores runs as many units at once as there are cores, as the README
+    /// `--jobs` above the cores runs as many units at once as there are cores, as docs/bundles.md
     /// says: the cap is Parallel's own, not an accident of libdispatch (a scale QA pass took it for
     /// a defect; a build without it needed 3× the memory and crashed under `ulimit -v`). Units
     /// that wait for each other show the width: each waits until `jobs` run, or 3 s (0.5 s was

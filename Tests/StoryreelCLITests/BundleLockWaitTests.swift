@@ -178,7 +178,7 @@ import Testing
         return holder
     }
 
-    /// From the QA pass: the README's Kubernetes Job runs four shards at once into one OUT on a
+    /// From the QA pass: the Kubernetes Job of docs/bundles.md runs four shards at once into one OUT on a
     /// shared volume, but each shard held the bundle's lock for its whole run, so they ran one
     /// after another and a shard waiting past --lock-timeout failed (75). Shards now share the
     /// lock; a full render (the manifest, --prune) still waits for every one of them.

@@ -141,7 +141,7 @@ import Testing
         #expect(try fixture.manifest("reel").generator.hasSuffix(")") && !result.stderr.contains("error"))
     }
 
-    /// A bundle copied without `.storyreel/` (the README's CI artifact), then rendered with other
+    /// A bundle copied without `.storyreel/` (the CI artifact of docs/bundles.md), then rendered with other
     /// keys: `--prune` removes the earlier pictures, which name themselves in their own bytes, and
     /// leaves a user's JPEG under an output's name, a copy edited in place, and the transitions.
     @Test func pruneRemovesEarlierOutputsOfABundleCopiedWithoutItsLedger() throws {

@@ -349,7 +349,7 @@ import Testing
             same.stderr.contains(
                 "-o '\(folder.path("x.mp4"))' and --filmstrip '\(folder.path("x.mp4"))' are the same file"))
         #expect(same.stderr.split(separator: "\n").filter { $0.hasPrefix("storyreel: error: ") }.count == 1)
-        // A conflict between paths, said alone as the README has it (a CLI QA pass: this one, the
+        // A conflict between paths, said alone as docs/cli.md has it (a CLI QA pass: this one, the
         // same spelling twice, came with the command's synopsis).
         #expect(!same.stderr.contains("; usage: "), "\(same.stderr)")
         #expect(try filesLeft().isEmpty)

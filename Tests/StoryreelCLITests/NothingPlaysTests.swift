@@ -120,8 +120,8 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: "\(out)/notes.txt"))
     }
 
-    /// An INPUT that holds no stories exits 66, never 65. From a review of the README's CI
-    /// examples: they take 65 (some clips skipped, the rest rendered) as done, and an empty
+    /// An INPUT that holds no stories exits 66, never 65. From a review of the CI examples
+    /// (docs/bundles.md): they take 65 (some clips skipped, the rest rendered) as done, and an empty
     /// mount, a bundle given as the stories folder, or clips none of which could be read exited
     /// 65 too, so the job passed having rendered nothing.
     @Test func anInputWithNoStoriesIsNoInputNotASkippedClip() throws {

@@ -65,7 +65,7 @@ import Testing
             ],
             outputs: ["OUT/bundle"],
             extraBadValues: [
-                // A sign is not a digit: `+2` was read as 2 (a QA pass; the README says digits only).
+                // A sign is not a digit: `+2` was read as 2 (a QA pass; docs/inspect.md says digits only).
                 "jobs": ["0", "1025", "+2"], "shard": ["0/2", "3/2", "1/1025", "1e10/1e10", "1/", "+1/3", "1/+3"],
                 "transition-duration": ["0", "11"], "lock-timeout": ["86401", "-0.5"], "crf": ["0", "52", "20.5"],
                 "max-bitrate": ["99999", "201M", "4.5G", "auto2", "M"], "size": ["automatic", "9000x2", "+360x+640"],

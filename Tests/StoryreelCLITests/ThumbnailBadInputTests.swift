@@ -174,8 +174,8 @@ import Testing
     }
 
     /// From a thumbnail QA pass: `--at 50%` of a clip cut to 3.5 s of its 6 s (its index whole)
-    /// gave the frame at 3 s, half of the 6 s, and `75%` the last frame in silence, where the
-    /// README says a share is of what is left. It is now of the frames that decode.
+    /// gave the frame at 3 s, half of the 6 s, and `75%` the last frame in silence, where
+    /// docs/thumbnail.md says a share is of what is left. It is now of the frames that decode.
     @Test func aShareOfATruncatedClipIsOfWhatIsLeft() throws {
         let full = folder.path("six-seconds.mp4")
         try HostileFiles.ffmpeg([

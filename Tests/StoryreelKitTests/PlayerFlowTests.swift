@@ -3,12 +3,12 @@ import StoryreelKit
 import StoryreelTestSupport
 import Testing
 
-/// The README's AVFoundation player ("StoryreelKit in an app"), with AVFoundation replaced by a
+/// The AVFoundation player of docs/playing.md ("StoryreelKit in an app"), with AVFoundation replaced by a
 /// record of what would play over which still, run on the demo bundle: every file it plays,
 /// shows or prefetches exists, the stills are the ones the seams need, the prefetch list holds
 /// what plays next, and the seen state saved through `Codable` reorders the next session.
 @Suite struct PlayerFlowTests {
-    /// The README's `StoryPlayer`, step for step; `play` records instead of playing.
+    /// docs/playing.md's `StoryPlayer`, step for step; `play` records instead of playing.
     final class SimulatedPlayer {
         let bundle: URL
         var navigator: StoryNavigator
@@ -45,7 +45,7 @@ import Testing
         }
 
         /// Records the clip and its still; a still that loads is on screen at once, so the item is
-        /// seen (the README's `UIImage(contentsOfFile:)`).
+        /// seen (docs/playing.md's `UIImage(contentsOfFile:)`).
         func play(_ src: String, under still: String?, for step: PlaybackStep) {
             played.append((src, still))
             playingStep = step

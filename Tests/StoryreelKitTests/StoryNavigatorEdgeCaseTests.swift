@@ -435,7 +435,7 @@ import Testing
         #expect(StoryNavigator.playOrder(of: Samples.manifest(items: [0, 1]), seen: SeenState()) == [1])
     }
 
-    /// From a QA pass: fed the transition clip's time, as the README's player does, the bar of
+    /// From a QA pass: fed the transition clip's time, as docs/playing.md's player does, the bar of
     /// the item a turn lands on filled during the turn and dropped back to 0 when the item
     /// started; the page keeps it at 0 while a transition plays.
     @Test func progressKeepsTheLandingItemAtZeroWhileATransitionTurns() {
