@@ -1,7 +1,7 @@
 import StoryMedia
 
 extension ClipInfo {
-    /// The clip as the `inspect --json` object; keys are documented in the README.
+    /// The clip as the `inspect --json` object; keys are documented in docs/inspect.md.
     package var json: JSONValue {
         .object([
             ("path", .string(path)),

@@ -1,6 +1,6 @@
 extension PlayerPage {
     /// The page, with `{{manifest}}` where the manifest's JSON goes. The navigation follows the
-    /// README's playback rules table (Playing a bundle > Playback rules), as `StoryNavigator` does.
+    /// playback rules table (docs/playing.md, Playback rules), as `StoryNavigator` does.
     static let template = #"""
         <!doctype html>
         <html lang="en">
@@ -175,7 +175,7 @@ extension PlayerPage {
         <body>
         <div class="top"><h1>Stories</h1><button type="button" class="link" id="reset" aria-label="Reset seen stories">reset</button></div>
         <p class="needs-script" id="needsScript">This player needs JavaScript, with the page's inline script and
-          style allowed: see "The player page" in storyreel's README for the Content-Security-Policy it needs.</p>
+          style allowed: see "The player page" in storyreel's README (and docs/playing.md) for the Content-Security-Policy it needs.</p>
         <ul class="row" id="row" aria-label="Stories"></ul>
         <p class="empty" id="empty" hidden>No stories in this bundle.</p>
         <div class="viewer" id="viewer" role="dialog" aria-modal="true" aria-label="Story viewer">
@@ -226,7 +226,7 @@ extension PlayerPage {
           const isSeen = (id) => store.get(SEEN + id) === '1';
           const reducedMotion = window.matchMedia ? matchMedia('(prefers-reduced-motion: reduce)') : { matches: false };
 
-          // The playback rules (README: Playing a bundle > Playback rules), over the play order.
+          // The playback rules (docs/playing.md: Playback rules), over the play order.
           class Navigator {
             constructor(manifest, seen, cutsOnly) {
               this.manifest = manifest;
@@ -1431,7 +1431,7 @@ extension PlayerPage {
             return document.querySelector(`.story[data-story="${CSS.escape(storyId)}"]`);
           }
 
-          // Test hooks (README: The player page).
+          // Test hooks (docs/playing.md: The player page).
           window.storyreelPlayer = {
             ready: false,
             state() {

@@ -28,7 +28,7 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable {
     public static let temporaryFailure = ExitCode(rawValue: 75)
 
     /// What each code means for every command, in a line each, for `storyreel --help` (the
-    /// README's table has the details).
+    /// README's table, and docs/inspect.md's, have the details).
     static let meanings: [(ExitCode, String)] = [
         (.success, "done: everything asked for"),
         (.usage, "bad usage: an unknown option, a missing or bad value (nothing was read or written)"),

@@ -1,6 +1,6 @@
 /// What to play next in a bundle, as a pure state machine: no AVFoundation, no timers, no
 /// clock. A player feeds it events (an item finished, a tap, a swipe) and plays the
-/// ``PlaybackStep`` each returns; the rules are the README's "Playback rules" table.
+/// ``PlaybackStep`` each returns; the rules are the "Playback rules" table of docs/playing.md.
 ///
 /// - The play order is the manifest's stories that have items, with every seen story (``SeenState/hasSeen(_:)``) moved
 ///   after the unseen ones, keeping their order; it is fixed for the navigator's life.
