@@ -382,7 +382,9 @@ public enum ClipProbe {
             displayWidth: orientation.swapsDimensions ? height : shownWidth,
             displayHeight: orientation.swapsDimensions ? shownWidth : height,
             frameRate: stream.averageFrameRate,
-            variableFrameRate: hasVariableFrameDurations(entries),
+            variableFrameRate: hasVariableFrameDurations(entries)
+                || averageRateMissesSteps(
+                    entries, timeBase: stream.timeBase, averageFrameRate: stream.averageFrameRate),
             frameCount: shown.count,
             pixelFormat: stream.pixelFormatName,
             bitDepth: stream.bitDepth,
@@ -456,7 +458,14 @@ public enum ClipProbe {
             parameters.pointee.sample_aspect_ratio = decoded.aspect
         }
         let colour = decoded.colour
-        if parameters.pointee.color_trc == AVCOL_TRC_UNSPECIFIED { parameters.pointee.color_trc = colour.transfer }
+        if parameters.pointee.color_trc == AVCOL_TRC_UNSPECIFIED
+            || (mayTakeAlternativeTransfer(video)
+                && [AVCOL_TRC_ARIB_STD_B67, AVCOL_TRC_SMPTE2084].contains(colour.transfer))
+        {
+            // An alternative transfer's HLG (or PQ) is how the frames are shown, as ffprobe's
+            // frames and MediaInfo say (`HLG / BT.2020 (10-bit)`).
+            parameters.pointee.color_trc = colour.transfer
+        }
         if parameters.pointee.color_primaries == AVCOL_PRI_UNSPECIFIED {
             parameters.pointee.color_primaries = colour.primaries
         }
@@ -617,10 +626,22 @@ public enum ClipProbe {
     /// signalled by an alternative transfer alone): only the decoder reads those, so such a clip
     /// gets one decoded frame, as ffprobe's every clip does. Without it `inspect` called a PQ clip
     /// tagged only in its bitstream SDR, while `thumbnail` tone-mapped its frames.
+    /// So does an H.264/HEVC stream whose VUI gives BT.2020's transfer, which HLG's
+    /// backward-compatible signalling pairs with an alternative transfer characteristics SEI
+    /// saying HLG (ARIB STD-B67, ATSC A/341; x265's `atc-sei=18`): a QA pass found such a clip
+    /// `HDR none`, while `thumbnail`, reading the decoded frames' tag, tone-mapped it as HLG.
     private static func lacksColour(_ stream: MediaStream) -> Bool {
         let codecs = [AV_CODEC_ID_H264, AV_CODEC_ID_HEVC, AV_CODEC_ID_AV1, AV_CODEC_ID_VP9]
-        return stream.parameters.pointee.color_trc == AVCOL_TRC_UNSPECIFIED
-            && codecs.contains(stream.parameters.pointee.codec_id)
+        return
+            (stream.parameters.pointee.color_trc == AVCOL_TRC_UNSPECIFIED
+            && codecs.contains(stream.parameters.pointee.codec_id)) || mayTakeAlternativeTransfer(stream)
+    }
+
+    /// True for an H.264/HEVC stream whose transfer is BT.2020's (10 or 12 bits), the one an
+    /// alternative transfer characteristics SEI, which only the decoder reads, may override.
+    private static func mayTakeAlternativeTransfer(_ stream: MediaStream) -> Bool {
+        [AV_CODEC_ID_H264, AV_CODEC_ID_HEVC].contains(stream.parameters.pointee.codec_id)
+            && [AVCOL_TRC_BT2020_10, AVCOL_TRC_BT2020_12].contains(stream.parameters.pointee.color_trc)
     }
 
     private static func lacksSize(_ stream: MediaStream) -> Bool {
@@ -736,14 +757,33 @@ public enum ClipProbe {
             + "trusted, and players differ; remux it (ffmpeg -i IN -c copy OUT.mp4)"
     }
 
+    /// True when `averageFrameRate` (frames over the track's duration) puts the shown frames of
+    /// `entries` (ticks of `timeBase` seconds) over a span longer or shorter, by more than a
+    /// frame, than their typical step (the median) does: the last frame is held (a track lasting a
+    /// second past its last step), which no step between frames shows (an inspect QA pass:
+    /// "20.225 fps, constant (CFR)" for 59 frames of 1/30 s and one of 1 s; MediaInfo says VFR
+    /// where the first frame is the long one).
+    static func averageRateMissesSteps(_ entries: [IndexEntry], timeBase: Double, averageFrameRate: Double?) -> Bool {
+        let times = entries.filter { !$0.isDiscarded }.map(\.timestamp).sorted()
+        guard times.count >= 2, let averageFrameRate, averageFrameRate > 0, timeBase > 0 else { return false }
+        let steps = zip(times, times.dropFirst()).map { Double($1) * timeBase - Double($0) * timeBase }.sorted()
+        let step = steps[steps.count / 2]
+        let count = Double(times.count)
+        return step > 0 && abs(count / averageFrameRate - count * step) > step
+    }
+
     /// True when the frames a viewer sees do not last equally long: consecutive decode timestamps
     /// of shown samples differ by more than one tick of slack (none when the shortest step is one
     /// tick). `entries` is the whole index, in
     /// any order, with the samples an edit list discards: a step that reaches a discarded
     /// sample is the edit list's trim, not a frame's duration (with B-frames, hidden and shown
-    /// samples interleave in decode order). The first and last steps are left out when there are
-    /// others, since muxers round the samples at a cut. A step too large for 64 bits (hostile
-    /// timestamps) counts as uneven.
+    /// samples interleave in decode order). The first and last steps are measured apart when there
+    /// are others, since muxers round the samples at a cut: either counts as uneven only when it
+    /// is under half the shortest of the others or over the longest by half the shortest (a frame
+    /// held a second, or ffmpeg's fragmented muxer's first frame of 840 ticks among 512: an
+    /// inspect QA pass found both "constant" at an average rate no frame has, 20.225 and 29.683
+    /// fps, where MediaInfo says VFR). A step too large for 64 bits (hostile timestamps) counts
+    /// as uneven.
     static func hasVariableFrameDurations(_ entries: [IndexEntry]) -> Bool {
         let ordered = entries.enumerated().sorted {
             ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset)
@@ -754,6 +794,7 @@ public enum ClipProbe {
             if overflow { return true }
             steps.append(step)
         }
+        let ends = steps.count > 3 ? [steps[0], steps[steps.count - 1]] : []
         let measured = steps.count > 3 ? Array(steps.dropFirst().dropLast()) : steps
         guard measured.count > 1, let smallest = measured.min(), let largest = measured.max() else { return false }
         // Sorted, so every step is at least 0 and the spread cannot overflow. One tick of slack
@@ -762,6 +803,7 @@ public enum ClipProbe {
         // a frame doubled, as at a timescale of 25, where 40 and 80 ms steps are dropped frames
         // that a QA pass found called constant (MediaInfo: VFR).
         let slack: Int64 = smallest >= 2 ? 1 : 0
-        return largest - smallest > slack
+        let (longestEnd, endOverflow) = largest.addingReportingOverflow(max(slack, smallest / 2))
+        return largest - smallest > slack || ends.contains { $0 < smallest / 2 || (!endOverflow && $0 > longestEnd) }
     }
 }

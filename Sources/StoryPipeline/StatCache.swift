@@ -95,8 +95,10 @@ public final class StatCache: Sendable {
     /// string is its own, `dvh1.05.06`, not `hvc1.…`, and a last H.264 or HEVC sample ending in
     /// 64 zeros is an upload still being written; 6: a segment-indexed MP4's fragments are all
     /// indexed, composition offsets FFmpeg drops are a warning, and so is a last AAC frame
-    /// ending in a zero byte).
-    static let probeVersion = "storyreel-probe-6"
+    /// ending in a zero byte; 7: HLG signalled by an alternative transfer characteristics SEI over
+    /// BT.2020's transfer is HLG, and a frame held far longer than the others, first or last,
+    /// makes the frame rate variable).
+    static let probeVersion = "storyreel-probe-7"
 
     /// What a failure was found by: the probe's version, storyreel's and libavutil's, and this
     /// very executable (its size and mtime), so that any other build, which may read the clip

@@ -73,6 +73,15 @@ import Testing
             entries.append(entry(entries[entries.count - 1].timestamp + duration))
         }
         #expect(!ClipProbe.hasVariableFrameDurations(rounded))
+        // An end held far longer (a frame held a second; ffmpeg's fragmented muxer's first frame
+        // of 840 ticks among 512) or cut far shorter is variable (an inspect QA pass: "constant").
+        for ends: (Int64, Int64) in [(15360, 512), (512, 15360), (840, 512), (512, 100)] {
+            let steps = [ends.0] + [Int64](repeating: 512, count: 6) + [ends.1]
+            let held = steps.reduce(into: [entry(0)]) { entries, duration in
+                entries.append(entry(entries[entries.count - 1].timestamp + duration))
+            }
+            #expect(ClipProbe.hasVariableFrameDurations(held), "ends \(ends)")
+        }
         // Uneven in the middle is variable.
         let uneven = (0..<4).map { entry(Int64($0) * 512) } + (0..<4).map { entry(2048 + Int64($0) * 1024) }
         #expect(ClipProbe.hasVariableFrameDurations(uneven))

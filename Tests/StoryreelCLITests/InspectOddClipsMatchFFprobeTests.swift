@@ -200,6 +200,58 @@ import Testing
         #expect(try ours(path)["variableFrameRate"] as? Bool == true)
     }
 
+    /// From an inspect QA pass: a frame held far longer than the others, first or last, left the
+    /// clip "constant (CFR)" at an average rate no frame has (20.225 fps for 59 frames of 1/30 s
+    /// and one of 1 s; MediaInfo says VFR); the last one shows in no step between frames, only in
+    /// the average rate against the steps.
+    @Test(arguments: [
+        "if(eq(N,0),0,1+(N-1)/30)", "if(lt(N,59),N/30,59/30+1)",
+    ])
+    func aFrameHeldFirstOrLastMakesTheRateVariable(timestamps: String) throws {
+        let path = folder.path("held.mp4")
+        let made = try TestEnvironment.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=160x120:r=30:d=2", "-vf",
+                "setpts='\(timestamps)/TB'", "-fps_mode", "vfr", "-c:v", "libx264", "-preset", "ultrafast", path,
+            ])
+        try #require(made.status == 0, "\(made.stderr)")
+        let video = try ours(path)
+        #expect(video["variableFrameRate"] as? Bool == true, "\(video)")
+        #expect(video["frameCount"] as? Int == 60)
+    }
+
+    /// From an inspect QA pass: HLG signalled the backward-compatible way, BT.2020's transfer in
+    /// the VUI and HLG in an alternative transfer characteristics SEI (ARIB STD-B67), was `HDR
+    /// none`, while `thumbnail` tone-mapped its frames as HLG. ffprobe's decoded frames say
+    /// `arib-std-b67`; without the SEI the clip stays BT.2020 SDR.
+    @Test(arguments: [
+        ["-c:v", "libx265", "-tag:v", "hvc1", "-x265-params", "log-level=error:transfer=bt2020-10:atc-sei=18"],
+        ["-c:v", "libx264", "-x264-params", "transfer=bt2020-10:alternative-transfer=arib-std-b67"],
+        ["-c:v", "libx265", "-tag:v", "hvc1", "-x265-params", "log-level=error:transfer=bt2020-10"],
+    ])
+    func hlgSignalledByAnAlternativeTransferIsHLG(encoder: [String]) throws {
+        let path = folder.path("hlg.mp4")
+        let made = try TestEnvironment.run(
+            "ffmpeg",
+            ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=160x120:r=30:d=0.2", "-pix_fmt", "yuv420p10le"]
+                + encoder + ["-preset", "ultrafast", path])
+        try #require(made.status == 0, "\(made.stderr)")
+        let frames = try TestEnvironment.run(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-read_intervals", "%+#1", "-show_entries",
+                "frame=color_transfer", "-of", "csv=p=0", path,
+            ])
+        // The first field of the first frame's line (side data may follow it).
+        let transfer = frames.stdout.split(separator: "\n").first?.split(separator: ",").first.map(String.init)
+        let alternative = encoder.joined().contains("arib-std-b67") || encoder.joined().contains("atc-sei")
+        #expect(transfer == (alternative ? "arib-std-b67" : "bt2020-10"), "ffprobe's first frame")
+        let video = try ours(path)
+        #expect(video["colorTransfer"] as? String == transfer)
+        #expect(video["hdr"] as? String == (alternative ? "hlg" : "none"), "\(video)")
+    }
+
     /// From a QA pass: `container` came from FFmpeg's `major_brand` tag, which a metadata item of
     /// that name overwrites. An iPhone `.MOV` remuxed to `.mp4` with `-movflags use_metadata_tags`
     /// (how its location and make tags are kept) was reported `mov (qt)`, though its `ftyp` says
