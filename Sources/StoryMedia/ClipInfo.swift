@@ -61,6 +61,12 @@ public struct ClipInfo: Sendable, Equatable {
         public var sampleRate: Int
         /// Number of channels.
         public var channels: Int
+        /// The channel layout's name (`stereo`, `5.1(side)`), or nil when the track names none.
+        public var channelLayout: String?
+        /// The track's language (`eng`), or nil when it says none.
+        public var language: String?
+        /// The audio tracks in the file, this one included, enabled or not.
+        public var trackCount: Int
     }
 
     /// The path as given.

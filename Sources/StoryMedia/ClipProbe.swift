@@ -60,7 +60,11 @@ public enum ClipProbe {
         func take(_ decoded: Frame) {
             let parameters = audio.parameters
             let layout = decoded.pointer.pointee.ch_layout
-            if layout.nb_channels > 0, parameters.pointee.ch_layout.nb_channels != layout.nb_channels {
+            // The decoder's layout also where the header gives only a count (an MP4's AAC:
+            // `stereo`, as ffprobe says it).
+            let namesMore =
+                parameters.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC && layout.order != AV_CHANNEL_ORDER_UNSPEC
+            if layout.nb_channels > 0, parameters.pointee.ch_layout.nb_channels != layout.nb_channels || namesMore {
                 av_channel_layout_uninit(&parameters.pointee.ch_layout)
                 av_channel_layout_copy(&parameters.pointee.ch_layout, &decoded.pointer.pointee.ch_layout)
             }
@@ -189,7 +193,10 @@ public enum ClipProbe {
                     + "it is reported as unknown")
         }
         let audio = file.bestStream(.audio).map {
-            ClipInfo.Audio(codec: $0.codecName, sampleRate: $0.sampleRate, channels: $0.channelCount)
+            ClipInfo.Audio(
+                codec: $0.codecName, sampleRate: $0.sampleRate, channels: $0.channelCount,
+                channelLayout: $0.channelLayoutName, language: $0.language,
+                trackCount: file.streams.filter { $0.kind == .audio }.count)
         }
         if let video, video.width > 0, video.height > 0 {
             if !PixelBudget.allows(width: video.width, height: video.height) {

@@ -245,6 +245,24 @@ public final class MediaStream {
     /// Audio channel count.
     public var channelCount: Int { Int(parameters.pointee.ch_layout.nb_channels) }
 
+    /// The audio channel layout's name as ffprobe gives it (`mono`, `stereo`, `5.1(side)`), or
+    /// nil when the track names no layout, only a count.
+    public var channelLayoutName: String? {
+        guard parameters.pointee.ch_layout.order != AV_CHANNEL_ORDER_UNSPEC,
+            parameters.pointee.ch_layout.nb_channels > 0
+        else { return nil }
+        var text = [CChar](repeating: 0, count: 128)
+        guard av_channel_layout_describe(&parameters.pointee.ch_layout, &text, text.count) > 0 else { return nil }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The track's language (ISO 639-2, `eng`) from its header, or nil when it says none or
+    /// `und` (undetermined), as ffprobe and MediaInfo leave it out.
+    public var language: String? {
+        guard let language = tags["language"], !language.isEmpty, language != "und" else { return nil }
+        return language
+    }
+
     /// The stream's metadata tags.
     public var tags: [String: String] { MediaStream.dictionary(stream.pointee.metadata) }
 

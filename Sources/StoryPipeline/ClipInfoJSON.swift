@@ -65,6 +65,10 @@ extension ClipInfo.Video {
 extension ClipInfo.Audio {
     /// The `audio` object of `inspect --json`.
     package var json: JSONValue {
-        .object([("codec", .string(codec)), ("sampleRate", .int(sampleRate)), ("channels", .int(channels))])
+        .object([
+            ("codec", .string(codec)), ("sampleRate", .int(sampleRate)), ("channels", .int(channels)),
+            ("channelLayout", .string(channelLayout)), ("language", .string(language)),
+            ("trackCount", .int(trackCount)),
+        ])
     }
 }

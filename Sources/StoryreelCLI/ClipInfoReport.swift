@@ -47,11 +47,14 @@ enum ClipInfoReport {
             rows.append(("video", "none"))
         }
         if let audio = info.audio {
-            rows.append(
-                (
-                    "audio",
-                    "\(audio.codec), \(audio.sampleRate) Hz, \(audio.channels) channel\(audio.channels == 1 ? "" : "s")"
-                ))
+            // The layout and the language, and the other tracks, as ffprobe and MediaInfo show
+            // them (an inspect QA pass: a second track, in French, was nowhere in the block).
+            var text =
+                "\(audio.codec), \(audio.sampleRate) Hz, \(audio.channels) channel\(audio.channels == 1 ? "" : "s")"
+            if let layout = audio.channelLayout { text += " (\(layout))" }
+            if let language = audio.language { text += ", \(language)" }
+            if audio.trackCount > 1 { text += "; the first enabled of \(audio.trackCount) audio tracks" }
+            rows.append(("audio", text))
         } else {
             rows.append(("audio", "none"))
         }
@@ -61,8 +64,17 @@ enum ClipInfoReport {
             ("software", "com.apple.quicktime.software"), ("creation date", "com.apple.quicktime.creationdate"),
             ("location", "com.apple.quicktime.location.ISO6709"),
         ]
+        // Other cameras' make and model, where Apple's keys are not there: the plain tags
+        // (Canon, Sony, ffmpeg's `-metadata make=`) and Android's (an inspect QA pass: in the JSON
+        // only).
+        let fallbacks = [
+            "com.apple.quicktime.make": ["make", "com.android.manufacturer"],
+            "com.apple.quicktime.model": ["model", "com.android.model"],
+        ]
         for (label, key) in appleTags {
-            if let value = info.tags[key] { rows.append((label, value)) }
+            if let value = ([key] + (fallbacks[key] ?? [])).lazy.compactMap({ info.tags[$0] }).first {
+                rows.append((label, value))
+            }
         }
         // ffmpeg's and Android's cameras write the place as the plain `location` tag (a QA pass:
         // shown only in the JSON).

@@ -81,6 +81,19 @@ import Testing
         #expect(try ffprobeAudio(both).map(\.isDefault) == [true, true])
         let first = try #require(try inspectedAudio(both))
         #expect(first["codec"] as? String == "aac" && first["channels"] as? Int == 1, "\(first)")
+        // The other track is counted, and the block says so (an inspect QA pass: a second track
+        // was nowhere in it), with the layout and the language.
+        #expect(first["trackCount"] as? Int == 2 && first["channelLayout"] as? String == "mono", "\(first)")
+        let tagged = folder.path("tagged.mp4")
+        try HostileFiles.ffmpeg([
+            "-i", both, "-map", "0", "-c", "copy", "-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fra",
+            tagged,
+        ])
+        let block = try TestEnvironment.storyreel(["inspect", tagged])
+        #expect(
+            block.stdout.contains(
+                "  audio         aac, 48000 Hz, 1 channel (mono), eng; the first enabled of 2 audio tracks\n"),
+            "\(block.stdout)")
         // The audio track's header with its flags cleared: not enabled (ffprobe: not default).
         var bytes = [UInt8](
             try Data(contentsOf: URL(fileURLWithPath: try clip("plain.mp4", audio: ["-f", "lavfi", "-i", "sine=d=1"]))))

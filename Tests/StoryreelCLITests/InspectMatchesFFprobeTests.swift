@@ -207,6 +207,11 @@ import Testing
             #expect(ourAudio["codec"] as? String == audio["codec_name"] as? String)
             #expect(ourAudio["channels"] as? Int == audio["channels"] as? Int)
             #expect((ourAudio["sampleRate"] as? Int).map(String.init) == audio["sample_rate"] as? String)
+            // The layout ffprobe names (its decoder's: `stereo` for an MP4's AAC, whose header
+            // gives only a count), and the language, `und` being none.
+            #expect(ourAudio["channelLayout"] as? String == audio["channel_layout"] as? String, "\(clip)")
+            let language = (audio["tags"] as? [String: Any])?["language"] as? String
+            #expect(ourAudio["language"] as? String == (language == "und" ? nil : language), "\(clip)")
         }
     }
 

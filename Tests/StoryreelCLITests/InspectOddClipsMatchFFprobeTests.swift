@@ -252,6 +252,22 @@ import Testing
         #expect(video["hdr"] as? String == (alternative ? "hlg" : "none"), "\(video)")
     }
 
+    /// From an inspect QA pass: a camera's make and model in the plain tags (Canon, Sony,
+    /// `-metadata make=`) were in the JSON's `tags` only, where the block shows Apple's.
+    @Test func aCamerasMakeAndModelAreShownFromThePlainTagsToo() throws {
+        let path = folder.path("canon.mov")
+        let made = try TestEnvironment.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=96x160:r=30:d=0.2", "-c:v", "libx264",
+                "-preset", "ultrafast", "-metadata", "make=Canon", "-metadata", "model=EOS R5", "-movflags",
+                "use_metadata_tags", path,
+            ])
+        try #require(made.status == 0, "\(made.stderr)")
+        let block = try TestEnvironment.storyreel(["inspect", path])
+        #expect(block.stdout.contains("\n  make          Canon\n  model         EOS R5\n"), "\(block.stdout)")
+    }
+
     /// From a QA pass: `container` came from FFmpeg's `major_brand` tag, which a metadata item of
     /// that name overwrites. An iPhone `.MOV` remuxed to `.mp4` with `-movflags use_metadata_tags`
     /// (how its location and make tags are kept) was reported `mov (qt)`, though its `ftyp` says
