@@ -46,6 +46,9 @@ public struct ClipInfo: Sendable, Equatable {
         public var hdr: String
         /// Dolby Vision profile and compatibility, e.g. 8.4, or nil.
         public var dolbyVisionProfile: Double?
+        /// HDR10's mastering display and content light levels, from the container or the
+        /// bitstream's SEI, or nil when the clip gives none.
+        public var lightMetadata: HDRLightMetadata?
         /// Seconds of the video stream, or nil when unknown.
         public var duration: Double?
         /// The video stream's average bit rate in bits per second, as the container gives it, or nil

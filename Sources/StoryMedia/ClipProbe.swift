@@ -401,6 +401,7 @@ public enum ClipProbe {
             colorRange: stream.colorRangeName,
             hdr: hdrKind(transfer: transfer, dolbyVision: dolbyVision),
             dolbyVisionProfile: dolbyVision.map(dolbyVisionProfile),
+            lightMetadata: stream.containerLightMetadata ?? stream.file.decodedLightMetadata[stream.index],
             duration: stream.duration,
             bitRate: stream.bitRate)
     }
@@ -464,6 +465,9 @@ public enum ClipProbe {
         if !video.hasSampleAspectRatio, decoded.aspect.num > 0, decoded.aspect.den > 0 {
             parameters.pointee.sample_aspect_ratio = decoded.aspect
         }
+        if let light = decoded.light, video.containerLightMetadata == nil {
+            file.decodedLightMetadata[video.index] = light
+        }
         let colour = decoded.colour
         if parameters.pointee.color_trc == AVCOL_TRC_UNSPECIFIED
             || (mayTakeAlternativeTransfer(video)
@@ -501,6 +505,7 @@ public enum ClipProbe {
     /// What ``firstFrameDetails(of:packet:)`` gives.
     private typealias FirstFrameDetails = (
         format: Int32, profile: Int32, size: (width: Int32, height: Int32)?, aspect: AVRational,
+        light: HDRLightMetadata?,
         colour: (
             transfer: AVColorTransferCharacteristic, primaries: AVColorPrimaries, space: AVColorSpace,
             range: AVColorRange
@@ -642,6 +647,17 @@ public enum ClipProbe {
         return
             (stream.parameters.pointee.color_trc == AVCOL_TRC_UNSPECIFIED
             && codecs.contains(stream.parameters.pointee.codec_id)) || mayTakeAlternativeTransfer(stream)
+            || lacksLightMetadata(stream)
+    }
+
+    /// True for a PQ H.264/HEVC stream whose container gives no HDR light metadata (`mdcv`,
+    /// `clli`), which its SEI messages may: an encoder's HDR10 (x265's `master-display` and
+    /// `max-cll`) is there alone unless a muxer copied it out (an inspect QA pass: MediaInfo
+    /// reports it, `inspect` said only `pq`).
+    private static func lacksLightMetadata(_ stream: MediaStream) -> Bool {
+        [AV_CODEC_ID_H264, AV_CODEC_ID_HEVC].contains(stream.parameters.pointee.codec_id)
+            && stream.parameters.pointee.color_trc == AVCOL_TRC_SMPTE2084 && stream.containerLightMetadata == nil
+            && stream.file.decodedLightMetadata[stream.index] == nil
     }
 
     /// True for an H.264/HEVC stream whose transfer is BT.2020's (10 or 12 bits), the one an
@@ -682,6 +698,9 @@ public enum ClipProbe {
         return (
             format, decoder.context.pointee.profile, width > 0 && height > 0 ? (width, height) : nil,
             tags.sample_aspect_ratio.num > 0 ? tags.sample_aspect_ratio : decoder.context.pointee.sample_aspect_ratio,
+            HDRLightMetadata(
+                mastering: frame.sideData(AV_FRAME_DATA_MASTERING_DISPLAY_METADATA),
+                light: frame.sideData(AV_FRAME_DATA_CONTENT_LIGHT_LEVEL)),
             // The matrix the decoder guessed for drawing is not reported as the clip's own (a QA
             // pass: an untagged HD clip was "bt709", where ffprobe and MediaInfo say nothing).
             (

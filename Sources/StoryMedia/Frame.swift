@@ -18,6 +18,14 @@ public final class Frame {
     /// Releases the frame's buffers so it can be reused.
     public func unref() { av_frame_unref(pointer) }
 
+    /// The frame's side data of `type` (its bytes, copied), or nil when it has none.
+    func sideData(_ type: AVFrameSideDataType) -> [UInt8]? {
+        guard let side = av_frame_get_side_data(pointer, type)?.pointee, let data = side.data, side.size > 0 else {
+            return nil
+        }
+        return Array(UnsafeBufferPointer(start: data, count: side.size))
+    }
+
     /// Gives the frame a buffer of its own for a `width` × `height` picture in `format`, with
     /// libavutil's alignment and padding (what libswscale's vector code may read and write past
     /// a row's end).

@@ -24,6 +24,9 @@ public final class InputFile {
     public let fileType: FileType
     /// The video tracks' own picture headers, by stream index (``TrackPictureHeader``).
     let trackPictures: [Int: TrackPictureHeader]
+    /// HDR light metadata a video track's first decoded frame gave (its SEI messages), by stream
+    /// index, where the container gives none (``ClipProbe``).
+    var decodedLightMetadata: [Int: HDRLightMetadata] = [:]
     /// The parts of the file not written yet, as the file system said when it was opened
     /// (``RegularFile/unwrittenRanges()``): an upload still being written into a preallocated file.
     let unwrittenRanges: [Range<UInt64>]

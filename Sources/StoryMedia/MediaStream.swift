@@ -126,6 +126,13 @@ public final class MediaStream {
         return data.withMemoryRebound(to: Int32.self, capacity: 9) { Array(UnsafeBufferPointer(start: $0, count: 9)) }
     }
 
+    /// The container's HDR light metadata (`mdcv` and `clli` boxes), or nil when it has none.
+    public var containerLightMetadata: HDRLightMetadata? {
+        HDRLightMetadata(
+            mastering: sideData(AV_PKT_DATA_MASTERING_DISPLAY_METADATA),
+            light: sideData(AV_PKT_DATA_CONTENT_LIGHT_LEVEL))
+    }
+
     /// The container's side data of `type` (its bytes, copied), or nil when it has none.
     func sideData(_ type: AVPacketSideDataType) -> [UInt8]? {
         var size = 0

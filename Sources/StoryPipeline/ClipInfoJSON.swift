@@ -58,6 +58,21 @@ extension ClipInfo.Video {
             ("colorRange", .string(colorRange)),
             ("hdr", .string(hdr)),
             ("dolbyVisionProfile", .number(dolbyVisionProfile)),
+            ("masteringDisplay", lightMetadata?.masteringDisplay.map(\.json) ?? .null),
+            ("maxContentLightLevel", .int(lightMetadata?.maxContentLightLevel)),
+            ("maxFrameAverageLightLevel", .int(lightMetadata?.maxFrameAverageLightLevel)),
+        ])
+    }
+}
+
+extension HDRLightMetadata.MasteringDisplay {
+    /// The `video.masteringDisplay` object of `inspect --json`.
+    package var json: JSONValue {
+        .object([
+            ("gamut", .string(gamut)),
+            ("primaries", primaries.map { .array($0.map { .array($0.map { .number($0) }) }) } ?? .null),
+            ("whitePoint", whitePoint.map { .array($0.map { .number($0) }) } ?? .null),
+            ("minLuminance", .number(minLuminance)), ("maxLuminance", .number(maxLuminance)),
         ])
     }
 }

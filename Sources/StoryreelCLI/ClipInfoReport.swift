@@ -43,6 +43,22 @@ enum ClipInfoReport {
             var hdr = video.hdr
             if let profile = video.dolbyVisionProfile { hdr += " (Dolby Vision \(dolbyVisionLabel(profile)))" }
             rows.append(("HDR", hdr))
+            // HDR10's light metadata, as MediaInfo gives it (an inspect QA pass: only `pq`).
+            if let light = video.lightMetadata {
+                if let display = light.masteringDisplay {
+                    let luminance = [display.minLuminance, display.maxLuminance].map { $0.map(Self.luminance) ?? "?" }
+                    let range =
+                        display.minLuminance == nil && display.maxLuminance == nil
+                        ? nil : luminance.joined(separator: "–") + " cd/m²"
+                    let gamut = display.gamut ?? (display.primaries == nil ? nil : "custom primaries")
+                    rows.append(("mastering", [gamut, range].compactMap { $0 }.joined(separator: ", ")))
+                }
+                let levels = [
+                    light.maxContentLightLevel.map { "MaxCLL \($0)" },
+                    light.maxFrameAverageLightLevel.map { "MaxFALL \($0)" },
+                ].compactMap { $0 }
+                if !levels.isEmpty { rows.append(("light level", levels.joined(separator: ", ") + " cd/m²")) }
+            }
         } else {
             rows.append(("video", "none"))
         }
@@ -95,6 +111,15 @@ enum ClipInfoReport {
     /// `0.000 fps, constant (CFR)`, where ffprobe's rate is 15360/2147483647.
     static func frameRate(_ rate: Double) -> String {
         rate > 0 && rate < 0.0005 ? String(format: "%.3g fps", rate) : String(format: "%.3f fps", rate)
+    }
+
+    /// A luminance in cd/m² as MediaInfo writes it: `1000`, `0.0001`, `0.005` (at most four
+    /// decimals, no trailing zeros).
+    static func luminance(_ value: Double) -> String {
+        var text = String(format: "%.4f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 
     /// `1976 kb/s`, or `107 b/s` below 1 kb/s (a QA pass: an hour of a still picture read `0 kb/s`).

@@ -252,6 +252,59 @@ import Testing
         #expect(video["hdr"] as? String == (alternative ? "hlg" : "none"), "\(video)")
     }
 
+    /// From an inspect QA pass: an HDR10 clip's mastering display and content light levels, in
+    /// its SEI messages (x265's `master-display` and `max-cll`), were not reported: `pq` alone,
+    /// where MediaInfo gives `Display P3`, 0.0001 to 1000 cd/m², MaxCLL and MaxFALL. They agree
+    /// with ffprobe's first decoded frame's side data.
+    @Test func hdr10LightMetadataIsReportedAsFFprobesFrameGivesIt() throws {
+        let path = folder.path("hdr10.mp4")
+        let made = try TestEnvironment.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=160x120:r=30:d=0.2", "-pix_fmt", "yuv420p10le",
+                "-c:v", "libx265", "-preset", "ultrafast", "-tag:v", "hvc1", "-x265-params",
+                "log-level=error:colorprim=bt2020:transfer=smpte2084:colormatrix=bt2020nc:hdr10=1:"
+                    + "master-display=G(13250,34500)B(7500,3000)R(34000,16000)WP(15635,16450)L(10000000,1):"
+                    + "max-cll=1000,400",
+                path,
+            ])
+        try #require(made.status == 0, "\(made.stderr)")
+        let probed = try TestEnvironment.run(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-read_intervals", "%+#1", "-show_frames", "-show_entries",
+                "frame=side_data_list", "-of", "json", path,
+            ])
+        let frames = try JSONSerialization.jsonObject(with: Data(probed.stdout.utf8)) as? [String: Any]
+        let sideData = try #require(
+            ((frames?["frames"] as? [[String: Any]])?.first?["side_data_list"]) as? [[String: Any]])
+        func ratio(_ text: Any?) -> Double? {
+            let parts = (text as? String)?.split(separator: "/").compactMap { Double($0) } ?? []
+            return parts.count == 2 && parts[1] != 0 ? parts[0] / parts[1] : nil
+        }
+        let mastering = try #require(sideData.first { $0["side_data_type"] as? String == "Mastering display metadata" })
+        let light = try #require(sideData.first { $0["side_data_type"] as? String == "Content light level metadata" })
+
+        let video = try ours(path)
+        let display = try #require(video["masteringDisplay"] as? [String: Any], "\(video)")
+        #expect(display["gamut"] as? String == "Display P3")
+        let primaries = try #require(display["primaries"] as? [[Double]])
+        let expected = ["red", "green", "blue"].map { [ratio(mastering["\($0)_x"]), ratio(mastering["\($0)_y"])] }
+        #expect(primaries.map { $0.map(Optional.some) } == expected)
+        #expect(
+            display["whitePoint"] as? [Double]
+                == [ratio(mastering["white_point_x"]), ratio(mastering["white_point_y"])].compactMap { $0 })
+        #expect(display["minLuminance"] as? Double == ratio(mastering["min_luminance"]))
+        #expect(display["maxLuminance"] as? Double == ratio(mastering["max_luminance"]))
+        #expect(video["maxContentLightLevel"] as? Int == light["max_content"] as? Int)
+        #expect(video["maxFrameAverageLightLevel"] as? Int == light["max_average"] as? Int)
+        let block = try TestEnvironment.storyreel(["inspect", path])
+        #expect(
+            block.stdout.contains(
+                "\n  mastering     Display P3, 0.0001–1000 cd/m²\n  light level   MaxCLL 1000, MaxFALL 400 cd/m²\n"),
+            "\(block.stdout)")
+    }
+
     /// From an inspect QA pass: a camera's make and model in the plain tags (Canon, Sony,
     /// `-metadata make=`) were in the JSON's `tags` only, where the block shows Apple's.
     @Test func aCamerasMakeAndModelAreShownFromThePlainTagsToo() throws {
