@@ -2749,7 +2749,8 @@ class PlayerPageTests(unittest.TestCase):
         for _ in MANIFESTS["demo"]["stories"]:
             self.key(Keys.ARROW_DOWN)
         self.wait_for("return window.storyreelPlayer.state().phase === 'end'")
-        self.wait_for(announced, 5, "You're all caught up.")
+        # Stories were swiped past, their later items unseen: not caught up.
+        self.wait_for(announced, 5, "That was the last story.")
         close = DRIVER.execute_script(
             "const b = document.getElementById('closeEnd'); return [getComputedStyle(b).color, b.offsetHeight]")
         self.assertEqual(close[0], "rgb(255, 255, 255)")
@@ -2779,6 +2780,51 @@ class PlayerPageTests(unittest.TestCase):
         self.assertEqual([story for story, _ in row], before)
         self.assertEqual(row[0], [before[0], True], "its ring says seen")
         self.assertEqual(DRIVER.execute_script("return document.activeElement.dataset.story"), before[1])
+
+    def test_the_viewer_plays_in_the_rows_order_and_is_caught_up_only_with_nothing_unseen(self):
+        # From a QA pass: a close keeps the row's order ([ana.lima (seen), ben_k, chloe, dev-ops
+        # (seen)] after watching ana.lima), but the viewer sorted seen stories last again: ana.lima
+        # tapped again played ana.lima and dev-ops, then said "You're all caught up." with ben_k and
+        # chloe, right of it in the row, never played; and ↑ on ben_k restarted it rather than
+        # going to ana.lima on its left. The viewer plays the row's order; the end card says
+        # caught up only when no story is left unseen.
+        self.load("demo")
+        DRIVER.execute_script("window.storyreelPlayer.setPlaybackRate(arguments[0])", FULL_PLAY_RATE)
+        story = "document.querySelector(`.story[data-story='${arguments[0]}']`).click()"
+        closed = "return !window.storyreelPlayer.state().open"
+        DRIVER.execute_script(story, "ana.lima")
+        self.wait_for("return window.storyreelPlayer.state().story === 'ben_k'", 30)
+        self.key(Keys.ESCAPE)
+        self.wait_for(closed)
+        self.assertEqual(self.row(), [["ana.lima", True], ["ben_k", False], ["chloe", False], ["dev-ops", True]])
+        # ↑ on ben_k goes to the story on its left (slowly played: no clip ends meanwhile).
+        DRIVER.execute_script("window.storyreelPlayer.setPlaybackRate(arguments[0])", CASE_RATE)
+        DRIVER.execute_script(story, "ben_k")
+        self.wait_for("return document.getElementById('viewer').classList.contains('open')")
+        before = len(self.steps())
+        self.key(Keys.ARROW_UP)
+        self.wait_for("return window.storyreelPlayer.steps().length > arguments[0]", 10, before)
+        self.assertEqual(self.steps()[before], {"item": "ana.lima#0"})
+        self.key(Keys.ESCAPE)
+        self.wait_for(closed)
+        # chloe plays on to dev-ops and the end, with ben_k's last item never shown: not caught up.
+        DRIVER.execute_script("window.storyreelPlayer.setPlaybackRate(arguments[0])", FULL_PLAY_RATE)
+        DRIVER.execute_script(story, "chloe")
+        self.wait_for("return window.storyreelPlayer.state().phase === 'end'", 30)
+        self.assertEqual(DRIVER.find_element("id", "endcard").text.split("\n")[0], "That was the last story.")
+        self.key(Keys.ESCAPE)
+        self.wait_for(closed)
+        # ana.lima, seen, again: every story to its right follows, then the end, caught up now.
+        DRIVER.execute_script(story, "ana.lima")
+        self.wait_for("return window.storyreelPlayer.state().phase === 'end'", 60)
+        stories = [step["item"].split("#")[0] if "item" in step else step.get("to") for step in self.steps()[:-1]]
+        self.assertEqual([s for i, s in enumerate(stories) if i == 0 or stories[i - 1] != s],
+                         ["ana.lima", "ben_k", "chloe", "dev-ops"])
+        self.assertEqual(DRIVER.find_element("id", "endcard").text.split("\n")[0], "You're all caught up.")
+        self.key(Keys.ESCAPE)
+        self.wait_for(closed)
+        self.assertEqual([seen for _, seen in self.row()], [True] * 4)
+        self.assert_no_flash()
 
     def test_the_end_card_has_no_pause_button(self):
         # From a QA pass: at the end the pause button still toggled Pause/Play, doing nothing.

@@ -206,7 +206,7 @@ extension PlayerPage {
             <div class="tapplay" id="tapToPlay" hidden><p><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 5l12 7-12 7z"/></svg>Tap to play</p></div>
             <div class="loading" id="loading" hidden></div>
             <p class="note" id="note" hidden>This clip can't play in this browser.</p>
-            <div class="endcard" id="endcard" hidden><p>You're all caught up.</p>
+            <div class="endcard" id="endcard" hidden><p id="endText">You're all caught up.</p>
               <button type="button" class="link" id="closeEnd" aria-label="Close the viewer">close</button></div>
             <p class="sr" id="announce" role="status" aria-live="polite"></p>
           </div>
@@ -226,9 +226,11 @@ extension PlayerPage {
           const isSeen = (id) => store.get(SEEN + id) === '1';
           const reducedMotion = window.matchMedia ? matchMedia('(prefers-reduced-motion: reduce)') : { matches: false };
 
-          // The playback rules (docs/playing.md: Playback rules), over the play order.
+          // The playback rules (docs/playing.md: Playback rules), over the play order: the rules'
+          // (seen stories last), or `order` (indexes into the manifest's stories), the row's as it
+          // shows, which the viewer plays (see open()).
           class Navigator {
-            constructor(manifest, seen, cutsOnly) {
+            constructor(manifest, seen, cutsOnly, order = null) {
               this.manifest = manifest;
               this.seen = seen;
               this.cutsOnly = cutsOnly;
@@ -237,7 +239,7 @@ extension PlayerPage {
               manifest.stories.forEach((story, index) => {
                 if (story.items.length) (this.storySeen(story) ? done : unseen).push(index);
               });
-              this.order = unseen.concat(done);
+              this.order = order ? order.filter((index) => manifest.stories[index].items.length) : unseen.concat(done);
               // Keyed as JSON, which no id can forge (joined with spaces, ids holding one found
               // another pair's clip), and the first of a pair listed twice wins, as in
               // StoryreelKit (a QA pass: the two players disagreed on such a manifest).
@@ -303,6 +305,7 @@ extension PlayerPage {
           // the next transition. No other media element loads.
           const stage = { stills: [$('stillA'), $('stillB')], videos: [$('videoA'), $('videoB'), $('videoC'), $('videoD')], cube: $('cube') };
           let manifest = null, nav = null, at = null, phase = 'closed', transition = null, generation = 0;
+          let rowOrder = null;  // the row's stories as it shows them (indexes into the manifest's), the play order
           let opening = null;  // the generation of an opening still waiting for its first still
           let rate = 1, paused = false, held = false, blocked = false, muted = !unmutedThisSession();
           let pageHidden = document.hidden;  // a hidden page (another tab, the phone locked) pauses
@@ -653,8 +656,15 @@ extension PlayerPage {
               showOnly(clip);
               showStill(clip.firstFrame, token);
             }
+            // Caught up only when no story is left with something unseen: the reel ends after the
+            // row's last story, and a story before the one opened, or an item tapped past before
+            // it showed, may still be new (a QA pass: re-watching the row's first story, seen,
+            // said so with two stories never played).
+            const text = nav.order.some((index) => !nav.storySeen(manifest.stories[index]))
+              ? 'That was the last story.' : "You're all caught up.";
+            $('endText').textContent = text;
             $('endcard').hidden = false;
-            announce("You're all caught up.");
+            announce(text);
             // Nothing plays at the end: no pause button (a QA pass: it toggled, doing nothing).
             showPlayingControls(false);
             updateChrome();
@@ -1291,7 +1301,8 @@ extension PlayerPage {
             const shown = keepOrder ? [...row.querySelectorAll('.story')].map((button) => byId.get(button.dataset.story)) : [];
             const kept = byId.size === order.order.length && shown.length === order.order.length
               && new Set(shown).size === shown.length && shown.every((index) => index !== undefined);
-            row.replaceChildren(...(kept ? shown : order.order).map((index) => {
+            rowOrder = kept ? shown : order.order;
+            row.replaceChildren(...rowOrder.map((index) => {
               const story = manifest.stories[index];
               const seen = order.storySeen(story);
               const li = document.createElement('li');
@@ -1331,7 +1342,12 @@ extension PlayerPage {
           }
 
           async function open(storyId, opener) {
-            nav = new Navigator(manifest, isSeen, () => reducedMotion.matches);
+            // The viewer plays in the row's order, which stays while the page is open: a story
+            // opened from it is followed by the stories to its right, and a move back goes to the
+            // one on its left (a QA pass: the row kept its order at a close, the viewer sorted seen
+            // stories last again, and re-watching the row's first story skipped the unseen ones
+            // beside it).
+            nav = new Navigator(manifest, isSeen, () => reducedMotion.matches, rowOrder);
             openedFrom = opener || null;
             steps.length = 0; endedEvents.length = 0;
             const start = nav.start(Math.max(0, nav.order.findIndex((i) => manifest.stories[i].id === storyId)));
