@@ -1474,6 +1474,59 @@ class PlayerPageTests(unittest.TestCase):
         self.wait_for(f"return window.storyreelPlayer.state().story === {json.dumps(second['id'])} "
                       f"&& {PLAYING_ON_SCREEN[7:]}", 15)
 
+    def test_quick_taps_on_a_slow_link_let_go_of_what_they_passed(self):
+        # From a QA pass at 800 kb/s: eight quick taps from ana.lima's first item landed on
+        # dev-ops's last, black under the spinner for 13 s while 1.1 MB was fetched after the
+        # taps for items passed (the rest of ana.lima's clip, preloaded whole; the cube of a turn
+        # tapped past; their stills), and the landing clip was asked for only once its still was
+        # in, or 2 s on. A move lets go of the loads it no longer wants (an aborted request is a
+        # Resource Timing entry of 0 bytes), and the landing item's clip no longer waits for the
+        # still's patience.
+        self.load("demo")
+        DRIVER.execute_script("window.storyreelPlayer.setPlaybackRate(1)")
+        try:
+            DRIVER.execute_cdp_cmd("Network.enable", {})
+            DRIVER.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+            DRIVER.execute_cdp_cmd("Network.emulateNetworkConditions", {
+                "offline": False, "latency": 80, "downloadThroughput": 100000, "uploadThroughput": 100000})
+            DRIVER.find_element("css selector", ".story").click()
+            self.wait_for("return document.getElementById('viewer').classList.contains('open')", 30)
+            # Eight taps forward 0.25 s apart, from the page's own timers.
+            last_tap = DRIVER.execute_async_script("""
+                const done = arguments[arguments.length - 1];
+                const zones = document.getElementById('zones'), box = document.getElementById('frame').getBoundingClientRect();
+                const at = { clientX: box.left + box.width * 0.8, clientY: box.top + box.height / 2,
+                             bubbles: true, pointerId: 1, pointerType: 'touch', isPrimary: true };
+                let left = 8;
+                const tap = () => {
+                  zones.dispatchEvent(new PointerEvent('pointerdown', at));
+                  window.dispatchEvent(new PointerEvent('pointerup', at));
+                  if (--left > 0) setTimeout(tap, 250); else done(performance.now());
+                };
+                tap();""")
+            state = self.state()
+            landing = next(s for s in MANIFESTS["demo"]["stories"] if s["id"] == state["story"])["items"][state["itemIndex"]]
+            self.assertEqual(state["phase"], "item")
+            own = [landing["src"], landing["firstFrame"], landing["lastFrame"]]
+            self.wait_for("return [...document.querySelectorAll('.stage .layer.shown')]"
+                          ".some(layer => arguments[0].includes(layer.getAttribute('src')))", 40, own)
+            shown = DRIVER.execute_script("return performance.now()") - last_tap
+            self.wait_for(playing(landing["src"]), 40)
+            entries = DRIVER.execute_script("""
+                return performance.getEntriesByType('resource').filter(e => e.startTime <= arguments[0] && e.responseEnd > arguments[0])
+                  .map(e => [new URL(e.name).pathname.split('/').slice(2).join('/'), e.encodedBodySize]);""", last_tap)
+        finally:
+            DRIVER.execute_cdp_cmd("Network.emulateNetworkConditions", {
+                "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+            DRIVER.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
+        passed = sum(size for path, size in entries if path not in own)
+        note(f"quick taps at 800 kb/s: {passed} bytes for other items after the last tap, "
+             f"{state['story']}#{state['itemIndex']} shown {shown / 1000:.1f} s after it")
+        # 1.06 MB on the page before, 13.8 s black; 67 KB now (the header's avatar, the first still
+        # of the story a swipe back leads to), the landing item on screen 1.2 s after the taps.
+        self.assertLess(passed, 300000, f"bytes fetched after the taps for other items: {entries}")
+        self.assertLess(shown, 6000, "ms from the last tap to the landing item's picture")
+
     def pictures_of(self, *stories):
         """Every still and clip of `stories`' items."""
         return {path for story in stories for item in story["items"]

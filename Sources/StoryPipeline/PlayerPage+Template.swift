@@ -328,6 +328,7 @@ extension PlayerPage {
           const steps = [], endedEvents = [];
           const preloaded = new Map();
           let warmed = new Set();  // the clips preloadAround wants kept: the current one, next item, swipe targets
+          let askedStills = new Set();  // the stills asked for since the last move (image()), which letGo keeps
 
           // An avatar that fails to load (offline, a CDN without it) is an empty grey circle, not
           // the browser's broken-image icon (a QA pass): a transparent pixel over its background.
@@ -353,8 +354,9 @@ extension PlayerPage {
           function quietly(promise) { if (promise && promise.catch) promise.catch(() => {}); }
           // How long the page waits before it goes on without something slow (a server that never
           // answers, a slow link): a still (the video shows instead, once it presents), the cube
-          // (cut to the item, as when it fails), the manifest (the embedded copy plays).
-          const PATIENCE = { still: 2000, transition: 1000, manifest: 3000, server: 5000 };
+          // (cut to the item, as when it fails), the manifest (the embedded copy plays); and how long
+          // an item's clip waits for its still before it loads beside it.
+          const PATIENCE = { still: 2000, transition: 1000, manifest: 3000, server: 5000, clip: 300 };
           // `promise`'s value, or `late` when it has not settled within `ms`.
           function within(promise, ms, late) {
             return new Promise((resolve) => {
@@ -370,11 +372,15 @@ extension PlayerPage {
           }
           // The Image objects are kept (the last 24), not only their decode: one the garbage
           // collector took could leave the browser's memory cache, and its still was then fetched
-          // again (or revalidated) at the swipe it was warmed for.
-          function image(src) {
+          // again (or revalidated) at the swipe it was warmed for. One still loading that the next
+          // move does not ask for is let go (letGo). `urgent`: a still the viewer waits for, which
+          // goes before the prefetches (fetchpriority).
+          function image(src, urgent = false) {
             if (!src) return Promise.resolve();
+            askedStills.add(src);
             if (!preloaded.has(src)) {
               const img = new Image();
+              if (urgent) img.fetchPriority = 'high';
               img.src = src;
               const entry = { img };
               entry.ready = img.decode().then(() => true, () => { entry.failed = true; return false; });
@@ -389,7 +395,7 @@ extension PlayerPage {
           // time it is asked for (an opening whose still never came waited twice: 2 s to open
           // the viewer, 2 s more to play the item).
           function still(src) {
-            const ready = image(src), entry = preloaded.get(src);
+            const ready = image(src, true), entry = preloaded.get(src);
             if (!entry) return ready;
             return within(ready, entry.late ? 0 : PATIENCE.still, false).then((ok) => {
               if (!ok) entry.late = true;
@@ -445,12 +451,58 @@ extension PlayerPage {
               if (!own.includes(layer.getAttribute('src'))) layer.classList.remove('shown');
             }
             if (![...stage.stills, ...stage.videos].some((layer) => layer.classList.contains('shown'))) pictureOf = null;
+            letGoOfClips();
           }
           function hideVideos(except) {
             for (const video of [...stage.videos, stage.cube]) {
               if (video === except) continue;
               video.classList.remove('shown');
               halt(video);
+            }
+            letGoOfClips();
+          }
+          // What the item at `at` may soon want (from the item a turn lands on, `turning`): its clip
+          // and first still, the next item's and the swipe targets', the next transition, and its
+          // own last frame where a forward turn may start from it (its face).
+          function around(turning = false) {
+            const clips = new Set([item().src]), stills = new Set([item().firstFrame]);
+            const next = nav.next(at, 'itemDidFinish', turning);
+            if (next !== END) {
+              clips.add(item(next.at).src);
+              stills.add(item(next.at).firstFrame);
+              if (next.via) { clips.add(next.via.src); stills.add(item().lastFrame); }
+            }
+            for (const to of swipeTargets(turning)) { clips.add(item(to.at).src); stills.add(item(to.at).firstFrame); }
+            return { clips, stills };
+          }
+          // A move lets go of the loads it no longer wants, which on a slow link took the bandwidth
+          // of the item it lands on (a QA pass at 800 kb/s, eight quick taps: 1.1 MB fetched after
+          // them for items passed, the landing item black under the spinner for 13 s): a still
+          // that is loading, that the move did not ask for and that the item it lands on may not
+          // soon want (around), its request aborted; and a clip likewise (letGoOfClips).
+          function letGo() {
+            const turning = phase === 'transition';
+            const wanted = turning || phase === 'item' ? around(turning)
+              : { clips: new Set(), stills: new Set(phase === 'end' ? [item().firstFrame] : []) };
+            if (turning) wanted.clips.add(transition.src);
+            warmed = wanted.clips;
+            for (const [src, entry] of [...preloaded]) {
+              if (entry.img.complete || askedStills.has(src) || wanted.stills.has(src)) continue;
+              preloaded.delete(src);
+              entry.img.removeAttribute('src');
+            }
+            letGoOfClips();
+          }
+          // A video element that loads a clip nobody wants (not on screen, not the item's, its
+          // neighbours' or the next transition: warmed) is emptied, which aborts its load: a clip
+          // passed with preload="auto" went on loading whole, and the cube of a turn tapped past.
+          // One on screen keeps its picture (no black frame) until it is hidden.
+          function letGoOfClips() {
+            for (const video of [...stage.videos, stage.cube]) {
+              const src = video.getAttribute('src');
+              if (!src || warmed.has(src) || video.classList.contains('shown')
+                || video.networkState !== HTMLMediaElement.NETWORK_LOADING) continue;
+              reload(video, () => video.removeAttribute('src'));
             }
           }
           // With no still to cover the change, the picture on screen stays under what comes next,
@@ -554,16 +606,17 @@ extension PlayerPage {
               && ended.getAttribute('src') === outgoing.src && ended.classList.contains('shown');
             const token = ++generation;
             movedAt = performance.now();
+            askedStills = new Set();
             // What played stops at once, its picture kept, until the next still covers it: it
             // played on, with its sound, while a slow still loaded (a QA pass).
             for (const video of [...stage.videos, stage.cube]) halt(video);
             paused = false; held = false; unblock(); updatePause();
             clearFallback();
             record(describe(result));
-            if (result === END) { finish(); return; }
+            if (result === END) { finish(); letGo(); return; }
             const from = at && at.story;
             at = result.at;
-            if (!result.via) { phase = 'item'; transition = null; enterItem(token); return; }
+            if (!result.via) { phase = 'item'; transition = null; enterItem(token); letGo(); return; }
             phase = 'transition';
             transition = result.via;
             turnFrom = from;
@@ -626,6 +679,7 @@ extension PlayerPage {
               });
               play(cube);
             });
+            letGo();
           }
           // The transition is over: the item it lands on starts.
           function land() {
@@ -695,8 +749,11 @@ extension PlayerPage {
               }
               return ready;
             }
-            // A spare: an empty one, else one that holds no clip preloadAround wanted.
-            const others = stage.videos.filter((video) => video !== front);
+            // A spare: an empty one, else one that holds no clip preloadAround wanted; never one
+            // on screen, whose picture stays until the still covers it (enterItem prepares the
+            // clip as its still loads).
+            const hidden = stage.videos.filter((video) => video !== front && !video.classList.contains('shown'));
+            const others = hidden.length ? hidden : stage.videos.filter((video) => video !== front);
             const spare = others.find((video) => !video.getAttribute('src'))
               || others.find((video) => !warmed.has(video.getAttribute('src'))) || others[0];
             spare.muted = true;
@@ -720,7 +777,17 @@ extension PlayerPage {
             $('endcard').hidden = true;
             showPlayingControls(true);
             updateChrome();
-            showStill(clip.firstFrame, token, at.story, seen).then((ok) => {
+            warmed.add(clip.src);
+            const shown = showStill(clip.firstFrame, token, at.story, seen);
+            // The clip loads once its still is in, or once the still has kept it waiting
+            // PATIENCE.clip, beside it: it waited for the still's own patience (a QA pass at
+            // 800 kb/s: the landing clip was asked for 1.8 s after the last tap). Not at once: on
+            // a link shared evenly, a clip loading beside a quick still only made it later.
+            if (playable(clip)) {
+              const early = setTimeout(() => { if (token === generation && phase === 'item') prepare(clip); }, PATIENCE.clip);
+              shown.then(() => clearTimeout(early));
+            }
+            shown.then((ok) => {
               if (!ok) return;
               if (ok === true) seen();
               if (!playable(clip)) { hideVideos(); startFallback(clip, token, "This clip can't play in this browser."); return; }
@@ -807,6 +874,7 @@ extension PlayerPage {
               else image(item(to.at).firstFrame);
             }
             const keep = warmed = new Set([item().src, ...wanted.map(([clip]) => clip.src)]);
+            if (next !== END && next.via) warmed.add(next.via.src);
             let waitFor = null;
             for (const [clip, preload] of wanted) {
               image(clip.firstFrame);
@@ -848,7 +916,7 @@ extension PlayerPage {
             const first = played > 0 ? clip.lastFrame : clip.firstFrame;
             fallback = { clip, token, elapsed: played, last: performance.now(), lastShown: played > 0, ready: !first };
             if (first) {
-              within(image(first), PATIENCE.still, false).then(() => {
+              within(image(first, true), PATIENCE.still, false).then(() => {
                 if (fallback && fallback.token === token) fallback.ready = true;
               });
             }
@@ -1044,6 +1112,7 @@ extension PlayerPage {
               && pictureOf !== null && !ownPicture) {
               for (const layer of [...stage.stills, ...stage.videos, stage.cube]) layer.classList.remove('shown');
               pictureOf = null;
+              letGoOfClips();
             }
           }
           // The tick runs only while the viewer is open: it ran every frame on a page showing only
@@ -1429,6 +1498,9 @@ extension PlayerPage {
             $('note').hidden = true;
             unblock();
             hideVideos();
+            // Nothing loads for a closed viewer.
+            askedStills = new Set();
+            letGo();
             for (const still of stage.stills) still.classList.remove('shown', 'front');
             $('viewer').classList.remove('open');
             setBehindViewer(false);
