@@ -75,9 +75,17 @@ public struct StoryNavigator: Sendable {
     /// `marksSeenOnPresent` (``marksSeenOnPresent``) leaves that to ``itemDidPresent(_:)``. For the
     /// play order alone (a story row drawn before the viewer opens), ask ``playOrder(of:seen:)``,
     /// which marks nothing.
+    ///
+    /// `playOrder`, when given, is the order to play instead of sorting again: the story row's as
+    /// it shows (indexes into `manifest.stories`, e.g. an earlier ``playOrder(of:seen:)`` the row
+    /// keeps while it is on screen), so a story opened from the row is followed by the stories to
+    /// its right and preceded by the one on its left, as the player page plays. Sorted again, a
+    /// story watched and closed moved after the unseen ones, and opened again from the row's
+    /// start it was followed by the stories after them, skipping those beside it (a player page
+    /// QA pass). Indexes out of range, repeated, or of stories with no items are left out.
     public init(
         manifest: Manifest, seen: SeenState = SeenState(), openingAt storyID: String? = nil, cutsOnly: Bool = false,
-        marksSeenOnPresent: Bool = false
+        marksSeenOnPresent: Bool = false, playOrder order: [Int]? = nil
     ) {
         self.manifest = manifest
         self.cutsOnly = cutsOnly
@@ -86,7 +94,14 @@ public struct StoryNavigator: Sendable {
         transitions = Dictionary(
             manifest.transitions.map { (TransitionKey(from: $0.from, to: $0.to, direction: $0.direction), $0) },
             uniquingKeysWith: { first, _ in first })
-        playOrder = Self.playOrder(of: manifest, seen: seen)
+        if let order {
+            var kept = Set<Int>()
+            playOrder = order.filter {
+                manifest.stories.indices.contains($0) && !manifest.stories[$0].items.isEmpty && kept.insert($0).inserted
+            }
+        } else {
+            playOrder = Self.playOrder(of: manifest, seen: seen)
+        }
         current = .end
         if !playOrder.isEmpty {
             let slot = storyID.flatMap { id in playOrder.firstIndex { manifest.stories[$0].id == id } } ?? 0

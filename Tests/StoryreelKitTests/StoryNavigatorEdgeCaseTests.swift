@@ -131,6 +131,27 @@ import Testing
         #expect(Samples.describe(navigator.clipCannotPlay()) == "end")
     }
 
+    /// From a player page QA pass (the page's row, and an app's that keeps its order while it
+    /// shows): a story watched and closed, then opened again from the row, was followed by the
+    /// stories after the unseen ones, a sort made anew, skipping the unseen ones beside it. Given
+    /// the row's order, the navigator plays it; bad indexes are left out.
+    @Test func aGivenPlayOrderIsPlayedAsTheRowShowsIt() {
+        let manifest = Samples.manifest(items: [1, 1, 1, 1], transitions: .none)
+        var seen = SeenState()
+        seen.markSeen(Samples.item(story: 0, index: 0).id)
+        let row = [0, 1, 2, 3]  // the row kept its order when the viewer closed
+        #expect(StoryNavigator.playOrder(of: manifest, seen: seen) == [1, 2, 3, 0], "sorted anew: s0 last")
+        var sorted = StoryNavigator(manifest: manifest, seen: seen, openingAt: "s0")
+        #expect(Samples.describe(sorted.itemDidFinish()) == "end", "s1, s2, s3 skipped")
+        var kept = StoryNavigator(manifest: manifest, seen: seen, openingAt: "s0", playOrder: row)
+        #expect(kept.playOrder == row)
+        #expect(Samples.describe(kept.itemDidFinish()) == "s1#0", "the story to its right")
+        #expect(Samples.describe(kept.tapBack()) == "s0#0", "and back to the one on its left")
+        let odd = StoryNavigator(manifest: manifest, seen: seen, playOrder: [3, 9, -1, 3, 1])
+        #expect(odd.playOrder == [3, 1])
+        #expect(Samples.describe(odd.current) == "s3#0")
+    }
+
     /// From a Kit consumer review: a tap forward at a clip's end, then that clip's end-of-clip
     /// callback, late (it hops to the main actor), moved past the item the tap had just shown
     /// and marked it seen. Given the step its clip was started for, a late end or failure does
