@@ -9,7 +9,7 @@ public enum ThumbnailCommand: Command {
     public static let abstract = "Write a poster image per clip: a smart pick, or the frame at a time."
     public static let usage =
         "thumbnail CLIP... (-o OUT | --out-dir DIR) [--at TIME|N%] [--width N] [--height N]"
-        + " [--format jpeg|png|webp] [--quality Q] [--force] [--timeout SECONDS] [--jobs N]"
+        + " [--format jpeg|png|webp] [--quality Q] [--force] [--timeout SECONDS] [--jobs N] [--quiet]"
 
     static let output = Option.text(
         "output", short: "o", aliases: ["out"], "OUT",
@@ -43,8 +43,9 @@ public enum ThumbnailCommand: Command {
         "timeout", "SECONDS", "Give up on a clip after this long.", default: 30, range: .seconds)
     static let jobs = Option.jobs("Clips processed at once, at most as many as the cores.")
     static let force = Flag("force", "Replace OUT even when it holds a file storyreel did not write.")
+    static let quiet = Flag("quiet", short: "q", "Print only errors (no notes or warnings).")
     public static let options: [any OptionDeclaration] = [
-        output, outDirectory, at, width, height, format, quality, force, timeout, jobs,
+        output, outDirectory, at, width, height, format, quality, force, timeout, jobs, quiet,
     ]
     public static let examples = [
         "storyreel thumbnail samples/portrait-h264.mp4 -o poster.jpg     # the smart pick, full size",
@@ -57,6 +58,9 @@ public enum ThumbnailCommand: Command {
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
         let clips = arguments.positionals
         guard !clips.isEmpty else { throw UsageError("thumbnail needs at least one CLIP") }
+        var quietConsole = console
+        quietConsole.quiet = arguments[quiet]
+        let console = quietConsole
         let out = arguments[output]?.collapsingRepeatedSlashes
         if let out, let problem = Option.folderNameProblem(out, flagName: "-o") { throw UsageError(problem) }
         let outDirectory = arguments[Self.outDirectory]
