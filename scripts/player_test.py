@@ -2521,6 +2521,35 @@ class PlayerPageTests(unittest.TestCase):
         self.open_first(CASE_RATE)
         self.assertFalse(self.state()["muted"], "unmuted for the rest of the session")
 
+    def test_m_toggles_the_sound_as_the_sound_button_does_and_says_so(self):
+        # YouTube's key, and many players': the page had none, the sound button only.
+        self.load("demo")
+        self.open_first(CASE_RATE)
+        self.assertTrue(self.state()["muted"], "autoplay starts muted")
+        DRIVER.execute_script("""
+            window.__keys = [];
+            addEventListener('keydown', (e) => window.__keys.push([e.key, e.defaultPrevented]));""")
+        for modifier in (Keys.ALT, Keys.CONTROL, Keys.META):
+            ActionChains(DRIVER).key_down(modifier).send_keys("m").key_up(modifier).perform()
+            self.assertTrue(self.state()["muted"], "a modified m is the browser's")
+        self.assertEqual(DRIVER.execute_script("return window.__keys.filter(k => k[1]).length"), 0, "not prevented")
+        sound = "const b = document.getElementById('sound'); return [b.getAttribute('aria-label'), b.dataset.icon]"
+        self.key("m")
+        self.wait_for("return document.getElementById('announce').textContent === 'Sound on'", 2)
+        state = self.state()
+        self.assertFalse(state["muted"])
+        self.assertTrue(state["open"])
+        self.assertEqual(self.steps(), [{"item": "ana.lima#0"}], "no move")
+        self.assertEqual(DRIVER.execute_script(sound), ["Mute", "sound"])
+        self.assertEqual(DRIVER.execute_script("return sessionStorage.getItem('storyreel.unmuted')"), "1")
+        self.assertFalse(DRIVER.execute_script(
+            "return [...document.querySelectorAll('.stage video:not(#cube)')].some(v => v.muted)"))
+        self.key("m")
+        self.wait_for("return document.getElementById('announce').textContent === 'Muted'", 2)
+        self.assertTrue(self.state()["muted"])
+        self.assertEqual(DRIVER.execute_script(sound), ["Unmute", "muted"])
+        self.assertEqual(DRIVER.execute_script("return sessionStorage.getItem('storyreel.unmuted')"), "0")
+
     def test_the_page_behind_is_inert_toggles_say_what_they_do_and_arrows_skip_stories(self):
         # From an a11y QA pass: the row stayed open to a screen reader's cursor behind the modal
         # viewer; Pause/Play and Unmute/Mute also set aria-pressed ("Play, pressed" while

@@ -1296,13 +1296,17 @@ extension PlayerPage {
             announce(paused ? 'Paused' : 'Playing');
           }
           $('pause').addEventListener('click', togglePause);
-          $('sound').addEventListener('click', () => {
+          // The sound button, and `m` (YouTube's key), which also says what it did: the button's
+          // new label is read only where it has the focus.
+          function toggleSound(said) {
             muted = !muted;
             try { sessionStorage.setItem(UNMUTED, muted ? '0' : '1'); } catch (e) { /* private mode */ }
             for (const video of stage.videos) video.muted = muted;
             updateSound();
+            if (said) announce(muted ? 'Muted' : 'Sound on');
             if (blocked) resume();
-          });
+          }
+          $('sound').addEventListener('click', () => toggleSound(false));
           $('close').addEventListener('click', close);
           $('closeEnd').addEventListener('click', close);
           // A mouse's wheel scrolls the row sideways while the row has further to go, then the
@@ -1354,8 +1358,11 @@ extension PlayerPage {
             if (e.shiftKey) return;
             const isSpace = e.key === ' ' || e.key === 'Spacebar';
             // A held key's auto-repeat moves nothing: one press is one move (held, → ran through stories).
-            if (e.repeat && (KEY_MOVES[e.key] || isSpace)) { e.preventDefault(); return; }
+            const isMute = e.key === 'm' || e.key === 'M';
+            if (e.repeat && (KEY_MOVES[e.key] || isSpace || isMute)) { e.preventDefault(); return; }
             if (KEY_MOVES[e.key]) { e.preventDefault(); event(KEY_MOVES[e.key]); }
+            // `m` sets the sound as the sound button does, while that button shows (not at the end).
+            else if (isMute) { e.preventDefault(); if (!$('sound').hidden) toggleSound(true); }
             // Space on a focused button of the header or the end card presses that button, as on
             // any button (it paused instead: Close and Unmute could not be pressed with Space).
             // The tap zones are buttons too, focused by every tap on the picture: there Space
