@@ -2550,6 +2550,53 @@ class PlayerPageTests(unittest.TestCase):
         self.assertEqual(DRIVER.execute_script(sound), ["Unmute", "muted"])
         self.assertEqual(DRIVER.execute_script("return sessionStorage.getItem('storyreel.unmuted')"), "0")
 
+    def test_arrow_keys_move_along_the_row_which_is_one_tab_stop(self):
+        # From a QA pass: 48 stories took 48 Tabs. The row is one tab stop (a roving tabindex):
+        # ← and → go to the story beside, Home and End to the first and last.
+        self.load("long-row")
+        ids = [story for story, _ in self.row()]
+        self.assertEqual(len(ids), len(MANIFESTS["long-row"]["stories"]))
+        focused = "return document.activeElement.dataset.story || null"
+        stops = "return [...document.querySelectorAll('.story')].filter(b => b.tabIndex >= 0).map(b => b.dataset.story)"
+        self.assertEqual(DRIVER.execute_script(stops), [ids[0]])
+        DRIVER.execute_script("document.getElementById('reset').focus()")
+        self.key(Keys.TAB)
+        self.assertEqual(DRIVER.execute_script(focused), ids[0])
+        self.key(Keys.ARROW_RIGHT)
+        self.key(Keys.ARROW_RIGHT)
+        self.assertEqual(DRIVER.execute_script(focused), ids[2])
+        self.key(Keys.ARROW_LEFT)
+        self.assertEqual(DRIVER.execute_script(focused), ids[1])
+        self.assertEqual(DRIVER.execute_script(stops), [ids[1]], "the tab stop follows the focus")
+        ActionChains(DRIVER).key_down(Keys.ALT).send_keys(Keys.ARROW_RIGHT).key_up(Keys.ALT).perform()
+        self.assertEqual(DRIVER.execute_script(focused), ids[1], "Alt+→ is the browser's")
+        self.key(Keys.END)
+        self.assertEqual(DRIVER.execute_script(focused), ids[-1])
+        self.assertTrue(DRIVER.execute_script("""
+            const row = document.getElementById('row').getBoundingClientRect();
+            const box = document.activeElement.getBoundingClientRect();
+            return box.left >= row.left && box.right <= row.right"""), "the last story is scrolled into view")
+        self.key(Keys.ARROW_RIGHT)
+        self.assertEqual(DRIVER.execute_script(focused), ids[-1], "→ on the last stays")
+        self.key(Keys.HOME)
+        self.assertEqual(DRIVER.execute_script(focused), ids[0])
+        self.key(Keys.ARROW_LEFT)
+        self.assertEqual(DRIVER.execute_script(focused), ids[0], "← on the first stays")
+        self.key(Keys.ARROW_RIGHT)
+        # One Tab leaves the row; Shift+Tab comes back to the story focused last.
+        self.key(Keys.TAB)
+        self.assertIsNone(DRIVER.execute_script(focused), "one Tab leaves the row")
+        DRIVER.execute_script("document.getElementById('reset').focus()")
+        self.key(Keys.TAB)
+        self.assertEqual(DRIVER.execute_script(focused), ids[1])
+        # Enter opens the story focused, and a close comes back to it as the row's one stop.
+        self.key(Keys.ENTER)
+        self.wait_for("return document.getElementById('viewer').classList.contains('open')")
+        self.assertEqual(self.state()["story"], ids[1])
+        self.key(Keys.ESCAPE)
+        self.assertEqual(DRIVER.execute_script(focused), ids[1])
+        self.assertEqual(DRIVER.execute_script(stops), [ids[1]])
+
     def test_the_page_behind_is_inert_toggles_say_what_they_do_and_arrows_skip_stories(self):
         # From an a11y QA pass: the row stayed open to a screen reader's cursor behind the modal
         # viewer; Pause/Play and Unmute/Mute also set aria-pressed ("Play, pressed" while
