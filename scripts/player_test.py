@@ -56,7 +56,8 @@ FOLDERS = {"demo": "demo", "both-directions": "both", "hevc": "hevc", "missing-c
            "square-canvas": "square-canvas", "long-story": "long-story",
            "untagged-clip": "untagged-clip", "blank-names": "blank-names", "object-codecs": "object-codecs",
            "long-row": "long-row", "duplicate-transition": "duplicate-transition",
-           "parent-paths": "parent-paths", "referenced": "referenced", "thin-canvas": "thin-canvas"}
+           "parent-paths": "parent-paths", "referenced": "referenced", "thin-canvas": "thin-canvas",
+           "no-is-read": "no-is-read"}
 # Right-to-left display names for the rtl bundle, each ending in punctuation, whose place shows
 # the direction: on the left of the name when it is laid out right to left.
 RTL_NAMES = {"ana.lima": "\u0644\u064a\u0644\u0649 \u062d\u0633\u0646!", "ben_k": "\u05d3\u05e0\u05d4 \u05db\u05d4\u05df!"}
@@ -282,6 +283,7 @@ def setUpModule():
     make_variant_bundle("no-version", lambda manifest: manifest.pop("version"), embedded=True)
     make_variant_bundle("no-user", lambda manifest: manifest["stories"][0].pop("user"))
     make_variant_bundle("null-manifest", lambda manifest: manifest.clear())
+    make_variant_bundle("no-is-read", lambda manifest: manifest["stories"][1].pop("isRead"))
     make_variant_bundle("url-paths", point_paths_elsewhere)
     make_variant_bundle("parent-paths", point_src_up_and_out)
     make_variant_bundle("referenced", reference_the_first_clip, embedded=True)
@@ -2262,6 +2264,29 @@ class PlayerPageTests(unittest.TestCase):
             errors = [entry for entry in DRIVER.get_log("browser") if entry["level"] == "SEVERE"]
             self.assertEqual(errors, [], name)
             self.assertNotIn("Served", DRIVER.execute_script("return document.body.innerHTML"), name)
+
+    def test_a_served_manifest_the_page_refuses_is_said_in_the_console(self):
+        # From a QA pass: manifest.json edited by hand, an isRead left out, played the page's
+        # own copy with nothing saying why the edit did nothing.
+        def warnings():
+            return [entry["message"] for entry in DRIVER.get_log("browser")
+                    if entry["level"] == "WARNING" and "manifest.json was not played" in entry["message"]]
+        refused = {"no-is-read": "stories[1].isRead", "no-user": "stories[0].user",
+                   "null-manifest": "the manifest", "url-paths": "stories[0].items[0].src",
+                   "parent-paths": "stories[0].items[0].src", "object-codecs": "stories[0].items[0].codecs"}
+        for name, field in refused.items():
+            with self.subTest(bundle=name):
+                self.load(name)
+                # The fallback is as before: the embedded copy plays.
+                self.assertEqual([story for story, _ in self.row()],
+                                 [story["id"] for story in MANIFESTS["demo"]["stories"]])
+                said = warnings()
+                self.assertTrue(said, "a warning")
+                self.assertIn(f"{field} is missing or not what this player reads", said[-1])
+        for name in ("demo", "referenced", "version-2"):
+            with self.subTest(bundle=name):
+                self.load(name)
+                self.assertEqual(warnings(), [], "a manifest played says nothing")
 
     def test_a_clip_referenced_from_beside_the_bundle_plays_when_the_pages_copy_names_it(self):
         # The other side of parent-paths: a --reference bundle's ../ srcs, named by the page's own

@@ -1600,7 +1600,9 @@ extension PlayerPage {
               && (rest !== path || !rest.split('/')[0].includes(':'));
           }
           const isObject = (v) => v !== null && typeof v === 'object';
-          function isReadable(m, referenced = null) {
+          // The first of those fields that is not as the page reads it, as `stories[0].isRead`
+          // (or the whole manifest's `version`), or null when every one is.
+          function unreadField(m, referenced = null) {
             const text = (v) => typeof v === 'string';
             const itemSource = (v) => isPlain(v, false) || (isPlain(v, true) && (referenced === null || referenced.has(v)));
             const plain = (v) => isPlain(v, false);
@@ -1608,23 +1610,46 @@ extension PlayerPage {
             // A codecs string goes into canPlayType's type (a QA pass: an object there threw, and
             // the item stayed on its still).
             const optionalText = (v) => v === undefined || v === null || text(v);
-            return isObject(m) && m.version === 1 && Array.isArray(m.stories) && Array.isArray(m.transitions)
-              && m.stories.every((s) => isObject(s) && text(s.id) && Array.isArray(s.items)
-                && typeof s.isRead === 'boolean'
-                && isObject(s.user) && text(s.user.handle) && text(s.user.displayName) && optionalPlain(s.user.avatar)
-                && s.items.every((i) => isObject(i) && text(i.id) && itemSource(i.src)
-                  && typeof i.duration === 'number' && Number.isFinite(i.duration) && plain(i.poster)
-                  && plain(i.thumbnail) && optionalPlain(i.firstFrame) && optionalPlain(i.lastFrame)
-                  && optionalText(i.codecs) && optionalText(i.codec)))
-              && m.transitions.every((t) => isObject(t) && text(t.from) && text(t.to)
-                && plain(t.src) && (t.direction === 'forward' || t.direction === 'backward') && optionalText(t.codecs));
+            const first = (list, name, checks) => {
+              for (const [index, value] of list.entries()) {
+                if (!isObject(value)) return `${name}[${index}]`;
+                for (const [field, ok] of checks) if (!ok(value)) return `${name}[${index}].${field}`;
+              }
+              return null;
+            };
+            if (!isObject(m)) return 'the manifest';
+            if (m.version !== 1) return 'version';
+            if (!Array.isArray(m.stories)) return 'stories';
+            if (!Array.isArray(m.transitions)) return 'transitions';
+            const story = first(m.stories, 'stories', [
+              ['id', (s) => text(s.id)], ['items', (s) => Array.isArray(s.items)], ['isRead', (s) => typeof s.isRead === 'boolean'],
+              ['user', (s) => isObject(s.user)], ['user.handle', (s) => text(s.user.handle)],
+              ['user.displayName', (s) => text(s.user.displayName)], ['user.avatar', (s) => optionalPlain(s.user.avatar)],
+            ]);
+            if (story) return story;
+            for (const [index, s] of m.stories.entries()) {
+              const item = first(s.items, `stories[${index}].items`, [
+                ['id', (i) => text(i.id)], ['src', (i) => itemSource(i.src)],
+                ['duration', (i) => typeof i.duration === 'number' && Number.isFinite(i.duration)],
+                ['poster', (i) => plain(i.poster)], ['thumbnail', (i) => plain(i.thumbnail)],
+                ['firstFrame', (i) => optionalPlain(i.firstFrame)], ['lastFrame', (i) => optionalPlain(i.lastFrame)],
+                ['codecs', (i) => optionalText(i.codecs)], ['codec', (i) => optionalText(i.codec)],
+              ]);
+              if (item) return item;
+            }
+            return first(m.transitions, 'transitions', [
+              ['from', (t) => text(t.from)], ['to', (t) => text(t.to)], ['src', (t) => plain(t.src)],
+              ['direction', (t) => t.direction === 'forward' || t.direction === 'backward'], ['codecs', (t) => optionalText(t.codecs)],
+            ]);
           }
+          const isReadable = (m, referenced = null) => unreadField(m, referenced) === null;
           const isNewer = (m) => isObject(m) && Number.isInteger(m.version) && m.version > 1;
 
           async function main() {
             $('needsScript').remove();
             manifest = JSON.parse($('manifest').textContent);
             if (location.protocol === 'http:' || location.protocol === 'https:') {
+              let refused = null;
               try {
                 const controller = new AbortController();
                 const timer = setTimeout(() => controller.abort(), PATIENCE.manifest);
@@ -1633,10 +1658,19 @@ extension PlayerPage {
                   const served = await response.json();
                   const referenced = new Set(isReadable(manifest)
                     ? manifest.stories.flatMap((s) => s.items.map((i) => i.src)).filter((src) => src.startsWith('../')) : []);
-                  if (isReadable(served, referenced) || isNewer(served)) manifest = served;
-                }
+                  const field = unreadField(served, referenced);
+                  if (field === null || isNewer(served)) manifest = served;
+                  else refused = `${field} is missing or not what this player reads`;
+                } else refused = `the server answered ${response.status}`;
                 clearTimeout(timer);
-              } catch (e) { /* the embedded copy: an error, not JSON, or no answer in time */ }
+              } catch (e) {
+                // The embedded copy: an error, not JSON, or no answer in time.
+                refused = e instanceof SyntaxError ? 'it is not JSON'
+                  : e.name === 'AbortError' ? `no answer within ${PATIENCE.manifest / 1000} s` : `it could not be fetched: ${e}`;
+              }
+              // Said in the console: a QA pass edited manifest.json by hand, left out an isRead, and
+              // nothing said why the edit did nothing.
+              if (refused) console.warn(`storyreel: manifest.json was not played (${refused}); the page plays the copy embedded in it.`);
             }
             // A manifest of a version this page does not read is not guessed at (StoryreelKit
             // refuses it too): newer than 1, or not a whole number from 1 on (0, -1, 0.5).
