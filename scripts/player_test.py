@@ -180,6 +180,12 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
     extra_headers = {}
     # Paths answered 404, as a bundle published before its files are.
     missing = set()
+    # Paths (without their query) served as another file, with no redirect: {"/demo": "/demo/index.html"},
+    # a folder's URL without its trailing / served as a server that does not redirect serves it.
+    aliases = {}
+    # Paths (without their query) answered 302 to another: {"/demo/": "/demo"}, a server that
+    # takes a trailing / off.
+    redirects = {}
 
     def log_message(self, format, *args):
         pass
@@ -189,6 +195,15 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         for prefix, delay in list(QuietHandler.delays.items()):
             if self.path.startswith(prefix):
                 time.sleep(delay)
+        request = self.path.split("?")[0]
+        if request in QuietHandler.redirects:
+            self.send_response(302)
+            self.send_header("Location", QuietHandler.redirects[request])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return None
+        if request in QuietHandler.aliases:
+            self.path = QuietHandler.aliases[request]
         if self.path in QuietHandler.missing:
             self.send_error(404)
             return None
@@ -2287,6 +2302,38 @@ class PlayerPageTests(unittest.TestCase):
             with self.subTest(bundle=name):
                 self.load(name)
                 self.assertEqual(warnings(), [], "a manifest played says nothing")
+
+    def test_a_folder_opened_without_its_trailing_slash_goes_to_it(self):
+        # From a QA pass: at …/demo (a server that does not redirect, as CloudFront), every
+        # relative URL pointed one folder up: a black reel of "This clip couldn't be loaded."
+        # and 24 console 404s, nothing saying why.
+        folder = FOLDERS["demo"]
+        try:
+            QuietHandler.aliases = {f"/{folder}": f"/{folder}/index.html"}
+            DRIVER.get(f"{BASE}/{folder}?from=test#frag")
+            self.wait_for("return location.pathname.endsWith('/') && window.storyreelPlayer"
+                          " && window.storyreelPlayer.ready", 10)
+            self.assertEqual(DRIVER.execute_script("return [location.pathname, location.search, location.hash]"),
+                             [f"/{folder}/", "?from=test", "#frag"])
+            self.assertEqual(len(self.row()), len(MANIFESTS["demo"]["stories"]))
+            self.wait_for("return [...document.querySelectorAll('.story img')]"
+                          ".every(img => img.complete && img.naturalWidth > 1)", 5)
+            self.assertFalse(DRIVER.execute_script("return document.getElementById('slash').hidden === false"))
+            # A server that takes the / off again: the page goes once, then says so.
+            QuietHandler.redirects = {f"/{folder}/": f"/{folder}"}
+            DRIVER.get(f"{BASE}/{folder}")
+            self.wait_for("return window.storyreelPlayer && window.storyreelPlayer.ready", 10)
+            self.assertEqual(DRIVER.execute_script("return location.pathname"), f"/{folder}")
+            self.assertTrue(DRIVER.find_element("id", "slash").is_displayed())
+            self.assertIn(f"open /{folder}/ instead", DRIVER.find_element("id", "slash").text)
+            self.assertEqual(QuietHandler.log and [entry[1] for entry in QuietHandler.log].count(f"/{folder}/"), 1,
+                             "one go at the folder")
+        finally:
+            QuietHandler.aliases = {}
+            QuietHandler.redirects = {}
+        # The page at /demo, with its 404s, is what the second half is about.
+        QuietHandler.failures.clear()
+        DRIVER.get_log("browser")
 
     def test_a_clip_referenced_from_beside_the_bundle_plays_when_the_pages_copy_names_it(self):
         # The other side of parent-paths: a --reference bundle's ../ srcs, named by the page's own

@@ -178,6 +178,7 @@ extension PlayerPage {
           style allowed: see "The player page" in storyreel's README (and docs/playing.md) for the Content-Security-Policy it needs.</p>
         <ul class="row" id="row" aria-label="Stories"></ul>
         <p class="empty" id="empty" hidden>No stories in this bundle.</p>
+        <p class="empty" id="slash" role="alert" hidden></p>
         <div class="viewer" id="viewer" role="dialog" aria-modal="true" aria-label="Story viewer">
           <div class="frame" id="frame" role="group" tabindex="-1">
             <div class="stage" id="stage">
@@ -1645,8 +1646,33 @@ extension PlayerPage {
           const isReadable = (m, referenced = null) => unreadField(m, referenced) === null;
           const isNewer = (m) => isObject(m) && Number.isInteger(m.version) && m.version > 1;
 
+          // Opened at a folder's URL without its trailing / (`…/reel`), every relative URL points
+          // one folder up: the row and every clip failed, a black reel of notes and 24 console
+          // 404s (a QA pass; static servers redirect, CloudFront and many object stores do not).
+          // A last segment without a dot is taken for the folder and the page goes to it with its
+          // /, as a static server would, once: a server that takes the / off again (a "no
+          // trailing slash" rule) finds the path tried already, and the page says so instead.
+          function leftForItsFolder() {
+            if (location.protocol !== 'http:' && location.protocol !== 'https:') return false;
+            const path = location.pathname, SLASHED = 'storyreel.slashed';
+            let tried = null;
+            try { tried = sessionStorage.getItem(SLASHED); sessionStorage.removeItem(SLASHED); } catch (e) { /* blocked */ }
+            if (path.endsWith('/') || path.slice(path.lastIndexOf('/') + 1).includes('.')) return false;
+            if (tried !== path) {
+              try {
+                sessionStorage.setItem(SLASHED, path);
+                location.replace(path + '/' + location.search + location.hash);
+                return true;
+              } catch (e) { /* no storage, so no going round: the note below */ }
+            }
+            $('slash').textContent = `This page is at ${path}, without the / at its end, so its stories cannot load from here: open ${path}/ instead.`;
+            $('slash').hidden = false;
+            return false;
+          }
+
           async function main() {
             $('needsScript').remove();
+            if (leftForItsFolder()) return;
             manifest = JSON.parse($('manifest').textContent);
             if (location.protocol === 'http:' || location.protocol === 'https:') {
               let refused = null;
