@@ -921,18 +921,13 @@ class PlayerPageTests(unittest.TestCase):
         # frame, with nothing saying it was loading.
         self.load("demo")
         try:
-            DRIVER.execute_cdp_cmd("Network.enable", {})
-            DRIVER.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
-            DRIVER.execute_cdp_cmd("Network.emulateNetworkConditions", {
-                "offline": False, "latency": 100, "downloadThroughput": 8000, "uploadThroughput": 8000})
+            self.network(latency=100, bytes_per_second=8000)
             self.open_first(1)
             self.wait_for("return window.storyreelPlayer.state().loading", 15)
             self.assertFalse(DRIVER.find_element("id", "loading").get_attribute("hidden"))
             self.assertLess(self.state()["currentTime"] or 0, 0.1, "nothing plays while it loads")
         finally:
-            DRIVER.execute_cdp_cmd("Network.emulateNetworkConditions", {
-                "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
-            DRIVER.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
+            self.network()
         self.wait_for("return !window.storyreelPlayer.state().loading "
                       "&& window.storyreelPlayer.state().currentTime > 0.2", 30)
         # A pause is no wait: no spinner over a paused item.
@@ -1502,10 +1497,7 @@ class PlayerPageTests(unittest.TestCase):
         self.load("demo")
         DRIVER.execute_script("window.storyreelPlayer.setPlaybackRate(1)")
         try:
-            DRIVER.execute_cdp_cmd("Network.enable", {})
-            DRIVER.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
-            DRIVER.execute_cdp_cmd("Network.emulateNetworkConditions", {
-                "offline": False, "latency": 80, "downloadThroughput": 100000, "uploadThroughput": 100000})
+            self.network(latency=80, bytes_per_second=100000)
             DRIVER.find_element("css selector", ".story").click()
             self.wait_for("return document.getElementById('viewer').classList.contains('open')", 30)
             # Eight taps forward 0.25 s apart, from the page's own timers.
@@ -1533,9 +1525,7 @@ class PlayerPageTests(unittest.TestCase):
                 return performance.getEntriesByType('resource').filter(e => e.startTime <= arguments[0] && e.responseEnd > arguments[0])
                   .map(e => [new URL(e.name).pathname.split('/').slice(2).join('/'), e.encodedBodySize]);""", last_tap)
         finally:
-            DRIVER.execute_cdp_cmd("Network.emulateNetworkConditions", {
-                "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
-            DRIVER.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
+            self.network()
         passed = sum(size for path, size in entries if path not in own)
         note(f"quick taps at 800 kb/s: {passed} bytes for other items after the last tap, "
              f"{state['story']}#{state['itemIndex']} shown {shown / 1000:.1f} s after it")
@@ -1876,10 +1866,17 @@ class PlayerPageTests(unittest.TestCase):
         DRIVER.get_log("browser")
 
     def offline(self, down):
+        self.network(offline=down)
+
+    def network(self, latency=0, bytes_per_second=-1, offline=False):
+        """Emulates a link of `latency` ms and `bytes_per_second` each way (the defaults: no
+        limit), or none at all, the browser's cache off while it is limited."""
+        limited = offline or latency > 0 or bytes_per_second >= 0
         DRIVER.execute_cdp_cmd("Network.enable", {})
-        DRIVER.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": down})
+        DRIVER.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": limited})
         DRIVER.execute_cdp_cmd("Network.emulateNetworkConditions", {
-            "offline": down, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+            "offline": offline, "latency": latency, "downloadThroughput": bytes_per_second,
+            "uploadThroughput": bytes_per_second})
 
     def seen_keys(self):
         return DRIVER.execute_script("return Object.keys(localStorage).filter(k => k.startsWith('storyreel.seen.'))")
