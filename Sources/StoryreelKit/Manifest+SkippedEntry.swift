@@ -1,6 +1,9 @@
 extension Manifest {
     /// An input the render left out, and why.
-    public struct SkippedEntry: Codable, Sendable, Hashable {
+    public struct SkippedEntry: Codable, Sendable, Hashable, Identifiable {
+        /// Its `path`: a render skips an input once, for SwiftUI's `ForEach(manifest.skipped)`.
+        public var id: String { path }
+
         /// The input, relative to the stories input.
         public var path: String
         /// The story it belonged to; nil (JSON `null`) when none.

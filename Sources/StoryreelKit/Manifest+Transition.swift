@@ -1,6 +1,28 @@
 extension Manifest {
     /// A cube transition clip joining two adjacent stories.
-    public struct Transition: Codable, Sendable, Hashable {
+    public struct Transition: Codable, Sendable, Hashable, Identifiable {
+        /// What tells a transition from the others of a manifest: the stories it joins and its
+        /// direction (a valid manifest lists each join once).
+        public struct ID: Hashable, Sendable {
+            /// The story it leaves.
+            public var from: String
+            /// The story it arrives at.
+            public var to: String
+            /// Which way the cube turns.
+            public var direction: Direction
+
+            /// The id of the transition from `from` to `to`, turning `direction`.
+            public init(from: String, to: String, direction: Direction) {
+                self.from = from
+                self.to = to
+                self.direction = direction
+            }
+        }
+
+        /// The stories it joins and its direction, for SwiftUI's `ForEach(manifest.transitions)`
+        /// (a Kit consumer review: `Story` and `Item` were `Identifiable`, the transitions not).
+        public var id: ID { ID(from: from, to: to, direction: direction) }
+
         /// Which way the cube turns.
         public enum Direction: String, Codable, Sendable {
             /// From story i to story i+1: the outgoing story's last frame turns into the next

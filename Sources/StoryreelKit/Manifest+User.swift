@@ -1,6 +1,9 @@
 extension Manifest {
     /// The user a story belongs to.
-    public struct User: Codable, Sendable, Hashable {
+    public struct User: Codable, Sendable, Hashable, Identifiable {
+        /// Its `handle`, the story's id.
+        public var id: String { handle }
+
         /// The user's handle (the story's id).
         public var handle: String
         /// The name shown above the story.

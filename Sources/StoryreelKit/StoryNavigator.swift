@@ -131,6 +131,10 @@ public struct StoryNavigator: Sendable {
     /// items with one id (which `validate` refuses) are told apart (a Kit QA pass: an app
     /// searched the story's items for it).
     public var currentItemIndex: Int? { position?.item }
+    /// ``currentStory``'s index in ``playOrder``, for a caption such as "story 2 of 5" or a pager
+    /// (`currentStoryPosition + 1` of `playOrder.count`); nil at the end. A Kit consumer review:
+    /// an app searched `playOrder` for the story's id, which two stories may share.
+    public var currentStoryPosition: Int? { position?.slot }
 
     /// The still a player shows under the current step until its clip presents a frame, so
     /// nothing flashes while the clip loads (a path relative to the manifest; nil at the end, or

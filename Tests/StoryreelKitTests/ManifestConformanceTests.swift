@@ -15,6 +15,17 @@ import Testing
         #expect(identity(of: story.items[0]) == story.items[0].id)
     }
 
+    /// From a Kit consumer review: users, transitions and skipped entries were not
+    /// `Identifiable`, so `ForEach(manifest.transitions)` needed an `id:` key path of the app's.
+    @Test func usersTransitionsAndSkippedEntriesAreIdentified() {
+        let manifest = ManifestSamples.manifest(items: [2, 1, 1], transitions: .both)
+        #expect(identity(of: manifest.stories[1].user) == "s1")
+        let ids = manifest.transitions.map { identity(of: $0) }
+        #expect(Set(ids).count == manifest.transitions.count, "each join once")
+        #expect(ids.first == Manifest.Transition.ID(from: "s0", to: "s1", direction: .forward))
+        #expect(identity(of: Manifest.SkippedEntry(path: "s2/a.mov", story: "s2", reason: "broken")) == "s2/a.mov")
+    }
+
     @Test func theModelValuesAreHashable() {
         let manifest = ManifestSamples.manifest(items: [2, 1], transitions: .both)
         #expect(Set([manifest, manifest, ManifestSamples.manifest(items: [1])]).count == 2)

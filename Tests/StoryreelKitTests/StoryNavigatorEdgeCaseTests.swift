@@ -46,12 +46,16 @@ import Testing
         var steps: [String] = []
         while navigator.currentItem != nil {
             let index = navigator.currentItemIndex.map(String.init) ?? "nil"
+            // And the story's place in the play order (a Kit consumer review: "story 2 of 5").
+            #expect(
+                navigator.currentStoryPosition.map { navigator.playOrder[$0] }
+                    == Int(navigator.currentStory?.id.dropFirst() ?? ""))
             steps.append("\(Samples.describe(navigator.current)) \(index)")
             navigator.itemDidFinish()
             if case .transition = navigator.current { navigator.transitionDidFinish() }
         }
         #expect(steps == ["s0#0 0", "s0#1 1", "s1#0 0", "s1#1 1", "s1#2 2", "s2#0 0"])
-        #expect(navigator.currentItemIndex == nil)
+        #expect(navigator.currentItemIndex == nil && navigator.currentStoryPosition == nil)
         var turning = StoryNavigator(manifest: Samples.manifest(items: [1, 2]))
         guard case .transition = turning.itemDidFinish() else {
             Issue.record("a turn into s1")
