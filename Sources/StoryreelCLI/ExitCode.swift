@@ -38,7 +38,10 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable {
                 + "(validate); render, plan: clips skipped, the rest rendered or planned; ingest: an upload rejected, "
                 + "the others ingested"
         ),
-        (.noInput, "a missing or unreadable input; render, plan: no stories in INPUT, or nothing plays"),
+        (
+            .noInput,
+            "a missing or unreadable input; render, plan, ingest --render: no stories in INPUT, or nothing plays"
+        ),
         (.software, "a storyreel bug"),
         (.osError, "the system's limits: open files, threads, memory, FFmpeg's libraries not loadable"),
         (.cannotCreate, "an output cannot be created, or its place holds what storyreel did not write"),

@@ -182,7 +182,12 @@ public enum Storyreel {
         // they were in six sections of the README, and in no help).
         let codes =
             ExitCode.meanings.map { (term: "\($0.0.rawValue)", description: $0.1) }
-            + [(term: "130, 143", description: "interrupted (SIGINT, SIGTERM): nothing half-written is left")]
+            + [
+                (
+                    term: "130, 143, 129",
+                    description: "interrupted (SIGINT, SIGTERM, SIGHUP): nothing half-written is left"
+                )
+            ]
         lines += ["EXIT CODES (sysexits):"] + layout.table(codes) + [""]
         lines += layout.lines("", "Run 'storyreel <command> --help' for a command's options and examples,", indent: 0)
         lines += layout.lines("", "and 'storyreel --version' (or -v, or version) for the version.", indent: 0)
