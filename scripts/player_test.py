@@ -341,6 +341,11 @@ def setUpModule():
                      "--autoplay-policy=no-user-gesture-required", "--no-first-run", "--disable-extensions",
                      "--disable-background-networking", "--disable-component-update"]:
         options.add_argument(argument)
+    # A mouse, as on a desktop: headless Chromium has no pointer (hover: none, pointer: none), so
+    # the page's mouse-only buttons beside the frame would never show. Touch emulation
+    # (Emulation.setTouchEmulationEnabled) makes it a touch screen until the next load.
+    options.add_argument("--blink-settings=primaryPointerType=4,availablePointerTypes=4,"
+                         "primaryHoverType=2,availableHoverTypes=2")
     if os.geteuid() == 0:
         options.add_argument("--no-sandbox")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
@@ -3230,6 +3235,57 @@ class PlayerPageTests(unittest.TestCase):
             self.assertEqual(DRIVER.execute_script(touch), ["none", "none"])
         finally:
             DRIVER.execute_cdp_cmd("Emulation.setPageScaleFactor", {"pageScaleFactor": 1})
+
+    def test_a_mouse_gets_previous_and_next_buttons_beside_the_frame_and_a_touch_screen_none(self):
+        # From a desktop QA pass: at 1280x800 the 450 px frame sat in black with no chevron or
+        # hint, and a change of item or story with a mouse took a drag few would try. Beside the
+        # frame, for a mouse only, out of the Tab order (the zones are in it).
+        DRIVER.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
+        try:
+            self.load("demo")
+            self.assertTrue(DRIVER.execute_script("return matchMedia('(hover: hover) and (pointer: fine)').matches"))
+            self.open_first(CASE_RATE)
+            self.wait_for(PLAYING_ON_SCREEN)
+            boxes = DRIVER.execute_script("""
+                const box = (id) => { const b = document.getElementById(id).getBoundingClientRect();
+                                      return [b.left, b.right, b.top, b.bottom]; };
+                return { frame: box('frame'), previous: box('previous'), next: box('next'), width: innerWidth };""")
+            frame = boxes["frame"]
+            self.assertEqual([round(frame[1] - frame[0]), boxes["width"]], [450, 1280])
+            self.assertLessEqual(boxes["previous"][1], frame[0], f"previous left of the frame: {boxes}")
+            self.assertGreaterEqual(boxes["next"][0], frame[1], f"next right of the frame: {boxes}")
+            for id, label in [("previous", "Previous item"), ("next", "Next item")]:
+                button = DRIVER.find_element("id", id)
+                self.assertTrue(button.is_displayed(), id)
+                self.assertEqual([button.get_attribute("aria-label"), button.get_attribute("tabindex")], [label, "-1"])
+            ActionChains(DRIVER).move_to_element(DRIVER.find_element("id", "next")).click().perform()
+            self.wait_for("const s = window.storyreelPlayer.state(); return s.story === arguments[0] && s.itemIndex === 1",
+                          10, MANIFESTS["demo"]["stories"][0]["id"])
+            self.assertEqual(DRIVER.execute_script("return document.activeElement.id"), "frame",
+                             "the click left the focus on the frame, where Space pauses")
+            ActionChains(DRIVER).move_to_element(DRIVER.find_element("id", "previous")).click().perform()
+            self.wait_for("return window.storyreelPlayer.state().itemIndex === 0", 10)
+        finally:
+            DRIVER.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        # A window with no room beside the frame for them (a square canvas, 30 px each side; a
+        # mouse still), and a phone, a touch screen with no hover: nothing shows beside the frame.
+        for bundle, width, height, touch, frame in [("square-canvas", 860, 800, False, [800, 800]),
+                                                    ("demo", 390, 844, True, [390, 844])]:
+            DRIVER.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                   {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": touch})
+            DRIVER.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": touch, "maxTouchPoints": 5})
+            try:
+                self.load(bundle)
+                self.assertEqual(DRIVER.execute_script("return matchMedia('(pointer: coarse)').matches"), touch)
+                self.open_first(CASE_RATE)
+                self.wait_for(PLAYING_ON_SCREEN)
+                self.assertEqual(self.frame_box(), frame)
+                for id in ("previous", "next"):
+                    self.assertFalse(DRIVER.find_element("id", id).is_displayed(), f"{id} at {width}x{height}")
+            finally:
+                DRIVER.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+                DRIVER.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
     def check_face(self, path, reference, frame):
         DRIVER.find_element("id", "frame").screenshot(path)

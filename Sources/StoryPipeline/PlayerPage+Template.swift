@@ -126,6 +126,28 @@ extension PlayerPage {
         .zone { height: 100%; border: 0; padding: 0; margin: 0; background: transparent; cursor: pointer; }
         .zone.back { width: 33.333%; }
         .zone.forward { width: 66.667%; }
+        /* A mouse's previous and next buttons, in the black beside the frame (a desktop QA pass: at
+           1280x800 nothing showed how to move, and only a drag on the picture changed story). Only
+           for a pointer that hovers and is fine, so never on a touch screen, and only where the
+           black beside the frame has room for them: the sides share what the frame leaves (their
+           contents, contained, take none from it), and a button shows on a side at least 76 px
+           wide. Out of the Tab order: the zones are there. */
+        .side { display: none; }
+        @media (hover: hover) and (pointer: fine) {
+          .side { display: flex; flex: 1 1 0; min-width: 0; align-self: stretch; align-items: center;
+            container: side / inline-size; pointer-events: none; }
+          .side.before { justify-content: flex-end; }
+          .side.after { justify-content: flex-start; }
+          .side.before .nav { margin-right: 16px; }
+          .side.after .nav { margin-left: 16px; }
+        }
+        .nav { display: none; width: 44px; height: 44px; flex: none; border: 0; border-radius: 50%; padding: 0;
+          background: rgba(255,255,255,.16); cursor: pointer; pointer-events: auto; }
+        .nav:hover { background: rgba(255,255,255,.3); }
+        .nav:focus-visible { outline: 2px solid #fff; box-shadow: 0 0 0 4px #000; }
+        .nav svg { width: 22px; height: 22px; display: block; margin: auto; fill: none; stroke: #fff; stroke-width: 2.4;
+          stroke-linecap: round; stroke-linejoin: round; }
+        @container side (min-width: 76px) { .nav { display: block; } }
         .note, .endcard { position: absolute; left: 12px; right: 12px; z-index: 30; border-radius: 8px;
           background: rgba(0,0,0,.65); padding: 8px 12px; text-align: center; }
         /* Clear of a phone's home indicator (a phone QA pass: 5 px of the note lay over it). */
@@ -169,6 +191,7 @@ extension PlayerPage {
           .story.seen .ring { border: 1px solid GrayText; padding: 2px; }
           .icon svg { stroke: ButtonText; }
           .tapplay svg { fill: ButtonText; }
+          .nav svg { stroke: ButtonText; }
         }
         </style>
         </head>
@@ -180,6 +203,7 @@ extension PlayerPage {
         <p class="empty" id="empty" hidden>No stories in this bundle.</p>
         <p class="empty" id="slash" role="alert" hidden></p>
         <div class="viewer" id="viewer" role="dialog" aria-modal="true" aria-label="Story viewer">
+          <div class="side before"><button type="button" class="nav" id="previous" tabindex="-1" aria-label="Previous item"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M15 5l-7 7 7 7"/></svg></button></div>
           <div class="frame" id="frame" role="group" tabindex="-1">
             <div class="stage" id="stage">
               <img class="layer" id="stillA" alt="">
@@ -211,6 +235,7 @@ extension PlayerPage {
               <button type="button" class="link" id="closeEnd" aria-label="Close the viewer">close</button></div>
             <p class="sr" id="announce" role="status" aria-live="polite"></p>
           </div>
+          <div class="side after"><button type="button" class="nav" id="next" tabindex="-1" aria-label="Next item"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M9 5l7 7-7 7"/></svg></button></div>
         </div>
         <script type="application/json" id="manifest">{{manifest}}</script>
         <script>
@@ -726,13 +751,15 @@ extension PlayerPage {
             $('closeEnd').focus();
           }
 
-          // The controls of something playing: pause and sound, and the tap zones in the Tab order.
+          // The controls of something playing: pause and sound, the tap zones in the Tab order, and
+          // the mouse's previous and next buttons.
           // At the end nothing plays and no move moves (a keyboard QA pass: the zones and sound
           // stayed in the Tab cycle there, doing nothing); the zones still take a swipe down.
           function showPlayingControls(shown) {
             $('pause').hidden = !shown;
             $('sound').hidden = !shown;
             for (const zone of ['back', 'forward']) $(zone).tabIndex = shown ? 0 : -1;
+            $('previous').hidden = $('next').hidden = !shown;
           }
 
           // A video element with `clip` loaded (the preloaded one when there is one).
@@ -1236,12 +1263,16 @@ extension PlayerPage {
             // (a scroll, a pull up) is no tap, with a mouse as with a touch.
             if (dy > 80 && dy > Math.abs(dx)) { close(); return; }
             if (Math.abs(dy) > 40) return;
-            // Under "Tap to play" a tap (or a hold) plays the item on screen; it does not move.
-            if (blocked) { resume(); return; }
-            if (holding || secondOfDoubleClick) return;
+            // Under "Tap to play" a tap (or a hold) plays the item on screen (see tap).
+            if (!blocked && (holding || secondOfDoubleClick)) return;
             const box = $('frame').getBoundingClientRect();
-            event(e.clientX - box.left < box.width / 3 ? 'tapBack' : 'tapForward');
+            tap(e.clientX - box.left < box.width / 3 ? 'tapBack' : 'tapForward');
           };
+          // A tap on a zone (`tapBack` or `tapForward`), or a click on the mouse's button beside the
+          // frame on that side: under "Tap to play" it plays the item on screen, and does not move.
+          function tap(name) {
+            if (blocked) resume(); else event(name);
+          }
           // A press that ends without a release here (the viewer closed, the window losing the
           // focus, the page hidden, the pointer cancelled) ends its hold and is no tap.
           function cancelPress() { release(null, true); }
@@ -1288,6 +1319,12 @@ extension PlayerPage {
           // Keyboard activation of the zone buttons (a pointer's click is handled above).
           $('back').addEventListener('click', (e) => { if (e.detail === 0) event('tapBack'); });
           $('forward').addEventListener('click', (e) => { if (e.detail === 0) event('tapForward'); });
+          // The mouse's buttons beside the frame tap the zone on their side. A press leaves the focus
+          // where it was (the frame, or a zone), so Space still pauses after a click on one.
+          for (const [id, name] of [['previous', 'tapBack'], ['next', 'tapForward']]) {
+            $(id).addEventListener('mousedown', (e) => e.preventDefault());
+            $(id).addEventListener('click', () => tap(name));
+          }
           // Under "Tap to play", a click anywhere else on the viewer (the header, the bars) plays.
           $('frame').addEventListener('click', (e) => { if (blocked && !e.target.closest('button')) resume(); });
           // A press of Pause (the button, or Space) is said: the button's new label is not, when
