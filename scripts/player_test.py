@@ -3330,6 +3330,39 @@ class PlayerPageTests(unittest.TestCase):
         finally:
             DRIVER.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
+    def test_seen_marks_from_another_tab_reach_the_row_without_a_reload(self):
+        # From a QA pass: with the bundle open in two tabs, a story watched in one stayed unseen
+        # in the other's row until a reload (no storage listener).
+        self.load("demo")
+        before = self.row()
+        self.assertEqual([seen for _, seen in before[:2]], [False, False])
+        first = before[0][0]
+        DRIVER.execute_script("window.__notReloaded = true; document.querySelectorAll('.story')[1].focus()")
+        home = DRIVER.current_window_handle
+        DRIVER.switch_to.new_window("tab")
+        try:
+            DRIVER.get(f"{BASE}/{FOLDERS['demo']}/index.html")
+            self.wait_for("return window.storyreelPlayer && window.storyreelPlayer.ready")
+            self.open_first(1)
+            self.wait_for(PLAYING_ON_SCREEN)
+            for index, item in enumerate(MANIFESTS["demo"]["stories"][0]["items"]):
+                if index > 0:
+                    self.wait_for(playing(item["src"]), 30)
+                self.key(Keys.ARROW_RIGHT)
+            self.wait_for("return window.storyreelPlayer.state().story === arguments[0]", 30, before[1][0])
+            self.key(Keys.ESCAPE)
+            self.wait_for("return !window.storyreelPlayer.state().open")
+            self.assertEqual(self.row()[0], [first, True], "seen in the tab that watched it")
+        finally:
+            DRIVER.close()
+            DRIVER.switch_to.window(home)
+        self.wait_for("return document.querySelector('.story').classList.contains('seen')", 5)
+        self.assertTrue(DRIVER.execute_script("return window.__notReloaded === true"))
+        self.assertEqual(self.row(), [[first, True]] + before[1:], "the row keeps its order, its first ring seen")
+        self.assertEqual(DRIVER.execute_script("return document.activeElement.dataset.story"), before[1][0],
+                         "the focus stays on its story")
+        self.assertIn(", seen", DRIVER.find_element("css selector", ".story").get_attribute("aria-label"))
+
     def check_face(self, path, reference, frame):
         DRIVER.find_element("id", "frame").screenshot(path)
         width, height, shot = decode(path)

@@ -1368,6 +1368,19 @@ extension PlayerPage {
             for (const story of manifest.stories) for (const item of story.items) store.remove(SEEN + item.id);
             renderRow();
           });
+          // Seen marks another tab of this origin wrote (or its reset) reach the row without a reload
+          // (a QA pass: a second tab's rings stayed stale until one): its rings and names are drawn
+          // again, in the order it shows, as a close does, the focus kept on its story. Not while
+          // the viewer is open or opening: its close draws the row.
+          window.addEventListener('storage', (e) => {
+            if (rowOrder === null || phase !== 'closed') return;
+            if (e.key !== null && !(e.key.startsWith(SEEN) && manifest.stories.some(
+              (story) => story.items.some((item) => SEEN + item.id === e.key)))) return;
+            const focused = document.activeElement && document.activeElement.closest('#row .story');
+            renderRow(true);
+            const again = focused && rowButton(focused.dataset.story);
+            if (again) again.focus({ preventScroll: true });
+          });
           // The keys that move, and the event each is; ↓ and ↑ are the swipes' (an a11y QA pass:
           // only a drag skipped a story).
           const KEY_MOVES = Object.assign(Object.create(null), {
