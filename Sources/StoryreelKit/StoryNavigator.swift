@@ -59,7 +59,7 @@ public struct StoryNavigator: Sendable {
     /// (a QA pass: 20 ms for one `upcomingAssets` on 5,000 stories, a dropped frame on a phone).
     /// Where the manifest lists a join twice (which `validate` refuses) it holds the first, as
     /// that method returns it.
-    private let transitions: [TransitionKey: Manifest.Transition]
+    private let transitions: [Manifest.Transition.ID: Manifest.Transition]
 
     /// A navigator at the start of `manifest`'s play order, given what was `seen` before, or
     /// opened on the story `storyID` (a tap in the story row, as the player page's `open`):
@@ -92,7 +92,7 @@ public struct StoryNavigator: Sendable {
         self.marksSeenOnPresent = marksSeenOnPresent
         self.seen = seen
         transitions = Dictionary(
-            manifest.transitions.map { (TransitionKey(from: $0.from, to: $0.to, direction: $0.direction), $0) },
+            manifest.transitions.map { ($0.id, $0) },
             uniquingKeysWith: { first, _ in first })
         if let order {
             var kept = Set<Int>()
@@ -414,7 +414,7 @@ public struct StoryNavigator: Sendable {
     private func transition(from: String, to: String, direction: Manifest.Transition.Direction)
         -> Manifest.Transition?
     {
-        transitions[TransitionKey(from: from, to: to, direction: direction)]
+        transitions[Manifest.Transition.ID(from: from, to: to, direction: direction)]
     }
 
     /// Puts playback on `item` of the story in `slot` and returns the step.
