@@ -1116,6 +1116,7 @@ extension PlayerPage {
             if ($('count').textContent !== count) $('count').textContent = count;
             $('frame').setAttribute('aria-label', `${name}, item ${at.item + 1} of ${story.items.length}`);
             updateSound();
+            showLink();
           }
           function progress() {
             if (!at || phase === 'closed') return 0;
@@ -1512,10 +1513,10 @@ extension PlayerPage {
             steps.length = 0; endedEvents.length = 0;
             const start = nav.start(Math.max(0, nav.order.findIndex((i) => manifest.stories[i].id === storyId)));
             if (start === END) return;
-            // Its history entry at once, not once its first still is in: a Back while that
-            // loads left the page (a re-check).
-            enterViewerEntry();
             at = start.at; phase = 'item';
+            // Its history entry at once, not once its first still is in: a Back while that
+            // loads left the page (a re-check). It names the story (see showLink).
+            enterViewerEntry();
             startTicking();
             // Every opening plays: a pause or hold from the last viewing does not carry over.
             paused = false; held = false; unblock(); updatePause();
@@ -1557,7 +1558,42 @@ extension PlayerPage {
           }
           function enterViewerEntry() {
             if (viewerEntry || backPending) return;
-            try { history.pushState({ storyreelViewer: true }, ''); viewerEntry = true; } catch (e) { /* sandboxed */ }
+            try {
+              // The entry under the viewer's is the row's: a link it was opened at is taken off it,
+              // so that a close or a Back lands on a URL naming no story.
+              if (location.hash.startsWith(LINK)) history.replaceState(history.state, '', pageUrl(''));
+              history.pushState({ storyreelViewer: true }, '', pageUrl(storyLink()));
+              viewerEntry = true;
+            } catch (e) { /* sandboxed */ }
+          }
+          // Deep links, as AMP stories' and Instagram's share links: while the viewer is open, the
+          // URL's fragment is `#story=ID` (the story on screen, URL-encoded), kept up to date with
+          // replaceState (no entry of its own: Back still closes the viewer, then leaves), and a
+          // closed viewer's URL names none; opened at such a URL (a reload mid-story, a copied
+          // link), the page opens that story as a tap on it in the row does (a QA pass: a reload
+          // left the viewer closed, and no story could be linked to). The fragment is only ever
+          // compared with the manifest's story ids, never put into the page.
+          const LINK = '#story=';
+          function pageUrl(hash) {
+            const href = location.href, cut = href.indexOf('#');
+            return (cut < 0 ? href : href.slice(0, cut)) + hash;
+          }
+          function storyLink() { return at && phase !== 'closed' ? LINK + encodeURIComponent(nav.story(at.story).id) : ''; }
+          function showLink() {
+            // A step back under way lands on the row's entry, which names no story; an opening
+            // meanwhile pushes its entry, with its link, once it lands.
+            if (backPending) return;
+            const hash = storyLink();
+            if (location.hash === hash || (hash === '' && !location.hash.startsWith(LINK))) return;
+            try { history.replaceState(history.state, '', pageUrl(hash)); } catch (e) { /* sandboxed */ }
+          }
+          // The story the URL links to, if the row shows it (it has items), or null.
+          function linkedStory() {
+            if (!location.hash.startsWith(LINK)) return null;
+            let id = null;
+            try { id = decodeURIComponent(location.hash.slice(LINK.length)); } catch (e) { return null; }
+            const story = id ? manifest.stories.find((s) => s.id === id) : null;
+            return story && story.items.length > 0 && rowButton(story.id) ? story.id : null;
           }
           function leaveViewerEntry() {
             if (!viewerEntry) return;
@@ -1586,6 +1622,7 @@ extension PlayerPage {
             opening = null;
             cancelPress();
             phase = 'closed'; at = null; transition = null; fallback = null; offline = null; probing = null; pictureOf = null;
+            showLink();
             $('note').hidden = true;
             unblock();
             hideVideos();
@@ -1775,6 +1812,10 @@ extension PlayerPage {
             updatePause(); updateSound();
             renderRow();
             startTicking();
+            // A link to a story opens it, as a tap on it in the row does (without the tap's
+            // gesture: where autoplay is refused, "Tap to play" waits).
+            const linked = linkedStory();
+            if (linked !== null) open(linked, rowButton(linked));
             window.storyreelPlayer.ready = true;
           }
           main();
