@@ -465,9 +465,8 @@ public enum ClipProbe {
         if !video.hasSampleAspectRatio, decoded.aspect.num > 0, decoded.aspect.den > 0 {
             parameters.pointee.sample_aspect_ratio = decoded.aspect
         }
-        if let light = decoded.light, video.containerLightMetadata == nil {
-            file.decodedLightMetadata[video.index] = light
-        }
+        // Where the container has its own, that is reported (``describeVideo``).
+        if let light = decoded.light { file.decodedLightMetadata[video.index] = light }
         let colour = decoded.colour
         if parameters.pointee.color_trc == AVCOL_TRC_UNSPECIFIED
             || (mayTakeAlternativeTransfer(video)
@@ -738,7 +737,7 @@ public enum ClipProbe {
     /// re-encoding keeps the keyframe before its start, which may lie long before it (a review:
     /// a cut from a screen recording with a 20 s pause was taken for corrupt).
     static func frameTimeProblem(_ entries: [IndexEntry], timeBase: Double, clipDuration: Double) -> String? {
-        let times = entries.filter { !$0.isDiscarded }.map(\.timestamp).sorted()
+        let times = shownTimes(entries)
         guard times.count >= 2, let first = times.first, let last = times.last, timeBase > 0 else { return nil }
         let suffix = ": its time table (stts) is corrupt, so its frame times, rate and count cannot be trusted"
         let span = Double(last) * timeBase - Double(first) * timeBase
@@ -773,10 +772,9 @@ public enum ClipProbe {
     /// (an inspect QA pass; MediaInfo, which reads the fragments, says 3 s). The frames end one
     /// typical step (their median) after the last one shown; `trackDuration` is in seconds.
     static func segmentIndexProblem(_ entries: [IndexEntry], timeBase: Double, trackDuration: Double?) -> String? {
-        let times = entries.filter { !$0.isDiscarded }.map(\.timestamp).sorted()
+        let times = shownTimes(entries)
         guard let trackDuration, let last = times.last, timeBase > 0 else { return nil }
-        let steps = zip(times, times.dropFirst()).map { Double($1) * timeBase - Double($0) * timeBase }.sorted()
-        let framesEnd = Double(last) * timeBase + (steps.isEmpty ? 0 : steps[steps.count / 2])
+        let framesEnd = Double(last) * timeBase + (medianStep(times, timeBase: timeBase) ?? 0)
         guard trackDuration > framesEnd + max(1, framesEnd / 10) else { return nil }
         return "its segment index (sidx) says the video track lasts \(String(format: "%.3f", trackDuration)) s, "
             + "its \(times.count) frames end at \(String(format: "%.3f", framesEnd)) s: its duration cannot be "
@@ -790,12 +788,25 @@ public enum ClipProbe {
     /// "20.225 fps, constant (CFR)" for 59 frames of 1/30 s and one of 1 s; MediaInfo says VFR
     /// where the first frame is the long one).
     static func averageRateMissesSteps(_ entries: [IndexEntry], timeBase: Double, averageFrameRate: Double?) -> Bool {
-        let times = entries.filter { !$0.isDiscarded }.map(\.timestamp).sorted()
-        guard times.count >= 2, let averageFrameRate, averageFrameRate > 0, timeBase > 0 else { return false }
-        let steps = zip(times, times.dropFirst()).map { Double($1) * timeBase - Double($0) * timeBase }.sorted()
-        let step = steps[steps.count / 2]
+        let times = shownTimes(entries)
+        guard let averageFrameRate, averageFrameRate > 0, timeBase > 0,
+            let step = medianStep(times, timeBase: timeBase)
+        else { return false }
         let count = Double(times.count)
         return step > 0 && abs(count / averageFrameRate - count * step) > step
+    }
+
+    /// The timestamps of the samples of `entries` a viewer sees (not discarded by an edit list),
+    /// in order.
+    private static func shownTimes(_ entries: [IndexEntry]) -> [Int64] {
+        entries.filter { !$0.isDiscarded }.map(\.timestamp).sorted()
+    }
+
+    /// The median of the steps between consecutive `times` (sorted, in ticks of `timeBase`
+    /// seconds), in seconds: a typical frame's duration; nil for fewer than two times.
+    private static func medianStep(_ times: [Int64], timeBase: Double) -> Double? {
+        let steps = zip(times, times.dropFirst()).map { Double($1) * timeBase - Double($0) * timeBase }.sorted()
+        return steps.isEmpty ? nil : steps[steps.count / 2]
     }
 
     /// True when the frames a viewer sees do not last equally long: consecutive decode timestamps
