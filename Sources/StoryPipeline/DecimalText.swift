@@ -2,10 +2,14 @@
 /// Swift's own `Double(_:)` also reads hexadecimal (`0x1E`), `nan` and `inf`, and `Int(_:)` a
 /// sign (`+2`), none of which a person means by a frame rate or a CRF.
 public enum DecimalText {
-    /// `text` as a decimal number (`1.5`, `-2`, `1e3`), or nil: digits, `.`, signs and an
-    /// exponent only. The result may still be infinite (`1e999`); callers check their range.
+    /// `text` as a decimal number (`1.5`, `-2`, `1e3`, `1e+3`), or nil: digits, `.`, signs and
+    /// an exponent only, and no `+` in front, which whole numbers never took (a docs audit:
+    /// `--at +1` and `--fps +30` were read, `--jobs +2` refused). The result may still be
+    /// infinite (`1e999`); callers check their range.
     public static func number(_ text: String) -> Double? {
-        guard !text.isEmpty, text.unicodeScalars.allSatisfy({ "0123456789.+-eE".unicodeScalars.contains($0) }) else {
+        guard !text.isEmpty, !text.hasPrefix("+"),
+            text.unicodeScalars.allSatisfy({ "0123456789.+-eE".unicodeScalars.contains($0) })
+        else {
             return nil
         }
         return Double(text)

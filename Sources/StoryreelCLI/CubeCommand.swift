@@ -53,7 +53,9 @@ public enum CubeCommand: Command {
         range: .peakBitRate
     ) { $0.bitRate($1) }
     static let timeout = Option.number(
-        "timeout", "SECONDS", "Give up on an input after this long.", default: 30, range: .seconds)
+        "timeout", "SECONDS",
+        "Give up on an input after this long; with --frames-dir, on another run's lock too (exit 75).", default: 30,
+        range: .seconds)
     static let quiet = Flag("quiet", short: "q", "Print only errors (no notes or warnings).")
     static let force = Flag(
         "force", "Replace OUT.mp4 and the filmstrip even when they hold files storyreel did not write.")

@@ -40,7 +40,8 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable {
         ),
         (
             .noInput,
-            "a missing or unreadable input; render, plan, ingest --render: no stories in INPUT, or nothing plays"
+            "a missing or unreadable input; render, plan: no stories in INPUT, or nothing plays; ingest: --into not a "
+                + "stories folder (with --render, nothing plays)"
         ),
         (.software, "a storyreel bug"),
         (.osError, "the system's limits: open files, threads, memory, FFmpeg's libraries not loadable"),

@@ -14,16 +14,19 @@ public struct Option<Value: Sendable>: OptionDeclaration {
     /// The value when the option is not given.
     let defaultValue: @Sendable () -> Value
 
-    /// An option read by `convert` (nil: refused, the error says `accepted`), `defaultValue`
-    /// when not given (help shows `defaultText`).
+    /// An option read by `convert` (nil: refused, the error says `accepted`, and what `range`
+    /// suggests instead), `defaultValue` when not given (help shows `defaultText`).
     init(
         _ name: String, short: Character? = nil, aliases: [String] = [], _ valueName: String, _ help: String,
-        defaultText: String?, accepted: String?, default defaultValue: @escaping @Sendable () -> Value,
+        defaultText: String?, accepted: String?, range: OptionRange? = nil,
+        default defaultValue: @escaping @Sendable () -> Value,
         problem: (@Sendable (String) -> String?)? = nil, convert: @escaping @Sendable (String) -> Value?
     ) {
         let check: @Sendable (String) -> String? =
             problem ?? { text in
-                convert(text) == nil ? "--\(name) must be \(accepted ?? "valid"), got '\(text)'" : nil
+                guard convert(text) == nil else { return nil }
+                let refusal = "--\(name) must be \(accepted ?? "valid"), got '\(text)'"
+                return range?.suggestion(for: text).map { refusal + "; did you mean '\($0)'?" } ?? refusal
             }
         spec = OptionSpec(
             name: name, short: short, aliases: aliases, valueName: valueName, help: help, defaultText: defaultText,
@@ -39,7 +42,7 @@ extension Option where Value == Double {
         _ name: String, _ valueName: String, _ help: String, default value: Double, range: OptionRange
     ) -> Option {
         Option(
-            name, valueName, help, defaultText: OptionRange.format(value), accepted: range.description,
+            name, valueName, help, defaultText: OptionRange.format(value), accepted: range.description, range: range,
             default: { value }, convert: { range.number($0) })
     }
 }
@@ -52,7 +55,7 @@ extension Option where Value == Int {
     ) -> Option {
         Option(
             name, short: short, valueName, help, defaultText: defaultText ?? String(value()),
-            accepted: range.description, default: value, convert: { range.wholeNumber($0) })
+            accepted: range.description, range: range, default: value, convert: { range.wholeNumber($0) })
     }
 
     /// `--jobs N`: work done at once, 1 to 1024, all cores by default.
@@ -156,8 +159,8 @@ extension Option {
         _ convert: @escaping @Sendable (OptionRange, String) -> Wrapped?
     ) -> Option where Value == Wrapped? {
         Option(
-            name, valueName, help, defaultText: defaultText, accepted: range.description, default: { nil },
-            convert: { text in convert(range, text).map { .some($0) } })
+            name, valueName, help, defaultText: defaultText, accepted: range.description, range: range,
+            default: { nil }, convert: { text in convert(range, text).map { .some($0) } })
     }
 
     /// A value read through `range`, or `auto`; `.automatic` when not given.
@@ -167,7 +170,8 @@ extension Option {
     ) -> Option where Value == OrAutomatic<Wrapped> {
         let range = range.orAutomatic
         return Option(
-            name, valueName, help, defaultText: defaultText, accepted: range.description, default: { .automatic },
+            name, valueName, help, defaultText: defaultText, accepted: range.description, range: range,
+            default: { .automatic },
             convert: { text in OptionRange.isAutomatic(text) ? .automatic : convert(range, text).map { .fixed($0) } })
     }
 }

@@ -137,6 +137,16 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The value `text` was likely meant as, for a refusal's "did you mean": without a leading
+    /// `+` (no option takes a sign), or a bit rate's `m` as `M` (`4m`, which ffmpeg reads as
+    /// millibits); nil when neither is accepted.
+    func suggestion(for text: String) -> String? {
+        var candidates = [String]()
+        if text.hasPrefix("+") { candidates.append(String(text.dropFirst())) }
+        if case .bitRate = kind, text.hasSuffix("m") { candidates.append(text.dropLast() + "M") }
+        return candidates.first(where: accepts)
+    }
+
     /// `text` as a number in the range, or nil (also for NaN and infinities, which fail every bound).
     func number(_ text: String) -> Double? {
         guard let value = DecimalText.number(text), value.isFinite else { return nil }

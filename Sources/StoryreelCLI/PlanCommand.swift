@@ -8,7 +8,8 @@ public enum PlanCommand: Command {
     public static let abstract =
         "List the work units a render would run (clips, posters, stills, transitions) and their content keys."
     public static let usage =
-        "plan INPUT... [--json] [--shard K/N] [--bundle OUT] [render's settings options] [--jobs N]"
+        "plan INPUT... [--json] [--shard K/N] [--bundle OUT] [render's settings options] [--copy|--link|--reference] "
+        + "[--timeout SECONDS] [--jobs N]"
 
     static let json = Flag("json", "Print the units as JSON: an object for one INPUT, an array for several.")
     static let shard = Option<(index: Int, count: Int)?>.ranged(

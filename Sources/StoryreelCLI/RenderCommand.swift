@@ -57,7 +57,7 @@ public enum RenderCommand: Command {
     static let size = Option<BundleSettings.Canvas>(
         "size", "WxH|auto", "Canvas of transitions and stills.",
         defaultText: "auto: the largest item of the commonest shape, fitted in 1080x1920",
-        accepted: OptionRange.canvas.orAutomatic.description,
+        accepted: OptionRange.canvas.orAutomatic.description, range: OptionRange.canvas.orAutomatic,
         default: { defaults.canvas },
         convert: { text in
             OptionRange.isAutomatic(text)
@@ -71,8 +71,9 @@ public enum RenderCommand: Command {
         range: .transitionSeconds)
     static let bothDirections = Flag("both-directions", "Also render backward transitions.")
     static let forwardOnly = Flag("forward-only", "Render forward transitions only (the default).")
-    static let player = Flag("player", "Write the player page, index.html (the default).")
-    static let noPlayer = Flag("no-player", "Write no player page (index.html); remove the one storyreel wrote.")
+    // Worded for render and plan alike, which share them (a docs audit: plan's help said "Write").
+    static let player = Flag("player", "The player page, index.html (the default).")
+    static let noPlayer = Flag("no-player", "No player page (index.html); a render removes the one storyreel wrote.")
     static let crf = Option.wholeNumber(
         "crf", "N", "Transitions' constant rate factor, lower is better.", default: defaults.crf,
         range: .wholeNumber(BundleSettings.rateFactors))
@@ -81,7 +82,8 @@ public enum RenderCommand: Command {
     static let maxBitrate = Option<BundleSettings.Peak>(
         "max-bitrate", "BITS|auto", "Transitions' peak bit rate.",
         defaultText: "auto: 2 × the higher of the clips joined, at least a floor",
-        accepted: OptionRange.peakBitRate.orAutomatic.description, default: { defaults.peak },
+        accepted: OptionRange.peakBitRate.orAutomatic.description, range: OptionRange.peakBitRate.orAutomatic,
+        default: { defaults.peak },
         convert: { text in
             OptionRange.isAutomatic(text) ? .rule : OptionRange.peakBitRate.bitRate(text).map { .fixed($0) }
         })

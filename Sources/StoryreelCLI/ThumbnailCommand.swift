@@ -20,7 +20,8 @@ public enum ThumbnailCommand: Command {
         "at", "TIME|N%",
         "The first frame at or after TIME (1.5 or 1:30, as ffmpeg -ss takes it) or N% of the clip (50%), not the "
             + "smart pick.",
-        defaultText: "the smart pick", accepted: secondsOrPercent.description, default: { .smart },
+        defaultText: "the smart pick", accepted: secondsOrPercent.description, range: secondsOrPercent,
+        default: { .smart },
         convert: { text in
             secondsOrPercent.secondsOrPercent(text).map { $0.isPercent ? .percent($0.value) : .seconds($0.value) }
         })
@@ -40,7 +41,8 @@ public enum ThumbnailCommand: Command {
     static let quality = Option.wholeNumber(
         "quality", "Q", "Quality, 100 best.", default: ImageEncoder.defaultQuality, range: .wholeNumber(1...100))
     static let timeout = Option.number(
-        "timeout", "SECONDS", "Give up on a clip after this long.", default: 30, range: .seconds)
+        "timeout", "SECONDS", "Give up on a clip after this long; with --out-dir, on another run's lock too (exit 75).",
+        default: 30, range: .seconds)
     static let jobs = Option.jobs("Clips processed at once, at most as many as the cores.")
     static let force = Flag("force", "Replace OUT even when it holds a file storyreel did not write.")
     static let quiet = Flag("quiet", short: "q", "Print only errors (no notes or warnings).")

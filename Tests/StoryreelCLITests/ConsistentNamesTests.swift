@@ -26,6 +26,25 @@ import Testing
             ])
     }
 
+    /// Every option of a command is in its usage line (as `--name` or `-x`), but for render's
+    /// settings options where the line says "render's settings options" (a docs audit: `plan`'s
+    /// left out `--timeout` and `--copy|--link|--reference`); and plan's help says nothing it
+    /// writes, as it writes nothing (its `--player` said "Write the player page").
+    @Test func everyOptionIsInItsUsageLine() {
+        let settings = Set(RenderCommand.settingsOptions.map(\.spec.name))
+        for command in Storyreel.commands {
+            for option in command.options where option.name != "help" {
+                if settings.contains(option.name) && command.usage.contains("[render's settings options]") { continue }
+                let named =
+                    command.usage.contains("--\(option.name)")
+                    || option.short.map { command.usage.contains("-\($0) ") } == true
+                #expect(named, "\(command.name): --\(option.name) is not in '\(command.usage)'")
+            }
+        }
+        let plan = PlanCommand.helpText.split(separator: "\n").filter { $0.hasPrefix("  --") }
+        #expect(!plan.isEmpty && !plan.contains { $0.contains(" Write") || $0.contains("remove the") }, "\(plan)")
+    }
+
     @Test func outputAndTheHiddenOutAliasBothWork() throws {
         let long = try TestEnvironment.storyreel(["thumbnail", Self.clip, "--output", folder.path("a.jpg")])
         #expect(long.status == 0, "\(long.stderr)")

@@ -15,9 +15,11 @@ import Testing
     static let toClip = TestEnvironment.sample("stories/ben_k/1.mp4")
     static let stories = TestEnvironment.sample("stories")
 
-    /// Values no numeric option accepts: too big for any range, negative, not finite, and
-    /// hexadecimal (which `Double("0x10")` reads as 16; the old code accepted `--timeout 0x10`).
-    static let hostileValues = ["1e300", "1e10", "-1", "nan", "inf", "0x10"]
+    /// Values no numeric option accepts: too big for any range, negative, not finite,
+    /// hexadecimal (which `Double("0x10")` reads as 16; the old code accepted `--timeout 0x10`),
+    /// and signed (`+1`: `--at`, `--timeout`, `--shade` took it where `--jobs` did not, and the
+    /// docs say no option takes a sign; a docs audit).
+    static let hostileValues = ["1e300", "1e10", "-1", "nan", "inf", "0x10", "+1"]
 
     /// One command line with its numeric options and the outputs it would create, relative to
     /// the test's temp folder (`OUT` stands for it).
@@ -209,6 +211,31 @@ import Testing
     }
 
     /// Every choice's slips are named: `cube --direction forwrd`, `render --size` aside.
+    /// A refused sign, or a bit rate's `m` (which ffmpeg reads as milli), names the value meant;
+    /// an exponent's sign is still read.
+    @Test func aSignOrALowercaseMegaNamesTheValueMeant() throws {
+        let cases: [(arguments: [String], meant: String)] = [
+            (["thumbnail", Self.clip, "-o", "OUT/p.jpg", "--at", "+1"], "1"),
+            (["thumbnail", Self.clip, "-o", "OUT/p.jpg", "--at", "+50%"], "50%"),
+            (["inspect", Self.clip, "--timeout", "+5"], "5"),
+            (["plan", Self.stories, "--size", "+360x640"], "360x640"),
+            (["plan", Self.stories, "--max-bitrate", "4m"], "4M"),
+            (["cube", Self.clip, Self.toClip, "-o", "OUT/c.mp4", "--max-bitrate", "2.5m"], "2.5M"),
+            (["render", Self.stories, "-o", "OUT/b", "--jobs", "+2"], "2"),
+        ]
+        for (arguments, meant) in cases {
+            let result = try storyreel(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("; did you mean '\(meant)'?"), "\(arguments): \(result.stderr)")
+        }
+        // What no reading makes valid gets no guess.
+        let huge = try storyreel(["plan", Self.stories, "--max-bitrate", "900m"])
+        #expect(huge.status == 64 && !huge.stderr.contains("did you mean"), "\(huge.stderr)")
+        let exponent = try storyreel(["inspect", Self.clip, "--timeout", "1e+3", "--jobs", "1"])
+        #expect(exponent.status == 0, "\(exponent.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+    }
+
     @Test func aSlipOfAChoicesValueIsNamed() throws {
         let result = try storyreel(["cube", Self.clip, Self.toClip, "-o", "OUT/c.mp4", "--direction", "forwrd"])
         #expect(result.status == 64)
