@@ -34,11 +34,15 @@ public final class BundleLedger: Sendable {
         /// volume, a pod's fresh mount), and every output was read again (a review).
         var inode: UInt64?
         var statusChanged: Int64?
+        /// The warnings making the file gave (``UnitWarning``), said again by a run that finds
+        /// it current; nil (not written) when there were none.
+        var warnings: [String]?
 
-        /// An entry for a file of `stamp` with contents `sha256`.
-        init(_ stamp: FileStamp, sha256: String, codecs: String? = nil) {
+        /// An entry for a file of `stamp` with contents `sha256`, made with `warnings`.
+        init(_ stamp: FileStamp, sha256: String, codecs: String? = nil, warnings: [String] = []) {
             (size, modified, self.sha256, self.codecs) = (stamp.size, stamp.modified, sha256, codecs)
             (inode, statusChanged) = (stamp.identity.inode, stamp.statusChanged)
+            self.warnings = warnings.isEmpty ? nil : warnings
         }
 
         /// An entry of a file not written yet (``pending`` says what is about to be).
@@ -206,12 +210,20 @@ public final class BundleLedger: Sendable {
     }
 
     /// Records `relative` as storyreel's, as it is now, with its contents' hash (computed when
-    /// not given). Throws when the file cannot be read.
-    public func record(_ relative: String, sha256 known: String? = nil) throws {
+    /// not given) and the warnings making it gave. Throws when the file cannot be read.
+    public func record(_ relative: String, sha256 known: String? = nil, warnings: [String] = []) throws {
         let file = try RegularFile(path: BundlePaths.join(bundle, relative))
         let sha256 = try known ?? ContentHasher.sha256(ofFileAt: file.path)
-        let entry = Entry(file.stamp, sha256: sha256)
+        let entry = Entry(file.stamp, sha256: sha256, warnings: warnings)
         entries.withLock { $0[relative] = entry }
+    }
+
+    /// The warnings recorded with `relative` when it was made, for a run that finds it current:
+    /// at most four lines of up to 2,000 characters, each naming `relative` first, as making it
+    /// gives them (what else a hand-edited ledger holds is not said).
+    func recordedWarnings(of relative: String) -> [String] {
+        let recorded = entries.withLock { $0[relative]?.warnings } ?? []
+        return recorded.prefix(4).filter { $0.hasPrefix("\(relative): ") && $0.count <= 2_000 }
     }
 
     /// Records `relative`, an output storyreel did not make in this run (made by a run that did

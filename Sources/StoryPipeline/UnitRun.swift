@@ -24,7 +24,9 @@ struct UnitRun {
     private(set) var available = Set<String>()
     /// Outputs whose units were looked at in this run.
     private(set) var attempted = Set<String>()
-    /// Warnings the units made in this run gave (``UnitWorker/make(_:)``), in order.
+    /// Warnings the units made in this run gave (``UnitWorker/make(_:)``), in order, and those
+    /// the ledger kept for outputs found current (a run that made nothing said nothing of a
+    /// damaged face or a transition over its peak, which a CI job's re-run then hid).
     private(set) var warnings: [String] = []
     /// Units other than transitions that failed on their inputs, with the cause and whether it
     /// lies in the input's bytes (``BundlePlan/liesInTheFile(_:)``), in order.
@@ -183,6 +185,7 @@ struct UnitRun {
             switch disposition {
             case .current:
                 available.insert(unit.output)
+                warnings += ledger.recordedWarnings(of: unit.output)
                 cached += 1
             case .replacedClip:
                 // The summary said "rendered 0" of a run that made the copies (a QA pass).
@@ -227,7 +230,7 @@ struct UnitRun {
         let batches = UnitWorker.batches(of: pending)
         let progress = self.progress
         if !pending.isEmpty { progress(counter.start()) }
-        func make(_ batches: [[WorkUnit]], counting: Bool) -> [Result<[String], Error>] {
+        func make(_ batches: [[WorkUnit]], counting: Bool) -> [Result<[UnitWarning], Error>] {
             Parallel.map(batches.count, jobs: making.jobs) { index in
                 let batch = batches[index]
                 defer {
@@ -241,7 +244,10 @@ struct UnitRun {
                 defer { ledger.doneMaking(outputs.map(\.relative)) }
                 let result = Result {
                     let warnings = try worker.make(batch)
-                    for output in outputs { try ledger.record(output.relative, sha256: output.sha256) }
+                    for output in outputs {
+                        let kept = warnings.filter { $0.output == output.relative }.map(\.text)
+                        try ledger.record(output.relative, sha256: output.sha256, warnings: kept)
+                    }
                     return warnings
                 }
                 if case .failure = result { ledger.recordFinished(outputs) }
@@ -376,10 +382,10 @@ struct UnitRun {
     }
 
     /// Takes in the outcome of making `batch`.
-    private mutating func record(_ batch: [WorkUnit], _ outcome: Result<[String], Error>) {
+    private mutating func record(_ batch: [WorkUnit], _ outcome: Result<[UnitWarning], Error>) {
         switch outcome {
         case .success(let madeWithWarnings):
-            warnings += madeWithWarnings
+            warnings += madeWithWarnings.map(\.text)
             available.formUnion(batch.map(\.output))
             rendered += batch.count
         case .failure(let error):

@@ -22,8 +22,8 @@ struct UnitWorker: Sendable {
 
     /// Makes the outputs of `units`, one batch from ``batches(of:)``, under their final names, or
     /// throws and leaves nothing behind. Returns warnings for a person (a transition over its
-    /// peak, a still or a face decoded past a damaged packet).
-    func make(_ units: [WorkUnit]) throws -> [String] {
+    /// peak, a still or a face decoded past a damaged packet), each with its output.
+    func make(_ units: [WorkUnit]) throws -> [UnitWarning] {
         guard let first = units.first else { return [] }
         let destination = BundlePaths.join(bundle, first.output)
         // The files a batch decodes are pinned while it runs: it decodes the file it checks.
@@ -52,7 +52,7 @@ struct UnitWorker: Sendable {
     /// the transition's own face, written as it is (the faces are decoded once). Returns a
     /// warning for each face decoded past a damaged packet, and when the transition is over its
     /// peak even at the encoder's smallest.
-    private func makeTransition(_ unit: WorkUnit, lastFrameStill: WorkUnit?) throws -> [String] {
+    private func makeTransition(_ unit: WorkUnit, lastFrameStill: WorkUnit?) throws -> [UnitWarning] {
         guard let transition = unit.transition else { return [] }
         var parameters = transition.parameters
         parameters.threads = max(1, Parallel.coreCount / max(1, options.jobs))
@@ -61,11 +61,12 @@ struct UnitWorker: Sendable {
         // Each damaged face names the transition and its clip as the render's other lines do,
         // relative to the bundle and the stories input (a QA pass: the clip's absolute path).
         let (fromClip, fromLabel, toLabel) = (transition.fromClip, unit.sourceLabel, transition.toLabel)
-        let damage = Mutex<[String]>([])
+        let damage = Mutex<[UnitWarning]>([])
         let faces = try job.loadFaces { clip, lastFrame in
             let label = clip == fromClip ? fromLabel : toLabel
             let face = "its face from \(label)'s \(lastFrame ? "last" : "first") frame"
-            damage.withLock { $0.append("\(unit.output): " + ClipFrameSource.damageWarning(face)) }
+            let text = "\(unit.output): " + ClipFrameSource.damageWarning(face)
+            damage.withLock { $0.append(UnitWarning(output: unit.output, text: text)) }
         }
         let warnings = damage.withLock { $0 }
         try checkUnchanged(transition.fromClip)
@@ -81,9 +82,8 @@ struct UnitWorker: Sendable {
         else { return warnings }
         let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? video.bytes
         let seconds = Double(summary.frameCount) / parameters.fps
-        return warnings + [
-            TransitionBitrate.overPeakWarning(path: unit.output, bytes: bytes, seconds: seconds, peak: peak)
-        ]
+        let overPeak = TransitionBitrate.overPeakWarning(path: unit.output, bytes: bytes, seconds: seconds, peak: peak)
+        return warnings + [UnitWarning(output: unit.output, text: overPeak)]
     }
 
     /// A clip's poster, thumbnail and stills, from one opened clip: the poster and thumbnail
@@ -91,9 +91,9 @@ struct UnitWorker: Sendable {
     /// the stills are the first and last displayed frames filling the canvas, as the
     /// transitions' faces do. Each output alone is made the same way, so its bytes depend only
     /// on its key.
-    private func makeClipImages(_ units: [WorkUnit]) throws -> [String] {
+    private func makeClipImages(_ units: [WorkUnit]) throws -> [UnitWarning] {
         let clip = try ClipFrameSource(path: units[0].source, timeout: options.timeout, threads: 1)
-        var warnings: [String] = []
+        var warnings: [UnitWarning] = []
         let fill = FrameSize.fill(width: canvasWidth, height: canvasHeight)
         let picks = units.filter { $0.kind == .poster || $0.kind == .thumbnail }
         var picked: [RGBAImageBuffer]?
@@ -119,9 +119,10 @@ struct UnitWorker: Sendable {
             // silence); the still is written all the same, as ffmpeg writes such a frame.
             if unit.kind == .firstFrame || unit.kind == .lastFrame, clip.lastFrameMayShowDamage {
                 let frame = unit.kind == .firstFrame ? "first frame" : "last frame"
-                warnings.append(
+                let text =
                     "\(unit.output): "
-                        + ClipFrameSource.damageWarning("this still of \(units[0].sourceLabel)'s \(frame)"))
+                    + ClipFrameSource.damageWarning("this still of \(units[0].sourceLabel)'s \(frame)")
+                warnings.append(UnitWarning(output: unit.output, text: text))
             }
         }
         return warnings

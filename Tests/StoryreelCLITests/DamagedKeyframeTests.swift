@@ -89,5 +89,25 @@ import Testing
                 with: Data(contentsOf: URL(fileURLWithPath: folder.path("reel/manifest.json")))) as? [String: Any]
         #expect((manifest?["skipped"] as? [Any])?.isEmpty == true, "every clip plays")
         #expect((manifest?["stories"] as? [Any])?.count == 3)
+
+        // A re-run that makes nothing says them again, from the ledger (a CI job's cached re-run
+        // said nothing of them); a line a hand-edited ledger adds, not naming its output, is not
+        // said.
+        let ledgerPath = folder.path("reel/.storyreel/ledger.json")
+        var ledger = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: ledgerPath)))
+                as? [String: [String: Any]])
+        let poster = try #require(ledger.keys.first { $0.hasPrefix("posters/") })
+        ledger[poster]?["warnings"] = ["planted: not this output's"]
+        try JSONSerialization.data(withJSONObject: ledger).write(to: URL(fileURLWithPath: ledgerPath))
+        let again = try TestEnvironment.storyreel(["render", stories, "-o", folder.path("reel"), "--json"])
+        #expect(again.status == 0, "\(again.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any]
+        #expect(summary?["rendered"] as? Int == 0, "\(again.stdout)")
+        let repeated = again.stderr.split(separator: "\n").filter { $0.contains("may show damage") }
+        #expect(Set(repeated) == Set(warnings), "\(again.stderr)")
+        #expect(!again.stderr.contains("planted"), "\(again.stderr)")
+        let jsonWarnings = summary?["warnings"] as? [String] ?? []
+        #expect(jsonWarnings.filter { $0.contains("may show damage") }.count == warnings.count, "\(again.stdout)")
     }
 }
