@@ -251,10 +251,14 @@ public enum BundleFolder {
     }
 
     /// The manifest the regular file at `path` holds, when it decodes as one storyreel could
-    /// have written; nil otherwise.
+    /// have written, generator included (a QA pass: one another tool wrote in the same format,
+    /// `"generator": "my-cms 1.0"`, which `validate` refuses, was replaced in silence); nil
+    /// otherwise.
     static func storyreelManifest(at path: String) -> Manifest? {
-        guard let data = try? RegularFile.contents(of: path, maxSize: 256 << 20) else { return nil }
-        return try? Manifest(jsonData: data)
+        guard let data = try? RegularFile.contents(of: path, maxSize: 256 << 20),
+            let manifest = try? Manifest(jsonData: data), manifest.generator.hasPrefix("storyreel ")
+        else { return nil }
+        return manifest
     }
 
     /// True for an entry a bundle made by storyreel holds at its top (`names` are all of them):

@@ -500,13 +500,21 @@ public struct BundleRenderer: Sendable {
 
     /// Moves `relative` into `.storyreel/replaced/`, with a warning, when `state` (the ledger's
     /// state of it) says it changed since storyreel wrote it (an edited manifest or page is
-    /// someone's work); throws when it cannot be moved, leaving it as it is.
+    /// someone's work), or that the ledger does not know it: its callers replace only other
+    /// bytes, and without the ledger (a bundle copied without `.storyreel/`, as a deploy of its
+    /// visible files is) nothing tells storyreel's page from one a user edited (a QA pass: a page
+    /// given an analytics script was rewritten in silence). Throws when it cannot be moved,
+    /// leaving it as it is.
     private func setAside(
         _ relative: String, ifChanged state: BundleLedger.State, ledger: BundleLedger, summary: inout RenderSummary
     ) throws {
-        guard state == .changed else { return }
+        guard state == .changed || state == .unknown else { return }
         let kept = try ledger.setAside(relative)
-        summary.warnings.append(Self.setAsideWarning(relative, keptAs: kept))
+        summary.warnings.append(
+            state == .changed
+                ? Self.setAsideWarning(relative, keptAs: kept)
+                : "\(relative) is not in the bundle's ledger (.storyreel/ was missing or not kept), so it may have been "
+                    + "edited: kept as \(kept) and written again")
     }
 
     /// A note when the automatic canvas differs from the one the bundle's manifest has: every

@@ -633,6 +633,62 @@ import Testing
         #expect(try fixture.manifestBytes("reel").count > 100)
     }
 
+    /// A manifest in storyreel's format that another tool wrote (its `generator` is not
+    /// storyreel's, which `validate` refuses) is never replaced either: it was, in silence, exit
+    /// 0 (a QA pass).
+    @Test func aManifestOfTheFormatThatAnotherToolWroteIsNeverReplaced() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let ours = try JSONSerialization.jsonObject(with: fixture.manifestBytes("reel")) as? [String: Any]
+        var theirs = try #require(ours)
+        theirs["generator"] = "my-cms 1.0"
+        let out = fixture.folder.path("cms")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+        try JSONSerialization.data(withJSONObject: theirs).write(to: URL(fileURLWithPath: "\(out)/manifest.json"))
+        let before = FolderSnapshot(out)
+        let (result, _) = try fixture.render(into: "cms", ["--force"])
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(result.stderr.contains("manifest.json: a file storyreel did not write"), "\(result.stderr)")
+        #expect(FolderSnapshot(out) == before, "nothing created, changed or removed")
+    }
+
+    /// A bundle copied without `.storyreel/` (a deploy of its visible files) has no ledger to
+    /// tell storyreel's page and manifest from edited ones: a render that replaces them keeps
+    /// the old ones in `.storyreel/replaced/`, with a warning. A page given an analytics script
+    /// was rewritten in silence (a QA pass); an unchanged page is not set aside.
+    @Test func withoutALedgerAReplacedPageOrManifestIsKept() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let site = fixture.folder.path("site")
+        let copy = try TestEnvironment.run(
+            "/bin/sh", ["-c", "mkdir \"$2\" && cp -R \"$1\"/[!.]* \"$2\"/", "sh", fixture.folder.path("reel"), site])
+        #expect(copy.status == 0, "\(copy.stderr)")
+        let unchanged = try fixture.render(into: "site")
+        #expect(unchanged.0.status == 0 && !unchanged.0.stderr.contains("ledger"), "\(unchanged.0.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(site)/.storyreel/replaced"))
+
+        try FileManager.default.removeItem(atPath: "\(site)/.storyreel")
+        let page = "\(site)/index.html"
+        let edited = try Data(
+            String(decoding: Data(contentsOf: URL(fileURLWithPath: page)), as: UTF8.self)
+                .replacingOccurrences(of: "</body>", with: "<script src=\"/analytics.js\"></script></body>").utf8)
+        try edited.write(to: URL(fileURLWithPath: page))
+        let manifest = try Data(contentsOf: URL(fileURLWithPath: "\(site)/manifest.json"))
+        // A new setting changes the manifest and so the page.
+        let (result, _) = try fixture.render(into: "site", ["--transition-duration", "0.4"])
+        #expect(result.status == 0, "\(result.stderr)")
+        for (name, bytes) in ["index.html": edited, "manifest.json": manifest] {
+            #expect(
+                result.stderr.contains(
+                    "\(name) is not in the bundle's ledger (.storyreel/ was missing or not kept), so it may have been "
+                        + "edited: kept as .storyreel/replaced/\(name) and written again"), "\(result.stderr)")
+            let kept = try Data(contentsOf: URL(fileURLWithPath: "\(site)/.storyreel/replaced/\(name)"))
+            #expect(kept == bytes, "\(name) kept as it was")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: "\(site)/\(name)")) != bytes, "\(name) written again")
+        }
+        #expect(try TestEnvironment.storyreel(["validate", site]).status == 0)
+    }
+
     /// A file with the exact name of an output the plan expects, which storyreel did not write
     /// (not in the ledger; for a clip, not the contents its name says; for an image, not a
     /// JPEG), is left as it is and its unit skipped (65), naming it. (The old code overwrote the
