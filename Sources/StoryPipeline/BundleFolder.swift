@@ -84,15 +84,33 @@ public enum BundleFolder {
         }
     }
 
+    /// Refuses (64) a stories folder inside one of OUT's own folders (`clips/`, `.storyreel/`),
+    /// which render writes into and sets files aside in: with `--force` it filled the user's
+    /// stories folder with clip copies (a QA pass). A spec's folder is not refused: a spec in
+    /// OUT's `clips/` naming the copies there re-renders the bundle from them (`--reference`).
+    public static func checkStoriesOutsideOwnFolders(output: String, stories: String) throws {
+        guard let entry = entryLeadingTo(stories, in: output),
+            (BundlePaths.outputFolders + [BundlePaths.privateFolder]).contains(entry)
+        else { return }
+        throw BundleRefusal(
+            .outputInsideInput, path: output,
+            "the stories folder '\(stories)' is inside the bundle's \(entry) folder, which render writes into; "
+                + "choose a stories folder outside it")
+    }
+
     /// Refuses OUT when it is INPUT or inside it (64), or when it holds things that are not
     /// storyreel's and `force` is false (73). `inputRoot` is the stories folder or the spec's
     /// folder; it need not exist yet (`ingest --create --render OUT` checks OUT first). The
     /// refusal suggests `--force` when the command takes it (`render`), else `render --force`.
     /// Then OUT must be able to become a folder, and its output folders must be folders: checked
     /// here so that `ingest --render` refuses them before any clip goes in (73).
-    public static func check(output: String, inputRoot: String, force: Bool, takesForce: Bool = true) throws {
+    /// `inputIsStoriesFolder` is false for a spec's folder (``checkStoriesOutsideOwnFolders``).
+    public static func check(
+        output: String, inputRoot: String, inputIsStoriesFolder: Bool = true, force: Bool, takesForce: Bool = true
+    ) throws {
         try checkCanHoldOutputs(output)
         try checkOutside(output: output, inputRoot: inputRoot)
+        if inputIsStoriesFolder { try checkStoriesOutsideOwnFolders(output: output, stories: inputRoot) }
         let state = try state(of: output)
         // `ingest --create --render OUT` with STORIES to be made inside a missing or empty OUT:
         // OUT holds it by the time the render looks, and was refused then, after the clips went

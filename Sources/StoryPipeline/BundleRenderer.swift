@@ -34,8 +34,10 @@ public struct BundleRenderer: Sendable {
         let started = MonotonicClock.now
         // Everything that can refuse the run is checked before OUT is touched.
         let firstLook = try StoryInput.load(input)
+        let inputIsStoriesFolder = FileStamp(path: input)?.isFolder == true
         try BundleFolder.check(
-            output: output, inputRoot: firstLook.root, force: options.force, takesForce: options.takesForce)
+            output: output, inputRoot: firstLook.root, inputIsStoriesFolder: inputIsStoriesFolder, force: options.force,
+            takesForce: options.takesForce)
         // One mkdir a missing folder, so a failure says which and why ("Read-only file system").
         // Bare: missing, empty (`mkdir OUT` first, a CI workspace), or holding only the lock file a
         // first run in which nothing played left (re-checks: both kept the skeleton).
@@ -90,7 +92,8 @@ public struct BundleRenderer: Sendable {
         let storyInput = try StoryInput.load(input)
         if storyInput.root != firstLook.root {
             try BundleFolder.check(
-                output: output, inputRoot: storyInput.root, force: options.force, takesForce: options.takesForce)
+                output: output, inputRoot: storyInput.root, inputIsStoriesFolder: inputIsStoriesFolder,
+                force: options.force, takesForce: options.takesForce)
         }
         // A newer storyreel may have rendered while this one waited for the lock.
         try BundleGenerator.refuseNewer(output)

@@ -60,6 +60,7 @@ public enum PlanCommand: Command {
                 let state = try BundleFolder.state(of: bundle)
                 for input in inputs where FileStamp(path: input)?.isFolder == true {
                     try BundleFolder.checkOutside(output: bundle, inputRoot: input)
+                    try BundleFolder.checkStoriesOutsideOwnFolders(output: bundle, stories: input)
                 }
                 // A typo in OUT would plan silently with the default settings, every unit to do.
                 switch state {

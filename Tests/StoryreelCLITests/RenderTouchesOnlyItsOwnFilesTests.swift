@@ -316,6 +316,30 @@ import Testing
         #expect(FolderSnapshot(fixture.stories) == before)
     }
 
+    /// The stories folder inside one of OUT's own folders (`clips/`, `.storyreel/`) is refused
+    /// with 64 too, `--force` or not: render wrote its clip copies beside the user's story
+    /// folders (a QA pass). One elsewhere in OUT is left to the checks above.
+    @Test func inputInsideOneOfTheBundlesOwnFoldersIsRefusedWith64() throws {
+        let fixture = try BundleFixture()
+        for folder in ["clips", ".storyreel"] {
+            let out = fixture.folder.path("out-\(folder)")
+            let input = "\(out)/\(folder)"
+            try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+            for story in ["ana", "ben"] {
+                try FileManager.default.createDirectory(atPath: "\(input)/\(story)", withIntermediateDirectories: false)
+                try FileManager.default.copyItem(
+                    atPath: TestEnvironment.sample("portrait-h264.mp4"), toPath: "\(input)/\(story)/1.mp4")
+            }
+            let before = FolderSnapshot(out)
+            for command in [["render", input, "-o", out, "--force"], ["plan", input, "--bundle", out]] {
+                let result = try TestEnvironment.storyreel(command)
+                #expect(result.status == 64, "\(command): \(result.stderr)")
+                #expect(result.stderr.contains("is inside the bundle's \(folder) folder"), "\(result.stderr)")
+            }
+            #expect(FolderSnapshot(out) == before, "\(folder): nothing written")
+        }
+    }
+
     /// From a QA pass: `render spec2.json -o rs2` with the spec in the current folder said "…
     /// inside the stories input .; choose a folder outside it", where the bare `.` before the `;`
     /// read as a typo. The input's path is quoted, in render's, plan's and ingest's lines alike.
