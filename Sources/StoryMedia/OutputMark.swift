@@ -6,9 +6,11 @@ import Synchronization
 /// clip, which is someone's media): the extended attribute `user.storyreel`. An `-o` output
 /// replaces a file that has it, or an empty one (a `mktemp` name), and refuses any other unless
 /// `--force`: storyreel overwrites only files it wrote. A file system that holds no user
-/// attributes (some network ones) can carry no mark; there any file is replaced, as before the
-/// mark. The check is made before any work and again just before the finished file takes the
-/// name, so a file put there while the run worked is not replaced either.
+/// attributes (FAT and exFAT cards, NFSv3, ramfs) can carry no mark, so nothing there tells
+/// storyreel's file from a user's: a file with content is replaced only with `--force`, as
+/// ffmpeg replaces nothing without `-y` (a QA pass: any file there was replaced, exit 0, in
+/// silence). The check is made before any work and again just before the finished file takes
+/// the name, so a file put there while the run worked is not replaced either.
 public enum OutputMark {
     /// The extended attribute's name.
     static let attribute = "user.storyreel"
@@ -71,8 +73,8 @@ public enum OutputMark {
 
     /// Throws `.cannotCreateOutput` when `path` is a regular file with content that storyreel
     /// did not write (it lacks the mark, or the mark cannot be read: a file this user may not
-    /// read), unless `force`. Anything else passes: nothing there, an empty file, a marked one,
-    /// any file on a file system that holds no marks; what is not a regular file is
+    /// read, or one on a file system that holds no marks), unless `force`. Anything else passes:
+    /// nothing there, an empty file, a marked one; what is not a regular file is
     /// ``StagedFile``'s to refuse.
     public static func checkReplaceable(_ path: String, force: Bool) throws {
         guard !force else { return }
@@ -92,7 +94,7 @@ public enum OutputMark {
     }
 
     /// Throws, naming `path`, when the file at `entry` (by default `path`) is a non-empty
-    /// regular file without a readable mark, on a file system that holds marks.
+    /// regular file without a readable mark.
     private static func check(_ path: String, at entry: String? = nil) throws {
         let entry = entry ?? FolderPin.resolved(path)
         var status = stat()
@@ -104,7 +106,12 @@ public enum OutputMark {
                 "has changed since storyreel wrote it (its size or modification time is not what was written); "
                     + "remove it, or give --force to replace it")
         }
-        guard errno != EOPNOTSUPP else { return }
+        if errno == EOPNOTSUPP {
+            throw MediaError(
+                .cannotCreateOutput, path: path,
+                "holds a file, and its file system keeps no extended attributes, so storyreel cannot tell whether it "
+                    + "wrote it; remove it, or give --force to replace it")
+        }
         throw MediaError(
             .cannotCreateOutput, path: path,
             "holds a file without storyreel's mark (one it did not write, an older storyreel's, or a copy: "

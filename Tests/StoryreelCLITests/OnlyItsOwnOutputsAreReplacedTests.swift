@@ -47,6 +47,39 @@ import Testing
         }
     }
 
+    static let canMountRamfs = MountNamespace.allows("mount -t ramfs none /mnt")
+
+    /// On a file system that keeps no extended attributes (ramfs here; FAT and exFAT cards,
+    /// NFSv3), nothing tells storyreel's file from a user's: one with content is replaced only
+    /// with `--force`, its own earlier output too, and an empty one as anywhere (a QA pass: a
+    /// user's file there was replaced, exit 0, in silence).
+    @Test(.enabled(if: canMountRamfs, "needs a mount namespace (root with CAP_SYS_ADMIN)"))
+    func onAFileSystemWithoutMarksAFileIsReplacedOnlyWithForce() throws {
+        let volume = folder.path("card")
+        try FileManager.default.createDirectory(atPath: volume, withIntermediateDirectories: false)
+        let script = """
+            mount -t ramfs none "$2" || exit 99
+            printf 'my precious photo' > "$2/mine.jpg"
+            "$0" thumbnail "$1" --width 64 -o "$2/mine.jpg"; echo "refused=$?"
+            cat "$2/mine.jpg"; echo
+            "$0" thumbnail "$1" --width 64 -o "$2/mine.jpg" --force; echo "forced=$?"
+            "$0" thumbnail "$1" --width 64 -o "$2/mine.jpg"; echo "again=$?"
+            : > "$2/empty.jpg"
+            "$0" thumbnail "$1" --width 64 -o "$2/empty.jpg"; echo "empty=$?"
+            ls -A "$2"
+            """
+        let result = try MountNamespace.run(script, [Self.clip, volume])
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("refused=73") && lines.contains("my precious photo"), "\(result.stdout)")
+        #expect(
+            result.stderr.contains(
+                "mine.jpg: holds a file, and its file system keeps no extended attributes, so storyreel cannot tell "
+                    + "whether it wrote it; remove it, or give --force to replace it"), "\(result.stderr)")
+        #expect(lines.contains("forced=0") && lines.contains("again=73") && lines.contains("empty=0"), "\(result)")
+        // Nothing else left on the card.
+        #expect(lines.suffix(2) == ["empty.jpg", "mine.jpg"], "\(result.stdout)")
+    }
+
     /// From a safety QA pass: an output edited in place (`>>`, an in-place metadata tool) keeps
     /// its mark, and the next run replaced the edit with exit 0, where `thumbnail --out-dir`
     /// refuses it and `render` moves it aside. The mark holds the size and modification time
