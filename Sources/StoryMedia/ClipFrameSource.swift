@@ -117,6 +117,7 @@ public final class ClipFrameSource {
         // An upload still being written into a preallocated file is cut short too, as `inspect`
         // says: its end is zeros (a QA pass: `cube` took a middle frame for its last, in silence).
         truncationWarnings = try ClipProbe.cutShortWarnings(of: file)
+        orientationWarnings = orientation.warnings
         try file.readStartTimes(seekingBack: video)
         origin = try ClipFrameSource.clipStart(of: file, in: video)
     }
@@ -125,6 +126,10 @@ public final class ClipFrameSource {
     /// preallocated file), as `inspect` reports it; empty for a whole clip. Its last frames are
     /// missing, so its "last frame" is not the one it shows.
     public let truncationWarnings: [String]
+
+    /// What `inspect` says of a display matrix that is not a plain turn or mirror
+    /// (``DisplayOrientation/warnings``): the pictures are turned to the nearest right angle.
+    public let orientationWarnings: [String]
 
     /// Where the clip starts, as `ffmpeg -ss` counts (the container's start time), in `stream`'s
     /// ticks. libavformat fills the container's start time in only while probing the streams

@@ -141,25 +141,7 @@ public enum ClipProbe {
         {
             warnings.append(problem)
         }
-        // Read from the stream's side data once, for the three checks below.
-        let orientation = videoStream?.orientation
-        if orientation?.isDegenerate == true {
-            // All zeros: ffprobe's rotation is NaN, and a player may draw nothing (a QA pass).
-            warnings.append(
-                "the display matrix is degenerate (all zeros, or it flattens the picture to a line): storyreel shows "
-                    + "the picture upright, and players may show nothing")
-        }
-        if orientation?.isSkewed == true, let video {
-            warnings.append(
-                "the display matrix skews the picture (it is not a turn or a mirror): storyreel shows it turned by "
-                    + "\(video.rotation)°, and players differ")
-        } else if let degrees = orientation?.unsnappedDegrees, let video {
-            // Else: a skew's angle is its first row's, and the skew's warning says it all (a QA
-            // pass: both were given).
-            warnings.append(
-                "the display matrix turns the picture by \(Int(degrees.rounded()))°, not a right angle: storyreel "
-                    + "shows it turned by \(video.rotation)°, the nearest, and players differ")
-        }
+        if video != nil, let orientation = videoStream?.orientation { warnings += orientation.warnings }
         // A container that says it lasts far longer than any of its tracks (an mvhd duration of
         // 2^32 − 1 ticks over 3 s of video: 49.7 days) would have a player hold the last frame
         // for that long; the manifest's duration is the container's (a QA pass).

@@ -69,4 +69,29 @@ public struct DisplayOrientation: Sendable, Equatable {
 
     /// True when the turn swaps width and height.
     public var swapsDimensions: Bool { rotation == 90 || rotation == 270 }
+
+    /// What a person should hear of a display matrix that is not a plain turn or mirror (all
+    /// zeros, a skew, an angle that is not a right one), as `inspect` and `thumbnail` say it;
+    /// empty for a plain one.
+    public var warnings: [String] {
+        var warnings: [String] = []
+        if isDegenerate {
+            // All zeros: ffprobe's rotation is NaN, and a player may draw nothing (a QA pass).
+            warnings.append(
+                "the display matrix is degenerate (all zeros, or it flattens the picture to a line): storyreel shows "
+                    + "the picture upright, and players may show nothing")
+        }
+        if isSkewed {
+            warnings.append(
+                "the display matrix skews the picture (it is not a turn or a mirror): storyreel shows it turned by "
+                    + "\(rotation)°, and players differ")
+        } else if let degrees = unsnappedDegrees {
+            // Else: a skew's angle is its first row's, and the skew's warning says it all (a QA
+            // pass: both were given).
+            warnings.append(
+                "the display matrix turns the picture by \(Int(degrees.rounded()))°, not a right angle: storyreel "
+                    + "shows it turned by \(rotation)°, the nearest, and players differ")
+        }
+        return warnings
+    }
 }

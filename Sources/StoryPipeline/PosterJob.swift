@@ -78,6 +78,7 @@ public struct PosterJob: Sendable {
             truncationWarnings: source.truncationWarnings)
         result.foundOnlyBlankFrames = choice == .smart && source.lastPickFoundNothingBetter
         result.mayShowDamage = source.lastFrameMayShowDamage
+        result.orientationWarnings = source.orientationWarnings
         return (data, result)
     }
 

@@ -10,6 +10,9 @@ public struct PosterResult: Sendable {
     /// What says the clip is cut short (``ClipFrameSource/truncationWarnings``): its last frames
     /// are missing, so "the last frame" and shares of its length are of what is left.
     public let truncationWarnings: [String]
+    /// What says the display matrix is no plain turn (``ClipFrameSource/orientationWarnings``):
+    /// the poster is turned to the nearest right angle, where players differ.
+    public var orientationWarnings: [String] = []
     /// True when the smart pick found only near-black, near-white or flat frames.
     public var foundOnlyBlankFrames = false
     /// True when a damaged packet was skipped on the way to the frame used

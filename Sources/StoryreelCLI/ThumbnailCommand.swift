@@ -180,6 +180,8 @@ public enum ThumbnailCommand: Command {
             for warning in written.truncationWarnings {
                 console.warning("\(clip): \(warning); the poster is taken from what is left")
             }
+            // As inspect warns (a QA pass: a 45° matrix's poster came out turned by 90°, in silence).
+            for warning in written.orientationWarnings { console.warning("\(clip): \(warning)") }
             let shown = written.frameTime.map { String(format: " (%.3f s)", $0) } ?? ""
             if written.mayShowDamage {
                 // As ffmpeg prints its decoder's errors (a cube QA pass: a zeroed keyframe's

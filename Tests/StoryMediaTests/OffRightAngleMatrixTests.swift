@@ -23,6 +23,14 @@ import Testing
             ])
         #expect(try ClipProbe.inspect(path: upright).warnings.isEmpty)
         #expect(DisplayOrientation(matrix: [0, 1 << 16, 0, -(1 << 16), 0, 0, 0, 0, 1 << 30]).unsnappedDegrees == nil)
+        // thumbnail says it too (a QA pass: its poster came out turned by 270° in silence).
+        let poster = try TestEnvironment.storyreel(["thumbnail", turned, "-o", folder.path("p.png")])
+        #expect(poster.status == 0)
+        #expect(
+            poster.stderr == "storyreel: warning: \(turned): the display matrix turns the picture by 315°, not a right "
+                + "angle: storyreel shows it turned by 270°, the nearest, and players differ\n", "\(poster.stderr)")
+        let plain = try TestEnvironment.storyreel(["thumbnail", upright, "-o", folder.path("u.png")])
+        #expect(plain.status == 0 && plain.stderr.isEmpty, "\(plain.stderr)")
     }
 
     /// From a QA pass: an all-zero matrix (ffprobe: no angle) was read as upright in silence.
