@@ -51,6 +51,13 @@ enum OutputIntegrity {
         }
     }
 
+    /// Why `validate` refuses an image or transition that names itself as its output but whose
+    /// pictures are not the ones its comment's SHA-256 is of: a byte flipped in a poster's scan
+    /// or a transition's `mdat` passed (a QA pass), where `render` would set the file aside.
+    static let changedSinceWritten =
+        "has changed since storyreel wrote it: its pictures are not the ones the SHA-256 in its own comment is of "
+        + "(damaged in a copy, or edited)"
+
     /// The most bytes a baseline JPEG of `width` × `height` can hold, with room to spare: 12 a
     /// pixel (three full-resolution components of 64 coefficients a block, each at most a
     /// 16-bit code and 11 bits of value, is 10.1) and 1 MiB of headers. The sides are a JPEG
@@ -100,11 +107,13 @@ enum OutputIntegrity {
         }
         if let codecs, video.codecs != codecs { return "has codecs \(video.codecs), not '\(codecs)'" }
         if let padding = paddingProblem(at: path, size: info.size, timeout: timeout) { return padding }
-        // Another transition's file under this one's name (`validate`): its comment says so.
-        if let output, let named = info.tags["comment"].flatMap(OutputProvenance.namedOutput(inComment:)),
-            named != output
-        {
-            return "names itself \(named.shortened(to: 160)): another transition's clip"
+        // Another transition's file under this one's name (`validate`): its comment says so; and
+        // one that names itself holds the samples its comment's hash is of.
+        if let output, let named = info.tags["comment"].flatMap(OutputProvenance.namedOutput(inComment:)) {
+            guard named == output else { return "names itself \(named.shortened(to: 160)): another transition's clip" }
+            let verdict = OutputProvenance.mp4Verdict(
+                path, comment: info.tags["comment"], output: output, timeout: timeout ?? 30)
+            if verdict == .contradicts { return changedSinceWritten }
         }
         if let naming {
             // The hash covers the samples, not the index: a copy remuxed with a turn in its

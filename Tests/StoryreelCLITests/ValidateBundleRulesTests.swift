@@ -305,6 +305,32 @@ import Testing
         #expect(lines.count == 3, "\(lines)")
     }
 
+    /// From a QA pass: a byte flipped in a poster's scan or in a transition's samples (a copy
+    /// damaged on its way, an edit) passed `validate`, though each names the SHA-256 of its
+    /// pictures in its own comment, which `render` already holds them to.
+    @Test func anImageOrTransitionWhosePicturesChangedSinceItWasWrittenIsAProblem() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let reel = fixture.folder.path("reel")
+        let manifest = try fixture.manifest("reel")
+        let poster = try #require(manifest.stories.first?.items.first?.poster)
+        let transition = try #require(manifest.transitions.first?.src)
+        for (relative, share) in [(poster, 0.5), (transition, 0.75)] {
+            let url = URL(fileURLWithPath: "\(reel)/\(relative)")
+            var bytes = [UInt8](try Data(contentsOf: url))
+            bytes[Int(Double(bytes.count) * share)] ^= 0x5A
+            try Data(bytes).write(to: url)
+        }
+        let result = try TestEnvironment.storyreel(["validate", reel])
+        #expect(result.status == 65, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        let changed =
+            "has changed since storyreel wrote it: its pictures are not the ones the SHA-256 in its own comment is of"
+        #expect(lines.contains { $0.contains("poster: \(poster) \(changed)") }, "\(lines)")
+        #expect(lines.contains { $0.contains("transitions[0].src: \(transition) \(changed)") }, "\(lines)")
+        #expect(lines.count == 2, "\(lines)")
+    }
+
     /// From a QA pass: `validate BUNDLE` read `manifest.json` through a symbolic link leading
     /// out of the bundle and printed that file's values in its problems (a token, in a CI log).
     @Test func aBundlesManifestThatIsASymbolicLinkIsNotFollowed() throws {
