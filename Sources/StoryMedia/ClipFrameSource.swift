@@ -24,6 +24,14 @@ public final class ClipFrameSource {
     /// True when every frame the last ``posterFrame(size:)`` looked at was near-black,
     /// near-white or flat, so the poster is the one of them with the most contrast.
     public private(set) var lastPickFoundNothingBetter = false
+    /// When the smart pick may stop at the clip's deadline (`--timeout`) with the best frame it
+    /// has decoded by then, rather than fail (`thumbnail`, as ffmpegthumbnailer gives a frame; a
+    /// QA pass: a 20 s clip of one group of pictures failed at `--timeout 1`, its first frame
+    /// decoded in 0.3 s). Off for a bundle, whose posters must not depend on a machine's speed.
+    public var settlesAtDeadline = false
+    /// How many frames the last smart pick had looked at when it stopped at the deadline
+    /// (``settlesAtDeadline``); nil when it did not stop.
+    public private(set) var lastPickStoppedAfter: Int?
     /// True when a damaged packet was skipped (as the ffmpeg CLI skips it) while decoding the
     /// frame last asked for by time, first or last frame: that picture may show blocks of other
     /// frames (a cube QA pass: a zeroed keyframe gave a face 12.9 dB from the true last frame, in
@@ -304,6 +312,7 @@ public final class ClipFrameSource {
         let limit = ClipFrameSource.posterCandidateLimit
         // Every pick starts from none kept: this one's end, thrown or returned, lets its frames go.
         defer { retainedCandidateBytes = 0 }
+        lastPickStoppedAfter = nil
         var candidates: [PosterCandidate] = []
         var chosen: Int?
         // How far the tries so far looked, in seconds.
@@ -316,45 +325,56 @@ public final class ClipFrameSource {
             // its opening was never followed (a QA pass).
             if !found.isEmpty { lookedThrough = max(lookedThrough, end) }
         }
-        consider(try posterCandidates(after: nil, through: opening, limit: limit), through: opening)
-        if chosen == nil, clipDuration / 2 > opening {
-            consider(
-                try posterCandidates(after: opening, through: clipDuration / 2, limit: limit - candidates.count),
-                through: clipDuration / 2)
-        }
-        if chosen == nil {
-            // Every keyframe is uninformative (a grey keyframe before the content of a screen
-            // recording): look at the frames between them.
-            let end = min(clipDuration / 2, ClipFrameSource.posterWindowLimit)
-            consider(
-                try sequentialCandidates(through: end, count: ClipFrameSource.sequentialCandidateCount), through: end)
-        }
-        let extendedEnd = min(clipDuration / 2, ClipFrameSource.extendedWindowLimit)
-        if chosen == nil, extendedEnd > ClipFrameSource.posterWindowLimit {
-            // An opening longer than the window is black (a long black intro with few
-            // keyframes): decode on, up to the first half (at most 10 s), as a last try.
-            let decoded = try sequentialCandidates(
-                from: ClipFrameSource.posterWindowLimit, through: extendedEnd,
-                count: ClipFrameSource.sequentialCandidateCount)
-            consider(decoded, through: extendedEnd)
-        }
-        if chosen == nil, duration != nil {
-            // The whole first half is uninformative (a 3 s clip whose first 2 s are black): the
-            // keyframes of the rest of the clip. A QA pass got a black poster in silence.
-            consider(
-                try posterCandidates(after: clipDuration / 2, through: clipDuration, limit: limit),
-                through: clipDuration)
-        }
-        if chosen == nil, let duration, duration <= 2 * ClipFrameSource.extendedWindowLimit {
-            // No keyframe there either (one group of pictures: a screen recording, a hardware
-            // encoder): the second half decoded in order, for a clip of up to 20 s (a QA pass).
-            let decoded = try sequentialCandidates(
-                from: duration / 2, through: duration, count: ClipFrameSource.sequentialCandidateCount)
-            consider(decoded, through: duration)
-        }
-        if let pick = chosen, let duration, min(duration, ClipFrameSource.extendedWindowLimit) > lookedThrough {
-            try followFade(
-                from: pick, candidates: &candidates, chosen: &chosen, lookedThrough: lookedThrough, duration: duration)
+        do {
+            consider(try posterCandidates(after: nil, through: opening, limit: limit), through: opening)
+            if chosen == nil, clipDuration / 2 > opening {
+                consider(
+                    try posterCandidates(after: opening, through: clipDuration / 2, limit: limit - candidates.count),
+                    through: clipDuration / 2)
+            }
+            if chosen == nil {
+                // Every keyframe is uninformative (a grey keyframe before the content of a screen
+                // recording): look at the frames between them.
+                let end = min(clipDuration / 2, ClipFrameSource.posterWindowLimit)
+                consider(
+                    try sequentialCandidates(through: end, count: ClipFrameSource.sequentialCandidateCount),
+                    through: end)
+            }
+            let extendedEnd = min(clipDuration / 2, ClipFrameSource.extendedWindowLimit)
+            if chosen == nil, extendedEnd > ClipFrameSource.posterWindowLimit {
+                // An opening longer than the window is black (a long black intro with few
+                // keyframes): decode on, up to the first half (at most 10 s), as a last try.
+                let decoded = try sequentialCandidates(
+                    from: ClipFrameSource.posterWindowLimit, through: extendedEnd,
+                    count: ClipFrameSource.sequentialCandidateCount)
+                consider(decoded, through: extendedEnd)
+            }
+            if chosen == nil, duration != nil {
+                // The whole first half is uninformative (a 3 s clip whose first 2 s are black): the
+                // keyframes of the rest of the clip. A QA pass got a black poster in silence.
+                consider(
+                    try posterCandidates(after: clipDuration / 2, through: clipDuration, limit: limit),
+                    through: clipDuration)
+            }
+            if chosen == nil, let duration, duration <= 2 * ClipFrameSource.extendedWindowLimit {
+                // No keyframe there either (one group of pictures: a screen recording, a hardware
+                // encoder): the second half decoded in order, for a clip of up to 20 s (a QA pass).
+                let decoded = try sequentialCandidates(
+                    from: duration / 2, through: duration, count: ClipFrameSource.sequentialCandidateCount)
+                consider(decoded, through: duration)
+            }
+            if let pick = chosen, let duration, min(duration, ClipFrameSource.extendedWindowLimit) > lookedThrough {
+                try followFade(
+                    from: pick, candidates: &candidates, chosen: &chosen, lookedThrough: lookedThrough,
+                    duration: duration)
+            }
+        } catch let error as MediaError
+            where error.kind == .timedOut && settlesAtDeadline && candidates.contains(where: { $0.frame != nil })
+        {
+            // Only a frame still held can be the poster: none can be decoded again now.
+            lastPickStoppedAfter = candidates.count
+            candidates.removeAll { $0.frame == nil }
+            chosen = FrameStatistics.typicalIndex(of: candidates.map(\.statistics))
         }
         guard !candidates.isEmpty else { throw MediaError(.invalidMedia, path: path, "no decodable video frame") }
         lastPickFoundNothingBetter = chosen == nil

@@ -87,12 +87,15 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
     public func naming(_ path: String) -> MediaError { self.path == nil ? about(path) : self }
 
     /// `.timedOut` about `path`, whose deadline of `seconds` (`--timeout`; nil: not known)
-    /// passed while it was read: `timed out after 30 s while reading it; raise --timeout …`. It
-    /// says nothing of the file, which may be perfectly good.
+    /// passed while it was read or decoded: `timed out after 30 s while reading and decoding it;
+    /// raise --timeout …` (a QA pass: "while reading it … for very large files" of a 9.7 MB clip
+    /// whose one group of pictures was being decoded). It says nothing of the file, which may be
+    /// perfectly good.
     static func deadlinePassed(path: String, seconds: Double?) -> MediaError {
         let limit = seconds.map { " after \($0.secondsText) s" } ?? ""
         return MediaError(
-            .timedOut, path: path, "timed out\(limit) while reading it; raise --timeout for very large files")
+            .timedOut, path: path,
+            "timed out\(limit) while reading and decoding it; raise --timeout for very large or long clips")
     }
 
     /// Runs `body` and returns its result; a ``MediaError`` it throws without a path is rethrown

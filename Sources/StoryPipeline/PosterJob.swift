@@ -42,6 +42,7 @@ public struct PosterJob: Sendable {
     /// Decodes and encodes the poster without writing it (for `-o -`, standard output).
     public func encoded() throws -> (data: Data, result: PosterResult) {
         let source = try ClipFrameSource(path: clip, timeout: timeout, threads: decoderThreads)
+        source.settlesAtDeadline = true
         // Under an address-space limit too low for the poster's pictures, the process stopped
         // at an allocation (a QA pass: 8192x8192 under `ulimit -v 700000`, exit 134).
         let shape = size.outputSize(displayWidth: source.displayWidth, displayHeight: source.displayHeight)
@@ -76,7 +77,9 @@ public struct PosterJob: Sendable {
         var result = PosterResult(
             output: output, clampedRequest: clampedRequest, frameTime: source.lastFrameTime,
             truncationWarnings: source.truncationWarnings)
-        result.foundOnlyBlankFrames = choice == .smart && source.lastPickFoundNothingBetter
+        result.pickStoppedAfter = choice == .smart ? source.lastPickStoppedAfter : nil
+        result.foundOnlyBlankFrames =
+            choice == .smart && source.lastPickFoundNothingBetter && result.pickStoppedAfter == nil
         result.mayShowDamage = source.lastFrameMayShowDamage
         result.orientationWarnings = source.orientationWarnings
         return (data, result)

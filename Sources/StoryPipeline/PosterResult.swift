@@ -15,6 +15,10 @@ public struct PosterResult: Sendable {
     public var orientationWarnings: [String] = []
     /// True when the smart pick found only near-black, near-white or flat frames.
     public var foundOnlyBlankFrames = false
+    /// How many frames the smart pick had looked at when the clip's deadline (`--timeout`)
+    /// stopped it, the poster being the best of them (``ClipFrameSource/settlesAtDeadline``);
+    /// nil when it was not stopped.
+    public var pickStoppedAfter: Int?
     /// True when a damaged packet was skipped on the way to the frame used
     /// (``ClipFrameSource/lastFrameMayShowDamage``): the poster may show blocks of other frames.
     public var mayShowDamage = false

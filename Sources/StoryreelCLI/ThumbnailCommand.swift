@@ -188,6 +188,13 @@ public enum ThumbnailCommand: Command {
                 // damage went into a picture in silence).
                 console.warning("\(clip): \(ClipFrameSource.damageWarning("the poster\(shown)"))")
             }
+            if let looked = written.pickStoppedAfter {
+                // As ffmpegthumbnailer gives a frame, where the clip failed (a QA pass).
+                console.note(
+                    "\(clip): the smart pick stopped at --timeout after looking at \(looked) frame"
+                        + "\(looked == 1 ? "" : "s"); the poster is the best of them\(shown); raise --timeout, or choose "
+                        + "one with --at")
+            }
             if written.foundOnlyBlankFrames {
                 // Said, where ffmpegthumbnailer gives no word (a QA pass: an all-black clip's
                 // poster was written in silence).

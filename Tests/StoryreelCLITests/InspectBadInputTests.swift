@@ -911,8 +911,8 @@ import Testing
         // said "after 1e-06 s" (a QA pass).
         #expect(
             result.stderr
-                == "storyreel: error: \(goodClip): timed out after 0.000001 s while reading it; raise --timeout for "
-                + "very large files\n", "\(result.stderr)")
+                == "storyreel: error: \(goodClip): timed out after 0.000001 s while reading and decoding it; raise "
+                + "--timeout for very large or long clips\n", "\(result.stderr)")
     }
 
     /// From a QA pass: a 4 MB upload whose edit list held 300,000 edits of 3 ms took 2 GB and

@@ -264,8 +264,8 @@ import Testing
         #expect(late.status == 65, "\(late.stderr)")
         #expect(
             late.stderr
-                == "storyreel: error: \(clip): timed out after 0.1 s while reading it; raise --timeout for very large "
-                + "files\n")
+                == "storyreel: error: \(clip): timed out after 0.1 s while reading and decoding it; raise --timeout for "
+                + "very large or long clips\n")
         #expect(!FileManager.default.fileExists(atPath: poster))
         // Small: an 8192x8192 poster took 3 s more of CPU to convert and encode.
         let inTime = try TestEnvironment.storyreel(["thumbnail", clip, "-o", poster, "--at", "0", "--width", "180"])

@@ -21,6 +21,29 @@ import Testing
         return (stream["codec_name"] as? String ?? "", stream["width"] as? Int ?? 0, stream["height"] as? Int ?? 0)
     }
 
+    /// From a QA pass: a clip of one group of pictures, black for 15 s, failed the whole clip at
+    /// `--timeout 1` (65) while the smart pick decoded on, its first frame decoded in 0.3 s. The
+    /// pick now stops at the deadline with the best frame it has, as ffmpegthumbnailer gives
+    /// one, and says so; `--at` and a bundle's posters still fail at it.
+    @Test func theSmartPickStopsAtTheDeadlineWithTheBestFrameItHas() throws {
+        let clip = folder.path("one-gop.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i",
+            "color=black:s=1920x1080:r=30:d=15[k];testsrc2=s=1920x1080:r=30:d=5[c];[k][c]concat=n=2:v=1:a=0",
+            "-c:v", "libx264", "-preset", "ultrafast", "-x264-params", "keyint=100000:scenecut=0", clip,
+        ])
+        let out = folder.path("p.jpg")
+        let result = try thumbnail([clip, "-o", out, "--timeout", "0.3"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let note =
+            #/^storyreel: note: .*one-gop\.mp4: the smart pick stopped at --timeout after looking at \d+ frames?; the poster is the best of them \(\d+\.\d{3} s\); raise --timeout, or choose one with --at\n$/#
+        #expect(result.stderr.contains(note), "\(result.stderr)")
+        #expect(try probe(out).width == 1920)
+        // Given time, the pick finds the content, in silence.
+        let whole = try thumbnail([clip, "-o", folder.path("q.jpg"), "--force"])
+        #expect(whole.status == 0 && whole.stderr.isEmpty, "\(whole.stderr)")
+    }
+
     @Test func writesAJPEGPosterAtTheDisplaySize() throws {
         let out = folder.path("poster.jpg")
         let result = try thumbnail([Self.sample("iphone-hevc-hdr.mov"), "-o", out])
