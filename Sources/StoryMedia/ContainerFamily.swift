@@ -21,8 +21,10 @@ public enum ContainerFamily: Sendable, Equatable {
         /// A video track whose chunks hold fewer samples than its size table lists
         /// (``ContainerSniffer/Findings/shortChunkTables``).
         var shortChunkTables: (held: UInt64, listed: UInt64)?
-        /// A PNG's EXIF orientation (its `eXIf` chunk), which FFmpeg 5.1's png decoder ignores.
-        var pngOrientation: ExifOrientation?
+        /// A still's EXIF orientation, read as browsers read it: a PNG's `eXIf` chunk, which
+        /// FFmpeg 5.1's png decoder ignores, or a JPEG's first `Exif` APP1 segment's IFD0
+        /// (``StillImageHeader/jpegExifOrientation(of:)``).
+        var exifOrientation: ExifOrientation?
         /// A clip's file type as its own first atom gives it (``InputFile/fileType``).
         var fileType: InputFile.FileType = .unknown
         /// The video tracks' picture headers (``ContainerSniffer/Findings/trackPictures``).
@@ -85,9 +87,10 @@ public enum ContainerFamily: Sendable, Equatable {
             if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
                 size = try StillImageHeader.pngSize(of: file)
                 opening = Opening(
-                    demuxer: "png_pipe", pngOrientation: try StillImageHeader.pngExifOrientation(of: file))
+                    demuxer: "png_pipe", exifOrientation: try StillImageHeader.pngExifOrientation(of: file))
             } else if head.starts(with: [0xFF, 0xD8, 0xFF]) {
-                opening = Opening(demuxer: "jpeg_pipe")
+                opening = Opening(
+                    demuxer: "jpeg_pipe", exifOrientation: try StillImageHeader.jpegExifOrientation(of: file))
                 size = try StillImageHeader.jpegSize(of: file)
                 try StillImageHeader.checkJPEGScans(of: file)
             } else if head.count == 8,

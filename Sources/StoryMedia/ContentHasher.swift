@@ -6,10 +6,18 @@ import Foundation
 public final class ContentHasher {
     private var context: OpaquePointer?
 
-    /// A fresh SHA-256 state.
-    public init() throws {
-        try ffmpegCheck(av_hash_alloc(&context, "SHA256"), "libavutil cannot hash SHA256", kind: .unsupported)
+    /// A fresh state of libavutil's hash `algorithm` (`SHA256`, or `CRC32`: a PNG chunk's).
+    public init(algorithm: String = "SHA256") throws {
+        try ffmpegCheck(
+            av_hash_alloc(&context, algorithm), "libavutil cannot hash \(algorithm)", kind: .unsupported)
         av_hash_init(context)
+    }
+
+    /// The `algorithm` digest of `bytes`, as lowercase hex.
+    static func hex(of bytes: ArraySlice<UInt8>, algorithm: String) throws -> String {
+        let hasher = try ContentHasher(algorithm: algorithm)
+        bytes.withUnsafeBytes { hasher.update($0) }
+        return hasher.finalHex()
     }
 
     deinit { av_hash_freep(&context) }

@@ -3,10 +3,10 @@ import CFFmpeg
 /// An EXIF orientation (TIFF tag 0x0112 of IFD0): how a stored picture is turned and mirrored to
 /// display upright, 1 (as stored) to 8.
 ///
-/// libavcodec's mjpeg decoder reads a JPEG's own (its APP1 segment) and attaches it to the frame
-/// as a display matrix; FFmpeg 5.1's png decoder ignores a PNG's `eXIf` chunk, so
-/// ``StillImageHeader`` finds that one and this type reads it, into the display matrix the mjpeg
-/// decoder would have made.
+/// ``StillImageHeader`` finds a PNG's `eXIf` chunk (which FFmpeg 5.1's png decoder ignores) and
+/// a JPEG's first `Exif` APP1 segment (whose orientation libavcodec's mjpeg decoder reads from
+/// the last such segment, and from sub-IFDs too, where browsers do not), and this type reads it
+/// into the display matrix the mjpeg decoder makes of it.
 struct ExifOrientation: Equatable, Sendable {
     /// The tag's value, 1 to 8.
     let value: Int

@@ -18,8 +18,9 @@ public final class InputFile {
     public let fileSize: UInt64
     /// Warnings noticed while opening, for a person (e.g. a truncated upload).
     public private(set) var warnings: [String] = []
-    /// A PNG still's EXIF orientation, read from its `eXIf` chunk before FFmpeg opened it.
-    let pngOrientation: ExifOrientation?
+    /// A still's EXIF orientation, read from its own bytes before FFmpeg opened it
+    /// (``ContainerFamily/Opening/exifOrientation``).
+    let exifOrientation: ExifOrientation?
     /// What the clip's own `ftyp` atom says it is (``FileType/unknown`` for a still).
     public let fileType: FileType
     /// The video tracks' own picture headers, by stream index (``TrackPictureHeader``).
@@ -49,7 +50,7 @@ public final class InputFile {
         let regularFile = try RegularFile(path: path, maxSize: family.maximumFileSize, timeout: timeout)
         fileSize = regularFile.size
         let opening = try family.sniff(regularFile)
-        pngOrientation = opening.pngOrientation
+        exifOrientation = opening.exifOrientation
         fileType = opening.fileType
         trackPictures = opening.trackPictures
         unwrittenRanges = opening.unwrittenRanges

@@ -51,11 +51,12 @@ public enum StillImage {
             throw MediaError(.invalidMedia, path: path, "no decodable picture in the file")
         }
         try PixelBudget.check(width: frame.width, height: frame.height, path: path, what: "the decoded picture")
-        // A JPEG's EXIF orientation reaches us as the frame's display matrix, a PNG's from its
-        // eXIf chunk: turn it upright, as browsers do. Sizes are the upright picture's; scaling
-        // happens before the turn, and a fill's crop before the scale.
+        // The EXIF orientation as browsers read it (``ContainerFamily/Opening/exifOrientation``),
+        // not the display matrix libavcodec's mjpeg decoder makes of it: turn it upright. Sizes
+        // are the upright picture's; scaling happens before the turn, and a fill's crop before
+        // the scale.
         let transform =
-            (frame.displayMatrix ?? file.pngOrientation?.displayMatrix).map {
+            file.exifOrientation?.displayMatrix.map {
                 DisplayTransform(matrix: $0, orientation: DisplayOrientation(matrix: $0))
             } ?? .identity
         let display = transform.displaySize(width: frame.width, height: frame.height)

@@ -25,8 +25,9 @@ public enum StillImageHeader {
 
     /// The EXIF orientation in a PNG's `eXIf` chunk, found by walking the chunks after the
     /// signature up to the first `IDAT` (where browsers stop looking too), or nil when there is
-    /// none, it is malformed or larger than ``pngExifLimit``, or more than ``pngChunkLimit``
-    /// chunks come first.
+    /// none, it is malformed, fails its CRC (libpng drops an ancillary chunk that does: a cube QA
+    /// pass found a corrupt avatar turned in the transition and upright in the page), is larger
+    /// than ``pngExifLimit``, or more than ``pngChunkLimit`` chunks come first.
     static func pngExifOrientation(of file: RegularFile) throws -> ExifOrientation? {
         var offset: UInt64 = 8  // after the signature
         for _ in 0..<pngChunkLimit {
@@ -37,7 +38,12 @@ public enum StillImageHeader {
             if type == "IDAT" || type == "IEND" { return nil }
             if type == "eXIf" {
                 guard length <= UInt64(pngExifLimit) else { return nil }
-                return ExifOrientation(tiff: try bytes(of: file, at: offset + 8, count: Int(length)))
+                // Type, data and CRC.
+                let chunk = try bytes(of: file, at: offset + 4, count: Int(length) + 8)
+                guard chunk.count == Int(length) + 8 else { return nil }
+                let crc = try ContentHasher.hex(of: chunk.dropLast(4), algorithm: "CRC32")
+                guard crc == chunk.suffix(4).map({ String(format: "%02x", $0) }).joined() else { return nil }
+                return ExifOrientation(tiff: Array(chunk.dropFirst(4).dropLast(4)))
             }
             // Length, type, data and CRC; a 32-bit length cannot overflow 64 bits.
             offset += 12 + length
@@ -49,12 +55,52 @@ public enum StillImageHeader {
     /// found by walking the marker segments from the start. Throws `.invalidMedia` when the
     /// image data or the end of the file comes first.
     public static func jpegSize(of file: RegularFile) throws -> (width: Int, height: Int) {
+        let noFrameHeader = MediaError(.invalidMedia, path: file.path, "not a readable JPEG image (no frame header)")
+        let size: (width: Int, height: Int)? = try firstInJPEGSegments(of: file) { code, _, fields in
+            if code == 0xD9 || code == 0xDA {
+                throw MediaError(
+                    .invalidMedia, path: file.path, "not a readable JPEG image (no frame header before the image data)")
+            }
+            guard isStartOfFrame(code) else { return nil }
+            guard fields.count == 7, bigEndian(fields[0..<2]) >= 7 else { throw noFrameHeader }
+            return (width: bigEndian(fields[5..<7]), height: bigEndian(fields[3..<5]))
+        }
+        guard let size else { throw noFrameHeader }
+        return size
+    }
+
+    /// The EXIF orientation in a JPEG's first `Exif` APP1 segment, read from its IFD0 as browsers
+    /// read it (Chromium takes the first such segment, and IFD0's tag alone), or nil when there
+    /// is none before the image data or it gives none. libavcodec's decoder took the last such
+    /// segment's, and an orientation in the Exif sub-IFD, where a PNG with the same EXIF came out
+    /// upright (a cube QA pass).
+    static func jpegExifOrientation(of file: RegularFile) throws -> ExifOrientation? {
+        let exif = Array("Exif".utf8) + [0, 0]
+        let found: ExifOrientation?? = try firstInJPEGSegments(of: file) { code, segment, fields in
+            guard code == 0xE1, fields.count >= 2 else { return nil }
+            let length = bigEndian(fields[0..<2])
+            guard length >= 2 + exif.count else { return nil }
+            let data = try bytes(of: file, at: segment + 2, count: length - 2)
+            guard data.starts(with: exif) else { return nil }
+            return .some(ExifOrientation(tiff: Array(data.dropFirst(exif.count))))
+        }
+        return found ?? nil
+    }
+
+    /// Walks a JPEG's marker segments from its start, through at most ``jpegSegmentLimit``,
+    /// calling `visit` with each marker's code, the offset of its length field and up to its
+    /// first 7 bytes (none for the start of the image data, SOS, or its end, EOI, which end the
+    /// walk); the first value `visit` returns ends the walk. Nil when none does, or the segments
+    /// are malformed.
+    private static func firstInJPEGSegments<Found>(
+        of file: RegularFile, _ visit: (_ code: UInt8, _ segment: UInt64, _ fields: [UInt8]) throws -> Found?
+    ) throws -> Found? {
         var offset: UInt64 = 2  // after SOI
-        walk: for _ in 0..<jpegSegmentLimit {
+        for _ in 0..<jpegSegmentLimit {
             // A marker is 0xFF, any number of 0xFF fill bytes, then its code.
             let head = try bytes(of: file, at: offset, count: 64)
             guard let start = head.firstIndex(of: 0xFF) else {
-                if head.isEmpty { break walk }
+                if head.isEmpty { return nil }
                 offset += UInt64(head.count)
                 continue
             }
@@ -65,27 +111,21 @@ public enum StillImageHeader {
             let code = head[codeIndex]
             let segment = offset + UInt64(codeIndex) + 1  // the length field, when the marker has one
             switch code {
-            case 0x00, 0x01, 0xD0...0xD7:
-                // A stuffed byte, TEM or RSTn: no length field.
-                offset = segment
-            case 0xD8:
+            case 0x00, 0x01, 0xD0...0xD8:
+                // A stuffed byte, TEM, RSTn or SOI: no length field.
                 offset = segment
             case 0xD9, 0xDA:
-                throw MediaError(
-                    .invalidMedia, path: file.path, "not a readable JPEG image (no frame header before the image data)")
+                return try visit(code, segment, [])
             default:
                 let fields = try bytes(of: file, at: segment, count: 7)
-                guard fields.count >= 2 else { break walk }
+                guard fields.count >= 2 else { return nil }
+                if let found = try visit(code, segment, fields) { return found }
                 let length = UInt64(bigEndian(fields[0..<2]))
-                if isStartOfFrame(code) {
-                    guard fields.count == 7, length >= 7 else { break walk }
-                    return (width: bigEndian(fields[5..<7]), height: bigEndian(fields[3..<5]))
-                }
-                guard length >= 2 else { break walk }
+                guard length >= 2 else { return nil }
                 offset = segment + length
             }
         }
-        throw MediaError(.invalidMedia, path: file.path, "not a readable JPEG image (no frame header)")
+        return nil
     }
 
     /// The most scans (SOS segments) a JPEG may hold. Each scan of a progressive JPEG is decoded

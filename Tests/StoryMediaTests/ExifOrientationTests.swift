@@ -154,6 +154,36 @@ import Testing
         #expect(ExifOrientation(tiff: longType) == nil)
     }
 
+    /// From a cube QA pass: a JPEG's orientation was libavcodec's reading, from the last `Exif`
+    /// APP1 segment and from the Exif sub-IFD too, where browsers, and the PNG path, take IFD0
+    /// of the first; and a PNG `eXIf` chunk failing its CRC, which libpng drops, was applied.
+    @Test func theOrientationIsReadAsBrowsersReadIt() throws {
+        let (plain, _) = try makeJPEGs(orientation: 1)
+        let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: plain)))
+        func app1(_ tiff: [UInt8]) -> [UInt8] {
+            let payload = Array("Exif".utf8) + [0, 0] + tiff
+            return [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        }
+        // IFD0 holds only an ExifIFD pointer (0x8769, LONG, at 26); the sub-IFD holds Orientation 6.
+        var subIFD: [UInt8] = Array("II".utf8) + [42, 0, 8, 0, 0, 0, 1, 0, 0x69, 0x87, 4, 0, 1, 0, 0, 0, 26, 0, 0, 0]
+        subIFD += [0, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0]
+        let cases: [(name: String, segments: [UInt8], width: Int)] = [
+            ("sub-ifd.jpg", app1(subIFD), 160),
+            ("first-wins.jpg", app1(Self.tiff(orientation: 6)) + app1(Self.tiff(orientation: 3)), 96),
+        ]
+        for (name, segments, width) in cases {
+            let path = try folder.write(name, Data(Array(jpeg.prefix(2)) + segments + Array(jpeg.dropFirst(2))))
+            #expect(try StillImage.load(path: path).width == width, "\(name)")
+        }
+        let (_, png) = try makePNGs(orientation: 6)
+        #expect(try StillImage.load(path: png).width == 96)
+        var corrupt = [UInt8](try Data(contentsOf: URL(fileURLWithPath: png)))
+        let exif = try #require(corrupt.firstRange(of: Array("eXIf".utf8)))
+        corrupt[exif.upperBound + Self.tiff(orientation: 6).count] ^= 0xFF  // the chunk's CRC
+        let badCRC = try folder.write("bad-crc.png", Data(corrupt))
+        #expect(try StillImage.load(path: badCRC).width == 160)
+    }
+
     @Test func bigEndianExifIsReadToo() throws {
         let (plain, oriented) = try makeJPEGs(orientation: 6, bigEndian: true)
         let image = try StillImage.load(path: oriented)
