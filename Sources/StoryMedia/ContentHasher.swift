@@ -2,7 +2,8 @@ import CFFmpeg
 import Foundation
 
 /// SHA-256 with libavutil's hash API: owns an `AVHashContext`, freed with `av_hash_freep`.
-/// Used for clip identities and for the content keys that name bundle outputs.
+/// Used for clip identities and for the content keys that name bundle outputs (and, with
+/// `CRC32`, for a PNG chunk's check: ``hex(of:algorithm:)``).
 public final class ContentHasher {
     private var context: OpaquePointer?
 
