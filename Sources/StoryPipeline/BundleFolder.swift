@@ -89,13 +89,29 @@ public enum BundleFolder {
     /// stories folder with clip copies (a QA pass). A spec's folder is not refused: a spec in
     /// OUT's `clips/` naming the copies there re-renders the bundle from them (`--reference`).
     public static func checkStoriesOutsideOwnFolders(output: String, stories: String) throws {
-        guard let entry = entryLeadingTo(stories, in: output),
-            (BundlePaths.outputFolders + [BundlePaths.privateFolder]).contains(entry)
-        else { return }
-        throw BundleRefusal(
-            .outputInsideInput, path: output,
-            "the stories folder '\(stories)' is inside the bundle's \(entry) folder, which render writes into; "
-                + "choose a stories folder outside it")
+        let ownFolders = BundlePaths.outputFolders + [BundlePaths.privateFolder]
+        func refusal(_ folder: String) -> BundleRefusal {
+            BundleRefusal(
+                .outputInsideInput, path: output,
+                "the stories folder '\(stories)' is inside the bundle's \(folder) folder, which render writes into; "
+                    + "choose a stories folder outside it")
+        }
+        if let entry = entryLeadingTo(stories, in: output), ownFolders.contains(entry) { throw refusal(entry) }
+        // By device and inode too, as ``checkOutside(output:inputRoot:)`` does: one of OUT's
+        // folders bind-mounted at another path as the stories folder (a re-check).
+        let identities = ownFolders.compactMap { name in
+            FileIdentity(path: BundlePaths.join(output, name)).map { (identity: $0, name: name) }
+        }
+        guard !identities.isEmpty, var folder = BundlePaths.realPath(stories) else { return }
+        while true {
+            if let identity = FileIdentity(path: folder), let own = identities.first(where: { $0.identity == identity })
+            {
+                throw refusal(own.name)
+            }
+            let parent = (folder as NSString).deletingLastPathComponent
+            guard !parent.isEmpty, parent != folder else { return }
+            folder = parent
+        }
     }
 
     /// Refuses OUT when it is INPUT or inside it (64), or when it holds things that are not

@@ -36,13 +36,13 @@ public final class BundleLedger: Sendable {
         var statusChanged: Int64?
         /// The warnings making the file gave (``UnitWarning``), said again by a run that finds
         /// it current; nil (not written) when there were none.
-        var warnings: [String]?
+        var warnings: Warnings?
 
         /// An entry for a file of `stamp` with contents `sha256`, made with `warnings`.
         init(_ stamp: FileStamp, sha256: String, codecs: String? = nil, warnings: [String] = []) {
             (size, modified, self.sha256, self.codecs) = (stamp.size, stamp.modified, sha256, codecs)
             (inode, statusChanged) = (stamp.identity.inode, stamp.statusChanged)
-            self.warnings = warnings.isEmpty ? nil : warnings
+            self.warnings = warnings.isEmpty ? nil : Warnings(lines: warnings)
         }
 
         /// An entry of a file not written yet (``pending`` says what is about to be).
@@ -64,6 +64,24 @@ public final class BundleLedger: Sendable {
             guard !sha256.isEmpty, size == stamp.size, modified == stamp.modified else { return false }
             guard let inode, let statusChanged else { return true }
             return inode == stamp.identity.inode && statusChanged == stamp.statusChanged
+        }
+    }
+
+    /// An entry's warnings, read leniently: what is not an array of strings (a hand-edited
+    /// ledger's) reads as none, where it made the whole ledger "not a ledger", every output no
+    /// longer known as storyreel's (a re-check).
+    struct Warnings: Codable, Equatable, Sendable {
+        var lines: [String]
+
+        init(lines: [String]) { self.lines = lines }
+
+        init(from decoder: any Swift.Decoder) throws {
+            lines = (try? decoder.singleValueContainer().decode([String].self)) ?? []
+        }
+
+        func encode(to encoder: any Swift.Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(lines)
         }
     }
 
@@ -184,9 +202,13 @@ public final class BundleLedger: Sendable {
         if !known.isEmpty, let actual = try? ContentHasher.sha256(ofFileAt: path),
             known.contains(where: { $0.1 == actual })
         {
-            // The same contents: what was read from them still holds.
-            let codecs = actual == entry.sha256 ? entry.codecs : nil
-            entries.withLock { $0[relative] = Entry(stamp, sha256: actual, codecs: codecs) }
+            // The same contents: what was read from them, and what making them said, still hold
+            // (a re-check: a bundle restored from a tarball or a cache lost its warnings here).
+            let same = actual == entry.sha256
+            let refreshed = Entry(
+                stamp, sha256: actual, codecs: same ? entry.codecs : nil,
+                warnings: same ? entry.warnings?.lines ?? [] : [])
+            entries.withLock { $0[relative] = refreshed }
             return .current
         }
         // Only pending, and not what was pending: a file storyreel has not written.
@@ -222,7 +244,7 @@ public final class BundleLedger: Sendable {
     /// at most four lines of up to 2,000 characters, each naming `relative` first, as making it
     /// gives them (what else a hand-edited ledger holds is not said).
     func recordedWarnings(of relative: String) -> [String] {
-        let recorded = entries.withLock { $0[relative]?.warnings } ?? []
+        let recorded = entries.withLock { $0[relative]?.warnings?.lines } ?? []
         return recorded.prefix(4).filter { $0.hasPrefix("\(relative): ") && $0.count <= 2_000 }
     }
 

@@ -36,6 +36,11 @@ public struct BundlePlan: Sendable {
     /// libswscale from the decoded frame picked, as `thumbnail` scales it, no longer converted at
     /// the clip's size and then resized in RGB).
     static let pictureScaling = "picture-scale=2"
+    /// How a still's EXIF orientation is read, part of the avatar's key only, the one still a
+    /// bundle makes (2: IFD0 of a JPEG's first `Exif` segment, as browsers read it, where
+    /// libavcodec's took the last segment's and the Exif sub-IFD's; a PNG `eXIf` chunk only when
+    /// its CRC holds). A re-check: an avatar made before kept its turned picture under its key.
+    static let stillOrientation = "exif=2"
     /// storyreel's version, printed by `--version` and written into manifests as the generator.
     public static let toolVersion = "0.3.0"
 
@@ -277,7 +282,9 @@ public struct BundlePlan: Sendable {
                     sourceStamps[absolute] = read
                     sourceHashes[absolute] = sha256
                     story.avatar = (absolute, sha256)
-                    let avatarKey = try key(["avatar", sha256, "\(RenderOptions.avatarSize)", rgbScaling])
+                    let avatarKey = try key([
+                        "avatar", sha256, "\(RenderOptions.avatarSize)", rgbScaling, stillOrientation,
+                    ])
                     story.avatarOutput = "avatars/\(avatarKey).jpg"
                 } catch let error as MediaError where error.kind == .systemLimit {
                     throw error

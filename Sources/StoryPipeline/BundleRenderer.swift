@@ -354,6 +354,14 @@ public struct BundleRenderer: Sendable {
                 summary.notes.append(
                     "\(PlayerPage.fileName) was changed since storyreel wrote it, so --no-player left it")
             }
+        } else if ledger.state(of: PlayerPage.fileName) == .unknown,
+            PlayerPage.isStoryreelPage(at: BundlePaths.join(output, PlayerPage.fileName))
+        {
+            // storyreel's page, perhaps edited, in a bundle copied without its ledger: left, and
+            // said (a re-check: it stayed in silence, playing the manifest embedded in it).
+            summary.notes.append(
+                "\(PlayerPage.fileName) is not in the bundle's ledger (.storyreel/ was missing or not kept), so "
+                    + "--no-player left it; remove it if it is storyreel's")
         }
         // The settings before the manifest, which is the last thing a failure may leave as it was:
         // settings ahead of the manifest only key the next run as this one (whose outputs are all

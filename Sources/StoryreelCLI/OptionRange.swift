@@ -141,9 +141,13 @@ public struct OptionRange: Sendable, Equatable, CustomStringConvertible {
     /// `+` (no option takes a sign), or a bit rate's `m` as `M` (`4m`, which ffmpeg reads as
     /// millibits); nil when neither is accepted.
     func suggestion(for text: String) -> String? {
+        var unsigned = text
         var candidates = [String]()
-        if text.hasPrefix("+") { candidates.append(String(text.dropFirst())) }
-        if case .bitRate = kind, text.hasSuffix("m") { candidates.append(text.dropLast() + "M") }
+        if unsigned.hasPrefix("+") {
+            unsigned.removeFirst()
+            candidates.append(unsigned)
+        }
+        if case .bitRate = kind, unsigned.hasSuffix("m") { candidates.append(unsigned.dropLast() + "M") }
         return candidates.first(where: accepts)
     }
 

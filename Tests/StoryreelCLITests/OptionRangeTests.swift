@@ -221,6 +221,7 @@ import Testing
             (["plan", Self.stories, "--size", "+360x640"], "360x640"),
             (["plan", Self.stories, "--max-bitrate", "4m"], "4M"),
             (["cube", Self.clip, Self.toClip, "-o", "OUT/c.mp4", "--max-bitrate", "2.5m"], "2.5M"),
+            (["cube", Self.clip, Self.toClip, "-o", "OUT/c.mp4", "--max-bitrate", "+4m"], "4M"),
             (["render", Self.stories, "-o", "OUT/b", "--jobs", "+2"], "2"),
         ]
         for (arguments, meant) in cases {

@@ -338,6 +338,17 @@ import Testing
             }
             #expect(FolderSnapshot(out) == before, "\(folder): nothing written")
         }
+        // One of OUT's folders bind-mounted at another path as the stories folder (a re-check).
+        guard Self.canBindMount else { return }
+        let out = fixture.folder.path("out-clips")
+        let alias = fixture.folder.path("alias")
+        try FileManager.default.createDirectory(atPath: alias, withIntermediateDirectories: false)
+        let before = FolderSnapshot(out)
+        let mounted = try MountNamespace.run(
+            "mount --bind \"$1\" \"$2\" && exec \"$0\" render \"$2\" -o \"$3\" --force", ["\(out)/clips", alias, out])
+        #expect(mounted.status == 64, "\(mounted.stderr)")
+        #expect(mounted.stderr.contains("is inside the bundle's clips folder"), "\(mounted.stderr)")
+        #expect(FolderSnapshot(out) == before, "nothing written through the mount")
     }
 
     /// From a QA pass: `render spec2.json -o rs2` with the spec in the current folder said "…
@@ -711,6 +722,17 @@ import Testing
             #expect(try Data(contentsOf: URL(fileURLWithPath: "\(site)/\(name)")) != bytes, "\(name) written again")
         }
         #expect(try TestEnvironment.storyreel(["validate", site]).status == 0)
+
+        // --no-player leaves such a page, and says so (a re-check: it stayed in silence).
+        try FileManager.default.removeItem(atPath: "\(site)/.storyreel")
+        let (noPlayer, _) = try fixture.render(into: "site", ["--transition-duration", "0.4", "--no-player"])
+        #expect(noPlayer.status == 0, "\(noPlayer.stderr)")
+        #expect(
+            noPlayer.stderr.contains(
+                "index.html is not in the bundle's ledger (.storyreel/ was missing or not kept), so --no-player left it"
+            ),
+            "\(noPlayer.stderr)")
+        #expect(FileManager.default.fileExists(atPath: page))
     }
 
     /// A file with the exact name of an output the plan expects, which storyreel did not write
