@@ -113,7 +113,7 @@ public enum IngestCommand: Command {
                 throw MediaError(.cannotCreateOutput, path: output, problem)
             }
         }
-        let storiesToCreate = try isStoriesFolderToCreate(stories, create: arguments[create])
+        let storiesToCreate = try isStoriesFolderToCreate(stories, create: arguments[create], handle: handle)
         var ingester = ClipIngester(
             storiesFolder: stories, handle: handle, maxDuration: arguments[maxDuration], timeout: arguments[timeout])
         ingester.lockTimeout = arguments[lockTimeout]
@@ -132,10 +132,15 @@ public enum IngestCommand: Command {
             createdStories = created
             Self.removeLoneLockFileOnInterrupt(lockFile)
         }
+        // In each ingested clip's JSON warnings too (an ingest QA pass: a backend reading only
+        // the JSON never learnt that a user's handle split one user into two stories).
+        var storyWarnings: [String] = []
         if !storiesToCreate, let twin = Self.caseTwin(of: handle, in: stories) {
-            console.warning(
+            let warning =
                 "\(handle): a new story, though \(twin) is there, a name that differs only in case: two stories "
-                    + "here, one folder on macOS and Windows; is --story \(twin) meant?")
+                + "here, one folder on macOS and Windows; is --story \(twin) meant?"
+            console.warning(warning)
+            storyWarnings.append(warning)
         }
         var exitCode = ExitCode.success
         // With --json, stdout holds only the object printed at the end.
@@ -208,7 +213,6 @@ public enum IngestCommand: Command {
         // A clip went into a story whose story.json render refuses: the clip is in, and will not
         // play until the file is fixed (a QA pass: 0 and no word, then nothing played).
         // `--json` gives it in each ingested clip's `warnings` too.
-        var storyWarnings: [String] = []
         if outcomes.contains(where: \.isIngested),
             let leftOut = StoryInput.storyFileLeavesOut(handle: handle, in: stories)
         {
@@ -334,7 +338,7 @@ public enum IngestCommand: Command {
     /// folder (66; an empty one is a stories folder to be): a missing one is refused (66), so
     /// a typo does not start a new stories folder, unless `--create` asks for it; then this
     /// returns true.
-    static func isStoriesFolderToCreate(_ stories: String, create: Bool) throws -> Bool {
+    static func isStoriesFolderToCreate(_ stories: String, create: Bool, handle: String) throws -> Bool {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: stories, isDirectory: &isFolder) {
             guard isFolder.boolValue else { throw MediaError(.unreadableInput, path: stories, "not a folder") }
@@ -345,6 +349,15 @@ public enum IngestCommand: Command {
             // Files and no story folder: another folder given by mistake (a QA pass: the uploads
             // folder itself took a story and the lock file). An empty one takes the first story.
             // A system folder is no story folder (a re-check: `lost+found` beside the uploads).
+            // One that cannot be listed is an unreadable input (66), as render says of it (an
+            // ingest QA pass: 73, an output's code, from the lock file that followed).
+            guard let listing = opendir(stories) else {
+                let code = errno
+                throw MediaError(
+                    .unreadableInput, path: stories, "cannot read the stories folder: \(SystemErrorText.describe(code))"
+                )
+            }
+            closedir(listing)
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: stories)) ?? []).filter {
                 !$0.hasPrefix(".") && !StoryInput.isSystemFolderName($0)
             }
@@ -358,6 +371,17 @@ public enum IngestCommand: Command {
                     .noStories, path: stories,
                     "not a stories folder: it holds files but no story folder (expected STORIES/HANDLE/clip.mov); "
                         + "--into takes the stories folder")
+            }
+            // Clips at its top, as a story folder holds them, and no story HANDLE: a story folder
+            // given for STORIES (an ingest QA pass: `--into st/ana --story ana` put the clip in
+            // st/ana/ana/, which no render plays, exit 0).
+            if let clip = names.first(where: StoryInput.isClipFileName),
+                FileStamp(path: BundlePaths.join(stories, handle)) == nil
+            {
+                throw MediaError(
+                    .noStories, path: stories,
+                    "holds clips at its top (\(clip)), as a story folder does, and no story \(handle): --into takes the "
+                        + "stories folder, whose folders are the stories")
             }
             return false
         }

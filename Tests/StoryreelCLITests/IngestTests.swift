@@ -91,6 +91,20 @@ import Testing
         try FileManager.default.createDirectory(atPath: "\(uploads)/lost+found", withIntermediateDirectories: false)
         let withSystemFolder = try TestEnvironment.storyreel(["ingest", upload, "--story", "ana", "--into", uploads])
         #expect(withSystemFolder.status == 66, "\(withSystemFolder.stderr)")
+        // A story folder given as STORIES (clips at its top, and a folder in it), for a story it
+        // does not hold, is refused too (an ingest QA pass: the clip went into st/ana/ana/,
+        // which no render plays, exit 0).
+        let story = folder.path("st/ana")
+        try FileManager.default.createDirectory(atPath: "\(story)/old", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: upload, toPath: "\(story)/0001-a.mp4")
+        let storyBefore = FolderSnapshot(story)
+        let nested = try TestEnvironment.storyreel(["ingest", upload, "--story", "ana", "--into", story])
+        #expect(nested.status == 66, "\(nested.stderr)")
+        #expect(
+            nested.stderr
+                == "storyreel: error: \(story): holds clips at its top (0001-a.mp4), as a story folder does, and no "
+                + "story ana: --into takes the stories folder, whose folders are the stories\n")
+        #expect(FolderSnapshot(story) == storyBefore)
         let empty = folder.path("stories")
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
         let taken = try TestEnvironment.storyreel(["ingest", upload, "--story", "ana", "--into", empty])
@@ -347,6 +361,14 @@ import Testing
                 == "storyreel: warning: Ana.Lima: a new story, though ana.lima is there, a name that differs only in "
                 + "case: two stories here, one folder on macOS and Windows; is --story ana.lima meant?\n")
         #expect(FileManager.default.fileExists(atPath: "\(fixture.stories)/Ana.Lima/0001-portrait-h264.mp4"))
+        // In the JSON too (an ingest QA pass: only stderr said it).
+        let json = try TestEnvironment.storyreel([
+            "ingest", clip, "--story", "ANA.lima", "--into", fixture.stories, "--json",
+        ])
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let warnings = ((object?["clips"] as? [[String: Any]])?.first?["warnings"] as? [String]) ?? []
+        #expect(warnings.contains { $0.hasPrefix("ANA.lima: a new story, though ") }, "\(json.stdout)")
         // Once it is there, it is a story of its own: no warning.
         let again = try TestEnvironment.storyreel([
             "ingest", TestEnvironment.sample("sixty-fps.mp4"), "--story", "Ana.Lima", "--into", fixture.stories,

@@ -311,6 +311,21 @@ import Testing
         #expect(!run.result.stderr.contains("leads outside"), "\(run.result.stderr)")
     }
 
+    /// From an ingest QA pass: `--into` a stories folder this user cannot list exited 73, an
+    /// output's code, from the lock file; it is an unreadable input (66), as render says.
+    @Test func aStoriesFolderItMayNotListIsAnUnreadableInput() throws {
+        let stories = "\(shared)/locked"
+        try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
+        chmod(stories, 0o700)  // root's, or this user's when the tests do not run as root
+        guard getuid() == 0 else { return }
+        let run = try LimitedRun.storyreel(
+            ["ingest", fromClip, "--story", "ana", "--into", stories], unprivileged: true, binary: binary)
+        #expect(run.result.status == 66, "\(run.result.stderr)")
+        #expect(
+            run.result.stderr == "storyreel: error: \(stories): cannot read the stories folder: Permission denied\n",
+            "\(run.result.stderr)")
+    }
+
     // The old code decoded every clip and failed each with the same line naming the journal
     // (`.storyreel-posters-journal: cannot open: Permission denied`), one line per clip.
     @Test func anOutDirItMayNotWriteIntoIsOneLineBeforeAnyWork() throws {
