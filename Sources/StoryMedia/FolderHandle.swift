@@ -102,6 +102,20 @@ public final class FolderHandle: Sendable {
         (try? FileManager.default.contentsOfDirectory(atPath: entryPath("."))) ?? []
     }
 
+    /// Makes the folder's entries durable (`fsync`) after `path`, an entry of it, took its name;
+    /// throws `.ioFailure` naming `path` when the disk fails it (EIO, or no space for the
+    /// folder's own blocks), as a failed flush of the file itself does. A file system that does
+    /// not flush folders (EINVAL, EROFS) passes. The flush's failure was ignored, and an ingest
+    /// said "ingested", exit 0, of a clip a power cut could then take away (an ingest QA pass).
+    public func flushEntries(after path: String) throws {
+        guard fsync(descriptor) != 0 else { return }
+        let code = errno
+        guard [EIO, ENOSPC, EDQUOT].contains(code) else { return }
+        throw MediaError.system(
+            .ioFailure, path: path, "has its name, but its folder cannot be flushed to disk, so a crash may undo that",
+            code: code)
+    }
+
     /// The identity of the entry `name` in this folder, not following a symlink there, or nil
     /// when nothing has that name.
     public func identity(of name: String) -> FileIdentity? {

@@ -177,7 +177,7 @@ public final class StagedFile {
             }
             placed()
         }
-        fsync(folder.descriptor)
+        try folder.flushEntries(after: path)
     }
 
     /// Gives `temporary` in `staging` the name `name` in `folder` only when nothing has it

@@ -82,8 +82,9 @@ final class NewStoryFolder {
             // that no sweep removes (a QA pass). A kill after the rename leaves the mark on the
             // story's folder, where nothing reads it.
             OutputMark.unmark(descriptor: pin.handle.descriptor)
-            fsync(parent.descriptor)
+            // It has its name: no cleanup may take it away now, a failed flush included.
             stopGuarding()
+            try parent.flushEntries(after: path)
         }
     }
 

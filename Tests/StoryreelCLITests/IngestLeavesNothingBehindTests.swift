@@ -351,6 +351,38 @@ import Testing
         return probe.status == 0
     }()
 
+    /// From an ingest QA pass: the flush of the story folder after the clip took its name failed
+    /// (EIO, injected), and the ingest said "ingested", exit 0, of a clip a power cut could take
+    /// away. It is an I/O failure now (74), naming the flush; the clip stays where it is, so the
+    /// retry a 74 asks for finds it already ingested. A new story's folder likewise.
+    @Test(.enabled(if: canTrace, "needs strace and ptrace"))
+    func aFolderFlushThatFailsIsAnIOFailure() throws {
+        let folder = try TemporaryFolder()
+        let stories = folder.path("stories")
+        try FileManager.default.createDirectory(atPath: "\(stories)/ana", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: TestEnvironment.sample("portrait-h264.mp4"), toPath: "\(stories)/ana/0001-old.mp4")
+        let upload = TestEnvironment.sample("sixty-fps.mp4")
+        for (story, nth) in [("ana", 2), ("newbie", 3)] {
+            let traced = try TestEnvironment.run(
+                "/usr/bin/strace",
+                [
+                    "-f", "-o", folder.path("trace-\(story)"), "-e", "trace=fsync", "-e",
+                    "inject=fsync:error=EIO:when=\(nth)",
+                    TestEnvironment.storyreelBinary, "ingest", upload, "--story", story, "--into", stories,
+                ])
+            #expect(traced.status == 74, "\(story): \(traced.stderr)")
+            #expect(
+                traced.stderr.contains(
+                    "its folder cannot be flushed to disk, so a crash may undo that: Input/output error"),
+                "\(story): \(traced.stderr)")
+            let again = try TestEnvironment.storyreel(["ingest", upload, "--story", story, "--into", stories])
+            #expect(
+                again.status == 0 && again.stdout.contains("already ingested"),
+                "\(story): \(again.stdout)\(again.stderr)")
+        }
+    }
+
     // A re-check of the fix above: between the mkdir of the temporary folder and its open, a
     // folder of someone's put at the name was opened instead, took the clip, and was renamed
     // into place (0). strace holds the run just after the mkdir; the folder opened must be an
