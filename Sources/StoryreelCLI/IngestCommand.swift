@@ -375,7 +375,7 @@ public enum IngestCommand: Command {
             // Clips at its top, as a story folder holds them, and no story HANDLE: a story folder
             // given for STORIES (an ingest QA pass: `--into st/ana --story ana` put the clip in
             // st/ana/ana/, which no render plays, exit 0).
-            if let clip = names.first(where: StoryInput.isClipFileName),
+            if let clip = names.sorted().first(where: StoryInput.isClipFileName),
                 FileStamp(path: BundlePaths.join(stories, handle)) == nil
             {
                 throw MediaError(
