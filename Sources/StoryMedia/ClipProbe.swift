@@ -22,6 +22,11 @@ public enum ClipProbe {
 
     /// Packets of the played audio track that ``decodeAudioStart(of:)`` decodes.
     static let audioPacketsDecoded = 8
+    /// Most packets ``decodeAudioStart(of:)`` reads for a first frame: an edit list that starts
+    /// the audio later (`ffmpeg -ss 1.5 -c copy`) marks the packets before it discarded, and
+    /// the decoder gives no frame of them (an AAC track's 1.5 s is about 65; an inspect QA pass
+    /// found such a cut's layout, `mono`, left unread).
+    static let audioPacketsBeforeAFrame = 512
 
     /// Decodes the start of the played audio track (``audioPacketsDecoded`` packets). Its frames'
     /// channel count and sample rate replace the header's, as ffprobe, which decodes, reports
@@ -57,7 +62,9 @@ public enum ClipProbe {
         let packet = try Packet()
         let frame = try Frame()
         var packetsRead = 0
+        var framesTaken = 0
         func take(_ decoded: Frame) {
+            framesTaken += 1
             let parameters = audio.parameters
             let layout = decoded.pointer.pointee.ch_layout
             // The decoder's layout also where the header gives only a count (an MP4's AAC:
@@ -76,7 +83,9 @@ public enum ClipProbe {
         // QA pass: a cut fragmented MP4 was told to re-encode its good audio as well).
         let fileSize = Int64(clamping: file.fileSize)
         let cutOff = Set(audioEntries.filter { $0.end > fileSize }.map(\.position))
-        while packetsRead < audioPacketsDecoded, try file.readPacket(into: packet) {
+        while packetsRead < audioPacketsDecoded || (framesTaken == 0 && packetsRead < audioPacketsBeforeAFrame),
+            try file.readPacket(into: packet)
+        {
             guard packet.streamIndex == audio.index else { continue }
             if cutOff.contains(packet.pointer.pointee.pos) { break }
             packetsRead += 1

@@ -69,6 +69,24 @@ import Testing
         #expect(manifest?.stories.first?.items.first?.hasAudio == true)
     }
 
+    /// From a QA pass: a clip cut with `ffmpeg -ss 1.5 -c copy` (an edit list starting its audio
+    /// later, the packets before marked discarded) lost its layout, `mono` in ffprobe: the 8
+    /// packets decoded gave no frame.
+    @Test func aCutClipsAudioLayoutIsReadPastItsDiscardedPackets() throws {
+        let whole = folder.path("whole.mp4")
+        try HostileFiles.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=180x320:r=30:d=3", "-f", "lavfi", "-i", "sine=d=3", "-c:v", "libx264",
+            "-preset", "ultrafast", "-g", "30", "-pix_fmt", "yuv420p", "-c:a", "aac", whole,
+        ])
+        let cut = folder.path("cut.mp4")
+        try HostileFiles.ffmpeg(["-ss", "1.5", "-i", whole, "-c", "copy", cut])
+        let probed = try TestEnvironment.ffprobe(cut)["streams"] as? [[String: Any]]
+        let layout = probed?.first { $0["codec_type"] as? String == "audio" }?["channel_layout"] as? String
+        #expect(layout == "mono")
+        let audio = try #require(try inspectedAudio(cut))
+        #expect(audio["channelLayout"] as? String == layout, "\(audio)")
+    }
+
     @Test func aDisabledTrackIsNoAudioAndOfTwoEnabledOnesTheFirstIsReported() throws {
         let both = try clip(
             "two.mp4",
