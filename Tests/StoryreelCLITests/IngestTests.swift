@@ -79,32 +79,34 @@ import Testing
         try FileManager.default.createDirectory(atPath: uploads, withIntermediateDirectories: false)
         let upload = "\(uploads)/a.mp4"
         try FileManager.default.copyItem(atPath: TestEnvironment.sample("sixty-fps.mp4"), toPath: upload)
-        let before = FolderSnapshot(uploads)
-        let refused = try TestEnvironment.storyreel(["ingest", upload, "--story", "ana", "--into", uploads])
-        #expect(refused.status == 66, "\(refused.stderr)")
-        #expect(
-            refused.stderr
-                == "storyreel: error: \(uploads): not a stories folder: it holds files but no story folder (expected "
-                + "STORIES/HANDLE/clip.mov); --into takes the stories folder\n")
-        #expect(FolderSnapshot(uploads) == before)
+        /// Ingests the upload into `stories` as `ana`: refused with 66 and `reason`, nothing written.
+        func expectRefused(into stories: String, _ reason: String, sourceLocation: SourceLocation = #_sourceLocation)
+            throws
+        {
+            let before = FolderSnapshot(stories)
+            let refused = try TestEnvironment.storyreel(["ingest", upload, "--story", "ana", "--into", stories])
+            #expect(refused.status == 66, "\(refused.stderr)", sourceLocation: sourceLocation)
+            #expect(
+                refused.stderr == "storyreel: error: \(stories): \(reason)\n", sourceLocation: sourceLocation)
+            #expect(FolderSnapshot(stories) == before, sourceLocation: sourceLocation)
+        }
+        let noStoryFolder =
+            "not a stories folder: it holds files but no story folder (expected STORIES/HANDLE/clip.mov); --into "
+            + "takes the stories folder"
+        try expectRefused(into: uploads, noStoryFolder)
         // A system folder beside the files is no story folder either (a re-check).
         try FileManager.default.createDirectory(atPath: "\(uploads)/lost+found", withIntermediateDirectories: false)
-        let withSystemFolder = try TestEnvironment.storyreel(["ingest", upload, "--story", "ana", "--into", uploads])
-        #expect(withSystemFolder.status == 66, "\(withSystemFolder.stderr)")
+        try expectRefused(into: uploads, noStoryFolder)
         // A story folder given as STORIES (clips at its top, and a folder in it), for a story it
         // does not hold, is refused too (an ingest QA pass: the clip went into st/ana/ana/,
         // which no render plays, exit 0).
         let story = folder.path("st/ana")
         try FileManager.default.createDirectory(atPath: "\(story)/old", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: upload, toPath: "\(story)/0001-a.mp4")
-        let storyBefore = FolderSnapshot(story)
-        let nested = try TestEnvironment.storyreel(["ingest", upload, "--story", "ana", "--into", story])
-        #expect(nested.status == 66, "\(nested.stderr)")
-        #expect(
-            nested.stderr
-                == "storyreel: error: \(story): holds clips at its top (0001-a.mp4), as a story folder does, and no "
-                + "story ana: --into takes the stories folder, whose folders are the stories\n")
-        #expect(FolderSnapshot(story) == storyBefore)
+        try expectRefused(
+            into: story,
+            "holds clips at its top (0001-a.mp4), as a story folder does, and no story ana: --into takes the stories "
+                + "folder, whose folders are the stories")
         let empty = folder.path("stories")
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
         let taken = try TestEnvironment.storyreel(["ingest", upload, "--story", "ana", "--into", empty])
