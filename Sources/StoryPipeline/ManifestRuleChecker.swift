@@ -348,15 +348,18 @@ struct ManifestRuleChecker {
         else { return }
         if let problem = OutputIntegrity.imageProblem(at: file.path, size: size, tolerance: tolerance) {
             report(path, "\(Self.shown(relative)) \(problem)")
-        } else if let named = OutputProvenance.jpegNamedOutput(file.path, timeout: timeout ?? 30) {
-            if named != relative {
-                // Another image's picture under this one's name (a QA pass: another item's still
-                // passed): storyreel's comment names the output it was made as.
-                report(path, "\(Self.shown(relative)) names itself \(Self.shown(named)): another output's picture")
-            } else if OutputProvenance.jpegVerdict(file.path, output: relative, timeout: timeout ?? 30) == .contradicts
-            {
-                report(path, "\(Self.shown(relative)) \(OutputIntegrity.changedSinceWritten)")
-            }
+        } else if OutputProvenance.jpegVerdict(file.path, output: relative, timeout: timeout ?? 30) == .contradicts,
+            let named = OutputProvenance.jpegNamedOutput(file.path, timeout: timeout ?? 30)
+        {
+            // Read once more only when it does not vouch for itself as `relative`, to say why.
+            // Another image's picture under this one's name (a QA pass: another item's still
+            // passed): storyreel's comment names the output it was made as.
+            report(
+                path,
+                "\(Self.shown(relative)) "
+                    + (named != relative
+                        ? "names itself \(Self.shown(named)): another output's picture"
+                        : OutputIntegrity.changedSinceWritten))
         }
     }
 
