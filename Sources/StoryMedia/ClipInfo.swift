@@ -60,6 +60,9 @@ public struct ClipInfo: Sendable, Equatable {
     public struct Audio: Sendable, Equatable {
         /// FFmpeg's codec name, e.g. `aac`.
         public var codec: String
+        /// The RFC 6381 codecs string (`mp4a.40.2`, `ac-3`, `opus`), for a player's
+        /// `canPlayType`; nil for a codec whose string browsers do not answer alike (PCM, MP2).
+        public var codecs: String?
         /// Samples per second.
         public var sampleRate: Int
         /// Number of channels.

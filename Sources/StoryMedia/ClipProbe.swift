@@ -185,7 +185,7 @@ public enum ClipProbe {
         }
         let audio = file.bestStream(.audio).map {
             ClipInfo.Audio(
-                codec: $0.codecName, sampleRate: $0.sampleRate, channels: $0.channelCount,
+                codec: $0.codecName, codecs: $0.audioCodecs, sampleRate: $0.sampleRate, channels: $0.channelCount,
                 channelLayout: $0.channelLayoutName, language: $0.language,
                 trackCount: file.streams.filter { $0.kind == .audio }.count)
         }

@@ -1,7 +1,8 @@
-/// The RFC 6381 `codecs` string of a video stream (`avc1.64001f`, `hvc1.2.4.L120.90`), what a
-/// player passes to `canPlayType` or `isTypeSupported` to ask whether it can play the clip.
-/// Read from the stream's decoder configuration record (`avcC`, `hvcC`, `av1C`, `vpcC`) as the
-/// container stores it, the way ffmpeg's and Apple's tools write the string.
+/// The RFC 6381 `codecs` string of a video stream (`avc1.64001f`, `hvc1.2.4.L120.90`) or an audio
+/// stream (`mp4a.40.2`, `ac-3`), what a player passes to `canPlayType` or `isTypeSupported` to ask
+/// whether it can play the clip. Read from the stream's decoder configuration record (`avcC`,
+/// `hvcC`, `av1C`, `vpcC`, AAC's AudioSpecificConfig) as the container stores it, the way ffmpeg's
+/// and Apple's tools write the string.
 public enum CodecsString {
     /// What the stream's parameters say of its pictures, for a string whose record FFmpeg does
     /// not keep (VP9's `vpcC`).
@@ -53,6 +54,37 @@ public enum CodecsString {
         default:
             return codec
         }
+    }
+
+    /// The codecs string of an audio stream of codec `codec` (FFmpeg's name) at `sampleRate`, with
+    /// configuration record `extradata` and FFmpeg's `profile` (negative when unknown), or nil for
+    /// a codec whose string browsers do not answer alike (PCM, which Chromium plays but calls
+    /// unplayable; MP2, whose string is MP3's). AAC is `mp4a.40.` and its audio object type, read
+    /// from the AudioSpecificConfig (`mp4a.40.2` for AAC-LC, as MP4Box and Apple's tools write
+    /// it), MP3 `mp4a.6B` (`mp4a.69` at MPEG-2's rates under 32 kHz), and the others the sample
+    /// entry's name (`ac-3`, `ec-3`, `opus`, `flac`, `alac`).
+    public static func audio(codec: String, sampleRate: Int, extradata: [UInt8], profile: Int) -> String? {
+        switch codec {
+        case "aac":
+            if let objectType = audioObjectType(extradata) { return "mp4a.40.\(objectType)" }
+            // FFmpeg's AAC profiles are the audio object type less one (FF_PROFILE_AAC_LOW is 1).
+            return (0..<95).contains(profile) ? "mp4a.40.\(profile + 1)" : "mp4a.40"
+        case "mp3": return sampleRate >= 32000 ? "mp4a.6B" : "mp4a.69"
+        case "ac3": return "ac-3"
+        case "eac3": return "ec-3"
+        case "opus", "flac", "alac": return codec
+        default: return nil
+        }
+    }
+
+    /// The audio object type an AudioSpecificConfig begins with (ISO/IEC 14496-3 §1.6.2.1): five
+    /// bits, or 31 and six more for types from 32 up; nil for an empty record or type 0.
+    static func audioObjectType(_ config: [UInt8]) -> Int? {
+        guard let first = config.first else { return nil }
+        let type = Int(first >> 3)
+        guard type == 31 else { return type == 0 ? nil : type }
+        guard config.count >= 2 else { return nil }
+        return 32 + Int(first & 0x07) << 3 + Int(config[1] >> 5)
     }
 
     /// Dolby Vision's own sample entries, HEVC-based (`dvh1`, `dvhe`) and AVC-based (`dva1`,

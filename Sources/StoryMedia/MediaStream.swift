@@ -249,6 +249,13 @@ public final class MediaStream {
     /// Audio sample rate in Hz.
     public var sampleRate: Int { Int(parameters.pointee.sample_rate) }
 
+    /// The RFC 6381 codecs string of an audio stream (`mp4a.40.2`, `ac-3`), or nil where
+    /// browsers do not answer for it alike; see ``CodecsString/audio(codec:sampleRate:extradata:profile:)``.
+    public var audioCodecs: String? {
+        CodecsString.audio(
+            codec: codecName, sampleRate: sampleRate, extradata: extradata, profile: Int(parameters.pointee.profile))
+    }
+
     /// Audio channel count.
     public var channelCount: Int { Int(parameters.pointee.ch_layout.nb_channels) }
 

@@ -19,7 +19,7 @@ public enum BundleGenerator {
     static let current = "storyreel \(BundlePlan.toolVersion) (renderer \(rendererNumber))"
 
     /// What `storyreel --version` prints: the tool's version, the renderer's and the probe's
-    /// (`storyreel 0.3.0 (renderer 11, probe 7)`), so two builds that make different pictures
+    /// (`storyreel 0.3.0 (renderer 11, probe 8)`), so two builds that make different pictures
     /// or read clips differently are told apart.
     public static let versionLine =
         "storyreel \(BundlePlan.toolVersion) (renderer \(rendererNumber), probe "

@@ -81,7 +81,8 @@ extension ClipInfo.Audio {
     /// The `audio` object of `inspect --json`.
     package var json: JSONValue {
         .object([
-            ("codec", .string(codec)), ("sampleRate", .int(sampleRate)), ("channels", .int(channels)),
+            ("codec", .string(codec)), ("codecs", .string(codecs)), ("sampleRate", .int(sampleRate)),
+            ("channels", .int(channels)),
             ("channelLayout", .string(channelLayout)), ("language", .string(language)),
             ("trackCount", .int(trackCount)),
         ])

@@ -33,6 +33,10 @@ public struct ClipRecord: Sendable, Equatable, Codable {
     /// FFmpeg's codec name of the audio players play (``ClipInfo/audio``), nil without audio
     /// (and in records cached before it was kept).
     public var audioCodec: String?
+    /// The RFC 6381 codecs string of that audio (``ClipInfo/Audio/codecs``), for a player's
+    /// `canPlayType`: nil without audio, for a codec whose string browsers do not answer alike,
+    /// and in records cached before it was kept.
+    public var audioCodecs: String?
 
     /// The first 16 hex digits of the hash: the item's id.
     public var id: String { String(sha256.prefix(16)) }
@@ -54,6 +58,7 @@ public struct ClipRecord: Sendable, Equatable, Codable {
             && [0, 90, 180, 270].contains(rotation) && frameRate >= 0 && frameRate <= Double(Int32.max)
             && isText(codec) && isText(codecs) && ["none", "hlg", "pq", "dolbyVision"].contains(hdr) && bitRate >= 0
             && dolbyVisionProfile.map { $0 >= 0 && $0 < 1000 } ?? true && audioCodec.map(isText) ?? true
+            && audioCodecs.map(isText) ?? true
     }
 
     /// The longest duration FFmpeg gives, in seconds: its durations are 64-bit counts of
@@ -78,6 +83,7 @@ public struct ClipRecord: Sendable, Equatable, Codable {
         bitRate = TransitionBitrate.clipBitRate(info) ?? 0
         dolbyVisionProfile = video.dolbyVisionProfile
         audioCodec = info.audio?.codec
+        audioCodecs = info.audio?.codecs
     }
 
     /// Why few players could play the clip, or nil: its codec or profile is outside what phones

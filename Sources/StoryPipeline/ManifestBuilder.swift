@@ -66,7 +66,7 @@ struct ManifestBuilder {
                         sha256: record.sha256, duration: record.duration, width: record.width, height: record.height,
                         rotation: record.rotation, frameRate: record.frameRate, codec: record.codec,
                         codecs: record.codecs, hdr: record.hdr, hasAudio: record.hasAudio,
-                        poster: item.outputs.poster, thumbnail: item.outputs.thumbnail,
+                        audioCodecs: record.audioCodecs, poster: item.outputs.poster, thumbnail: item.outputs.thumbnail,
                         firstFrame: item.outputs.firstFrame, lastFrame: item.outputs.lastFrame))
             }
             if let avatar = story.avatarOutput { referenced.insert(avatar) }

@@ -227,7 +227,7 @@ struct ManifestRuleChecker {
     /// clip on its word); the duration the page shows a clip it cannot play for, and times its
     /// progress bar by (a QA pass: 500 or 1e300 s validated, and the page stood on that item's
     /// stills for as long); the size it lays the clip out at, its turn, its HDR kind and codec,
-    /// and whether it has sound (the page's mute button).
+    /// and whether it has sound and of what codecs (the page's mute button).
     private mutating func check(
         _ item: Manifest.Item, against info: ClipInfo, video: ClipInfo.Video, at path: String
     ) {
@@ -271,6 +271,13 @@ struct ManifestRuleChecker {
             report(
                 "\(path).hasAudio",
                 "is \(item.hasAudio), but \(src) has " + (item.hasAudio ? "no sound" : "sound"))
+        }
+        // What the page asks `canPlayType` whether its sound plays (a tampered `opus` on AC-3
+        // audio would have the page offer sound the browser plays silent).
+        if let codecs = item.audioCodecs, codecs != info.audio?.codecs {
+            let actual = info.audio.map { audio in audio.codecs.map { "codecs \($0)" } ?? "\(audio.codec) audio" }
+            report(
+                "\(path).audioCodecs", "is \(Self.quoted(codecs)), but \(src) has " + (actual ?? "no sound"))
         }
     }
 

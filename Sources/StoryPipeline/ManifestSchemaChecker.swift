@@ -16,7 +16,7 @@ struct ManifestSchemaChecker {
     static let manifestKeys = ["version", "generator", "canvas", "duration", "stories", "transitions", "skipped"]
     static let storyKeys = ["id", "user", "isRead", "duration", "items"]
     static let userKeys = ["handle", "displayName", "avatar"]
-    static let itemKeys = itemRequiredKeys + ["codecs", "firstFrame", "lastFrame"]
+    static let itemKeys = itemRequiredKeys + ["codecs", "audioCodecs", "firstFrame", "lastFrame"]
     static let itemRequiredKeys = [
         "id", "src", "sha256", "duration", "width", "height", "rotation", "frameRate", "codec", "hdr", "hasAudio",
         "poster", "thumbnail",
@@ -117,6 +117,7 @@ struct ManifestSchemaChecker {
         choice(
             item["hdr"], at: "\(path).hdr", [.string("none"), .string("hlg"), .string("pq"), .string("dolbyVision")])
         boolean(item["hasAudio"], at: "\(path).hasAudio")
+        if let codecs = item["audioCodecs"] { _ = string(codecs, at: "\(path).audioCodecs") }
         _ = relativePath(item["src"], at: "\(path).src", parentSteps: true)
         for key in ["poster", "thumbnail", "firstFrame", "lastFrame"] {
             _ = relativePath(item[key], at: "\(path).\(key)")

@@ -380,6 +380,11 @@ extension PlayerPage {
             ['h264', 'avc1.42E01E'], ['hevc', 'hvc1.1.6.L93.B0'], ['vp9', 'vp09.00.10.08'], ['av1', 'av01.0.04M.08']]);
           function codecsOf(clip) { return clip.codecs || CODECS.get(clip.codec) || clip.codec; }
           function playable(clip) { return stage.cube.canPlayType(`video/mp4; codecs="${codecsOf(clip)}"`) !== ''; }
+          // An item's sound plays unless its `audioCodecs` is one the browser refuses (an item
+          // without one, from before them or of PCM audio, is taken to play).
+          function soundPlays(clip) {
+            return !clip.audioCodecs || stage.cube.canPlayType(`audio/mp4; codecs="${clip.audioCodecs}"`) !== '';
+          }
           // A transition with no codecs (a manifest from before them) is tried, and cut if it fails.
           function playableTransition(via) { return !via.codecs || playable(via); }
           function quietly(promise) { if (promise && promise.catch) promise.catch(() => {}); }
@@ -1189,15 +1194,19 @@ extension PlayerPage {
             button.innerHTML = paused ? ICONS.play : ICONS.pause;
           }
           // A clip without sound (`hasAudio: false`) says so on the button, dimmed, as Instagram
-          // says "This video has no sound" (a QA pass: it offered "Unmute" as for any clip).
-          // The press still sets the sound for the clips that have it.
+          // says "This video has no sound" (a QA pass: it offered "Unmute" as for any clip); so
+          // does one whose sound this browser plays silent (AC-3 in Chromium: its `audioCodecs`
+          // is one canPlayType refuses; the button said "Mute" over silence). The press still
+          // sets the sound for the clips that have it.
           function updateSound() {
             const button = $('sound');
-            const silent = phase === 'item' && !!at && item().hasAudio === false;
-            const label = (muted ? 'Unmute' : 'Mute') + (silent ? ' (this clip has no sound)' : '');
+            const clip = phase === 'item' && !!at ? item() : null;
+            const why = !clip ? null : clip.hasAudio === false ? 'This clip has no sound'
+              : soundPlays(clip) ? null : "This browser can't play this clip's sound";
+            const label = (muted ? 'Unmute' : 'Mute') + (why ? ` (${why[0].toLowerCase()}${why.slice(1)})` : '');
             if (button.getAttribute('aria-label') !== label) button.setAttribute('aria-label', label);
-            button.title = silent ? 'This clip has no sound' : '';
-            button.classList.toggle('silent', silent);
+            button.title = why || '';
+            button.classList.toggle('silent', !!why);
             const icon = muted ? 'muted' : 'sound';
             if (button.dataset.icon !== icon) { button.dataset.icon = icon; button.innerHTML = ICONS[icon]; }
           }
@@ -1727,6 +1736,7 @@ extension PlayerPage {
                 ['poster', (i) => plain(i.poster)], ['thumbnail', (i) => plain(i.thumbnail)],
                 ['firstFrame', (i) => optionalPlain(i.firstFrame)], ['lastFrame', (i) => optionalPlain(i.lastFrame)],
                 ['codecs', (i) => optionalText(i.codecs)], ['codec', (i) => optionalText(i.codec)],
+                ['audioCodecs', (i) => optionalText(i.audioCodecs)],
               ]);
               if (item) return item;
             }

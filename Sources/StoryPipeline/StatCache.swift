@@ -97,8 +97,9 @@ public final class StatCache: Sendable {
     /// indexed, composition offsets FFmpeg drops are a warning, and so is a last AAC frame
     /// ending in a zero byte; 7: HLG signalled by an alternative transfer characteristics SEI over
     /// BT.2020's transfer is HLG, and a frame held far longer than the others, first or last,
-    /// makes the frame rate variable).
-    static let probeVersion = "storyreel-probe-7"
+    /// makes the frame rate variable; 8: the audio's RFC 6381 codecs string is read, which the
+    /// manifest's items carry as `audioCodecs`).
+    static let probeVersion = "storyreel-probe-8"
 
     /// What a failure was found by: the probe's version, storyreel's and libavutil's, and this
     /// very executable (its size and mtime), so that any other build, which may read the clip

@@ -63,10 +63,11 @@ enum ClipInfoReport {
             rows.append(("video", "none"))
         }
         if let audio = info.audio {
-            // The layout and the language, and the other tracks, as ffprobe and MediaInfo show
-            // them (an inspect QA pass: a second track, in French, was nowhere in the block).
-            var text =
-                "\(audio.codec), \(audio.sampleRate) Hz, \(audio.channels) channel\(audio.channels == 1 ? "" : "s")"
+            // The codecs string, as the video row gives it; the layout and the language, and the
+            // other tracks, as ffprobe and MediaInfo show them (an inspect QA pass: a second
+            // track, in French, was nowhere in the block).
+            var text = audio.codec + (audio.codecs.map { ", \($0)" } ?? "")
+            text += ", \(audio.sampleRate) Hz, \(audio.channels) channel\(audio.channels == 1 ? "" : "s")"
             if let layout = audio.channelLayout { text += " (\(layout))" }
             if let language = audio.language { text += ", \(language)" }
             if audio.trackCount > 1 { text += "; the first enabled of \(audio.trackCount) audio tracks" }

@@ -7,7 +7,7 @@ public enum Storyreel {
     /// The tool's version, which the overview names and manifests' `generator` carries.
     public static let version = BundlePlan.toolVersion
     /// What `--version` (`-v`, `version`) prints: the version with the renderer's and the
-    /// probe's (`storyreel 0.3.0 (renderer 11, probe 7)`).
+    /// probe's (`storyreel 0.3.0 (renderer 11, probe 8)`).
     public static let versionLine = BundleGenerator.versionLine
 
     /// Every subcommand, in the order `--help` lists them.

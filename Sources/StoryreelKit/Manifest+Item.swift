@@ -27,6 +27,11 @@ extension Manifest {
         public var hdr: String
         /// True when the clip has an audio stream.
         public var hasAudio: Bool
+        /// The RFC 6381 codecs string of the audio players play (`mp4a.40.2`, `ac-3`, `opus`), for
+        /// a player's `canPlayType`: a browser that cannot play it plays the clip silent. Nil
+        /// without audio, for audio whose string browsers do not answer alike (PCM, MP2), and in
+        /// manifests written before it was added.
+        public var audioCodecs: String?
         /// A representative frame, relative to the manifest.
         public var poster: String
         /// A small version of the poster, relative to the manifest.
@@ -41,8 +46,9 @@ extension Manifest {
         /// tests spelt out all 16), in the same order, so calls that give them still compile.
         public init(
             id: String, src: String, sha256: String, duration: Double, width: Int, height: Int, rotation: Int,
-            frameRate: Double, codec: String, codecs: String? = nil, hdr: String, hasAudio: Bool, poster: String,
-            thumbnail: String, firstFrame: String? = nil, lastFrame: String? = nil
+            frameRate: Double, codec: String, codecs: String? = nil, hdr: String, hasAudio: Bool,
+            audioCodecs: String? = nil, poster: String, thumbnail: String, firstFrame: String? = nil,
+            lastFrame: String? = nil
         ) {
             self.id = id
             self.src = src
@@ -56,6 +62,7 @@ extension Manifest {
             self.codecs = codecs
             self.hdr = hdr
             self.hasAudio = hasAudio
+            self.audioCodecs = audioCodecs
             self.poster = poster
             self.thumbnail = thumbnail
             self.firstFrame = firstFrame
@@ -78,6 +85,7 @@ extension Manifest {
             codecs = try container.decodeOmittable(String.self, forKey: .codecs)
             hdr = try container.decode(String.self, forKey: .hdr)
             hasAudio = try container.decode(Bool.self, forKey: .hasAudio)
+            audioCodecs = try container.decodeOmittable(String.self, forKey: .audioCodecs)
             poster = try container.decode(String.self, forKey: .poster)
             thumbnail = try container.decode(String.self, forKey: .thumbnail)
             firstFrame = try container.decodeOmittable(String.self, forKey: .firstFrame)

@@ -106,4 +106,25 @@ import Testing
                 level: -1)
         }
     }
+
+    /// AAC's string names the audio object type its AudioSpecificConfig begins with: five bits,
+    /// or 31 and six more (ISO/IEC 14496-3 §1.6.2.1); FFmpeg's profile stands in without one.
+    @Test func aacNamesTheObjectTypeOfItsConfig() {
+        func aac(_ config: [UInt8], profile: Int = -99) -> String? {
+            CodecsString.audio(codec: "aac", sampleRate: 44100, extradata: config, profile: profile)
+        }
+        #expect(aac([0x12, 0x10]) == "mp4a.40.2")  // AAC-LC, 44.1 kHz, stereo
+        #expect(aac([0x2B, 0x92, 0x08, 0x00]) == "mp4a.40.5")  // HE-AAC signalled explicitly
+        #expect(aac([0xEB, 0x09, 0x88]) == "mp4a.40.29")  // HE-AAC v2 (PS)
+        #expect(aac([0xF8, 0xE0]) == "mp4a.40.39")  // 31, then 7: ER AAC ELD
+        #expect(aac([0xF9, 0x40]) == "mp4a.40.42")  // 31, then 10: USAC
+        #expect(aac([0xF8]) == "mp4a.40", "an escape cut short")
+        #expect(aac([], profile: 1) == "mp4a.40.2", "FF_PROFILE_AAC_LOW")
+        #expect(aac([], profile: 4) == "mp4a.40.5", "FF_PROFILE_AAC_HE")
+        #expect(aac([]) == "mp4a.40")
+        #expect(aac([0x00]) == "mp4a.40", "object type 0 is none")
+        #expect(CodecsString.audio(codec: "mp3", sampleRate: 48000, extradata: [], profile: -99) == "mp4a.6B")
+        #expect(CodecsString.audio(codec: "mp3", sampleRate: 24000, extradata: [], profile: -99) == "mp4a.69")
+        #expect(CodecsString.audio(codec: "pcm_s16le", sampleRate: 48000, extradata: [], profile: -99) == nil)
+    }
 }

@@ -110,7 +110,8 @@ import Testing
         let block = try TestEnvironment.storyreel(["inspect", tagged])
         #expect(
             block.stdout.contains(
-                "  audio         aac, 48000 Hz, 1 channel (mono), eng; the first enabled of 2 audio tracks\n"),
+                "  audio         aac, mp4a.40.2, 48000 Hz, 1 channel (mono), eng; the first enabled of 2 audio tracks\n"
+            ),
             "\(block.stdout)")
         // The audio track's header with its flags cleared: not enabled (ffprobe: not default).
         var bytes = [UInt8](
@@ -171,6 +172,64 @@ import Testing
                 "storyreel: warning: cam/3-ac3.mp4: its audio, AC-3 (ac3), does not play in Chrome or Firefox "
                     + "(they play AAC, MP3, Opus and FLAC): re-encode it (ffmpeg -i IN -c:v copy -c:a aac OUT)"
             ], "\(warnings)")
+    }
+
+    /// The audio's RFC 6381 codecs string, which the player page asks `canPlayType` about (a
+    /// clip of AC-3 sound played silent in Chromium under a "Mute" button): `inspect` gives it,
+    /// each item carries it as `audioCodecs`, and `validate` holds it to the clip. PCM and MP2
+    /// (in a MOV) have none, as browsers do not answer for their strings alike.
+    @Test func theAudiosCodecsStringIsReportedCarriedAndValidated() throws {
+        let cases: [(name: String, audio: [String], codecs: String?)] = [
+            ("aac.mp4", ["-c:a", "aac"], "mp4a.40.2"),
+            ("ac3.mp4", ["-c:a", "ac3"], "ac-3"),
+            ("eac3.mp4", ["-c:a", "eac3"], "ec-3"),
+            ("opus.mp4", ["-c:a", "libopus"], "opus"),
+            ("flac.mp4", ["-c:a", "flac", "-strict", "-2"], "flac"),
+            ("mp3.mp4", ["-c:a", "libmp3lame"], "mp4a.6B"),
+            ("mp3-22k.mp4", ["-c:a", "libmp3lame", "-ar", "22050"], "mp4a.69"),
+            ("alac.mov", ["-c:a", "alac"], "alac"),
+            ("pcm.mov", ["-c:a", "pcm_s16le"], nil),
+            // In MP4, MP2 and MP3 share one object type, which FFmpeg reads as MP3 (as ffprobe does).
+            ("mp2.mov", ["-c:a", "mp2"], nil),
+        ]
+        var clips: [String] = []
+        for (name, audio, codecs) in cases {
+            let path = try clip(name, audio: ["-f", "lavfi", "-i", "sine=d=1"] + audio)
+            clips.append(path)
+            let reported = try #require(try inspectedAudio(path), "\(name): no audio")
+            #expect(reported["codecs"] as? String == codecs, "\(name): \(reported)")
+        }
+        // ffprobe's profile for the AAC clip is the object type the string gives (LC, 2).
+        let probe = try TestEnvironment.ffprobe(clips[0])
+        let aac = (probe["streams"] as? [[String: Any]])?.first { $0["codec_type"] as? String == "audio" }
+        #expect(aac?["profile"] as? String == "LC", "\(aac ?? [:])")
+        let plain = try TestEnvironment.storyreel(["inspect", clips[1]])
+        #expect(plain.stdout.contains("  audio         ac3, ac-3, 44100 Hz, 1 channel (mono)\n"), "\(plain.stdout)")
+
+        let (result, manifest) = try render(clips)
+        #expect(result.status == 0, "\(result.stderr)")
+        let items = manifest?.stories.first?.items ?? []
+        #expect(items.map(\.audioCodecs) == cases.map(\.codecs), "\(items.map(\.audioCodecs))")
+        let reel = folder.path("reel")
+        let valid = try TestEnvironment.storyreel(["validate", reel])
+        #expect(valid.status == 0, "\(valid.stderr)")
+        // A tampered string (the page would offer AC-3's sound as Opus) and one given for PCM.
+        let manifestPath = reel + "/manifest.json"
+        var text = try String(contentsOfFile: manifestPath, encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"audioCodecs\": \"ac-3\"", with: "\"audioCodecs\": \"opus\"")
+        text = text.replacingOccurrences(
+            of: "\"hasAudio\": true,\n          \"poster\": \"posters/",
+            with: "\"hasAudio\": true,\n          \"audioCodecs\": \"ipcm\",\n          \"poster\": \"posters/")
+        try text.write(toFile: manifestPath, atomically: true, encoding: .utf8)
+        let tampered = try TestEnvironment.storyreel(["validate", reel])
+        #expect(tampered.status == 65, "\(tampered.stderr)")
+        #expect(
+            tampered.stderr.contains(
+                "stories[0].items[1].audioCodecs: is 'opus', but clips/"), "\(tampered.stderr)")
+        #expect(tampered.stderr.contains("has codecs ac-3"), "\(tampered.stderr)")
+        #expect(
+            tampered.stderr.contains("stories[0].items[8].audioCodecs: is 'ipcm', but clips/")
+                && tampered.stderr.contains("has pcm_s16le audio"), "\(tampered.stderr)")
     }
 
     /// From a QA pass of unusual clips: FFmpeg's own AAC encoder, asked for HE-AAC, writes a

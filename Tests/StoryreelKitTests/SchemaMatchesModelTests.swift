@@ -9,11 +9,13 @@ import Testing
 @Suite struct SchemaMatchesModelTests {
     static let schemaURL = TestEnvironment.packageRoot.appendingPathComponent("schema/manifest.schema.json")
 
-    /// A manifest using every optional value: avatars, codecs, stills, skipped entries with and
+    /// A manifest using every optional value: avatars, codecs (video and audio), stills, skipped entries with and
     /// without a story; and the same values absent.
     static func everyOptional() -> [Manifest] {
         var full = ManifestSamples.manifest(items: [1, 2, 1], transitions: .both, read: [1])
         full.stories[0].user.avatar = "avatars/s0.jpg"
+        full.stories[0].items[0].hasAudio = true
+        full.stories[0].items[0].audioCodecs = "mp4a.40.2"
         full.skipped = [
             Manifest.SkippedEntry(path: "s0/broken.mov", story: "s0", reason: "moov atom not found"),
             Manifest.SkippedEntry(path: "x y", story: nil, reason: "not a valid handle"),
@@ -23,6 +25,7 @@ import Testing
             sparse.stories[story].user.avatar = nil
             for item in sparse.stories[story].items.indices {
                 sparse.stories[story].items[item].codecs = nil
+                sparse.stories[story].items[item].audioCodecs = nil
                 sparse.stories[story].items[item].firstFrame = nil
                 sparse.stories[story].items[item].lastFrame = nil
             }
