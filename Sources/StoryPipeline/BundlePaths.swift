@@ -41,11 +41,17 @@ public enum BundlePaths {
 
     /// Removes the temporary files a killed render left in storyreel's own folders (the output
     /// folders and `.storyreel/`): only regular files named by ``TemporaryFile``'s scheme. The
-    /// top of the bundle and every folder are left alone.
-    public static func removeStaleTemporaries(in bundle: String) {
+    /// top of the bundle and every folder are left alone. A shard, which shares the bundle with
+    /// other shards at work, gives `untouchedFor` (``TemporaryFile/staleAfter``): their finished
+    /// files wait for their names unlocked, so only one untouched that long is a killed run's
+    /// (a QA pass: a SIGKILLed shard's files stayed through every later run of its shards), and
+    /// a hard-linked clip, whose time is its source's, is left to a whole render.
+    public static func removeStaleTemporaries(in bundle: String, untouchedFor age: Double = 0) {
         for folder in outputFolders + [privateFolder] {
             // `render --link` stages a clip as a hard link to its source, which cannot be marked.
-            TemporaryFile.removeStale(in: join(bundle, folder)) { folder == "clips" && isOutputName($0, in: folder) }
+            TemporaryFile.removeStale(
+                in: join(bundle, folder),
+                hardLinkedFor: { age == 0 && folder == "clips" && isOutputName($0, in: folder) }, untouchedFor: age)
         }
     }
 

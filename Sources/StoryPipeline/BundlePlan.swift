@@ -537,20 +537,27 @@ public struct BundlePlan: Sendable {
     public func isDone(_ unit: WorkUnit, in bundle: String, ledger: BundleLedger) -> Bool {
         switch ledger.state(of: unit.output) {
         case .current:
-            // A render with --copy puts a copy over a clip linked to its source (a re-check:
-            // plan said done of the 9 copies the render then made), and one with --link a link
-            // over a copy on the source's file system.
-            guard unit.kind == .clip else { return true }
-            switch options.clipMode {
-            case .copy: return !UnitRun.isLinkToSource(unit, bundle: bundle)
-            case .link: return !UnitRun.canLinkOverCopy(unit, bundle: bundle)
-            case .reference: return true
-            }
+            break
         case .unknown:
-            return UnitRun.adopt(
-                unit, ledger: ledger, bundle: bundle, canvas: (canvasWidth, canvasHeight), timeout: options.timeout)
+            // Adopted, a clip is then held to the clip mode as a known one is (a QA pass: shards'
+            // copies merged without ledgers were "done" for a --link render, which kept them as
+            // copies and linked them on the run after).
+            guard
+                UnitRun.adopt(
+                    unit, ledger: ledger, bundle: bundle, canvas: (canvasWidth, canvasHeight),
+                    timeout: options.timeout)
+            else { return false }
         case .missing, .changed, .notRegular:
             return false
+        }
+        // A render with --copy puts a copy over a clip linked to its source (a re-check: plan
+        // said done of the 9 copies the render then made), and one with --link a link over a
+        // copy on the source's file system.
+        guard unit.kind == .clip else { return true }
+        switch options.clipMode {
+        case .copy: return !UnitRun.isLinkToSource(unit, bundle: bundle)
+        case .link: return !UnitRun.canLinkOverCopy(unit, bundle: bundle)
+        case .reference: return true
         }
     }
 }

@@ -140,6 +140,7 @@ public struct BundleRenderer: Sendable {
             } catch is BundleLock.Timeout {
                 throw BundleLock.Timeout(folder: output, seconds: options.lockTimeout)
             }
+            BundlePaths.removeStaleTemporaries(in: output, untouchedFor: TemporaryFile.staleAfter)
         } else {
             // Another shard's temporary files may be in flight while shards share the lock.
             BundlePaths.removeStaleTemporaries(in: output)

@@ -92,6 +92,36 @@ enum OutputProvenance {
         return named == output
     }
 
+    /// True when the clip copy at `path` holds the first bytes of its `source` and no more: a
+    /// copy of that very clip cut short (a shard's artifact half downloaded, a copy a full disk
+    /// stopped), which carries no comment to say so. Setting it aside loses nothing, as every
+    /// byte of it is in the source (a QA pass: it was left, its item skipped on every run, 65,
+    /// and the bundle validated without it).
+    static func isCutShortCopy(_ path: String, of source: String, timeout: Double) -> Bool {
+        guard let placed = try? RegularFile(path: path, timeout: timeout),
+            let original = try? RegularFile(path: source, timeout: timeout),
+            placed.size > 0, placed.size < original.size
+        else { return false }
+        do {
+            var compared: UInt64 = 0
+            while compared < placed.size {
+                let chunk = try placed.read(upTo: 1 << 20)
+                guard !chunk.isEmpty else { return false }
+                var same = Data()
+                while same.count < chunk.count {
+                    let part = try original.read(upTo: chunk.count - same.count)
+                    guard !part.isEmpty else { return false }
+                    same.append(part)
+                }
+                guard same == chunk else { return false }
+                compared += UInt64(chunk.count)
+            }
+            return compared == placed.size
+        } catch {
+            return false
+        }
+    }
+
     /// The output a comment `storyreel OUTPUT sha256:HASH` names, or nil for any other text.
     static func namedOutput(inComment comment: String) -> String? {
         guard comment.hasPrefix("storyreel "), let hash = comment.range(of: " sha256:", options: .backwards) else {

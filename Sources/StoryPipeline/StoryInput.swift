@@ -72,9 +72,15 @@ public struct StoryInput: Sendable {
     /// `.storyreel/` with `manifest.json` beside it, or its ledger or settings in it), or nil. A
     /// QA pass: `render OUT -o OUT2` rendered a bundle's `clips/`, `posters/` … as stories, and
     /// `ingest --into OUT` filed an upload as a story folder inside the bundle, both without a word.
+    /// A bundle without `.storyreel/` (a deploy of its visible files, shard artifacts merged
+    /// without hidden files) is one too when it holds storyreel's manifest or page, or only
+    /// storyreel's output folders of key-named files (a later QA pass: it was rendered, exit 0,
+    /// as stories named `clips` and `transitions`, the transitions played as clips).
     public static func bundleReason(_ folder: String) -> String? {
         let privateFolder = BundlePaths.join(folder, BundlePaths.privateFolder)
-        guard FileStamp(path: privateFolder, followingLinks: false)?.isFolder == true else { return nil }
+        guard FileStamp(path: privateFolder, followingLinks: false)?.isFolder == true else {
+            return visibleBundleReason(folder)
+        }
         // A shard's output, or a first render interrupted, has no manifest yet (a review): its
         // ledger or settings say it is a bundle.
         let marks = ((try? FolderListing(path: privateFolder))?.names ?? []).filter { name in
@@ -83,6 +89,32 @@ public struct StoryInput: Sendable {
         guard FileStamp(path: BundlePaths.join(folder, BundlePaths.manifest))?.isRegularFile == true || !marks.isEmpty
         else { return nil }
         return "a bundle storyreel rendered (it holds \(BundlePaths.privateFolder)/), not a stories folder"
+    }
+
+    /// ``bundleReason(_:)`` for a folder without `.storyreel/`.
+    private static func visibleBundleReason(_ folder: String) -> String? {
+        let manifest = BundlePaths.join(folder, BundlePaths.manifest)
+        if FileStamp(path: manifest, followingLinks: false)?.isRegularFile == true,
+            BundleGenerator.writer(ofManifestAt: manifest)?.generator?.hasPrefix("storyreel ") == true
+        {
+            return "a bundle storyreel rendered (it holds storyreel's \(BundlePaths.manifest)), not a stories folder"
+        }
+        let page = BundlePaths.join(folder, PlayerPage.fileName)
+        if FileStamp(path: page, followingLinks: false)?.isRegularFile == true, PlayerPage.isStoryreelPage(at: page) {
+            return "a bundle storyreel rendered (it holds storyreel's player page, \(PlayerPage.fileName)), "
+                + "not a stories folder"
+        }
+        // Only storyreel's output folders (and nothing else but its manifest, page and lock), one
+        // of them holding an output at least: a story folder named `clips` of a person's clips
+        // has other names than 16 hex digits.
+        guard (try? BundleFolder.state(of: folder)) == .bundle else { return nil }
+        let outputs = BundlePaths.outputFolders.filter { name in
+            let names = (try? FolderListing(path: BundlePaths.join(folder, name)))?.names ?? []
+            return names.contains { BundlePaths.isOutputName($0, in: name) }
+        }
+        guard !outputs.isEmpty else { return nil }
+        return "a bundle storyreel rendered (it holds only storyreel's output folders, "
+            + outputs.map { "\($0)/" }.joined(separator: ", ") + "), not a stories folder"
     }
 
     /// Reads a stories folder: one subfolder per user. Throws `.noStories` when it has no

@@ -146,8 +146,9 @@ struct UnitRun {
         let (ledger, bundle, canvas, options) = (self.ledger, self.bundle, self.canvas, self.options)
         let dispositions: [Disposition] = Parallel.map(units.count, jobs: options.jobs) { index in
             let unit = units[index]
-            switch ledger.state(of: unit.output) {
-            case .current:
+            // A clip in place is held to the clip mode: --copy copies over a link to its source,
+            // --link links over a copy.
+            func inPlace() -> Disposition {
                 if unit.kind == .clip, options.clipMode == .copy,
                     UnitRun.copyOverLinkToSource(unit, bundle: bundle, ledger: ledger, timeout: options.timeout)
                 {
@@ -159,21 +160,33 @@ struct UnitRun {
                     return .replacedClip
                 }
                 return .current
+            }
+            switch ledger.state(of: unit.output) {
+            case .current:
+                return inPlace()
             case .missing, .notRegular: return .make
             case .changed:
                 // A file that cannot be moved (an immutable one) fails the run, as a full disk
                 // does: it said "a file storyreel did not write" and dropped its clip (a QA pass).
                 do { return .remake(keptAs: try ledger.setAside(unit.output)) } catch { return .unmovable(error) }
             case .unknown:
+                // Adopted, as a known one is (a QA pass: shards' copies merged without ledgers
+                // stayed copies under --link, and were linked on the run after).
                 if UnitRun.adopt(unit, ledger: ledger, bundle: bundle, canvas: canvas, timeout: options.timeout) {
-                    return .current
+                    return inPlace()
                 }
                 // Its own bytes name it as this very output, but it is not whole or not as
                 // written: storyreel's file, cut short or edited (a shard's artifact half
                 // downloaded). Set aside and made again, as a changed output the ledger knows
                 // is; it was skipped on every run, its item left out of the bundle (a QA pass).
+                // A clip copy says nothing of itself, but one holding its source's first bytes
+                // and no more is that clip's copy, cut short.
                 let path = BundlePaths.join(bundle, unit.output)
-                guard OutputProvenance.namesItself(path, as: unit.output, timeout: options.timeout) else {
+                guard
+                    OutputProvenance.namesItself(path, as: unit.output, timeout: options.timeout)
+                        || (unit.kind == .clip
+                            && OutputProvenance.isCutShortCopy(path, of: unit.source, timeout: options.timeout))
+                else {
                     return .foreign
                 }
                 do { return .remake(keptAs: try ledger.setAside(unit.output)) } catch { return .unmovable(error) }

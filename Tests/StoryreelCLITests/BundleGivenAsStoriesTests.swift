@@ -64,4 +64,49 @@ import Testing
         let good = try TestEnvironment.storyreel(["ingest", clip, "--story", "zed", "--into", fixture.stories])
         #expect(good.status == 0, "\(good.stderr)")
     }
+
+    /// A bundle copied without `.storyreel/` (a deploy of its visible files, shard artifacts
+    /// merged without hidden files) is a bundle too (a QA pass: it was rendered, exit 0, as
+    /// stories named `clips` and `transitions`, the transitions copied in as clips): by its
+    /// manifest, its page, or its output folders of key-named files alone. A story folder of
+    /// one of those names, of a person's clips, is still a story.
+    @Test func aBundleWithoutItsHiddenFolderIsABundleToo() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let bundle = fixture.folder.path("reel")
+        let cases: [(name: String, drop: [String], holds: String)] = [
+            ("deployed", [], "storyreel's manifest.json"),
+            ("page-only", ["manifest.json"], "storyreel's player page, index.html"),
+            ("artifacts", ["manifest.json", "index.html"], "only storyreel's output folders, clips/, posters/, "),
+        ]
+        for (name, drop, holds) in cases {
+            let copy = fixture.folder.path(name)
+            try FileManager.default.copyItem(atPath: bundle, toPath: copy)
+            try FileManager.default.removeItem(atPath: "\(copy)/.storyreel")
+            for file in drop { try FileManager.default.removeItem(atPath: "\(copy)/\(file)") }
+            let before = try Self.tree(copy)
+            let out = fixture.folder.path("\(name)-out")
+            let render = try TestEnvironment.storyreel(["render", copy, "-o", out])
+            #expect(render.status == 66, "\(name): \(render.stderr)")
+            #expect(
+                render.stderr.hasPrefix("storyreel: error: \(copy): a bundle storyreel rendered (it holds \(holds)"),
+                "\(name): \(render.stderr)")
+            #expect(render.stderr.hasSuffix("), not a stories folder; give the stories folder it was rendered from\n"))
+            #expect(!FileManager.default.fileExists(atPath: out))
+            #expect(try TestEnvironment.storyreel(["plan", copy]).status == 66, "\(name)")
+            let clip = TestEnvironment.sample("portrait-h264.mp4")
+            let ingest = try TestEnvironment.storyreel(["ingest", clip, "--story", "zed", "--into", copy])
+            #expect(ingest.status == 66, "\(name): \(ingest.stderr)")
+            #expect(try Self.tree(copy) == before, "\(name)")
+        }
+        // Stories named as output folders, of a person's clips: rendered.
+        let stories = fixture.folder.path("named")
+        for story in ["clips", "transitions"] {
+            try FileManager.default.createDirectory(atPath: "\(stories)/\(story)", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                atPath: TestEnvironment.sample("portrait-h264.mp4"), toPath: "\(stories)/\(story)/IMG_0001.mp4")
+        }
+        let named = try TestEnvironment.storyreel(["render", stories, "-o", fixture.folder.path("named-out")])
+        #expect(named.status == 0, "\(named.stderr)")
+    }
 }

@@ -143,6 +143,29 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: source), "its source kept")
     }
 
+    /// A shard shares its bundle with other shards at work, whose finished files wait for their
+    /// names unlocked, so it removes only temporary files untouched for 10 minutes: a SIGKILLed
+    /// shard's (a QA pass: they stayed through every later run of the shards, only a whole
+    /// render removed them).
+    @Test func aShardRemovesOnlyTemporariesUntouchedForTenMinutes() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel", ["--shard", "1/2"]).0.status == 0)
+        let out = fixture.folder.path("reel")
+        let old = "\(out)/transitions/.0123456789abcdef0123.mp4.Ab3dE9.storyreel-tmp"
+        let fresh = "\(out)/posters/.0123456789abcdef0123.jpg.Xy34Zw.storyreel-tmp"
+        for path in [old, fresh] {
+            try Data("x".utf8).write(to: URL(fileURLWithPath: path))
+            try TestEnvironment.markAsStoryreels(path)
+        }
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -660)], ofItemAtPath: old)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -300)], ofItemAtPath: fresh)
+        let (again, _) = try fixture.render(into: "reel", ["--shard", "2/2"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: old), "a killed shard's file removed")
+        #expect(FileManager.default.fileExists(atPath: fresh), "one that may be a live shard's kept")
+    }
+
     /// From an incremental-render QA pass: a `--link` copy whose source was edited in place
     /// (the same inode, as `ffmpeg -y` rewrites its output) held the edit under the old content's
     /// name, and `--prune` left it for good as changed since it was written. It is a link to a
@@ -544,6 +567,84 @@ import Testing
         #expect(summary["rendered"] as? Int == 2, "\(summary)")
         try expectSetAside(cut, in: copy, result)
         #expect(try fixture.manifestBytes("copy") == fixture.manifestBytes("reel"))
+    }
+
+    /// A clip copy carries nothing that names it, but one holding its source's first bytes and
+    /// no more is that clip's copy cut short (a shard's artifact half downloaded): it is set
+    /// aside and copied again, losing nothing (a QA pass: it was left and its item skipped on
+    /// every run, 65, and the bundle validated without it). A copy with other bytes is still
+    /// someone's file, left as it is.
+    @Test func aMergedBundlesCutShortClipCopyIsSetAsideAndCopiedAgain() throws {
+        let fixture = try BundleFixture()
+        #expect(try fixture.render(into: "reel").0.status == 0)
+        let copy = fixture.folder.path("copy")
+        try FileManager.default.copyItem(atPath: fixture.folder.path("reel"), toPath: copy)
+        try FileManager.default.removeItem(atPath: "\(copy)/.storyreel")
+        let items = try fixture.manifest("copy").stories.flatMap(\.items)
+        let (clip, other) = (items[0].src, items[1].src)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: "\(copy)/\(clip)"))
+        let cut = whole.prefix(whole.count / 3)
+        try cut.write(to: URL(fileURLWithPath: "\(copy)/\(clip)"))
+        let (result, summary) = try fixture.render(into: "copy")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(summary["rendered"] as? Int == 1, "\(summary)")
+        try expectSetAside([clip: cut], in: copy, result)
+        #expect(try fixture.manifestBytes("copy") == fixture.manifestBytes("reel"))
+
+        // The same, cut and one byte changed: not the clip's bytes, so not storyreel's to move.
+        let again = fixture.folder.path("again")
+        try FileManager.default.copyItem(atPath: fixture.folder.path("reel"), toPath: again)
+        try FileManager.default.removeItem(atPath: "\(again)/.storyreel")
+        var changed = try Data(contentsOf: URL(fileURLWithPath: "\(again)/\(other)"))
+        changed = changed.prefix(changed.count / 3)
+        changed[changed.count - 1] ^= 0xFF
+        try changed.write(to: URL(fileURLWithPath: "\(again)/\(other)"))
+        let (refused, _) = try fixture.render(into: "again")
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(refused.stderr.contains("\(again)/\(other) is a file storyreel did not write; move it away"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(again)/\(other)")) == changed)
+    }
+
+    /// Shards rendered with `--link` and merged by copying (no ledgers) hold copies: the final
+    /// `--link` pass adopts them and links them in place, as it does a copy it knows of, so
+    /// `plan` and the run after agree that nothing is left (a QA pass: the final pass kept the
+    /// copies, plan said nothing to do, and the run after linked the 9 clips, `changed: true`).
+    @Test func aLinkRenderOverMergedCopiesLinksThemAtOnce() throws {
+        let fixture = try BundleFixture()
+        let reel = fixture.folder.path("reel")
+        for shard in ["1/2", "2/2"] {
+            let part = "part-\(shard.prefix(1))"
+            #expect(try fixture.render(into: part, ["--shard", shard, "--link"]).0.status == 0)
+            for folder in ["clips", "posters", "thumbs", "stills", "avatars", "transitions"] {
+                let from = fixture.folder.path("\(part)/\(folder)")
+                try FileManager.default.createDirectory(atPath: "\(reel)/\(folder)", withIntermediateDirectories: true)
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: from)) ?? [] {
+                    // A copy, as an artifact download makes: a file of its own.
+                    let bytes = try Data(contentsOf: URL(fileURLWithPath: "\(from)/\(name)"))
+                    try bytes.write(to: URL(fileURLWithPath: "\(reel)/\(folder)/\(name)"))
+                }
+            }
+        }
+        func linkCounts() throws -> [Int] {
+            try FileManager.default.contentsOfDirectory(atPath: "\(reel)/clips").map {
+                (try FileManager.default.attributesOfItem(atPath: "\(reel)/clips/\($0)")[.referenceCount] as? Int) ?? 0
+            }
+        }
+        #expect(try linkCounts().allSatisfy { $0 == 1 })
+        let (final, summary) = try fixture.render(into: "reel", ["--link"])
+        #expect(final.status == 0, "\(final.stderr)")
+        let counts = try linkCounts()
+        #expect(!counts.isEmpty && counts.allSatisfy { $0 >= 2 }, "still copies: \(counts)")
+        #expect(summary["rendered"] as? Int == counts.count, "\(summary)")
+        let plan = try TestEnvironment.storyreel([
+            "plan", fixture.stories, "--bundle", reel, "--link", "--json", "--size", BundleFixture.canvasArgument,
+        ])
+        let units = (try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])?["units"]
+        let undone = (units as? [[String: Any]] ?? []).filter { $0["done"] as? Bool != true }
+        #expect(plan.status == 0 && undone.isEmpty, "\(undone)")
+        let (next, nextSummary) = try fixture.render(into: "reel", ["--link"])
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(nextSummary["rendered"] as? Int == 0 && nextSummary["changed"] as? Bool == false, "\(nextSummary)")
     }
 
     /// Checks that each output of `kept` (its name, and the bytes it held) was set aside into
