@@ -774,15 +774,22 @@ public enum ClipProbe {
 
     /// True when `averageFrameRate` (frames over the track's duration) puts the shown frames of
     /// `entries` (ticks of `timeBase` seconds) over a span longer or shorter, by more than a
-    /// frame, than their typical step (the median) does: the last frame is held (a track lasting a
-    /// second past its last step), which no step between frames shows (an inspect QA pass:
-    /// "20.225 fps, constant (CFR)" for 59 frames of 1/30 s and one of 1 s; MediaInfo says VFR
-    /// where the first frame is the long one).
+    /// frame, than their typical step does: the last frame is held (a track lasting a second past
+    /// its last step), which no step between frames shows (an inspect QA pass: "20.225 fps,
+    /// constant (CFR)" for 59 frames of 1/30 s and one of 1 s; MediaInfo says VFR where the first
+    /// frame is the long one). The typical step is the mean of the steps within a tick of the
+    /// median, the steps the one-tick slack takes as even: the median alone, on a timescale that
+    /// is no multiple of the rate (29.97 fps at 1000: 33 and 34 ms), was a fraction of a tick off
+    /// every step, a frame off in all by 4 s, and such clips were VFR (a later QA pass); the mean
+    /// of all steps counts a frame dropped by a cut as a long step.
     static func averageRateMissesSteps(_ entries: [IndexEntry], timeBase: Double, averageFrameRate: Double?) -> Bool {
         let times = shownTimes(entries)
         guard let averageFrameRate, averageFrameRate > 0, timeBase > 0,
-            let step = medianStep(times, timeBase: timeBase)
+            let median = medianStep(times, timeBase: timeBase)
         else { return false }
+        let even = zip(times, times.dropFirst()).map { Double($1) * timeBase - Double($0) * timeBase }
+            .filter { abs($0 - median) <= timeBase * 1.000_001 }
+        let step = even.isEmpty ? median : even.reduce(0, +) / Double(even.count)
         let count = Double(times.count)
         return step > 0 && abs(count / averageFrameRate - count * step) > step
     }

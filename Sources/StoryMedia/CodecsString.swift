@@ -10,16 +10,14 @@ public enum CodecsString {
         /// Coded pixels across and down.
         public var width: Int
         public var height: Int
-        /// Frames per second, 0 when unknown.
-        public var frameRate: Double
         /// Bits per sample.
         public var bitDepth: Int
         /// log2 of the horizontal chroma subsampling: 1 for 4:2:0 and 4:2:2, 0 for 4:4:4.
         public var chromaShift: Int
 
         /// A picture of the given parts.
-        public init(width: Int, height: Int, frameRate: Double, bitDepth: Int, chromaShift: Int) {
-            (self.width, self.height, self.frameRate) = (width, height, frameRate)
+        public init(width: Int, height: Int, bitDepth: Int, chromaShift: Int) {
+            (self.width, self.height) = (width, height)
             (self.bitDepth, self.chromaShift) = (bitDepth, chromaShift)
         }
     }
@@ -175,22 +173,20 @@ public enum CodecsString {
     /// `vp09.PP.LL.DD` from the stream's parameters when its `vpcC` record is not at hand (FFmpeg
     /// 5.1's mov demuxer does not keep it, and a browser's `canPlayType` wants all three fields; a
     /// QA pass found `vp09` alone): the profile (from the bit depth and chroma when FFmpeg gives
-    /// none), the level FFmpeg's muxer writes into `vpcC` for the picture size and sample rate
-    /// (libavformat/vpcc.c), and the bit depth.
+    /// none), the level FFmpeg 5.1's MP4 muxer writes into `vpcC` (libavformat/vpcc.c, given no
+    /// frame rate: the first level whose picture size holds the picture; an inspect QA pass found
+    /// the level of the size and rate, 41 for 1080p at 60 fps, where the box said 40), and the
+    /// bit depth.
     static func vp9(profile: Int, picture: Picture) -> String {
         let derived = (picture.bitDepth > 8 ? 2 : 0) + (picture.chromaShift == 0 ? 1 : 0)
         let chosen = (0...3).contains(profile) ? profile : derived
         let size = picture.width.multipliedReportingOverflow(by: picture.height)
         let pixels = size.overflow || picture.width <= 0 || picture.height <= 0 ? 0 : size.partialValue
-        let rate = picture.frameRate.isFinite && picture.frameRate > 0 ? Double(pixels) * picture.frameRate : 0
-        let levels: [(level: Int, rate: Double, size: Int)] = [
-            (10, 829_440, 36_864), (11, 2_764_800, 73_728), (20, 4_608_000, 122_880), (21, 9_216_000, 245_760),
-            (30, 20_736_000, 552_960), (31, 36_864_000, 983_040), (40, 83_558_400, 2_228_224),
-            (41, 160_432_128, 2_228_224), (50, 311_951_360, 8_912_896), (51, 588_251_136, 8_912_896),
-            (52, 1_176_502_272, 8_912_896), (60, 1_176_502_272, 35_651_584), (61, 2_353_004_544, 35_651_584),
-            (62, 4_706_009_088, 35_651_584),
+        let levels: [(level: Int, size: Int)] = [
+            (10, 36_864), (11, 73_728), (20, 122_880), (21, 245_760), (30, 552_960), (31, 983_040), (40, 2_228_224),
+            (50, 8_912_896), (60, 35_651_584),
         ]
-        let level = pixels > 0 ? (levels.first { rate <= $0.rate && pixels <= $0.size }?.level ?? 0) : 0
+        let level = pixels > 0 ? (levels.first { pixels <= $0.size }?.level ?? 0) : 0
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "vp09.\(two(chosen)).\(two(level)).\(two(picture.bitDepth))"
     }

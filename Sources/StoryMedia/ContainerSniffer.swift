@@ -456,18 +456,26 @@ struct ContainerSniffer {
         // stsd: version and flags, the entry count, then the first entry: its size and format,
         // 6 reserved, a data reference index, 70 bytes of a visual entry's fields, then its atoms.
         var hasPixelAspectBox = false
+        var vp9Configuration: [UInt8]?
         if let description = table.last(where: { $0.type == "stsd" }),
             let entrySize = try field(at: 8, of: description.body, in: file)
         {
             let entryStart = description.body.start + 8
             let entryEnd = min(description.body.end, entryStart + entrySize)
             if entryEnd > entryStart + 86 {
-                hasPixelAspectBox = try children(of: (entryStart + 86, entryEnd), in: file).contains {
-                    $0.type == "pasp"
+                let boxes = try children(of: (entryStart + 86, entryEnd), in: file)
+                hasPixelAspectBox = boxes.contains { $0.type == "pasp" }
+                // VP9's record: version and flags, profile, level, bit depth, chroma and range.
+                if let record = boxes.first(where: { $0.type == "vpcC" }), record.body.end - record.body.start >= 8 {
+                    try file.seek(to: record.body.start)
+                    let bytes = [UInt8](try file.read(upTo: 8))
+                    vp9Configuration = bytes.count == 8 ? bytes : nil
                 }
             }
         }
-        return TrackPictureHeader(width: width >> 16, height: height >> 16, hasPixelAspectBox: hasPixelAspectBox)
+        return TrackPictureHeader(
+            width: width >> 16, height: height >> 16, hasPixelAspectBox: hasPixelAspectBox,
+            vp9Configuration: vp9Configuration)
     }
 
     /// The first entry count of each sample table FFmpeg's demuxer cannot allocate, which it

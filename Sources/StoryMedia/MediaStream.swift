@@ -58,8 +58,7 @@ public final class MediaStream {
     /// decoder configuration record; see ``CodecsString``.
     public var codecs: String {
         let picture = CodecsString.Picture(
-            width: Int(parameters.pointee.width), height: Int(parameters.pointee.height),
-            frameRate: averageFrameRate ?? 0, bitDepth: bitDepth ?? 8,
+            width: Int(parameters.pointee.width), height: Int(parameters.pointee.height), bitDepth: bitDepth ?? 8,
             chromaShift: av_pix_fmt_desc_get(AVPixelFormat(rawValue: parameters.pointee.format))
                 .map { Int($0.pointee.log2_chroma_w) } ?? 1)
         // A Dolby Vision sample entry (`dvh1`, `dvhe`, `dva1`, `dvav`) is named as such: a
@@ -68,8 +67,12 @@ public final class MediaStream {
         {
             return named
         }
+        // VP9's `vpcC` record, which the demuxer does not keep, as the sniffer read it (a QA
+        // pass: the level derived from the rate was not the box's where the muxer wrote it from
+        // the picture size alone).
+        let record = extradata.isEmpty ? (file.trackPictures[index]?.vp9Configuration ?? []) : extradata
         return CodecsString.make(
-            codec: codecName, tag: codecTag, extradata: extradata, profile: Int(parameters.pointee.profile),
+            codec: codecName, tag: codecTag, extradata: record, profile: Int(parameters.pointee.profile),
             level: Int(parameters.pointee.level), picture: picture)
     }
 

@@ -98,7 +98,8 @@ public final class StatCache: Sendable {
     /// ending in a zero byte; 7: HLG signalled by an alternative transfer characteristics SEI over
     /// BT.2020's transfer is HLG, and a frame held far longer than the others, first or last,
     /// makes the frame rate variable; 8: the audio's RFC 6381 codecs string is read, which the
-    /// manifest's items carry as `audioCodecs`).
+    /// manifest's items carry as `audioCodecs`, and a VP9 clip's codecs string gives its `vpcC`
+    /// box's level).
     static let probeVersion = "storyreel-probe-8"
 
     /// What a failure was found by: the probe's version, storyreel's and libavutil's, and this

@@ -127,30 +127,42 @@ import Testing
         #expect(video["variableFrameRate"] as? Bool == false)
     }
 
-    /// A VP9 clip's codecs string is the full `vp09.PP.LL.DD` that its `vpcC` box gives (FFmpeg's
-    /// demuxer does not keep the box, so storyreel derives it as FFmpeg's muxer wrote it). From
-    /// a QA pass: it was `vp09` alone, which a browser's `canPlayType` does not take.
-    @Test(arguments: [
-        ("vp9-8.mp4", "320x240", ["-pix_fmt", "yuv420p"]), ("vp9-10.mp4", "320x240", ["-pix_fmt", "yuv420p10le"]),
-        ("vp9-720p.mp4", "1280x720", ["-pix_fmt", "yuv420p"]), ("vp9-444.mp4", "320x240", ["-pix_fmt", "yuv444p"]),
-    ])
-    func vp9CodecsAreTheVPCCBoxs(name: String, size: String, options: [String]) throws {
+    /// A VP9 clip's codecs string is the full `vp09.PP.LL.DD` that its `vpcC` box gives, read
+    /// from the box (FFmpeg's demuxer does not keep it). From a QA pass: it was `vp09` alone,
+    /// which a browser's `canPlayType` does not take; and a later one: derived from the picture
+    /// size and rate, it named level 41 where FFmpeg's muxer wrote 40 (1080p at 60 fps) and 30
+    /// for 20 (240 fps), so a box's own level is what is given, even one no muxer here writes.
+    @Test(
+        arguments: [
+            ("vp9-8.mp4", "320x240", "30", ["-pix_fmt", "yuv420p"], nil),
+            ("vp9-10.mp4", "320x240", "30", ["-pix_fmt", "yuv420p10le"], nil),
+            ("vp9-720p.mp4", "1280x720", "30", ["-pix_fmt", "yuv420p"], nil),
+            ("vp9-444.mp4", "320x240", "30", ["-pix_fmt", "yuv444p"], nil),
+            ("vp9-1080p60.mp4", "1920x1080", "60", ["-pix_fmt", "yuv420p"], nil),
+            ("vp9-240fps.mp4", "320x240", "240", ["-pix_fmt", "yuv420p"], nil),
+            ("vp9-level-52.mp4", "320x240", "30", ["-pix_fmt", "yuv420p"], 52),
+        ] as [(String, String, String, [String], UInt8?)])
+    func vp9CodecsAreTheVPCCBoxs(name: String, size: String, rate: String, options: [String], level: UInt8?) throws {
         guard Self.encoders.contains("libvpx-vp9") else { return }
         let path = folder.path(name)
         let made = try TestEnvironment.run(
             "ffmpeg",
             [
-                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=\(size):r=30", "-t", "0.2", "-c:v", "libvpx-vp9",
-                "-deadline", "realtime", "-cpu-used", "8",
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=\(size):r=\(rate)", "-t", "0.2", "-c:v",
+                "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8",
             ] + options + [path])
         try #require(made.status == 0, "ffmpeg could not make \(name): \(made.stderr)")
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let box = try #require(
             (0..<(bytes.count - 11)).first { bytes[$0..<($0 + 4)].elementsEqual("vpcC".utf8) }, "a vpcC box")
+        if let level {
+            bytes[box + 9] = level
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        }
         // vpcC: the tag, version and flags (4 bytes), profile, level, bit depth << 4 | chroma …
-        let (profile, level, depth) = (Int(bytes[box + 8]), Int(bytes[box + 9]), Int(bytes[box + 10] >> 4))
+        let (profile, boxLevel, depth) = (Int(bytes[box + 8]), Int(bytes[box + 9]), Int(bytes[box + 10] >> 4))
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        #expect(try ours(path)["codecs"] as? String == "vp09.\(two(profile)).\(two(level)).\(two(depth))")
+        #expect(try ours(path)["codecs"] as? String == "vp09.\(two(profile)).\(two(boxLevel)).\(two(depth))")
     }
 
     /// A mid-GOP stream copy of a B-frame H.264 clip: the edit list hides the lead-in samples,
@@ -186,6 +198,29 @@ import Testing
         let video = try ours(cut)
         #expect(video["variableFrameRate"] as? Bool == false)
         #expect(abs((video["frameRate"] as? Double ?? 0) - 30) < 1e-9)
+    }
+
+    /// From an inspect QA pass: a constant rate on a timescale that is no multiple of it steps
+    /// a tick unevenly (29.97 fps at 1000: 33 and 34 ms), which the one-tick slack allows, but
+    /// the held-frame check compared the average rate with the median step, a fraction of a tick
+    /// off every frame, so 29.97 fps went VFR from 4 s on, and 60 fps at 1000 or 240 at 600 at
+    /// 2 s. docs/inspect.md names both as constant. The rate is ffprobe's `avg_frame_rate`.
+    @Test(arguments: [
+        ("30000/1001", "5", "1000"), ("60", "2", "1000"), ("240", "2", "600"), ("30000/1001", "20", "1000"),
+    ])
+    func aRateOnATimescaleThatIsNoMultipleOfItIsConstant(rate: String, seconds: String, timescale: String) throws {
+        let path = folder.path("cfr-\(timescale).mp4")
+        try HostileFiles.ffmpeg(
+            [
+                "-f", "lavfi", "-i", "testsrc2=s=64x48:r=\(rate):d=\(seconds)", "-c:v", "libx264", "-preset",
+                "ultrafast",
+                "-video_track_timescale", timescale, path,
+            ])
+        let video = try ours(path)
+        #expect(video["variableFrameRate"] as? Bool == false, "\(rate) fps at \(timescale): \(video)")
+        let average = try #require((try ffprobeVideo(path))["avg_frame_rate"] as? String).split(separator: "/")
+            .compactMap { Double($0) }
+        #expect(average.count == 2 && abs((video["frameRate"] as? Double ?? 0) - average[0] / average[1]) < 1e-6)
     }
 
     @Test func unevenFrameDurationsAreStillVariable() throws {
