@@ -16,14 +16,18 @@ public enum DecimalText {
     }
 
     /// `text` as bits per second written `4500000`, `4500k` or `4.5M` (a decimal number with an
-    /// optional `k`/`K` or `M`), rounded to a whole number, or nil.
+    /// optional `k`/`K` or `M`), or nil, also for a fraction of a bit: rounded, `99999.5` passed
+    /// a range from 100k and `200000000.4` one to 200M (a QA pass).
     public static func bitRate(_ text: String) -> Int? {
         guard let unit = text.last else { return nil }
         let multiplier: Double = unit == "k" || unit == "K" ? 1_000 : unit == "M" ? 1_000_000 : 1
         guard let number = DecimalText.number(multiplier == 1 ? text : String(text.dropLast())), number.isFinite else {
             return nil
         }
-        return Int(exactly: (number * multiplier).rounded())
+        let bits = number * multiplier
+        // `4.1M` is 4099999.9999999995 in binary: a whole number within the arithmetic's error.
+        guard abs(bits - bits.rounded()) <= max(1, abs(bits)) * 1e-12 else { return nil }
+        return Int(exactly: bits.rounded())
     }
 
     /// `text` as a whole number written in ASCII digits only, or nil (also when it overflows).

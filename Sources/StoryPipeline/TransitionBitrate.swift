@@ -12,11 +12,12 @@ public enum TransitionBitrate {
     /// The warning for a transition at `path` that the encoder could not bring under `peak`
     /// (bits per second) even at its smallest (CRF 51), where its whole file of `bytes` for
     /// `seconds` averages more: `cube` and `render` give it alike (a QA pass: `render
-    /// --max-bitrate 100k` made transitions 5–7.6 times over it without a word).
+    /// --max-bitrate 100k` made transitions 5–7.6 times over it without a word). A lower `--fps`
+    /// is advice too: 240 fps puts 120 frames in a 0.5 s turn (a later QA pass).
     public static func overPeakWarning(path: String, bytes: Int, seconds: Double, peak: Int) -> String {
         let rate = Int(saturating: (Double(bytes) * 8 / seconds).rounded())
         return "\(path): \(megabits(rate)) Mb/s against a peak of \(megabits(peak)) Mb/s: over it even at CRF 51, "
-            + "the smallest the encoder makes; give a higher --max-bitrate or a smaller --size"
+            + "the smallest the encoder makes; give a higher --max-bitrate, a lower --fps or a smaller --size"
     }
 
     /// `4.50` for 4500000 bits per second.

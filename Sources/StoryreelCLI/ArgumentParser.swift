@@ -153,6 +153,14 @@ public struct ArgumentParser: Sendable {
         if let familiar = familiarOption(for: bare) ?? glued.flatMap(firstTaken) {
             return UsageError(message + "; did you mean '--\(familiar)'?")
         }
+        // `render --hevc`: a codec given as a flag is `--codec`'s value (a QA pass: it was
+        // pointed to `--help`).
+        let lowered = name.lowercased()
+        if argument.hasPrefix("--"), options.contains(where: { $0.isNamed("codec") }),
+            let codec = VideoEncoder.Codec(rawValue: lowered) ?? VideoEncoder.Codec.familiarNames[lowered]
+        {
+            return UsageError(message + "; did you mean '--codec \(codec.rawValue)'?")
+        }
         // `--j` is `-j` with a dash too many: a one-letter name is only ever a short one.
         let spelled = name.count == 1 ? "-" + name : "--" + name
         if name.count == 1, options.contains(where: { $0.short == name.first }) {

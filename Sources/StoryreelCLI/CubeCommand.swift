@@ -42,7 +42,7 @@ public enum CubeCommand: Command {
         "codec", "h264 (High) or hevc (tagged hvc1; 13-40% smaller at the same PSNR, 5-6x the CPU).",
         default: defaults.codec, familiarValues: VideoEncoder.Codec.familiarNames)
     static let crf = Option.wholeNumber(
-        "crf", "N", "Constant rate factor on x264's scale, lower is better (HEVC encodes at N + 4).",
+        "crf", "N", "Constant rate factor on x264's scale, lower is better (HEVC encodes at N + 4, at most 51).",
         default: defaults.crf, range: .wholeNumber(BundleSettings.rateFactors))
     static let maxBitrate = Option<OrAutomatic<Int>>.rangedOrAutomatic(
         "max-bitrate", "BITS|auto",
@@ -63,6 +63,9 @@ public enum CubeCommand: Command {
         output, framesDirectory, filmstrip, duration, fps, size, easing, perspective, shade, direction, codec, crf,
         maxBitrate, force, timeout, quiet,
     ]
+    /// What render calls the transition's length (a QA pass: `cube --transition-duration 1` was
+    /// pointed to render, ingest and plan, where `--duration` does that here).
+    public static let familiarNames: [String: [String]] = ["--transition-duration": ["duration"]]
     public static let examples = [
         "storyreel cube samples/stories/ana.lima/IMG_0002.MOV samples/stories/ben_k/1.mp4 -o cube.mp4  # ana → ben",
         "storyreel cube samples/stories/ben_k/1.mp4 samples/stories/chloe/morning.mp4 --direction backward -o back.mp4",

@@ -181,7 +181,16 @@ public enum RenderCommand: Command {
             do {
                 try CubeTransitionJob.checkHEVC(width: width, height: height)
             } catch let error as CubeRenderError {
-                throw UsageError(error.message)
+                // A kept size or codec is named as kept, as above (a QA pass: `--codec hevc` on a
+                // bundle kept at 14x14 was told "got 14x14", a size that run was not given).
+                let kept = [
+                    options.settings.canvas == nil ? "--size \(width)x\(height)" : nil,
+                    options.settings.codec == nil ? "--codec hevc" : nil,
+                ].compactMap { $0 }
+                guard saved != nil, !kept.isEmpty else { throw UsageError(error.message) }
+                throw UsageError(
+                    error.message + " or give --size WxH (\(kept.joined(separator: " and ")) kept from the bundle's "
+                        + "settings)")
             }
         }
         // How clips get in is a kept setting: a later render without the flag keeps the mode.

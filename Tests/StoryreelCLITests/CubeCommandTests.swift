@@ -430,6 +430,14 @@ import Testing
             (["-o", folder.path("t.mp4"), "-t", "0.5"], "unknown option '-t'; did you mean '--duration'?"),
             (["-o", folder.path("t.mp4"), "-vf", "scale=90:160"], "unknown option '-vf'; did you mean '--size'?"),
             (["-v"], "unknown option '-v'; the version is 'storyreel --version'"),
+            // render's name for the turn's length, and a codec given as a flag (a QA pass:
+            // pointed to render, ingest and plan, and to nothing).
+            (
+                ["-o", folder.path("t.mp4"), "--transition-duration", "1"],
+                "unknown option '--transition-duration'; did you mean '--duration'?"
+            ),
+            (["-o", folder.path("t.mp4"), "--hevc"], "unknown option '--hevc'; did you mean '--codec hevc'?"),
+            (["-o", folder.path("t.mp4"), "--x264"], "unknown option '--x264'; did you mean '--codec h264'?"),
         ]
         for (arguments, message) in cases {
             let result = try cube([Self.fromClip, Self.toClip] + arguments)

@@ -134,6 +134,36 @@ import Testing
         }
     }
 
+    /// A bit rate is a whole number of bits per second: rounded, `99999.5` passed the range
+    /// from 100k, `200000000.4` the one to 200M (a QA pass). `4.1M` is still 4100000.
+    @Test func aBitRateIsAWholeNumberOfBitsInItsRange() throws {
+        for value in ["99999.5", "200000000.4", "100000.5", "0.1000005M"] {
+            let line = ["render", Self.stories, "-o", "OUT/bundle", "--max-bitrate", value]
+            let result = try storyreel(line)
+            #expect(result.status == 64, "\(value): \(result.stderr)")
+            #expect(result.stderr.contains("--max-bitrate"), "\(result.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty, "\(line)")
+        }
+        for value in ["4.1M", "100000", "200M", "4500k", "0.1M"] {
+            let result = try storyreel(["plan", Self.stories, "--max-bitrate", value])
+            #expect(result.status == 0, "\(value): \(result.stderr)")
+        }
+    }
+
+    /// A size the bundle kept is named as kept when `--codec hevc` cannot take it (a QA pass:
+    /// "got 14x14", a size that run was not given).
+    @Test func anHEVCCanvasTheBundleKeptIsNamedAsKept() throws {
+        let out = folder.path("kept")
+        let first = try storyreel(["render", Self.stories, "-o", out, "--size", "14x24", "-q"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let result = try storyreel(["render", Self.stories, "-o", out, "--codec", "hevc"])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix(
+                "storyreel: error: HEVC (x265) needs a canvas of at least 16x16, got 14x24; use --codec h264 or give "
+                    + "--size WxH (--size 14x24 kept from the bundle's settings)"), "\(result.stderr)")
+    }
+
     /// x265 opens no encoder under 16x16: `render --codec hevc --size 8x8` failed every
     /// transition, each at the encoder; it is refused before any work, as `cube` is.
     @Test func anHEVCCanvasUnder16IsRefusedBeforeAnyWork() throws {

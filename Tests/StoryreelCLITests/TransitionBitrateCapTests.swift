@@ -139,7 +139,7 @@ import Testing
         // x264 writes its settings into the stream.
         #expect(String(decoding: bytes, as: UTF8.self).contains("crf=23.0"))
         let help = try TestEnvironment.storyreel(["cube", "--help"])
-        #expect(help.stdout.contains("(HEVC encodes at N + 4). Default: 23."), "\(help.stdout)")
+        #expect(help.stdout.contains("(HEVC encodes at N + 4, at most 51). Default: 23."), "\(help.stdout)")
     }
 
     /// From a QA pass: `render --max-bitrate 100k` made its transitions 5 to 7.6 times over the
@@ -156,7 +156,7 @@ import Testing
             #expect(
                 warning.hasSuffix(
                     "Mb/s against a peak of 0.10 Mb/s: over it even at CRF 51, the smallest the encoder "
-                        + "makes; give a higher --max-bitrate or a smaller --size"), "\(warning)")
+                        + "makes; give a higher --max-bitrate, a lower --fps or a smaller --size"), "\(warning)")
             #expect(try averageBitRate("\(fixture.folder.path("reel"))/\(transition.src)") > 100_000)
         }
         #expect(result.stderr.contains("storyreel: warning: \(transitions[0].src): "), "\(result.stderr)")
