@@ -73,16 +73,13 @@ import Testing
     @Test func aBundleWithoutItsHiddenFolderIsABundleToo() throws {
         let fixture = try BundleFixture()
         #expect(try fixture.render(into: "reel").0.status == 0)
-        let bundle = fixture.folder.path("reel")
         let cases: [(name: String, drop: [String], holds: String)] = [
             ("deployed", [], "storyreel's manifest.json"),
             ("page-only", ["manifest.json"], "storyreel's player page, index.html"),
             ("artifacts", ["manifest.json", "index.html"], "only storyreel's output folders, clips/, posters/, "),
         ]
         for (name, drop, holds) in cases {
-            let copy = fixture.folder.path(name)
-            try FileManager.default.copyItem(atPath: bundle, toPath: copy)
-            try FileManager.default.removeItem(atPath: "\(copy)/.storyreel")
+            let copy = try fixture.copyWithoutHiddenFolder("reel", to: name)
             for file in drop { try FileManager.default.removeItem(atPath: "\(copy)/\(file)") }
             let before = try Self.tree(copy)
             let out = fixture.folder.path("\(name)-out")

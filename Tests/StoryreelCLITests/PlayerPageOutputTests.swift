@@ -166,9 +166,7 @@ import Testing
     @Test func aBundleCopiedWithoutItsHiddenFolderIsStillABundle() throws {
         let fixture = try BundleFixture()
         _ = try fixture.render(into: "reel")
-        let copy = fixture.folder.path("copy")
-        try FileManager.default.copyItem(atPath: fixture.folder.path("reel"), toPath: copy)
-        try FileManager.default.removeItem(atPath: "\(copy)/.storyreel")
+        _ = try fixture.copyWithoutHiddenFolder("reel", to: "copy")
         let (again, _) = try fixture.render(into: "copy")
         #expect(again.status == 0, "a bundle with its page is a bundle: \(again.stderr)")
         #expect(!again.stderr.contains("did not write"), "the same page is adopted: \(again.stderr)")
@@ -181,11 +179,7 @@ import Testing
     @Test func aCopiedBundlesOlderPageIsRewrittenAndAUsersPageIsNot() throws {
         let fixture = try BundleFixture()
         _ = try fixture.render(into: "reel")
-        for name in ["copy", "mine"] {
-            let copy = fixture.folder.path(name)
-            try FileManager.default.copyItem(atPath: fixture.folder.path("reel"), toPath: copy)
-            try FileManager.default.removeItem(atPath: "\(copy)/.storyreel")
-        }
+        for name in ["copy", "mine"] { _ = try fixture.copyWithoutHiddenFolder("reel", to: name) }
         let users = Data("<!doctype html><title>my own page</title>".utf8)
         try users.write(to: URL(fileURLWithPath: fixture.folder.path("mine/index.html")))
         for name in ["copy", "mine"] {

@@ -549,9 +549,7 @@ import Testing
     @Test func aMergedBundleAdoptsOnlyWholeOutputs() throws {
         let fixture = try BundleFixture()
         #expect(try fixture.render(into: "reel").0.status == 0)
-        let copy = fixture.folder.path("copy")
-        try FileManager.default.copyItem(atPath: fixture.folder.path("reel"), toPath: copy)
-        try FileManager.default.removeItem(atPath: "\(copy)/.storyreel")
+        let copy = try fixture.copyWithoutHiddenFolder("reel", to: "copy")
         let manifest = try fixture.manifest("copy")
         let transition = try #require(manifest.transitions.first?.src)
         let poster = try #require(manifest.stories.last?.items.last?.poster)
@@ -577,9 +575,7 @@ import Testing
     @Test func aMergedBundlesCutShortClipCopyIsSetAsideAndCopiedAgain() throws {
         let fixture = try BundleFixture()
         #expect(try fixture.render(into: "reel").0.status == 0)
-        let copy = fixture.folder.path("copy")
-        try FileManager.default.copyItem(atPath: fixture.folder.path("reel"), toPath: copy)
-        try FileManager.default.removeItem(atPath: "\(copy)/.storyreel")
+        let copy = try fixture.copyWithoutHiddenFolder("reel", to: "copy")
         let items = try fixture.manifest("copy").stories.flatMap(\.items)
         let (clip, other) = (items[0].src, items[1].src)
         let whole = try Data(contentsOf: URL(fileURLWithPath: "\(copy)/\(clip)"))
@@ -592,9 +588,7 @@ import Testing
         #expect(try fixture.manifestBytes("copy") == fixture.manifestBytes("reel"))
 
         // The same, cut and one byte changed: not the clip's bytes, so not storyreel's to move.
-        let again = fixture.folder.path("again")
-        try FileManager.default.copyItem(atPath: fixture.folder.path("reel"), toPath: again)
-        try FileManager.default.removeItem(atPath: "\(again)/.storyreel")
+        let again = try fixture.copyWithoutHiddenFolder("reel", to: "again")
         var changed = try Data(contentsOf: URL(fileURLWithPath: "\(again)/\(other)"))
         changed = changed.prefix(changed.count / 3)
         changed[changed.count - 1] ^= 0xFF

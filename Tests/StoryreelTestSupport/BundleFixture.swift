@@ -49,6 +49,15 @@ public final class BundleFixture: @unchecked Sendable {
         try Data(contentsOf: URL(fileURLWithPath: folder.path("\(name)/manifest.json")))
     }
 
+    /// Copies bundle `name` to `copyName` without its `.storyreel/` (a deploy of its visible
+    /// files, shards merged without hidden files) and returns the copy's path.
+    public func copyWithoutHiddenFolder(_ name: String, to copyName: String) throws -> String {
+        let copy = folder.path(copyName)
+        try FileManager.default.copyItem(atPath: folder.path(name), toPath: copy)
+        try FileManager.default.removeItem(atPath: "\(copy)/.storyreel")
+        return copy
+    }
+
     /// Files under bundle `name`'s output folders, relative, sorted.
     public func outputs(_ name: String) -> [String] {
         ["clips", "posters", "thumbs", "stills", "avatars", "transitions"].flatMap { sub in
